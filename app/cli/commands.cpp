@@ -1,0 +1,173 @@
+#include "commands.h"
+
+#include "asm/disassembler.h"
+#include "isa/isa_reference.h"
+#include "trace/trace_info.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+
+#include <array>
+#include <fstream>
+#include <string_view>
+
+namespace xps::cli {
+namespace {
+
+constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
+
+commands:
+  info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace
+  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps)
+  disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
+  isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
+
+options:
+  --help                     this text
+  --version                  the xpushark version
+
+TRACE is a .xtrace.json, .xps or .xasm file.
+)";
+
+int usageError(Streams io, const std::string& message)
+{
+    io.err << "xpushark-cli: " << message << "\n(run `xpushark-cli --help` for usage)\n";
+    return kExitUsage;
+}
+
+int inputError(Streams io, const Error& error)
+{
+    io.err << error.toString() << "\n";
+    return kExitBadInput;
+}
+
+// Splits `args` into positional arguments and the value of `-o`; reports unknown options.
+struct Parsed {
+    std::vector<std::string> positional;
+    std::string output;
+    bool ok = true;
+};
+Parsed parseArgs(const std::vector<std::string>& args, bool allowOutput, Streams io, const char* command)
+{
+    Parsed p;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (allowOutput && (a == "-o" || a == "--output")) {
+            if (i + 1 >= args.size()) {
+                usageError(io, std::string(command) + ": " + a + " needs a file name");
+                p.ok = false;
+                return p;
+            }
+            p.output = args[++i];
+        } else if (a.size() > 1 && a[0] == '-') {
+            usageError(io, std::string(command) + ": unknown option '" + a + "'");
+            p.ok = false;
+            return p;
+        } else {
+            p.positional.push_back(a);
+        }
+    }
+    return p;
+}
+
+} // namespace
+
+int runInfo(const std::vector<std::string>& args, Streams io)
+{
+    const Parsed p = parseArgs(args, false, io, "info");
+    if (!p.ok)
+        return kExitUsage;
+    if (p.positional.size() != 1)
+        return usageError(io, "info: expected exactly one TRACE file, got " + std::to_string(p.positional.size()));
+    auto trace = trace::loadTrace(p.positional[0]);
+    if (!trace)
+        return inputError(io, trace.error());
+    io.out << trace::describeTrace(*trace);
+    return kExitOk;
+}
+
+int runConvert(const std::vector<std::string>& args, Streams io)
+{
+    const Parsed p = parseArgs(args, true, io, "convert");
+    if (!p.ok)
+        return kExitUsage;
+    if (p.positional.size() != 1)
+        return usageError(io, "convert: expected exactly one input file, got " + std::to_string(p.positional.size()));
+    if (p.output.empty())
+        return usageError(io, "convert: missing -o OUT (a .xtrace.json or .xps file)");
+    auto trace = trace::loadTrace(p.positional[0]);
+    if (!trace)
+        return inputError(io, trace.error());
+    if (Status saved = trace::saveTrace(*trace, p.output); !saved)
+        return inputError(io, saved.error());
+    io.out << "wrote " << p.output << "\n";
+    return kExitOk;
+}
+
+int runDisasm(const std::vector<std::string>& args, Streams io)
+{
+    const Parsed p = parseArgs(args, true, io, "disasm");
+    if (!p.ok)
+        return kExitUsage;
+    if (p.positional.size() != 1)
+        return usageError(io, "disasm: expected exactly one TRACE file, got " + std::to_string(p.positional.size()));
+    auto trace = trace::loadTrace(p.positional[0]);
+    if (!trace)
+        return inputError(io, trace.error());
+    const std::string text = assembly::disassembleTrace(*trace);
+    if (p.output.empty()) {
+        io.out << text;
+        return kExitOk;
+    }
+    std::ofstream out(p.output, std::ios::binary);
+    out << text;
+    if (!out)
+        return inputError(io, Error(p.output, "cannot write"));
+    return kExitOk;
+}
+
+int runIsa(const std::vector<std::string>& args, Streams io)
+{
+    if (args.size() > 1)
+        return usageError(io, "isa: expected at most one of --opcodes, --config");
+    const std::string which = args.empty() ? "" : args[0];
+    if (which != "" && which != "--opcodes" && which != "--config")
+        return usageError(io, "isa: unknown option '" + which + "'; expected --opcodes or --config");
+    if (which != "--config")
+        io.out << isa::opcodeReferenceMarkdown();
+    if (which.empty())
+        io.out << "\n";
+    if (which != "--opcodes")
+        io.out << isa::machineConfigReferenceMarkdown();
+    return kExitOk;
+}
+
+int run(const std::vector<std::string>& args, Streams io)
+{
+    if (args.empty())
+        return usageError(io, "missing COMMAND");
+    const std::string& command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        io.out << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        io.out << "xpushark-cli " << XPS_VERSION << "\n";
+        return kExitOk;
+    }
+    if (command == "info")
+        return runInfo(rest, io);
+    if (command == "convert")
+        return runConvert(rest, io);
+    if (command == "disasm")
+        return runDisasm(rest, io);
+    if (command == "isa")
+        return runIsa(rest, io);
+    constexpr std::array<std::string_view, 4> commands = {"info", "convert", "disasm", "isa"};
+    std::string message = "unknown command '" + command + "'";
+    if (std::string guess = text::nearest(command, commands); !guess.empty())
+        message += "; did you mean '" + guess + "'?";
+    return usageError(io, message);
+}
+
+} // namespace xps::cli

@@ -1,0 +1,28 @@
+#pragma once
+// The subcommands of xpushark-cli. Each returns the process exit code: 0 success, 1 the input was bad
+// (the message says where), 2 the command line was wrong.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace xps::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;
+inline constexpr int kExitUsage = 2;
+
+struct Streams {
+    std::ostream& out;
+    std::ostream& err;
+};
+
+int runInfo(const std::vector<std::string>& args, Streams io);
+int runConvert(const std::vector<std::string>& args, Streams io);
+int runDisasm(const std::vector<std::string>& args, Streams io);
+int runIsa(const std::vector<std::string>& args, Streams io);
+
+// Dispatches argv (without the program name).
+int run(const std::vector<std::string>& args, Streams io);
+
+} // namespace xps::cli

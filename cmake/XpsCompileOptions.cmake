@@ -1,0 +1,13 @@
+# Compile options shared by every target of ours (never applied to third-party code).
+# Warnings are errors: a warning is a bug someone has not looked at yet.
+add_library(xps_compile_options INTERFACE)
+target_compile_options(xps_compile_options INTERFACE -Wall -Wextra -Wpedantic -Werror -Wshadow -Wnon-virtual-dtor)
+target_compile_definitions(xps_compile_options INTERFACE
+  QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)
+
+# Sanitizers cover core and everything linking it (CI runs the core tests this way).
+add_library(xps_sanitize INTERFACE)
+if(XPS_SANITIZE)
+  target_compile_options(xps_sanitize INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
+endif()

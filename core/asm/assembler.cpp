@@ -1,0 +1,297 @@
+// The .xasm driver. Pass 1 walks the lines: directives, labels, chip sections, bundle boundaries.
+// Pass 2 parses instructions once every label and buffer is known, then the trace is validated against
+// the machine (bounds, overlaps, flags, engines) with each finding pointed at its source line.
+#include "asm/assembler.h"
+
+#include "asm/assembler_state.h"
+#include "trace/trace_validate.h"
+
+#include <algorithm>
+
+namespace xps::assembly {
+namespace detail {
+
+std::string AssemblerState::where(std::size_t line, std::size_t column) const
+{
+    return fileName + ":" + std::to_string(line + 1) + ":" + std::to_string(column);
+}
+
+std::string AssemblerState::where(const SourceRef& ref) const
+{
+    return where(ref.line, token(ref).column);
+}
+
+void AssemblerState::report(std::string location, std::string message)
+{
+    if (!full())
+        diagnostics.push_back({std::move(location), std::move(message)});
+}
+
+bool AssemblerState::full() const
+{
+    return diagnostics.size() >= kMaxDiagnostics;
+}
+
+Scope AssemblerState::scopeFor(Section& section)
+{
+    Scope scope;
+    scope.constants = global.constants;
+    for (const auto& [k, v] : section.constants)
+        scope.constants[k] = v;
+    scope.buffers = global.buffers;
+    if (&section != &global)
+        scope.buffers.insert(scope.buffers.end(), section.buffers.begin(), section.buffers.end());
+    scope.labels = section.labels;
+    scope.regions = &section.regions;
+    return scope;
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::AssemblerState;
+using detail::Section;
+using detail::SourceRef;
+
+bool isLabelStart(const std::vector<Token>& tokens, std::size_t i)
+{
+    return tokens[i].kind == Token::Kind::Identifier && tokens[i + 1].is(':') && tokens[i].text[0] != '.';
+}
+
+// Pass 1 over one line. `openBrace` is the braced bundle being collected, if any.
+void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBundle*& openBrace)
+{
+    const LexResult& lexed = s.lines[lineIndex];
+    if (!lexed.error.empty()) {
+        s.report(s.where(lineIndex, lexed.errorColumn), lexed.error);
+        return;
+    }
+    const auto& tokens = lexed.tokens;
+    std::size_t i = 0;
+    while (isLabelStart(tokens, i)) {
+        if (openBrace) {
+            s.report(s.where(lineIndex, tokens[i].column), "a label cannot stand inside a braced bundle");
+            return;
+        }
+        Section& section = s.current();
+        if (s.hasSections && &section == &s.global) {
+            s.report(s.where(lineIndex, tokens[i].column), "label outside a .chip section");
+            return;
+        }
+        const std::string name(tokens[i].text);
+        if (section.labels.contains(name))
+            s.report(s.where(lineIndex, tokens[i].column), "label '" + name + "' defined twice");
+        section.labels[name] = static_cast<std::uint32_t>(section.bundles.size());
+        i += 2;
+    }
+    const Token& head = tokens[i];
+    if (head.kind == Token::Kind::End)
+        return;
+    const SourceRef at{lineIndex, i};
+    if (openBrace) {
+        if (head.is('}')) {
+            if (tokens[i + 1].kind != Token::Kind::End)
+                s.report(s.where(lineIndex, tokens[i + 1].column), "expected end of line after '}'");
+            openBrace = nullptr;
+            return;
+        }
+        openBrace->pieces.push_back(at);
+        if (const auto close = std::find_if(tokens.begin() + static_cast<long>(i), tokens.end(),
+                                            [](const Token& t) { return t.is('}'); });
+            close != tokens.end())
+            openBrace = nullptr;
+        return;
+    }
+    if (head.kind == Token::Kind::Identifier && head.text[0] == '.') {
+        try {
+            TokenCursor cursor(tokens, i);
+            detail::handleDirective(s, cursor, at);
+        } catch (const ParseError& e) {
+            s.report(s.where(lineIndex, e.column), e.message);
+        }
+        return;
+    }
+    Section& section = s.current();
+    if (s.hasSections && &section == &s.global) {
+        s.report(s.where(at), "instruction outside a .chip section: after the first .chip, code belongs to a section");
+        return;
+    }
+    section.bundles.emplace_back();
+    if (head.is('{')) {
+        const bool closesHere = std::any_of(tokens.begin() + static_cast<long>(i), tokens.end(),
+                                            [](const Token& t) { return t.is('}'); });
+        if (tokens[i + 1].kind != Token::Kind::End)
+            section.bundles.back().pieces.push_back({lineIndex, i + 1});
+        if (!closesHere)
+            openBrace = &section.bundles.back();
+        return;
+    }
+    section.bundles.back().pieces.push_back(at);
+}
+
+// Pass 2: parses the instructions of one pending bundle.
+isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pending, const Scope& scope, bool& failed)
+{
+    std::vector<PlacedInstruction> placed;
+    std::size_t lastLine = 0;
+    for (const SourceRef& piece : pending.pieces) {
+        lastLine = piece.line;
+        try {
+            TokenCursor c(s.lines[piece.line].tokens, piece.token);
+            if (c.peek().kind == Token::Kind::Identifier && c.peek().text == "nop" &&
+                (c.peek(1).kind == Token::Kind::End || c.peek(1).is('}')))
+                continue;
+            while (!c.atEnd() && !c.peek().is('}')) {
+                const std::size_t column = c.peek().column;
+                placed.push_back({parseInstruction(c, scope), column});
+                if (!c.atEnd() && !c.peek().is('}'))
+                    c.expect(';', "';' between instructions of a bundle");
+            }
+        } catch (const ParseError& e) {
+            s.report(s.where(piece.line, e.column), e.message);
+            failed = true;
+            return {};
+        }
+    }
+    try {
+        return makeBundle(placed);
+    } catch (const ParseError& e) {
+        s.report(s.where(lastLine, e.column), e.message);
+        failed = true;
+        return {};
+    }
+}
+
+struct ChipLocations {
+    std::vector<std::string> bundles, buffers, memoryInits, outputs;
+    std::string section;
+};
+
+void buildChips(AssemblerState& s)
+{
+    std::vector<Section*> sections;
+    if (s.hasSections) {
+        for (Section& section : s.sections)
+            sections.push_back(&section);
+    } else {
+        s.global.chips.clear();
+        for (int c = 0; c < s.trace.machine.chips; ++c)
+            s.global.chips.push_back(c);
+        sections.push_back(&s.global);
+    }
+
+    std::vector<ChipLocations> locations(static_cast<std::size_t>(s.trace.machine.chips));
+    s.trace.chips.assign(static_cast<std::size_t>(s.trace.machine.chips), {});
+    std::vector<bool> assigned(s.trace.chips.size(), false);
+
+    for (Section* section : sections) {
+        Scope scope = s.scopeFor(*section);
+        for (const SourceRef& ref : section->deferred) {
+            try {
+                detail::resolveDeferred(s, *section, ref);
+            } catch (const ParseError& e) {
+                s.report(s.where(ref.line, e.column), e.message);
+            }
+        }
+        trace::ChipTrace chip;
+        ChipLocations where;
+        bool failed = false;
+        for (const detail::PendingBundle& pending : section->bundles) {
+            chip.program.bundles.push_back(assembleBundle(s, pending, scope, failed));
+            where.bundles.push_back(pending.pieces.empty() ? std::string() : s.where(pending.pieces.front()));
+        }
+        std::vector<trace::Buffer> buffers = s.global.buffers;
+        std::vector<SourceRef> bufferRefs = s.global.bufferRefs;
+        if (section != &s.global) {
+            buffers.insert(buffers.end(), section->buffers.begin(), section->buffers.end());
+            bufferRefs.insert(bufferRefs.end(), section->bufferRefs.begin(), section->bufferRefs.end());
+        }
+        chip.symbols.buffers = std::move(buffers);
+        for (const SourceRef& r : bufferRefs)
+            where.buffers.push_back(s.where(r));
+        chip.symbols.regions = section->regions;
+        for (const auto& [name, pc] : section->labels)
+            chip.symbols.labels.push_back({name, pc});
+        std::stable_sort(chip.symbols.labels.begin(), chip.symbols.labels.end(),
+                         [](const trace::Label& a, const trace::Label& b) { return a.pc < b.pc; });
+        chip.symbols.sourceLines = section->sourceLines;
+        chip.initial = section->initial;
+        for (const SourceRef& r : section->memoryInitRefs)
+            where.memoryInits.push_back(s.where(r));
+        chip.outputs = section->outputs;
+        for (const SourceRef& r : section->outputRefs)
+            where.outputs.push_back(s.where(r));
+        where.section = section == &s.global ? s.fileName : s.where(section->declaredAt);
+
+        for (int c : section->chips) {
+            if (c >= s.trace.machine.chips) {
+                s.report(s.where(section->declaredAt), "chip " + std::to_string(c) + " does not exist: the machine has " +
+                                                           std::to_string(s.trace.machine.chips) +
+                                                           " (set it with `.machine chips=N`)");
+                continue;
+            }
+            if (assigned[static_cast<std::size_t>(c)]) {
+                s.report(s.where(section->declaredAt), "chip " + std::to_string(c) + " is in two .chip sections");
+                continue;
+            }
+            assigned[static_cast<std::size_t>(c)] = true;
+            chip.chip = c;
+            s.trace.chips[static_cast<std::size_t>(c)] = chip;
+            locations[static_cast<std::size_t>(c)] = where;
+        }
+    }
+    for (std::size_t c = 0; c < assigned.size(); ++c)
+        if (!assigned[c])
+            s.report(s.fileName, "chip " + std::to_string(c) + " has no program: add it to a .chip section");
+    if (!s.diagnostics.empty())
+        return;
+
+    const auto locate = [&](const trace::Where& w) -> std::string {
+        const ChipLocations& l = locations[static_cast<std::size_t>(w.chip)];
+        auto pick = [&](const std::vector<std::string>& v) { return w.index < v.size() ? v[w.index] : l.section; };
+        switch (w.part) {
+        case trace::Part::Bundle: return pick(l.bundles);
+        case trace::Part::Buffer: return pick(l.buffers);
+        case trace::Part::MemoryInit: return pick(l.memoryInits);
+        case trace::Part::Output: return pick(l.outputs);
+        default: return l.section;
+        }
+    };
+    for (Diagnostic& d : trace::validateTrace(s.trace, locate))
+        s.report(std::move(d.location), std::move(d.message));
+}
+
+} // namespace
+
+Result<trace::Trace> assemble(std::string_view source, std::string_view fileName)
+{
+    AssemblerState s;
+    s.fileName = std::string(fileName);
+    std::size_t start = 0;
+    while (start <= source.size()) {
+        const std::size_t end = std::min(source.find('\n', start), source.size());
+        s.text.push_back(source.substr(start, end - start));
+        start = end + 1;
+    }
+    for (std::string_view line : s.text)
+        s.lines.push_back(lexLine(line));
+
+    detail::PendingBundle* openBrace = nullptr;
+    std::size_t braceLine = 0;
+    for (std::size_t i = 0; i < s.lines.size() && !s.full(); ++i) {
+        const bool wasOpen = openBrace != nullptr;
+        structureLine(s, i, openBrace);
+        if (!wasOpen && openBrace)
+            braceLine = i;
+    }
+    if (openBrace)
+        s.report(s.where(braceLine, 1), "'{' is never closed: expected '}'");
+    if (s.diagnostics.empty())
+        buildChips(s);
+    if (!s.diagnostics.empty())
+        return Error(std::move(s.diagnostics));
+    return std::move(s.trace);
+}
+
+} // namespace xps::assembly

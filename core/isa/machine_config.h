@@ -1,0 +1,101 @@
+#pragma once
+// The machine configuration: every size, latency, bandwidth and the clock of an xpu-v1 system.
+// Each parameter is described once in a table (key, unit, range, default, public source); JSON I/O,
+// validation, `xpushark-cli isa --config-table` and the check on docs/isa.md all read that table.
+
+#include "util/result.h"
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace xps::isa {
+
+enum class Topology : std::uint8_t { Ring, Torus2d };
+
+struct MachineConfig {
+    // system
+    std::int64_t chips = 1;
+    Topology topology = Topology::Ring;
+    std::int64_t torusWidth = 2; // torus2d only: chips per row
+    double clockMhz = 1050.0;
+    // memories
+    std::int64_t vmemBytes = 32ll << 20;
+    std::int64_t smemBytes = 16ll << 10;
+    std::int64_t hbmBytes = 32ll << 30;
+    std::int64_t imemBundles = 65536;
+    std::int64_t syncFlags = 64;
+    std::int64_t vmemAlignment = 512;
+    // scalar and vector latencies (cycles)
+    std::int64_t latScalarAlu = 1;
+    std::int64_t latScalarMul = 3;
+    std::int64_t latSmemLoad = 3;
+    std::int64_t latBranchTaken = 2;
+    std::int64_t latVectorAlu = 2;
+    std::int64_t latVectorFma = 4;
+    std::int64_t latTranscendental = 16;
+    std::int64_t occTranscendental = 4;
+    std::int64_t latVectorLoad = 4;
+    std::int64_t latVectorStore = 1;
+    std::int64_t latXlu = 8;
+    std::int64_t occXlu = 2;
+    std::int64_t latSync = 1;
+    // MXU
+    std::int64_t latMxuWpush = 8;
+    std::int64_t occMxuWpush = 8;
+    std::int64_t latMxuWcommit = 4;
+    std::int64_t occMxuWcommit = 4;
+    std::int64_t latMxuMatmul = 136;
+    std::int64_t occMxuMatmul = 8;
+    std::int64_t latMxuPop = 1;
+    std::int64_t mxuResultFifoDepth = 16;
+    // DMA and interconnect
+    std::int64_t dmaEngines = 4;
+    std::int64_t dmaQueueDepth = 16;
+    std::int64_t dmaSetupCycles = 64;
+    std::int64_t dmaChunkBytes = 8192;
+    double dmaEnginePeakGBs = 600.0;
+    double hbmBandwidthGBs = 1200.0;
+    double vmemDmaBandwidthGBs = 2400.0;
+    double iciLinkGBs = 45.0;
+    std::int64_t iciLatencyCycles = 1050;
+
+    // Keys whose value differs from the xpu-v1 default: reports and disassembly show them.
+    std::set<std::string> overridden;
+
+    // Derived values used by the timing model.
+    double bytesPerCycle(double gigabytesPerSecond) const { return gigabytesPerSecond * 1000.0 / clockMhz; }
+    double cyclesToMicroseconds(double cycles) const { return cycles / clockMhz; }
+
+    bool operator==(const MachineConfig& other) const;
+};
+
+struct ConfigParam {
+    std::string_view key;
+    std::string_view group;
+    std::string_view unit;
+    std::string_view description;
+    std::string_view source; // where the default comes from
+    double minimum;
+    double maximum;
+};
+std::span<const ConfigParam> configParams();
+
+// Reads a JSON object of parameters; unknown keys, wrong types and out-of-range values are errors that
+// name `jsonPath` + the key. Keys not given keep their defaults.
+Result<MachineConfig> machineConfigFromJson(const nlohmann::json& json, std::string_view location,
+                                            std::string_view jsonPath);
+// Sets one parameter from text ("vmem_bytes", "16777216"), as the assembler's `.machine` directive does.
+Status setMachineParam(MachineConfig& config, std::string_view key, std::string_view valueText);
+nlohmann::json machineConfigToJson(const MachineConfig& config);
+// The value of a parameter as text ("1050", "ring"), for reports and docs.
+std::string machineParamText(const MachineConfig& config, std::string_view key);
+// The numeric value of a parameter by key (the GRM looks latencies up by an opcode's latency key).
+std::int64_t machineParamInt(const MachineConfig& config, std::string_view key);
+
+std::string_view topologyName(Topology t);
+
+} // namespace xps::isa

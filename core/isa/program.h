@@ -1,0 +1,54 @@
+#pragma once
+// Decoded xpu-v1 code: operands, instructions, bundles, programs. Plain values, cheap to compare, so
+// round-trip tests and the what-if transformations can check "same program" with ==.
+
+#include "isa/isa.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace xps::isa {
+
+struct Operand {
+    enum class Form : std::uint8_t { None, SReg, VReg, Imm, Mem };
+
+    Form form = Form::None;
+    Space space = Space::Vmem; // Mem: the address space
+    bool hasBase = false;      // Mem: whether a base register is added
+    std::uint8_t reg = 0;      // SReg/VReg: register number; Mem: base register
+    std::int64_t value = 0;    // Imm: value (label pc, region id); Mem: byte offset
+
+    static Operand sreg(int r) { return {Form::SReg, Space::Vmem, false, static_cast<std::uint8_t>(r), 0}; }
+    static Operand vreg(int r) { return {Form::VReg, Space::Vmem, false, static_cast<std::uint8_t>(r), 0}; }
+    static Operand imm(std::int64_t v) { return {Form::Imm, Space::Vmem, false, 0, v}; }
+    static Operand mem(Space s, int base, std::int64_t offset)
+    {
+        return {Form::Mem, s, base >= 0, static_cast<std::uint8_t>(base < 0 ? 0 : base), offset};
+    }
+    bool present() const { return form != Form::None; }
+    bool operator==(const Operand&) const = default;
+};
+
+// Operands are stored in the order of the opcode's OperandSpec list; an omitted keyword operand is
+// Form::None and means its documented default.
+struct Instruction {
+    Opcode opcode = Opcode::Halt;
+    std::array<Operand, kMaxOperands> operands{};
+
+    const OpcodeInfo& info() const { return isa::info(opcode); }
+    bool operator==(const Instruction&) const = default;
+};
+
+// One VLIW bundle: the instructions issued together in one cycle, in slot order. Empty means nop.
+struct Bundle {
+    std::vector<Instruction> instructions;
+    bool operator==(const Bundle&) const = default;
+};
+
+struct Program {
+    std::vector<Bundle> bundles; // pc = index
+    bool operator==(const Program&) const = default;
+};
+
+} // namespace xps::isa

@@ -1,0 +1,25 @@
+#pragma once
+// The single-file container (.xps): an SQLite database holding the same documents as the JSON format,
+// with literal bytes (memory snapshots) in chunked blobs so a 1 GiB snapshot loads at disk speed.
+// Schema and versioning: docs/trace-format.md. Later sessions add their tables beside these.
+
+#include "trace/trace.h"
+#include "util/result.h"
+
+#include <string>
+
+namespace xps::trace {
+
+inline constexpr int kContainerSchemaVersion = 1;      // PRAGMA user_version
+inline constexpr std::int32_t kContainerAppId = 0x58505348; // PRAGMA application_id: "XPSH"
+inline constexpr std::size_t kBlobChunkBytes = 4u << 20;
+
+// Writes to a temporary file beside `path` and renames it over `path` only when complete, so an
+// interrupted save never leaves a partial file and never destroys the previous one.
+Status writeTraceContainer(const Trace& trace, const std::string& path);
+Result<Trace> readTraceContainer(const std::string& path);
+
+// True if the file starts with the SQLite header.
+bool looksLikeContainer(const std::string& path);
+
+} // namespace xps::trace

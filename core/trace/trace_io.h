@@ -1,0 +1,24 @@
+#pragma once
+// Loading and saving traces by file name: .xtrace.json / .json (JSON), .xps (container), .xasm (assembly).
+// The content decides where the name is ambiguous: an SQLite header means a container.
+
+#include "trace/trace.h"
+#include "util/result.h"
+
+#include <string>
+
+namespace xps::trace {
+
+enum class TraceFileKind { Json, Container, Assembly };
+
+// By extension; returns an error naming the accepted extensions otherwise.
+Result<TraceFileKind> traceFileKind(const std::string& path);
+
+Result<Trace> loadTrace(const std::string& path);
+// Writes .xps or JSON by the extension of `path`.
+Status saveTrace(const Trace& trace, const std::string& path);
+
+// Reads a whole text file, refusing files larger than `maxBytes` before reading them.
+Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes);
+
+} // namespace xps::trace

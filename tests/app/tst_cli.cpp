@@ -1,0 +1,146 @@
+// xpushark-cli as a user runs it: exit codes, what it prints for good and bad input, conversions that
+// reproduce the trace, and the install script's idempotency.
+#include "test_support.h"
+
+#include "trace/trace_io.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace xps;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+Run runProgram(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(120000))
+        qFatal("%s did not finish", qPrintable(program));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput().toStdString(),
+            p.readAllStandardError().toStdString()};
+}
+
+Run cli(const QStringList& args)
+{
+    return runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), args);
+}
+
+QString sample(const char* name)
+{
+    return QString::fromStdString(test::sourceDir() + "/resources/samples/") + QString::fromLatin1(name);
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void infoDescribesTheSample()
+    {
+        const Run r = cli({QStringLiteral("info"), sample("vector_add.xasm")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("trace:     vector_add (double-buffered)") != std::string::npos, r.out.c_str());
+        QVERIFY(r.out.find("chip 0: 37 bundles, 46 instructions") != std::string::npos);
+        QVERIFY(r.out.find("c_hbm           hbm  0x200000    64 KiB     f32  128x128     output") != std::string::npos);
+        QVERIFY(r.out.find("regions: vector_add(op) tile_loop(loop)") != std::string::npos);
+    }
+
+    void convertChainReproducesTheTrace()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("a.xtrace.json"));
+        const QString xps = dir.filePath(QStringLiteral("a.xps"));
+        const QString json2 = dir.filePath(QStringLiteral("b.xtrace.json"));
+        const QString xasm = dir.filePath(QStringLiteral("c.xasm"));
+        QCOMPARE(cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"), json}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("convert"), json, QStringLiteral("-o"), xps}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("convert"), xps, QStringLiteral("-o"), json2}).exitCode, 0);
+        QCOMPARE(test::readFile(json2.toStdString()), test::readFile(json.toStdString()));
+        QCOMPARE(cli({QStringLiteral("disasm"), xps, QStringLiteral("-o"), xasm}).exitCode, 0);
+        const auto original = trace::loadTrace(sample("vector_add.xasm").toStdString());
+        const auto reassembled = trace::loadTrace(xasm.toStdString());
+        QVERIFY(original.ok() && reassembled.ok());
+        QVERIFY(*original == *reassembled);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("error");
+        QTest::newRow("no command") << QStringList{} << QByteArray("xpushark-cli: missing COMMAND");
+        QTest::newRow("typo") << QStringList{QStringLiteral("ifno")} << QByteArray("xpushark-cli: unknown command 'ifno'; did you mean 'info'?");
+        QTest::newRow("info without file") << QStringList{QStringLiteral("info")}
+                                           << QByteArray("xpushark-cli: info: expected exactly one TRACE file, got 0");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("info"), QStringLiteral("--fast"), QStringLiteral("x.xps")}
+                                        << QByteArray("xpushark-cli: info: unknown option '--fast'");
+        QTest::newRow("convert without -o") << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps")}
+                                            << QByteArray("xpushark-cli: convert: missing -o OUT (a .xtrace.json or .xps file)");
+        QTest::newRow("-o without name") << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
+                                         << QByteArray("xpushark-cli: convert: -o needs a file name");
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, error);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')), error.toStdString());
+        QVERIFY(r.out.empty());
+    }
+
+    void badInputExitsOneWithTheLocation()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.xasm"));
+        test::writeFile(bad.toStdString(), "halt\nvadd.f32 v1, v2\n");
+        const Run r = cli({QStringLiteral("info"), bad});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, bad.toStdString() + ":2:16: expected ',' and operand 'vb' (a vector register (v0..v31)) of vadd.f32\n");
+
+        const Run missing = cli({QStringLiteral("info"), dir.filePath(QStringLiteral("none.xps"))});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY(missing.err.ends_with("none.xps: no such file\n"));
+
+        const Run wrongOut = cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"), dir.filePath(QStringLiteral("x.txt"))});
+        QCOMPARE(wrongOut.exitCode, 1);
+        QVERIFY(wrongOut.err.find("unknown trace file type") != std::string::npos);
+    }
+
+    void versionAndHelp()
+    {
+        const Run v = cli({QStringLiteral("--version")});
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY(v.out.starts_with("xpushark-cli 0."));
+        const Run h = cli({QStringLiteral("--help")});
+        QCOMPARE(h.exitCode, 0);
+        QVERIFY(h.out.find("convert IN -o OUT") != std::string::npos);
+    }
+
+    void isaTablesAreMarkdown()
+    {
+        const Run r = cli({QStringLiteral("isa"), QStringLiteral("--opcodes")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.starts_with("| syntax | slot | unit | latency | occupancy | semantics |"));
+        QVERIFY(r.out.find("`dma.start dst, src, bytes, flag, [engine=0]") != std::string::npos);
+    }
+
+    void installScriptIsIdempotent()
+    {
+        // The suite runs after the script installed everything, so a second run must install nothing.
+        const QString script = QString::fromStdString(test::sourceDir() + "/scripts/install-deps.sh");
+        const Run r = runProgram(QStringLiteral("bash"), {script});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("already installed") != std::string::npos, (r.out + r.err).c_str());
+        QVERIFY(r.out.find("installing") == std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// Helpers shared by the test suites: readable QCOMPARE output for std::string, and the source tree path.
+
+#include <QtTest/QtTest>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace QTest {
+template <>
+inline char* toString(const std::string& s)
+{
+    return qstrdup(s.c_str());
+}
+} // namespace QTest
+
+namespace xps::test {
+
+inline std::string sourceDir()
+{
+    const char* dir = std::getenv("XPS_SOURCE_DIR");
+    return dir ? dir : ".";
+}
+
+inline std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline void writeFile(const std::string& path, const std::string& content)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+}
+
+} // namespace xps::test
