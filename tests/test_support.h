@@ -9,8 +9,7 @@
 #include <string>
 
 namespace QTest {
-template <>
-inline char* toString(const std::string& s)
+template <> inline char* toString(const std::string& s)
 {
     return qstrdup(s.c_str());
 }

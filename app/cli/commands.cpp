@@ -41,7 +41,8 @@ int inputError(Streams io, const Error& error)
 }
 
 // Splits `args` into positional arguments and the value of `-o`; reports unknown options.
-struct Parsed {
+struct Parsed
+{
     std::vector<std::string> positional;
     std::string output;
     bool ok = true;
@@ -77,7 +78,8 @@ int runInfo(const std::vector<std::string>& args, Streams io)
     if (!p.ok)
         return kExitUsage;
     if (p.positional.size() != 1)
-        return usageError(io, "info: expected exactly one TRACE file, got " + std::to_string(p.positional.size()));
+        return usageError(io, "info: expected exactly one TRACE file, got " +
+                                  std::to_string(p.positional.size()));
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());
@@ -91,7 +93,8 @@ int runConvert(const std::vector<std::string>& args, Streams io)
     if (!p.ok)
         return kExitUsage;
     if (p.positional.size() != 1)
-        return usageError(io, "convert: expected exactly one input file, got " + std::to_string(p.positional.size()));
+        return usageError(io, "convert: expected exactly one input file, got " +
+                                  std::to_string(p.positional.size()));
     if (p.output.empty())
         return usageError(io, "convert: missing -o OUT (a .xtrace.json or .xps file)");
     auto trace = trace::loadTrace(p.positional[0]);
@@ -109,7 +112,8 @@ int runDisasm(const std::vector<std::string>& args, Streams io)
     if (!p.ok)
         return kExitUsage;
     if (p.positional.size() != 1)
-        return usageError(io, "disasm: expected exactly one TRACE file, got " + std::to_string(p.positional.size()));
+        return usageError(io, "disasm: expected exactly one TRACE file, got " +
+                                  std::to_string(p.positional.size()));
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());

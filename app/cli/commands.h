@@ -12,7 +12,8 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
 
-struct Streams {
+struct Streams
+{
     std::ostream& out;
     std::ostream& err;
 };

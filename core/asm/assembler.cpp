@@ -114,7 +114,8 @@ void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBund
     }
     Section& section = s.current();
     if (s.hasSections && &section == &s.global) {
-        s.report(s.where(at), "instruction outside a .chip section: after the first .chip, code belongs to a section");
+        s.report(s.where(at),
+                 "instruction outside a .chip section: after the first .chip, code belongs to a section");
         return;
     }
     section.bundles.emplace_back();
@@ -131,7 +132,8 @@ void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBund
 }
 
 // Pass 2: parses the instructions of one pending bundle.
-isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pending, const Scope& scope, bool& failed)
+isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pending, const Scope& scope,
+                           bool& failed)
 {
     std::vector<PlacedInstruction> placed;
     std::size_t lastLine = 0;
@@ -163,7 +165,8 @@ isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pendi
     }
 }
 
-struct ChipLocations {
+struct ChipLocations
+{
     std::vector<std::string> bundles, buffers, memoryInits, outputs;
     std::string section;
 };
@@ -226,13 +229,14 @@ void buildChips(AssemblerState& s)
 
         for (int c : section->chips) {
             if (c >= s.trace.machine.chips) {
-                s.report(s.where(section->declaredAt), "chip " + std::to_string(c) + " does not exist: the machine has " +
-                                                           std::to_string(s.trace.machine.chips) +
-                                                           " (set it with `.machine chips=N`)");
+                s.report(s.where(section->declaredAt),
+                         "chip " + std::to_string(c) + " does not exist: the machine has " +
+                             std::to_string(s.trace.machine.chips) + " (set it with `.machine chips=N`)");
                 continue;
             }
             if (assigned[static_cast<std::size_t>(c)]) {
-                s.report(s.where(section->declaredAt), "chip " + std::to_string(c) + " is in two .chip sections");
+                s.report(s.where(section->declaredAt),
+                         "chip " + std::to_string(c) + " is in two .chip sections");
                 continue;
             }
             assigned[static_cast<std::size_t>(c)] = true;
@@ -249,7 +253,9 @@ void buildChips(AssemblerState& s)
 
     const auto locate = [&](const trace::Where& w) -> std::string {
         const ChipLocations& l = locations[static_cast<std::size_t>(w.chip)];
-        auto pick = [&](const std::vector<std::string>& v) { return w.index < v.size() ? v[w.index] : l.section; };
+        auto pick = [&](const std::vector<std::string>& v) {
+            return w.index < v.size() ? v[w.index] : l.section;
+        };
         switch (w.part) {
         case trace::Part::Bundle: return pick(l.bundles);
         case trace::Part::Buffer: return pick(l.buffers);

@@ -13,18 +13,21 @@
 namespace xps::assembly::detail {
 
 // Where a token of the source is, as "file:line:column".
-struct SourceRef {
-    std::size_t line = 0;   // 0-based index into AssemblerState::lines
-    std::size_t token = 0;  // index of the first token
+struct SourceRef
+{
+    std::size_t line = 0;  // 0-based index into AssemblerState::lines
+    std::size_t token = 0; // index of the first token
 };
 
 // One bundle still to be parsed: its pieces (a braced group spans several lines).
-struct PendingBundle {
+struct PendingBundle
+{
     std::vector<SourceRef> pieces;
 };
 
 // A chip section (`.chip 0-3`), or the whole file when it has no sections.
-struct Section {
+struct Section
+{
     std::vector<int> chips;
     SourceRef declaredAt;
     std::map<std::string, std::int64_t, std::less<>> constants;
@@ -34,20 +37,22 @@ struct Section {
     std::vector<trace::RegionSymbol> regions;
     std::vector<trace::SourceLine> sourceLines;
     std::vector<PendingBundle> bundles;
-    std::vector<SourceRef> deferred; // .init, .sreg, .flag and .output lines, resolved once all names are known
+    std::vector<SourceRef>
+        deferred; // .init, .sreg, .flag and .output lines, resolved once all names are known
     trace::InitialState initial;
     std::vector<SourceRef> memoryInitRefs;
     std::vector<std::string> outputs;
     std::vector<SourceRef> outputRefs;
 };
 
-struct AssemblerState {
+struct AssemblerState
+{
     std::string fileName;
-    std::vector<std::string_view> text;   // source lines
-    std::vector<LexResult> lines;         // lexed source lines
+    std::vector<std::string_view> text; // source lines
+    std::vector<LexResult> lines;       // lexed source lines
     std::vector<Diagnostic> diagnostics;
     trace::Trace trace;
-    Section global;                       // before the first .chip; the program itself when there is none
+    Section global; // before the first .chip; the program itself when there is none
     std::vector<Section> sections;
     bool hasSections = false;
 

@@ -11,8 +11,9 @@
 namespace xps::assembly::detail {
 namespace {
 
-constexpr std::string_view kDirectives[] = {".name",   ".machine", ".const", ".chip", ".vmem",  ".hbm",  ".smem",
-                                            ".region", ".loc",     ".init",  ".sreg", ".flag", ".output"};
+constexpr std::string_view kDirectives[] = {".name", ".machine", ".const",  ".chip", ".vmem",
+                                            ".hbm",  ".smem",    ".region", ".loc",  ".init",
+                                            ".sreg", ".flag",    ".output"};
 
 std::string tokenText(const Token& t)
 {
@@ -30,7 +31,8 @@ Token expectIdentifier(TokenCursor& c, std::string_view what)
 void expectEnd(TokenCursor& c, std::string_view directive)
 {
     if (!c.atEnd())
-        throw ParseError{c.peek().column, "unexpected " + tokenText(c.peek()) + " after " + std::string(directive)};
+        throw ParseError{c.peek().column,
+                         "unexpected " + tokenText(c.peek()) + " after " + std::string(directive)};
 }
 
 std::int64_t expectNonNegative(TokenCursor& c, const Scope& scope, std::string_view what)
@@ -58,13 +60,15 @@ double expectReal(TokenCursor& c, const Scope& scope)
 
 bool isRegisterName(std::string_view n)
 {
-    return n.size() >= 2 && (n[0] == 's' || n[0] == 'v') && n.find_first_not_of("0123456789", 1) == std::string_view::npos;
+    return n.size() >= 2 && (n[0] == 's' || n[0] == 'v') &&
+           n.find_first_not_of("0123456789", 1) == std::string_view::npos;
 }
 
 void checkNewName(AssemblerState& s, const Token& name)
 {
     if (isRegisterName(name.text))
-        throw ParseError{name.column, "'" + std::string(name.text) + "' is a register name and cannot name a symbol"};
+        throw ParseError{name.column,
+                         "'" + std::string(name.text) + "' is a register name and cannot name a symbol"};
     const Scope scope = s.scopeFor(s.current());
     if (scope.constants.contains(name.text))
         throw ParseError{name.column, "'" + std::string(name.text) + "' is already a constant"};
@@ -106,7 +110,8 @@ void chipDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
     const auto chipIndex = [&c]() {
         const Token t = c.next();
         if (t.kind != Token::Kind::Integer || t.integer >= 4096)
-            throw ParseError{t.column, "expected a chip index (0..4095), found '" + std::string(t.text) + "'"};
+            throw ParseError{t.column,
+                             "expected a chip index (0..4095), found '" + std::string(t.text) + "'"};
         return static_cast<int>(t.integer);
     };
     do {
@@ -114,7 +119,8 @@ void chipDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
         const int first = chipIndex();
         const int last = c.accept('-') ? chipIndex() : first;
         if (last < first)
-            throw ParseError{column, "chip range " + std::to_string(first) + "-" + std::to_string(last) + " is empty"};
+            throw ParseError{column, "chip range " + std::to_string(first) + "-" + std::to_string(last) +
+                                         " is empty"};
         for (int chip = first; chip <= last; ++chip)
             section.chips.push_back(chip);
     } while (c.accept(','));
@@ -215,7 +221,8 @@ void handleDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
         c.expect(',', "',' and a line number");
         const std::int64_t line = expectNonNegative(c, s.scopeFor(section), "line number");
         expectEnd(c, ".loc");
-        section.sourceLines.push_back({static_cast<std::uint32_t>(section.bundles.size()), std::string(file.text),
+        section.sourceLines.push_back({static_cast<std::uint32_t>(section.bundles.size()),
+                                       std::string(file.text),
                                        static_cast<std::uint32_t>(std::min<std::int64_t>(line, UINT32_MAX))});
     } else if (d == ".init" || d == ".sreg" || d == ".flag" || d == ".output") {
         section.deferred.push_back(at);
@@ -231,11 +238,13 @@ namespace {
 
 trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
 {
-    const Token kindToken = expectIdentifier(c, "a generator (zero, const_f32, const_u32, random_f32, random_u32, iota_s32)");
+    const Token kindToken =
+        expectIdentifier(c, "a generator (zero, const_f32, const_u32, random_f32, random_u32, iota_s32)");
     const auto kind = trace::generatorKindFromName(kindToken.text);
     if (!kind) {
         std::string message = "unknown generator '" + std::string(kindToken.text) + "'";
-        constexpr std::string_view kinds[] = {"zero", "const_f32", "const_u32", "random_f32", "random_u32", "iota_s32"};
+        constexpr std::string_view kinds[] = {"zero",       "const_f32",  "const_u32",
+                                              "random_f32", "random_u32", "iota_s32"};
         if (std::string guess = text::nearest(kindToken.text, kinds); !guess.empty())
             message += "; did you mean '" + guess + "'?";
         throw ParseError{kindToken.column, message};
@@ -262,7 +271,8 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
     while (c.accept(',')) {
         const Token key = expectIdentifier(c, "seed=, lo= or hi=");
         c.expect('=', "'=' after " + std::string(key.text));
-        const bool random = *kind == trace::Generator::Kind::RandomF32 || *kind == trace::Generator::Kind::RandomU32;
+        const bool random =
+            *kind == trace::Generator::Kind::RandomF32 || *kind == trace::Generator::Kind::RandomU32;
         if (key.text == "seed" && random)
             p.generator.seed = static_cast<std::uint64_t>(expectNonNegative(c, scope, "seed"));
         else if (key.text == "lo" && *kind == trace::Generator::Kind::RandomF32)
@@ -270,7 +280,8 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
         else if (key.text == "hi" && *kind == trace::Generator::Kind::RandomF32)
             p.generator.b = expectReal(c, scope);
         else
-            throw ParseError{key.column, "generator " + std::string(kindToken.text) + " takes no '" + std::string(key.text) + "'"};
+            throw ParseError{key.column, "generator " + std::string(kindToken.text) + " takes no '" +
+                                             std::string(key.text) + "'"};
     }
     if (*kind == trace::Generator::Kind::RandomF32 && !(p.generator.a < p.generator.b))
         throw ParseError{kindToken.column, "random_f32 needs lo < hi"};
@@ -301,7 +312,8 @@ void resolveDeferred(AssemblerState& s, Section& section, const SourceRef& at)
         const bool valid = reg.text.size() >= 2 && reg.text[0] == 's' && isRegisterName(reg.text);
         const int r = valid ? std::atoi(std::string(reg.text.substr(1)).c_str()) : -1;
         if (r < 0 || r >= isa::kScalarRegisters)
-            throw ParseError{reg.column, "expected a scalar register (s0..s31), found '" + std::string(reg.text) + "'"};
+            throw ParseError{reg.column,
+                             "expected a scalar register (s0..s31), found '" + std::string(reg.text) + "'"};
         c.expect(',', "',' and the initial value");
         const std::size_t column = c.peek().column;
         const std::int64_t v = parseExpression(c, scope);
@@ -340,7 +352,8 @@ void resolveDeferred(AssemblerState& s, Section& section, const SourceRef& at)
             return;
         }
     }
-    throw ParseError{target.column, "'" + std::string(target.text) + "' is neither a declared buffer nor a vector register"};
+    throw ParseError{target.column,
+                     "'" + std::string(target.text) + "' is neither a declared buffer nor a vector register"};
 }
 
 } // namespace xps::assembly::detail

@@ -12,7 +12,8 @@ namespace {
 
 std::string signedOffset(std::int64_t v)
 {
-    return v < 0 ? " - " + text::hex(static_cast<std::uint64_t>(-v)) : " + " + text::hex(static_cast<std::uint64_t>(v));
+    return v < 0 ? " - " + text::hex(static_cast<std::uint64_t>(-v))
+                 : " + " + text::hex(static_cast<std::uint64_t>(v));
 }
 
 std::string address(const isa::Operand& o)
@@ -31,14 +32,16 @@ std::string labelAt(const trace::SymbolTable& symbols, std::int64_t pc)
     return text::hex(static_cast<std::uint64_t>(pc));
 }
 
-std::string operandText(const isa::Operand& o, const isa::OperandSpec& spec, const trace::SymbolTable& symbols)
+std::string operandText(const isa::Operand& o, const isa::OperandSpec& spec,
+                        const trace::SymbolTable& symbols)
 {
     switch (o.form) {
     case isa::Operand::Form::None: return {};
     case isa::Operand::Form::SReg: return "s" + std::to_string(o.reg);
     case isa::Operand::Form::VReg: return "v" + std::to_string(o.reg);
     case isa::Operand::Form::Mem:
-        return spec.kind == isa::OperandKind::SpaceAddr ? std::string(isa::spaceName(o.space)) + address(o) : address(o);
+        return spec.kind == isa::OperandKind::SpaceAddr ? std::string(isa::spaceName(o.space)) + address(o)
+                                                        : address(o);
     case isa::Operand::Form::Imm:
         if (spec.kind == isa::OperandKind::Label)
             return labelAt(symbols, o.value);
@@ -68,7 +71,8 @@ std::string generatorText(const trace::Payload& p)
         break;
     case trace::Generator::Kind::ConstU32: out += ", " + std::to_string(g.bits); break;
     case trace::Generator::Kind::RandomF32:
-        std::snprintf(buffer, sizeof buffer, ", seed=%llu, lo=%.17g, hi=%.17g", static_cast<unsigned long long>(g.seed), g.a, g.b);
+        std::snprintf(buffer, sizeof buffer, ", seed=%llu, lo=%.17g, hi=%.17g",
+                      static_cast<unsigned long long>(g.seed), g.a, g.b);
         out += buffer;
         break;
     case trace::Generator::Kind::RandomU32: out += ", seed=" + std::to_string(g.seed); break;
@@ -131,8 +135,8 @@ std::string disassembleTrace(const trace::Trace& t)
     for (const trace::ChipTrace& c : t.chips) {
         out += "\n.chip " + std::to_string(c.chip) + "\n";
         for (const trace::Buffer& b : c.symbols.buffers) {
-            out += "." + std::string(isa::spaceName(b.space)) + " " + b.name + ", " + text::hex(b.address) + ", " +
-                   std::to_string(b.size);
+            out += "." + std::string(isa::spaceName(b.space)) + " " + b.name + ", " + text::hex(b.address) +
+                   ", " + std::to_string(b.size);
             if (!b.dtype.empty())
                 out += ", dtype=" + b.dtype;
             if (!b.shape.empty()) {
@@ -154,7 +158,8 @@ std::string disassembleTrace(const trace::Trace& t)
             out += ".flag " + std::to_string(f) + ", " + std::to_string(v) + "\n";
         for (const auto& [r, p] : c.initial.vectorRegisters)
             out += p.isGenerator ? ".init v" + std::to_string(r) + ", " + generatorText(p) + "\n"
-                                 : "// v" + std::to_string(r) + " starts from a 4 KiB snapshot (kept in the trace file)\n";
+                                 : "// v" + std::to_string(r) +
+                                       " starts from a 4 KiB snapshot (kept in the trace file)\n";
         for (const trace::MemoryInit& m : c.initial.memory) {
             const trace::Buffer* owner = nullptr;
             for (const trace::Buffer& b : c.symbols.buffers)
@@ -164,7 +169,8 @@ std::string disassembleTrace(const trace::Trace& t)
                 out += ".init " + owner->name + ", " + generatorText(m.payload) + "\n";
             else
                 out += "// " + std::string(isa::spaceName(m.space)) + "[" + text::hex(m.address) + ", +" +
-                       std::to_string(m.size) + ") starts from " + (m.payload.isGenerator ? generatorText(m.payload) : "a snapshot") +
+                       std::to_string(m.size) + ") starts from " +
+                       (m.payload.isGenerator ? generatorText(m.payload) : "a snapshot") +
                        " (kept in the trace file)\n";
         }
         for (const std::string& o : c.outputs)

@@ -49,17 +49,20 @@ LexResult lexLine(std::string_view line)
             i = j;
         } else if (std::isdigit(static_cast<unsigned char>(c))) {
             std::size_t j = i;
-            while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' || line[j] == '.' ||
-                                       ((line[j] == '+' || line[j] == '-') && (line[j - 1] == 'e' || line[j - 1] == 'E') &&
-                                        !(line[i] == '0' && i + 1 < line.size() && (line[i + 1] == 'x' || line[i + 1] == 'X')))))
+            while (j < line.size() &&
+                   (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' || line[j] == '.' ||
+                    ((line[j] == '+' || line[j] == '-') && (line[j - 1] == 'e' || line[j - 1] == 'E') &&
+                     !(line[i] == '0' && i + 1 < line.size() && (line[i + 1] == 'x' || line[i + 1] == 'X')))))
                 ++j;
             std::string digits;
             for (char d : line.substr(i, j - i))
                 if (d != '_')
                     digits += d;
             t.text = line.substr(i, j - i);
-            const bool isHex = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
-            const bool isBin = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B');
+            const bool isHex =
+                digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+            const bool isBin =
+                digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B');
             if (!isHex && !isBin && digits.find_first_of(".eE") != std::string::npos) {
                 char* end = nullptr;
                 t.real = std::strtod(digits.c_str(), &end);

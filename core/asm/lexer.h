@@ -8,7 +8,8 @@
 
 namespace xps::assembly {
 
-struct Token {
+struct Token
+{
     enum class Kind : std::uint8_t { Identifier, Integer, Float, String, Punct, End };
     Kind kind = Kind::End;
     std::string_view text; // as written (for String: without the quotes)
@@ -19,7 +20,8 @@ struct Token {
     bool is(char punct) const { return kind == Kind::Punct && text.size() == 1 && text[0] == punct; }
 };
 
-struct LexResult {
+struct LexResult
+{
     std::vector<Token> tokens; // always ends with an End token
     std::string error;         // empty if the line lexed cleanly
     std::size_t errorColumn = 0;

@@ -73,7 +73,8 @@ int expectRegister(TokenCursor& c, char prefix)
     if (t.kind == Token::Kind::Identifier) {
         const int n = registerNumber(t.text, prefix);
         if (n >= limit)
-            throw ParseError{t.column, "register '" + std::string(t.text) + "' out of range: expected " + file};
+            throw ParseError{t.column,
+                             "register '" + std::string(t.text) + "' out of range: expected " + file};
         if (n >= 0) {
             c.next();
             return n;
@@ -82,7 +83,8 @@ int expectRegister(TokenCursor& c, char prefix)
     throw ParseError{t.column, std::string("expected ") + file + ", found " + describe(t)};
 }
 
-class ExpressionParser {
+class ExpressionParser
+{
 public:
     ExpressionParser(TokenCursor& c, const Scope& s) : m_c(c), m_scope(s) {}
 
@@ -150,7 +152,8 @@ private:
         switch (t.kind) {
         case Token::Kind::Integer: return t.integer;
         case Token::Kind::Float:
-            throw ParseError{t.column, "a floating-point literal must be a whole operand, not part of an expression"};
+            throw ParseError{t.column,
+                             "a floating-point literal must be a whole operand, not part of an expression"};
         case Token::Kind::Identifier: return name(t);
         case Token::Kind::Punct:
             if (t.is('(')) {
@@ -170,12 +173,15 @@ private:
             const Token b = m_c.next();
             const trace::Buffer* buffer = b.kind == Token::Kind::Identifier ? findBuffer(b.text) : nullptr;
             if (!buffer)
-                throw ParseError{b.column, std::string(t.text) + "() expects a buffer name, found " + describe(b)};
+                throw ParseError{b.column,
+                                 std::string(t.text) + "() expects a buffer name, found " + describe(b)};
             m_c.expect(')', "')' after the buffer name");
-            return static_cast<std::int64_t>(t.text == "sizeof" ? buffer->size : buffer->address + buffer->size);
+            return static_cast<std::int64_t>(t.text == "sizeof" ? buffer->size
+                                                                : buffer->address + buffer->size);
         }
         if (registerNumber(t.text, 's') >= 0 || registerNumber(t.text, 'v') >= 0)
-            throw ParseError{t.column, "register '" + std::string(t.text) + "' is not allowed in an expression here"};
+            throw ParseError{t.column,
+                             "register '" + std::string(t.text) + "' is not allowed in an expression here"};
         if (auto it = m_scope.constants.find(t.text); it != m_scope.constants.end())
             return it->second;
         if (const trace::Buffer* b = findBuffer(t.text))
@@ -261,7 +267,8 @@ Operand parseAddress(TokenCursor& c, const Scope& scope, isa::Space space)
     return Operand::mem(space, base, offset);
 }
 
-Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec& spec, const isa::OpcodeInfo& op)
+Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec& spec,
+                     const isa::OpcodeInfo& op)
 {
     const Token& t = c.peek();
     switch (spec.kind) {
@@ -271,12 +278,14 @@ Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec&
         if (t.kind == Token::Kind::Identifier && registerNumber(t.text, 's') >= 0)
             return Operand::sreg(expectRegister(c, 's'));
         if (t.kind == Token::Kind::Identifier && registerNumber(t.text, 'v') >= 0)
-            throw ParseError{t.column, "expected a scalar register or an immediate for '" + std::string(spec.name) +
-                                           "', found vector register '" + std::string(t.text) + "'"};
+            throw ParseError{t.column, "expected a scalar register or an immediate for '" +
+                                           std::string(spec.name) + "', found vector register '" +
+                                           std::string(t.text) + "'"};
         return Operand::imm(parseImmediate32(c, scope, spec.name));
     case OperandKind::Imm: return Operand::imm(parseExpression(c, scope));
     case OperandKind::Label: {
-        if (t.kind == Token::Kind::Identifier && !scope.labels.contains(t.text) && !scope.constants.contains(t.text)) {
+        if (t.kind == Token::Kind::Identifier && !scope.labels.contains(t.text) &&
+            !scope.constants.contains(t.text)) {
             std::vector<std::string> labels;
             for (const auto& [name, pc] : scope.labels)
                 labels.push_back(name);
@@ -310,7 +319,8 @@ Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec&
             if (regions[i].name == r.text)
                 return Operand::imm(static_cast<std::int64_t>(i));
         if (!scope.declareRegions)
-            throw ParseError{r.column, "undefined region '" + std::string(r.text) + "': the symbol table declares no such region"};
+            throw ParseError{r.column, "undefined region '" + std::string(r.text) +
+                                           "': the symbol table declares no such region"};
         regions.push_back({std::string(r.text), {}});
         return Operand::imm(static_cast<std::int64_t>(regions.size() - 1));
     }
@@ -359,21 +369,24 @@ isa::Instruction parseInstruction(TokenCursor& c, const Scope& scope)
     const int positional = op.positionalCount();
 
     for (int i = 0; i < positional; ++i) {
-        if (i > 0)
-            c.expect(',', "',' and operand '" + std::string(specs[i].name) + "' (" +
-                              std::string(isa::operandKindDescription(specs[i].kind)) + ") of " + std::string(op.mnemonic));
+        // The message is built only on failure: this loop is the assembler's hot path.
+        if (i > 0 && !c.accept(','))
+            throw ParseError{c.peek().column, "expected ',' and operand '" + std::string(specs[i].name) +
+                                                  "' (" +
+                                                  std::string(isa::operandKindDescription(specs[i].kind)) +
+                                                  ") of " + std::string(op.mnemonic)};
         if (atInstructionEnd(c))
             throw ParseError{c.peek().column, "missing operand '" + std::string(specs[i].name) + "' (" +
-                                                  std::string(isa::operandKindDescription(specs[i].kind)) + ") of " +
-                                                  std::string(op.mnemonic)};
+                                                  std::string(isa::operandKindDescription(specs[i].kind)) +
+                                                  ") of " + std::string(op.mnemonic)};
         insn.operands[static_cast<std::size_t>(i)] = parseOperand(c, scope, specs[i], op);
     }
     // keyword operands: `, name=value` in any order
     while (!atInstructionEnd(c)) {
         const Token& sep = c.peek();
         if (!sep.is(','))
-            throw ParseError{sep.column, "expected ';' or end of line after " + std::string(op.mnemonic) + " operands, found " +
-                                             describe(sep)};
+            throw ParseError{sep.column, "expected ';' or end of line after " + std::string(op.mnemonic) +
+                                             " operands, found " + describe(sep)};
         c.next();
         const Token key = c.next();
         std::vector<std::string_view> keywords;
@@ -381,8 +394,8 @@ isa::Instruction parseInstruction(TokenCursor& c, const Scope& scope)
             if (s.keyword)
                 keywords.push_back(s.name);
         if (key.kind != Token::Kind::Identifier || !c.peek().is('=')) {
-            std::string message = std::string(op.mnemonic) + " takes " + std::to_string(positional) + " operand" +
-                                  (positional == 1 ? "" : "s");
+            std::string message = std::string(op.mnemonic) + " takes " + std::to_string(positional) +
+                                  " operand" + (positional == 1 ? "" : "s");
             if (!keywords.empty())
                 message += " and optional keyword operands (name=value)";
             throw ParseError{key.column, message + ", found extra " + describe(key)};
@@ -393,7 +406,8 @@ isa::Instruction parseInstruction(TokenCursor& c, const Scope& scope)
             if (specs[i].name == key.text)
                 index = i;
         if (index < 0) {
-            std::string message = "unknown keyword operand '" + std::string(key.text) + "' for " + std::string(op.mnemonic);
+            std::string message =
+                "unknown keyword operand '" + std::string(key.text) + "' for " + std::string(op.mnemonic);
             if (std::string guess = text::nearest(key.text, keywords); !guess.empty())
                 message += "; did you mean '" + guess + "'?";
             throw ParseError{key.column, message};
@@ -423,8 +437,9 @@ isa::Bundle makeBundle(const std::vector<PlacedInstruction>& placed)
     isa::Bundle bundle;
     for (const PlacedInstruction& p : placed)
         bundle.instructions.push_back(p.instruction);
-    std::stable_sort(bundle.instructions.begin(), bundle.instructions.end(),
-                     [](const isa::Instruction& a, const isa::Instruction& b) { return a.info().slot < b.info().slot; });
+    std::stable_sort(
+        bundle.instructions.begin(), bundle.instructions.end(),
+        [](const isa::Instruction& a, const isa::Instruction& b) { return a.info().slot < b.info().slot; });
     return bundle;
 }
 
@@ -437,7 +452,8 @@ Result<isa::Bundle> parseBundleLine(std::string_view line, const Scope& scope,
     try {
         TokenCursor c(lexed.tokens);
         std::vector<PlacedInstruction> placed;
-        if (c.peek().kind == Token::Kind::Identifier && c.peek().text == "nop" && c.peek(1).kind == Token::Kind::End)
+        if (c.peek().kind == Token::Kind::Identifier && c.peek().text == "nop" &&
+            c.peek(1).kind == Token::Kind::End)
             return isa::Bundle{};
         while (!c.atEnd()) {
             const std::size_t column = c.peek().column;

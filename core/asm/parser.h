@@ -15,23 +15,30 @@
 namespace xps::assembly {
 
 // The names an operand may use: constants, buffers (their address), labels (their pc) and regions.
-struct Scope {
+struct Scope
+{
     std::map<std::string, std::int64_t, std::less<>> constants;
     std::vector<trace::Buffer> buffers;
     std::map<std::string, std::uint32_t, std::less<>> labels;
     std::vector<trace::RegionSymbol>* regions = nullptr; // region.begin operands resolve here
-    bool declareRegions = true; // .xasm declares regions on first use; a trace's symbol table is authoritative
+    bool declareRegions =
+        true; // .xasm declares regions on first use; a trace's symbol table is authoritative
 };
 
 // Thrown inside the parser only; callers see Result/Diagnostic.
-struct ParseError {
+struct ParseError
+{
     std::size_t column;
     std::string message;
 };
 
-class TokenCursor {
+class TokenCursor
+{
 public:
-    explicit TokenCursor(const std::vector<Token>& tokens, std::size_t start = 0) : m_tokens(tokens), m_pos(start) {}
+    explicit TokenCursor(const std::vector<Token>& tokens, std::size_t start = 0)
+        : m_tokens(tokens), m_pos(start)
+    {
+    }
     const Token& peek(std::size_t ahead = 0) const;
     const Token& next();
     bool accept(char punct);
@@ -51,7 +58,8 @@ std::int64_t parseExpression(TokenCursor& cursor, const Scope& scope);
 // Parses one instruction up to (not including) `;`, `}` or the end of the line. Throws ParseError.
 isa::Instruction parseInstruction(TokenCursor& cursor, const Scope& scope);
 
-struct PlacedInstruction {
+struct PlacedInstruction
+{
     isa::Instruction instruction;
     std::size_t column;
 };

@@ -15,22 +15,44 @@ inline constexpr int kScalarRegisters = 32;
 inline constexpr int kVectorRegisters = 32;
 inline constexpr int kSublanes = 8;
 inline constexpr int kLanes = 128;
-inline constexpr int kVectorElements = kSublanes * kLanes;  // 32-bit elements per vector register
-inline constexpr int kVectorBytes = kVectorElements * 4;    // 4 KiB
-inline constexpr int kMxuDim = 128;                         // systolic array is kMxuDim x kMxuDim
+inline constexpr int kVectorElements = kSublanes * kLanes; // 32-bit elements per vector register
+inline constexpr int kVectorBytes = kVectorElements * 4;   // 4 KiB
+inline constexpr int kMxuDim = 128;                        // systolic array is kMxuDim x kMxuDim
 inline constexpr int kMaxOperands = 10;
 
 // The kind of bundle slot an instruction occupies. A bundle has two scalar, two vector and one of each
 // other slot; the assembler places instructions and reports a conflict when a kind is over-subscribed.
-enum class SlotKind : std::uint8_t { Scalar, Vector, VectorLoad, VectorStore, MatrixPush, MatrixPop, CrossLane, Misc };
+enum class SlotKind : std::uint8_t {
+    Scalar,
+    Vector,
+    VectorLoad,
+    VectorStore,
+    MatrixPush,
+    MatrixPop,
+    CrossLane,
+    Misc
+};
 inline constexpr int kSlotKinds = 8;
 int slotCount(SlotKind kind);
 std::string_view slotName(SlotKind kind);
 
 // The functional unit that executes an instruction (what timelines draw lanes for).
 enum class Unit : std::uint8_t {
-    ScalarAlu, ScalarMemory, Branch, VectorAlu, Transcendental, VectorLoad, VectorStore,
-    MxuWeights, MxuMatmul, MxuResult, CrossLane, Dma, Sync, Marker, Control
+    ScalarAlu,
+    ScalarMemory,
+    Branch,
+    VectorAlu,
+    Transcendental,
+    VectorLoad,
+    VectorStore,
+    MxuWeights,
+    MxuMatmul,
+    MxuResult,
+    CrossLane,
+    Dma,
+    Sync,
+    Marker,
+    Control
 };
 std::string_view unitName(Unit unit);
 
@@ -40,59 +62,124 @@ std::optional<Space> spaceFromName(std::string_view name);
 
 // What an operand position accepts, as written in assembly.
 enum class OperandKind : std::uint8_t {
-    SReg,       // s0..s31
-    VReg,       // v0..v31
-    SRegOrImm,  // s0..s31 or an immediate expression
-    Imm,        // an immediate expression, known at assembly time
-    Label,      // a branch target: a label name or an absolute pc
-    Addr,       // [sN + expr] or [expr]; the space is implied by the opcode
-    SpaceAddr,  // hbm[...], vmem[...] or smem[...]
-    Region,     // a region name
+    SReg,      // s0..s31
+    VReg,      // v0..v31
+    SRegOrImm, // s0..s31 or an immediate expression
+    Imm,       // an immediate expression, known at assembly time
+    Label,     // a branch target: a label name or an absolute pc
+    Addr,      // [sN + expr] or [expr]; the space is implied by the opcode
+    SpaceAddr, // hbm[...], vmem[...] or smem[...]
+    Region,    // a region name
 };
 std::string_view operandKindDescription(OperandKind kind);
 
-struct OperandSpec {
+struct OperandSpec
+{
     OperandKind kind;
-    std::string_view name;      // positional: documentation name; keyword: the keyword (`engine=`)
-    bool keyword = false;       // keyword operands follow positional ones, in any order, and may be omitted
+    std::string_view name; // positional: documentation name; keyword: the keyword (`engine=`)
+    bool keyword = false;  // keyword operands follow positional ones, in any order, and may be omitted
     std::int64_t defaultValue = 0;
 };
 
 enum class Opcode : std::uint16_t {
     // scalar
-    SMov, SAdd, SSub, SMul, SAnd, SOr, SXor, SShl, SShr, SSra, SMin, SMax,
-    SCmpEq, SCmpNe, SCmpLt, SCmpLe, SCmpGt, SCmpGe, SChip, SLd, SSt, Br, Brz, Brnz,
+    SMov,
+    SAdd,
+    SSub,
+    SMul,
+    SAnd,
+    SOr,
+    SXor,
+    SShl,
+    SShr,
+    SSra,
+    SMin,
+    SMax,
+    SCmpEq,
+    SCmpNe,
+    SCmpLt,
+    SCmpLe,
+    SCmpGt,
+    SCmpGe,
+    SChip,
+    SLd,
+    SSt,
+    Br,
+    Brz,
+    Brnz,
     // vector ALU
-    VMov, VBcast, VIota, VAddF, VSubF, VMulF, VMaxF, VMinF, VFmaF, VAddS, VSubS, VMulS, VAnd, VOr, VXor,
-    VCmpLtF, VCmpEqF, VSel, VCvtFS, VCvtSF,
+    VMov,
+    VBcast,
+    VIota,
+    VAddF,
+    VSubF,
+    VMulF,
+    VMaxF,
+    VMinF,
+    VFmaF,
+    VAddS,
+    VSubS,
+    VMulS,
+    VAnd,
+    VOr,
+    VXor,
+    VCmpLtF,
+    VCmpEqF,
+    VSel,
+    VCvtFS,
+    VCvtSF,
     // transcendental
-    VExp, VLog, VRcp, VRsqrt, VTanh,
+    VExp,
+    VLog,
+    VRcp,
+    VRsqrt,
+    VTanh,
     // vector memory
-    VLd, VLdS, VSt, VStS,
+    VLd,
+    VLdS,
+    VSt,
+    VStS,
     // MXU
-    MxuWPush, MxuWCommit, MxuMm, MxuPop,
+    MxuWPush,
+    MxuWCommit,
+    MxuMm,
+    MxuPop,
     // cross-lane
-    XluRSum, XluRMax, XluCSum, XluRot, XluTpose,
+    XluRSum,
+    XluRMax,
+    XluCSum,
+    XluRot,
+    XluTpose,
     // misc
-    DmaStart, SyncWait, SyncSet, SyncAdd, RegionBegin, RegionEnd, Halt,
+    DmaStart,
+    SyncWait,
+    SyncSet,
+    SyncAdd,
+    RegionBegin,
+    RegionEnd,
+    Halt,
     Count_
 };
 inline constexpr int kOpcodeCount = static_cast<int>(Opcode::Count_);
 
-struct OpcodeInfo {
+struct OpcodeInfo
+{
     Opcode opcode;
     std::string_view mnemonic;
     SlotKind slot;
     Unit unit;
     std::array<OperandSpec, kMaxOperands> operands;
     int operandCount;
-    std::string_view latencyParam;    // machine-config key of the result latency
-    std::string_view occupancyParam;  // machine-config key of the unit occupancy, empty if fully pipelined
-    std::string_view semantics;       // one line, for docs and tooltips
-    Space memorySpace = Space::Vmem;  // for Addr operands
+    std::string_view latencyParam;   // machine-config key of the result latency
+    std::string_view occupancyParam; // machine-config key of the unit occupancy, empty if fully pipelined
+    std::string_view semantics;      // one line, for docs and tooltips
+    Space memorySpace = Space::Vmem; // for Addr operands
     bool isBranch = false;
 
-    std::span<const OperandSpec> operandSpecs() const { return {operands.data(), static_cast<std::size_t>(operandCount)}; }
+    std::span<const OperandSpec> operandSpecs() const
+    {
+        return {operands.data(), static_cast<std::size_t>(operandCount)};
+    }
     int positionalCount() const;
 };
 

@@ -33,9 +33,11 @@ std::string escapePipes(std::string_view text)
 
 std::string opcodeReferenceMarkdown()
 {
-    std::string out = "| syntax | slot | unit | latency | occupancy | semantics |\n|---|---|---|---|---|---|\n";
+    std::string out =
+        "| syntax | slot | unit | latency | occupancy | semantics |\n|---|---|---|---|---|---|\n";
     for (const OpcodeInfo& op : allOpcodes()) {
-        out += "| " + syntaxOf(op) + " | " + std::string(slotName(op.slot)) + " | " + std::string(unitName(op.unit)) + " | " +
+        out += "| " + syntaxOf(op) + " | " + std::string(slotName(op.slot)) + " | " +
+               std::string(unitName(op.unit)) + " | " +
                (op.latencyParam.empty() ? "-" : "`" + std::string(op.latencyParam) + "`") + " | " +
                (op.occupancyParam.empty() ? "-" : "`" + std::string(op.occupancyParam) + "`") + " | " +
                escapePipes(op.semantics) + " |\n";
@@ -48,8 +50,9 @@ std::string machineConfigReferenceMarkdown()
     const MachineConfig defaults;
     std::string out = "| key | default | unit | meaning | source of the default |\n|---|---|---|---|---|\n";
     for (const ConfigParam& p : configParams())
-        out += "| `" + std::string(p.key) + "` | " + machineParamText(defaults, p.key) + " | " + std::string(p.unit) + " | " +
-               escapePipes(p.description) + " | " + escapePipes(p.source) + " |\n";
+        out += "| `" + std::string(p.key) + "` | " + machineParamText(defaults, p.key) + " | " +
+               std::string(p.unit) + " | " + escapePipes(p.description) + " | " + escapePipes(p.source) +
+               " |\n";
     return out;
 }
 

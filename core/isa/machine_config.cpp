@@ -6,8 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -20,60 +20,135 @@ using TopologyField = Topology MachineConfig::*;
 using Field = std::variant<IntField, RealField, TopologyField>;
 
 constexpr std::string_view kAssumption = "xpu-v1 modelling assumption; set your chip's value";
-constexpr std::string_view kCloudTpuV4 = "Cloud TPU v4 documentation (docs.cloud.google.com/tpu/docs/v4): 32 GiB HBM2 at 1200 GBps, 275 TFLOP/s per chip";
+constexpr std::string_view kCloudTpuV4 = "Cloud TPU v4 documentation (docs.cloud.google.com/tpu/docs/v4): 32 "
+                                         "GiB HBM2 at 1200 GBps, 275 TFLOP/s per chip";
 
-struct Row {
+struct Row
+{
     ConfigParam param;
     Field field;
 };
 
+// clang-format off: one row per opcode/parameter reads like the spec
 const std::array kRows = {
-    Row{{"chips", "system", "chips", "number of chips, one core each", "default single chip", 1, 4096}, &MachineConfig::chips},
-    Row{{"topology", "system", "", "ICI topology: ring (each chip links to its two neighbours) or torus2d", kAssumption, 0, 0}, &MachineConfig::topology},
-    Row{{"torus_width", "system", "chips", "torus2d only: chips per row; chips must be a multiple of it", kAssumption, 1, 4096}, &MachineConfig::torusWidth},
+    Row{{"chips", "system", "chips", "number of chips, one core each", "default single chip", 1, 4096},
+        &MachineConfig::chips},
+    Row{{"topology", "system", "", "ICI topology: ring (each chip links to its two neighbours) or torus2d",
+         kAssumption, 0, 0},
+        &MachineConfig::topology},
+    Row{{"torus_width", "system", "chips", "torus2d only: chips per row; chips must be a multiple of it",
+         kAssumption, 1, 4096},
+        &MachineConfig::torusWidth},
     Row{{"clock_mhz", "system", "MHz", "core clock; converts cycles to time and GB/s to bytes per cycle",
-         "TPU v4: 275 TFLOP/s = 2 cores x 4 MXUs x 128 x 128 MACs x 2 FLOP x 1.05 GHz (Cloud TPU v4 documentation)", 1, 100000}, &MachineConfig::clockMhz},
-    Row{{"vmem_bytes", "memory", "bytes", "on-chip vector memory (VMEM) per core", "brief: tens of MiB; " "xpu-v1 modelling assumption", 4096, 1ll << 34}, &MachineConfig::vmemBytes},
-    Row{{"smem_bytes", "memory", "bytes", "scalar memory (SMEM) per core", kAssumption, 4, 1ll << 30}, &MachineConfig::smemBytes},
-    Row{{"hbm_bytes", "memory", "bytes", "HBM per chip; the GRM materialises only touched pages", kCloudTpuV4, 4096, 1ll << 44}, &MachineConfig::hbmBytes},
-    Row{{"imem_bundles", "memory", "bundles", "instruction memory: the longest program a core holds", kAssumption, 1, 1 << 24}, &MachineConfig::imemBundles},
-    Row{{"sync_flags", "memory", "flags", "sync flags (32-bit counters) per chip", kAssumption, 1, 65536}, &MachineConfig::syncFlags},
-    Row{{"vmem_alignment", "memory", "bytes", "alignment of vector loads and stores (one 128-lane row of 32-bit words = 512 B)", kAssumption, 4, 1 << 20}, &MachineConfig::vmemAlignment},
+         "TPU v4: 275 TFLOP/s = 2 cores x 4 MXUs x 128 x 128 MACs x 2 FLOP x 1.05 GHz (Cloud TPU v4 "
+         "documentation)",
+         1, 100000},
+        &MachineConfig::clockMhz},
+    Row{{"vmem_bytes", "memory", "bytes", "on-chip vector memory (VMEM) per core",
+         "brief: tens of MiB; "
+         "xpu-v1 modelling assumption",
+         4096, 1ll << 34},
+        &MachineConfig::vmemBytes},
+    Row{{"smem_bytes", "memory", "bytes", "scalar memory (SMEM) per core", kAssumption, 4, 1ll << 30},
+        &MachineConfig::smemBytes},
+    Row{{"hbm_bytes", "memory", "bytes", "HBM per chip; the GRM materialises only touched pages", kCloudTpuV4,
+         4096, 1ll << 44},
+        &MachineConfig::hbmBytes},
+    Row{{"imem_bundles", "memory", "bundles", "instruction memory: the longest program a core holds",
+         kAssumption, 1, 1 << 24},
+        &MachineConfig::imemBundles},
+    Row{{"sync_flags", "memory", "flags", "sync flags (32-bit counters) per chip", kAssumption, 1, 65536},
+        &MachineConfig::syncFlags},
+    Row{{"vmem_alignment", "memory", "bytes",
+         "alignment of vector loads and stores (one 128-lane row of 32-bit words = 512 B)", kAssumption, 4,
+         1 << 20},
+        &MachineConfig::vmemAlignment},
 
-    Row{{"lat_scalar_alu", "latency", "cycles", "scalar ALU result latency (also SMEM store)", kAssumption, 1, 1 << 20}, &MachineConfig::latScalarAlu},
-    Row{{"lat_scalar_mul", "latency", "cycles", "scalar multiply result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latScalarMul},
-    Row{{"lat_smem_load", "latency", "cycles", "SMEM load result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latSmemLoad},
-    Row{{"lat_branch_taken", "latency", "cycles", "issue bubble after a taken branch", kAssumption, 0, 1 << 20}, &MachineConfig::latBranchTaken},
-    Row{{"lat_vector_alu", "latency", "cycles", "vector ALU result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latVectorAlu},
-    Row{{"lat_vector_fma", "latency", "cycles", "vector fused multiply-add result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latVectorFma},
-    Row{{"lat_transcendental", "latency", "cycles", "transcendental unit (exp, log, rcp, rsqrt, tanh) result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latTranscendental},
-    Row{{"occ_transcendental", "occupancy", "cycles", "cycles the transcendental unit is busy per instruction", kAssumption, 1, 1 << 20}, &MachineConfig::occTranscendental},
-    Row{{"lat_vector_load", "latency", "cycles", "VMEM vector load result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latVectorLoad},
-    Row{{"lat_vector_store", "latency", "cycles", "VMEM vector store latency until the data is visible", kAssumption, 1, 1 << 20}, &MachineConfig::latVectorStore},
-    Row{{"lat_xlu", "latency", "cycles", "cross-lane unit result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latXlu},
-    Row{{"occ_xlu", "occupancy", "cycles", "cycles the cross-lane unit is busy per instruction", kAssumption, 1, 1 << 20}, &MachineConfig::occXlu},
-    Row{{"lat_sync", "latency", "cycles", "sync flag operation latency", kAssumption, 1, 1 << 20}, &MachineConfig::latSync},
+    Row{{"lat_scalar_alu", "latency", "cycles", "scalar ALU result latency (also SMEM store)", kAssumption, 1,
+         1 << 20},
+        &MachineConfig::latScalarAlu},
+    Row{{"lat_scalar_mul", "latency", "cycles", "scalar multiply result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latScalarMul},
+    Row{{"lat_smem_load", "latency", "cycles", "SMEM load result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latSmemLoad},
+    Row{{"lat_branch_taken", "latency", "cycles", "issue bubble after a taken branch", kAssumption, 0,
+         1 << 20},
+        &MachineConfig::latBranchTaken},
+    Row{{"lat_vector_alu", "latency", "cycles", "vector ALU result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latVectorAlu},
+    Row{{"lat_vector_fma", "latency", "cycles", "vector fused multiply-add result latency", kAssumption, 1,
+         1 << 20},
+        &MachineConfig::latVectorFma},
+    Row{{"lat_transcendental", "latency", "cycles",
+         "transcendental unit (exp, log, rcp, rsqrt, tanh) result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latTranscendental},
+    Row{{"occ_transcendental", "occupancy", "cycles",
+         "cycles the transcendental unit is busy per instruction", kAssumption, 1, 1 << 20},
+        &MachineConfig::occTranscendental},
+    Row{{"lat_vector_load", "latency", "cycles", "VMEM vector load result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latVectorLoad},
+    Row{{"lat_vector_store", "latency", "cycles", "VMEM vector store latency until the data is visible",
+         kAssumption, 1, 1 << 20},
+        &MachineConfig::latVectorStore},
+    Row{{"lat_xlu", "latency", "cycles", "cross-lane unit result latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latXlu},
+    Row{{"occ_xlu", "occupancy", "cycles", "cycles the cross-lane unit is busy per instruction", kAssumption,
+         1, 1 << 20},
+        &MachineConfig::occXlu},
+    Row{{"lat_sync", "latency", "cycles", "sync flag operation latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latSync},
 
-    Row{{"lat_mxu_wpush", "mxu", "cycles", "weight push latency", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuWpush},
-    Row{{"occ_mxu_wpush", "mxu", "cycles", "cycles a weight push occupies the weight path (8 rows, one per cycle)", kAssumption, 1, 1 << 20}, &MachineConfig::occMxuWpush},
-    Row{{"lat_mxu_wcommit", "mxu", "cycles", "latency until committed weights are active", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuWcommit},
-    Row{{"occ_mxu_wcommit", "mxu", "cycles", "cycles a commit occupies the weight path", kAssumption, 1, 1 << 20}, &MachineConfig::occMxuWcommit},
+    Row{{"lat_mxu_wpush", "mxu", "cycles", "weight push latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latMxuWpush},
+    Row{{"occ_mxu_wpush", "mxu", "cycles",
+         "cycles a weight push occupies the weight path (8 rows, one per cycle)", kAssumption, 1, 1 << 20},
+        &MachineConfig::occMxuWpush},
+    Row{{"lat_mxu_wcommit", "mxu", "cycles", "latency until committed weights are active", kAssumption, 1,
+         1 << 20},
+        &MachineConfig::latMxuWcommit},
+    Row{{"occ_mxu_wcommit", "mxu", "cycles", "cycles a commit occupies the weight path", kAssumption, 1,
+         1 << 20},
+        &MachineConfig::occMxuWcommit},
     Row{{"lat_mxu_matmul", "mxu", "cycles", "cycles from mxu.mm issue to its result entering the FIFO",
-         "systolic 128 x 128 array: 128 cycles of pipeline fill plus 8 streamed rows, as in SCALE-Sim's cycle model", 1, 1 << 20}, &MachineConfig::latMxuMatmul},
-    Row{{"occ_mxu_matmul", "mxu", "cycles", "cycles an mxu.mm occupies the LHS stream (8 rows, one per cycle)", kAssumption, 1, 1 << 20}, &MachineConfig::occMxuMatmul},
-    Row{{"lat_mxu_pop", "mxu", "cycles", "result pop latency", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuPop},
-    Row{{"mxu_result_fifo_depth", "mxu", "entries", "results (8 x 128 each) the MXU result FIFO holds; mxu.mm stalls when full", kAssumption, 1, 4096}, &MachineConfig::mxuResultFifoDepth},
+         "systolic 128 x 128 array: 128 cycles of pipeline fill plus 8 streamed rows, as in SCALE-Sim's "
+         "cycle model",
+         1, 1 << 20},
+        &MachineConfig::latMxuMatmul},
+    Row{{"occ_mxu_matmul", "mxu", "cycles",
+         "cycles an mxu.mm occupies the LHS stream (8 rows, one per cycle)", kAssumption, 1, 1 << 20},
+        &MachineConfig::occMxuMatmul},
+    Row{{"lat_mxu_pop", "mxu", "cycles", "result pop latency", kAssumption, 1, 1 << 20},
+        &MachineConfig::latMxuPop},
+    Row{{"mxu_result_fifo_depth", "mxu", "entries",
+         "results (8 x 128 each) the MXU result FIFO holds; mxu.mm stalls when full", kAssumption, 1, 4096},
+        &MachineConfig::mxuResultFifoDepth},
 
-    Row{{"dma_engines", "dma", "engines", "DMA engines (independent FIFO queues) per chip", kAssumption, 1, 256}, &MachineConfig::dmaEngines},
-    Row{{"dma_queue_depth", "dma", "descriptors", "descriptors an engine's queue holds; dma.start stalls when full", kAssumption, 1, 65536}, &MachineConfig::dmaQueueDepth},
-    Row{{"dma_setup_cycles", "dma", "cycles", "fixed cost from a descriptor reaching an engine to its first byte moving", kAssumption, 0, 1 << 24}, &MachineConfig::dmaSetupCycles},
-    Row{{"dma_chunk_bytes", "dma", "bytes", "default chunk: the flag advances by one per chunk completed", kAssumption, 4, 1ll << 32}, &MachineConfig::dmaChunkBytes},
-    Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6}, &MachineConfig::dmaEnginePeakGBs},
-    Row{{"hbm_bandwidth_gbs", "dma", "GB/s", "HBM bandwidth, shared by all transfers touching HBM", kCloudTpuV4, 0.001, 1e6}, &MachineConfig::hbmBandwidthGBs},
-    Row{{"vmem_dma_bandwidth_gbs", "dma", "GB/s", "VMEM-to-VMEM DMA bandwidth", kAssumption, 0.001, 1e6}, &MachineConfig::vmemDmaBandwidthGBs},
-    Row{{"ici_link_gbs", "ici", "GB/s", "bandwidth of one ICI link, per direction", kAssumption, 0.001, 1e6}, &MachineConfig::iciLinkGBs},
-    Row{{"ici_latency_cycles", "ici", "cycles", "latency of one ICI hop", kAssumption, 0, 1 << 24}, &MachineConfig::iciLatencyCycles},
+    Row{{"dma_engines", "dma", "engines", "DMA engines (independent FIFO queues) per chip", kAssumption, 1,
+         256},
+        &MachineConfig::dmaEngines},
+    Row{{"dma_queue_depth", "dma", "descriptors",
+         "descriptors an engine's queue holds; dma.start stalls when full", kAssumption, 1, 65536},
+        &MachineConfig::dmaQueueDepth},
+    Row{{"dma_setup_cycles", "dma", "cycles",
+         "fixed cost from a descriptor reaching an engine to its first byte moving", kAssumption, 0, 1 << 24},
+        &MachineConfig::dmaSetupCycles},
+    Row{{"dma_chunk_bytes", "dma", "bytes", "default chunk: the flag advances by one per chunk completed",
+         kAssumption, 4, 1ll << 32},
+        &MachineConfig::dmaChunkBytes},
+    Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6},
+        &MachineConfig::dmaEnginePeakGBs},
+    Row{{"hbm_bandwidth_gbs", "dma", "GB/s", "HBM bandwidth, shared by all transfers touching HBM",
+         kCloudTpuV4, 0.001, 1e6},
+        &MachineConfig::hbmBandwidthGBs},
+    Row{{"vmem_dma_bandwidth_gbs", "dma", "GB/s", "VMEM-to-VMEM DMA bandwidth", kAssumption, 0.001, 1e6},
+        &MachineConfig::vmemDmaBandwidthGBs},
+    Row{{"ici_link_gbs", "ici", "GB/s", "bandwidth of one ICI link, per direction", kAssumption, 0.001, 1e6},
+        &MachineConfig::iciLinkGBs},
+    Row{{"ici_latency_cycles", "ici", "cycles", "latency of one ICI hop", kAssumption, 0, 1 << 24},
+        &MachineConfig::iciLatencyCycles},
 };
+
+// clang-format on
 
 const Row* findRow(std::string_view key)
 {
@@ -123,7 +198,8 @@ std::string assign(MachineConfig& config, const Row& row, const nlohmann::json& 
 {
     const ConfigParam& p = row.param;
     if (std::holds_alternative<TopologyField>(row.field)) {
-        const auto t = value.is_string() ? topologyFromName(value.get_ref<const std::string&>()) : std::nullopt;
+        const auto t =
+            value.is_string() ? topologyFromName(value.get_ref<const std::string&>()) : std::nullopt;
         if (!t)
             return "expected \"ring\" or \"torus2d\"";
         config.*std::get<TopologyField>(row.field) = *t;
@@ -149,7 +225,8 @@ std::string assign(MachineConfig& config, const Row& row, const nlohmann::json& 
 void noteOverride(MachineConfig& config, const Row& row)
 {
     static const MachineConfig defaults;
-    const bool differs = std::visit([&](auto field) { return !(config.*field == defaults.*field); }, row.field);
+    const bool differs =
+        std::visit([&](auto field) { return !(config.*field == defaults.*field); }, row.field);
     if (differs)
         config.overridden.insert(std::string(row.param.key));
     else
@@ -196,7 +273,8 @@ Result<MachineConfig> machineConfigFromJson(const nlohmann::json& json, std::str
                                             std::string_view jsonPath)
 {
     if (!json.is_object())
-        return Error(std::string(location), std::string(jsonPath) + ": expected an object of machine parameters");
+        return Error(std::string(location),
+                     std::string(jsonPath) + ": expected an object of machine parameters");
     MachineConfig config;
     for (const auto& [key, value] : json.items()) {
         const std::string path = std::string(jsonPath) + "." + key;

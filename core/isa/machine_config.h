@@ -16,7 +16,8 @@ namespace xps::isa {
 
 enum class Topology : std::uint8_t { Ring, Torus2d };
 
-struct MachineConfig {
+struct MachineConfig
+{
     // system
     std::int64_t chips = 1;
     Topology topology = Topology::Ring;
@@ -73,7 +74,8 @@ struct MachineConfig {
     bool operator==(const MachineConfig& other) const;
 };
 
-struct ConfigParam {
+struct ConfigParam
+{
     std::string_view key;
     std::string_view group;
     std::string_view unit;

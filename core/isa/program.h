@@ -10,7 +10,8 @@
 
 namespace xps::isa {
 
-struct Operand {
+struct Operand
+{
     enum class Form : std::uint8_t { None, SReg, VReg, Imm, Mem };
 
     Form form = Form::None;
@@ -32,7 +33,8 @@ struct Operand {
 
 // Operands are stored in the order of the opcode's OperandSpec list; an omitted keyword operand is
 // Form::None and means its documented default.
-struct Instruction {
+struct Instruction
+{
     Opcode opcode = Opcode::Halt;
     std::array<Operand, kMaxOperands> operands{};
 
@@ -41,12 +43,14 @@ struct Instruction {
 };
 
 // One VLIW bundle: the instructions issued together in one cycle, in slot order. Empty means nop.
-struct Bundle {
+struct Bundle
+{
     std::vector<Instruction> instructions;
     bool operator==(const Bundle&) const = default;
 };
 
-struct Program {
+struct Program
+{
     std::vector<Bundle> bundles; // pc = index
     bool operator==(const Program&) const = default;
 };

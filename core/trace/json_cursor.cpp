@@ -63,13 +63,14 @@ std::optional<JsonCursor> JsonCursor::find(std::string_view key) const
     return JsonCursor(*it, m_path + "." + std::string(key));
 }
 
-std::vector<std::pair<std::string, JsonCursor>> JsonCursor::members(std::size_t maximum, std::string_view what) const
+std::vector<std::pair<std::string, JsonCursor>> JsonCursor::members(std::size_t maximum,
+                                                                    std::string_view what) const
 {
     if (!m_value->is_object())
         fail("expected an object of " + std::string(what) + ", found " + std::string(jsonTypeName(*m_value)));
     if (m_value->size() > maximum)
-        fail("has " + std::to_string(m_value->size()) + " " + std::string(what) + "; at most " + std::to_string(maximum) +
-             " are allowed");
+        fail("has " + std::to_string(m_value->size()) + " " + std::string(what) + "; at most " +
+             std::to_string(maximum) + " are allowed");
     std::vector<std::pair<std::string, JsonCursor>> out;
     for (const auto& [key, v] : m_value->items())
         out.emplace_back(key, JsonCursor(v, m_path + "." + key));
@@ -81,8 +82,8 @@ std::size_t JsonCursor::arraySize(std::size_t maximum, std::string_view what) co
     if (!m_value->is_array())
         fail("expected an array of " + std::string(what) + ", found " + std::string(jsonTypeName(*m_value)));
     if (m_value->size() > maximum)
-        fail("has " + std::to_string(m_value->size()) + " " + std::string(what) + "; at most " + std::to_string(maximum) +
-             " are allowed");
+        fail("has " + std::to_string(m_value->size()) + " " + std::string(what) + "; at most " +
+             std::to_string(maximum) + " are allowed");
     return m_value->size();
 }
 
@@ -93,7 +94,8 @@ JsonCursor JsonCursor::operator[](std::size_t index) const
 
 std::uint64_t JsonCursor::u64(std::uint64_t maximum) const
 {
-    if (m_value->is_number_unsigned() || (m_value->is_number_integer() && m_value->get<std::int64_t>() >= 0)) {
+    if (m_value->is_number_unsigned() ||
+        (m_value->is_number_integer() && m_value->get<std::int64_t>() >= 0)) {
         const std::uint64_t v = m_value->get<std::uint64_t>();
         if (v > maximum)
             fail("value " + std::to_string(v) + " is too large: at most " + std::to_string(maximum));
@@ -108,11 +110,13 @@ std::int64_t JsonCursor::i64(std::int64_t minimum, std::int64_t maximum) const
 {
     if (!m_value->is_number_integer())
         fail("expected an integer, found " + std::string(jsonTypeName(*m_value)));
-    if (m_value->is_number_unsigned() && m_value->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    if (m_value->is_number_unsigned() &&
+        m_value->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
         fail("value is too large");
     const std::int64_t v = m_value->get<std::int64_t>();
     if (v < minimum || v > maximum)
-        fail("value " + std::to_string(v) + " out of range: expected " + std::to_string(minimum) + " to " + std::to_string(maximum));
+        fail("value " + std::to_string(v) + " out of range: expected " + std::to_string(minimum) + " to " +
+             std::to_string(maximum));
     return v;
 }
 
@@ -132,33 +136,49 @@ const std::string& JsonCursor::str(std::size_t maxLength) const
         fail("expected a string, found " + std::string(jsonTypeName(*m_value)));
     const std::string& s = m_value->get_ref<const std::string&>();
     if (s.size() > maxLength)
-        fail("string of " + std::to_string(s.size()) + " characters is too long: at most " + std::to_string(maxLength));
+        fail("string of " + std::to_string(s.size()) + " characters is too long: at most " +
+             std::to_string(maxLength));
     return s;
 }
 
-nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, std::string& error, int maxDepth)
+nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, std::string& error,
+                             int maxDepth, std::uint64_t maxValues)
 {
     error.clear();
-    struct TooDeep {
-        std::size_t depth;
+    struct TooDeep
+    {
     };
+    struct TooMany
+    {
+    };
+    std::uint64_t values = 0;
+    // The callback bounds what the document may cost: nesting (stack) and the number of values (a DOM node
+    // is 16 bytes plus its payload, so a file of a billion "0,"s would otherwise take tens of GiB).
     const auto callback = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-        if ((event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start) &&
+        if ((event == nlohmann::json::parse_event_t::object_start ||
+             event == nlohmann::json::parse_event_t::array_start) &&
             depth >= maxDepth)
-            throw TooDeep{static_cast<std::size_t>(depth)};
+            throw TooDeep{};
+        if (event == nlohmann::json::parse_event_t::value && ++values > maxValues)
+            throw TooMany{};
         return true;
     };
     try {
-        return nlohmann::json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+        return nlohmann::json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true,
+                                     /*ignore_comments=*/false);
     } catch (const nlohmann::json::parse_error& e) {
         const text::LineColumn lc = text::lineColumnAt(text, e.byte == 0 ? 0 : e.byte - 1);
         std::string what = e.what();
         if (const std::size_t colon = what.find(": ", what.find("column")); colon != std::string::npos)
             what = what.substr(colon + 2);
-        error = std::string(fileName) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": invalid JSON: " + what;
+        error = std::string(fileName) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
+                ": invalid JSON: " + what;
     } catch (const TooDeep&) {
         error = std::string(fileName) + ": JSON nested deeper than " + std::to_string(maxDepth) +
                 " levels; a trace never needs that (hostile or corrupt file?)";
+    } catch (const TooMany&) {
+        error = std::string(fileName) + ": JSON has more than " + std::to_string(maxValues) +
+                " values; store traces this large in the .xps container";
     }
     return {};
 }

@@ -14,12 +14,14 @@
 
 namespace xps::trace {
 
-struct JsonError {
+struct JsonError
+{
     std::string path;
     std::string message;
 };
 
-class JsonCursor {
+class JsonCursor
+{
 public:
     JsonCursor(const nlohmann::json& value, std::string path) : m_value(&value), m_path(std::move(path)) {}
 
@@ -52,8 +54,12 @@ private:
 
 std::string_view jsonTypeName(const nlohmann::json& value);
 
-// Parses JSON text; nesting deeper than `maxDepth` is refused (it only ever comes from hostile input, and
-// deep trees cost stack). Syntax errors become an Error located at file:line:column.
-nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, std::string& error, int maxDepth = 64);
+inline constexpr std::uint64_t kMaxJsonValues = 32u << 20;
+
+// Parses JSON text. Nesting deeper than `maxDepth` (only ever hostile: deep trees cost stack) and more than
+// `maxValues` values (bounded memory) are refused. On failure returns null and sets `error` to
+// "file:line:column: what" or "file: what".
+nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, std::string& error,
+                             int maxDepth = 64, std::uint64_t maxValues = kMaxJsonValues);
 
 } // namespace xps::trace

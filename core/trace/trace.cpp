@@ -20,9 +20,12 @@ int SymbolTable::findRegion(std::string_view name) const
 
 namespace {
 constexpr std::pair<Generator::Kind, std::string_view> kGeneratorNames[] = {
-    {Generator::Kind::Zero, "zero"},           {Generator::Kind::ConstU32, "const_u32"},
-    {Generator::Kind::ConstF32, "const_f32"},  {Generator::Kind::RandomF32, "random_f32"},
-    {Generator::Kind::RandomU32, "random_u32"}, {Generator::Kind::IotaS32, "iota_s32"},
+    {Generator::Kind::Zero, "zero"},
+    {Generator::Kind::ConstU32, "const_u32"},
+    {Generator::Kind::ConstF32, "const_f32"},
+    {Generator::Kind::RandomF32, "random_f32"},
+    {Generator::Kind::RandomU32, "random_u32"},
+    {Generator::Kind::IotaS32, "iota_s32"},
 };
 } // namespace
 

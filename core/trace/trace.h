@@ -16,7 +16,8 @@ namespace xps::trace {
 
 inline constexpr int kFormatVersion = 1;
 
-struct Buffer {
+struct Buffer
+{
     std::string name;
     isa::Space space = isa::Space::Vmem;
     std::uint64_t address = 0;
@@ -27,27 +28,31 @@ struct Buffer {
     bool operator==(const Buffer&) const = default;
 };
 
-struct RegionSymbol {
+struct RegionSymbol
+{
     std::string name;
     std::string level; // "layer", "op", "loop" or empty: the framework level the region stands for
     bool operator==(const RegionSymbol&) const = default;
 };
 
-struct Label {
+struct Label
+{
     std::string name;
     std::uint32_t pc = 0;
     bool operator==(const Label&) const = default;
 };
 
 // The program's source line for the bundles from `pc` on, until the next entry.
-struct SourceLine {
+struct SourceLine
+{
     std::uint32_t pc = 0;
     std::string file;
     std::uint32_t line = 0;
     bool operator==(const SourceLine&) const = default;
 };
 
-struct SymbolTable {
+struct SymbolTable
+{
     std::vector<Buffer> buffers;
     std::vector<RegionSymbol> regions; // region.begin operands index into this
     std::vector<Label> labels;         // sorted by pc
@@ -60,7 +65,8 @@ struct SymbolTable {
 
 // A deterministic generator: the GRM materialises its bytes on demand, so a trace can describe gigabytes of
 // input without carrying them.
-struct Generator {
+struct Generator
+{
     enum class Kind : std::uint8_t { Zero, ConstU32, ConstF32, RandomF32, RandomU32, IotaS32 };
     Kind kind = Kind::Zero;
     std::uint64_t seed = 0; // Random*
@@ -73,14 +79,16 @@ std::string_view generatorKindName(Generator::Kind kind);
 std::optional<Generator::Kind> generatorKindFromName(std::string_view name);
 
 // Where initial bytes come from: literal data (inline in JSON, a blob in the container) or a generator.
-struct Payload {
+struct Payload
+{
     bool isGenerator = false;
     Generator generator;
     std::vector<std::uint8_t> bytes; // when !isGenerator; size equals the region size
     bool operator==(const Payload&) const = default;
 };
 
-struct MemoryInit {
+struct MemoryInit
+{
     isa::Space space = isa::Space::Hbm;
     std::uint64_t address = 0;
     std::uint64_t size = 0;
@@ -88,7 +96,8 @@ struct MemoryInit {
     bool operator==(const MemoryInit&) const = default;
 };
 
-struct InitialState {
+struct InitialState
+{
     std::map<int, std::uint32_t> scalarRegisters; // register -> value; others start uninitialised
     std::map<int, Payload> vectorRegisters;       // register -> 4 KiB
     std::map<int, std::uint32_t> flags;           // flag -> value; others start at 0
@@ -96,7 +105,8 @@ struct InitialState {
     bool operator==(const InitialState&) const = default;
 };
 
-struct ChipTrace {
+struct ChipTrace
+{
     int chip = 0;
     isa::Program program;
     SymbolTable symbols;
@@ -106,26 +116,30 @@ struct ChipTrace {
 };
 
 // Hardware timing recorded with the trace, to compare the replay against.
-struct RecordedRegion {
+struct RecordedRegion
+{
     int chip = 0;
     std::string region;
     std::uint64_t instance = 0; // n-th execution of the region on that chip
     std::uint64_t cycles = 0;
     bool operator==(const RecordedRegion&) const = default;
 };
-struct RecordedSample {
+struct RecordedSample
+{
     int chip = 0;
     std::uint32_t pc = 0;
     std::uint64_t cycle = 0;
     bool operator==(const RecordedSample&) const = default;
 };
-struct RecordedTiming {
+struct RecordedTiming
+{
     std::vector<RecordedRegion> regions;
     std::vector<RecordedSample> samples;
     bool operator==(const RecordedTiming&) const = default;
 };
 
-struct Trace {
+struct Trace
+{
     std::string name; // free text shown in titles and reports
     isa::MachineConfig machine;
     std::vector<ChipTrace> chips; // chips[i].chip == i

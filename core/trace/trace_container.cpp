@@ -20,9 +20,13 @@ CREATE TABLE chips(chip INTEGER PRIMARY KEY, document TEXT NOT NULL);
 CREATE TABLE blob_chunks(blob INTEGER NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(blob, seq));
 )sql";
 
-class BlobWriter final : public PayloadWriter {
+class BlobWriter final : public PayloadWriter
+{
 public:
-    explicit BlobWriter(sql::Database& db) : m_insert(db, "INSERT INTO blob_chunks(blob, seq, data) VALUES(?, ?, ?)") {}
+    explicit BlobWriter(sql::Database& db)
+        : m_insert(db, "INSERT INTO blob_chunks(blob, seq, data) VALUES(?, ?, ?)")
+    {
+    }
 
     void write(nlohmann::ordered_json& object, std::span<const std::uint8_t> bytes) override
     {
@@ -46,10 +50,12 @@ private:
     bool m_failed = false;
 };
 
-class BlobReader final : public PayloadReader {
+class BlobReader final : public PayloadReader
+{
 public:
     explicit BlobReader(sql::Database& db)
-        : m_size(db, "SELECT count(*), coalesce(sum(length(data)), 0), coalesce(max(seq), -1) FROM blob_chunks WHERE blob = ?"),
+        : m_size(db, "SELECT count(*), coalesce(sum(length(data)), 0), coalesce(max(seq), -1) FROM "
+                     "blob_chunks WHERE blob = ?"),
           m_chunks(db, "SELECT data FROM blob_chunks WHERE blob = ? ORDER BY seq")
     {
     }
@@ -72,8 +78,8 @@ public:
         if (lastSeq != chunks - 1)
             ref->fail("blob " + std::to_string(id) + " in table blob_chunks has gaps in its chunk sequence");
         if (stored != size)
-            ref->fail("blob " + std::to_string(id) + " holds " + std::to_string(stored) + " bytes; the region declares " +
-                      std::to_string(size));
+            ref->fail("blob " + std::to_string(id) + " holds " + std::to_string(stored) +
+                      " bytes; the region declares " + std::to_string(size));
         out.resize(size);
         std::size_t offset = 0;
         m_chunks.bind(1, id);
@@ -127,7 +133,8 @@ Status writeTraceContainer(const Trace& trace, const std::string& path)
             return fail(e);
         // A fresh temporary file: no journal needed; durability comes from the final rename.
         const std::string pragmas = "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                                    "PRAGMA application_id=" + std::to_string(kContainerAppId) +
+                                    "PRAGMA application_id=" +
+                                    std::to_string(kContainerAppId) +
                                     "; PRAGMA user_version=" + std::to_string(kContainerSchemaVersion) + ";";
         if (std::string e = db.exec(pragmas.c_str()); !e.empty())
             return fail(e);
@@ -144,8 +151,9 @@ Status writeTraceContainer(const Trace& trace, const std::string& path)
                 meta.reset();
                 return ok;
             };
-            bool ok = put("format", std::string(kFormatName)) && put("version", std::to_string(kFormatVersion)) &&
-                      put("name", trace.name) && put("machine", isa::machineConfigToJson(trace.machine).dump());
+            bool ok = put("format", std::string(kFormatName)) &&
+                      put("version", std::to_string(kFormatVersion)) && put("name", trace.name) &&
+                      put("machine", isa::machineConfigToJson(trace.machine).dump());
             if (trace.recorded)
                 ok = ok && put("recorded", recordedToJson(*trace.recorded).dump());
             if (!ok)
@@ -194,12 +202,14 @@ std::string truncationProblem(const std::string& path)
     std::uint64_t pageSize = (header[16] << 8) | header[17];
     if (pageSize == 1)
         pageSize = 65536;
-    const std::uint64_t pages = (std::uint64_t(header[28]) << 24) | (header[29] << 16) | (header[30] << 8) | header[31];
+    const std::uint64_t pages =
+        (std::uint64_t(header[28]) << 24) | (header[29] << 16) | (header[30] << 8) | header[31];
     std::error_code ec;
     const std::uint64_t actual = std::filesystem::file_size(path, ec);
     if (!ec && pages * pageSize > actual)
-        return "file is truncated: its header promises " + std::to_string(pages * pageSize) + " bytes (" + std::to_string(pages) +
-               " pages of " + std::to_string(pageSize) + ") but the file has " + std::to_string(actual);
+        return "file is truncated: its header promises " + std::to_string(pages * pageSize) + " bytes (" +
+               std::to_string(pages) + " pages of " + std::to_string(pageSize) + ") but the file has " +
+               std::to_string(actual);
     return {};
 }
 } // namespace
@@ -224,12 +234,13 @@ Result<Trace> readTraceContainer(const std::string& path)
     if (!pragma("PRAGMA application_id", appId) || !pragma("PRAGMA user_version", version))
         return Error(path, "corrupt container: " + db.lastError());
     if (appId != kContainerAppId)
-        return Error(path, "not an xpushark container: SQLite application_id is " + text::hex(static_cast<std::uint32_t>(appId)) +
-                               ", expected " + text::hex(static_cast<std::uint32_t>(kContainerAppId)));
+        return Error(path, "not an xpushark container: SQLite application_id is " +
+                               text::hex(static_cast<std::uint32_t>(appId)) + ", expected " +
+                               text::hex(static_cast<std::uint32_t>(kContainerAppId)));
     if (version > kContainerSchemaVersion)
-        return Error(path, "written by a newer xpushark (container schema version " + std::to_string(version) +
-                               "; this build reads versions up to " + std::to_string(kContainerSchemaVersion) +
-                               "): please update xpushark");
+        return Error(path, "written by a newer xpushark (container schema version " +
+                               std::to_string(version) + "; this build reads versions up to " +
+                               std::to_string(kContainerSchemaVersion) + "): please update xpushark");
     if (version < 1)
         return Error(path, "corrupt container: schema version " + std::to_string(version));
 
@@ -239,9 +250,12 @@ Result<Trace> readTraceContainer(const std::string& path)
         bool found = false;
         std::string machineText = metaValue(db, "machine", found);
         if (!found)
-            return Error(at + "table meta", "missing row 'machine'" + (db.lastError() != "not an error" ? " (" + db.lastError() + ")" : std::string()));
+            return Error(at + "table meta", "missing row 'machine'" + (db.lastError() != "not an error"
+                                                                           ? " (" + db.lastError() + ")"
+                                                                           : std::string()));
         std::string syntax;
-        const nlohmann::json machine = parseJsonText(machineText, path + " (table meta, row machine)", syntax);
+        const nlohmann::json machine =
+            parseJsonText(machineText, path + " (table meta, row machine)", syntax);
         if (!syntax.empty())
             return Error(at + "table meta, row machine", syntax);
         auto config = isa::machineConfigFromJson(machine, {}, "$");
@@ -259,7 +273,8 @@ Result<Trace> readTraceContainer(const std::string& path)
             const std::int64_t id = chips.int64(0);
             const std::string where = "table chips, row chip=" + std::to_string(id);
             if (static_cast<std::int64_t>(trace.chips.size()) >= trace.machine.chips)
-                return Error(at + where, "more chip rows than machine.chips=" + std::to_string(trace.machine.chips));
+                return Error(at + where,
+                             "more chip rows than machine.chips=" + std::to_string(trace.machine.chips));
             const nlohmann::json doc = parseJsonText(chips.text(1), path + " (" + where + ")", syntax);
             if (!syntax.empty())
                 return Error(at + where, syntax);
@@ -285,7 +300,8 @@ Result<Trace> readTraceContainer(const std::string& path)
         const std::string jsonPath = jsonPathOf(w);
         if (w.chip < 0)
             return at + "table meta: " + jsonPath;
-        return at + "table chips, row chip=" + std::to_string(w.chip) + ": $" + jsonPath.substr(jsonPath.find(']') + 1);
+        return at + "table chips, row chip=" + std::to_string(w.chip) + ": $" +
+               jsonPath.substr(jsonPath.find(']') + 1);
     });
     if (!findings.empty())
         return Error(std::move(findings));

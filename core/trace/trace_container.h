@@ -10,7 +10,7 @@
 
 namespace xps::trace {
 
-inline constexpr int kContainerSchemaVersion = 1;      // PRAGMA user_version
+inline constexpr int kContainerSchemaVersion = 1;           // PRAGMA user_version
 inline constexpr std::int32_t kContainerAppId = 0x58505348; // PRAGMA application_id: "XPSH"
 inline constexpr std::size_t kBlobChunkBytes = 4u << 20;
 

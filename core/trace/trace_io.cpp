@@ -31,7 +31,8 @@ Result<TraceFileKind> traceFileKind(const std::string& path)
         return TraceFileKind::Json;
     if (endsWith(path, ".xasm"))
         return TraceFileKind::Assembly;
-    return Error(path, "unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps or .xasm");
+    return Error(path,
+                 "unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps or .xasm");
 }
 
 Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
@@ -47,8 +48,8 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
         return Error(path, std::string("cannot open: ") + std::strerror(errno));
     const auto size = std::filesystem::is_regular_file(status) ? std::filesystem::file_size(path, ec) : 0;
     if (!ec && size > maxBytes)
-        return Error(path, "file of " + text::formatBytes(size) + " is larger than the " + text::formatBytes(maxBytes) +
-                               " this kind of file may be");
+        return Error(path, "file of " + text::formatBytes(size) + " is larger than the " +
+                               text::formatBytes(maxBytes) + " this kind of file may be");
     std::string content;
     content.resize(static_cast<std::size_t>(size));
     in.read(content.data(), static_cast<std::streamsize>(size));
@@ -58,7 +59,8 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
         content.append(buffer, static_cast<std::size_t>(in.gcount()));
         if (content.size() > maxBytes)
-            return Error(path, "file is larger than the " + text::formatBytes(maxBytes) + " this kind of file may be");
+            return Error(path, "file is larger than the " + text::formatBytes(maxBytes) +
+                                   " this kind of file may be");
     }
     return content;
 }
@@ -88,7 +90,8 @@ Status saveTrace(const Trace& trace, const std::string& path)
     if (!kind)
         return kind.error();
     if (*kind == TraceFileKind::Assembly)
-        return Error(path, "traces are saved as .xtrace.json or .xps; use `xpushark-cli disasm` for assembly text");
+        return Error(path,
+                     "traces are saved as .xtrace.json or .xps; use `xpushark-cli disasm` for assembly text");
     if (*kind == TraceFileKind::Container)
         return writeTraceContainer(trace, path);
     // JSON: same write-then-rename discipline as the container.

@@ -28,8 +28,9 @@ void Base64PayloadReader::read(const JsonCursor& object, std::uint64_t size, std
     // Check the length before decoding: a hostile file cannot make us allocate more than it declares.
     const std::uint64_t expectedLength = (size + 2) / 3 * 4;
     if (encoded.size() != expectedLength)
-        data->fail("base64 text of " + std::to_string(encoded.size()) + " characters cannot hold the declared " +
-                   std::to_string(size) + " bytes (expected " + std::to_string(expectedLength) + " characters)");
+        data->fail("base64 text of " + std::to_string(encoded.size()) +
+                   " characters cannot hold the declared " + std::to_string(size) + " bytes (expected " +
+                   std::to_string(expectedLength) + " characters)");
     if (!text::base64Decode(encoded, out) || out.size() != size)
         data->fail("invalid base64 data");
 }
@@ -81,7 +82,8 @@ std::string nameFrom(const JsonCursor& c, std::string_view what)
     if (s.empty())
         c.fail(std::string(what) + " must not be empty");
     if (!assembly::isPlainIdentifier(s))
-        c.fail(std::string(what) + " '" + s + "' must be an identifier (letters, digits, '_' and '.', not starting with a digit)");
+        c.fail(std::string(what) + " '" + s +
+               "' must be an identifier (letters, digits, '_' and '.', not starting with a digit)");
     return s;
 }
 
@@ -92,7 +94,8 @@ Generator generatorFrom(const JsonCursor& c)
     const std::string& kindName = kindCursor.str(32);
     const auto kind = generatorKindFromName(kindName);
     if (!kind)
-        kindCursor.fail("unknown generator '" + kindName + "': expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
+        kindCursor.fail("unknown generator '" + kindName +
+                        "': expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
     Generator g;
     g.kind = *kind;
     switch (g.kind) {
@@ -128,11 +131,13 @@ Payload payloadFrom(const JsonCursor& c, std::uint64_t size, PayloadReader& payl
 int registerIndex(const JsonCursor& c, const std::string& key, char prefix, int count)
 {
     const bool shape = key.size() >= 2 && key.size() <= 3 && key[0] == prefix &&
-                       key.find_first_not_of("0123456789", 1) == std::string::npos && !(key.size() == 3 && key[1] == '0');
+                       key.find_first_not_of("0123456789", 1) == std::string::npos &&
+                       !(key.size() == 3 && key[1] == '0');
     const int r = shape ? std::stoi(key.substr(1)) : -1;
     if (r < 0 || r >= count)
         JsonCursor(c.json()[key], c.path() + "." + key)
-            .fail("'" + key + "' is not a register name: expected " + prefix + "0.." + prefix + std::to_string(count - 1));
+            .fail("'" + key + "' is not a register name: expected " + prefix + "0.." + prefix +
+                  std::to_string(count - 1));
     return r;
 }
 
@@ -146,10 +151,12 @@ InitialState initialFrom(const JsonCursor& c, const isa::MachineConfig& machine,
                 static_cast<std::uint32_t>(v.i64(INT32_MIN, UINT32_MAX));
     if (const auto flags = c.find("flags")) {
         for (const auto& [key, v] : flags->members(static_cast<std::size_t>(machine.syncFlags), "flags")) {
-            const bool digits = !key.empty() && key.size() <= 6 && key.find_first_not_of("0123456789") == std::string::npos;
+            const bool digits =
+                !key.empty() && key.size() <= 6 && key.find_first_not_of("0123456789") == std::string::npos;
             const long flag = digits ? std::stol(key) : -1;
             if (flag < 0 || flag >= machine.syncFlags)
-                v.fail("'" + key + "' is not a flag: expected a number from 0 to " + std::to_string(machine.syncFlags - 1) +
+                v.fail("'" + key + "' is not a flag: expected a number from 0 to " +
+                       std::to_string(machine.syncFlags - 1) +
                        " (sync_flags=" + std::to_string(machine.syncFlags) + ")");
             s.flags[static_cast<int>(flag)] = static_cast<std::uint32_t>(v.u64(UINT32_MAX));
         }
@@ -310,7 +317,8 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
         for (const auto& [name, pc] : labels->members(1u << 20, "labels")) {
             if (!assembly::isPlainIdentifier(name))
                 pc.fail("label name '" + name + "' must be an identifier");
-            chip.symbols.labels.push_back({name, static_cast<std::uint32_t>(pc.u64(static_cast<std::uint64_t>(machine.imemBundles)))});
+            chip.symbols.labels.push_back(
+                {name, static_cast<std::uint32_t>(pc.u64(static_cast<std::uint64_t>(machine.imemBundles)))});
         }
         std::stable_sort(chip.symbols.labels.begin(), chip.symbols.labels.end(),
                          [](const Label& a, const Label& b) { return a.pc < b.pc; });
@@ -320,14 +328,16 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
         for (std::size_t i = 0; i < n; ++i) {
             const JsonCursor l = (*lines)[i];
             l.expectObject({"pc", "file", "line"});
-            chip.symbols.sourceLines.push_back({static_cast<std::uint32_t>(l.at("pc").u64(static_cast<std::uint64_t>(machine.imemBundles))),
-                                                l.at("file").str(4096), static_cast<std::uint32_t>(l.at("line").u64(UINT32_MAX))});
+            chip.symbols.sourceLines.push_back(
+                {static_cast<std::uint32_t>(l.at("pc").u64(static_cast<std::uint64_t>(machine.imemBundles))),
+                 l.at("file").str(4096), static_cast<std::uint32_t>(l.at("line").u64(UINT32_MAX))});
         }
     }
 
     // The program: one bundle of assembly per line, resolved against this chip's symbols.
     const JsonCursor program = c.at("program");
-    const std::size_t n = program.arraySize(static_cast<std::size_t>(machine.imemBundles), "bundles (imem_bundles)");
+    const std::size_t n =
+        program.arraySize(static_cast<std::size_t>(machine.imemBundles), "bundles (imem_bundles)");
     assembly::Scope scope;
     scope.buffers = chip.symbols.buffers;
     for (const Label& l : chip.symbols.labels)
@@ -358,13 +368,15 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
     return chip;
 }
 
-// ---------------------------------------------------------------------------------------------- recorded timing
+// ---------------------------------------------------------------------------------------------- recorded
+// timing
 
 ojson recordedToJson(const RecordedTiming& r)
 {
     ojson regions = ojson::array();
     for (const RecordedRegion& x : r.regions)
-        regions.push_back(ojson{{"chip", x.chip}, {"region", x.region}, {"instance", x.instance}, {"cycles", x.cycles}});
+        regions.push_back(
+            ojson{{"chip", x.chip}, {"region", x.region}, {"instance", x.instance}, {"cycles", x.cycles}});
     ojson samples = ojson::array();
     for (const RecordedSample& s : r.samples)
         samples.push_back(ojson::array({s.chip, s.pc, s.cycle}));
@@ -390,7 +402,8 @@ RecordedTiming recordedFromJson(const JsonCursor& c)
             const JsonCursor s = (*samples)[i];
             if (s.arraySize(3, "fields") != 3)
                 s.fail("expected [chip, pc, cycle]");
-            r.samples.push_back({static_cast<int>(s[0].i64(0, 4095)), static_cast<std::uint32_t>(s[1].u64(UINT32_MAX)), s[2].u64()});
+            r.samples.push_back({static_cast<int>(s[0].i64(0, 4095)),
+                                 static_cast<std::uint32_t>(s[1].u64(UINT32_MAX)), s[2].u64()});
         }
     }
     return r;
@@ -407,8 +420,9 @@ void checkFormatVersion(const JsonCursor& root)
         format.fail("not an xpushark trace: expected \"format\": \"" + std::string(kFormatName) + "\"");
     const std::uint64_t version = root.at("version").u64();
     if (version > static_cast<std::uint64_t>(kFormatVersion))
-        root.at("version").fail("written by a newer xpushark (trace format version " + std::to_string(version) +
-                                "; this build reads versions up to " + std::to_string(kFormatVersion) + "): please update xpushark");
+        root.at("version").fail("written by a newer xpushark (trace format version " +
+                                std::to_string(version) + "; this build reads versions up to " +
+                                std::to_string(kFormatVersion) + "): please update xpushark");
     if (version < 1)
         root.at("version").fail("trace format version must be at least 1");
 }
@@ -460,7 +474,8 @@ std::string writeTraceJson(const Trace& trace)
 Result<Trace> readTraceJson(std::string_view text, std::string_view fileName)
 {
     if (text.size() > kMaxJsonTraceBytes)
-        return Error(std::string(fileName), "JSON trace of " + text::formatBytes(text.size()) + " is larger than the " +
+        return Error(std::string(fileName), "JSON trace of " + text::formatBytes(text.size()) +
+                                                " is larger than the " +
                                                 text::formatBytes(kMaxJsonTraceBytes) +
                                                 " a JSON trace may be; convert it to the .xps container");
     std::string syntaxError;
@@ -487,7 +502,8 @@ Result<Trace> readTraceJson(std::string_view text, std::string_view fileName)
             trace.machine = std::move(config).value();
         }
         const JsonCursor chips = root.at("chips");
-        const std::size_t n = chips.arraySize(static_cast<std::size_t>(trace.machine.chips), "chips (machine.chips)");
+        const std::size_t n =
+            chips.arraySize(static_cast<std::size_t>(trace.machine.chips), "chips (machine.chips)");
         Base64PayloadReader payloads;
         for (std::size_t i = 0; i < n; ++i)
             trace.chips.push_back(chipFromJson(chips[i], trace.machine, payloads));

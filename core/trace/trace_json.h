@@ -4,8 +4,8 @@
 // the code below and a container converts to JSON and back without loss.
 
 #include "trace/json_cursor.h"
-#include "trace/trace_validate.h"
 #include "trace/trace.h"
+#include "trace/trace_validate.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>
@@ -20,24 +20,28 @@ inline constexpr std::string_view kFormatName = "xpushark-trace";
 inline constexpr std::uint64_t kMaxJsonTraceBytes = 1ull << 30;
 
 // How literal bytes are stored: inline base64 in JSON, or a reference to a blob in the container.
-class PayloadWriter {
+class PayloadWriter
+{
 public:
     virtual ~PayloadWriter() = default;
     // Adds the members describing `bytes` to `object` ("base64": ... or "blob": id).
     virtual void write(nlohmann::ordered_json& object, std::span<const std::uint8_t> bytes) = 0;
 };
-class PayloadReader {
+class PayloadReader
+{
 public:
     virtual ~PayloadReader() = default;
     // Fills `out` with exactly `size` bytes described by `object`; throws JsonError on a mismatch.
     virtual void read(const JsonCursor& object, std::uint64_t size, std::vector<std::uint8_t>& out) = 0;
 };
 
-class Base64PayloadWriter final : public PayloadWriter {
+class Base64PayloadWriter final : public PayloadWriter
+{
 public:
     void write(nlohmann::ordered_json& object, std::span<const std::uint8_t> bytes) override;
 };
-class Base64PayloadReader final : public PayloadReader {
+class Base64PayloadReader final : public PayloadReader
+{
 public:
     void read(const JsonCursor& object, std::uint64_t size, std::vector<std::uint8_t>& out) override;
 };

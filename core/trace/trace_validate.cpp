@@ -19,14 +19,16 @@ std::uint64_t spaceSize(const isa::MachineConfig& machine, isa::Space space)
 
 namespace {
 
-class Validator {
+class Validator
+{
 public:
     Validator(const Trace& t, const Locator& l) : m_trace(t), m_locate(l), m_machine(t.machine) {}
 
     std::vector<Diagnostic> run()
     {
         if (static_cast<std::int64_t>(m_trace.chips.size()) != m_machine.chips)
-            report({Part::Trace, -1, 0}, "the machine has " + std::to_string(m_machine.chips) + " chip(s) but the trace has " +
+            report({Part::Trace, -1, 0}, "the machine has " + std::to_string(m_machine.chips) +
+                                             " chip(s) but the trace has " +
                                              std::to_string(m_trace.chips.size()) + " program(s)");
         for (std::size_t c = 0; c < m_trace.chips.size(); ++c)
             chip(m_trace.chips[c], static_cast<int>(c));
@@ -44,27 +46,33 @@ private:
         return size <= limit && address <= limit - size;
     }
 
-    std::string boundsMessage(std::string_view what, isa::Space space, std::uint64_t address, std::uint64_t size) const
+    std::string boundsMessage(std::string_view what, isa::Space space, std::uint64_t address,
+                              std::uint64_t size) const
     {
-        return std::string(what) + " [" + text::hex(address) + ", " + text::hex(address + size) + ") is out of " +
-               std::string(isa::spaceName(space)) + " bounds: " + std::string(isa::spaceName(space)) + " has " +
-               text::formatBytes(spaceSize(m_machine, space)) + " (" + text::hex(spaceSize(m_machine, space)) + ")";
+        return std::string(what) + " [" + text::hex(address) + ", " + text::hex(address + size) +
+               ") is out of " + std::string(isa::spaceName(space)) +
+               " bounds: " + std::string(isa::spaceName(space)) + " has " +
+               text::formatBytes(spaceSize(m_machine, space)) + " (" +
+               text::hex(spaceSize(m_machine, space)) + ")";
     }
 
     void chip(const ChipTrace& c, int index)
     {
         if (c.chip != index)
-            report({Part::Chip, index, 0}, "chip entry " + std::to_string(index) + " says it is chip " + std::to_string(c.chip));
+            report({Part::Chip, index, 0},
+                   "chip entry " + std::to_string(index) + " says it is chip " + std::to_string(c.chip));
         if (static_cast<std::int64_t>(c.program.bundles.size()) > m_machine.imemBundles)
             report({Part::Chip, index, 0}, "program has " + std::to_string(c.program.bundles.size()) +
-                                               " bundles; imem_bundles allows " + std::to_string(m_machine.imemBundles));
+                                               " bundles; imem_bundles allows " +
+                                               std::to_string(m_machine.imemBundles));
         for (std::size_t pc = 0; pc < c.program.bundles.size(); ++pc)
             for (const isa::Instruction& insn : c.program.bundles[pc].instructions)
                 instruction(c, index, pc, insn);
         buffers(c, index);
         for (std::size_t i = 0; i < c.symbols.labels.size(); ++i)
             if (c.symbols.labels[i].pc > c.program.bundles.size())
-                report({Part::Label, index, i}, "label '" + c.symbols.labels[i].name + "' points past the program end");
+                report({Part::Label, index, i},
+                       "label '" + c.symbols.labels[i].name + "' points past the program end");
         initial(c, index);
         for (std::size_t i = 0; i < c.outputs.size(); ++i)
             if (!c.symbols.findBuffer(c.outputs[i]))
@@ -81,33 +89,43 @@ private:
             const isa::OperandSpec& spec = specs[i];
             if (!o.present())
                 continue;
-            const std::string name = std::string(op.mnemonic) + " " + std::string(spec.name);
-            if (spec.kind == isa::OperandKind::Label && o.value > static_cast<std::int64_t>(c.program.bundles.size()))
-                report(at, name + " " + text::hex(static_cast<std::uint64_t>(o.value)) + " is past the program end (" +
-                               std::to_string(c.program.bundles.size()) + " bundles)");
-            if (spec.kind == isa::OperandKind::Region && (o.value < 0 || o.value >= static_cast<std::int64_t>(c.symbols.regions.size())))
-                report(at, name + " refers to region #" + std::to_string(o.value) + ", which the symbol table does not declare");
+            const auto name = [&] {
+                return std::string(op.mnemonic) + " " + std::string(spec.name);
+            }; // only on findings
+            if (spec.kind == isa::OperandKind::Label &&
+                o.value > static_cast<std::int64_t>(c.program.bundles.size()))
+                report(at, name() + " " + text::hex(static_cast<std::uint64_t>(o.value)) +
+                               " is past the program end (" + std::to_string(c.program.bundles.size()) +
+                               " bundles)");
+            if (spec.kind == isa::OperandKind::Region &&
+                (o.value < 0 || o.value >= static_cast<std::int64_t>(c.symbols.regions.size())))
+                report(at, name() + " refers to region #" + std::to_string(o.value) +
+                               ", which the symbol table does not declare");
             if (o.form == isa::Operand::Form::Mem && !o.hasBase) {
-                const std::uint64_t width = op.opcode == isa::Opcode::VLd || op.opcode == isa::Opcode::VSt ? isa::kVectorBytes
-                                            : op.memorySpace == isa::Space::Smem && spec.kind == isa::OperandKind::Addr ? 4 : 1;
+                const std::uint64_t width =
+                    op.opcode == isa::Opcode::VLd || op.opcode == isa::Opcode::VSt ? isa::kVectorBytes
+                    : op.memorySpace == isa::Space::Smem && spec.kind == isa::OperandKind::Addr ? 4
+                                                                                                : 1;
                 if (o.value < 0 || !inside(o.space, static_cast<std::uint64_t>(o.value), width))
-                    report(at, boundsMessage(name, o.space, static_cast<std::uint64_t>(o.value), width));
+                    report(at, boundsMessage(name(), o.space, static_cast<std::uint64_t>(o.value), width));
             }
             if (o.form != isa::Operand::Form::Imm)
                 continue;
             if (spec.name == "flag" && (o.value < 0 || o.value >= m_machine.syncFlags))
-                report(at, name + " " + std::to_string(o.value) + " does not exist: the machine has sync_flags=" +
+                report(at, name() + " " + std::to_string(o.value) +
+                               " does not exist: the machine has sync_flags=" +
                                std::to_string(m_machine.syncFlags));
             if (spec.name == "engine" && (o.value < 0 || o.value >= m_machine.dmaEngines))
-                report(at, name + " " + std::to_string(o.value) + " does not exist: the machine has dma_engines=" +
+                report(at, name() + " " + std::to_string(o.value) +
+                               " does not exist: the machine has dma_engines=" +
                                std::to_string(m_machine.dmaEngines));
             if (spec.name == "chip" && (o.value < -1 || o.value >= m_machine.chips))
-                report(at, name + " " + std::to_string(o.value) + " does not exist: the machine has " +
+                report(at, name() + " " + std::to_string(o.value) + " does not exist: the machine has " +
                                std::to_string(m_machine.chips) + " chip(s)");
             if ((spec.name == "bytes" || spec.name == "rows") && o.value <= 0)
-                report(at, name + " must be positive, got " + std::to_string(o.value));
+                report(at, name() + " must be positive, got " + std::to_string(o.value));
             if (spec.name == "chunk" && (o.value < 0 || o.value > (1ll << 32)))
-                report(at, name + " must be 0 (the machine default) or a byte count up to 4 GiB");
+                report(at, name() + " must be 0 (the machine default) or a byte count up to 4 GiB");
         }
     }
 
@@ -147,9 +165,10 @@ private:
                 const std::size_t later = std::max(order[k], order[m]);
                 const Buffer& first = bs[std::min(order[k], order[m])];
                 const Buffer& second = bs[later];
-                report({Part::Buffer, chip, later}, "buffer '" + second.name + "' overlaps '" + first.name + "' in " +
-                                                        std::string(isa::spaceName(a.space)) +
-                                                        "; declare alias=" + first.name + " if that is intended");
+                report({Part::Buffer, chip, later}, "buffer '" + second.name + "' overlaps '" + first.name +
+                                                        "' in " + std::string(isa::spaceName(a.space)) +
+                                                        "; declare alias=" + first.name +
+                                                        " if that is intended");
             }
         }
     }
@@ -158,19 +177,21 @@ private:
     {
         for (const auto& [r, v] : c.initial.scalarRegisters)
             if (r < 0 || r >= isa::kScalarRegisters)
-                report({Part::ScalarInit, chip, static_cast<std::size_t>(r)}, "scalar register s" + std::to_string(r) + " does not exist");
+                report({Part::ScalarInit, chip, static_cast<std::size_t>(r)},
+                       "scalar register s" + std::to_string(r) + " does not exist");
         for (const auto& [r, p] : c.initial.vectorRegisters) {
             if (r < 0 || r >= isa::kVectorRegisters)
-                report({Part::VectorInit, chip, static_cast<std::size_t>(r)}, "vector register v" + std::to_string(r) + " does not exist");
+                report({Part::VectorInit, chip, static_cast<std::size_t>(r)},
+                       "vector register v" + std::to_string(r) + " does not exist");
             if (!p.isGenerator && p.bytes.size() != isa::kVectorBytes)
-                report({Part::VectorInit, chip, static_cast<std::size_t>(r)}, "vector register data must be 4096 bytes, got " +
-                                                                                  std::to_string(p.bytes.size()));
+                report({Part::VectorInit, chip, static_cast<std::size_t>(r)},
+                       "vector register data must be 4096 bytes, got " + std::to_string(p.bytes.size()));
         }
         for (const auto& [f, v] : c.initial.flags)
             if (f < 0 || f >= m_machine.syncFlags)
-                report({Part::FlagInit, chip, static_cast<std::size_t>(f)}, "flag " + std::to_string(f) +
-                                                                                " does not exist: the machine has sync_flags=" +
-                                                                                std::to_string(m_machine.syncFlags));
+                report({Part::FlagInit, chip, static_cast<std::size_t>(f)},
+                       "flag " + std::to_string(f) + " does not exist: the machine has sync_flags=" +
+                           std::to_string(m_machine.syncFlags));
         for (std::size_t i = 0; i < c.initial.memory.size(); ++i) {
             const MemoryInit& m = c.initial.memory[i];
             const Where at{Part::MemoryInit, chip, i};
@@ -189,17 +210,23 @@ private:
         for (std::size_t i = 0; i < r.regions.size(); ++i) {
             const RecordedRegion& region = r.regions[i];
             if (region.chip < 0 || region.chip >= static_cast<int>(m_trace.chips.size()))
-                report({Part::RecordedRegion, -1, i}, "recorded region names chip " + std::to_string(region.chip) + ", which does not exist");
-            else if (m_trace.chips[static_cast<std::size_t>(region.chip)].symbols.findRegion(region.region) < 0)
-                report({Part::RecordedRegion, -1, i}, "recorded region '" + region.region + "' is not a region of chip " +
+                report({Part::RecordedRegion, -1, i}, "recorded region names chip " +
+                                                          std::to_string(region.chip) +
+                                                          ", which does not exist");
+            else if (m_trace.chips[static_cast<std::size_t>(region.chip)].symbols.findRegion(region.region) <
+                     0)
+                report({Part::RecordedRegion, -1, i}, "recorded region '" + region.region +
+                                                          "' is not a region of chip " +
                                                           std::to_string(region.chip));
         }
         for (std::size_t i = 0; i < r.samples.size(); ++i) {
             const RecordedSample& s = r.samples[i];
             if (s.chip < 0 || s.chip >= static_cast<int>(m_trace.chips.size()))
-                report({Part::RecordedSample, -1, i}, "recorded sample names chip " + std::to_string(s.chip) + ", which does not exist");
+                report({Part::RecordedSample, -1, i},
+                       "recorded sample names chip " + std::to_string(s.chip) + ", which does not exist");
             else if (s.pc >= m_trace.chips[static_cast<std::size_t>(s.chip)].program.bundles.size())
-                report({Part::RecordedSample, -1, i}, "recorded sample pc " + text::hex(s.pc) + " is past the program end");
+                report({Part::RecordedSample, -1, i},
+                       "recorded sample pc " + text::hex(s.pc) + " is past the program end");
         }
     }
 

@@ -11,10 +11,25 @@
 
 namespace xps::trace {
 
-enum class Part { Trace, Chip, Bundle, Buffer, Region, Label, SourceLine, ScalarInit, VectorInit, FlagInit, MemoryInit,
-                  Output, RecordedRegion, RecordedSample };
+enum class Part {
+    Trace,
+    Chip,
+    Bundle,
+    Buffer,
+    Region,
+    Label,
+    SourceLine,
+    ScalarInit,
+    VectorInit,
+    FlagInit,
+    MemoryInit,
+    Output,
+    RecordedRegion,
+    RecordedSample
+};
 
-struct Where {
+struct Where
+{
     Part part;
     int chip;          // -1 for Trace and recorded timing
     std::size_t index; // of the part within the chip (bundle pc, buffer index, ...), or register/flag number

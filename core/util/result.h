@@ -9,18 +9,24 @@
 
 namespace xps {
 
-struct Diagnostic {
-    std::string location; // "kernel.xasm:12:7", "trace.json: $.chips[0].buffers[2].size", "trace.xps: table blobs, id 3"
+struct Diagnostic
+{
+    std::string location; // "kernel.xasm:12:7", "trace.json: $.chips[0].buffers[2].size", "trace.xps: table
+                          // blobs, id 3"
     std::string message;
 
     std::string toString() const { return location.empty() ? message : location + ": " + message; }
 };
 
 // One or more diagnostics; the first is the primary one. Assemblers report several at once like a compiler.
-class Error {
+class Error
+{
 public:
     Error() = default;
-    Error(std::string location, std::string message) { m_diagnostics.push_back({std::move(location), std::move(message)}); }
+    Error(std::string location, std::string message)
+    {
+        m_diagnostics.push_back({std::move(location), std::move(message)});
+    }
     explicit Error(std::vector<Diagnostic> diagnostics) : m_diagnostics(std::move(diagnostics)) {}
 
     const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
@@ -44,8 +50,8 @@ private:
     std::vector<Diagnostic> m_diagnostics;
 };
 
-template <typename T>
-class [[nodiscard]] Result {
+template <typename T> class [[nodiscard]] Result
+{
 public:
     Result(T value) : m_data(std::move(value)) {}
     Result(Error error) : m_data(std::move(error)) {}
@@ -68,7 +74,9 @@ private:
 };
 
 // Result of an operation that produces nothing but may fail.
-struct Ok {};
+struct Ok
+{
+};
 using Status = Result<Ok>;
 
 } // namespace xps

@@ -10,7 +10,8 @@
 
 namespace xps::sql {
 
-class Database {
+class Database
+{
 public:
     Database() = default;
     ~Database();
@@ -27,7 +28,8 @@ private:
     sqlite3* m_db = nullptr;
 };
 
-class Statement {
+class Statement
+{
 public:
     Statement(const Database& db, const char* sql);
     ~Statement();

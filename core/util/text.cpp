@@ -19,7 +19,8 @@ std::size_t editDistance(std::string_view a, std::string_view b)
     for (std::size_t i = 1; i <= a.size(); ++i) {
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            std::size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+            std::size_t v =
+                std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
                 v = std::min(v, d[(i - 2) * w + j - 2] + 1);
             d[i * w + j] = v;
@@ -29,8 +30,7 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 }
 
 namespace {
-template <typename Range>
-std::string nearestIn(std::string_view word, const Range& candidates)
+template <typename Range> std::string nearestIn(std::string_view word, const Range& candidates)
 {
     std::string best;
     std::size_t bestDistance = SIZE_MAX;

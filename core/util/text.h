@@ -17,14 +17,16 @@ std::string nearest(std::string_view word, std::span<const std::string_view> can
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates);
 
 // 1-based line and column of a byte offset in `text`.
-struct LineColumn {
+struct LineColumn
+{
     std::size_t line = 1;
     std::size_t column = 1;
 };
 LineColumn lineColumnAt(std::string_view text, std::size_t offset);
 
 std::string base64Encode(std::span<const std::uint8_t> bytes);
-// Returns false (and leaves `out` in an unspecified state) on a character outside the alphabet or bad padding.
+// Returns false (and leaves `out` in an unspecified state) on a character outside the alphabet or bad
+// padding.
 bool base64Decode(std::string_view text, std::vector<std::uint8_t>& out);
 // Number of bytes a well-formed base64 text of this length decodes to (upper bound before padding is seen).
 std::size_t base64DecodedSizeBound(std::size_t encodedLength);

@@ -11,7 +11,8 @@ using namespace xps;
 
 namespace {
 
-struct Run {
+struct Run
+{
     int exitCode = -1;
     std::string out;
     std::string err;
@@ -23,8 +24,8 @@ Run runProgram(const QString& program, const QStringList& args)
     p.start(program, args);
     if (!p.waitForFinished(120000))
         qFatal("%s did not finish", qPrintable(program));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput().toStdString(),
-            p.readAllStandardError().toStdString()};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
 }
 
 Run cli(const QStringList& args)
@@ -39,7 +40,8 @@ QString sample(const char* name)
 
 } // namespace
 
-class TestCli : public QObject {
+class TestCli : public QObject
+{
     Q_OBJECT
 private slots:
     void infoDescribesTheSample()
@@ -48,7 +50,8 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.find("trace:     vector_add (double-buffered)") != std::string::npos, r.out.c_str());
         QVERIFY(r.out.find("chip 0: 37 bundles, 46 instructions") != std::string::npos);
-        QVERIFY(r.out.find("c_hbm           hbm  0x200000    64 KiB     f32  128x128     output") != std::string::npos);
+        QVERIFY(r.out.find("c_hbm           hbm  0x200000    64 KiB     f32  128x128     output") !=
+                std::string::npos);
         QVERIFY(r.out.find("regions: vector_add(op) tile_loop(loop)") != std::string::npos);
     }
 
@@ -59,7 +62,9 @@ private slots:
         const QString xps = dir.filePath(QStringLiteral("a.xps"));
         const QString json2 = dir.filePath(QStringLiteral("b.xtrace.json"));
         const QString xasm = dir.filePath(QStringLiteral("c.xasm"));
-        QCOMPARE(cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"), json}).exitCode, 0);
+        QCOMPARE(
+            cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"), json}).exitCode,
+            0);
         QCOMPARE(cli({QStringLiteral("convert"), json, QStringLiteral("-o"), xps}).exitCode, 0);
         QCOMPARE(cli({QStringLiteral("convert"), xps, QStringLiteral("-o"), json2}).exitCode, 0);
         QCOMPARE(test::readFile(json2.toStdString()), test::readFile(json.toStdString()));
@@ -75,15 +80,20 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("error");
         QTest::newRow("no command") << QStringList{} << QByteArray("xpushark-cli: missing COMMAND");
-        QTest::newRow("typo") << QStringList{QStringLiteral("ifno")} << QByteArray("xpushark-cli: unknown command 'ifno'; did you mean 'info'?");
-        QTest::newRow("info without file") << QStringList{QStringLiteral("info")}
-                                           << QByteArray("xpushark-cli: info: expected exactly one TRACE file, got 0");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("info"), QStringLiteral("--fast"), QStringLiteral("x.xps")}
-                                        << QByteArray("xpushark-cli: info: unknown option '--fast'");
-        QTest::newRow("convert without -o") << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps")}
-                                            << QByteArray("xpushark-cli: convert: missing -o OUT (a .xtrace.json or .xps file)");
-        QTest::newRow("-o without name") << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
-                                         << QByteArray("xpushark-cli: convert: -o needs a file name");
+        QTest::newRow("typo") << QStringList{QStringLiteral("ifno")}
+                              << QByteArray("xpushark-cli: unknown command 'ifno'; did you mean 'info'?");
+        QTest::newRow("info without file")
+            << QStringList{QStringLiteral("info")}
+            << QByteArray("xpushark-cli: info: expected exactly one TRACE file, got 0");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("info"), QStringLiteral("--fast"), QStringLiteral("x.xps")}
+            << QByteArray("xpushark-cli: info: unknown option '--fast'");
+        QTest::newRow("convert without -o")
+            << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps")}
+            << QByteArray("xpushark-cli: convert: missing -o OUT (a .xtrace.json or .xps file)");
+        QTest::newRow("-o without name")
+            << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
+            << QByteArray("xpushark-cli: convert: -o needs a file name");
     }
     void usageErrors()
     {
@@ -102,13 +112,16 @@ private slots:
         test::writeFile(bad.toStdString(), "halt\nvadd.f32 v1, v2\n");
         const Run r = cli({QStringLiteral("info"), bad});
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(r.err, bad.toStdString() + ":2:16: expected ',' and operand 'vb' (a vector register (v0..v31)) of vadd.f32\n");
+        QCOMPARE(r.err,
+                 bad.toStdString() +
+                     ":2:16: expected ',' and operand 'vb' (a vector register (v0..v31)) of vadd.f32\n");
 
         const Run missing = cli({QStringLiteral("info"), dir.filePath(QStringLiteral("none.xps"))});
         QCOMPARE(missing.exitCode, 1);
         QVERIFY(missing.err.ends_with("none.xps: no such file\n"));
 
-        const Run wrongOut = cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"), dir.filePath(QStringLiteral("x.txt"))});
+        const Run wrongOut = cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("-o"),
+                                  dir.filePath(QStringLiteral("x.txt"))});
         QCOMPARE(wrongOut.exitCode, 1);
         QVERIFY(wrongOut.err.find("unknown trace file type") != std::string::npos);
     }

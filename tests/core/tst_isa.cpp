@@ -11,7 +11,8 @@
 
 using namespace xps;
 
-class TestIsa : public QObject {
+class TestIsa : public QObject
+{
     Q_OBJECT
 private slots:
     void everyOpcodeHasOneUniqueMnemonic()
@@ -71,20 +72,33 @@ private slots:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QByteArray>("error");
-        QTest::newRow("unknown key") << QByteArray(R"({"vmem_byts": 4096})") << QByteArray("$.machine.vmem_byts: unknown machine parameter 'vmem_byts'; did you mean 'vmem_bytes'?");
-        QTest::newRow("string for number") << QByteArray(R"({"chips": "four"})") << QByteArray("$.machine.chips: expected a number");
-        QTest::newRow("fraction for integer") << QByteArray(R"({"chips": 2.5})") << QByteArray("$.machine.chips: expected a whole number");
-        QTest::newRow("below range") << QByteArray(R"({"dma_engines": 0})") << QByteArray("$.machine.dma_engines: expected a number from 1 to 256 (engines)");
-        QTest::newRow("bad topology") << QByteArray(R"({"topology": "mesh"})") << QByteArray("$.machine.topology: expected \"ring\" or \"torus2d\"");
-        QTest::newRow("torus shape") << QByteArray(R"({"topology": "torus2d", "chips": 6, "torus_width": 4})") << QByteArray("$.machine: chips (6) must be a multiple of torus_width (4)");
-        QTest::newRow("alignment") << QByteArray(R"({"vmem_alignment": 384})") << QByteArray("$.machine: vmem_alignment must be a power of two");
-        QTest::newRow("not an object") << QByteArray(R"([1, 2])") << QByteArray("$.machine: expected an object of machine parameters");
+        QTest::newRow("unknown key")
+            << QByteArray(R"({"vmem_byts": 4096})")
+            << QByteArray(
+                   "$.machine.vmem_byts: unknown machine parameter 'vmem_byts'; did you mean 'vmem_bytes'?");
+        QTest::newRow("string for number")
+            << QByteArray(R"({"chips": "four"})") << QByteArray("$.machine.chips: expected a number");
+        QTest::newRow("fraction for integer")
+            << QByteArray(R"({"chips": 2.5})") << QByteArray("$.machine.chips: expected a whole number");
+        QTest::newRow("below range")
+            << QByteArray(R"({"dma_engines": 0})")
+            << QByteArray("$.machine.dma_engines: expected a number from 1 to 256 (engines)");
+        QTest::newRow("bad topology") << QByteArray(R"({"topology": "mesh"})")
+                                      << QByteArray("$.machine.topology: expected \"ring\" or \"torus2d\"");
+        QTest::newRow("torus shape") << QByteArray(R"({"topology": "torus2d", "chips": 6, "torus_width": 4})")
+                                     << QByteArray(
+                                            "$.machine: chips (6) must be a multiple of torus_width (4)");
+        QTest::newRow("alignment") << QByteArray(R"({"vmem_alignment": 384})")
+                                   << QByteArray("$.machine: vmem_alignment must be a power of two");
+        QTest::newRow("not an object")
+            << QByteArray(R"([1, 2])") << QByteArray("$.machine: expected an object of machine parameters");
     }
     void configJson()
     {
         QFETCH(QByteArray, json);
         QFETCH(QByteArray, error);
-        const auto config = isa::machineConfigFromJson(nlohmann::json::parse(json.toStdString()), "m.json", "$.machine");
+        const auto config =
+            isa::machineConfigFromJson(nlohmann::json::parse(json.toStdString()), "m.json", "$.machine");
         QVERIFY(!config.ok());
         QCOMPARE(config.error().location(), std::string("m.json"));
         QCOMPARE(config.error().message(), error.toStdString());
@@ -118,7 +132,8 @@ private slots:
         };
         QVERIFY2(section(isa::kOpcodeTableBegin, isa::kOpcodeTableEnd) == isa::opcodeReferenceMarkdown(),
                  "docs/isa.md opcode table is stale: regenerate with `xpushark-cli isa --opcodes`");
-        QVERIFY2(section(isa::kConfigTableBegin, isa::kConfigTableEnd) == isa::machineConfigReferenceMarkdown(),
+        QVERIFY2(section(isa::kConfigTableBegin, isa::kConfigTableEnd) ==
+                     isa::machineConfigReferenceMarkdown(),
                  "docs/isa.md config table is stale: regenerate with `xpushark-cli isa --config`");
     }
 };

@@ -77,7 +77,8 @@ std::string minimalJson(const std::string& patch)
 
 } // namespace
 
-class TestTraceIo : public QObject {
+class TestTraceIo : public QObject
+{
     Q_OBJECT
 private slots:
     void jsonRoundTrip()
@@ -105,7 +106,8 @@ private slots:
         const auto fromJson = trace::loadTrace(json);
         QVERIFY(fromJson.ok());
         QVERIFY(*fromJson == t);
-        QCOMPARE(fromJson->chips[1].initial.memory.back().payload.bytes, t.chips[1].initial.memory.back().payload.bytes);
+        QCOMPARE(fromJson->chips[1].initial.memory.back().payload.bytes,
+                 t.chips[1].initial.memory.back().payload.bytes);
     }
 
     void malformedJson_data()
@@ -113,58 +115,112 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QByteArray>("error");
         QTest::newRow("empty file") << QByteArray("")
-                                    << QByteArray("t.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+                                    << QByteArray(
+                                           "t.json:1:1: invalid JSON: syntax error while parsing value - "
+                                           "unexpected end of input; expected '[', '{', or a literal");
         QTest::newRow("truncated") << QByteArray("{\n  \"format\": \"xpushark-trace\",\n  \"chips\": [")
-                                   << QByteArray("t.json:3:13: invalid JSON: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
-        QTest::newRow("not an object") << QByteArray("[1]") << QByteArray("t.json: $: expected a trace object, found an array");
-        QTest::newRow("wrong format") << QByteArray(R"({"format": "chrome", "version": 1})")
-                                      << QByteArray("t.json: $.format: not an xpushark trace: expected \"format\": \"xpushark-trace\"");
-        QTest::newRow("newer version") << QByteArray(R"({"format": "xpushark-trace", "version": 7, "chips": []})")
-                                       << QByteArray("t.json: $.version: written by a newer xpushark (trace format version 7; this build reads versions up to 1): please update xpushark");
+                                   << QByteArray(
+                                          "t.json:3:13: invalid JSON: syntax error while parsing value - "
+                                          "unexpected end of input; expected '[', '{', or a literal");
+        QTest::newRow("not an object")
+            << QByteArray("[1]") << QByteArray("t.json: $: expected a trace object, found an array");
+        QTest::newRow("wrong format")
+            << QByteArray(R"({"format": "chrome", "version": 1})")
+            << QByteArray("t.json: $.format: not an xpushark trace: expected \"format\": \"xpushark-trace\"");
+        QTest::newRow("newer version")
+            << QByteArray(R"({"format": "xpushark-trace", "version": 7, "chips": []})")
+            << QByteArray("t.json: $.version: written by a newer xpushark (trace format version 7; this "
+                          "build reads versions up to 1): please update xpushark");
         QTest::newRow("missing chips") << QByteArray(R"({"format": "xpushark-trace", "version": 1})")
                                        << QByteArray("t.json: $: missing required key 'chips'");
-        QTest::newRow("unknown top key") << QByteArray::fromStdString(minimalJson(R"({"chipz": 1})"))
-                                         << QByteArray("t.json: $.chipz: unknown key 'chipz'; did you mean 'chips'?");
-        QTest::newRow("machine key") << QByteArray::fromStdString(minimalJson(R"({"machine": {"vmem_byts": 1}})"))
-                                     << QByteArray("t.json: $.machine.vmem_byts: unknown machine parameter 'vmem_byts'; did you mean 'vmem_bytes'?");
-        QTest::newRow("more chips than machine") << QByteArray::fromStdString(minimalJson(R"({"machine": {"chips": 1}, "chips": [{}, {}]})"))
-                                                 << QByteArray("t.json: $.chips: has 2 chips (machine.chips); at most 1 are allowed");
-        QTest::newRow("bad opcode") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": ["smov s1, 1", "hlt"]}]})"))
-                                    << QByteArray("t.json: $.chips[0].program[1]: column 1: unknown opcode 'hlt'; did you mean 'halt'?");
-        QTest::newRow("program not strings") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [42]}]})"))
-                                             << QByteArray("t.json: $.chips[0].program[0]: expected a string, found an integer");
-        QTest::newRow("chip key typo") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "progam": []}]})"))
-                                       << QByteArray("t.json: $.chips[0].progam: unknown key 'progam'; did you mean 'program'?");
-        QTest::newRow("size type") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "vmem", "address": 0, "size": "4k"}]}]})"))
-                                   << QByteArray("t.json: $.chips[0].buffers[0].size: expected a non-negative integer, found a string");
-        QTest::newRow("bad space") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "dram", "address": 0, "size": 1}]}]})"))
-                                   << QByteArray("t.json: $.chips[0].buffers[0].space: unknown memory space 'dram': expected \"hbm\", \"vmem\" or \"smem\"");
-        QTest::newRow("memory beyond hbm") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 1099511627776, "size": 1}]}}]})"))
-                                           << QByteArray("t.json: $.chips[0].initial.memory[0].address: value 1099511627776 is too large: at most 34359738368");
-        QTest::newRow("huge declared size") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "vmem", "address": 0, "size": 1000000000000, "base64": ""}]}}]})"))
-                                            << QByteArray("t.json: $.chips[0].initial.memory[0].size: value 1000000000000 is too large: at most 33554432");
-        QTest::newRow("base64 length") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 16, "base64": "AAAAAAAAAAA="}]}}]})"))
-                                       << QByteArray("t.json: $.chips[0].initial.memory[0].base64: base64 text of 12 characters cannot hold the declared 16 bytes (expected 24 characters)");
-        QTest::newRow("base64 alphabet") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 3, "base64": "A*A*"}]}}]})"))
-                                         << QByteArray("t.json: $.chips[0].initial.memory[0].base64: invalid base64 data");
-        QTest::newRow("register name") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"sregs": {"s40": 1}}}]})"))
-                                       << QByteArray("t.json: $.chips[0].initial.sregs.s40: 's40' is not a register name: expected s0..s31");
-        QTest::newRow("flag number") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"flags": {"64": 1}}}]})"))
-                                     << QByteArray("t.json: $.chips[0].initial.flags.64: '64' is not a flag: expected a number from 0 to 63 (sync_flags=64)");
-        QTest::newRow("generator kind") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 16, "generator": {"kind": "gauss"}}]}}]})"))
-                                        << QByteArray("t.json: $.chips[0].initial.memory[0].generator.kind: unknown generator 'gauss': expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
-        QTest::newRow("undefined region") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": ["region.begin nope"]}]})"))
-                                          << QByteArray("t.json: $.chips[0].program[0]: column 14: undefined region 'nope': the symbol table declares no such region");
-        QTest::newRow("overlapping buffers") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "vmem", "address": 0, "size": 4096}, {"name": "b", "space": "vmem", "address": 1024, "size": 16}]}]})"))
-                                             << QByteArray("t.json: $.chips[0].buffers[1]: buffer 'b' overlaps 'a' in vmem; declare alias=a if that is intended");
-        QTest::newRow("output unknown") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [], "outputs": ["zz"]}]})"))
-                                        << QByteArray("t.json: $.chips[0].outputs[0]: output 'zz' is not a declared buffer");
-        QTest::newRow("sample pc") << QByteArray::fromStdString(minimalJson(R"({"recorded": {"samples": [[0, 99, 5]]}})"))
-                                   << QByteArray("t.json: $.recorded.samples[0]: recorded sample pc 0x63 is past the program end");
-        QTest::newRow("chip index") << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 3, "program": []}]})"))
-                                    << QByteArray("t.json: $.chips[0].chip: value 3 out of range: expected 0 to 0");
-        QTest::newRow("too few chips") << QByteArray::fromStdString(minimalJson(R"({"machine": {"chips": 2}})"))
-                                       << QByteArray("t.json: $: the machine has 2 chip(s) but the trace has 1 program(s)");
+        QTest::newRow("unknown top key")
+            << QByteArray::fromStdString(minimalJson(R"({"chipz": 1})"))
+            << QByteArray("t.json: $.chipz: unknown key 'chipz'; did you mean 'chips'?");
+        QTest::newRow("machine key") << QByteArray::fromStdString(
+                                            minimalJson(R"({"machine": {"vmem_byts": 1}})"))
+                                     << QByteArray("t.json: $.machine.vmem_byts: unknown machine parameter "
+                                                   "'vmem_byts'; did you mean 'vmem_bytes'?");
+        QTest::newRow("more chips than machine")
+            << QByteArray::fromStdString(minimalJson(R"({"machine": {"chips": 1}, "chips": [{}, {}]})"))
+            << QByteArray("t.json: $.chips: has 2 chips (machine.chips); at most 1 are allowed");
+        QTest::newRow("bad opcode")
+            << QByteArray::fromStdString(
+                   minimalJson(R"({"chips": [{"chip": 0, "program": ["smov s1, 1", "hlt"]}]})"))
+            << QByteArray(
+                   "t.json: $.chips[0].program[1]: column 1: unknown opcode 'hlt'; did you mean 'halt'?");
+        QTest::newRow("program not strings")
+            << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "program": [42]}]})"))
+            << QByteArray("t.json: $.chips[0].program[0]: expected a string, found an integer");
+        QTest::newRow("chip key typo")
+            << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 0, "progam": []}]})"))
+            << QByteArray("t.json: $.chips[0].progam: unknown key 'progam'; did you mean 'program'?");
+        QTest::newRow("size type")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "vmem", "address": 0, "size": "4k"}]}]})"))
+            << QByteArray(
+                   "t.json: $.chips[0].buffers[0].size: expected a non-negative integer, found a string");
+        QTest::newRow("bad space")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "dram", "address": 0, "size": 1}]}]})"))
+            << QByteArray("t.json: $.chips[0].buffers[0].space: unknown memory space 'dram': expected "
+                          "\"hbm\", \"vmem\" or \"smem\"");
+        QTest::newRow("memory beyond hbm")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 1099511627776, "size": 1}]}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.memory[0].address: value 1099511627776 is too large: "
+                          "at most 34359738368");
+        QTest::newRow("huge declared size")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "vmem", "address": 0, "size": 1000000000000, "base64": ""}]}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.memory[0].size: value 1000000000000 is too large: at "
+                          "most 33554432");
+        QTest::newRow("base64 length")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 16, "base64": "AAAAAAAAAAA="}]}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.memory[0].base64: base64 text of 12 characters cannot "
+                          "hold the declared 16 bytes (expected 24 characters)");
+        QTest::newRow("base64 alphabet")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 3, "base64": "A*A*"}]}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.memory[0].base64: invalid base64 data");
+        QTest::newRow("register name")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"sregs": {"s40": 1}}}]})"))
+            << QByteArray(
+                   "t.json: $.chips[0].initial.sregs.s40: 's40' is not a register name: expected s0..s31");
+        QTest::newRow("flag number")
+            << QByteArray::fromStdString(
+                   minimalJson(R"({"chips": [{"chip": 0, "program": [], "initial": {"flags": {"64": 1}}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.flags.64: '64' is not a flag: expected a number from 0 "
+                          "to 63 (sync_flags=64)");
+        QTest::newRow("generator kind")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 16, "generator": {"kind": "gauss"}}]}}]})"))
+            << QByteArray("t.json: $.chips[0].initial.memory[0].generator.kind: unknown generator 'gauss': "
+                          "expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
+        QTest::newRow("undefined region")
+            << QByteArray::fromStdString(
+                   minimalJson(R"({"chips": [{"chip": 0, "program": ["region.begin nope"]}]})"))
+            << QByteArray("t.json: $.chips[0].program[0]: column 14: undefined region 'nope': the symbol "
+                          "table declares no such region");
+        QTest::newRow("overlapping buffers")
+            << QByteArray::fromStdString(minimalJson(
+                   R"({"chips": [{"chip": 0, "program": [], "buffers": [{"name": "a", "space": "vmem", "address": 0, "size": 4096}, {"name": "b", "space": "vmem", "address": 1024, "size": 16}]}]})"))
+            << QByteArray("t.json: $.chips[0].buffers[1]: buffer 'b' overlaps 'a' in vmem; declare alias=a "
+                          "if that is intended");
+        QTest::newRow("output unknown")
+            << QByteArray::fromStdString(
+                   minimalJson(R"({"chips": [{"chip": 0, "program": [], "outputs": ["zz"]}]})"))
+            << QByteArray("t.json: $.chips[0].outputs[0]: output 'zz' is not a declared buffer");
+        QTest::newRow("sample pc")
+            << QByteArray::fromStdString(minimalJson(R"({"recorded": {"samples": [[0, 99, 5]]}})"))
+            << QByteArray("t.json: $.recorded.samples[0]: recorded sample pc 0x63 is past the program end");
+        QTest::newRow("chip index")
+            << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 3, "program": []}]})"))
+            << QByteArray("t.json: $.chips[0].chip: value 3 out of range: expected 0 to 0");
+        QTest::newRow("too few chips")
+            << QByteArray::fromStdString(minimalJson(R"({"machine": {"chips": 2}})"))
+            << QByteArray("t.json: $: the machine has 2 chip(s) but the trace has 1 program(s)");
     }
     void malformedJson()
     {
@@ -176,7 +232,24 @@ private slots:
     void deepNestingIsRefused()
     {
         const std::string hostile = std::string(100000, '[') + std::string(100000, ']');
-        QCOMPARE(jsonError(hostile), std::string("t.json: JSON nested deeper than 64 levels; a trace never needs that (hostile or corrupt file?)"));
+        QCOMPARE(jsonError(hostile), std::string("t.json: JSON nested deeper than 64 levels; a trace never "
+                                                 "needs that (hostile or corrupt file?)"));
+    }
+
+    void valueCountIsBounded()
+    {
+        std::string many = "[";
+        for (int i = 0; i < 1000; ++i)
+            many += "0,";
+        many += "0]";
+        std::string error;
+        (void)trace::parseJsonText(many, "t.json", error, 64, 1000);
+        QCOMPARE(
+            error,
+            std::string(
+                "t.json: JSON has more than 1000 values; store traces this large in the .xps container"));
+        (void)trace::parseJsonText(many, "t.json", error, 64, 1001);
+        QCOMPARE(error, std::string());
     }
 
     void containerErrors()
@@ -187,7 +260,8 @@ private slots:
         test::writeFile(path, "{\"format\": \"xpushark-trace\"}");
         auto r = trace::loadTrace(path);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error().primary().toString(), path + ": not an xpushark container: the file does not start with the SQLite header");
+        QCOMPARE(r.error().primary().toString(),
+                 path + ": not an xpushark container: the file does not start with the SQLite header");
 
         const auto withDb = [&](const char* sql) {
             std::filesystem::remove(path);
@@ -198,17 +272,20 @@ private slots:
         };
         withDb("PRAGMA application_id = 7");
         r = trace::loadTrace(path);
-        QCOMPARE(r.error().primary().toString(), path + ": not an xpushark container: SQLite application_id is 0x7, expected 0x58505348");
+        QCOMPARE(r.error().primary().toString(),
+                 path + ": not an xpushark container: SQLite application_id is 0x7, expected 0x58505348");
 
         withDb("PRAGMA user_version = 9");
         r = trace::loadTrace(path);
-        QCOMPARE(r.error().primary().toString(), path + ": written by a newer xpushark (container schema version 9; this build reads versions up to 1): please update xpushark");
+        QCOMPARE(r.error().primary().toString(),
+                 path + ": written by a newer xpushark (container schema version 9; this build reads "
+                        "versions up to 1): please update xpushark");
 
         withDb("UPDATE blob_chunks SET data = zeroblob(10)");
         r = trace::loadTrace(path);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error().primary().toString(),
-                 path + ": table chips, row chip=0: $.initial.vregs.v7.blob: blob 1 holds 10 bytes; the region declares 4096");
+        QCOMPARE(r.error().primary().toString(), path + ": table chips, row chip=0: $.initial.vregs.v7.blob: "
+                                                        "blob 1 holds 10 bytes; the region declares 4096");
 
         withDb("DELETE FROM blob_chunks");
         r = trace::loadTrace(path);
@@ -219,7 +296,8 @@ private slots:
 
         withDb("UPDATE chips SET document = '{\"chip\": 0, \"program\": [\"jump\"]}' WHERE chip = 0");
         r = trace::loadTrace(path);
-        QCOMPARE(r.error().primary().toString(), path + ": table chips, row chip=0: $.program[0]: column 1: unknown opcode 'jump'");
+        QCOMPARE(r.error().primary().toString(),
+                 path + ": table chips, row chip=0: $.program[0]: column 1: unknown opcode 'jump'");
     }
 
     void truncatedContainerNeverCrashes()
@@ -228,7 +306,8 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("t.xps")).toStdString();
         QVERIFY(trace::saveTrace(sampleTrace(300000), path).ok());
         const std::string whole = test::readFile(path);
-        for (std::size_t cut : {std::size_t(100), std::size_t(4096), whole.size() / 3, whole.size() / 2, whole.size() - 1000}) {
+        for (std::size_t cut :
+             {std::size_t(100), std::size_t(4096), whole.size() / 3, whole.size() / 2, whole.size() - 1000}) {
             test::writeFile(path, whole.substr(0, cut));
             const auto r = trace::loadTrace(path);
             QVERIFY2(!r.ok(), std::to_string(cut).c_str());
@@ -264,7 +343,8 @@ private slots:
     {
         const auto r = trace::loadTrace("trace.txt");
         QCOMPARE(r.error().primary().toString(),
-                 std::string("trace.txt: unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps or .xasm"));
+                 std::string("trace.txt: unknown trace file type: expected a name ending in .xtrace.json (or "
+                             ".json), .xps or .xasm"));
         QCOMPARE(trace::loadTrace("/nonexistent/t.xtrace.json").error().primary().toString(),
                  std::string("/nonexistent/t.xtrace.json: no such file"));
     }
