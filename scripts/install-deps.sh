@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config libopenblas-dev
   nlohmann-json3-dev libsqlite3-dev
   qt6-base-dev libqcustomplot-dev
 )

@@ -20,7 +20,7 @@ namespace xps::test {
 inline std::string sourceDir()
 {
     const char* dir = std::getenv("XPS_SOURCE_DIR");
-    return dir ? dir : ".";
+    return dir ? dir : XPS_TEST_SOURCE_DIR;
 }
 
 inline std::string readFile(const std::string& path)

@@ -11,22 +11,6 @@
 #include <string_view>
 
 namespace xps::cli {
-namespace {
-
-constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
-
-commands:
-  info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace
-  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps)
-  disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
-  isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
-
-options:
-  --help                     this text
-  --version                  the xpushark version
-
-TRACE is a .xtrace.json, .xps or .xasm file.
-)";
 
 int usageError(Streams io, const std::string& message)
 {
@@ -39,6 +23,26 @@ int inputError(Streams io, const Error& error)
     io.err << error.toString() << "\n";
     return kExitBadInput;
 }
+
+namespace {
+
+constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
+
+commands:
+  info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace
+  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps)
+  disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
+  isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
+  replay TRACE [--mode full|timing] [--summary]
+                             replay on the golden reference model; --summary prints cycles, unit and
+                             MXU utilization, HBM bandwidth utilization and the stall breakdown
+
+options:
+  --help                     this text
+  --version                  the xpushark version
+
+TRACE is a .xtrace.json, .xps or .xasm file.
+)";
 
 // Splits `args` into positional arguments and the value of `-o`; reports unknown options.
 struct Parsed
@@ -167,7 +171,9 @@ int run(const std::vector<std::string>& args, Streams io)
         return runDisasm(rest, io);
     if (command == "isa")
         return runIsa(rest, io);
-    constexpr std::array<std::string_view, 4> commands = {"info", "convert", "disasm", "isa"};
+    if (command == "replay")
+        return runReplay(rest, io);
+    constexpr std::array<std::string_view, 5> commands = {"info", "convert", "disasm", "isa", "replay"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

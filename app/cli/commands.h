@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace xps {
+class Error;
+}
+
 namespace xps::cli {
 
 inline constexpr int kExitOk = 0;
@@ -22,6 +26,11 @@ int runInfo(const std::vector<std::string>& args, Streams io);
 int runConvert(const std::vector<std::string>& args, Streams io);
 int runDisasm(const std::vector<std::string>& args, Streams io);
 int runIsa(const std::vector<std::string>& args, Streams io);
+int runReplay(const std::vector<std::string>& args, Streams io);
+
+// Shared by the commands: print the message and return the exit code.
+int usageError(Streams io, const std::string& message);
+int inputError(Streams io, const Error& error);
 
 // Dispatches argv (without the program name).
 int run(const std::vector<std::string>& args, Streams io);

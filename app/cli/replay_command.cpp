@@ -1,0 +1,120 @@
+// `xpushark-cli replay`: replays a trace on the GRM and prints what a kernel author looks at first.
+#include "commands.h"
+
+#include "replayer.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace xps::cli {
+namespace {
+
+std::string percent(double part, double whole)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%5.1f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return b;
+}
+
+void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const events::EventStore& store,
+                  double seconds, std::ostream& out)
+{
+    const isa::MachineConfig& m = t.machine;
+    char line[256];
+    std::snprintf(line, sizeof line, "total: %llu cycles = %.3f us at %g MHz (replayed in %.3f s)\n",
+                  static_cast<unsigned long long>(r.totalCycles),
+                  m.cyclesToMicroseconds(static_cast<double>(r.totalCycles)), m.clockMhz, seconds);
+    out << line;
+    const double cycles = static_cast<double>(r.totalCycles);
+    for (std::size_t c = 0; c < r.chips.size(); ++c) {
+        const sim::ChipStats& s = r.chips[c];
+        out << "\nchip " << c << ": " << s.bundles << " bundles, " << s.instructions << " instructions, "
+            << (s.halted ? "halted at cycle " + std::to_string(s.haltCycle) : std::string("did not halt"))
+            << "\n";
+        out << "  MXU utilization:            "
+            << percent(static_cast<double>(s.unitBusyCycles[static_cast<int>(isa::Unit::MxuMatmul)]), cycles)
+            << "\n";
+        const double hbmPeak = m.bytesPerCycle(m.hbmBandwidthGBs) * cycles;
+        out << "  HBM bandwidth utilization:  " << percent(static_cast<double>(r.dma[c].hbmBytes), hbmPeak)
+            << "  (" << text::formatBytes(r.dma[c].hbmBytes) << " moved)\n";
+        out << "  unit busy:\n";
+        for (int u = 0; u < sim::kUnitCount; ++u) {
+            if (s.unitBusyCycles[u] == 0)
+                continue;
+            std::snprintf(line, sizeof line, "    %-16s %s  (%llu cycles)\n",
+                          std::string(isa::unitName(static_cast<isa::Unit>(u))).c_str(),
+                          percent(static_cast<double>(s.unitBusyCycles[u]), cycles).c_str(),
+                          static_cast<unsigned long long>(s.unitBusyCycles[u]));
+            out << line;
+        }
+        std::uint64_t stalled = 0;
+        for (std::uint64_t v : s.stallCycles)
+            stalled += v;
+        out << "  stall cycles: " << stalled << " (" << percent(static_cast<double>(stalled), cycles)
+            << " of the run)\n";
+        for (int reason = 1; reason < events::kStallReasonCount; ++reason) {
+            if (s.stallCycles[reason] == 0)
+                continue;
+            std::snprintf(
+                line, sizeof line, "    %-20s %10llu  %s\n",
+                std::string(events::stallReasonName(static_cast<events::StallReason>(reason))).c_str(),
+                static_cast<unsigned long long>(s.stallCycles[reason]),
+                percent(static_cast<double>(s.stallCycles[reason]), static_cast<double>(stalled)).c_str());
+            out << line;
+        }
+    }
+    const std::size_t events = store.eventCount();
+    std::snprintf(line, sizeof line, "\nevents: %zu recorded, %.1f bytes per event resident\n", events,
+                  events ? static_cast<double>(store.residentBytes()) / static_cast<double>(events) : 0.0);
+    out << line;
+}
+
+} // namespace
+
+int runReplay(const std::vector<std::string>& args, Streams io)
+{
+    std::string path;
+    sim::ReplayOptions options;
+    bool summary = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--mode") {
+            if (i + 1 >= args.size())
+                return usageError(io, "replay: --mode needs full or timing");
+            const std::string& mode = args[++i];
+            if (mode != "full" && mode != "timing")
+                return usageError(io, "replay: unknown mode '" + mode + "'; expected full or timing");
+            options.mode = mode == "full" ? sim::ReplayMode::Full : sim::ReplayMode::TimingOnly;
+        } else if (a == "--summary") {
+            summary = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError(io, "replay: unknown option '" + a + "'");
+        } else if (path.empty()) {
+            path = a;
+        } else {
+            return usageError(io, "replay: expected exactly one TRACE file");
+        }
+    }
+    if (path.empty())
+        return usageError(io, "replay: expected exactly one TRACE file, got 0");
+    auto trace = trace::loadTrace(path);
+    if (!trace)
+        return inputError(io, trace.error());
+    events::EventStore store;
+    const auto start = std::chrono::steady_clock::now();
+    const sim::ReplayResult result = sim::replay(*trace, options, store);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (result.fault) {
+        io.err << path << ": replay stopped: " << result.fault->toString() << "\n";
+        return kExitBadInput;
+    }
+    if (summary)
+        printSummary(*trace, result, store, seconds, io.out);
+    else
+        io.out << "replayed " << path << ": " << result.totalCycles << " cycles\n";
+    return kExitOk;
+}
+
+} // namespace xps::cli

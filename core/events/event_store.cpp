@@ -1,0 +1,123 @@
+#include "events/event_store.h"
+
+namespace xps::events {
+
+std::string_view stallReasonName(StallReason reason)
+{
+    switch (reason) {
+    case StallReason::None: return "none";
+    case StallReason::OperandDependency: return "operand dependency";
+    case StallReason::SyncWait: return "sync wait";
+    case StallReason::MxuBusy: return "MXU busy";
+    case StallReason::ResultFifoEmpty: return "result FIFO empty";
+    case StallReason::ResultFifoFull: return "result FIFO full";
+    case StallReason::DmaQueueFull: return "DMA queue full";
+    case StallReason::UnitBusy: return "unit busy";
+    case StallReason::BranchBubble: return "branch bubble";
+    case StallReason::Count_: break;
+    }
+    return "?";
+}
+
+void EventStore::appendBundle(const BundleIssue& e)
+{
+    if (!m_current)
+        m_current = std::make_unique<BundleChunk>();
+    BundleChunk& c = *m_current;
+    const std::size_t i = c.size++;
+    c.cycle[i] = e.cycle;
+    c.pc[i] = e.pc;
+    c.stallCycles[i] = e.stallCycles;
+    c.cause[i] = e.cause;
+    c.chip[i] = e.chip;
+    c.reason[i] = e.reason;
+    c.causeKind[i] = e.causeKind;
+    if (c.size == kChunkEvents)
+        publishCurrent();
+}
+
+void EventStore::publishCurrent()
+{
+    std::shared_ptr<const BundleChunk> done(std::move(m_current));
+    const std::size_t total = m_publishedFullChunks * kChunkEvents + done->size;
+    {
+        std::lock_guard lock(m_mutex);
+        m_chunks.push_back(std::move(done));
+    }
+    ++m_publishedFullChunks;
+    m_published.store(total, std::memory_order_release);
+}
+
+void EventStore::flush()
+{
+    // A partial chunk is published as the last one; a replay that continues afterwards is not supported
+    // (flush ends the writer's life), which keeps published chunks immutable.
+    if (m_current && m_current->size > 0)
+        publishCurrent();
+}
+
+void EventStore::appendDma(const DmaRecord& r)
+{
+    std::lock_guard lock(m_mutex);
+    m_dmas.push_back(r);
+}
+
+void EventStore::appendSyncWait(const SyncWaitRecord& r)
+{
+    std::lock_guard lock(m_mutex);
+    m_waits.push_back(r);
+}
+
+void EventStore::appendRegion(const RegionRecord& r)
+{
+    std::lock_guard lock(m_mutex);
+    m_regions.push_back(r);
+}
+
+BundleSnapshot EventStore::bundles() const
+{
+    BundleSnapshot s;
+    std::lock_guard lock(m_mutex);
+    s.m_chunks = m_chunks;
+    for (const auto& c : s.m_chunks)
+        s.m_size += c->size;
+    return s;
+}
+
+std::vector<DmaRecord> EventStore::dmas() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_dmas;
+}
+
+std::vector<SyncWaitRecord> EventStore::syncWaits() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_waits;
+}
+
+std::vector<RegionRecord> EventStore::regions() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_regions;
+}
+
+std::size_t EventStore::residentBytes() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t bytes = m_chunks.size() * sizeof(BundleChunk);
+    bytes += m_dmas.capacity() * sizeof(DmaRecord) + m_waits.capacity() * sizeof(SyncWaitRecord) +
+             m_regions.capacity() * sizeof(RegionRecord);
+    return bytes;
+}
+
+std::size_t EventStore::eventCount() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t n = 0;
+    for (const auto& c : m_chunks)
+        n += c->size;
+    return n + m_dmas.size() + m_waits.size() + m_regions.size();
+}
+
+} // namespace xps::events

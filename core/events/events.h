@@ -1,0 +1,82 @@
+#pragma once
+// What a replay records. Bundle issues are the bulk (one per executed bundle) and are stored column by
+// column in EventStore at 24 bytes each; DMAs, sync waits and regions are far fewer and kept as records.
+
+#include <cstdint>
+#include <string_view>
+
+namespace xps::events {
+
+using Cycle = std::uint64_t;
+
+// Why a bundle could not issue earlier. docs/isa.md ("The core") defines each.
+enum class StallReason : std::uint8_t {
+    None,
+    OperandDependency, // a source register's producer had not finished
+    SyncWait,          // sync.wait condition false
+    MxuBusy,           // MXU weight path or LHS stream occupied
+    ResultFifoEmpty,   // mxu.pop with no finished result
+    ResultFifoFull,    // mxu.mm with the result FIFO full
+    DmaQueueFull,      // dma.start with its engine's queue full
+    UnitBusy,          // transcendental or cross-lane unit occupied
+    BranchBubble,      // cycles lost after a taken branch
+    Count_
+};
+inline constexpr int kStallReasonCount = static_cast<int>(StallReason::Count_);
+std::string_view stallReasonName(StallReason reason);
+
+enum class CauseKind : std::uint8_t { None, Instruction, Dma };
+
+// One issued bundle. `cause` identifies what the stall waited for: for Instruction the index of the
+// producing bundle's event in the same chip's sequence; for Dma the DMA id.
+struct BundleIssue
+{
+    Cycle cycle = 0;
+    std::uint32_t pc = 0;
+    std::uint32_t stallCycles = 0;
+    std::uint32_t cause = 0;
+    std::uint16_t chip = 0;
+    StallReason reason = StallReason::None;
+    CauseKind causeKind = CauseKind::None;
+};
+
+struct DmaRecord
+{
+    std::uint32_t id = 0;
+    std::uint16_t chip = 0;    // issuing chip
+    std::uint16_t dstChip = 0; // == chip unless remote
+    std::uint32_t pc = 0;      // issuing pc
+    std::uint8_t engine = 0;
+    std::uint8_t srcSpace = 0; // isa::Space
+    std::uint8_t dstSpace = 0;
+    std::uint64_t srcAddress = 0;
+    std::uint64_t dstAddress = 0;
+    std::uint64_t bytes = 0; // total (rows x bytes per row)
+    std::uint32_t flag = 0;
+    std::uint32_t chunks = 0;
+    Cycle issue = 0; // dma.start issued
+    Cycle start = 0; // first byte moved
+    Cycle end = 0;   // last chunk landed
+};
+
+struct SyncWaitRecord
+{
+    std::uint16_t chip = 0;
+    std::uint32_t pc = 0;
+    std::uint32_t flag = 0;
+    std::uint32_t target = 0;
+    Cycle start = 0;
+    Cycle end = 0;
+    std::int64_t satisfiedBy = -1; // DMA id whose chunk made the condition true; -1 if not a DMA
+};
+
+struct RegionRecord
+{
+    std::uint16_t chip = 0;
+    std::uint32_t region = 0; // index into the chip's SymbolTable::regions
+    std::uint16_t depth = 0;
+    Cycle enter = 0;
+    Cycle exit = 0;
+};
+
+} // namespace xps::events

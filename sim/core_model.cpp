@@ -1,0 +1,269 @@
+#include "core_model.h"
+
+#include <algorithm>
+
+namespace xps::sim {
+
+using events::CauseKind;
+using events::StallReason;
+using isa::Opcode;
+
+CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
+                     DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats)
+    : m_chip(chip), m_state(state), m_config(config), m_dma(dma), m_store(store), m_exec(exec),
+      m_stats(stats), m_program(decodeProgram(chip.program, config))
+{
+}
+
+void CoreModel::accountStall(std::uint64_t cycle)
+{
+    if (m_stalled && cycle > m_lastAttempt)
+        m_reasonCycles[static_cast<int>(m_lastStall.reason)] += cycle - m_lastAttempt;
+}
+
+Attempt CoreModel::stall(std::uint64_t cycle, StallReason reason, CauseKind kind, std::uint32_t cause,
+                         std::uint64_t wake)
+{
+    accountStall(cycle);
+    m_stalled = true;
+    m_lastAttempt = cycle;
+    m_lastStall = {false, reason, kind, cause, wake};
+    return m_lastStall;
+}
+
+Attempt CoreModel::checkHazards(const DecodedBundle& b, std::uint64_t t)
+{
+    // Operand readiness first: it is the most common stall and the cheapest check.
+    for (std::uint32_t mask = b.readsS; mask; mask &= mask - 1) {
+        const int r = __builtin_ctz(mask);
+        if (m_sReady[r] > t)
+            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_sProducer[r],
+                         m_sReady[r]);
+    }
+    for (std::uint32_t mask = b.readsV; mask; mask &= mask - 1) {
+        const int r = __builtin_ctz(mask);
+        if (m_vReady[r] > t)
+            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_vProducer[r],
+                         m_vReady[r]);
+    }
+    for (const DecodedInstruction& d : b.instructions) {
+        const int unit = static_cast<int>(d.unit);
+        if (d.occupancy > 0 && m_unitBusy[unit] > t) {
+            const bool mxu = d.unit == isa::Unit::MxuWeights || d.unit == isa::Unit::MxuMatmul;
+            return stall(t, mxu ? StallReason::MxuBusy : StallReason::UnitBusy, CauseKind::None, 0,
+                         m_unitBusy[unit]);
+        }
+        const isa::Instruction& insn = *d.insn;
+        switch (insn.opcode) {
+        case Opcode::MxuMm:
+            if (m_mxuInFlight >= static_cast<std::uint64_t>(m_config.mxuResultFifoDepth))
+                return stall(t, StallReason::ResultFifoFull, CauseKind::None, 0, kNever);
+            break;
+        case Opcode::MxuPop:
+            if (m_state.fifo.empty())
+                throw SimFault{"mxu.pop with an empty result FIFO and no mxu.mm in flight"};
+            if (m_state.fifo.front().ready > t)
+                return stall(t, StallReason::ResultFifoEmpty, CauseKind::Instruction,
+                             m_state.fifo.front().producer, m_state.fifo.front().ready);
+            break;
+        case Opcode::DmaStart: {
+            const auto engine = static_cast<int>(insn.operands[4].present() ? insn.operands[4].value : 0);
+            if (engine >= 0 && engine < m_config.dmaEngines && m_dma.queueFull(m_state.chip, engine))
+                return stall(t, StallReason::DmaQueueFull, CauseKind::None, 0, kNever);
+            break;
+        }
+        case Opcode::SyncWait: {
+            const std::uint32_t flag = scalarOperand(m_state, insn.operands[0]);
+            const std::uint32_t target = scalarOperand(m_state, insn.operands[1]);
+            if (flag >= m_state.flags.size())
+                throw SimFault{"sync.wait on flag " + std::to_string(flag) + ", which does not exist"};
+            if (m_state.flags[flag] < target) {
+                const std::int64_t dma = m_dma.pendingWriterOf(m_state.chip, flag);
+                return stall(t, StallReason::SyncWait, dma >= 0 ? CauseKind::Dma : CauseKind::None,
+                             dma >= 0 ? static_cast<std::uint32_t>(dma) : 0, kNever);
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    return {true};
+}
+
+void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
+{
+    const std::uint32_t seq = m_seq++;
+    std::uint32_t nextPc = m_pc + 1;
+    bool taken = false;
+    for (const DecodedInstruction& d : b.instructions) {
+        const isa::Instruction& insn = *d.insn;
+        const auto& o = insn.operands;
+        switch (insn.opcode) {
+        case Opcode::Br:
+        case Opcode::Brz:
+        case Opcode::Brnz: {
+            const bool take = insn.opcode == Opcode::Br ||
+                              ((scalarOperand(m_state, o[0]) == 0) == (insn.opcode == Opcode::Brz));
+            if (take) {
+                nextPc = static_cast<std::uint32_t>(insn.opcode == Opcode::Br ? o[0].value : o[1].value);
+                taken = true;
+            }
+            break;
+        }
+        case Opcode::Halt: break;
+        case Opcode::DmaStart: {
+            DmaDescriptor dd;
+            dd.chip = m_state.chip;
+            const std::int64_t remote =
+                o[9].present() ? static_cast<std::int32_t>(scalarOperand(m_state, o[9])) : -1;
+            dd.dstChip = remote < 0 ? m_state.chip : static_cast<int>(remote);
+            dd.pc = m_pc;
+            dd.engine = static_cast<int>(o[4].present() ? o[4].value : 0);
+            dd.dstSpace = o[0].space;
+            dd.srcSpace = o[1].space;
+            dd.dstAddress = effectiveAddress(m_state, o[0]);
+            dd.srcAddress = effectiveAddress(m_state, o[1]);
+            dd.rowBytes = scalarOperand(m_state, o[2]);
+            dd.flag = scalarOperand(m_state, o[3]);
+            dd.rows = o[5].present() ? scalarOperand(m_state, o[5]) : 1;
+            dd.srcStride = o[6].present() ? scalarOperand(m_state, o[6]) : 0;
+            dd.dstStride = o[7].present() ? scalarOperand(m_state, o[7]) : 0;
+            dd.chunkBytes = o[8].present() ? static_cast<std::uint64_t>(o[8].value) : 0;
+            m_dma.issue(dd, t);
+            break;
+        }
+        case Opcode::SyncWait: {
+            const std::uint32_t flag = scalarOperand(m_state, o[0]);
+            const std::uint64_t start =
+                m_stalled && m_lastStall.reason == StallReason::SyncWait ? m_eligibleSince : t;
+            m_store.appendSyncWait({static_cast<std::uint16_t>(m_state.chip), m_pc, flag,
+                                    scalarOperand(m_state, o[1]), start, t,
+                                    m_dma.lastWriterOf(m_state.chip, flag)});
+            break;
+        }
+        case Opcode::SyncSet:
+        case Opcode::SyncAdd: {
+            const std::uint32_t flag = scalarOperand(m_state, o[0]);
+            const std::uint32_t value = scalarOperand(m_state, o[1]);
+            const std::int64_t remote = insn.opcode == Opcode::SyncAdd && o[2].present()
+                                            ? static_cast<std::int32_t>(scalarOperand(m_state, o[2]))
+                                            : -1;
+            if (remote >= static_cast<std::int64_t>(m_config.chips))
+                throw SimFault{"sync.add to chip " + std::to_string(remote) + ", which does not exist"};
+            if (flag >= m_state.flags.size())
+                throw SimFault{"flag " + std::to_string(flag) + " does not exist"};
+            if (remote >= 0 && remote != m_state.chip)
+                m_dma.sendFlagAdd(m_state.chip, static_cast<int>(remote), flag, value, t);
+            else if (insn.opcode == Opcode::SyncSet)
+                m_state.flags[flag] = value;
+            else
+                m_state.flags[flag] += value;
+            break;
+        }
+        case Opcode::RegionBegin: m_regions.emplace_back(static_cast<std::uint32_t>(o[0].value), t); break;
+        case Opcode::RegionEnd: {
+            if (m_regions.empty())
+                throw SimFault{"region.end with no open region"};
+            const auto [region, enter] = m_regions.back();
+            m_regions.pop_back();
+            m_store.appendRegion({static_cast<std::uint16_t>(m_state.chip), region,
+                                  static_cast<std::uint16_t>(m_regions.size()), enter, t});
+            break;
+        }
+        default: execute(m_state, insn, m_exec, m_writes); break;
+        }
+        m_stats.unitBusyCycles[static_cast<int>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
+    }
+    if (m_writes.mxuPush) {
+        m_writes.mxuPush->ready = t + m_config.latMxuMatmul;
+        m_writes.mxuPush->producer = seq;
+        ++m_mxuInFlight;
+    }
+    if (m_writes.mxuPop)
+        --m_mxuInFlight;
+    commit(m_state, m_writes);
+
+    // Timing effects of the issued bundle.
+    for (const DecodedInstruction& d : b.instructions) {
+        if (d.writesS >= 0) {
+            m_sReady[d.writesS] = t + d.latency;
+            m_sProducer[d.writesS] = seq;
+        }
+        if (d.writesV >= 0) {
+            m_vReady[d.writesV] = t + d.latency;
+            m_vProducer[d.writesV] = seq;
+        }
+        if (d.occupancy > 0)
+            m_unitBusy[static_cast<int>(d.unit)] = t + d.occupancy;
+        if (d.insn->opcode == Opcode::Halt) {
+            m_stats.halted = true;
+            m_stats.haltCycle = t + 1;
+        }
+    }
+
+    // The event, with the stall that preceded it attributed to its dominant reason.
+    accountStall(t);
+    events::BundleIssue e;
+    e.cycle = t;
+    e.pc = m_pc;
+    e.chip = static_cast<std::uint16_t>(m_state.chip);
+    e.stallCycles = static_cast<std::uint32_t>(t - m_eligibleSince);
+    if (e.stallCycles > 0) {
+        int dominant = 0;
+        for (int r = 1; r < events::kStallReasonCount; ++r)
+            if (m_reasonCycles[r] > m_reasonCycles[dominant])
+                dominant = r;
+        e.reason = static_cast<StallReason>(dominant);
+        if (m_stalled && m_lastStall.reason == e.reason) {
+            e.causeKind = m_lastStall.causeKind;
+            e.cause = m_lastStall.cause;
+        }
+    }
+    for (int r = 0; r < events::kStallReasonCount; ++r) {
+        m_stats.stallCycles[r] += m_reasonCycles[r];
+        m_reasonCycles[r] = 0;
+    }
+    m_store.appendBundle(e);
+    ++m_stats.bundles;
+    m_stats.instructions += b.instructions.size();
+
+    m_stalled = false;
+    m_pc = nextPc;
+    m_nextIssue = t + 1 + (taken ? static_cast<std::uint64_t>(m_config.latBranchTaken) : 0);
+    m_eligibleSince = t + 1;
+    if (taken)
+        m_reasonCycles[static_cast<int>(StallReason::BranchBubble)] =
+            static_cast<std::uint64_t>(m_config.latBranchTaken);
+}
+
+Attempt CoreModel::tryIssue(std::uint64_t t)
+{
+    if (m_pc >= m_program.size())
+        throw SimFault{"ran past the end of the program (" + std::to_string(m_program.size()) +
+                       " bundles) without halt"};
+    const DecodedBundle& b = m_program[m_pc];
+    const Attempt a = checkHazards(b, t);
+    if (!a.issued)
+        return a;
+    issue(b, t);
+    return a;
+}
+
+std::string CoreModel::waitDescription() const
+{
+    if (!m_stalled)
+        return "ready";
+    if (m_lastStall.reason != StallReason::SyncWait)
+        return std::string(events::stallReasonName(m_lastStall.reason));
+    for (const DecodedInstruction& d : m_program[m_pc].instructions) {
+        if (d.insn->opcode != Opcode::SyncWait)
+            continue;
+        const std::uint32_t flag = scalarOperand(m_state, d.insn->operands[0]);
+        const std::uint32_t target = scalarOperand(m_state, d.insn->operands[1]);
+        return "waits for flag " + std::to_string(flag) + " >= " + std::to_string(target) + ", flag is " +
+               std::to_string(m_state.flags[flag]);
+    }
+    return "sync wait";
+}
+
+} // namespace xps::sim

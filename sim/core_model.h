@@ -1,0 +1,77 @@
+#pragma once
+// One chip's core in time: decides each cycle whether the bundle at pc can issue (scoreboard, unit
+// occupancy, MXU FIFO, DMA queue, sync condition) and, if so, executes it and records its event. When it
+// cannot, it says why, what it waits for, and the earliest cycle that could change.
+
+#include "decoded_program.h"
+#include "dma_system.h"
+#include "execute.h"
+#include "replayer.h"
+#include "trace/trace.h"
+
+namespace xps::sim {
+
+struct Attempt
+{
+    bool issued = false;
+    events::StallReason reason = events::StallReason::None;
+    events::CauseKind causeKind = events::CauseKind::None;
+    std::uint32_t cause = 0;
+    std::uint64_t wake =
+        kNever; // earliest cycle the stall could clear on its own; kNever if only a DMA or flag can
+};
+
+class CoreModel
+{
+public:
+    CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
+              DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats);
+
+    // Throws SimFault (with the chip's pc still at the failing bundle).
+    Attempt tryIssue(std::uint64_t cycle);
+
+    bool halted() const { return m_stats.halted; }
+    std::uint64_t nextIssue() const { return m_nextIssue; }
+    std::uint32_t pc() const { return m_pc; }
+    const trace::ChipTrace& chip() const { return m_chip; }
+    // For a deadlock report: what the stalled bundle waits on.
+    std::string waitDescription() const;
+
+private:
+    Attempt stall(std::uint64_t cycle, events::StallReason reason, events::CauseKind kind,
+                  std::uint32_t cause, std::uint64_t wake);
+    void accountStall(std::uint64_t cycle);
+    Attempt checkHazards(const DecodedBundle& bundle, std::uint64_t cycle);
+    void issue(const DecodedBundle& bundle, std::uint64_t cycle);
+
+    const trace::ChipTrace& m_chip;
+    ChipState& m_state;
+    const isa::MachineConfig& m_config;
+    DmaSystem& m_dma;
+    events::EventStore& m_store;
+    ExecOptions m_exec;
+    ChipStats& m_stats;
+    std::vector<DecodedBundle> m_program;
+    PendingWrites m_writes;
+
+    std::uint32_t m_pc = 0;
+    std::uint64_t m_nextIssue = 0;
+    std::uint32_t m_seq = 0; // sequence number of the next issued bundle
+    std::array<std::uint64_t, isa::kScalarRegisters> m_sReady{};
+    std::array<std::uint64_t, isa::kVectorRegisters> m_vReady{};
+    std::array<std::uint32_t, isa::kScalarRegisters> m_sProducer{};
+    std::array<std::uint32_t, isa::kVectorRegisters> m_vProducer{};
+    std::uint64_t m_unitBusy[kUnitCount] = {};
+    std::uint64_t m_mxuInFlight = 0; // products issued but not yet popped (FIFO capacity)
+
+    // The pending bundle's stall bookkeeping.
+    std::uint64_t m_eligibleSince = 0;
+    std::uint64_t m_lastAttempt = 0;
+    bool m_stalled = false;
+    Attempt m_lastStall;
+    std::uint64_t m_reasonCycles[events::kStallReasonCount] = {};
+
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> m_regions; // open regions: (id, enter cycle)
+};
+
+} // namespace xps::sim

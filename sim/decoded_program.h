@@ -1,0 +1,34 @@
+#pragma once
+// Per-pc facts the issue loop needs every cycle, derived once per replay from the opcode table and the
+// machine config: which registers an instruction reads and writes, its latency, unit and occupancy.
+
+#include "isa/machine_config.h"
+#include "isa/program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace xps::sim {
+
+struct DecodedInstruction
+{
+    const isa::Instruction* insn;
+    std::uint32_t readsS = 0; // bit r: reads scalar register r
+    std::uint32_t readsV = 0;
+    int writesS = -1;
+    int writesV = -1;
+    std::uint32_t latency = 1;   // cycles until the result is usable
+    std::uint32_t occupancy = 0; // cycles its unit stays busy (0: pipelined)
+    isa::Unit unit = isa::Unit::Control;
+};
+
+struct DecodedBundle
+{
+    std::vector<DecodedInstruction> instructions;
+    std::uint32_t readsS = 0;
+    std::uint32_t readsV = 0;
+};
+
+std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa::MachineConfig& config);
+
+} // namespace xps::sim

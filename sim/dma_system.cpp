@@ -1,0 +1,330 @@
+#include "dma_system.h"
+
+#include "util/text.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace xps::sim {
+
+DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips,
+                     events::EventStore& store, bool copyPayload)
+    : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload),
+      m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
+      m_lastWriter(chips.size(), std::vector<std::int64_t>(static_cast<std::size_t>(config.syncFlags), -1)),
+      m_totals(chips.size())
+{
+}
+
+bool DmaSystem::queueFull(int chip, int engine) const
+{
+    const auto& q = m_queues[static_cast<std::size_t>(chip * m_config.dmaEngines + engine)];
+    return static_cast<std::int64_t>(q.size()) >= m_config.dmaQueueDepth;
+}
+
+std::vector<int> DmaSystem::route(int from, int to) const
+{
+    std::vector<int> links;
+    const int n = static_cast<int>(m_config.chips);
+    const int width = m_config.topology == isa::Topology::Ring ? n : static_cast<int>(m_config.torusWidth);
+    const int height = n / width;
+    // Dimension-ordered shortest route (x along the ring/row, then y along the column); ties go forward.
+    const auto walk = [&](int& at, int target, int size, int stride, int forwardDir) {
+        const int pos = (at / stride) % size;
+        const int goal = (target / stride) % size;
+        const int forward = (goal - pos + size) % size;
+        const bool goForward = forward <= size - forward;
+        const int steps = goForward ? forward : size - forward;
+        for (int k = 0; k < steps; ++k) {
+            const int p = (at / stride) % size;
+            links.push_back(at * 4 + forwardDir + (goForward ? 0 : 1));
+            const int next = goForward ? (p + 1) % size : (p + size - 1) % size;
+            at += (next - p) * stride;
+        }
+    };
+    int at = from;
+    walk(at, to, width, 1, 0);
+    if (height > 1)
+        walk(at, to, height, width, 2);
+    return links;
+}
+
+std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
+{
+    if (d.engine < 0 || d.engine >= m_config.dmaEngines)
+        throw SimFault{"invalid DMA descriptor: engine " + std::to_string(d.engine) + " does not exist"};
+    if (d.dstChip < 0 || d.dstChip >= static_cast<int>(m_chips.size()))
+        throw SimFault{"invalid DMA descriptor: chip " + std::to_string(d.dstChip) + " does not exist"};
+    if (d.flag >= static_cast<std::uint32_t>(m_config.syncFlags))
+        throw SimFault{"invalid DMA descriptor: flag " + std::to_string(d.flag) + " does not exist"};
+    if (d.rowBytes == 0 || d.rows == 0)
+        throw SimFault{"invalid DMA descriptor: bytes and rows must be positive"};
+    const std::uint64_t srcStride = d.srcStride ? d.srcStride : d.rowBytes;
+    const std::uint64_t dstStride = d.dstStride ? d.dstStride : d.rowBytes;
+    const auto check = [&](int chip, isa::Space space, std::uint64_t address, std::uint64_t stride,
+                           const char* what) {
+        const SparseMemory& m = m_chips[static_cast<std::size_t>(chip)].memory(space);
+        const std::uint64_t span = (d.rows - 1) * stride + d.rowBytes;
+        const bool overflow = d.rows > 1 && stride > (UINT64_MAX - d.rowBytes) / (d.rows - 1);
+        if (overflow || !m.contains(address, span))
+            throw SimFault{std::string("invalid DMA descriptor: ") + what + " " +
+                           std::string(isa::spaceName(space)) + "[" + text::hex(address) + ", +" +
+                           std::to_string(span) + ") is outside " + std::string(isa::spaceName(space)) +
+                           " (" + text::formatBytes(m.size()) + ")"};
+    };
+    check(d.chip, d.srcSpace, d.srcAddress, srcStride, "source");
+    check(d.dstChip, d.dstSpace, d.dstAddress, dstStride, "destination");
+
+    Transfer t;
+    t.id = m_nextId++;
+    t.d = d;
+    t.d.srcStride = srcStride;
+    t.d.dstStride = dstStride;
+    t.total = d.rows * d.rowBytes;
+    t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
+    t.links = d.dstChip == d.chip ? std::vector<int>{} : route(d.chip, d.dstChip);
+    t.issueCycle = cycle;
+
+    events::DmaRecord r;
+    r.id = t.id;
+    r.chip = static_cast<std::uint16_t>(d.chip);
+    r.dstChip = static_cast<std::uint16_t>(d.dstChip);
+    r.pc = d.pc;
+    r.engine = static_cast<std::uint8_t>(d.engine);
+    r.srcSpace = static_cast<std::uint8_t>(d.srcSpace);
+    r.dstSpace = static_cast<std::uint8_t>(d.dstSpace);
+    r.srcAddress = d.srcAddress;
+    r.dstAddress = d.dstAddress;
+    r.bytes = t.total;
+    r.flag = d.flag;
+    r.chunks = static_cast<std::uint32_t>((t.total + t.chunk - 1) / t.chunk);
+    r.issue = cycle;
+    m_records.push_back(r);
+
+    auto& q = m_queues[static_cast<std::size_t>(d.chip * m_config.dmaEngines + d.engine)];
+    q.push_back(std::move(t));
+    if (q.size() == 1)
+        startHeads(std::max(m_now, static_cast<double>(cycle)));
+    return q.back().id;
+}
+
+void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value,
+                            std::uint64_t cycle)
+{
+    const double hops = static_cast<double>(route(fromChip, toChip).size());
+    m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
+                          toChip, flag, value});
+}
+
+void DmaSystem::startHeads(double now)
+{
+    // A head that has not been scheduled yet starts after the setup cost and its route's latency.
+    for (auto& q : m_queues) {
+        if (q.empty() || q.front().startAt > 0.0 || q.front().active)
+            continue;
+        Transfer& t = q.front();
+        const double latency =
+            static_cast<double>(m_config.dmaSetupCycles) +
+            static_cast<double>(t.links.size()) * static_cast<double>(m_config.iciLatencyCycles);
+        t.startAt = std::max(now, static_cast<double>(t.issueCycle)) + std::max(latency, 1e-9);
+    }
+}
+
+void DmaSystem::recomputeRates()
+{
+    const std::size_t chips = m_chips.size();
+    std::vector<int> hbmUsers(chips, 0), vmemUsers(chips, 0), linkUsers(chips * 4, 0);
+    const auto touches = [](const Transfer& t, auto&& fn) {
+        if (t.d.srcSpace == isa::Space::Hbm)
+            fn('h', t.d.chip);
+        if (t.d.dstSpace == isa::Space::Hbm)
+            fn('h', t.d.dstChip);
+        if (t.d.srcSpace != isa::Space::Hbm && t.d.dstSpace != isa::Space::Hbm && t.links.empty())
+            fn('v', t.d.chip);
+        for (int link : t.links)
+            fn('l', link);
+    };
+    for (auto& q : m_queues)
+        if (!q.empty() && q.front().active)
+            touches(q.front(), [&](char kind, int index) {
+                (kind == 'h'   ? hbmUsers
+                 : kind == 'v' ? vmemUsers
+                               : linkUsers)[static_cast<std::size_t>(index)]++;
+            });
+    const double enginePeak = m_config.bytesPerCycle(m_config.dmaEnginePeakGBs);
+    const double hbm = m_config.bytesPerCycle(m_config.hbmBandwidthGBs);
+    const double vmem = m_config.bytesPerCycle(m_config.vmemDmaBandwidthGBs);
+    const double link = m_config.bytesPerCycle(m_config.iciLinkGBs);
+    for (auto& q : m_queues) {
+        if (q.empty() || !q.front().active)
+            continue;
+        Transfer& t = q.front();
+        double rate = enginePeak;
+        touches(t, [&](char kind, int index) {
+            const auto i = static_cast<std::size_t>(index);
+            if (kind == 'h')
+                rate = std::min(rate, hbm / hbmUsers[i]);
+            else if (kind == 'v')
+                rate = std::min(rate, vmem / vmemUsers[i]);
+            else
+                rate = std::min(rate, link / linkUsers[i]);
+        });
+        t.rate = rate;
+    }
+}
+
+double DmaSystem::nextEventTime() const
+{
+    double next = INFINITY;
+    for (const auto& q : m_queues) {
+        if (q.empty())
+            continue;
+        const Transfer& t = q.front();
+        if (!t.active) {
+            next = std::min(next, t.startAt);
+            continue;
+        }
+        const double boundary = static_cast<double>(std::min((t.chunksDone + 1) * t.chunk, t.total));
+        next = std::min(next, m_now + std::max(0.0, boundary - t.done) / t.rate);
+    }
+    for (const FlagMessage& m : m_messages)
+        next = std::min(next, m.at);
+    return next;
+}
+
+void DmaSystem::moveBytes(double until)
+{
+    const double dt = until - m_now;
+    if (dt <= 0.0)
+        return;
+    for (auto& q : m_queues)
+        if (!q.empty() && q.front().active)
+            q.front().done =
+                std::min(static_cast<double>(q.front().total), q.front().done + q.front().rate * dt);
+}
+
+void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to)
+{
+    ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
+    ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
+    std::vector<std::uint8_t> buffer;
+    for (std::uint64_t at = from; at < to;) {
+        const std::uint64_t row = at / t.d.rowBytes;
+        const std::uint64_t col = at % t.d.rowBytes;
+        const std::uint64_t n = std::min(t.d.rowBytes - col, to - at);
+        buffer.resize(n);
+        src.memory(t.d.srcSpace).read(t.d.srcAddress + row * t.d.srcStride + col, buffer);
+        dst.memory(t.d.dstSpace).write(t.d.dstAddress + row * t.d.dstStride + col, buffer);
+        at += n;
+    }
+}
+
+void DmaSystem::completeChunks(Transfer& t, double now)
+{
+    // Floating-point rates land a hair short of a boundary; a millionth of a byte is not a byte.
+    while (t.chunksDone * t.chunk < t.total) {
+        const std::uint64_t boundary = std::min((t.chunksDone + 1) * t.chunk, t.total);
+        if (t.done + 1e-6 < static_cast<double>(boundary))
+            break;
+        if (m_copyPayload || t.d.dstSpace == isa::Space::Smem)
+            copyChunk(t, t.chunksDone * t.chunk, boundary);
+        const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
+        DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
+        if (t.d.srcSpace == isa::Space::Hbm)
+            src.hbmBytes += bytes;
+        if (t.d.dstSpace == isa::Space::Hbm)
+            m_totals[static_cast<std::size_t>(t.d.dstChip)].hbmBytes += bytes;
+        if (!t.links.empty())
+            src.iciBytes += bytes;
+        src.bytesByPath[static_cast<int>(t.d.srcSpace)][static_cast<int>(t.d.dstSpace)] += bytes;
+        ++t.chunksDone;
+        m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
+        m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
+    }
+    (void)now;
+}
+
+void DmaSystem::retire(double now)
+{
+    for (auto& q : m_queues) {
+        while (!q.empty() && q.front().active && q.front().chunksDone * q.front().chunk >= q.front().total) {
+            events::DmaRecord& r = m_records[q.front().id];
+            r.start = q.front().firstByteCycle;
+            r.end = static_cast<std::uint64_t>(std::ceil(now));
+            m_store.appendDma(r);
+            q.pop_front();
+        }
+    }
+    startHeads(now);
+}
+
+void DmaSystem::advanceTo(std::uint64_t cycle)
+{
+    const double until = static_cast<double>(cycle);
+    for (;;) {
+        const double te = nextEventTime();
+        if (te > until) {
+            moveBytes(until);
+            m_now = std::max(m_now, until);
+            return;
+        }
+        moveBytes(te);
+        m_now = std::max(m_now, te);
+        bool changed = false;
+        for (auto& q : m_queues) {
+            if (q.empty())
+                continue;
+            Transfer& t = q.front();
+            if (!t.active && t.startAt <= m_now) {
+                t.active = true;
+                t.firstByteCycle = static_cast<std::uint64_t>(std::ceil(m_now));
+                changed = true;
+            }
+            if (t.active)
+                completeChunks(t, m_now);
+        }
+        for (std::size_t i = 0; i < m_messages.size();) {
+            if (m_messages[i].at <= m_now) {
+                m_chips[static_cast<std::size_t>(m_messages[i].chip)].flags[m_messages[i].flag] +=
+                    m_messages[i].value;
+                m_messages.erase(m_messages.begin() + static_cast<long>(i));
+            } else {
+                ++i;
+            }
+        }
+        retire(m_now);
+        (void)changed;
+        recomputeRates();
+    }
+}
+
+std::uint64_t DmaSystem::nextEventCycle() const
+{
+    const double t = nextEventTime();
+    if (!std::isfinite(t))
+        return kNever;
+    return static_cast<std::uint64_t>(std::ceil(t));
+}
+
+bool DmaSystem::idle() const
+{
+    return m_messages.empty() &&
+           std::all_of(m_queues.begin(), m_queues.end(), [](const auto& q) { return q.empty(); });
+}
+
+std::int64_t DmaSystem::pendingWriterOf(int chip, std::uint32_t flag) const
+{
+    std::int64_t best = -1;
+    for (const auto& q : m_queues)
+        for (const Transfer& t : q)
+            if (t.d.dstChip == chip && t.d.flag == flag && (best < 0 || t.id < best))
+                best = t.id;
+    return best;
+}
+
+std::int64_t DmaSystem::lastWriterOf(int chip, std::uint32_t flag) const
+{
+    return m_lastWriter[static_cast<std::size_t>(chip)][flag];
+}
+
+} // namespace xps::sim

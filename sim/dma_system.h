@@ -1,0 +1,117 @@
+#pragma once
+// The DMA engines and ICI of all chips, in continuous time. Rates are piecewise constant: they change only
+// when a transfer starts or finishes, and each active transfer gets the smallest of its engine's peak and
+// its equal share of every shared resource it crosses (the HBM of a chip, the VMEM copy path, each ICI link
+// direction on its route). A chunk's bytes are copied and its flag incremented when the chunk completes,
+// so a consumer that reads early sees old data, as on hardware.
+
+#include "chip_state.h"
+#include "events/event_store.h"
+#include "isa/machine_config.h"
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <vector>
+
+namespace xps::sim {
+
+inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+struct DmaDescriptor
+{
+    int chip = 0;
+    int dstChip = 0;
+    std::uint32_t pc = 0;
+    int engine = 0;
+    isa::Space srcSpace = isa::Space::Hbm;
+    isa::Space dstSpace = isa::Space::Vmem;
+    std::uint64_t srcAddress = 0;
+    std::uint64_t dstAddress = 0;
+    std::uint64_t rowBytes = 0;
+    std::uint64_t rows = 1;
+    std::uint64_t srcStride = 0; // 0 = rowBytes
+    std::uint64_t dstStride = 0;
+    std::uint64_t chunkBytes = 0;
+    std::uint32_t flag = 0;
+};
+
+struct DmaTotals
+{
+    std::uint64_t hbmBytes = 0;           // bytes read from or written to this chip's HBM
+    std::uint64_t iciBytes = 0;           // bytes this chip sent over ICI
+    std::uint64_t bytesByPath[3][3] = {}; // [src space][dst space]
+};
+
+class DmaSystem
+{
+public:
+    DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips, events::EventStore& store,
+              bool copyPayload);
+
+    bool queueFull(int chip, int engine) const;
+    // Validates the descriptor against memory bounds (throws SimFault) and queues it; returns the DMA id.
+    std::uint32_t issue(const DmaDescriptor& d, std::uint64_t cycle);
+    // sync.add to another chip: the increment lands after the ICI latency of the route.
+    void sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value, std::uint64_t cycle);
+
+    // Processes every event up to and including `cycle`.
+    void advanceTo(std::uint64_t cycle);
+    // The first cycle at which something changes (a flag may advance, a queue slot frees), or kNever.
+    std::uint64_t nextEventCycle() const;
+    bool idle() const;
+
+    // The in-flight DMA that will next increment `flag` on `chip`, or -1.
+    std::int64_t pendingWriterOf(int chip, std::uint32_t flag) const;
+    // The DMA whose chunk last incremented `flag` on `chip`, or -1.
+    std::int64_t lastWriterOf(int chip, std::uint32_t flag) const;
+    const DmaTotals& totals(int chip) const { return m_totals[static_cast<std::size_t>(chip)]; }
+
+private:
+    struct Transfer
+    {
+        std::uint32_t id;
+        DmaDescriptor d;
+        std::uint64_t total;
+        std::uint64_t chunk;
+        std::uint64_t chunksDone = 0;
+        double done = 0.0;    // bytes moved
+        double startAt = 0.0; // when bytes begin to move (setup and route latency paid)
+        double rate = 0.0;    // bytes per cycle, while active
+        bool active = false;
+        std::vector<int> links; // ICI link-direction indices on the route
+        std::uint64_t issueCycle = 0;
+        std::uint64_t firstByteCycle = 0;
+    };
+    struct FlagMessage
+    {
+        double at;
+        int chip;
+        std::uint32_t flag;
+        std::uint32_t value;
+    };
+
+    std::vector<int> route(int from, int to) const;
+    void startHeads(double now);
+    void recomputeRates();
+    double nextEventTime() const;
+    void moveBytes(double until);
+    void completeChunks(Transfer& t, double now);
+    void copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to);
+    void retire(double now);
+
+    const isa::MachineConfig& m_config;
+    std::vector<ChipState>& m_chips;
+    events::EventStore& m_store;
+    bool m_copyPayload;
+    double m_now = 0.0;
+    std::uint32_t m_nextId = 0;
+    // queues[chip * engines + engine]: the head may be active; the rest wait.
+    std::vector<std::deque<Transfer>> m_queues;
+    std::vector<FlagMessage> m_messages;
+    std::vector<std::vector<std::int64_t>> m_lastWriter; // [chip][flag]
+    std::vector<DmaTotals> m_totals;
+    std::vector<events::DmaRecord> m_records; // by id, completed when the transfer ends
+};
+
+} // namespace xps::sim

@@ -1,0 +1,186 @@
+// Scalar and memory semantics, operand access and the commit of a bundle's writes.
+#include "execute.h"
+
+#include "execute_detail.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace xps::sim {
+
+using isa::Opcode;
+
+std::uint32_t scalarOperand(const ChipState& state, const isa::Operand& o)
+{
+    if (o.form == isa::Operand::Form::Imm)
+        return static_cast<std::uint32_t>(o.value);
+    if (!state.sValid[o.reg])
+        throw SimFault{"reads uninitialised scalar register s" + std::to_string(o.reg)};
+    return state.s[o.reg];
+}
+
+std::uint64_t effectiveAddress(const ChipState& state, const isa::Operand& o)
+{
+    std::uint64_t base = 0;
+    if (o.hasBase) {
+        if (!state.sValid[o.reg])
+            throw SimFault{"reads uninitialised scalar register s" + std::to_string(o.reg)};
+        base = state.s[o.reg];
+    }
+    return base + static_cast<std::uint64_t>(o.value);
+}
+
+namespace detail {
+
+const VReg& vectorOperand(const ChipState& state, const isa::Operand& o)
+{
+    if (!state.vValid[o.reg])
+        throw SimFault{"reads uninitialised vector register v" + std::to_string(o.reg)};
+    return state.v[o.reg];
+}
+
+void checkAccess(ChipState& state, isa::Space space, std::uint64_t address, std::uint64_t bytes,
+                 std::uint64_t alignment)
+{
+    const SparseMemory& m = state.memory(space);
+    if (!m.contains(address, bytes))
+        throw SimFault{"out-of-bounds " + std::string(isa::spaceName(space)) + " access [" +
+                       text::hex(address) + ", " + text::hex(address + bytes) +
+                       "): " + std::string(isa::spaceName(space)) + " has " + text::formatBytes(m.size())};
+    if (address % alignment != 0)
+        throw SimFault{"misaligned " + std::string(isa::spaceName(space)) + " access at " +
+                       text::hex(address) + ": must be a multiple of " + std::to_string(alignment)};
+}
+
+} // namespace detail
+
+namespace {
+
+std::uint32_t scalarAlu(Opcode op, std::uint32_t a, std::uint32_t b)
+{
+    const auto sa = static_cast<std::int32_t>(a);
+    const auto sb = static_cast<std::int32_t>(b);
+    switch (op) {
+    case Opcode::SAdd: return a + b;
+    case Opcode::SSub: return a - b;
+    case Opcode::SMul: return a * b;
+    case Opcode::SAnd: return a & b;
+    case Opcode::SOr: return a | b;
+    case Opcode::SXor: return a ^ b;
+    case Opcode::SShl: return a << (b & 31);
+    case Opcode::SShr: return a >> (b & 31);
+    case Opcode::SSra: return static_cast<std::uint32_t>(sa >> (b & 31));
+    case Opcode::SMin: return static_cast<std::uint32_t>(std::min(sa, sb));
+    case Opcode::SMax: return static_cast<std::uint32_t>(std::max(sa, sb));
+    case Opcode::SCmpEq: return a == b;
+    case Opcode::SCmpNe: return a != b;
+    case Opcode::SCmpLt: return sa < sb;
+    case Opcode::SCmpLe: return sa <= sb;
+    case Opcode::SCmpGt: return sa > sb;
+    case Opcode::SCmpGe: return sa >= sb;
+    default: return 0;
+    }
+}
+
+// vld/vst (strided or not): row r at address + r * stride, 512 bytes each.
+void vectorLoad(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
+                PendingWrites& writes)
+{
+    const std::uint64_t base = effectiveAddress(state, insn.operands[1]);
+    const std::uint64_t stride = insn.opcode == Opcode::VLdS ? scalarOperand(state, insn.operands[2]) : 512;
+    constexpr std::uint64_t rowBytes = isa::kLanes * 4;
+    for (int r = 0; r < isa::kSublanes; ++r)
+        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
+    PendingWrites::Vector w{insn.operands[0].reg, {}};
+    if (options.computeVectors)
+        for (int r = 0; r < isa::kSublanes; ++r)
+            state.vmem.read(base + r * stride,
+                            {reinterpret_cast<std::uint8_t*>(w.value.data() + r * isa::kLanes), rowBytes});
+    writes.vectors.push_back(std::move(w));
+}
+
+void vectorStore(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
+                 PendingWrites& writes)
+{
+    const VReg& value = detail::vectorOperand(state, insn.operands[0]);
+    const std::uint64_t base = effectiveAddress(state, insn.operands[1]);
+    const std::uint64_t stride = insn.opcode == Opcode::VStS ? scalarOperand(state, insn.operands[2]) : 512;
+    constexpr std::uint64_t rowBytes = isa::kLanes * 4;
+    for (int r = 0; r < isa::kSublanes; ++r)
+        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
+    if (!options.computeVectors)
+        return;
+    for (int r = 0; r < isa::kSublanes; ++r) {
+        const auto* row = reinterpret_cast<const std::uint8_t*>(value.data() + r * isa::kLanes);
+        writes.memory.push_back(
+            {isa::Space::Vmem, base + r * stride, std::vector<std::uint8_t>(row, row + rowBytes)});
+    }
+}
+
+} // namespace
+
+void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
+             PendingWrites& writes)
+{
+    const auto& o = insn.operands;
+    switch (insn.opcode) {
+    case Opcode::SMov: writes.scalars.push_back({o[0].reg, scalarOperand(state, o[1])}); return;
+    case Opcode::SChip: writes.scalars.push_back({o[0].reg, static_cast<std::uint32_t>(state.chip)}); return;
+    case Opcode::SLd: {
+        const std::uint64_t a = effectiveAddress(state, o[1]);
+        detail::checkAccess(state, isa::Space::Smem, a, 4, 4);
+        writes.scalars.push_back({o[0].reg, state.smem.read32(a)});
+        return;
+    }
+    case Opcode::SSt: {
+        const std::uint32_t v = scalarOperand(state, o[0]);
+        const std::uint64_t a = effectiveAddress(state, o[1]);
+        detail::checkAccess(state, isa::Space::Smem, a, 4, 4);
+        std::vector<std::uint8_t> bytes(4);
+        std::memcpy(bytes.data(), &v, 4);
+        writes.memory.push_back({isa::Space::Smem, a, std::move(bytes)});
+        return;
+    }
+    case Opcode::VLd:
+    case Opcode::VLdS: vectorLoad(state, insn, options, writes); return;
+    case Opcode::VSt:
+    case Opcode::VStS: vectorStore(state, insn, options, writes); return;
+    default: break;
+    }
+    const isa::OpcodeInfo& info = insn.info();
+    if (info.slot == isa::SlotKind::Scalar && info.unit == isa::Unit::ScalarAlu) {
+        writes.scalars.push_back(
+            {o[0].reg, scalarAlu(insn.opcode, scalarOperand(state, o[1]), scalarOperand(state, o[2]))});
+        return;
+    }
+    if (info.slot == isa::SlotKind::Vector || info.slot == isa::SlotKind::CrossLane) {
+        detail::executeVector(state, insn, options, writes);
+        return;
+    }
+    if (info.slot == isa::SlotKind::MatrixPush || info.slot == isa::SlotKind::MatrixPop) {
+        detail::executeMatrix(state, insn, options, writes);
+        return;
+    }
+}
+
+void commit(ChipState& state, PendingWrites& writes)
+{
+    for (const auto& w : writes.scalars) {
+        state.s[w.reg] = w.value;
+        state.sValid[w.reg] = true;
+    }
+    for (auto& w : writes.vectors) {
+        state.v[w.reg] = w.value;
+        state.vValid[w.reg] = true;
+    }
+    for (const auto& w : writes.memory)
+        state.memory(w.space).write(w.address, w.bytes);
+    if (writes.mxuPop)
+        state.fifo.pop_front();
+    if (writes.mxuPush)
+        state.fifo.push_back(std::move(*writes.mxuPush));
+    writes.clear();
+}
+
+} // namespace xps::sim

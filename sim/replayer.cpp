@@ -1,0 +1,244 @@
+#include "replayer.h"
+
+#include "asm/disassembler.h"
+#include "core_model.h"
+#include "util/text.h"
+
+#include <cblas.h>
+#include <chrono>
+
+namespace xps::sim {
+
+std::string ReplayFault::toString() const
+{
+    return "chip " + std::to_string(chip) + ", pc " + text::hex(pc) + ", cycle " + std::to_string(cycle) +
+           " (`" + instruction + "`): " + message;
+}
+
+struct Replayer::Impl
+{
+    const trace::Trace& trace;
+    ReplayOptions options;
+    events::EventStore& store;
+    std::vector<ChipState> states;
+    std::vector<ChipStats> stats;
+    std::unique_ptr<DmaSystem> dma;
+    std::vector<std::unique_ptr<CoreModel>> cores;
+    std::uint64_t now = 0;
+    std::uint64_t bundles = 0;
+    bool ended = false;
+    ReplayResult result;
+
+    Impl(const trace::Trace& t, const ReplayOptions& o, events::EventStore& s)
+        : trace(t), options(o), store(s)
+    {
+        // One BLAS thread: the GRM must be deterministic, and chips are stepped in a fixed order anyway.
+        openblas_set_num_threads(1);
+        const isa::MachineConfig& m = trace.machine;
+        states.resize(trace.chips.size());
+        stats.resize(trace.chips.size());
+        for (std::size_t c = 0; c < trace.chips.size(); ++c) {
+            ChipState& st = states[c];
+            const trace::ChipTrace& ct = trace.chips[c];
+            st.chip = static_cast<int>(c);
+            st.hbm = SparseMemory(static_cast<std::uint64_t>(m.hbmBytes));
+            st.vmem = SparseMemory(static_cast<std::uint64_t>(m.vmemBytes));
+            st.smem = SparseMemory(static_cast<std::uint64_t>(m.smemBytes));
+            st.flags.assign(static_cast<std::size_t>(m.syncFlags), 0);
+            for (const auto& [reg, value] : ct.initial.scalarRegisters) {
+                st.s[static_cast<std::size_t>(reg)] = value;
+                st.sValid[static_cast<std::size_t>(reg)] = true;
+            }
+            for (const auto& [flag, value] : ct.initial.flags)
+                st.flags[static_cast<std::size_t>(flag)] = value;
+            for (const auto& [reg, payload] : ct.initial.vectorRegisters) {
+                std::span<std::uint8_t> bytes(
+                    reinterpret_cast<std::uint8_t*>(st.v[static_cast<std::size_t>(reg)].data()),
+                    isa::kVectorBytes);
+                if (payload.isGenerator)
+                    generateBytes(payload.generator, 0, bytes);
+                else
+                    std::copy(payload.bytes.begin(), payload.bytes.end(), bytes.begin());
+                st.vValid[static_cast<std::size_t>(reg)] = true;
+            }
+            for (const trace::MemoryInit& init : ct.initial.memory)
+                st.memory(init.space).addSource(init.address, init.size, init.payload);
+        }
+        const bool full = options.mode == ReplayMode::Full;
+        dma = std::make_unique<DmaSystem>(m, states, store, full);
+        const ExecOptions exec{full, static_cast<std::uint64_t>(m.vmemAlignment)};
+        for (std::size_t c = 0; c < trace.chips.size(); ++c)
+            cores.push_back(
+                std::make_unique<CoreModel>(trace.chips[c], states[c], m, *dma, store, exec, stats[c]));
+    }
+
+    void fail(int chip, const std::string& message, bool deadlock = false)
+    {
+        const CoreModel& core = *cores[static_cast<std::size_t>(chip)];
+        ReplayFault f;
+        f.chip = chip;
+        f.pc = core.pc();
+        f.cycle = now;
+        f.message = message;
+        f.deadlock = deadlock;
+        if (core.pc() < core.chip().program.bundles.size())
+            f.instruction =
+                assembly::disassembleBundle(core.chip().program.bundles[core.pc()], core.chip().symbols);
+        result.status = ReplayResult::Status::Faulted;
+        result.fault = f;
+        ended = true;
+    }
+
+    bool allDone() const
+    {
+        for (const ChipStats& s : stats)
+            if (!s.halted)
+                return false;
+        return dma->idle();
+    }
+
+    // One global cycle (or a skip over an idle stretch). Returns false once the replay has ended.
+    bool advance()
+    {
+        if (ended)
+            return false;
+        dma->advanceTo(now);
+        bool issued = false;
+        std::uint64_t wake = kNever;
+        for (std::size_t c = 0; c < cores.size(); ++c) {
+            CoreModel& core = *cores[c];
+            if (core.halted())
+                continue;
+            if (core.nextIssue() > now) {
+                wake = std::min(wake, core.nextIssue());
+                continue;
+            }
+            try {
+                const Attempt a = core.tryIssue(now);
+                if (a.issued) {
+                    issued = true;
+                    ++bundles;
+                } else {
+                    wake = std::min(wake, a.wake);
+                }
+            } catch (const SimFault& f) {
+                fail(static_cast<int>(c), f.message);
+                return false;
+            }
+        }
+        if (allDone()) {
+            ended = true;
+            return false;
+        }
+        if (issued) {
+            ++now;
+            return true;
+        }
+        const std::uint64_t next = std::min(wake, dma->nextEventCycle());
+        if (next == kNever) {
+            reportDeadlock();
+            return false;
+        }
+        now = std::max(next, now + 1);
+        return true;
+    }
+
+    void reportDeadlock()
+    {
+        std::string message = "deadlock: every running chip waits on something nothing in flight can change";
+        int first = -1;
+        for (std::size_t c = 0; c < cores.size(); ++c) {
+            if (cores[c]->halted())
+                continue;
+            if (first < 0)
+                first = static_cast<int>(c);
+            message += "; chip " + std::to_string(c) + " at pc " + text::hex(cores[c]->pc()) + " " +
+                       cores[c]->waitDescription();
+        }
+        fail(first < 0 ? 0 : first, message, true);
+    }
+
+    ReplayResult finish()
+    {
+        store.flush();
+        result.totalCycles = 0;
+        for (ChipStats& s : stats)
+            result.totalCycles = std::max(result.totalCycles, s.halted ? s.haltCycle : now);
+        result.totalCycles = std::max(result.totalCycles, now);
+        result.chips = stats;
+        for (std::size_t c = 0; c < states.size(); ++c)
+            result.dma.push_back(dma->totals(static_cast<int>(c)));
+        result.finalState = std::move(states);
+        states.clear();
+        ended = true;
+        return std::move(result);
+    }
+};
+
+Replayer::Replayer(const trace::Trace& trace, const ReplayOptions& options, events::EventStore& store)
+    : m_impl(std::make_unique<Impl>(trace, options, store))
+{
+}
+
+Replayer::~Replayer() = default;
+
+ReplayResult Replayer::run(std::stop_token stop, const ProgressCallback& progress)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto lastReport = start;
+    Impl& s = *m_impl;
+    std::uint64_t iterations = 0;
+    while (s.advance()) {
+        if (s.options.maxCycles && s.now >= s.options.maxCycles) {
+            s.result.status = ReplayResult::Status::CycleLimit;
+            break;
+        }
+        // Look at the clock and the stop token only every 4096 steps: cheap, and still well under 50 ms.
+        if ((++iterations & 4095) != 0)
+            continue;
+        if (stop.stop_requested()) {
+            s.result.status = ReplayResult::Status::Cancelled;
+            break;
+        }
+        const auto now = Clock::now();
+        if (progress && now - lastReport >= std::chrono::milliseconds(50)) {
+            lastReport = now;
+            progress({s.bundles, s.now, std::chrono::duration<double>(now - start).count()});
+        }
+    }
+    if (progress)
+        progress({s.bundles, s.now, std::chrono::duration<double>(Clock::now() - start).count()});
+    return s.finish();
+}
+
+bool Replayer::step(std::uint64_t cycles)
+{
+    const std::uint64_t until = m_impl->now + cycles;
+    while (m_impl->now < until)
+        if (!m_impl->advance())
+            return false;
+    return true;
+}
+
+std::uint64_t Replayer::cycle() const
+{
+    return m_impl->now;
+}
+
+const ChipState& Replayer::state(int chip) const
+{
+    return m_impl->states[static_cast<std::size_t>(chip)];
+}
+
+ReplayResult Replayer::finish()
+{
+    return m_impl->finish();
+}
+
+ReplayResult replay(const trace::Trace& trace, const ReplayOptions& options, events::EventStore& store)
+{
+    return Replayer(trace, options, store).run();
+}
+
+} // namespace xps::sim

@@ -1,0 +1,103 @@
+#pragma once
+// Replays a trace on the GRM: every chip on one global clock, in-order VLIW issue with a register
+// scoreboard, unit occupancy, the MXU result FIFO, DMA engines and sync flags; idle stretches are skipped
+// in one step (discrete-event). Records events into an EventStore and returns statistics, the final
+// state (for output comparison) or a fault diagnostic.
+//
+// Deterministic: the same trace and options give the same events, statistics and state.
+
+#include "chip_state.h"
+#include "dma_system.h"
+#include "events/event_store.h"
+#include "trace/trace.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace xps::sim {
+
+enum class ReplayMode {
+    Full,       // every value computed
+    TimingOnly, // vector/MXU results and DMA payloads skipped; stops if a scalar would depend on them
+};
+
+struct ReplayOptions
+{
+    ReplayMode mode = ReplayMode::Full;
+    std::uint64_t maxCycles = 0; // 0: no limit
+};
+
+struct ReplayProgress
+{
+    std::uint64_t bundles = 0;
+    std::uint64_t cycle = 0;
+    double elapsedSeconds = 0.0;
+};
+using ProgressCallback = std::function<void(const ReplayProgress&)>;
+
+inline constexpr int kUnitCount = static_cast<int>(isa::Unit::Control) + 1;
+
+struct ChipStats
+{
+    std::uint64_t bundles = 0;
+    std::uint64_t instructions = 0;
+    std::uint64_t haltCycle = 0;
+    bool halted = false;
+    std::uint64_t stallCycles[events::kStallReasonCount] = {};
+    std::uint64_t unitBusyCycles[kUnitCount] = {};
+};
+
+struct ReplayFault
+{
+    int chip = 0;
+    std::uint32_t pc = 0;
+    std::uint64_t cycle = 0;
+    std::string instruction; // the bundle's text
+    std::string message;
+    bool deadlock = false;
+
+    std::string toString() const;
+};
+
+struct ReplayResult
+{
+    enum class Status { Completed, Cancelled, Faulted, CycleLimit };
+    Status status = Status::Completed;
+    std::optional<ReplayFault> fault;
+    std::uint64_t totalCycles = 0;
+    std::vector<ChipStats> chips;
+    std::vector<DmaTotals> dma;
+    std::vector<ChipState> finalState;
+};
+
+class Replayer
+{
+public:
+    Replayer(const trace::Trace& trace, const ReplayOptions& options, events::EventStore& store);
+    ~Replayer();
+    Replayer(const Replayer&) = delete;
+    Replayer& operator=(const Replayer&) = delete;
+
+    // Runs to completion, a fault, cancellation (checked every few thousand bundles, so within
+    // milliseconds) or the cycle limit. Progress is reported at least every 50 ms of work.
+    ReplayResult run(std::stop_token stop = {}, const ProgressCallback& progress = {});
+
+    // Advances the global clock by up to `cycles` cycles; false once the replay has ended.
+    bool step(std::uint64_t cycles);
+    std::uint64_t cycle() const;
+    const ChipState& state(int chip) const;
+    ReplayResult finish(); // ends the replay and returns its result
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Convenience: run a replay synchronously into a fresh store.
+ReplayResult replay(const trace::Trace& trace, const ReplayOptions& options, events::EventStore& store);
+
+} // namespace xps::sim

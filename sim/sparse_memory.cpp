@@ -1,0 +1,122 @@
+#include "sparse_memory.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace xps::sim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+std::uint32_t element(const trace::Generator& g, std::uint64_t index)
+{
+    using Kind = trace::Generator::Kind;
+    switch (g.kind) {
+    case Kind::Zero: return 0;
+    case Kind::ConstU32: return g.bits;
+    case Kind::ConstF32: return std::bit_cast<std::uint32_t>(static_cast<float>(g.a));
+    case Kind::RandomU32: return static_cast<std::uint32_t>(splitmix64(g.seed * 0x100000001b3ull ^ index));
+    case Kind::RandomF32: {
+        // 24 random bits give every representable step of a float in [0, 1).
+        const double unit =
+            static_cast<double>(splitmix64(g.seed * 0x100000001b3ull ^ index) >> 40) / 16777216.0;
+        return std::bit_cast<std::uint32_t>(static_cast<float>(g.a + (g.b - g.a) * unit));
+    }
+    case Kind::IotaS32: return static_cast<std::uint32_t>(index);
+    }
+    return 0;
+}
+
+} // namespace
+
+void generateBytes(const trace::Generator& generator, std::uint64_t offset, std::span<std::uint8_t> out)
+{
+    std::uint64_t i = 0;
+    while (i < out.size()) {
+        const std::uint64_t at = offset + i;
+        const std::uint32_t value = element(generator, at / 4);
+        std::uint8_t bytes[4];
+        std::memcpy(bytes, &value, 4);
+        const std::uint64_t within = at % 4;
+        const std::uint64_t n = std::min<std::uint64_t>(4 - within, out.size() - i);
+        std::memcpy(out.data() + i, bytes + within, n);
+        i += n;
+    }
+}
+
+void SparseMemory::addSource(std::uint64_t address, std::uint64_t size, const trace::Payload& payload)
+{
+    m_sources.push_back({address, size, &payload});
+}
+
+std::uint8_t* SparseMemory::page(std::uint64_t index)
+{
+    if (index == m_lastIndex)
+        return m_lastPage;
+    auto& slot = m_pages[index];
+    if (!slot) {
+        slot = std::make_unique<std::uint8_t[]>(kPageBytes); // value-initialised: zero
+        const std::uint64_t pageStart = index * kPageBytes;
+        const std::uint64_t pageEnd = pageStart + kPageBytes;
+        // Later sources override earlier ones where they overlap, as the trace lists them.
+        for (const Source& s : m_sources) {
+            const std::uint64_t from = std::max(pageStart, s.address);
+            const std::uint64_t to = std::min(pageEnd, s.address + s.size);
+            if (from >= to)
+                continue;
+            std::span<std::uint8_t> out(slot.get() + (from - pageStart), to - from);
+            if (s.payload->isGenerator)
+                generateBytes(s.payload->generator, from - s.address, out);
+            else
+                std::memcpy(out.data(), s.payload->bytes.data() + (from - s.address), out.size());
+        }
+    }
+    m_lastIndex = index;
+    m_lastPage = slot.get();
+    return m_lastPage;
+}
+
+void SparseMemory::read(std::uint64_t address, std::span<std::uint8_t> out)
+{
+    std::uint64_t done = 0;
+    while (done < out.size()) {
+        const std::uint64_t at = address + done;
+        const std::uint64_t within = at % kPageBytes;
+        const std::uint64_t n = std::min<std::uint64_t>(kPageBytes - within, out.size() - done);
+        std::memcpy(out.data() + done, page(at / kPageBytes) + within, n);
+        done += n;
+    }
+}
+
+void SparseMemory::write(std::uint64_t address, std::span<const std::uint8_t> in)
+{
+    std::uint64_t done = 0;
+    while (done < in.size()) {
+        const std::uint64_t at = address + done;
+        const std::uint64_t within = at % kPageBytes;
+        const std::uint64_t n = std::min<std::uint64_t>(kPageBytes - within, in.size() - done);
+        std::memcpy(page(at / kPageBytes) + within, in.data() + done, n);
+        done += n;
+    }
+}
+
+std::uint32_t SparseMemory::read32(std::uint64_t address)
+{
+    std::uint32_t v;
+    read(address, {reinterpret_cast<std::uint8_t*>(&v), 4});
+    return v;
+}
+
+void SparseMemory::write32(std::uint64_t address, std::uint32_t value)
+{
+    write(address, {reinterpret_cast<const std::uint8_t*>(&value), 4});
+}
+
+} // namespace xps::sim

@@ -1,0 +1,52 @@
+#pragma once
+// Helpers for GRM tests: assemble a snippet and replay it.
+
+#include "test_support.h"
+
+#include "asm/assembler.h"
+#include "replayer.h"
+
+#include <bit>
+
+namespace xps::test {
+
+struct Replayed
+{
+    trace::Trace trace;
+    events::EventStore store;
+    sim::ReplayResult result;
+};
+
+inline std::unique_ptr<Replayed> replaySource(const std::string& source,
+                                              sim::ReplayMode mode = sim::ReplayMode::Full)
+{
+    auto r = std::make_unique<Replayed>();
+    auto t = assembly::assemble(source, "test.xasm");
+    if (!t.ok())
+        qFatal("%s", t.error().toString().c_str());
+    r->trace = std::move(t).value();
+    r->result = sim::replay(r->trace, {mode, 0}, r->store);
+    return r;
+}
+
+inline std::vector<float> readFloats(sim::ChipState& state, isa::Space space, std::uint64_t address,
+                                     std::size_t count)
+{
+    std::vector<float> out(count);
+    state.memory(space).read(address, {reinterpret_cast<std::uint8_t*>(out.data()), count * 4});
+    return out;
+}
+
+inline std::vector<float> generated(const trace::Generator& g, std::size_t count)
+{
+    std::vector<float> out(count);
+    sim::generateBytes(g, 0, {reinterpret_cast<std::uint8_t*>(out.data()), count * 4});
+    return out;
+}
+
+inline std::string faultText(const Replayed& r)
+{
+    return r.result.fault ? r.result.fault->toString() : std::string("<no fault>");
+}
+
+} // namespace xps::test

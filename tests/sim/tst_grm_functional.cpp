@@ -1,0 +1,180 @@
+// The GRM's functional model: results of vector, cross-lane and matrix ops against independent reference
+// computations, the sample kernel's output, and every fault class stopping with pc, cycle and text.
+#include "sim/sim_support.h"
+
+#include "trace/trace_io.h"
+
+#include <cmath>
+
+using namespace xps;
+
+namespace {
+
+trace::Generator randomF32(std::uint64_t seed)
+{
+    trace::Generator g;
+    g.kind = trace::Generator::Kind::RandomF32;
+    g.seed = seed;
+    g.a = -1.0;
+    g.b = 1.0;
+    return g;
+}
+
+} // namespace
+
+class TestGrmFunctional : public QObject
+{
+    Q_OBJECT
+private slots:
+    void vectorAddSampleComputesTheSum()
+    {
+        auto t = trace::loadTrace(test::sourceDir() + "/resources/samples/vector_add.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        sim::ReplayResult r = sim::replay(*t, {}, store);
+        QVERIFY2(!r.fault, r.fault ? r.fault->toString().c_str() : "");
+        QCOMPARE(r.status, sim::ReplayResult::Status::Completed);
+        constexpr std::size_t n = 16 * 1024;
+        const auto a = test::generated(randomF32(1), n);
+        const auto b = test::generated(randomF32(2), n);
+        const auto c = test::readFloats(r.finalState[0], isa::Space::Hbm, 0x200000, n);
+        for (std::size_t i = 0; i < n; ++i)
+            QCOMPARE(c[i], a[i] + b[i]);
+    }
+
+    void elementwiseAndCrossLaneOps()
+    {
+        auto r = test::replaySource(R"(
+.vmem in, 0, 4096
+.vmem out, 0x1000, 0x7000
+.init in, random_f32, seed=5, lo=-2.0, hi=2.0
+    vld v1, [in] ; smov s1, 3
+    vbcast v2, 0.5 ; viota v3
+    vfma.f32 v4, v1, v1, v2 ; xlu.rsum.f32 v5, v1
+    vcvt.f32.s32 v6, v3 ; xlu.tpose v7, v1
+    xlu.rot v8, v1, s1 ; vexp.f32 v9, v1
+    vst v4, [0x1000]
+    vst v5, [0x2000]
+    vst v6, [0x3000]
+    vst v7, [0x4000]
+    vst v8, [0x5000]
+    vst v9, [0x6000]
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        trace::Generator g = randomF32(5);
+        g.a = -2.0;
+        g.b = 2.0;
+        const auto x = test::generated(g, 1024);
+        auto& st = r->result.finalState[0];
+        const auto fma = test::readFloats(st, isa::Space::Vmem, 0x1000, 1024);
+        const auto rsum = test::readFloats(st, isa::Space::Vmem, 0x2000, 1024);
+        const auto iota = test::readFloats(st, isa::Space::Vmem, 0x3000, 1024);
+        const auto tpose = test::readFloats(st, isa::Space::Vmem, 0x4000, 1024);
+        const auto rot = test::readFloats(st, isa::Space::Vmem, 0x5000, 1024);
+        const auto ex = test::readFloats(st, isa::Space::Vmem, 0x6000, 1024);
+        for (int r0 = 0; r0 < 8; ++r0) {
+            double rowSum = 0;
+            for (int l = 0; l < 128; ++l)
+                rowSum += x[r0 * 128 + l];
+            for (int l = 0; l < 128; ++l) {
+                const int i = r0 * 128 + l;
+                QCOMPARE(fma[i], std::fma(x[i], x[i], 0.5f));
+                QVERIFY(std::abs(rsum[i] - rowSum) < 1e-4);
+                QCOMPARE(iota[i], static_cast<float>(i));
+                const int block = l / 8, c = l % 8;
+                QCOMPARE(tpose[i], x[c * 128 + block * 8 + r0]);
+                QCOMPARE(rot[i], x[r0 * 128 + (l + 128 - 3) % 128]);
+                QVERIFY(std::abs(ex[i] - std::exp(static_cast<double>(x[i]))) < 1e-5 * std::exp(2.0));
+            }
+        }
+    }
+
+    void matmulMatchesReferenceGemm()
+    {
+        // W (128 x 128) from HBM via 16 pushes, LHS 8 x 128; result = LHS x W.
+        std::string source = R"(
+.hbm  w_hbm, 0, 65536
+.vmem w, 0, 65536
+.vmem lhs, 0x10000, 4096
+.vmem out, 0x11000, 4096
+.init w_hbm, random_f32, seed=11, lo=-1.0, hi=1.0
+.init lhs, random_f32, seed=12, lo=-1.0, hi=1.0
+    dma.start vmem[w], hbm[w_hbm], 65536, 0, engine=0
+    sync.wait 0, 8
+)";
+        for (int i = 0; i < 16; ++i)
+            source += "    vld v" + std::to_string(i) + ", [" + std::to_string(i * 4096) + "]\n";
+        for (int i = 0; i < 16; ++i)
+            source += "    mxu.wpush v" + std::to_string(i) + "\n";
+        source += "    mxu.wcommit\n    vld v20, [lhs]\n    mxu.mm v20\n    mxu.pop v21\n    vst v21, "
+                  "[out]\n    halt\n";
+        auto r = test::replaySource(source);
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto w = test::generated(randomF32(11), 128 * 128);
+        const auto a = test::generated(randomF32(12), 1024);
+        const auto c = test::readFloats(r->result.finalState[0], isa::Space::Vmem, 0x11000, 1024);
+        for (int i = 0; i < 8; ++i) {
+            for (int j = 0; j < 128; ++j) {
+                double ref = 0;
+                for (int k = 0; k < 128; ++k)
+                    ref += static_cast<double>(a[i * 128 + k]) * w[k * 128 + j];
+                QVERIFY2(std::abs(c[i * 128 + j] - ref) < 1e-4,
+                         qPrintable(QString::number(c[i * 128 + j]) + QStringLiteral(" vs ") +
+                                    QString::number(ref)));
+            }
+        }
+    }
+
+    void faults_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QByteArray>("fault");
+        QTest::newRow("out of bounds")
+            << QByteArray("smov s1, 0x2000000\nvld v1, [s1]\nhalt")
+            << QByteArray("chip 0, pc 0x1, cycle 1 (`vld v1, [s1]`): out-of-bounds vmem access [0x2000000, "
+                          "0x2000200): vmem has 32 MiB");
+        QTest::newRow("misaligned") << QByteArray("smov s1, 100\nvld v1, [s1]\nhalt")
+                                    << QByteArray("chip 0, pc 0x1, cycle 1 (`vld v1, [s1]`): misaligned vmem "
+                                                  "access at 0x64: must be a multiple of 512");
+        QTest::newRow("uninitialised scalar")
+            << QByteArray("sadd s1, s2, 1\nhalt")
+            << QByteArray(
+                   "chip 0, pc 0x0, cycle 0 (`sadd s1, s2, 1`): reads uninitialised scalar register s2");
+        QTest::newRow("uninitialised vector")
+            << QByteArray("vadd.f32 v1, v2, v3\nhalt")
+            << QByteArray(
+                   "chip 0, pc 0x0, cycle 0 (`vadd.f32 v1, v2, v3`): reads uninitialised vector register v2");
+        QTest::newRow("invalid dma")
+            << QByteArray("smov s1, 0x1fff000\ndma.start vmem[s1], hbm[0], 8192, 0\nhalt")
+            << QByteArray("chip 0, pc 0x1, cycle 1 (`dma.start vmem[s1], hbm[0x0], 8192, 0`): invalid DMA "
+                          "descriptor: destination vmem[0x1fff000, +8192) is outside vmem (32 MiB)");
+        QTest::newRow("past the end")
+            << QByteArray("smov s1, 1")
+            << QByteArray(
+                   "chip 0, pc 0x1, cycle 1 (``): ran past the end of the program (1 bundles) without halt");
+        QTest::newRow("pop empty") << QByteArray("mxu.pop v1\nhalt")
+                                   << QByteArray("chip 0, pc 0x0, cycle 0 (`mxu.pop v1`): mxu.pop with an "
+                                                 "empty result FIFO and no mxu.mm in flight");
+        QTest::newRow("region end")
+            << QByteArray("region.end\nhalt")
+            << QByteArray("chip 0, pc 0x0, cycle 0 (`region.end`): region.end with no open region");
+        QTest::newRow("deadlock")
+            << QByteArray(".machine chips=2\n.chip 0\nsync.wait 5, 1\nhalt\n.chip 1\nsmov s1, 2\nsync.wait "
+                          "7, 3\nhalt")
+            << QByteArray("chip 0, pc 0x0, cycle 1 (`sync.wait 5, 1`): deadlock: every running chip waits on "
+                          "something nothing in flight can change; chip 0 at pc 0x0 waits for flag 5 >= 1, "
+                          "flag is 0; chip 1 at pc 0x1 waits for flag 7 >= 3, flag is 0");
+    }
+    void faults()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QByteArray, fault);
+        auto r = test::replaySource(source.toStdString());
+        QCOMPARE(r->result.status, sim::ReplayResult::Status::Faulted);
+        QCOMPARE(test::faultText(*r), fault.toStdString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGrmFunctional)
+#include "tst_grm_functional.moc"

@@ -1,0 +1,284 @@
+// The GRM's timing model: latencies and scoreboard stalls, unit occupancy, branch bubbles, the MXU
+// pipeline, DMA bandwidth sharing, chunked flags with partial data, remote DMA, determinism and cancel.
+#include "sim/sim_support.h"
+
+#include "trace/trace_io.h"
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+using namespace xps;
+
+namespace {
+
+std::vector<events::BundleIssue> bundles(const test::Replayed& r)
+{
+    const auto snapshot = r.store.bundles();
+    std::vector<events::BundleIssue> out;
+    for (std::size_t i = 0; i < snapshot.size(); ++i)
+        out.push_back(snapshot[i]);
+    return out;
+}
+
+const events::BundleIssue* atPc(const std::vector<events::BundleIssue>& b, std::uint32_t pc)
+{
+    for (const auto& e : b)
+        if (e.pc == pc)
+            return &e;
+    return nullptr;
+}
+
+// FNV-1a over everything a replay records.
+std::uint64_t eventHash(const test::Replayed& r)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](const void* p, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i)
+            h = (h ^ static_cast<const std::uint8_t*>(p)[i]) * 1099511628211ull;
+    };
+    for (const auto& e : bundles(r)) {
+        mix(&e.cycle, 8);
+        mix(&e.pc, 4);
+        mix(&e.stallCycles, 4);
+        mix(&e.cause, 4);
+        mix(&e.reason, 1);
+    }
+    for (const auto& d : r.store.dmas()) {
+        mix(&d.id, 4);
+        mix(&d.start, 8);
+        mix(&d.end, 8);
+    }
+    for (const auto& w : r.store.syncWaits()) {
+        mix(&w.start, 8);
+        mix(&w.end, 8);
+    }
+    mix(&r.result.totalCycles, 8);
+    return h;
+}
+
+// 1000 bytes per cycle per engine and for HBM: round numbers for DMA arithmetic.
+constexpr const char* kRoundMachine = ".machine dma_engine_peak_gbs=1050, hbm_bandwidth_gbs=1050\n";
+
+} // namespace
+
+class TestGrmTiming : public QObject
+{
+    Q_OBJECT
+private slots:
+    void resultLatency_data()
+    {
+        QTest::addColumn<QByteArray>("producer");
+        QTest::addColumn<QByteArray>("consumer");
+        QTest::addColumn<int>("latency");
+        QTest::newRow("scalar alu") << QByteArray("sadd s1, s2, 1") << QByteArray("sadd s3, s1, 1") << 1;
+        QTest::newRow("scalar mul") << QByteArray("smul s1, s2, 3") << QByteArray("sadd s3, s1, 1") << 3;
+        QTest::newRow("smem load") << QByteArray("sld s1, [0]") << QByteArray("sadd s3, s1, 1") << 3;
+        QTest::newRow("vector alu") << QByteArray("vadd.f32 v1, v2, v2") << QByteArray("vmov v3, v1") << 2;
+        QTest::newRow("vector fma") << QByteArray("vfma.f32 v1, v2, v2, v2") << QByteArray("vmov v3, v1")
+                                    << 4;
+        QTest::newRow("transcendental") << QByteArray("vexp.f32 v1, v2") << QByteArray("vmov v3, v1") << 16;
+        QTest::newRow("vector load") << QByteArray("vld v1, [0]") << QByteArray("vmov v3, v1") << 4;
+        QTest::newRow("cross-lane") << QByteArray("xlu.rsum.f32 v1, v2") << QByteArray("vmov v3, v1") << 8;
+    }
+    void resultLatency()
+    {
+        QFETCH(QByteArray, producer);
+        QFETCH(QByteArray, consumer);
+        QFETCH(int, latency);
+        auto r = test::replaySource(".sreg s2, 7\n.init v2, const_f32, 1.0\n" + producer.toStdString() +
+                                    "\n" + consumer.toStdString() + "\nhalt\n");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        QCOMPARE(b[1].cycle, std::uint64_t(latency));
+        QCOMPARE(b[1].stallCycles, std::uint32_t(latency - 1));
+        if (latency > 1) {
+            QCOMPARE(b[1].reason, events::StallReason::OperandDependency);
+            QCOMPARE(b[1].causeKind, events::CauseKind::Instruction);
+            QCOMPARE(b[1].cause, 0u);
+        }
+        QCOMPARE(r->result.chips[0].stallCycles[static_cast<int>(events::StallReason::OperandDependency)],
+                 std::uint64_t(latency - 1));
+    }
+
+    void transcendentalOccupancy()
+    {
+        auto r = test::replaySource(".init v2, const_f32, 1.0\nvexp.f32 v1, v2\nvexp.f32 v3, v2\nhalt\n");
+        const auto b = bundles(*r);
+        QCOMPARE(b[1].cycle, std::uint64_t(4)); // occ_transcendental
+        QCOMPARE(b[1].reason, events::StallReason::UnitBusy);
+    }
+
+    void takenBranchCostsABubble()
+    {
+        auto r = test::replaySource("br next\nnop\nnext: halt\n");
+        const auto b = bundles(*r);
+        QCOMPARE(b.size(), std::size_t(2));
+        QCOMPARE(b[1].pc, 2u);
+        QCOMPARE(b[1].cycle, std::uint64_t(3)); // 1 + lat_branch_taken
+        QCOMPARE(b[1].reason, events::StallReason::BranchBubble);
+    }
+
+    void mxuPipelineAndFifo()
+    {
+        std::string source = ".init v1, const_f32, 1.0\n";
+        for (int i = 0; i < 16; ++i)
+            source += "mxu.wpush v1\n";
+        source += "mxu.wcommit\nmxu.mm v1\nmxu.pop v2\nhalt\n";
+        auto r = test::replaySource(source);
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        const auto* mm = atPc(b, 17);
+        const auto* pop = atPc(b, 18);
+        QCOMPARE(pop->cycle, mm->cycle + 136); // lat_mxu_matmul
+        QCOMPARE(pop->reason, events::StallReason::ResultFifoEmpty);
+        QCOMPARE(pop->cause, 17u); // the mxu.mm's bundle sequence number
+        // Pushes occupy the weight path for 8 cycles each.
+        QCOMPARE(atPc(b, 1)->cycle, std::uint64_t(8));
+        QCOMPARE(atPc(b, 1)->reason, events::StallReason::MxuBusy);
+        // Every element of the product is the dot product of 128 ones.
+        std::vector<float> out(1024);
+        std::memcpy(out.data(), r->result.finalState[0].v[2].data(), 4096);
+        QCOMPARE(out[0], 128.0f);
+        QCOMPARE(out[1023], 128.0f);
+    }
+
+    void dmaAloneAndShared()
+    {
+        auto one =
+            test::replaySource(std::string(kRoundMachine) +
+                               ".hbm src, 0, 200000\n.vmem dst, 0, 200000\n"
+                               "dma.start vmem[0], hbm[0], 100000, 0, chunk=100000\nsync.wait 0, 1\nhalt\n");
+        const auto d1 = one->store.dmas();
+        QCOMPARE(d1.size(), std::size_t(1));
+        QCOMPARE(d1[0].start, std::uint64_t(64));     // dma_setup_cycles
+        QCOMPARE(d1[0].end, std::uint64_t(64 + 100)); // 100000 bytes at 1000 bytes/cycle
+        QCOMPARE(atPc(bundles(*one), 1)->cycle, std::uint64_t(164));
+        QCOMPARE(atPc(bundles(*one), 1)->causeKind, events::CauseKind::Dma);
+
+        auto two =
+            test::replaySource(std::string(kRoundMachine) +
+                               ".hbm src, 0, 200000\n.vmem dst, 0, 200000\n"
+                               "dma.start vmem[0], hbm[0], 100000, 0, engine=0, chunk=100000\n"
+                               "dma.start vmem[100000], hbm[100000], 100000, 1, engine=1, chunk=100000\n"
+                               "sync.wait 0, 1\nsync.wait 1, 1\nhalt\n");
+        auto d2 = two->store.dmas();
+        std::sort(d2.begin(), d2.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        // A runs alone for one cycle (1000 bytes), then both share HBM at 500 bytes/cycle each:
+        // A ends at 65 + 99000 / 500 = 263; B then has 1000 bytes left alone: 264.
+        QCOMPARE(d2[0].end, std::uint64_t(263));
+        QCOMPARE(d2[1].end, std::uint64_t(264));
+        QCOMPARE(two->result.dma[0].hbmBytes, std::uint64_t(200000));
+    }
+
+    void chunkedFlagsAndPartialData()
+    {
+        auto r = test::replaySource(std::string(kRoundMachine) + R"(
+.hbm src, 0, 4096
+.vmem dst, 0, 4096
+.init src, random_f32, seed=3
+    dma.start vmem[dst], hbm[src], 4096, 0, chunk=1024
+    sync.wait 0, 1
+    vld.s v1, [0], 0 ; sync.wait 0, 4
+    vld.s v2, [3072], 0
+    vld.s v3, [3072], 0
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        // Chunk k lands at 64 + 1.024 k cycles: flag 1 at cycle 66, flag 4 at cycle 69.
+        QCOMPARE(atPc(b, 1)->cycle, std::uint64_t(66));
+        QCOMPARE(atPc(b, 2)->cycle, std::uint64_t(69));
+        const auto waits = r->store.syncWaits();
+        QCOMPARE(waits.size(), std::size_t(2));
+        QCOMPARE(waits[0].satisfiedBy, std::int64_t(0));
+        // Row 0 had landed when v1 was loaded.
+        trace::Generator g;
+        g.kind = trace::Generator::Kind::RandomF32;
+        g.seed = 3;
+        g.a = -1.0;
+        g.b = 1.0;
+        const auto src = test::generated(g, 1024);
+        float v1;
+        std::memcpy(&v1, &r->result.finalState[0].v[1][0], 4);
+        QCOMPARE(v1, src[0]);
+        float v3;
+        std::memcpy(&v3, &r->result.finalState[0].v[3][0], 4);
+        QCOMPARE(v3, src[768]);
+    }
+
+    void remoteDmaIncrementsTheRemoteFlag()
+    {
+        auto r = test::replaySource(R"(
+.machine chips=2
+.vmem buf, 0, 4096
+.vmem got, 0x1000, 4096
+.chip 0
+.init buf, iota_s32
+    dma.start vmem[got], vmem[buf], 4096, 3, chip=1
+    halt
+.chip 1
+    sync.wait 3, 1
+    vld v1, [got]
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        const events::BundleIssue* wait = nullptr;
+        for (const auto& e : b)
+            if (e.chip == 1 && e.pc == 0)
+                wait = &e;
+        const double linkBytesPerCycle = 45.0 * 1000.0 / 1050.0;
+        const auto expected =
+            static_cast<std::uint64_t>(std::ceil(64.0 + 1050.0 + 4096.0 / linkBytesPerCycle));
+        QCOMPARE(wait->cycle, expected);
+        QCOMPARE(r->result.finalState[1].v[1][1023], 1023u);
+        QCOMPARE(r->result.finalState[1].flags[3], 1u);
+        QCOMPARE(r->result.finalState[0].flags[3], 0u);
+        QCOMPARE(r->result.dma[0].iciBytes, std::uint64_t(4096));
+    }
+
+    void replayIsDeterministic()
+    {
+        auto t = trace::loadTrace(test::sourceDir() + "/resources/samples/vector_add.xasm");
+        QVERIFY(t.ok());
+        test::Replayed a, b, timing;
+        a.result = sim::replay(*t, {}, a.store);
+        b.result = sim::replay(*t, {}, b.store);
+        timing.result = sim::replay(*t, {sim::ReplayMode::TimingOnly, 0}, timing.store);
+        QVERIFY(!a.result.fault && !timing.result.fault);
+        QCOMPARE(eventHash(a), eventHash(b));
+        QCOMPARE(eventHash(a), eventHash(timing));
+        QVERIFY(bundles(a).size() > 100);
+    }
+
+    void cancelStopsPromptlyAndKeepsPartialEvents()
+    {
+        // An effectively endless loop.
+        auto t = assembly::assemble(
+            ".sreg s1, 0\nloop: sadd s1, s1, 1 ; scmp.lt s2, s1, 0x7fffffff\nbrnz s2, loop\nhalt\n",
+            "long.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        sim::ReplayResult result;
+        std::atomic<int> progressCalls{0};
+        std::jthread worker([&](std::stop_token stop) {
+            sim::Replayer replayer(*t, {}, store);
+            result = replayer.run(stop, [&](const sim::ReplayProgress&) { ++progressCalls; });
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const auto requested = std::chrono::steady_clock::now();
+        worker.request_stop();
+        worker.join();
+        const auto latency = std::chrono::steady_clock::now() - requested;
+        QVERIFY2(latency < std::chrono::milliseconds(50),
+                 qPrintable(QString::number(std::chrono::duration<double, std::milli>(latency).count()) +
+                            QStringLiteral(" ms")));
+        QCOMPARE(result.status, sim::ReplayResult::Status::Cancelled);
+        QVERIFY(store.bundles().size() > 1000);
+        QVERIFY2(progressCalls >= 3, qPrintable(QString::number(progressCalls))); // >= 10 Hz over 300 ms
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGrmTiming)
+#include "tst_grm_timing.moc"
