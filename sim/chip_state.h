@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace xps::sim {
@@ -22,6 +23,22 @@ struct MxuResult
     std::uint64_t ready;    // cycle the product enters the FIFO
     std::uint32_t producer; // bundle sequence number of the mxu.mm
     VReg value;
+};
+
+// Timing-only mode computes no vector, MXU or DMA payload values, so some memory holds values the replay
+// does not know. Scalars reach data only through SMEM, so it is enough to know which HBM/VMEM pages
+// (64 KiB) and which SMEM words are stale: a DMA from a stale page makes SMEM stale, and an sld from stale
+// SMEM stops the replay instead of letting control flow silently diverge.
+class Staleness
+{
+public:
+    void mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t smemBytes);
+    bool any(isa::Space space, std::uint64_t address, std::uint64_t bytes) const;
+    void clearSmem(std::uint64_t address, std::uint64_t bytes);
+
+private:
+    std::unordered_set<std::uint64_t> m_pages[2]; // Hbm, Vmem
+    std::vector<bool> m_smemWords;                // allocated on the first stale SMEM write
 };
 
 struct ChipState
@@ -38,6 +55,7 @@ struct ChipState
     int stagedRows = 0;
     bool weightsActive = false;
     std::deque<MxuResult> fifo;
+    Staleness stale; // timing-only mode
 
     SparseMemory& memory(isa::Space space)
     {

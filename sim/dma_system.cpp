@@ -105,6 +105,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     q.push_back(std::move(t));
     if (q.size() == 1)
         startHeads(std::max(m_now, static_cast<double>(cycle)));
+    m_nextEvent = nextEventTime();
     return q.back().id;
 }
 
@@ -219,6 +220,26 @@ void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t t
     }
 }
 
+void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to)
+{
+    // Timing-only mode: a skipped copy leaves its destination unknown; a copy into SMEM is real, and
+    // unknown only where its source was.
+    const ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
+    ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
+    for (std::uint64_t at = from; at < to;) {
+        const std::uint64_t row = at / t.d.rowBytes;
+        const std::uint64_t col = at % t.d.rowBytes;
+        const std::uint64_t n = std::min(t.d.rowBytes - col, to - at);
+        const std::uint64_t srcAddress = t.d.srcAddress + row * t.d.srcStride + col;
+        const std::uint64_t dstAddress = t.d.dstAddress + row * t.d.dstStride + col;
+        if (t.d.dstSpace != isa::Space::Smem || src.stale.any(t.d.srcSpace, srcAddress, n))
+            dst.stale.mark(t.d.dstSpace, dstAddress, n, dst.smem.size());
+        else
+            dst.stale.clearSmem(dstAddress, n);
+        at += n;
+    }
+}
+
 void DmaSystem::completeChunks(Transfer& t, double now)
 {
     // Floating-point rates land a hair short of a boundary; a millionth of a byte is not a byte.
@@ -228,6 +249,8 @@ void DmaSystem::completeChunks(Transfer& t, double now)
             break;
         if (m_copyPayload || t.d.dstSpace == isa::Space::Smem)
             copyChunk(t, t.chunksDone * t.chunk, boundary);
+        if (!m_copyPayload)
+            trackStaleness(t, t.chunksDone * t.chunk, boundary);
         const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
         DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
         if (t.d.srcSpace == isa::Space::Hbm)
@@ -261,16 +284,10 @@ void DmaSystem::retire(double now)
 void DmaSystem::advanceTo(std::uint64_t cycle)
 {
     const double until = static_cast<double>(cycle);
-    for (;;) {
-        const double te = nextEventTime();
-        if (te > until) {
-            moveBytes(until);
-            m_now = std::max(m_now, until);
-            return;
-        }
+    while (m_nextEvent <= until) {
+        const double te = m_nextEvent;
         moveBytes(te);
         m_now = std::max(m_now, te);
-        bool changed = false;
         for (auto& q : m_queues) {
             if (q.empty())
                 continue;
@@ -278,7 +295,6 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
             if (!t.active && t.startAt <= m_now) {
                 t.active = true;
                 t.firstByteCycle = static_cast<std::uint64_t>(std::ceil(m_now));
-                changed = true;
             }
             if (t.active)
                 completeChunks(t, m_now);
@@ -293,17 +309,16 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
             }
         }
         retire(m_now);
-        (void)changed;
         recomputeRates();
+        m_nextEvent = nextEventTime();
     }
 }
 
 std::uint64_t DmaSystem::nextEventCycle() const
 {
-    const double t = nextEventTime();
-    if (!std::isfinite(t))
+    if (!std::isfinite(m_nextEvent))
         return kNever;
-    return static_cast<std::uint64_t>(std::ceil(t));
+    return static_cast<std::uint64_t>(std::ceil(m_nextEvent));
 }
 
 bool DmaSystem::idle() const

@@ -9,6 +9,7 @@
 #include "events/event_store.h"
 #include "isa/machine_config.h"
 
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -98,13 +99,15 @@ private:
     void moveBytes(double until);
     void completeChunks(Transfer& t, double now);
     void copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to);
+    void trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void retire(double now);
 
     const isa::MachineConfig& m_config;
     std::vector<ChipState>& m_chips;
     events::EventStore& m_store;
     bool m_copyPayload;
-    double m_now = 0.0;
+    double m_now = 0.0;            // time of the last processed event; bytes are moved lazily up to events
+    double m_nextEvent = INFINITY; // cached nextEventTime(): a cycle without an event costs O(1)
     std::uint32_t m_nextId = 0;
     // queues[chip * engines + engine]: the head may be active; the rest wait.
     std::vector<std::deque<Transfer>> m_queues;

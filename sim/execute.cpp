@@ -92,12 +92,10 @@ void vectorLoad(ChipState& state, const isa::Instruction& insn, const ExecOption
     constexpr std::uint64_t rowBytes = isa::kLanes * 4;
     for (int r = 0; r < isa::kSublanes; ++r)
         detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
-    PendingWrites::Vector w{insn.operands[0].reg, {}};
-    if (options.computeVectors)
+    if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
         for (int r = 0; r < isa::kSublanes; ++r)
             state.vmem.read(base + r * stride,
-                            {reinterpret_cast<std::uint8_t*>(w.value.data() + r * isa::kLanes), rowBytes});
-    writes.vectors.push_back(std::move(w));
+                            {reinterpret_cast<std::uint8_t*>(out->data() + r * isa::kLanes), rowBytes});
 }
 
 void vectorStore(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
@@ -109,13 +107,14 @@ void vectorStore(ChipState& state, const isa::Instruction& insn, const ExecOptio
     constexpr std::uint64_t rowBytes = isa::kLanes * 4;
     for (int r = 0; r < isa::kSublanes; ++r)
         detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
-    if (!options.computeVectors)
+    if (!options.computeVectors) {
+        for (int r = 0; r < isa::kSublanes; ++r)
+            state.stale.mark(isa::Space::Vmem, base + r * stride, rowBytes, 0);
         return;
-    for (int r = 0; r < isa::kSublanes; ++r) {
-        const auto* row = reinterpret_cast<const std::uint8_t*>(value.data() + r * isa::kLanes);
-        writes.memory.push_back(
-            {isa::Space::Vmem, base + r * stride, std::vector<std::uint8_t>(row, row + rowBytes)});
     }
+    for (int r = 0; r < isa::kSublanes; ++r)
+        writes.memory(isa::Space::Vmem, base + r * stride,
+                      {reinterpret_cast<const std::uint8_t*>(value.data() + r * isa::kLanes), rowBytes});
 }
 
 } // namespace
@@ -125,21 +124,25 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
 {
     const auto& o = insn.operands;
     switch (insn.opcode) {
-    case Opcode::SMov: writes.scalars.push_back({o[0].reg, scalarOperand(state, o[1])}); return;
-    case Opcode::SChip: writes.scalars.push_back({o[0].reg, static_cast<std::uint32_t>(state.chip)}); return;
+    case Opcode::SMov: writes.scalar(o[0].reg, scalarOperand(state, o[1])); return;
+    case Opcode::SChip: writes.scalar(o[0].reg, static_cast<std::uint32_t>(state.chip)); return;
     case Opcode::SLd: {
         const std::uint64_t a = effectiveAddress(state, o[1]);
         detail::checkAccess(state, isa::Space::Smem, a, 4, 4);
-        writes.scalars.push_back({o[0].reg, state.smem.read32(a)});
+        if (state.stale.any(isa::Space::Smem, a, 4))
+            throw SimFault{
+                "timing-only mode cannot know the value sld reads at smem[" + text::hex(a) +
+                "]: a DMA filled it from memory holding vector or DMA results this mode does not compute; "
+                "replay in full mode"};
+        writes.scalar(o[0].reg, state.smem.read32(a));
         return;
     }
     case Opcode::SSt: {
         const std::uint32_t v = scalarOperand(state, o[0]);
         const std::uint64_t a = effectiveAddress(state, o[1]);
         detail::checkAccess(state, isa::Space::Smem, a, 4, 4);
-        std::vector<std::uint8_t> bytes(4);
-        std::memcpy(bytes.data(), &v, 4);
-        writes.memory.push_back({isa::Space::Smem, a, std::move(bytes)});
+        writes.memory(isa::Space::Smem, a, {reinterpret_cast<const std::uint8_t*>(&v), 4});
+        state.stale.clearSmem(a, 4);
         return;
     }
     case Opcode::VLd:
@@ -150,8 +153,8 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
     }
     const isa::OpcodeInfo& info = insn.info();
     if (info.slot == isa::SlotKind::Scalar && info.unit == isa::Unit::ScalarAlu) {
-        writes.scalars.push_back(
-            {o[0].reg, scalarAlu(insn.opcode, scalarOperand(state, o[1]), scalarOperand(state, o[2]))});
+        writes.scalar(o[0].reg,
+                      scalarAlu(insn.opcode, scalarOperand(state, o[1]), scalarOperand(state, o[2])));
         return;
     }
     if (info.slot == isa::SlotKind::Vector || info.slot == isa::SlotKind::CrossLane) {
@@ -166,21 +169,28 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
 
 void commit(ChipState& state, PendingWrites& writes)
 {
-    for (const auto& w : writes.scalars) {
-        state.s[w.reg] = w.value;
-        state.sValid[w.reg] = true;
+    for (int i = 0; i < writes.m_scalarCount; ++i) {
+        state.s[writes.m_scalars[i].reg] = writes.m_scalars[i].value;
+        state.sValid[writes.m_scalars[i].reg] = true;
     }
-    for (auto& w : writes.vectors) {
-        state.v[w.reg] = w.value;
-        state.vValid[w.reg] = true;
+    for (int i = 0; i < writes.m_vectorCount; ++i) {
+        const int reg = writes.m_vectorRegs[i];
+        if (writes.m_vectorComputed[i])
+            state.v[reg] = writes.m_vectorValues[i];
+        state.vValid[reg] = true;
     }
-    for (const auto& w : writes.memory)
-        state.memory(w.space).write(w.address, w.bytes);
+    for (const auto& w : writes.m_memory)
+        state.memory(w.space).write(w.address, {writes.m_bytes.data() + w.offset, w.size});
     if (writes.mxuPop)
         state.fifo.pop_front();
     if (writes.mxuPush)
         state.fifo.push_back(std::move(*writes.mxuPush));
-    writes.clear();
+    writes.m_scalarCount = 0;
+    writes.m_vectorCount = 0;
+    writes.m_memory.clear();
+    writes.m_bytes.clear();
+    writes.mxuPush.reset();
+    writes.mxuPop = false;
 }
 
 } // namespace xps::sim

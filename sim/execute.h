@@ -7,43 +7,62 @@
 #include "chip_state.h"
 #include "isa/program.h"
 
+#include <array>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace xps::sim {
 
-struct PendingWrites
+// The writes of one bundle, applied by commit() after every instruction has read its operands. Storage
+// is reused from bundle to bundle: vector results are computed straight into preallocated slots and
+// memory writes share one byte buffer, so the issue loop does not allocate.
+class PendingWrites
 {
-    struct Scalar
+public:
+    static constexpr int kMaxVectorWrites = 8; // more than a bundle's vector-writing slots
+
+    void scalar(int reg, std::uint32_t value) { m_scalars[m_scalarCount++] = {reg, value}; }
+    // The slot to compute vector register `reg`'s new value into; null when values are not computed
+    // (timing-only mode): the register is then only marked written.
+    VReg* vector(int reg, bool computed)
+    {
+        const int i = m_vectorCount++;
+        m_vectorRegs[i] = reg;
+        m_vectorComputed[i] = computed;
+        return computed ? &m_vectorValues[static_cast<std::size_t>(i)] : nullptr;
+    }
+    void memory(isa::Space space, std::uint64_t address, std::span<const std::uint8_t> bytes)
+    {
+        m_memory.push_back({space, address, m_bytes.size(), bytes.size()});
+        m_bytes.insert(m_bytes.end(), bytes.begin(), bytes.end());
+    }
+
+    std::optional<MxuResult> mxuPush; // mxu.mm product; `ready` and `producer` set by the core model
+    bool mxuPop = false;
+
+private:
+    friend void commit(ChipState& state, PendingWrites& writes);
+    struct ScalarWrite
     {
         int reg;
         std::uint32_t value;
     };
-    struct Vector
-    {
-        int reg;
-        VReg value;
-    };
-    struct Memory
+    struct MemoryWrite
     {
         isa::Space space;
         std::uint64_t address;
-        std::vector<std::uint8_t> bytes;
+        std::size_t offset;
+        std::size_t size;
     };
-    std::vector<Scalar> scalars;
-    std::vector<Vector> vectors;
-    std::vector<Memory> memory;
-    std::optional<MxuResult> mxuPush; // mxu.mm product; `ready` set by the caller
-    bool mxuPop = false;
-
-    void clear()
-    {
-        scalars.clear();
-        vectors.clear();
-        memory.clear();
-        mxuPush.reset();
-        mxuPop = false;
-    }
+    std::array<ScalarWrite, 8> m_scalars{};
+    int m_scalarCount = 0;
+    std::array<VReg, kMaxVectorWrites> m_vectorValues{};
+    std::array<int, kMaxVectorWrites> m_vectorRegs{};
+    std::array<bool, kMaxVectorWrites> m_vectorComputed{};
+    int m_vectorCount = 0;
+    std::vector<MemoryWrite> m_memory;
+    std::vector<std::uint8_t> m_bytes;
 };
 
 struct ExecOptions

@@ -53,7 +53,8 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
     case isa::Opcode::MxuPop:
         if (state.fifo.empty())
             throw SimFault{"mxu.pop with an empty result FIFO"};
-        writes.vectors.push_back({insn.operands[0].reg, state.fifo.front().value});
+        if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
+            *out = state.fifo.front().value;
         writes.mxuPop = true;
         return;
     default: return;

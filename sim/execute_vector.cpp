@@ -74,12 +74,10 @@ void executeVector(ChipState& state, const isa::Instruction& insn, const ExecOpt
     if (insn.opcode == Opcode::VBcast || insn.opcode == Opcode::XluRot)
         scalar = scalarOperand(state, o[insn.opcode == Opcode::VBcast ? 1 : 2]);
 
-    PendingWrites::Vector w{o[0].reg, {}};
-    if (!options.computeVectors) {
-        writes.vectors.push_back(std::move(w));
+    VReg* slot = writes.vector(o[0].reg, options.computeVectors);
+    if (!slot)
         return;
-    }
-    VReg& out = w.value;
+    VReg& out = *slot;
     static const VReg kNone{};
     const VReg& a = n > 0 ? *src[0] : kNone;
     switch (insn.opcode) {
@@ -163,7 +161,6 @@ void executeVector(ChipState& state, const isa::Instruction& insn, const ExecOpt
         break;
     default: break;
     }
-    writes.vectors.push_back(std::move(w));
 }
 
 } // namespace xps::sim::detail

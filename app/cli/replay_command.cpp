@@ -65,10 +65,9 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
             out << line;
         }
     }
-    const std::size_t events = store.eventCount();
-    std::snprintf(line, sizeof line, "\nevents: %zu recorded, %.1f bytes per event resident\n", events,
-                  events ? static_cast<double>(store.residentBytes()) / static_cast<double>(events) : 0.0);
-    out << line;
+    // Bundle issues live in chunks of 65,536 (24 bytes each), so small replays carry one mostly empty chunk.
+    out << "\nevents: " << store.eventCount() << " recorded, " << text::formatBytes(store.residentBytes())
+        << " held (bundle issues in chunks of " << events::kChunkEvents << ", 24 bytes each)\n";
 }
 
 } // namespace

@@ -87,27 +87,32 @@ BundleSnapshot EventStore::bundles() const
 std::vector<DmaRecord> EventStore::dmas() const
 {
     std::lock_guard lock(m_mutex);
-    return m_dmas;
+    return {m_dmas.begin(), m_dmas.end()};
 }
 
 std::vector<SyncWaitRecord> EventStore::syncWaits() const
 {
     std::lock_guard lock(m_mutex);
-    return m_waits;
+    return {m_waits.begin(), m_waits.end()};
 }
 
 std::vector<RegionRecord> EventStore::regions() const
 {
     std::lock_guard lock(m_mutex);
-    return m_regions;
+    return {m_regions.begin(), m_regions.end()};
 }
 
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = m_chunks.size() * sizeof(BundleChunk);
-    bytes += m_dmas.capacity() * sizeof(DmaRecord) + m_waits.capacity() * sizeof(SyncWaitRecord) +
-             m_regions.capacity() * sizeof(RegionRecord);
+    // std::deque stores whole records in 512-byte blocks: count the blocks in use.
+    const auto blocks = [](std::size_t n, std::size_t size) {
+        const std::size_t perBlock = size < 512 ? 512 / size : 1;
+        return (n + perBlock - 1) / perBlock * (size < 512 ? 512 : size);
+    };
+    bytes += blocks(m_dmas.size(), sizeof(DmaRecord)) + blocks(m_waits.size(), sizeof(SyncWaitRecord)) +
+             blocks(m_regions.size(), sizeof(RegionRecord));
     return bytes;
 }
 

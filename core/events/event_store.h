@@ -8,6 +8,7 @@
 
 #include <array>
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -77,9 +78,10 @@ private:
     std::unique_ptr<BundleChunk> m_current;
     mutable std::mutex m_mutex; // guards the vectors below
     std::vector<std::shared_ptr<const BundleChunk>> m_chunks;
-    std::vector<DmaRecord> m_dmas;
-    std::vector<SyncWaitRecord> m_waits;
-    std::vector<RegionRecord> m_regions;
+    // Block-allocated, so a million records never hold a million more in spare capacity.
+    std::deque<DmaRecord> m_dmas;
+    std::deque<SyncWaitRecord> m_waits;
+    std::deque<RegionRecord> m_regions;
     std::atomic<std::size_t> m_published{0};
     std::size_t m_publishedFullChunks = 0;
 };

@@ -144,6 +144,40 @@ private slots:
         QVERIFY(r.out.find("`dma.start dst, src, bytes, flag, [engine=0]") != std::string::npos);
     }
 
+    void replaySummary()
+    {
+        const Run r = cli({QStringLiteral("replay"), sample("vector_add.xasm"), QStringLiteral("--summary")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.starts_with("total: 1238 cycles = 1.179 us at 1050 MHz"), r.out.c_str());
+        QVERIFY(r.out.find("chip 0: 420 bundles, 523 instructions, halted at cycle 1238") !=
+                std::string::npos);
+        QVERIFY(r.out.find("HBM bandwidth utilization:   13.9%  (192 KiB moved)") != std::string::npos);
+        QVERIFY(r.out.find("    sync wait                   596   72.9%") != std::string::npos);
+        // Timing-only mode gives the same timing for this kernel.
+        const Run t = cli({QStringLiteral("replay"), sample("vector_add.xasm"), QStringLiteral("--mode"),
+                           QStringLiteral("timing")});
+        QCOMPARE(t.exitCode, 0);
+        QCOMPARE(t.out, "replayed " + sample("vector_add.xasm").toStdString() + ": 1238 cycles\n");
+    }
+
+    void replayErrors()
+    {
+        QTemporaryDir dir;
+        const QString deadlock = dir.filePath(QStringLiteral("deadlock.xasm"));
+        test::writeFile(deadlock.toStdString(), "sync.wait 1, 1\nhalt\n");
+        const Run r = cli({QStringLiteral("replay"), deadlock});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err,
+                 deadlock.toStdString() +
+                     ": replay stopped: chip 0, pc 0x0, cycle 0 (`sync.wait 1, 1`): deadlock: every running "
+                     "chip waits on something nothing in flight can change; chip 0 at pc 0x0 waits for flag "
+                     "1 >= 1, flag is 0\n");
+        const Run mode =
+            cli({QStringLiteral("replay"), deadlock, QStringLiteral("--mode"), QStringLiteral("fast")});
+        QCOMPARE(mode.exitCode, 2);
+        QVERIFY(mode.err.starts_with("xpushark-cli: replay: unknown mode 'fast'; expected full or timing"));
+    }
+
     void installScriptIsIdempotent()
     {
         // The suite runs after the script installed everything, so a second run must install nothing.

@@ -252,6 +252,42 @@ private slots:
         QVERIFY(bundles(a).size() > 100);
     }
 
+    void timingOnlyModeNeverSilentlyDiverges()
+    {
+        // A scalar loaded from SMEM that a DMA filled from vector results: timing-only mode must stop.
+        const char* dataDependent = R"(
+.init v1, const_u32, 3
+    vst v1, [0]
+    dma.start smem[0], vmem[0], 16, 0
+    sync.wait 0, 1
+    sld s1, [0]
+    halt
+)";
+        auto full = test::replaySource(dataDependent);
+        QVERIFY2(!full->result.fault, test::faultText(*full).c_str());
+        QCOMPARE(full->result.finalState[0].s[1], 3u);
+        auto timing = test::replaySource(dataDependent, sim::ReplayMode::TimingOnly);
+        QCOMPARE(timing->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(test::faultText(*timing).starts_with("chip 0, pc 0x3, cycle "),
+                 test::faultText(*timing).c_str());
+        QVERIFY(test::faultText(*timing).ends_with(
+            "(`sld s1, [0x0]`): timing-only mode cannot know the value sld reads at smem[0x0]: a DMA filled "
+            "it from memory holding vector or DMA results this mode does not compute; replay in full mode"));
+
+        // From generator-initialised HBM the value is known: no false alarm, same value as full mode.
+        const char* known = R"(
+.hbm table, 0, 64
+.init table, iota_s32
+    dma.start smem[0], hbm[8], 16, 0
+    sync.wait 0, 1
+    sld s1, [4]
+    halt
+)";
+        auto knownTiming = test::replaySource(known, sim::ReplayMode::TimingOnly);
+        QVERIFY2(!knownTiming->result.fault, test::faultText(*knownTiming).c_str());
+        QCOMPARE(knownTiming->result.finalState[0].s[1], 3u);
+    }
+
     void cancelStopsPromptlyAndKeepsPartialEvents()
     {
         // An effectively endless loop.
