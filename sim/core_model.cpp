@@ -13,6 +13,7 @@ CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::
     : m_chip(chip), m_state(state), m_config(config), m_dma(dma), m_store(store), m_exec(exec),
       m_stats(stats), m_program(decodeProgram(chip.program, config))
 {
+    m_stats.perPc.resize(m_program.size());
 }
 
 void CoreModel::accountStall(std::uint64_t cycle)
@@ -219,8 +220,11 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             e.cause = m_lastStall.cause;
         }
     }
+    PcStats& pcStats = m_stats.perPc[m_pc];
+    ++pcStats.executions;
     for (int r = 0; r < events::kStallReasonCount; ++r) {
         m_stats.stallCycles[r] += m_reasonCycles[r];
+        pcStats.stallCycles[r] += m_reasonCycles[r];
         m_reasonCycles[r] = 0;
     }
     m_store.appendBundle(e);

@@ -41,6 +41,13 @@ using ProgressCallback = std::function<void(const ReplayProgress&)>;
 
 inline constexpr int kUnitCount = static_cast<int>(isa::Unit::Control) + 1;
 
+// What the disassembly view shows per bundle.
+struct PcStats
+{
+    std::uint64_t executions = 0;
+    std::uint64_t stallCycles[events::kStallReasonCount] = {};
+};
+
 struct ChipStats
 {
     std::uint64_t bundles = 0;
@@ -49,6 +56,7 @@ struct ChipStats
     bool halted = false;
     std::uint64_t stallCycles[events::kStallReasonCount] = {};
     std::uint64_t unitBusyCycles[kUnitCount] = {};
+    std::vector<PcStats> perPc; // indexed by pc
 };
 
 struct ReplayFault

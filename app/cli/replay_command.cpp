@@ -1,11 +1,14 @@
 // `xpushark-cli replay`: replays a trace on the GRM and prints what a kernel author looks at first.
 #include "commands.h"
 
+#include "analysis/residuals.h"
+#include "export/chrome_trace.h"
 #include "replayer.h"
 #include "trace/trace_io.h"
 #include "util/text.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 namespace xps::cli {
@@ -65,6 +68,35 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
             out << line;
         }
     }
+    if (t.recorded) {
+        const analysis::Residuals res = analysis::computeResiduals(t, store);
+        out << "\nrecorded hardware timing (replayed - recorded):\n";
+        for (const analysis::RegionResidual& x : res.regions) {
+            if (x.replayed)
+                std::snprintf(line, sizeof line,
+                              "  chip %d region %-20s #%-4llu recorded %10llu  replayed %10llu  %+6.1f%%\n",
+                              x.chip, x.region.c_str(), static_cast<unsigned long long>(x.instance),
+                              static_cast<unsigned long long>(x.recorded),
+                              static_cast<unsigned long long>(*x.replayed), 100.0 * x.relativeError());
+            else
+                std::snprintf(line, sizeof line,
+                              "  chip %d region %-20s #%-4llu recorded %10llu  not reached in the replay\n",
+                              x.chip, x.region.c_str(), static_cast<unsigned long long>(x.instance),
+                              static_cast<unsigned long long>(x.recorded));
+            out << line;
+        }
+        std::size_t matched = 0;
+        double sumAbs = 0.0;
+        for (const analysis::SampleResidual& s : res.samples) {
+            if (!s.replayed)
+                continue;
+            ++matched;
+            sumAbs += std::abs(static_cast<double>(*s.replayed) - static_cast<double>(s.recorded));
+        }
+        if (!res.samples.empty())
+            out << "  samples: " << matched << " of " << res.samples.size() << " matched, mean |residual| "
+                << (matched ? sumAbs / static_cast<double>(matched) : 0.0) << " cycles\n";
+    }
     // Bundle issues live in chunks of 65,536 (24 bytes each), so small replays carry one mostly empty chunk.
     out << "\nevents: " << store.eventCount() << " recorded, " << text::formatBytes(store.residentBytes())
         << " held (bundle issues in chunks of " << events::kChunkEvents << ", 24 bytes each)\n";
@@ -77,6 +109,7 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     std::string path;
     sim::ReplayOptions options;
     bool summary = false;
+    std::string chromeTrace;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--mode") {
@@ -88,6 +121,10 @@ int runReplay(const std::vector<std::string>& args, Streams io)
             options.mode = mode == "full" ? sim::ReplayMode::Full : sim::ReplayMode::TimingOnly;
         } else if (a == "--summary") {
             summary = true;
+        } else if (a == "--chrome-trace") {
+            if (i + 1 >= args.size())
+                return usageError(io, "replay: --chrome-trace needs an output file name");
+            chromeTrace = args[++i];
         } else if (a.size() > 1 && a[0] == '-') {
             return usageError(io, "replay: unknown option '" + a + "'");
         } else if (path.empty()) {
@@ -108,6 +145,10 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     if (result.fault) {
         io.err << path << ": replay stopped: " << result.fault->toString() << "\n";
         return kExitBadInput;
+    }
+    if (!chromeTrace.empty()) {
+        if (Status written = exporting::writeChromeTrace(*trace, store, chromeTrace); !written)
+            return inputError(io, written.error());
     }
     if (summary)
         printSummary(*trace, result, store, seconds, io.out);

@@ -6,6 +6,8 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
+#include <map>
+#include <nlohmann/json.hpp>
 
 using namespace xps;
 
@@ -158,6 +160,54 @@ private slots:
                            QStringLiteral("timing")});
         QCOMPARE(t.exitCode, 0);
         QCOMPARE(t.out, "replayed " + sample("vector_add.xasm").toStdString() + ": 1238 cycles\n");
+    }
+
+    void chromeTraceOpensWithLanesAndFlows()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("remote.xasm"));
+        test::writeFile(source.toStdString(), R"(.machine chips=2
+.vmem buf, 0, 4096
+.chip 0
+.init buf, iota_s32
+    dma.start vmem[0x1000], vmem[buf], 4096, 3, engine=2, chip=1
+    halt
+.chip 1
+    sync.wait 3, 1
+    halt
+)");
+        const QString out = dir.filePath(QStringLiteral("out.json"));
+        const Run r = cli({QStringLiteral("replay"), source, QStringLiteral("--chrome-trace"), out});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json doc = nlohmann::json::parse(test::readFile(out.toStdString()));
+        std::map<std::pair<int, int>, std::string> threads;
+        const nlohmann::json* dma = nullptr;
+        const nlohmann::json* wait = nullptr;
+        std::vector<const nlohmann::json*> flows;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e["ph"] == "M" && e["name"] == "thread_name")
+                threads[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
+            if (e["ph"] == "X" && e["name"].get<std::string>().starts_with("dma #0"))
+                dma = &e;
+            if (e["ph"] == "X" && e["name"] == "wait flag 3 >= 1")
+                wait = &e;
+            if (e["ph"] == "s" || e["ph"] == "f")
+                flows.push_back(&e);
+        }
+        QCOMPARE(threads[std::make_pair(0, 102)], std::string("DMA engine 2"));
+        QCOMPARE(threads[std::make_pair(1, 3)], std::string("sync waits"));
+        QVERIFY(dma && wait);
+        QCOMPARE((*dma)["name"].get<std::string>(), std::string("dma #0 vmem->vmem chip 1"));
+        QCOMPARE((*dma)["pid"].get<int>(), 0);
+        QCOMPARE((*dma)["args"]["bytes"].get<int>(), 4096);
+        QCOMPARE((*wait)["pid"].get<int>(), 1);
+        QCOMPARE(flows.size(), std::size_t(2));
+        QCOMPARE((*flows[0])["id"], (*flows[1])["id"]);
+        QCOMPARE((*flows[1])["pid"].get<int>(), 1);
+        // The wait ends when the DMA ends (microseconds at 1050 MHz).
+        const double dmaEnd = (*dma)["ts"].get<double>() + (*dma)["dur"].get<double>();
+        const double waitEnd = (*wait)["ts"].get<double>() + (*wait)["dur"].get<double>();
+        QVERIFY(std::abs(dmaEnd - waitEnd) < 0.002);
     }
 
     void replayErrors()
