@@ -171,6 +171,23 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                                   static_cast<std::uint16_t>(m_regions.size()), enter, t});
             break;
         }
+        case Opcode::VLd:
+        case Opcode::VLdS:
+        case Opcode::VSt:
+        case Opcode::VStS: {
+            execute(m_state, insn, m_exec, m_writes); // faults on bad addresses before anything is recorded
+            const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
+            const std::uint64_t stride = strided ? scalarOperand(m_state, o[2]) : 512;
+            const std::uint64_t base = effectiveAddress(m_state, o[1]);
+            const std::uint64_t span = stride * (isa::kSublanes - 1) + 512;
+            const bool write = insn.opcode == Opcode::VSt || insn.opcode == Opcode::VStS;
+            m_store.appendVmemAccess({t, static_cast<std::uint32_t>(base),
+                                      static_cast<std::uint32_t>(std::max<std::uint64_t>(span, 512)), seq,
+                                      static_cast<std::uint16_t>(m_state.chip),
+                                      static_cast<std::uint8_t>(write ? 1 : 0)},
+                                     isa::kVectorBytes);
+            break;
+        }
         default: execute(m_state, insn, m_exec, m_writes); break;
         }
         m_stats.unitBusyCycles[static_cast<int>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);

@@ -240,6 +240,29 @@ void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint6
     }
 }
 
+void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to,
+                                   std::uint64_t cycle)
+{
+    if (t.d.srcSpace != isa::Space::Vmem && t.d.dstSpace != isa::Space::Vmem)
+        return;
+    for (std::uint64_t at = from; at < to;) {
+        const std::uint64_t row = at / t.d.rowBytes;
+        const std::uint64_t col = at % t.d.rowBytes;
+        const auto n = static_cast<std::uint32_t>(std::min(t.d.rowBytes - col, to - at));
+        if (t.d.srcSpace == isa::Space::Vmem)
+            m_store.appendVmemAccess({cycle,
+                                      static_cast<std::uint32_t>(t.d.srcAddress + row * t.d.srcStride + col),
+                                      n, t.id, static_cast<std::uint16_t>(t.d.chip), 2},
+                                     n);
+        if (t.d.dstSpace == isa::Space::Vmem)
+            m_store.appendVmemAccess({cycle,
+                                      static_cast<std::uint32_t>(t.d.dstAddress + row * t.d.dstStride + col),
+                                      n, t.id, static_cast<std::uint16_t>(t.d.dstChip), 3},
+                                     n);
+        at += n;
+    }
+}
+
 void DmaSystem::completeChunks(Transfer& t, double now)
 {
     // Floating-point rates land a hair short of a boundary; a millionth of a byte is not a byte.
@@ -251,6 +274,7 @@ void DmaSystem::completeChunks(Transfer& t, double now)
             copyChunk(t, t.chunksDone * t.chunk, boundary);
         if (!m_copyPayload)
             trackStaleness(t, t.chunksDone * t.chunk, boundary);
+        recordVmemAccesses(t, t.chunksDone * t.chunk, boundary, static_cast<std::uint64_t>(std::ceil(now)));
         const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
         DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
         if (t.d.srcSpace == isa::Space::Hbm)

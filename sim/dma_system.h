@@ -100,6 +100,7 @@ private:
     void completeChunks(Transfer& t, double now);
     void copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to);
+    void recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to, std::uint64_t cycle);
     void retire(double now);
 
     const isa::MachineConfig& m_config;

@@ -64,6 +64,7 @@ struct Replayer::Impl
             for (const trace::MemoryInit& init : ct.initial.memory)
                 st.memory(init.space).addSource(init.address, init.size, init.payload);
         }
+        store.configure(static_cast<int>(trace.chips.size()), static_cast<std::uint64_t>(m.vmemBytes));
         const bool full = options.mode == ReplayMode::Full;
         dma = std::make_unique<DmaSystem>(m, states, store, full);
         const ExecOptions exec{full, static_cast<std::uint64_t>(m.vmemAlignment)};

@@ -48,12 +48,68 @@ void EventStore::publishCurrent()
     m_published.store(total, std::memory_order_release);
 }
 
+void EventStore::configure(int chips, std::uint64_t vmemBytes)
+{
+    m_heatmaps.assign(static_cast<std::size_t>(chips), VmemHeatmap(vmemBytes));
+    std::lock_guard lock(m_mutex);
+    m_publishedHeatmaps = m_heatmaps;
+}
+
+void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
+{
+    if (!m_currentVmem)
+        m_currentVmem = std::make_unique<VmemChunk>();
+    m_currentVmem->append(e);
+    if (e.chip < m_heatmaps.size())
+        m_heatmaps[e.chip].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
+    if (m_currentVmem->size == kChunkEvents)
+        publishVmem();
+    // Publishing copies every grid (1 MiB each): often enough for a live view, rarely enough to be free.
+    if (++m_vmemSinceHeatmapPublish >= (1u << 20))
+        publishHeatmaps();
+}
+
+void EventStore::publishVmem()
+{
+    std::shared_ptr<const VmemChunk> done(std::move(m_currentVmem));
+    std::lock_guard lock(m_mutex);
+    m_vmemChunks.push_back(std::move(done));
+}
+
+void EventStore::publishHeatmaps()
+{
+    m_vmemSinceHeatmapPublish = 0;
+    std::lock_guard lock(m_mutex);
+    m_publishedHeatmaps = m_heatmaps;
+}
+
+VmemSnapshot EventStore::vmemAccesses() const
+{
+    VmemSnapshot s;
+    std::lock_guard lock(m_mutex);
+    s.m_chunks = m_vmemChunks;
+    for (const auto& c : s.m_chunks)
+        s.m_size += c->size;
+    return s;
+}
+
+VmemHeatmap EventStore::vmemHeatmap(int chip) const
+{
+    std::lock_guard lock(m_mutex);
+    return chip >= 0 && static_cast<std::size_t>(chip) < m_publishedHeatmaps.size()
+               ? m_publishedHeatmaps[static_cast<std::size_t>(chip)]
+               : VmemHeatmap();
+}
+
 void EventStore::flush()
 {
     // A partial chunk is published as the last one; a replay that continues afterwards is not supported
     // (flush ends the writer's life), which keeps published chunks immutable.
     if (m_current && m_current->size > 0)
         publishCurrent();
+    if (m_currentVmem && m_currentVmem->size > 0)
+        publishVmem();
+    publishHeatmaps();
 }
 
 void EventStore::appendDma(const DmaRecord& r)
@@ -105,7 +161,7 @@ std::vector<RegionRecord> EventStore::regions() const
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
-    std::size_t bytes = m_chunks.size() * sizeof(BundleChunk);
+    std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
     // std::deque stores whole records in 512-byte blocks: count the blocks in use.
     const auto blocks = [](std::size_t n, std::size_t size) {
         const std::size_t perBlock = size < 512 ? 512 / size : 1;
@@ -121,6 +177,8 @@ std::size_t EventStore::eventCount() const
     std::lock_guard lock(m_mutex);
     std::size_t n = 0;
     for (const auto& c : m_chunks)
+        n += c->size;
+    for (const auto& c : m_vmemChunks)
         n += c->size;
     return n + m_dmas.size() + m_waits.size() + m_regions.size();
 }

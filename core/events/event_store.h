@@ -5,6 +5,7 @@
 // beyond taking a snapshot of the published chunk list.
 
 #include "events/events.h"
+#include "events/vmem_heatmap.h"
 
 #include <array>
 #include <atomic>
@@ -20,6 +21,7 @@ inline constexpr std::size_t kChunkEvents = 1u << 16;
 // Column-wise storage of kChunkEvents bundle issues: 8 + 4 + 4 + 4 + 2 + 1 + 1 = 24 bytes per event.
 struct BundleChunk
 {
+    using Record = BundleIssue;
     std::array<Cycle, kChunkEvents> cycle;
     std::array<std::uint32_t, kChunkEvents> pc;
     std::array<std::uint32_t, kChunkEvents> stallCycles;
@@ -35,25 +37,61 @@ struct BundleChunk
     }
 };
 
-// A consistent view of the bundles published so far.
-class BundleSnapshot
+// Column-wise storage of kChunkEvents VMEM accesses: 8 + 4 + 4 + 4 + 2 + 1 = 23 bytes per event.
+struct VmemChunk
+{
+    using Record = VmemAccess;
+    std::array<Cycle, kChunkEvents> cycle;
+    std::array<std::uint32_t, kChunkEvents> address;
+    std::array<std::uint32_t, kChunkEvents> bytes;
+    std::array<std::uint32_t, kChunkEvents> source;
+    std::array<std::uint16_t, kChunkEvents> chip;
+    std::array<std::uint8_t, kChunkEvents> kind;
+    std::size_t size = 0;
+
+    VmemAccess at(std::size_t i) const
+    {
+        return {cycle[i], address[i], bytes[i], source[i], chip[i], kind[i]};
+    }
+    void append(const VmemAccess& e)
+    {
+        const std::size_t i = size++;
+        cycle[i] = e.cycle;
+        address[i] = e.address;
+        bytes[i] = e.bytes;
+        source[i] = e.source;
+        chip[i] = e.chip;
+        kind[i] = e.kind;
+    }
+};
+
+// A consistent view of the events of one kind published so far.
+template <typename Chunk> class ChunkSnapshot
 {
 public:
     std::size_t size() const { return m_size; }
-    BundleIssue operator[](std::size_t i) const { return m_chunks[i / kChunkEvents]->at(i % kChunkEvents); }
-    const std::vector<std::shared_ptr<const BundleChunk>>& chunks() const { return m_chunks; }
+    typename Chunk::Record operator[](std::size_t i) const
+    {
+        return m_chunks[i / kChunkEvents]->at(i % kChunkEvents);
+    }
+    const std::vector<std::shared_ptr<const Chunk>>& chunks() const { return m_chunks; }
 
 private:
     friend class EventStore;
-    std::vector<std::shared_ptr<const BundleChunk>> m_chunks;
+    std::vector<std::shared_ptr<const Chunk>> m_chunks;
     std::size_t m_size = 0;
 };
+using BundleSnapshot = ChunkSnapshot<BundleChunk>;
+using VmemSnapshot = ChunkSnapshot<VmemChunk>;
 
 class EventStore
 {
 public:
-    // Writer side (one thread).
+    // Writer side (one thread). configure() first: it sizes the per-chip VMEM heatmaps.
+    void configure(int chips, std::uint64_t vmemBytes);
     void appendBundle(const BundleIssue& e);
+    // `dataBytes`: bytes moved within the access's range (less than the range for strided accesses).
+    void appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes);
     void appendDma(const DmaRecord& r);
     void appendSyncWait(const SyncWaitRecord& r);
     void appendRegion(const RegionRecord& r);
@@ -62,6 +100,9 @@ public:
 
     // Reader side (any thread).
     BundleSnapshot bundles() const;
+    VmemSnapshot vmemAccesses() const;
+    // The chip's binned VMEM traffic as last published (every ~1M accesses and at flush()).
+    VmemHeatmap vmemHeatmap(int chip) const;
     std::vector<DmaRecord> dmas() const;
     std::vector<SyncWaitRecord> syncWaits() const;
     std::vector<RegionRecord> regions() const;
@@ -74,10 +115,17 @@ public:
 
 private:
     void publishCurrent();
+    void publishVmem();
+    void publishHeatmaps();
 
     std::unique_ptr<BundleChunk> m_current;
+    std::unique_ptr<VmemChunk> m_currentVmem;
+    std::vector<VmemHeatmap> m_heatmaps; // the writer's, updated without a lock
+    std::uint64_t m_vmemSinceHeatmapPublish = 0;
     mutable std::mutex m_mutex; // guards the vectors below
     std::vector<std::shared_ptr<const BundleChunk>> m_chunks;
+    std::vector<std::shared_ptr<const VmemChunk>> m_vmemChunks;
+    std::vector<VmemHeatmap> m_publishedHeatmaps;
     // Block-allocated, so a million records never hold a million more in spare capacity.
     std::deque<DmaRecord> m_dmas;
     std::deque<SyncWaitRecord> m_waits;

@@ -40,6 +40,19 @@ struct BundleIssue
     CauseKind causeKind = CauseKind::None;
 };
 
+// One access to VMEM: a vector load or store (the rows' address range) or one DMA chunk.
+struct VmemAccess
+{
+    Cycle cycle = 0;
+    std::uint32_t address = 0; // VMEM is at most 4 GiB (machine config)
+    std::uint32_t bytes = 0;   // the address range touched
+    std::uint32_t source = 0;  // bundle sequence number on the chip, or the DMA id
+    std::uint16_t chip = 0;
+    std::uint8_t kind = 0; // bit 0: write; bit 1: by a DMA
+    bool isWrite() const { return kind & 1; }
+    bool byDma() const { return kind & 2; }
+};
+
 struct DmaRecord
 {
     std::uint32_t id = 0;

@@ -37,7 +37,7 @@ const std::array kRows = {
     Row{{"torus_width", "system", "chips", "torus2d only: chips per row; chips must be a multiple of it", kAssumption, 1, 4096}, &MachineConfig::torusWidth},
     Row{{"clock_mhz", "system", "MHz", "core clock; converts cycles to time and GB/s to bytes per cycle",
          "TPU v4: 275 TFLOP/s = 2 cores x 4 MXUs x 128 x 128 MACs x 2 FLOP x 1.05 GHz (Cloud TPU v4 documentation)", 1, 100000}, &MachineConfig::clockMhz},
-    Row{{"vmem_bytes", "memory", "bytes", "on-chip vector memory (VMEM) per core", "brief: tens of MiB; " "xpu-v1 modelling assumption", 4096, 1ll << 34}, &MachineConfig::vmemBytes},
+    Row{{"vmem_bytes", "memory", "bytes", "on-chip vector memory (VMEM) per core", "brief: tens of MiB; " "xpu-v1 modelling assumption", 4096, 1ll << 32}, &MachineConfig::vmemBytes},
     Row{{"smem_bytes", "memory", "bytes", "scalar memory (SMEM) per core", kAssumption, 4, 1ll << 30}, &MachineConfig::smemBytes},
     Row{{"hbm_bytes", "memory", "bytes", "HBM per chip; the GRM materialises only touched pages", kCloudTpuV4, 4096, 1ll << 44}, &MachineConfig::hbmBytes},
     Row{{"imem_bundles", "memory", "bundles", "instruction memory: the longest program a core holds", kAssumption, 1, 1 << 24}, &MachineConfig::imemBundles},

@@ -42,6 +42,39 @@ private slots:
             QCOMPARE(c[i], a[i] + b[i]);
     }
 
+    void vmemTrafficIsRecorded()
+    {
+        auto t = trace::loadTrace(test::sourceDir() + "/resources/samples/vector_add.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        const sim::ReplayResult r = sim::replay(*t, {}, store);
+        QVERIFY(!r.fault);
+        // 16 tiles: 2 vld + 1 vst each; DMAs write 2 x 4 KiB into VMEM and read 4 KiB back out per tile.
+        std::size_t loads = 0, stores = 0;
+        std::uint64_t dmaWritten = 0, dmaRead = 0;
+        const events::VmemSnapshot accesses = store.vmemAccesses();
+        for (std::size_t i = 0; i < accesses.size(); ++i) {
+            const events::VmemAccess a = accesses[i];
+            if (!a.byDma())
+                (a.isWrite() ? stores : loads)++;
+            else
+                (a.isWrite() ? dmaWritten : dmaRead) += a.bytes;
+        }
+        QCOMPARE(loads, std::size_t(32));
+        QCOMPARE(stores, std::size_t(16));
+        QCOMPARE(dmaWritten, std::uint64_t(32 * 4096));
+        QCOMPARE(dmaRead, std::uint64_t(16 * 4096));
+        const events::VmemHeatmap heat = store.vmemHeatmap(0);
+        QCOMPARE(heat.totalWritten(), std::uint64_t(48 * 4096));
+        QCOMPARE(heat.totalRead(), std::uint64_t(48 * 4096));
+        // All traffic is in the first 24 KiB of VMEM: address bin 0 (256 KiB per bin).
+        std::uint64_t elsewhere = 0;
+        for (int tb = 0; tb < heat.usedTimeBins(); ++tb)
+            for (int a = 1; a < events::VmemHeatmap::kAddressBins; ++a)
+                elsewhere += heat.readBytes(tb, a) + heat.writeBytes(tb, a);
+        QCOMPARE(elsewhere, std::uint64_t(0));
+    }
+
     void elementwiseAndCrossLaneOps()
     {
         auto r = test::replaySource(R"(

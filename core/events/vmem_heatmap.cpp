@@ -1,0 +1,49 @@
+#include "events/vmem_heatmap.h"
+
+#include <algorithm>
+
+namespace xps::events {
+
+VmemHeatmap::VmemHeatmap(std::uint64_t vmemBytes)
+    : m_bytesPerBin(std::max<std::uint64_t>(1, (vmemBytes + kAddressBins - 1) / kAddressBins)),
+      m_read(static_cast<std::size_t>(kTimeBins) * kAddressBins), m_write(m_read.size())
+{
+}
+
+void VmemHeatmap::coarsen()
+{
+    for (int t = 0; t < kTimeBins / 2; ++t) {
+        for (int a = 0; a < kAddressBins; ++a) {
+            m_read[index(t, a)] = m_read[index(2 * t, a)] + m_read[index(2 * t + 1, a)];
+            m_write[index(t, a)] = m_write[index(2 * t, a)] + m_write[index(2 * t + 1, a)];
+        }
+    }
+    std::fill(m_read.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_read.end(), 0);
+    std::fill(m_write.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_write.end(), 0);
+    m_cyclesPerBin *= 2;
+    m_usedTimeBins = (m_usedTimeBins + 1) / 2;
+}
+
+void VmemHeatmap::add(std::uint64_t cycle, std::uint64_t address, std::uint64_t bytes,
+                      std::uint64_t dataBytes, bool write)
+{
+    if (m_read.empty() || bytes == 0 || dataBytes == 0)
+        return;
+    while (cycle / m_cyclesPerBin >= static_cast<std::uint64_t>(kTimeBins))
+        coarsen();
+    const int t = static_cast<int>(cycle / m_cyclesPerBin);
+    m_usedTimeBins = std::max(m_usedTimeBins, t + 1);
+    auto& grid = write ? m_write : m_read;
+    (write ? m_totalWritten : m_totalRead) += dataBytes;
+    std::uint64_t at = address;
+    const std::uint64_t end = address + bytes;
+    while (at < end) {
+        const std::uint64_t bin = std::min<std::uint64_t>(at / m_bytesPerBin, kAddressBins - 1);
+        const std::uint64_t binEnd = bin == kAddressBins - 1 ? end : std::min(end, (bin + 1) * m_bytesPerBin);
+        // Both factors are below 2^32 (VMEM is at most 4 GiB), so the product fits in 64 bits.
+        grid[index(t, static_cast<int>(bin))] += (binEnd - at) * dataBytes / bytes;
+        at = binEnd;
+    }
+}
+
+} // namespace xps::events

@@ -1,0 +1,53 @@
+#pragma once
+// VMEM traffic binned over (time, address) while a replay runs, in a fixed amount of memory: a grid of
+// kTimeBins x kAddressBins read and write byte counts. When the replay outgrows the time range, adjacent
+// time bins merge pairwise and each bin covers twice the cycles, so a long replay costs what a short one
+// does. An access spanning several bins is split in proportion to its bytes in each.
+
+#include <cstdint>
+#include <vector>
+
+namespace xps::events {
+
+class VmemHeatmap
+{
+public:
+    static constexpr int kTimeBins = 512;
+    static constexpr int kAddressBins = 128;
+
+    VmemHeatmap() = default;
+    explicit VmemHeatmap(std::uint64_t vmemBytes);
+
+    // `dataBytes` moved within [address, address + rangeBytes), spread evenly (a strided access touches
+    // a range larger than the bytes it moves).
+    void add(std::uint64_t cycle, std::uint64_t address, std::uint64_t rangeBytes, std::uint64_t dataBytes,
+             bool write);
+
+    std::uint64_t cyclesPerBin() const { return m_cyclesPerBin; }
+    std::uint64_t bytesPerAddressBin() const { return m_bytesPerBin; }
+    int usedTimeBins() const { return m_usedTimeBins; }
+    std::uint64_t readBytes(int timeBin, int addressBin) const { return m_read[index(timeBin, addressBin)]; }
+    std::uint64_t writeBytes(int timeBin, int addressBin) const
+    {
+        return m_write[index(timeBin, addressBin)];
+    }
+    std::uint64_t totalRead() const { return m_totalRead; }
+    std::uint64_t totalWritten() const { return m_totalWritten; }
+
+private:
+    static std::size_t index(int t, int a)
+    {
+        return static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a);
+    }
+    void coarsen();
+
+    std::uint64_t m_bytesPerBin = 1;
+    std::uint64_t m_cyclesPerBin = 16;
+    int m_usedTimeBins = 0;
+    std::vector<std::uint64_t> m_read;
+    std::vector<std::uint64_t> m_write;
+    std::uint64_t m_totalRead = 0;
+    std::uint64_t m_totalWritten = 0;
+};
+
+} // namespace xps::events

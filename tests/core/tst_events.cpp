@@ -1,0 +1,85 @@
+// The event store and the VMEM heatmap: binning and its bounded coarsening, and readers that take
+// snapshots while a writer appends.
+#include "test_support.h"
+
+#include "events/event_store.h"
+
+#include <thread>
+
+using namespace xps;
+
+class TestEvents : public QObject
+{
+    Q_OBJECT
+private slots:
+    void heatmapBinsByTimeAndAddress()
+    {
+        events::VmemHeatmap h(128 * 1024); // 1 KiB per address bin
+        QCOMPARE(h.bytesPerAddressBin(), std::uint64_t(1024));
+        h.add(0, 0, 4096, 4096, false);    // bins 0..3 of time bin 0
+        h.add(17, 1536, 1024, 1024, true); // half in bin 1, half in bin 2, time bin 1 (16 cycles per bin)
+        QCOMPARE(h.readBytes(0, 0), std::uint64_t(1024));
+        QCOMPARE(h.readBytes(0, 3), std::uint64_t(1024));
+        QCOMPARE(h.readBytes(0, 4), std::uint64_t(0));
+        QCOMPARE(h.writeBytes(1, 1), std::uint64_t(512));
+        QCOMPARE(h.writeBytes(1, 2), std::uint64_t(512));
+        QCOMPARE(h.usedTimeBins(), 2);
+    }
+
+    void stridedAccessSpreadsItsBytes()
+    {
+        events::VmemHeatmap h(128 * 1024);
+        // 8 rows of 512 B with a 2 KiB stride: 4 KiB moved over a 14.5 KiB range.
+        h.add(0, 0, 7 * 2048 + 512, 4096, false);
+        std::uint64_t sum = 0;
+        for (int a = 0; a < events::VmemHeatmap::kAddressBins; ++a)
+            sum += h.readBytes(0, a);
+        QVERIFY(sum <= 4096 && sum >= 4096 - 16); // integer shares may round down a few bytes
+        QCOMPARE(h.totalRead(), std::uint64_t(4096));
+    }
+
+    void coarseningKeepsTotalsInBoundedMemory()
+    {
+        events::VmemHeatmap h(1 << 20);
+        std::uint64_t written = 0;
+        for (std::uint64_t cycle = 0; cycle < 1'000'000; cycle += 97) {
+            h.add(cycle, (cycle * 4096) % (1 << 20), 4096, 4096, true);
+            written += 4096;
+        }
+        QVERIFY(h.cyclesPerBin() >= 1'000'000 / events::VmemHeatmap::kTimeBins);
+        QVERIFY(h.usedTimeBins() <= events::VmemHeatmap::kTimeBins);
+        std::uint64_t sum = 0;
+        for (int t = 0; t < h.usedTimeBins(); ++t)
+            for (int a = 0; a < events::VmemHeatmap::kAddressBins; ++a)
+                sum += h.writeBytes(t, a);
+        QCOMPARE(sum, written);
+        QCOMPARE(h.totalWritten(), written);
+    }
+
+    void readersSeeConsistentSnapshotsWhileTheWriterAppends()
+    {
+        events::EventStore store;
+        store.configure(1, 1 << 20);
+        constexpr std::size_t total = 5 * events::kChunkEvents + 123;
+        std::jthread writer([&] {
+            for (std::size_t i = 0; i < total; ++i)
+                store.appendBundle({i, static_cast<std::uint32_t>(i % 1000), 0, 0, 0,
+                                    events::StallReason::None, events::CauseKind::None});
+            store.flush();
+        });
+        std::size_t last = 0;
+        while (last < total) {
+            const events::BundleSnapshot s = store.bundles();
+            QVERIFY(s.size() >= last);
+            QVERIFY(s.size() % events::kChunkEvents == 0 ||
+                    s.size() == total); // only whole chunks until flush
+            if (s.size() > 0)
+                QCOMPARE(s[s.size() - 1].cycle, std::uint64_t(s.size() - 1));
+            last = s.size();
+        }
+        QCOMPARE(store.bundleCount(), total);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvents)
+#include "tst_events.moc"
