@@ -4,12 +4,14 @@
 #include "asm/assembler.h"
 #include "replayer.h"
 
+#include <cblas.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <malloc.h>
 #include <string>
 #include <sys/resource.h>
+#include <vector>
 
 using namespace xps;
 
@@ -40,6 +42,35 @@ loop:
 )";
 }
 
+// An MXU-bound loop: one 8 x 128 x 128 product per iteration, popped and accumulated.
+std::string matmulSource(std::uint64_t products)
+{
+    std::string s =
+        ".init v1, random_f32, seed=1\n.init v2, random_f32, seed=2\n.init v4, zero\n.sreg s1, 0\n";
+    for (int i = 0; i < 16; ++i)
+        s += "mxu.wpush v2\n";
+    s += "mxu.wcommit\nloop:\n    mxu.mm v1 ; sadd s1, s1, 1\n    mxu.pop v3 ; scmp.lt s2, s1, " +
+         std::to_string(products) + "\n    vadd.f32 v4, v4, v3 ; brnz s2, loop\n    halt\n";
+    return s;
+}
+
+// Host sgemm rate of the same library, single-threaded as the GRM runs it, on a large square problem.
+double hostSgemmGflops()
+{
+    constexpr int n = 1024;
+    std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n);
+    openblas_set_num_threads(1);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
+                c.data(), n); // warm-up
+    const auto start = std::chrono::steady_clock::now();
+    constexpr int reps = 5;
+    for (int r = 0; r < reps; ++r)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
+                    c.data(), n);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return 2.0 * n * n * n * reps / s / 1e9;
+}
+
 double peakRssMiB()
 {
     rusage u{};
@@ -61,7 +92,7 @@ int main(int argc, char** argv)
     }
     const std::string only = argc > 3 ? argv[3] : "";
     for (const auto mode : {sim::ReplayMode::TimingOnly, sim::ReplayMode::Full}) {
-        if ((only == "timing" && mode != sim::ReplayMode::TimingOnly) ||
+        if (only == "mxu" || (only == "timing" && mode != sim::ReplayMode::TimingOnly) ||
             (only == "full" && mode != sim::ReplayMode::Full))
             continue;
         const std::size_t heapBefore = mallinfo2().uordblks + mallinfo2().hblkhd;
@@ -86,6 +117,28 @@ int main(int argc, char** argv)
         std::printf("             heap grew by %.1f bytes per event (the store plus the machine state the "
                     "replay touched)\n",
                     static_cast<double>(heapAfter - heapBefore) / static_cast<double>(store.eventCount()));
+    }
+    if (only.empty() || only == "mxu") {
+        const std::uint64_t products = 200'000;
+        auto mm = assembly::assemble(matmulSource(products), "matmul.xasm");
+        if (!mm) {
+            std::fprintf(stderr, "%s\n", mm.error().toString().c_str());
+            return 1;
+        }
+        events::EventStore store;
+        const auto start = std::chrono::steady_clock::now();
+        const sim::ReplayResult r = sim::replay(*mm, {}, store);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (r.fault) {
+            std::fprintf(stderr, "%s\n", r.fault->toString().c_str());
+            return 1;
+        }
+        const double replayGflops = 2.0 * 8 * 128 * 128 * static_cast<double>(products) / s / 1e9;
+        const double host = hostSgemmGflops();
+        std::printf(
+            "MXU-bound replay (full mode): %llu products of 8x128x128 in %.2f s: %.2f GFLOP/s of MXU math; "
+            "host sgemm (1024^3, 1 thread): %.2f GFLOP/s; ratio %.0f%%\n",
+            static_cast<unsigned long long>(products), s, replayGflops, host, 100.0 * replayGflops / host);
     }
     std::printf("peak RSS: %.0f MiB\n", peakRssMiB());
     return 0;
