@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace xps::events {
@@ -74,10 +75,30 @@ public:
     {
         return m_chunks[i / kChunkEvents]->at(i % kChunkEvents);
     }
+
+    // Events are appended in non-decreasing cycle order (the replay finishes a cycle on every chip before
+    // the next), so the events of [fromCycle, toCycle) are one index range, found by binary search:
+    // O(log n), whatever the replay's size. Returns {first, last + 1}.
+    std::pair<std::size_t, std::size_t> cycleRange(Cycle fromCycle, Cycle toCycle) const
+    {
+        return {lowerBound(fromCycle), lowerBound(toCycle)};
+    }
     const std::vector<std::shared_ptr<const Chunk>>& chunks() const { return m_chunks; }
 
 private:
     friend class EventStore;
+    std::size_t lowerBound(Cycle cycle) const
+    {
+        std::size_t lo = 0, hi = m_size;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (m_chunks[mid / kChunkEvents]->cycle[mid % kChunkEvents] < cycle)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
     std::vector<std::shared_ptr<const Chunk>> m_chunks;
     std::size_t m_size = 0;
 };

@@ -3,6 +3,7 @@
 #include "sim/sim_support.h"
 
 #include "analysis/residuals.h"
+#include "analysis/unit_intervals.h"
 #include "trace/trace_io.h"
 
 #include <chrono>
@@ -137,6 +138,20 @@ private slots:
         // Pushes occupy the weight path for 8 cycles each.
         QCOMPARE(atPc(b, 1)->cycle, std::uint64_t(8));
         QCOMPARE(atPc(b, 1)->reason, events::StallReason::MxuBusy);
+        // The weight path was busy back to back for the 16 pushes, then the LHS stream for the product.
+        const auto snapshot = r->store.bundles();
+        const auto pushes =
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuWeights);
+        QCOMPARE(pushes.size(), std::size_t(17)); // 16 pushes and the commit
+        for (std::size_t i = 0; i < 16; ++i) {
+            QCOMPARE(pushes[i].start, std::uint64_t(8 * i));
+            QCOMPARE(pushes[i].end, std::uint64_t(8 * i + 8));
+        }
+        const auto stream =
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuMatmul);
+        QCOMPARE(stream.size(), std::size_t(1));
+        QCOMPARE(stream[0].end - stream[0].start, std::uint64_t(8));
+        QCOMPARE(stream[0].start, mm->cycle);
         // Every element of the product is the dot product of 128 ones.
         std::vector<float> out(1024);
         std::memcpy(out.data(), r->result.finalState[0].v[2].data(), 4096);
@@ -287,6 +302,30 @@ private slots:
         auto knownTiming = test::replaySource(known, sim::ReplayMode::TimingOnly);
         QVERIFY2(!knownTiming->result.fault, test::faultText(*knownTiming).c_str());
         QCOMPARE(knownTiming->result.finalState[0].s[1], 3u);
+    }
+
+    void eventsAreOrderedAndRangeQueriesFindThem()
+    {
+        auto t = trace::loadTrace(test::sourceDir() + "/resources/samples/vector_add.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        QVERIFY(!sim::replay(*t, {}, store).fault);
+        const events::BundleSnapshot b = store.bundles();
+        const events::VmemSnapshot v = store.vmemAccesses();
+        for (std::size_t i = 1; i < b.size(); ++i)
+            QVERIFY(b[i - 1].cycle <= b[i].cycle);
+        for (std::size_t i = 1; i < v.size(); ++i)
+            QVERIFY(v[i - 1].cycle <= v[i].cycle);
+        for (const auto& [from, to] :
+             {std::pair<events::Cycle, events::Cycle>{0, 1}, {100, 400}, {1000, 5000}, {5000, 6000}}) {
+            const auto [first, last] = b.cycleRange(from, to);
+            std::size_t expected = 0;
+            for (std::size_t i = 0; i < b.size(); ++i)
+                expected += b[i].cycle >= from && b[i].cycle < to;
+            QCOMPARE(last - first, expected);
+            if (last > first)
+                QVERIFY(b[first].cycle >= from && b[last - 1].cycle < to);
+        }
     }
 
     void perPcStatisticsAddUp()
