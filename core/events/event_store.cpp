@@ -83,14 +83,20 @@ void EventStore::publishHeatmaps()
     m_publishedHeatmaps = m_heatmaps;
 }
 
-VmemSnapshot EventStore::vmemAccesses() const
+template <typename Chunk>
+ChunkSnapshot<Chunk> EventStore::snapshotOf(const std::vector<std::shared_ptr<const Chunk>>& chunks) const
 {
-    VmemSnapshot s;
+    ChunkSnapshot<Chunk> s;
     std::lock_guard lock(m_mutex);
-    s.m_chunks = m_vmemChunks;
+    s.m_chunks = chunks;
     for (const auto& c : s.m_chunks)
         s.m_size += c->size;
     return s;
+}
+
+VmemSnapshot EventStore::vmemAccesses() const
+{
+    return snapshotOf(m_vmemChunks);
 }
 
 VmemHeatmap EventStore::vmemHeatmap(int chip) const
@@ -132,12 +138,7 @@ void EventStore::appendRegion(const RegionRecord& r)
 
 BundleSnapshot EventStore::bundles() const
 {
-    BundleSnapshot s;
-    std::lock_guard lock(m_mutex);
-    s.m_chunks = m_chunks;
-    for (const auto& c : s.m_chunks)
-        s.m_size += c->size;
-    return s;
+    return snapshotOf(m_chunks);
 }
 
 std::vector<DmaRecord> EventStore::dmas() const

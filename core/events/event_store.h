@@ -135,6 +135,8 @@ public:
     std::size_t eventCount() const;
 
 private:
+    template <typename Chunk>
+    ChunkSnapshot<Chunk> snapshotOf(const std::vector<std::shared_ptr<const Chunk>>& chunks) const;
     void publishCurrent();
     void publishVmem();
     void publishHeatmaps();

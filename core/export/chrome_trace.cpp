@@ -1,14 +1,13 @@
 #include "export/chrome_trace.h"
 
 #include "asm/disassembler.h"
+#include "util/atomic_file.h"
 #include "util/text.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <map>
-#include <unistd.h>
 
 namespace xps::exporting {
 namespace {
@@ -89,9 +88,22 @@ private:
 
 } // namespace
 
+namespace {
+Status writeEvents(const trace::Trace& trace, const events::EventStore& store, const std::string& temp,
+                   const std::string& path);
+} // namespace
+
 Status writeChromeTrace(const trace::Trace& trace, const events::EventStore& store, const std::string& path)
 {
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    return writeFileAtomically(
+        path, [&](const std::string& temp) { return writeEvents(trace, store, temp, path); });
+}
+
+namespace {
+
+Status writeEvents(const trace::Trace& trace, const events::EventStore& store, const std::string& temp,
+                   const std::string& path)
+{
     std::FILE* f = std::fopen(temp.c_str(), "wb");
     if (!f)
         return Error(path, std::string("cannot write: ") + std::strerror(errno));
@@ -164,14 +176,11 @@ Status writeChromeTrace(const trace::Trace& trace, const events::EventStore& sto
     std::fputs("\n]}\n", f);
     const bool ok = std::fflush(f) == 0 && !std::ferror(f);
     std::fclose(f);
-    std::error_code ec;
-    if (ok)
-        std::filesystem::rename(temp, path, ec);
-    if (!ok || ec) {
-        std::filesystem::remove(temp);
+    if (!ok)
         return Error(path, "could not write the Chrome trace (disk full?)");
-    }
     return Ok{};
 }
+
+} // namespace
 
 } // namespace xps::exporting

@@ -2,6 +2,7 @@
 
 #include "trace/trace_json.h"
 #include "trace/trace_validate.h"
+#include "util/atomic_file.h"
 #include "util/sqlite.h"
 #include "util/text.h"
 
@@ -9,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace xps::trace {
 namespace {
@@ -122,9 +122,7 @@ bool looksLikeContainer(const std::string& path)
 
 Status writeTraceContainer(const Trace& trace, const std::string& path)
 {
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-    std::filesystem::remove(temp);
-    {
+    return writeFileAtomically(path, [&](const std::string& temp) -> Status {
         sql::Database db;
         auto fail = [&](const std::string& why) -> Status {
             return Error(path, "could not write the container: " + why);
@@ -173,20 +171,8 @@ Status writeTraceContainer(const Trace& trace, const std::string& path)
         }
         if (std::string e = db.exec("COMMIT"); !e.empty())
             return fail(e);
-    }
-    // Flush to disk before the rename makes the new file visible under the real name.
-    if (FILE* f = std::fopen(temp.c_str(), "rb+")) {
-        std::fflush(f);
-        ::fsync(fileno(f));
-        std::fclose(f);
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        std::filesystem::remove(temp);
-        return Error(path, "could not write the container: " + ec.message());
-    }
-    return Ok{};
+        return Ok{};
+    });
 }
 
 namespace {

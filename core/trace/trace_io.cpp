@@ -3,13 +3,13 @@
 #include "asm/assembler.h"
 #include "trace/trace_container.h"
 #include "trace/trace_json.h"
+#include "util/atomic_file.h"
 #include "util/text.h"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace xps::trace {
 namespace {
@@ -94,27 +94,17 @@ Status saveTrace(const Trace& trace, const std::string& path)
                      "traces are saved as .xtrace.json or .xps; use `xpushark-cli disasm` for assembly text");
     if (*kind == TraceFileKind::Container)
         return writeTraceContainer(trace, path);
-    // JSON: same write-then-rename discipline as the container.
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-    {
+    return writeFileAtomically(path, [&](const std::string& temp) -> Status {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)
             return Error(path, std::string("cannot write: ") + std::strerror(errno));
         const std::string text = writeTraceJson(trace);
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
         out.flush();
-        if (!out) {
-            std::filesystem::remove(temp);
+        if (!out)
             return Error(path, "write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        std::filesystem::remove(temp);
-        return Error(path, "cannot write: " + ec.message());
-    }
-    return Ok{};
+        return Ok{};
+    });
 }
 
 } // namespace xps::trace

@@ -6,8 +6,10 @@
 #include "trace/trace_container.h"
 #include "trace/trace_io.h"
 #include "trace/trace_json.h"
+#include "util/atomic_file.h"
 #include "util/sqlite.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <csignal>
 #include <random>
@@ -337,6 +339,26 @@ private slots:
             QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
             QVERIFY(*loaded == original || *loaded == bigger);
         }
+    }
+
+    void failedWriteLeavesThePreviousFileAndNoTemporary()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("kept.xtrace.json")).toStdString();
+        test::writeFile(path, "previous");
+        const Status failed = writeFileAtomically(path, [&](const std::string& temp) -> Status {
+            test::writeFile(temp, "half of the new cont");
+            return Error(path, "disk full");
+        });
+        QCOMPARE(failed.error().toString(), path + ": disk full");
+        QCOMPARE(test::readFile(path), std::string("previous"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("kept.xtrace.json")});
+        QVERIFY(writeFileAtomically(path, [](const std::string& temp) -> Status {
+                    test::writeFile(temp, "new");
+                    return Ok{};
+                }).ok());
+        QCOMPARE(test::readFile(path), std::string("new"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
 
     void unknownExtension()

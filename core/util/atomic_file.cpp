@@ -1,0 +1,49 @@
+#include "util/atomic_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <unistd.h>
+
+namespace xps {
+namespace {
+
+bool syncToDisk(const std::string& path, int flags)
+{
+    const int fd = ::open(path.c_str(), flags);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+}
+
+} // namespace
+
+Status writeFileAtomically(const std::string& path,
+                           const std::function<Status(const std::string& temporaryPath)>& write)
+{
+    // The pid keeps concurrent writers (two app instances) from sharing a temporary file.
+    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    std::error_code ec;
+    std::filesystem::remove(temp, ec);
+    Status written = write(temp);
+    if (written && !syncToDisk(temp, O_RDONLY))
+        written = Error(path, std::string("could not sync to disk: ") + std::strerror(errno));
+    if (written) {
+        std::filesystem::rename(temp, path, ec);
+        if (ec)
+            written = Error(path, "could not replace the file: " + ec.message());
+    }
+    if (!written) {
+        std::filesystem::remove(temp, ec);
+        return written;
+    }
+    // Make the rename itself durable.
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    syncToDisk(parent.empty() ? std::string(".") : parent.string(), O_RDONLY | O_DIRECTORY);
+    return Ok{};
+}
+
+} // namespace xps
