@@ -33,10 +33,11 @@ commands:
   convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps)
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
-  replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json]
+  replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json] [--max-cycles N]
                              replay on the golden reference model; --summary prints cycles, unit and
                              MXU utilization, HBM bandwidth utilization and the stall breakdown;
-                             --chrome-trace writes the replay for Perfetto / chrome://tracing
+                             --chrome-trace writes the replay for Perfetto / chrome://tracing;
+                             --max-cycles stops a replay that runs longer (Ctrl-C stops it too)
 
 options:
   --help                     this text

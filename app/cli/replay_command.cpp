@@ -9,10 +9,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <stop_token>
 
 namespace xps::cli {
 namespace {
+
+std::stop_source* g_interrupt = nullptr; // the running replay, for the SIGINT handler
 
 std::string percent(double part, double whole)
 {
@@ -121,6 +126,13 @@ int runReplay(const std::vector<std::string>& args, Streams io)
             options.mode = mode == "full" ? sim::ReplayMode::Full : sim::ReplayMode::TimingOnly;
         } else if (a == "--summary") {
             summary = true;
+        } else if (a == "--max-cycles") {
+            char* end = nullptr;
+            const std::string value = i + 1 < args.size() ? args[++i] : std::string();
+            options.maxCycles = std::strtoull(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || options.maxCycles == 0)
+                return usageError(io,
+                                  "replay: --max-cycles needs a positive whole number, got '" + value + "'");
         } else if (a == "--chrome-trace") {
             if (i + 1 >= args.size())
                 return usageError(io, "replay: --chrome-trace needs an output file name");
@@ -140,7 +152,16 @@ int runReplay(const std::vector<std::string>& args, Streams io)
         return inputError(io, trace.error());
     events::EventStore store;
     const auto start = std::chrono::steady_clock::now();
-    const sim::ReplayResult result = sim::replay(*trace, options, store);
+    // Ctrl-C stops the replay like the GUI's cancel button: what ran so far is still summarised.
+    std::stop_source stop;
+    g_interrupt = &stop;
+    const auto previous = std::signal(SIGINT, [](int) {
+        if (g_interrupt)
+            g_interrupt->request_stop(); // lock-free: an atomic store
+    });
+    sim::ReplayResult result = sim::Replayer(*trace, options, store).run(stop.get_token());
+    std::signal(SIGINT, previous);
+    g_interrupt = nullptr;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.fault) {
         io.err << path << ": replay stopped: " << result.fault->toString() << "\n";
@@ -150,6 +171,12 @@ int runReplay(const std::vector<std::string>& args, Streams io)
         if (Status written = exporting::writeChromeTrace(*trace, store, chromeTrace); !written)
             return inputError(io, written.error());
     }
+    if (result.status == sim::ReplayResult::Status::CycleLimit)
+        io.err << path << ": replay stopped at the cycle limit (" << options.maxCycles
+               << "); the results below are partial\n";
+    if (result.status == sim::ReplayResult::Status::Cancelled)
+        io.err << path << ": replay interrupted at cycle " << result.totalCycles
+               << "; the results below are partial\n";
     if (summary)
         printSummary(*trace, result, store, seconds, io.out);
     else

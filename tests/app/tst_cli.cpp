@@ -6,6 +6,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
+#include <csignal>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -208,6 +209,43 @@ private slots:
         const double dmaEnd = (*dma)["ts"].get<double>() + (*dma)["dur"].get<double>();
         const double waitEnd = (*wait)["ts"].get<double>() + (*wait)["dur"].get<double>();
         QVERIFY(std::abs(dmaEnd - waitEnd) < 0.002);
+    }
+
+    void endlessProgramsStopAtTheCycleLimit()
+    {
+        QTemporaryDir dir;
+        const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
+        test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
+        const Run r = cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"),
+                           QStringLiteral("30000"), QStringLiteral("--summary")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, endless.toStdString() +
+                            ": replay stopped at the cycle limit (30000); the results below are partial\n");
+        QVERIFY2(r.out.find("chip 0: 10000 bundles") != std::string::npos,
+                 r.out.c_str()); // one br per 3 cycles
+        QVERIFY(r.out.find("did not halt") != std::string::npos);
+        const Run bad =
+            cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"), QStringLiteral("lots")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.starts_with(
+            "xpushark-cli: replay: --max-cycles needs a positive whole number, got 'lots'"));
+    }
+
+    void interruptStopsTheReplayAndSummarisesWhatRan()
+    {
+        QTemporaryDir dir;
+        const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
+        test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
+        QProcess p;
+        p.start(QString::fromLocal8Bit(qgetenv("XPS_CLI")),
+                {QStringLiteral("replay"), endless, QStringLiteral("--summary")});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(400);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardError().contains("replay interrupted at cycle"));
+        QVERIFY(p.readAllStandardOutput().contains("did not halt"));
     }
 
     void replayErrors()
