@@ -39,6 +39,10 @@ commands:
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
                              --max-cycles stops a replay that runs longer (Ctrl-C stops it too)
 
+  generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
+                             write a reference workload (.xtrace.json, .xps or its .xasm);
+                             `generate --list` shows the workloads, variants and parameters
+
 options:
   --help                     this text
   --version                  the xpushark version
@@ -175,7 +179,10 @@ int run(const std::vector<std::string>& args, Streams io)
         return runIsa(rest, io);
     if (command == "replay")
         return runReplay(rest, io);
-    constexpr std::array<std::string_view, 5> commands = {"info", "convert", "disasm", "isa", "replay"};
+    if (command == "generate")
+        return runGenerate(rest, io);
+    constexpr std::array<std::string_view, 6> commands = {"info", "convert", "disasm",
+                                                          "isa",  "replay",  "generate"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

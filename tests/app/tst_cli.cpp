@@ -248,6 +248,73 @@ private slots:
         QVERIFY(p.readAllStandardOutput().contains("did not halt"));
     }
 
+    void bundledSamplesAreWhatGenerateWrites()
+    {
+        QTemporaryDir dir;
+        for (const char* variant : {"naive", "tuned"}) {
+            const QString out = dir.filePath(QStringLiteral("ag.xtrace.json"));
+            const Run r =
+                cli({QStringLiteral("generate"), QStringLiteral("allgather"), QStringLiteral("--variant"),
+                     QString::fromLatin1(variant), QStringLiteral("-o"), out});
+            QCOMPARE(r.exitCode, 0);
+            const std::string sampleName = std::string("allgather_") + variant + ".xtrace.json";
+            QVERIFY2(test::readFile(out.toStdString()) ==
+                         test::readFile(sample(sampleName.c_str()).toStdString()),
+                     "resources/samples is stale: regenerate it with xpushark-cli generate");
+        }
+    }
+
+    void allGatherTunedBeatsNaiveOnTheGrm()
+    {
+        const Run naive = cli({QStringLiteral("replay"), sample("allgather_naive.xtrace.json")});
+        const Run tuned = cli({QStringLiteral("replay"), sample("allgather_tuned.xtrace.json")});
+        QCOMPARE(naive.exitCode, 0);
+        QCOMPARE(tuned.exitCode, 0);
+        // Link-bound: 3 steps of a 1 MiB shard over one 45 GB/s link, against half of it per direction.
+        QVERIFY2(naive.out.ends_with(": 76788 cycles\n"), naive.out.c_str());
+        QVERIFY2(tuned.out.ends_with(": 40081 cycles\n"), tuned.out.c_str());
+    }
+
+    void generateErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("error");
+        QTest::newRow("workload typo")
+            << QStringList{QStringLiteral("allgathr"), QStringLiteral("-o"), QStringLiteral("x.json")}
+            << QByteArray("xpushark-cli: generate: unknown workload 'allgathr'; did you mean 'allgather'?");
+        QTest::newRow("variant")
+            << QStringList{QStringLiteral("allgather"), QStringLiteral("--variant"), QStringLiteral("fast"),
+                           QStringLiteral("-o"), QStringLiteral("x.json")}
+            << QByteArray("xpushark-cli: generate: allgather: unknown variant 'fast': expected naive, tuned");
+        QTest::newRow("range") << QStringList{QStringLiteral("allgather"), QStringLiteral("--chips"),
+                                              QStringLiteral("1"), QStringLiteral("-o"),
+                                              QStringLiteral("x.json")}
+                               << QByteArray(
+                                      "xpushark-cli: generate: allgather: chips must be from 2 to 64, got 1");
+        QTest::newRow("parameter typo")
+            << QStringList{QStringLiteral("allgather"), QStringLiteral("--chip"), QStringLiteral("4"),
+                           QStringLiteral("-o"), QStringLiteral("x.json")}
+            << QByteArray(
+                   "xpushark-cli: generate: allgather: unknown parameter 'chip'; did you mean 'chips'?");
+        QTest::newRow("divisibility")
+            << QStringList{QStringLiteral("allgather"), QStringLiteral("--shard-bytes"),
+                           QStringLiteral("3000"), QStringLiteral("-o"), QStringLiteral("x.json")}
+            << QByteArray("xpushark-cli: generate: allgather: shard_bytes (3000) must be a multiple of 2 x "
+                          "chunk_bytes (131072)");
+        QTest::newRow("not a number")
+            << QStringList{QStringLiteral("allgather"), QStringLiteral("--chips"), QStringLiteral("four"),
+                           QStringLiteral("-o"), QStringLiteral("x.json")}
+            << QByteArray("xpushark-cli: generate: --chips needs a whole number, got 'four'");
+    }
+    void generateErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, error);
+        const Run r = cli(QStringList{QStringLiteral("generate")} + args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')), error.toStdString());
+    }
+
     void replayErrors()
     {
         QTemporaryDir dir;

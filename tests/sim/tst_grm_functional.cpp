@@ -3,6 +3,7 @@
 #include "sim/sim_support.h"
 
 #include "trace/trace_io.h"
+#include "workloads/workloads.h"
 
 #include <cmath>
 
@@ -73,6 +74,41 @@ private slots:
             for (int a = 1; a < events::VmemHeatmap::kAddressBins; ++a)
                 elsewhere += heat.readBytes(tb, a) + heat.writeBytes(tb, a);
         QCOMPARE(elsewhere, std::uint64_t(0));
+    }
+
+    void allGatherGathersEveryShard_data()
+    {
+        QTest::addColumn<QByteArray>("variant");
+        QTest::addColumn<int>("chips");
+        QTest::newRow("naive, 4 chips") << QByteArray("naive") << 4;
+        QTest::newRow("tuned, 4 chips") << QByteArray("tuned") << 4;
+        QTest::newRow("naive, 3 chips") << QByteArray("naive") << 3;
+        QTest::newRow("tuned, 5 chips") << QByteArray("tuned") << 5;
+        QTest::newRow("tuned, 2 chips") << QByteArray("tuned") << 2;
+    }
+    void allGatherGathersEveryShard()
+    {
+        QFETCH(QByteArray, variant);
+        QFETCH(int, chips);
+        constexpr std::int64_t shard = 8192;
+        auto t = workloads::generate("allgather", variant.toStdString(),
+                                     {{"chips", chips}, {"shard_bytes", shard}, {"chunk_bytes", 1024}});
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
+        events::EventStore store;
+        sim::ReplayResult r = sim::replay(*t, {}, store);
+        QVERIFY2(!r.fault, r.fault ? r.fault->toString().c_str() : "");
+        // The reference: the concatenation of every chip's shard, as each chip's generator defines it.
+        std::vector<float> expected;
+        for (int c = 0; c < chips; ++c) {
+            trace::Generator g = randomF32(static_cast<std::uint64_t>(1000 + c));
+            const auto part = test::generated(g, shard / 4);
+            expected.insert(expected.end(), part.begin(), part.end());
+        }
+        for (int c = 0; c < chips; ++c) {
+            const auto got = test::readFloats(r.finalState[static_cast<std::size_t>(c)], isa::Space::Hbm, 0,
+                                              expected.size());
+            QVERIFY2(got == expected, qPrintable(QStringLiteral("chip %1").arg(c)));
+        }
     }
 
     void elementwiseAndCrossLaneOps()
