@@ -173,6 +173,22 @@ nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, s
             what = what.substr(colon + 2);
         error = std::string(fileName) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
                 ": invalid JSON: " + what;
+    } catch (const nlohmann::json::exception& e) {
+        // Not a syntax error but still a bad document, e.g. "number overflow parsing '1E999'" (no byte
+        // position is given: locate the quoted literal in the text).
+        std::string what = e.what();
+        if (const std::size_t bracket = what.find("] "); bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        std::string location(fileName);
+        const std::size_t open = what.find('\''), close = what.rfind('\'');
+        if (open != std::string::npos && close > open) {
+            if (const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+                at != std::string_view::npos) {
+                const text::LineColumn lc = text::lineColumnAt(text, at);
+                location += ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
+            }
+        }
+        error = location + ": invalid JSON: " + what;
     } catch (const TooDeep&) {
         error = std::string(fileName) + ": JSON nested deeper than " + std::to_string(maxDepth) +
                 " levels; a trace never needs that (hostile or corrupt file?)";

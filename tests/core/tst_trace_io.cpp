@@ -124,6 +124,9 @@ private slots:
                                    << QByteArray(
                                           "t.json:3:13: invalid JSON: syntax error while parsing value - "
                                           "unexpected end of input; expected '[', '{', or a literal");
+        QTest::newRow("number overflow")
+            << QByteArray("{\"format\": \"xpushark-trace\",\n \"version\": 1E999}")
+            << QByteArray("t.json:2:13: invalid JSON: number overflow parsing '1E999'");
         QTest::newRow("not an object")
             << QByteArray("[1]") << QByteArray("t.json: $: expected a trace object, found an array");
         QTest::newRow("wrong format")
