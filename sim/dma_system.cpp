@@ -288,7 +288,6 @@ void DmaSystem::completeChunks(Transfer& t, double now)
         m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
         m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
     }
-    (void)now;
 }
 
 void DmaSystem::retire(double now)

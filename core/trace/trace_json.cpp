@@ -188,7 +188,8 @@ InitialState initialFrom(const JsonCursor& c, const isa::MachineConfig& machine,
     return s;
 }
 
-std::vector<Buffer> buffersFrom(const JsonCursor& c, const isa::MachineConfig& machine)
+// Bounds and overlaps are checked afterwards by validateTrace, so that every finding is reported.
+std::vector<Buffer> buffersFrom(const JsonCursor& c)
 {
     std::vector<Buffer> out;
     const std::size_t n = c.arraySize(1u << 20, "buffers");
@@ -200,7 +201,6 @@ std::vector<Buffer> buffersFrom(const JsonCursor& c, const isa::MachineConfig& m
         buffer.space = spaceFrom(b.at("space"));
         buffer.address = b.at("address").u64();
         buffer.size = b.at("size").u64();
-        (void)machine; // bounds and overlaps are checked by validateTrace, with every finding reported
         if (const auto d = b.find("dtype"))
             buffer.dtype = d->str(32);
         if (const auto shape = b.find("shape")) {
@@ -298,7 +298,7 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
     ChipTrace chip;
     chip.chip = static_cast<int>(c.at("chip").i64(0, machine.chips - 1));
     if (const auto b = c.find("buffers"))
-        chip.symbols.buffers = buffersFrom(*b, machine);
+        chip.symbols.buffers = buffersFrom(*b);
     if (const auto regions = c.find("regions")) {
         const std::size_t n = regions->arraySize(1u << 16, "regions");
         for (std::size_t i = 0; i < n; ++i) {
