@@ -129,8 +129,11 @@ Status writeTraceContainer(const Trace& trace, const std::string& path)
         };
         if (std::string e = db.open(temp, false); !e.empty())
             return fail(e);
+        // Large pages read large snapshots at disk speed; small pages keep small traces small.
+        const int pageSize = trace.snapshotBytes() >= (16u << 20) ? 65536 : 4096;
         // A fresh temporary file: no journal needed; durability comes from the final rename.
-        const std::string pragmas = "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+        const std::string pragmas = "PRAGMA page_size=" + std::to_string(pageSize) +
+                                    "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                                     "PRAGMA application_id=" +
                                     std::to_string(kContainerAppId) +
                                     "; PRAGMA user_version=" + std::to_string(kContainerSchemaVersion) + ";";
