@@ -56,10 +56,15 @@ Attempt CoreModel::checkHazards(const DecodedBundle& b, std::uint64_t t)
         }
         const isa::Instruction& insn = *d.insn;
         switch (insn.opcode) {
-        case Opcode::MxuMm:
-            if (m_mxuInFlight >= static_cast<std::uint64_t>(m_config.mxuResultFifoDepth))
+        case Opcode::MxuMm: {
+            // A pop in the same bundle frees its slot first (steady state: `mxu.mm v1 ; mxu.pop v2`);
+            // if that pop must wait, its own check below reports why.
+            const std::size_t freed = b.pops ? 1 : 0;
+            if (m_state.fifo.size() - std::min(freed, m_state.fifo.size()) >=
+                static_cast<std::size_t>(m_config.mxuResultFifoDepth))
                 return stall(t, StallReason::ResultFifoFull, CauseKind::None, 0, kNever);
             break;
+        }
         case Opcode::MxuPop:
             if (m_state.fifo.empty())
                 throw SimFault{"mxu.pop with an empty result FIFO and no mxu.mm in flight"};
@@ -159,6 +164,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 m_state.flags[flag] = value;
             else
                 m_state.flags[flag] += value;
+            if (remote < 0 || remote == m_state.chip)
+                m_dma.noteFlagWrittenByCore(m_state.chip, flag);
             break;
         }
         case Opcode::RegionBegin: m_regions.emplace_back(static_cast<std::uint32_t>(o[0].value), t); break;
@@ -195,10 +202,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     if (m_writes.mxuPush) {
         m_writes.mxuPush->ready = t + m_config.latMxuMatmul;
         m_writes.mxuPush->producer = seq;
-        ++m_mxuInFlight;
     }
-    if (m_writes.mxuPop)
-        --m_mxuInFlight;
     commit(m_state, m_writes);
 
     // Timing effects of the issued bundle.

@@ -62,7 +62,6 @@ private:
     std::array<std::uint32_t, isa::kScalarRegisters> m_sProducer{};
     std::array<std::uint32_t, isa::kVectorRegisters> m_vProducer{};
     std::uint64_t m_unitBusy[kUnitCount] = {};
-    std::uint64_t m_mxuInFlight = 0; // products issued but not yet popped (FIFO capacity)
 
     // The pending bundle's stall bookkeeping.
     std::uint64_t m_eligibleSince = 0;

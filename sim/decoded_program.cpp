@@ -43,6 +43,7 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
                 default: break;
                 }
             }
+            db.pops = db.pops || insn.opcode == isa::Opcode::MxuPop;
             db.readsS |= d.readsS;
             db.readsV |= d.readsV;
             db.instructions.push_back(d);

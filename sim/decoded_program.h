@@ -27,6 +27,7 @@ struct DecodedBundle
     std::vector<DecodedInstruction> instructions;
     std::uint32_t readsS = 0;
     std::uint32_t readsV = 0;
+    bool pops = false; // holds an mxu.pop
 };
 
 std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa::MachineConfig& config);

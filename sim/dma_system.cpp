@@ -99,7 +99,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.flag = d.flag;
     r.chunks = static_cast<std::uint32_t>((t.total + t.chunk - 1) / t.chunk);
     r.issue = cycle;
-    m_records.push_back(r);
+    t.record = r;
 
     auto& q = m_queues[static_cast<std::size_t>(d.chip * m_config.dmaEngines + d.engine)];
     q.push_back(std::move(t));
@@ -115,6 +115,12 @@ void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::u
     const double hops = static_cast<double>(route(fromChip, toChip).size());
     m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
                           toChip, flag, value});
+    m_nextEvent = nextEventTime();
+}
+
+void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
+{
+    m_lastWriter[static_cast<std::size_t>(chip)][flag] = -1;
 }
 
 void DmaSystem::startHeads(double now)
@@ -133,8 +139,11 @@ void DmaSystem::startHeads(double now)
 
 void DmaSystem::recomputeRates()
 {
+    auto& [hbmUsers, vmemUsers, linkUsers] = m_users;
     const std::size_t chips = m_chips.size();
-    std::vector<int> hbmUsers(chips, 0), vmemUsers(chips, 0), linkUsers(chips * 4, 0);
+    hbmUsers.assign(chips, 0);
+    vmemUsers.assign(chips, 0);
+    linkUsers.assign(chips * 4, 0);
     const auto touches = [](const Transfer& t, auto&& fn) {
         if (t.d.srcSpace == isa::Space::Hbm)
             fn('h', t.d.chip);
@@ -294,7 +303,7 @@ void DmaSystem::retire(double now)
 {
     for (auto& q : m_queues) {
         while (!q.empty() && q.front().active && q.front().chunksDone * q.front().chunk >= q.front().total) {
-            events::DmaRecord& r = m_records[q.front().id];
+            events::DmaRecord& r = q.front().record;
             r.start = q.front().firstByteCycle;
             r.end = static_cast<std::uint64_t>(std::ceil(now));
             m_store.appendDma(r);
@@ -326,6 +335,7 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
             if (m_messages[i].at <= m_now) {
                 m_chips[static_cast<std::size_t>(m_messages[i].chip)].flags[m_messages[i].flag] +=
                     m_messages[i].value;
+                noteFlagWrittenByCore(m_messages[i].chip, m_messages[i].flag);
                 m_messages.erase(m_messages.begin() + static_cast<long>(i));
             } else {
                 ++i;

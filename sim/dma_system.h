@@ -64,7 +64,9 @@ public:
 
     // The in-flight DMA that will next increment `flag` on `chip`, or -1.
     std::int64_t pendingWriterOf(int chip, std::uint32_t flag) const;
-    // The DMA whose chunk last incremented `flag` on `chip`, or -1.
+    // A core's sync.set/sync.add changed `flag`: a wait it satisfies was not satisfied by a DMA.
+    void noteFlagWrittenByCore(int chip, std::uint32_t flag);
+    // The DMA whose chunk last changed `flag` on `chip`, or -1 if a core's sync.set/add did.
     std::int64_t lastWriterOf(int chip, std::uint32_t flag) const;
     const DmaTotals& totals(int chip) const { return m_totals[static_cast<std::size_t>(chip)]; }
 
@@ -83,6 +85,7 @@ private:
         std::vector<int> links; // ICI link-direction indices on the route
         std::uint64_t issueCycle = 0;
         std::uint64_t firstByteCycle = 0;
+        events::DmaRecord record; // completed and stored when the transfer retires
     };
     struct FlagMessage
     {
@@ -115,7 +118,11 @@ private:
     std::vector<FlagMessage> m_messages;
     std::vector<std::vector<std::int64_t>> m_lastWriter; // [chip][flag]
     std::vector<DmaTotals> m_totals;
-    std::vector<events::DmaRecord> m_records; // by id, completed when the transfer ends
+    // Transfers sharing each resource, recounted when rates change (kept to avoid allocating per event).
+    struct Users
+    {
+        std::vector<int> hbm, vmem, links;
+    } m_users;
 };
 
 } // namespace xps::sim

@@ -157,7 +157,7 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     g_interrupt = &stop;
     const auto previous = std::signal(SIGINT, [](int) {
         if (g_interrupt)
-            g_interrupt->request_stop(); // lock-free: an atomic store
+            g_interrupt->request_stop(); // with no stop_callback registered (none is), this is atomics only
     });
     sim::ReplayResult result = sim::Replayer(*trace, options, store).run(stop.get_token());
     std::signal(SIGINT, previous);

@@ -36,6 +36,15 @@ Run cli(const QStringList& args)
     return runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), args);
 }
 
+// A wrong command line: exit code 2, the message on the first line of stderr, nothing on stdout.
+void expectUsageError(const QStringList& args, const QByteArray& error)
+{
+    const Run r = cli(args);
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err.substr(0, r.err.find('\n')), error.toStdString());
+    QVERIFY(r.out.empty());
+}
+
 QString sample(const char* name)
 {
     return QString::fromStdString(test::sourceDir() + "/resources/samples/") + QString::fromLatin1(name);
@@ -102,10 +111,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QByteArray, error);
-        const Run r = cli(args);
-        QCOMPARE(r.exitCode, 2);
-        QCOMPARE(r.err.substr(0, r.err.find('\n')), error.toStdString());
-        QVERIFY(r.out.empty());
+        expectUsageError(args, error);
     }
 
     void badInputExitsOneWithTheLocation()
@@ -310,9 +316,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QByteArray, error);
-        const Run r = cli(QStringList{QStringLiteral("generate")} + args);
-        QCOMPARE(r.exitCode, 2);
-        QCOMPARE(r.err.substr(0, r.err.find('\n')), error.toStdString());
+        expectUsageError(QStringList{QStringLiteral("generate")} + args, error);
     }
 
     void replayErrors()

@@ -254,6 +254,54 @@ private slots:
         QCOMPARE(r->result.dma[0].iciBytes, std::uint64_t(4096));
     }
 
+    void remoteSyncAddLandsAfterTheIciLatency()
+    {
+        // A DMA writes flag 4 first; the wait is satisfied by the sync.add, not by that DMA.
+        auto r = test::replaySource(R"(
+.machine chips=2
+.chip 0
+    sync.add 4, 1, chip=1
+    halt
+.chip 1
+    dma.start vmem[0], vmem[4096], 512, 4
+    sync.wait 4, 2
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const events::BundleIssue* wait = nullptr;
+        for (const auto& e : bundles(*r))
+            if (e.chip == 1 && e.pc == 1)
+                wait = &e;
+        QCOMPARE(wait->cycle, std::uint64_t(1050)); // one hop of ici_latency_cycles
+        const auto waits = r->store.syncWaits();
+        QCOMPARE(waits.size(), std::size_t(1));
+        QCOMPARE(waits[0].satisfiedBy, std::int64_t(-1));
+    }
+
+    void resultFifoFullWithAPopInTheSameBundle()
+    {
+        std::string weights = ".machine mxu_result_fifo_depth=2\n.init v1, const_f32, 1.0\n";
+        for (int i = 0; i < 16; ++i)
+            weights += "mxu.wpush v1\n";
+        weights += "mxu.wcommit\nmxu.mm v1\nmxu.mm v1\n";
+        // Steady state: the FIFO is full, and the bundle's own pop makes room for its product.
+        auto r = test::replaySource(weights + "mxu.mm v1 ; mxu.pop v2\nmxu.pop v3\nmxu.pop v4\nhalt\n");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        QCOMPARE(atPc(b, 19)->cycle, atPc(b, 17)->cycle + 136); // waits for the first product only
+        QCOMPARE(atPc(b, 19)->reason, events::StallReason::ResultFifoEmpty);
+        std::vector<float> v4(1024);
+        std::memcpy(v4.data(), r->result.finalState[0].v[4].data(), 4096);
+        QCOMPARE(v4[5], 128.0f);
+        // Without a pop in the bundle, a full FIFO can never drain: the replay says so.
+        auto stuck = test::replaySource(weights + "mxu.mm v1\nmxu.pop v2\nhalt\n");
+        QCOMPARE(stuck->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(
+            test::faultText(*stuck).ends_with("deadlock: every running chip waits on something nothing in "
+                                              "flight can change; chip 0 at pc 0x13 result FIFO full"),
+            test::faultText(*stuck).c_str());
+    }
+
     void replayIsDeterministic()
     {
         auto t = trace::loadTrace(test::sourceDir() + "/resources/samples/vector_add.xasm");
