@@ -23,28 +23,20 @@ void EventStore::appendBundle(const BundleIssue& e)
 {
     if (!m_current)
         m_current = std::make_unique<BundleChunk>();
-    BundleChunk& c = *m_current;
-    const std::size_t i = c.size++;
-    c.cycle[i] = e.cycle;
-    c.pc[i] = e.pc;
-    c.stallCycles[i] = e.stallCycles;
-    c.cause[i] = e.cause;
-    c.chip[i] = e.chip;
-    c.reason[i] = e.reason;
-    c.causeKind[i] = e.causeKind;
-    if (c.size == kChunkEvents)
+    m_current->append(e);
+    if (m_current->size == kChunkEvents)
         publishCurrent();
 }
 
 void EventStore::publishCurrent()
 {
     std::shared_ptr<const BundleChunk> done(std::move(m_current));
-    const std::size_t total = m_publishedFullChunks * kChunkEvents + done->size;
+    const std::size_t total =
+        m_published.load(std::memory_order_relaxed) + done->size; // only this thread writes it
     {
         std::lock_guard lock(m_mutex);
         m_chunks.push_back(std::move(done));
     }
-    ++m_publishedFullChunks;
     m_published.store(total, std::memory_order_release);
 }
 

@@ -36,6 +36,17 @@ struct BundleChunk
     {
         return {cycle[i], pc[i], stallCycles[i], cause[i], chip[i], reason[i], causeKind[i]};
     }
+    void append(const BundleIssue& e)
+    {
+        const std::size_t i = size++;
+        cycle[i] = e.cycle;
+        pc[i] = e.pc;
+        stallCycles[i] = e.stallCycles;
+        cause[i] = e.cause;
+        chip[i] = e.chip;
+        reason[i] = e.reason;
+        causeKind[i] = e.causeKind;
+    }
 };
 
 // Column-wise storage of kChunkEvents VMEM accesses: 8 + 4 + 4 + 4 + 2 + 1 = 23 bytes per event.
@@ -154,7 +165,6 @@ private:
     std::deque<SyncWaitRecord> m_waits;
     std::deque<RegionRecord> m_regions;
     std::atomic<std::size_t> m_published{0};
-    std::size_t m_publishedFullChunks = 0;
 };
 
 } // namespace xps::events
