@@ -268,8 +268,9 @@ private slots:
     halt
 )");
         QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto issued = bundles(*r); // keep the events alive: `wait` points into them
         const events::BundleIssue* wait = nullptr;
-        for (const auto& e : bundles(*r))
+        for (const auto& e : issued)
             if (e.chip == 1 && e.pc == 1)
                 wait = &e;
         QCOMPARE(wait->cycle, std::uint64_t(1050)); // one hop of ici_latency_cycles
