@@ -1,5 +1,7 @@
 #include "decoded_program.h"
 
+#include "isa/register_use.h"
+
 namespace xps::sim {
 
 std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa::MachineConfig& config)
@@ -19,30 +21,11 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
             d.occupancy = info.occupancyParam.empty()
                               ? 0u
                               : static_cast<std::uint32_t>(isa::machineParamInt(config, info.occupancyParam));
-            const auto specs = info.operandSpecs();
-            for (std::size_t i = 0; i < specs.size(); ++i) {
-                const isa::Operand& o = insn.operands[i];
-                const bool destination = specs[i].name == "sd" || specs[i].name == "vd";
-                switch (o.form) {
-                case isa::Operand::Form::SReg:
-                    if (destination)
-                        d.writesS = o.reg;
-                    else
-                        d.readsS |= 1u << o.reg;
-                    break;
-                case isa::Operand::Form::VReg:
-                    if (destination)
-                        d.writesV = o.reg;
-                    else
-                        d.readsV |= 1u << o.reg;
-                    break;
-                case isa::Operand::Form::Mem:
-                    if (o.hasBase)
-                        d.readsS |= 1u << o.reg;
-                    break;
-                default: break;
-                }
-            }
+            const isa::RegisterUse use = isa::registerUse(insn);
+            d.readsS = use.readsS;
+            d.readsV = use.readsV;
+            d.writesS = use.writesS;
+            d.writesV = use.writesV;
             db.pops = db.pops || insn.opcode == isa::Opcode::MxuPop;
             db.readsS |= d.readsS;
             db.readsV |= d.readsV;

@@ -1,5 +1,6 @@
 #include "dma_system.h"
 
+#include "isa/topology.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -22,32 +23,6 @@ bool DmaSystem::queueFull(int chip, int engine) const
     return static_cast<std::int64_t>(q.size()) >= m_config.dmaQueueDepth;
 }
 
-std::vector<int> DmaSystem::route(int from, int to) const
-{
-    std::vector<int> links;
-    const int n = static_cast<int>(m_config.chips);
-    const int width = m_config.topology == isa::Topology::Ring ? n : static_cast<int>(m_config.torusWidth);
-    const int height = n / width;
-    // Dimension-ordered shortest route (x along the ring/row, then y along the column); ties go forward.
-    const auto walk = [&](int& at, int target, int size, int stride, int forwardDir) {
-        const int pos = (at / stride) % size;
-        const int goal = (target / stride) % size;
-        const int forward = (goal - pos + size) % size;
-        const bool goForward = forward <= size - forward;
-        const int steps = goForward ? forward : size - forward;
-        for (int k = 0; k < steps; ++k) {
-            const int p = (at / stride) % size;
-            links.push_back(at * 4 + forwardDir + (goForward ? 0 : 1));
-            const int next = goForward ? (p + 1) % size : (p + size - 1) % size;
-            at += (next - p) * stride;
-        }
-    };
-    int at = from;
-    walk(at, to, width, 1, 0);
-    if (height > 1)
-        walk(at, to, height, width, 2);
-    return links;
-}
 
 std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 {
@@ -82,7 +57,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.d.dstStride = dstStride;
     t.total = d.rows * d.rowBytes;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
-    t.links = d.dstChip == d.chip ? std::vector<int>{} : route(d.chip, d.dstChip);
+    t.links = d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip);
     t.issueCycle = cycle;
 
     events::DmaRecord r;
@@ -112,7 +87,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value,
                             std::uint64_t cycle)
 {
-    const double hops = static_cast<double>(route(fromChip, toChip).size());
+    const double hops = static_cast<double>(isa::iciRoute(m_config, fromChip, toChip).size());
     m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
                           toChip, flag, value});
     m_nextEvent = nextEventTime();

@@ -95,7 +95,6 @@ private:
         std::uint32_t value;
     };
 
-    std::vector<int> route(int from, int to) const;
     void startHeads(double now);
     void recomputeRates();
     double nextEventTime() const;

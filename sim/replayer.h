@@ -9,6 +9,7 @@
 #include "chip_state.h"
 #include "dma_system.h"
 #include "events/event_store.h"
+#include "events/replay_stats.h"
 #include "trace/trace.h"
 
 #include <functional>
@@ -39,25 +40,9 @@ struct ReplayProgress
 };
 using ProgressCallback = std::function<void(const ReplayProgress&)>;
 
-inline constexpr int kUnitCount = static_cast<int>(isa::Unit::Control) + 1;
-
-// What the disassembly view shows per bundle.
-struct PcStats
-{
-    std::uint64_t executions = 0;
-    std::uint64_t stallCycles[events::kStallReasonCount] = {};
-};
-
-struct ChipStats
-{
-    std::uint64_t bundles = 0;
-    std::uint64_t instructions = 0;
-    std::uint64_t haltCycle = 0;
-    bool halted = false;
-    std::uint64_t stallCycles[events::kStallReasonCount] = {};
-    std::uint64_t unitBusyCycles[kUnitCount] = {};
-    std::vector<PcStats> perPc; // indexed by pc
-};
+using events::ChipStats;
+using events::kUnitCount;
+using events::PcStats;
 
 struct ReplayFault
 {

@@ -39,6 +39,14 @@ commands:
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
                              --max-cycles stops a replay that runs longer (Ctrl-C stops it too)
 
+  analyze TRACE [--json] [--no-measure]
+                             replay in full mode, run every analysis (summary, regions, DMA, VMEM,
+                             critical path, collectives) and propose suggestions, each measured by
+                             replaying the changed trace with outputs compared bit for bit;
+                             --json prints the stable form documented in docs/analysis-json.md
+  apply TRACE --suggestion ID -o FIXED
+                             write the trace with suggestion ID (from `analyze`) applied
+
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);
                              `generate --list` shows the workloads, variants and parameters
@@ -179,10 +187,14 @@ int run(const std::vector<std::string>& args, Streams io)
         return runIsa(rest, io);
     if (command == "replay")
         return runReplay(rest, io);
+    if (command == "analyze")
+        return runAnalyze(rest, io);
+    if (command == "apply")
+        return runApply(rest, io);
     if (command == "generate")
         return runGenerate(rest, io);
-    constexpr std::array<std::string_view, 6> commands = {"info", "convert", "disasm",
-                                                          "isa",  "replay",  "generate"};
+    constexpr std::array<std::string_view, 8> commands = {"info", "convert", "disasm",
+                                                          "isa",  "replay",  "generate", "analyze", "apply"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

@@ -1,6 +1,6 @@
 #include "analysis/unit_intervals.h"
 
-#include "isa/machine_config.h"
+#include "analysis/replay_view.h"
 
 #include <algorithm>
 
@@ -12,19 +12,7 @@ std::vector<UnitInterval> unitIntervals(const trace::Trace& trace, const events:
     std::vector<UnitInterval> out;
     if (chip < 0 || static_cast<std::size_t>(chip) >= trace.chips.size())
         return out;
-    // Per pc: how long the bundle keeps `unit` busy (0: it does not use it).
-    const isa::Program& program = trace.chips[static_cast<std::size_t>(chip)].program;
-    std::vector<std::uint32_t> busy(program.bundles.size(), 0);
-    for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
-        for (const isa::Instruction& insn : program.bundles[pc].instructions) {
-            const isa::OpcodeInfo& info = insn.info();
-            if (info.unit != unit)
-                continue;
-            const std::int64_t occupancy =
-                info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
-            busy[pc] = std::max(busy[pc], static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
-        }
-    }
+    const std::vector<std::uint32_t> busy = unitBusyPerPc(trace, chip, unit);
     last = std::min(last, bundles.size());
     for (std::size_t i = first; i < last; ++i) {
         const events::BundleIssue e = bundles[i];

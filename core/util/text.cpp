@@ -173,4 +173,19 @@ std::string formatBytes(std::uint64_t bytes)
     return buffer;
 }
 
+std::string withThousands(std::uint64_t value)
+{
+    std::string digits = std::to_string(value);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(static_cast<std::size_t>(i), ",");
+    return digits;
+}
+
+std::string formatDouble(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", value);
+    return buffer;
+}
+
 } // namespace xps::text

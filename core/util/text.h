@@ -33,5 +33,7 @@ std::size_t base64DecodedSizeBound(std::size_t encodedLength);
 
 std::string hex(std::uint64_t value);
 std::string formatBytes(std::uint64_t bytes); // "32 MiB", "1.5 KiB", "17 B"
+std::string withThousands(std::uint64_t value); // "1,234,567"
+std::string formatDouble(double value);         // shortest of %g with up to 6 significant digits: "1200", "2.5"
 
 } // namespace xps::text

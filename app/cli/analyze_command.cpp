@@ -1,0 +1,200 @@
+// `xpushark-cli analyze` and `apply`: replay a trace in full mode, run every analysis, propose suggestions
+// and measure each by replaying the changed trace; `apply` writes one suggestion's changed trace.
+#include "commands.h"
+
+#include "analysis/analyze.h"
+#include "replayer.h"
+#include "report/analysis_json.h"
+#include "suggest/propose.h"
+#include "suggest/transform.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+#include "what_if.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace xps::cli {
+namespace {
+
+struct Analyzed
+{
+    trace::Trace trace;
+    events::EventStore store;
+    sim::ReplayResult result;
+    std::unique_ptr<analysis::ReplayView> view;
+    analysis::Analyses analyses;
+    std::vector<suggest::Suggestion> suggestions;
+};
+
+// Replays, analyses and proposes; returns nullptr after printing the error.
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode)
+{
+    auto a = std::make_unique<Analyzed>();
+    auto loaded = trace::loadTrace(path);
+    if (!loaded) {
+        exitCode = inputError(io, loaded.error());
+        return nullptr;
+    }
+    a->trace = std::move(loaded).value();
+    a->result = sim::replay(a->trace, {sim::ReplayMode::Full, 0}, a->store);
+    if (a->result.fault) {
+        io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
+        exitCode = kExitBadInput;
+        return nullptr;
+    }
+    a->view = std::make_unique<analysis::ReplayView>(
+        analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
+    a->analyses = analysis::analyzeReplay(*a->view);
+    a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
+    return a;
+}
+
+std::string pct(double fraction)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * fraction);
+    return b;
+}
+
+void printText(const Analyzed& a, std::ostream& out)
+{
+    const analysis::Analyses& x = a.analyses;
+    const analysis::Summary& s = x.summary;
+    out << a.trace.name << ": " << text::withThousands(s.totalCycles) << " cycles = "
+        << text::formatDouble(s.microseconds) << " us on " << a.trace.chips.size() << " chip(s)\n";
+    out << "  MXU utilization " << pct(s.mxuUtilization) << ", HBM bandwidth utilization " << pct(s.hbmUtilization)
+        << ", VMEM peak " << text::formatBytes(x.vmem.peakLiveBytes) << " of " << text::formatBytes(x.vmem.capacity)
+        << " (" << pct(x.vmem.unusedFraction()) << " unused)\n";
+    out << "  stalls:";
+    for (int r = 1; r < events::kStallReasonCount; ++r)
+        if (s.stallCycles[r])
+            out << " " << events::stallReasonName(static_cast<events::StallReason>(r)) << " "
+                << text::withThousands(s.stallCycles[r]) << ";";
+    out << "\n  DMA:";
+    for (const analysis::DmaPath& p : s.dmaPaths)
+        out << " " << p.name() << " " << text::formatBytes(p.bytes) << " (" << p.transfers << ");";
+    out << "\n  exposed DMA time " << text::withThousands(x.dma.exposedCycles) << " cycles, "
+        << x.dma.serialized.size() << " serialized DMA pairs, concurrency max " << x.dma.maxConcurrency << " mean "
+        << text::formatDouble(x.dma.meanConcurrency) << "\n";
+    out << "  critical path " << text::withThousands(x.criticalPath.total()) << " cycles:";
+    for (int k = 0; k < analysis::kPathKindCount; ++k)
+        if (x.criticalPath.cycles[k])
+            out << " " << analysis::pathKindName(static_cast<analysis::PathKind>(k)) << " "
+                << pct(x.criticalPath.share(static_cast<analysis::PathKind>(k)));
+    out << "\n";
+    if (!x.collectives.links.empty())
+        out << "  ICI: " << x.collectives.usedLinks << " of " << x.collectives.links.size()
+            << " link directions used, max chip skew " << text::withThousands(x.collectives.maxSkew) << " cycles\n";
+    if (!s.regions.empty()) {
+        out << "\nregions (all chips, inclusive):\n";
+        char line[320];
+        std::snprintf(line, sizeof line, "  %-40s %9s %14s %8s %10s\n", "region", "instances", "cycles", "MXU", "stalls");
+        out << line;
+        for (std::size_t i = 0; i < s.regions.size() && i < 30; ++i) {
+            const analysis::RegionSummary& r = s.regions[i];
+            std::snprintf(line, sizeof line, "  %-40s %9llu %14s %8s %10s\n",
+                          (std::string(static_cast<std::size_t>(r.depth) * 2, ' ') + r.name).c_str(),
+                          static_cast<unsigned long long>(r.instances), text::withThousands(r.cycles).c_str(),
+                          pct(r.mxuUtilization()).c_str(), text::withThousands(r.totalStallCycles()).c_str());
+            out << line;
+        }
+    }
+    for (const analysis::SingleBufferedLoop& l : x.vmem.singleBuffered)
+        out << "\nsingle-buffered: chip " << l.chip << " buffer " << l.buffer << " refilled " << l.refills
+            << " times by pc " << l.dmaPc << ", core waited " << text::withThousands(l.exposedCycles) << " cycles"
+            << (l.fitsTwice ? " (VMEM has room to double-buffer it)" : "") << "\n";
+    out << "\nsuggestions (measured by replaying the changed trace; outputs compared bit for bit):\n";
+    if (a.suggestions.empty())
+        out << "  none: no finding with a change the tool can make\n";
+    for (const suggest::Suggestion& g : a.suggestions) {
+        out << "  " << g.id << " [" << suggest::severityName(g.severity) << (g.whatIf ? ", what-if" : "") << "] "
+            << g.title << "\n";
+        if (g.measured) {
+            const suggest::Measurement& m = *g.measured;
+            char b[200];
+            std::snprintf(b, sizeof b, "      %s: %s -> %s cycles (%+.2f%%)", std::string(suggest::verdictName(m.verdict)).c_str(),
+                          text::withThousands(m.baselineCycles).c_str(), text::withThousands(m.newCycles).c_str(),
+                          m.gainPercent);
+            out << b << (m.detail.empty() ? "" : ": " + m.detail) << "\n";
+        }
+        out << "      " << g.explanation << "\n      change: " << g.change.describe() << "\n";
+    }
+}
+
+} // namespace
+
+int runAnalyze(const std::vector<std::string>& args, Streams io)
+{
+    std::string path;
+    bool json = false, measure = true;
+    for (const std::string& a : args) {
+        if (a == "--json")
+            json = true;
+        else if (a == "--no-measure")
+            measure = false;
+        else if (a.size() > 1 && a[0] == '-')
+            return usageError(io, "analyze: unknown option '" + a + "'");
+        else if (path.empty())
+            path = a;
+        else
+            return usageError(io, "analyze: expected exactly one TRACE file");
+    }
+    if (path.empty())
+        return usageError(io, "analyze: expected exactly one TRACE file, got 0");
+    int code = kExitOk;
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    if (!a)
+        return code;
+    if (measure)
+        sim::measureSuggestions(a->suggestions, a->trace, a->result);
+    if (json)
+        io.out << report::analysisToJson(*a->view, a->analyses, a->suggestions).dump(2) << "\n";
+    else
+        printText(*a, io.out);
+    return kExitOk;
+}
+
+int runApply(const std::vector<std::string>& args, Streams io)
+{
+    std::string path, id, output;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--suggestion" || a == "-o") {
+            if (i + 1 >= args.size())
+                return usageError(io, "apply: " + a + " needs a value");
+            (a == "-o" ? output : id) = args[++i];
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError(io, "apply: unknown option '" + a + "'");
+        } else if (path.empty()) {
+            path = a;
+        } else {
+            return usageError(io, "apply: expected exactly one TRACE file");
+        }
+    }
+    if (path.empty() || id.empty() || output.empty())
+        return usageError(io, "apply: usage: apply TRACE --suggestion ID -o FIXED");
+    int code = kExitOk;
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    if (!a)
+        return code;
+    const auto it = std::find_if(a->suggestions.begin(), a->suggestions.end(),
+                                 [&](const suggest::Suggestion& s) { return s.id == id; });
+    if (it == a->suggestions.end()) {
+        std::string known;
+        for (const suggest::Suggestion& s : a->suggestions)
+            known += (known.empty() ? "" : ", ") + s.id;
+        io.err << path << ": no suggestion " << id << "; this trace has "
+               << (known.empty() ? std::string("none") : known) << "\n";
+        return kExitBadInput;
+    }
+    Result<trace::Trace> changed = suggest::applyChange(a->trace, it->change);
+    if (!changed)
+        return inputError(io, changed.error());
+    if (Status saved = trace::saveTrace(changed.value(), output); !saved)
+        return inputError(io, saved.error());
+    io.out << "wrote " << output << ": " << it->change.describe() << "\n";
+    return kExitOk;
+}
+
+} // namespace xps::cli

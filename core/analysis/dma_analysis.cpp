@@ -1,0 +1,328 @@
+#include "analysis/dma_analysis.h"
+
+#include "isa/topology.h"
+
+#include <algorithm>
+#include <map>
+
+namespace xps::analysis {
+namespace {
+
+using events::DmaRecord;
+using isa::Space;
+
+struct Range
+{
+    int chip;
+    int space;
+    std::uint64_t begin, end;
+    bool overlaps(const Range& o) const { return chip == o.chip && space == o.space && begin < o.end && o.begin < end; }
+};
+Range sourceOf(const DmaRecord& d) { return {d.chip, d.srcSpace, d.srcAddress, d.srcAddress + d.bytes}; }
+Range destinationOf(const DmaRecord& d) { return {d.dstChip, d.dstSpace, d.dstAddress, d.dstAddress + d.bytes}; }
+
+bool dependent(const DmaRecord& a, const DmaRecord& b)
+{
+    return destinationOf(a).overlaps(sourceOf(b)) || destinationOf(a).overlaps(destinationOf(b)) ||
+           sourceOf(a).overlaps(destinationOf(b));
+}
+
+// Per chip, the last cycle (+1; 0 = never) each VMEM granule was written and accessed, advanced in time
+// order: the data-flow bound of a DMA's issue.
+class VmemLastTouch
+{
+public:
+    VmemLastTouch(std::uint64_t vmemBytes, std::size_t chips) : m_chips(chips)
+    {
+        m_granule = 512;
+        while (vmemBytes / m_granule > 65536)
+            m_granule *= 2;
+        m_granules = static_cast<std::size_t>((vmemBytes + m_granule - 1) / m_granule);
+    }
+    void touch(const events::VmemAccess& a)
+    {
+        auto& c = chip(a.chip);
+        const auto [g0, g1] = granules(a.address, a.bytes);
+        for (std::size_t g = g0; g < g1; ++g) {
+            c.access[g] = a.cycle + 1;
+            if (a.isWrite())
+                c.write[g] = a.cycle + 1;
+        }
+    }
+    std::uint64_t lastWrite(int chipIndex, std::uint64_t address, std::uint64_t bytes) { return last(chipIndex, address, bytes, true); }
+    std::uint64_t lastAccess(int chipIndex, std::uint64_t address, std::uint64_t bytes) { return last(chipIndex, address, bytes, false); }
+
+private:
+    struct Chip
+    {
+        std::vector<std::uint64_t> write, access;
+    };
+    Chip& chip(std::size_t c)
+    {
+        if (m_chips[c].write.empty()) {
+            m_chips[c].write.assign(m_granules, 0);
+            m_chips[c].access.assign(m_granules, 0);
+        }
+        return m_chips[c];
+    }
+    std::pair<std::size_t, std::size_t> granules(std::uint64_t address, std::uint64_t bytes) const
+    {
+        const std::size_t g0 = std::min<std::size_t>(address / m_granule, m_granules);
+        const std::size_t g1 = std::min<std::size_t>((address + bytes + m_granule - 1) / m_granule, m_granules);
+        return {g0, g1};
+    }
+    std::uint64_t last(int chipIndex, std::uint64_t address, std::uint64_t bytes, bool writes)
+    {
+        if (chipIndex < 0 || static_cast<std::size_t>(chipIndex) >= m_chips.size())
+            return 0;
+        auto& c = chip(static_cast<std::size_t>(chipIndex));
+        const auto& v = writes ? c.write : c.access;
+        std::uint64_t best = 0;
+        const auto [g0, g1] = granules(address, bytes);
+        for (std::size_t g = g0; g < g1; ++g)
+            best = std::max(best, v[g]);
+        return best;
+    }
+    std::vector<Chip> m_chips;
+    std::uint64_t m_granule;
+    std::size_t m_granules;
+};
+
+void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
+{
+    std::vector<std::size_t> byIssue(dmas.size());
+    for (std::size_t i = 0; i < dmas.size(); ++i)
+        byIssue[i] = i;
+    std::stable_sort(byIssue.begin(), byIssue.end(),
+                     [&](std::size_t a, std::size_t b) { return dmas[a].record.issue < dmas[b].record.issue; });
+    VmemLastTouch vmem(static_cast<std::uint64_t>(replay.trace.machine.vmemBytes), replay.trace.chips.size());
+    const events::VmemSnapshot accesses = replay.store.vmemAccesses();
+    std::size_t nextAccess = 0;
+    constexpr std::size_t kHbmWindow = 512; // earlier DMAs checked for HBM overlap
+    for (std::size_t k = 0; k < byIssue.size(); ++k) {
+        DmaFacts& f = dmas[byIssue[k]];
+        const DmaRecord& d = f.record;
+        for (; nextAccess < accesses.size(); ++nextAccess) {
+            const events::VmemAccess a = accesses[nextAccess];
+            if (a.cycle >= d.issue)
+                break;
+            vmem.touch(a);
+        }
+        std::uint64_t earliest = 0;
+        if (d.srcSpace == static_cast<int>(Space::Vmem))
+            earliest = std::max(earliest, vmem.lastWrite(d.chip, d.srcAddress, d.bytes));
+        if (d.dstSpace == static_cast<int>(Space::Vmem))
+            earliest = std::max(earliest, vmem.lastAccess(d.dstChip, d.dstAddress, d.bytes));
+        // HBM (and SMEM) are written only by DMAs: compare with the earlier transfers.
+        for (std::size_t j = k > kHbmWindow ? k - kHbmWindow : 0; j < k; ++j) {
+            const DmaRecord& e = dmas[byIssue[j]].record;
+            if (e.end > d.issue)
+                continue;
+            const bool raw = destinationOf(e).overlaps(sourceOf(d)) && d.srcSpace != static_cast<int>(Space::Vmem);
+            const bool dstBusy = (destinationOf(e).overlaps(destinationOf(d)) || sourceOf(e).overlaps(destinationOf(d))) &&
+                                 d.dstSpace != static_cast<int>(Space::Vmem);
+            if (raw || dstBusy)
+                earliest = std::max(earliest, e.end);
+        }
+        f.earliestIssue = std::min(earliest, d.issue);
+        f.lateCycles = d.issue - f.earliestIssue;
+    }
+}
+
+} // namespace
+
+const DmaFacts* DmaAnalysis::find(std::uint32_t id) const
+{
+    const auto it = std::lower_bound(dmas.begin(), dmas.end(), id,
+                                     [](const DmaFacts& f, std::uint32_t v) { return f.record.id < v; });
+    return it != dmas.end() && it->record.id == id ? &*it : nullptr;
+}
+
+DmaAnalysis analyzeDmas(const ReplayView& replay)
+{
+    DmaAnalysis out;
+    const isa::MachineConfig& m = replay.trace.machine;
+    const std::size_t chips = replay.trace.chips.size();
+    const std::uint64_t total = std::max<std::uint64_t>(replay.totalCycles, 1);
+    for (const DmaRecord& d : replay.store.dmas())
+        out.dmas.push_back({d});
+    std::sort(out.dmas.begin(), out.dmas.end(), [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
+
+    // Exposed time and slack, from the waits.
+    std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
+    std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.end < b.end; });
+    std::map<std::pair<int, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
+    std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
+    for (const events::SyncWaitRecord& w : waits) {
+        waitsByFlag[{w.chip, w.flag}].push_back(&w);
+        if (w.chip < chips)
+            waitsByChip[w.chip].push_back(&w);
+        if (w.satisfiedBy < 0)
+            continue;
+        const auto it = std::lower_bound(out.dmas.begin(), out.dmas.end(), static_cast<std::uint32_t>(w.satisfiedBy),
+                                         [](const DmaFacts& f, std::uint32_t v) { return f.record.id < v; });
+        if (it != out.dmas.end() && it->record.id == static_cast<std::uint32_t>(w.satisfiedBy)) {
+            it->exposedCycles += w.end - w.start;
+            out.exposedCycles += w.end - w.start;
+        }
+    }
+    for (auto& [key, list] : waitsByFlag)
+        std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->start < b->start; });
+    for (DmaFacts& f : out.dmas) {
+        const auto it = waitsByFlag.find({f.record.dstChip, f.record.flag});
+        if (it == waitsByFlag.end())
+            continue;
+        const auto& list = it->second;
+        const auto next = std::lower_bound(list.begin(), list.end(), f.record.end,
+                                           [](const auto* w, std::uint64_t c) { return w->start < c; });
+        if (next != list.end())
+            f.slackCycles = static_cast<std::int64_t>((*next)->start - f.record.end);
+        else if (f.exposedCycles > 0)
+            f.slackCycles = 0;
+    }
+
+    // Engines: occupancy, queueing, setup efficiency.
+    const double peakPerCycle = m.bytesPerCycle(m.dmaEnginePeakGBs);
+    const std::uint64_t setup = static_cast<std::uint64_t>(m.dmaSetupCycles);
+    std::map<std::pair<int, int>, EngineUse> engines;
+    std::map<std::pair<int, int>, std::uint64_t> busyUntil;
+    std::vector<const DmaFacts*> byStart;
+    for (const DmaFacts& f : out.dmas)
+        byStart.push_back(&f);
+    std::sort(byStart.begin(), byStart.end(), [](const auto* a, const auto* b) { return a->record.start < b->record.start; });
+    for (const DmaFacts* f : byStart) {
+        const DmaRecord& d = f->record;
+        EngineUse& e = engines[{d.chip, d.engine}];
+        e.chip = d.chip;
+        e.engine = d.engine;
+        ++e.transfers;
+        e.bytes += d.bytes;
+        const std::uint64_t from = d.start > setup ? d.start - setup : 0;
+        std::uint64_t& until = busyUntil[{d.chip, d.engine}];
+        const std::uint64_t begin = std::max(from, until);
+        if (d.end > begin)
+            e.busyCycles += d.end - begin;
+        until = std::max(until, d.end);
+        const std::uint64_t hops =
+            d.dstChip == d.chip ? 0 : isa::iciRoute(m, d.chip, d.dstChip).size() * static_cast<std::uint64_t>(m.iciLatencyCycles);
+        const std::uint64_t unqueued = d.issue + setup + hops;
+        e.queueDelayCycles += d.start > unqueued ? d.start - unqueued : 0;
+    }
+    for (auto& [key, e] : engines) {
+        e.occupancy = static_cast<double>(e.busyCycles) / static_cast<double>(total);
+        out.engines.push_back(e);
+    }
+    for (std::size_t c = 0; c < chips; ++c) {
+        EngineBalance b;
+        b.chip = static_cast<int>(c);
+        b.engines = static_cast<int>(m.dmaEngines);
+        std::uint64_t sum = 0, busiest = 0;
+        for (const EngineUse& e : out.engines) {
+            if (e.chip != b.chip)
+                continue;
+            ++b.enginesUsed;
+            sum += e.busyCycles;
+            busiest = std::max(busiest, e.busyCycles);
+            b.queueDelayCycles += e.queueDelayCycles;
+        }
+        const double mean = static_cast<double>(sum) / static_cast<double>(std::max(b.engines, 1));
+        b.imbalance = mean > 0 ? static_cast<double>(busiest) / mean : 1.0;
+        out.balance.push_back(b);
+    }
+
+    computeEarliestIssue(replay, out.dmas);
+
+    // Per issuing pc: late and small transfers.
+    std::map<std::pair<int, std::uint32_t>, DmaPcGroup> groups;
+    for (DmaFacts& f : out.dmas) {
+        const DmaRecord& d = f.record;
+        const double transfer = static_cast<double>(d.bytes) / peakPerCycle;
+        f.setupEfficiency = transfer / (transfer + static_cast<double>(setup));
+        DmaPcGroup& g = groups[{d.chip, d.pc}];
+        if (g.transfers == 0)
+            g.engine = d.engine;
+        g.chip = d.chip;
+        g.pc = d.pc;
+        ++g.transfers;
+        g.bytes += d.bytes;
+        g.exposedCycles += f.exposedCycles;
+        g.lateCycles += f.lateCycles;
+        g.hideableCycles += std::min(f.lateCycles, f.exposedCycles);
+        if (f.setupEfficiency < 0.5) {
+            ++g.smallTransfers;
+            g.setupCycles += setup;
+        }
+    }
+    for (auto& [key, g] : groups)
+        out.byPc.push_back(g);
+    std::stable_sort(out.byPc.begin(), out.byPc.end(), [](const auto& a, const auto& b) {
+        return a.hideableCycles + a.setupCycles > b.hideableCycles + b.setupCycles;
+    });
+
+    // Serialized pairs: B issued after a wait that stalled on A, with no data dependency between them.
+    for (const DmaFacts& fb : out.dmas) {
+        const DmaRecord& b = fb.record;
+        if (b.chip >= chips)
+            continue;
+        const auto& list = waitsByChip[b.chip];
+        const auto it = std::upper_bound(list.begin(), list.end(), b.issue,
+                                         [](std::uint64_t c, const auto* w) { return c < w->end; });
+        if (it == list.begin())
+            continue;
+        const events::SyncWaitRecord& w = **std::prev(it);
+        if (w.satisfiedBy < 0 || w.end == w.start)
+            continue;
+        const DmaFacts* fa = out.find(static_cast<std::uint32_t>(w.satisfiedBy));
+        if (!fa || fa->record.id == b.id || b.start < fa->record.end || dependent(fa->record, b))
+            continue;
+        const std::uint64_t da = fa->record.end - fa->record.start, db = b.end - b.start;
+        out.serialized.push_back({fa->record.id, b.id, b.chip, w.pc, std::min(da, db)});
+    }
+
+    // Concurrency and HBM bandwidth over time.
+    std::vector<std::pair<std::uint64_t, int>> edges;
+    for (const DmaFacts& f : out.dmas) {
+        if (f.record.end <= f.record.start)
+            continue;
+        edges.push_back({f.record.start, +1});
+        edges.push_back({f.record.end, -1});
+    }
+    std::sort(edges.begin(), edges.end());
+    int active = 0;
+    std::uint64_t last = 0, activeCycles = 0;
+    double weighted = 0.0;
+    for (const auto& [cycle, delta] : edges) {
+        if (active > 0) {
+            activeCycles += cycle - last;
+            weighted += static_cast<double>(active) * static_cast<double>(cycle - last);
+        }
+        active += delta;
+        last = cycle;
+        out.maxConcurrency = std::max(out.maxConcurrency, active);
+    }
+    out.meanConcurrency = activeCycles ? weighted / static_cast<double>(activeCycles) : 0.0;
+
+    const std::uint64_t bins = std::min<std::uint64_t>(512, total);
+    out.binCycles = (total + bins - 1) / bins;
+    out.hbmBytesPerBin.assign(chips, std::vector<double>(bins, 0.0));
+    const auto spread = [&](std::size_t chip, const DmaRecord& d) {
+        if (chip >= chips)
+            return;
+        const std::uint64_t begin = d.start, end = std::max(d.end, d.start + 1);
+        const double perCycle = static_cast<double>(d.bytes) / static_cast<double>(end - begin);
+        for (std::uint64_t b = begin / out.binCycles; b < bins && b * out.binCycles < end; ++b) {
+            const std::uint64_t lo = std::max(begin, b * out.binCycles);
+            const std::uint64_t hi = std::min(end, (b + 1) * out.binCycles);
+            out.hbmBytesPerBin[chip][b] += perCycle * static_cast<double>(hi - lo);
+        }
+    };
+    for (const DmaFacts& f : out.dmas) {
+        if (f.record.srcSpace == static_cast<int>(Space::Hbm))
+            spread(f.record.chip, f.record);
+        if (f.record.dstSpace == static_cast<int>(Space::Hbm))
+            spread(f.record.dstChip, f.record);
+    }
+    return out;
+}
+
+} // namespace xps::analysis

@@ -1,0 +1,24 @@
+#include "analysis/replay_view.h"
+
+#include <algorithm>
+
+namespace xps::analysis {
+
+std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, int chip, isa::Unit unit)
+{
+    const isa::Program& program = trace.chips[static_cast<std::size_t>(chip)].program;
+    std::vector<std::uint32_t> busy(program.bundles.size(), 0);
+    for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
+        for (const isa::Instruction& insn : program.bundles[pc].instructions) {
+            const isa::OpcodeInfo& info = insn.info();
+            if (info.unit != unit)
+                continue;
+            const std::int64_t occupancy =
+                info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
+            busy[pc] = std::max(busy[pc], static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
+        }
+    }
+    return busy;
+}
+
+} // namespace xps::analysis

@@ -1,0 +1,24 @@
+#pragma once
+// The ICI network: which link directions a chip-to-chip transfer crosses. One place for the routing rule,
+// so the GRM's bandwidth sharing and the analyses' link utilization agree.
+
+#include "isa/machine_config.h"
+
+#include <string>
+#include <vector>
+
+namespace xps::isa {
+
+// Link directions are numbered chip * 4 + d with d = 0: +x (next chip on the ring/row), 1: -x, 2: +y
+// (next row), 3: -y.
+inline constexpr int kLinkDirectionsPerChip = 4;
+int linkCount(const MachineConfig& config);
+
+// Dimension-ordered shortest route (x along the ring/row, then y along the column); ties go forward.
+std::vector<int> iciRoute(const MachineConfig& config, int from, int to);
+
+// "chip 2 +x" etc.; and the chip the link direction leads to.
+std::string linkName(int link);
+int linkDestination(const MachineConfig& config, int link);
+
+} // namespace xps::isa

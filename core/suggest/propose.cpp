@@ -1,0 +1,415 @@
+#include "suggest/propose.h"
+
+#include "analysis/chip_index.h"
+#include "isa/register_use.h"
+#include "suggest/program_edit.h"
+#include "suggest/transform.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace xps::suggest {
+namespace {
+
+using analysis::Analyses;
+using analysis::DmaPcGroup;
+using analysis::ReplayView;
+
+struct Span
+{
+    std::uint64_t begin = UINT64_MAX, end = 0; // bounding range; empty when begin >= end
+    void add(std::uint64_t b, std::uint64_t e)
+    {
+        begin = std::min(begin, b);
+        end = std::max(end, e);
+    }
+    bool overlaps(const Span& o) const { return begin < end && o.begin < o.end && begin < o.end && o.begin < end; }
+};
+
+// Per pc of one chip: the VMEM its bundle's loads and stores touched over the whole replay.
+struct PcVmem
+{
+    std::vector<Span> reads, writes;
+};
+
+PcVmem vmemByPc(const ReplayView& replay, const analysis::ChipIndex& index, const events::BundleSnapshot& bundles, int chip)
+{
+    PcVmem out;
+    const std::size_t n = replay.trace.chips[static_cast<std::size_t>(chip)].program.bundles.size();
+    out.reads.resize(n);
+    out.writes.resize(n);
+    const events::VmemSnapshot accesses = replay.store.vmemAccesses();
+    for (const auto& chunk : accesses.chunks())
+        for (std::size_t k = 0; k < chunk->size; ++k) {
+            if (chunk->chip[k] != chip || (chunk->kind[k] & 2))
+                continue;
+            const std::uint32_t seq = chunk->source[k];
+            if (seq >= index.count(chip))
+                continue;
+            const std::uint32_t pc = bundles[index.event(chip, seq)].pc;
+            if (pc >= n)
+                continue;
+            (chunk->kind[k] & 1 ? out.writes : out.reads)[pc].add(chunk->address[k], std::uint64_t{chunk->address[k]} + chunk->bytes[k]);
+        }
+    return out;
+}
+
+std::string cyclesText(std::uint64_t c)
+{
+    return text::withThousands(c) + " cycles";
+}
+
+std::string percentText(double fraction)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * fraction);
+    return b;
+}
+
+class Proposer
+{
+public:
+    Proposer(const ReplayView& replay, const Analyses& a)
+        : m_replay(replay), m_a(a), m_bundles(replay.store.bundles()),
+          m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
+    {
+        for (const events::SyncWaitRecord& w : replay.store.syncWaits())
+            if (w.satisfiedBy >= 0)
+                m_waitDmas[{w.chip, w.pc}].push_back(static_cast<std::uint32_t>(w.satisfiedBy));
+        for (const analysis::DmaFacts& f : a.dma.dmas)
+            m_dmasAt[{f.record.chip, f.record.pc}].push_back(&f.record);
+    }
+
+    std::vector<Suggestion> run()
+    {
+        proposeHoists();
+        proposeSplits();
+        proposeRebalance();
+        proposeWhatIfs();
+        for (std::size_t i = 0; i < m_out.size(); ++i)
+            m_out[i].id = "S" + std::to_string(i + 1);
+        return std::move(m_out);
+    }
+
+private:
+    const trace::ChipTrace& chip(int c) const { return m_replay.trace.chips[static_cast<std::size_t>(c)]; }
+    double total() const { return static_cast<double>(std::max<std::uint64_t>(m_replay.totalCycles, 1)); }
+    Severity severityFor(std::uint64_t cycles) const
+    {
+        const double f = static_cast<double>(cycles) / total();
+        return f >= 0.10 ? Severity::High : f >= 0.02 ? Severity::Medium : Severity::Low;
+    }
+    const PcVmem& vmem(int c)
+    {
+        auto it = m_vmem.find(c);
+        if (it == m_vmem.end())
+            it = m_vmem.emplace(c, vmemByPc(m_replay, m_index, m_bundles, c)).first;
+        return it->second;
+    }
+
+    // The earliest bundle of the basic block, before `pc`, that the dma.start at `pc` can move to, or -1.
+    std::int64_t hoistTarget(int c, std::uint32_t pc)
+    {
+        const isa::Program& program = chip(c).program;
+        const isa::Bundle& bundle = program.bundles[pc];
+        const int at = findInstruction(bundle, isa::Opcode::DmaStart);
+        if (at < 0)
+            return -1;
+        const isa::Instruction& dma = bundle.instructions[static_cast<std::size_t>(at)];
+        const std::uint32_t reads = isa::registerUse(dma).readsS;
+        const isa::Operand& flag = dma.operands[dma_operand::kFlag];
+        const auto records = m_dmasAt.find({c, pc});
+        if (records == m_dmasAt.end())
+            return -1;
+        Span src, dst;
+        for (const events::DmaRecord* d : records->second) {
+            if (d->dstChip != d->chip)
+                return -1; // a remote destination's readers are on another chip: not checked here
+            if (d->srcSpace == static_cast<int>(isa::Space::Vmem))
+                src.add(d->srcAddress, d->srcAddress + d->bytes);
+            if (d->dstSpace == static_cast<int>(isa::Space::Vmem))
+                dst.add(d->dstAddress, d->dstAddress + d->bytes);
+            if (d->srcSpace == static_cast<int>(isa::Space::Smem) || d->dstSpace == static_cast<int>(isa::Space::Smem))
+                return -1;
+        }
+        const std::vector<bool> targets = branchTargets(program);
+        const PcVmem& touched = vmem(c);
+        std::int64_t best = -1;
+        for (std::int64_t q = static_cast<std::int64_t>(pc) - 1; q >= 0; --q) {
+            if (targets[static_cast<std::size_t>(q) + 1])
+                break; // q + 1 starts a basic block
+            const isa::Bundle& b = program.bundles[static_cast<std::size_t>(q)];
+            if (hasBranch(b) || !canCross(c, static_cast<std::uint32_t>(q), b, reads, flag, pc))
+                break;
+            if (touched.writes[static_cast<std::size_t>(q)].overlaps(src) ||
+                touched.reads[static_cast<std::size_t>(q)].overlaps(dst) ||
+                touched.writes[static_cast<std::size_t>(q)].overlaps(dst))
+                break;
+            if (slotFree(b, isa::SlotKind::Misc))
+                best = q;
+        }
+        return best;
+    }
+
+    bool canCross(int c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads, const isa::Operand& flag, std::uint32_t pc)
+    {
+        for (const isa::Instruction& insn : b.instructions) {
+            const isa::RegisterUse use = isa::registerUse(insn);
+            if (use.writesS >= 0 && (reads >> use.writesS) & 1u)
+                return false;
+            switch (insn.opcode) {
+            case isa::Opcode::DmaStart:
+            case isa::Opcode::SyncSet:
+            case isa::Opcode::SyncAdd:
+            case isa::Opcode::SSt: return false;
+            case isa::Opcode::SyncWait: {
+                // Crossing a wait is legal only if the waited flag is another one and every DMA that ended
+                // this wait is independent of the moved DMA's transfers.
+                const isa::Operand& waited = insn.operands[0];
+                if (flag.form != isa::Operand::Form::Imm || waited.form != isa::Operand::Form::Imm || waited.value == flag.value)
+                    return false;
+                const auto ended = m_waitDmas.find({c, q});
+                if (ended == m_waitDmas.end())
+                    return false;
+                for (std::uint32_t id : ended->second) {
+                    const analysis::DmaFacts* a = m_a.dma.find(id);
+                    if (!a)
+                        return false;
+                    for (const events::DmaRecord* d : m_dmasAt[{c, pc}])
+                        if (overlapping(a->record, *d))
+                            return false;
+                }
+                break;
+            }
+            default: break;
+            }
+        }
+        return true;
+    }
+
+    static bool overlapping(const events::DmaRecord& a, const events::DmaRecord& b)
+    {
+        const auto ov = [](int ca, int sa, std::uint64_t aa, int cb, int sb, std::uint64_t ab, std::uint64_t n, std::uint64_t m) {
+            return ca == cb && sa == sb && aa < ab + m && ab < aa + n;
+        };
+        return ov(a.dstChip, a.dstSpace, a.dstAddress, b.chip, b.srcSpace, b.srcAddress, a.bytes, b.bytes) ||
+               ov(a.dstChip, a.dstSpace, a.dstAddress, b.dstChip, b.dstSpace, b.dstAddress, a.bytes, b.bytes) ||
+               ov(a.chip, a.srcSpace, a.srcAddress, b.dstChip, b.dstSpace, b.dstAddress, a.bytes, b.bytes);
+    }
+
+    // Chips whose program has the same bundle at `pc` as `c` (SPMD code), with their groups.
+    template <typename Pred> std::vector<const DmaPcGroup*> sameCode(const DmaPcGroup& g, Pred pred) const
+    {
+        std::vector<const DmaPcGroup*> out;
+        for (const DmaPcGroup& o : m_a.dma.byPc)
+            if (o.pc == g.pc && pred(o) && o.pc < chip(o.chip).program.bundles.size() &&
+                chip(o.chip).program.bundles[o.pc] == chip(g.chip).program.bundles[g.pc])
+                out.push_back(&o);
+        std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->chip < b->chip; });
+        return out;
+    }
+
+    void proposeHoists()
+    {
+        std::map<std::pair<std::uint32_t, std::int64_t>, bool> done;
+        for (const DmaPcGroup& g : m_a.dma.byPc) {
+            if (g.hideableCycles == 0 || g.pc >= chip(g.chip).program.bundles.size())
+                continue;
+            const std::int64_t to = hoistTarget(g.chip, g.pc);
+            if (to < 0 || done[{g.pc, to}])
+                continue;
+            done[{g.pc, to}] = true;
+            Suggestion s;
+            s.kind = "late-dma";
+            s.change.kind = ChangeKind::HoistDma;
+            s.change.pc = g.pc;
+            s.change.toPc = static_cast<std::uint32_t>(to);
+            std::uint64_t exposed = 0, late = 0, transfers = 0;
+            for (const DmaPcGroup* o : sameCode(g, [](const DmaPcGroup& x) { return x.hideableCycles > 0; })) {
+                if (hoistTarget(o->chip, o->pc) != to)
+                    continue;
+                s.change.chips.push_back(o->chip);
+                s.evidence.pcs.push_back({o->chip, o->pc});
+                s.estimatedCycles = std::max(s.estimatedCycles, o->hideableCycles);
+                exposed += o->exposedCycles;
+                late += o->lateCycles;
+                transfers += o->transfers;
+            }
+            addDmaEvidence(s, s.change.chips, g.pc);
+            s.severity = severityFor(s.estimatedCycles);
+            s.title = "Issue the DMA at pc " + std::to_string(g.pc) + " earlier (pc " + std::to_string(to) + ")";
+            s.explanation = "The dma.start at pc " + std::to_string(g.pc) + " (" + std::to_string(transfers) +
+                            " transfers) is issued on average " + cyclesText(late / std::max<std::uint64_t>(transfers, 1)) +
+                            " after its source was written and its destination last used, and the core waited " +
+                            cyclesText(exposed) + " for it in sync.wait. Nothing between pc " + std::to_string(to) +
+                            " and pc " + std::to_string(g.pc) +
+                            " writes its registers, its source or its destination, so it can start there.";
+            m_out.push_back(std::move(s));
+        }
+    }
+
+    void proposeSplits()
+    {
+        const isa::MachineConfig& m = m_replay.trace.machine;
+        std::map<std::uint32_t, bool> done;
+        for (const DmaPcGroup& g : m_a.dma.byPc) {
+            if (g.exposedCycles == 0 || done[g.pc] || m.dmaEngines < 2)
+                continue;
+            const auto records = m_dmasAt.find({g.chip, g.pc});
+            if (records == m_dmasAt.end())
+                continue;
+            bool local = true, touchesHbm = false;
+            for (const events::DmaRecord* d : records->second) {
+                local = local && d->dstChip == d->chip;
+                touchesHbm = touchesHbm || d->srcSpace == static_cast<int>(isa::Space::Hbm) || d->dstSpace == static_cast<int>(isa::Space::Hbm);
+            }
+            // One engine can only be the bottleneck if the path behind it is faster.
+            const double path = touchesHbm ? m.hbmBandwidthGBs : m.vmemDmaBandwidthGBs;
+            if (!local || m.dmaEnginePeakGBs >= path)
+                continue;
+            const int engine = leastBusyEngine(g.chip, g.engine);
+            Suggestion s;
+            s.kind = "engine-bound-dma";
+            s.change.kind = ChangeKind::SplitDma;
+            s.change.pc = g.pc;
+            s.change.engine = engine;
+            for (const DmaPcGroup* o : sameCode(g, [](const DmaPcGroup& x) { return x.exposedCycles > 0; })) {
+                s.change.chips.push_back(o->chip);
+                s.evidence.pcs.push_back({o->chip, o->pc});
+                s.estimatedCycles = std::max(s.estimatedCycles, o->exposedCycles / 2);
+            }
+            const isa::Bundle& bundle = chip(g.chip).program.bundles[g.pc];
+            const int at = findInstruction(bundle, isa::Opcode::DmaStart);
+            if (at < 0 || !splitHalfBytes(bundle.instructions[static_cast<std::size_t>(at)], m).ok())
+                continue; // e.g. a register byte count or halves that are not whole chunks
+            done[g.pc] = true;
+            addDmaEvidence(s, s.change.chips, g.pc);
+            s.severity = severityFor(s.estimatedCycles);
+            s.title = "Split the DMA at pc " + std::to_string(g.pc) + " over engines " + std::to_string(g.engine) +
+                      " and " + std::to_string(engine);
+            s.explanation = "The transfers of pc " + std::to_string(g.pc) + " (" + text::formatBytes(g.bytes / std::max<std::uint64_t>(g.transfers, 1)) +
+                            " each) run on one engine, whose peak (" + text::formatDouble(m.dmaEnginePeakGBs) +
+                            " GB/s) is below the " + (touchesHbm ? "HBM" : "VMEM copy") + " bandwidth (" +
+                            text::formatDouble(path) + " GB/s), and the core waited " + cyclesText(g.exposedCycles) +
+                            " for them. Two halves on two engines move at up to twice the rate.";
+            m_out.push_back(std::move(s));
+        }
+    }
+
+    int leastBusyEngine(int c, int except) const
+    {
+        const int engines = static_cast<int>(m_replay.trace.machine.dmaEngines);
+        std::vector<std::uint64_t> busy(static_cast<std::size_t>(engines), 0);
+        for (const analysis::EngineUse& e : m_a.dma.engines)
+            if (e.chip == c && e.engine < engines)
+                busy[static_cast<std::size_t>(e.engine)] = e.busyCycles;
+        int best = except == 0 ? 1 : 0;
+        for (int e = 0; e < engines; ++e)
+            if (e != except && busy[static_cast<std::size_t>(e)] < busy[static_cast<std::size_t>(best)])
+                best = e;
+        return best;
+    }
+
+    void proposeRebalance()
+    {
+        const int engines = static_cast<int>(m_replay.trace.machine.dmaEngines);
+        for (const analysis::EngineBalance& b : m_a.dma.balance) {
+            if (b.queueDelayCycles == 0 || b.enginesUsed >= engines || engines < 2)
+                continue;
+            // The chip's dma.start pcs, in program order, dealt round-robin over every engine.
+            std::vector<std::uint32_t> pcs;
+            for (const DmaPcGroup& g : m_a.dma.byPc)
+                if (g.chip == b.chip && g.transfers > 0)
+                    pcs.push_back(g.pc);
+            std::sort(pcs.begin(), pcs.end());
+            if (pcs.size() < 2)
+                continue;
+            Suggestion s;
+            s.kind = "engine-imbalance";
+            s.change.kind = ChangeKind::RebalanceEngines;
+            s.change.chips = {b.chip};
+            for (std::size_t i = 0; i < pcs.size(); ++i)
+                s.change.engines.push_back({pcs[i], static_cast<int>(i % static_cast<std::size_t>(engines))});
+            for (std::uint32_t pc : pcs)
+                s.evidence.pcs.push_back({b.chip, pc});
+            s.estimatedCycles = b.queueDelayCycles;
+            s.severity = severityFor(s.estimatedCycles);
+            s.title = "Spread chip " + std::to_string(b.chip) + "'s DMAs over its " + std::to_string(engines) + " engines";
+            s.explanation = "Chip " + std::to_string(b.chip) + " uses " + std::to_string(b.enginesUsed) + " of " +
+                            std::to_string(engines) + " DMA engines (busiest engine at " + text::formatDouble(b.imbalance) +
+                            "x the mean); its transfers waited " + cyclesText(b.queueDelayCycles) +
+                            " in queues behind each other while other engines were idle.";
+            m_out.push_back(std::move(s));
+        }
+    }
+
+    void addWhatIf(const std::string& kind, const std::string& param, double value, const std::string& title,
+                   const std::string& why)
+    {
+        Suggestion s;
+        s.kind = kind;
+        s.whatIf = true;
+        s.severity = Severity::Low;
+        s.change.kind = ChangeKind::MachineParam;
+        s.change.param = param;
+        s.change.value = text::formatDouble(value);
+        s.title = title;
+        s.explanation = why;
+        s.evidence.toCycle = m_replay.totalCycles;
+        m_out.push_back(std::move(s));
+    }
+
+    void proposeWhatIfs()
+    {
+        const isa::MachineConfig& m = m_replay.trace.machine;
+        const double exposed = static_cast<double>(m_a.dma.exposedCycles) / total() / static_cast<double>(std::max<std::size_t>(m_replay.chips.size(), 1));
+        if (m_a.summary.hbmUtilization > 0.25 || exposed > 0.05)
+            addWhatIf("hbm-bandwidth", "hbm_bandwidth_gbs", m.hbmBandwidthGBs * 2, "What if HBM bandwidth doubled?",
+                      "HBM utilization is " + percentText(m_a.summary.hbmUtilization) + " and the cores waited on DMAs for " +
+                          percentText(exposed) + " of the run.");
+        if (exposed > 0.05)
+            addWhatIf("dma-engine-peak", "dma_engine_peak_gbs", m.dmaEnginePeakGBs * 2, "What if each DMA engine were twice as fast?",
+                      "The cores waited on DMAs for " + percentText(exposed) + " of the run.");
+        if (m_a.collectives.usedLinks > 0)
+            addWhatIf("ici-bandwidth", "ici_link_gbs", m.iciLinkGBs * 2, "What if ICI links were twice as fast?",
+                      std::to_string(m_a.collectives.usedLinks) + " ICI link directions carried data.");
+    }
+
+    void addDmaEvidence(Suggestion& s, const std::vector<int>& chips, std::uint32_t pc)
+    {
+        std::uint64_t from = UINT64_MAX, to = 0;
+        for (int c : chips) {
+            const auto it = m_dmasAt.find({c, pc});
+            if (it == m_dmasAt.end())
+                continue;
+            for (const events::DmaRecord* d : it->second) {
+                if (s.evidence.dmas.size() < 64)
+                    s.evidence.dmas.push_back(d->id);
+                from = std::min(from, d->issue);
+                to = std::max(to, d->end);
+            }
+        }
+        s.evidence.fromCycle = from == UINT64_MAX ? 0 : from;
+        s.evidence.toCycle = to;
+    }
+
+    const ReplayView& m_replay;
+    const Analyses& m_a;
+    events::BundleSnapshot m_bundles;
+    analysis::ChipIndex m_index;
+    std::map<std::pair<int, std::uint32_t>, std::vector<std::uint32_t>> m_waitDmas;
+    std::map<std::pair<int, std::uint32_t>, std::vector<const events::DmaRecord*>> m_dmasAt;
+    std::map<int, PcVmem> m_vmem;
+    std::vector<Suggestion> m_out;
+};
+
+} // namespace
+
+std::vector<Suggestion> proposeSuggestions(const analysis::ReplayView& replay, const analysis::Analyses& analyses)
+{
+    return Proposer(replay, analyses).run();
+}
+
+} // namespace xps::suggest

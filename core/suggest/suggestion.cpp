@@ -1,0 +1,77 @@
+#include "suggest/suggestion.h"
+
+namespace xps::suggest {
+namespace {
+
+std::string chipList(const std::vector<int>& chips)
+{
+    if (chips.empty())
+        return "";
+    bool consecutive = true;
+    for (std::size_t i = 1; i < chips.size(); ++i)
+        consecutive = consecutive && chips[i] == chips[i - 1] + 1;
+    if (chips.size() == 1)
+        return " (chip " + std::to_string(chips[0]) + ")";
+    if (consecutive)
+        return " (chips " + std::to_string(chips.front()) + "-" + std::to_string(chips.back()) + ")";
+    std::string s = " (chips ";
+    for (std::size_t i = 0; i < chips.size(); ++i)
+        s += (i ? "," : "") + std::to_string(chips[i]);
+    return s + ")";
+}
+
+} // namespace
+
+std::string_view changeKindName(ChangeKind kind)
+{
+    switch (kind) {
+    case ChangeKind::HoistDma: return "hoist-dma";
+    case ChangeKind::SplitDma: return "split-dma";
+    case ChangeKind::RebalanceEngines: return "rebalance-engines";
+    case ChangeKind::MachineParam: return "machine-param";
+    }
+    return "?";
+}
+
+std::string Change::describe() const
+{
+    switch (kind) {
+    case ChangeKind::HoistDma:
+        return "move the dma.start at pc " + std::to_string(pc) + " to pc " + std::to_string(toPc) + chipList(chips);
+    case ChangeKind::SplitDma:
+        return "split the dma.start at pc " + std::to_string(pc) + " into two halves, the second on engine " +
+               std::to_string(engine) + chipList(chips);
+    case ChangeKind::RebalanceEngines: {
+        std::string s = "move dma.starts to other engines:";
+        for (const auto& [p, e] : engines)
+            s += " pc " + std::to_string(p) + "->engine " + std::to_string(e);
+        return s + chipList(chips);
+    }
+    case ChangeKind::MachineParam: return "set " + param + " = " + value;
+    }
+    return "?";
+}
+
+std::string_view severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Low: return "low";
+    case Severity::Medium: return "medium";
+    case Severity::High: return "high";
+    }
+    return "?";
+}
+
+std::string_view verdictName(Measurement::Verdict v)
+{
+    switch (v) {
+    case Measurement::Verdict::Improves: return "improves";
+    case Measurement::Verdict::NoGain: return "no gain";
+    case Measurement::Verdict::OutputsDiffer: return "rejected: outputs differ";
+    case Measurement::Verdict::Failed: return "failed";
+    case Measurement::Verdict::Cancelled: return "cancelled";
+    }
+    return "?";
+}
+
+} // namespace xps::suggest

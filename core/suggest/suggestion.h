@@ -1,0 +1,70 @@
+#pragma once
+// A suggestion: a finding in words and numbers, the evidence behind it, and a change the tool can make
+// itself (to the program or to the machine config), whose gain is measured by replaying the changed trace
+// and checking that the outputs stayed bit-identical.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xps::suggest {
+
+enum class ChangeKind : std::uint8_t {
+    HoistDma,         // move a dma.start to an earlier bundle of its basic block
+    SplitDma,         // split a dma.start in two halves on two engines
+    RebalanceEngines, // spread the dma.starts of a chip over its engines
+    MachineParam,     // hardware what-if: change one machine-config value
+};
+std::string_view changeKindName(ChangeKind kind);
+
+struct Change
+{
+    ChangeKind kind = ChangeKind::HoistDma;
+    std::vector<int> chips;     // program changes apply to each of these chips (SPMD code: usually all)
+    std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle
+    std::uint32_t toPc = 0;     // HoistDma: the bundle it moves to
+    int engine = 0;             // SplitDma: the engine of the second half
+    std::vector<std::pair<std::uint32_t, int>> engines; // RebalanceEngines: (pc, new engine)
+    std::string param;          // MachineParam: key
+    std::string value;          // MachineParam: new value as text
+    std::string describe() const; // one line, e.g. "move the dma.start at pc 12 to pc 4 (chips 0-3)"
+};
+
+enum class Severity : std::uint8_t { Low, Medium, High };
+std::string_view severityName(Severity s);
+
+struct Evidence
+{
+    std::vector<std::pair<int, std::uint32_t>> pcs; // (chip, pc)
+    std::vector<std::uint32_t> dmas;                // DMA ids
+    std::uint64_t fromCycle = 0;
+    std::uint64_t toCycle = 0;
+};
+
+struct Measurement
+{
+    enum class Verdict : std::uint8_t { Improves, NoGain, OutputsDiffer, Failed, Cancelled };
+    Verdict verdict = Verdict::NoGain;
+    std::uint64_t baselineCycles = 0;
+    std::uint64_t newCycles = 0;
+    double gainPercent = 0.0; // (baseline - new) / baseline x 100
+    std::string detail;       // which output differs, or the replay's fault
+};
+std::string_view verdictName(Measurement::Verdict v);
+
+struct Suggestion
+{
+    std::string id;   // stable within one analysis: "S1", "S2", ... in proposal order
+    std::string kind; // "late-dma", "single-engine", "engine-imbalance", "hbm-bandwidth", ...
+    Severity severity = Severity::Medium;
+    std::string title;
+    std::string explanation;
+    bool whatIf = false; // a hardware what-if (capacity planning), not a change to the program
+    std::uint64_t estimatedCycles = 0; // what the analysis expects to save (an upper bound)
+    Evidence evidence;
+    Change change;
+    std::optional<Measurement> measured;
+};
+
+} // namespace xps::suggest

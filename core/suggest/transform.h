@@ -1,0 +1,23 @@
+#pragma once
+// Applies a suggestion's change to a trace, producing the trace to replay. Structural preconditions are
+// checked here (the instruction is where the change says, the target slot is free); whether the change
+// keeps the program's meaning is decided by replaying it and comparing outputs (sim/what_if.h).
+
+#include "suggest/suggestion.h"
+#include "trace/trace.h"
+#include "util/result.h"
+
+namespace xps::suggest {
+
+// dma.start operand positions (core/isa/opcodes.cpp).
+namespace dma_operand {
+inline constexpr std::size_t kDst = 0, kSrc = 1, kBytes = 2, kFlag = 3, kEngine = 4, kRows = 5, kChunk = 8;
+}
+
+// The byte count of each half when the dma.start can be split in two (single row, immediate byte count,
+// halves of whole chunks), else why not.
+Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::MachineConfig& machine);
+
+Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change);
+
+} // namespace xps::suggest

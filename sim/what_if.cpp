@@ -1,0 +1,116 @@
+#include "what_if.h"
+
+#include "suggest/transform.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace xps::sim {
+
+using suggest::Measurement;
+
+std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
+                                          std::vector<ChipState>& b)
+{
+    if (a.size() != b.size() || a.size() != trace.chips.size())
+        return "the replays ended with different chip counts";
+    constexpr std::size_t kBlock = 64 * 1024;
+    std::vector<std::uint8_t> x(kBlock), y(kBlock);
+    for (const trace::ChipTrace& chip : trace.chips) {
+        for (const std::string& name : chip.outputs) {
+            const trace::Buffer* buffer = chip.symbols.findBuffer(name);
+            if (!buffer)
+                return "chip " + std::to_string(chip.chip) + ": output " + name + " is not a buffer";
+            ChipState& sa = a[static_cast<std::size_t>(chip.chip)];
+            ChipState& sb = b[static_cast<std::size_t>(chip.chip)];
+            for (std::uint64_t offset = 0; offset < buffer->size; offset += kBlock) {
+                const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, buffer->size - offset));
+                sa.memory(buffer->space).read(buffer->address + offset, {x.data(), n});
+                sb.memory(buffer->space).read(buffer->address + offset, {y.data(), n});
+                if (std::memcmp(x.data(), y.data(), n) == 0)
+                    continue;
+                std::size_t i = 0;
+                while (x[i] == y[i])
+                    ++i;
+                return "chip " + std::to_string(chip.chip) + ": output " + name + " differs at byte " +
+                       std::to_string(offset + i) + " of " + std::to_string(buffer->size);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
+                          std::stop_token stop)
+{
+    Measurement m;
+    m.baselineCycles = baseline.totalCycles;
+    Result<trace::Trace> changed = suggest::applyChange(trace, change);
+    if (!changed.ok()) {
+        m.verdict = Measurement::Verdict::Failed;
+        m.detail = changed.error().toString();
+        return m;
+    }
+    events::EventStore store;
+    Replayer replayer(changed.value(), {ReplayMode::Full, 0}, store);
+    ReplayResult r = replayer.run(stop);
+    m.newCycles = r.totalCycles;
+    if (r.status == ReplayResult::Status::Cancelled) {
+        m.verdict = Measurement::Verdict::Cancelled;
+        return m;
+    }
+    if (r.status != ReplayResult::Status::Completed) {
+        m.verdict = Measurement::Verdict::Failed;
+        m.detail = r.fault ? r.fault->toString() : "the replay did not complete";
+        return m;
+    }
+    m.gainPercent = baseline.totalCycles
+                        ? 100.0 * (static_cast<double>(baseline.totalCycles) - static_cast<double>(r.totalCycles)) /
+                              static_cast<double>(baseline.totalCycles)
+                        : 0.0;
+    // Outputs are compared against the original trace's buffer table: no change moves a buffer.
+    if (std::optional<std::string> diff = compareOutputs(trace, baseline.finalState, r.finalState)) {
+        m.verdict = Measurement::Verdict::OutputsDiffer;
+        m.detail = *diff;
+        return m;
+    }
+    m.verdict = r.totalCycles < baseline.totalCycles ? Measurement::Verdict::Improves : Measurement::Verdict::NoGain;
+    return m;
+}
+
+void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,
+                        ReplayResult& baseline, std::stop_token stop, const WhatIfProgress& progress)
+{
+    for (std::size_t i = 0; i < suggestions.size(); ++i) {
+        if (progress)
+            progress(i, suggestions.size());
+        if (stop.stop_requested()) {
+            Measurement m;
+            m.verdict = Measurement::Verdict::Cancelled;
+            m.baselineCycles = baseline.totalCycles;
+            suggestions[i].measured = m;
+            continue;
+        }
+        suggestions[i].measured = measureChange(trace, baseline, suggestions[i].change, stop);
+        // Severity follows what was measured, not what the analysis estimated.
+        const Measurement& m = *suggestions[i].measured;
+        const double gain = m.verdict == Measurement::Verdict::Improves ? m.gainPercent : 0.0;
+        suggestions[i].severity = gain >= 10.0  ? suggest::Severity::High
+                                  : gain >= 2.0 ? suggest::Severity::Medium
+                                                : suggest::Severity::Low;
+    }
+    if (progress)
+        progress(suggestions.size(), suggestions.size());
+    const auto rank = [](const suggest::Suggestion& s) {
+        const bool improves = s.measured && s.measured->verdict == Measurement::Verdict::Improves;
+        return improves ? (s.whatIf ? 1 : 0) : 2;
+    };
+    std::stable_sort(suggestions.begin(), suggestions.end(), [&](const auto& a, const auto& b) {
+        if (rank(a) != rank(b))
+            return rank(a) < rank(b);
+        return (a.measured ? a.measured->gainPercent : 0.0) > (b.measured ? b.measured->gainPercent : 0.0);
+    });
+}
+
+} // namespace xps::sim

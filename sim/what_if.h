@@ -1,0 +1,33 @@
+#pragma once
+// Measures suggestions: applies each change, replays the changed trace in full functional mode, and
+// compares cycles and outputs with the baseline replay. A change whose outputs differ in a single bit is
+// rejected, whatever it gains. Runs on the caller's thread (the CLI's, or a worker of the GUI's), can be
+// cancelled between and within replays, and reports progress per suggestion.
+
+#include "replayer.h"
+#include "suggest/suggestion.h"
+
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace xps::sim {
+
+// The first difference between the output buffers of two final states of the same trace (or of a trace
+// and its transformed version, which keep the buffer table), or nothing if they are bit-identical.
+std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
+                                          std::vector<ChipState>& b);
+
+// `baseline` is the full-mode replay of `trace`.
+suggest::Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline,
+                                   const suggest::Change& change, std::stop_token stop = {});
+
+using WhatIfProgress = std::function<void(std::size_t done, std::size_t total)>;
+// Measures every suggestion, then orders them: improving program changes by measured gain, then the
+// hardware what-ifs by gain, then the rest.
+void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,
+                        ReplayResult& baseline, std::stop_token stop = {}, const WhatIfProgress& progress = {});
+
+} // namespace xps::sim
