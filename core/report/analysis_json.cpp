@@ -199,6 +199,7 @@ json suggestionToJson(const suggest::Suggestion& s)
         change["chips"] = s.change.chips;
         change["pc"] = s.change.pc;
         change["to_pc"] = s.change.toPc;
+        change["new_bundle"] = s.change.newBundle;
         break;
     case suggest::ChangeKind::SplitDma:
         change["chips"] = s.change.chips;

@@ -28,6 +28,23 @@ void insertBundle(trace::ChipTrace& chip, std::uint32_t pc, isa::Bundle bundle)
             ++s.pc;
 }
 
+void removeBundle(trace::ChipTrace& chip, std::uint32_t pc)
+{
+    auto& bundles = chip.program.bundles;
+    bundles.erase(bundles.begin() + pc);
+    for (isa::Bundle& b : bundles)
+        for (isa::Instruction& insn : b.instructions)
+            for (std::size_t i = 0; i < insn.operands.size(); ++i)
+                if (isLabelOperand(insn, i) && insn.operands[i].value > static_cast<std::int64_t>(pc))
+                    --insn.operands[i].value;
+    for (trace::Label& l : chip.symbols.labels)
+        if (l.pc > pc)
+            --l.pc;
+    for (trace::SourceLine& s : chip.symbols.sourceLines)
+        if (s.pc > pc)
+            --s.pc;
+}
+
 std::vector<bool> branchTargets(const isa::Program& program)
 {
     std::vector<bool> targets(program.bundles.size() + 1, false);

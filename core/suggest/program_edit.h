@@ -14,6 +14,9 @@ namespace xps::suggest {
 // old bundle at `pc`, which moves to pc + 1).
 void insertBundle(trace::ChipTrace& chip, std::uint32_t pc, isa::Bundle bundle);
 
+// Removes the bundle at `pc`; branches to it now reach the bundle that followed it.
+void removeBundle(trace::ChipTrace& chip, std::uint32_t pc);
+
 // Per pc: whether some branch can jump there (a basic block starts at it).
 std::vector<bool> branchTargets(const isa::Program& program);
 bool hasBranch(const isa::Bundle& bundle);

@@ -109,34 +109,52 @@ private:
         return it->second;
     }
 
-    // The earliest bundle of the basic block, before `pc`, that the dma.start at `pc` can move to, or -1.
-    std::int64_t hoistTarget(int c, std::uint32_t pc)
+    struct Target
     {
+        std::int64_t pc = -1;
+        bool newBundle = false;
+        bool operator==(const Target&) const = default;
+    };
+    // Where in its basic block, before `pc`, the dma.start at `pc` can move: the earliest legal bundle,
+    // into its misc slot if free, else into a new bundle inserted there. pc -1: nowhere.
+    Target hoistTarget(int c, std::uint32_t pc)
+    {
+        const auto [earliest, earliestFree] = legalRange(c, pc);
+        if (earliest < 0)
+            return {};
+        if (earliestFree == earliest)
+            return {earliest, false};
+        return {earliest, true};
+    }
+
+    std::pair<std::int64_t, std::int64_t> legalRange(int c, std::uint32_t pc)
+    {
+        const std::pair<std::int64_t, std::int64_t> none{-1, -1};
         const isa::Program& program = chip(c).program;
         const isa::Bundle& bundle = program.bundles[pc];
         const int at = findInstruction(bundle, isa::Opcode::DmaStart);
         if (at < 0)
-            return -1;
+            return none;
         const isa::Instruction& dma = bundle.instructions[static_cast<std::size_t>(at)];
         const std::uint32_t reads = isa::registerUse(dma).readsS;
         const isa::Operand& flag = dma.operands[dma_operand::kFlag];
         const auto records = m_dmasAt.find({c, pc});
         if (records == m_dmasAt.end())
-            return -1;
+            return none;
         Span src, dst;
         for (const events::DmaRecord* d : records->second) {
             if (d->dstChip != d->chip)
-                return -1; // a remote destination's readers are on another chip: not checked here
+                return none; // a remote destination's readers are on another chip: not checked here
             if (d->srcSpace == static_cast<int>(isa::Space::Vmem))
                 src.add(d->srcAddress, d->srcAddress + d->bytes);
             if (d->dstSpace == static_cast<int>(isa::Space::Vmem))
                 dst.add(d->dstAddress, d->dstAddress + d->bytes);
             if (d->srcSpace == static_cast<int>(isa::Space::Smem) || d->dstSpace == static_cast<int>(isa::Space::Smem))
-                return -1;
+                return none;
         }
         const std::vector<bool> targets = branchTargets(program);
         const PcVmem& touched = vmem(c);
-        std::int64_t best = -1;
+        std::int64_t earliest = -1, earliestFree = -1;
         for (std::int64_t q = static_cast<std::int64_t>(pc) - 1; q >= 0; --q) {
             if (targets[static_cast<std::size_t>(q) + 1])
                 break; // q + 1 starts a basic block
@@ -147,10 +165,11 @@ private:
                 touched.reads[static_cast<std::size_t>(q)].overlaps(dst) ||
                 touched.writes[static_cast<std::size_t>(q)].overlaps(dst))
                 break;
+            earliest = q;
             if (slotFree(b, isa::SlotKind::Misc))
-                best = q;
+                earliestFree = q;
         }
-        return best;
+        return {earliest, earliestFree};
     }
 
     bool canCross(int c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads, const isa::Operand& flag, std::uint32_t pc)
@@ -217,7 +236,8 @@ private:
         for (const DmaPcGroup& g : m_a.dma.byPc) {
             if (g.hideableCycles == 0 || g.pc >= chip(g.chip).program.bundles.size())
                 continue;
-            const std::int64_t to = hoistTarget(g.chip, g.pc);
+            const Target target = hoistTarget(g.chip, g.pc);
+            const std::int64_t to = target.pc;
             if (to < 0 || done[{g.pc, to}])
                 continue;
             done[{g.pc, to}] = true;
@@ -226,9 +246,10 @@ private:
             s.change.kind = ChangeKind::HoistDma;
             s.change.pc = g.pc;
             s.change.toPc = static_cast<std::uint32_t>(to);
+            s.change.newBundle = target.newBundle;
             std::uint64_t exposed = 0, late = 0, transfers = 0;
             for (const DmaPcGroup* o : sameCode(g, [](const DmaPcGroup& x) { return x.hideableCycles > 0; })) {
-                if (hoistTarget(o->chip, o->pc) != to)
+                if (!(hoistTarget(o->chip, o->pc) == target))
                     continue;
                 s.change.chips.push_back(o->chip);
                 s.evidence.pcs.push_back({o->chip, o->pc});

@@ -37,7 +37,8 @@ std::string Change::describe() const
 {
     switch (kind) {
     case ChangeKind::HoistDma:
-        return "move the dma.start at pc " + std::to_string(pc) + " to pc " + std::to_string(toPc) + chipList(chips);
+        return "move the dma.start at pc " + std::to_string(pc) + (newBundle ? " into a new bundle before pc " : " to pc ") +
+               std::to_string(toPc) + chipList(chips);
     case ChangeKind::SplitDma:
         return "split the dma.start at pc " + std::to_string(pc) + " into two halves, the second on engine " +
                std::to_string(engine) + chipList(chips);

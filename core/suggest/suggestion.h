@@ -24,6 +24,7 @@ struct Change
     std::vector<int> chips;     // program changes apply to each of these chips (SPMD code: usually all)
     std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle
     std::uint32_t toPc = 0;     // HoistDma: the bundle it moves to
+    bool newBundle = false;     // HoistDma: into a new bundle inserted before toPc (its misc slot is taken)
     int engine = 0;             // SplitDma: the engine of the second half
     std::vector<std::pair<std::uint32_t, int>> engines; // RebalanceEngines: (pc, new engine)
     std::string param;          // MachineParam: key

@@ -22,11 +22,20 @@ Status hoist(trace::ChipTrace& chip, const Change& change)
     const int i = findInstruction(from, isa::Opcode::DmaStart);
     if (i < 0)
         return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(change.pc));
-    if (!slotFree(bundles[change.toPc], isa::SlotKind::Misc))
+    if (!change.newBundle && !slotFree(bundles[change.toPc], isa::SlotKind::Misc))
         return changeError(change, chip.chip, "the misc slot at pc " + std::to_string(change.toPc) + " is taken");
     const isa::Instruction insn = from.instructions[static_cast<std::size_t>(i)];
     from.instructions.erase(from.instructions.begin() + i);
-    bundles[change.toPc].instructions.push_back(insn); // misc is the last slot kind: slot order is kept
+    const bool emptied = from.instructions.empty();
+    if (!change.newBundle) {
+        bundles[change.toPc].instructions.push_back(insn); // misc is the last slot kind: slot order is kept
+        if (emptied)
+            removeBundle(chip, change.pc);
+        return Ok{};
+    }
+    insertBundle(chip, change.toPc, isa::Bundle{{insn}});
+    if (emptied)
+        removeBundle(chip, change.pc + 1); // the old bundle moved one down
     return Ok{};
 }
 

@@ -103,6 +103,12 @@ private slots:
         QTest::newRow("convert without -o")
             << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps")}
             << QByteArray("xpushark-cli: convert: missing -o OUT (a .xtrace.json or .xps file)");
+        QTest::newRow("analyze without file")
+            << QStringList{QStringLiteral("analyze")}
+            << QByteArray("xpushark-cli: analyze: expected exactly one TRACE file, got 0");
+        QTest::newRow("apply without suggestion")
+            << QStringList{QStringLiteral("apply"), QStringLiteral("a.xps"), QStringLiteral("-o"), QStringLiteral("b.xps")}
+            << QByteArray("xpushark-cli: apply: usage: apply TRACE --suggestion ID -o FIXED");
         QTest::newRow("-o without name")
             << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
             << QByteArray("xpushark-cli: convert: -o needs a file name");
@@ -279,6 +285,80 @@ private slots:
         // Link-bound: 3 steps of a 1 MiB shard over one 45 GB/s link, against half of it per direction.
         QVERIFY2(naive.out.ends_with(": 76788 cycles\n"), naive.out.c_str());
         QVERIFY2(tuned.out.ends_with(": 40081 cycles\n"), tuned.out.c_str());
+    }
+
+    void analyzeJsonAndApplyReproduceTheGain()
+    {
+        // Four loads queued on one engine: the spread-over-engines suggestion must measure a gain, and the
+        // trace `apply` writes must replay to exactly the reported cycles.
+        QTemporaryDir dir;
+        const std::string source = dir.path().toStdString() + "/unbalanced.xasm";
+        test::writeFile(source, R"(.machine chips=1
+.hbm src, 0, 4 * 65536
+.vmem dst, 0, 4 * 65536
+.init src, random_f32, seed=4, lo=-1.0, hi=1.0
+.output dst
+    dma.start vmem[dst], hbm[src], 65536, 0, engine=0
+    dma.start vmem[dst + 65536], hbm[src + 65536], 65536, 0, engine=0
+    dma.start vmem[dst + 131072], hbm[src + 131072], 65536, 0, engine=0
+    dma.start vmem[dst + 196608], hbm[src + 196608], 65536, 0, engine=0
+    sync.wait 0, 32
+    halt
+)");
+        const Run r = cli({QStringLiteral("analyze"), QString::fromStdString(source), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-analysis"));
+        QCOMPARE(j["version"].get<int>(), 1);
+        const std::uint64_t baseline = j["summary"]["total_cycles"].get<std::uint64_t>();
+        QCOMPARE(j["dma"]["balance"][0]["engines_used"].get<int>(), 1);
+        std::string id;
+        std::uint64_t newCycles = 0;
+        for (const auto& s : j["suggestions"]) {
+            QCOMPARE(s["baseline_cycles"].get<std::uint64_t>(), baseline);
+            QVERIFY(s.contains("new_cycles") && s.contains("gain_percent") && s.contains("evidence"));
+            if (s["kind"] == "engine-imbalance") {
+                QCOMPARE(s["verdict"].get<std::string>(), std::string("improves"));
+                QVERIFY(s["outputs_identical"].get<bool>());
+                id = s["id"].get<std::string>();
+                newCycles = s["new_cycles"].get<std::uint64_t>();
+            }
+        }
+        QVERIFY2(!id.empty(), r.out.c_str());
+        // The first suggestion is the best improving program change.
+        QCOMPARE(j["suggestions"][0]["id"].get<std::string>(), id);
+
+        const QString fixed = dir.filePath(QStringLiteral("fixed.xtrace.json"));
+        const Run applied = cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
+                                 QString::fromStdString(id), QStringLiteral("-o"), fixed});
+        QCOMPARE(applied.exitCode, 0);
+        const Run replayed = cli({QStringLiteral("replay"), fixed});
+        QCOMPARE(replayed.exitCode, 0);
+        QVERIFY2(replayed.out.ends_with(": " + std::to_string(newCycles) + " cycles\n"), replayed.out.c_str());
+
+        const Run unknown = cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
+                                 QStringLiteral("S99"), QStringLiteral("-o"), fixed});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.find("no suggestion S99; this trace has S1") != std::string::npos, unknown.err.c_str());
+    }
+
+    void analyzeFindsTheAllGatherLinkPattern()
+    {
+        const Run r = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"), QStringLiteral("--json"),
+                           QStringLiteral("--no-measure")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["summary"]["total_cycles"].get<std::uint64_t>(), std::uint64_t{76788});
+        // A ring of 4 has 8 link directions; the naive variant sends clockwise only.
+        QCOMPARE(j["collectives"]["links"].size(), std::size_t{8});
+        QCOMPARE(j["collectives"]["used_links"].get<int>(), 4);
+        for (const auto& l : j["collectives"]["links"])
+            QCOMPARE(l["bytes"].get<std::uint64_t>() > 0, l["link"].get<std::string>().ends_with("+x"));
+        // Three steps per chip, each waiting on the incoming shard: the critical path is DMA time.
+        QCOMPARE(j["collectives"]["steps"].size(), std::size_t{3});
+        const auto& composition = j["critical_path"]["composition"];
+        QVERIFY(composition["DMA"].get<double>() > 0.99 * j["critical_path"]["total_cycles"].get<double>());
+        QCOMPARE(j["suggestions"][0]["verdict"].get<std::string>(), std::string("not measured"));
     }
 
     void generateErrors_data()
