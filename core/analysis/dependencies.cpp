@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <tuple>
 
 namespace xps::analysis {
 
@@ -54,11 +55,15 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
     : m_replay(replay), m_dmas(dmas), m_bundles(replay.store.bundles()), m_vmem(replay.store.vmemAccesses()),
       m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
 {
-    for (const events::SyncWaitRecord& w : replay.store.syncWaits()) {
-        m_waitsByEnd[{w.chip, w.end}] = w;
+    // Sorted vectors rather than node-based maps: a long replay has millions of waits.
+    m_waitsByEnd = replay.store.syncWaits();
+    std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(),
+              [](const auto& a, const auto& b) { return std::tie(a.chip, a.end) < std::tie(b.chip, b.end); });
+    for (const events::SyncWaitRecord& w : m_waitsByEnd)
         if (w.satisfiedBy >= 0)
-            m_waitsBySatisfier.emplace(w.satisfiedBy, w);
-    }
+            m_waitsBySatisfier.push_back(w);
+    std::stable_sort(m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(),
+                     [](const auto& a, const auto& b) { return a.satisfiedBy < b.satisfiedBy; });
     // DMA ids are handed out in issue order, so the facts (sorted by id) are in issue order too.
     std::map<std::pair<int, int>, std::int64_t> lastOnEngine;
     for (std::size_t i = 0; i < dmas.dmas.size(); ++i) {
@@ -81,8 +86,11 @@ std::int64_t DependencyGraph::seqOf(std::size_t event) const
 
 const events::SyncWaitRecord* DependencyGraph::waitEndingAt(int chip, std::uint64_t cycle) const
 {
-    const auto it = m_waitsByEnd.find({chip, cycle});
-    return it == m_waitsByEnd.end() ? nullptr : &it->second;
+    const auto it = std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), std::make_pair(chip, cycle),
+                                     [](const events::SyncWaitRecord& w, const std::pair<int, std::uint64_t>& key) {
+                                         return std::make_pair(static_cast<int>(w.chip), w.end) < key;
+                                     });
+    return it != m_waitsByEnd.end() && it->chip == chip && it->end == cycle ? &*it : nullptr;
 }
 
 const DmaFacts* DependencyGraph::queuePredecessor(const events::DmaRecord& d) const
@@ -310,9 +318,10 @@ std::vector<DependencyGraph::Edge> DependencyGraph::successors(NodeRef node) con
 {
     std::vector<Edge> out;
     if (node.kind == NodeRef::Kind::Dma) {
-        const auto [lo, hi] = m_waitsBySatisfier.equal_range(static_cast<std::int64_t>(node.index));
-        for (auto it = lo; it != hi; ++it) {
-            const events::SyncWaitRecord& w = it->second;
+        const auto lo = std::lower_bound(m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(), static_cast<std::int64_t>(node.index),
+                                         [](const events::SyncWaitRecord& w, std::int64_t id) { return w.satisfiedBy < id; });
+        for (auto it = lo; it != m_waitsBySatisfier.end() && it->satisfiedBy == static_cast<std::int64_t>(node.index); ++it) {
+            const events::SyncWaitRecord& w = *it;
             const std::int64_t seq = m_index.lastAtOrBefore(m_bundles, w.chip, w.end);
             if (seq >= 0)
                 out.push_back({{NodeRef::Kind::Bundle, m_index.event(w.chip, static_cast<std::size_t>(seq))}, EdgeKind::Flag});

@@ -119,8 +119,8 @@ private:
     events::BundleSnapshot m_bundles;
     events::VmemSnapshot m_vmem;
     ChipIndex m_index;
-    std::map<std::pair<int, std::uint64_t>, events::SyncWaitRecord> m_waitsByEnd;
-    std::multimap<std::int64_t, events::SyncWaitRecord> m_waitsBySatisfier;
+    std::vector<events::SyncWaitRecord> m_waitsByEnd;       // sorted by (chip, end)
+    std::vector<events::SyncWaitRecord> m_waitsBySatisfier; // those ended by a DMA, sorted by its id
     std::vector<std::int64_t> m_prevOnEngine; // per DmaAnalysis::dmas entry: the one before it on its engine
     CriticalPath m_path;
     // Critical bundle events per chip as cycle ranges: Compute runs cover every bundle between their ends.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace xps::analysis {
 namespace {
@@ -98,7 +99,23 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
     VmemLastTouch vmem(static_cast<std::uint64_t>(replay.trace.machine.vmemBytes), replay.trace.chips.size());
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
     std::size_t nextAccess = 0;
-    constexpr std::size_t kHbmWindow = 512; // earlier DMAs checked for HBM overlap
+    // HBM and SMEM are written only by DMAs: per 4 KiB page, the last cycle a finished DMA wrote it and
+    // accessed it, applied in end order as the issue cycles advance.
+    std::vector<std::size_t> byEnd = byIssue;
+    std::stable_sort(byEnd.begin(), byEnd.end(),
+                     [&](std::size_t a, std::size_t b) { return dmas[a].record.end < dmas[b].record.end; });
+    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> pages; // -> (write, access)
+    constexpr std::uint64_t kPage = 4096;
+    const auto pageKey = [](int chip, int space, std::uint64_t page) {
+        return (static_cast<std::uint64_t>(chip) << 48) ^ (static_cast<std::uint64_t>(space) << 44) ^ page;
+    };
+    const auto forPages = [&](int chip, int space, std::uint64_t address, std::uint64_t bytes, auto&& fn) {
+        if (space == static_cast<int>(Space::Vmem) || bytes == 0)
+            return;
+        for (std::uint64_t p = address / kPage; p <= (address + bytes - 1) / kPage; ++p)
+            fn(pages[pageKey(chip, space, p)]);
+    };
+    std::size_t nextEnd = 0;
     for (std::size_t k = 0; k < byIssue.size(); ++k) {
         DmaFacts& f = dmas[byIssue[k]];
         const DmaRecord& d = f.record;
@@ -113,17 +130,13 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
             earliest = std::max(earliest, vmem.lastWrite(d.chip, d.srcAddress, d.bytes));
         if (d.dstSpace == static_cast<int>(Space::Vmem))
             earliest = std::max(earliest, vmem.lastAccess(d.dstChip, d.dstAddress, d.bytes));
-        // HBM (and SMEM) are written only by DMAs: compare with the earlier transfers.
-        for (std::size_t j = k > kHbmWindow ? k - kHbmWindow : 0; j < k; ++j) {
-            const DmaRecord& e = dmas[byIssue[j]].record;
-            if (e.end > d.issue)
-                continue;
-            const bool raw = destinationOf(e).overlaps(sourceOf(d)) && d.srcSpace != static_cast<int>(Space::Vmem);
-            const bool dstBusy = (destinationOf(e).overlaps(destinationOf(d)) || sourceOf(e).overlaps(destinationOf(d))) &&
-                                 d.dstSpace != static_cast<int>(Space::Vmem);
-            if (raw || dstBusy)
-                earliest = std::max(earliest, e.end);
+        for (; nextEnd < byEnd.size() && dmas[byEnd[nextEnd]].record.end <= d.issue; ++nextEnd) {
+            const DmaRecord& e = dmas[byEnd[nextEnd]].record;
+            forPages(e.dstChip, e.dstSpace, e.dstAddress, e.bytes, [&](auto& t) { t.first = t.second = e.end; });
+            forPages(e.chip, e.srcSpace, e.srcAddress, e.bytes, [&](auto& t) { t.second = std::max(t.second, e.end); });
         }
+        forPages(d.chip, d.srcSpace, d.srcAddress, d.bytes, [&](auto& t) { earliest = std::max(earliest, t.first); });
+        forPages(d.dstChip, d.dstSpace, d.dstAddress, d.bytes, [&](auto& t) { earliest = std::max(earliest, t.second); });
         f.earliestIssue = std::min(earliest, d.issue);
         f.lateCycles = d.issue - f.earliestIssue;
     }

@@ -50,8 +50,11 @@ public:
         for (std::size_t c = 0; c < chips; ++c) {
             m_mxuBusy.push_back(unitBusyPerPc(replay.trace, static_cast<int>(c), isa::Unit::MxuMatmul));
         }
-        for (const events::DmaRecord& d : replay.store.dmas())
-            m_dmaIssues.push_back(d);
+        bool anyRegion = false;
+        for (const auto& list : m_records)
+            anyRegion = anyRegion || !list.empty();
+        if (anyRegion) // only needed to attribute DMA bytes to regions
+            m_dmaIssues = replay.store.dmas();
         std::sort(m_dmaIssues.begin(), m_dmaIssues.end(),
                   [](const auto& a, const auto& b) { return a.issue < b.issue; });
     }

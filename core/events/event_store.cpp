@@ -33,10 +33,9 @@ void EventStore::publishCurrent()
     std::shared_ptr<const BundleChunk> done(std::move(m_current));
     const std::size_t total =
         m_published.load(std::memory_order_relaxed) + done->size; // only this thread writes it
-    {
-        std::lock_guard lock(m_mutex);
-        m_chunks.push_back(std::move(done));
-    }
+    // Inside the lock: a reader whose snapshot holds the chunk must also see the count that includes it.
+    std::lock_guard lock(m_mutex);
+    m_chunks.push_back(std::move(done));
     m_published.store(total, std::memory_order_release);
 }
 
