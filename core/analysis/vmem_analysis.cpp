@@ -13,7 +13,7 @@ struct ChipBuffers
     std::vector<std::size_t> byAddress; // indexes into VmemAnalysis::buffers, sorted by address
 };
 
-void attribute(VmemAnalysis& out, const ChipBuffers& chip, const events::VmemAccess& a, std::uint64_t dataBytes)
+void attribute(VmemAnalysis& out, const ChipBuffers& chip, const events::VmemAccess& a)
 {
     // Buffers are few and sorted by address: a linear walk that stops past the access is cheap.
     const auto& list = chip.byAddress;
@@ -28,7 +28,7 @@ void attribute(VmemAnalysis& out, const ChipBuffers& chip, const events::VmemAcc
             b.firstAccess = a.cycle;
         }
         b.lastAccess = std::max<std::uint64_t>(b.lastAccess, a.cycle);
-        (a.isWrite() ? b.writeBytes : b.readBytes) += dataBytes;
+        (a.isWrite() ? b.writeBytes : b.readBytes) += a.bytes;
     }
 }
 
@@ -72,7 +72,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
             for (std::uint64_t row = a.address / kRowBytes; row * kRowBytes < end && row < rows; ++row)
                 touched[row] = true;
             if (!perChip[a.chip].byAddress.empty())
-                attribute(out, perChip[a.chip], a, a.bytes);
+                attribute(out, perChip[a.chip], a);
         }
     }
 
