@@ -42,8 +42,10 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
 }
 
 Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
-                          std::stop_token stop)
+                          std::stop_token stop, ChangedRun* keep)
 {
+    ChangedRun local;
+    ChangedRun& run = keep ? *keep : local;
     Measurement m;
     m.baselineCycles = baseline.totalCycles;
     Result<trace::Trace> changed = suggest::applyChange(trace, change);
@@ -52,9 +54,10 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
         m.detail = changed.error().toString();
         return m;
     }
-    events::EventStore store;
-    Replayer replayer(changed.value(), {ReplayMode::Full, 0}, store);
-    ReplayResult r = replayer.run(stop);
+    run.trace = std::move(changed).value();
+    Replayer replayer(run.trace, {ReplayMode::Full, 0}, run.store);
+    run.result = replayer.run(stop);
+    ReplayResult& r = run.result;
     m.newCycles = r.totalCycles;
     if (r.status == ReplayResult::Status::Cancelled) {
         m.verdict = Measurement::Verdict::Cancelled;

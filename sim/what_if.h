@@ -20,9 +20,18 @@ namespace xps::sim {
 std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
                                           std::vector<ChipState>& b);
 
-// `baseline` is the full-mode replay of `trace`.
+// The changed trace and its replay, for callers that look further than the cycle count (Apply and compare).
+struct ChangedRun
+{
+    trace::Trace trace;
+    events::EventStore store;
+    ReplayResult result;
+};
+
+// `baseline` is the full-mode replay of `trace`. With `keep`, the changed trace and its replay stay there.
 suggest::Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline,
-                                   const suggest::Change& change, std::stop_token stop = {});
+                                   const suggest::Change& change, std::stop_token stop = {},
+                                   ChangedRun* keep = nullptr);
 
 using WhatIfProgress = std::function<void(std::size_t done, std::size_t total)>;
 // Measures every suggestion, then orders them: improving program changes by measured gain, then the

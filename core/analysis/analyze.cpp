@@ -13,4 +13,15 @@ Analyses analyzeReplay(const ReplayView& replay)
     return a;
 }
 
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses)
+{
+    analyses.summary = summarize(replay);
+    analyses.dma = analyzeDmas(replay);
+    analyses.vmem = analyzeVmem(replay, analyses.dma);
+    analyses.collectives = analyzeCollectives(replay);
+    auto graph = std::make_unique<DependencyGraph>(replay, analyses.dma);
+    analyses.criticalPath = graph->criticalPath();
+    return graph;
+}
+
 } // namespace xps::analysis

@@ -7,6 +7,8 @@
 #include "analysis/summary.h"
 #include "analysis/vmem_analysis.h"
 
+#include <memory>
+
 namespace xps::analysis {
 
 struct Analyses
@@ -19,5 +21,9 @@ struct Analyses
 };
 
 Analyses analyzeReplay(const ReplayView& replay);
+
+// The same into `analyses`, keeping the dependency graph for callers that explore it (the graph view). The
+// graph refers to `replay` and `analyses.dma`: neither may move while it lives.
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses);
 
 } // namespace xps::analysis

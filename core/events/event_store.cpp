@@ -150,6 +150,33 @@ std::vector<RegionRecord> EventStore::regions() const
     return {m_regions.begin(), m_regions.end()};
 }
 
+namespace {
+template <typename Record> std::vector<Record> tailOf(const std::deque<Record>& records, std::size_t first)
+{
+    if (first >= records.size())
+        return {};
+    return {records.begin() + static_cast<std::ptrdiff_t>(first), records.end()};
+}
+} // namespace
+
+std::vector<DmaRecord> EventStore::dmasSince(std::size_t first) const
+{
+    std::lock_guard lock(m_mutex);
+    return tailOf(m_dmas, first);
+}
+
+std::vector<SyncWaitRecord> EventStore::syncWaitsSince(std::size_t first) const
+{
+    std::lock_guard lock(m_mutex);
+    return tailOf(m_waits, first);
+}
+
+std::vector<RegionRecord> EventStore::regionsSince(std::size_t first) const
+{
+    std::lock_guard lock(m_mutex);
+    return tailOf(m_regions, first);
+}
+
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);

@@ -138,6 +138,11 @@ public:
     std::vector<DmaRecord> dmas() const;
     std::vector<SyncWaitRecord> syncWaits() const;
     std::vector<RegionRecord> regions() const;
+    // The records appended since the reader last looked (records are appended, never changed): what a
+    // view that follows a running replay reads every refresh instead of copying everything again.
+    std::vector<DmaRecord> dmasSince(std::size_t first) const;
+    std::vector<SyncWaitRecord> syncWaitsSince(std::size_t first) const;
+    std::vector<RegionRecord> regionsSince(std::size_t first) const;
     std::size_t bundleCount() const { return m_published.load(std::memory_order_acquire); }
 
     // Bytes held for published events, counting whole allocated chunks, and their number: what

@@ -1,0 +1,120 @@
+// xpushark: the desktop explorer. With a TRACE it opens and replays it; without, it shows the welcome page.
+// --screenshot renders the window (or one view) after the replay and its analyses finish, saves a PNG and
+// exits: for documentation and automated checks.
+
+#include "main_window.h"
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "theme/theme.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+int fail(const QString& message)
+{
+    std::fprintf(stderr, "xpushark: %s\n", qPrintable(message));
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("xpushark"));
+    QApplication::setApplicationName(QStringLiteral("xpushark"));
+    QApplication::setApplicationVersion(QStringLiteral(XPS_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Performance explorer for ML accelerators"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Replay TRACE, render, save a PNG to FILE and exit."), QStringLiteral("FILE"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("With --screenshot: only this view (%1).")
+                                      .arg(xps::ui::MainWindow::viewNames().join(QStringLiteral(", "))),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size (default 1600x1000)."),
+                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light or dark."), QStringLiteral("THEME"));
+    const QCommandLineOption suggestion(QStringLiteral("show-suggestion"),
+                                        QStringLiteral("With --screenshot: show the evidence of the Nth suggestion (1 = best)."),
+                                        QStringLiteral("N"));
+    parser.addOptions({screenshot, view, size, theme, suggestion});
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace: .xtrace.json, .xps or .xasm"));
+    parser.process(app);
+
+    const QStringList args = parser.positionalArguments();
+    if (args.size() > 1)
+        return fail(QStringLiteral("expected at most one TRACE, got %1").arg(args.size()));
+    const bool shooting = parser.isSet(screenshot);
+    if (shooting && args.isEmpty())
+        return fail(QStringLiteral("--screenshot needs a TRACE"));
+    if (parser.isSet(view) && !xps::ui::MainWindow::viewNames().contains(parser.value(view)))
+        return fail(QStringLiteral("unknown view '%1'; expected one of %2")
+                        .arg(parser.value(view), xps::ui::MainWindow::viewNames().join(QStringLiteral(", "))));
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int width = wh.size() == 2 ? wh[0].toInt(&okW) : 0, height = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || width < 320 || height < 240 || width > 8000 || height > 8000)
+        return fail(QStringLiteral("--size: expected WxH between 320x240 and 8000x8000, got '%1'").arg(parser.value(size)));
+    if (parser.isSet(theme) && parser.value(theme) != QStringLiteral("light") && parser.value(theme) != QStringLiteral("dark"))
+        return fail(QStringLiteral("--theme: expected light or dark, got '%1'").arg(parser.value(theme)));
+
+    xps::ui::MainWindow window(!shooting);
+    if (parser.isSet(theme))
+        xps::ui::Theme::instance().apply(parser.value(theme) == QStringLiteral("dark") ? xps::ui::Theme::Kind::Dark
+                                                                                       : xps::ui::Theme::Kind::Light);
+    if (shooting)
+        window.resize(width, height);
+    window.show();
+    if (args.isEmpty())
+        return QApplication::exec();
+
+    int exitCode = 0;
+    if (shooting) {
+        const QString out = parser.value(screenshot);
+        const QString viewName = parser.value(view);
+        const int shown = parser.isSet(suggestion) ? parser.value(suggestion).toInt() : 0;
+        QObject::connect(window.session(), &xps::ui::ReplaySession::openFailed, &app, [&](const QString& message) {
+            exitCode = fail(message);
+            QApplication::exit(exitCode);
+        });
+        QObject::connect(window.session(), &xps::ui::ReplaySession::stageChanged, &app, [&, out, viewName, shown](auto stage) {
+            if (stage != xps::ui::ReplaySession::Stage::Done)
+                return;
+            const xps::ui::Run* run = window.session()->run();
+            if (shown > 0 && run && static_cast<std::size_t>(shown) <= run->suggestions.size()) {
+                const auto& s = run->suggestions[static_cast<std::size_t>(shown - 1)];
+                xps::ui::Selection sel;
+                sel.origin = QStringLiteral("--show-suggestion");
+                sel.pcs = s.evidence.pcs;
+                sel.dmas = s.evidence.dmas;
+                window.selection()->select(sel);
+                if (s.evidence.toCycle > s.evidence.fromCycle)
+                    window.selection()->setTimeRange(s.evidence.fromCycle, s.evidence.toCycle);
+            }
+            // Let queued replots run before grabbing.
+            QTimer::singleShot(300, &app, [&, out, viewName] {
+                QWidget* target = viewName.isEmpty() ? static_cast<QWidget*>(&window) : window.viewByName(viewName);
+                if (!target) {
+                    exitCode = fail(QStringLiteral("view '%1' is not available").arg(viewName));
+                } else if (!target->grab().save(out)) {
+                    exitCode = fail(QStringLiteral("could not write %1").arg(out));
+                } else {
+                    std::printf("wrote %s\n", qPrintable(out));
+                }
+                QApplication::exit(exitCode);
+            });
+        });
+    }
+    window.openFile(args.front());
+    const int code = QApplication::exec();
+    return shooting ? exitCode : code;
+}

@@ -1,0 +1,340 @@
+#include "main_window.h"
+
+#include "export/chrome_trace.h"
+#include "isa/isa_reference.h"
+#include "report/analysis_json.h"
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "theme/theme.h"
+#include "views/disassembly_view.h"
+#include "views/event_text.h"
+#include "views/suggestions_view.h"
+#include "views/summary_view.h"
+#include "views/timeline_view.h"
+#include "welcome_page.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace xps::ui {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const QString kTraceFilter = QStringLiteral("Traces (*.xtrace.json *.json *.xps *.xasm);;All files (*)");
+
+} // namespace
+
+MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
+    : QMainWindow(parent), m_session(new ReplaySession(this)), m_selection(new SelectionModel(this)),
+      m_centre(new QStackedWidget(this)), m_welcome(new WelcomePage(this)),
+      m_timeline(new TimelineView(m_session, m_selection, this)),
+      m_disassembly(new DisassemblyView(m_session, m_selection, this)), m_summary(new SummaryView(m_session, this)),
+      m_suggestions(new SuggestionsView(m_session, m_selection, this)), m_stageLabel(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("xpushark"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_centre->addWidget(m_welcome);
+    m_centre->addWidget(m_timeline);
+    setCentralWidget(m_centre);
+    m_views = {m_timeline};
+
+    createActions();
+    addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea);
+    QDockWidget* suggestions = addDock(m_suggestions, tr("Suggestions"), Qt::LeftDockWidgetArea);
+    addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);
+    suggestions->raise();
+
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the replay or the measurements; the views keep what ran"));
+    m_cancel->hide();
+    statusBar()->addWidget(m_stageLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, m_session, &ReplaySession::cancel);
+
+    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openFile);
+    connect(m_session, &ReplaySession::opened, this, [this] {
+        m_selection->clear();
+        m_centre->setCurrentWidget(m_timeline);
+        const Run* run = m_session->run();
+        setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
+        addRecentFile(run->path);
+    });
+    connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_session, &ReplaySession::stageChanged, this, [this](ReplaySession::Stage, const QString& text) {
+        m_stageLabel->setText(text);
+        onStageChanged();
+    });
+    connect(m_session, &ReplaySession::progress, this, [this](quint64 bundles, quint64 cycle, double seconds) {
+        m_progress->setFormat(tr("%1 bundles").arg(cyclesText(bundles)));
+        m_stageLabel->setText(tr("Replaying: cycle %1, %2 bundles, %3 M bundles/s")
+                                  .arg(cyclesText(cycle), cyclesText(bundles))
+                                  .arg(seconds > 0 ? static_cast<double>(bundles) / seconds / 1e6 : 0.0, 0, 'f', 2));
+    });
+    connect(m_session, &ReplaySession::measuringProgress, this, [this](int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        m_progress->setFormat(tr("%1 of %2 measured").arg(done).arg(total));
+    });
+    connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
+        const Selection& s = m_selection->selection();
+        if (!s.empty() && !m_session->isBusy())
+            m_stageLabel->setText(tr("Selected from %1: %2 pc(s), %3 DMA(s)").arg(s.origin).arg(s.pcs.size()).arg(s.dmas.size()));
+    });
+
+    QSettings settings;
+    Theme::instance().apply(settings.value(QStringLiteral("theme")).toString() == QStringLiteral("dark") ? Theme::Kind::Dark
+                                                                                                      : Theme::Kind::Light);
+    resize(1500, 950);
+    if (restoreLayout) {
+        restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+        restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    }
+    updateRecentMenu();
+    onStageChanged();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(view->objectName() + QStringLiteral("Dock")); // saveState() keys docks by name
+    dock->setWidget(view);
+    addDockWidget(area, dock);
+    m_viewMenu->addAction(dock->toggleViewAction());
+    m_views.push_back(view);
+    return dock;
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open trace…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), kTraceFilter);
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("Export &Chrome/Perfetto trace…"), this, &MainWindow::exportChromeTrace);
+    file->addAction(tr("Export &analysis (JSON)…"), this, &MainWindow::exportAnalysisJson);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QMenu* theme = m_viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    for (const auto& [name, kind] : {std::pair{tr("Light"), Theme::Kind::Light}, std::pair{tr("Dark"), Theme::Kind::Dark}}) {
+        QAction* a = theme->addAction(name, this, [kind = kind] {
+            Theme::instance().apply(kind);
+            QSettings().setValue(QStringLiteral("theme"), kind == Theme::Kind::Dark ? QStringLiteral("dark") : QStringLiteral("light"));
+        });
+        a->setCheckable(true);
+        a->setChecked(Theme::instance().kind() == kind);
+        themes->addAction(a);
+    }
+    m_viewMenu->addSeparator();
+
+    QMenu* replay = menuBar()->addMenu(tr("&Replay"));
+    m_replayAction = replay->addAction(tr("&Replay again"), this, [this] {
+        m_session->replayAgain(m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly : sim::ReplayMode::Full);
+    });
+    m_replayAction->setShortcut(Qt::Key_F5);
+    m_stopAction = replay->addAction(tr("&Stop"), m_session, &ReplaySession::cancel);
+    m_stopAction->setShortcut(Qt::Key_Escape);
+    QMenu* mode = replay->addMenu(tr("&Mode"));
+    m_modeGroup = new QActionGroup(this);
+    for (const auto& [name, value] : {std::pair{tr("Full (values and timing; suggestions measured)"), 0},
+                                      std::pair{tr("Timing only (faster; no outputs)"), 1}}) {
+        QAction* a = mode->addAction(name);
+        a->setData(value);
+        a->setCheckable(true);
+        a->setChecked(value == 0);
+        m_modeGroup->addAction(a);
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&ISA reference"), this, &MainWindow::showIsaReference);
+    help->addAction(tr("&About xpushark"), this, [this] {
+        QMessageBox::about(this, tr("About xpushark"),
+                           tr("<b>xpushark %1</b><p>A performance explorer for ML accelerators: replays recorded "
+                              "traces on a golden reference model and measures every suggestion by replaying the "
+                              "fixed program.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(open);
+    bar->addAction(m_replayAction);
+    bar->addAction(m_stopAction);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    m_session->open(path, m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly : sim::ReplayMode::Full);
+}
+
+void MainWindow::onStageChanged()
+{
+    const bool busy = m_session->isBusy();
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    m_stopAction->setEnabled(busy);
+    m_replayAction->setEnabled(m_session->run() != nullptr);
+    if (busy) {
+        m_progress->setRange(0, 0); // the replay's length is unknown until it ends
+        m_progress->setFormat(QString());
+    }
+    if (m_session->stage() == ReplaySession::Stage::Idle && !m_session->run())
+        m_stageLabel->setText(tr("Open a trace to begin"));
+}
+
+void MainWindow::onOpenFailed(const QString& message)
+{
+    m_stageLabel->setText(tr("Could not open the trace"));
+    // Window-modal and non-blocking: the event loop (and a replay already shown) keeps running.
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open the trace"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("openError"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_stageLabel->text();
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    m_recentMenu->clear();
+    for (const QString& f : files)
+        m_recentMenu->addAction(f, this, [this, f] { openFile(f); });
+    m_recentMenu->setEnabled(!files.isEmpty());
+    m_welcome->setRecentFiles(files);
+}
+
+void MainWindow::showIsaReference()
+{
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("xpu-v1 ISA reference"));
+    auto* browser = new QTextBrowser(dialog);
+    browser->setMarkdown(QString::fromStdString("# Opcodes\n\n" + isa::opcodeReferenceMarkdown() +
+                                                "\n\n# Machine parameters\n\n" + isa::machineConfigReferenceMarkdown()));
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(browser);
+    dialog->resize(1100, 800);
+    dialog->show();
+}
+
+void MainWindow::exportChromeTrace()
+{
+    const Run* run = m_session->run();
+    if (!run || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its replay finish first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome/Perfetto trace"), QString(),
+                                                      tr("Chrome trace (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (Status s = exporting::writeChromeTrace(*run->trace, run->store, path.toStdString()); !s)
+        QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(s.error().toString()));
+}
+
+void MainWindow::exportAnalysisJson()
+{
+    const Run* run = m_session->run();
+    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    const std::string json = report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2);
+    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size()))
+        QMessageBox::critical(this, tr("Export failed"), tr("%1: %2").arg(path, f.errorString()));
+}
+
+QWidget* MainWindow::viewByName(const QString& name) const
+{
+    for (QWidget* v : m_views)
+        if (v->objectName() == name)
+            return v;
+    return nullptr;
+}
+
+QStringList MainWindow::viewNames()
+{
+    return {QStringLiteral("timeline"), QStringLiteral("summary"), QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph")};
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    openFile(event->mimeData()->urls().front().toLocalFile());
+}
+
+} // namespace xps::ui

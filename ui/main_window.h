@@ -1,0 +1,83 @@
+#pragma once
+// The explorer's window: the timeline in the centre, the other views in docks whose layout is saved,
+// menus and a toolbar for files, replay and views, and a status bar with the replay's progress and a
+// cancel button. It owns the session and the selection model and wires them to the views; the views
+// never talk to each other.
+
+#include <QMainWindow>
+
+class QActionGroup;
+class QLabel;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+
+namespace xps::ui {
+
+class DisassemblyView;
+class ReplaySession;
+class SelectionModel;
+class SuggestionsView;
+class SummaryView;
+class TimelineView;
+class WelcomePage;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    // `restoreLayout`: restore the saved geometry and dock layout (off for screenshots and tests, which
+    // want the default layout whatever the user did).
+    explicit MainWindow(bool restoreLayout = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path);
+    ReplaySession* session() const { return m_session; }
+    SelectionModel* selection() const { return m_selection; }
+    TimelineView* timeline() const { return m_timeline; }
+    DisassemblyView* disassembly() const { return m_disassembly; }
+    SummaryView* summary() const { return m_summary; }
+    SuggestionsView* suggestions() const { return m_suggestions; }
+    WelcomePage* welcome() const { return m_welcome; }
+    // A view by the name --screenshot --view takes: timeline, summary, disassembly, suggestions, heatmap,
+    // dma, graph; nullptr if unknown.
+    QWidget* viewByName(const QString& name) const;
+    static QStringList viewNames();
+    QString statusText() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    QDockWidget* addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area);
+    void onStageChanged();
+    void onOpenFailed(const QString& message);
+    void addRecentFile(const QString& path);
+    void updateRecentMenu();
+    void showIsaReference();
+    void exportChromeTrace();
+    void exportAnalysisJson();
+
+    ReplaySession* m_session;
+    SelectionModel* m_selection;
+    QStackedWidget* m_centre;
+    WelcomePage* m_welcome;
+    TimelineView* m_timeline;
+    DisassemblyView* m_disassembly;
+    SummaryView* m_summary;
+    SuggestionsView* m_suggestions;
+    QList<QWidget*> m_views;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QActionGroup* m_modeGroup = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_replayAction = nullptr;
+    QLabel* m_stageLabel;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+};
+
+} // namespace xps::ui

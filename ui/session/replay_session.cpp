@@ -1,0 +1,209 @@
+#include "session/replay_session.h"
+
+#include "suggest/propose.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+
+#include <QMetaObject>
+
+#include <chrono>
+
+namespace xps::ui {
+namespace {
+
+// Views refresh on eventsChanged; more often than this only costs redraws nobody sees.
+constexpr auto kEventsInterval = std::chrono::milliseconds(120);
+
+QString endText(const Run& run)
+{
+    const sim::ReplayResult& r = run.result;
+    const QString cycles = QString::fromStdString(text::withThousands(r.totalCycles));
+    std::uint64_t bundles = 0;
+    for (const events::ChipStats& c : r.chips)
+        bundles += c.bundles;
+    const QString n = QString::fromStdString(text::withThousands(bundles));
+    switch (r.status) {
+    case sim::ReplayResult::Status::Completed:
+        return QStringLiteral("Replayed %1 bundles in %2 cycles").arg(n, cycles);
+    case sim::ReplayResult::Status::Cancelled:
+        return QStringLiteral("Replay cancelled at cycle %1 after %2 bundles: the views show what ran").arg(cycles, n);
+    case sim::ReplayResult::Status::CycleLimit:
+        return QStringLiteral("Replay stopped at the cycle limit (%1 cycles)").arg(cycles);
+    case sim::ReplayResult::Status::Faulted:
+        return QStringLiteral("Replay stopped by a fault: %1")
+            .arg(QString::fromStdString(r.fault ? r.fault->toString() : std::string("unknown")));
+    }
+    return {};
+}
+
+} // namespace
+
+ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {}
+
+ReplaySession::~ReplaySession()
+{
+    m_worker.request_stop();
+    m_compareWorker.request_stop();
+    for (std::jthread& t : m_retired)
+        t.request_stop();
+    // The jthreads join here; their queued posts die with this object (it is their context).
+}
+
+template <typename Fn> void ReplaySession::post(std::uint64_t request, Fn&& fn)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, request, fn = std::forward<Fn>(fn)]() mutable {
+            if (request == m_request)
+                fn();
+        },
+        Qt::QueuedConnection);
+}
+
+void ReplaySession::setStage(Stage stage, const QString& text)
+{
+    m_stage = stage;
+    emit stageChanged(stage, text);
+}
+
+void ReplaySession::retire(std::jthread& worker)
+{
+    if (!worker.joinable())
+        return;
+    worker.request_stop();
+    m_retired.push_back(std::move(worker));
+}
+
+void ReplaySession::open(const QString& path, sim::ReplayMode mode)
+{
+    start(nullptr, path, mode);
+}
+
+void ReplaySession::replayAgain(sim::ReplayMode mode)
+{
+    if (m_run)
+        start(m_run->trace, m_run->path, mode);
+}
+
+void ReplaySession::cancel()
+{
+    m_worker.request_stop();
+    m_compareWorker.request_stop();
+}
+
+void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode)
+{
+    retire(m_worker);
+    retire(m_compareWorker);
+    const std::uint64_t request = ++m_request;
+    m_mode = mode;
+    setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : tr("Loading %1…").arg(path));
+    m_worker = std::jthread([this, request, reuse = std::move(reuse), path, mode](std::stop_token stop) {
+        work(stop, request, reuse, path, mode);
+    });
+}
+
+void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::shared_ptr<const trace::Trace> trace,
+                         QString path, sim::ReplayMode mode)
+{
+    if (!trace) {
+        Result<trace::Trace> loaded = trace::loadTrace(path.toStdString());
+        if (!loaded) {
+            const QString message = QString::fromStdString(loaded.error().toString());
+            post(request, [this, message] {
+                setStage(Stage::Idle, message);
+                emit openFailed(message);
+            });
+            return;
+        }
+        trace = std::make_shared<const trace::Trace>(std::move(loaded).value());
+    }
+    auto run = std::make_shared<Run>();
+    run->path = path;
+    run->trace = trace;
+    run->lanes = std::make_unique<analysis::ActivityLanes>(*trace);
+    post(request, [this, run] {
+        m_run = run;
+        m_analysesReady = false;
+        emit opened();
+        setStage(Stage::Replaying, tr("Replaying…"));
+    });
+
+    auto lastPost = std::chrono::steady_clock::now();
+    sim::Replayer replayer(*trace, {mode, 0}, run->store);
+    run->result = replayer.run(stop, [&](const sim::ReplayProgress& p) {
+        run->lanes->ingest(run->store);
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastPost < kEventsInterval)
+            return;
+        lastPost = now;
+        post(request, [this, p] {
+            emit progress(p.bundles, p.cycle, p.elapsedSeconds);
+            emit eventsChanged();
+        });
+    });
+    run->store.flush();
+    run->lanes->ingest(run->store);
+    const bool completed = run->result.status == sim::ReplayResult::Status::Completed;
+    const QString ended = endText(*run);
+    post(request, [this, ended, completed] {
+        emit eventsChanged();
+        emit replayEnded(ended, completed);
+        setStage(Stage::Analyzing, tr("Analysing…"));
+    });
+
+    // Analyses run on a partial replay too (cancelled or faulted): the views still explain what ran.
+    run->view = std::make_unique<analysis::ReplayView>(
+        analysis::ReplayView{*trace, run->store, run->result.totalCycles, run->result.chips});
+    run->graph = analysis::analyzeReplayInPlace(*run->view, run->analyses);
+    if (completed)
+        run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
+    const bool measure = completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
+    post(request, [this, ended, measure] {
+        m_analysesReady = true;
+        emit analysesReady();
+        if (measure)
+            setStage(Stage::Measuring, tr("Measuring suggestions…"));
+        else
+            setStage(Stage::Done, ended);
+    });
+    if (!measure)
+        return;
+
+    // Measured on a copy: the GUI reads run->suggestions meanwhile; the measured list replaces it there.
+    std::vector<suggest::Suggestion> measured = run->suggestions;
+    {
+        std::lock_guard lock(run->baselineMutex);
+        sim::measureSuggestions(measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total) {
+            post(request, [this, done, total] {
+                emit measuringProgress(static_cast<int>(done), static_cast<int>(total));
+            });
+        });
+    }
+    post(request, [this, run, measured = std::move(measured), ended]() mutable {
+        run->suggestions = std::move(measured);
+        emit suggestionsMeasured();
+        setStage(Stage::Done, ended);
+    });
+}
+
+void ReplaySession::compareSuggestion(int index)
+{
+    if (!m_run || !m_analysesReady || index < 0 || static_cast<std::size_t>(index) >= m_run->suggestions.size())
+        return;
+    retire(m_compareWorker);
+    const std::uint64_t request = m_request;
+    const std::shared_ptr<Run> run = m_run;
+    const suggest::Change change = run->suggestions[static_cast<std::size_t>(index)].change;
+    emit comparisonProgress(index, tr("Replaying the changed program…"));
+    m_compareWorker = std::jthread([this, request, run, change, index](std::stop_token stop) {
+        sim::RunComparison comparison;
+        {
+            std::lock_guard lock(run->baselineMutex);
+            comparison = sim::compareChange(*run->trace, run->result, run->analyses, change, stop);
+        }
+        post(request, [this, index, comparison = std::move(comparison)] { emit comparisonReady(index, comparison); });
+    });
+}
+
+} // namespace xps::ui

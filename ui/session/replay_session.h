@@ -1,0 +1,101 @@
+#pragma once
+// The document of the explorer: one opened trace, its replay on the GRM, the analyses and the measured
+// suggestions. All long work runs on a worker thread (load, replay, analyses, what-if replays, Apply and
+// compare); results cross back to the GUI thread as queued calls tagged with a request number, so the
+// results of a cancelled or superseded request are dropped.
+//
+// Views read `run()` only: the trace and the lanes from the moment `opened` is emitted (the lanes grow
+// while the replay runs), the analyses once `analysesReady` is emitted, the suggestions' measurements
+// once `suggestionsMeasured` is.
+
+#include "analysis/activity_lanes.h"
+#include "analysis/analyze.h"
+#include "compare_runs.h"
+#include "replayer.h"
+#include "suggest/suggestion.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace xps::ui {
+
+// Everything about one replay. Created by the worker; the GUI thread reads the members the session's
+// signals have announced.
+struct Run
+{
+    QString path;
+    std::shared_ptr<const trace::Trace> trace; // shared with later replays of the same file
+    events::EventStore store;
+    std::unique_ptr<analysis::ActivityLanes> lanes;
+    sim::ReplayResult result;
+    std::unique_ptr<analysis::ReplayView> view;
+    analysis::Analyses analyses;
+    std::unique_ptr<analysis::DependencyGraph> graph;
+    std::vector<suggest::Suggestion> suggestions;
+    // Held by whoever reads the baseline's final state (comparing outputs materialises memory pages).
+    std::mutex baselineMutex;
+};
+
+class ReplaySession : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Stage { Idle, Loading, Replaying, Analyzing, Measuring, Done };
+    Q_ENUM(Stage)
+
+    explicit ReplaySession(QObject* parent = nullptr);
+    ~ReplaySession() override; // stops the work and waits for it
+
+    // Starts loading `path` and replaying it; the previous run is dropped once the new one opens.
+    void open(const QString& path, sim::ReplayMode mode = sim::ReplayMode::Full);
+    // Replays the open trace again (e.g. in another mode).
+    void replayAgain(sim::ReplayMode mode);
+    void cancel();
+
+    const Run* run() const { return m_run.get(); }
+    Stage stage() const { return m_stage; }
+    bool analysesAvailable() const { return m_analysesReady; }
+    sim::ReplayMode mode() const { return m_mode; }
+    bool isBusy() const { return m_stage != Stage::Idle && m_stage != Stage::Done; }
+
+    // Apply and compare: replays suggestion `index`'s change in the background; emits `comparisonReady`.
+    void compareSuggestion(int index);
+
+signals:
+    void opened();                     // run() holds the new trace; replay starting
+    void openFailed(const QString& message);
+    void stageChanged(xps::ui::ReplaySession::Stage stage, const QString& text);
+    void progress(quint64 bundles, quint64 cycle, double elapsedSeconds);
+    void eventsChanged();              // more events ingested into the lanes (at most ~8 Hz)
+    void replayEnded(const QString& summary, bool completed);
+    void analysesReady();
+    void measuringProgress(int done, int total);
+    void suggestionsMeasured();
+    void comparisonReady(int index, const xps::sim::RunComparison& comparison);
+    void comparisonProgress(int index, const QString& text);
+
+private:
+    void start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode);
+    void work(std::stop_token stop, std::uint64_t request, std::shared_ptr<const trace::Trace> trace, QString path,
+              sim::ReplayMode mode);
+    template <typename Fn> void post(std::uint64_t request, Fn&& fn);
+    void setStage(Stage stage, const QString& text);
+    void retire(std::jthread& worker);
+
+    std::shared_ptr<Run> m_run;
+    Stage m_stage = Stage::Idle;
+    bool m_analysesReady = false;
+    sim::ReplayMode m_mode = sim::ReplayMode::Full;
+    std::uint64_t m_request = 0; // GUI thread only
+    std::jthread m_worker;
+    std::jthread m_compareWorker;
+    // Superseded workers finish in the background (a join could block the GUI thread for a whole
+    // analysis); their posts are dropped by request number.
+    std::vector<std::jthread> m_retired;
+};
+
+} // namespace xps::ui

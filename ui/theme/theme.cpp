@@ -1,0 +1,141 @@
+#include "theme/theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QStyleFactory>
+#include "widgets/qcustomplot.h"
+
+namespace xps::ui {
+namespace {
+
+// Okabe & Ito (2008), "Color Universal Design".
+const QColor kOrange(0xE6, 0x9F, 0x00);
+const QColor kSkyBlue(0x56, 0xB4, 0xE9);
+const QColor kGreen(0x00, 0x9E, 0x73);
+const QColor kYellow(0xF0, 0xE4, 0x42);
+const QColor kBlue(0x00, 0x72, 0xB2);
+const QColor kVermillion(0xD5, 0x5E, 0x00);
+const QColor kPurple(0xCC, 0x79, 0xA7);
+const QColor kGrey(0x99, 0x99, 0x99);
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3d, 0x42));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xc9));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, kSkyBlue);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+} // namespace
+
+Theme& Theme::instance()
+{
+    static Theme theme;
+    return theme;
+}
+
+void Theme::apply(Kind kind)
+{
+    m_kind = kind;
+    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) {
+        app->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        app->setPalette(kind == Kind::Dark ? darkPalette() : app->style()->standardPalette());
+    }
+    emit changed();
+}
+
+QColor Theme::background() const { return m_kind == Kind::Dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
+QColor Theme::foreground() const { return m_kind == Kind::Dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x20, 0x20, 0x20); }
+QColor Theme::grid() const { return m_kind == Kind::Dark ? QColor(0x3a, 0x3c, 0x40) : QColor(0xe0, 0xe0, 0xe0); }
+QColor Theme::laneShade() const { return m_kind == Kind::Dark ? QColor(0x26, 0x28, 0x2c) : QColor(0xf4, 0xf5, 0xf7); }
+QColor Theme::highlight() const { return m_kind == Kind::Dark ? QColor(Qt::white) : QColor(Qt::black); }
+QColor Theme::critical() const { return QColor(0xE0, 0x20, 0x40); }
+
+QColor Theme::stallColor(events::StallReason reason) const
+{
+    using R = events::StallReason;
+    switch (reason) {
+    case R::OperandDependency: return kSkyBlue;
+    case R::SyncWait: return kVermillion;
+    case R::MxuBusy: return kGreen;
+    case R::ResultFifoEmpty: return kPurple;
+    case R::ResultFifoFull: return kBlue;
+    case R::DmaQueueFull: return kOrange;
+    case R::UnitBusy: return kYellow;
+    case R::BranchBubble: return kGrey;
+    default: return kGrey;
+    }
+}
+
+QColor Theme::unitColor(analysis::UnitGroup group) const
+{
+    switch (group) {
+    case analysis::UnitGroup::Scalar: return kGrey;
+    case analysis::UnitGroup::VectorAlu: return kSkyBlue;
+    case analysis::UnitGroup::LoadStore: return kBlue;
+    case analysis::UnitGroup::Mxu: return kGreen;
+    case analysis::UnitGroup::CrossLane: return kPurple;
+    case analysis::UnitGroup::Count_: break;
+    }
+    return kGrey;
+}
+
+QColor Theme::dmaColor(analysis::DmaPathClass path) const
+{
+    switch (path) {
+    case analysis::DmaPathClass::Load: return kOrange;
+    case analysis::DmaPathClass::Store: return kBlue;
+    case analysis::DmaPathClass::Other: return kGrey;
+    case analysis::DmaPathClass::Ici: return kPurple;
+    case analysis::DmaPathClass::Count_: break;
+    }
+    return kGrey;
+}
+
+QColor Theme::syncColor(bool byDma) const { return byDma ? kVermillion : kPurple; }
+
+QColor Theme::regionColor(std::uint32_t region) const
+{
+    static const QColor kCycle[] = {kSkyBlue, kGreen, kOrange, kPurple, kYellow, kBlue};
+    QColor c = kCycle[region % std::size(kCycle)];
+    return m_kind == Kind::Dark ? c.darker(140) : c.lighter(135);
+}
+
+void Theme::stylePlot(QCustomPlot* plot) const
+{
+    plot->setBackground(background());
+    const QColor fg = foreground();
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(fg));
+            axis->setTickPen(QPen(fg));
+            axis->setSubTickPen(QPen(fg));
+            axis->setTickLabelColor(fg);
+            axis->setLabelColor(fg);
+            axis->grid()->setPen(QPen(grid(), 0, Qt::DotLine));
+            axis->grid()->setSubGridVisible(false);
+        }
+    if (plot->legend) {
+        plot->legend->setBrush(background());
+        plot->legend->setTextColor(fg);
+        plot->legend->setBorderPen(QPen(grid()));
+    }
+}
+
+} // namespace xps::ui

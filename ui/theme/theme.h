@@ -1,0 +1,51 @@
+#pragma once
+// Light and dark themes, and the colours every view uses for the same thing (a stall reason, a unit, a DMA
+// path), so a colour means one thing across the window. Colours come from the Okabe-Ito palette, which
+// stays distinguishable for the common colour-vision deficiencies and on a projected screen.
+
+#include "analysis/activity_lanes.h"
+#include "events/events.h"
+
+#include <QColor>
+#include <QObject>
+
+class QCustomPlot;
+
+namespace xps::ui {
+
+class Theme : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Kind { Light, Dark };
+    static Theme& instance();
+
+    Kind kind() const { return m_kind; }
+    // Sets the application palette (Fusion style) and tells every view to restyle.
+    void apply(Kind kind);
+
+    QColor background() const;  // plot and canvas background
+    QColor foreground() const;  // text and axes
+    QColor grid() const;
+    QColor laneShade() const;   // alternate lane background
+    QColor highlight() const;   // selection outlines
+    QColor critical() const;    // critical path
+
+    QColor stallColor(events::StallReason reason) const;
+    QColor unitColor(analysis::UnitGroup group) const;
+    QColor dmaColor(analysis::DmaPathClass path) const;
+    QColor syncColor(bool byDma) const;
+    QColor regionColor(std::uint32_t region) const;
+
+    // Background, axes, tick labels and grid of a plot in the current theme.
+    void stylePlot(QCustomPlot* plot) const;
+
+signals:
+    void changed();
+
+private:
+    Theme() = default;
+    Kind m_kind = Kind::Light;
+};
+
+} // namespace xps::ui

@@ -1,0 +1,226 @@
+#include "views/suggestions_view.h"
+
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "views/event_text.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace xps::ui {
+namespace {
+
+QString gainText(const suggest::Suggestion& s)
+{
+    if (!s.measured)
+        return QObject::tr("measuring…");
+    const suggest::Measurement& m = *s.measured;
+    if (m.verdict == suggest::Measurement::Verdict::Improves || m.verdict == suggest::Measurement::Verdict::NoGain)
+        return QStringLiteral("%1%").arg(m.gainPercent, 0, 'f', 1);
+    return QStringLiteral("–");
+}
+
+QString metricText(double v, const std::string& unit)
+{
+    if (unit == "%")
+        return QStringLiteral("%1%").arg(v, 0, 'f', 1);
+    if (unit == "us")
+        return QStringLiteral("%1 µs").arg(v, 0, 'f', 2);
+    if (unit == "bytes")
+        return bytesText(static_cast<std::uint64_t>(std::max(0.0, v)));
+    if (v != std::floor(v))
+        return QString::number(v, 'f', 2);
+    return cyclesText(static_cast<std::uint64_t>(std::max(0.0, v)));
+}
+
+} // namespace
+
+SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
+    : QWidget(parent), m_session(session), m_selection(selection), m_list(new QTableWidget(0, 5, this)),
+      m_detail(new QTextBrowser(this)), m_compare(new QPushButton(tr("Apply and compare"), this)),
+      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this))
+{
+    setObjectName(QStringLiteral("suggestions"));
+    m_list->setHorizontalHeaderLabels({tr("id"), tr("severity"), tr("gain"), tr("verdict"), tr("suggestion")});
+    m_list->verticalHeader()->hide();
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_list->horizontalHeader()->setStretchLastSection(true);
+    m_comparison->setHorizontalHeaderLabels({tr("metric"), tr("baseline"), tr("fixed"), tr("delta")});
+    m_comparison->verticalHeader()->hide();
+    m_comparison->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_comparison->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_comparison->horizontalHeader()->setStretchLastSection(true);
+    m_detail->setOpenLinks(false);
+    m_verdict->setWordWrap(true);
+    m_compare->setEnabled(false);
+    m_compare->setToolTip(tr("Replay the changed program on the GRM, compare outputs bit for bit and every metric"));
+
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_detail, 2);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_compare);
+    buttons->addWidget(m_verdict, 1);
+    lowerLayout->addLayout(buttons);
+    lowerLayout->addWidget(m_comparison, 3);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_list);
+    split->addWidget(lower);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(split);
+
+    connect(session, &ReplaySession::opened, this, &SuggestionsView::fill);
+    connect(session, &ReplaySession::analysesReady, this, &SuggestionsView::fill);
+    connect(session, &ReplaySession::suggestionsMeasured, this, &SuggestionsView::fill);
+    connect(session, &ReplaySession::comparisonReady, this, &SuggestionsView::showComparison);
+    connect(session, &ReplaySession::comparisonProgress, this, [this](int, const QString& text) {
+        m_verdict->setText(text);
+        m_comparison->setRowCount(0);
+    });
+    connect(m_list, &QTableWidget::itemSelectionChanged, this, &SuggestionsView::onCurrentChanged);
+    connect(m_list, &QTableWidget::cellClicked, this, [this](int row) { showEvidence(row); });
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        if (currentIndex() >= 0)
+            m_session->compareSuggestion(currentIndex());
+    });
+}
+
+int SuggestionsView::currentIndex() const
+{
+    const Run* run = m_session->run();
+    const int row = m_list->currentRow();
+    return run && row >= 0 && static_cast<std::size_t>(row) < run->suggestions.size() ? row : -1;
+}
+
+void SuggestionsView::fill()
+{
+    const Run* run = m_session->run();
+    m_list->setRowCount(0);
+    m_detail->clear();
+    m_comparison->setRowCount(0);
+    m_verdict->clear();
+    m_compare->setEnabled(false);
+    if (!run || !m_session->analysesAvailable()) {
+        m_detail->setHtml(tr("<i>Suggestions appear when the replay has been analysed.</i>"));
+        return;
+    }
+    if (run->suggestions.empty()) {
+        m_detail->setHtml(run->result.status == sim::ReplayResult::Status::Completed
+                              ? tr("<i>No finding with a change xpushark can make and measure.</i>")
+                              : tr("<i>Suggestions need a complete replay: replay again without cancelling.</i>"));
+        return;
+    }
+    m_list->setRowCount(static_cast<int>(run->suggestions.size()));
+    for (std::size_t i = 0; i < run->suggestions.size(); ++i) {
+        const suggest::Suggestion& s = run->suggestions[i];
+        const int r = static_cast<int>(i);
+        m_list->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(s.id)));
+        m_list->setItem(r, 1, new QTableWidgetItem(QString::fromUtf8(suggest::severityName(s.severity).data()) +
+                                                   (s.whatIf ? tr(", what-if") : QString())));
+        auto* gain = new QTableWidgetItem(gainText(s));
+        gain->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_list->setItem(r, 2, gain);
+        m_list->setItem(r, 3, new QTableWidgetItem(s.measured ? QString::fromUtf8(suggest::verdictName(s.measured->verdict).data())
+                                                              : QString()));
+        m_list->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(s.title)));
+        m_list->item(r, 4)->setToolTip(QString::fromStdString(s.explanation));
+    }
+}
+
+void SuggestionsView::onCurrentChanged()
+{
+    const int index = currentIndex();
+    m_compare->setEnabled(index >= 0 && !m_session->isBusy());
+    if (index < 0)
+        return;
+    const suggest::Suggestion& s = m_session->run()->suggestions[static_cast<std::size_t>(index)];
+    QString html = QStringLiteral("<h3>%1 · %2</h3><p>%3</p><p><b>Change:</b> %4</p>")
+                       .arg(QString::fromStdString(s.id), QString::fromStdString(s.title).toHtmlEscaped(),
+                            QString::fromStdString(s.explanation).toHtmlEscaped(),
+                            QString::fromStdString(s.change.describe()).toHtmlEscaped());
+    if (s.measured) {
+        const suggest::Measurement& m = *s.measured;
+        html += tr("<p><b>Measured:</b> %1 → %2 cycles (%3%): %4%5</p>")
+                    .arg(cyclesText(m.baselineCycles), cyclesText(m.newCycles))
+                    .arg(m.gainPercent, 0, 'f', 2)
+                    .arg(QString::fromUtf8(suggest::verdictName(m.verdict).data()),
+                         m.detail.empty() ? QString() : QStringLiteral(" — ") + QString::fromStdString(m.detail).toHtmlEscaped());
+    }
+    const suggest::Evidence& e = s.evidence;
+    html += tr("<p><b>Evidence:</b> cycles %1 – %2; %3 pc(s), %4 DMA(s). Click the row to show it in every view.</p>")
+                .arg(cyclesText(e.fromCycle), cyclesText(e.toCycle))
+                .arg(e.pcs.size())
+                .arg(e.dmas.size());
+    m_detail->setHtml(html);
+}
+
+void SuggestionsView::showEvidence(int index)
+{
+    const Run* run = m_session->run();
+    if (!run || index < 0 || static_cast<std::size_t>(index) >= run->suggestions.size())
+        return;
+    const suggest::Suggestion& s = run->suggestions[static_cast<std::size_t>(index)];
+    Selection selection;
+    selection.origin = tr("suggestion %1").arg(QString::fromStdString(s.id));
+    selection.pcs = s.evidence.pcs;
+    selection.dmas = s.evidence.dmas;
+    if (!s.evidence.dmas.empty())
+        selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, s.evidence.dmas.front()};
+    m_selection->select(std::move(selection));
+    if (s.evidence.toCycle > s.evidence.fromCycle)
+        m_selection->setTimeRange(s.evidence.fromCycle, s.evidence.toCycle);
+}
+
+void SuggestionsView::showComparison(int index, const sim::RunComparison& comparison)
+{
+    if (index != currentIndex())
+        return;
+    const suggest::Measurement& m = comparison.measurement;
+    using V = suggest::Measurement::Verdict;
+    const QString verdict = QString::fromUtf8(suggest::verdictName(m.verdict).data());
+    if (m.verdict == V::Improves || m.verdict == V::NoGain)
+        m_verdict->setText(tr("<b>%1</b>: %2 → %3 cycles (%4%); outputs bit-identical")
+                               .arg(verdict, cyclesText(m.baselineCycles), cyclesText(m.newCycles))
+                               .arg(m.gainPercent, 0, 'f', 2));
+    else
+        m_verdict->setText(tr("<b>%1</b>: %2").arg(verdict, QString::fromStdString(m.detail).toHtmlEscaped()));
+    m_comparison->setRowCount(static_cast<int>(comparison.rows.size()));
+    for (std::size_t i = 0; i < comparison.rows.size(); ++i) {
+        const sim::MetricRow& row = comparison.rows[i];
+        const int r = static_cast<int>(i);
+        m_comparison->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.name)));
+        for (int c = 1; c <= 3; ++c) {
+            const double v = c == 1 ? row.baseline : c == 2 ? row.changed : row.delta();
+            QString text = c == 3 && v > 0 ? QStringLiteral("+") : QString();
+            text += c == 3 && v < 0 ? QStringLiteral("−") + metricText(-v, row.unit) : metricText(v, row.unit);
+            if (c == 3 && v == 0)
+                text = QStringLiteral("0");
+            auto* item = new QTableWidgetItem(text);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 3 && v != 0) {
+                const bool better = (v < 0) == row.lowerIsBetter;
+                item->setForeground(better ? QColor(0x00, 0x9E, 0x73) : QColor(0xD5, 0x5E, 0x00));
+            }
+            m_comparison->setItem(r, c, item);
+        }
+    }
+}
+
+QString SuggestionsView::comparisonVerdict() const
+{
+    return m_verdict->text();
+}
+
+} // namespace xps::ui

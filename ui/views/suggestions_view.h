@@ -1,0 +1,47 @@
+#pragma once
+// Suggestions ranked by measured gain. A click moves every view to the evidence (time range, pcs, DMAs);
+// "Apply and compare" replays the changed program in the background and shows baseline and fixed side by
+// side with the deltas and the output check.
+
+#include "compare_runs.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTextBrowser;
+
+namespace xps::ui {
+
+class ReplaySession;
+class SelectionModel;
+
+class SuggestionsView : public QWidget
+{
+    Q_OBJECT
+public:
+    SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
+
+    QTableWidget* list() const { return m_list; }
+    QTableWidget* comparison() const { return m_comparison; }
+    QPushButton* compareButton() const { return m_compare; }
+    QString comparisonVerdict() const;
+
+private:
+    void fill();
+    void onCurrentChanged();
+    void showEvidence(int index);
+    void showComparison(int index, const sim::RunComparison& comparison);
+    int currentIndex() const; // index into the run's suggestions, -1 if none
+
+    ReplaySession* m_session;
+    SelectionModel* m_selection;
+    QTableWidget* m_list;
+    QTextBrowser* m_detail;
+    QPushButton* m_compare;
+    QLabel* m_verdict;
+    QTableWidget* m_comparison;
+};
+
+} // namespace xps::ui

@@ -1,0 +1,61 @@
+#pragma once
+// The timeline: one row per chip and lane (regions, stalls, sync waits, units, DMA engines, ICI links),
+// x in cycles (time on the top axis). Wheel zooms, drag pans, Shift+drag zooms to a box, W/S/A/D and the
+// arrow keys zoom and pan, Shift+wheel or the scroll bar scrolls the lanes; hover shows the event, a click
+// selects it. Follows the selection model's time range and highlights its pcs and DMAs.
+
+#include <QWidget>
+
+class QCustomPlot;
+class QScrollBar;
+class QLabel;
+
+namespace xps::ui {
+
+class ReplaySession;
+class SelectionModel;
+class TimelineLanes;
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    int rowCount() const;
+    QString rowName(int row) const;
+    double lastDrawMs() const;
+    // Pixel centre of `row` at `cycle`, for tests that click like a person.
+    QPoint pointAt(int row, double cycle) const;
+    int rowOfLane(const QString& name, int chip) const; // -1 if not shown
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void onOpened();
+    void refresh();
+    void rebuildRows();
+    void updateRowRange();
+    void applyTheme();
+    void setXRange(double lower, double upper);
+    void onXRangeChanged();
+    void clickAt(const QPoint& pos);
+    void showTooltip(const QPoint& pos);
+    void zoomBy(double factor);
+    void panBy(double fraction);
+
+    ReplaySession* m_session;
+    SelectionModel* m_selection;
+    QCustomPlot* m_plot;
+    TimelineLanes* m_lanes;
+    QScrollBar* m_scroll;
+    QLabel* m_legend;
+    bool m_followReplay = true;
+    bool m_settingRange = false;
+    QPoint m_pressPos;
+};
+
+} // namespace xps::ui
