@@ -1,0 +1,305 @@
+// The explorer as a person uses it: open a trace, wait for the replay, read every view, click a
+// suggestion, click the timeline, apply and compare, cancel a long replay, open a broken file.
+
+#include "main_window.h"
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "test_support.h"
+#include "views/disassembly_model.h"
+#include "views/disassembly_view.h"
+#include "views/suggestions_view.h"
+#include "views/summary_view.h"
+#include "views/timeline_view.h"
+#include "widgets/qcustomplot.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
+
+using namespace xps;
+
+namespace {
+
+QStringList g_unexpected;
+
+// The offscreen platform warns about window features it lacks; anything else is a bug.
+void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtDebugMsg || type == QtInfoMsg) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+        return;
+    }
+    if (message.contains(QStringLiteral("propagateSizeHints")) || message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+        return;
+    g_unexpected.push_back(message);
+}
+
+QString sample(const char* name)
+{
+    return QString::fromStdString(test::sourceDir()) + QStringLiteral("/resources/samples/") + QString::fromUtf8(name);
+}
+
+// Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
+// hoists the second dma.start above the wait.
+const char* const kSerialized = R"(
+.machine chips=1
+.hbm src1, 0, 65536
+.hbm src2, 0x100000, 65536
+.vmem d1, 0, 65536
+.vmem d2, 0x10000, 65536
+.init src1, random_f32, seed=1, lo=-1.0, hi=1.0
+.init src2, random_f32, seed=2, lo=-1.0, hi=1.0
+.output d1
+.output d2
+    dma.start vmem[d1], hbm[src1], 65536, 0, engine=0
+    sync.wait 0, 8
+    dma.start vmem[d2], hbm[src2], 65536, 1, engine=1
+    sync.wait 1, 8
+    halt
+)";
+
+// About 2.4 M bundles: long enough to cancel and to watch the event loop while it replays.
+const char* const kLongLoop = R"(
+.name "long loop"
+.machine chips=1
+.vmem buf, 0, 8192
+.output buf
+    smov s1, 0 ; smov s2, 400000
+    smov s5, 0
+loop:
+    vld v0, [s5]
+    vadd.f32 v1, v0, v0
+    vst v1, [s5]
+    sadd s1, s1, 1
+    scmp.lt s3, s1, s2
+    brnz s3, loop
+    halt
+)";
+
+} // namespace
+
+class TestUi : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeTrace(const char* name, const char* text)
+    {
+        const QString path = m_dir.filePath(QString::fromUtf8(name));
+        test::writeFile(path.toStdString(), text);
+        return path;
+    }
+
+    static bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < timeoutMs) {
+            if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
+                return true;
+            QTest::qWait(10);
+        }
+        return false;
+    }
+
+    // Distinct colours in a widget's rendering: a blank or single-colour view has very few.
+    static int distinctColours(QWidget* w)
+    {
+        const QImage image = w->grab().toImage();
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        return static_cast<int>(colours.size());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qInstallMessageHandler(messageHandler);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void cleanup()
+    {
+        const QStringList unexpected = std::exchange(g_unexpected, {});
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
+    }
+
+    void openingASampleFillsEveryView()
+    {
+        ui::MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        w.openFile(sample("allgather_naive.xtrace.json"));
+        QVERIFY(waitDone(w));
+
+        // Timeline: a lane per chip and unit in use, DMA engines and ICI links, drawn with colour.
+        ui::TimelineView* timeline = w.timeline();
+        QVERIFY(timeline->rowOfLane(QStringLiteral("DMA 0"), 0) >= 0);
+        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +x"), 3) >= 0);
+        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +y"), 0) < 0); // a ring never uses y links
+        QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0);
+        QVERIFY(timeline->plot()->xAxis->range().upper >= 76788);
+        QVERIFY(distinctColours(timeline->plot()) > 8);
+
+        // Disassembly: every bundle of chip 0 with its counts.
+        ui::DisassemblyModel* model = w.disassembly()->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), static_cast<int>(w.session()->run()->trace->chips[0].program.bundles.size()));
+        QCOMPARE(model->data(model->index(0, ui::DisassemblyModel::Executions)).toString(), QStringLiteral("1"));
+        QCOMPARE(model->data(model->index(6, ui::DisassemblyModel::MainReason)).toString(), QStringLiteral("sync wait"));
+
+        // Summary: the figures and the tables.
+        const QString headline = w.summary()->headline();
+        QVERIFY2(headline.contains(QStringLiteral("76,788 cycles")), qPrintable(headline));
+        QCOMPARE(w.summary()->chipTable()->rowCount(), 4);
+        QVERIFY(w.summary()->regionTable()->rowCount() >= 2);
+
+        // Suggestions: measured, the ICI what-if first.
+        QTableWidget* list = w.suggestions()->list();
+        QVERIFY(list->rowCount() >= 1);
+        QCOMPARE(list->item(0, 3)->text(), QStringLiteral("improves"));
+        QVERIFY(list->item(0, 4)->text().contains(QStringLiteral("ICI")));
+    }
+
+    void clickingTheFirstSuggestionShowsItsEvidence()
+    {
+        ui::MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        w.openFile(writeTrace("serialized.xasm", kSerialized));
+        QVERIFY(waitDone(w));
+        const ui::Run* run = w.session()->run();
+        QVERIFY(!run->suggestions.empty());
+        const suggest::Suggestion& first = run->suggestions.front();
+        QVERIFY(!first.evidence.pcs.empty());
+
+        QTableWidget* list = w.suggestions()->list();
+        const QRect cell = list->visualItemRect(list->item(0, 4));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, cell.center());
+
+        const QCPRange range = w.timeline()->plot()->xAxis->range();
+        QCOMPARE(range.lower, static_cast<double>(first.evidence.fromCycle));
+        QCOMPARE(range.upper, static_cast<double>(first.evidence.toCycle));
+        QCOMPARE(w.selection()->from(), first.evidence.fromCycle);
+        const std::vector<std::uint32_t> pcs = w.disassembly()->selectedPcs();
+        QVERIFY(std::find(pcs.begin(), pcs.end(), first.evidence.pcs.front().second) != pcs.end());
+
+        // Apply and compare: the fix replays in the background and the deltas appear.
+        QTest::mouseClick(w.suggestions()->compareButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.suggestions()->comparison()->rowCount() > 0, 30000);
+        QVERIFY2(w.suggestions()->comparisonVerdict().contains(QStringLiteral("improves")),
+                 qPrintable(w.suggestions()->comparisonVerdict()));
+        QCOMPARE(w.suggestions()->comparison()->item(0, 0)->text(), QStringLiteral("total cycles"));
+        QVERIFY(w.suggestions()->comparison()->item(0, 3)->text().startsWith(QStringLiteral("−")));
+    }
+
+    void clickingTheTimelineSelectsWhatIsUnderTheCursor()
+    {
+        ui::MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        w.openFile(writeTrace("serialized2.xasm", kSerialized));
+        QVERIFY(waitDone(w));
+        events::DmaRecord first = w.session()->run()->store.dmas().front();
+        ui::TimelineView* timeline = w.timeline();
+        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(first.engine), 0);
+        QVERIFY(row >= 0);
+        timeline->plot()->replot(); // what the person sees before clicking
+        const QPoint p = timeline->pointAt(row, static_cast<double>(first.start + first.end) / 2);
+        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {}, p);
+        const ui::Selection& s = w.selection()->selection();
+        QCOMPARE(s.dmas, std::vector<std::uint32_t>{first.id});
+        QVERIFY(s.containsPc(0, first.pc));
+        // The disassembly follows: the issuing dma.start is selected.
+        QCOMPARE(w.disassembly()->selectedPcs(), std::vector<std::uint32_t>{first.pc});
+
+        // And the other way: a click on a disassembly row moves the timeline to that pc's occurrences.
+        QTableView* table = w.disassembly()->table();
+        const QRect rowRect = table->visualRect(table->model()->index(2, ui::DisassemblyModel::Bundle));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
+        QVERIFY(w.selection()->selection().containsPc(0, 2));
+        const QCPRange range = timeline->plot()->xAxis->range();
+        const analysis::PcActivity a = w.disassembly()->model()->activity(2);
+        QVERIFY(range.lower <= static_cast<double>(a.first) && range.upper >= static_cast<double>(a.last));
+    }
+
+    void cancellingMidReplayKeepsAUsablePartialView()
+    {
+        ui::MainWindow w(false);
+        w.resize(1200, 800);
+        w.show();
+        w.openFile(writeTrace("long_cancel.xasm", kLongLoop));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->run() && w.session()->run()->lanes->bundlesSeen() > 150000, 30000);
+        auto* cancel = w.findChild<QToolButton*>();
+        const auto buttons = w.findChildren<QToolButton*>();
+        for (QToolButton* b : buttons)
+            if (b->text() == QStringLiteral("Cancel"))
+                cancel = b;
+        QVERIFY(cancel && cancel->isVisible());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(waitDone(w));
+        const ui::Run* run = w.session()->run();
+        QCOMPARE(run->result.status, sim::ReplayResult::Status::Cancelled);
+        QVERIFY(w.statusText().contains(QStringLiteral("cancelled")));
+        // The partial replay is explorable: counts, timeline rows, summary marked partial.
+        const analysis::PcActivity loop = w.disassembly()->model()->activity(3);
+        QVERIFY(loop.executions > 20000 && loop.executions < 400000);
+        QVERIFY(w.timeline()->rowCount() > 3);
+        QVERIFY(w.summary()->headline().contains(QStringLiteral("partial")));
+    }
+
+    void theGuiThreadNeverBlocksWhileALargeTraceReplays()
+    {
+        ui::MainWindow w(false);
+        w.resize(1200, 800);
+        w.show();
+        QElapsedTimer clock;
+        qint64 last = 0, worst = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worst = std::max(worst, now - last);
+            last = now;
+        });
+        clock.start();
+        ticker.start();
+        w.openFile(writeTrace("long_watch.xasm", kLongLoop));
+        QVERIFY(waitDone(w));
+        ticker.stop();
+        QVERIFY(w.session()->run()->result.status == sim::ReplayResult::Status::Completed);
+        qInfo("longest event-loop gap while replaying %s bundles: %lld ms",
+              qPrintable(QString::number(w.session()->run()->lanes->bundlesSeen())), worst);
+        QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled %1 ms").arg(worst)));
+    }
+
+    void aBadFileShowsTheLoadersMessageAndTheAppStaysUsable()
+    {
+        ui::MainWindow w(false);
+        w.show();
+        const QString bad = writeTrace("broken.xtrace.json", "{\"format\": \"xpushark-trace\", \"version\": 1, \"chips\": [}\n");
+        w.openFile(bad);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox*>(QStringLiteral("openError"))) != nullptr, 10000);
+        QVERIFY2(box->text().contains(QStringLiteral("broken.xtrace.json")), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QStringLiteral(":1:")), qPrintable(box->text())); // line:column
+        QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+        w.openFile(sample("vector_add.xasm"));
+        QVERIFY(waitDone(w));
+        QVERIFY(w.summary()->headline().contains(QStringLiteral("cycles")));
+    }
+};
+
+QTEST_MAIN(TestUi)
+#include "tst_ui.moc"
