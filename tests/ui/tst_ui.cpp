@@ -219,6 +219,9 @@ private slots:
         const QPoint p = timeline->pointAt(row, static_cast<double>(first.start + first.end) / 2);
         QTest::mouseClick(timeline->plot(), Qt::LeftButton, {}, p);
         const ui::Selection& s = w.selection()->selection();
+        if (s.dmas.empty())
+            qInfo() << "click" << p << timeline->plot()->xAxis->range() << timeline->plot()->yAxis->range() << row
+                    << first.start << first.end << timeline->plot()->axisRect()->rect();
         QCOMPARE(s.dmas, std::vector<std::uint32_t>{first.id});
         QVERIFY(s.containsPc(0, first.pc));
         // The disassembly follows: the issuing dma.start is selected.

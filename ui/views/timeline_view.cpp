@@ -79,6 +79,13 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     layout->addWidget(m_legend);
 
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { onXRangeChanged(); });
+    // The number of rows that fit is known only once QCustomPlot has laid out its axis rect.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        const QCPRange before = m_plot->yAxis->range();
+        updateRowRange();
+        if (m_plot->yAxis->range() != before)
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_scroll, &QScrollBar::valueChanged, this, [this] {
         updateRowRange();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
