@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config libopenblas-dev
   nlohmann-json3-dev libsqlite3-dev
-  qt6-base-dev libqcustomplot-dev
+  qt6-base-dev libqcustomplot-dev libgraphviz-dev
+  xvfb xauth
 )
 
 missing=()

@@ -7,6 +7,8 @@
 #include "session/replay_session.h"
 #include "theme/theme.h"
 #include "views/disassembly_view.h"
+#include "views/dma_lanes_view.h"
+#include "views/vmem_heatmap_view.h"
 #include "views/event_text.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
@@ -63,7 +65,12 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     createActions();
     addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea);
     QDockWidget* suggestions = addDock(m_suggestions, tr("Suggestions"), Qt::LeftDockWidgetArea);
-    addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
+    QDockWidget* disassembly = addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
+    QDockWidget* dma = addDock(new DmaLanesView(m_session, m_selection, this), tr("DMA lanes"), Qt::BottomDockWidgetArea);
+    QDockWidget* heatmap = addDock(new VmemHeatmapView(m_session, m_selection, this), tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(disassembly, dma);
+    tabifyDockWidget(dma, heatmap);
+    disassembly->raise();
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);
     suggestions->raise();
 
@@ -310,6 +317,20 @@ QWidget* MainWindow::viewByName(const QString& name) const
         if (v->objectName() == name)
             return v;
     return nullptr;
+}
+
+void MainWindow::isolateView(const QString& name, QSize size)
+{
+    QWidget* view = viewByName(name);
+    auto* dock = view ? qobject_cast<QDockWidget*>(view->parentWidget()) : nullptr;
+    if (!dock) { // the central timeline: the window is the view
+        resize(size);
+        return;
+    }
+    dock->setFloating(true);
+    dock->resize(size);
+    dock->show();
+    dock->raise();
 }
 
 QStringList MainWindow::viewNames()

@@ -43,6 +43,8 @@ public:
     // dma, graph; nullptr if unknown.
     QWidget* viewByName(const QString& name) const;
     static QStringList viewNames();
+    // Shows the view alone at `size` (its dock floats), for a screenshot of one view.
+    void isolateView(const QString& name, QSize size);
     QString statusText() const;
 
 protected:

@@ -74,6 +74,8 @@ int main(int argc, char** argv)
     if (shooting)
         window.resize(width, height);
     window.show();
+    if (shooting && parser.isSet(view))
+        window.isolateView(parser.value(view), QSize(width, height));
     if (args.isEmpty())
         return QApplication::exec();
 

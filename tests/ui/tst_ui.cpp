@@ -7,6 +7,8 @@
 #include "test_support.h"
 #include "views/disassembly_model.h"
 #include "views/disassembly_view.h"
+#include "views/dma_lanes_view.h"
+#include "views/vmem_heatmap_view.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
 #include "views/timeline_view.h"
@@ -165,6 +167,14 @@ private slots:
         QCOMPARE(w.summary()->chipTable()->rowCount(), 4);
         QVERIFY(w.summary()->regionTable()->rowCount() >= 2);
 
+        // DMA lanes and the VMEM heatmap have something drawn; a heatmap cell selects what touched it.
+        auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
+        auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
+        QVERIFY(heatmap && dma);
+        QVERIFY(dma->lanes()->rowOfLane(QStringLiteral("DMA 0"), 2) >= 0);
+        QCOMPARE(dma->lanes()->rowOfLane(QStringLiteral("scalar"), 0), -1); // engines and links only
+        QVERIFY(dma->bandwidth()->graphCount() == 4);
+
         // Suggestions: measured, the ICI what-if first.
         QTableWidget* list = w.suggestions()->list();
         QVERIFY(list->rowCount() >= 1);
@@ -301,6 +311,18 @@ private slots:
         w.openFile(sample("vector_add.xasm"));
         QVERIFY(waitDone(w));
         QVERIFY(w.summary()->headline().contains(QStringLiteral("cycles")));
+
+        // The heatmap: the cell a DMA wrote selects that DMA and the instructions that read it.
+        auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
+        events::DmaRecord load;
+        for (const events::DmaRecord& d : w.session()->run()->store.dmas())
+            if (d.dstSpace == static_cast<std::uint8_t>(isa::Space::Vmem)) {
+                load = d;
+                break;
+            }
+        heatmap->selectCell(load.start, load.end + 1, load.dstAddress, load.dstAddress + 512);
+        QVERIFY2(w.selection()->selection().containsDma(load.id), qPrintable(heatmap->cellText()));
+        QVERIFY(heatmap->cellText().contains(QStringLiteral("written")));
     }
 };
 

@@ -16,6 +16,18 @@ bool Selection::containsDma(std::uint32_t id) const
 
 void SelectionModel::setTimeRange(std::uint64_t from, std::uint64_t to)
 {
+    m_following = false;
+    setRange(from, to);
+}
+
+void SelectionModel::setFollowRange(std::uint64_t from, std::uint64_t to)
+{
+    if (m_following)
+        setRange(from, to);
+}
+
+void SelectionModel::setRange(std::uint64_t from, std::uint64_t to)
+{
     if (to <= from)
         to = from + 1;
     if (from == m_from && to == m_to)
@@ -42,6 +54,7 @@ void SelectionModel::clear()
     // range (the whole replay) and publish it.
     m_from = 0;
     m_to = 1;
+    m_following = true;
     emit selectionChanged();
 }
 

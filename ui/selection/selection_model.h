@@ -35,8 +35,13 @@ public:
     std::uint64_t to() const { return m_to; }
     const Selection& selection() const { return m_selection; }
 
-    // Emits timeRangeChanged unless the range is unchanged; to > from.
+    // Emits timeRangeChanged unless the range is unchanged; to > from. A range a person chose: the views
+    // stop following the replay's end.
     void setTimeRange(std::uint64_t from, std::uint64_t to);
+    // While following (after a trace opens, until someone picks a range), the views show the whole replay
+    // as it grows: this moves the range without ending the following.
+    bool following() const { return m_following; }
+    void setFollowRange(std::uint64_t from, std::uint64_t to);
     // Sorts and deduplicates, then emits selectionChanged.
     void select(Selection selection);
     void clear(); // both, e.g. when another trace opens; only selectionChanged is emitted
@@ -49,6 +54,8 @@ private:
     std::uint64_t m_from = 0;
     std::uint64_t m_to = 1;
     Selection m_selection;
+    bool m_following = true;
+    void setRange(std::uint64_t from, std::uint64_t to);
 };
 
 } // namespace xps::ui

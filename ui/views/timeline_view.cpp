@@ -19,14 +19,14 @@ namespace {
 constexpr int kRowPixels = 22;
 constexpr double kMinVisibleCycles = 8.0;
 
-QString legendHtml()
+QString legendHtml(bool dmaOnly)
 {
     const Theme& t = Theme::instance();
     auto swatch = [](const QColor& c, const QString& name) {
         return QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2&nbsp;&nbsp; ").arg(c.name(), name);
     };
-    QString html = QStringLiteral("<b>stalls</b> ");
-    for (int r = 1; r < events::kStallReasonCount; ++r) {
+    QString html = dmaOnly ? QString() : QStringLiteral("<b>stalls</b> ");
+    for (int r = 1; r < events::kStallReasonCount && !dmaOnly; ++r) {
         const auto reason = static_cast<events::StallReason>(r);
         html += swatch(t.stallColor(reason), QString::fromUtf8(events::stallReasonName(reason).data()));
     }
@@ -40,9 +40,9 @@ QString legendHtml()
 
 } // namespace
 
-TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
+TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent, LaneFilter laneFilter)
     : QWidget(parent), m_session(session), m_selection(selection), m_plot(new QCustomPlot(this)),
-      m_scroll(new QScrollBar(Qt::Vertical, this)), m_legend(new QLabel(this))
+      m_scroll(new QScrollBar(Qt::Vertical, this)), m_legend(new QLabel(this)), m_laneFilter(std::move(laneFilter))
 {
     setObjectName(QStringLiteral("timeline"));
     m_lanes = new TimelineLanes(m_plot->xAxis, m_plot->yAxis);
@@ -94,10 +94,8 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     connect(session, &ReplaySession::eventsChanged, this, &TimelineView::refresh);
     connect(selection, &SelectionModel::selectionChanged, this, [this] { m_plot->replot(QCustomPlot::rpQueuedReplot); });
     connect(selection, &SelectionModel::timeRangeChanged, this, [this](quint64 from, quint64 to) {
-        if (m_settingRange)
-            return;
-        m_followReplay = false;
-        setXRange(static_cast<double>(from), static_cast<double>(to));
+        if (!m_settingRange)
+            setXRange(static_cast<double>(from), static_cast<double>(to));
     });
     connect(&Theme::instance(), &Theme::changed, this, &TimelineView::applyTheme);
     applyTheme();
@@ -106,14 +104,13 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
 void TimelineView::applyTheme()
 {
     Theme::instance().stylePlot(m_plot);
-    m_legend->setText(legendHtml());
+    m_legend->setText(legendHtml(static_cast<bool>(m_laneFilter)));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::onOpened()
 {
     m_lanes->setRun(m_session->run());
-    m_followReplay = true;
     m_scroll->setValue(0);
     refresh();
 }
@@ -124,9 +121,9 @@ void TimelineView::refresh()
     if (!run || !run->lanes)
         return;
     rebuildRows();
-    if (m_followReplay) {
+    if (m_selection->following()) {
         const double end = static_cast<double>(std::max<std::uint64_t>(run->lanes->endCycle(), 16));
-        setXRange(0, end * 1.02);
+        m_selection->setFollowRange(0, static_cast<std::uint64_t>(end * 1.02));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -137,7 +134,8 @@ void TimelineView::rebuildRows()
     std::vector<std::size_t> rows;
     const auto& lanes = run->lanes->lanes();
     for (std::size_t i = 0; i < lanes.size(); ++i)
-        if (run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall)
+        if ((run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall) &&
+            (!m_laneFilter || m_laneFilter(lanes[i])))
             rows.push_back(i);
     if (rows == m_lanes->rows())
         return;
@@ -197,7 +195,6 @@ void TimelineView::onXRangeChanged()
         m_plot->xAxis2->setRange(r.lower / run->trace->machine.clockMhz, r.upper / run->trace->machine.clockMhz);
     if (m_settingRange)
         return;
-    m_followReplay = false;
     m_settingRange = true;
     m_selection->setTimeRange(static_cast<std::uint64_t>(std::max(0.0, r.lower)), static_cast<std::uint64_t>(std::max(1.0, r.upper)));
     m_settingRange = false;
@@ -260,8 +257,7 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         case Qt::Key_Down: m_scroll->setValue(m_scroll->value() + 1); return true;
         case Qt::Key_Home:
             if (const Run* run = m_session->run())
-                setXRange(0, static_cast<double>(run->lanes->endCycle()) * 1.02 + 16);
-            onXRangeChanged();
+                m_selection->setTimeRange(0, static_cast<std::uint64_t>(static_cast<double>(run->lanes->endCycle()) * 1.02) + 16);
             return true;
         default: break;
         }
@@ -324,9 +320,7 @@ void TimelineView::clickAt(const QPoint& pos)
     }
     case LaneKind::Region: {
         // A region is a time range: zoom to it.
-        m_followReplay = false;
-        setXRange(static_cast<double>(item.start), static_cast<double>(item.end));
-        onXRangeChanged();
+        m_selection->setTimeRange(item.start, item.end);
         return;
     }
     }

@@ -4,7 +4,11 @@
 // arrow keys zoom and pan, Shift+wheel or the scroll bar scrolls the lanes; hover shows the event, a click
 // selects it. Follows the selection model's time range and highlights its pcs and DMAs.
 
+#include "analysis/activity_lanes.h"
+
 #include <QWidget>
+
+#include <functional>
 
 class QCustomPlot;
 class QScrollBar;
@@ -20,7 +24,10 @@ class TimelineView : public QWidget
 {
     Q_OBJECT
 public:
-    TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
+    // `laneFilter` picks the lanes shown (all by default: the DMA lanes view shows only engines and links).
+    using LaneFilter = std::function<bool(const analysis::LaneInfo&)>;
+    TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr,
+                 LaneFilter laneFilter = {});
 
     QCustomPlot* plot() const { return m_plot; }
     int rowCount() const;
@@ -53,7 +60,7 @@ private:
     TimelineLanes* m_lanes;
     QScrollBar* m_scroll;
     QLabel* m_legend;
-    bool m_followReplay = true;
+    LaneFilter m_laneFilter;
     bool m_settingRange = false;
     QPoint m_pressPos;
 };

@@ -1,0 +1,137 @@
+#include "views/dma_lanes_view.h"
+
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "theme/theme.h"
+#include "views/event_text.h"
+#include "views/timeline_view.h"
+#include "widgets/qcustomplot.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+namespace xps::ui {
+
+DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
+    : QWidget(parent), m_session(session), m_selection(selection),
+      m_lanes(new TimelineView(session, selection, this,
+                               [](const analysis::LaneInfo& lane) {
+                                   return lane.kind == analysis::LaneKind::DmaEngine || lane.kind == analysis::LaneKind::IciLink;
+                               })),
+      m_bandwidth(new QCustomPlot(this)), m_info(new QLabel(this))
+{
+    setObjectName(QStringLiteral("dma"));
+    m_lanes->setObjectName(QStringLiteral("dmaTimeline"));
+    m_bandwidth->setMinimumHeight(120);
+    m_bandwidth->yAxis->setLabel(tr("HBM GB/s"));
+    m_bandwidth->xAxis->setLabel(tr("cycles"));
+    m_bandwidth->xAxis->setNumberFormat(QStringLiteral("f"));
+    m_bandwidth->xAxis->setNumberPrecision(0);
+    m_bandwidth->legend->setVisible(true);
+    m_bandwidth->legend->setFont(QFont(font().family(), 8));
+    m_bandwidth->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_info->setTextFormat(Qt::RichText);
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setText(tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_lanes);
+    split->addWidget(m_bandwidth);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_info);
+
+    connect(session, &ReplaySession::opened, this, [this] {
+        m_bandwidth->clearGraphs();
+        m_bandwidth->replot();
+    });
+    connect(session, &ReplaySession::analysesReady, this, &DmaLanesView::showBandwidth);
+    connect(selection, &SelectionModel::selectionChanged, this, &DmaLanesView::showSelection);
+    connect(selection, &SelectionModel::timeRangeChanged, this, [this](quint64 from, quint64 to) {
+        m_bandwidth->xAxis->setRange(static_cast<double>(from), static_cast<double>(to));
+        m_bandwidth->replot(QCustomPlot::rpQueuedReplot);
+    });
+    connect(&Theme::instance(), &Theme::changed, this, &DmaLanesView::applyTheme);
+    applyTheme();
+}
+
+void DmaLanesView::applyTheme()
+{
+    Theme::instance().stylePlot(m_bandwidth);
+    m_bandwidth->replot();
+}
+
+void DmaLanesView::showBandwidth()
+{
+    const Run* run = m_session->run();
+    m_bandwidth->clearGraphs();
+    if (!run)
+        return;
+    const analysis::DmaAnalysis& dma = run->analyses.dma;
+    const double toGbs = run->trace->machine.clockMhz / 1000.0 / static_cast<double>(std::max<std::uint64_t>(1, dma.binCycles));
+    static const QColor kChipColours[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
+                                          QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0xD5, 0x5E, 0x00)};
+    for (std::size_t chip = 0; chip < dma.hbmBytesPerBin.size(); ++chip) {
+        QCPGraph* g = m_bandwidth->addGraph();
+        g->setName(tr("chip %1").arg(chip));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(QPen(kChipColours[chip % std::size(kChipColours)], 1.5));
+        const std::vector<double>& bins = dma.hbmBytesPerBin[chip];
+        QVector<double> x, y;
+        x.reserve(static_cast<qsizetype>(bins.size()));
+        y.reserve(static_cast<qsizetype>(bins.size()));
+        for (std::size_t b = 0; b < bins.size(); ++b) {
+            x.push_back(static_cast<double>(b * dma.binCycles));
+            y.push_back(bins[b] * toGbs);
+        }
+        g->setData(x, y, true);
+    }
+    m_bandwidth->legend->setVisible(dma.hbmBytesPerBin.size() > 1);
+    m_bandwidth->yAxis->setRange(0, run->trace->machine.hbmBandwidthGBs * 1.1);
+    m_bandwidth->xAxis->setRange(static_cast<double>(m_selection->from()), static_cast<double>(m_selection->to()));
+    m_bandwidth->replot();
+}
+
+void DmaLanesView::showSelection()
+{
+    const Run* run = m_session->run();
+    const Selection& s = m_selection->selection();
+    if (!run || s.dmas.size() != 1)
+        return;
+    events::DmaRecord d;
+    if (!run->lanes->dma(s.dmas.front(), d))
+        return;
+    QString waits;
+    int count = 0;
+    for (const events::SyncWaitRecord& w : run->store.syncWaits())
+        if (w.satisfiedBy == static_cast<std::int64_t>(d.id)) {
+            if (count++ < 8)
+                waits += tr("chip %1 pc %2 waited %3 cycles; ").arg(w.chip).arg(w.pc).arg(cyclesText(w.end - w.start));
+        }
+    if (count > 8)
+        waits += tr("and %1 more").arg(count - 8);
+    if (waits.isEmpty())
+        waits = tr("none (nothing waited on it, or it was hidden behind other work)");
+    m_info->setText(tr("<b>DMA #%1</b> %2, %3 – %4 (%5 queued): issued by chip %6 pc %7 <tt>%8</tt><br><b>waits it ended:</b> %9")
+                        .arg(d.id)
+                        .arg(dmaSummary(*run->trace, d).toHtmlEscaped(), cyclesText(d.start), cyclesText(d.end),
+                             cyclesText(d.start - d.issue))
+                        .arg(d.chip)
+                        .arg(d.pc)
+                        .arg(bundleText(*run->trace, d.chip, d.pc).toHtmlEscaped(), waits));
+}
+
+QString DmaLanesView::details() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_info->text());
+    return doc.toPlainText();
+}
+
+} // namespace xps::ui

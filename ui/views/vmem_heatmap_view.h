@@ -1,0 +1,67 @@
+#pragma once
+// VMEM heatmap: x = time, y = VMEM address with the buffers' names; colour = bytes read, bytes written, or
+// live occupancy (which declared buffers were live: between their first and last access). A click on a
+// cell selects the instructions and DMAs that touched that address range in that time slice.
+
+#include "analysis/chip_index.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QLabel;
+
+namespace xps::ui {
+
+class ReplaySession;
+class SelectionModel;
+
+class VmemHeatmapView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Mode { Read, Write, Live };
+    VmemHeatmapView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    void setMode(Mode mode);
+    void setChip(int chip);
+    // Selects what touched [fromCycle, toCycle) x [fromAddress, toAddress) of the shown chip.
+    void selectCell(std::uint64_t fromCycle, std::uint64_t toCycle, std::uint64_t fromAddress, std::uint64_t toAddress);
+    QString cellText() const;
+    // Pixel position of (cycle, address), for tests that click.
+    QPoint pointAt(double cycle, double address) const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void onOpened();
+    void refresh();
+    void applyTheme();
+
+    ReplaySession* m_session;
+    SelectionModel* m_selection;
+    QComboBox* m_chipBox;
+    QComboBox* m_modeBox;
+    QCustomPlot* m_plot;
+    QCPColorMap* m_map;
+    QCPColorScale* m_scale;
+    QLabel* m_cell;
+    Mode m_mode = Mode::Write;
+    int m_chip = 0;
+    std::unique_ptr<analysis::ChipIndex> m_index; // built on the first click of a multi-chip replay
+    bool m_settingRange = false;
+    bool m_dirty = false;
+    struct CellSize
+    {
+        double cyclesPerBin = 1, bytesPerBin = 1, base = 0;
+    } m_grid; // of the grid shown, for mapping a click to its cell
+};
+
+} // namespace xps::ui
