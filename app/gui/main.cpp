@@ -3,8 +3,8 @@
 // exits: for documentation and automated checks.
 
 #include "main_window.h"
-#include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "views/suggestions_view.h"
 #include "theme/theme.h"
 
 #include <QApplication>
@@ -64,6 +64,11 @@ int main(int argc, char** argv)
     const int width = wh.size() == 2 ? wh[0].toInt(&okW) : 0, height = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
     if (!okW || !okH || width < 320 || height < 240 || width > 8000 || height > 8000)
         return fail(QStringLiteral("--size: expected WxH between 320x240 and 8000x8000, got '%1'").arg(parser.value(size)));
+    bool okShown = true;
+    const int shown = parser.isSet(suggestion) ? parser.value(suggestion).toInt(&okShown) : 0;
+    if (!okShown || shown < 0)
+        return fail(QStringLiteral("--show-suggestion: expected a suggestion number (1 = best), got '%1'")
+                        .arg(parser.value(suggestion)));
     if (parser.isSet(theme) && parser.value(theme) != QStringLiteral("light") && parser.value(theme) != QStringLiteral("dark"))
         return fail(QStringLiteral("--theme: expected light or dark, got '%1'").arg(parser.value(theme)));
 
@@ -83,7 +88,6 @@ int main(int argc, char** argv)
     if (shooting) {
         const QString out = parser.value(screenshot);
         const QString viewName = parser.value(view);
-        const int shown = parser.isSet(suggestion) ? parser.value(suggestion).toInt() : 0;
         QObject::connect(window.session(), &xps::ui::ReplaySession::openFailed, &app, [&](const QString& message) {
             exitCode = fail(message);
             QApplication::exit(exitCode);
@@ -91,17 +95,8 @@ int main(int argc, char** argv)
         QObject::connect(window.session(), &xps::ui::ReplaySession::stageChanged, &app, [&, out, viewName, shown](auto stage) {
             if (stage != xps::ui::ReplaySession::Stage::Done)
                 return;
-            const xps::ui::Run* run = window.session()->run();
-            if (shown > 0 && run && static_cast<std::size_t>(shown) <= run->suggestions.size()) {
-                const auto& s = run->suggestions[static_cast<std::size_t>(shown - 1)];
-                xps::ui::Selection sel;
-                sel.origin = QStringLiteral("--show-suggestion");
-                sel.pcs = s.evidence.pcs;
-                sel.dmas = s.evidence.dmas;
-                window.selection()->select(sel);
-                if (s.evidence.toCycle > s.evidence.fromCycle)
-                    window.selection()->setTimeRange(s.evidence.fromCycle, s.evidence.toCycle);
-            }
+            if (shown > 0)
+                window.suggestions()->showEvidence(shown - 1);
             // Let queued replots run before grabbing.
             QTimer::singleShot(300, &app, [&, out, viewName] {
                 QWidget* target = viewName.isEmpty() ? static_cast<QWidget*>(&window) : window.viewByName(viewName);

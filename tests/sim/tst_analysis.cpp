@@ -53,24 +53,6 @@ std::uint64_t issueCycleOf(const test::Replayed& r, std::uint32_t pc)
     qFatal("pc %u never issued", pc);
 }
 
-// Two independent 64 KiB loads, the second issued only after waiting for the first.
-const char* const kSerialized = R"(
-.machine chips=1
-.hbm src1, 0, 65536
-.hbm src2, 0x100000, 65536
-.vmem d1, 0, 65536
-.vmem d2, 0x10000, 65536
-.init src1, random_f32, seed=1, lo=-1.0, hi=1.0
-.init src2, random_f32, seed=2, lo=-1.0, hi=1.0
-.output d1
-.output d2
-    dma.start vmem[d1], hbm[src1], 65536, 0, engine=0
-    sync.wait 0, 8
-    dma.start vmem[d2], hbm[src2], 65536, 1, engine=1
-    sync.wait 1, 8
-    halt
-)";
-
 // A store to x, then K = 20 independent scalar bundles, then the DMA that copies x out: the DMA could
 // have been issued right after the store.
 std::string latePrefetch(int k)
@@ -115,7 +97,8 @@ class TestAnalysis : public QObject
 private slots:
     void serializedDmasAreFoundAndHoistingMeasured()
     {
-        Analyzed a = analyze(kSerialized);
+        // Two independent 64 KiB loads, the second issued only after waiting for the first.
+        Analyzed a = analyze(test::readFile(test::sourceDir() + "/tests/data/serialized_dmas.xasm"));
         QCOMPARE(a.analyses.dma.serialized.size(), std::size_t{1});
         const analysis::SerializedPair& p = a.analyses.dma.serialized[0];
         QCOMPARE(p.first, 0u);

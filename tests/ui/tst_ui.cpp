@@ -42,29 +42,17 @@ void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& me
     g_unexpected.push_back(message);
 }
 
+// Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
+// hoists the second dma.start above the wait.
+QString serializedDmas()
+{
+    return QString::fromStdString(test::sourceDir()) + QStringLiteral("/tests/data/serialized_dmas.xasm");
+}
+
 QString sample(const char* name)
 {
     return QString::fromStdString(test::sourceDir()) + QStringLiteral("/resources/samples/") + QString::fromUtf8(name);
 }
-
-// Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
-// hoists the second dma.start above the wait.
-const char* const kSerialized = R"(
-.machine chips=1
-.hbm src1, 0, 65536
-.hbm src2, 0x100000, 65536
-.vmem d1, 0, 65536
-.vmem d2, 0x10000, 65536
-.init src1, random_f32, seed=1, lo=-1.0, hi=1.0
-.init src2, random_f32, seed=2, lo=-1.0, hi=1.0
-.output d1
-.output d2
-    dma.start vmem[d1], hbm[src1], 65536, 0, engine=0
-    sync.wait 0, 8
-    dma.start vmem[d2], hbm[src2], 65536, 1, engine=1
-    sync.wait 1, 8
-    halt
-)";
 
 // About 2.4 M bundles: long enough to cancel and to watch the event loop while it replays.
 const char* const kLongLoop = R"(
@@ -187,7 +175,7 @@ private slots:
         ui::MainWindow w(false);
         w.resize(1400, 900);
         w.show();
-        w.openFile(writeTrace("serialized.xasm", kSerialized));
+        w.openFile(serializedDmas());
         QVERIFY(waitDone(w));
         const ui::Run* run = w.session()->run();
         QVERIFY(!run->suggestions.empty());
@@ -219,7 +207,7 @@ private slots:
         ui::MainWindow w(false);
         w.resize(1400, 900);
         w.show();
-        w.openFile(writeTrace("serialized2.xasm", kSerialized));
+        w.openFile(serializedDmas());
         QVERIFY(waitDone(w));
         events::DmaRecord first = w.session()->run()->store.dmas().front();
         ui::TimelineView* timeline = w.timeline();

@@ -171,6 +171,8 @@ void SuggestionsView::showEvidence(int index)
     const Run* run = m_session->run();
     if (!run || index < 0 || static_cast<std::size_t>(index) >= run->suggestions.size())
         return;
+    if (m_list->currentRow() != index)
+        m_list->selectRow(index); // shows its explanation too
     const suggest::Suggestion& s = run->suggestions[static_cast<std::size_t>(index)];
     Selection selection;
     selection.origin = tr("suggestion %1").arg(QString::fromStdString(s.id));

@@ -27,11 +27,12 @@ public:
     QTableWidget* comparison() const { return m_comparison; }
     QPushButton* compareButton() const { return m_compare; }
     QString comparisonVerdict() const;
+    // Moves every view to suggestion `index`'s evidence: its time range, pcs and DMAs.
+    void showEvidence(int index);
 
 private:
     void fill();
     void onCurrentChanged();
-    void showEvidence(int index);
     void showComparison(int index, const sim::RunComparison& comparison);
     int currentIndex() const; // index into the run's suggestions, -1 if none
 

@@ -260,13 +260,12 @@ void VmemHeatmapView::refresh()
 
 bool VmemHeatmapView::eventFilter(QObject* watched, QEvent* event)
 {
-    static QPoint pressed;
     if (watched == m_plot && event->type() == QEvent::MouseButtonPress)
-        pressed = static_cast<QMouseEvent*>(event)->pos();
+        m_pressPos = static_cast<QMouseEvent*>(event)->pos();
     if (watched == m_plot && event->type() == QEvent::MouseButtonRelease) {
         const QPoint pos = static_cast<QMouseEvent*>(event)->pos();
         const Run* run = m_session->run();
-        if (run && (pos - pressed).manhattanLength() < 4 && m_plot->axisRect()->rect().contains(pos)) {
+        if (run && (pos - m_pressPos).manhattanLength() < 4 && m_plot->axisRect()->rect().contains(pos)) {
             const double cycle = m_plot->xAxis->pixelToCoord(pos.x());
             const double address = m_plot->yAxis->pixelToCoord(pos.y()) - m_grid.base;
             if (cycle >= 0 && address >= 0) {

@@ -58,6 +58,7 @@ private:
     std::unique_ptr<analysis::ChipIndex> m_index; // built on the first click of a multi-chip replay
     bool m_settingRange = false;
     bool m_dirty = false;
+    QPoint m_pressPos; // a release near it is a click, not a drag
     struct CellSize
     {
         double cyclesPerBin = 1, bytesPerBin = 1, base = 0;
