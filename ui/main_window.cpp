@@ -7,6 +7,7 @@
 #include "session/replay_session.h"
 #include "theme/theme.h"
 #include "views/disassembly_view.h"
+#include "views/dependency_graph_view.h"
 #include "views/dma_lanes_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "views/event_text.h"
@@ -68,7 +69,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     QDockWidget* disassembly = addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
     QDockWidget* dma = addDock(new DmaLanesView(m_session, m_selection, this), tr("DMA lanes"), Qt::BottomDockWidgetArea);
     QDockWidget* heatmap = addDock(new VmemHeatmapView(m_session, m_selection, this), tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(disassembly, dma);
+    QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this), tr("Dependency graph"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(disassembly, graph);
+    tabifyDockWidget(graph, dma);
     tabifyDockWidget(dma, heatmap);
     disassembly->raise();
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);

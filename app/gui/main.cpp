@@ -4,6 +4,7 @@
 
 #include "main_window.h"
 #include "session/replay_session.h"
+#include "views/dependency_graph_view.h"
 #include "views/suggestions_view.h"
 #include "theme/theme.h"
 
@@ -11,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -97,8 +99,15 @@ int main(int argc, char** argv)
                 return;
             if (shown > 0)
                 window.suggestions()->showEvidence(shown - 1);
-            // Let queued replots run before grabbing.
-            QTimer::singleShot(300, &app, [&, out, viewName] {
+            // Let queued replots run, and the dependency graph's layout (on its own worker) land, before grabbing.
+            auto* settle = new QTimer(&app);
+            settle->setInterval(100);
+            QObject::connect(settle, &QTimer::timeout, &app, [&, settle, out, viewName, ticks = 0]() mutable {
+                const auto graphs = window.findChildren<xps::ui::DependencyGraphView*>();
+                const bool layingOut = std::any_of(graphs.begin(), graphs.end(), [](auto* g) { return g->isLayingOut(); });
+                if (++ticks < 3 || (layingOut && ticks < 100))
+                    return;
+                settle->stop();
                 QWidget* target = viewName.isEmpty() ? static_cast<QWidget*>(&window) : window.viewByName(viewName);
                 if (!target) {
                     exitCode = fail(QStringLiteral("view '%1' is not available").arg(viewName));
@@ -109,6 +118,7 @@ int main(int argc, char** argv)
                 }
                 QApplication::exit(exitCode);
             });
+            settle->start();
         });
     }
     window.openFile(args.front());

@@ -424,6 +424,13 @@ Subgraph DependencyGraph::subgraph(NodeRef center, int radius, std::size_t maxNo
         e.critical = a.critical && b.critical;
         g.edges.push_back(e);
     }
+    // Two critical nodes joined by program order are not a critical step when something else (a flag, a
+    // data dependency) is what held the later one back: only that edge is on the path.
+    for (GraphEdge& e : g.edges)
+        if (e.critical && e.kind == EdgeKind::Order &&
+            std::any_of(g.edges.begin(), g.edges.end(),
+                        [&](const GraphEdge& o) { return o.to == e.to && o.critical && o.kind != EdgeKind::Order; }))
+            e.critical = false;
     return g;
 }
 

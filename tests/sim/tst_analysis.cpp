@@ -120,6 +120,19 @@ private slots:
             issueEdge = issueEdge || e.kind == analysis::EdgeKind::Issue;
         }
         QVERIFY(flagEdge && issueEdge);
+        // Around the first DMA: its completion (the flag edge) is what held the wait back, so that edge is on
+        // the critical path and the program-order edge into the same wait is not, though both ends are.
+        const analysis::Subgraph first = graph.subgraph({analysis::NodeRef::Kind::Dma, 0});
+        int criticalFlags = 0, criticalOrderIntoWait = 0;
+        for (const analysis::GraphEdge& e : first.edges) {
+            const analysis::GraphNode& to = first.nodes[e.to];
+            if (to.ref.kind != analysis::NodeRef::Kind::Bundle || to.pc != 1)
+                continue;
+            criticalFlags += e.kind == analysis::EdgeKind::Flag && e.critical;
+            criticalOrderIntoWait += e.kind == analysis::EdgeKind::Order && e.critical;
+        }
+        QCOMPARE(criticalFlags, 1);
+        QCOMPARE(criticalOrderIntoWait, 0);
 
         // The fix: issue the second load before the wait (its misc slot is taken: a new bundle).
         const suggest::Suggestion* hoist = findKind(a.suggestions, "late-dma");

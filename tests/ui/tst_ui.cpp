@@ -7,6 +7,7 @@
 #include "test_support.h"
 #include "views/disassembly_model.h"
 #include "views/disassembly_view.h"
+#include "views/dependency_graph_view.h"
 #include "views/dma_lanes_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "views/suggestions_view.h"
@@ -15,7 +16,9 @@
 #include "widgets/qcustomplot.h"
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
 #include <QElapsedTimer>
+#include <QGraphicsView>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -163,6 +166,14 @@ private slots:
         QCOMPARE(dma->lanes()->rowOfLane(QStringLiteral("scalar"), 0), -1); // engines and links only
         QVERIFY(dma->bandwidth()->graphCount() == 4);
 
+        // Dependency graph: laid out around the critical path, which is nearly all ICI DMA time here.
+        auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
+        QVERIFY(graph);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().nodes.size() >= 3, 10000);
+        QCOMPARE(graph->graph().nodes.front().ref.kind, analysis::NodeRef::Kind::Dma);
+        QVERIFY(std::any_of(graph->graph().edges.begin(), graph->graph().edges.end(),
+                            [](const analysis::GraphEdge& e) { return e.kind == analysis::EdgeKind::Flag && e.critical; }));
+
         // Suggestions: measured, the ICI what-if first.
         QTableWidget* list = w.suggestions()->list();
         QVERIFY(list->rowCount() >= 1);
@@ -233,6 +244,68 @@ private slots:
         const QCPRange range = timeline->plot()->xAxis->range();
         const analysis::PcActivity a = w.disassembly()->model()->activity(2);
         QVERIFY(range.lower <= static_cast<double>(a.first) && range.upper >= static_cast<double>(a.last));
+    }
+
+    void theDependencyGraphFollowsTheSelectionAndClicksSelect()
+    {
+        ui::MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        w.openFile(serializedDmas());
+        QVERIFY(waitDone(w));
+        auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
+        QVERIFY(graph);
+        qobject_cast<QDockWidget*>(graph->parentWidget())->raise();
+        using Kind = analysis::NodeRef::Kind;
+
+        // Before anything is selected it shows the critical path's longest non-compute stretch: a DMA here.
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !graph->graph().nodes.empty(), 10000);
+        QVERIFY(graph->graph().nodes.front().critical);
+        QVERIFY2(graph->info().contains(QStringLiteral("Critical path")), qPrintable(graph->info()));
+        const std::optional<analysis::NodeRef> initial = graph->centre();
+
+        // A click on the second DMA in the timeline rebuilds the graph around it.
+        const events::DmaRecord second = w.session()->run()->store.dmas().at(1);
+        ui::TimelineView* timeline = w.timeline();
+        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(second.engine), 0);
+        QVERIFY(row >= 0);
+        timeline->plot()->replot();
+        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {}, timeline->pointAt(row, static_cast<double>(second.start + second.end) / 2));
+        const analysis::NodeRef dma{Kind::Dma, second.id};
+        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == dma && !graph->isLayingOut(), 10000);
+        QCOMPARE(graph->graph().nodes.front().ref, dma);
+
+        // Its issuing bundle is in the graph with an issue edge; a click on it selects it everywhere and
+        // leaves the graph where it is.
+        const analysis::Subgraph& g = graph->graph();
+        std::size_t issuer = g.nodes.size();
+        for (const analysis::GraphEdge& e : g.edges)
+            if (e.kind == analysis::EdgeKind::Issue && e.to == 0)
+                issuer = e.from;
+        QVERIFY(issuer < g.nodes.size());
+        const analysis::GraphNode bundle = g.nodes[issuer];
+        QCOMPARE(bundle.pc, second.pc);
+        QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, {}, graph->viewportPosition(issuer));
+        QCOMPARE(w.selection()->selection().focus, std::optional<analysis::NodeRef>(bundle.ref));
+        QCOMPARE(w.disassembly()->selectedPcs(), std::vector<std::uint32_t>{bundle.pc});
+        QVERIFY(graph->isHighlighted(issuer));
+        QCOMPARE(graph->centre(), std::optional<analysis::NodeRef>(dma));
+        const QCPRange range = timeline->plot()->xAxis->range();
+        QVERIFY(range.lower <= static_cast<double>(bundle.start) && range.upper > static_cast<double>(bundle.start));
+
+        // A double-click centres the graph on it; Back returns to the DMA, then to the first centre.
+        QTest::mouseDClick(graph->canvas()->viewport(), Qt::LeftButton, {}, graph->viewportPosition(issuer));
+        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == bundle.ref && !graph->isLayingOut(), 10000);
+        QCOMPARE(graph->graph().nodes.front().ref, bundle.ref);
+        auto* back = graph->findChild<QToolButton*>(QStringLiteral("graphBackButton"));
+        QVERIFY(back && back->isEnabled());
+        QTest::mouseClick(back, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == dma && !graph->isLayingOut(), 10000);
+        if (initial != dma) {
+            QTest::mouseClick(back, Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == initial && !graph->isLayingOut(), 10000);
+        }
+        QVERIFY(!back->isEnabled());
     }
 
     void cancellingMidReplayKeepsAUsablePartialView()

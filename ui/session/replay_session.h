@@ -57,6 +57,8 @@ public:
     void cancel();
 
     const Run* run() const { return m_run.get(); }
+    // For work that outlives a GUI-thread call (a view's own worker): keeps the run alive while it reads it.
+    std::shared_ptr<const Run> runHandle() const { return m_run; }
     Stage stage() const { return m_stage; }
     bool analysesAvailable() const { return m_analysesReady; }
     sim::ReplayMode mode() const { return m_mode; }

@@ -117,6 +117,20 @@ QColor Theme::regionColor(std::uint32_t region) const
     return m_kind == Kind::Dark ? c.darker(140) : c.lighter(135);
 }
 
+QColor Theme::edgeColor(analysis::EdgeKind kind) const
+{
+    using K = analysis::EdgeKind;
+    switch (kind) {
+    case K::Order: return m_kind == Kind::Dark ? QColor(0x80, 0x80, 0x80) : QColor(0xa0, 0xa0, 0xa0);
+    case K::Data: return kBlue.lighter(m_kind == Kind::Dark ? 160 : 100);
+    case K::Memory: return kGreen;
+    case K::Flag: return kOrange;
+    case K::Issue: return kPurple;
+    case K::Structural: return kVermillion;
+    }
+    return kGrey;
+}
+
 void Theme::stylePlot(QCustomPlot* plot) const
 {
     plot->setBackground(background());

@@ -4,6 +4,7 @@
 // stays distinguishable for the common colour-vision deficiencies and on a projected screen.
 
 #include "analysis/activity_lanes.h"
+#include "analysis/dependencies.h"
 #include "events/events.h"
 
 #include <QColor>
@@ -36,6 +37,7 @@ public:
     QColor dmaColor(analysis::DmaPathClass path) const;
     QColor syncColor(bool byDma) const;
     QColor regionColor(std::uint32_t region) const;
+    QColor edgeColor(analysis::EdgeKind kind) const; // dependency-graph edges by type
 
     // Background, axes, tick labels and grid of a plot in the current theme.
     void stylePlot(QCustomPlot* plot) const;
