@@ -310,6 +310,30 @@ std::uint64_t ActivityLanes::bundlesSeen() const
     return m_bundlesIngested;
 }
 
+Cycle ActivityLanes::cyclesPerBin() const
+{
+    std::shared_lock lock(m_mutex);
+    return m_cyclesPerBin;
+}
+
+std::size_t ActivityLanes::residentBytes() const
+{
+    std::shared_lock lock(m_mutex);
+    const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    std::size_t total = bytes(m_lanes) + bytes(m_bins) + bytes(m_dmas) + m_dmaSeen.capacity() / 8 + bytes(m_waits) +
+                        bytes(m_regions) + bytes(m_pcs) + bytes(m_unitBusy);
+    for (const Bins& b : m_bins) {
+        total += bytes(b.perCategory) + bytes(b.spans);
+        for (const std::vector<float>& c : b.perCategory)
+            total += bytes(c);
+    }
+    for (const auto& chip : m_pcs)
+        total += bytes(chip);
+    for (const auto& chip : m_unitBusy)
+        total += bytes(chip);
+    return total;
+}
+
 std::size_t ActivityLanes::countBundlesIn(Cycle from, Cycle to) const
 {
     const auto [first, last] = m_bundles.cycleRange(from, to);
@@ -381,7 +405,10 @@ void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int col
         const auto hi = std::lower_bound(lo, bins.spans.end(), to, [](const LaneItem& a, Cycle c) { return a.start < c; });
         items = static_cast<std::size_t>(hi - lo);
     }
-    if (items <= exactLimit) {
+    // The bins answer as well as the events once several of them fall in each column (a column then
+    // misses at most a fraction of a bin at each edge), and far faster for record lanes with many spans.
+    const double binsPerColumn = width / static_cast<double>(m_cyclesPerBin);
+    if (items <= exactLimit && binsPerColumn < kBinsPerColumnForLevelOfDetail) {
         auto add = [&](const LaneItem& item) {
             spread(out, info.categories, item.category, origin, width, columns, static_cast<double>(item.start),
                    static_cast<double>(item.end), 1.0);
@@ -396,14 +423,36 @@ void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int col
     const double binWidth = static_cast<double>(m_cyclesPerBin);
     const Cycle firstBin = from / m_cyclesPerBin;
     const Cycle lastBin = std::min<Cycle>(kMaxBins, (to + m_cyclesPerBin - 1) / m_cyclesPerBin);
+    const double windowEnd = origin + width * columns;
     for (std::size_t c = 0; c < bins.perCategory.size(); ++c) {
         const std::vector<float>& v = bins.perCategory[c];
         if (v.empty())
             continue;
-        for (Cycle b = firstBin; b < lastBin; ++b)
-            if (v[b] != 0.0f)
-                spread(out, info.categories, static_cast<int>(c), origin, width, columns, static_cast<double>(b) * binWidth,
-                       static_cast<double>(b + 1) * binWidth, static_cast<double>(v[b]) / binWidth);
+        // Bins and columns walked in step (this is the whole-run redraw's inner loop: no division per bin).
+        int column = 0;
+        double columnEnd = origin + width;
+        for (Cycle b = firstBin; b < lastBin; ++b) {
+            if (v[b] == 0.0f)
+                continue;
+            double start = std::max(static_cast<double>(b) * binWidth, origin);
+            const double end = std::min(static_cast<double>(b + 1) * binWidth, windowEnd);
+            const double perCycle = static_cast<double>(v[b]) / binWidth;
+            while (start >= columnEnd && column < columns - 1) {
+                ++column;
+                columnEnd = origin + width * (column + 1);
+            }
+            while (start < end) {
+                const double pieceEnd = std::min(end, columnEnd);
+                out[static_cast<std::size_t>(column * info.categories) + c] += (pieceEnd - start) * perCycle;
+                start = pieceEnd;
+                if (start >= columnEnd) {
+                    if (column == columns - 1)
+                        break;
+                    ++column;
+                    columnEnd = origin + width * (column + 1);
+                }
+            }
+        }
     }
 }
 

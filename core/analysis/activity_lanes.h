@@ -69,6 +69,8 @@ class ActivityLanes
 {
 public:
     static constexpr std::size_t kMaxBins = 1u << 15;
+    // columnTotals reads the bins instead of the events once this many bins fall in one column.
+    static constexpr double kBinsPerColumnForLevelOfDetail = 4.0;
 
     explicit ActivityLanes(const trace::Trace& trace);
 
@@ -80,9 +82,14 @@ public:
     bool hasActivity(std::size_t lane) const;
     events::Cycle endCycle() const; // the latest cycle seen in any lane
     std::uint64_t bundlesSeen() const;
+    events::Cycle cyclesPerBin() const; // grows (doubling) as the replay does
+    // Heap bytes the lanes hold (bins, spans, per-pc counts, copied records), not counting the store's
+    // events they read.
+    std::size_t residentBytes() const;
 
     // Busy cycles per category in `columns` equal parts of [from, to): out[column * categories + category].
-    // Exact (from the events) when the window holds at most `exactLimit` items, else from the bins.
+    // Exact (from the events) when the window holds at most `exactLimit` items and the bins are coarser than
+    // kBinsPerColumnForLevelOfDetail per column, else from the bins.
     void columnTotals(std::size_t lane, events::Cycle from, events::Cycle to, int columns, std::vector<double>& out,
                       std::size_t exactLimit = 200000) const;
     // Items overlapping [from, to), at most `limit` (the rest are dropped; `truncated` says so).

@@ -4,6 +4,7 @@
 // a change that breaks a data dependency is caught.
 #include "sim/sim_support.h"
 
+#include "analysis/activity_lanes.h"
 #include "analysis/analyze.h"
 #include "report/analysis_json.h"
 #include "suggest/propose.h"
@@ -95,6 +96,72 @@ class TestAnalysis : public QObject
     Q_OBJECT
 
 private slots:
+    void timelineLevelOfDetailMatchesTheEvents()
+    {
+        // A loop long enough that the lanes' bins coarsen, with a DMA and a wait per iteration.
+        const std::string source = R"(
+.vmem a, 0, 65536
+.hbm  src, 0, 65536
+.sreg s1, 0
+.sreg s5, 0
+loop:
+    sadd s1, s1, 1 ; sand s3, s1, 7
+    smul s4, s3, 4096 ; sadd s5, s5, 1
+    dma.start vmem[s4], hbm[s4], 4096, 0, engine=0
+    scmp.lt s6, s1, 6000
+    sync.wait 0, s5
+    brnz s6, loop
+    halt
+)";
+        const auto r = test::replaySource(source);
+        QVERIFY(!r->result.fault);
+        analysis::ActivityLanes lanes(r->trace);
+        lanes.ingest(r->store);
+        const std::uint64_t end = lanes.endCycle();
+        const std::uint64_t perBin = lanes.cyclesPerBin();
+        QVERIFY2(end / perBin > 4096, "the bins must have coarsened for this test to mean anything");
+
+        int checked = 0;
+        for (std::size_t lane = 0; lane < lanes.lanes().size(); ++lane) {
+            const analysis::LaneInfo& info = lanes.lanes()[lane];
+            const bool wanted = (info.kind == analysis::LaneKind::Unit && info.index == 0) ||
+                                info.kind == analysis::LaneKind::DmaEngine || info.kind == analysis::LaneKind::SyncWait;
+            if (!wanted || !lanes.hasActivity(lane))
+                continue;
+            ++checked;
+            // A window not aligned to bins or columns; 400 columns of it from the bins (level of detail)
+            // against 4,000 exact columns (each under one bin wide) summed ten at a time.
+            const std::uint64_t from = end / 3 + 7, to = from + end / 2;
+            constexpr int kCoarse = 400, kFine = 4000;
+            std::vector<double> lod, exact;
+            lanes.columnTotals(lane, from, to, kCoarse, lod);
+            lanes.columnTotals(lane, from, to, kFine, exact, std::size_t{1} << 40);
+            QVERIFY(static_cast<double>(to - from) / kCoarse / static_cast<double>(perBin) >=
+                    analysis::ActivityLanes::kBinsPerColumnForLevelOfDetail);
+            QVERIFY(static_cast<double>(to - from) / kFine / static_cast<double>(perBin) <
+                    analysis::ActivityLanes::kBinsPerColumnForLevelOfDetail);
+            const int categories = info.categories;
+            double lodTotal = 0, exactTotal = 0;
+            for (int column = 0; column < kCoarse; ++column)
+                for (int c = 0; c < categories; ++c) {
+                    double fine = 0;
+                    for (int k = 0; k < kFine / kCoarse; ++k)
+                        fine += exact[static_cast<std::size_t>((column * (kFine / kCoarse) + k) * categories + c)];
+                    const double coarse = lod[static_cast<std::size_t>(column * categories + c)];
+                    lodTotal += coarse;
+                    exactTotal += fine;
+                    // A column's edges cut at most one bin each, which holds at most one bin of busy cycles.
+                    QVERIFY2(std::abs(coarse - fine) <= 2.0 * static_cast<double>(perBin) + 1e-6,
+                             qPrintable(QStringLiteral("lane %1 column %2: bins %3, events %4").arg(lane).arg(column).arg(coarse).arg(fine)));
+                }
+            QVERIFY(exactTotal > 0);
+            // Over the whole window the two agree up to the two partial bins at its ends.
+            QVERIFY2(std::abs(lodTotal - exactTotal) <= 2.0 * static_cast<double>(perBin) + exactTotal * 1e-5,
+                     qPrintable(QStringLiteral("lane %1: bins %2, events %3").arg(lane).arg(lodTotal).arg(exactTotal)));
+        }
+        QCOMPARE(checked, 3);
+    }
+
     void serializedDmasAreFoundAndHoistingMeasured()
     {
         // Two independent 64 KiB loads, the second issued only after waiting for the first.
