@@ -6,8 +6,9 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config libopenblas-dev
   nlohmann-json3-dev libsqlite3-dev
-  qt6-base-dev libqcustomplot-dev libgraphviz-dev
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
   xvfb xauth
+  appstream desktop-file-utils poppler-utils
 )
 
 missing=()
