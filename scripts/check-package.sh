@@ -34,6 +34,10 @@ grep -q 'glob pattern="\*.xtrace.json"' "$usr/share/mime/packages/xpushark.xml"
 "$usr/bin/xpushark-cli" --version
 "$usr/bin/xpushark-cli" analyze "$usr/share/xpushark/samples/vector_add.xasm" > "$root/analysis.txt"
 grep -q "suggestions" "$root/analysis.txt"
+"$usr/bin/xpushark-cli" report "$usr/share/xpushark/samples/allgather_naive.xtrace.json" -o "$root/report.pdf"
+test "$(head -c 5 "$root/report.pdf")" = "%PDF-"
+"$usr/bin/xpushark-cli" report "$usr/share/xpushark/samples/allgather_naive.xtrace.json" --no-measure -o "$root/report.html"
+grep -q 'id="suggestions"' "$root/report.html"
 QT_QPA_PLATFORM=offscreen "$usr/bin/xpushark" --version
 QT_QPA_PLATFORM=offscreen "$usr/bin/xpushark" --screenshot "$root/graph.png" --view graph --size 800x500 \
   "$usr/share/xpushark/samples/vector_add.xasm" 2>/dev/null

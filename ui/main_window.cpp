@@ -3,9 +3,12 @@
 #include "export/chrome_trace.h"
 #include "isa/isa_reference.h"
 #include "report/analysis_json.h"
+#include "report/report.h"
+#include "report/report_file.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "theme/theme.h"
+#include "util/atomic_file.h"
 #include "views/disassembly_view.h"
 #include "views/dependency_graph_view.h"
 #include "views/dma_lanes_view.h"
@@ -29,14 +32,18 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QThreadPool>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <fstream>
 
 namespace xps::ui {
 namespace {
@@ -155,6 +162,7 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("Export &Chrome/Perfetto trace…"), this, &MainWindow::exportChromeTrace);
+    file->addAction(tr("Export &report (HTML, PDF, Markdown, JSON)…"), this, [this] { exportReport(); });
     file->addAction(tr("Export &analysis (JSON)…"), this, &MainWindow::exportAnalysisJson);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -294,8 +302,10 @@ void MainWindow::exportChromeTrace()
                                                       tr("Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
-    if (Status s = exporting::writeChromeTrace(*run->trace, run->store, path.toStdString()); !s)
-        QMessageBox::critical(this, tr("Export failed"), QString::fromStdString(s.error().toString()));
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
+        const Status s = exporting::writeChromeTrace(*run->trace, run->store, file);
+        return s ? std::string() : s.error().toString();
+    });
 }
 
 void MainWindow::exportAnalysisJson()
@@ -308,10 +318,58 @@ void MainWindow::exportAnalysisJson()
     const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
-    QFile f(path);
-    const std::string json = report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size()))
-        QMessageBox::critical(this, tr("Export failed"), tr("%1: %2").arg(path, f.errorString()));
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
+        const std::string json = report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2) + "\n";
+        const Status s = writeFileAtomically(file, [&](const std::string& temporary) -> Status {
+            std::ofstream out(temporary, std::ios::binary);
+            out << json;
+            out.flush();
+            return out ? Status(Ok{}) : Status(Error(file, "could not write"));
+        });
+        return s ? std::string() : s.error().toString();
+    });
+}
+
+void MainWindow::exportReport(const QString& chosen)
+{
+    const Run* run = m_session->run();
+    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
+        return;
+    }
+    const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) + QStringLiteral("-report.html");
+    const QString path = !chosen.isEmpty() ? chosen
+                                           : QFileDialog::getSaveFileName(this, tr("Export report"), suggested,
+                                                                          tr("HTML, self-contained (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const std::optional<ReportFormat> format = reportFormatOf(path.toStdString());
+    if (!format) {
+        QMessageBox::warning(this, tr("Export report"), tr("Name the file .html, .pdf, .md or .json."));
+        return;
+    }
+    const std::string generator = QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format, generator] {
+        const report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions, run->path.toStdString(), generator);
+        return writeReport(r, file, format);
+    });
+}
+
+void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write)
+{
+    statusBar()->showMessage(tr("Writing %1…").arg(path));
+    QThreadPool::globalInstance()->start([write = std::move(write), path, window = QPointer<MainWindow>(this)] {
+        const std::string error = write();
+        // The window is only looked at on the GUI thread, where it is deleted.
+        QMetaObject::invokeMethod(qApp, [window, path, error] {
+            if (!window)
+                return;
+            if (error.empty())
+                window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
+            else
+                QMessageBox::critical(window, window->tr("Export failed"), QString::fromStdString(error));
+        }, Qt::QueuedConnection);
+    });
 }
 
 QWidget* MainWindow::viewByName(const QString& name) const

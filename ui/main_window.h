@@ -6,6 +6,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <string>
+
 class QActionGroup;
 class QLabel;
 class QProgressBar;
@@ -46,6 +49,9 @@ public:
     // Shows the view alone at `size` (its dock floats), for a screenshot of one view.
     void isolateView(const QString& name, QSize size);
     QString statusText() const;
+    // File > Export report: to `path` (format by its extension), or to a file the user picks when empty.
+    // Written in the background; the status bar says when it is done.
+    void exportReport(const QString& path = {});
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -62,6 +68,9 @@ private:
     void showIsaReference();
     void exportChromeTrace();
     void exportAnalysisJson();
+    // Runs `write` (which returns an error message, empty on success) on a pool thread: exports of a large
+    // replay take seconds. The result shows in the status bar, an error in a dialog.
+    void exportInBackground(const QString& path, std::function<std::string()> write);
 
     ReplaySession* m_session;
     SelectionModel* m_selection;

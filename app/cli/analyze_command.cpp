@@ -1,6 +1,7 @@
 // `xpushark-cli analyze` and `apply`: replay a trace in full mode, run every analysis, propose suggestions
 // and measure each by replaying the changed trace; `apply` writes one suggestion's changed trace.
 #include "commands.h"
+#include "analyzed_trace.h"
 
 #include "analysis/analyze.h"
 #include "replayer.h"
@@ -16,39 +17,6 @@
 
 namespace xps::cli {
 namespace {
-
-struct Analyzed
-{
-    trace::Trace trace;
-    events::EventStore store;
-    sim::ReplayResult result;
-    std::unique_ptr<analysis::ReplayView> view;
-    analysis::Analyses analyses;
-    std::vector<suggest::Suggestion> suggestions;
-};
-
-// Replays, analyses and proposes; returns nullptr after printing the error.
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode)
-{
-    auto a = std::make_unique<Analyzed>();
-    auto loaded = trace::loadTrace(path);
-    if (!loaded) {
-        exitCode = inputError(io, loaded.error());
-        return nullptr;
-    }
-    a->trace = std::move(loaded).value();
-    a->result = sim::replay(a->trace, {sim::ReplayMode::Full, 0}, a->store);
-    if (a->result.fault) {
-        io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
-        exitCode = kExitBadInput;
-        return nullptr;
-    }
-    a->view = std::make_unique<analysis::ReplayView>(
-        analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
-    a->analyses = analysis::analyzeReplay(*a->view);
-    a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
-    return a;
-}
 
 std::string pct(double fraction)
 {

@@ -46,6 +46,10 @@ commands:
                              --json prints the stable form documented in docs/analysis-json.md
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
+  report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure]
+                             the annotated report: summary, figures, chip and region tables, suggestions
+                             ranked by measured gain with evidence and change; HTML is self-contained, the
+                             PDF needs no display, the JSON form is docs/report-json.md
 
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);
@@ -193,8 +197,10 @@ int run(const std::vector<std::string>& args, Streams io)
         return runApply(rest, io);
     if (command == "generate")
         return runGenerate(rest, io);
-    constexpr std::array<std::string_view, 8> commands = {"info", "convert", "disasm",
-                                                          "isa",  "replay",  "generate", "analyze", "apply"};
+    if (command == "report")
+        return runReport(rest, io);
+    constexpr std::array<std::string_view, 9> commands = {"info",     "convert", "disasm", "isa",   "replay",
+                                                          "generate", "analyze", "apply",  "report"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

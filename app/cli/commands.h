@@ -30,6 +30,7 @@ int runReplay(const std::vector<std::string>& args, Streams io);
 int runGenerate(const std::vector<std::string>& args, Streams io);
 int runAnalyze(const std::vector<std::string>& args, Streams io);
 int runApply(const std::vector<std::string>& args, Streams io);
+int runReport(const std::vector<std::string>& args, Streams io);
 
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);

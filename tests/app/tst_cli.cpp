@@ -24,6 +24,10 @@ struct Run
 Run runProgram(const QString& program, const QStringList& args)
 {
     QProcess p;
+    // The suite's own QT_FATAL_WARNINGS is for this process, not for the program it runs.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_FATAL_WARNINGS"));
+    p.setProcessEnvironment(env);
     p.start(program, args);
     if (!p.waitForFinished(120000))
         qFatal("%s did not finish", qPrintable(program));
@@ -109,6 +113,13 @@ private slots:
         QTest::newRow("apply without suggestion")
             << QStringList{QStringLiteral("apply"), QStringLiteral("a.xps"), QStringLiteral("-o"), QStringLiteral("b.xps")}
             << QByteArray("xpushark-cli: apply: usage: apply TRACE --suggestion ID -o FIXED");
+        QTest::newRow("report without -o")
+            << QStringList{QStringLiteral("report"), QStringLiteral("a.xps")}
+            << QByteArray("xpushark-cli: report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
+        QTest::newRow("report in an unknown format")
+            << QStringList{QStringLiteral("report"), QStringLiteral("a.xps"), QStringLiteral("-o"), QStringLiteral("r.docx")}
+            << QByteArray("xpushark-cli: report: cannot tell the format of 'r.docx': use .html, .md, .json or .pdf, or "
+                          "--format html|md|json|pdf");
         QTest::newRow("-o without name")
             << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
             << QByteArray("xpushark-cli: convert: -o needs a file name");
@@ -359,6 +370,88 @@ private slots:
         const auto& composition = j["critical_path"]["composition"];
         QVERIFY(composition["DMA"].get<double>() > 0.99 * j["critical_path"]["total_cycles"].get<double>());
         QCOMPARE(j["suggestions"][0]["verdict"].get<std::string>(), std::string("not measured"));
+    }
+
+    void reportHasEverySectionInEveryFormat()
+    {
+        QTemporaryDir dir;
+        const QString trace = sample("allgather_naive.xtrace.json");
+        const auto report = [&](const char* ext) {
+            const QString out = dir.filePath(QStringLiteral("report.") + QString::fromLatin1(ext));
+            const Run r = cli({QStringLiteral("report"), trace, QStringLiteral("-o"), out});
+            if (r.exitCode != 0)
+                qFatal("report %s failed: %s", ext, r.err.c_str());
+            return out;
+        };
+
+        // JSON: the stable form; the ranking puts the largest measured gain first.
+        const nlohmann::json j = nlohmann::json::parse(test::readFile(report("json").toStdString()));
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-report"));
+        QCOMPARE(j["version"].get<int>(), 1);
+        QCOMPARE(j["analysis"]["summary"]["total_cycles"].get<std::uint64_t>(), std::uint64_t{76788});
+        QVERIFY(j["annotations"].is_array() && j["bookmarks"].is_array());
+        const std::string best = j["ranking"][0]["id"].get<std::string>();
+        double bestGain = -1e300;
+        std::string bestTitle;
+        for (const auto& s : j["analysis"]["suggestions"])
+            if (s["verdict"] == "improves" && s["gain_percent"].get<double>() > bestGain) {
+                bestGain = s["gain_percent"].get<double>();
+                QCOMPARE(s["id"].get<std::string>(), best);
+                bestTitle = s["title"].get<std::string>();
+            }
+        QVERIFY2(bestGain > 10.0, "the ICI what-if measures a large gain on the naive All-Gather");
+
+        // HTML: self-contained (no external references), every section, one inline SVG per figure, and
+        // balanced tags once the void elements are set aside.
+        const std::string html = test::readFile(report("html").toStdString());
+        for (const char* id : {"summary", "figures", "chips", "regions", "suggestions", "annotations", "bookmarks"})
+            QVERIFY2(html.find("id=\"" + std::string(id) + "\"") != std::string::npos, id);
+        QVERIFY(html.find("src=\"http") == std::string::npos && html.find("href=") == std::string::npos);
+        std::size_t svgs = 0;
+        for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+            ++svgs;
+        QCOMPARE(svgs, std::size_t{3});
+        std::vector<std::string> open;
+        for (std::size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+            const std::size_t end = html.find('>', at);
+            QVERIFY(end != std::string::npos);
+            std::string tag = html.substr(at + 1, end - at - 1);
+            if (tag.empty() || tag[0] == '!' || tag.back() == '/')
+                continue;
+            const bool closing = tag[0] == '/';
+            tag = tag.substr(closing ? 1 : 0, tag.find_first_of(" \n", closing ? 1 : 0) - (closing ? 1 : 0));
+            if (tag == "meta" || tag == "br" || tag == "img")
+                continue;
+            if (!closing) {
+                open.push_back(tag);
+                continue;
+            }
+            QVERIFY2(!open.empty() && open.back() == tag, qPrintable(QString::fromStdString("unbalanced </" + tag + ">")));
+            open.pop_back();
+        }
+        QVERIFY(open.empty());
+        QVERIFY(html.find(bestTitle) != std::string::npos);
+
+        // Markdown: the same sections, the best suggestion first.
+        const std::string md = test::readFile(report("md").toStdString());
+        for (const char* heading : {"## Summary", "## Chips", "## Regions", "## Suggestions", "## Annotations", "## Bookmarks"})
+            QVERIFY2(md.find(heading) != std::string::npos, heading);
+        QVERIFY(md.find("### 1. " + bestTitle) != std::string::npos);
+
+        // PDF: what a reader's text extraction finds in it.
+        QProcess pdftotext;
+        pdftotext.start(QStringLiteral("pdftotext"), {report("pdf"), QStringLiteral("-")});
+        QVERIFY2(pdftotext.waitForFinished(30000) && pdftotext.exitCode() == 0, "pdftotext (poppler-utils) must read the PDF");
+        const std::string text = pdftotext.readAllStandardOutput().toStdString();
+        for (const char* words : {"Summary", "Stall cycles by reason", "Chips", "Regions", "Suggestions", "Annotations", "Bookmarks"})
+            QVERIFY2(text.find(words) != std::string::npos, words);
+        QVERIFY(text.find("1. " + bestTitle) != std::string::npos);
+
+        // A report that cannot be written says where, and leaves nothing behind.
+        const Run bad = cli({QStringLiteral("report"), trace, QStringLiteral("--no-measure"), QStringLiteral("-o"),
+                             dir.filePath(QStringLiteral("missing/report.html"))});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.find("missing/report.html") != std::string::npos, bad.err.c_str());
     }
 
     void generateErrors_data()

@@ -22,6 +22,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -207,6 +208,14 @@ private slots:
         // Apply and compare: the fix replays in the background and the deltas appear.
         QTest::mouseClick(w.suggestions()->compareButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(w.suggestions()->comparison()->rowCount() > 0, 30000);
+
+        // File > Export report writes in the background and says so in the status bar.
+        const QString pdf = m_dir.filePath(QStringLiteral("serialized-report.pdf"));
+        w.exportReport(pdf);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().startsWith(QStringLiteral("Wrote")), 30000);
+        QFile written(pdf);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.read(5) == QByteArray("%PDF-"));
         QVERIFY2(w.suggestions()->comparisonVerdict().contains(QStringLiteral("improves")),
                  qPrintable(w.suggestions()->comparisonVerdict()));
         QCOMPARE(w.suggestions()->comparison()->item(0, 0)->text(), QStringLiteral("total cycles"));

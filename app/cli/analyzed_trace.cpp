@@ -1,0 +1,30 @@
+#include "analyzed_trace.h"
+
+#include "suggest/propose.h"
+#include "trace/trace_io.h"
+
+namespace xps::cli {
+
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode)
+{
+    auto a = std::make_unique<Analyzed>();
+    auto loaded = trace::loadTrace(path);
+    if (!loaded) {
+        exitCode = inputError(io, loaded.error());
+        return nullptr;
+    }
+    a->trace = std::move(loaded).value();
+    a->result = sim::replay(a->trace, {sim::ReplayMode::Full, 0}, a->store);
+    if (a->result.fault) {
+        io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
+        exitCode = kExitBadInput;
+        return nullptr;
+    }
+    a->view = std::make_unique<analysis::ReplayView>(
+        analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
+    a->analyses = analysis::analyzeReplay(*a->view);
+    a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
+    return a;
+}
+
+} // namespace xps::cli

@@ -1,0 +1,87 @@
+// `xpushark-cli report TRACE -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures the
+// suggestions and writes the annotated report. Headless: the PDF is laid out on Qt's offscreen platform.
+#include "analyzed_trace.h"
+#include "commands.h"
+
+#include "report/report.h"
+#include "report/report_file.h"
+#include "what_if.h"
+
+#include <QGuiApplication>
+
+#include <cstdio>
+#include <memory>
+
+namespace xps::cli {
+namespace {
+
+// A command-line tool's stderr is for its own messages: the platform's notes (no XDG_RUNTIME_DIR on a
+// server, missing fonts) are dropped, Qt's errors are kept.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "xpushark-cli: Qt: %s\n", qPrintable(message));
+}
+
+std::unique_ptr<QGuiApplication> guiForPdf()
+{
+    if (QCoreApplication::instance())
+        return nullptr;
+    qInstallMessageHandler(quietQtMessages);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "xpushark-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QGuiApplication>(argc, argv);
+}
+
+} // namespace
+
+int runReport(const std::vector<std::string>& args, Streams io)
+{
+    std::string path, output, formatName;
+    bool measure = true;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-o" || a == "--format") {
+            if (i + 1 >= args.size())
+                return usageError(io, "report: " + a + " needs a value");
+            (a == "-o" ? output : formatName) = args[++i];
+        } else if (a == "--no-measure") {
+            measure = false;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError(io, "report: unknown option '" + a + "'");
+        } else if (path.empty()) {
+            path = a;
+        } else {
+            return usageError(io, "report: expected exactly one TRACE file");
+        }
+    }
+    if (path.empty() || output.empty())
+        return usageError(io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
+    const std::optional<ui::ReportFormat> format = ui::reportFormatOf(formatName.empty() ? output : formatName);
+    if (!format)
+        return usageError(io, "report: cannot tell the format of '" + (formatName.empty() ? output : formatName) +
+                                  "': use .html, .md, .json or .pdf, or --format html|md|json|pdf");
+
+    int code = kExitOk;
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    if (!a)
+        return code;
+    if (measure)
+        sim::measureSuggestions(a->suggestions, a->trace, a->result);
+    const report::Report r =
+        report::buildReport(*a->view, a->analyses, a->suggestions, path, std::string("xpushark-cli ") + XPS_VERSION);
+
+    // QTextDocument and QPdfWriter (the PDF) need a QGuiApplication; the offscreen platform needs no display.
+    const std::unique_ptr<QGuiApplication> app = *format == ui::ReportFormat::Pdf ? guiForPdf() : nullptr;
+    if (const std::string error = ui::writeReport(r, output, *format); !error.empty()) {
+        io.err << error << "\n";
+        return kExitBadInput;
+    }
+    io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)" << (measure ? ", measured" : "") << "\n";
+    return kExitOk;
+}
+
+} // namespace xps::cli

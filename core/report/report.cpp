@@ -1,0 +1,300 @@
+#include "report/report.h"
+
+#include "report/analysis_json.h"
+#include "util/text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace xps::report {
+namespace {
+
+// The explorer's colours (ui/theme), Okabe & Ito's palette, so a stall reason looks the same in a report.
+constexpr const char* kSkyBlue = "#56b4e9";
+constexpr const char* kVermillion = "#d55e00";
+constexpr const char* kGreen = "#009e73";
+constexpr const char* kPurple = "#cc79a7";
+constexpr const char* kBlue = "#0072b2";
+constexpr const char* kOrange = "#e69f00";
+constexpr const char* kYellow = "#f0e442";
+constexpr const char* kGrey = "#999999";
+
+const char* stallColour(events::StallReason reason)
+{
+    using R = events::StallReason;
+    switch (reason) {
+    case R::OperandDependency: return kSkyBlue;
+    case R::SyncWait: return kVermillion;
+    case R::MxuBusy: return kGreen;
+    case R::ResultFifoEmpty: return kPurple;
+    case R::ResultFifoFull: return kBlue;
+    case R::DmaQueueFull: return kOrange;
+    case R::UnitBusy: return kYellow;
+    default: return kGrey;
+    }
+}
+
+const char* pathColour(analysis::PathKind kind)
+{
+    using K = analysis::PathKind;
+    switch (kind) {
+    case K::Compute: return kGreen;
+    case K::Latency: return kSkyBlue;
+    case K::Dma: return kOrange;
+    case K::Sync: return kVermillion;
+    case K::Structural: return kPurple;
+    case K::Branch: return kGrey;
+    case K::Count_: break;
+    }
+    return kGrey;
+}
+
+std::string pct(double fraction)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * fraction);
+    return b;
+}
+
+std::string microseconds(double us)
+{
+    char b[48];
+    std::snprintf(b, sizeof b, "%.2f µs", us);
+    return b;
+}
+
+std::string evidenceText(const suggest::Evidence& e)
+{
+    std::string s = "cycles " + text::withThousands(e.fromCycle) + "-" + text::withThousands(e.toCycle);
+    if (!e.pcs.empty()) {
+        s += "; pcs";
+        for (std::size_t i = 0; i < e.pcs.size() && i < 12; ++i)
+            s += (i ? ", " : " ") + std::string("chip ") + std::to_string(e.pcs[i].first) + " pc " + std::to_string(e.pcs[i].second);
+        if (e.pcs.size() > 12)
+            s += " and " + std::to_string(e.pcs.size() - 12) + " more";
+    }
+    if (!e.dmas.empty()) {
+        s += "; DMAs";
+        for (std::size_t i = 0; i < e.dmas.size() && i < 12; ++i)
+            s += (i ? ", " : " ") + std::to_string(e.dmas[i]);
+        if (e.dmas.size() > 12)
+            s += " and " + std::to_string(e.dmas.size() - 12) + " more";
+    }
+    return s;
+}
+
+// Largest measured gain first; unmeasured suggestions after the measured ones, in proposal order.
+std::vector<SuggestionEntry> rank(const std::vector<suggest::Suggestion>& suggestions)
+{
+    std::vector<SuggestionEntry> out;
+    for (const suggest::Suggestion& s : suggestions)
+        out.push_back({0, "open", s, evidenceText(s.evidence)});
+    std::stable_sort(out.begin(), out.end(), [](const SuggestionEntry& a, const SuggestionEntry& b) {
+        const auto gain = [](const SuggestionEntry& e) {
+            return e.suggestion.measured && e.suggestion.measured->verdict == suggest::Measurement::Verdict::Improves
+                       ? e.suggestion.measured->gainPercent
+                       : -1e300;
+        };
+        return gain(a) > gain(b);
+    });
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].rank = static_cast<int>(i) + 1;
+    return out;
+}
+
+} // namespace
+
+std::string escapeHtml(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+constexpr int kFigureWidth = 720, kLabelWidth = 170, kNoteWidth = 90, kRowHeight = 26, kTop = 8, kLegendRow = 20;
+constexpr int kLegendCharWidth = 7, kLegendGap = 30; // a generous estimate of a 12 px sans glyph
+
+// The legend's entries (label, colour) in first-seen order, and where each starts: entries flow left to
+// right and wrap at the figure's width.
+struct LegendEntry
+{
+    std::string label, colour;
+    int x = 0, row = 0;
+};
+
+std::vector<LegendEntry> legendOf(const std::vector<Figure::Row>& rows)
+{
+    std::vector<LegendEntry> legend;
+    int x = kLabelWidth, row = 0;
+    for (const Figure::Row& r : rows)
+        for (const Figure::Part& p : r.parts) {
+            if (std::any_of(legend.begin(), legend.end(), [&](const LegendEntry& l) { return l.label == p.label; }))
+                continue;
+            const int w = 14 + static_cast<int>(p.label.size()) * kLegendCharWidth + kLegendGap;
+            if (x + w > kFigureWidth && x > kLabelWidth) {
+                x = kLabelWidth;
+                ++row;
+            }
+            legend.push_back({p.label, p.colour, x, row});
+            x += w;
+        }
+    return legend;
+}
+
+} // namespace
+
+int Figure::width() const { return kFigureWidth; }
+
+int Figure::height() const
+{
+    const std::vector<LegendEntry> legend = legendOf(rows);
+    const int legendRows = legend.empty() ? 0 : legend.back().row + 1;
+    return kTop + static_cast<int>(rows.size()) * kRowHeight + 8 + legendRows * kLegendRow;
+}
+
+std::string Figure::svg() const
+{
+    constexpr int kWidth = kFigureWidth;
+    constexpr int kBarWidth = kWidth - kLabelWidth - kNoteWidth;
+    double maxTotal = 0;
+    for (const Row& r : rows) {
+        double total = 0;
+        for (const Part& p : r.parts)
+            total += p.value;
+        maxTotal = std::max(maxTotal, total);
+    }
+    if (fullScale > 0)
+        maxTotal = fullScale;
+    const std::vector<LegendEntry> legend = legendOf(rows);
+    const int svgHeight = height();
+    std::ostringstream s;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << svgHeight << "\" viewBox=\"0 0 "
+      << kWidth << " " << svgHeight << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
+    s << "<title>" << escapeHtml(title) << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        const int y = kTop + static_cast<int>(i) * kRowHeight;
+        s << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\" fill=\"#202020\">"
+          << escapeHtml(r.label) << "</text>\n";
+        double x = kLabelWidth;
+        for (const Part& p : r.parts) {
+            const double w = maxTotal > 0 ? p.value / maxTotal * kBarWidth : 0;
+            if (w <= 0)
+                continue;
+            char rect[256];
+            std::snprintf(rect, sizeof rect, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">", x, y + 3, w,
+                          kRowHeight - 8, p.colour.c_str());
+            s << rect << "<title>" << escapeHtml(p.label) << ": " << text::formatDouble(p.value) << " " << escapeHtml(unit)
+              << "</title></rect>\n";
+            x += w;
+        }
+        s << "<text x=\"" << static_cast<int>(x) + 6 << "\" y=\"" << y + 16 << "\" fill=\"#404040\">" << escapeHtml(r.note)
+          << "</text>\n";
+    }
+    for (const LegendEntry& l : legend) {
+        const int y = kTop + static_cast<int>(rows.size()) * kRowHeight + 8 + l.row * kLegendRow;
+        s << "<rect x=\"" << l.x << "\" y=\"" << y + 3 << "\" width=\"10\" height=\"10\" fill=\"" << l.colour << "\"/>"
+          << "<text x=\"" << l.x + 14 << "\" y=\"" << y + 12 << "\" fill=\"#202020\">" << escapeHtml(l.label) << "</text>\n";
+    }
+    s << "</svg>\n";
+    return s.str();
+}
+
+Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses& a,
+                   const std::vector<suggest::Suggestion>& suggestions, const std::string& source, const std::string& generator)
+{
+    Report r;
+    const trace::Trace& trace = replay.trace;
+    const analysis::Summary& s = a.summary;
+    const isa::MachineConfig& m = trace.machine;
+    r.title = trace.name.empty() ? "Replay report" : "Replay report: " + trace.name;
+    r.source = source;
+    r.generator = generator;
+    r.machine = std::to_string(trace.chips.size()) + " chip(s) at " + text::formatDouble(m.clockMhz) + " MHz, HBM " +
+                text::formatDouble(m.hbmBandwidthGBs) + " GB/s, DMA engine " + text::formatDouble(m.dmaEnginePeakGBs) +
+                " GB/s, ICI link " + text::formatDouble(m.iciLinkGBs) + " GB/s";
+
+    r.headline = {
+        {"Total", text::withThousands(s.totalCycles) + " cycles = " + microseconds(s.microseconds)},
+        {"MXU utilization", pct(s.mxuUtilization)},
+        {"HBM bandwidth utilization", pct(s.hbmUtilization)},
+        {"VMEM peak", text::formatBytes(a.vmem.peakLiveBytes) + " of " + text::formatBytes(a.vmem.capacity) + " (" +
+                          pct(a.vmem.unusedFraction()) + " never used)"},
+        {"Exposed DMA time", text::withThousands(a.dma.exposedCycles) + " cycles"},
+        {"Serialized DMA pairs", std::to_string(a.dma.serialized.size())},
+        {"Critical path", text::withThousands(a.criticalPath.total()) + " cycles"},
+    };
+
+    Figure stalls{"stalls", "Stall cycles by reason", "Why bundles could not issue, summed over chips.", "cycles", {}};
+    std::uint64_t totalStalls = 0;
+    for (int k = 1; k < events::kStallReasonCount; ++k)
+        totalStalls += s.stallCycles[k];
+    for (int k = 1; k < events::kStallReasonCount; ++k)
+        if (s.stallCycles[k]) {
+            const auto reason = static_cast<events::StallReason>(k);
+            const std::string name(events::stallReasonName(reason));
+            stalls.rows.push_back({name,
+                                   {{name, static_cast<double>(s.stallCycles[k]), stallColour(reason)}},
+                                   pct(static_cast<double>(s.stallCycles[k]) / static_cast<double>(std::max<std::uint64_t>(1, totalStalls)))});
+        }
+    if (!stalls.rows.empty())
+        r.figures.push_back(std::move(stalls));
+
+    Figure path{"critical-path", "Critical path composition",
+                "What the longest chain of dependent steps spent its cycles on: shorten the largest part first.", "cycles", {}};
+    Figure::Row pathRow{"critical path", {}, text::withThousands(a.criticalPath.total()) + " cycles"};
+    for (int k = 0; k < analysis::kPathKindCount; ++k)
+        if (a.criticalPath.cycles[k]) {
+            const auto kind = static_cast<analysis::PathKind>(k);
+            pathRow.parts.push_back({std::string(analysis::pathKindName(kind)) + " " + pct(a.criticalPath.share(kind)),
+                                     static_cast<double>(a.criticalPath.cycles[k]), pathColour(kind)});
+        }
+    if (!pathRow.parts.empty()) {
+        path.rows.push_back(std::move(pathRow));
+        r.figures.push_back(std::move(path));
+    }
+
+    Figure chips{"chips", "Utilization per chip", "MXU and HBM bandwidth utilization of each chip.", "%", {}};
+    r.chips = {"chips", "Chips", {"chip", "bundles", "active cycles", "MXU", "HBM bytes", "HBM utilization", "stall cycles"},
+               {false, true, true, true, true, true, true}, {}};
+    for (const analysis::ChipSummary& c : s.chips) {
+        std::uint64_t stallSum = 0;
+        for (int k = 1; k < events::kStallReasonCount; ++k)
+            stallSum += c.stallCycles[k];
+        r.chips.rows.push_back({std::to_string(c.chip), text::withThousands(c.bundles), text::withThousands(c.activeCycles),
+                                pct(c.mxuUtilization), text::formatBytes(c.hbmBytes), pct(c.hbmUtilization),
+                                text::withThousands(stallSum)});
+        chips.rows.push_back({"chip " + std::to_string(c.chip) + " MXU", {{"MXU", 100.0 * c.mxuUtilization, kGreen}}, pct(c.mxuUtilization)});
+        chips.rows.push_back({"chip " + std::to_string(c.chip) + " HBM", {{"HBM", 100.0 * c.hbmUtilization, kOrange}}, pct(c.hbmUtilization)});
+    }
+    if (!chips.rows.empty()) {
+        chips.fullScale = 100.0; // utilizations against 100%, not against the largest one
+        r.figures.push_back(std::move(chips));
+    }
+
+    r.regions = {"regions", "Regions (all chips, inclusive)", {"region", "level", "instances", "cycles", "MXU", "DMA bytes", "stall cycles"},
+                 {false, false, true, true, true, true, true}, {}};
+    for (const analysis::RegionSummary& g : s.regions)
+        r.regions.rows.push_back({std::string(static_cast<std::size_t>(g.depth) * 2, ' ') + g.name, g.level,
+                                  text::withThousands(g.instances), text::withThousands(g.cycles), pct(g.mxuUtilization()),
+                                  text::formatBytes(g.dmaBytes), text::withThousands(g.totalStallCycles())});
+
+    r.suggestions = rank(suggestions);
+    r.analysis = analysisToJson(replay, a, suggestions);
+    return r;
+}
+
+} // namespace xps::report

@@ -1,0 +1,103 @@
+#pragma once
+// An annotated report of one replay: what a performance review passes around. Built once from the
+// analyses and the measured suggestions, then written as Markdown, self-contained HTML (figures as inline
+// SVG), JSON (docs/report-json.md) or, by the front ends, PDF. Annotations and bookmarks come from a session;
+// a report of a bare trace has none and says so.
+
+#include "analysis/analyze.h"
+#include "suggest/suggestion.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace xps::report {
+
+// A horizontal bar chart: one bar per row, each bar split into coloured parts.
+struct Figure
+{
+    struct Part
+    {
+        std::string label;  // legend entry
+        double value = 0;
+        std::string colour; // "#rrggbb"
+    };
+    struct Row
+    {
+        std::string label;
+        std::vector<Part> parts;
+        std::string note; // printed after the bar ("62.1%")
+    };
+    std::string id;      // "stalls", "critical-path", "chips"
+    std::string title;
+    std::string caption; // one sentence saying what to read in it
+    std::string unit;    // of the values ("cycles", "%")
+    std::vector<Row> rows;
+    double fullScale = 0; // the value a full-width bar stands for; 0: the longest row
+    std::string svg() const; // a standalone <svg> element
+    int width() const;       // of the SVG, in CSS pixels
+    int height() const;
+};
+
+struct Table
+{
+    std::string id;
+    std::string title;
+    std::vector<std::string> columns;
+    std::vector<bool> numeric; // per column: right-aligned
+    std::vector<std::vector<std::string>> rows;
+};
+
+struct SuggestionEntry
+{
+    int rank = 0; // 1 = largest measured gain
+    std::string state = "open"; // open, applied, dismissed (sessions keep it)
+    suggest::Suggestion suggestion;
+    std::string evidence; // in words: cycle range, pcs, DMAs
+};
+
+struct Annotation
+{
+    std::string text;
+    std::uint64_t fromCycle = 0;
+    std::uint64_t toCycle = 0;
+};
+
+struct Bookmark
+{
+    std::string name;
+    std::uint64_t fromCycle = 0;
+    std::uint64_t toCycle = 0;
+};
+
+struct Report
+{
+    std::string title;
+    std::string source;    // the trace or session file
+    std::string generator; // "xpushark 0.1.0"
+    std::string machine;   // chips, clock, HBM and link bandwidth
+    std::vector<std::pair<std::string, std::string>> headline; // figure name -> value
+    std::vector<Figure> figures;
+    Table chips;
+    Table regions;
+    std::vector<SuggestionEntry> suggestions; // ranked
+    std::vector<Annotation> annotations;
+    std::vector<Bookmark> bookmarks;
+    nlohmann::json analysis; // the stable analysis form (docs/analysis-json.md), carried into the JSON report
+};
+
+Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses& analyses,
+                   const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
+                   const std::string& generator);
+
+std::string toMarkdown(const Report& report);
+// Self-contained: styles and figures inline. With `figureImages`, each figure is an <img src="figure:ID">
+// instead of inline SVG, for renderers without SVG that are handed the images (the PDF writer).
+std::string toHtml(const Report& report, bool figureImages = false);
+nlohmann::json toJson(const Report& report);
+
+// HTML and XML text escaping.
+std::string escapeHtml(std::string_view text);
+
+} // namespace xps::report
