@@ -1,10 +1,12 @@
-// `xpushark-cli report TRACE -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures the
-// suggestions and writes the annotated report. Headless: the PDF is laid out on Qt's offscreen platform.
+// `xpushark-cli report TRACE_OR_SESSION -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures
+// the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states. Headless: the PDF is laid out on Qt's offscreen platform.
 #include "analyzed_trace.h"
 #include "commands.h"
 
 #include "report/report.h"
 #include "report/report_file.h"
+#include "session/session.h"
+#include "trace/trace_container.h"
 #include "what_if.h"
 
 #include <QGuiApplication>
@@ -71,8 +73,24 @@ int runReport(const std::vector<std::string>& args, Streams io)
         return code;
     if (measure)
         sim::measureSuggestions(a->suggestions, a->trace, a->result);
-    const report::Report r =
+    report::Report r =
         report::buildReport(*a->view, a->analyses, a->suggestions, path, std::string("xpushark-cli ") + XPS_VERSION);
+    if (trace::looksLikeContainer(path)) {
+        // A session: its notes (moved to where their events are in this replay), bookmarks and the state of
+        // each suggestion go into the report.
+        Result<session::Session> s = session::readSession(path);
+        if (!s)
+            return inputError(io, s.error());
+        session::relocate(s->annotations, a->store);
+        for (const session::Annotation& n : s->annotations)
+            r.annotations.push_back({n.text, n.fromCycle, n.toCycle});
+        for (const session::Bookmark& b : s->bookmarks)
+            r.bookmarks.push_back({b.name, b.fromCycle, b.toCycle});
+        for (report::SuggestionEntry& e : r.suggestions)
+            for (const session::SuggestionRecord& rec : s->suggestions)
+                if (rec.id == e.suggestion.id)
+                    e.state = std::string(session::suggestionStateName(rec.state));
+    }
 
     // QTextDocument and QPdfWriter (the PDF) need a QGuiApplication; the offscreen platform needs no display.
     const std::unique_ptr<QGuiApplication> app = *format == ui::ReportFormat::Pdf ? guiForPdf() : nullptr;

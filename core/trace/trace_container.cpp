@@ -120,7 +120,7 @@ bool looksLikeContainer(const std::string& path)
     return in.gcount() == 16 && std::memcmp(header, "SQLite format 3", 16) == 0;
 }
 
-Status writeTraceContainer(const Trace& trace, const std::string& path)
+Status writeTraceContainer(const Trace& trace, const std::string& path, const ContainerExtension& extend)
 {
     return writeFileAtomically(path, [&](const std::string& temp) -> Status {
         sql::Database db;
@@ -172,6 +172,9 @@ Status writeTraceContainer(const Trace& trace, const std::string& path)
             if (blobs.failed())
                 return fail(db.lastError());
         }
+        if (extend)
+            if (std::string e = extend(db); !e.empty())
+                return fail(e);
         if (std::string e = db.exec("COMMIT"); !e.empty())
             return fail(e);
         return Ok{};

@@ -2,6 +2,7 @@
 // reproduce the trace, and the install script's idempotency.
 #include "test_support.h"
 
+#include "session/session.h"
 #include "trace/trace_io.h"
 
 #include <QProcess>
@@ -452,6 +453,33 @@ private slots:
                              dir.filePath(QStringLiteral("missing/report.html"))});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.find("missing/report.html") != std::string::npos, bad.err.c_str());
+    }
+
+    void reportOfASessionCarriesItsNotesBookmarksAndStates()
+    {
+        QTemporaryDir dir;
+        auto loaded = trace::loadTrace(sample("vector_add.xasm").toStdString());
+        QVERIFY(loaded.ok());
+        session::Session s;
+        s.trace = std::move(loaded).value();
+        s.source = sample("vector_add.xasm").toStdString();
+        s.annotations.push_back({1, "the first load waits here", 10, 20, session::EventAnchor{0, 16, 0}});
+        s.annotations.push_back({2, "steady state starts", 300, 900, std::nullopt});
+        s.bookmarks.push_back({"prologue", 0, 120, {}, {}});
+        s.suggestions.push_back({"S1", "single-engine", "", session::SuggestionState::Dismissed, nullptr});
+        const std::string path = dir.filePath(QStringLiteral("review.xps")).toStdString();
+        QVERIFY(session::writeSession(s, path).ok());
+        const QString out = dir.filePath(QStringLiteral("review.md"));
+        const Run r = cli({QStringLiteral("report"), QString::fromStdString(path), QStringLiteral("--no-measure"), QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const std::string md = test::readFile(out.toStdString());
+        QVERIFY(md.find("the first load waits here") != std::string::npos);
+        QVERIFY(md.find("- cycles 300-900: steady state starts") != std::string::npos);
+        QVERIFY(md.find("- prologue: cycles 0-120") != std::string::npos);
+        QVERIFY2(md.find("(S1, ") != std::string::npos && md.find(", dismissed)") != std::string::npos, md.c_str());
+        // The anchored note moved to where its event (the first execution of pc 16, the first sync.wait,
+        // issued at cycle 75 on the GRM) is in this replay, keeping its length.
+        QVERIFY2(md.find("- cycles 75-85: the first load waits here") != std::string::npos, md.c_str());
     }
 
     void generateErrors_data()

@@ -284,7 +284,7 @@ private slots:
         r = trace::loadTrace(path);
         QCOMPARE(r.error().primary().toString(),
                  path + ": written by a newer xpushark (container schema version 9; this build reads "
-                        "versions up to 1): please update xpushark");
+                        "versions up to 2): please update xpushark");
 
         withDb("UPDATE blob_chunks SET data = zeroblob(10)");
         r = trace::loadTrace(path);

@@ -1,0 +1,259 @@
+#include "session/session.h"
+
+#include "trace/trace_container.h"
+#include "util/sqlite.h"
+
+#include <map>
+
+namespace xps::session {
+namespace {
+
+constexpr const char* kSessionSchema = R"sql(
+CREATE TABLE session_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE suggestion_states(id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL,
+  state TEXT NOT NULL CHECK(state IN ('open', 'applied', 'dismissed')), measurement TEXT);
+CREATE TABLE annotations(id INTEGER PRIMARY KEY, text TEXT NOT NULL, from_cycle INTEGER NOT NULL,
+  to_cycle INTEGER NOT NULL, anchor_chip INTEGER, anchor_pc INTEGER, anchor_occurrence INTEGER);
+CREATE TABLE bookmarks(position INTEGER PRIMARY KEY, name TEXT NOT NULL, from_cycle INTEGER NOT NULL,
+  to_cycle INTEGER NOT NULL, view TEXT NOT NULL);
+)sql";
+
+std::string writeTables(sql::Database& db, const Session& s)
+{
+    if (std::string e = db.exec(kSessionSchema); !e.empty())
+        return e;
+    const auto check = [&](sql::Statement& st) {
+        const bool ok = st.step() == SQLITE_DONE;
+        st.reset();
+        return ok;
+    };
+    sql::Statement meta(db, "INSERT INTO session_meta(key, value) VALUES(?, ?)");
+    for (const auto& [key, value] : std::map<std::string, std::string>{
+             {"format_version", std::to_string(kSessionFormatVersion)},
+             {"source", s.source},
+             {"replay_summary", s.replaySummary.dump()},
+             {"window_layout", s.windowLayout}}) {
+        meta.bind(1, key);
+        meta.bind(2, value);
+        if (!check(meta))
+            return db.lastError();
+    }
+    sql::Statement suggestion(db, "INSERT INTO suggestion_states(id, kind, title, state, measurement) VALUES(?, ?, ?, ?, ?)");
+    for (const SuggestionRecord& r : s.suggestions) {
+        suggestion.bind(1, r.id);
+        suggestion.bind(2, r.kind);
+        suggestion.bind(3, r.title);
+        suggestion.bind(4, suggestionStateName(r.state));
+        suggestion.bind(5, r.measurement.dump());
+        if (!check(suggestion))
+            return db.lastError();
+    }
+    sql::Statement note(db, "INSERT INTO annotations(id, text, from_cycle, to_cycle, anchor_chip, anchor_pc, anchor_occurrence) "
+                            "VALUES(?, ?, ?, ?, ?, ?, ?)");
+    for (const Annotation& a : s.annotations) {
+        note.bind(1, a.id);
+        note.bind(2, a.text);
+        note.bind(3, static_cast<std::int64_t>(a.fromCycle));
+        note.bind(4, static_cast<std::int64_t>(a.toCycle));
+        // An unbound parameter is NULL: a plain time range.
+        if (a.anchor) {
+            note.bind(5, static_cast<std::int64_t>(a.anchor->chip));
+            note.bind(6, static_cast<std::int64_t>(a.anchor->pc));
+            note.bind(7, static_cast<std::int64_t>(a.anchor->occurrence));
+        }
+        if (!check(note)) // reset() also clears the bindings, so the next row's anchor starts NULL
+            return db.lastError();
+    }
+    sql::Statement mark(db, "INSERT INTO bookmarks(position, name, from_cycle, to_cycle, view) VALUES(?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < s.bookmarks.size(); ++i) {
+        const Bookmark& b = s.bookmarks[i];
+        nlohmann::json view = {{"hidden_lanes", b.hiddenLanes}, {"selected_pcs", nlohmann::json::array()}};
+        for (const auto& [chip, pc] : b.selectedPcs)
+            view["selected_pcs"].push_back({chip, pc});
+        mark.bind(1, static_cast<std::int64_t>(i));
+        mark.bind(2, b.name);
+        mark.bind(3, static_cast<std::int64_t>(b.fromCycle));
+        mark.bind(4, static_cast<std::int64_t>(b.toCycle));
+        mark.bind(5, view.dump());
+        if (!check(mark))
+            return db.lastError();
+    }
+    return {};
+}
+
+bool hasTable(sql::Database& db, const char* name)
+{
+    sql::Statement s(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    s.bind(1, std::string_view(name));
+    return s.step() == SQLITE_ROW;
+}
+
+// Parses a JSON column; on failure, says which row of which table.
+Result<nlohmann::json> jsonColumn(const std::string& text, const std::string& where)
+{
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        return Error(where, "is not valid JSON");
+    return j;
+}
+
+} // namespace
+
+std::string_view suggestionStateName(SuggestionState state)
+{
+    switch (state) {
+    case SuggestionState::Open: return "open";
+    case SuggestionState::Applied: return "applied";
+    case SuggestionState::Dismissed: return "dismissed";
+    }
+    return "open";
+}
+
+std::optional<SuggestionState> suggestionStateFromName(std::string_view name)
+{
+    for (SuggestionState s : {SuggestionState::Open, SuggestionState::Applied, SuggestionState::Dismissed})
+        if (suggestionStateName(s) == name)
+            return s;
+    return std::nullopt;
+}
+
+Status writeSession(const Session& session, const std::string& path)
+{
+    return trace::writeTraceContainer(session.trace, path, [&](sql::Database& db) { return writeTables(db, session); });
+}
+
+Result<Session> readSession(const std::string& path)
+{
+    Result<trace::Trace> trace = trace::readTraceContainer(path); // checks the header, version and the trace
+    if (!trace)
+        return trace.error();
+    Session s;
+    s.trace = std::move(trace).value();
+    sql::Database db;
+    if (std::string e = db.open(path, true); !e.empty())
+        return Error(path, "cannot open the session: " + e);
+    if (!hasTable(db, "session_meta"))
+        return s; // a trace without a session: version 1, or never saved as a session
+    const std::string at = path + ": ";
+
+    sql::Statement meta(db, "SELECT key, value FROM session_meta");
+    std::map<std::string, std::string> values;
+    while (meta.step() == SQLITE_ROW)
+        values[meta.text(0)] = meta.text(1);
+    const auto version = values.find("format_version");
+    if (version == values.end())
+        return Error(at + "table session_meta", "missing row 'format_version'");
+    if (version->second != std::to_string(kSessionFormatVersion))
+        return Error(at + "table session_meta", "session format version " + version->second + " is not one this build reads (" +
+                                                   std::to_string(kSessionFormatVersion) + "): please update xpushark");
+    s.source = values["source"];
+    s.windowLayout = values["window_layout"];
+    if (const auto summary = values.find("replay_summary"); summary != values.end()) {
+        auto j = jsonColumn(summary->second, at + "table session_meta, row replay_summary");
+        if (!j)
+            return j.error();
+        s.replaySummary = std::move(j).value();
+    }
+
+    sql::Statement suggestion(db, "SELECT id, kind, title, state, measurement FROM suggestion_states ORDER BY rowid");
+    while (suggestion.step() == SQLITE_ROW) {
+        SuggestionRecord r{suggestion.text(0), suggestion.text(1), suggestion.text(2), SuggestionState::Open, nullptr};
+        const std::string where = at + "table suggestion_states, row id=" + r.id;
+        const auto state = suggestionStateFromName(suggestion.text(3));
+        if (!state)
+            return Error(where, "state '" + suggestion.text(3) + "' is not open, applied or dismissed");
+        r.state = *state;
+        if (!suggestion.isNull(4)) {
+            auto j = jsonColumn(suggestion.text(4), where + ", column measurement");
+            if (!j)
+                return j.error();
+            r.measurement = std::move(j).value();
+        }
+        s.suggestions.push_back(std::move(r));
+    }
+
+    sql::Statement note(db, "SELECT id, text, from_cycle, to_cycle, anchor_chip, anchor_pc, anchor_occurrence FROM annotations ORDER BY id");
+    while (note.step() == SQLITE_ROW) {
+        Annotation a;
+        a.id = note.int64(0);
+        a.text = note.text(1);
+        a.fromCycle = static_cast<std::uint64_t>(note.int64(2));
+        a.toCycle = static_cast<std::uint64_t>(note.int64(3));
+        if (!note.isNull(4)) {
+            const std::int64_t chip = note.int64(4), pc = note.int64(5), occurrence = note.int64(6);
+            if (chip < 0 || chip >= static_cast<std::int64_t>(s.trace.chips.size()) || pc < 0 || occurrence < 0)
+                return Error(at + "table annotations, row id=" + std::to_string(a.id),
+                             "anchor (chip " + std::to_string(chip) + ", pc " + std::to_string(pc) + ") is not in the trace");
+            a.anchor = EventAnchor{static_cast<int>(chip), static_cast<std::uint32_t>(pc), static_cast<std::uint64_t>(occurrence)};
+        }
+        s.annotations.push_back(std::move(a));
+    }
+
+    sql::Statement mark(db, "SELECT position, name, from_cycle, to_cycle, view FROM bookmarks ORDER BY position");
+    while (mark.step() == SQLITE_ROW) {
+        Bookmark b;
+        b.name = mark.text(1);
+        b.fromCycle = static_cast<std::uint64_t>(mark.int64(2));
+        b.toCycle = static_cast<std::uint64_t>(mark.int64(3));
+        const std::string where = at + "table bookmarks, row position=" + std::to_string(mark.int64(0));
+        auto view = jsonColumn(mark.text(4), where + ", column view");
+        if (!view)
+            return view.error();
+        try {
+            for (const auto& lane : view.value().at("hidden_lanes"))
+                b.hiddenLanes.push_back(lane.get<std::string>());
+            for (const auto& pc : view.value().at("selected_pcs"))
+                b.selectedPcs.emplace_back(pc.at(0).get<int>(), pc.at(1).get<std::uint32_t>());
+        } catch (const nlohmann::json::exception& e) {
+            return Error(where + ", column view", std::string("unexpected content: ") + e.what());
+        }
+        s.bookmarks.push_back(std::move(b));
+    }
+    return s;
+}
+
+std::optional<std::uint64_t> locate(const EventAnchor& anchor, const events::EventStore& store)
+{
+    const events::BundleSnapshot bundles = store.bundles();
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < bundles.size(); ++i) {
+        const events::BundleIssue e = bundles[i];
+        if (e.chip == anchor.chip && e.pc == anchor.pc && seen++ == anchor.occurrence)
+            return e.cycle;
+    }
+    return std::nullopt;
+}
+
+std::optional<EventAnchor> anchorOf(std::size_t index, const events::EventStore& store)
+{
+    const events::BundleSnapshot bundles = store.bundles();
+    if (index >= bundles.size())
+        return std::nullopt;
+    const events::BundleIssue target = bundles[index];
+    std::uint64_t occurrence = 0;
+    for (std::size_t i = 0; i < index; ++i) {
+        const events::BundleIssue e = bundles[i];
+        occurrence += e.chip == target.chip && e.pc == target.pc;
+    }
+    return EventAnchor{target.chip, target.pc, occurrence};
+}
+
+std::size_t relocate(std::vector<Annotation>& annotations, const events::EventStore& store)
+{
+    std::size_t missing = 0;
+    for (Annotation& a : annotations) {
+        if (!a.anchor)
+            continue;
+        const std::optional<std::uint64_t> cycle = locate(*a.anchor, store);
+        if (!cycle) {
+            ++missing;
+            continue;
+        }
+        const std::uint64_t length = a.toCycle - a.fromCycle;
+        a.fromCycle = *cycle;
+        a.toCycle = *cycle + length;
+    }
+    return missing;
+}
+
+} // namespace xps::session

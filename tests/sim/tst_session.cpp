@@ -1,0 +1,238 @@
+// Sessions: everything saved comes back, a bare trace reads as an empty session, a newer file is refused
+// with a clear message, an interrupted save keeps the previous file, and a note pinned to an event follows
+// the event when a re-replay moves it.
+#include "sim/sim_support.h"
+
+#include "session/session.h"
+#include "trace/trace_container.h"
+#include "trace/trace_io.h"
+#include "util/sqlite.h"
+
+#include <QTemporaryDir>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace xps;
+
+namespace {
+
+// A loop whose DMA time depends on the HBM bandwidth: a slower machine moves every later bundle.
+const char* kLoop = R"(
+.vmem a, 0, 65536
+.hbm  src, 0, 65536
+.output a
+.init src, random_f32, seed=3
+.sreg s1, 0
+.sreg s5, 0
+loop:
+    sadd s1, s1, 1 ; sand s3, s1, 7
+    smul s4, s3, 4096 ; sadd s5, s5, 1
+    dma.start vmem[s4], hbm[s4], 4096, 0, engine=0
+    scmp.lt s6, s1, 40
+    sync.wait 0, s5
+    brnz s6, loop
+    halt
+)";
+
+session::Session sampleSession(const trace::Trace& trace, int notes)
+{
+    session::Session s;
+    s.trace = trace;
+    s.source = "/traces/loop.xasm";
+    s.replaySummary = {{"total_cycles", 1234}, {"mxu_utilization", 0.25}};
+    s.suggestions = {{"S1", "late-dma", "Issue the DMA at pc 2 earlier", session::SuggestionState::Applied,
+                      {{"verdict", "improves"}, {"gain_percent", 12.5}}},
+                     {"S2", "hbm-bandwidth", "What if HBM bandwidth doubled?", session::SuggestionState::Dismissed, nullptr},
+                     {"S3", "single-engine", "Split the DMA", session::SuggestionState::Open, nullptr}};
+    for (int i = 0; i < notes; ++i) {
+        session::Annotation a;
+        a.id = i + 1;
+        a.text = "note " + std::to_string(i) + ": the wait at pc 4 is exposed; 'quotes' and \"more\"";
+        a.fromCycle = 100u * static_cast<unsigned>(i);
+        a.toCycle = a.fromCycle + 50;
+        if (i % 2 == 0)
+            a.anchor = session::EventAnchor{0, 4, static_cast<std::uint64_t>(i)};
+        s.annotations.push_back(a);
+    }
+    s.bookmarks = {{"first DMA", 0, 300, {"chip 0 / MXU"}, {{0, 2}, {0, 4}}}, {"steady state", 2000, 9000, {}, {}}};
+    s.windowLayout = "AAAA/w==";
+    return s;
+}
+
+void compareSessions(const session::Session& a, const session::Session& b)
+{
+    QVERIFY(a.trace == b.trace);
+    QCOMPARE(a.source, b.source);
+    QCOMPARE(a.replaySummary, b.replaySummary);
+    QCOMPARE(a.windowLayout, b.windowLayout);
+    QCOMPARE(a.suggestions.size(), b.suggestions.size());
+    for (std::size_t i = 0; i < a.suggestions.size(); ++i) {
+        QCOMPARE(a.suggestions[i].id, b.suggestions[i].id);
+        QCOMPARE(a.suggestions[i].kind, b.suggestions[i].kind);
+        QCOMPARE(a.suggestions[i].title, b.suggestions[i].title);
+        QVERIFY(a.suggestions[i].state == b.suggestions[i].state);
+        QCOMPARE(a.suggestions[i].measurement, b.suggestions[i].measurement);
+    }
+    QCOMPARE(a.annotations.size(), b.annotations.size());
+    for (std::size_t i = 0; i < a.annotations.size(); ++i) {
+        QCOMPARE(a.annotations[i].id, b.annotations[i].id);
+        QCOMPARE(a.annotations[i].text, b.annotations[i].text);
+        QCOMPARE(a.annotations[i].fromCycle, b.annotations[i].fromCycle);
+        QCOMPARE(a.annotations[i].toCycle, b.annotations[i].toCycle);
+        QVERIFY(a.annotations[i].anchor == b.annotations[i].anchor);
+    }
+    QCOMPARE(a.bookmarks.size(), b.bookmarks.size());
+    for (std::size_t i = 0; i < a.bookmarks.size(); ++i) {
+        QCOMPARE(a.bookmarks[i].name, b.bookmarks[i].name);
+        QCOMPARE(a.bookmarks[i].fromCycle, b.bookmarks[i].fromCycle);
+        QCOMPARE(a.bookmarks[i].toCycle, b.bookmarks[i].toCycle);
+        QVERIFY(a.bookmarks[i].hiddenLanes == b.bookmarks[i].hiddenLanes);
+        QVERIFY(a.bookmarks[i].selectedPcs == b.bookmarks[i].selectedPcs);
+    }
+}
+
+void setPragma(const std::string& path, const char* sql)
+{
+    sql::Database db;
+    QVERIFY(db.open(path, false).empty());
+    QVERIFY(db.exec(sql).empty());
+}
+
+} // namespace
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everythingSavedComesBack()
+    {
+        const auto replayed = test::replaySource(kLoop);
+        const session::Session s = sampleSession(replayed->trace, 5);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("review.xps")).toStdString();
+        const Status saved = session::writeSession(s, path);
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().toString().c_str());
+        const auto loaded = session::readSession(path);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        compareSessions(s, *loaded);
+        // A session file is still a trace to everything that reads traces.
+        const auto asTrace = trace::loadTrace(path);
+        QVERIFY(asTrace.ok() && *asTrace == s.trace);
+    }
+
+    void aBareTraceIsAnEmptySession()
+    {
+        const auto replayed = test::replaySource(kLoop);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("bare.xps")).toStdString();
+        QVERIFY(trace::saveTrace(replayed->trace, path).ok());
+        // A version 1 file (written before sessions existed) migrates the same way.
+        setPragma(path, "PRAGMA user_version = 1");
+        const auto loaded = session::readSession(path);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QVERIFY(loaded->trace == replayed->trace);
+        QVERIFY(loaded->annotations.empty() && loaded->bookmarks.empty() && loaded->suggestions.empty());
+    }
+
+    void aNewerFileGetsAClearMessage()
+    {
+        const auto replayed = test::replaySource(kLoop);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("newer.xps")).toStdString();
+        QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
+        setPragma(path, "PRAGMA user_version = 3");
+        auto loaded = session::readSession(path);
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.error().toString().find("written by a newer xpushark (container schema version 3") != std::string::npos,
+                 loaded.error().toString().c_str());
+
+        QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
+        setPragma(path, "UPDATE session_meta SET value = '7' WHERE key = 'format_version'");
+        loaded = session::readSession(path);
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.error().toString(), path + ": table session_meta: session format version 7 is not one this build reads (1): "
+                                                   "please update xpushark");
+
+        QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
+        setPragma(path, "UPDATE suggestion_states SET measurement = '{broken' WHERE id = 'S1'");
+        loaded = session::readSession(path);
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.error().toString(), path + ": table suggestion_states, row id=S1, column measurement: is not valid JSON");
+    }
+
+    void anInterruptedSaveKeepsThePreviousFile()
+    {
+        const auto replayed = test::replaySource(kLoop);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("keep.xps")).toStdString();
+        const session::Session before = sampleSession(replayed->trace, 2);
+        QVERIFY(session::writeSession(before, path).ok());
+        const session::Session after = sampleSession(replayed->trace, 20000);
+        for (int delayMs : {0, 2, 10, 40}) {
+            const pid_t child = fork();
+            if (child == 0) {
+                (void)session::writeSession(after, path);
+                _exit(0);
+            }
+            usleep(static_cast<useconds_t>(delayMs * 1000));
+            kill(child, SIGKILL);
+            waitpid(child, nullptr, 0);
+            // Whatever the moment of the kill, the file is one complete session.
+            const auto loaded = session::readSession(path);
+            QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+            QVERIFY(loaded->annotations.size() == 2 || loaded->annotations.size() == 20000);
+        }
+    }
+
+    void aNoteOnAnEventFollowsItAcrossAReReplay()
+    {
+        const auto fast = test::replaySource(kLoop);
+        // The 7th execution of the sync.wait (pc 4), where the first replay put it.
+        std::size_t index = 0;
+        std::uint64_t seen = 0;
+        const events::BundleSnapshot bundles = fast->store.bundles();
+        for (std::size_t i = 0; i < bundles.size(); ++i)
+            if (bundles[i].pc == 4 && seen++ == 6) {
+                index = i;
+                break;
+            }
+        const auto anchor = session::anchorOf(index, fast->store);
+        QVERIFY(anchor);
+        QCOMPARE(*anchor, (session::EventAnchor{0, 4, 6}));
+        session::Annotation note{1, "this wait", bundles[index].cycle, bundles[index].cycle + 10, anchor};
+
+        // The same program on a machine with a quarter of the HBM bandwidth: the wait moves later.
+        trace::Trace slower = fast->trace;
+        slower.machine.hbmBandwidthGBs /= 4;
+        slower.machine.dmaEnginePeakGBs /= 4;
+        events::EventStore store;
+        const sim::ReplayResult r = sim::replay(slower, {sim::ReplayMode::Full, 0}, store);
+        QVERIFY(!r.fault);
+        std::vector<session::Annotation> notes{note};
+        QCOMPARE(session::relocate(notes, store), std::size_t{0});
+        std::uint64_t expected = 0;
+        seen = 0;
+        const events::BundleSnapshot moved = store.bundles();
+        for (std::size_t i = 0; i < moved.size(); ++i)
+            if (moved[i].pc == 4 && seen++ == 6) {
+                expected = moved[i].cycle;
+                break;
+            }
+        QVERIFY(expected > note.fromCycle);
+        QCOMPARE(notes[0].fromCycle, expected);
+        QCOMPARE(notes[0].toCycle, expected + 10);
+
+        // A replay that stops before the event leaves the note where it was and says so.
+        events::EventStore cut;
+        (void)sim::replay(slower, {sim::ReplayMode::Full, expected / 2}, cut);
+        std::vector<session::Annotation> unchanged{note};
+        QCOMPARE(session::relocate(unchanged, cut), std::size_t{1});
+        QCOMPARE(unchanged[0].fromCycle, note.fromCycle);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
