@@ -7,6 +7,7 @@
 #include "report/report_file.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "session/session_document.h"
 #include "theme/theme.h"
 #include "util/atomic_file.h"
 #include "views/disassembly_view.h"
@@ -14,6 +15,7 @@
 #include "views/dma_lanes_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "views/event_text.h"
+#include "views/notes_view.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
 #include "views/timeline_view.h"
@@ -28,6 +30,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -59,7 +63,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
       m_timeline(new TimelineView(m_session, m_selection, this)),
       m_disassembly(new DisassemblyView(m_session, m_selection, this)), m_summary(new SummaryView(m_session, this)),
       m_suggestions(new SuggestionsView(m_session, m_selection, this)), m_stageLabel(new QLabel(this)),
-      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this))
+      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this)), m_document(new SessionDocument(m_session, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("xpushark"));
@@ -74,7 +78,11 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea);
     QDockWidget* suggestions = addDock(m_suggestions, tr("Suggestions"), Qt::LeftDockWidgetArea);
     QDockWidget* disassembly = addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
-    QDockWidget* dma = addDock(new DmaLanesView(m_session, m_selection, this), tr("DMA lanes"), Qt::BottomDockWidgetArea);
+    auto* dmaLanes = new DmaLanesView(m_session, m_selection, this);
+    QDockWidget* dma = addDock(dmaLanes, tr("DMA lanes"), Qt::BottomDockWidgetArea);
+    m_timeline->setNotes(m_document->notes());
+    dmaLanes->lanes()->setNotes(m_document->notes());
+    QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this), tr("Notes"), Qt::LeftDockWidgetArea);
     QDockWidget* heatmap = addDock(new VmemHeatmapView(m_session, m_selection, this), tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
     QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this), tr("Dependency graph"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(disassembly, graph);
@@ -82,7 +90,22 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     tabifyDockWidget(dma, heatmap);
     disassembly->raise();
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);
+    tabifyDockWidget(suggestions, notes);
     suggestions->raise();
+    m_document->setLayoutProvider([this] { return saveState(); });
+    connect(m_document, &SessionDocument::loaded, this, [this] {
+        if (!m_document->windowLayout().isEmpty())
+            restoreState(m_document->windowLayout());
+        m_currentBookmark = -1;
+        updateBookmarkMenu();
+    });
+    connect(m_document->notes(), &SessionNotes::bookmarksChanged, this, &MainWindow::updateBookmarkMenu);
+    connect(m_document, &SessionDocument::saved, this, [this](const QString& path, const QString& error) {
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+        else
+            QMessageBox::critical(this, tr("Session not saved"), error);
+    });
 
     m_progress->setMaximumWidth(220);
     m_progress->setTextVisible(true);
@@ -162,6 +185,15 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(tr("Export &Chrome/Perfetto trace…"), this, &MainWindow::exportChromeTrace);
+    QAction* save = file->addAction(tr("&Save session"), this, [this] {
+        if (m_document->path().isEmpty())
+            saveSessionAs();
+        else
+            m_document->save();
+    });
+    save->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs)->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
     file->addAction(tr("Export &report (HTML, PDF, Markdown, JSON)…"), this, [this] { exportReport(); });
     file->addAction(tr("Export &analysis (JSON)…"), this, &MainWindow::exportAnalysisJson);
     file->addSeparator();
@@ -179,7 +211,14 @@ void MainWindow::createActions()
         a->setChecked(Theme::instance().kind() == kind);
         themes->addAction(a);
     }
+    QAction* present = m_viewMenu->addAction(tr("&Presentation mode"), this, [this](bool on) { setPresentationMode(on); });
+    present->setCheckable(true);
+    present->setShortcut(Qt::Key_F11);
+    present->setObjectName(QStringLiteral("presentationAction"));
     m_viewMenu->addSeparator();
+
+    m_bookmarkMenu = menuBar()->addMenu(tr("&Bookmarks"));
+    updateBookmarkMenu();
 
     QMenu* replay = menuBar()->addMenu(tr("&Replay"));
     m_replayAction = replay->addAction(tr("&Replay again"), this, [this] {
@@ -355,6 +394,100 @@ void MainWindow::exportReport(const QString& chosen)
     });
 }
 
+void MainWindow::saveSessionAs()
+{
+    const Run* run = m_session->run();
+    if (!run) {
+        QMessageBox::information(this, tr("Save session"), tr("Open a trace first."));
+        return;
+    }
+    QString suggested = m_document->path();
+    if (suggested.isEmpty())
+        suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) + QStringLiteral("-session.xps");
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), suggested, tr("xpushark session (*.xps)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QStringLiteral(".xps")))
+        path += QStringLiteral(".xps");
+    m_document->save(path);
+}
+
+void MainWindow::addBookmark(const QString& name)
+{
+    if (!m_session->run() || name.trimmed().isEmpty())
+        return;
+    session::Bookmark b;
+    b.name = name.trimmed().toStdString();
+    b.fromCycle = m_selection->from();
+    b.toCycle = m_selection->to();
+    b.selectedPcs = m_selection->selection().pcs;
+    m_document->notes()->addBookmark(std::move(b));
+    m_currentBookmark = static_cast<int>(m_document->notes()->bookmarks().size()) - 1;
+}
+
+void MainWindow::showBookmark(int index)
+{
+    const auto& bookmarks = m_document->notes()->bookmarks();
+    if (bookmarks.empty())
+        return;
+    const int n = static_cast<int>(bookmarks.size());
+    m_currentBookmark = ((index % n) + n) % n;
+    const session::Bookmark& b = bookmarks[static_cast<std::size_t>(m_currentBookmark)];
+    m_selection->setTimeRange(b.fromCycle, std::max(b.toCycle, b.fromCycle + 1));
+    Selection s;
+    s.pcs = b.selectedPcs;
+    s.origin = tr("bookmark “%1”").arg(QString::fromStdString(b.name));
+    m_selection->select(std::move(s));
+    statusBar()->showMessage(tr("Bookmark %1 of %2: %3").arg(m_currentBookmark + 1).arg(n).arg(QString::fromStdString(b.name)), 5000);
+}
+
+void MainWindow::stepBookmark(int delta)
+{
+    showBookmark(m_currentBookmark < 0 && delta < 0 ? -1 : m_currentBookmark + delta);
+}
+
+void MainWindow::updateBookmarkMenu()
+{
+    if (!m_bookmarkMenu)
+        return;
+    m_bookmarkMenu->clear();
+    m_bookmarkMenu->addAction(tr("&Add bookmark for this view…"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Add bookmark"), tr("Name of this view:"), QLineEdit::Normal,
+                                                   tr("View %1").arg(m_document->notes()->bookmarks().size() + 1), &ok);
+        if (ok)
+            addBookmark(name);
+    });
+    m_bookmarkMenu->addAction(tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this, [this] { stepBookmark(1); });
+    m_bookmarkMenu->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp), this, [this] { stepBookmark(-1); });
+    const auto& bookmarks = m_document->notes()->bookmarks();
+    if (!bookmarks.empty())
+        m_bookmarkMenu->addSeparator();
+    for (std::size_t i = 0; i < bookmarks.size(); ++i)
+        m_bookmarkMenu->addAction(tr("%1. %2").arg(i + 1).arg(QString::fromStdString(bookmarks[i].name)), this,
+                                  [this, i] { showBookmark(static_cast<int>(i)); });
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    if (on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_normalFont = QApplication::font();
+        QFont big = m_normalFont;
+        big.setPointSizeF(m_normalFont.pointSizeF() * 1.4);
+        QApplication::setFont(big);
+        showFullScreen();
+    } else {
+        QApplication::setFont(m_normalFont);
+        showNormal();
+    }
+    if (auto* action = findChild<QAction*>(QStringLiteral("presentationAction")))
+        action->setChecked(on);
+    Theme::instance().setPresentation(on);
+}
+
 void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write)
 {
     statusBar()->showMessage(tr("Writing %1…").arg(path));
@@ -397,7 +530,7 @@ void MainWindow::isolateView(const QString& name, QSize size)
 QStringList MainWindow::viewNames()
 {
     return {QStringLiteral("timeline"), QStringLiteral("summary"), QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph")};
+            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph"), QStringLiteral("notes")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -20,6 +20,7 @@ namespace xps::ui {
 class DisassemblyView;
 class ReplaySession;
 class SelectionModel;
+class SessionDocument;
 class SuggestionsView;
 class SummaryView;
 class TimelineView;
@@ -43,7 +44,7 @@ public:
     SuggestionsView* suggestions() const { return m_suggestions; }
     WelcomePage* welcome() const { return m_welcome; }
     // A view by the name --screenshot --view takes: timeline, summary, disassembly, suggestions, heatmap,
-    // dma, graph; nullptr if unknown.
+    // dma, graph, notes; nullptr if unknown.
     QWidget* viewByName(const QString& name) const;
     static QStringList viewNames();
     // Shows the view alone at `size` (its dock floats), for a screenshot of one view.
@@ -52,6 +53,15 @@ public:
     // File > Export report: to `path` (format by its extension), or to a file the user picks when empty.
     // Written in the background; the status bar says when it is done.
     void exportReport(const QString& path = {});
+    SessionDocument* document() const { return m_document; }
+    // Bookmarks: add the current view under `name`; show bookmark `index` (wraps); step to the next or
+    // previous one (PageDown / PageUp).
+    void addBookmark(const QString& name);
+    void showBookmark(int index);
+    void stepBookmark(int delta);
+    // Presentation mode: full screen, larger text, for a shared screen.
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return m_presenting; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -71,6 +81,8 @@ private:
     // Runs `write` (which returns an error message, empty on success) on a pool thread: exports of a large
     // replay take seconds. The result shows in the status bar, an error in a dialog.
     void exportInBackground(const QString& path, std::function<std::string()> write);
+    void saveSessionAs();
+    void updateBookmarkMenu();
 
     ReplaySession* m_session;
     SelectionModel* m_selection;
@@ -89,6 +101,11 @@ private:
     QLabel* m_stageLabel;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
+    SessionDocument* m_document;
+    QMenu* m_bookmarkMenu = nullptr;
+    int m_currentBookmark = -1;
+    bool m_presenting = false;
+    QFont m_normalFont;
 };
 
 } // namespace xps::ui

@@ -117,18 +117,20 @@ std::optional<SuggestionState> suggestionStateFromName(std::string_view name)
     return std::nullopt;
 }
 
-Status writeSession(const Session& session, const std::string& path)
+Status writeSession(const trace::Trace& trace, const Session& session, const std::string& path)
 {
-    return trace::writeTraceContainer(session.trace, path, [&](sql::Database& db) { return writeTables(db, session); });
+    return trace::writeTraceContainer(trace, path, [&](sql::Database& db) { return writeTables(db, session); });
 }
 
-Result<Session> readSession(const std::string& path)
+Status writeSession(const Session& session, const std::string& path)
 {
-    Result<trace::Trace> trace = trace::readTraceContainer(path); // checks the header, version and the trace
-    if (!trace)
-        return trace.error();
-    Session s;
-    s.trace = std::move(trace).value();
+    return writeSession(session.trace, session, path);
+}
+
+namespace {
+
+Result<Session> readTables(const std::string& path, Session s, std::size_t chips)
+{
     sql::Database db;
     if (std::string e = db.open(path, true); !e.empty())
         return Error(path, "cannot open the session: " + e);
@@ -181,7 +183,7 @@ Result<Session> readSession(const std::string& path)
         a.toCycle = static_cast<std::uint64_t>(note.int64(3));
         if (!note.isNull(4)) {
             const std::int64_t chip = note.int64(4), pc = note.int64(5), occurrence = note.int64(6);
-            if (chip < 0 || chip >= static_cast<std::int64_t>(s.trace.chips.size()) || pc < 0 || occurrence < 0)
+            if (chip < 0 || chip >= static_cast<std::int64_t>(chips) || pc < 0 || occurrence < 0)
                 return Error(at + "table annotations, row id=" + std::to_string(a.id),
                              "anchor (chip " + std::to_string(chip) + ", pc " + std::to_string(pc) + ") is not in the trace");
             a.anchor = EventAnchor{static_cast<int>(chip), static_cast<std::uint32_t>(pc), static_cast<std::uint64_t>(occurrence)};
@@ -210,6 +212,27 @@ Result<Session> readSession(const std::string& path)
         s.bookmarks.push_back(std::move(b));
     }
     return s;
+}
+
+} // namespace
+
+Result<Session> readSession(const std::string& path)
+{
+    Result<trace::Trace> trace = trace::readTraceContainer(path); // checks the header, version and the trace
+    if (!trace)
+        return trace.error();
+    Session s;
+    s.trace = std::move(trace).value();
+    const std::size_t chips = s.trace.chips.size();
+    return readTables(path, std::move(s), chips);
+}
+
+Result<Session> readSessionTables(const std::string& path)
+{
+    if (!trace::looksLikeContainer(path))
+        return Session{}; // a JSON or assembly trace has no session
+    constexpr std::size_t kMostChips = 4096; // the machine configuration's limit
+    return readTables(path, Session{}, kMostChips);
 }
 
 std::optional<std::uint64_t> locate(const EventAnchor& anchor, const events::EventStore& store)

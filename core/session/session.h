@@ -72,9 +72,15 @@ struct Session
 inline constexpr int kSessionFormatVersion = 1; // of the session tables, in table session_meta
 
 Status writeSession(const Session& session, const std::string& path);
+// The same with the trace given apart (`session.trace` is ignored): a front end holds its trace elsewhere.
+Status writeSession(const trace::Trace& trace, const Session& session, const std::string& path);
 // A container without session tables (a bare trace, or a version 1 file) reads as a session with nothing in
 // it but the trace.
 Result<Session> readSession(const std::string& path);
+// Everything but the trace (left empty), for a front end that loads the trace on its own, on a worker: the
+// session tables are small. Anchors are checked against the trace's chips later (`relocate` skips those
+// that name no event).
+Result<Session> readSessionTables(const std::string& path);
 
 // Where an event anchor is in `store`'s replay: the issue cycle of that execution, or nullopt if the replay
 // never got that far.

@@ -4,11 +4,15 @@
 #include "main_window.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "session/session_document.h"
+#include "session/session_notes.h"
 #include "test_support.h"
 #include "views/disassembly_model.h"
 #include "views/disassembly_view.h"
 #include "views/dependency_graph_view.h"
 #include "views/dma_lanes_view.h"
+#include "views/event_text.h"
+#include "views/notes_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
@@ -315,6 +319,93 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == initial && !graph->isLayingOut(), 10000);
         }
         QVERIFY(!back->isEnabled());
+    }
+
+    void notesBookmarksAndSessionsComeBack()
+    {
+        const QString sessionPath = m_dir.filePath(QStringLiteral("review.xps"));
+        QString pinnedText = QStringLiteral("this scalar bundle waits");
+        std::uint64_t pinnedCycle = 0;
+        {
+            ui::MainWindow w(false);
+            w.resize(1400, 900);
+            w.show();
+            w.openFile(sample("vector_add.xasm"));
+            QVERIFY(waitDone(w));
+            ui::TimelineView* timeline = w.timeline();
+            timeline->plot()->replot();
+
+            // A note pinned to the bundle under the pointer, and one on the visible range.
+            const int row = timeline->rowOfLane(QStringLiteral("scalar"), 0);
+            QVERIFY(row >= 0);
+            const std::int64_t pinned = timeline->addNoteAt(timeline->pointAt(row, 3), pinnedText);
+            QVERIFY(pinned > 0);
+            const session::Annotation* note = w.document()->notes()->note(pinned);
+            QVERIFY(note && note->anchor);
+            pinnedCycle = note->fromCycle;
+            w.selection()->setTimeRange(100, 700);
+            QVERIFY(timeline->addNoteForRange(QStringLiteral("steady state")) > 0);
+            QCOMPARE(timeline->noteMarkerCount(), 2);
+
+            // The notes panel lists both; selecting both measures the range between them.
+            auto* notes = qobject_cast<ui::NotesView*>(w.viewByName(QStringLiteral("notes")));
+            QVERIFY(notes);
+            qobject_cast<QDockWidget*>(notes->parentWidget())->raise();
+            QTableWidget* table = notes->table();
+            QCOMPARE(table->rowCount(), 2);
+            QCOMPARE(table->item(0, 3)->text(), pinnedText);
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(0, 1)).center());
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::ControlModifier, table->visualItemRect(table->item(1, 1)).center());
+            QVERIFY2(notes->measurement().contains(QStringLiteral("Δ %1 cycles").arg(ui::cyclesText(700 - pinnedCycle))),
+                     qPrintable(notes->measurement()));
+            QVERIFY(notes->measurement().contains(QStringLiteral("scalar")));
+
+            // A double-click on a note's cycles jumps the views there.
+            w.selection()->setTimeRange(1000, 1200);
+            // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
+            const QPoint cycles = table->visualItemRect(table->item(0, 1)).center();
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cycles);
+            QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cycles);
+            QVERIFY2(w.selection()->from() <= pinnedCycle && w.selection()->to() > pinnedCycle, qPrintable(QStringLiteral("%1-%2 for %3").arg(w.selection()->from()).arg(w.selection()->to()).arg(pinnedCycle)));
+
+            // Bookmarks: two named views, stepped through with PageDown / PageUp.
+            w.selection()->setTimeRange(0, 300);
+            w.addBookmark(QStringLiteral("prologue"));
+            w.selection()->setTimeRange(500, 1100);
+            w.addBookmark(QStringLiteral("loop"));
+            w.activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            QTest::keyClick(&w, Qt::Key_PageUp);
+            QCOMPARE(w.selection()->from(), std::uint64_t{0});
+            QCOMPARE(w.selection()->to(), std::uint64_t{300});
+            QTest::keyClick(&w, Qt::Key_PageDown);
+            QCOMPARE(w.selection()->from(), std::uint64_t{500});
+
+            // Save the session; it is saved in the background.
+            w.document()->save(sessionPath);
+            QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isSaving(), 20000);
+            QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Saved")));
+        }
+        // Opened again: the notes (the pinned one where its bundle is), the bookmarks.
+        ui::MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        w.openFile(sessionPath);
+        QVERIFY(waitDone(w));
+        const auto& notes = w.document()->notes()->notes();
+        QCOMPARE(notes.size(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(notes[0].text), pinnedText);
+        QCOMPARE(notes[0].fromCycle, pinnedCycle);
+        QCOMPARE(w.timeline()->noteMarkerCount(), 2);
+        QCOMPARE(w.document()->notes()->bookmarks().size(), std::size_t{2});
+        QCOMPARE(w.document()->path(), sessionPath);
+        // Edits now save themselves.
+        w.document()->notes()->setNoteText(notes[1].id, "steady state, edited");
+        const auto savedText = [&] {
+            const auto reread = session::readSession(sessionPath.toStdString());
+            return reread.ok() && reread->annotations.size() == 2 ? reread->annotations[1].text : std::string();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(savedText(), std::string("steady state, edited"), 10000);
     }
 
     void cancellingMidReplayKeepsAUsablePartialView()

@@ -60,6 +60,14 @@ void Theme::apply(Kind kind)
     emit changed();
 }
 
+void Theme::setPresentation(bool on)
+{
+    if (on == m_presentation)
+        return;
+    m_presentation = on;
+    emit changed();
+}
+
 QColor Theme::background() const { return m_kind == Kind::Dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
 QColor Theme::foreground() const { return m_kind == Kind::Dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x20, 0x20, 0x20); }
 QColor Theme::grid() const { return m_kind == Kind::Dark ? QColor(0x3a, 0x3c, 0x40) : QColor(0xe0, 0xe0, 0xe0); }
@@ -137,12 +145,12 @@ void Theme::stylePlot(QCustomPlot* plot) const
     const QColor fg = foreground();
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(fg));
-            axis->setTickPen(QPen(fg));
-            axis->setSubTickPen(QPen(fg));
+            axis->setBasePen(QPen(fg, lineScale()));
+            axis->setTickPen(QPen(fg, lineScale()));
+            axis->setSubTickPen(QPen(fg, lineScale()));
             axis->setTickLabelColor(fg);
             axis->setLabelColor(fg);
-            axis->grid()->setPen(QPen(grid(), 0, Qt::DotLine));
+            axis->grid()->setPen(QPen(grid(), lineScale() > 1 ? lineScale() : 0, Qt::DotLine));
             axis->grid()->setSubGridVisible(false);
         }
     if (plot->legend) {

@@ -24,6 +24,9 @@ public:
     Kind kind() const { return m_kind; }
     // Sets the application palette (Fusion style) and tells every view to restyle.
     void apply(Kind kind);
+    // Presentation mode: lines twice as thick (axes, graph edges, note markers), for a shared screen.
+    void setPresentation(bool on);
+    double lineScale() const { return m_presentation ? 2.0 : 1.0; }
 
     QColor background() const;  // plot and canvas background
     QColor foreground() const;  // text and axes
@@ -48,6 +51,7 @@ signals:
 private:
     Theme() = default;
     Kind m_kind = Kind::Light;
+    bool m_presentation = false;
 };
 
 } // namespace xps::ui

@@ -115,11 +115,11 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     if (m_critical) {
         QColor band = theme.critical();
         band.setAlpha(90);
-        painter->setPen(QPen(band, kCriticalBand, Qt::SolidLine, Qt::RoundCap));
+        painter->setPen(QPen(band, kCriticalBand * theme.lineScale(), Qt::SolidLine, Qt::RoundCap));
         painter->setBrush(Qt::NoBrush);
         painter->drawPath(line);
     }
-    painter->setPen(QPen(m_colour, m_critical ? 2.2 : 1.4));
+    painter->setPen(QPen(m_colour, (m_critical ? 2.2 : 1.4) * theme.lineScale()));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(line);
     painter->setBrush(m_colour);

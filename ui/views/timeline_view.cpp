@@ -2,11 +2,15 @@
 
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "session/session_notes.h"
 #include "theme/theme.h"
 #include "views/event_text.h"
 #include "views/timeline_lanes.h"
 
+#include <QContextMenuEvent>
 #include <QHBoxLayout>
+#include <QInputDialog>
+#include <QMenu>
 #include <QLabel>
 #include <QScrollBar>
 #include <QToolTip>
@@ -103,6 +107,7 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
 
 void TimelineView::applyTheme()
 {
+    showNotes();
     Theme::instance().stylePlot(m_plot);
     m_legend->setText(legendHtml(static_cast<bool>(m_laneFilter)));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -263,9 +268,122 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         }
         break;
     }
+    case QEvent::ContextMenu:
+        if (m_notes) {
+            showContextMenu(static_cast<QContextMenuEvent*>(event)->pos());
+            return true;
+        }
+        break;
     default: break;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void TimelineView::setNotes(SessionNotes* notes)
+{
+    m_notes = notes;
+    connect(notes, &SessionNotes::notesChanged, this, &TimelineView::showNotes);
+    showNotes();
+}
+
+void TimelineView::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Add note here…"), this, [this, pos] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on this event:"), {}, &ok);
+        if (ok && !text.trimmed().isEmpty())
+            addNoteAt(pos, text.trimmed());
+    });
+    menu.addAction(tr("Add note for the visible range…"), this, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on the visible range:"), {}, &ok);
+        if (ok && !text.trimmed().isEmpty())
+            addNoteForRange(text.trimmed());
+    });
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+std::int64_t TimelineView::addNoteAt(const QPoint& pos, const QString& text)
+{
+    const Run* run = m_session->run();
+    if (!m_notes || !run || !m_plot->axisRect()->rect().contains(pos))
+        return 0;
+    const double x = std::max(0.0, m_plot->xAxis->pixelToCoord(pos.x()));
+    session::Annotation note;
+    note.text = text.toStdString();
+    note.fromCycle = note.toCycle = static_cast<std::uint64_t>(x);
+    // Pinned to the bundle under the pointer, so a re-replay that moves it takes the note along.
+    if (const int row = m_lanes->rowAt(pos.y()); row >= 0) {
+        const std::size_t laneIndex = m_lanes->rows()[static_cast<std::size_t>(row)];
+        const analysis::LaneKind kind = run->lanes->lanes()[laneIndex].kind;
+        const double cyclesPerPixel = m_plot->xAxis->range().size() / std::max(1, m_plot->axisRect()->width());
+        analysis::LaneItem item;
+        if ((kind == analysis::LaneKind::Unit || kind == analysis::LaneKind::Stall) &&
+            run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(cyclesPerPixel * 3), item)) {
+            note.anchor = session::anchorOf(item.ref, run->store);
+            note.fromCycle = note.toCycle = run->store.bundles()[item.ref].cycle;
+        }
+    }
+    return m_notes->addNote(std::move(note));
+}
+
+std::int64_t TimelineView::addNoteForRange(const QString& text)
+{
+    if (!m_notes)
+        return 0;
+    session::Annotation note;
+    note.text = text.toStdString();
+    note.fromCycle = m_selection->from();
+    note.toCycle = m_selection->to();
+    return m_notes->addNote(std::move(note));
+}
+
+void TimelineView::showNotes()
+{
+    for (QCPAbstractItem* item : m_noteItems)
+        m_plot->removeItem(item);
+    m_noteItems.clear();
+    if (!m_notes)
+        return;
+    const QColor marker(0xE6, 0x9F, 0x00);
+    QColor fill = marker;
+    fill.setAlpha(45);
+    QFont font = m_plot->font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    int number = 0;
+    for (const session::Annotation& note : m_notes->notes()) {
+        ++number;
+        auto* span = new QCPItemRect(m_plot);
+        span->topLeft->setTypeX(QCPItemPosition::ptPlotCoords);
+        span->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        span->bottomRight->setTypeX(QCPItemPosition::ptPlotCoords);
+        span->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        span->topLeft->setCoords(static_cast<double>(note.fromCycle), 0.0);
+        span->bottomRight->setCoords(static_cast<double>(std::max(note.toCycle, note.fromCycle + 1)), 1.0);
+        span->setPen(QPen(marker, 2 * Theme::instance().lineScale()));
+        span->setBrush(fill);
+        span->setSelectable(false);
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        // Staggered over three heights so neighbouring notes' labels do not cover each other.
+        label->position->setCoords(static_cast<double>(note.fromCycle), 0.045 * ((number - 1) % 3));
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setClipToAxisRect(true);
+        QString text = QString::fromStdString(note.text).simplified();
+        if (text.size() > 40)
+            text = text.left(39) + QChar(0x2026);
+        label->setText(QStringLiteral("✎ %1 %2").arg(number).arg(text));
+        label->setFont(font);
+        label->setColor(Qt::black);
+        label->setBrush(QColor(0xFF, 0xE0, 0x8A, 230));
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setSelectable(false);
+        m_noteItems.push_back(span);
+        m_noteItems.push_back(label);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::clickAt(const QPoint& pos)

@@ -11,6 +11,7 @@
 #include <functional>
 
 class QCustomPlot;
+class QCPAbstractItem;
 class QScrollBar;
 class QLabel;
 
@@ -18,6 +19,7 @@ namespace xps::ui {
 
 class ReplaySession;
 class SelectionModel;
+class SessionNotes;
 class TimelineLanes;
 
 class TimelineView : public QWidget
@@ -37,6 +39,15 @@ public:
     QPoint pointAt(int row, double cycle) const;
     int rowOfLane(const QString& name, int chip) const; // -1 if not shown
 
+    // Notes: drawn as markers over the lanes; the context menu adds them.
+    void setNotes(SessionNotes* notes);
+    int noteMarkerCount() const { return static_cast<int>(m_noteItems.size() / 2); } // a span and a label each
+    // Adds a note with `text` at `pos` (plot coordinates): pinned to the bundle under it if there is one,
+    // else to the cycle there. Returns its id, or 0 if `pos` is outside the lanes.
+    std::int64_t addNoteAt(const QPoint& pos, const QString& text);
+    // Adds a note spanning the visible time range.
+    std::int64_t addNoteForRange(const QString& text);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -53,6 +64,8 @@ private:
     void showTooltip(const QPoint& pos);
     void zoomBy(double factor);
     void panBy(double fraction);
+    void showContextMenu(const QPoint& pos);
+    void showNotes();
 
     ReplaySession* m_session;
     SelectionModel* m_selection;
@@ -63,6 +76,8 @@ private:
     LaneFilter m_laneFilter;
     bool m_settingRange = false;
     QPoint m_pressPos;
+    SessionNotes* m_notes = nullptr;
+    std::vector<QCPAbstractItem*> m_noteItems;
 };
 
 } // namespace xps::ui

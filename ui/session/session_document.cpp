@@ -1,0 +1,98 @@
+#include "session/session_document.h"
+
+#include "report/analysis_json.h"
+#include "session/replay_session.h"
+#include "trace/trace_container.h"
+
+namespace xps::ui {
+
+SessionDocument::SessionDocument(ReplaySession* replay, QObject* parent)
+    : QObject(parent), m_replay(replay), m_notes(new SessionNotes(this))
+{
+    m_pool.setMaxThreadCount(1); // saves of one file never overlap
+    m_autosave.setSingleShot(true);
+    m_autosave.setInterval(800); // a burst of edits is one save
+    connect(&m_autosave, &QTimer::timeout, this, [this] {
+        if (!m_path.isEmpty())
+            save();
+    });
+    const auto changed = [this] {
+        if (!m_path.isEmpty())
+            m_autosave.start();
+    };
+    connect(m_notes, &SessionNotes::notesChanged, this, changed);
+    connect(m_notes, &SessionNotes::bookmarksChanged, this, changed);
+    connect(replay, &ReplaySession::opened, this, &SessionDocument::onOpened);
+    connect(replay, &ReplaySession::replayEnded, this, [this] {
+        // Event-anchored notes move to where their event is in this replay.
+        if (const Run* run = m_replay->run()) {
+            const bool pending = m_autosave.isActive();
+            m_notes->relocate(run->store);
+            if (!pending)
+                m_autosave.stop(); // moving notes with their events is not an edit to save
+        }
+    });
+}
+
+SessionDocument::~SessionDocument()
+{
+    m_pool.waitForDone();
+}
+
+void SessionDocument::onOpened()
+{
+    m_autosave.stop();
+    const Run* run = m_replay->run();
+    m_path.clear();
+    m_layout.clear();
+    std::vector<session::Annotation> notes;
+    std::vector<session::Bookmark> bookmarks;
+    if (run && trace::looksLikeContainer(run->path.toStdString())) {
+        // The session tables are a few kilobytes; the trace itself was loaded on the worker.
+        Result<session::Session> s = session::readSessionTables(run->path.toStdString());
+        if (s) {
+            notes = std::move(s->annotations);
+            bookmarks = std::move(s->bookmarks);
+            m_layout = QByteArray::fromBase64(QByteArray::fromStdString(s->windowLayout));
+            m_path = run->path;
+        } else {
+            emit saved(run->path, tr("The session's notes could not be read: %1").arg(QString::fromStdString(s.error().toString())));
+        }
+    }
+    m_notes->replace(std::move(notes), std::move(bookmarks));
+    m_autosave.stop(); // loading is not a change to save
+    emit loaded();
+}
+
+void SessionDocument::save(const QString& target)
+{
+    const std::shared_ptr<const Run> run = m_replay->runHandle();
+    const QString path = target.isEmpty() ? m_path : target;
+    if (!run || path.isEmpty())
+        return;
+    m_path = path;
+    session::Session data;
+    data.source = run->path.toStdString();
+    data.annotations = m_notes->notes();
+    data.bookmarks = m_notes->bookmarks();
+    if (m_layoutProvider)
+        data.windowLayout = m_layoutProvider().toBase64().toStdString();
+    const bool analysed = m_replay->analysesAvailable();
+    ++m_saving;
+    m_pool.start([this, run, data = std::move(data), path, analysed]() mutable {
+        if (analysed) {
+            data.replaySummary = report::analysisToJson(*run->view, run->analyses, run->suggestions)["summary"];
+            for (const suggest::Suggestion& s : run->suggestions)
+                data.suggestions.push_back({s.id, s.kind, s.title, session::SuggestionState::Open,
+                                            s.measured ? report::suggestionToJson(s) : nlohmann::json()});
+        }
+        const Status written = session::writeSession(*run->trace, data, path.toStdString());
+        const QString error = written ? QString() : QString::fromStdString(written.error().toString());
+        QMetaObject::invokeMethod(this, [this, path, error] {
+            --m_saving;
+            emit saved(path, error);
+        }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace xps::ui

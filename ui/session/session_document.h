@@ -1,0 +1,53 @@
+#pragma once
+// The open document as a session: its notes and bookmarks, where it is saved, and saving. A trace opened
+// from an .xps file is its own session (its notes, bookmarks and layout load with it); any other trace
+// becomes one on File > Save session as. Once a document has a session file, note and bookmark changes are
+// saved to it automatically. Saves run on a worker, one at a time, atomically.
+
+#include "session/session_notes.h"
+
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <functional>
+
+namespace xps::ui {
+
+class ReplaySession;
+
+class SessionDocument : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SessionDocument(ReplaySession* replay, QObject* parent = nullptr);
+    ~SessionDocument() override; // waits for a save in progress
+
+    SessionNotes* notes() const { return m_notes; }
+    QString path() const { return m_path; } // empty until the document has a session file
+    QByteArray windowLayout() const { return m_layout; } // as the opened session saved it
+    // What to save as the window layout (the main window's dock state).
+    void setLayoutProvider(std::function<QByteArray()> provider) { m_layoutProvider = std::move(provider); }
+
+    // Saves to `path` (empty: the current session file) in the background; emits saved().
+    void save(const QString& path = {});
+    bool isSaving() const { return m_saving > 0; }
+
+signals:
+    void loaded(); // an opened session's notes, bookmarks and layout are in place
+    void saved(const QString& path, const QString& error);
+
+private:
+    void onOpened();
+
+    ReplaySession* m_replay;
+    SessionNotes* m_notes;
+    QString m_path;
+    QByteArray m_layout;
+    std::function<QByteArray()> m_layoutProvider;
+    QTimer m_autosave;
+    int m_saving = 0;
+    QThreadPool m_pool; // declared last: destroyed (and waited for) first
+};
+
+} // namespace xps::ui

@@ -1,0 +1,77 @@
+#include "session/session_notes.h"
+
+#include <algorithm>
+
+namespace xps::ui {
+
+const session::Annotation* SessionNotes::note(std::int64_t id) const
+{
+    const auto it = std::find_if(m_notes.begin(), m_notes.end(), [&](const session::Annotation& a) { return a.id == id; });
+    return it == m_notes.end() ? nullptr : &*it;
+}
+
+std::int64_t SessionNotes::addNote(session::Annotation note)
+{
+    std::int64_t next = 1;
+    for (const session::Annotation& a : m_notes)
+        next = std::max(next, a.id + 1);
+    note.id = next;
+    if (note.toCycle < note.fromCycle)
+        std::swap(note.fromCycle, note.toCycle);
+    m_notes.push_back(std::move(note));
+    std::stable_sort(m_notes.begin(), m_notes.end(),
+                     [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+    emit notesChanged();
+    return next;
+}
+
+void SessionNotes::setNoteText(std::int64_t id, const std::string& text)
+{
+    for (session::Annotation& a : m_notes)
+        if (a.id == id && a.text != text) {
+            a.text = text;
+            emit notesChanged();
+        }
+}
+
+void SessionNotes::removeNote(std::int64_t id)
+{
+    const auto before = m_notes.size();
+    std::erase_if(m_notes, [&](const session::Annotation& a) { return a.id == id; });
+    if (m_notes.size() != before)
+        emit notesChanged();
+}
+
+void SessionNotes::relocate(const events::EventStore& store)
+{
+    if (std::none_of(m_notes.begin(), m_notes.end(), [](const session::Annotation& a) { return a.anchor.has_value(); }))
+        return;
+    session::relocate(m_notes, store);
+    std::stable_sort(m_notes.begin(), m_notes.end(),
+                     [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+    emit notesChanged();
+}
+
+void SessionNotes::addBookmark(session::Bookmark bookmark)
+{
+    m_bookmarks.push_back(std::move(bookmark));
+    emit bookmarksChanged();
+}
+
+void SessionNotes::removeBookmark(std::size_t index)
+{
+    if (index >= m_bookmarks.size())
+        return;
+    m_bookmarks.erase(m_bookmarks.begin() + static_cast<std::ptrdiff_t>(index));
+    emit bookmarksChanged();
+}
+
+void SessionNotes::replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks)
+{
+    m_notes = std::move(notes);
+    m_bookmarks = std::move(bookmarks);
+    emit notesChanged();
+    emit bookmarksChanged();
+}
+
+} // namespace xps::ui
