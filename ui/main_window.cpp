@@ -83,7 +83,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     m_timeline->setNotes(m_document->notes());
     dmaLanes->lanes()->setNotes(m_document->notes());
     QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this), tr("Notes"), Qt::LeftDockWidgetArea);
-    QDockWidget* heatmap = addDock(new VmemHeatmapView(m_session, m_selection, this), tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
+    auto* heatmapView = new VmemHeatmapView(m_session, m_selection, this);
+    heatmapView->setNotes(m_document->notes());
+    QDockWidget* heatmap = addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
     QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this), tr("Dependency graph"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(disassembly, graph);
     tabifyDockWidget(graph, dma);

@@ -346,6 +346,19 @@ private slots:
             w.selection()->setTimeRange(100, 700);
             QVERIFY(timeline->addNoteForRange(QStringLiteral("steady state")) > 0);
             QCOMPARE(timeline->noteMarkerCount(), 2);
+            // Every time-axis view shows them; the heatmap adds one for the time column under the pointer.
+            auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
+            auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
+            QCOMPARE(heatmap->noteMarkerCount(), 2);
+            QCOMPARE(dma->lanes()->noteMarkerCount(), 2);
+            qobject_cast<QDockWidget*>(heatmap->parentWidget())->raise();
+            heatmap->plot()->replot();
+            const std::int64_t column = heatmap->addNoteAt(heatmap->pointAt(400, 0x100), QStringLiteral("buffer B refilled"));
+            QVERIFY(column > 0);
+            const session::Annotation* columnNote = w.document()->notes()->note(column);
+            QVERIFY(columnNote->fromCycle <= 400 && columnNote->toCycle > 400 && !columnNote->anchor);
+            QCOMPARE(timeline->noteMarkerCount(), 3);
+            w.document()->notes()->removeNote(column);
 
             // The notes panel lists both; selecting both measures the range between them.
             auto* notes = qobject_cast<ui::NotesView*>(w.viewByName(QStringLiteral("notes")));

@@ -74,6 +74,7 @@ QColor Theme::grid() const { return m_kind == Kind::Dark ? QColor(0x3a, 0x3c, 0x
 QColor Theme::laneShade() const { return m_kind == Kind::Dark ? QColor(0x26, 0x28, 0x2c) : QColor(0xf4, 0xf5, 0xf7); }
 QColor Theme::highlight() const { return m_kind == Kind::Dark ? QColor(Qt::white) : QColor(Qt::black); }
 QColor Theme::critical() const { return QColor(0xE0, 0x20, 0x40); }
+QColor Theme::note() const { return QColor(0xC8, 0x8A, 0x00); }
 
 QColor Theme::stallColor(events::StallReason reason) const
 {

@@ -34,6 +34,7 @@ public:
     QColor laneShade() const;   // alternate lane background
     QColor highlight() const;   // selection outlines
     QColor critical() const;    // critical path
+    QColor note() const;        // note markers
 
     QColor stallColor(events::StallReason reason) const;
     QColor unitColor(analysis::UnitGroup group) const;

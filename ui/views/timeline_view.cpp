@@ -5,6 +5,7 @@
 #include "session/session_notes.h"
 #include "theme/theme.h"
 #include "views/event_text.h"
+#include "views/note_markers.h"
 #include "views/timeline_lanes.h"
 
 #include <QContextMenuEvent>
@@ -107,7 +108,6 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
 
 void TimelineView::applyTheme()
 {
-    showNotes();
     Theme::instance().stylePlot(m_plot);
     m_legend->setText(legendHtml(static_cast<bool>(m_laneFilter)));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -282,9 +282,10 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
 void TimelineView::setNotes(SessionNotes* notes)
 {
     m_notes = notes;
-    connect(notes, &SessionNotes::notesChanged, this, &TimelineView::showNotes);
-    showNotes();
+    m_noteMarkers = new NoteMarkers(m_plot, notes, this);
 }
+
+int TimelineView::noteMarkerCount() const { return m_noteMarkers ? m_noteMarkers->count() : 0; }
 
 void TimelineView::showContextMenu(const QPoint& pos)
 {
@@ -339,52 +340,7 @@ std::int64_t TimelineView::addNoteForRange(const QString& text)
     return m_notes->addNote(std::move(note));
 }
 
-void TimelineView::showNotes()
-{
-    for (QCPAbstractItem* item : m_noteItems)
-        m_plot->removeItem(item);
-    m_noteItems.clear();
-    if (!m_notes)
-        return;
-    const QColor marker(0xE6, 0x9F, 0x00);
-    QColor fill = marker;
-    fill.setAlpha(45);
-    QFont font = m_plot->font();
-    font.setPointSizeF(font.pointSizeF() * 0.85);
-    int number = 0;
-    for (const session::Annotation& note : m_notes->notes()) {
-        ++number;
-        auto* span = new QCPItemRect(m_plot);
-        span->topLeft->setTypeX(QCPItemPosition::ptPlotCoords);
-        span->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        span->bottomRight->setTypeX(QCPItemPosition::ptPlotCoords);
-        span->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        span->topLeft->setCoords(static_cast<double>(note.fromCycle), 0.0);
-        span->bottomRight->setCoords(static_cast<double>(std::max(note.toCycle, note.fromCycle + 1)), 1.0);
-        span->setPen(QPen(marker, 2 * Theme::instance().lineScale()));
-        span->setBrush(fill);
-        span->setSelectable(false);
-        auto* label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        // Staggered over three heights so neighbouring notes' labels do not cover each other.
-        label->position->setCoords(static_cast<double>(note.fromCycle), 0.045 * ((number - 1) % 3));
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setClipToAxisRect(true);
-        QString text = QString::fromStdString(note.text).simplified();
-        if (text.size() > 40)
-            text = text.left(39) + QChar(0x2026);
-        label->setText(QStringLiteral("✎ %1 %2").arg(number).arg(text));
-        label->setFont(font);
-        label->setColor(Qt::black);
-        label->setBrush(QColor(0xFF, 0xE0, 0x8A, 230));
-        label->setPadding(QMargins(3, 1, 3, 1));
-        label->setSelectable(false);
-        m_noteItems.push_back(span);
-        m_noteItems.push_back(label);
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
+
 
 void TimelineView::clickAt(const QPoint& pos)
 {

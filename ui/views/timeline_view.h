@@ -19,6 +19,7 @@ namespace xps::ui {
 
 class ReplaySession;
 class SelectionModel;
+class NoteMarkers;
 class SessionNotes;
 class TimelineLanes;
 
@@ -41,7 +42,7 @@ public:
 
     // Notes: drawn as markers over the lanes; the context menu adds them.
     void setNotes(SessionNotes* notes);
-    int noteMarkerCount() const { return static_cast<int>(m_noteItems.size() / 2); } // a span and a label each
+    int noteMarkerCount() const;
     // Adds a note with `text` at `pos` (plot coordinates): pinned to the bundle under it if there is one,
     // else to the cycle there. Returns its id, or 0 if `pos` is outside the lanes.
     std::int64_t addNoteAt(const QPoint& pos, const QString& text);
@@ -65,7 +66,6 @@ private:
     void zoomBy(double factor);
     void panBy(double fraction);
     void showContextMenu(const QPoint& pos);
-    void showNotes();
 
     ReplaySession* m_session;
     SelectionModel* m_selection;
@@ -77,7 +77,7 @@ private:
     bool m_settingRange = false;
     QPoint m_pressPos;
     SessionNotes* m_notes = nullptr;
-    std::vector<QCPAbstractItem*> m_noteItems;
+    NoteMarkers* m_noteMarkers = nullptr;
 };
 
 } // namespace xps::ui

@@ -2,11 +2,16 @@
 
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "session/session_notes.h"
 #include "theme/theme.h"
+#include "views/note_markers.h"
 #include "views/event_text.h"
 #include "widgets/qcustomplot.h"
 
 #include <QComboBox>
+#include <QContextMenuEvent>
+#include <QInputDialog>
+#include <QMenu>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -258,8 +263,42 @@ void VmemHeatmapView::refresh()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void VmemHeatmapView::setNotes(SessionNotes* notes)
+{
+    m_notes = notes;
+    m_noteMarkers = new NoteMarkers(m_plot, notes, this);
+}
+
+int VmemHeatmapView::noteMarkerCount() const { return m_noteMarkers ? m_noteMarkers->count() : 0; }
+
+std::int64_t VmemHeatmapView::addNoteAt(const QPoint& pos, const QString& text)
+{
+    if (!m_notes || !m_session->run() || !m_plot->axisRect()->rect().contains(pos) || m_grid.cyclesPerBin <= 0)
+        return 0;
+    // The time column under the pointer: the heatmap's resolution in time.
+    const double cycle = std::max(0.0, m_plot->xAxis->pixelToCoord(pos.x()));
+    const double column = std::floor(cycle / m_grid.cyclesPerBin);
+    session::Annotation note;
+    note.text = text.toStdString();
+    note.fromCycle = static_cast<std::uint64_t>(column * m_grid.cyclesPerBin);
+    note.toCycle = static_cast<std::uint64_t>((column + 1) * m_grid.cyclesPerBin);
+    return m_notes->addNote(std::move(note));
+}
+
 bool VmemHeatmapView::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_plot && event->type() == QEvent::ContextMenu && m_notes) {
+        const QPoint pos = static_cast<QContextMenuEvent*>(event)->pos();
+        QMenu menu(this);
+        menu.addAction(tr("Add note for these cycles…"), this, [this, pos] {
+            bool ok = false;
+            const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on this time column:"), {}, &ok);
+            if (ok && !text.trimmed().isEmpty())
+                addNoteAt(pos, text.trimmed());
+        });
+        menu.exec(m_plot->mapToGlobal(pos));
+        return true;
+    }
     if (watched == m_plot && event->type() == QEvent::MouseButtonPress)
         m_pressPos = static_cast<QMouseEvent*>(event)->pos();
     if (watched == m_plot && event->type() == QEvent::MouseButtonRelease) {

@@ -19,6 +19,8 @@ namespace xps::ui {
 
 class ReplaySession;
 class SelectionModel;
+class NoteMarkers;
+class SessionNotes;
 
 class VmemHeatmapView : public QWidget
 {
@@ -35,6 +37,10 @@ public:
     QString cellText() const;
     // Pixel position of (cycle, address), for tests that click.
     QPoint pointAt(double cycle, double address) const;
+    // Notes: drawn over the map; the context menu adds one for the time column under the pointer.
+    void setNotes(SessionNotes* notes);
+    int noteMarkerCount() const;
+    std::int64_t addNoteAt(const QPoint& pos, const QString& text);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -58,6 +64,8 @@ private:
     std::unique_ptr<analysis::ChipIndex> m_index; // built on the first click of a multi-chip replay
     bool m_settingRange = false;
     bool m_dirty = false;
+    SessionNotes* m_notes = nullptr;
+    NoteMarkers* m_noteMarkers = nullptr;
     QPoint m_pressPos; // a release near it is a click, not a drag
     struct CellSize
     {
