@@ -8,6 +8,7 @@
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
+#include "session/session_notes.h"
 #include "theme/theme.h"
 #include "util/atomic_file.h"
 #include "views/disassembly_view.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     auto* dmaLanes = new DmaLanesView(m_session, m_selection, this);
     QDockWidget* dma = addDock(dmaLanes, tr("DMA lanes"), Qt::BottomDockWidgetArea);
     m_timeline->setNotes(m_document->notes());
+    m_suggestions->setNotes(m_document->notes());
     dmaLanes->lanes()->setNotes(m_document->notes());
     QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this), tr("Notes"), Qt::LeftDockWidgetArea);
     auto* heatmapView = new VmemHeatmapView(m_session, m_selection, this);
@@ -390,8 +392,11 @@ void MainWindow::exportReport(const QString& chosen)
         return;
     }
     const std::string generator = QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
-    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format, generator] {
-        const report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions, run->path.toStdString(), generator);
+    const SessionNotes* notes = m_document->notes();
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format, generator,
+                              annotations = notes->notes(), bookmarks = notes->bookmarks(), states = notes->suggestionStates()] {
+        report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions, run->path.toStdString(), generator);
+        report::addSessionContent(r, annotations, bookmarks, states);
         return writeReport(r, file, format);
     });
 }

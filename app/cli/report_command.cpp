@@ -12,6 +12,7 @@
 #include <QGuiApplication>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 
 namespace xps::cli {
@@ -82,14 +83,10 @@ int runReport(const std::vector<std::string>& args, Streams io)
         if (!s)
             return inputError(io, s.error());
         session::relocate(s->annotations, a->store);
-        for (const session::Annotation& n : s->annotations)
-            r.annotations.push_back({n.text, n.fromCycle, n.toCycle});
-        for (const session::Bookmark& b : s->bookmarks)
-            r.bookmarks.push_back({b.name, b.fromCycle, b.toCycle});
-        for (report::SuggestionEntry& e : r.suggestions)
-            for (const session::SuggestionRecord& rec : s->suggestions)
-                if (rec.id == e.suggestion.id)
-                    e.state = std::string(session::suggestionStateName(rec.state));
+        std::map<std::string, session::SuggestionState> states;
+        for (const session::SuggestionRecord& rec : s->suggestions)
+            states[rec.id] = rec.state;
+        report::addSessionContent(r, s->annotations, s->bookmarks, states);
     }
 
     // QTextDocument and QPdfWriter (the PDF) need a QGuiApplication; the offscreen platform needs no display.

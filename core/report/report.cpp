@@ -297,4 +297,17 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
     return r;
 }
 
+void addSessionContent(Report& report, const std::vector<session::Annotation>& notes,
+                       const std::vector<session::Bookmark>& bookmarks,
+                       const std::map<std::string, session::SuggestionState>& states)
+{
+    for (const session::Annotation& n : notes)
+        report.annotations.push_back({n.text, n.fromCycle, n.toCycle});
+    for (const session::Bookmark& b : bookmarks)
+        report.bookmarks.push_back({b.name, b.fromCycle, b.toCycle});
+    for (SuggestionEntry& e : report.suggestions)
+        if (const auto state = states.find(e.suggestion.id); state != states.end())
+            e.state = std::string(session::suggestionStateName(state->second));
+}
+
 } // namespace xps::report

@@ -5,10 +5,12 @@
 // a report of a bare trace has none and says so.
 
 #include "analysis/analyze.h"
+#include "session/session.h"
 #include "suggest/suggestion.h"
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,11 @@ struct Report
 Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses& analyses,
                    const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
                    const std::string& generator);
+
+// A session's notes, bookmarks and suggestion states (by id; unlisted ones stay open) into the report.
+void addSessionContent(Report& report, const std::vector<session::Annotation>& notes,
+                       const std::vector<session::Bookmark>& bookmarks,
+                       const std::map<std::string, session::SuggestionState>& states);
 
 std::string toMarkdown(const Report& report);
 // Self-contained: styles and figures inline. With `figureImages`, each figure is an <img src="figure:ID">

@@ -325,6 +325,7 @@ private slots:
     {
         const QString sessionPath = m_dir.filePath(QStringLiteral("review.xps"));
         QString pinnedText = QStringLiteral("this scalar bundle waits");
+        std::string dismissed;
         std::uint64_t pinnedCycle = 0;
         {
             ui::MainWindow w(false);
@@ -394,6 +395,16 @@ private slots:
             QTest::keyClick(&w, Qt::Key_PageDown);
             QCOMPARE(w.selection()->from(), std::uint64_t{500});
 
+            // The review dismisses the second suggestion: the state box under the list.
+            qobject_cast<QDockWidget*>(w.suggestions()->parentWidget())->raise();
+            QTableWidget* list = w.suggestions()->list();
+            QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(1, 0)).center());
+            QVERIFY(w.suggestions()->stateBox()->isEnabled());
+            QTest::keyClick(w.suggestions()->stateBox(), Qt::Key_Down);
+            QTest::keyClick(w.suggestions()->stateBox(), Qt::Key_Down);
+            QCOMPARE(list->item(1, 5)->text(), QStringLiteral("dismissed"));
+            dismissed = list->item(1, 0)->text().toStdString();
+
             // Save the session; it is saved in the background.
             w.document()->save(sessionPath);
             QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isSaving(), 20000);
@@ -412,6 +423,11 @@ private slots:
         QCOMPARE(w.timeline()->noteMarkerCount(), 2);
         QCOMPARE(w.document()->notes()->bookmarks().size(), std::size_t{2});
         QCOMPARE(w.document()->path(), sessionPath);
+        QVERIFY(w.document()->notes()->suggestionState(dismissed) == session::SuggestionState::Dismissed);
+        QTableWidget* list = w.suggestions()->list();
+        for (int r = 0; r < list->rowCount(); ++r)
+            QCOMPARE(list->item(r, 5)->text(), list->item(r, 0)->text().toStdString() == dismissed ? QStringLiteral("dismissed")
+                                                                                                 : QStringLiteral("open"));
         // Edits now save themselves.
         w.document()->notes()->setNoteText(notes[1].id, "steady state, edited");
         const auto savedText = [&] {

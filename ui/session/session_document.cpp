@@ -22,6 +22,7 @@ SessionDocument::SessionDocument(ReplaySession* replay, QObject* parent)
     };
     connect(m_notes, &SessionNotes::notesChanged, this, changed);
     connect(m_notes, &SessionNotes::bookmarksChanged, this, changed);
+    connect(m_notes, &SessionNotes::suggestionStatesChanged, this, changed);
     connect(replay, &ReplaySession::opened, this, &SessionDocument::onOpened);
     connect(replay, &ReplaySession::replayEnded, this, [this] {
         // Event-anchored notes move to where their event is in this replay.
@@ -47,19 +48,22 @@ void SessionDocument::onOpened()
     m_layout.clear();
     std::vector<session::Annotation> notes;
     std::vector<session::Bookmark> bookmarks;
+    std::map<std::string, session::SuggestionState> states;
     if (run && trace::looksLikeContainer(run->path.toStdString())) {
         // The session tables are a few kilobytes; the trace itself was loaded on the worker.
         Result<session::Session> s = session::readSessionTables(run->path.toStdString());
         if (s) {
             notes = std::move(s->annotations);
             bookmarks = std::move(s->bookmarks);
+            for (const session::SuggestionRecord& r : s->suggestions)
+                states[r.id] = r.state;
             m_layout = QByteArray::fromBase64(QByteArray::fromStdString(s->windowLayout));
             m_path = run->path;
         } else {
             emit saved(run->path, tr("The session's notes could not be read: %1").arg(QString::fromStdString(s.error().toString())));
         }
     }
-    m_notes->replace(std::move(notes), std::move(bookmarks));
+    m_notes->replace(std::move(notes), std::move(bookmarks), std::move(states));
     m_autosave.stop(); // loading is not a change to save
     emit loaded();
 }
@@ -79,12 +83,14 @@ void SessionDocument::save(const QString& target)
         data.windowLayout = m_layoutProvider().toBase64().toStdString();
     const bool analysed = m_replay->analysesAvailable();
     ++m_saving;
-    m_pool.start([this, run, data = std::move(data), path, analysed]() mutable {
+    m_pool.start([this, run, data = std::move(data), states = m_notes->suggestionStates(), path, analysed]() mutable {
         if (analysed) {
             data.replaySummary = report::analysisToJson(*run->view, run->analyses, run->suggestions)["summary"];
-            for (const suggest::Suggestion& s : run->suggestions)
-                data.suggestions.push_back({s.id, s.kind, s.title, session::SuggestionState::Open,
+            for (const suggest::Suggestion& s : run->suggestions) {
+                const auto state = states.find(s.id);
+                data.suggestions.push_back({s.id, s.kind, s.title, state == states.end() ? session::SuggestionState::Open : state->second,
                                             s.measured ? report::suggestionToJson(s) : nlohmann::json()});
+            }
         }
         const Status written = session::writeSession(*run->trace, data, path.toStdString());
         const QString error = written ? QString() : QString::fromStdString(written.error().toString());

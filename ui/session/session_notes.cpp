@@ -66,12 +66,29 @@ void SessionNotes::removeBookmark(std::size_t index)
     emit bookmarksChanged();
 }
 
-void SessionNotes::replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks)
+session::SuggestionState SessionNotes::suggestionState(const std::string& id) const
+{
+    const auto it = m_states.find(id);
+    return it == m_states.end() ? session::SuggestionState::Open : it->second;
+}
+
+void SessionNotes::setSuggestionState(const std::string& id, session::SuggestionState state)
+{
+    if (suggestionState(id) == state)
+        return;
+    m_states[id] = state;
+    emit suggestionStatesChanged();
+}
+
+void SessionNotes::replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks,
+                           std::map<std::string, session::SuggestionState> states)
 {
     m_notes = std::move(notes);
     m_bookmarks = std::move(bookmarks);
+    m_states = std::move(states);
     emit notesChanged();
     emit bookmarksChanged();
+    emit suggestionStatesChanged();
 }
 
 } // namespace xps::ui

@@ -7,6 +7,7 @@
 
 #include <QObject>
 
+#include <map>
 #include <vector>
 
 namespace xps::ui {
@@ -30,16 +31,24 @@ public:
     void addBookmark(session::Bookmark bookmark);
     void removeBookmark(std::size_t index);
 
+    // What the person decided about each suggestion, by id; open unless set.
+    session::SuggestionState suggestionState(const std::string& id) const;
+    void setSuggestionState(const std::string& id, session::SuggestionState state);
+    const std::map<std::string, session::SuggestionState>& suggestionStates() const { return m_states; }
+
     // A newly opened document's (or nothing).
-    void replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks);
+    void replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks,
+                 std::map<std::string, session::SuggestionState> states = {});
 
 signals:
     void notesChanged();
     void bookmarksChanged();
+    void suggestionStatesChanged();
 
 private:
     std::vector<session::Annotation> m_notes;
     std::vector<session::Bookmark> m_bookmarks;
+    std::map<std::string, session::SuggestionState> m_states;
 };
 
 } // namespace xps::ui

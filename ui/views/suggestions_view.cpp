@@ -2,8 +2,10 @@
 
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "session/session_notes.h"
 #include "views/event_text.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -42,18 +44,18 @@ QString metricText(double v, const std::string& unit)
 } // namespace
 
 SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
-    : QWidget(parent), m_session(session), m_selection(selection), m_list(new QTableWidget(0, 5, this)),
+    : QWidget(parent), m_session(session), m_selection(selection), m_list(new QTableWidget(0, 6, this)),
       m_detail(new QTextBrowser(this)), m_compare(new QPushButton(tr("Apply and compare"), this)),
-      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this))
+      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this))
 {
     setObjectName(QStringLiteral("suggestions"));
-    m_list->setHorizontalHeaderLabels({tr("id"), tr("severity"), tr("gain"), tr("verdict"), tr("suggestion")});
+    m_list->setHorizontalHeaderLabels({tr("id"), tr("severity"), tr("gain"), tr("verdict"), tr("suggestion"), tr("state")});
     m_list->verticalHeader()->hide();
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_list->horizontalHeader()->setStretchLastSection(true);
+    m_list->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
     m_comparison->setHorizontalHeaderLabels({tr("metric"), tr("baseline"), tr("fixed"), tr("delta")});
     m_comparison->verticalHeader()->hide();
     m_comparison->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -70,6 +72,11 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     lowerLayout->addWidget(m_detail, 2);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_compare);
+    for (session::SuggestionState s : {session::SuggestionState::Open, session::SuggestionState::Applied, session::SuggestionState::Dismissed})
+        m_state->addItem(QString::fromUtf8(session::suggestionStateName(s).data()), static_cast<int>(s));
+    m_state->setToolTip(tr("What the review decided: open, applied or dismissed (saved with the session, shown in reports)"));
+    m_state->setEnabled(false);
+    buttons->addWidget(m_state);
     buttons->addWidget(m_verdict, 1);
     lowerLayout->addLayout(buttons);
     lowerLayout->addWidget(m_comparison, 3);
@@ -137,12 +144,47 @@ void SuggestionsView::fill()
         m_list->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(s.title)));
         m_list->item(r, 4)->setToolTip(QString::fromStdString(s.explanation));
     }
+    showStates();
+}
+
+void SuggestionsView::setNotes(SessionNotes* notes)
+{
+    m_notes = notes;
+    connect(notes, &SessionNotes::suggestionStatesChanged, this, &SuggestionsView::showStates);
+    connect(m_state, &QComboBox::activated, this, [this] {
+        const int index = currentIndex();
+        if (index >= 0 && m_notes)
+            m_notes->setSuggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id,
+                                        static_cast<session::SuggestionState>(m_state->currentData().toInt()));
+    });
+    showStates();
+}
+
+void SuggestionsView::showStates()
+{
+    const Run* run = m_session->run();
+    if (!run || !m_notes || static_cast<std::size_t>(m_list->rowCount()) != run->suggestions.size())
+        return;
+    const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
+    for (int r = 0; r < m_list->rowCount(); ++r) {
+        const session::SuggestionState state = m_notes->suggestionState(run->suggestions[static_cast<std::size_t>(r)].id);
+        m_list->setItem(r, 5, new QTableWidgetItem(QString::fromUtf8(session::suggestionStateName(state).data())));
+        for (int c = 0; c < m_list->columnCount(); ++c)
+            if (QTableWidgetItem* item = m_list->item(r, c))
+                item->setForeground(state == session::SuggestionState::Dismissed ? QBrush(dim) : QBrush());
+    }
+    if (const int index = currentIndex(); index >= 0)
+        m_state->setCurrentIndex(m_state->findData(static_cast<int>(m_notes->suggestionState(run->suggestions[static_cast<std::size_t>(index)].id))));
 }
 
 void SuggestionsView::onCurrentChanged()
 {
     const int index = currentIndex();
     m_compare->setEnabled(index >= 0 && !m_session->isBusy());
+    m_state->setEnabled(index >= 0 && m_notes);
+    if (index >= 0 && m_notes)
+        m_state->setCurrentIndex(m_state->findData(
+            static_cast<int>(m_notes->suggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id))));
     if (index < 0)
         return;
     const suggest::Suggestion& s = m_session->run()->suggestions[static_cast<std::size_t>(index)];

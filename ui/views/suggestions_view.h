@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -16,6 +17,7 @@ namespace xps::ui {
 
 class ReplaySession;
 class SelectionModel;
+class SessionNotes;
 
 class SuggestionsView : public QWidget
 {
@@ -29,6 +31,9 @@ public:
     QString comparisonVerdict() const;
     // Moves every view to suggestion `index`'s evidence: its time range, pcs and DMAs.
     void showEvidence(int index);
+    // The state column and the state box follow (and set) what the session records per suggestion.
+    void setNotes(SessionNotes* notes);
+    QComboBox* stateBox() const { return m_state; }
 
 private:
     void fill();
@@ -43,6 +48,9 @@ private:
     QPushButton* m_compare;
     QLabel* m_verdict;
     QTableWidget* m_comparison;
+    QComboBox* m_state;
+    SessionNotes* m_notes = nullptr;
+    void showStates();
 };
 
 } // namespace xps::ui
