@@ -396,7 +396,7 @@ void MainWindow::exportReport(const QString& chosen)
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format, generator,
                               annotations = notes->notes(), bookmarks = notes->bookmarks(), states = notes->suggestionStates()] {
         report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions, run->path.toStdString(), generator);
-        report::addSessionContent(r, annotations, bookmarks, states);
+        report::addSessionContent(r, *run->view, annotations, bookmarks, states);
         return writeReport(r, file, format);
     });
 }

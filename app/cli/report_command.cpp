@@ -86,7 +86,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
         std::map<std::string, session::SuggestionState> states;
         for (const session::SuggestionRecord& rec : s->suggestions)
             states[rec.id] = rec.state;
-        report::addSessionContent(r, s->annotations, s->bookmarks, states);
+        report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
     }
 
     // QTextDocument and QPdfWriter (the PDF) need a QGuiApplication; the offscreen platform needs no display.

@@ -1,5 +1,6 @@
 #include "report/report.h"
 
+#include "analysis/activity_lanes.h"
 #include "report/analysis_json.h"
 #include "util/text.h"
 
@@ -190,6 +191,23 @@ std::string Figure::svg() const
         s << "<text x=\"" << kLabelWidth - 8 << "\" y=\"" << y + 16 << "\" text-anchor=\"end\" fill=\"#202020\">"
           << escapeHtml(r.label) << "</text>\n";
         double x = kLabelWidth;
+        if (!r.activity.empty()) {
+            const double cell = static_cast<double>(kBarWidth) / static_cast<double>(r.activity.size());
+            const std::string colour = r.parts.empty() ? std::string(kGrey) : r.parts.front().colour;
+            s << "<rect x=\"" << kLabelWidth << "\" y=\"" << y + 3 << "\" width=\"" << kBarWidth << "\" height=\"" << kRowHeight - 8
+              << "\" fill=\"#f3f4f6\"/>\n"; // the strip's extent, idle included
+            for (double a : r.activity) {
+                if (a > 0.005) {
+                    char rect[200];
+                    std::snprintf(rect, sizeof rect, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" fill-opacity=\"%.2f\"/>\n",
+                                  x, y + 3, cell + 0.3, kRowHeight - 8, colour.c_str(), 0.12 + 0.88 * a);
+                    s << rect;
+                }
+                x += cell;
+            }
+            s << "<text x=\"" << static_cast<int>(x) + 6 << "\" y=\"" << y + 16 << "\" fill=\"#404040\">" << escapeHtml(r.note) << "</text>\n";
+            continue;
+        }
         for (const Part& p : r.parts) {
             const double w = maxTotal > 0 ? p.value / maxTotal * kBarWidth : 0;
             if (w <= 0)
@@ -297,10 +315,60 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
     return r;
 }
 
-void addSessionContent(Report& report, const std::vector<session::Annotation>& notes,
+namespace {
+
+constexpr int kActivityColumns = 96;
+constexpr std::size_t kActivityRows = 24;
+
+Figure bookmarkFigure(const session::Bookmark& b, std::size_t index, const analysis::ActivityLanes& lanes)
+{
+    Figure f;
+    f.id = "bookmark-" + std::to_string(index + 1);
+    f.title = "Bookmark " + std::to_string(index + 1) + ": " + b.name;
+    f.caption = "Activity of each unit, DMA engine and ICI link in cycles " + text::withThousands(b.fromCycle) + "-" +
+                text::withThousands(b.toCycle) + ", darker = busier; the number is the mean.";
+    f.unit = "%";
+    f.fromCycle = b.fromCycle;
+    f.toCycle = std::max(b.toCycle, b.fromCycle + kActivityColumns);
+    const double columnCycles = static_cast<double>(f.toCycle - f.fromCycle) / kActivityColumns;
+    std::vector<double> totals;
+    for (std::size_t i = 0; i < lanes.lanes().size() && f.rows.size() < kActivityRows; ++i) {
+        const analysis::LaneInfo& lane = lanes.lanes()[i];
+        const bool unit = lane.kind == analysis::LaneKind::Unit;
+        if ((!unit && lane.kind != analysis::LaneKind::DmaEngine && lane.kind != analysis::LaneKind::IciLink) || !lanes.hasActivity(i))
+            continue;
+        lanes.columnTotals(i, f.fromCycle, f.toCycle, kActivityColumns, totals);
+        Figure::Row row;
+        row.label = "chip " + std::to_string(lane.chip) + " " + lane.name;
+        double sum = 0;
+        for (int c = 0; c < kActivityColumns; ++c) {
+            double busy = 0;
+            for (int k = 0; k < lane.categories; ++k)
+                busy += totals[static_cast<std::size_t>(c * lane.categories + k)];
+            row.activity.push_back(std::clamp(busy / columnCycles, 0.0, 1.0));
+            sum += row.activity.back();
+        }
+        const double mean = sum / kActivityColumns;
+        row.parts.push_back({unit ? "unit" : lane.kind == analysis::LaneKind::DmaEngine ? "DMA engine" : "ICI link", 100.0 * mean,
+                             unit ? kGreen : lane.kind == analysis::LaneKind::DmaEngine ? kOrange : kPurple});
+        row.note = pct(mean);
+        f.rows.push_back(std::move(row));
+    }
+    return f;
+}
+
+} // namespace
+
+void addSessionContent(Report& report, const analysis::ReplayView& replay, const std::vector<session::Annotation>& notes,
                        const std::vector<session::Bookmark>& bookmarks,
                        const std::map<std::string, session::SuggestionState>& states)
 {
+    if (!bookmarks.empty()) {
+        analysis::ActivityLanes lanes(replay.trace);
+        lanes.ingest(replay.store);
+        for (std::size_t i = 0; i < bookmarks.size(); ++i)
+            report.figures.push_back(bookmarkFigure(bookmarks[i], i, lanes));
+    }
     for (const session::Annotation& n : notes)
         report.annotations.push_back({n.text, n.fromCycle, n.toCycle});
     for (const session::Bookmark& b : bookmarks)

@@ -30,6 +30,9 @@ struct Figure
         std::string label;
         std::vector<Part> parts;
         std::string note; // printed after the bar ("62.1%")
+        // When set, the row is drawn as a strip: one cell per column shaded by its value (0..1), in the
+        // colour of parts.front() (whose value is then the row's mean, for text forms).
+        std::vector<double> activity = {};
     };
     std::string id;      // "stalls", "critical-path", "chips"
     std::string title;
@@ -37,6 +40,7 @@ struct Figure
     std::string unit;    // of the values ("cycles", "%")
     std::vector<Row> rows;
     double fullScale = 0; // the value a full-width bar stands for; 0: the longest row
+    std::uint64_t fromCycle = 0, toCycle = 0; // the time axis of strip rows
     std::string svg() const; // a standalone <svg> element
     int width() const;       // of the SVG, in CSS pixels
     int height() const;
@@ -93,8 +97,9 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
                    const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
                    const std::string& generator);
 
-// A session's notes, bookmarks and suggestion states (by id; unlisted ones stay open) into the report.
-void addSessionContent(Report& report, const std::vector<session::Annotation>& notes,
+// A session's notes, bookmarks and suggestion states (by id; unlisted ones stay open) into the report, with
+// a figure of each bookmark's time range (each unit's, engine's and link's activity) drawn from `replay`.
+void addSessionContent(Report& report, const analysis::ReplayView& replay, const std::vector<session::Annotation>& notes,
                        const std::vector<session::Bookmark>& bookmarks,
                        const std::map<std::string, session::SuggestionState>& states);
 

@@ -476,6 +476,9 @@ private slots:
         QVERIFY(md.find("the first load waits here") != std::string::npos);
         QVERIFY(md.find("- cycles 300-900: steady state starts") != std::string::npos);
         QVERIFY(md.find("- prologue: cycles 0-120") != std::string::npos);
+        // Each bookmark has a figure of its time range: the units, engines and links busy in it.
+        QVERIFY2(md.find("## Bookmark 1: prologue") != std::string::npos, md.c_str());
+        QVERIFY(md.find("| chip 0 scalar |") != std::string::npos && md.find("| chip 0 DMA 0 |") != std::string::npos);
         QVERIFY2(md.find("(S1, ") != std::string::npos && md.find(", dismissed)") != std::string::npos, md.c_str());
         // The anchored note moved to where its event (the first execution of pc 16, the first sync.wait,
         // issued at cycle 75 on the GRM) is in this replay, keeping its length.
