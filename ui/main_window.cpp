@@ -428,6 +428,7 @@ void MainWindow::addBookmark(const QString& name)
     b.fromCycle = m_selection->from();
     b.toCycle = m_selection->to();
     b.selectedPcs = m_selection->selection().pcs;
+    b.hiddenLanes = m_timeline->hiddenLanes();
     m_document->notes()->addBookmark(std::move(b));
     m_currentBookmark = static_cast<int>(m_document->notes()->bookmarks().size()) - 1;
 }
@@ -441,6 +442,7 @@ void MainWindow::showBookmark(int index)
     m_currentBookmark = ((index % n) + n) % n;
     const session::Bookmark& b = bookmarks[static_cast<std::size_t>(m_currentBookmark)];
     m_selection->setTimeRange(b.fromCycle, std::max(b.toCycle, b.fromCycle + 1));
+    m_timeline->setHiddenLanes(b.hiddenLanes);
     Selection s;
     s.pcs = b.selectedPcs;
     s.origin = tr("bookmark “%1”").arg(QString::fromStdString(b.name));

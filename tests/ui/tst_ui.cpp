@@ -386,14 +386,18 @@ private slots:
             w.selection()->setTimeRange(0, 300);
             w.addBookmark(QStringLiteral("prologue"));
             w.selection()->setTimeRange(500, 1100);
+            w.timeline()->setHiddenLanes({"chip 0/vector ALU"});
+            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0), -1);
             w.addBookmark(QStringLiteral("loop"));
             w.activateWindow();
             QVERIFY(QTest::qWaitForWindowActive(&w));
             QTest::keyClick(&w, Qt::Key_PageUp);
             QCOMPARE(w.selection()->from(), std::uint64_t{0});
             QCOMPARE(w.selection()->to(), std::uint64_t{300});
+            QVERIFY(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0) >= 0); // that view hid nothing
             QTest::keyClick(&w, Qt::Key_PageDown);
             QCOMPARE(w.selection()->from(), std::uint64_t{500});
+            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0), -1);
 
             // The review dismisses the second suggestion: the state box under the list.
             qobject_cast<QDockWidget*>(w.suggestions()->parentWidget())->raise();
@@ -422,6 +426,7 @@ private slots:
         QCOMPARE(notes[0].fromCycle, pinnedCycle);
         QCOMPARE(w.timeline()->noteMarkerCount(), 2);
         QCOMPARE(w.document()->notes()->bookmarks().size(), std::size_t{2});
+        QVERIFY(w.document()->notes()->bookmarks()[1].hiddenLanes == std::vector<std::string>{"chip 0/vector ALU"});
         QCOMPARE(w.document()->path(), sessionPath);
         QVERIFY(w.document()->notes()->suggestionState(dismissed) == session::SuggestionState::Dismissed);
         QTableWidget* list = w.suggestions()->list();

@@ -43,7 +43,25 @@ QString legendHtml(bool dmaOnly)
     return html + QStringLiteral("&nbsp;<i>wheel: zoom · drag: pan · shift+drag: box zoom · W/S/A/D</i>");
 }
 
+std::string laneKey(const analysis::LaneInfo& lane)
+{
+    return "chip " + std::to_string(lane.chip) + "/" + lane.name;
+}
+
 } // namespace
+
+void TimelineView::setHiddenLanes(std::vector<std::string> keys)
+{
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (keys == m_hidden)
+        return;
+    m_hidden = std::move(keys);
+    if (m_session->run() && m_session->run()->lanes) {
+        rebuildRows();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
 
 TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent, LaneFilter laneFilter)
     : QWidget(parent), m_session(session), m_selection(selection), m_plot(new QCustomPlot(this)),
@@ -140,7 +158,8 @@ void TimelineView::rebuildRows()
     const auto& lanes = run->lanes->lanes();
     for (std::size_t i = 0; i < lanes.size(); ++i)
         if ((run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall) &&
-            (!m_laneFilter || m_laneFilter(lanes[i])))
+            (!m_laneFilter || m_laneFilter(lanes[i])) &&
+            !std::binary_search(m_hidden.begin(), m_hidden.end(), laneKey(lanes[i])))
             rows.push_back(i);
     if (rows == m_lanes->rows())
         return;
@@ -302,6 +321,18 @@ void TimelineView::showContextMenu(const QPoint& pos)
         if (ok && !text.trimmed().isEmpty())
             addNoteForRange(text.trimmed());
     });
+    menu.addSeparator();
+    const Run* run = m_session->run();
+    if (const int row = m_lanes->rowAt(pos.y()); run && row >= 0) {
+        const analysis::LaneInfo& lane = run->lanes->lanes()[m_lanes->rows()[static_cast<std::size_t>(row)]];
+        menu.addAction(tr("Hide lane “%1” (chip %2)").arg(QString::fromStdString(lane.name)).arg(lane.chip), this, [this, key = laneKey(lane)] {
+            std::vector<std::string> hidden = m_hidden;
+            hidden.push_back(key);
+            setHiddenLanes(std::move(hidden));
+        });
+    }
+    if (!m_hidden.empty())
+        menu.addAction(tr("Show all lanes (%1 hidden)").arg(m_hidden.size()), this, [this] { setHiddenLanes({}); });
     menu.exec(m_plot->mapToGlobal(pos));
 }
 

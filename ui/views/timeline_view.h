@@ -40,6 +40,10 @@ public:
     QPoint pointAt(int row, double cycle) const;
     int rowOfLane(const QString& name, int chip) const; // -1 if not shown
 
+    // Lanes a person hid (context menu), by key "chip N/name"; bookmarks save and restore them.
+    std::vector<std::string> hiddenLanes() const { return m_hidden; }
+    void setHiddenLanes(std::vector<std::string> keys);
+
     // Notes: drawn as markers over the lanes; the context menu adds them.
     void setNotes(SessionNotes* notes);
     int noteMarkerCount() const;
@@ -78,6 +82,7 @@ private:
     QPoint m_pressPos;
     SessionNotes* m_notes = nullptr;
     NoteMarkers* m_noteMarkers = nullptr;
+    std::vector<std::string> m_hidden; // sorted lane keys
 };
 
 } // namespace xps::ui
