@@ -31,6 +31,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QLabel>
@@ -42,8 +43,10 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QThreadPool>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -494,6 +497,16 @@ void MainWindow::setPresentationMode(bool on)
     }
     if (auto* action = findChild<QAction*>(QStringLiteral("presentationAction")))
         action->setChecked(on);
+    // Columns sized for the old font would cut their headers: resize once the new font has reached them.
+    QTimer::singleShot(0, this, [this] {
+        for (QTableView* table : findChildren<QTableView*>()) {
+            QHeaderView* header = table->horizontalHeader();
+            if (header->sectionResizeMode(0) != QHeaderView::Interactive)
+                continue; // sized by the header itself
+            for (int c = 0; c < header->count(); ++c)
+                header->resizeSection(c, std::max(header->sectionSize(c), header->sectionSizeHint(c)));
+        }
+    });
     Theme::instance().setPresentation(on);
 }
 

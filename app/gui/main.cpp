@@ -48,7 +48,9 @@ int main(int argc, char** argv)
     const QCommandLineOption suggestion(QStringLiteral("show-suggestion"),
                                         QStringLiteral("With --screenshot: show the evidence of the Nth suggestion (1 = best)."),
                                         QStringLiteral("N"));
-    parser.addOptions({screenshot, view, size, theme, suggestion});
+    const QCommandLineOption presentation(QStringLiteral("presentation"),
+                                          QStringLiteral("Start in presentation mode (full screen, larger text, thicker lines)."));
+    parser.addOptions({screenshot, view, size, theme, suggestion, presentation});
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace: .xtrace.json, .xps or .xasm"));
     parser.process(app);
 
@@ -81,6 +83,8 @@ int main(int argc, char** argv)
     if (shooting)
         window.resize(width, height);
     window.show();
+    if (parser.isSet(presentation))
+        window.setPresentationMode(true);
     if (shooting && parser.isSet(view))
         window.isolateView(parser.value(view), QSize(width, height));
     if (args.isEmpty())
