@@ -263,18 +263,31 @@ std::optional<EventAnchor> anchorOf(std::size_t index, const events::EventStore&
 
 std::size_t relocate(std::vector<Annotation>& annotations, const events::EventStore& store)
 {
+    // One pass over the replay for all anchors: count executions of the anchored (chip, pc) pairs only.
+    std::map<std::pair<int, std::uint32_t>, std::vector<Annotation*>> wanted;
+    for (Annotation& a : annotations)
+        if (a.anchor)
+            wanted[{a.anchor->chip, a.anchor->pc}].push_back(&a);
     std::size_t missing = 0;
-    for (Annotation& a : annotations) {
-        if (!a.anchor)
+    for (const auto& [key, notes] : wanted)
+        missing += notes.size();
+    if (wanted.empty())
+        return 0;
+    std::map<std::pair<int, std::uint32_t>, std::uint64_t> seen;
+    const events::BundleSnapshot bundles = store.bundles();
+    for (std::size_t i = 0; i < bundles.size() && missing > 0; ++i) {
+        const events::BundleIssue e = bundles[i];
+        const auto it = wanted.find({e.chip, e.pc});
+        if (it == wanted.end())
             continue;
-        const std::optional<std::uint64_t> cycle = locate(*a.anchor, store);
-        if (!cycle) {
-            ++missing;
-            continue;
-        }
-        const std::uint64_t length = a.toCycle - a.fromCycle;
-        a.fromCycle = *cycle;
-        a.toCycle = *cycle + length;
+        const std::uint64_t occurrence = seen[it->first]++;
+        for (Annotation* a : it->second)
+            if (a->anchor->occurrence == occurrence) {
+                const std::uint64_t length = a->toCycle - a->fromCycle;
+                a->fromCycle = e.cycle;
+                a->toCycle = e.cycle + length;
+                --missing;
+            }
     }
     return missing;
 }

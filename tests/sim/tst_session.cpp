@@ -225,6 +225,20 @@ private slots:
         QCOMPARE(notes[0].fromCycle, expected);
         QCOMPARE(notes[0].toCycle, expected + 10);
 
+        // Many notes at once (one pass over the replay): each finds its own execution.
+        std::vector<session::Annotation> many;
+        std::vector<std::uint64_t> cycles;
+        for (std::size_t i = 0; i < moved.size(); ++i)
+            if (moved[i].pc == 4 && moved[i].chip == 0)
+                cycles.push_back(moved[i].cycle);
+        for (std::uint64_t k = 0; k < 6; ++k)
+            many.push_back({static_cast<std::int64_t>(k + 1), "wait", 0, 0, session::EventAnchor{0, 4, 5 - k}});
+        many.push_back({7, "range", 5, 9, std::nullopt});
+        QCOMPARE(session::relocate(many, store), std::size_t{0});
+        for (std::uint64_t k = 0; k < 6; ++k)
+            QCOMPARE(many[k].fromCycle, cycles[5 - k]);
+        QCOMPARE(many[6].fromCycle, std::uint64_t{5});
+
         // A replay that stops before the event leaves the note where it was and says so.
         events::EventStore cut;
         (void)sim::replay(slower, {sim::ReplayMode::Full, expected / 2}, cut);
