@@ -5,6 +5,7 @@
 #include "asm/assembler.h"
 #include "suggest/propose.h"
 #include "replayer.h"
+#include "stress_workload.h"
 
 #include <cblas.h>
 #include <chrono>
@@ -18,31 +19,6 @@
 using namespace xps;
 
 namespace {
-
-std::string stressSource(int chips, std::uint64_t iterations)
-{
-    // 8 bundles per iteration; a DMA every iteration keeps the DMA system and sync waits in the loop.
-    return ".name \"stress\"\n.machine chips=" + std::to_string(chips) + R"(
-.vmem a, 0, 65536
-.vmem b, 0x10000, 65536
-.hbm  src, 0, 65536
-.init a, random_f32, seed=1
-.init v2, const_f32, 1.0
-.sreg s1, 0
-.sreg s5, 0
-loop:
-    sadd s1, s1, 1 ; sand s3, s1, 7
-    smul s4, s3, 4096 ; vadd.f32 v1, v2, v2
-    vld v3, [s4] ; vmul.f32 v4, v2, v2
-    vst v4, [s4 + 0x10000] ; sadd s5, s5, 1
-    dma.start vmem[s4 + 0x10000], hbm[s4], 4096, 0, engine=0
-    vadd.f32 v5, v3, v4 ; scmp.lt s6, s1, )" +
-           std::to_string(iterations) + R"(
-    sync.wait 0, s5
-    brnz s6, loop
-    halt
-)";
-}
 
 // An MXU-bound loop: one 8 x 128 x 128 product per iteration, popped and accumulated.
 std::string matmulSource(std::uint64_t products)
@@ -87,7 +63,7 @@ int main(int argc, char** argv)
     const int chips = argc > 1 ? std::atoi(argv[1]) : 4;
     const std::uint64_t totalBundles = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 10'000'000;
     const std::uint64_t iterations = totalBundles / 8 / static_cast<std::uint64_t>(chips) + 1;
-    auto t = assembly::assemble(stressSource(chips, iterations), "stress.xasm");
+    auto t = assembly::assemble(bench::stressSource(chips, iterations), "stress.xasm");
     if (!t) {
         std::fprintf(stderr, "%s\n", t.error().toString().c_str());
         return 1;

@@ -6,6 +6,7 @@
 // of the event store, of the lanes and the process's peak RSS.
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
+#include "stress_workload.h"
 #include "views/timeline_view.h"
 #include "widgets/qcustomplot.h"
 
@@ -24,30 +25,6 @@
 using namespace xps;
 
 namespace {
-
-std::string stressSource(int chips, std::uint64_t iterations)
-{
-    return ".name \"timeline stress\"\n.machine chips=" + std::to_string(chips) + R"(
-.vmem a, 0, 65536
-.vmem b, 0x10000, 65536
-.hbm  src, 0, 65536
-.init a, random_f32, seed=1
-.init v2, const_f32, 1.0
-.sreg s1, 0
-.sreg s5, 0
-loop:
-    sadd s1, s1, 1 ; sand s3, s1, 7
-    smul s4, s3, 4096 ; vadd.f32 v1, v2, v2
-    vld v3, [s4] ; vmul.f32 v4, v2, v2
-    vst v4, [s4 + 0x10000] ; sadd s5, s5, 1
-    dma.start vmem[s4 + 0x10000], hbm[s4], 4096, 0, engine=0
-    vadd.f32 v5, v3, v4 ; scmp.lt s6, s1, )" +
-           std::to_string(iterations) + R"(
-    sync.wait 0, s5
-    brnz s6, loop
-    halt
-)";
-}
 
 double peakRssMiB()
 {
@@ -70,7 +47,7 @@ void measure(std::uint64_t targetEvents, const QString& dir)
     const std::uint64_t iterations = std::max<std::uint64_t>(1, targetEvents * 100 / 163 / 8 / kChips);
     const QString path = dir + QStringLiteral("/stress_%1.xasm").arg(targetEvents);
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(stressSource(kChips, iterations))) < 0) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(bench::stressSource(kChips, iterations))) < 0) {
         std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
         std::exit(1);
     }

@@ -111,8 +111,10 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         if (error.isEmpty())
             statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
         else
-            QMessageBox::critical(this, tr("Session not saved"), error);
+            showProblem(QStringLiteral("sessionError"), tr("Session not saved"), error);
     });
+    connect(m_document, &SessionDocument::loadFailed, this,
+            [this](const QString& message) { showProblem(QStringLiteral("sessionError"), tr("Session"), message); });
 
     m_progress->setMaximumWidth(220);
     m_progress->setTextVisible(true);
@@ -404,6 +406,14 @@ void MainWindow::exportReport(const QString& chosen)
     });
 }
 
+void MainWindow::showProblem(const QString& name, const QString& title, const QString& message)
+{
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName(name);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, not blocking: the app stays usable behind it
+}
+
 void MainWindow::saveSessionAs()
 {
     const Run* run = m_session->run();
@@ -522,7 +532,7 @@ void MainWindow::exportInBackground(const QString& path, std::function<std::stri
             if (error.empty())
                 window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
             else
-                QMessageBox::critical(window, window->tr("Export failed"), QString::fromStdString(error));
+                window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"), QString::fromStdString(error));
         }, Qt::QueuedConnection);
     });
 }

@@ -82,6 +82,8 @@ private:
     // replay take seconds. The result shows in the status bar, an error in a dialog.
     void exportInBackground(const QString& path, std::function<std::string()> write);
     void saveSessionAs();
+    // A warning the person must see, without blocking the event loop (background saves report here).
+    void showProblem(const QString& name, const QString& title, const QString& message);
     void updateBookmarkMenu();
 
     ReplaySession* m_session;

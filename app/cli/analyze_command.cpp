@@ -3,14 +3,10 @@
 #include "commands.h"
 #include "analyzed_trace.h"
 
-#include "analysis/analyze.h"
-#include "replayer.h"
 #include "report/analysis_json.h"
-#include "suggest/propose.h"
 #include "suggest/transform.h"
 #include "trace/trace_io.h"
 #include "util/text.h"
-#include "what_if.h"
 
 #include <cstdio>
 #include <memory>
@@ -111,11 +107,9 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     if (path.empty())
         return usageError(io, "analyze: expected exactly one TRACE file, got 0");
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure);
     if (!a)
         return code;
-    if (measure)
-        sim::measureSuggestions(a->suggestions, a->trace, a->result);
     if (json)
         io.out << report::analysisToJson(*a->view, a->analyses, a->suggestions).dump(2) << "\n";
     else
@@ -143,7 +137,7 @@ int runApply(const std::vector<std::string>& args, Streams io)
     if (path.empty() || id.empty() || output.empty())
         return usageError(io, "apply: usage: apply TRACE --suggestion ID -o FIXED");
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, false);
     if (!a)
         return code;
     const auto it = std::find_if(a->suggestions.begin(), a->suggestions.end(),

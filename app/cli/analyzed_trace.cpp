@@ -2,10 +2,11 @@
 
 #include "suggest/propose.h"
 #include "trace/trace_io.h"
+#include "what_if.h"
 
 namespace xps::cli {
 
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode)
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure)
 {
     auto a = std::make_unique<Analyzed>();
     auto loaded = trace::loadTrace(path);
@@ -24,6 +25,8 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
     a->analyses = analysis::analyzeReplay(*a->view);
     a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
+    if (measure)
+        sim::measureSuggestions(a->suggestions, a->trace, a->result);
     return a;
 }
 

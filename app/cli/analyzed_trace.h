@@ -23,7 +23,8 @@ struct Analyzed
     std::vector<suggest::Suggestion> suggestions;
 };
 
-// Replays, analyses and proposes; returns nullptr after printing the error (and sets `exitCode`).
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode);
+// Replays, analyses, proposes and, with `measure`, measures each suggestion by replaying its change;
+// returns nullptr after printing the error (and sets `exitCode`).
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure);
 
 } // namespace xps::cli

@@ -7,7 +7,6 @@
 #include "report/report_file.h"
 #include "session/session.h"
 #include "trace/trace_container.h"
-#include "what_if.h"
 
 #include <QGuiApplication>
 
@@ -69,11 +68,9 @@ int runReport(const std::vector<std::string>& args, Streams io)
                                   "': use .html, .md, .json or .pdf, or --format html|md|json|pdf");
 
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure);
     if (!a)
         return code;
-    if (measure)
-        sim::measureSuggestions(a->suggestions, a->trace, a->result);
     report::Report r =
         report::buildReport(*a->view, a->analyses, a->suggestions, path, std::string("xpushark-cli ") + XPS_VERSION);
     if (trace::looksLikeContainer(path)) {

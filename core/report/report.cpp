@@ -2,6 +2,7 @@
 
 #include "analysis/activity_lanes.h"
 #include "report/analysis_json.h"
+#include "report/palette.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -11,45 +12,11 @@
 namespace xps::report {
 namespace {
 
-// The explorer's colours (ui/theme), Okabe & Ito's palette, so a stall reason looks the same in a report.
-constexpr const char* kSkyBlue = "#56b4e9";
-constexpr const char* kVermillion = "#d55e00";
-constexpr const char* kGreen = "#009e73";
-constexpr const char* kPurple = "#cc79a7";
-constexpr const char* kBlue = "#0072b2";
-constexpr const char* kOrange = "#e69f00";
-constexpr const char* kYellow = "#f0e442";
-constexpr const char* kGrey = "#999999";
-
-const char* stallColour(events::StallReason reason)
-{
-    using R = events::StallReason;
-    switch (reason) {
-    case R::OperandDependency: return kSkyBlue;
-    case R::SyncWait: return kVermillion;
-    case R::MxuBusy: return kGreen;
-    case R::ResultFifoEmpty: return kPurple;
-    case R::ResultFifoFull: return kBlue;
-    case R::DmaQueueFull: return kOrange;
-    case R::UnitBusy: return kYellow;
-    default: return kGrey;
-    }
-}
-
-const char* pathColour(analysis::PathKind kind)
-{
-    using K = analysis::PathKind;
-    switch (kind) {
-    case K::Compute: return kGreen;
-    case K::Latency: return kSkyBlue;
-    case K::Dma: return kOrange;
-    case K::Sync: return kVermillion;
-    case K::Structural: return kPurple;
-    case K::Branch: return kGrey;
-    case K::Count_: break;
-    }
-    return kGrey;
-}
+// Figures use the explorer's colours (report/palette), so a stall reason looks the same in a report.
+const std::string kGreen = palette::hex(palette::kGreen);
+const std::string kOrange = palette::hex(palette::kOrange);
+const std::string kPurple = palette::hex(palette::kPurple);
+const std::string kGrey = palette::hex(palette::kGrey);
 
 std::string pct(double fraction)
 {
@@ -193,7 +160,7 @@ std::string Figure::svg() const
         double x = kLabelWidth;
         if (!r.activity.empty()) {
             const double cell = static_cast<double>(kBarWidth) / static_cast<double>(r.activity.size());
-            const std::string colour = r.parts.empty() ? std::string(kGrey) : r.parts.front().colour;
+            const std::string colour = r.parts.empty() ? kGrey : r.parts.front().colour;
             s << "<rect x=\"" << kLabelWidth << "\" y=\"" << y + 3 << "\" width=\"" << kBarWidth << "\" height=\"" << kRowHeight - 8
               << "\" fill=\"#f3f4f6\"/>\n"; // the strip's extent, idle included
             for (double a : r.activity) {
@@ -265,7 +232,7 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
             const auto reason = static_cast<events::StallReason>(k);
             const std::string name(events::stallReasonName(reason));
             stalls.rows.push_back({name,
-                                   {{name, static_cast<double>(s.stallCycles[k]), stallColour(reason)}},
+                                   {{name, static_cast<double>(s.stallCycles[k]), palette::hex(palette::stallColour(reason))}},
                                    pct(static_cast<double>(s.stallCycles[k]) / static_cast<double>(std::max<std::uint64_t>(1, totalStalls)))});
         }
     if (!stalls.rows.empty())
@@ -278,7 +245,7 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
         if (a.criticalPath.cycles[k]) {
             const auto kind = static_cast<analysis::PathKind>(k);
             pathRow.parts.push_back({std::string(analysis::pathKindName(kind)) + " " + pct(a.criticalPath.share(kind)),
-                                     static_cast<double>(a.criticalPath.cycles[k]), pathColour(kind)});
+                                     static_cast<double>(a.criticalPath.cycles[k]), palette::hex(palette::pathKindColour(kind))});
         }
     if (!pathRow.parts.empty()) {
         path.rows.push_back(std::move(pathRow));

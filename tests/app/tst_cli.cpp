@@ -304,19 +304,7 @@ private slots:
         // Four loads queued on one engine: the spread-over-engines suggestion must measure a gain, and the
         // trace `apply` writes must replay to exactly the reported cycles.
         QTemporaryDir dir;
-        const std::string source = dir.path().toStdString() + "/unbalanced.xasm";
-        test::writeFile(source, R"(.machine chips=1
-.hbm src, 0, 4 * 65536
-.vmem dst, 0, 4 * 65536
-.init src, random_f32, seed=4, lo=-1.0, hi=1.0
-.output dst
-    dma.start vmem[dst], hbm[src], 65536, 0, engine=0
-    dma.start vmem[dst + 65536], hbm[src + 65536], 65536, 0, engine=0
-    dma.start vmem[dst + 131072], hbm[src + 131072], 65536, 0, engine=0
-    dma.start vmem[dst + 196608], hbm[src + 196608], 65536, 0, engine=0
-    sync.wait 0, 32
-    halt
-)");
+        const std::string source = test::sourceDir() + "/tests/data/unbalanced_dmas.xasm";
         const Run r = cli({QStringLiteral("analyze"), QString::fromStdString(source), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);

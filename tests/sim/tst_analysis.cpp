@@ -74,20 +74,6 @@ std::string latePrefetch(int k)
     return s;
 }
 
-// Four independent loads queued on engine 0 while engines 1-3 idle.
-const char* const kUnbalanced = R"(
-.machine chips=1
-.hbm src, 0, 4 * 65536
-.vmem dst, 0, 4 * 65536
-.init src, random_f32, seed=4, lo=-1.0, hi=1.0
-.output dst
-    dma.start vmem[dst], hbm[src], 65536, 0, engine=0
-    dma.start vmem[dst + 65536], hbm[src + 65536], 65536, 0, engine=0
-    dma.start vmem[dst + 131072], hbm[src + 131072], 65536, 0, engine=0
-    dma.start vmem[dst + 196608], hbm[src + 196608], 65536, 0, engine=0
-    sync.wait 0, 32
-    halt
-)";
 
 } // namespace
 
@@ -99,20 +85,7 @@ private slots:
     void timelineLevelOfDetailMatchesTheEvents()
     {
         // A loop long enough that the lanes' bins coarsen, with a DMA and a wait per iteration.
-        const std::string source = R"(
-.vmem a, 0, 65536
-.hbm  src, 0, 65536
-.sreg s1, 0
-.sreg s5, 0
-loop:
-    sadd s1, s1, 1 ; sand s3, s1, 7
-    smul s4, s3, 4096 ; sadd s5, s5, 1
-    dma.start vmem[s4], hbm[s4], 4096, 0, engine=0
-    scmp.lt s6, s1, 6000
-    sync.wait 0, s5
-    brnz s6, loop
-    halt
-)";
+        const std::string source = test::readFile(test::sourceDir() + "/tests/data/dma_wait_loop.xasm");
         const auto r = test::replaySource(source);
         QVERIFY(!r->result.fault);
         analysis::ActivityLanes lanes(r->trace);
@@ -261,7 +234,7 @@ loop:
 
     void unbalancedEngineIsSpreadAndMeasured()
     {
-        Analyzed a = analyze(kUnbalanced);
+        Analyzed a = analyze(test::readFile(test::sourceDir() + "/tests/data/unbalanced_dmas.xasm"));
         QCOMPARE(a.analyses.dma.balance.size(), std::size_t{1});
         const analysis::EngineBalance& b = a.analyses.dma.balance[0];
         QCOMPARE(b.enginesUsed, 1);

@@ -19,22 +19,10 @@ using namespace xps;
 namespace {
 
 // A loop whose DMA time depends on the HBM bandwidth: a slower machine moves every later bundle.
-const char* kLoop = R"(
-.vmem a, 0, 65536
-.hbm  src, 0, 65536
-.output a
-.init src, random_f32, seed=3
-.sreg s1, 0
-.sreg s5, 0
-loop:
-    sadd s1, s1, 1 ; sand s3, s1, 7
-    smul s4, s3, 4096 ; sadd s5, s5, 1
-    dma.start vmem[s4], hbm[s4], 4096, 0, engine=0
-    scmp.lt s6, s1, 40
-    sync.wait 0, s5
-    brnz s6, loop
-    halt
-)";
+std::string dmaWaitLoop()
+{
+    return test::readFile(test::sourceDir() + "/tests/data/dma_wait_loop.xasm");
+}
 
 session::Session sampleSession(const trace::Trace& trace, int notes)
 {
@@ -109,7 +97,7 @@ class TestSession : public QObject
 private slots:
     void everythingSavedComesBack()
     {
-        const auto replayed = test::replaySource(kLoop);
+        const auto replayed = test::replaySource(dmaWaitLoop());
         const session::Session s = sampleSession(replayed->trace, 5);
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("review.xps")).toStdString();
@@ -125,7 +113,7 @@ private slots:
 
     void aBareTraceIsAnEmptySession()
     {
-        const auto replayed = test::replaySource(kLoop);
+        const auto replayed = test::replaySource(dmaWaitLoop());
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("bare.xps")).toStdString();
         QVERIFY(trace::saveTrace(replayed->trace, path).ok());
@@ -139,7 +127,7 @@ private slots:
 
     void aNewerFileGetsAClearMessage()
     {
-        const auto replayed = test::replaySource(kLoop);
+        const auto replayed = test::replaySource(dmaWaitLoop());
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("newer.xps")).toStdString();
         QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
@@ -165,7 +153,7 @@ private slots:
 
     void anInterruptedSaveKeepsThePreviousFile()
     {
-        const auto replayed = test::replaySource(kLoop);
+        const auto replayed = test::replaySource(dmaWaitLoop());
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("keep.xps")).toStdString();
         const session::Session before = sampleSession(replayed->trace, 2);
@@ -189,7 +177,7 @@ private slots:
 
     void aNoteOnAnEventFollowsItAcrossAReReplay()
     {
-        const auto fast = test::replaySource(kLoop);
+        const auto fast = test::replaySource(dmaWaitLoop());
         // The 7th execution of the sync.wait (pc 4), where the first replay put it.
         std::size_t index = 0;
         std::uint64_t seen = 0;

@@ -409,6 +409,14 @@ private slots:
             QCOMPARE(list->item(1, 5)->text(), QStringLiteral("dismissed"));
             dismissed = list->item(1, 0)->text().toStdString();
 
+            // A save that fails says why and does not make the unwritable path the document's session file.
+            w.document()->save(m_dir.filePath(QStringLiteral("missing/review.xps")));
+            QMessageBox* problem = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((problem = w.findChild<QMessageBox*>(QStringLiteral("sessionError"))) != nullptr, 20000);
+            QVERIFY2(problem->text().contains(QStringLiteral("missing/review.xps")), qPrintable(problem->text()));
+            QVERIFY(w.document()->path().isEmpty());
+            problem->close();
+
             // Save the session; it is saved in the background.
             w.document()->save(sessionPath);
             QTRY_VERIFY_WITH_TIMEOUT(!w.document()->isSaving(), 20000);

@@ -43,6 +43,7 @@ SessionDocument::~SessionDocument()
 void SessionDocument::onOpened()
 {
     m_autosave.stop();
+    ++m_document;
     const Run* run = m_replay->run();
     m_path.clear();
     m_layout.clear();
@@ -60,7 +61,8 @@ void SessionDocument::onOpened()
             m_layout = QByteArray::fromBase64(QByteArray::fromStdString(s->windowLayout));
             m_path = run->path;
         } else {
-            emit saved(run->path, tr("The session's notes could not be read: %1").arg(QString::fromStdString(s.error().toString())));
+            emit loadFailed(tr("The session's notes, bookmarks and layout could not be read; the trace is open without them.\n\n%1")
+                                .arg(QString::fromStdString(s.error().toString())));
         }
     }
     m_notes->replace(std::move(notes), std::move(bookmarks), std::move(states));
@@ -74,7 +76,6 @@ void SessionDocument::save(const QString& target)
     const QString path = target.isEmpty() ? m_path : target;
     if (!run || path.isEmpty())
         return;
-    m_path = path;
     session::Session data;
     data.source = run->path.toStdString();
     data.annotations = m_notes->notes();
@@ -83,7 +84,8 @@ void SessionDocument::save(const QString& target)
         data.windowLayout = m_layoutProvider().toBase64().toStdString();
     const bool analysed = m_replay->analysesAvailable();
     ++m_saving;
-    m_pool.start([this, run, data = std::move(data), states = m_notes->suggestionStates(), path, analysed]() mutable {
+    m_pool.start([this, run, data = std::move(data), states = m_notes->suggestionStates(), path, analysed,
+                  document = m_document]() mutable {
         if (analysed) {
             data.replaySummary = report::analysisToJson(*run->view, run->analyses, run->suggestions)["summary"];
             for (const suggest::Suggestion& s : run->suggestions) {
@@ -94,8 +96,10 @@ void SessionDocument::save(const QString& target)
         }
         const Status written = session::writeSession(*run->trace, data, path.toStdString());
         const QString error = written ? QString() : QString::fromStdString(written.error().toString());
-        QMetaObject::invokeMethod(this, [this, path, error] {
+        QMetaObject::invokeMethod(this, [this, path, error, document] {
             --m_saving;
+            if (error.isEmpty() && document == m_document)
+                m_path = path; // from now on, edits save here
             emit saved(path, error);
         }, Qt::QueuedConnection);
     });

@@ -29,13 +29,15 @@ public:
     // What to save as the window layout (the main window's dock state).
     void setLayoutProvider(std::function<QByteArray()> provider) { m_layoutProvider = std::move(provider); }
 
-    // Saves to `path` (empty: the current session file) in the background; emits saved().
+    // Saves to `path` (empty: the current session file) in the background; emits saved(). The document
+    // takes `path` as its session file once the save succeeds.
     void save(const QString& path = {});
     bool isSaving() const { return m_saving > 0; }
 
 signals:
     void loaded(); // an opened session's notes, bookmarks and layout are in place
-    void saved(const QString& path, const QString& error);
+    void saved(const QString& path, const QString& error); // on success the document's session file is `path`
+    void loadFailed(const QString& message); // the trace opened, its session tables could not be read
 
 private:
     void onOpened();
@@ -47,6 +49,7 @@ private:
     std::function<QByteArray()> m_layoutProvider;
     QTimer m_autosave;
     int m_saving = 0;
+    std::uint64_t m_document = 0; // counts opened documents: a save of an earlier one does not claim this one
     QThreadPool m_pool; // declared last: destroyed (and waited for) first
 };
 

@@ -1,5 +1,7 @@
 #include "theme/theme.h"
 
+#include "report/palette.h"
+
 #include <QApplication>
 #include <QPalette>
 #include <QStyleFactory>
@@ -8,15 +10,15 @@
 namespace xps::ui {
 namespace {
 
-// Okabe & Ito (2008), "Color Universal Design".
-const QColor kOrange(0xE6, 0x9F, 0x00);
-const QColor kSkyBlue(0x56, 0xB4, 0xE9);
-const QColor kGreen(0x00, 0x9E, 0x73);
-const QColor kYellow(0xF0, 0xE4, 0x42);
-const QColor kBlue(0x00, 0x72, 0xB2);
-const QColor kVermillion(0xD5, 0x5E, 0x00);
-const QColor kPurple(0xCC, 0x79, 0xA7);
-const QColor kGrey(0x99, 0x99, 0x99);
+// The shared palette (report/palette), as QColors.
+const QColor kOrange(QRgb(palette::kOrange));
+const QColor kSkyBlue(QRgb(palette::kSkyBlue));
+const QColor kGreen(QRgb(palette::kGreen));
+const QColor kYellow(QRgb(palette::kYellow));
+const QColor kBlue(QRgb(palette::kBlue));
+const QColor kVermillion(QRgb(palette::kVermillion));
+const QColor kPurple(QRgb(palette::kPurple));
+const QColor kGrey(QRgb(palette::kGrey));
 
 QPalette darkPalette()
 {
@@ -78,18 +80,7 @@ QColor Theme::note() const { return QColor(0xC8, 0x8A, 0x00); }
 
 QColor Theme::stallColor(events::StallReason reason) const
 {
-    using R = events::StallReason;
-    switch (reason) {
-    case R::OperandDependency: return kSkyBlue;
-    case R::SyncWait: return kVermillion;
-    case R::MxuBusy: return kGreen;
-    case R::ResultFifoEmpty: return kPurple;
-    case R::ResultFifoFull: return kBlue;
-    case R::DmaQueueFull: return kOrange;
-    case R::UnitBusy: return kYellow;
-    case R::BranchBubble: return kGrey;
-    default: return kGrey;
-    }
+    return QColor(QRgb(palette::stallColour(reason)));
 }
 
 QColor Theme::unitColor(analysis::UnitGroup group) const
