@@ -135,6 +135,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             dd.srcStride = o[6].present() ? scalarOperand(m_state, o[6]) : 0;
             dd.dstStride = o[7].present() ? scalarOperand(m_state, o[7]) : 0;
             dd.chunkBytes = o[8].present() ? static_cast<std::uint64_t>(o[8].value) : 0;
+            dd.longWay = o[10].present() && o[10].value != 0;
             m_dma.issue(dd, t);
             break;
         }

@@ -57,7 +57,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.d.dstStride = dstStride;
     t.total = d.rows * d.rowBytes;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
-    t.links = d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip);
+    t.links = d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
     t.issueCycle = cycle;
 
     events::DmaRecord r;
@@ -68,6 +68,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.engine = static_cast<std::uint8_t>(d.engine);
     r.srcSpace = static_cast<std::uint8_t>(d.srcSpace);
     r.dstSpace = static_cast<std::uint8_t>(d.dstSpace);
+    r.longWay = d.longWay ? 1 : 0;
     r.srcAddress = d.srcAddress;
     r.dstAddress = d.dstAddress;
     r.bytes = t.total;

@@ -35,6 +35,7 @@ struct DmaDescriptor
     std::uint64_t dstStride = 0;
     std::uint64_t chunkBytes = 0;
     std::uint32_t flag = 0;
+    bool longWay = false; // route=1: the other way round the ring
 };
 
 struct DmaTotals

@@ -216,7 +216,7 @@ void ActivityLanes::ingest(const events::EventStore& store)
         if (d.engine < m_trace.machine.dmaEngines)
             addSpan(l.firstEngine + d.engine, {d.start, d.end, d.issue, d.id, pathClass});
         if (d.dstChip != d.chip && l.linkLanes)
-            for (int link : isa::iciRoute(m_trace.machine, d.chip, d.dstChip)) {
+            for (int link : isa::iciRoute(m_trace.machine, d.chip, d.dstChip, d.longWay != 0)) {
                 const ChipLayout& from = layout(link / isa::kLinkDirectionsPerChip);
                 addSpan(from.firstLink + static_cast<std::size_t>(link % isa::kLinkDirectionsPerChip),
                         {d.start, d.end, d.start, d.id, 0});

@@ -24,7 +24,7 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     for (const events::DmaRecord& d : replay.store.dmas()) {
         if (d.dstChip == d.chip)
             continue;
-        for (int l : isa::iciRoute(m, d.chip, d.dstChip)) {
+        for (int l : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0)) {
             if (l < 0 || l >= links)
                 continue;
             LinkUse& u = out.links[static_cast<std::size_t>(l)];

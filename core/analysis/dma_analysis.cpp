@@ -217,7 +217,7 @@ DmaAnalysis analyzeDmas(const ReplayView& replay)
             e.busyCycles += d.end - begin;
         until = std::max(until, d.end);
         const std::uint64_t hops =
-            d.dstChip == d.chip ? 0 : isa::iciRoute(m, d.chip, d.dstChip).size() * static_cast<std::uint64_t>(m.iciLatencyCycles);
+            d.dstChip == d.chip ? 0 : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0).size() * static_cast<std::uint64_t>(m.iciLatencyCycles);
         const std::uint64_t unqueued = d.issue + setup + hops;
         e.queueDelayCycles += d.start > unqueued ? d.start - unqueued : 0;
     }

@@ -62,6 +62,7 @@ struct DmaRecord
     std::uint8_t engine = 0;
     std::uint8_t srcSpace = 0; // isa::Space
     std::uint8_t dstSpace = 0;
+    std::uint8_t longWay = 0;  // remote copy sent the long way round (dma.start route=1)
     std::uint64_t srcAddress = 0;
     std::uint64_t dstAddress = 0;
     std::uint64_t bytes = 0; // total (rows x bytes per row)

@@ -16,7 +16,7 @@ int linkCount(const MachineConfig& config)
     return static_cast<int>(config.chips) * kLinkDirectionsPerChip;
 }
 
-std::vector<int> iciRoute(const MachineConfig& config, int from, int to)
+std::vector<int> iciRoute(const MachineConfig& config, int from, int to, bool longWay)
 {
     std::vector<int> links;
     const int width = rowWidth(config);
@@ -25,7 +25,10 @@ std::vector<int> iciRoute(const MachineConfig& config, int from, int to)
         const int pos = (at / stride) % size;
         const int goal = (target / stride) % size;
         const int forward = (goal - pos + size) % size;
-        const bool goForward = forward <= size - forward;
+        if (forward == 0)
+            return;
+        const bool shortForward = forward <= size - forward;
+        const bool goForward = longWay ? !shortForward : shortForward;
         const int steps = goForward ? forward : size - forward;
         for (int k = 0; k < steps; ++k) {
             const int p = (at / stride) % size;

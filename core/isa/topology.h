@@ -14,8 +14,10 @@ namespace xps::isa {
 inline constexpr int kLinkDirectionsPerChip = 4;
 int linkCount(const MachineConfig& config);
 
-// Dimension-ordered shortest route (x along the ring/row, then y along the column); ties go forward.
-std::vector<int> iciRoute(const MachineConfig& config, int from, int to);
+// Dimension-ordered route (x along the ring/row, then y along the column). The shortest way round each
+// ring unless `longWay` (dma.start route=1), which takes the other way in every dimension it moves in, so
+// a transfer can use the links the shortest route leaves idle; ties go forward (longWay: backward).
+std::vector<int> iciRoute(const MachineConfig& config, int from, int to, bool longWay = false);
 
 // "chip 2 +x" etc.; and the chip the link direction leads to.
 std::string linkName(int link);

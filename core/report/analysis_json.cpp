@@ -206,6 +206,12 @@ json suggestionToJson(const suggest::Suggestion& s)
         change["pc"] = s.change.pc;
         change["engine"] = s.change.engine;
         break;
+    case suggest::ChangeKind::SplitRoute:
+        change["chips"] = s.change.chips;
+        change["pc"] = s.change.pc;
+        change["engine"] = s.change.engine;
+        change["first_bytes"] = s.change.firstBytes;
+        break;
     case suggest::ChangeKind::RebalanceEngines:
         change["chips"] = s.change.chips;
         change["engines"] = json::array();

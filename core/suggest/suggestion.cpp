@@ -1,5 +1,7 @@
 #include "suggest/suggestion.h"
 
+#include "util/text.h"
+
 namespace xps::suggest {
 namespace {
 
@@ -27,6 +29,7 @@ std::string_view changeKindName(ChangeKind kind)
     switch (kind) {
     case ChangeKind::HoistDma: return "hoist-dma";
     case ChangeKind::SplitDma: return "split-dma";
+    case ChangeKind::SplitRoute: return "split-route";
     case ChangeKind::RebalanceEngines: return "rebalance-engines";
     case ChangeKind::MachineParam: return "machine-param";
     }
@@ -42,6 +45,9 @@ std::string Change::describe() const
     case ChangeKind::SplitDma:
         return "split the dma.start at pc " + std::to_string(pc) + " into two halves, the second on engine " +
                std::to_string(engine) + chipList(chips);
+    case ChangeKind::SplitRoute:
+        return "split the dma.start at pc " + std::to_string(pc) + ": the first " + text::formatBytes(static_cast<std::uint64_t>(firstBytes)) +
+               " by the shortest route, the rest the long way round (route=1) on engine " + std::to_string(engine) + chipList(chips);
     case ChangeKind::RebalanceEngines: {
         std::string s = "move dma.starts to other engines:";
         for (const auto& [p, e] : engines)

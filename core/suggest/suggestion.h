@@ -13,6 +13,7 @@ namespace xps::suggest {
 enum class ChangeKind : std::uint8_t {
     HoistDma,         // move a dma.start to an earlier bundle of its basic block
     SplitDma,         // split a dma.start in two halves on two engines
+    SplitRoute,       // send part of a remote dma.start the long way round the ring, on another engine
     RebalanceEngines, // spread the dma.starts of a chip over its engines
     MachineParam,     // hardware what-if: change one machine-config value
 };
@@ -25,7 +26,8 @@ struct Change
     std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle
     std::uint32_t toPc = 0;     // HoistDma: the bundle it moves to
     bool newBundle = false;     // HoistDma: into a new bundle inserted before toPc (its misc slot is taken)
-    int engine = 0;             // SplitDma: the engine of the second half
+    int engine = 0;             // SplitDma, SplitRoute: the engine of the second part
+    std::int64_t firstBytes = 0; // SplitRoute: bytes that keep the shortest route (whole chunks)
     std::vector<std::pair<std::uint32_t, int>> engines; // RebalanceEngines: (pc, new engine)
     std::string param;          // MachineParam: key
     std::string value;          // MachineParam: new value as text

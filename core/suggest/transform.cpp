@@ -64,6 +64,37 @@ Status split(trace::ChipTrace& chip, const Change& change, const isa::MachineCon
     return Ok{};
 }
 
+// The first `firstBytes` keep the shortest route; the rest leave from a new dma.start (same flag, so the
+// receiver's chunk count is unchanged) that goes the long way round on another engine.
+Status splitRoute(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
+{
+    auto& bundles = chip.program.bundles;
+    if (change.pc >= bundles.size())
+        return changeError(change, chip.chip, "pc out of range");
+    const int i = findInstruction(bundles[change.pc], isa::Opcode::DmaStart);
+    if (i < 0)
+        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(change.pc));
+    isa::Instruction& insn = bundles[change.pc].instructions[static_cast<std::size_t>(i)];
+    using namespace dma_operand;
+    if (!insn.operands[kChip].present())
+        return changeError(change, chip.chip, "the dma.start is not a remote copy");
+    const Result<std::int64_t> chunk = wholeChunkBytes(insn, machine);
+    if (!chunk.ok())
+        return changeError(change, chip.chip, chunk.error().message());
+    const std::int64_t total = insn.operands[kBytes].value;
+    if (change.firstBytes <= 0 || change.firstBytes >= total || change.firstBytes % chunk.value() != 0)
+        return changeError(change, chip.chip, "the parts would not be whole chunks of " + std::to_string(chunk.value()) + " B");
+    isa::Instruction first = insn;
+    first.operands[kBytes].value = change.firstBytes;
+    insn.operands[kBytes].value = total - change.firstBytes;
+    insn.operands[kDst].value += change.firstBytes;
+    insn.operands[kSrc].value += change.firstBytes;
+    insn.operands[kEngine] = isa::Operand::imm(change.engine);
+    insn.operands[kRoute] = isa::Operand::imm(1);
+    insertBundle(chip, change.pc, isa::Bundle{{first}});
+    return Ok{};
+}
+
 Status rebalance(trace::ChipTrace& chip, const Change& change)
 {
     for (const auto& [pc, engine] : change.engines) {
@@ -80,7 +111,7 @@ Status rebalance(trace::ChipTrace& chip, const Change& change)
 
 } // namespace
 
-Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::MachineConfig& machine)
+Result<std::int64_t> wholeChunkBytes(const isa::Instruction& insn, const isa::MachineConfig& machine)
 {
     using namespace dma_operand;
     const isa::Operand& bytes = insn.operands[kBytes];
@@ -91,12 +122,22 @@ Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::Mac
         return Error("", "the byte count is a register");
     if (rows.present() && !(rows.form == isa::Operand::Form::Imm && rows.value == 1))
         return Error("", "a strided (multi-row) copy");
-    const std::int64_t chunk = insn.operands[kChunk].present() && insn.operands[kChunk].value > 0
-                                   ? insn.operands[kChunk].value
-                                   : machine.dmaChunkBytes;
-    const std::int64_t half = bytes.value / 2;
+    if (insn.operands[kRoute].present() && insn.operands[kRoute].value != 0)
+        return Error("", "already sent the long way round");
+    return insn.operands[kChunk].present() && insn.operands[kChunk].value > 0 ? insn.operands[kChunk].value
+                                                                              : machine.dmaChunkBytes;
+}
+
+Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::MachineConfig& machine)
+{
+    const Result<std::int64_t> whole = wholeChunkBytes(insn, machine);
+    if (!whole.ok())
+        return whole.error();
+    const std::int64_t chunk = whole.value();
+    const std::int64_t bytes = insn.operands[dma_operand::kBytes].value;
+    const std::int64_t half = bytes / 2;
     // Each half must be whole chunks so the flag still advances by the same count in total.
-    if (half <= 0 || bytes.value % 2 != 0 || half % chunk != 0)
+    if (half <= 0 || bytes % 2 != 0 || half % chunk != 0)
         return Error("", "the halves would not be whole chunks of " + std::to_string(chunk) + " B");
     return half;
 }
@@ -113,9 +154,10 @@ Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change
         if (c < 0 || static_cast<std::size_t>(c) >= out.chips.size())
             return changeError(change, c, "no such chip");
         trace::ChipTrace& chip = out.chips[static_cast<std::size_t>(c)];
-        Status s = change.kind == ChangeKind::HoistDma ? hoist(chip, change)
-                   : change.kind == ChangeKind::SplitDma ? split(chip, change, out.machine)
-                                                         : rebalance(chip, change);
+        Status s = change.kind == ChangeKind::HoistDma     ? hoist(chip, change)
+                   : change.kind == ChangeKind::SplitDma   ? split(chip, change, out.machine)
+                   : change.kind == ChangeKind::SplitRoute ? splitRoute(chip, change, out.machine)
+                                                           : rebalance(chip, change);
         if (!s.ok())
             return s.error();
     }

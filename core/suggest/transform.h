@@ -11,8 +11,13 @@ namespace xps::suggest {
 
 // dma.start operand positions (core/isa/opcodes.cpp).
 namespace dma_operand {
-inline constexpr std::size_t kDst = 0, kSrc = 1, kBytes = 2, kFlag = 3, kEngine = 4, kRows = 5, kChunk = 8;
+inline constexpr std::size_t kDst = 0, kSrc = 1, kBytes = 2, kFlag = 3, kEngine = 4, kRows = 5, kChunk = 8, kChip = 9,
+                       kRoute = 10;
 }
+
+// The chunk size of a dma.start whose transfer can be cut into parts of whole chunks (single row,
+// immediate byte count, shortest route), else why not.
+Result<std::int64_t> wholeChunkBytes(const isa::Instruction& insn, const isa::MachineConfig& machine);
 
 // The byte count of each half when the dma.start can be split in two (single row, immediate byte count,
 // halves of whole chunks), else why not.

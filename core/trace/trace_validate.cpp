@@ -126,6 +126,8 @@ private:
                 report(at, name() + " must be positive, got " + std::to_string(o.value));
             if (spec.name == "chunk" && (o.value < 0 || o.value > (1ll << 32)))
                 report(at, name() + " must be 0 (the machine default) or a byte count up to 4 GiB");
+            if (spec.name == "route" && o.value != 0 && o.value != 1)
+                report(at, name() + " must be 0 (shortest) or 1 (the long way round), got " + std::to_string(o.value));
         }
     }
 

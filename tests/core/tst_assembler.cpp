@@ -246,6 +246,9 @@ start:
         QTest::newRow("dma engine")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, engine=9")
             << QByteArray("k.xasm:1:1: dma.start engine 9 does not exist: the machine has dma_engines=4");
+        QTest::newRow("dma route")
+            << QByteArray("dma.start vmem[0], hbm[0], 64, 0, route=2")
+            << QByteArray("k.xasm:1:1: dma.start route must be 0 (shortest) or 1 (the long way round), got 2");
         QTest::newRow("keyword typo")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, engin=1")
             << QByteArray(

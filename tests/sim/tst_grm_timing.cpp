@@ -4,6 +4,7 @@
 
 #include "analysis/residuals.h"
 #include "analysis/unit_intervals.h"
+#include "isa/topology.h"
 #include "trace/trace_io.h"
 
 #include <chrono>
@@ -252,6 +253,33 @@ private slots:
         QCOMPARE(r->result.finalState[1].flags[3], 1u);
         QCOMPARE(r->result.finalState[0].flags[3], 0u);
         QCOMPARE(r->result.dma[0].iciBytes, std::uint64_t(4096));
+    }
+
+    void longWayRouteCrossesTheOtherLinks()
+    {
+        // On a 4-chip ring, chip 0 -> chip 1 is one hop on +x; route=1 goes 0 -> 3 -> 2 -> 1 over -x.
+        auto r = test::replaySource(R"(
+.machine chips=4
+.vmem buf, 0, 4096
+.vmem got, 0x1000, 4096
+.chip 0
+.init buf, iota_s32
+    dma.start vmem[got], vmem[buf], 4096, 3, chip=1, route=1
+    halt
+.chip 1-3
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto dmas = r->store.dmas();
+        QCOMPARE(dmas.size(), std::size_t(1));
+        QCOMPARE(dmas[0].longWay, std::uint8_t(1));
+        const double linkBytesPerCycle = 45.0 * 1000.0 / 1050.0;
+        QCOMPARE(dmas[0].end, static_cast<std::uint64_t>(std::ceil(64.0 + 3 * 1050.0 + 4096.0 / linkBytesPerCycle)));
+        QCOMPARE(r->result.finalState[1].flags[3], 1u);
+        const trace::Trace& t = r->trace;
+        QCOMPARE(isa::iciRoute(t.machine, 0, 1, true), (std::vector<int>{0 * 4 + 1, 3 * 4 + 1, 2 * 4 + 1}));
+        QCOMPARE(isa::iciRoute(t.machine, 0, 1), (std::vector<int>{0 * 4 + 0}));
+        QVERIFY(isa::iciRoute(t.machine, 2, 2, true).empty());
     }
 
     void remoteSyncAddLandsAfterTheIciLatency()
