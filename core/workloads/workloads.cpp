@@ -19,6 +19,13 @@ const std::vector<Workload>& workloads()
            "bytes each chip contributes (a multiple of 2 x chunk_bytes)"},
           {"chunk_bytes", 64 << 10, 512, 16 << 20, "DMA chunk: the flag granularity a receiver waits on"}},
          {"naive", "tuned"}},
+        {"matmul",
+         "tiled matmul C = A x B on the MXU (f32, row-major in HBM): tuned double-buffers the weight blocks and is "
+         "close to the MXU roofline (the negative control); naive fetches each block just before it is needed",
+         {{"m", 256, 128, 2048, "rows of A and C (a multiple of 32)"},
+          {"k", 1024, 128, 4096, "columns of A, rows of B (a multiple of 128)"},
+          {"n", 1024, 128, 4096, "columns of B and C (a multiple of 128)"}},
+         {"tuned", "naive"}},
     };
     return all;
 }
@@ -84,6 +91,18 @@ Result<std::string> generateAssembly(const std::string& name, const std::string&
             return Error({},
                          "allgather: chips x shard_bytes must stay below 4 GiB (32-bit scalar addresses)");
         return detail::allGatherAssembly(variant, p["chips"], p["shard_bytes"], p["chunk_bytes"]);
+    }
+    if (name == "matmul") {
+        const std::int64_t m = p["m"], k = p["k"], n = p["n"];
+        if (m % 32 != 0 || k % 128 != 0 || n % 128 != 0)
+            return Error({}, "matmul: m must be a multiple of 32 and k, n multiples of 128, got m=" + std::to_string(m) +
+                                 " k=" + std::to_string(k) + " n=" + std::to_string(n));
+        if (const std::int64_t bundles = detail::matmulBundleEstimate(m, k, n); bundles > 65536)
+            return Error({}, "matmul: m x k x n is too large for one unrolled kernel (about " + std::to_string(bundles) +
+                                 " bundles; the instruction memory holds 65,536)");
+        if (m * k * 4 + 2 * 65536 + 2 * m * 512 > (std::int64_t(32) << 20))
+            return Error({}, "matmul: A (m x k x 4 bytes) and the buffers must fit the 32 MiB VMEM");
+        return detail::matmulAssembly(variant, m, k, n);
     }
     return Error({}, "workload '" + name + "' has no generator");
 }

@@ -9,4 +9,8 @@ namespace xps::workloads::detail {
 std::string allGatherAssembly(const std::string& variant, std::int64_t chips, std::int64_t shardBytes,
                               std::int64_t chunkBytes);
 
+// Tiled matmul (matmul.cpp): an unrolled kernel of about matmulBundleEstimate bundles.
+std::string matmulAssembly(const std::string& variant, std::int64_t m, std::int64_t k, std::int64_t n);
+std::int64_t matmulBundleEstimate(std::int64_t m, std::int64_t k, std::int64_t n);
+
 } // namespace xps::workloads::detail

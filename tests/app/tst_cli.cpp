@@ -275,13 +275,14 @@ private slots:
     void bundledSamplesAreWhatGenerateWrites()
     {
         QTemporaryDir dir;
+        for (const char* workload : {"allgather", "matmul"})
         for (const char* variant : {"naive", "tuned"}) {
-            const QString out = dir.filePath(QStringLiteral("ag.xtrace.json"));
+            const QString out = dir.filePath(QStringLiteral("w.xtrace.json"));
             const Run r =
-                cli({QStringLiteral("generate"), QStringLiteral("allgather"), QStringLiteral("--variant"),
+                cli({QStringLiteral("generate"), QString::fromLatin1(workload), QStringLiteral("--variant"),
                      QString::fromLatin1(variant), QStringLiteral("-o"), out});
             QCOMPARE(r.exitCode, 0);
-            const std::string sampleName = std::string("allgather_") + variant + ".xtrace.json";
+            const std::string sampleName = std::string(workload) + "_" + variant + ".xtrace.json";
             QVERIFY2(test::readFile(out.toStdString()) ==
                          test::readFile(sample(sampleName.c_str()).toStdString()),
                      "resources/samples is stale: regenerate it with xpushark-cli generate");
@@ -387,6 +388,19 @@ private slots:
         QCOMPARE(tuned.exitCode, 0);
         for (const auto& s : nlohmann::json::parse(tuned.out)["suggestions"])
             QVERIFY(s["kind"] != "one-way-ring");
+    }
+
+    void analyzeJsonOfTheTunedMatmulClaimsNothing()
+    {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("matmul.xtrace.json"));
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("matmul"), QStringLiteral("-o"), trace}).exitCode, 0);
+        const Run r = cli({QStringLiteral("analyze"), trace, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QVERIFY(j["summary"]["mxu_utilization"].get<double>() > 0.80);
+        for (const auto& s : j["suggestions"])
+            QVERIFY2(s["gain_percent"].get<double>() <= 1.0, s.dump().c_str());
     }
 
     void reportHasEverySectionInEveryFormat()

@@ -284,6 +284,27 @@ private slots:
         QVERIFY(!findKind(analyze(tuned.value()).suggestions, "one-way-ring"));
     }
 
+    void tunedMatmulIsTheNegativeControl()
+    {
+        // Close to the MXU roofline: utilization above 80%, and no suggestion, program change or hardware
+        // what-if, measures more than 1%.
+        auto source = workloads::generateAssembly("matmul", "tuned", {});
+        QVERIFY(source.ok());
+        Analyzed a = analyze(source.value());
+        QVERIFY2(a.analyses.summary.mxuUtilization > 0.80, std::to_string(a.analyses.summary.mxuUtilization).c_str());
+        sim::measureSuggestions(a.suggestions, a.replayed->trace, a.replayed->result);
+        for (const suggest::Suggestion& s : a.suggestions) {
+            QVERIFY(s.measured);
+            QVERIFY2(s.measured->gainPercent <= 1.0, (s.title + ": " + std::to_string(s.measured->gainPercent)).c_str());
+        }
+        // The naive variant (one weight buffer) waits for every block: the same analysis sees it.
+        auto naive = workloads::generateAssembly("matmul", "naive", {});
+        QVERIFY(naive.ok());
+        Analyzed b = analyze(naive.value());
+        QVERIFY(b.analyses.summary.mxuUtilization < 0.65);
+        QVERIFY(b.analyses.dma.exposedCycles > 20 * a.analyses.dma.exposedCycles);
+    }
+
     void everyMeasuredChangeKeepsOutputs_data()
     {
         QTest::addColumn<QString>("file");

@@ -111,6 +111,48 @@ private slots:
         }
     }
 
+    void matmulEqualsAReferenceGemm_data()
+    {
+        QTest::addColumn<QByteArray>("variant");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("n");
+        QTest::newRow("tuned 128x256x384") << QByteArray("tuned") << 128 << 256 << 384;
+        QTest::newRow("naive 160x128x256") << QByteArray("naive") << 160 << 128 << 256;
+        QTest::newRow("tuned 128x128x128") << QByteArray("tuned") << 128 << 128 << 128;
+    }
+    void matmulEqualsAReferenceGemm()
+    {
+        // C = A x B from the generated kernel against a straightforward triple loop in double precision.
+        QFETCH(QByteArray, variant);
+        QFETCH(int, m);
+        QFETCH(int, k);
+        QFETCH(int, n);
+        auto t = workloads::generate("matmul", variant.toStdString(), {{"m", m}, {"k", k}, {"n", n}});
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
+        events::EventStore store;
+        sim::ReplayResult r = sim::replay(*t, {}, store);
+        QVERIFY2(!r.fault, r.fault ? r.fault->toString().c_str() : "");
+        const auto a = test::generated(randomF32(11), static_cast<std::size_t>(m) * k);
+        const auto b = test::generated(randomF32(12), static_cast<std::size_t>(k) * n);
+        const std::uint64_t cAddress = (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n) * 4;
+        const auto c = test::readFloats(r.finalState[0], isa::Space::Hbm, cAddress, static_cast<std::size_t>(m) * n);
+        double worst = 0.0;
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                double ref = 0.0, magnitude = 0.0;
+                for (int x = 0; x < k; ++x) {
+                    const double p = double(a[std::size_t(i) * k + x]) * double(b[std::size_t(x) * n + j]);
+                    ref += p;
+                    magnitude += std::abs(p);
+                }
+                // f32 accumulation over k terms: a few ulps of the sum of magnitudes.
+                const double error = std::abs(double(c[std::size_t(i) * n + j]) - ref) / (magnitude * 1e-6 + 1e-30);
+                worst = std::max(worst, error);
+            }
+        QVERIFY2(worst < 1.0, std::to_string(worst).c_str());
+    }
+
     void elementwiseAndCrossLaneOps()
     {
         auto r = test::replaySource(R"(
