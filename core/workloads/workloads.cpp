@@ -26,6 +26,14 @@ const std::vector<Workload>& workloads()
           {"k", 1024, 128, 4096, "columns of A, rows of B (a multiple of 128)"},
           {"n", 1024, 128, 4096, "columns of B and C (a multiple of 128)"}},
          {"tuned", "naive"}},
+        {"decode",
+         "LLM decode step: one transformer layer (qkv projection, attention over a KV cache, output projection, "
+         "MLP) for a small batch, every weight and cache block streamed from HBM; naive fetches each block late "
+         "through one buffer, tuned prefetches everything at the start of the layer",
+         {{"batch", 4, 1, 8, "sequences decoded together"},
+          {"seq", 512, 128, 1024, "cached tokens per sequence (a multiple of 128)"},
+          {"heads", 2, 1, 4, "attention heads of 128 dimensions (d = 128 x heads, MLP 4 x d)"}},
+         {"naive", "tuned"}},
     };
     return all;
 }
@@ -103,6 +111,14 @@ Result<std::string> generateAssembly(const std::string& name, const std::string&
         if (m * k * 4 + 2 * 65536 + 2 * m * 512 > (std::int64_t(32) << 20))
             return Error({}, "matmul: A (m x k x 4 bytes) and the buffers must fit the 32 MiB VMEM");
         return detail::matmulAssembly(variant, m, k, n);
+    }
+    if (name == "decode") {
+        if (p["seq"] % 128 != 0)
+            return Error({}, "decode: seq must be a multiple of 128, got " + std::to_string(p["seq"]));
+        if (const std::int64_t bytes = detail::decodeVmemBytes(p["batch"], p["seq"], p["heads"]); bytes > (std::int64_t(32) << 20))
+            return Error({}, "decode: the layer's weights and KV cache (" + std::to_string(bytes >> 20) +
+                                 " MiB) must fit the 32 MiB VMEM; use fewer heads, a smaller batch or a shorter seq");
+        return detail::decodeAssembly(variant, p["batch"], p["seq"], p["heads"]);
     }
     return Error({}, "workload '" + name + "' has no generator");
 }

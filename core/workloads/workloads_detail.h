@@ -13,4 +13,8 @@ std::string allGatherAssembly(const std::string& variant, std::int64_t chips, st
 std::string matmulAssembly(const std::string& variant, std::int64_t m, std::int64_t k, std::int64_t n);
 std::int64_t matmulBundleEstimate(std::int64_t m, std::int64_t k, std::int64_t n);
 
+// LLM decode step (decode.cpp); the VMEM its tuned variant needs (every stream prefetched whole).
+std::string decodeAssembly(const std::string& variant, std::int64_t batch, std::int64_t seq, std::int64_t heads);
+std::int64_t decodeVmemBytes(std::int64_t batch, std::int64_t seq, std::int64_t heads);
+
 } // namespace xps::workloads::detail

@@ -275,7 +275,7 @@ private slots:
     void bundledSamplesAreWhatGenerateWrites()
     {
         QTemporaryDir dir;
-        for (const char* workload : {"allgather", "matmul"})
+        for (const char* workload : {"allgather", "matmul", "decode"})
         for (const char* variant : {"naive", "tuned"}) {
             const QString out = dir.filePath(QStringLiteral("w.xtrace.json"));
             const Run r =
@@ -401,6 +401,22 @@ private slots:
         QVERIFY(j["summary"]["mxu_utilization"].get<double>() > 0.80);
         for (const auto& s : j["suggestions"])
             QVERIFY2(s["gain_percent"].get<double>() <= 1.0, s.dump().c_str());
+    }
+
+    void analyzeJsonOfTheNaiveDecodeMeasuresTheHoists()
+    {
+        const Run r = cli({QStringLiteral("analyze"), sample("decode_naive.xtrace.json"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        double best = 0.0;
+        for (const auto& s : j["suggestions"])
+            if (s["kind"] == "late-dma") {
+                QCOMPARE(s["verdict"].get<std::string>(), std::string("improves"));
+                QCOMPARE(s["baseline_cycles"].get<std::uint64_t>() - s["new_cycles"].get<std::uint64_t>() > 0, true);
+                best = std::max(best, s["gain_percent"].get<double>());
+            }
+        QVERIFY2(best > 3.0, std::to_string(best).c_str());
+        QVERIFY(!j["vmem"]["single_buffered"].empty());
     }
 
     void reportHasEverySectionInEveryFormat()
