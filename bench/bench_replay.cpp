@@ -5,7 +5,7 @@
 #include "asm/assembler.h"
 #include "suggest/propose.h"
 #include "replayer.h"
-#include "stress_workload.h"
+#include "workloads/workloads.h"
 
 #include <cblas.h>
 #include <chrono>
@@ -62,8 +62,7 @@ int main(int argc, char** argv)
 {
     const int chips = argc > 1 ? std::atoi(argv[1]) : 4;
     const std::uint64_t totalBundles = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 10'000'000;
-    const std::uint64_t iterations = totalBundles / 8 / static_cast<std::uint64_t>(chips) + 1;
-    auto t = assembly::assemble(bench::stressSource(chips, iterations), "stress.xasm");
+    auto t = workloads::generate("stress", "", {{"chips", chips}, {"bundles", static_cast<std::int64_t>(totalBundles)}});
     if (!t) {
         std::fprintf(stderr, "%s\n", t.error().toString().c_str());
         return 1;

@@ -6,7 +6,7 @@
 // of the event store, of the lanes and the process's peak RSS.
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
-#include "stress_workload.h"
+#include "workloads/workloads.h"
 #include "views/timeline_view.h"
 #include "widgets/qcustomplot.h"
 
@@ -47,7 +47,9 @@ void measure(std::uint64_t targetEvents, const QString& dir)
     const std::uint64_t iterations = std::max<std::uint64_t>(1, targetEvents * 100 / 163 / 8 / kChips);
     const QString path = dir + QStringLiteral("/stress_%1.xasm").arg(targetEvents);
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(bench::stressSource(kChips, iterations))) < 0) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(
+                                       workloads::generateAssembly("stress", "", {{"chips", kChips}, {"bundles", static_cast<std::int64_t>(iterations * 8 * kChips)}})
+                                           .value())) < 0) {
         std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
         std::exit(1);
     }

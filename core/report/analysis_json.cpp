@@ -219,6 +219,7 @@ json suggestionToJson(const suggest::Suggestion& s)
             change["engines"].push_back({{"pc", pc}, {"engine", engine}});
         break;
     case suggest::ChangeKind::MachineParam:
+    case suggest::ChangeKind::Regenerate:
         change["param"] = s.change.param;
         change["value"] = s.change.value;
         break;

@@ -6,6 +6,7 @@
 #include "suggest/program_edit.h"
 #include "suggest/transform.h"
 #include "util/text.h"
+#include "workloads/workloads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,6 +71,8 @@ std::string percentText(double fraction)
     return b;
 }
 
+constexpr std::uint64_t kMinHideableCycles = 8;
+
 class Proposer
 {
 public:
@@ -91,6 +94,7 @@ public:
         proposeRouteSplits();
         proposeRebalance();
         proposeWhatIfs();
+        proposeTileSize();
         for (std::size_t i = 0; i < m_out.size(); ++i)
             m_out[i].id = "S" + std::to_string(i + 1);
         return std::move(m_out);
@@ -247,7 +251,8 @@ private:
     {
         std::map<std::pair<std::uint32_t, std::int64_t>, bool> done;
         for (const DmaPcGroup& g : m_a.dma.byPc) {
-            if (g.hideableCycles == 0 || g.pc >= chip(g.chip).program.bundles.size())
+            // A few cycles of slack are not worth a change (nor a line in the list).
+            if (g.hideableCycles < kMinHideableCycles || g.pc >= chip(g.chip).program.bundles.size())
                 continue;
             const Target target = hoistTarget(g.chip, g.pc);
             const std::int64_t to = target.pc;
@@ -275,7 +280,7 @@ private:
             s.severity = severityFor(s.estimatedCycles);
             s.title = "Issue the DMA at pc " + std::to_string(g.pc) + " earlier (pc " + std::to_string(to) + ")";
             s.explanation = "The dma.start at pc " + std::to_string(g.pc) + " (" + std::to_string(transfers) +
-                            " transfers) is issued on average " + cyclesText(late / std::max<std::uint64_t>(transfers, 1)) +
+                            (transfers == 1 ? " transfer" : " transfers") + ") is issued on average " + cyclesText(late / std::max<std::uint64_t>(transfers, 1)) +
                             " after its source was written and its destination last used, and the core waited " +
                             cyclesText(exposed) + " for it in sync.wait. Nothing between pc " + std::to_string(to) +
                             " and pc " + std::to_string(g.pc) +
@@ -508,6 +513,56 @@ private:
         if (m_a.collectives.usedLinks > 0)
             addWhatIf("ici-bandwidth", "ici_link_gbs", m.iciLinkGBs * 2, "What if ICI links were twice as fast?",
                       std::to_string(m_a.collectives.usedLinks) + " ICI link directions carried data.");
+    }
+
+    // A generated kernel whose tile is far smaller than VMEM allows, paying a DMA setup and a sync round
+    // trip per tile: re-generate it with the largest tile (up to 64x) whose kernel still builds (the
+    // generator checks that it fits VMEM and divides the data) and measure the round trips saved.
+    void proposeTileSize()
+    {
+        const auto& generated = m_replay.trace.generatedBy;
+        const workloads::Workload* w = generated ? workloads::findWorkload(generated->workload) : nullptr;
+        if (!w || w->tileParameter.empty() || !generated->params.count(w->tileParameter))
+            return;
+        const std::uint64_t capacity = std::max<std::uint64_t>(m_a.vmem.capacity, 1);
+        const double used = static_cast<double>(m_a.vmem.peakLiveBytes) / static_cast<double>(capacity);
+        std::uint64_t small = 0, transfers = 0, setup = 0;
+        for (const DmaPcGroup& g : m_a.dma.byPc) {
+            small += g.smallTransfers;
+            transfers += g.transfers;
+            setup += g.setupCycles;
+        }
+        if (used >= 0.10 || small == 0)
+            return;
+        const std::int64_t tile = generated->params.at(w->tileParameter);
+        std::int64_t best = 0;
+        for (std::int64_t factor = 64; factor >= 4 && best == 0; factor /= 2) {
+            std::map<std::string, std::int64_t> params = generated->params;
+            params[w->tileParameter] = tile * factor;
+            if (workloads::generateAssembly(generated->workload, generated->variant, params))
+                best = tile * factor;
+        }
+        if (best == 0)
+            return;
+        Suggestion s;
+        s.kind = "tile-size";
+        s.whatIf = true;
+        s.severity = severityFor(setup);
+        s.change.kind = ChangeKind::Regenerate;
+        s.change.param = w->tileParameter;
+        s.change.value = std::to_string(best);
+        s.estimatedCycles = setup;
+        s.evidence.toCycle = m_replay.totalCycles;
+        const std::uint64_t after = transfers * static_cast<std::uint64_t>(tile) / static_cast<std::uint64_t>(best);
+        s.title = "What if the tile were " + text::formatBytes(static_cast<std::uint64_t>(best)) + " instead of " +
+                  text::formatBytes(static_cast<std::uint64_t>(tile)) + "?";
+        s.explanation = "The kernel uses " + text::formatBytes(m_a.vmem.peakLiveBytes) + " of " + text::formatBytes(capacity) +
+                        " of VMEM (" + percentText(1.0 - used) + " unused) and moves its data in " + std::to_string(transfers) +
+                        " DMAs, " + std::to_string(small) + " of them too small to reach bandwidth (" + cyclesText(setup) +
+                        " of setup). Re-generating " + generated->workload + " with " + w->tileParameter + " = " +
+                        std::to_string(best) + " makes it about " + std::to_string(after) + " DMAs: " +
+                        std::to_string(transfers - std::min(transfers, after)) + " round trips saved.";
+        m_out.push_back(std::move(s));
     }
 
     void addDmaEvidence(Suggestion& s, const std::vector<int>& chips, std::uint32_t pc)

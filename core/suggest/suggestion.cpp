@@ -32,6 +32,7 @@ std::string_view changeKindName(ChangeKind kind)
     case ChangeKind::SplitRoute: return "split-route";
     case ChangeKind::RebalanceEngines: return "rebalance-engines";
     case ChangeKind::MachineParam: return "machine-param";
+    case ChangeKind::Regenerate: return "regenerate";
     }
     return "?";
 }
@@ -55,6 +56,7 @@ std::string Change::describe() const
         return s + chipList(chips);
     }
     case ChangeKind::MachineParam: return "set " + param + " = " + value;
+    case ChangeKind::Regenerate: return "re-generate the kernel with " + param + " = " + value;
     }
     return "?";
 }

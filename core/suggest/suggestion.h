@@ -16,6 +16,7 @@ enum class ChangeKind : std::uint8_t {
     SplitRoute,       // send part of a remote dma.start the long way round the ring, on another engine
     RebalanceEngines, // spread the dma.starts of a chip over its engines
     MachineParam,     // hardware what-if: change one machine-config value
+    Regenerate,       // re-generate a generated kernel with one parameter changed (its tile size)
 };
 std::string_view changeKindName(ChangeKind kind);
 
@@ -29,8 +30,8 @@ struct Change
     int engine = 0;             // SplitDma, SplitRoute: the engine of the second part
     std::int64_t firstBytes = 0; // SplitRoute: bytes that keep the shortest route (whole chunks)
     std::vector<std::pair<std::uint32_t, int>> engines; // RebalanceEngines: (pc, new engine)
-    std::string param;          // MachineParam: key
-    std::string value;          // MachineParam: new value as text
+    std::string param;          // MachineParam: key; Regenerate: the workload parameter
+    std::string value;          // MachineParam, Regenerate: new value as text
     std::string describe() const; // one line, e.g. "move the dma.start at pc 12 to pc 4 (chips 0-3)"
 };
 

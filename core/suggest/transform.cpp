@@ -2,8 +2,10 @@
 
 #include "isa/machine_config.h"
 #include "suggest/program_edit.h"
+#include "workloads/workloads.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace xps::suggest {
 namespace {
@@ -145,6 +147,23 @@ Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::Mac
 Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change)
 {
     trace::Trace out = trace;
+    if (change.kind == ChangeKind::Regenerate) {
+        // The same workload, variant and parameters but one; the machine stays the trace's (a hardware
+        // what-if applied before still holds).
+        if (!trace.generatedBy)
+            return Error("", "cannot " + change.describe() + ": the trace was not made by `xpushark-cli generate`");
+        std::map<std::string, std::int64_t> params = trace.generatedBy->params;
+        char* end = nullptr;
+        params[change.param] = std::strtoll(change.value.c_str(), &end, 10);
+        if (change.value.empty() || *end != '\0')
+            return Error("", "cannot " + change.describe() + ": not a whole number");
+        auto regenerated = workloads::generate(trace.generatedBy->workload, trace.generatedBy->variant, params);
+        if (!regenerated)
+            return Error("", "cannot " + change.describe() + ": " + regenerated.error().message());
+        regenerated.value().machine = trace.machine;
+        regenerated.value().name = trace.name;
+        return regenerated;
+    }
     if (change.kind == ChangeKind::MachineParam) {
         if (Status s = isa::setMachineParam(out.machine, change.param, change.value); !s.ok())
             return s.error();

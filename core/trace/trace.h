@@ -138,9 +138,20 @@ struct RecordedTiming
     bool operator==(const RecordedTiming&) const = default;
 };
 
+// How a trace was generated (`xpushark-cli generate`): the workload, its variant and every parameter.
+// A what-if can re-instantiate the kernel with one parameter changed (a tile size) and compare.
+struct GeneratedBy
+{
+    std::string workload;
+    std::string variant;
+    std::map<std::string, std::int64_t> params;
+    bool operator==(const GeneratedBy&) const = default;
+};
+
 struct Trace
 {
     std::string name; // free text shown in titles and reports
+    std::optional<GeneratedBy> generatedBy;
     isa::MachineConfig machine;
     std::vector<ChipTrace> chips; // chips[i].chip == i
     std::optional<RecordedTiming> recorded;

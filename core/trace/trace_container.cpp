@@ -157,6 +157,8 @@ Status writeTraceContainer(const Trace& trace, const std::string& path, const Co
                       put("machine", isa::machineConfigToJson(trace.machine).dump());
             if (trace.recorded)
                 ok = ok && put("recorded", recordedToJson(*trace.recorded).dump());
+            if (trace.generatedBy)
+                ok = ok && put("generator", generatedByToJson(*trace.generatedBy).dump());
             if (!ok)
                 return fail(db.lastError());
             BlobWriter blobs(db);
@@ -284,6 +286,13 @@ Result<Trace> readTraceContainer(const std::string& path)
             if (!syntax.empty())
                 return Error(at + "table meta, row recorded", syntax);
             trace.recorded = recordedFromJson(JsonCursor(doc, "$"));
+        }
+        std::string generator = metaValue(db, "generator", found);
+        if (found) {
+            const nlohmann::json doc = parseJsonText(generator, path + " (table meta, row generator)", syntax);
+            if (!syntax.empty())
+                return Error(at + "table meta, row generator", syntax);
+            trace.generatedBy = generatedByFromJson(JsonCursor(doc, "$"));
         }
     } catch (const JsonError& e) {
         return Error(at + "table meta: " + e.path, e.message);

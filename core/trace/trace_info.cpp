@@ -34,6 +34,15 @@ std::string describeTrace(const Trace& t)
             out += " " + key + "=" + isa::machineParamText(t.machine, key);
         out += "\n";
     }
+    if (t.generatedBy) {
+        out += "generated: xpushark-cli generate " + t.generatedBy->workload + " --variant " + t.generatedBy->variant;
+        for (const auto& [key, value] : t.generatedBy->params) {
+            std::string flag = key;
+            std::replace(flag.begin(), flag.end(), '_', '-');
+            out += " --" + flag + " " + std::to_string(value);
+        }
+        out += "\n";
+    }
     out += "snapshot:  " + text::formatBytes(t.snapshotBytes()) + " of literal initial data\n";
     for (const ChipTrace& c : t.chips) {
         std::size_t instructions = 0;

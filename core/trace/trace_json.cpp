@@ -371,6 +371,26 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
 // ---------------------------------------------------------------------------------------------- recorded
 // timing
 
+ojson generatedByToJson(const GeneratedBy& g)
+{
+    ojson params = ojson::object();
+    for (const auto& [key, value] : g.params)
+        params[key] = value;
+    return ojson{{"workload", g.workload}, {"variant", g.variant}, {"params", std::move(params)}};
+}
+
+GeneratedBy generatedByFromJson(const JsonCursor& c)
+{
+    c.expectObject({"workload", "variant", "params"});
+    GeneratedBy g;
+    g.workload = c.at("workload").str(64);
+    g.variant = c.at("variant").str(64);
+    if (const auto params = c.find("params"))
+        for (const auto& [key, value] : params->members(64, "generator parameters"))
+            g.params[key] = value.i64(INT64_MIN, INT64_MAX);
+    return g;
+}
+
 ojson recordedToJson(const RecordedTiming& r)
 {
     ojson regions = ojson::array();
@@ -456,6 +476,8 @@ std::string writeTraceJson(const Trace& trace)
     root["format"] = std::string(kFormatName);
     root["version"] = kFormatVersion;
     root["name"] = trace.name;
+    if (trace.generatedBy)
+        root["generator"] = generatedByToJson(*trace.generatedBy);
     ojson machine = ojson::object();
     const nlohmann::json all = isa::machineConfigToJson(trace.machine);
     for (const auto& p : isa::configParams())
@@ -489,9 +511,11 @@ Result<Trace> readTraceJson(std::string_view text, std::string_view fileName)
     try {
         const JsonCursor root(doc, "$");
         checkFormatVersion(root);
-        root.expectObject({"format", "version", "name", "machine", "chips", "recorded"});
+        root.expectObject({"format", "version", "name", "generator", "machine", "chips", "recorded"});
         if (const auto name = root.find("name"))
             trace.name = name->str(1024);
+        if (const auto generator = root.find("generator"))
+            trace.generatedBy = generatedByFromJson(*generator);
         if (const auto machine = root.find("machine")) {
             auto config = isa::machineConfigFromJson(machine->json(), {}, "$.machine");
             if (!config) {

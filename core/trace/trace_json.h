@@ -54,6 +54,8 @@ Result<Trace> readTraceJson(std::string_view text, std::string_view fileName);
 nlohmann::ordered_json chipToJson(const ChipTrace& chip, PayloadWriter& payloads);
 ChipTrace chipFromJson(const JsonCursor& cursor, const isa::MachineConfig& machine, PayloadReader& payloads);
 nlohmann::ordered_json recordedToJson(const RecordedTiming& recorded);
+nlohmann::ordered_json generatedByToJson(const GeneratedBy& generated);
+GeneratedBy generatedByFromJson(const JsonCursor& cursor);
 RecordedTiming recordedFromJson(const JsonCursor& cursor);
 // Checks "format" and "version"; throws JsonError with the "newer xpushark" message when needed.
 void checkFormatVersion(const JsonCursor& root);

@@ -25,7 +25,7 @@ const std::vector<Workload>& workloads()
          {{"m", 256, 128, 2048, "rows of A and C (a multiple of 32)"},
           {"k", 1024, 128, 4096, "columns of A, rows of B (a multiple of 128)"},
           {"n", 1024, 128, 4096, "columns of B and C (a multiple of 128)"}},
-         {"tuned", "naive"}},
+         {"naive", "tuned"}},
         {"decode",
          "LLM decode step: one transformer layer (qkv projection, attention over a KV cache, output projection, "
          "MLP) for a small batch, every weight and cache block streamed from HBM; naive fetches each block late "
@@ -34,13 +34,24 @@ const std::vector<Workload>& workloads()
           {"seq", 512, 128, 1024, "cached tokens per sequence (a multiple of 128)"},
           {"heads", 2, 1, 4, "attention heads of 128 dimensions (d = 128 x heads, MLP 4 x d)"}},
          {"naive", "tuned"}},
+        {"smalltile",
+         "streaming y = 1.5 x + 0.25 with double-buffered tiles far smaller than VMEM: naive uses tile_bytes, tuned "
+         "tiles of min(total_bytes / 4, 1 MiB)",
+         {{"total_bytes", 4 << 20, 64 << 10, 256 << 20, "bytes of x (and of y)"},
+          {"tile_bytes", 8192, 8192, 4 << 20, "bytes per tile (a multiple of 8 KiB dividing total_bytes)"}},
+         {"naive", "tuned"},
+         "tile_bytes"},
+        {"stress",
+         "the benchmarks' multi-chip loop: scalar, vector, load/store work, a 4 KiB DMA and a flag wait every 8 "
+         "bundles on every chip",
+         {{"chips", 4, 1, 64, "chips, each running the loop"},
+          {"bundles", 10'000'000, 1000, 2'000'000'000, "bundles to replay, over all chips"}},
+         {"default"}},
     };
     return all;
 }
 
-namespace {
-
-const Workload* find(const std::string& name)
+const Workload* findWorkload(const std::string& name)
 {
     for (const Workload& w : workloads())
         if (w.name == name)
@@ -48,12 +59,10 @@ const Workload* find(const std::string& name)
     return nullptr;
 }
 
-} // namespace
-
 Result<std::string> generateAssembly(const std::string& name, const std::string& variantName,
                                      const std::map<std::string, std::int64_t>& values)
 {
-    const Workload* w = find(name);
+    const Workload* w = findWorkload(name);
     if (!w) {
         std::vector<std::string> names;
         for (const Workload& x : workloads())
@@ -112,6 +121,19 @@ Result<std::string> generateAssembly(const std::string& name, const std::string&
             return Error({}, "matmul: A (m x k x 4 bytes) and the buffers must fit the 32 MiB VMEM");
         return detail::matmulAssembly(variant, m, k, n);
     }
+    if (name == "smalltile") {
+        const std::int64_t total = p["total_bytes"], tile = p["tile_bytes"];
+        if (tile % 8192 != 0 || total % tile != 0)
+            return Error({}, "smalltile: tile_bytes (" + std::to_string(tile) +
+                                 ") must be a multiple of 8192 that divides total_bytes (" + std::to_string(total) + ")");
+        if (total % 8192 != 0 || (variant == "tuned" && total % detail::smallTileTunedTile(total) != 0))
+            return Error({}, "smalltile: total_bytes must be a multiple of 32 KiB, got " + std::to_string(total));
+        if (4 * tile > (std::int64_t(32) << 20))
+            return Error({}, "smalltile: four tiles (two in, two out) must fit the 32 MiB VMEM");
+        return detail::smallTileAssembly(variant, total, tile);
+    }
+    if (name == "stress")
+        return detail::stressAssembly(p["chips"], p["bundles"]);
     if (name == "decode") {
         if (p["seq"] % 128 != 0)
             return Error({}, "decode: seq must be a multiple of 128, got " + std::to_string(p["seq"]));
@@ -129,7 +151,17 @@ Result<trace::Trace> generate(const std::string& name, const std::string& varian
     auto source = generateAssembly(name, variant, values);
     if (!source)
         return source.error();
-    return assembly::assemble(*source, name + ".xasm");
+    auto trace = assembly::assemble(*source, name + ".xasm");
+    if (!trace)
+        return trace;
+    const Workload* w = findWorkload(name);
+    trace::GeneratedBy by{name, variant.empty() ? w->variants.front() : variant, {}};
+    for (const Parameter& p : w->parameters)
+        by.params[p.name] = p.defaultValue;
+    for (const auto& [key, value] : values)
+        by.params[key] = value;
+    trace.value().generatedBy = std::move(by);
+    return trace;
 }
 
 } // namespace xps::workloads

@@ -26,8 +26,11 @@ struct Workload
     std::string name;
     std::string description;
     std::vector<Parameter> parameters;
-    std::vector<std::string> variants; // the first is the default
+    std::vector<std::string> variants = {}; // the first is the default
+    std::string tileParameter = {};    // the kernel's tile size parameter, if a tile-size what-if applies
 };
+
+const Workload* findWorkload(const std::string& name);
 
 const std::vector<Workload>& workloads();
 

@@ -17,4 +17,11 @@ std::int64_t matmulBundleEstimate(std::int64_t m, std::int64_t k, std::int64_t n
 std::string decodeAssembly(const std::string& variant, std::int64_t batch, std::int64_t seq, std::int64_t heads);
 std::int64_t decodeVmemBytes(std::int64_t batch, std::int64_t seq, std::int64_t heads);
 
+// Streaming kernel with small tiles (smalltile.cpp); the tile its tuned variant uses.
+std::string smallTileAssembly(const std::string& variant, std::int64_t totalBytes, std::int64_t tileBytes);
+std::int64_t smallTileTunedTile(std::int64_t totalBytes);
+
+// The benchmarks' stress loop (stress.cpp): at least `bundles` bundles over all chips.
+std::string stressAssembly(std::int64_t chips, std::int64_t bundles);
+
 } // namespace xps::workloads::detail

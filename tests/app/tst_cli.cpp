@@ -275,7 +275,7 @@ private slots:
     void bundledSamplesAreWhatGenerateWrites()
     {
         QTemporaryDir dir;
-        for (const char* workload : {"allgather", "matmul", "decode"})
+        for (const char* workload : {"allgather", "matmul", "decode", "smalltile"})
         for (const char* variant : {"naive", "tuned"}) {
             const QString out = dir.filePath(QStringLiteral("w.xtrace.json"));
             const Run r =
@@ -394,7 +394,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString trace = dir.filePath(QStringLiteral("matmul.xtrace.json"));
-        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("matmul"), QStringLiteral("-o"), trace}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("matmul"), QStringLiteral("--variant"), QStringLiteral("tuned"),
+                      QStringLiteral("-o"), trace})
+                     .exitCode,
+                 0);
         const Run r = cli({QStringLiteral("analyze"), trace, QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -417,6 +420,28 @@ private slots:
             }
         QVERIFY2(best > 3.0, std::to_string(best).c_str());
         QVERIFY(!j["vmem"]["single_buffered"].empty());
+    }
+
+    void analyzeJsonOfSmallTilesMeasuresTheTileSizeWhatIf()
+    {
+        // The sample remembers how it was generated (info shows it), so the what-if can re-generate it.
+        const Run info = cli({QStringLiteral("info"), sample("smalltile_naive.xtrace.json")});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.find("generated: xpushark-cli generate smalltile --variant naive --tile-bytes 8192 --total-bytes 4194304") !=
+                     std::string::npos, info.out.c_str());
+        const Run r = cli({QStringLiteral("analyze"), sample("smalltile_naive.xtrace.json"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QVERIFY(j["vmem"]["unused_fraction"].get<double>() > 0.9);
+        bool found = false;
+        for (const auto& s : j["suggestions"])
+            if (s["kind"] == "tile-size") {
+                found = true;
+                QCOMPARE(s["verdict"].get<std::string>(), std::string("improves"));
+                QCOMPARE(s["change"]["kind"].get<std::string>(), std::string("regenerate"));
+                QVERIFY(s["gain_percent"].get<double>() > 50.0);
+            }
+        QVERIFY(found);
     }
 
     void reportHasEverySectionInEveryFormat()

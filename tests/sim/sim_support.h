@@ -17,16 +17,21 @@ struct Replayed
     sim::ReplayResult result;
 };
 
+inline std::unique_ptr<Replayed> replayTrace(trace::Trace trace, sim::ReplayMode mode = sim::ReplayMode::Full)
+{
+    auto r = std::make_unique<Replayed>();
+    r->trace = std::move(trace);
+    r->result = sim::replay(r->trace, {mode, 0}, r->store);
+    return r;
+}
+
 inline std::unique_ptr<Replayed> replaySource(const std::string& source,
                                               sim::ReplayMode mode = sim::ReplayMode::Full)
 {
-    auto r = std::make_unique<Replayed>();
     auto t = assembly::assemble(source, "test.xasm");
     if (!t.ok())
         qFatal("%s", t.error().toString().c_str());
-    r->trace = std::move(t).value();
-    r->result = sim::replay(r->trace, {mode, 0}, r->store);
-    return r;
+    return replayTrace(std::move(t).value(), mode);
 }
 
 inline std::vector<float> readFloats(sim::ChipState& state, isa::Space space, std::uint64_t address,

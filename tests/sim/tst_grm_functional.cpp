@@ -274,6 +274,34 @@ private slots:
         QVERIFY2(worst < 1e-5, std::to_string(worst).c_str()); // measured: 1.5e-7
     }
 
+    void smallTileScaleAddIsExactForEveryTile_data()
+    {
+        QTest::addColumn<QByteArray>("variant");
+        QTest::addColumn<int>("tile");
+        QTest::newRow("naive 8 KiB") << QByteArray("naive") << 8192;
+        QTest::newRow("naive 16 KiB") << QByteArray("naive") << 16384;
+        QTest::newRow("tuned") << QByteArray("tuned") << 8192;
+    }
+    void smallTileScaleAddIsExactForEveryTile()
+    {
+        // y = fma(x, 1.5, 0.25) element by element, bit for bit, whatever the tiling.
+        QFETCH(QByteArray, variant);
+        QFETCH(int, tile);
+        constexpr int total = 256 << 10;
+        auto t = workloads::generate("smalltile", variant.toStdString(), {{"total_bytes", total}, {"tile_bytes", tile}});
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
+        events::EventStore store;
+        sim::ReplayResult r = sim::replay(*t, {}, store);
+        QVERIFY2(!r.fault, r.fault ? r.fault->toString().c_str() : "");
+        trace::Generator g = randomF32(31);
+        g.a = -4.0;
+        g.b = 4.0;
+        const auto x = test::generated(g, total / 4);
+        const auto y = test::readFloats(r.finalState[0], isa::Space::Hbm, total, total / 4);
+        for (std::size_t i = 0; i < x.size(); ++i)
+            QVERIFY2(y[i] == std::fma(x[i], 1.5f, 0.25f), qPrintable(QStringLiteral("element %1").arg(i)));
+    }
+
     void elementwiseAndCrossLaneOps()
     {
         auto r = test::replaySource(R"(

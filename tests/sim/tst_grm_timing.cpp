@@ -6,6 +6,7 @@
 #include "analysis/unit_intervals.h"
 #include "isa/topology.h"
 #include "trace/trace_io.h"
+#include "workloads/workloads.h"
 
 #include <chrono>
 #include <cmath>
@@ -280,6 +281,23 @@ private slots:
         QCOMPARE(isa::iciRoute(t.machine, 0, 1, true), (std::vector<int>{0 * 4 + 1, 3 * 4 + 1, 2 * 4 + 1}));
         QCOMPARE(isa::iciRoute(t.machine, 0, 1), (std::vector<int>{0 * 4 + 0}));
         QVERIFY(isa::iciRoute(t.machine, 2, 2, true).empty());
+    }
+
+    void stressWorkloadReplaysTheBundlesItPromises()
+    {
+        // The benchmarks' workload: `bundles` over all chips, each chip through the same loop.
+        auto t = workloads::generate("stress", "", {{"chips", 3}, {"bundles", 24000}});
+        QVERIFY(t.ok());
+        QCOMPARE(t.value().machine.chips, std::int64_t{3});
+        events::EventStore store;
+        const sim::ReplayResult r = sim::replay(t.value(), {sim::ReplayMode::TimingOnly, 0}, store);
+        QVERIFY(!r.fault);
+        const std::uint64_t issued = store.bundles().size();
+        QVERIFY2(issued >= 24000 && issued <= 24000 + 3 * 16, std::to_string(issued).c_str());
+        QCOMPARE(store.dmas().size(), std::size_t{3 * (24000 / 8 / 3 + 1)});
+        // The default is at least the 10 M bundles the benchmarks need.
+        const workloads::Workload* w = workloads::findWorkload("stress");
+        QVERIFY(w && w->parameters[1].name == "bundles" && w->parameters[1].defaultValue >= 10'000'000);
     }
 
     void remoteSyncAddLandsAfterTheIciLatency()
