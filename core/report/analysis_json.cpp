@@ -212,6 +212,13 @@ json suggestionToJson(const suggest::Suggestion& s)
         change["engine"] = s.change.engine;
         change["first_bytes"] = s.change.firstBytes;
         break;
+    case suggest::ChangeKind::DoubleBuffer:
+        change["chips"] = s.change.chips;
+        change["pcs"] = s.change.pcs;
+        change["first_buffer"] = s.change.firstBuffer;
+        change["second_buffer"] = s.change.secondBuffer;
+        change["spare_register"] = s.change.spareRegister;
+        break;
     case suggest::ChangeKind::RebalanceEngines:
         change["chips"] = s.change.chips;
         change["engines"] = json::array();

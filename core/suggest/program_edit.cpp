@@ -1,5 +1,7 @@
 #include "suggest/program_edit.h"
 
+#include "isa/register_use.h"
+
 namespace xps::suggest {
 namespace {
 
@@ -82,6 +84,39 @@ bool slotFree(const isa::Bundle& bundle, isa::SlotKind slot)
         if (insn.info().slot == slot)
             ++used;
     return used < isa::slotCount(slot);
+}
+
+std::uint32_t scalarRegistersUsed(const trace::ChipTrace& chip)
+{
+    std::uint32_t used = 0;
+    for (const auto& [r, value] : chip.initial.scalarRegisters)
+        used |= 1u << (r & 31);
+    for (const isa::Bundle& b : chip.program.bundles)
+        for (const isa::Instruction& insn : b.instructions) {
+            const isa::RegisterUse use = isa::registerUse(insn);
+            used |= use.readsS;
+            if (use.writesS >= 0)
+                used |= 1u << use.writesS;
+        }
+    return used;
+}
+
+std::int64_t loopEnd(const isa::Program& program, std::uint32_t pc, std::uint32_t* head)
+{
+    for (std::size_t q = pc; q < program.bundles.size(); ++q)
+        for (const isa::Instruction& insn : program.bundles[q].instructions) {
+            if (!insn.info().isBranch)
+                continue;
+            const auto specs = insn.info().operandSpecs();
+            for (std::size_t i = 0; i < specs.size(); ++i)
+                if (specs[i].kind == isa::OperandKind::Label && insn.operands[i].form == isa::Operand::Form::Imm &&
+                    insn.operands[i].value >= 0 && insn.operands[i].value <= static_cast<std::int64_t>(pc)) {
+                    if (head)
+                        *head = static_cast<std::uint32_t>(insn.operands[i].value);
+                    return static_cast<std::int64_t>(q);
+                }
+        }
+    return -1;
 }
 
 } // namespace xps::suggest

@@ -23,5 +23,10 @@ bool hasBranch(const isa::Bundle& bundle);
 // The instruction index of the first `opcode` in the bundle, or -1.
 int findInstruction(const isa::Bundle& bundle, isa::Opcode opcode);
 bool slotFree(const isa::Bundle& bundle, isa::SlotKind slot);
+// Bit r: scalar register r is read, written or given an initial value anywhere in the chip's trace.
+std::uint32_t scalarRegistersUsed(const trace::ChipTrace& chip);
+// The backward branch closing the loop that contains `pc`: the first bundle at or after `pc` with a branch
+// to a target at or before `pc`; -1 if none.
+std::int64_t loopEnd(const isa::Program& program, std::uint32_t pc, std::uint32_t* head = nullptr);
 
 } // namespace xps::suggest

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 namespace xps::suggest {
 namespace {
@@ -92,6 +93,7 @@ public:
         proposeHoists();
         proposeSplits();
         proposeRouteSplits();
+        proposeDoubleBuffers();
         proposeRebalance();
         proposeWhatIfs();
         proposeTileSize();
@@ -335,6 +337,88 @@ private:
                             " for them. Two halves on two engines move at up to twice the rate.";
             m_out.push_back(std::move(s));
         }
+    }
+
+    // Loops that refill their one buffer and wait for it (the VMEM analysis's single-buffered loops), when
+    // VMEM has room for a second: one change per chip and buffer, covering every such loop, applied on a
+    // copy first so only changes the transformation accepts are proposed.
+    void proposeDoubleBuffers()
+    {
+        const std::uint64_t capacity = static_cast<std::uint64_t>(m_replay.trace.machine.vmemBytes);
+        std::map<std::tuple<int, std::string, std::uint64_t>, std::vector<const analysis::SingleBufferedLoop*>> groups;
+        for (const analysis::SingleBufferedLoop& l : m_a.vmem.singleBuffered) {
+            const auto records = m_dmasAt.find({l.chip, l.dmaPc});
+            if (!l.fitsTwice || records == m_dmasAt.end() || records->second.empty())
+                continue;
+            groups[{l.chip, l.buffer, records->second.front()->dstAddress}].push_back(&l);
+        }
+        for (const auto& [key, loops] : groups) {
+            const auto& [c, buffer, first] = key;
+            std::uint64_t bytes = 0, exposed = 0, refills = 0;
+            for (const analysis::SingleBufferedLoop* l : loops) {
+                bytes = std::max(bytes, l->bufferBytes);
+                exposed += l->exposedCycles;
+                refills += l->refills;
+            }
+            const std::uint64_t second = (highestVmemUsed(c) + 4095) / 4096 * 4096;
+            const std::uint32_t used = scalarRegistersUsed(chip(c));
+            int spare = -1;
+            for (int r = isa::kScalarRegisters - 1; r >= 1 && spare < 0; --r)
+                if (!((used >> r) & 1u))
+                    spare = r;
+            if (spare < 0 || second + bytes > capacity)
+                continue;
+            Suggestion s;
+            s.kind = "single-buffered";
+            s.change.kind = ChangeKind::DoubleBuffer;
+            s.change.chips = {c};
+            s.change.firstBuffer = first;
+            s.change.secondBuffer = second;
+            s.change.spareRegister = spare;
+            for (const analysis::SingleBufferedLoop* l : loops)
+                s.change.pcs.push_back(l->dmaPc);
+            std::sort(s.change.pcs.begin(), s.change.pcs.end());
+            if (!applyChange(m_replay.trace, s.change).ok())
+                continue; // e.g. a loop of several basic blocks
+            for (std::uint32_t pc : s.change.pcs) {
+                s.evidence.pcs.push_back({c, pc});
+                addDmaEvidence(s, {c}, pc);
+            }
+            s.evidence.fromCycle = 0;
+            s.evidence.toCycle = m_replay.totalCycles;
+            s.estimatedCycles = exposed;
+            s.severity = severityFor(exposed);
+            s.title = "Double-buffer " + buffer + (loops.size() > 1 ? " in " + std::to_string(loops.size()) + " loops" : "") +
+                      " on chip " + std::to_string(c);
+            s.explanation = std::string(loops.size() > 1 ? "Loops refill " : "A loop refills ") + buffer + " (" +
+                            text::formatBytes(bytes) + ") " + std::to_string(refills) + " times and the core waited " +
+                            cyclesText(exposed) + " for the refills, because each block is fetched only after the previous one was "
+                            "used. VMEM has room for a second buffer at " + text::hex(second) +
+                            ": fetching the next block into it at the top of each iteration overlaps the transfer with the "
+                            "iteration's work.";
+            m_out.push_back(std::move(s));
+        }
+    }
+
+    std::uint64_t highestVmemUsed(int c)
+    {
+        std::uint64_t top = 0;
+        for (const trace::Buffer& b : chip(c).symbols.buffers)
+            if (b.space == isa::Space::Vmem)
+                top = std::max(top, b.address + b.size);
+        const PcVmem& touched = vmem(c);
+        for (const auto* spans : {&touched.reads, &touched.writes})
+            for (const Span& x : *spans)
+                if (x.begin < x.end)
+                    top = std::max(top, x.end);
+        for (const analysis::DmaFacts& f : m_a.dma.dmas) {
+            const events::DmaRecord& d = f.record;
+            if (d.dstChip == c && d.dstSpace == static_cast<int>(isa::Space::Vmem))
+                top = std::max(top, d.dstAddress + d.bytes);
+            if (d.chip == c && d.srcSpace == static_cast<int>(isa::Space::Vmem))
+                top = std::max(top, d.srcAddress + d.bytes);
+        }
+        return top;
     }
 
     // A remote transfer whose shortest route is busy while the link directions of the way back round the

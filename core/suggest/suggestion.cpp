@@ -30,6 +30,7 @@ std::string_view changeKindName(ChangeKind kind)
     case ChangeKind::HoistDma: return "hoist-dma";
     case ChangeKind::SplitDma: return "split-dma";
     case ChangeKind::SplitRoute: return "split-route";
+    case ChangeKind::DoubleBuffer: return "double-buffer";
     case ChangeKind::RebalanceEngines: return "rebalance-engines";
     case ChangeKind::MachineParam: return "machine-param";
     case ChangeKind::Regenerate: return "regenerate";
@@ -49,6 +50,15 @@ std::string Change::describe() const
     case ChangeKind::SplitRoute:
         return "split the dma.start at pc " + std::to_string(pc) + ": the first " + text::formatBytes(static_cast<std::uint64_t>(firstBytes)) +
                " by the shortest route, the rest the long way round (route=1) on engine " + std::to_string(engine) + chipList(chips);
+    case ChangeKind::DoubleBuffer: {
+        std::string s = "double-buffer: the dma.start";
+        s += pcs.size() == 1 ? " at pc " : "s at pcs ";
+        for (std::size_t i = 0; i < pcs.size(); ++i)
+            s += (i ? ", " : "") + std::to_string(pcs[i]);
+        return s + " fetch the next block into a second buffer at vmem " + text::hex(secondBuffer) +
+               " at the top of " + (pcs.size() == 1 ? "its loop" : "their loops") + " (s" + std::to_string(spareRegister) +
+               " holds the other buffer)" + chipList(chips);
+    }
     case ChangeKind::RebalanceEngines: {
         std::string s = "move dma.starts to other engines:";
         for (const auto& [p, e] : engines)

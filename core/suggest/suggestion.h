@@ -14,6 +14,7 @@ enum class ChangeKind : std::uint8_t {
     HoistDma,         // move a dma.start to an earlier bundle of its basic block
     SplitDma,         // split a dma.start in two halves on two engines
     SplitRoute,       // send part of a remote dma.start the long way round the ring, on another engine
+    DoubleBuffer,     // a loop's refill of its one buffer goes to a second buffer, issued at the loop's top
     RebalanceEngines, // spread the dma.starts of a chip over its engines
     MachineParam,     // hardware what-if: change one machine-config value
     Regenerate,       // re-generate a generated kernel with one parameter changed (its tile size)
@@ -29,6 +30,10 @@ struct Change
     bool newBundle = false;     // HoistDma: into a new bundle inserted before toPc (its misc slot is taken)
     int engine = 0;             // SplitDma, SplitRoute: the engine of the second part
     std::int64_t firstBytes = 0; // SplitRoute: bytes that keep the shortest route (whole chunks)
+    std::vector<std::uint32_t> pcs;  // DoubleBuffer: the refilling dma.starts, one per loop
+    std::uint64_t firstBuffer = 0;   // DoubleBuffer: VMEM address of the loops' buffer
+    std::uint64_t secondBuffer = 0;  // DoubleBuffer: VMEM address of the second buffer
+    int spareRegister = -1;          // DoubleBuffer: a scalar register the program never uses
     std::vector<std::pair<std::uint32_t, int>> engines; // RebalanceEngines: (pc, new engine)
     std::string param;          // MachineParam: key; Regenerate: the workload parameter
     std::string value;          // MachineParam, Regenerate: new value as text

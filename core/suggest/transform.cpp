@@ -1,6 +1,7 @@
 #include "suggest/transform.h"
 
 #include "isa/machine_config.h"
+#include "isa/register_use.h"
 #include "suggest/program_edit.h"
 #include "workloads/workloads.h"
 
@@ -97,6 +98,77 @@ Status splitRoute(trace::ChipTrace& chip, const Change& change, const isa::Machi
     return Ok{};
 }
 
+isa::Instruction scalarXor(int rd, int ra, std::int64_t imm)
+{
+    isa::Instruction x;
+    x.opcode = isa::Opcode::SXor;
+    x.operands[0] = isa::Operand::sreg(rd);
+    x.operands[1] = isa::Operand::sreg(ra);
+    x.operands[2] = isa::Operand::imm(imm);
+    return x;
+}
+
+// One loop: its refill (the dma.start at `pc`, writing [r + offset]) moves to the loop's top and writes
+// the other buffer, [spare + offset] with spare = r ^ swap; r ^= swap just before the closing branch, so
+// the next iteration reads what was fetched. Checked: the loop is one basic block and nothing in it writes
+// r; whether every access to the buffer goes through r is what the output comparison decides.
+Status doubleBufferLoop(trace::ChipTrace& chip, const Change& change, std::uint32_t pc)
+{
+    auto& bundles = chip.program.bundles;
+    if (pc >= bundles.size())
+        return changeError(change, chip.chip, "pc out of range");
+    const int i = findInstruction(bundles[pc], isa::Opcode::DmaStart);
+    if (i < 0)
+        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(pc));
+    std::uint32_t head = 0;
+    const std::int64_t end = loopEnd(chip.program, pc, &head);
+    if (end < 0)
+        return changeError(change, chip.chip, "the dma.start at pc " + std::to_string(pc) + " is not in a loop");
+    isa::Instruction dma = bundles[pc].instructions[static_cast<std::size_t>(i)];
+    const isa::Operand dst = dma.operands[dma_operand::kDst];
+    if (dst.form != isa::Operand::Form::Mem || !dst.hasBase || dst.space != isa::Space::Vmem)
+        return changeError(change, chip.chip, "the destination is not a VMEM address with a base register");
+    const int r = dst.reg;
+    const std::vector<bool> targets = branchTargets(chip.program);
+    for (std::int64_t q = head; q <= end; ++q) {
+        if (q > head && targets[static_cast<std::size_t>(q)])
+            return changeError(change, chip.chip, "the loop at pc " + std::to_string(head) + " is more than one basic block");
+        for (const isa::Instruction& insn : bundles[static_cast<std::size_t>(q)].instructions)
+            if (isa::registerUse(insn).writesS == r || (q < end && insn.info().isBranch))
+                return changeError(change, chip.chip, "the loop at pc " + std::to_string(head) + " changes s" + std::to_string(r) +
+                                                          " or branches inside");
+    }
+    // r + offset addressed the first buffer; spare + offset must address the second.
+    const std::int64_t first = static_cast<std::int64_t>(change.firstBuffer) - dst.value;
+    const std::int64_t second = static_cast<std::int64_t>(change.secondBuffer) - dst.value;
+    const std::int64_t swap = first ^ second;
+    // Edits from the bottom up, so the pcs above stay valid.
+    bundles[pc].instructions.erase(bundles[pc].instructions.begin() + i);
+    std::int64_t closing = end;
+    if (bundles[pc].instructions.empty()) {
+        removeBundle(chip, pc);
+        --closing;
+    }
+    insertBundle(chip, static_cast<std::uint32_t>(closing), isa::Bundle{{scalarXor(r, r, swap)}});
+    dma.operands[dma_operand::kDst].reg = static_cast<std::uint8_t>(change.spareRegister);
+    insertBundle(chip, head, isa::Bundle{{dma}});
+    insertBundle(chip, head, isa::Bundle{{scalarXor(change.spareRegister, r, swap)}});
+    return Ok{};
+}
+
+Status doubleBuffer(trace::ChipTrace& chip, const Change& change)
+{
+    if (change.spareRegister < 0 || change.spareRegister >= isa::kScalarRegisters ||
+        (scalarRegistersUsed(chip) >> change.spareRegister) & 1u)
+        return changeError(change, chip.chip, "s" + std::to_string(change.spareRegister) + " is not free");
+    std::vector<std::uint32_t> pcs = change.pcs;
+    std::sort(pcs.rbegin(), pcs.rend()); // bottom up: edits below do not move the pcs above
+    for (std::uint32_t pc : pcs)
+        if (Status s = doubleBufferLoop(chip, change, pc); !s.ok())
+            return s;
+    return Ok{};
+}
+
 Status rebalance(trace::ChipTrace& chip, const Change& change)
 {
     for (const auto& [pc, engine] : change.engines) {
@@ -176,6 +248,7 @@ Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change
         Status s = change.kind == ChangeKind::HoistDma     ? hoist(chip, change)
                    : change.kind == ChangeKind::SplitDma   ? split(chip, change, out.machine)
                    : change.kind == ChangeKind::SplitRoute ? splitRoute(chip, change, out.machine)
+                   : change.kind == ChangeKind::DoubleBuffer ? doubleBuffer(chip, change)
                                                            : rebalance(chip, change);
         if (!s.ok())
             return s.error();
