@@ -1,27 +1,35 @@
 #include "analysis/analyze.h"
 
+#include <thread>
+
 namespace xps::analysis {
+
+// The dependency graph and its critical-path walk are the longest part; they read only the DMA records,
+// so they run on a second thread while the DMA, VMEM, summary and collective analyses run here.
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses)
+{
+    analyses.dma = collectDmas(replay);
+    std::unique_ptr<DependencyGraph> graph;
+    std::thread walker([&] { graph = std::make_unique<DependencyGraph>(replay, analyses.dma); });
+    try {
+        finishDmaAnalysis(replay, analyses.dma);
+        analyses.summary = summarize(replay);
+        analyses.vmem = analyzeVmem(replay, analyses.dma);
+        analyses.collectives = analyzeCollectives(replay);
+    } catch (...) {
+        walker.join();
+        throw;
+    }
+    walker.join();
+    analyses.criticalPath = graph->criticalPath();
+    return graph;
+}
 
 Analyses analyzeReplay(const ReplayView& replay)
 {
     Analyses a;
-    a.summary = summarize(replay);
-    a.dma = analyzeDmas(replay);
-    a.vmem = analyzeVmem(replay, a.dma);
-    a.collectives = analyzeCollectives(replay);
-    a.criticalPath = DependencyGraph(replay, a.dma).criticalPath();
+    analyzeReplayInPlace(replay, a);
     return a;
-}
-
-std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses)
-{
-    analyses.summary = summarize(replay);
-    analyses.dma = analyzeDmas(replay);
-    analyses.vmem = analyzeVmem(replay, analyses.dma);
-    analyses.collectives = analyzeCollectives(replay);
-    auto graph = std::make_unique<DependencyGraph>(replay, analyses.dma);
-    analyses.criticalPath = graph->criticalPath();
-    return graph;
 }
 
 } // namespace xps::analysis

@@ -21,9 +21,9 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     const bool ring = m.topology == isa::Topology::Ring;
     for (int l = 0; l < links; ++l)
         out.links.push_back({l, isa::linkName(l), isa::linkDestination(m, l), 0, 0, 0, 0.0});
-    for (const events::DmaRecord& d : replay.store.dmas()) {
+    replay.store.forEachDma([&](const events::DmaRecord& d) {
         if (d.dstChip == d.chip)
-            continue;
+            return;
         for (int l : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0)) {
             if (l < 0 || l >= links)
                 continue;
@@ -32,7 +32,7 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
             u.bytes += d.bytes;
             busy[static_cast<std::size_t>(l)].push_back({d.start, d.end});
         }
-    }
+    });
     const double perCycle = m.bytesPerCycle(m.iciLinkGBs);
     for (int l = 0; l < links; ++l) {
         LinkUse& u = out.links[static_cast<std::size_t>(l)];

@@ -133,6 +133,9 @@ void DependencyGraph::walkCriticalPath()
         }
     }
     std::vector<PathSegment> reversed;
+    // At most one segment per step of the walk (the loop's bound below): reserving it up front costs
+    // address space only, and spares the copies (and the first touches of each copy) of a growing vector.
+    reversed.reserve(m_bundles.size() + m_dmas.dmas.size() + 2);
     const auto add = [&](PathKind kind, int chip, std::uint64_t from, std::uint64_t to, NodeRef begin, NodeRef end) {
         if (to < from)
             from = to;
@@ -147,6 +150,9 @@ void DependencyGraph::walkCriticalPath()
     };
 
     NodeRef cur{NodeRef::Kind::Bundle, m_index.event(lastChip, m_index.count(lastChip) - 1)};
+    // The chip sequence number of `cur` when the step that led to it knew it (most steps go to the
+    // previous bundle or to a producer named by sequence number): spares a search per step.
+    std::int64_t knownSeq = static_cast<std::int64_t>(m_index.count(lastChip)) - 1;
     // Each step moves to an earlier event, so the walk ends; the bound guards against a malformed store.
     for (std::size_t guard = 0; guard < m_bundles.size() + m_dmas.dmas.size() + 2; ++guard) {
         if (cur.kind == NodeRef::Kind::Dma) {
@@ -167,7 +173,8 @@ void DependencyGraph::walkCriticalPath()
             continue;
         }
         const events::BundleIssue e = m_bundles[cur.index];
-        const std::int64_t seq = seqOf(cur.index);
+        const std::int64_t seq = knownSeq >= 0 ? knownSeq : seqOf(cur.index);
+        knownSeq = -1;
         if (seq < 0)
             break;
         const bool hasPrev = seq > 0;
@@ -181,6 +188,7 @@ void DependencyGraph::walkCriticalPath()
             const NodeRef producer{NodeRef::Kind::Bundle, m_index.event(e.chip, e.cause)};
             add(PathKind::Latency, e.chip, m_bundles[producer.index].cycle, e.cycle, producer, cur);
             cur = producer;
+            knownSeq = static_cast<std::int64_t>(e.cause);
             continue;
         }
         if (e.stallCycles > 0 && e.reason == StallReason::SyncWait) {
@@ -210,6 +218,7 @@ void DependencyGraph::walkCriticalPath()
         if (!hasPrev)
             break;
         cur = prev;
+        knownSeq = seq - 1;
     }
     // The first bundle of the path issued at cycle `from` of its first segment; the cycles before it
     // (usually none) are start-up.

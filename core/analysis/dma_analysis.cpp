@@ -153,13 +153,25 @@ const DmaFacts* DmaAnalysis::find(std::uint32_t id) const
 
 DmaAnalysis analyzeDmas(const ReplayView& replay)
 {
+    DmaAnalysis out = collectDmas(replay);
+    finishDmaAnalysis(replay, out);
+    return out;
+}
+
+DmaAnalysis collectDmas(const ReplayView& replay)
+{
     DmaAnalysis out;
+    out.dmas.reserve(replay.store.dmaCount());
+    replay.store.forEachDma([&](const DmaRecord& d) { out.dmas.push_back({d}); });
+    std::sort(out.dmas.begin(), out.dmas.end(), [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
+    return out;
+}
+
+void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
+{
     const isa::MachineConfig& m = replay.trace.machine;
     const std::size_t chips = replay.trace.chips.size();
     const std::uint64_t total = std::max<std::uint64_t>(replay.totalCycles, 1);
-    for (const DmaRecord& d : replay.store.dmas())
-        out.dmas.push_back({d});
-    std::sort(out.dmas.begin(), out.dmas.end(), [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
 
     // Exposed time and slack, from the waits.
     std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
@@ -335,7 +347,6 @@ DmaAnalysis analyzeDmas(const ReplayView& replay)
         if (f.record.dstSpace == static_cast<int>(Space::Hbm))
             spread(f.record.dstChip, f.record);
     }
-    return out;
 }
 
 } // namespace xps::analysis

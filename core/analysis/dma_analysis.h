@@ -84,4 +84,10 @@ struct DmaAnalysis
 
 DmaAnalysis analyzeDmas(const ReplayView& replay);
 
+// analyzeDmas in two steps, so the dependency graph (which reads only the records) can be built while the
+// rest runs: the first fills `dmas` with the records sorted by id; the second adds everything else and
+// writes no DmaFacts::record and does not resize `dmas`.
+DmaAnalysis collectDmas(const ReplayView& replay);
+void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out);
+
 } // namespace xps::analysis

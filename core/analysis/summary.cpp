@@ -53,8 +53,10 @@ public:
         bool anyRegion = false;
         for (const auto& list : m_records)
             anyRegion = anyRegion || !list.empty();
-        if (anyRegion) // only needed to attribute DMA bytes to regions
-            m_dmaIssues = replay.store.dmas();
+        if (anyRegion) { // only needed to attribute DMA bytes to regions
+            m_dmaIssues.reserve(replay.store.dmaCount());
+            replay.store.forEachDma([&](const events::DmaRecord& d) { m_dmaIssues.push_back(d); });
+        }
         std::sort(m_dmaIssues.begin(), m_dmaIssues.end(),
                   [](const auto& a, const auto& b) { return a.issue < b.issue; });
     }
@@ -155,7 +157,7 @@ Summary summarize(const ReplayView& replay)
 
     std::vector<std::uint64_t> hbmBytes(replay.chips.size(), 0);
     std::map<std::tuple<int, int, bool>, DmaPath> paths;
-    for (const events::DmaRecord& d : replay.store.dmas()) {
+    replay.store.forEachDma([&](const events::DmaRecord& d) {
         const bool remote = d.dstChip != d.chip;
         DmaPath& p = paths[{d.srcSpace, d.dstSpace, remote}];
         p.src = static_cast<isa::Space>(d.srcSpace);
@@ -167,7 +169,7 @@ Summary summarize(const ReplayView& replay)
             hbmBytes[d.chip] += d.bytes;
         if (d.dstSpace == static_cast<int>(isa::Space::Hbm) && d.dstChip < hbmBytes.size())
             hbmBytes[d.dstChip] += d.bytes;
-    }
+    });
     for (auto& [key, p] : paths)
         s.dmaPaths.push_back(p);
     std::sort(s.dmaPaths.begin(), s.dmaPaths.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });

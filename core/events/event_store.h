@@ -137,6 +137,24 @@ public:
     VmemHeatmap vmemHeatmap(int chip) const;
     std::vector<DmaRecord> dmas() const;
     std::vector<SyncWaitRecord> syncWaits() const;
+    // The same records without a copy, in append order (the store's lock is held: `f` must not call back).
+    template <typename F> void forEachDma(F&& f) const
+    {
+        std::lock_guard lock(m_mutex);
+        for (const DmaRecord& d : m_dmas)
+            f(d);
+    }
+    template <typename F> void forEachSyncWait(F&& f) const
+    {
+        std::lock_guard lock(m_mutex);
+        for (const SyncWaitRecord& w : m_waits)
+            f(w);
+    }
+    std::size_t dmaCount() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_dmas.size();
+    }
     std::vector<RegionRecord> regions() const;
     // The records appended since the reader last looked (records are appended, never changed): what a
     // view that follows a running replay reads every refresh instead of copying everything again.

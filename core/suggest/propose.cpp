@@ -81,9 +81,10 @@ public:
         : m_replay(replay), m_a(a), m_bundles(replay.store.bundles()),
           m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
     {
-        for (const events::SyncWaitRecord& w : replay.store.syncWaits())
+        replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             if (w.satisfiedBy >= 0)
                 m_waitDmas[{w.chip, w.pc}].push_back(static_cast<std::uint32_t>(w.satisfiedBy));
+        });
         for (const analysis::DmaFacts& f : a.dma.dmas)
             m_dmasAt[{f.record.chip, f.record.pc}].push_back(&f.record);
     }
