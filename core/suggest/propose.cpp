@@ -571,13 +571,18 @@ private:
     void addWhatIf(const std::string& kind, const std::string& param, double value, const std::string& title,
                    const std::string& why)
     {
+        addWhatIf(kind, param, text::formatDouble(value), title, why);
+    }
+    void addWhatIf(const std::string& kind, const std::string& param, const std::string& value, const std::string& title,
+                   const std::string& why)
+    {
         Suggestion s;
         s.kind = kind;
         s.whatIf = true;
         s.severity = Severity::Low;
         s.change.kind = ChangeKind::MachineParam;
         s.change.param = param;
-        s.change.value = text::formatDouble(value);
+        s.change.value = value;
         s.title = title;
         s.explanation = why;
         s.evidence.toCycle = m_replay.totalCycles;
@@ -598,6 +603,26 @@ private:
         if (m_a.collectives.usedLinks > 0)
             addWhatIf("ici-bandwidth", "ici_link_gbs", m.iciLinkGBs * 2, "What if ICI links were twice as fast?",
                       std::to_string(m_a.collectives.usedLinks) + " ICI link directions carried data.");
+        // Capacity planning the other way: would a smaller chip run this kernel as fast?
+        std::uint64_t vmemTop = 0;
+        for (std::size_t c = 0; c < m_replay.trace.chips.size(); ++c)
+            vmemTop = std::max(vmemTop, highestVmemUsed(static_cast<int>(c)));
+        const auto vmemBytes = static_cast<std::uint64_t>(m.vmemBytes);
+        if (vmemTop > 0 && vmemTop <= vmemBytes / 2)
+            addWhatIf("vmem-size", "vmem_bytes", std::to_string(vmemBytes / 2),
+                      "What if VMEM were half the size (" + text::formatBytes(vmemBytes / 2) + ")?",
+                      "Every VMEM address the kernel uses is below " + text::formatBytes(vmemTop) + " of " +
+                          text::formatBytes(vmemBytes) + ": a chip with half the VMEM holds it (the replay measures "
+                          "whether it also runs as fast).");
+        int enginesUsed = 0;
+        for (const analysis::EngineUse& e : m_a.dma.engines)
+            enginesUsed = std::max(enginesUsed, e.engine + 1);
+        if (enginesUsed > 0 && m.dmaEngines >= 2 && enginesUsed <= m.dmaEngines / 2)
+            addWhatIf("dma-engines", "dma_engines", std::to_string(m.dmaEngines / 2),
+                      "What if the chip had " + std::to_string(m.dmaEngines / 2) + " DMA engines instead of " +
+                          std::to_string(m.dmaEngines) + "?",
+                      "The kernel only queues work on engines 0-" + std::to_string(enginesUsed - 1) + " of " +
+                          std::to_string(m.dmaEngines) + ": the replay measures what the others are worth to it.");
     }
 
     // A generated kernel whose tile is far smaller than VMEM allows, paying a DMA setup and a sync round

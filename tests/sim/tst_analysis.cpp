@@ -435,6 +435,9 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::newRow("vector_add") << QStringLiteral("resources/samples/vector_add.xasm");
         QTest::newRow("allgather_naive") << QStringLiteral("resources/samples/allgather_naive.xtrace.json");
+        QTest::newRow("matmul_naive") << QStringLiteral("resources/samples/matmul_naive.xtrace.json");
+        QTest::newRow("decode_naive") << QStringLiteral("resources/samples/decode_naive.xtrace.json");
+        QTest::newRow("smalltile_naive") << QStringLiteral("resources/samples/smalltile_naive.xtrace.json");
     }
     void everyMeasuredChangeKeepsOutputs()
     {
