@@ -153,6 +153,26 @@ void DependencyGraph::walkCriticalPath()
     // The chip sequence number of `cur` when the step that led to it knew it (most steps go to the
     // previous bundle or to a producer named by sequence number): spares a search per step.
     std::int64_t knownSeq = static_cast<std::int64_t>(m_index.count(lastChip)) - 1;
+    // The walk goes back in time, so per chip the waits it asks about end ever earlier: a cursor per chip
+    // into m_waitsByEnd (sorted by chip, end) replaces a binary search per wait.
+    const std::size_t chips = m_replay.trace.chips.size();
+    std::vector<std::size_t> waitCursor(chips), waitBegin(chips);
+    std::vector<std::uint64_t> lastAsked(chips, UINT64_MAX);
+    for (std::size_t c = 0; c < chips; ++c) {
+        const auto key = [](const events::SyncWaitRecord& w, std::size_t chip) { return static_cast<std::size_t>(w.chip) < chip; };
+        waitBegin[c] = static_cast<std::size_t>(std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c, key) - m_waitsByEnd.begin());
+        waitCursor[c] = static_cast<std::size_t>(std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c + 1, key) - m_waitsByEnd.begin());
+    }
+    const auto waitEndingAtBackwards = [&](int chip, std::uint64_t cycle) -> const events::SyncWaitRecord* {
+        const auto c = static_cast<std::size_t>(chip);
+        if (c >= chips || cycle > lastAsked[c])
+            return waitEndingAt(chip, cycle);
+        lastAsked[c] = cycle;
+        std::size_t& at = waitCursor[c];
+        while (at > waitBegin[c] && m_waitsByEnd[at - 1].end > cycle)
+            --at;
+        return at > waitBegin[c] && m_waitsByEnd[at - 1].end == cycle ? &m_waitsByEnd[at - 1] : nullptr;
+    };
     // Each step moves to an earlier event, so the walk ends; the bound guards against a malformed store.
     for (std::size_t guard = 0; guard < m_bundles.size() + m_dmas.dmas.size() + 2; ++guard) {
         if (cur.kind == NodeRef::Kind::Dma) {
@@ -192,7 +212,7 @@ void DependencyGraph::walkCriticalPath()
             continue;
         }
         if (e.stallCycles > 0 && e.reason == StallReason::SyncWait) {
-            const events::SyncWaitRecord* w = waitEndingAt(e.chip, e.cycle);
+            const events::SyncWaitRecord* w = waitEndingAtBackwards(e.chip, e.cycle);
             const DmaFacts* f = w && w->satisfiedBy >= 0 ? m_dmas.find(static_cast<std::uint32_t>(w->satisfiedBy)) : nullptr;
             if (f && f->record.end <= e.cycle) {
                 const NodeRef dma{NodeRef::Kind::Dma, f->record.id};

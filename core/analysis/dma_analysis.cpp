@@ -146,6 +146,9 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
 
 const DmaFacts* DmaAnalysis::find(std::uint32_t id) const
 {
+    // The GRM hands out ids 0, 1, 2, ... in issue order: usually the id is the index.
+    if (id < dmas.size() && dmas[id].record.id == id)
+        return &dmas[id];
     const auto it = std::lower_bound(dmas.begin(), dmas.end(), id,
                                      [](const DmaFacts& f, std::uint32_t v) { return f.record.id < v; });
     return it != dmas.end() && it->record.id == id ? &*it : nullptr;

@@ -219,6 +219,13 @@ json suggestionToJson(const suggest::Suggestion& s)
         change["second_buffer"] = s.change.secondBuffer;
         change["spare_register"] = s.change.spareRegister;
         break;
+    case suggest::ChangeKind::RelaxWait:
+        change["chips"] = s.change.chips;
+        change["pc"] = s.change.pc;
+        change["waits"] = json::array();
+        for (std::size_t i = 0; i < s.change.pcs.size() && i < s.change.targets.size(); ++i)
+            change["waits"].push_back({{"before_pc", s.change.pcs[i]}, {"target", s.change.targets[i]}});
+        break;
     case suggest::ChangeKind::RebalanceEngines:
         change["chips"] = s.change.chips;
         change["engines"] = json::array();

@@ -31,6 +31,7 @@ std::string_view changeKindName(ChangeKind kind)
     case ChangeKind::SplitDma: return "split-dma";
     case ChangeKind::SplitRoute: return "split-route";
     case ChangeKind::DoubleBuffer: return "double-buffer";
+    case ChangeKind::RelaxWait: return "relax-wait";
     case ChangeKind::RebalanceEngines: return "rebalance-engines";
     case ChangeKind::MachineParam: return "machine-param";
     case ChangeKind::Regenerate: return "regenerate";
@@ -58,6 +59,12 @@ std::string Change::describe() const
         return s + " fetch the next block into a second buffer at vmem " + text::hex(secondBuffer) +
                " at the top of " + (pcs.size() == 1 ? "its loop" : "their loops") + " (s" + std::to_string(spareRegister) +
                " holds the other buffer)" + chipList(chips);
+    }
+    case ChangeKind::RelaxWait: {
+        std::string s = "replace the sync.wait at pc " + std::to_string(pc) + " by waits";
+        for (std::size_t i = 0; i < pcs.size() && i < targets.size(); ++i)
+            s += (i ? ", " : " ") + std::string("for ") + std::to_string(targets[i]) + " before pc " + std::to_string(pcs[i]);
+        return s + chipList(chips);
     }
     case ChangeKind::RebalanceEngines: {
         std::string s = "move dma.starts to other engines:";

@@ -15,6 +15,7 @@ enum class ChangeKind : std::uint8_t {
     SplitDma,         // split a dma.start in two halves on two engines
     SplitRoute,       // send part of a remote dma.start the long way round the ring, on another engine
     DoubleBuffer,     // a loop's refill of its one buffer goes to a second buffer, issued at the loop's top
+    RelaxWait,        // a sync.wait for a whole DMA becomes waits for each chunk just before its first use
     RebalanceEngines, // spread the dma.starts of a chip over its engines
     MachineParam,     // hardware what-if: change one machine-config value
     Regenerate,       // re-generate a generated kernel with one parameter changed (its tile size)
@@ -25,12 +26,14 @@ struct Change
 {
     ChangeKind kind = ChangeKind::HoistDma;
     std::vector<int> chips;     // program changes apply to each of these chips (SPMD code: usually all)
-    std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle
+    std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle; RelaxWait: the sync.wait's
     std::uint32_t toPc = 0;     // HoistDma: the bundle it moves to
     bool newBundle = false;     // HoistDma: into a new bundle inserted before toPc (its misc slot is taken)
     int engine = 0;             // SplitDma, SplitRoute: the engine of the second part
     std::int64_t firstBytes = 0; // SplitRoute: bytes that keep the shortest route (whole chunks)
-    std::vector<std::uint32_t> pcs;  // DoubleBuffer: the refilling dma.starts, one per loop
+    std::vector<std::uint32_t> pcs;  // DoubleBuffer: the refilling dma.starts, one per loop;
+                                     // RelaxWait: where the new waits go (before these bundles)
+    std::vector<std::int64_t> targets; // RelaxWait: the flag value each new wait waits for
     std::uint64_t firstBuffer = 0;   // DoubleBuffer: VMEM address of the loops' buffer
     std::uint64_t secondBuffer = 0;  // DoubleBuffer: VMEM address of the second buffer
     int spareRegister = -1;          // DoubleBuffer: a scalar register the program never uses

@@ -169,6 +169,31 @@ Status doubleBuffer(trace::ChipTrace& chip, const Change& change)
     return Ok{};
 }
 
+// The wait at `pc` goes; a wait on the same flag for each target goes in before each listed bundle
+// (pcs of the original program, after `pc`, in order).
+Status relaxWait(trace::ChipTrace& chip, const Change& change)
+{
+    auto& bundles = chip.program.bundles;
+    if (change.pc >= bundles.size() || change.pcs.empty() || change.pcs.size() != change.targets.size())
+        return changeError(change, chip.chip, "pc out of range");
+    const int i = findInstruction(bundles[change.pc], isa::Opcode::SyncWait);
+    if (i < 0)
+        return changeError(change, chip.chip, "no sync.wait at pc " + std::to_string(change.pc));
+    isa::Instruction wait = bundles[change.pc].instructions[static_cast<std::size_t>(i)];
+    for (std::size_t k = 0; k < change.pcs.size(); ++k)
+        if (change.pcs[k] <= change.pc || change.pcs[k] > bundles.size() || (k > 0 && change.pcs[k] <= change.pcs[k - 1]))
+            return changeError(change, chip.chip, "the new waits must follow pc " + std::to_string(change.pc) + " in order");
+    // Bottom up, so the pcs above stay valid; the old wait last.
+    for (std::size_t k = change.pcs.size(); k-- > 0;) {
+        wait.operands[1] = isa::Operand::imm(change.targets[k]);
+        insertBundle(chip, change.pcs[k], isa::Bundle{{wait}});
+    }
+    bundles[change.pc].instructions.erase(bundles[change.pc].instructions.begin() + i);
+    if (bundles[change.pc].instructions.empty())
+        removeBundle(chip, change.pc);
+    return Ok{};
+}
+
 Status rebalance(trace::ChipTrace& chip, const Change& change)
 {
     for (const auto& [pc, engine] : change.engines) {
@@ -249,6 +274,7 @@ Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change
                    : change.kind == ChangeKind::SplitDma   ? split(chip, change, out.machine)
                    : change.kind == ChangeKind::SplitRoute ? splitRoute(chip, change, out.machine)
                    : change.kind == ChangeKind::DoubleBuffer ? doubleBuffer(chip, change)
+                   : change.kind == ChangeKind::RelaxWait  ? relaxWait(chip, change)
                                                            : rebalance(chip, change);
         if (!s.ok())
             return s.error();

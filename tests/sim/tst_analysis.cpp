@@ -430,6 +430,26 @@ private slots:
         }
     }
 
+    void aWaitForAWholeTransferIsRelaxedToItsChunks()
+    {
+        // 8 chunks, each read by the next two tiles of straight-line work: the one wait becomes a wait per
+        // chunk before its first reader; the replay measures the overlap, outputs bit-identical.
+        Analyzed a = analyze(test::readFile(test::sourceDir() + "/tests/data/whole_transfer_wait.xasm"));
+        const suggest::Suggestion* relax = findKind(a.suggestions, "whole-transfer-wait");
+        QVERIFY(relax);
+        QCOMPARE(relax->change.kind, suggest::ChangeKind::RelaxWait);
+        QCOMPARE(relax->change.pc, 1u);
+        QCOMPARE(relax->change.targets, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+        QCOMPARE(relax->change.pcs.front(), 2u); // the first vld reads chunk 0
+        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, relax->change);
+        QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
+        QVERIFY2(m.gainPercent > 5.0, std::to_string(m.gainPercent).c_str());
+        // Waits in loops (register targets) are left alone: the naive decode has many, none proposed.
+        auto decode = workloads::generateAssembly("decode", "naive", {{"batch", 1}, {"seq", 128}, {"heads", 1}});
+        QVERIFY(decode.ok());
+        QVERIFY(!findKind(analyze(decode.value()).suggestions, "whole-transfer-wait"));
+    }
+
     void everyMeasuredChangeKeepsOutputs_data()
     {
         QTest::addColumn<QString>("file");
