@@ -55,10 +55,26 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
     : m_replay(replay), m_dmas(dmas), m_bundles(replay.store.bundles()), m_vmem(replay.store.vmemAccesses()),
       m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
 {
-    // Sorted vectors rather than node-based maps: a long replay has millions of waits.
-    m_waitsByEnd = replay.store.syncWaits();
-    std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(),
-              [](const auto& a, const auto& b) { return std::tie(a.chip, a.end) < std::tie(b.chip, b.end); });
+    // Sorted vectors rather than node-based maps: a long replay has millions of waits. The store appends a
+    // chip's waits as they end, so placing them chip by chip (a counting sort) usually leaves nothing to sort.
+    if (const std::size_t chips = replay.trace.chips.size(); chips > 0) {
+        std::vector<std::size_t> start(chips + 1, 0);
+        std::size_t satisfied = 0;
+        replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            ++start[std::min<std::size_t>(w.chip, chips - 1) + 1];
+            satisfied += w.satisfiedBy >= 0 ? 1 : 0;
+        });
+        for (std::size_t c = 0; c < chips; ++c)
+            start[c + 1] += start[c];
+        m_waitsByEnd.resize(start[chips]);
+        replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            m_waitsByEnd[start[std::min<std::size_t>(w.chip, chips - 1)]++] = w;
+        });
+        const auto byChipEnd = [](const auto& a, const auto& b) { return std::tie(a.chip, a.end) < std::tie(b.chip, b.end); };
+        if (!std::is_sorted(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd))
+            std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd);
+        m_waitsBySatisfier.reserve(satisfied);
+    }
     for (const events::SyncWaitRecord& w : m_waitsByEnd)
         if (w.satisfiedBy >= 0)
             m_waitsBySatisfier.push_back(w);
@@ -66,6 +82,7 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
                      [](const auto& a, const auto& b) { return a.satisfiedBy < b.satisfiedBy; });
     // DMA ids are handed out in issue order, so the facts (sorted by id) are in issue order too.
     std::map<std::pair<int, int>, std::int64_t> lastOnEngine;
+    m_prevOnEngine.reserve(dmas.dmas.size());
     for (std::size_t i = 0; i < dmas.dmas.size(); ++i) {
         const events::DmaRecord& d = dmas.dmas[i].record;
         const auto [it, added] = lastOnEngine.try_emplace({d.chip, d.engine}, -1);

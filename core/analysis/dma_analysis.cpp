@@ -177,8 +177,9 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     const std::uint64_t total = std::max<std::uint64_t>(replay.totalCycles, 1);
 
     // Exposed time and slack, from the waits.
-    std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
-    std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.end < b.end; });
+    // In the store's order: a chip's waits are appended as they end, so each chip's list below is in end
+    // order (checked, and sorted if a store ever says otherwise).
+    const std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
     std::map<std::pair<int, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
     std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
     for (const events::SyncWaitRecord& w : waits) {
@@ -196,6 +197,11 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     }
     for (auto& [key, list] : waitsByFlag)
         std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->start < b->start; });
+    for (auto& list : waitsByChip) {
+        const auto byEnd = [](const auto* a, const auto* b) { return a->end < b->end; };
+        if (!std::is_sorted(list.begin(), list.end(), byEnd))
+            std::stable_sort(list.begin(), list.end(), byEnd);
+    }
     for (DmaFacts& f : out.dmas) {
         const auto it = waitsByFlag.find({f.record.dstChip, f.record.flag});
         if (it == waitsByFlag.end())
