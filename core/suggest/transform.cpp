@@ -42,15 +42,24 @@ Status hoist(trace::ChipTrace& chip, const Change& change)
     return Ok{};
 }
 
-Status split(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
+// The dma.start in the bundle at `pc`, or why there is none.
+Result<isa::Instruction*> dmaStartAt(trace::ChipTrace& chip, const Change& change, std::uint32_t pc)
 {
     auto& bundles = chip.program.bundles;
-    if (change.pc >= bundles.size())
+    if (pc >= bundles.size())
         return changeError(change, chip.chip, "pc out of range");
-    const int i = findInstruction(bundles[change.pc], isa::Opcode::DmaStart);
+    const int i = findInstruction(bundles[pc], isa::Opcode::DmaStart);
     if (i < 0)
-        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(change.pc));
-    isa::Instruction& insn = bundles[change.pc].instructions[static_cast<std::size_t>(i)];
+        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(pc));
+    return &bundles[pc].instructions[static_cast<std::size_t>(i)];
+}
+
+Status split(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
+{
+    const Result<isa::Instruction*> found = dmaStartAt(chip, change, change.pc);
+    if (!found.ok())
+        return found.error();
+    isa::Instruction& insn = *found.value();
     using namespace dma_operand;
     const Result<std::int64_t> halfBytes = splitHalfBytes(insn, machine);
     if (!halfBytes.ok())
@@ -71,13 +80,10 @@ Status split(trace::ChipTrace& chip, const Change& change, const isa::MachineCon
 // receiver's chunk count is unchanged) that goes the long way round on another engine.
 Status splitRoute(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
 {
-    auto& bundles = chip.program.bundles;
-    if (change.pc >= bundles.size())
-        return changeError(change, chip.chip, "pc out of range");
-    const int i = findInstruction(bundles[change.pc], isa::Opcode::DmaStart);
-    if (i < 0)
-        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(change.pc));
-    isa::Instruction& insn = bundles[change.pc].instructions[static_cast<std::size_t>(i)];
+    const Result<isa::Instruction*> found = dmaStartAt(chip, change, change.pc);
+    if (!found.ok())
+        return found.error();
+    isa::Instruction& insn = *found.value();
     using namespace dma_operand;
     if (!insn.operands[kChip].present())
         return changeError(change, chip.chip, "the dma.start is not a remote copy");
