@@ -80,6 +80,8 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
         VmemChipUse use;
         use.chip = static_cast<int>(c);
         use.touchedBytes = static_cast<std::uint64_t>(std::count(rowsTouched[c].begin(), rowsTouched[c].end(), true)) * kRowBytes;
+        if (const auto last = std::find(rowsTouched[c].rbegin(), rowsTouched[c].rend(), true); last != rowsTouched[c].rend())
+            use.highestAddress = static_cast<std::uint64_t>(rowsTouched[c].rend() - last) * kRowBytes;
         std::vector<std::pair<std::uint64_t, std::int64_t>> steps;
         for (std::size_t i : perChip[c].byAddress) {
             const BufferLiveRange& b = out.buffers[i];

@@ -46,6 +46,7 @@ struct VmemChipUse
     std::uint64_t peakLiveBytes = 0; // declared buffers, or touched bytes when none are declared
     std::uint64_t peakCycle = 0;
     std::uint64_t touchedBytes = 0;  // distinct 512-byte rows accessed at least once
+    std::uint64_t highestAddress = 0; // end of the highest row accessed (by the core or a DMA), 0 if none
     std::vector<std::pair<std::uint64_t, std::uint64_t>> liveBytes; // (cycle, bytes from then on)
 };
 

@@ -380,7 +380,13 @@ private:
             for (const analysis::SingleBufferedLoop* l : loops)
                 s.change.pcs.push_back(l->dmaPc);
             std::sort(s.change.pcs.begin(), s.change.pcs.end());
-            if (!applyChange(m_replay.trace, s.change).ok())
+            // Tried on a copy of the program alone (the chip's memory image can be large).
+            trace::ChipTrace probe;
+            probe.chip = c;
+            probe.program = chip(c).program;
+            probe.symbols = chip(c).symbols;
+            probe.initial.scalarRegisters = chip(c).initial.scalarRegisters;
+            if (!applyProgramChange(probe, s.change, m_replay.trace.machine).ok())
                 continue; // e.g. a loop of several basic blocks
             for (std::uint32_t pc : s.change.pcs) {
                 s.evidence.pcs.push_back({c, pc});
@@ -499,24 +505,16 @@ private:
         }
     }
 
-    std::uint64_t highestVmemUsed(int c)
+    // The end of the highest VMEM address the chip's kernel declares or touches.
+    std::uint64_t highestVmemUsed(int c) const
     {
         std::uint64_t top = 0;
         for (const trace::Buffer& b : chip(c).symbols.buffers)
             if (b.space == isa::Space::Vmem)
                 top = std::max(top, b.address + b.size);
-        const PcVmem& touched = vmem(c);
-        for (const auto* spans : {&touched.reads, &touched.writes})
-            for (const Span& x : *spans)
-                if (x.begin < x.end)
-                    top = std::max(top, x.end);
-        for (const analysis::DmaFacts& f : m_a.dma.dmas) {
-            const events::DmaRecord& d = f.record;
-            if (d.dstChip == c && d.dstSpace == static_cast<int>(isa::Space::Vmem))
-                top = std::max(top, d.dstAddress + d.bytes);
-            if (d.chip == c && d.srcSpace == static_cast<int>(isa::Space::Vmem))
-                top = std::max(top, d.srcAddress + d.bytes);
-        }
+        for (const analysis::VmemChipUse& u : m_a.vmem.chips)
+            if (u.chip == c)
+                top = std::max(top, u.highestAddress);
         return top;
     }
 

@@ -54,25 +54,32 @@ Result<isa::Instruction*> dmaStartAt(trace::ChipTrace& chip, const Change& chang
     return &bundles[pc].instructions[static_cast<std::size_t>(i)];
 }
 
+// Cuts the dma.start `insn` (in the bundle at `pc`) after `firstBytes`: the first part goes into a new
+// bundle just before (it reads the same register values), the rest stays, moved on by `firstBytes`, on
+// `engine` and, with `longWay`, routed the long way round.
+void cutDma(trace::ChipTrace& chip, std::uint32_t pc, isa::Instruction& insn, std::int64_t firstBytes, int engine, bool longWay)
+{
+    using namespace dma_operand;
+    isa::Instruction first = insn;
+    first.operands[kBytes].value = firstBytes;
+    insn.operands[kBytes].value -= firstBytes;
+    insn.operands[kDst].value += firstBytes;
+    insn.operands[kSrc].value += firstBytes;
+    insn.operands[kEngine] = isa::Operand::imm(engine);
+    if (longWay)
+        insn.operands[kRoute] = isa::Operand::imm(1);
+    insertBundle(chip, pc, isa::Bundle{{first}}); // (moves `insn`: not used after this)
+}
+
 Status split(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
 {
     const Result<isa::Instruction*> found = dmaStartAt(chip, change, change.pc);
     if (!found.ok())
         return found.error();
-    isa::Instruction& insn = *found.value();
-    using namespace dma_operand;
-    const Result<std::int64_t> halfBytes = splitHalfBytes(insn, machine);
+    const Result<std::int64_t> halfBytes = splitHalfBytes(*found.value(), machine);
     if (!halfBytes.ok())
         return changeError(change, chip.chip, halfBytes.error().message());
-    const std::int64_t half = halfBytes.value();
-    isa::Instruction first = insn;
-    first.operands[kBytes].value = half;
-    insn.operands[kBytes].value = half;
-    insn.operands[kDst].value += half;
-    insn.operands[kSrc].value += half;
-    insn.operands[kEngine] = isa::Operand::imm(change.engine);
-    // The first half goes into a new bundle just before: it reads the same register values.
-    insertBundle(chip, change.pc, isa::Bundle{{first}});
+    cutDma(chip, change.pc, *found.value(), halfBytes.value(), change.engine, false);
     return Ok{};
 }
 
@@ -93,14 +100,7 @@ Status splitRoute(trace::ChipTrace& chip, const Change& change, const isa::Machi
     const std::int64_t total = insn.operands[kBytes].value;
     if (change.firstBytes <= 0 || change.firstBytes >= total || change.firstBytes % chunk.value() != 0)
         return changeError(change, chip.chip, "the parts would not be whole chunks of " + std::to_string(chunk.value()) + " B");
-    isa::Instruction first = insn;
-    first.operands[kBytes].value = change.firstBytes;
-    insn.operands[kBytes].value = total - change.firstBytes;
-    insn.operands[kDst].value += change.firstBytes;
-    insn.operands[kSrc].value += change.firstBytes;
-    insn.operands[kEngine] = isa::Operand::imm(change.engine);
-    insn.operands[kRoute] = isa::Operand::imm(1);
-    insertBundle(chip, change.pc, isa::Bundle{{first}});
+    cutDma(chip, change.pc, insn, change.firstBytes, change.engine, true);
     return Ok{};
 }
 
@@ -120,12 +120,11 @@ isa::Instruction scalarXor(int rd, int ra, std::int64_t imm)
 // r; whether every access to the buffer goes through r is what the output comparison decides.
 Status doubleBufferLoop(trace::ChipTrace& chip, const Change& change, std::uint32_t pc)
 {
+    const Result<isa::Instruction*> found = dmaStartAt(chip, change, pc);
+    if (!found.ok())
+        return found.error();
     auto& bundles = chip.program.bundles;
-    if (pc >= bundles.size())
-        return changeError(change, chip.chip, "pc out of range");
-    const int i = findInstruction(bundles[pc], isa::Opcode::DmaStart);
-    if (i < 0)
-        return changeError(change, chip.chip, "no dma.start at pc " + std::to_string(pc));
+    const auto i = found.value() - bundles[pc].instructions.data();
     std::uint32_t head = 0;
     const std::int64_t end = loopEnd(chip.program, pc, &head);
     if (end < 0)
@@ -135,14 +134,22 @@ Status doubleBufferLoop(trace::ChipTrace& chip, const Change& change, std::uint3
     if (dst.form != isa::Operand::Form::Mem || !dst.hasBase || dst.space != isa::Space::Vmem)
         return changeError(change, chip.chip, "the destination is not a VMEM address with a base register");
     const int r = dst.reg;
+    // Moved to the top, the dma.start must read the same source and byte count: nothing before it in the
+    // loop may write the registers it reads.
+    const std::uint32_t reads = isa::registerUse(dma).readsS & ~(1u << r);
     const std::vector<bool> targets = branchTargets(chip.program);
     for (std::int64_t q = head; q <= end; ++q) {
         if (q > head && targets[static_cast<std::size_t>(q)])
             return changeError(change, chip.chip, "the loop at pc " + std::to_string(head) + " is more than one basic block");
-        for (const isa::Instruction& insn : bundles[static_cast<std::size_t>(q)].instructions)
-            if (isa::registerUse(insn).writesS == r || (q < end && insn.info().isBranch))
+        for (const isa::Instruction& insn : bundles[static_cast<std::size_t>(q)].instructions) {
+            const int written = isa::registerUse(insn).writesS;
+            if (written == r || (q < end && insn.info().isBranch))
                 return changeError(change, chip.chip, "the loop at pc " + std::to_string(head) + " changes s" + std::to_string(r) +
                                                           " or branches inside");
+            if (q < static_cast<std::int64_t>(pc) && written >= 0 && ((reads >> written) & 1u))
+                return changeError(change, chip.chip, "s" + std::to_string(written) + ", which the dma.start at pc " +
+                                                          std::to_string(pc) + " reads, changes before it in its loop");
+        }
     }
     // r + offset addressed the first buffer; spare + offset must address the second.
     const std::int64_t first = static_cast<std::int64_t>(change.firstBuffer) - dst.value;
@@ -180,8 +187,10 @@ Status doubleBuffer(trace::ChipTrace& chip, const Change& change)
 Status relaxWait(trace::ChipTrace& chip, const Change& change)
 {
     auto& bundles = chip.program.bundles;
-    if (change.pc >= bundles.size() || change.pcs.empty() || change.pcs.size() != change.targets.size())
+    if (change.pc >= bundles.size())
         return changeError(change, chip.chip, "pc out of range");
+    if (change.pcs.empty() || change.pcs.size() != change.targets.size())
+        return changeError(change, chip.chip, "each new wait needs a pc and a target");
     const int i = findInstruction(bundles[change.pc], isa::Opcode::SyncWait);
     if (i < 0)
         return changeError(change, chip.chip, "no sync.wait at pc " + std::to_string(change.pc));
@@ -247,6 +256,21 @@ Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::Mac
     return half;
 }
 
+Status applyProgramChange(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine)
+{
+    switch (change.kind) {
+    case ChangeKind::HoistDma: return hoist(chip, change);
+    case ChangeKind::SplitDma: return split(chip, change, machine);
+    case ChangeKind::SplitRoute: return splitRoute(chip, change, machine);
+    case ChangeKind::DoubleBuffer: return doubleBuffer(chip, change);
+    case ChangeKind::RelaxWait: return relaxWait(chip, change);
+    case ChangeKind::RebalanceEngines: return rebalance(chip, change);
+    case ChangeKind::MachineParam:
+    case ChangeKind::Regenerate: break;
+    }
+    return changeError(change, chip.chip, "not a change to a chip's program");
+}
+
 Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change)
 {
     trace::Trace out = trace;
@@ -275,14 +299,7 @@ Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change
     for (int c : change.chips) {
         if (c < 0 || static_cast<std::size_t>(c) >= out.chips.size())
             return changeError(change, c, "no such chip");
-        trace::ChipTrace& chip = out.chips[static_cast<std::size_t>(c)];
-        Status s = change.kind == ChangeKind::HoistDma     ? hoist(chip, change)
-                   : change.kind == ChangeKind::SplitDma   ? split(chip, change, out.machine)
-                   : change.kind == ChangeKind::SplitRoute ? splitRoute(chip, change, out.machine)
-                   : change.kind == ChangeKind::DoubleBuffer ? doubleBuffer(chip, change)
-                   : change.kind == ChangeKind::RelaxWait  ? relaxWait(chip, change)
-                                                           : rebalance(chip, change);
-        if (!s.ok())
+        if (Status s = applyProgramChange(out.chips[static_cast<std::size_t>(c)], change, out.machine); !s.ok())
             return s.error();
     }
     // Recorded hardware timing belongs to the original program.

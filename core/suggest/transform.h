@@ -25,4 +25,8 @@ Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::Mac
 
 Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change);
 
+// A program change to one chip (not a machine parameter or a re-generation); the proposals try one on a
+// copy of the chip's program to propose only what the transformation accepts.
+Status applyProgramChange(trace::ChipTrace& chip, const Change& change, const isa::MachineConfig& machine);
+
 } // namespace xps::suggest

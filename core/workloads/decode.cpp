@@ -44,11 +44,13 @@ public:
     Decode(bool tuned, std::int64_t batch, std::int64_t seq, std::int64_t heads)
         : m_tuned(tuned), m_batch(batch), m_seq(seq), m_heads(heads), m_dt(heads), m_tb(seq / 128)
     {
+        layout();
     }
+
+    std::int64_t vmemBytes() const { return m_vmemBytes; }
 
     std::string assembly()
     {
-        layout();
         header();
         body();
         return m_s;
@@ -257,12 +259,7 @@ private:
 
         line("region.begin output_projection");
         linear("w_o", act("attn"), d, d, act("o"));
-        for (std::int64_t t = 0; t < d; ++t) {
-            line("vld v1, [x + " + n(t * kTile) + "]");
-            line("vld v2, [o + " + n(t * kTile) + "]");
-            line("vadd.f32 v3, v1, v2");
-            line("vst v3, [h1 + " + n(t * kTile) + "]");
-        }
+        add("x", "o", "h1", d); // the residual connection
         line("region.end");
 
         line("region.begin mlp_up");
@@ -277,12 +274,7 @@ private:
 
         line("region.begin mlp_down");
         linear("w_down", act("up"), 4 * d, d, act("down"));
-        for (std::int64_t t = 0; t < d; ++t) {
-            line("vld v1, [h1 + " + n(t * kTile) + "]");
-            line("vld v2, [down + " + n(t * kTile) + "]");
-            line("vadd.f32 v3, v1, v2");
-            line("vst v3, [down + " + n(t * kTile) + "]");
-        }
+        add("h1", "down", "down", d);
         line("dma.start hbm[out], vmem[down], " + n(d * kTile) + ", 9, engine=1");
         line("dma.start hbm[kv_new], vmem[qkv + " + n(d * kTile) + "], " + n(2 * d * kTile) + ", 10, engine=2");
         line("sync.wait 9, 1");
@@ -290,6 +282,17 @@ private:
         line("region.end");
         line("region.end");
         line("halt");
+    }
+
+    // out = a + b, tile by tile.
+    void add(const std::string& a, const std::string& b, const std::string& out, std::int64_t tiles)
+    {
+        for (std::int64_t t = 0; t < tiles; ++t) {
+            line("vld v1, [" + a + " + " + n(t * kTile) + "]");
+            line("vld v2, [" + b + " + " + n(t * kTile) + "]");
+            line("vadd.f32 v3, v1, v2");
+            line("vst v3, [" + out + " + " + n(t * kTile) + "]");
+        }
     }
 
     // attn[b, head h] = softmax(q_h K^T / sqrt(128)) V for batch row b (other rows of the tiles are
@@ -345,9 +348,7 @@ private:
 
 std::int64_t decodeVmemBytes(std::int64_t batch, std::int64_t seq, std::int64_t heads)
 {
-    const std::int64_t d = heads;
-    const std::int64_t streams = (3 * d * d + d * d + 8 * d * d) + 2 * batch * heads * (seq / 128);
-    return streams * kBlock + (d * 9 + 4 * d + 2 * (seq / 128) + 9) * kTile;
+    return Decode(true, batch, seq, heads).vmemBytes();
 }
 
 std::string decodeAssembly(const std::string& variant, std::int64_t batch, std::int64_t seq, std::int64_t heads)

@@ -221,6 +221,9 @@ private slots:
         QTest::newRow("sample pc")
             << QByteArray::fromStdString(minimalJson(R"({"recorded": {"samples": [[0, 99, 5]]}})"))
             << QByteArray("t.json: $.recorded.samples[0]: recorded sample pc 0x63 is past the program end");
+        QTest::newRow("generator parameter")
+            << QByteArray::fromStdString(minimalJson(R"({"generator": {"workload": "smalltile", "variant": "naive", "params": {"tile_bytes": "big"}}})"))
+            << QByteArray("t.json: $.generator.params.tile_bytes: expected an integer, found a string");
         QTest::newRow("chip index")
             << QByteArray::fromStdString(minimalJson(R"({"chips": [{"chip": 3, "program": []}]})"))
             << QByteArray("t.json: $.chips[0].chip: value 3 out of range: expected 0 to 0");
