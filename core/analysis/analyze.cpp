@@ -6,29 +6,36 @@ namespace xps::analysis {
 
 // The dependency graph and its critical-path walk are the longest part; they read only the DMA records,
 // so they run on a second thread while the DMA, VMEM, summary and collective analyses run here.
-std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses)
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses, bool secondThread)
 {
     analyses.dma = collectDmas(replay);
     std::unique_ptr<DependencyGraph> graph;
-    std::thread walker([&] { graph = std::make_unique<DependencyGraph>(replay, analyses.dma); });
+    const auto build = [&] { graph = std::make_unique<DependencyGraph>(replay, analyses.dma); };
+    std::thread walker;
+    if (secondThread)
+        walker = std::thread(build);
+    else
+        build();
     try {
         finishDmaAnalysis(replay, analyses.dma);
         analyses.summary = summarize(replay);
         analyses.vmem = analyzeVmem(replay, analyses.dma);
         analyses.collectives = analyzeCollectives(replay);
     } catch (...) {
-        walker.join();
+        if (walker.joinable())
+            walker.join();
         throw;
     }
-    walker.join();
+    if (walker.joinable())
+        walker.join();
     analyses.criticalPath = graph->criticalPath();
     return graph;
 }
 
-Analyses analyzeReplay(const ReplayView& replay)
+Analyses analyzeReplay(const ReplayView& replay, bool secondThread)
 {
     Analyses a;
-    analyzeReplayInPlace(replay, a);
+    analyzeReplayInPlace(replay, a, secondThread);
     return a;
 }
 

@@ -20,10 +20,13 @@ struct Analyses
     CriticalPath criticalPath;
 };
 
-Analyses analyzeReplay(const ReplayView& replay);
+// With `secondThread`, the dependency graph and critical path are built on a thread of their own beside
+// the other analyses (the CLI's default); without, one thread does all (an interactive caller on a small
+// machine keeps a core free for its GUI).
+Analyses analyzeReplay(const ReplayView& replay, bool secondThread = true);
 
 // The same into `analyses`, keeping the dependency graph for callers that explore it (the graph view). The
 // graph refers to `replay` and `analyses.dma`: neither may move while it lives.
-std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses);
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses, bool secondThread = true);
 
 } // namespace xps::analysis

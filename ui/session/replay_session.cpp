@@ -155,7 +155,9 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
     // Analyses run on a partial replay too (cancelled or faulted): the views still explain what ran.
     run->view = std::make_unique<analysis::ReplayView>(
         analysis::ReplayView{*trace, run->store, run->result.totalCycles, run->result.chips});
-    run->graph = analysis::analyzeReplayInPlace(*run->view, run->analyses);
+    // A second analysis thread only where it leaves a core for the GUI thread (on two cores it starved
+    // the event loop for 50+ ms).
+    run->graph = analysis::analyzeReplayInPlace(*run->view, run->analyses, std::thread::hardware_concurrency() > 2);
     if (completed)
         run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
     const bool measure = completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
