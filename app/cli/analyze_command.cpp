@@ -106,6 +106,8 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     }
     if (path.empty())
         return usageError(io, "analyze: expected exactly one TRACE file, got 0");
+    if (isImportedProfile(path))
+        return analyzeProfile(path, json, io);
     int code = kExitOk;
     std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure);
     if (!a)

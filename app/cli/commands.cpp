@@ -29,8 +29,10 @@ namespace {
 constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
 
 commands:
-  info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace
-  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps)
+  info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace; of an
+                             imported profile its format, tracks, events and import warnings
+  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps);
+                             an imported profile converts to Chrome trace JSON (OUT.json) for Perfetto
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
   replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json] [--max-cycles N]
@@ -59,7 +61,10 @@ options:
   --help                     this text
   --version                  the xpushark version
 
-TRACE is a .xtrace.json, .xps or .xasm file.
+TRACE is a .xtrace.json, .xps or .xasm file. info, analyze and convert also take a profile to import:
+Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz);
+analyze then prints the device time breakdown, stream idle and launch delay, top operations, the critical
+path and findings (docs/import.md).
 )";
 
 // Splits `args` into positional arguments and the value of `-o`; reports unknown options.
@@ -102,6 +107,8 @@ int runInfo(const std::vector<std::string>& args, Streams io)
     if (p.positional.size() != 1)
         return usageError(io, "info: expected exactly one TRACE file, got " +
                                   std::to_string(p.positional.size()));
+    if (isImportedProfile(p.positional[0]))
+        return infoProfile(p.positional[0], io);
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());
@@ -119,6 +126,8 @@ int runConvert(const std::vector<std::string>& args, Streams io)
                                   std::to_string(p.positional.size()));
     if (p.output.empty())
         return usageError(io, "convert: missing -o OUT (a .xtrace.json or .xps file)");
+    if (isImportedProfile(p.positional[0]))
+        return convertProfile(p.positional[0], p.output, io);
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());

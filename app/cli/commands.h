@@ -32,6 +32,12 @@ int runAnalyze(const std::vector<std::string>& args, Streams io);
 int runApply(const std::vector<std::string>& args, Streams io);
 int runReport(const std::vector<std::string>& args, Streams io);
 
+// Imported profiles (profile_commands.cpp): info, analyze and convert of a Chrome / Kineto JSON trace.
+bool isImportedProfile(const std::string& path);
+int infoProfile(const std::string& path, Streams io);
+int analyzeProfile(const std::string& path, bool json, Streams io);
+int convertProfile(const std::string& in, const std::string& out, Streams io);
+
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);
 int inputError(Streams io, const Error& error);

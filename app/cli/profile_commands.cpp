@@ -1,0 +1,57 @@
+// The CLI on imported profiles (Chrome / Perfetto / PyTorch profiler JSON): `info`, `analyze` and `convert`
+// hand a file here when importing::detectInput says it is not an xpushark trace.
+#include "commands.h"
+
+#include "export/profile_chrome.h"
+#include "import/import.h"
+#include "profile/profile_analysis.h"
+#include "profile/profile_report.h"
+
+namespace xps::cli {
+
+bool isImportedProfile(const std::string& path)
+{
+    const auto kind = importing::detectInput(path);
+    return kind && *kind == importing::InputKind::ChromeJson;
+}
+
+int infoProfile(const std::string& path, Streams io)
+{
+    auto profile = importing::importProfile(path);
+    if (!profile)
+        return inputError(io, profile.error());
+    io.out << profile::describeProfile(*profile);
+    return kExitOk;
+}
+
+int analyzeProfile(const std::string& path, bool json, Streams io)
+{
+    auto profile = importing::importProfile(path);
+    if (!profile)
+        return inputError(io, profile.error());
+    const profile::ProfileAnalysis analysis = profile::analyzeProfile(*profile);
+    if (json)
+        io.out << profile::profileAnalysisJson(*profile, analysis).dump(2) << "\n";
+    else
+        io.out << profile::formatProfileAnalysis(*profile, analysis);
+    return kExitOk;
+}
+
+int convertProfile(const std::string& in, const std::string& out, Streams io)
+{
+    if (out.size() < 5 || out.compare(out.size() - 5, 5, ".json") != 0 || out.ends_with(".xtrace.json"))
+        return usageError(io, "convert: an imported profile converts to Chrome trace JSON: name the output "
+                              "OUT.json (not .xtrace.json or .xps)");
+    auto profile = importing::importProfile(in);
+    if (!profile)
+        return inputError(io, profile.error());
+    if (Status saved = exporting::writeProfileChromeTrace(*profile, out); !saved)
+        return inputError(io, saved.error());
+    for (const std::string& w : profile->warnings)
+        io.err << "warning: " << w << "\n";
+    io.out << "wrote " << out << " (" << profile->slices.size() << " slices, " << profile->counters.size()
+           << " counter samples, " << profile->flows.size() << " flows)\n";
+    return kExitOk;
+}
+
+} // namespace xps::cli

@@ -1,0 +1,71 @@
+#include "import/import.h"
+
+#include <zlib.h>
+
+#include <filesystem>
+
+namespace xps::importing {
+namespace {
+
+bool endsWith(const std::string& s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+enum class Sniffed { Ours, Chrome, Unknown };
+
+// By name, then by the first 64 KiB of the (decompressed) content.
+Result<Sniffed> sniff(const std::string& path)
+{
+    if (endsWith(path, ".xps") || endsWith(path, ".xasm") || endsWith(path, ".xtrace.json"))
+        return Sniffed::Ours;
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        return Error(path, "no such file");
+    if (std::filesystem::is_directory(status))
+        return Error(path, "is a directory, not a trace file");
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz)
+        return Error(path, "cannot open");
+    std::string head(64 * 1024, '\0');
+    const int n = gzread(gz, head.data(), static_cast<unsigned>(head.size()));
+    gzclose(gz);
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (head.find("\"xpushark-trace\"") != std::string::npos)
+        return Sniffed::Ours;
+    if (first != std::string::npos &&
+        (head[first] == '[' || (head[first] == '{' && head.find("\"traceEvents\"") != std::string::npos)))
+        return Sniffed::Chrome;
+    return Sniffed::Unknown;
+}
+
+} // namespace
+
+Result<InputKind> detectInput(const std::string& path)
+{
+    auto s = sniff(path);
+    if (!s)
+        return s.error();
+    if (*s == Sniffed::Chrome)
+        return InputKind::ChromeJson;
+    if (*s == Sniffed::Ours || endsWith(path, ".json"))
+        return InputKind::XpuTrace; // for an unknown .json, the trace reader says what is wrong with it
+    return Error(path,
+                 "not a trace xpushark knows: expected an xpushark trace (.xtrace.json, .xps, .xasm) or a "
+                 "Chrome / Perfetto / PyTorch profiler JSON trace (.json, .json.gz)");
+}
+
+Result<profile::Profile> importProfile(const std::string& path, const ImportOptions& options)
+{
+    auto s = sniff(path);
+    if (!s)
+        return s.error();
+    if (*s == Sniffed::Ours)
+        return Error(path, "an xpushark trace, not a profile to import: open it to replay it");
+    // Unknown content too: the JSON reader says where and what it expected.
+    return importChromeJson(path, options);
+}
+
+} // namespace xps::importing

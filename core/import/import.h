@@ -1,0 +1,23 @@
+#pragma once
+// Which reader a file needs, and the profile importers behind one call. xpushark's own traces (.xtrace.json,
+// .xps, .xasm) are replayed; everything else the explorer and the CLI open is imported as a
+// profile::Profile: Chrome / Perfetto JSON and the PyTorch profiler's Kineto JSON, plain or gzip-compressed.
+
+#include "import/chrome_json.h"
+#include "profile/profile.h"
+#include "util/result.h"
+
+#include <string>
+
+namespace xps::importing {
+
+enum class InputKind { XpuTrace, ChromeJson };
+
+// By name first (.xps, .xasm, .xtrace.json are ours), then by content (the first 64 KiB, decompressed):
+// a JSON array or an object with "traceEvents" is a Chrome trace; "format": "xpushark-trace" is ours.
+// Errors: missing or unreadable file, or a file that is neither.
+Result<InputKind> detectInput(const std::string& path);
+
+Result<profile::Profile> importProfile(const std::string& path, const ImportOptions& options = {});
+
+} // namespace xps::importing

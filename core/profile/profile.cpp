@@ -1,0 +1,179 @@
+#include "profile/profile.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace xps::profile {
+
+std::string_view sliceClassName(SliceClass c)
+{
+    switch (c) {
+    case SliceClass::Other: return "other";
+    case SliceClass::CpuOp: return "CPU op";
+    case SliceClass::Runtime: return "runtime call";
+    case SliceClass::RuntimeSync: return "runtime sync";
+    case SliceClass::Kernel: return "kernel";
+    case SliceClass::Communication: return "communication";
+    case SliceClass::Memcpy: return "memcpy";
+    case SliceClass::Memset: return "memset";
+    case SliceClass::DeviceAnnotation: return "device annotation";
+    case SliceClass::Count_: break;
+    }
+    return "?";
+}
+
+std::uint32_t Profile::intern(std::string_view s)
+{
+    if (const auto it = m_stringIds.find(s); it != m_stringIds.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(m_strings.size());
+    m_strings.emplace_back(s);
+    m_stringIds.emplace(m_strings.back(), id);
+    return id;
+}
+
+std::uint32_t Profile::internArgs(std::string_view compactJson)
+{
+    if (compactJson.empty() || compactJson == "{}")
+        return 0;
+    if (const auto it = m_argIds.find(compactJson); it != m_argIds.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(m_argSets.size());
+    m_argSets.emplace_back(compactJson);
+    m_argIds.emplace(m_argSets.back(), id);
+    return id;
+}
+
+std::uint32_t Profile::typeOf(std::string_view name, std::string_view category, SliceClass cls)
+{
+    const std::uint32_t n = intern(name), c = intern(category);
+    const std::uint64_t key = static_cast<std::uint64_t>(n) << 32 | c;
+    if (const auto it = m_typeIds.find(key); it != m_typeIds.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(types.size());
+    types.push_back({n, c, cls});
+    m_typeIds.emplace(key, id);
+    return id;
+}
+
+std::vector<std::uint32_t> Profile::finish()
+{
+    // Order: by track, then start, then the longer first (a parent before the child that starts with it).
+    std::vector<std::uint32_t> order(slices.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Slice &x = slices[a], &y = slices[b];
+        if (x.track() != y.track())
+            return x.track() < y.track();
+        if (x.start != y.start)
+            return x.start < y.start;
+        return x.duration > y.duration;
+    });
+    std::vector<std::uint32_t> newIndex(slices.size());
+    std::vector<Slice> sorted(slices.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k) {
+        sorted[k] = slices[order[k]];
+        newIndex[order[k]] = k;
+    }
+    slices = std::move(sorted);
+    for (Flow& f : flows) {
+        if (f.from != kNone)
+            f.from = newIndex[f.from];
+        if (f.to != kNone)
+            f.to = newIndex[f.to];
+    }
+
+    for (Track& t : tracks) {
+        t.firstSlice = 0;
+        t.sliceCount = 0;
+        t.maxDepth = 0;
+    }
+    m_start = INT64_MAX;
+    m_end = INT64_MIN;
+    std::vector<Nanos> open; // ends of the enclosing slices (threads) or of each row (async)
+    std::size_t improper = 0;
+    for (std::uint32_t i = 0; i < slices.size();) {
+        const std::uint32_t track = slices[i].track();
+        Track& t = tracks[track];
+        t.firstSlice = i;
+        open.clear();
+        for (; i < slices.size() && slices[i].track() == track; ++i) {
+            Slice& s = slices[i];
+            m_start = std::min(m_start, s.start);
+            m_end = std::max(m_end, s.end());
+            std::uint32_t depth = 0;
+            if (t.kind == TrackKind::Async) {
+                // Rows: the first whose last slice has ended.
+                while (depth < open.size() && open[depth] > s.start)
+                    ++depth;
+                if (depth == open.size())
+                    open.push_back(s.end());
+                else
+                    open[depth] = s.end();
+            } else {
+                while (!open.empty() && open.back() <= s.start)
+                    open.pop_back();
+                if (!open.empty() && s.end() > open.back())
+                    ++improper; // overlaps its enclosing slice without nesting: drawn one row deeper
+                depth = static_cast<std::uint32_t>(open.size());
+                if (s.duration > 0)
+                    open.push_back(s.end());
+            }
+            s.trackAndDepth = track << 8 | std::min<std::uint32_t>(depth, 255);
+            t.maxDepth = std::max(t.maxDepth, std::min<std::uint32_t>(depth, 255));
+        }
+        t.sliceCount = i - t.firstSlice;
+    }
+    if (improper > 0)
+        warnings.push_back(
+            std::to_string(improper) +
+            " slices overlap the slice they start in without ending inside it; each is drawn one "
+            "row below it");
+
+    std::stable_sort(counters.begin(), counters.end(), [](const CounterSample& a, const CounterSample& b) {
+        return a.track != b.track ? a.track < b.track : a.time < b.time;
+    });
+    for (const CounterSample& c : counters) {
+        m_start = std::min(m_start, c.time);
+        m_end = std::max(m_end, c.time);
+    }
+    if (m_start > m_end)
+        m_start = m_end = 0;
+    return newIndex;
+}
+
+std::uint32_t Profile::sliceAt(std::uint32_t track, Nanos time, int depth) const
+{
+    if (track >= tracks.size())
+        return kNone;
+    const Track& t = tracks[track];
+    const auto first = slices.begin() + t.firstSlice, last = first + t.sliceCount;
+    auto it = std::upper_bound(first, last, time, [](Nanos v, const Slice& s) { return v < s.start; });
+    while (it != first) {
+        --it;
+        const Slice& s = *it;
+        const bool contains = s.start <= time && (time < s.end() || (s.duration == 0 && time == s.start));
+        if (depth < 0 ? contains : static_cast<int>(s.depth()) == depth)
+            return contains ? static_cast<std::uint32_t>(it - slices.begin()) : kNone;
+        if (s.depth() == 0 && t.kind != TrackKind::Async)
+            return kNone; // nothing that starts earlier reaches past a top-level slice that has ended
+    }
+    return kNone;
+}
+
+std::size_t Profile::residentBytes() const
+{
+    std::size_t bytes = slices.capacity() * sizeof(Slice) + counters.capacity() * sizeof(CounterSample) +
+                        flows.capacity() * sizeof(Flow) + types.capacity() * sizeof(EventType);
+    constexpr std::size_t kHashNode = 32; // a node of an unordered_map<string_view, uint32_t>, and its bucket
+    for (const std::string& s : m_strings)
+        bytes += sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0) + kHashNode;
+    for (const std::string& s : m_argSets)
+        bytes += sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0) + kHashNode;
+    bytes += m_typeIds.size() * kHashNode;
+    for (const Track& t : tracks)
+        bytes += sizeof(Track) + (t.name.capacity() > 15 ? t.name.capacity() + 1 : 0);
+    return bytes;
+}
+
+} // namespace xps::profile

@@ -1,0 +1,151 @@
+#pragma once
+// A profile imported from another tool (Chrome/Perfetto JSON, PyTorch/Kineto, ...): the part of the event
+// model that is not specific to xpu-v1, in the shape every tracing tool shares. A hierarchy of tracks
+// (process > thread, GPU stream, async group, counter), slices on tracks nested by time containment
+// (depth), instants (slices of no duration), counter samples, and flows from one slice to another (a CPU
+// launch to its kernel, forward to backward). Times are nanoseconds.
+//
+// Memory: a slice is 32 bytes. Names and categories are interned once per (name, category) pair as an
+// EventType; arguments are interned as whole sets (compact JSON), so the thousands of launches of one
+// kernel with the same grid share one set. The per-event counters Kineto writes into every event's args
+// (correlation, External id) are the one number a slice keeps for itself: `link`.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace xps::profile {
+
+using Nanos = std::int64_t;
+inline constexpr std::uint32_t kNone = UINT32_MAX;
+
+// What a slice is, for the analyses: decided once per EventType from its category and name.
+enum class SliceClass : std::uint8_t {
+    Other,
+    CpuOp,         // framework operator (aten::mm), Python function, user annotation on a host thread
+    Runtime,       // host-side runtime / driver call (cudaLaunchKernel, hipMemcpyAsync)
+    RuntimeSync,   // a host call that blocks until the device catches up (cudaDeviceSynchronize)
+    Kernel,        // device compute kernel
+    Communication, // device collective / send / receive (NCCL, RCCL kernels)
+    Memcpy,        // device memory copy (host<->device, device<->device)
+    Memset,
+    DeviceAnnotation, // a range the framework drew over device work (gpu_user_annotation)
+    Count_
+};
+inline constexpr int kSliceClassCount = static_cast<int>(SliceClass::Count_);
+std::string_view sliceClassName(SliceClass c);
+// Device work: what occupies a GPU stream.
+inline bool isDeviceWork(SliceClass c)
+{
+    return c == SliceClass::Kernel || c == SliceClass::Communication || c == SliceClass::Memcpy ||
+           c == SliceClass::Memset;
+}
+
+enum class TrackKind : std::uint8_t { Process, Thread, Async, Counter };
+
+struct Track
+{
+    TrackKind kind = TrackKind::Thread;
+    bool device = false;          // a device stream (or a device process): its slices are device work
+    std::uint32_t parent = kNone; // the process track of a thread, async or counter track
+    std::int64_t pid = 0;         // as in the source; string pids are numbered in order of appearance
+    std::int64_t tid = 0;
+    std::int64_t sortIndex = 0; // process_sort_index / thread_sort_index, else the pid / tid
+    std::string name;
+    // Filled by Profile::finish(): this track's slices are [firstSlice, firstSlice + sliceCount) of
+    // Profile::slices, sorted by start; depths 0..maxDepth.
+    std::uint32_t firstSlice = 0;
+    std::uint32_t sliceCount = 0;
+    std::uint32_t maxDepth = 0;
+};
+
+struct EventType
+{
+    std::uint32_t name = 0;     // string id
+    std::uint32_t category = 0; // string id ("" if none)
+    SliceClass cls = SliceClass::Other;
+};
+
+struct Slice // 32 bytes
+{
+    Nanos start = 0;
+    Nanos duration = 0;              // 0 for an instant
+    std::uint32_t trackAndDepth = 0; // track index << 8 | min(depth, 255)
+    std::uint32_t type = 0;          // EventType index
+    std::uint32_t args = 0;          // argument set id (0: none)
+    std::uint32_t link = 0; // correlation id (runtime calls, device work) or External id (CPU ops); 0: none
+
+    std::uint32_t track() const { return trackAndDepth >> 8; }
+    std::uint32_t depth() const { return trackAndDepth & 0xff; }
+    Nanos end() const { return start + duration; }
+};
+static_assert(sizeof(Slice) == 32);
+
+struct CounterSample // 24 bytes
+{
+    Nanos time = 0;
+    double value = 0;
+    std::uint32_t track = 0;
+};
+
+struct Flow
+{
+    std::uint32_t from = kNone; // slice index
+    std::uint32_t to = kNone;
+    std::uint32_t type = 0; // EventType of the flow ("ac2g", "fwdbwd", ...)
+};
+
+class Profile
+{
+public:
+    std::string source;                // the file it came from
+    std::string format;                // "Chrome trace JSON", "PyTorch profiler (Kineto) JSON", ...
+    std::vector<std::string> warnings; // what was skipped or repaired, in words
+    std::vector<std::pair<std::string, std::string>> metadata; // top-level keys other than the events
+
+    std::vector<Track> tracks;
+    std::vector<EventType> types;
+    std::vector<Slice> slices;           // after finish(): grouped by track, sorted by start within a track
+    std::vector<CounterSample> counters; // after finish(): grouped by track, sorted by time
+    std::vector<Flow> flows;
+
+    // Interning. String id 0 is "". Argument set 0 is none.
+    std::uint32_t intern(std::string_view s);
+    const std::string& string(std::uint32_t id) const { return m_strings[id]; }
+    std::uint32_t internArgs(std::string_view compactJson);
+    const std::string& args(std::uint32_t id) const { return m_argSets[id]; }
+    std::uint32_t typeOf(std::string_view name, std::string_view category, SliceClass cls);
+
+    const std::string& nameOf(const Slice& s) const { return m_strings[types[s.type].name]; }
+    const std::string& categoryOf(const Slice& s) const { return m_strings[types[s.type].category]; }
+    SliceClass classOf(const Slice& s) const { return types[s.type].cls; }
+
+    // Sorts slices and counter samples by track and time and computes depths (time containment; async
+    // tracks pack overlapping slices into rows). Returns the permutation applied: old index -> new index,
+    // so an importer can rebind what it kept by slice index.
+    std::vector<std::uint32_t> finish();
+
+    Nanos startTime() const { return m_start; }
+    Nanos endTime() const { return m_end; }
+
+    // Bytes held by the model (vectors by capacity, strings, argument sets, indexes) and its events
+    // (slices, counter samples, flows): what the README's bytes per event are.
+    std::size_t residentBytes() const;
+    std::size_t eventCount() const { return slices.size() + counters.size() + flows.size(); }
+
+    // The slice at `time` on `track` at `depth` (the deepest containing `time` if depth < 0), or kNone.
+    std::uint32_t sliceAt(std::uint32_t track, Nanos time, int depth = -1) const;
+
+private:
+    std::deque<std::string> m_strings{std::string()};
+    std::unordered_map<std::string_view, std::uint32_t> m_stringIds{{std::string_view(), 0}};
+    std::deque<std::string> m_argSets{std::string()};
+    std::unordered_map<std::string_view, std::uint32_t> m_argIds{{std::string_view(), 0}};
+    std::unordered_map<std::uint64_t, std::uint32_t> m_typeIds; // (name, category) -> type
+    Nanos m_start = 0, m_end = 0;
+};
+
+} // namespace xps::profile

@@ -1,0 +1,549 @@
+#include "profile/profile_analysis.h"
+
+#include "util/text.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace xps::profile {
+namespace {
+
+using Intervals = std::vector<std::pair<Nanos, Nanos>>;
+
+// Sorted, disjoint intervals covering the input.
+Intervals merged(Intervals v)
+{
+    std::sort(v.begin(), v.end());
+    Intervals out;
+    for (const auto& [a, b] : v) {
+        if (b <= a)
+            continue;
+        if (!out.empty() && a <= out.back().second)
+            out.back().second = std::max(out.back().second, b);
+        else
+            out.emplace_back(a, b);
+    }
+    return out;
+}
+
+Nanos total(const Intervals& v)
+{
+    Nanos t = 0;
+    for (const auto& [a, b] : v)
+        t += b - a;
+    return t;
+}
+
+// Length of the intersection of two merged lists.
+Nanos overlap(const Intervals& x, const Intervals& y)
+{
+    Nanos t = 0;
+    std::size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+        const Nanos a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
+        if (b > a)
+            t += b - a;
+        if (x[i].second < y[j].second)
+            ++i;
+        else
+            ++j;
+    }
+    return t;
+}
+
+std::string ms(Nanos ns)
+{
+    return text::formatDouble(static_cast<double>(ns) / 1e6) + " ms";
+}
+
+std::string percent(Nanos part, Nanos whole)
+{
+    return text::formatDouble(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole)
+                                        : 0.0) +
+           "%";
+}
+
+class Analyzer
+{
+public:
+    explicit Analyzer(const Profile& profile) : p(profile), m_launcher(profile.slices.size(), kNone) {}
+    ProfileAnalysis run();
+
+private:
+    void indexLaunches();
+    void devices(ProfileAnalysis& out);
+    void streams(ProfileAnalysis& out);
+    void launches(ProfileAnalysis& out);
+    void ops(ProfileAnalysis& out);
+    void criticalPath(ProfileAnalysis& out);
+    void findings(ProfileAnalysis& out);
+
+    bool isDeviceSlice(std::uint32_t i) const { return isDeviceWork(p.classOf(p.slices[i])); }
+
+    const Profile& p;
+    std::vector<std::uint32_t> m_launcher;    // device slice -> runtime call that launched it
+    std::vector<std::uint32_t> m_opOf;        // runtime slice -> innermost CPU op around it
+    std::vector<std::uint32_t> m_deviceByEnd; // device-work slices by end
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_deviceOnTrack;  // by start
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_anchorsOnTrack; // runtime calls, by start
+};
+
+void Analyzer::indexLaunches()
+{
+    for (const Flow& f : p.flows) {
+        if (f.from == kNone || f.to == kNone)
+            continue;
+        const SliceClass from = p.classOf(p.slices[f.from]);
+        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to))
+            m_launcher[f.to] = f.from;
+    }
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        const SliceClass c = p.classOf(s);
+        if (isDeviceWork(c)) {
+            m_deviceByEnd.push_back(i);
+            m_deviceOnTrack[s.track()].push_back(i);
+        } else if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync) {
+            m_anchorsOnTrack[s.track()].push_back(i);
+        }
+    }
+    std::sort(m_deviceByEnd.begin(), m_deviceByEnd.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].end() < p.slices[b].end(); });
+}
+
+void Analyzer::devices(ProfileAnalysis& out)
+{
+    for (std::uint32_t t = 0; t < p.tracks.size(); ++t) {
+        const Track& process = p.tracks[t];
+        if (process.kind != TrackKind::Process || !process.device)
+            continue;
+        Intervals all, compute, comm, copy, set;
+        for (std::uint32_t c = 0; c < p.tracks.size(); ++c) {
+            if (p.tracks[c].parent != t)
+                continue;
+            const auto it = m_deviceOnTrack.find(c);
+            if (it == m_deviceOnTrack.end())
+                continue;
+            for (const std::uint32_t i : it->second) {
+                const Slice& s = p.slices[i];
+                const std::pair<Nanos, Nanos> iv{s.start, s.end()};
+                all.push_back(iv);
+                switch (p.classOf(s)) {
+                case SliceClass::Kernel: compute.push_back(iv); break;
+                case SliceClass::Communication: comm.push_back(iv); break;
+                case SliceClass::Memcpy: copy.push_back(iv); break;
+                case SliceClass::Memset: set.push_back(iv); break;
+                default: break;
+                }
+            }
+        }
+        DeviceBreakdown d;
+        d.process = t;
+        d.name = process.name;
+        d.span = out.span;
+        const Intervals c = merged(std::move(compute)), m = merged(std::move(comm)),
+                        y = merged(std::move(copy));
+        d.busy = total(merged(std::move(all)));
+        d.compute = total(c);
+        d.communication = total(m);
+        d.memcpy = total(y);
+        d.memset = total(merged(std::move(set)));
+        d.communicationOverlapped = overlap(m, c);
+        d.memcpyOverlapped = overlap(y, c);
+        out.devices.push_back(std::move(d));
+    }
+}
+
+void Analyzer::streams(ProfileAnalysis& out)
+{
+    for (const auto& [track, items] : m_deviceOnTrack) {
+        StreamUse u;
+        u.track = track;
+        u.name = trackLabel(p, track);
+        u.items = items.size();
+        Nanos coveredUntil = INT64_MIN;
+        for (const std::uint32_t i : items) {
+            const Slice& s = p.slices[i];
+            if (coveredUntil != INT64_MIN && s.start > coveredUntil) {
+                const Nanos gap = s.start - coveredUntil;
+                u.idle += gap;
+                // The stream went idle before the host had even begun to launch this work.
+                if (m_launcher[i] != kNone && p.slices[m_launcher[i]].start >= coveredUntil) {
+                    u.launchIdle += gap;
+                    ++u.launchBoundGaps;
+                }
+            }
+            if (s.start >= coveredUntil)
+                u.busy += s.duration;
+            else if (s.end() > coveredUntil)
+                u.busy += s.end() - coveredUntil;
+            coveredUntil = std::max(coveredUntil, s.end());
+        }
+        out.streams.push_back(std::move(u));
+    }
+    std::sort(out.streams.begin(), out.streams.end(),
+              [](const StreamUse& a, const StreamUse& b) { return a.track < b.track; });
+}
+
+void Analyzer::launches(ProfileAnalysis& out)
+{
+    std::vector<std::pair<Nanos, std::uint32_t>> delays;
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        if (m_launcher[i] == kNone)
+            continue;
+        const Slice &k = p.slices[i], &r = p.slices[m_launcher[i]];
+        delays.emplace_back(std::max<Nanos>(k.start - r.start, 0), i);
+        if (k.duration < r.duration)
+            ++out.launch.shortKernels;
+    }
+    if (delays.empty())
+        return;
+    std::sort(delays.begin(), delays.end());
+    LaunchStats& l = out.launch;
+    l.launches = delays.size();
+    Nanos sum = 0;
+    for (const auto& [d, i] : delays)
+        sum += d;
+    l.meanDelay = sum / static_cast<Nanos>(delays.size());
+    l.p50Delay = delays[delays.size() / 2].first;
+    l.p95Delay = delays[std::min(delays.size() - 1, delays.size() * 95 / 100)].first;
+    l.maxDelay = delays.back().first;
+    l.maxDelaySlice = delays.back().second;
+}
+
+void Analyzer::ops(ProfileAnalysis& out)
+{
+    std::vector<Nanos> childTime(p.slices.size(), 0);
+    m_opOf.assign(p.slices.size(), kNone);
+    std::vector<std::uint32_t> stack;
+    for (const Track& t : p.tracks) {
+        if (t.kind == TrackKind::Async || t.kind == TrackKind::Counter)
+            continue;
+        stack.clear();
+        for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            const Slice& s = p.slices[i];
+            while (!stack.empty() && p.slices[stack.back()].end() <= s.start)
+                stack.pop_back();
+            if (!stack.empty()) {
+                childTime[stack.back()] += std::min(s.end(), p.slices[stack.back()].end()) - s.start;
+                const SliceClass c = p.classOf(s);
+                if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync)
+                    for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                        if (p.classOf(p.slices[*it]) == SliceClass::CpuOp) {
+                            m_opOf[i] = *it;
+                            break;
+                        }
+            }
+            if (s.duration > 0)
+                stack.push_back(i);
+        }
+    }
+    std::vector<OpStats> byType(p.types.size());
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        OpStats& o = byType[s.type];
+        if (o.count == 0) {
+            o.type = s.type;
+            o.cls = p.classOf(s);
+            o.device = p.tracks[s.track()].device;
+            o.min = s.duration;
+        }
+        ++o.count;
+        o.total += s.duration;
+        o.self += std::max<Nanos>(s.duration - childTime[i], 0);
+        o.min = std::min(o.min, s.duration);
+        if (o.longest == kNone || s.duration > o.max) {
+            o.max = s.duration;
+            o.longest = i;
+        }
+    }
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+        if (m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)
+            byType[p.slices[m_opOf[m_launcher[i]]].type].deviceTime += p.slices[i].duration;
+    for (OpStats& o : byType)
+        if (o.count > 0)
+            out.ops.push_back(o);
+    std::stable_sort(out.ops.begin(), out.ops.end(),
+                     [](const OpStats& a, const OpStats& b) { return a.total > b.total; });
+}
+
+void Analyzer::criticalPath(ProfileAnalysis& out)
+{
+    // Walk back from the event that ends last, at each step to what it waited for: a kernel for the work
+    // before it on its stream or for its launch, whichever came later; a synchronizing call for the device
+    // work it waited on; other host time for the previous runtime call on its thread.
+    std::uint32_t cur = kNone;
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        const SliceClass c = p.classOf(s);
+        // Not the annotations around everything (ProfilerStep#N): the work that ended last.
+        const bool candidate = isDeviceWork(c) || c == SliceClass::Runtime || c == SliceClass::RuntimeSync;
+        if (candidate && (cur == kNone || s.end() > p.slices[cur].end() ||
+                          (s.end() == p.slices[cur].end() && isDeviceWork(c))))
+            cur = i;
+    }
+    if (cur == kNone)
+        return;
+    std::vector<PathSegment> segs;
+    const auto add = [&](PathSegmentKind k, Nanos a, Nanos b, std::uint32_t slice) {
+        if (b > a)
+            segs.push_back({k, a, b, slice});
+    };
+    Nanos t = p.slices[cur].end();
+    for (std::size_t steps = 0; cur != kNone && steps < 10'000'000; ++steps) {
+        const Slice& s = p.slices[cur];
+        const SliceClass c = p.classOf(s);
+        if (isDeviceWork(c)) {
+            add(c == SliceClass::Kernel          ? PathSegmentKind::Kernel
+                : c == SliceClass::Communication ? PathSegmentKind::Communication
+                                                 : PathSegmentKind::Memcpy,
+                s.start, std::min(t, s.end()), cur);
+            const auto& onTrack = m_deviceOnTrack[s.track()];
+            auto it = std::lower_bound(onTrack.begin(), onTrack.end(), s.start,
+                                       [&](std::uint32_t i, Nanos v) { return p.slices[i].start < v; });
+            std::uint32_t prev = kNone;
+            while (it != onTrack.begin()) {
+                --it;
+                if (p.slices[*it].end() <= s.start) {
+                    prev = *it;
+                    break;
+                }
+            }
+            const std::uint32_t launch = m_launcher[cur];
+            const Nanos readyStream = prev == kNone ? INT64_MIN : p.slices[prev].end();
+            const Nanos readyLaunch = launch == kNone ? INT64_MIN : p.slices[launch].start;
+            if (launch != kNone && readyLaunch > readyStream) {
+                add(PathSegmentKind::LaunchDelay, readyLaunch, s.start, launch);
+                cur = launch;
+                t = readyLaunch;
+            } else if (prev != kNone) {
+                add(PathSegmentKind::Idle, readyStream, s.start, kNone);
+                cur = prev;
+                t = readyStream;
+            } else {
+                break;
+            }
+            continue;
+        }
+        if (c == SliceClass::RuntimeSync) {
+            // The device work that finished last before the call returned.
+            auto it = std::upper_bound(m_deviceByEnd.begin(), m_deviceByEnd.end(), std::min(t, s.end()),
+                                       [&](Nanos v, std::uint32_t i) { return v < p.slices[i].end(); });
+            if (it != m_deviceByEnd.begin() && p.slices[*std::prev(it)].end() > s.start) {
+                const std::uint32_t w = *std::prev(it);
+                add(PathSegmentKind::Sync, p.slices[w].end(), std::min(t, s.end()), cur);
+                cur = w;
+                t = p.slices[w].end();
+                continue;
+            }
+        }
+        // Host time back to the previous runtime call on this thread.
+        const auto& anchors = m_anchorsOnTrack[s.track()];
+        auto it = std::lower_bound(anchors.begin(), anchors.end(), s.start,
+                                   [&](std::uint32_t i, Nanos v) { return p.slices[i].start < v; });
+        std::uint32_t prev = kNone;
+        while (it != anchors.begin()) {
+            --it;
+            if (*it != cur && p.slices[*it].end() <= s.start) {
+                prev = *it;
+                break;
+            }
+        }
+        if (prev == kNone) {
+            const Track& track = p.tracks[s.track()];
+            add(PathSegmentKind::Host, std::min(s.start, p.slices[track.firstSlice].start), t, cur);
+            break;
+        }
+        add(PathSegmentKind::Host, p.slices[prev].end(), t, cur);
+        cur = prev;
+        t = p.slices[prev].end();
+    }
+    std::reverse(segs.begin(), segs.end());
+    CriticalPath& path = out.criticalPath;
+    for (const PathSegment& sg : segs) {
+        if (!path.segments.empty() && path.segments.back().kind == sg.kind &&
+            path.segments.back().end == sg.start && sg.kind == PathSegmentKind::Host)
+            path.segments.back().end = sg.end;
+        else
+            path.segments.push_back(sg);
+        path.byKind[static_cast<std::size_t>(sg.kind)] += sg.end - sg.start;
+        path.length += sg.end - sg.start;
+    }
+}
+
+void Analyzer::findings(ProfileAnalysis& out)
+{
+    const auto longest = [&](std::uint32_t process, SliceClass cls) {
+        std::vector<std::uint32_t> v;
+        for (const auto& [track, items] : m_deviceOnTrack)
+            if (p.tracks[track].parent == process)
+                for (const std::uint32_t i : items)
+                    if (p.classOf(p.slices[i]) == cls)
+                        v.push_back(i);
+        std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return p.slices[a].duration > p.slices[b].duration;
+        });
+        v.resize(std::min<std::size_t>(v.size(), 3));
+        return v;
+    };
+    const auto rangeOf = [&](ProfileFinding& f) {
+        if (f.slices.empty()) {
+            f.from = p.startTime();
+            f.to = p.endTime();
+            return;
+        }
+        f.from = INT64_MAX;
+        f.to = INT64_MIN;
+        for (const std::uint32_t i : f.slices) {
+            f.from = std::min(f.from, p.slices[i].start);
+            f.to = std::max(f.to, p.slices[i].end());
+        }
+    };
+    for (const DeviceBreakdown& d : out.devices) {
+        if (d.memcpyExposed() * 50 > d.span && d.memcpyExposed() > 0) {
+            ProfileFinding f{
+                "exposed-memcpy",
+                "Memory copies on " + d.name + " run with no kernel beside them",
+                ms(d.memcpyExposed()) + " of copies (" + percent(d.memcpyExposed(), d.span) +
+                    " of the run) overlap no compute kernel; " + ms(d.memcpyOverlapped) +
+                    " do. Copy from pinned host memory with non_blocking=True on a side stream, and "
+                    "prefetch the next batch while this one computes.",
+                d.memcpyExposed(),
+                0,
+                0,
+                longest(d.process, SliceClass::Memcpy)};
+            rangeOf(f);
+            out.findings.push_back(std::move(f));
+        }
+        if (d.communicationExposed() * 50 > d.span && d.communicationExposed() > 0) {
+            ProfileFinding f{
+                "exposed-communication",
+                "Communication on " + d.name + " is exposed",
+                ms(d.communicationExposed()) + " of collective time (" +
+                    percent(d.communicationExposed(), d.communication) +
+                    " of it) ran with no compute kernel beside it. Overlap it with compute (bucketed "
+                    "gradient all-reduce, prefetching the next layer's all-gather).",
+                d.communicationExposed(),
+                0,
+                0,
+                longest(d.process, SliceClass::Communication)};
+            rangeOf(f);
+            out.findings.push_back(std::move(f));
+        }
+    }
+    for (const StreamUse& u : out.streams) {
+        if (u.launchBoundGaps >= 10 && u.launchIdle * 20 > out.span) {
+            ProfileFinding f{"launch-bound",
+                             u.name + " waits for the host to launch its work",
+                             ms(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
+                                 " gaps where the stream had finished before the launch call began (" +
+                                 text::withThousands(out.launch.shortKernels) +
+                                 " kernels ran shorter than their launch call; median launch delay " +
+                                 ms(out.launch.p50Delay) +
+                                 "). Capture the loop as a CUDA graph or fuse the small "
+                                 "kernels (torch.compile) so the host stops pacing the device.",
+                             u.launchIdle,
+                             0,
+                             0,
+                             {}};
+            rangeOf(f);
+            out.findings.push_back(std::move(f));
+        }
+    }
+    // Host synchronizations the device then waits out: the device idle after each sync until its next work.
+    Nanos syncCost = 0, syncTime = 0;
+    std::uint64_t syncs = 0;
+    std::vector<std::pair<Nanos, std::uint32_t>> worst;
+    std::vector<std::uint32_t> byStart = m_deviceByEnd;
+    std::sort(byStart.begin(), byStart.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].start < p.slices[b].start; });
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        if (p.classOf(s) != SliceClass::RuntimeSync)
+            continue;
+        ++syncs;
+        syncTime += s.duration;
+        const auto next = std::lower_bound(byStart.begin(), byStart.end(), s.end(),
+                                           [&](std::uint32_t k, Nanos v) { return p.slices[k].start < v; });
+        if (next == byStart.end())
+            continue;
+        // Idle only if nothing on the device was still running when the sync returned.
+        const auto before = std::upper_bound(m_deviceByEnd.begin(), m_deviceByEnd.end(), s.end(),
+                                             [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
+        const Nanos lastEnd =
+            before == m_deviceByEnd.begin() ? INT64_MIN : p.slices[*std::prev(before)].end();
+        const Nanos idle = p.slices[*next].start - std::max(s.end(), lastEnd);
+        if (idle > 0) {
+            syncCost += idle;
+            worst.emplace_back(idle, i);
+        }
+    }
+    if (syncs > 0 && syncCost * 20 > out.span) {
+        std::sort(worst.rbegin(), worst.rend());
+        ProfileFinding f{"host-sync",
+                         "Host synchronizations leave the device idle",
+                         text::withThousands(syncs) + " synchronizing calls block the host for " +
+                             ms(syncTime) + "; after they return the device sits idle " + ms(syncCost) +
+                             " (" + percent(syncCost, out.span) +
+                             " of the run) until the host launches again. Avoid .item(), .cpu() and explicit "
+                             "synchronizes inside the loop, or defer them.",
+                         syncCost,
+                         0,
+                         0,
+                         {}};
+        for (std::size_t k = 0; k < std::min<std::size_t>(worst.size(), 3); ++k)
+            f.slices.push_back(worst[k].second);
+        rangeOf(f);
+        out.findings.push_back(std::move(f));
+    }
+    std::stable_sort(out.findings.begin(), out.findings.end(),
+                     [](const ProfileFinding& a, const ProfileFinding& b) {
+                         return a.estimatedSavings > b.estimatedSavings;
+                     });
+}
+
+ProfileAnalysis Analyzer::run()
+{
+    ProfileAnalysis out;
+    out.span = p.endTime() - p.startTime();
+    indexLaunches();
+    devices(out);
+    streams(out);
+    launches(out);
+    ops(out);
+    criticalPath(out);
+    findings(out);
+    return out;
+}
+
+} // namespace
+
+std::string_view pathSegmentName(PathSegmentKind k)
+{
+    switch (k) {
+    case PathSegmentKind::Host: return "host";
+    case PathSegmentKind::Kernel: return "kernel";
+    case PathSegmentKind::Communication: return "communication";
+    case PathSegmentKind::Memcpy: return "memcpy";
+    case PathSegmentKind::LaunchDelay: return "launch delay";
+    case PathSegmentKind::Sync: return "sync wait";
+    case PathSegmentKind::Idle: return "idle";
+    case PathSegmentKind::Count_: break;
+    }
+    return "?";
+}
+
+std::string trackLabel(const Profile& profile, std::uint32_t track)
+{
+    const Track& t = profile.tracks[track];
+    if (t.parent == kNone)
+        return t.name;
+    return profile.tracks[t.parent].name + " / " + t.name;
+}
+
+ProfileAnalysis analyzeProfile(const Profile& profile)
+{
+    return Analyzer(profile).run();
+}
+
+} // namespace xps::profile

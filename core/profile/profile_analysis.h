@@ -1,0 +1,119 @@
+#pragma once
+// What an imported profile says about where time went, in the terms of Holistic Trace Analysis and the
+// Nsight Systems expert rules: per device, time in compute, communication and memory copies and how much of
+// the communication and copies overlapped compute (the rest was exposed); per stream, idle time split into
+// waiting for the host to launch (launch-bound) and the rest; kernel launch delay; per-operation tables;
+// the critical path through host calls, launches, kernels and synchronizations; and findings where the
+// evidence supports a change. Findings from an import are estimates (there is no program to re-simulate).
+
+#include "profile/profile.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace xps::profile {
+
+// Time in nanoseconds as the union of intervals (overlaps counted once).
+struct DeviceBreakdown
+{
+    std::uint32_t process = kNone; // track
+    std::string name;
+    Nanos span = 0;          // the profile's extent
+    Nanos busy = 0;          // any device work on any stream
+    Nanos compute = 0;       // kernels
+    Nanos communication = 0; // collective / send / receive kernels
+    Nanos memcpy = 0;
+    Nanos memset = 0;
+    Nanos communicationOverlapped = 0; // communication while a compute kernel ran
+    Nanos memcpyOverlapped = 0;        // copies while a compute kernel ran
+    Nanos idle() const { return span - busy; }
+    Nanos communicationExposed() const { return communication - communicationOverlapped; }
+    Nanos memcpyExposed() const { return memcpy - memcpyOverlapped; }
+};
+
+struct StreamUse
+{
+    std::uint32_t track = kNone;
+    std::string name; // "GPU 0 / stream 7"
+    std::uint64_t items = 0;
+    Nanos busy = 0;
+    Nanos idle = 0;       // between its first and last item
+    Nanos launchIdle = 0; // of which the next item's launch call had not yet started
+    std::uint64_t launchBoundGaps = 0;
+};
+
+struct LaunchStats
+{
+    std::uint64_t launches = 0; // runtime call -> device work pairs found
+    Nanos meanDelay = 0;        // call start -> work start
+    Nanos p50Delay = 0, p95Delay = 0, maxDelay = 0;
+    std::uint32_t maxDelaySlice = kNone;
+    std::uint64_t shortKernels = 0; // device work shorter than the call that launched it
+};
+
+struct OpStats
+{
+    std::uint32_t type = 0; // EventType
+    SliceClass cls = SliceClass::Other;
+    bool device = false;
+    std::uint64_t count = 0;
+    Nanos total = 0, self = 0, min = 0, max = 0;
+    Nanos deviceTime = 0;          // CPU ops: device work launched inside them
+    std::uint32_t longest = kNone; // slice
+};
+
+enum class PathSegmentKind : std::uint8_t {
+    Host,
+    Kernel,
+    Communication,
+    Memcpy,
+    LaunchDelay,
+    Sync,
+    Idle,
+    Count_
+};
+inline constexpr int kPathSegmentKindCount = static_cast<int>(PathSegmentKind::Count_);
+std::string_view pathSegmentName(PathSegmentKind k);
+
+struct PathSegment
+{
+    PathSegmentKind kind = PathSegmentKind::Idle;
+    Nanos start = 0, end = 0;
+    std::uint32_t slice = kNone; // the event that held the path (none for idle)
+};
+
+struct CriticalPath
+{
+    std::vector<PathSegment> segments; // in time order
+    std::array<Nanos, kPathSegmentKindCount> byKind{};
+    Nanos length = 0;
+};
+
+struct ProfileFinding
+{
+    std::string kind; // "exposed-memcpy", "launch-bound", "host-sync", "exposed-communication", "idle-device"
+    std::string title;                 // one line
+    std::string detail;                // the numbers, in words
+    Nanos estimatedSavings = 0;        // an upper bound from the evidence, not a measurement
+    Nanos from = 0, to = 0;            // where to look
+    std::vector<std::uint32_t> slices; // evidence (at most a few)
+};
+
+struct ProfileAnalysis
+{
+    Nanos span = 0;
+    std::vector<DeviceBreakdown> devices;
+    std::vector<StreamUse> streams;
+    LaunchStats launch;
+    std::vector<OpStats> ops; // by total time, largest first
+    CriticalPath criticalPath;
+    std::vector<ProfileFinding> findings; // by estimated savings, largest first
+};
+
+ProfileAnalysis analyzeProfile(const Profile& profile);
+
+// "GPU 0 / stream 7": a track's name with its process's.
+std::string trackLabel(const Profile& profile, std::uint32_t track);
+
+} // namespace xps::profile

@@ -1,0 +1,213 @@
+#include "profile/profile_report.h"
+
+#include "util/text.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace xps::profile {
+namespace {
+
+std::string ms(Nanos ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return b;
+}
+
+std::string us(Nanos ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
+    return b;
+}
+
+std::string pct(Nanos part, Nanos whole)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%",
+                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+    return b;
+}
+
+} // namespace
+
+std::string describeProfile(const Profile& p)
+{
+    std::ostringstream out;
+    std::size_t processes = 0, threads = 0, device = 0, async = 0, counterTracks = 0;
+    for (const Track& t : p.tracks) {
+        processes += t.kind == TrackKind::Process;
+        threads += t.kind == TrackKind::Thread && !t.device;
+        device += t.kind == TrackKind::Thread && t.device;
+        async += t.kind == TrackKind::Async;
+        counterTracks += t.kind == TrackKind::Counter;
+    }
+    out << p.source << ": " << p.format << "\n";
+    out << "  span " << ms(p.endTime() - p.startTime()) << " ("
+        << text::withThousands(static_cast<std::uint64_t>(std::max<Nanos>(p.endTime() - p.startTime(), 0)))
+        << " ns)\n";
+    out << "  tracks: " << processes << " processes, " << threads << " host threads, " << device
+        << " device streams, " << async << " async tracks, " << counterTracks << " counters\n";
+    out << "  events: " << text::withThousands(p.slices.size()) << " slices, "
+        << text::withThousands(p.counters.size()) << " counter samples, "
+        << text::withThousands(p.flows.size()) << " flows; " << p.types.size() << " distinct names\n";
+    if (p.eventCount() > 0) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.1f",
+                      static_cast<double>(p.residentBytes()) / static_cast<double>(p.eventCount()));
+        out << "  memory: " << text::formatBytes(p.residentBytes()) << " resident, " << b
+            << " bytes per event\n";
+    }
+    for (const auto& [key, value] : p.metadata)
+        out << "  " << key << ": " << (value.size() > 100 ? value.substr(0, 100) + "..." : value) << "\n";
+    for (const Track& t : p.tracks)
+        if (t.kind == TrackKind::Process)
+            out << "  process " << t.pid << " \"" << t.name << "\"" << (t.device ? " (device)" : "") << "\n";
+    if (!p.warnings.empty()) {
+        out << "warnings:\n";
+        for (const std::string& w : p.warnings)
+            out << "  " << w << "\n";
+    }
+    return out.str();
+}
+
+std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
+{
+    std::ostringstream out;
+    out << p.source << ": " << p.format << ", " << ms(a.span) << "\n";
+    for (const DeviceBreakdown& d : a.devices) {
+        out << "\n" << d.name << ": busy " << pct(d.busy, d.span) << " (idle " << ms(d.idle()) << ")\n";
+        out << "  compute " << ms(d.compute) << ", communication " << ms(d.communication) << " (exposed "
+            << ms(d.communicationExposed()) << ", overlapped "
+            << pct(d.communicationOverlapped, d.communication) << "), memcpy " << ms(d.memcpy) << " (exposed "
+            << ms(d.memcpyExposed()) << "), memset " << ms(d.memset) << "\n";
+    }
+    if (!a.streams.empty()) {
+        out << "\nstreams:\n";
+        char line[400];
+        std::snprintf(line, sizeof line, "  %-36s %9s %14s %14s %22s\n", "stream", "items", "busy", "idle",
+                      "waiting for launch");
+        out << line;
+        for (const StreamUse& s : a.streams) {
+            std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %14s in %5llu\n",
+                          s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
+                          ms(s.busy).c_str(), ms(s.idle).c_str(), ms(s.launchIdle).c_str(),
+                          static_cast<unsigned long long>(s.launchBoundGaps));
+            out << line;
+        }
+    }
+    if (a.launch.launches > 0)
+        out << "\nlaunches: " << text::withThousands(a.launch.launches) << ", delay from call to start: mean "
+            << us(a.launch.meanDelay) << ", median " << us(a.launch.p50Delay) << ", p95 "
+            << us(a.launch.p95Delay) << ", max " << us(a.launch.maxDelay) << "; "
+            << text::withThousands(a.launch.shortKernels) << " ran shorter than their launch call\n";
+    if (!a.criticalPath.segments.empty()) {
+        out << "\ncritical path " << ms(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
+            << " segments):";
+        for (int k = 0; k < kPathSegmentKindCount; ++k)
+            if (a.criticalPath.byKind[static_cast<std::size_t>(k)] > 0)
+                out << " " << pathSegmentName(static_cast<PathSegmentKind>(k)) << " "
+                    << pct(a.criticalPath.byKind[static_cast<std::size_t>(k)], a.criticalPath.length) << ";";
+        out << "\n";
+    }
+    out << "\ntop operations by total time:\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-48s %-14s %8s %13s %13s %13s %13s\n", "name", "kind", "count",
+                  "total", "self", "mean", "device time");
+    out << line;
+    for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
+        const OpStats& o = a.ops[i];
+        const std::string& name = p.string(p.types[o.type].name);
+        std::snprintf(line, sizeof line, "  %-48s %-14s %8llu %13s %13s %13s %13s\n",
+                      (name.size() > 48 ? name.substr(0, 45) + "..." : name).c_str(),
+                      std::string(sliceClassName(o.cls)).c_str(), static_cast<unsigned long long>(o.count),
+                      ms(o.total).c_str(), ms(o.self).c_str(),
+                      us(o.total / static_cast<Nanos>(o.count)).c_str(),
+                      o.deviceTime ? ms(o.deviceTime).c_str() : "");
+        out << line;
+    }
+    out << "\nfindings (estimated from the profile, not measured: an import has no program to "
+           "re-simulate):\n";
+    if (a.findings.empty())
+        out << "  none\n";
+    for (std::size_t i = 0; i < a.findings.size(); ++i) {
+        const ProfileFinding& f = a.findings[i];
+        out << "  F" << i + 1 << " [" << f.kind << "] " << f.title << "\n      " << f.detail
+            << "\n      up to " << ms(f.estimatedSavings) << " (" << pct(f.estimatedSavings, a.span)
+            << "); look at " << ms(f.from - p.startTime()) << " .. " << ms(f.to - p.startTime()) << "\n";
+    }
+    if (!p.warnings.empty()) {
+        out << "\nimport warnings:\n";
+        for (const std::string& w : p.warnings)
+            out << "  " << w << "\n";
+    }
+    return out.str();
+}
+
+nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
+{
+    using nlohmann::json;
+    json j;
+    j["format"] = "xpushark-profile-analysis";
+    j["version"] = 1;
+    j["source"] = p.source;
+    j["input_format"] = p.format;
+    j["start_ns"] = p.startTime();
+    j["span_ns"] = a.span;
+    j["devices"] = json::array();
+    for (const DeviceBreakdown& d : a.devices)
+        j["devices"].push_back({{"name", d.name},
+                                {"busy_ns", d.busy},
+                                {"idle_ns", d.idle()},
+                                {"compute_ns", d.compute},
+                                {"communication_ns", d.communication},
+                                {"communication_exposed_ns", d.communicationExposed()},
+                                {"memcpy_ns", d.memcpy},
+                                {"memcpy_exposed_ns", d.memcpyExposed()},
+                                {"memset_ns", d.memset}});
+    j["streams"] = json::array();
+    for (const StreamUse& s : a.streams)
+        j["streams"].push_back({{"name", s.name},
+                                {"items", s.items},
+                                {"busy_ns", s.busy},
+                                {"idle_ns", s.idle},
+                                {"launch_idle_ns", s.launchIdle},
+                                {"launch_bound_gaps", s.launchBoundGaps}});
+    j["launches"] = {{"count", a.launch.launches},        {"mean_delay_ns", a.launch.meanDelay},
+                     {"p50_delay_ns", a.launch.p50Delay}, {"p95_delay_ns", a.launch.p95Delay},
+                     {"max_delay_ns", a.launch.maxDelay}, {"shorter_than_launch", a.launch.shortKernels}};
+    json path = {{"length_ns", a.criticalPath.length}, {"segments", a.criticalPath.segments.size()}};
+    for (int k = 0; k < kPathSegmentKindCount; ++k)
+        path["by_kind_ns"][std::string(pathSegmentName(static_cast<PathSegmentKind>(k)))] =
+            a.criticalPath.byKind[static_cast<std::size_t>(k)];
+    j["critical_path"] = path;
+    j["ops"] = json::array();
+    for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
+        const OpStats& o = a.ops[i];
+        j["ops"].push_back({{"name", p.string(p.types[o.type].name)},
+                            {"category", p.string(p.types[o.type].category)},
+                            {"kind", std::string(sliceClassName(o.cls))},
+                            {"count", o.count},
+                            {"total_ns", o.total},
+                            {"self_ns", o.self},
+                            {"min_ns", o.min},
+                            {"max_ns", o.max},
+                            {"device_ns", o.deviceTime}});
+    }
+    j["findings"] = json::array();
+    for (std::size_t i = 0; i < a.findings.size(); ++i) {
+        const ProfileFinding& f = a.findings[i];
+        j["findings"].push_back({{"id", "F" + std::to_string(i + 1)},
+                                 {"kind", f.kind},
+                                 {"title", f.title},
+                                 {"detail", f.detail},
+                                 {"estimated_savings_ns", f.estimatedSavings},
+                                 {"from_ns", f.from},
+                                 {"to_ns", f.to}});
+    }
+    j["warnings"] = p.warnings;
+    return j;
+}
+
+} // namespace xps::profile

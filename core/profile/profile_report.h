@@ -1,0 +1,22 @@
+#pragma once
+// An imported profile and its analysis in words (`xpushark-cli info` and `analyze`) and as the stable JSON
+// that `analyze --json` prints for CI gates (docs/import.md, "analyze --json").
+
+#include "profile/profile.h"
+#include "profile/profile_analysis.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace xps::profile {
+
+// Format, span, tracks, events, bytes per event, warnings.
+std::string describeProfile(const Profile& profile);
+// Device breakdown, streams, launches, top operations, critical path, findings.
+std::string formatProfileAnalysis(const Profile& profile, const ProfileAnalysis& analysis,
+                                  std::size_t topOps = 20);
+nlohmann::json profileAnalysisJson(const Profile& profile, const ProfileAnalysis& analysis,
+                                   std::size_t topOps = 50);
+
+} // namespace xps::profile

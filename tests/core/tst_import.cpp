@@ -1,0 +1,454 @@
+// Importing Chrome / Perfetto / PyTorch profiler (Kineto) JSON: every phase the importer reads, exact
+// timestamps, gzip, truncated and malformed files (located messages, never a crash), the Chrome JSON
+// export's round trip, and the analyses on a hand-written Kineto step whose answers were worked out by hand
+// (tests/data/kineto_step.json: the comments below give the arithmetic).
+#include "test_support.h"
+
+#include "export/profile_chrome.h"
+#include "import/import.h"
+#include "import/json_reader.h"
+#include "profile/profile_analysis.h"
+
+#include <QTemporaryDir>
+
+#include <zlib.h>
+
+#include <random>
+
+using namespace xps;
+using profile::Nanos;
+using profile::Profile;
+
+namespace {
+
+constexpr Nanos us(Nanos v)
+{
+    return v * 1000;
+}
+
+std::string fixture()
+{
+    return test::sourceDir() + "/tests/data/kineto_step.json";
+}
+
+Profile importText(const QTemporaryDir& dir, const std::string& name, const std::string& json)
+{
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    test::writeFile(path, json);
+    auto p = importing::importChromeJson(path);
+    if (!p)
+        qFatal("import of %s failed: %s", name.c_str(), p.error().toString().c_str());
+    return std::move(p).value();
+}
+
+// Slices named `name`, in track and time order.
+std::vector<const profile::Slice*> named(const Profile& p, const std::string& name)
+{
+    std::vector<const profile::Slice*> out;
+    for (const profile::Slice& s : p.slices)
+        if (p.nameOf(s) == name)
+            out.push_back(&s);
+    return out;
+}
+
+std::uint32_t trackNamed(const Profile& p, const std::string& name)
+{
+    for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
+        if (p.tracks[t].name == name)
+            return t;
+    return profile::kNone;
+}
+
+bool hasWarning(const Profile& p, const std::string& part)
+{
+    for (const std::string& w : p.warnings)
+        if (w.find(part) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestImport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void kinetoTracksAndFlows()
+    {
+        auto p = importing::importProfile(fixture());
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QCOMPARE(p->format, std::string("PyTorch profiler (Kineto) JSON"));
+        QCOMPARE(p->slices.size(), std::size_t(19));
+        QCOMPARE(p->flows.size(), std::size_t(6)); // one ac2g flow per launch
+        const std::uint32_t gpu = trackNamed(*p, "GPU 0"), stream7 = trackNamed(*p, "stream 7"),
+                            host = trackNamed(*p, "main thread");
+        QVERIFY(gpu != profile::kNone && stream7 != profile::kNone && host != profile::kNone);
+        QVERIFY(p->tracks[gpu].device);
+        QVERIFY(p->tracks[stream7].device);
+        QVERIFY(!p->tracks[host].device);
+        QCOMPARE(p->tracks[stream7].parent, gpu);
+        // Every flow runs from a launch call on the host thread to device work on a stream.
+        for (const profile::Flow& f : p->flows) {
+            QCOMPARE(p->slices[f.from].track(), host);
+            QVERIFY(profile::isDeviceWork(p->classOf(p->slices[f.to])));
+            QCOMPARE(p->slices[f.from].link, p->slices[f.to].link); // the same correlation id
+        }
+        // Nesting: ProfilerStep > aten::mm > cudaLaunchKernel.
+        QCOMPARE(named(*p, "ProfilerStep#1")[0]->depth(), 0u);
+        QCOMPARE(named(*p, "aten::mm")[0]->depth(), 1u);
+        QCOMPARE(named(*p, "cudaLaunchKernel")[0]->depth(), 2u);
+        // The correlation id is the slice's link, not one argument set per kernel: both sgemm launches
+        // (same grid and block) share one set.
+        const auto sgemm = named(*p, "sgemm_128x64");
+        QCOMPARE(sgemm.size(), std::size_t(2));
+        QCOMPARE(sgemm[0]->link, 11u);
+        QCOMPARE(sgemm[1]->link, 16u);
+        QVERIFY(sgemm[0]->args != 0);
+        QCOMPARE(p->args(sgemm[0]->args),
+                 std::string(R"({"device":0,"stream":7,"grid":[16,4,1],"block":[256,1,1]})"));
+        QCOMPARE(sgemm[0]->args, sgemm[1]->args);
+        QCOMPARE(named(*p, "aten::mm")[0]->link, 1u); // External id for CPU ops
+    }
+
+    void kinetoAnalysis()
+    {
+        auto p = importing::importProfile(fixture());
+        QVERIFY(p.ok());
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.span, us(1000));
+        QCOMPARE(a.devices.size(), std::size_t(1));
+        const profile::DeviceBreakdown& d = a.devices[0];
+        // Device work: sgemm 40-240, memcpy 250-450, nccl 300-400, relu 520-530, sgemm 700-880, add 960-970.
+        QCOMPARE(d.busy, us(200 + 200 + 10 + 180 + 10));
+        QCOMPARE(d.compute, us(200 + 10 + 180 + 10));
+        QCOMPARE(d.communication, us(100));
+        QCOMPARE(d.communicationExposed(), us(100)); // no compute kernel runs 300-400
+        QCOMPARE(d.memcpy, us(200));
+        QCOMPARE(d.memcpyExposed(), us(200));
+        QCOMPARE(d.idle(), us(400));
+        // Stream 7's gaps: 240-250 (launch issued at 80: not launch-bound), 450-520 (launched at 505),
+        // 530-700 (launched at 540), 880-960 (launched at 935): 10 + 70 + 170 + 80, of which 320
+        // launch-bound.
+        const auto stream = std::find_if(a.streams.begin(), a.streams.end(),
+                                         [](const auto& s) { return s.name == "GPU 0 / stream 7"; });
+        QVERIFY(stream != a.streams.end());
+        QCOMPARE(stream->items, std::uint64_t(5));
+        QCOMPARE(stream->idle, us(330));
+        QCOMPARE(stream->launchIdle, us(320));
+        QCOMPARE(stream->launchBoundGaps, std::uint64_t(3));
+        // Launch delays 20, 170, 205, 15, 160, 25 us.
+        QCOMPARE(a.launch.launches, std::uint64_t(6));
+        QCOMPARE(a.launch.meanDelay, Nanos(595000 / 6));
+        QCOMPARE(a.launch.p50Delay, us(160));
+        QCOMPARE(a.launch.maxDelay, us(205));
+        QCOMPARE(p->nameOf(p->slices[a.launch.maxDelaySlice]),
+                 std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
+        // Critical path, from add_kernel (ends last) back: its launch (935) came after sgemm ended (880):
+        // launch delay 935-960, host 900-935 back to the synchronize, which waited for sgemm (sync 880-900),
+        // sgemm 700-880, launched at 540 after relu ended (launch delay 540-700), host 0-540.
+        const profile::CriticalPath& path = a.criticalPath;
+        QCOMPARE(path.length, us(970));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Host)], us(540 + 35));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(180 + 10));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::LaunchDelay)], us(160 + 25));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Sync)], us(20));
+        QCOMPARE(path.segments.front().start, Nanos(0));
+        QCOMPARE(path.segments.back().end, us(970));
+        // Operations: aten::mm twice (50 + 25 us, minus its two 10 us launches), launching both sgemms.
+        const auto op = [&](const std::string& name) {
+            for (const profile::OpStats& o : a.ops)
+                if (p->string(p->types[o.type].name) == name)
+                    return o;
+            return profile::OpStats{};
+        };
+        QCOMPARE(op("aten::mm").count, std::uint64_t(2));
+        QCOMPARE(op("aten::mm").total, us(75));
+        QCOMPARE(op("aten::mm").self, us(55));
+        QCOMPARE(op("aten::mm").deviceTime, us(380));
+        QCOMPARE(op("aten::copy_").deviceTime, us(300)); // the copy and the all-reduce it launched
+        QCOMPARE(op("ProfilerStep#1").self, us(1000 - 50 - 40 - 20 - 25 - 300 - 20));
+        QCOMPARE(a.ops.front().type, named(*p, "ProfilerStep#1")[0]->type); // the largest total first
+        // Findings, by estimated savings: exposed copies 200, exposed all-reduce 100, the synchronize that
+        // left the device idle 900-960 (60 us = 6% of the run).
+        QCOMPARE(a.findings.size(), std::size_t(3));
+        QCOMPARE(a.findings[0].kind, std::string("exposed-memcpy"));
+        QCOMPARE(a.findings[0].estimatedSavings, us(200));
+        QCOMPARE(a.findings[1].kind, std::string("exposed-communication"));
+        QCOMPARE(a.findings[2].kind, std::string("host-sync"));
+        QCOMPARE(a.findings[2].estimatedSavings, us(60));
+    }
+
+    void launchBoundStream()
+    {
+        // 40 kernels of 2 us, each launched (8 us call) only after the previous one finished: the stream
+        // waits for the host; the same kernels launched ahead of time do not.
+        QTemporaryDir dir;
+        for (const bool ahead : {false, true}) {
+            std::string json = R"({"traceEvents":[)";
+            for (int k = 0; k < 40; ++k) {
+                const int launch = ahead ? k * 3 : k * 12, start = ahead ? 200 + k * 3 : k * 12 + 9;
+                json +=
+                    (k ? "," : "") +
+                    std::string(
+                        R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)") +
+                    std::to_string(launch) + R"(,"dur":)" + (ahead ? "2" : "8") +
+                    R"(,"args":{"correlation":)" + std::to_string(k + 1) +
+                    R"(}},{"ph":"X","cat":"kernel","name":"tiny","pid":2,"tid":7,"ts":)" +
+                    std::to_string(start) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(k + 1) +
+                    "}}";
+            }
+            json += "]}";
+            const Profile p = importText(dir, ahead ? "ahead.json" : "late.json", json);
+            QCOMPARE(p.flows.size(), std::size_t(40)); // no ac2g events: launches found by correlation
+            const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+            const bool found = std::any_of(a.findings.begin(), a.findings.end(),
+                                           [](const auto& f) { return f.kind == "launch-bound"; });
+            QCOMPARE(found, !ahead);
+            if (!ahead) {
+                QCOMPARE(a.streams.size(), std::size_t(1));
+                QCOMPARE(a.streams[0].launchBoundGaps, std::uint64_t(39));
+                QCOMPARE(a.streams[0].launchIdle, us(39 * 10)); // each gap: 11 - 1 ... end 11, next start 21
+            }
+        }
+    }
+
+    void chromePhases()
+    {
+        QTemporaryDir dir;
+        const Profile p = importText(dir, "phases.json", R"([
+{"ph":"M","name":"process_name","pid":"Renderer","args":{"name":"renderer"}},
+{"ph":"M","name":"thread_name","pid":"Renderer","tid":"main","args":{"name":"CrRendererMain"}},
+{"ph":"B","name":"outer","cat":"c","pid":"Renderer","tid":"main","ts":10},
+{"ph":"B","name":"inner","pid":"Renderer","tid":"main","ts":12.5,"args":{"k":"v"}},
+{"ph":"E","pid":"Renderer","tid":"main","ts":14},
+{"ph":"E","pid":"Renderer","tid":"main","ts":20,"args":{"end":1}},
+{"ph":"E","pid":"Renderer","tid":"main","ts":21},
+{"ph":"i","name":"thread-instant","pid":"Renderer","tid":"main","ts":13,"s":"t"},
+{"ph":"I","name":"global-instant","pid":"Renderer","tid":"main","ts":15,"s":"g"},
+{"ph":"C","name":"heap","pid":"Renderer","ts":10,"args":{"used":5,"free":"7"}},
+{"ph":"C","name":"heap","pid":"Renderer","ts":18,"args":{"used":6,"free":6}},
+{"ph":"b","name":"load","cat":"net","id":"0x1","pid":"Renderer","ts":11},
+{"ph":"b","name":"dns","cat":"net","id":"0x1","pid":"Renderer","ts":11.5},
+{"ph":"e","name":"dns","cat":"net","id":"0x1","pid":"Renderer","ts":13},
+{"ph":"n","name":"redirect","cat":"net","id":"0x1","pid":"Renderer","ts":14},
+{"ph":"e","name":"load","cat":"net","id":"0x1","pid":"Renderer","ts":19},
+{"ph":"X","name":"task","pid":"Renderer","tid":"io","ts":30,"dur":5},
+{"ph":"X","name":"reply","pid":"Renderer","tid":"main","ts":40,"dur":2,"bind_id":"q","flow_in":true},
+{"ph":"X","name":"post","pid":"Renderer","tid":"io","ts":31,"dur":1,"bind_id":"q","flow_out":true},
+{"ph":"s","name":"msg","cat":"ipc","id":7,"pid":"Renderer","tid":"io","ts":32},
+{"ph":"f","name":"msg","cat":"ipc","id":7,"pid":"Renderer","tid":"main","ts":39},
+{"ph":"X","name":"negative","pid":"Renderer","tid":"main","ts":50,"dur":-1},
+{"ph":"X","name":"bad ts","pid":"Renderer","tid":"main","ts":"soon","dur":1},
+{"ph":"B","name":"never ends","pid":"Renderer","tid":"io","ts":60},
+{"ph":"O","name":"object","pid":"Renderer","ts":61,"id":"0x2"}
+])");
+        QCOMPARE(p.format, std::string("Chrome trace JSON"));
+        const std::uint32_t main = trackNamed(p, "CrRendererMain");
+        QVERIFY(main != profile::kNone);
+        QCOMPARE(p.tracks[p.tracks[main].parent].name, std::string("renderer"));
+        const auto outer = named(p, "outer"), inner = named(p, "inner");
+        QCOMPARE(outer.size(), std::size_t(1));
+        QCOMPARE(outer[0]->start, us(10));
+        QCOMPARE(outer[0]->duration, us(10));
+        QCOMPARE(inner[0]->start, Nanos(12500));
+        QCOMPARE(inner[0]->duration, Nanos(1500));
+        QCOMPARE(inner[0]->depth(), 1u);
+        QCOMPARE(p.args(outer[0]->args), std::string(R"({"end":1})")); // given at its end
+        QCOMPARE(named(p, "thread-instant")[0]->duration, Nanos(0));
+        QCOMPARE(named(p, "thread-instant")[0]->depth(), 2u); // inside outer > inner
+        QCOMPARE(p.tracks[named(p, "global-instant")[0]->track()].name, std::string("instants"));
+        // Counters: one track per series; a numeric string counts.
+        const std::uint32_t used = trackNamed(p, "heap used"), freeBytes = trackNamed(p, "heap free");
+        QVERIFY(used != profile::kNone && freeBytes != profile::kNone);
+        QCOMPARE(p.counters.size(), std::size_t(4));
+        std::vector<double> freeValues;
+        for (const profile::CounterSample& c : p.counters)
+            if (c.track == freeBytes)
+                freeValues.push_back(c.value);
+        QCOMPARE(freeValues, (std::vector<double>{7, 6}));
+        // Async: nested begin on the same track one row down; the async instant on it too.
+        const auto load = named(p, "load"), dns = named(p, "dns");
+        QCOMPARE(load[0]->track(), dns[0]->track());
+        QCOMPARE(p.tracks[load[0]->track()].kind, profile::TrackKind::Async);
+        QCOMPARE(dns[0]->depth(), 1u);
+        QCOMPARE(load[0]->duration, us(8));
+        QCOMPARE(named(p, "redirect")[0]->track(), load[0]->track());
+        // Flows: v2 (post -> reply) and v1 (s inside task -> f binding to the next slice, reply).
+        QCOMPARE(p.flows.size(), std::size_t(2));
+        for (const profile::Flow& f : p.flows) {
+            QCOMPARE(p.nameOf(p.slices[f.to]), std::string("reply"));
+            const std::string from = p.nameOf(p.slices[f.from]);
+            QVERIFY2(from == "post" || from == "task", from.c_str());
+        }
+        // Repairs, each said once with the first place it happened.
+        QVERIFY(hasWarning(p, "end events (\"E\") without a begin event"));
+        QVERIFY(hasWarning(p, "negative \"dur\" were skipped; the first at $[21].dur"));
+        QVERIFY(hasWarning(
+            p, "wrong type were skipped (expected a number of microseconds for ts); the first at $[22].ts"));
+        QVERIFY(hasWarning(p, "1 slices had a begin but no end"));
+        QVERIFY(hasWarning(p, "events of phase \"O\""));
+        QCOMPARE(named(p, "never ends")[0]->end(), p.endTime());
+    }
+
+    void exactTimestamps_data()
+    {
+        QTest::addColumn<QString>("ts");
+        QTest::addColumn<qint64>("nanos");
+        QTest::newRow("integer") << QStringLiteral("12") << qint64(12000);
+        QTest::newRow("fraction") << QStringLiteral("1.5") << qint64(1500);
+        QTest::newRow("nanoseconds") << QStringLiteral("1680000000000.123") << qint64(1680000000000123);
+        QTest::newRow("rounded") << QStringLiteral("2.0006") << qint64(2001);
+        QTest::newRow("exponent") << QStringLiteral("1.5e3") << qint64(1500000);
+        QTest::newRow("negative exponent") << QStringLiteral("25e-3") << qint64(25);
+        QTest::newRow("quoted") << QStringLiteral("\"7.25\"") << qint64(7250);
+        QTest::newRow("negative") << QStringLiteral("-3") << qint64(-3000);
+    }
+    void exactTimestamps()
+    {
+        QFETCH(QString, ts);
+        QFETCH(qint64, nanos);
+        QTemporaryDir dir;
+        const Profile p =
+            importText(dir, "ts.json",
+                       R"([{"ph":"X","name":"a","pid":1,"tid":1,"dur":1,"ts":)" + ts.toStdString() + "}]");
+        QCOMPARE(p.slices.size(), std::size_t(1));
+        QCOMPARE(p.slices[0].start, Nanos(nanos));
+    }
+
+    void gzipOpensDirectly()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("step.json.gz")).toStdString();
+        const std::string text = test::readFile(fixture());
+        gzFile gz = gzopen(path.c_str(), "wb");
+        QVERIFY(gz);
+        QCOMPARE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+        gzclose(gz);
+        auto kind = importing::detectInput(path);
+        QVERIFY(kind.ok() && *kind == importing::InputKind::ChromeJson);
+        auto p = importing::importProfile(path);
+        QVERIFY(p.ok());
+        QCOMPARE(p->slices.size(), std::size_t(19));
+        QCOMPARE(profile::analyzeProfile(*p).criticalPath.length, us(970));
+    }
+
+    void truncatedFileKeepsWhatItHas()
+    {
+        QTemporaryDir dir;
+        const std::string text = test::readFile(fixture());
+        // Cut inside the kernel events: the host side and the first kernels survive.
+        const std::size_t cut = text.find("relu_kernel") + 4;
+        const std::string path = dir.filePath(QStringLiteral("cut.json")).toStdString();
+        test::writeFile(path, text.substr(0, cut));
+        auto p = importing::importProfile(path);
+        QVERIFY(p.ok());
+        QVERIFY(hasWarning(*p, "the file ends early"));
+        QVERIFY(hasWarning(*p, "the last, incomplete one was dropped"));
+        QCOMPARE(named(*p, "relu_kernel").size(), std::size_t(0));
+        QCOMPARE(named(*p, "sgemm_128x64").size(), std::size_t(1));
+        // Cut before the first event: nothing to keep, so an error with the place.
+        test::writeFile(path, text.substr(0, text.find("traceEvents") + 20));
+        auto none = importing::importProfile(path);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().location().find("/cut.json:5:") != std::string::npos,
+                 none.error().location().c_str());
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("location");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << QString() << QStringLiteral("1:1") << QStringLiteral("the file is empty");
+        QTest::newRow("no events") << QStringLiteral("{\"traceEvents\": 5}") << QStringLiteral("1:17")
+                                   << QStringLiteral("$.traceEvents: expected an array of events");
+        QTest::newRow("object without traceEvents") << QStringLiteral("{\"a\": 1}") << QStringLiteral("1:9")
+                                                    << QStringLiteral("no \"traceEvents\" array");
+        QTest::newRow("missing comma")
+            << QStringLiteral("[\n{\"ph\":\"X\" \"ts\":1}]") << QStringLiteral("2:11")
+            << QStringLiteral("expected ',' or '}' after an object member, found '\"'");
+        QTest::newRow("bad escape") << QStringLiteral("[{\"name\":\"a\\q\"}]") << QStringLiteral("1:14")
+                                    << QStringLiteral("unknown escape \\q");
+        QTest::newRow("lone surrogate")
+            << QStringLiteral("[{\"name\":\"\\udc00\"}]") << QStringLiteral("1:17")
+            << QStringLiteral("a low surrogate without a high surrogate");
+        QTest::newRow("deep args") << (QStringLiteral("[{\"args\":") + QString(70, QLatin1Char('[')))
+                                   << QStringLiteral("1:75") << QStringLiteral("nested more than 64 deep");
+        QTest::newRow("not json") << QStringLiteral("[hello]") << QStringLiteral("1:2")
+                                  << QStringLiteral("expected a JSON value, found 'h'");
+    }
+    void malformed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, location);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("bad.json")).toStdString();
+        test::writeFile(path, text.toStdString());
+        auto p = importing::importChromeJson(path);
+        QVERIFY(!p.ok());
+        QCOMPARE(p.error().location(), path + ":" + location.toStdString());
+        QVERIFY2(p.error().message().find(message.toStdString()) != std::string::npos,
+                 p.error().message().c_str());
+    }
+
+    void convertRoundTrip()
+    {
+        auto original = importing::importProfile(fixture());
+        QVERIFY(original.ok());
+        QTemporaryDir dir;
+        const std::string out = dir.filePath(QStringLiteral("out.json")).toStdString();
+        QVERIFY(exporting::writeProfileChromeTrace(*original, out).ok());
+        auto again = importing::importProfile(out);
+        QVERIFY(again.ok());
+        QCOMPARE(again->slices.size(), original->slices.size());
+        QCOMPARE(again->flows.size(), original->flows.size());
+        for (std::size_t i = 0; i < original->slices.size(); ++i) {
+            const profile::Slice &a = original->slices[i], &b = again->slices[i];
+            QCOMPARE(again->nameOf(b), original->nameOf(a));
+            QCOMPARE(again->categoryOf(b), original->categoryOf(a));
+            QCOMPARE(b.start, a.start);
+            QCOMPARE(b.duration, a.duration);
+            QCOMPARE(b.link, a.link);
+            QCOMPARE(b.depth(), a.depth());
+            QCOMPARE(again->args(b.args), original->args(a.args));
+            QCOMPARE(again->tracks[b.track()].name, original->tracks[a.track()].name);
+        }
+        QCOMPARE(profile::analyzeProfile(*again).criticalPath.length, us(970));
+    }
+
+    void hostileMutations()
+    {
+        // Hundreds of mutations of the fixture: each imports or fails with a located message.
+        const std::string original = test::readFile(fixture());
+        std::mt19937_64 rng(20261123);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("m.json")).toStdString();
+        int ok = 0, failed = 0;
+        for (int i = 0; i < 400; ++i) {
+            std::string s = original;
+            const std::size_t at = rng() % s.size();
+            switch (rng() % 4) {
+            case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
+            case 1: s.resize(at); break;
+            case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 64)); break;
+            case 3: s[at] = "{}[],:\"0123456789-eE.\\"[rng() % 22]; break;
+            }
+            test::writeFile(path, s);
+            auto p = importing::importProfile(path);
+            if (p.ok()) {
+                ++ok;
+                QVERIFY(profile::analyzeProfile(*p).span >= 0);
+            } else {
+                ++failed;
+                QVERIFY2(p.error().location().find("/m.json:") != std::string::npos,
+                         p.error().toString().c_str());
+            }
+        }
+        QVERIFY(ok > 0 && failed > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImport)
+#include "tst_import.moc"
