@@ -53,9 +53,10 @@ public:
         return s;
     }
     // The argument set with the slice's link put back under the name Kineto uses for it.
-    std::string args(const Slice& s) const
+    std::string args(std::uint32_t index) const
     {
-        std::string a = s.args ? p.args(s.args) : std::string("{}");
+        const Slice& s = p.slices[index];
+        std::string a = p.argsOf(index);
         if (s.link == 0)
             return a;
         const profile::SliceClass c = p.classOf(s);
@@ -94,7 +95,7 @@ Status writeEvents(const Profile& p, std::FILE* f)
         const Slice& s = p.slices[i];
         const profile::Track& track = p.tracks[s.track()];
         const std::string common =
-            w.where(s.track()) + "," + w.nameAndCategory(s.type) + ",\"args\":" + w.args(s);
+            w.where(s.track()) + "," + w.nameAndCategory(s.type) + ",\"args\":" + w.args(i);
         if (track.kind == TrackKind::Async) {
             const std::string id = ",\"id\":" + std::to_string(i);
             w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") + "\",\"ts\":" + micros(s.start) +

@@ -40,6 +40,7 @@ struct RawEvent
     bool hasTs = false, hasDur = false, flowIn = false, flowOut = false;
     Nanos ts = 0, dur = 0;
     std::int64_t correlation = 0, externalId = 0;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> perEvent; // (key, value): see profile::SliceArg
     std::string badField; // the first field of the wrong type ("ts: expected a number, found a string")
 
     void clear()
@@ -57,6 +58,7 @@ struct RawEvent
         hasTs = hasDur = flowIn = flowOut = false;
         ts = dur = 0;
         correlation = externalId = 0;
+        perEvent.clear();
         badField.clear();
     }
 };
@@ -71,11 +73,19 @@ struct OpenSlice
     std::uint32_t track;
 };
 
+// A flow's identity: its EventType (name and category scope the id) and its id, numeric or interned.
+struct FlowKey
+{
+    std::uint32_t type = 0;
+    std::uint64_t id = 0;
+    auto operator<=>(const FlowKey&) const = default;
+};
+
 struct PendingFlow
 {
-    std::string key; // category + id
-    char ph;         // s, t, f
-    bool enclosing;  // bind to the slice enclosing ts (else the next one to start)
+    FlowKey key;
+    char ph;        // s, t, f
+    bool enclosing; // bind to the slice enclosing ts (else the next one to start)
     std::uint32_t track;
     Nanos ts;
     std::uint64_t order; // for steps at the same time
@@ -83,7 +93,7 @@ struct PendingFlow
 
 struct PendingFlowV2
 {
-    std::string id;
+    std::uint64_t id;
     std::uint32_t slice;
     bool out;
 };
@@ -115,6 +125,9 @@ private:
     std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
                            std::uint32_t args, std::uint32_t link);
     std::uint32_t typeFor(const RawEvent& e);
+    // The event's arguments with its per-event integers put back (slices other than X keep them in the set).
+    std::uint32_t argsWithPerEvent(const RawEvent& e);
+    std::uint64_t idKey(const std::string& id);
     void warn(const std::string& what, const std::string& firstPath);
     static std::int64_t numberOf(const std::string& idText, std::int64_t fallback);
 
@@ -331,6 +344,19 @@ void Importer::readArgs(RawEvent& e)
         } else if (key == "Ev Idx" || key == "Record function id") {
             r.skipValue();
             continue;
+        } else if ((key == "Sequence number" || key == "Python id" || key == "Python parent id") &&
+                   r.peek() == JsonKind::Number) {
+            std::int64_t v = 0;
+            const std::string_view number = r.readNumberText();
+            if (parseScaled(number, 1, v) && number.find_first_of(".eE") == std::string_view::npos) {
+                e.perEvent.emplace_back(p.intern(key), v);
+            } else {
+                e.args += e.args.size() > 1 ? "," : "";
+                appendJsonString(e.args, key);
+                e.args += ':';
+                e.args += number;
+            }
+            continue;
         }
         if (e.args.size() > 1)
             e.args += ',';
@@ -427,6 +453,28 @@ std::uint32_t Importer::addSlice(std::uint32_t track, Nanos start, Nanos dur, st
     return static_cast<std::uint32_t>(p.slices.size() - 1);
 }
 
+std::uint32_t Importer::argsWithPerEvent(const RawEvent& e)
+{
+    if (e.perEvent.empty())
+        return p.internArgs(e.args);
+    std::string args = e.args.empty() ? std::string("{}") : e.args;
+    for (const auto& [key, value] : e.perEvent) {
+        std::string member = args.size() > 2 ? "," : "";
+        appendJsonString(member, p.string(key));
+        member += ':' + std::to_string(value);
+        args.insert(args.size() - 1, member);
+    }
+    return p.internArgs(args);
+}
+
+std::uint64_t Importer::idKey(const std::string& id)
+{
+    std::int64_t v = 0;
+    if (parseScaled(id, 1, v) && v >= 0)
+        return static_cast<std::uint64_t>(v);
+    return (1ull << 63) | p.intern(id);
+}
+
 std::uint32_t Importer::typeFor(const RawEvent& e)
 {
     return p.typeOf(e.name, e.cat, classifySlice(e.name, e.cat));
@@ -469,17 +517,19 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         }
         const std::uint32_t s =
             addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e), p.internArgs(e.args), link);
+        for (const auto& [key, value] : e.perEvent)
+            p.sliceArgs.push_back({s, key, value});
         if (!e.bindId.empty() && (e.flowIn || e.flowOut)) {
             if (e.flowIn)
-                m_flowsV2.push_back({e.bindId, s, false});
+                m_flowsV2.push_back({idKey(e.bindId), s, false});
             if (e.flowOut)
-                m_flowsV2.push_back({e.bindId, s, true});
+                m_flowsV2.push_back({idKey(e.bindId), s, true});
         }
         return;
     }
     case 'B': {
         const std::uint32_t track = threadTrack(e.pid, e.tid);
-        m_openB[track].push_back({e.ts, typeFor(e), p.internArgs(e.args), link, track});
+        m_openB[track].push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
         return;
     }
     case 'E': {
@@ -496,7 +546,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             return;
         }
         // Arguments given at the end (Chrome merges them into the slice's): kept when the begin had none.
-        const std::uint32_t args = o.args ? o.args : p.internArgs(e.args);
+        const std::uint32_t args = o.args ? o.args : argsWithPerEvent(e);
         addSlice(track, o.start, e.ts - o.start, o.type, args, o.link ? o.link : link);
         return;
     }
@@ -508,7 +558,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         const std::uint32_t track = e.scope == 't' && e.ph != 'R'
                                         ? threadTrack(e.pid, e.tid)
                                         : asyncTrack(pid, e.ph == 'R' ? "marks" : "instants");
-        addSlice(track, e.ts, 0, typeFor(e), p.internArgs(e.args), link);
+        addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
         return;
     }
     case 'C': {
@@ -567,10 +617,10 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         if (e.ph == 'b' || e.ph == 'S') {
             // A nested begin joins its parent's track; an outermost one opens a track named by the event.
             const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
-            stack.push_back({e.ts, typeFor(e), p.internArgs(e.args), link, track});
+            stack.push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
         } else if (e.ph == 'n') {
             const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
-            addSlice(track, e.ts, 0, typeFor(e), p.internArgs(e.args), link);
+            addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
         } else {
             if (stack.empty()) {
                 warn("async end events without a begin of the same id were skipped", path(""));
@@ -579,7 +629,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             const OpenSlice o = stack.back();
             stack.pop_back();
             addSlice(o.track, o.start, std::max<Nanos>(e.ts - o.start, 0), o.type,
-                     o.args ? o.args : p.internArgs(e.args), o.link);
+                     o.args ? o.args : argsWithPerEvent(e), o.link);
             if (stack.empty())
                 m_openAsync.erase(key);
         }
@@ -588,10 +638,12 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     case 's':
     case 't':
     case 'f':
-        m_flows.push_back({e.cat + '\x1f' + e.id + '\x1f' + e.name, e.ph, e.ph != 'f' || e.bp == "e",
-                           threadTrack(e.pid, e.tid), e.ts, index});
-        if (e.ph == 's')
-            p.typeOf(e.name, e.cat, SliceClass::Other);
+        m_flows.push_back({{p.typeOf(e.name, e.cat, SliceClass::Other), idKey(e.id)},
+                           e.ph,
+                           e.ph != 'f' || e.bp == "e",
+                           threadTrack(e.pid, e.tid),
+                           e.ts,
+                           index});
         return;
     case 'T':
     case 'p': warn("async step events (\"T\", \"p\") were skipped", path("ph")); return;
@@ -629,10 +681,7 @@ void Importer::bindFlows()
             if (f.ph == 's') {
                 from = at;
             } else if (from != profile::kNone && at != profile::kNone) {
-                const std::string& key = f.key;
-                const std::size_t a = key.find('\x1f'), b = key.rfind('\x1f');
-                p.flows.push_back(
-                    {from, at, p.typeOf(key.substr(b + 1), key.substr(0, a), SliceClass::Other)});
+                p.flows.push_back({from, at, f.key.type});
                 from = f.ph == 't' ? at : profile::kNone;
             } else {
                 ++unbound;

@@ -82,6 +82,10 @@ std::vector<std::uint32_t> Profile::finish()
         if (f.to != kNone)
             f.to = newIndex[f.to];
     }
+    for (SliceArg& a : sliceArgs)
+        a.slice = newIndex[a.slice];
+    std::stable_sort(sliceArgs.begin(), sliceArgs.end(),
+                     [](const SliceArg& a, const SliceArg& b) { return a.slice < b.slice; });
 
     for (Track& t : tracks) {
         t.firstSlice = 0;
@@ -139,6 +143,11 @@ std::vector<std::uint32_t> Profile::finish()
     }
     if (m_start > m_end)
         m_start = m_end = 0;
+    // The importers grew these by doubling: give the slack back.
+    slices.shrink_to_fit();
+    counters.shrink_to_fit();
+    flows.shrink_to_fit();
+    sliceArgs.shrink_to_fit();
     return newIndex;
 }
 
@@ -161,10 +170,30 @@ std::uint32_t Profile::sliceAt(std::uint32_t track, Nanos time, int depth) const
     return kNone;
 }
 
+std::string Profile::argsOf(std::uint32_t index) const
+{
+    std::string out = slices[index].args ? m_argSets[slices[index].args] : std::string("{}");
+    auto it = std::lower_bound(sliceArgs.begin(), sliceArgs.end(), index,
+                               [](const SliceArg& a, std::uint32_t v) { return a.slice < v; });
+    for (; it != sliceArgs.end() && it->slice == index; ++it) {
+        std::string member = out.size() > 2 ? "," : "";
+        member += '"';
+        for (const char c : m_strings[it->key]) {
+            if (c == '"' || c == '\\')
+                member += '\\';
+            member += c;
+        }
+        member += "\":" + std::to_string(it->value);
+        out.insert(out.size() - 1, member);
+    }
+    return out;
+}
+
 std::size_t Profile::residentBytes() const
 {
     std::size_t bytes = slices.capacity() * sizeof(Slice) + counters.capacity() * sizeof(CounterSample) +
-                        flows.capacity() * sizeof(Flow) + types.capacity() * sizeof(EventType);
+                        flows.capacity() * sizeof(Flow) + sliceArgs.capacity() * sizeof(SliceArg) +
+                        types.capacity() * sizeof(EventType);
     constexpr std::size_t kHashNode = 32; // a node of an unordered_map<string_view, uint32_t>, and its bucket
     for (const std::string& s : m_strings)
         bytes += sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0) + kHashNode;

@@ -91,6 +91,15 @@ struct CounterSample // 24 bytes
     std::uint32_t track = 0;
 };
 
+// An integer argument unique to one slice (Kineto's "Sequence number", "Python id"): kept beside the slice so
+// that its argument set stays shared with the other slices of its kind.
+struct SliceArg // 16 bytes
+{
+    std::uint32_t slice = 0;
+    std::uint32_t key = 0; // string id
+    std::int64_t value = 0;
+};
+
 struct Flow
 {
     std::uint32_t from = kNone; // slice index
@@ -111,12 +120,15 @@ public:
     std::vector<Slice> slices;           // after finish(): grouped by track, sorted by start within a track
     std::vector<CounterSample> counters; // after finish(): grouped by track, sorted by time
     std::vector<Flow> flows;
+    std::vector<SliceArg> sliceArgs; // after finish(): sorted by slice
 
     // Interning. String id 0 is "". Argument set 0 is none.
     std::uint32_t intern(std::string_view s);
     const std::string& string(std::uint32_t id) const { return m_strings[id]; }
     std::uint32_t internArgs(std::string_view compactJson);
     const std::string& args(std::uint32_t id) const { return m_argSets[id]; }
+    // Slice `index`'s arguments as compact JSON: its set with its own values (SliceArg) added; "{}" if none.
+    std::string argsOf(std::uint32_t index) const;
     std::uint32_t typeOf(std::string_view name, std::string_view category, SliceClass cls);
 
     const std::string& nameOf(const Slice& s) const { return m_strings[types[s.type].name]; }

@@ -111,6 +111,27 @@ private slots:
         QCOMPARE(named(*p, "aten::mm")[0]->link, 1u); // External id for CPU ops
     }
 
+    void perEventArgumentsStayShared()
+    {
+        // Kineto numbers every op ("Sequence number"): kept per slice, so the ops share one argument set.
+        QTemporaryDir dir;
+        const Profile p = importText(dir, "seq.json", R"([
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1,"dur":1,"args":{"Sequence number":41,"Fwd thread id":0}},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":3,"dur":1,"args":{"Fwd thread id":0,"Sequence number":42}},
+{"ph":"B","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":5,"args":{"Sequence number":43}},
+{"ph":"E","pid":1,"tid":1,"ts":6}])");
+        const auto add = named(p, "aten::add");
+        QCOMPARE(add.size(), std::size_t(2));
+        QCOMPARE(add[0]->args, add[1]->args);
+        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(add[0] - p.slices.data())),
+                 std::string(R"({"Fwd thread id":0,"Sequence number":41})"));
+        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(add[1] - p.slices.data())),
+                 std::string(R"({"Fwd thread id":0,"Sequence number":42})"));
+        const auto mul = named(p, "aten::mul");
+        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(mul[0] - p.slices.data())),
+                 std::string(R"({"Sequence number":43})"));
+    }
+
     void kinetoAnalysis()
     {
         auto p = importing::importProfile(fixture());
@@ -412,7 +433,8 @@ private slots:
             QCOMPARE(b.duration, a.duration);
             QCOMPARE(b.link, a.link);
             QCOMPARE(b.depth(), a.depth());
-            QCOMPARE(again->args(b.args), original->args(a.args));
+            QCOMPARE(again->argsOf(static_cast<std::uint32_t>(i)),
+                     original->argsOf(static_cast<std::uint32_t>(i)));
             QCOMPARE(again->tracks[b.track()].name, original->tracks[a.track()].name);
         }
         QCOMPARE(profile::analyzeProfile(*again).criticalPath.length, us(970));
