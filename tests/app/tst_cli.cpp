@@ -558,6 +558,57 @@ private slots:
         QVERIFY2(md.find("- cycles 75-85: the first load waits here") != std::string::npos, md.c_str());
     }
 
+    void importedProfileInfoAnalyzeAndConvert()
+    {
+        const QString step = QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json");
+        const Run info = cli({QStringLiteral("info"), step});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.find("PyTorch profiler (Kineto) JSON") != std::string::npos, info.out.c_str());
+        QVERIFY(info.out.find("tracks: 2 processes, 1 host threads, 2 device streams") != std::string::npos);
+        QVERIFY(info.out.find("events: 19 slices, 0 counter samples, 6 flows") != std::string::npos);
+
+        const Run text = cli({QStringLiteral("analyze"), step});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.find("critical path 0.970 ms") != std::string::npos, text.out.c_str());
+        QVERIFY(text.out.find("F1 [exposed-memcpy]") != std::string::npos);
+
+        const Run json = cli({QStringLiteral("analyze"), QStringLiteral("--json"), step});
+        QCOMPARE(json.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(json.out);
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-profile-analysis"));
+        QCOMPARE(j["span_ns"].get<std::int64_t>(), std::int64_t(1000000));
+        QCOMPARE(j["devices"][0]["memcpy_exposed_ns"].get<std::int64_t>(), std::int64_t(200000));
+        QCOMPARE(j["critical_path"]["length_ns"].get<std::int64_t>(), std::int64_t(970000));
+        QCOMPARE(j["findings"].size(), std::size_t(3));
+        QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("exposed-memcpy"));
+
+        // To Chrome JSON and back: the same analysis.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("step.perfetto.json"));
+        const Run convert = cli({QStringLiteral("convert"), step, QStringLiteral("-o"), out});
+        QCOMPARE(convert.exitCode, 0);
+        QVERIFY(convert.out.find("19 slices, 0 counter samples, 6 flows") != std::string::npos);
+        const Run again = cli({QStringLiteral("analyze"), QStringLiteral("--json"), out});
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(again.out)["critical_path"], j["critical_path"]);
+
+        // A profile converts only to Chrome JSON.
+        const Run wrong = cli({QStringLiteral("convert"), step, QStringLiteral("-o"), dir.filePath(QStringLiteral("x.xps"))});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY(wrong.err.find("name the output OUT.json") != std::string::npos);
+    }
+
+    void brokenProfileNamesLineAndColumn()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        test::writeFile(path.toStdString(), "{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": 1 \"dur\": 2}\n]}\n");
+        const Run r = cli({QStringLiteral("analyze"), path});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, path.toStdString() + ":2:23: expected ',' or '}' after an object member, found '\"'\n");
+        QVERIFY(r.out.empty());
+    }
+
     void generateErrors_data()
     {
         QTest::addColumn<QStringList>("args");
