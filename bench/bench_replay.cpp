@@ -117,7 +117,7 @@ int main(int argc, char** argv)
         const double tDma = time([&] { parts.dma = analysis::analyzeDmas(view); });
         const double tVmem = time([&] { parts.vmem = analysis::analyzeVmem(view, parts.dma); });
         const double tCollectives = time([&] { parts.collectives = analysis::analyzeCollectives(view); });
-        const double tGraph = time([&] { parts.criticalPath = analysis::DependencyGraph(view, parts.dma).criticalPath(); });
+        const double tGraph = time([&] { parts.criticalPath = analysis::DependencyGraph(view, parts.dma).takeCriticalPath(); });
         const double tPropose = time([&] { (void)suggest::proposeSuggestions(view, parts); });
         std::printf("             summary %.2f s, DMA %.2f s, VMEM %.2f s, collectives %.2f s, dependency graph and "
                     "critical path %.2f s, proposals %.2f s\n",

@@ -28,7 +28,7 @@ std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, 
     }
     if (walker.joinable())
         walker.join();
-    analyses.criticalPath = graph->criticalPath();
+    analyses.criticalPath = graph->takeCriticalPath();
     return graph;
 }
 

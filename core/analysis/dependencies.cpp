@@ -56,7 +56,8 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
       m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
 {
     // Sorted vectors rather than node-based maps: a long replay has millions of waits. The store appends a
-    // chip's waits as they end, so placing them chip by chip (a counting sort) usually leaves nothing to sort.
+    // chip's waits as they end, so placing them chip by chip (a counting sort) usually leaves nothing to
+    // sort.
     if (const std::size_t chips = replay.trace.chips.size(); chips > 0) {
         std::vector<std::size_t> start(chips + 1, 0);
         std::size_t satisfied = 0;
@@ -70,7 +71,9 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
         replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             m_waitsByEnd[start[std::min<std::size_t>(w.chip, chips - 1)]++] = w;
         });
-        const auto byChipEnd = [](const auto& a, const auto& b) { return std::tie(a.chip, a.end) < std::tie(b.chip, b.end); };
+        const auto byChipEnd = [](const auto& a, const auto& b) {
+            return std::tie(a.chip, a.end) < std::tie(b.chip, b.end);
+        };
         if (!std::is_sorted(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd))
             std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd);
         m_waitsBySatisfier.reserve(satisfied);
@@ -103,10 +106,11 @@ std::int64_t DependencyGraph::seqOf(std::size_t event) const
 
 const events::SyncWaitRecord* DependencyGraph::waitEndingAt(int chip, std::uint64_t cycle) const
 {
-    const auto it = std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), std::make_pair(chip, cycle),
-                                     [](const events::SyncWaitRecord& w, const std::pair<int, std::uint64_t>& key) {
-                                         return std::make_pair(static_cast<int>(w.chip), w.end) < key;
-                                     });
+    const auto it =
+        std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), std::make_pair(chip, cycle),
+                         [](const events::SyncWaitRecord& w, const std::pair<int, std::uint64_t>& key) {
+                             return std::make_pair(static_cast<int>(w.chip), w.end) < key;
+                         });
     return it != m_waitsByEnd.end() && it->chip == chip && it->end == cycle ? &*it : nullptr;
 }
 
@@ -153,7 +157,8 @@ void DependencyGraph::walkCriticalPath()
     // At most one segment per step of the walk (the loop's bound below): reserving it up front costs
     // address space only, and spares the copies (and the first touches of each copy) of a growing vector.
     reversed.reserve(m_bundles.size() + m_dmas.dmas.size() + 2);
-    const auto add = [&](PathKind kind, int chip, std::uint64_t from, std::uint64_t to, NodeRef begin, NodeRef end) {
+    const auto add = [&](PathKind kind, int chip, std::uint64_t from, std::uint64_t to, NodeRef begin,
+                         NodeRef end) {
         if (to < from)
             from = to;
         if (!reversed.empty() && reversed.back().kind == kind && reversed.back().chip == chip &&
@@ -176,9 +181,13 @@ void DependencyGraph::walkCriticalPath()
     std::vector<std::size_t> waitCursor(chips), waitBegin(chips);
     std::vector<std::uint64_t> lastAsked(chips, UINT64_MAX);
     for (std::size_t c = 0; c < chips; ++c) {
-        const auto key = [](const events::SyncWaitRecord& w, std::size_t chip) { return static_cast<std::size_t>(w.chip) < chip; };
-        waitBegin[c] = static_cast<std::size_t>(std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c, key) - m_waitsByEnd.begin());
-        waitCursor[c] = static_cast<std::size_t>(std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c + 1, key) - m_waitsByEnd.begin());
+        const auto key = [](const events::SyncWaitRecord& w, std::size_t chip) {
+            return static_cast<std::size_t>(w.chip) < chip;
+        };
+        waitBegin[c] = static_cast<std::size_t>(
+            std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c, key) - m_waitsByEnd.begin());
+        waitCursor[c] = static_cast<std::size_t>(
+            std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c + 1, key) - m_waitsByEnd.begin());
     }
     const auto waitEndingAtBackwards = [&](int chip, std::uint64_t cycle) -> const events::SyncWaitRecord* {
         const auto c = static_cast<std::size_t>(chip);
@@ -205,7 +214,8 @@ void DependencyGraph::walkCriticalPath()
             const std::int64_t issuer = issuingEvent(d);
             if (issuer < 0)
                 break;
-            add(PathKind::Dma, d.chip, d.issue, d.end, {NodeRef::Kind::Bundle, static_cast<std::uint64_t>(issuer)}, cur);
+            add(PathKind::Dma, d.chip, d.issue, d.end,
+                {NodeRef::Kind::Bundle, static_cast<std::uint64_t>(issuer)}, cur);
             cur = {NodeRef::Kind::Bundle, static_cast<std::uint64_t>(issuer)};
             continue;
         }
@@ -215,7 +225,9 @@ void DependencyGraph::walkCriticalPath()
         if (seq < 0)
             break;
         const bool hasPrev = seq > 0;
-        const NodeRef prev{NodeRef::Kind::Bundle, hasPrev ? m_index.event(e.chip, static_cast<std::size_t>(seq - 1)) : 0};
+        // The chip's first bundle has no predecessor: its start-up segment begins at itself.
+        const NodeRef prev{NodeRef::Kind::Bundle,
+                           hasPrev ? m_index.event(e.chip, static_cast<std::size_t>(seq - 1)) : cur.index};
         const std::uint64_t prevCycle = hasPrev ? m_bundles[prev.index].cycle : 0;
         const std::uint64_t stallStart = e.cycle - std::min<std::uint64_t>(e.stallCycles, e.cycle);
 
@@ -230,7 +242,8 @@ void DependencyGraph::walkCriticalPath()
         }
         if (e.stallCycles > 0 && e.reason == StallReason::SyncWait) {
             const events::SyncWaitRecord* w = waitEndingAtBackwards(e.chip, e.cycle);
-            const DmaFacts* f = w && w->satisfiedBy >= 0 ? m_dmas.find(static_cast<std::uint32_t>(w->satisfiedBy)) : nullptr;
+            const DmaFacts* f =
+                w && w->satisfiedBy >= 0 ? m_dmas.find(static_cast<std::uint32_t>(w->satisfiedBy)) : nullptr;
             if (f && f->record.end <= e.cycle) {
                 const NodeRef dma{NodeRef::Kind::Dma, f->record.id};
                 add(PathKind::Sync, e.chip, f->record.end, e.cycle, dma, cur);
@@ -261,40 +274,60 @@ void DependencyGraph::walkCriticalPath()
     // (usually none) are start-up.
     std::reverse(reversed.begin(), reversed.end());
     m_path.segments = std::move(reversed);
+    // Critical bundles per chip as merged cycle ranges. The path runs forward in time on each chip, so a
+    // range usually extends the chip's last one: merged as they come, millions of segments make a few
+    // ranges per chip, not three entries each.
+    const auto addRange = [&](int chip, std::uint64_t from, std::uint64_t to) {
+        auto& r = m_criticalRanges[static_cast<std::size_t>(chip)];
+        if (!r.empty() && from >= r.back().first && from <= r.back().second + 1) {
+            r.back().second = std::max(r.back().second, to);
+            return;
+        }
+        r.push_back({from, to});
+    };
     for (const PathSegment& s : m_path.segments) {
         m_path.cycles[static_cast<int>(s.kind)] += s.to - s.from;
         if (s.kind == PathKind::Compute)
-            m_criticalRanges[static_cast<std::size_t>(s.chip)].push_back({s.from, s.to});
+            addRange(s.chip, s.from, s.to); // covers its begin and end bundles
         for (const NodeRef& n : {s.begin, s.end}) {
-            if (n.kind == NodeRef::Kind::Dma)
+            if (n.kind == NodeRef::Kind::Dma) {
                 m_criticalDmas.push_back(static_cast<std::uint32_t>(n.index));
-            else {
+            } else if (s.kind != PathKind::Compute) {
                 const events::BundleIssue b = m_bundles[n.index];
-                m_criticalRanges[b.chip].push_back({b.cycle, b.cycle});
+                addRange(b.chip, b.cycle, b.cycle);
             }
         }
     }
-    for (auto& r : m_criticalRanges)
-        std::sort(r.begin(), r.end());
+    for (auto& r : m_criticalRanges) {
+        if (!std::is_sorted(r.begin(), r.end()))
+            std::sort(r.begin(), r.end());
+        // Merge what overlaps or touches (cycles are whole numbers): one range holds any cycle.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            if (kept > 0 && r[i].first <= r[kept - 1].second + 1)
+                r[kept - 1].second = std::max(r[kept - 1].second, r[i].second);
+            else
+                r[kept++] = r[i];
+        }
+        r.resize(kept);
+        r.shrink_to_fit();
+    }
     std::sort(m_criticalDmas.begin(), m_criticalDmas.end());
+    m_criticalDmas.erase(std::unique(m_criticalDmas.begin(), m_criticalDmas.end()), m_criticalDmas.end());
 }
 
 bool DependencyGraph::onCriticalPath(NodeRef node) const
 {
     if (node.kind == NodeRef::Kind::Dma)
-        return std::binary_search(m_criticalDmas.begin(), m_criticalDmas.end(), static_cast<std::uint32_t>(node.index));
+        return std::binary_search(m_criticalDmas.begin(), m_criticalDmas.end(),
+                                  static_cast<std::uint32_t>(node.index));
     if (node.index >= m_bundles.size())
         return false;
     const events::BundleIssue e = m_bundles[node.index];
     const auto& ranges = m_criticalRanges[e.chip];
-    // Ranges are sorted by start; a run covering the cycle starts at or before it.
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(e.cycle, UINT64_MAX));
-    for (int k = 0; k < 4 && it != ranges.begin(); ++k) {
-        --it;
-        if (it->first <= e.cycle && e.cycle <= it->second)
-            return true;
-    }
-    return false;
+    // Ranges are disjoint: only the last one starting at or before the cycle can hold it.
+    const auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(e.cycle, UINT64_MAX));
+    return it != ranges.begin() && e.cycle <= std::prev(it)->second;
 }
 
 std::int64_t DependencyGraph::lastVmemWriter(std::size_t event) const
@@ -343,7 +376,8 @@ std::vector<DependencyGraph::Edge> DependencyGraph::predecessors(NodeRef node) c
     const events::BundleIssue e = m_bundles[node.index];
     const std::int64_t seq = seqOf(node.index);
     if (seq > 0)
-        out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, static_cast<std::size_t>(seq - 1))}, EdgeKind::Order});
+        out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, static_cast<std::size_t>(seq - 1))},
+                       EdgeKind::Order});
     if (e.causeKind == events::CauseKind::Instruction && e.cause < seq)
         out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, e.cause)},
                        e.reason == StallReason::OperandDependency || e.reason == StallReason::ResultFifoEmpty
@@ -364,13 +398,17 @@ std::vector<DependencyGraph::Edge> DependencyGraph::successors(NodeRef node) con
 {
     std::vector<Edge> out;
     if (node.kind == NodeRef::Kind::Dma) {
-        const auto lo = std::lower_bound(m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(), static_cast<std::int64_t>(node.index),
-                                         [](const events::SyncWaitRecord& w, std::int64_t id) { return w.satisfiedBy < id; });
-        for (auto it = lo; it != m_waitsBySatisfier.end() && it->satisfiedBy == static_cast<std::int64_t>(node.index); ++it) {
+        const auto lo = std::lower_bound(
+            m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(), static_cast<std::int64_t>(node.index),
+            [](const events::SyncWaitRecord& w, std::int64_t id) { return w.satisfiedBy < id; });
+        for (auto it = lo;
+             it != m_waitsBySatisfier.end() && it->satisfiedBy == static_cast<std::int64_t>(node.index);
+             ++it) {
             const events::SyncWaitRecord& w = *it;
             const std::int64_t seq = m_index.lastAtOrBefore(m_bundles, w.chip, w.end);
             if (seq >= 0)
-                out.push_back({{NodeRef::Kind::Bundle, m_index.event(w.chip, static_cast<std::size_t>(seq))}, EdgeKind::Flag});
+                out.push_back({{NodeRef::Kind::Bundle, m_index.event(w.chip, static_cast<std::size_t>(seq))},
+                               EdgeKind::Flag});
         }
         return out;
     }
@@ -382,15 +420,18 @@ std::vector<DependencyGraph::Edge> DependencyGraph::successors(NodeRef node) con
         return out;
     const std::size_t count = m_index.count(e.chip);
     if (static_cast<std::size_t>(seq) + 1 < count)
-        out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, static_cast<std::size_t>(seq) + 1)}, EdgeKind::Order});
+        out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, static_cast<std::size_t>(seq) + 1)},
+                       EdgeKind::Order});
     // Consumers that stalled on this bundle's result: within a window of later bundles.
-    for (std::size_t s = static_cast<std::size_t>(seq) + 1; s < std::min(count, static_cast<std::size_t>(seq) + 256); ++s) {
+    for (std::size_t s = static_cast<std::size_t>(seq) + 1;
+         s < std::min(count, static_cast<std::size_t>(seq) + 256); ++s) {
         const events::BundleIssue c = m_bundles[m_index.event(e.chip, s)];
         if (c.causeKind == events::CauseKind::Instruction && c.cause == static_cast<std::uint32_t>(seq))
             out.push_back({{NodeRef::Kind::Bundle, m_index.event(e.chip, s)}, EdgeKind::Data});
     }
-    const auto first = std::lower_bound(m_dmas.dmas.begin(), m_dmas.dmas.end(), e.cycle,
-                                        [](const DmaFacts& f, std::uint64_t c) { return f.record.issue < c; });
+    const auto first =
+        std::lower_bound(m_dmas.dmas.begin(), m_dmas.dmas.end(), e.cycle,
+                         [](const DmaFacts& f, std::uint64_t c) { return f.record.issue < c; });
     for (auto it = first; it != m_dmas.dmas.end() && it->record.issue == e.cycle; ++it)
         if (it->record.chip == e.chip && it->record.pc == e.pc)
             out.push_back({{NodeRef::Kind::Dma, it->record.id}, EdgeKind::Issue});
@@ -423,8 +464,9 @@ GraphNode DependencyGraph::describe(NodeRef node) const
     n.start = n.end = e.cycle;
     const trace::ChipTrace& chip = m_replay.trace.chips[e.chip];
     n.label = "pc " + std::to_string(e.pc) + ": " +
-              (e.pc < chip.program.bundles.size() ? assembly::disassembleBundle(chip.program.bundles[e.pc], chip.symbols)
-                                                  : std::string("?"));
+              (e.pc < chip.program.bundles.size()
+                   ? assembly::disassembleBundle(chip.program.bundles[e.pc], chip.symbols)
+                   : std::string("?"));
     return n;
 }
 
@@ -449,7 +491,8 @@ Subgraph DependencyGraph::subgraph(NodeRef center, int radius, std::size_t maxNo
                 g.nodes.push_back(describe(e.node));
                 queue.push_back({e.node, depth + 1});
             }
-            edges.push_back(incoming ? std::make_tuple(e.node, node, e.kind) : std::make_tuple(node, e.node, e.kind));
+            edges.push_back(incoming ? std::make_tuple(e.node, node, e.kind)
+                                     : std::make_tuple(node, e.node, e.kind));
         };
         for (const Edge& e : predecessors(node))
             visit(e, true);
@@ -465,7 +508,10 @@ Subgraph DependencyGraph::subgraph(NodeRef center, int radius, std::size_t maxNo
         e.kind = kind;
         const GraphNode& a = g.nodes[e.from];
         const GraphNode& b = g.nodes[e.to];
-        const std::uint64_t ready = kind == EdgeKind::Flag || (kind == EdgeKind::Memory && a.ref.kind == NodeRef::Kind::Dma) ? a.end : a.start;
+        const std::uint64_t ready =
+            kind == EdgeKind::Flag || (kind == EdgeKind::Memory && a.ref.kind == NodeRef::Kind::Dma)
+                ? a.end
+                : a.start;
         e.cycles = b.start > ready ? b.start - ready : 0;
         e.critical = a.critical && b.critical;
         g.edges.push_back(e);
@@ -474,8 +520,9 @@ Subgraph DependencyGraph::subgraph(NodeRef center, int radius, std::size_t maxNo
     // data dependency) is what held the later one back: only that edge is on the path.
     for (GraphEdge& e : g.edges)
         if (e.critical && e.kind == EdgeKind::Order &&
-            std::any_of(g.edges.begin(), g.edges.end(),
-                        [&](const GraphEdge& o) { return o.to == e.to && o.critical && o.kind != EdgeKind::Order; }))
+            std::any_of(g.edges.begin(), g.edges.end(), [&](const GraphEdge& o) {
+                return o.to == e.to && o.critical && o.kind != EdgeKind::Order;
+            }))
             e.critical = false;
     return g;
 }

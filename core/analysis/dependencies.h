@@ -17,11 +17,12 @@
 
 namespace xps::analysis {
 
+// 8 bytes: a long replay's critical path holds millions of them.
 struct NodeRef
 {
     enum class Kind : std::uint8_t { Bundle, Dma };
-    Kind kind = Kind::Bundle;
-    std::uint64_t index = 0; // Bundle: global event index; Dma: DMA id
+    Kind kind : 8 = Kind::Bundle;
+    std::uint64_t index : 56 = 0; // Bundle: global event index; Dma: DMA id
     bool operator==(const NodeRef&) const = default;
     auto operator<=>(const NodeRef&) const = default;
 };
@@ -45,8 +46,8 @@ struct PathSegment
     int chip = 0;
     std::uint64_t from = 0; // cycles [from, to)
     std::uint64_t to = 0;
-    NodeRef begin;          // the node the segment starts at
-    NodeRef end;            // and the node it leads to
+    NodeRef begin;           // the node the segment starts at
+    NodeRef end;             // and the node it leads to
     std::uint64_t steps = 1; // consecutive steps merged into this segment
 };
 
@@ -92,7 +93,9 @@ class DependencyGraph
 public:
     DependencyGraph(const ReplayView& replay, const DmaAnalysis& dmas);
 
-    const CriticalPath& criticalPath() const { return m_path; }
+    // The critical path, moved out: callers keep it (Analyses::criticalPath); the graph needs only its
+    // own index of critical nodes (onCriticalPath) afterwards.
+    CriticalPath takeCriticalPath() { return std::move(m_path); }
     bool onCriticalPath(NodeRef node) const;
     // The nodes within `radius` edges of `center` (both directions), at most `maxNodes`, with typed edges.
     Subgraph subgraph(NodeRef center, int radius = 2, std::size_t maxNodes = 48) const;

@@ -17,10 +17,19 @@ struct Range
     int chip;
     int space;
     std::uint64_t begin, end;
-    bool overlaps(const Range& o) const { return chip == o.chip && space == o.space && begin < o.end && o.begin < end; }
+    bool overlaps(const Range& o) const
+    {
+        return chip == o.chip && space == o.space && begin < o.end && o.begin < end;
+    }
 };
-Range sourceOf(const DmaRecord& d) { return {d.chip, d.srcSpace, d.srcAddress, d.srcAddress + d.bytes}; }
-Range destinationOf(const DmaRecord& d) { return {d.dstChip, d.dstSpace, d.dstAddress, d.dstAddress + d.bytes}; }
+Range sourceOf(const DmaRecord& d)
+{
+    return {d.chip, d.srcSpace, d.srcAddress, d.srcAddress + d.bytes};
+}
+Range destinationOf(const DmaRecord& d)
+{
+    return {d.dstChip, d.dstSpace, d.dstAddress, d.dstAddress + d.bytes};
+}
 
 bool dependent(const DmaRecord& a, const DmaRecord& b)
 {
@@ -50,8 +59,14 @@ public:
                 c.write[g] = a.cycle + 1;
         }
     }
-    std::uint64_t lastWrite(int chipIndex, std::uint64_t address, std::uint64_t bytes) { return last(chipIndex, address, bytes, true); }
-    std::uint64_t lastAccess(int chipIndex, std::uint64_t address, std::uint64_t bytes) { return last(chipIndex, address, bytes, false); }
+    std::uint64_t lastWrite(int chipIndex, std::uint64_t address, std::uint64_t bytes)
+    {
+        return last(chipIndex, address, bytes, true);
+    }
+    std::uint64_t lastAccess(int chipIndex, std::uint64_t address, std::uint64_t bytes)
+    {
+        return last(chipIndex, address, bytes, false);
+    }
 
 private:
     struct Chip
@@ -69,7 +84,8 @@ private:
     std::pair<std::size_t, std::size_t> granules(std::uint64_t address, std::uint64_t bytes) const
     {
         const std::size_t g0 = std::min<std::size_t>(address / m_granule, m_granules);
-        const std::size_t g1 = std::min<std::size_t>((address + bytes + m_granule - 1) / m_granule, m_granules);
+        const std::size_t g1 =
+            std::min<std::size_t>((address + bytes + m_granule - 1) / m_granule, m_granules);
         return {g0, g1};
     }
     std::uint64_t last(int chipIndex, std::uint64_t address, std::uint64_t bytes, bool writes)
@@ -94,8 +110,9 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
     std::vector<std::size_t> byIssue(dmas.size());
     for (std::size_t i = 0; i < dmas.size(); ++i)
         byIssue[i] = i;
-    std::stable_sort(byIssue.begin(), byIssue.end(),
-                     [&](std::size_t a, std::size_t b) { return dmas[a].record.issue < dmas[b].record.issue; });
+    std::stable_sort(byIssue.begin(), byIssue.end(), [&](std::size_t a, std::size_t b) {
+        return dmas[a].record.issue < dmas[b].record.issue;
+    });
     VmemLastTouch vmem(static_cast<std::uint64_t>(replay.trace.machine.vmemBytes), replay.trace.chips.size());
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
     std::size_t nextAccess = 0;
@@ -132,11 +149,15 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
             earliest = std::max(earliest, vmem.lastAccess(d.dstChip, d.dstAddress, d.bytes));
         for (; nextEnd < byEnd.size() && dmas[byEnd[nextEnd]].record.end <= d.issue; ++nextEnd) {
             const DmaRecord& e = dmas[byEnd[nextEnd]].record;
-            forPages(e.dstChip, e.dstSpace, e.dstAddress, e.bytes, [&](auto& t) { t.first = t.second = e.end; });
-            forPages(e.chip, e.srcSpace, e.srcAddress, e.bytes, [&](auto& t) { t.second = std::max(t.second, e.end); });
+            forPages(e.dstChip, e.dstSpace, e.dstAddress, e.bytes,
+                     [&](auto& t) { t.first = t.second = e.end; });
+            forPages(e.chip, e.srcSpace, e.srcAddress, e.bytes,
+                     [&](auto& t) { t.second = std::max(t.second, e.end); });
         }
-        forPages(d.chip, d.srcSpace, d.srcAddress, d.bytes, [&](auto& t) { earliest = std::max(earliest, t.first); });
-        forPages(d.dstChip, d.dstSpace, d.dstAddress, d.bytes, [&](auto& t) { earliest = std::max(earliest, t.second); });
+        forPages(d.chip, d.srcSpace, d.srcAddress, d.bytes,
+                 [&](auto& t) { earliest = std::max(earliest, t.first); });
+        forPages(d.dstChip, d.dstSpace, d.dstAddress, d.bytes,
+                 [&](auto& t) { earliest = std::max(earliest, t.second); });
         f.earliestIssue = std::min(earliest, d.issue);
         f.lateCycles = d.issue - f.earliestIssue;
     }
@@ -166,7 +187,8 @@ DmaAnalysis collectDmas(const ReplayView& replay)
     DmaAnalysis out;
     out.dmas.reserve(replay.store.dmaCount());
     replay.store.forEachDma([&](const DmaRecord& d) { out.dmas.push_back({d}); });
-    std::sort(out.dmas.begin(), out.dmas.end(), [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
+    std::sort(out.dmas.begin(), out.dmas.end(),
+              [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
     return out;
 }
 
@@ -179,17 +201,23 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     // Exposed time and slack, from the waits.
     // In the store's order: a chip's waits are appended as they end, so each chip's list below is in end
     // order (checked, and sorted if a store ever says otherwise).
-    const std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
+    // Read in place: the store keeps its records at fixed addresses (a deque that is only appended to) and
+    // the replay has ended, so pointers to them stay valid without copying a million records first.
+    std::vector<const events::SyncWaitRecord*> waits;
+    waits.reserve(replay.store.syncWaitCount());
+    replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) { waits.push_back(&w); });
     std::map<std::pair<int, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
     std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
-    for (const events::SyncWaitRecord& w : waits) {
+    for (const events::SyncWaitRecord* wp : waits) {
+        const events::SyncWaitRecord& w = *wp;
         waitsByFlag[{w.chip, w.flag}].push_back(&w);
         if (w.chip < chips)
             waitsByChip[w.chip].push_back(&w);
         if (w.satisfiedBy < 0)
             continue;
-        const auto it = std::lower_bound(out.dmas.begin(), out.dmas.end(), static_cast<std::uint32_t>(w.satisfiedBy),
-                                         [](const DmaFacts& f, std::uint32_t v) { return f.record.id < v; });
+        const auto it =
+            std::lower_bound(out.dmas.begin(), out.dmas.end(), static_cast<std::uint32_t>(w.satisfiedBy),
+                             [](const DmaFacts& f, std::uint32_t v) { return f.record.id < v; });
         if (it != out.dmas.end() && it->record.id == static_cast<std::uint32_t>(w.satisfiedBy)) {
             it->exposedCycles += w.end - w.start;
             out.exposedCycles += w.end - w.start;
@@ -221,9 +249,11 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     std::map<std::pair<int, int>, EngineUse> engines;
     std::map<std::pair<int, int>, std::uint64_t> busyUntil;
     std::vector<const DmaFacts*> byStart;
+    byStart.reserve(out.dmas.size());
     for (const DmaFacts& f : out.dmas)
         byStart.push_back(&f);
-    std::sort(byStart.begin(), byStart.end(), [](const auto* a, const auto* b) { return a->record.start < b->record.start; });
+    std::sort(byStart.begin(), byStart.end(),
+              [](const auto* a, const auto* b) { return a->record.start < b->record.start; });
     for (const DmaFacts* f : byStart) {
         const DmaRecord& d = f->record;
         EngineUse& e = engines[{d.chip, d.engine}];
@@ -237,8 +267,10 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         if (d.end > begin)
             e.busyCycles += d.end - begin;
         until = std::max(until, d.end);
-        const std::uint64_t hops =
-            d.dstChip == d.chip ? 0 : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0).size() * static_cast<std::uint64_t>(m.iciLatencyCycles);
+        const std::uint64_t hops = d.dstChip == d.chip
+                                       ? 0
+                                       : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0).size() *
+                                             static_cast<std::uint64_t>(m.iciLatencyCycles);
         const std::uint64_t unqueued = d.issue + setup + hops;
         e.queueDelayCycles += d.start > unqueued ? d.start - unqueued : 0;
     }
@@ -315,6 +347,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
 
     // Concurrency and HBM bandwidth over time.
     std::vector<std::pair<std::uint64_t, int>> edges;
+    edges.reserve(2 * out.dmas.size());
     for (const DmaFacts& f : out.dmas) {
         if (f.record.end <= f.record.start)
             continue;

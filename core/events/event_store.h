@@ -138,6 +138,7 @@ public:
     std::vector<DmaRecord> dmas() const;
     std::vector<SyncWaitRecord> syncWaits() const;
     // The same records without a copy, in append order (the store's lock is held: `f` must not call back).
+    // Records never move once appended: a pointer to one stays valid as long as the store.
     template <typename F> void forEachDma(F&& f) const
     {
         std::lock_guard lock(m_mutex);
@@ -154,6 +155,11 @@ public:
     {
         std::lock_guard lock(m_mutex);
         return m_dmas.size();
+    }
+    std::size_t syncWaitCount() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_waits.size();
     }
     std::vector<RegionRecord> regions() const;
     // The records appended since the reader last looked (records are appended, never changed): what a

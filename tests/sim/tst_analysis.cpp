@@ -87,7 +87,6 @@ std::string latePrefetch(int k)
     return s;
 }
 
-
 } // namespace
 
 class TestAnalysis : public QObject
@@ -111,7 +110,8 @@ private slots:
         for (std::size_t lane = 0; lane < lanes.lanes().size(); ++lane) {
             const analysis::LaneInfo& info = lanes.lanes()[lane];
             const bool wanted = (info.kind == analysis::LaneKind::Unit && info.index == 0) ||
-                                info.kind == analysis::LaneKind::DmaEngine || info.kind == analysis::LaneKind::SyncWait;
+                                info.kind == analysis::LaneKind::DmaEngine ||
+                                info.kind == analysis::LaneKind::SyncWait;
             if (!wanted || !lanes.hasActivity(lane))
                 continue;
             ++checked;
@@ -132,20 +132,64 @@ private slots:
                 for (int c = 0; c < categories; ++c) {
                     double fine = 0;
                     for (int k = 0; k < kFine / kCoarse; ++k)
-                        fine += exact[static_cast<std::size_t>((column * (kFine / kCoarse) + k) * categories + c)];
+                        fine += exact[static_cast<std::size_t>((column * (kFine / kCoarse) + k) * categories +
+                                                               c)];
                     const double coarse = lod[static_cast<std::size_t>(column * categories + c)];
                     lodTotal += coarse;
                     exactTotal += fine;
                     // A column's edges cut at most one bin each, which holds at most one bin of busy cycles.
                     QVERIFY2(std::abs(coarse - fine) <= 2.0 * static_cast<double>(perBin) + 1e-6,
-                             qPrintable(QStringLiteral("lane %1 column %2: bins %3, events %4").arg(lane).arg(column).arg(coarse).arg(fine)));
+                             qPrintable(QStringLiteral("lane %1 column %2: bins %3, events %4")
+                                            .arg(lane)
+                                            .arg(column)
+                                            .arg(coarse)
+                                            .arg(fine)));
                 }
             QVERIFY(exactTotal > 0);
             // Over the whole window the two agree up to the two partial bins at its ends.
-            QVERIFY2(std::abs(lodTotal - exactTotal) <= 2.0 * static_cast<double>(perBin) + exactTotal * 1e-5,
-                     qPrintable(QStringLiteral("lane %1: bins %2, events %3").arg(lane).arg(lodTotal).arg(exactTotal)));
+            QVERIFY2(
+                std::abs(lodTotal - exactTotal) <= 2.0 * static_cast<double>(perBin) + exactTotal * 1e-5,
+                qPrintable(
+                    QStringLiteral("lane %1: bins %2, events %3").arg(lane).arg(lodTotal).arg(exactTotal)));
         }
         QCOMPARE(checked, 3);
+    }
+
+    void criticalNodesAreWhatThePathSays()
+    {
+        // onCriticalPath answers from a merged per-chip index; here every bundle of a 4-chip replay is
+        // checked against the definition read off the path itself: inside a compute run of its chip, or the
+        // start or end node of a segment. Every segment's nodes are on the chip it names (the start-up
+        // segment of a chip once began at bundle 0 of chip 0).
+        auto trace = trace::loadTrace(test::sourceDir() + "/resources/samples/allgather_naive.xtrace.json");
+        QVERIFY(trace.ok());
+        Analyzed a = analyze(std::move(trace).value());
+        analysis::DependencyGraph graph(*a.view, a.analyses.dma);
+        const analysis::CriticalPath& path = a.analyses.criticalPath;
+        QVERIFY(path.segments.size() > 10);
+        std::set<std::uint64_t> endpoints;
+        std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> compute(
+            a.replayed->trace.chips.size());
+        for (const analysis::PathSegment& s : path.segments) {
+            for (const analysis::NodeRef n : {s.begin, s.end})
+                if (n.kind == analysis::NodeRef::Kind::Bundle) {
+                    endpoints.insert(n.index);
+                    QCOMPARE(int(a.replayed->store.bundles()[n.index].chip), s.chip);
+                }
+            if (s.kind == analysis::PathKind::Compute)
+                compute[static_cast<std::size_t>(s.chip)].push_back({s.from, s.to});
+        }
+        const events::BundleSnapshot bundles = a.replayed->store.bundles();
+        std::size_t critical = 0;
+        for (std::size_t i = 0; i < bundles.size(); ++i) {
+            const events::BundleIssue e = bundles[i];
+            bool expected = endpoints.count(i) > 0;
+            for (const auto& [from, to] : compute[e.chip])
+                expected = expected || (from <= e.cycle && e.cycle <= to);
+            QCOMPARE(graph.onCriticalPath({analysis::NodeRef::Kind::Bundle, i}), expected);
+            critical += expected;
+        }
+        QVERIFY(critical > 0 && critical < bundles.size()); // the path visits some bundles, not all
     }
 
     void serializedDmasAreFoundAndHoistingMeasured()
@@ -162,7 +206,8 @@ private slots:
         // The critical path runs through both DMAs and is almost all DMA time.
         const analysis::CriticalPath& path = a.analyses.criticalPath;
         QCOMPARE(path.total(), issueCycleOf(*a.replayed, 4));
-        QVERIFY2(path.share(analysis::PathKind::Dma) > 0.9, std::to_string(path.share(analysis::PathKind::Dma)).c_str());
+        QVERIFY2(path.share(analysis::PathKind::Dma) > 0.9,
+                 std::to_string(path.share(analysis::PathKind::Dma)).c_str());
         analysis::DependencyGraph graph(*a.view, a.analyses.dma);
         QVERIFY(graph.onCriticalPath({analysis::NodeRef::Kind::Dma, 0}));
         QVERIFY(graph.onCriticalPath({analysis::NodeRef::Kind::Dma, 1}));
@@ -193,7 +238,8 @@ private slots:
         QCOMPARE(hoist->change.pc, 2u);
         QCOMPARE(hoist->change.toPc, 1u);
         QVERIFY(hoist->change.newBundle);
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, hoist->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, hoist->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY2(m.gainPercent > 30.0, std::to_string(m.gainPercent).c_str());
 
@@ -221,7 +267,8 @@ private slots:
         QVERIFY(hoist);
         QCOMPARE(hoist->change.toPc, 2u); // right after the store
         QVERIFY(!hoist->change.newBundle);
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, hoist->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, hoist->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY(m.baselineCycles - m.newCycles >= std::uint64_t{k} - 1);
     }
@@ -256,7 +303,8 @@ private slots:
         const suggest::Suggestion* spread = findKind(a.suggestions, "engine-imbalance");
         QVERIFY(spread);
         QCOMPARE(spread->change.engines.size(), std::size_t{4});
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, spread->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, spread->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY2(m.gainPercent > 20.0, std::to_string(m.gainPercent).c_str());
     }
@@ -275,7 +323,8 @@ private slots:
         QCOMPARE(split->change.kind, suggest::ChangeKind::SplitRoute);
         QCOMPARE(split->change.chips, (std::vector<int>{0, 1, 2, 3}));
         QVERIFY(split->change.firstBytes > 0 && split->change.firstBytes < (1 << 20));
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, split->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, split->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY2(m.gainPercent >= 10.0, std::to_string(m.gainPercent).c_str());
 
@@ -303,11 +352,13 @@ private slots:
         auto source = workloads::generateAssembly("matmul", "tuned", {});
         QVERIFY(source.ok());
         Analyzed a = analyze(source.value());
-        QVERIFY2(a.analyses.summary.mxuUtilization > 0.80, std::to_string(a.analyses.summary.mxuUtilization).c_str());
+        QVERIFY2(a.analyses.summary.mxuUtilization > 0.80,
+                 std::to_string(a.analyses.summary.mxuUtilization).c_str());
         sim::measureSuggestions(a.suggestions, a.replayed->trace, a.replayed->result);
         for (const suggest::Suggestion& s : a.suggestions) {
             QVERIFY(s.measured);
-            QVERIFY2(s.measured->gainPercent <= 1.0, (s.title + ": " + std::to_string(s.measured->gainPercent)).c_str());
+            QVERIFY2(s.measured->gainPercent <= 1.0,
+                     (s.title + ": " + std::to_string(s.measured->gainPercent)).c_str());
         }
         // The naive variant (one weight buffer) waits for every block: the same analysis sees it.
         auto naive = workloads::generateAssembly("matmul", "naive", {});
@@ -347,11 +398,13 @@ private slots:
         std::set<std::string> ops;
         for (const auto& region : a.analyses.summary.regions)
             ops.insert(region.name);
-        for (const char* op : {"decode_layer", "qkv_projection", "attention", "output_projection", "mlp_up", "mlp_down"})
+        for (const char* op :
+             {"decode_layer", "qkv_projection", "attention", "output_projection", "mlp_up", "mlp_down"})
             QVERIFY2(ops.count(op), op);
         auto tuned = workloads::generateAssembly("decode", "tuned", {});
         QVERIFY(tuned.ok());
-        QVERIFY(analyze(tuned.value()).replayed->result.totalCycles < a.replayed->result.totalCycles * 8 / 10);
+        QVERIFY(analyze(tuned.value()).replayed->result.totalCycles <
+                a.replayed->result.totalCycles * 8 / 10);
     }
 
     void smallTilesGetTheTileSizeWhatIf()
@@ -368,7 +421,8 @@ private slots:
         QVERIFY(tile->whatIf);
         QCOMPARE(tile->change.kind, suggest::ChangeKind::Regenerate);
         QCOMPARE(tile->change.param, std::string("tile_bytes"));
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, tile->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, tile->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY2(m.gainPercent > 50.0, std::to_string(m.gainPercent).c_str());
         auto fixed = suggest::applyChange(a.replayed->trace, tile->change);
@@ -441,11 +495,13 @@ private slots:
         QCOMPARE(relax->change.pc, 1u);
         QCOMPARE(relax->change.targets, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
         QCOMPARE(relax->change.pcs.front(), 2u); // the first vld reads chunk 0
-        const suggest::Measurement m = sim::measureChange(a.replayed->trace, a.replayed->result, relax->change);
+        const suggest::Measurement m =
+            sim::measureChange(a.replayed->trace, a.replayed->result, relax->change);
         QCOMPARE(m.verdict, suggest::Measurement::Verdict::Improves);
         QVERIFY2(m.gainPercent > 5.0, std::to_string(m.gainPercent).c_str());
         // Waits in loops (register targets) are left alone: the naive decode has many, none proposed.
-        auto decode = workloads::generateAssembly("decode", "naive", {{"batch", 1}, {"seq", 128}, {"heads", 1}});
+        auto decode =
+            workloads::generateAssembly("decode", "naive", {{"batch", 1}, {"seq", 128}, {"heads", 1}});
         QVERIFY(decode.ok());
         QVERIFY(!findKind(analyze(decode.value()).suggestions, "whole-transfer-wait"));
     }
@@ -476,7 +532,9 @@ private slots:
             QVERIFY(s.measured);
             QVERIFY2(s.measured->verdict == suggest::Measurement::Verdict::Improves ||
                          s.measured->verdict == suggest::Measurement::Verdict::NoGain,
-                     (s.title + ": " + std::string(suggest::verdictName(s.measured->verdict)) + " " + s.measured->detail).c_str());
+                     (s.title + ": " + std::string(suggest::verdictName(s.measured->verdict)) + " " +
+                      s.measured->detail)
+                         .c_str());
             QCOMPARE(s.measured->baselineCycles, result.totalCycles);
         }
         // Ranked: improving program changes first, by gain.
@@ -523,7 +581,8 @@ private slots:
 
     void programEditsKeepBranchTargets()
     {
-        auto t = assembly::assemble("top:\n    smov s1, 1\n    dma.start vmem[0], hbm[0], 4096, 0\n    br top\n", "t.xasm");
+        auto t = assembly::assemble(
+            "top:\n    smov s1, 1\n    dma.start vmem[0], hbm[0], 4096, 0\n    br top\n", "t.xasm");
         QVERIFY(t.ok());
         suggest::Change c;
         c.kind = suggest::ChangeKind::HoistDma;

@@ -74,8 +74,8 @@ QString elided(QString text)
 }
 
 // Runs on the worker: the subgraph, the words of each node and Graphviz's layout.
-std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef centre, int depth, const QFont& header,
-                                           const QFont& body, const QFont& label)
+std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef centre, int depth,
+                                           const QFont& header, const QFont& body, const QFont& label)
 {
     auto out = std::make_shared<GraphJobResult>();
     out->graph = run.graph->subgraph(centre, depth, kMaxNodes);
@@ -86,7 +86,8 @@ std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef cen
         look.centre = n.ref == centre;
         std::optional<analysis::DmaPathClass> path;
         events::DmaRecord d;
-        if (n.ref.kind == analysis::NodeRef::Kind::Dma && run.lanes->dma(static_cast<std::uint32_t>(n.ref.index), d)) {
+        if (n.ref.kind == analysis::NodeRef::Kind::Dma &&
+            run.lanes->dma(static_cast<std::uint32_t>(n.ref.index), d)) {
             look.header = QObject::tr("DMA %1 · chip %2%3 · cycles %4–%5")
                               .arg(d.id)
                               .arg(d.chip)
@@ -95,7 +96,8 @@ std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef cen
             look.body = elided(dmaSummary(trace, d));
             path = analysis::dmaPathClass(d);
         } else {
-            look.header = QObject::tr("chip %1 · pc %2 · cycle %3").arg(n.chip).arg(n.pc).arg(cyclesText(n.start));
+            look.header =
+                QObject::tr("chip %1 · pc %2 · cycle %3").arg(n.chip).arg(n.pc).arg(cyclesText(n.start));
             look.body = elided(bundleText(trace, n.chip, n.pc));
         }
         out->sizes.push_back(GraphNodeItem::sizeFor(look, header, body));
@@ -110,9 +112,11 @@ std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef cen
         request.edges.emplace_back(e.from, e.to);
         // Parallel edges (e.g. order and data between the same two bundles) share one label; one-cycle
         // steps go unlabelled.
-        const bool firstOfPair = std::none_of(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(i),
-                                              [&](const analysis::GraphEdge& o) { return o.from == e.from && o.to == e.to; });
-        out->edgeLabels.push_back(e.cycles > 1 && firstOfPair ? QObject::tr("%1 cy").arg(cyclesText(e.cycles)) : QString());
+        const bool firstOfPair =
+            std::none_of(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(i),
+                         [&](const analysis::GraphEdge& o) { return o.from == e.from && o.to == e.to; });
+        out->edgeLabels.push_back(e.cycles > 1 && firstOfPair ? QObject::tr("%1 cy").arg(cyclesText(e.cycles))
+                                                              : QString());
     }
     request.edgeLabels = out->edgeLabels;
     request.labelPointSize = QFontInfo(label).pointSizeF();
@@ -222,7 +226,8 @@ DependencyGraphView::DependencyGraphView(ReplaySession* session, SelectionModel*
     auto* critical = new QToolButton(this);
     critical->setObjectName(QStringLiteral("graphCriticalButton"));
     critical->setText(tr("Critical path"));
-    critical->setToolTip(tr("Centre on the end of the longest stretch of the critical path that is not plain compute"));
+    critical->setToolTip(
+        tr("Centre on the end of the longest stretch of the critical path that is not plain compute"));
     connect(critical, &QToolButton::clicked, this, &DependencyGraphView::centreOnCriticalPath);
     auto* fitButton = new QToolButton(this);
     fitButton->setText(tr("Fit"));
@@ -231,7 +236,8 @@ DependencyGraphView::DependencyGraphView(ReplaySession* session, SelectionModel*
     m_depth->setRange(1, 4);
     m_depth->setValue(2);
     m_depth->setPrefix(tr("depth "));
-    m_depth->setToolTip(tr("How many edges away from the centre the graph reaches (at most %1 nodes)").arg(kMaxNodes));
+    m_depth->setToolTip(
+        tr("How many edges away from the centre the graph reaches (at most %1 nodes)").arg(kMaxNodes));
     connect(m_depth, &QSpinBox::valueChanged, this, [this] { startLayout(); });
     m_legend->setTextFormat(Qt::RichText);
     m_info->setTextFormat(Qt::RichText);
@@ -281,7 +287,10 @@ const analysis::Subgraph& DependencyGraphView::graph() const
     return m_result ? m_result->graph : kEmpty;
 }
 
-QGraphicsView* DependencyGraphView::canvas() const { return m_canvas; }
+QGraphicsView* DependencyGraphView::canvas() const
+{
+    return m_canvas;
+}
 
 void DependencyGraphView::reset()
 {
@@ -292,8 +301,9 @@ void DependencyGraphView::reset()
     m_back->setEnabled(false);
     m_result.reset();
     rebuildScene();
-    m_info->setText(tr("<i>The graph appears when the analyses are done. Click an event in any view to see what it "
-                       "waited for and what waited for it.</i>"));
+    m_info->setText(
+        tr("<i>The graph appears when the analyses are done. Click an event in any view to see what it "
+           "waited for and what waited for it.</i>"));
 }
 
 void DependencyGraphView::centreOnCriticalPath()
@@ -302,11 +312,13 @@ void DependencyGraphView::centreOnCriticalPath()
     if (!run || !run->graph || !m_session->analysesAvailable())
         return;
     const analysis::PathSegment* longest = nullptr;
-    for (const analysis::PathSegment& s : run->graph->criticalPath().segments)
-        if (s.kind != analysis::PathKind::Compute && (!longest || s.to - s.from > longest->to - longest->from))
+    const std::vector<analysis::PathSegment>& segments = run->analyses.criticalPath.segments;
+    for (const analysis::PathSegment& s : segments)
+        if (s.kind != analysis::PathKind::Compute &&
+            (!longest || s.to - s.from > longest->to - longest->from))
             longest = &s;
-    if (!longest && !run->graph->criticalPath().segments.empty())
-        longest = &run->graph->criticalPath().segments.back();
+    if (!longest && !segments.empty())
+        longest = &segments.back();
     if (longest)
         centreOn(longest->end, m_centre.has_value());
 }
@@ -345,7 +357,8 @@ void DependencyGraphView::startLayout()
     const QFont header = headerFont(font()), body = bodyFont(font()), label = labelFont(font());
     m_pool.start([this, run, centre, depth, header, body, label, generation] {
         std::shared_ptr<GraphJobResult> result = buildGraph(*run, centre, depth, header, body, label);
-        QMetaObject::invokeMethod(this, [this, generation, result] { showResult(generation, result); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, result] { showResult(generation, result); }, Qt::QueuedConnection);
     });
 }
 
@@ -370,9 +383,11 @@ void DependencyGraphView::rebuildScene()
     for (int k = 0; k <= static_cast<int>(analysis::EdgeKind::Structural); ++k) {
         const auto kind = static_cast<analysis::EdgeKind>(k);
         legend += QStringLiteral("<span style='color:%1'>&#9644;</span>&nbsp;%2&nbsp;&nbsp; ")
-                      .arg(theme.edgeColor(kind).name(), QString::fromUtf8(analysis::edgeKindName(kind)).toHtmlEscaped());
+                      .arg(theme.edgeColor(kind).name(),
+                           QString::fromUtf8(analysis::edgeKindName(kind)).toHtmlEscaped());
     }
-    legend += QStringLiteral("<span style='color:%1'>&#9608;</span>&nbsp;%2").arg(theme.critical().name(), tr("critical path"));
+    legend += QStringLiteral("<span style='color:%1'>&#9608;</span>&nbsp;%2")
+                  .arg(theme.critical().name(), tr("critical path"));
     m_legend->setText(legend);
     if (!m_result || !m_result->layout.error.isEmpty()) {
         showInfo();
@@ -384,10 +399,11 @@ void DependencyGraphView::rebuildScene()
     for (std::size_t i = 0; i < r.graph.edges.size() && i < r.layout.edges.size(); ++i) {
         const analysis::GraphEdge& e = r.graph.edges[i];
         const LaidOutEdge& le = r.layout.edges[i];
-        auto* item = new GraphEdgeItem(le.path, le.arrowBase, le.arrowTip, theme.edgeColor(e.kind), e.critical, r.edgeLabels[i],
-                                       le.labelCentre, label);
+        auto* item = new GraphEdgeItem(le.path, le.arrowBase, le.arrowTip, theme.edgeColor(e.kind),
+                                       e.critical, r.edgeLabels[i], le.labelCentre, label);
         item->setToolTip(tr("%1 dependency, %2 cycles%3")
-                             .arg(edgeWords(e.kind), cyclesText(e.cycles), e.critical ? tr(", on the critical path") : QString()));
+                             .arg(edgeWords(e.kind), cyclesText(e.cycles),
+                                  e.critical ? tr(", on the critical path") : QString()));
         m_scene->addItem(item);
     }
     const bool dark = theme.kind() == Theme::Kind::Dark;
@@ -397,14 +413,17 @@ void DependencyGraphView::rebuildScene()
             const QColor c = theme.dmaColor(*path);
             look.fill = dark ? c.darker(220) : c.lighter(165);
         } else {
-            look.fill = look.centre ? (dark ? QColor(0x3a, 0x44, 0x55) : QColor(0xe4, 0xee, 0xfb)) : theme.laneShade();
+            look.fill = look.centre ? (dark ? QColor(0x3a, 0x44, 0x55) : QColor(0xe4, 0xee, 0xfb))
+                                    : theme.laneShade();
         }
         const analysis::GraphNode& n = r.graph.nodes[i];
         auto* item = new GraphNodeItem(i, look, r.sizes[i], header, body);
         item->setPos(r.layout.centres[i]);
-        item->setToolTip(tr("<b>%1</b><br><tt>%2</tt><br>%3%4<br><i>Click to select it everywhere; double-click to centre the "
+        item->setToolTip(tr("<b>%1</b><br><tt>%2</tt><br>%3%4<br><i>Click to select it everywhere; "
+                            "double-click to centre the "
                             "graph on it.</i>")
-                             .arg(look.header.toHtmlEscaped(), QString::fromStdString(n.label).toHtmlEscaped(),
+                             .arg(look.header.toHtmlEscaped(),
+                                  QString::fromStdString(n.label).toHtmlEscaped(),
                                   n.critical ? tr("On the critical path. ") : QString(),
                                   n.ref.kind == analysis::NodeRef::Kind::Dma
                                       ? tr("Transfer took %1 cycles.").arg(cyclesText(n.end - n.start))
@@ -424,9 +443,10 @@ void DependencyGraphView::showHighlights()
     const Selection& s = m_selection->selection();
     for (GraphNodeItem* item : m_nodes) {
         const analysis::GraphNode& n = m_result->graph.nodes[item->index()];
-        const bool on = (s.focus && *s.focus == n.ref) ||
-                        (n.ref.kind == analysis::NodeRef::Kind::Dma ? s.containsDma(static_cast<std::uint32_t>(n.ref.index))
-                                                                    : s.containsPc(n.chip, n.pc));
+        const bool on =
+            (s.focus && *s.focus == n.ref) || (n.ref.kind == analysis::NodeRef::Kind::Dma
+                                                   ? s.containsDma(static_cast<std::uint32_t>(n.ref.index))
+                                                   : s.containsPc(n.chip, n.pc));
         item->setHighlighted(on);
     }
 }
@@ -440,29 +460,34 @@ void DependencyGraphView::showInfo()
         m_info->setText(tr("Could not lay the graph out: %1").arg(m_result->layout.error.toHtmlEscaped()));
         return;
     }
-    const analysis::CriticalPath& path = run->graph->criticalPath();
+    const analysis::CriticalPath& path = run->analyses.criticalPath;
     QString composition;
     for (int k = 0; k < analysis::kPathKindCount; ++k)
         if (path.share(static_cast<analysis::PathKind>(k)) >= 0.0005)
-            composition += tr("%1 %2%, ")
-                               .arg(QString::fromUtf8(analysis::pathKindName(static_cast<analysis::PathKind>(k))))
-                               .arg(100.0 * path.share(static_cast<analysis::PathKind>(k)), 0, 'f', 1);
+            composition +=
+                tr("%1 %2%, ")
+                    .arg(QString::fromUtf8(analysis::pathKindName(static_cast<analysis::PathKind>(k))))
+                    .arg(100.0 * path.share(static_cast<analysis::PathKind>(k)), 0, 'f', 1);
     composition.chop(2);
     const analysis::GraphNode& centre = m_result->graph.nodes.front();
     const std::size_t criticalNodes =
         static_cast<std::size_t>(std::count_if(m_result->graph.nodes.begin(), m_result->graph.nodes.end(),
                                                [](const analysis::GraphNode& n) { return n.critical; }));
-    m_info->setText(tr("<b>Centre:</b> %1 — %2.<br>%3 nodes (%5 on the critical path), %4 edges. <b>Critical path</b> %6 "
-                       "cycles: %7.")
-                        .arg(m_result->looks.front().header.toHtmlEscaped(),
-                             centre.critical ? tr("on the critical path") : tr("not on the critical path"))
-                        .arg(m_result->graph.nodes.size())
-                        .arg(m_result->graph.edges.size())
-                        .arg(criticalNodes)
-                        .arg(cyclesText(path.total()), composition));
+    m_info->setText(
+        tr("<b>Centre:</b> %1 — %2.<br>%3 nodes (%5 on the critical path), %4 edges. <b>Critical path</b> %6 "
+           "cycles: %7.")
+            .arg(m_result->looks.front().header.toHtmlEscaped(),
+                 centre.critical ? tr("on the critical path") : tr("not on the critical path"))
+            .arg(m_result->graph.nodes.size())
+            .arg(m_result->graph.edges.size())
+            .arg(criticalNodes)
+            .arg(cyclesText(path.total()), composition));
 }
 
-QString DependencyGraphView::info() const { return m_info->text(); }
+QString DependencyGraphView::info() const
+{
+    return m_info->text();
+}
 
 void DependencyGraphView::clicked(std::optional<std::size_t> node)
 {
@@ -494,7 +519,10 @@ QPoint DependencyGraphView::viewportPosition(std::size_t node) const
     return m_canvas->mapFromScene(m_nodes[node]->pos());
 }
 
-bool DependencyGraphView::isHighlighted(std::size_t node) const { return node < m_nodes.size() && m_nodes[node]->highlighted(); }
+bool DependencyGraphView::isHighlighted(std::size_t node) const
+{
+    return node < m_nodes.size() && m_nodes[node]->highlighted();
+}
 
 void DependencyGraphView::fit()
 {
