@@ -1,5 +1,9 @@
 #include "main_window.h"
 
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
+#include "import/import.h"
+
 #include "export/chrome_trace.h"
 #include "isa/isa_reference.h"
 #include "report/analysis_json.h"
@@ -57,12 +61,14 @@ namespace xps::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
-const QString kTraceFilter = QStringLiteral("Traces (*.xtrace.json *.json *.xps *.xasm);;All files (*)");
+const QString kTraceFilter =
+    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xps *.xasm);;All files (*)");
 
 } // namespace
 
 MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
-    : QMainWindow(parent), m_session(new ReplaySession(this)), m_selection(new SelectionModel(this)),
+    : QMainWindow(parent), m_session(new ReplaySession(this)), m_profile(new ProfileDocument(this)),
+      m_profileExplorer(new ProfileExplorer(m_profile, this)), m_selection(new SelectionModel(this)),
       m_centre(new QStackedWidget(this)), m_welcome(new WelcomePage(this)),
       m_timeline(new TimelineView(m_session, m_selection, this)),
       m_disassembly(new DisassemblyView(m_session, m_selection, this)), m_summary(new SummaryView(m_session, this)),
@@ -75,6 +81,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     m_centre->addWidget(m_welcome);
     m_centre->addWidget(m_timeline);
+    m_centre->addWidget(m_profileExplorer);
     setCentralWidget(m_centre);
     m_views = {m_timeline};
 
@@ -125,12 +132,52 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     statusBar()->addWidget(m_stageLabel, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
-    connect(m_cancel, &QToolButton::clicked, m_session, &ReplaySession::cancel);
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        if (m_profile->isBusy()) {
+            m_profile->cancel();
+            m_progress->hide();
+            m_cancel->hide();
+            m_stageLabel->setText(tr("Import cancelled"));
+        } else {
+            m_session->cancel();
+        }
+    });
+    connect(m_profile, &ProfileDocument::loadStarted, this, [this](const QString& path) {
+        m_stageLabel->setText(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(QString());
+        m_progress->show();
+        m_cancel->show();
+    });
+    connect(m_profile, &ProfileDocument::progress, this, [this](quint64 read, quint64 total) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(total > 0 ? static_cast<int>(std::min<quint64>(1000, read * 1000 / total)) : 0);
+        m_progress->setFormat(tr("%1 MB read").arg(static_cast<double>(read) / 1e6, 0, 'f', 0));
+    });
+    connect(m_profile, &ProfileDocument::loaded, this, [this] {
+        const ProfileRun* run = m_profile->run();
+        m_progress->hide();
+        m_cancel->hide();
+        showReplayViews(false);
+        setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
+        addRecentFile(run->path);
+        m_stageLabel->setText(tr("%1: %2 slices, %3 flows on %4 tracks; %5 finding(s)")
+                                  .arg(QString::fromStdString(run->profile.format))
+                                  .arg(run->profile.slices.size())
+                                  .arg(run->profile.flows.size())
+                                  .arg(run->profile.tracks.size())
+                                  .arg(run->analysis.findings.size()));
+    });
+    connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
+        m_progress->hide();
+        m_cancel->hide();
+        onOpenFailed(message);
+    });
 
     connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openFile);
     connect(m_session, &ReplaySession::opened, this, [this] {
         m_selection->clear();
-        m_centre->setCurrentWidget(m_timeline);
+        showReplayViews(true);
         const Run* run = m_session->run();
         setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
         addRecentFile(run->path);
@@ -268,6 +315,12 @@ void MainWindow::openFile(const QString& path)
 {
     if (path.isEmpty())
         return;
+    // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
+    const auto kind = importing::detectInput(path.toStdString());
+    if (kind && *kind == importing::InputKind::ChromeJson) {
+        m_profile->open(path);
+        return;
+    }
     m_session->open(path, m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly : sim::ReplayMode::Full);
 }
 
@@ -537,8 +590,27 @@ void MainWindow::exportInBackground(const QString& path, std::function<std::stri
     });
 }
 
+void MainWindow::showReplayViews(bool replay)
+{
+    if (replay) {
+        for (QDockWidget* dock : std::as_const(m_hiddenDocks))
+            dock->show();
+        m_hiddenDocks.clear();
+        m_centre->setCurrentWidget(m_timeline);
+        return;
+    }
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        if (dock->isVisible()) {
+            m_hiddenDocks.push_back(dock);
+            dock->hide();
+        }
+    m_centre->setCurrentWidget(m_profileExplorer);
+}
+
 QWidget* MainWindow::viewByName(const QString& name) const
 {
+    if (name == QStringLiteral("profile"))
+        return m_profileExplorer;
     for (QWidget* v : m_views)
         if (v->objectName() == name)
             return v;
@@ -562,7 +634,8 @@ void MainWindow::isolateView(const QString& name, QSize size)
 QStringList MainWindow::viewNames()
 {
     return {QStringLiteral("timeline"), QStringLiteral("summary"), QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph"), QStringLiteral("notes")};
+            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph"), QStringLiteral("notes"),
+            QStringLiteral("profile")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

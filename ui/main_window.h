@@ -18,6 +18,8 @@ class QToolButton;
 namespace xps::ui {
 
 class DisassemblyView;
+class ProfileDocument;
+class ProfileExplorer;
 class ReplaySession;
 class SelectionModel;
 class SessionDocument;
@@ -35,8 +37,12 @@ public:
     explicit MainWindow(bool restoreLayout = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // An xpushark trace is replayed; a Chrome / Perfetto / PyTorch profiler JSON trace is imported and shown
+    // in the profile explorer (the replay's docks are hidden meanwhile).
     void openFile(const QString& path);
     ReplaySession* session() const { return m_session; }
+    ProfileDocument* profileDocument() const { return m_profile; }
+    ProfileExplorer* profileExplorer() const { return m_profileExplorer; }
     SelectionModel* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DisassemblyView* disassembly() const { return m_disassembly; }
@@ -44,7 +50,7 @@ public:
     SuggestionsView* suggestions() const { return m_suggestions; }
     WelcomePage* welcome() const { return m_welcome; }
     // A view by the name --screenshot --view takes: timeline, summary, disassembly, suggestions, heatmap,
-    // dma, graph, notes; nullptr if unknown.
+    // dma, graph, notes, profile; nullptr if unknown.
     QWidget* viewByName(const QString& name) const;
     static QStringList viewNames();
     // Shows the view alone at `size` (its dock floats), for a screenshot of one view.
@@ -85,8 +91,13 @@ private:
     // A warning the person must see, without blocking the event loop (background saves report here).
     void showProblem(const QString& name, const QString& title, const QString& message);
     void updateBookmarkMenu();
+    // Which page the centre shows: the replay's timeline with its docks, or the profile explorer.
+    void showReplayViews(bool replay);
 
     ReplaySession* m_session;
+    ProfileDocument* m_profile;
+    ProfileExplorer* m_profileExplorer;
+    QList<QDockWidget*> m_hiddenDocks; // replay docks hidden while a profile is shown
     SelectionModel* m_selection;
     QStackedWidget* m_centre;
     WelcomePage* m_welcome;

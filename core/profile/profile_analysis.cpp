@@ -405,8 +405,8 @@ void Analyzer::findings(ProfileAnalysis& out)
                 "exposed-memcpy",
                 "Memory copies on " + d.name + " run with no kernel beside them",
                 ms(d.memcpyExposed()) + " of copies (" + percent(d.memcpyExposed(), d.span) +
-                    " of the run) overlap no compute kernel; " + ms(d.memcpyOverlapped) +
-                    " do. Copy from pinned host memory with non_blocking=True on a side stream, and "
+                    " of the run) overlap no compute kernel" +
+                    (d.memcpyOverlapped > 0 ? "; " + ms(d.memcpyOverlapped) + " do" : std::string()) + ". Copy from pinned host memory with non_blocking=True on a side stream, and "
                     "prefetch the next batch while this one computes.",
                 d.memcpyExposed(),
                 0,

@@ -2,6 +2,11 @@
 // suggestion, click the timeline, apply and compare, cancel a long replay, open a broken file.
 
 #include "main_window.h"
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
+#include "imported/profile_ops_model.h"
+#include "imported/profile_panels.h"
+#include "imported/profile_timeline_view.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
@@ -22,6 +27,10 @@
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QGraphicsView>
 #include <QMessageBox>
 #include <QPushButton>
@@ -502,6 +511,109 @@ private slots:
         qInfo("longest event-loop gap while replaying %s bundles: %lld ms",
               qPrintable(QString::number(w.session()->run()->lanes->bundlesSeen())), worst);
         QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled %1 ms").arg(worst)));
+    }
+
+    void anImportedProfileOpensInTheProfileExplorer()
+    {
+        ui::MainWindow w(false);
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(QString::fromStdString(test::sourceDir()) + QStringLiteral("/tests/data/kineto_step.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
+        ui::ProfileExplorer* explorer = w.profileExplorer();
+        QVERIFY(explorer->isVisible());
+        QVERIFY(!w.timeline()->isVisible()); // the replay's views make way
+        const auto* run = w.profileDocument()->run();
+
+        // Rows: the host process and thread, then the device with its two streams.
+        ui::ProfileTimelineView* timeline = explorer->timeline();
+        QStringList labels;
+        for (int r = 0; r < timeline->rowCount(); ++r)
+            labels << timeline->rowLabel(r);
+        QCOMPARE(labels.first(), QStringLiteral("python 100"));
+        QVERIFY(labels.contains(QStringLiteral("GPU 0")));
+        QVERIFY(labels.indexOf(QStringLiteral("stream 7")) > labels.indexOf(QStringLiteral("GPU 0")));
+        QVERIFY(labels.indexOf(QStringLiteral("main thread")) < labels.indexOf(QStringLiteral("GPU 0")));
+        QTRY_VERIFY(timeline->paintedRows() == timeline->rowCount());
+        QVERIFY(distinctColours(timeline) > 8);
+
+        // A click on the first sgemm selects it; the details name it and its launch.
+        std::uint32_t sgemm = profile::kNone, launch = profile::kNone;
+        for (std::uint32_t i = 0; i < run->profile.slices.size() && sgemm == profile::kNone; ++i)
+            if (run->profile.nameOf(run->profile.slices[i]) == "sgemm_128x64")
+                sgemm = i;
+        for (const profile::Flow& f : run->profile.flows)
+            if (f.to == sgemm)
+                launch = f.from;
+        QVERIFY(sgemm != profile::kNone && launch != profile::kNone);
+        const QPoint at = timeline->pointAt(sgemm);
+        QVERIFY(!at.isNull());
+        QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at);
+        QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
+        const QString details = explorer->details()->text();
+        QVERIFY2(details.contains(QStringLiteral("sgemm_128x64")) && details.contains(QStringLiteral("GPU 0 / stream 7")) &&
+                     details.contains(QStringLiteral("200 us")) && details.contains(QStringLiteral("grid")),
+                 qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("from cudaLaunchKernel")));
+        // Following the flow link selects the launch on the host thread.
+        emit explorer->details()->browser()->anchorClicked(QUrl(QStringLiteral("slice:%1").arg(launch)));
+        QCOMPARE(w.profileDocument()->selectedSlice(), launch);
+
+        // Wheel zoom at the pointer narrows the range around it; the slice under the pointer stays put.
+        const auto before = w.profileDocument()->visibleRange();
+        const QPoint zoomAt = timeline->pointAt(sgemm);
+        QWheelEvent wheel(zoomAt, timeline->mapToGlobal(zoomAt), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(timeline, &wheel);
+        const auto after = w.profileDocument()->visibleRange();
+        QVERIFY(after.second - after.first < before.second - before.first);
+        QCOMPARE(timeline->sliceAt(zoomAt), sgemm);
+
+        // The summary says what the CLI says; clicking the first finding shows the exposed copy.
+        QVERIFY2(explorer->summary()->text().contains(QStringLiteral("memcpy 200 us (exposed 200 us)")), qPrintable(explorer->summary()->text()));
+        QTreeWidget* findings = explorer->summary()->findings();
+        QCOMPARE(findings->topLevelItemCount(), 3);
+        QTest::mouseClick(findings->viewport(), Qt::LeftButton, Qt::NoModifier, findings->visualItemRect(findings->topLevelItem(0)).center());
+        const profile::Slice& copy = run->profile.slices[w.profileDocument()->selectedSlice()];
+        QCOMPARE(run->profile.nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
+        const auto range = w.profileDocument()->visibleRange();
+        QVERIFY(range.first <= copy.start && copy.end() <= range.second);
+        QVERIFY(explorer->summary()->findingText().contains(QStringLiteral("overlap no compute kernel")));
+
+        // Operations: filter to aten ops, double-click the first to show its longest instance.
+        QTableView* table = explorer->operations()->table();
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+        QVERIFY(proxy);
+        QAbstractItemModelTester tester(proxy->sourceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTest::keyClicks(explorer->operations()->filter(), QStringLiteral("aten::"));
+        QCOMPARE(table->model()->rowCount(), 4); // mm, copy_, relu, add
+        const QModelIndex first = table->model()->index(0, ui::ProfileOpsModel::Name);
+        QCOMPARE(first.data().toString(), QStringLiteral("aten::mm")); // by total time
+        // A person's double-click: the first press, then the double-click event.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, table->visualRect(first).center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, table->visualRect(first).center());
+        QCOMPARE(run->profile.nameOf(run->profile.slices[w.profileDocument()->selectedSlice()]), std::string("aten::mm"));
+
+        // Opening a replay brings the replay views back.
+        w.openFile(sample("vector_add.xasm"));
+        QVERIFY(waitDone(w));
+        QTRY_VERIFY(w.timeline()->isVisible());
+        QVERIFY(!explorer->isVisible());
+        QVERIFY(w.summary()->isVisible());
+    }
+
+    void aBrokenProfileShowsWhereItBroke()
+    {
+        ui::MainWindow w(false);
+        w.show();
+        const QString bad = writeTrace("broken.pt.trace.json", "{\"traceEvents\": [\n  {\"ph\": \"X\" \"ts\": 1}\n]}\n");
+        w.openFile(bad);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox*>(QStringLiteral("openError"))) != nullptr, 10000);
+        QVERIFY2(box->text().contains(QStringLiteral("broken.pt.trace.json:2:14")), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QStringLiteral("expected ',' or '}'")), qPrintable(box->text()));
+        QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
     }
 
     void aBadFileShowsTheLoadersMessageAndTheAppStaysUsable()

@@ -1,0 +1,121 @@
+#include "imported/profile_document.h"
+
+#include "import/import.h"
+
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QPointer>
+
+#include <algorithm>
+
+namespace xps::ui {
+
+ProfileDocument::ProfileDocument(QObject* parent) : QObject(parent) {}
+
+ProfileDocument::~ProfileDocument()
+{
+    cancel();
+}
+
+void ProfileDocument::open(const QString& path)
+{
+    cancel();
+    const std::uint64_t request = ++m_request;
+    m_busy = true;
+    emit loadStarted(path);
+    m_worker = std::jthread([this, request, path](std::stop_token stop) { work(stop, request, path); });
+}
+
+void ProfileDocument::cancel()
+{
+    if (m_worker.joinable()) {
+        m_worker.request_stop();
+        m_worker.join(); // the import checks the token every 16 MiB: a join waits at most that long
+    }
+    if (m_busy) {
+        m_busy = false;
+        ++m_request;
+    }
+}
+
+void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString path)
+{
+    const quint64 fileBytes = static_cast<quint64>(QFileInfo(path).size());
+    QPointer<ProfileDocument> self(this);
+    importing::ImportOptions options;
+    options.progress = [&](std::uint64_t read) {
+        QMetaObject::invokeMethod(
+            this,
+            [self, request, read, fileBytes] {
+                if (self && self->m_request == request)
+                    emit self->progress(read, fileBytes);
+            },
+            Qt::QueuedConnection);
+        return !stop.stop_requested();
+    };
+    auto imported = importing::importProfile(path.toStdString(), options);
+    if (!imported) {
+        const QString message = QString::fromStdString(imported.error().toString());
+        QMetaObject::invokeMethod(
+            this,
+            [self, request, message] {
+                if (!self || self->m_request != request)
+                    return;
+                self->m_busy = false;
+                emit self->failed(message);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    auto run = std::make_shared<ProfileRun>();
+    run->path = path;
+    run->profile = std::move(imported).value();
+    run->analysis = profile::analyzeProfile(run->profile);
+    if (stop.stop_requested())
+        return;
+    QMetaObject::invokeMethod(
+        this,
+        [self, request, run] {
+            if (!self || self->m_request != request)
+                return;
+            self->m_busy = false;
+            self->m_run = run;
+            self->m_selected = profile::kNone;
+            const profile::Nanos from = run->profile.startTime(),
+                                 to = std::max(run->profile.endTime(), from + 1);
+            self->m_range = {from, to};
+            emit self->loaded();
+            emit self->rangeChanged();
+        },
+        Qt::QueuedConnection);
+}
+
+void ProfileDocument::selectSlice(std::uint32_t slice, const QString& origin)
+{
+    if (m_run && slice != profile::kNone && slice >= m_run->profile.slices.size())
+        return;
+    m_selected = slice;
+    emit selectionChanged(origin);
+}
+
+void ProfileDocument::setVisibleRange(profile::Nanos from, profile::Nanos to)
+{
+    if (to <= from)
+        to = from + 1;
+    if (m_range == std::make_pair(from, to))
+        return;
+    m_range = {from, to};
+    emit rangeChanged();
+}
+
+void ProfileDocument::reveal(std::uint32_t slice, const QString& origin)
+{
+    if (!m_run || slice >= m_run->profile.slices.size())
+        return;
+    const profile::Slice& s = m_run->profile.slices[slice];
+    const profile::Nanos margin = std::max<profile::Nanos>(s.duration * 2, 1000);
+    setVisibleRange(s.start - margin, s.end() + margin);
+    selectSlice(slice, origin);
+}
+
+} // namespace xps::ui

@@ -1,0 +1,76 @@
+#include "imported/profile_ops_model.h"
+
+#include "imported/profile_text.h"
+
+namespace xps::ui {
+
+void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile::ProfileAnalysis* analysis)
+{
+    beginResetModel();
+    m_profile = profile;
+    m_analysis = analysis;
+    endResetModel();
+}
+
+int ProfileOpsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_analysis ? 0 : static_cast<int>(m_analysis->ops.size());
+}
+
+int ProfileOpsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_analysis || index.row() >= rowCount())
+        return {};
+    const profile::OpStats& o = m_analysis->ops[static_cast<std::size_t>(index.row())];
+    const profile::Nanos mean = o.count ? o.total / static_cast<profile::Nanos>(o.count) : 0;
+    if (role == LongestSliceRole)
+        return static_cast<qulonglong>(o.longest);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::DecorationRole && index.column() == Kind)
+        return sliceClassColor(o.cls);
+    if (role == Qt::ToolTipRole && index.column() == Name)
+        return QString::fromStdString(m_profile->string(m_profile->types[o.type].name));
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    const bool sort = role == SortRole;
+    switch (index.column()) {
+    case Name: return QString::fromStdString(m_profile->string(m_profile->types[o.type].name));
+    case Kind: return QString::fromUtf8(profile::sliceClassName(o.cls).data());
+    case Count: return static_cast<qulonglong>(o.count);
+    case Total: return sort ? QVariant(static_cast<qlonglong>(o.total)) : QVariant(formatDuration(o.total));
+    case Self: return sort ? QVariant(static_cast<qlonglong>(o.self)) : QVariant(formatDuration(o.self));
+    case Mean: return sort ? QVariant(static_cast<qlonglong>(mean)) : QVariant(formatDuration(mean));
+    case Max: return sort ? QVariant(static_cast<qlonglong>(o.max)) : QVariant(formatDuration(o.max));
+    case DeviceTime:
+        return sort           ? QVariant(static_cast<qlonglong>(o.deviceTime))
+               : o.deviceTime ? QVariant(formatDuration(o.deviceTime))
+                              : QVariant();
+    default: return {};
+    }
+}
+
+QVariant ProfileOpsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Operation");
+    case Kind: return tr("Kind");
+    case Count: return tr("Count");
+    case Total: return tr("Total");
+    case Self: return tr("Self");
+    case Mean: return tr("Mean");
+    case Max: return tr("Max");
+    case DeviceTime: return tr("Device time");
+    default: return {};
+    }
+}
+
+} // namespace xps::ui

@@ -1,0 +1,198 @@
+#include "imported/profile_panels.h"
+
+#include "imported/profile_document.h"
+#include "imported/profile_ops_model.h"
+#include "imported/profile_text.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace xps::ui {
+
+namespace {
+
+QString percentOf(profile::Nanos part, profile::Nanos whole)
+{
+    return QStringLiteral("%1%").arg(
+        whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 0, 'f', 1);
+}
+
+} // namespace
+
+ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_breakdown(new QLabel(this)), m_findings(new QTreeWidget(this)),
+      m_detail(new QLabel(this))
+{
+    setObjectName(QStringLiteral("profileSummary"));
+    m_breakdown->setWordWrap(true);
+    m_breakdown->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_findings->setHeaderLabels({tr("Finding"), tr("Up to")});
+    m_findings->setRootIsDecorated(false);
+    m_findings->setWordWrap(true);
+    m_findings->header()->setStretchLastSection(false);
+    m_findings->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_findings->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_breakdown);
+    auto* caption = new QLabel(
+        tr("Findings (estimated from the profile: an import has no program to re-simulate)"), this);
+    caption->setWordWrap(true);
+    layout->addWidget(caption);
+    layout->addWidget(m_findings, 1);
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail->setObjectName(QStringLiteral("findingDetail"));
+    layout->addWidget(m_detail);
+    connect(m_document, &ProfileDocument::loaded, this, &ProfileSummaryPanel::refresh);
+    connect(m_findings, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        const ProfileRun* run = m_document->run();
+        if (!item || !run)
+            return;
+        const QVariant index = item->data(0, Qt::UserRole);
+        if (!index.isValid())
+            return;
+        const auto& f = run->analysis.findings[static_cast<std::size_t>(index.toInt())];
+        m_detail->setText(QString::fromStdString(f.detail));
+        const profile::Nanos margin = std::max<profile::Nanos>((f.to - f.from) / 10, 1000);
+        m_document->setVisibleRange(f.from - margin, f.to + margin);
+        if (!f.slices.empty())
+            m_document->selectSlice(f.slices.front(), QStringLiteral("findings"));
+    });
+}
+
+QString ProfileSummaryPanel::text() const
+{
+    return m_breakdown->text();
+}
+
+QString ProfileSummaryPanel::findingText() const
+{
+    return m_detail->text();
+}
+
+void ProfileSummaryPanel::refresh()
+{
+    m_findings->clear();
+    m_detail->setText(tr("Click a finding to see its numbers and where it happened."));
+    const ProfileRun* run = m_document->run();
+    if (!run) {
+        m_breakdown->clear();
+        return;
+    }
+    const profile::ProfileAnalysis& a = run->analysis;
+    QString html =
+        QStringLiteral("<b>%1</b> — %2, %3 slices<br>")
+            .arg(QString::fromStdString(run->profile.format).toHtmlEscaped(), formatDuration(a.span))
+            .arg(run->profile.slices.size());
+    for (const profile::DeviceBreakdown& d : a.devices)
+        html += QStringLiteral("<b>%1</b>: busy %2 · compute %3 · communication %4 (exposed %5) · memcpy %6 "
+                               "(exposed %7) · idle %8<br>")
+                    .arg(QString::fromStdString(d.name).toHtmlEscaped(), percentOf(d.busy, d.span),
+                         formatDuration(d.compute), formatDuration(d.communication),
+                         formatDuration(d.communicationExposed()), formatDuration(d.memcpy),
+                         formatDuration(d.memcpyExposed()), formatDuration(d.idle()));
+    if (a.launch.launches > 0)
+        html += tr("Launches: %1, delay median %2, p95 %3<br>")
+                    .arg(a.launch.launches)
+                    .arg(formatDuration(a.launch.p50Delay), formatDuration(a.launch.p95Delay));
+    if (a.criticalPath.length > 0) {
+        QString parts;
+        for (int k = 0; k < profile::kPathSegmentKindCount; ++k) {
+            const profile::Nanos t = a.criticalPath.byKind[static_cast<std::size_t>(k)];
+            if (t > 0)
+                parts += QStringLiteral(" %1 %2").arg(
+                    QString::fromUtf8(
+                        profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k)).data()),
+                    percentOf(t, a.criticalPath.length));
+        }
+        html += tr("Critical path %1:%2<br>").arg(formatDuration(a.criticalPath.length), parts);
+    }
+    if (!run->profile.warnings.empty())
+        html += tr("<i>%n import warning(s); see the CLI's info command</i>", nullptr,
+                   static_cast<int>(run->profile.warnings.size()));
+    m_breakdown->setText(html);
+    for (std::size_t i = 0; i < a.findings.size(); ++i) {
+        const profile::ProfileFinding& f = a.findings[i];
+        auto* item = new QTreeWidgetItem(
+            m_findings, {QString::fromStdString(f.title), formatDuration(f.estimatedSavings)});
+        item->setToolTip(0, QString::fromStdString(f.detail));
+        item->setData(0, Qt::UserRole, static_cast<int>(i));
+    }
+    if (a.findings.empty())
+        new QTreeWidgetItem(m_findings, {tr("No finding: nothing in this profile stands out")});
+}
+
+ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_model(new ProfileOpsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_filter(new QLineEdit(this)), m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("profileOps"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ProfileOpsModel::SortRole);
+    m_proxy->setFilterKeyColumn(ProfileOpsModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_filter->setPlaceholderText(tr("Filter operations"));
+    m_filter->setClearButtonEnabled(true);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ProfileOpsModel::Total, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(ProfileOpsModel::Name, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle); // kernel names are long templates: keep both ends
+    m_table->setToolTip(tr("Double-click: show the longest instance"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_table, 1);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_document, &ProfileDocument::loaded, this, [this] {
+        const ProfileRun* run = m_document->run();
+        m_model->setProfile(run ? &run->profile : nullptr, run ? &run->analysis : nullptr);
+        for (int c = ProfileOpsModel::Kind; c < ProfileOpsModel::ColumnCount; ++c)
+            m_table->resizeColumnToContents(c);
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const auto slice =
+            static_cast<std::uint32_t>(index.data(ProfileOpsModel::LongestSliceRole).toULongLong());
+        m_document->reveal(slice, QStringLiteral("operations"));
+    });
+}
+
+ProfileDetailsPanel::ProfileDetailsPanel(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_browser(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("profileDetails"));
+    m_browser->setOpenLinks(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    const auto refresh = [this] {
+        const ProfileRun* run = m_document->run();
+        const std::uint32_t s = m_document->selectedSlice();
+        if (!run || s == profile::kNone)
+            m_browser->setHtml(tr("<p>Click a slice in the timeline to see its arguments and flows.</p>"));
+        else
+            m_browser->setHtml(sliceDetailsHtml(run->profile, s));
+    };
+    connect(m_document, &ProfileDocument::selectionChanged, this, refresh);
+    connect(m_document, &ProfileDocument::loaded, this, refresh);
+    connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QStringLiteral("slice"))
+            m_document->reveal(url.path().toUInt(), QStringLiteral("details"));
+    });
+    refresh();
+}
+
+QString ProfileDetailsPanel::text() const
+{
+    return m_browser->toPlainText();
+}
+
+} // namespace xps::ui

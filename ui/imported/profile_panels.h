@@ -1,0 +1,71 @@
+#pragma once
+// The panels under the profile timeline. Each reads the document and reacts to its selection; none talks
+// to another.
+// - ProfileSummaryPanel: per device the time in compute, communication and copies (exposed vs overlapped),
+//   the critical path's composition, and the findings; a click on a finding shows its time range and
+//   selects its first piece of evidence.
+// - ProfileOpsPanel: the per-operation table, filterable and sortable; a double-click shows the longest
+//   instance.
+// - ProfileDetailsPanel: the selected slice with its arguments and flows (a click follows a flow).
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTextBrowser;
+class QTreeWidget;
+
+namespace xps::ui {
+
+class ProfileDocument;
+class ProfileOpsModel;
+
+class ProfileSummaryPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProfileSummaryPanel(ProfileDocument* document, QWidget* parent = nullptr);
+    QTreeWidget* findings() const { return m_findings; }
+    QString text() const;        // what the breakdown says, for tests
+    QString findingText() const; // the current finding's explanation
+
+private:
+    void refresh();
+    ProfileDocument* m_document;
+    QLabel* m_breakdown;
+    QTreeWidget* m_findings;
+    QLabel* m_detail; // the current finding in words
+};
+
+class ProfileOpsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProfileOpsPanel(ProfileDocument* document, QWidget* parent = nullptr);
+    QTableView* table() const { return m_table; }
+    QLineEdit* filter() const { return m_filter; }
+
+private:
+    ProfileDocument* m_document;
+    ProfileOpsModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_filter;
+    QTableView* m_table;
+};
+
+class ProfileDetailsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProfileDetailsPanel(ProfileDocument* document, QWidget* parent = nullptr);
+    QString text() const;
+    QTextBrowser* browser() const { return m_browser; }
+
+private:
+    ProfileDocument* m_document;
+    QTextBrowser* m_browser;
+};
+
+} // namespace xps::ui

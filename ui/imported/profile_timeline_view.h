@@ -1,0 +1,74 @@
+#pragma once
+// The timeline of an imported profile: a header per process, a row per nesting depth of each thread,
+// stream and async track, counters as step plots; time on the top axis from the profile's start. Wheel
+// zooms at the pointer, drag pans, Shift+wheel (or the scroll bar) scrolls rows, W/S/A/D zoom and pan; a
+// click selects a slice, hovering names it, and the selected slice's flows (launch -> kernel, ...) are drawn
+// as arrows; slices on the critical path carry a red bar under them. A frame costs what its pixels cost: each
+// row finds its visible slices by binary search and draws slices narrower than two pixels as one mark per
+// pixel column, whatever the profile's size.
+
+#include "imported/profile_rows.h"
+
+#include <QWidget>
+
+class QScrollBar;
+
+namespace xps::ui {
+
+class ProfileDocument;
+
+class ProfileTimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ProfileTimelineView(ProfileDocument* document, QWidget* parent = nullptr);
+
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    QString rowLabel(int row) const;
+    // The row showing `slice` (-1 if none), and the centre of the slice on screen (null if not visible).
+    int rowOf(std::uint32_t slice) const;
+    QPoint pointAt(std::uint32_t slice) const;
+    std::uint32_t sliceAt(const QPoint& pos) const;
+    // The rows drawn in the last frame: for tests that look at what the person sees.
+    int paintedRows() const { return m_paintedRows; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void rebuild();
+    void updateScrollRange();
+    int rowHeight(int row) const;
+    int rowTop(int row) const; // in content coordinates (before scrolling)
+    int rowAtY(int y) const;
+    int gutter() const;
+    int axisHeight() const;
+    double xOf(profile::Nanos t) const;
+    profile::Nanos timeAt(double x) const;
+    void zoomAt(double x, double factor);
+    void panBy(double pixels);
+    void drawAxis(QPainter& painter);
+    void drawSlices(QPainter& painter, const ProfileRow& row, int top, int height);
+    void drawCounter(QPainter& painter, const ProfileRow& row, int top, int height);
+    void drawFlows(QPainter& painter);
+
+    ProfileDocument* m_document;
+    QScrollBar* m_scroll;
+    std::vector<ProfileRow> m_rows;
+    std::vector<int> m_tops;            // per row, plus the total at the end
+    std::vector<int> m_firstRowOfTrack; // per track: its depth-0 row, or -1
+    std::vector<bool> m_critical;       // per slice: on the critical path (marked under it)
+    QPoint m_pressPos;
+    profile::Nanos m_pressFrom = 0, m_pressTo = 0;
+    bool m_dragging = false;
+    int m_paintedRows = 0;
+};
+
+} // namespace xps::ui
