@@ -62,7 +62,7 @@ namespace {
 
 constexpr int kMaxRecentFiles = 10;
 const QString kTraceFilter =
-    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xps *.xasm);;All files (*)");
+    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.xps *.xasm);;All files (*)");
 
 } // namespace
 
@@ -317,7 +317,7 @@ void MainWindow::openFile(const QString& path)
         return;
     // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
     const auto kind = importing::detectInput(path.toStdString());
-    if (kind && *kind == importing::InputKind::ChromeJson) {
+    if (kind && *kind != importing::InputKind::XpuTrace) {
         m_profile->open(path);
         return;
     }

@@ -62,7 +62,8 @@ options:
   --version                  the xpushark version
 
 TRACE is a .xtrace.json, .xps or .xasm file. info, analyze and convert also take a profile to import:
-Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz);
+Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz), or
+an XProf profile (.xplane.pb, from JAX or TensorFlow);
 analyze then prints the device time breakdown, stream idle and launch delay, top operations, the critical
 path and findings (docs/import.md).
 )";

@@ -12,7 +12,7 @@ namespace xps::cli {
 bool isImportedProfile(const std::string& path)
 {
     const auto kind = importing::detectInput(path);
-    return kind && *kind == importing::InputKind::ChromeJson;
+    return kind && *kind != importing::InputKind::XpuTrace;
 }
 
 int infoProfile(const std::string& path, Streams io)

@@ -1,9 +1,11 @@
 #pragma once
 // Which reader a file needs, and the profile importers behind one call. xpushark's own traces (.xtrace.json,
 // .xps, .xasm) are replayed; everything else the explorer and the CLI open is imported as a
-// profile::Profile: Chrome / Perfetto JSON and the PyTorch profiler's Kineto JSON, plain or gzip-compressed.
+// profile::Profile: Chrome / Perfetto JSON and the PyTorch profiler's Kineto JSON, plain or gzip-compressed,
+// and XProf's XSpace (*.xplane.pb).
 
 #include "import/chrome_json.h"
+#include "import/xplane.h"
 #include "profile/profile.h"
 #include "util/result.h"
 
@@ -11,9 +13,9 @@
 
 namespace xps::importing {
 
-enum class InputKind { XpuTrace, ChromeJson };
+enum class InputKind { XpuTrace, ChromeJson, XSpace };
 
-// By name first (.xps, .xasm, .xtrace.json are ours), then by content (the first 64 KiB, decompressed):
+// By name first (.xps, .xasm, .xtrace.json are ours; .xplane.pb is XProf's XSpace), then by content (the first 64 KiB, decompressed):
 // a JSON array or an object with "traceEvents" is a Chrome trace; "format": "xpushark-trace" is ours.
 // Errors: missing or unreadable file, or a file that is neither.
 Result<InputKind> detectInput(const std::string& path);

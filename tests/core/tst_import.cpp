@@ -9,6 +9,8 @@
 #include "import/json_reader.h"
 #include "profile/profile_analysis.h"
 
+#include "import/proto/xplane.pb.h"
+
 #include <QTemporaryDir>
 
 #include <zlib.h>
@@ -438,6 +440,129 @@ private slots:
             QCOMPARE(again->tracks[b.track()].name, original->tracks[a.track()].name);
         }
         QCOMPARE(profile::analyzeProfile(*again).criticalPath.length, us(970));
+    }
+
+    void xprofXSpace()
+    {
+        // A host thread whose train_step (producer 42) launches a TPU module (consumer 42) of three ops: a
+        // fusion (150 us), an all-reduce after it (100 us) and a copy (50 us); times in picoseconds.
+        tensorflow::profiler::XSpace space;
+        space.add_hostnames("tpu-host-0");
+        const auto stat = [](tensorflow::profiler::XPlane* plane, std::int64_t id, const char* name) {
+            (*plane->mutable_stat_metadata())[id].set_id(id);
+            (*plane->mutable_stat_metadata())[id].set_name(name);
+        };
+        const auto event = [](tensorflow::profiler::XLine* line, std::int64_t meta, std::int64_t offsetPs,
+                              std::int64_t durationPs) {
+            auto* e = line->add_events();
+            e->set_metadata_id(meta);
+            e->set_offset_ps(offsetPs);
+            e->set_duration_ps(durationPs);
+            return e;
+        };
+        const auto intStat = [](tensorflow::profiler::XEvent* e, std::int64_t id, std::int64_t v) {
+            auto* st = e->add_stats();
+            st->set_metadata_id(id);
+            st->set_int64_value(v);
+        };
+        auto* host = space.add_planes();
+        host->set_id(1);
+        host->set_name("/host:CPU");
+        stat(host, 1, "group_id");
+        stat(host, 2, "_p");
+        stat(host, 3, "_pt");
+        (*host->mutable_event_metadata())[1].set_name("train_step");
+        auto* python = host->add_lines();
+        python->set_id(10);
+        python->set_name("python3");
+        python->set_timestamp_ns(1000);
+        auto* step = event(python, 1, 0, 500'000'000);
+        intStat(step, 1, 3);
+        intStat(step, 2, 42);
+        intStat(step, 3, 1);
+
+        auto* tpu = space.add_planes();
+        tpu->set_id(2);
+        tpu->set_name("/device:TPU:0");
+        stat(tpu, 4, "_c");
+        stat(tpu, 5, "_ct");
+        stat(tpu, 6, "flops");
+        stat(tpu, 7, "hlo_category");
+        stat(tpu, 8, "convolution");
+        (*tpu->mutable_event_metadata())[1].set_name("jit_train_step");
+        (*tpu->mutable_event_metadata())[2].set_name("%fusion.1 = f32[128,128] fusion(...)");
+        (*tpu->mutable_event_metadata())[2].set_display_name("fusion.1");
+        auto* flops = (*tpu->mutable_event_metadata())[2].add_stats();
+        flops->set_metadata_id(6);
+        flops->set_double_value(1e9);
+        (*tpu->mutable_event_metadata())[3].set_name("all-reduce.7");
+        (*tpu->mutable_event_metadata())[4].set_name("copy-start.2");
+        auto* modules = tpu->add_lines();
+        modules->set_id(1);
+        modules->set_name("XLA Modules");
+        modules->set_timestamp_ns(1000);
+        auto* module = event(modules, 1, 100'000, 400'000'000);
+        intStat(module, 4, 42);
+        intStat(module, 5, 1);
+        auto* ops = tpu->add_lines();
+        ops->set_id(2);
+        ops->set_name("XLA Ops");
+        ops->set_timestamp_ns(1000);
+        auto* fusion = event(ops, 2, 100'000, 150'000'000);
+        auto* category = fusion->add_stats();
+        category->set_metadata_id(7);
+        category->set_ref_value(8);
+        event(ops, 3, 150'100'000, 100'000'000);
+        event(ops, 4, 300'001'500, 50'000'000); // 1.5 ns rounds to 2
+        auto* aggregated = ops->add_events();
+        aggregated->set_metadata_id(2);
+        aggregated->set_num_occurrences(7);
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("run.xplane.pb")).toStdString();
+        test::writeFile(path, space.SerializeAsString());
+        auto kind = importing::detectInput(path);
+        QVERIFY(kind.ok() && *kind == importing::InputKind::XSpace);
+        auto p = importing::importProfile(path);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QCOMPARE(p->format, std::string("XProf XSpace (xplane.pb)"));
+        QVERIFY(!p->tracks[trackNamed(*p, "/host:CPU")].device);
+        QVERIFY(p->tracks[trackNamed(*p, "/device:TPU:0")].device);
+        const auto fusionSlice = named(*p, "fusion.1");
+        QCOMPARE(fusionSlice.size(), std::size_t(1));
+        QCOMPARE(fusionSlice[0]->start, Nanos(1100));
+        QCOMPARE(fusionSlice[0]->duration, us(150));
+        QCOMPARE(p->classOf(*fusionSlice[0]), profile::SliceClass::Kernel);
+        QCOMPARE(p->categoryOf(*fusionSlice[0]), std::string("XLA Ops"));
+        QCOMPARE(p->args(fusionSlice[0]->args),
+                 std::string(R"({"flops":1000000000,"hlo_category":"convolution"})"));
+        QCOMPARE(p->classOf(*named(*p, "all-reduce.7")[0]), profile::SliceClass::Communication);
+        QCOMPARE(p->classOf(*named(*p, "copy-start.2")[0]), profile::SliceClass::Memcpy);
+        QCOMPARE(named(*p, "copy-start.2")[0]->start, Nanos(1000 + 300'002));
+        QCOMPARE(p->classOf(*named(*p, "jit_train_step")[0]), profile::SliceClass::DeviceAnnotation);
+        const auto train = named(*p, "train_step");
+        QCOMPARE(p->argsOf(static_cast<std::uint32_t>(train[0] - p->slices.data())),
+                 std::string(R"({"group_id":3})"));
+        QCOMPARE(p->flows.size(), std::size_t(1));
+        QCOMPARE(p->nameOf(p->slices[p->flows[0].from]), std::string("train_step"));
+        QCOMPARE(p->nameOf(p->slices[p->flows[0].to]), std::string("jit_train_step"));
+        QVERIFY(hasWarning(*p, "1 aggregated events"));
+
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.devices.size(), std::size_t(1));
+        QCOMPARE(a.devices[0].compute, us(150));
+        QCOMPARE(a.devices[0].communicationExposed(), us(100));
+        QCOMPARE(a.devices[0].memcpyExposed(), us(50));
+
+        // Cut off, or not a protobuf at all: an error naming the file.
+        const std::string bytes = space.SerializeAsString();
+        test::writeFile(path, bytes.substr(0, bytes.size() / 2));
+        auto cut = importing::importProfile(path);
+        QVERIFY(!cut.ok());
+        QVERIFY2(cut.error().message().find("not a valid XProf XSpace") != std::string::npos,
+                 cut.error().toString().c_str());
+        test::writeFile(path, "");
+        QVERIFY(!importing::importProfile(path).ok());
     }
 
     void hostileMutations()
