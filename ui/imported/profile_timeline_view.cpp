@@ -275,9 +275,11 @@ void ProfileTimelineView::drawAxis(QPainter& painter)
             continue;
         painter.setPen(theme.grid());
         painter.drawLine(QPointF(x, axisHeight() - 5), QPointF(x, axisHeight()));
+        const QString label = formatDuration(t - origin);
+        if (x + 3 + fontMetrics().horizontalAdvance(label) > right)
+            continue; // a label cut off at the edge reads as another number
         painter.setPen(theme.foreground());
-        painter.drawText(QRectF(x + 3, 0, 110, axisHeight() - 2), Qt::AlignVCenter | Qt::AlignLeft,
-                         formatDuration(t - origin));
+        painter.drawText(QRectF(x + 3, 0, 110, axisHeight() - 2), Qt::AlignVCenter | Qt::AlignLeft, label);
     }
     painter.setPen(theme.grid());
     painter.drawLine(0, axisHeight() - 1, right, axisHeight() - 1);
