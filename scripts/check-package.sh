@@ -34,6 +34,10 @@ grep -q 'glob pattern="\*.xtrace.json"' "$usr/share/mime/packages/xpushark.xml"
 "$usr/bin/xpushark-cli" --version
 "$usr/bin/xpushark-cli" analyze "$usr/share/xpushark/samples/vector_add.xasm" > "$root/analysis.txt"
 grep -q "suggestions" "$root/analysis.txt"
+# An imported profile (libprotobuf at run time): the bundled 4-rank Chakra training step.
+"$usr/bin/xpushark-cli" analyze "$usr/share/xpushark/samples/ddp_step/step.0.et" > "$root/chakra.txt"
+grep -q "Chakra execution trace (4 ranks)" "$root/chakra.txt"
+grep -q "rank 3 sets the pace" "$root/chakra.txt"
 "$usr/bin/xpushark-cli" report "$usr/share/xpushark/samples/allgather_naive.xtrace.json" -o "$root/report.pdf"
 test "$(head -c 5 "$root/report.pdf")" = "%PDF-"
 "$usr/bin/xpushark-cli" report "$usr/share/xpushark/samples/allgather_naive.xtrace.json" --no-measure -o "$root/report.html"

@@ -62,7 +62,7 @@ namespace {
 
 constexpr int kMaxRecentFiles = 10;
 const QString kTraceFilter =
-    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.xps *.xasm);;All files (*)");
+    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm);;All files (*)");
 
 } // namespace
 

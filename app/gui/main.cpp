@@ -60,9 +60,11 @@ int main(int argc, char** argv)
         QStringLiteral("presentation"),
         QStringLiteral("Start in presentation mode (full screen, larger text, thicker lines)."));
     parser.addOptions({screenshot, view, size, theme, suggestion, presentation});
-    parser.addPositionalArgument(QStringLiteral("TRACE"),
-                                 QStringLiteral("A trace (.xtrace.json, .xps, .xasm) or a profile to import "
-                                                "(Chrome / Perfetto / PyTorch profiler JSON, .json.gz)"));
+    parser.addPositionalArgument(
+        QStringLiteral("TRACE"),
+        QStringLiteral(
+            "A trace (.xtrace.json, .xps, .xasm) or a profile to import "
+            "(Chrome / Perfetto / PyTorch profiler JSON, .json.gz, XProf .xplane.pb, Chakra .et)"));
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();

@@ -12,7 +12,7 @@ bool endsWith(const std::string& s, std::string_view suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-enum class Sniffed { Ours, Chrome, XSpace, Unknown };
+enum class Sniffed { Ours, Chrome, XSpace, Chakra, Unknown };
 
 // By name, then by the first 64 KiB of the (decompressed) content.
 Result<Sniffed> sniff(const std::string& path)
@@ -21,6 +21,8 @@ Result<Sniffed> sniff(const std::string& path)
         return Sniffed::Ours;
     if (endsWith(path, ".xplane.pb") || endsWith(path, ".xplane.pb.gz") || endsWith(path, ".xspace.pb"))
         return Sniffed::XSpace;
+    if (endsWith(path, ".et"))
+        return Sniffed::Chakra;
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
@@ -54,6 +56,8 @@ Result<InputKind> detectInput(const std::string& path)
         return InputKind::ChromeJson;
     if (*s == Sniffed::XSpace)
         return InputKind::XSpace;
+    if (*s == Sniffed::Chakra)
+        return InputKind::Chakra;
     if (*s == Sniffed::Ours || endsWith(path, ".json"))
         return InputKind::XpuTrace; // for an unknown .json, the trace reader says what is wrong with it
     return Error(path,
@@ -70,6 +74,8 @@ Result<profile::Profile> importProfile(const std::string& path, const ImportOpti
         return Error(path, "an xpushark trace, not a profile to import: open it to replay it");
     if (*s == Sniffed::XSpace)
         return importXSpace(path, options);
+    if (*s == Sniffed::Chakra)
+        return importChakra(path, options);
     // Unknown content too: the JSON reader says where and what it expected.
     return importChromeJson(path, options);
 }

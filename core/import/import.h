@@ -2,8 +2,9 @@
 // Which reader a file needs, and the profile importers behind one call. xpushark's own traces (.xtrace.json,
 // .xps, .xasm) are replayed; everything else the explorer and the CLI open is imported as a
 // profile::Profile: Chrome / Perfetto JSON and the PyTorch profiler's Kineto JSON, plain or gzip-compressed,
-// and XProf's XSpace (*.xplane.pb).
+// XProf's XSpace (*.xplane.pb) and Chakra execution traces (*.et, replayed by their dependencies).
 
+#include "import/chakra.h"
 #include "import/chrome_json.h"
 #include "import/xplane.h"
 #include "profile/profile.h"
@@ -13,7 +14,7 @@
 
 namespace xps::importing {
 
-enum class InputKind { XpuTrace, ChromeJson, XSpace };
+enum class InputKind { XpuTrace, ChromeJson, XSpace, Chakra };
 
 // By name first (.xps, .xasm, .xtrace.json are ours; .xplane.pb is XProf's XSpace), then by content (the first 64 KiB, decompressed):
 // a JSON array or an object with "traceEvents" is a Chrome trace; "format": "xpushark-trace" is ours.

@@ -125,6 +125,12 @@ public:
     // Interning. String id 0 is "". Argument set 0 is none.
     std::uint32_t intern(std::string_view s);
     const std::string& string(std::uint32_t id) const { return m_strings[id]; }
+    // The id of an interned string, or kNone.
+    std::uint32_t findString(std::string_view s) const
+    {
+        const auto it = m_stringIds.find(s);
+        return it == m_stringIds.end() ? kNone : it->second;
+    }
     std::uint32_t internArgs(std::string_view compactJson);
     const std::string& args(std::uint32_t id) const { return m_argSets[id]; }
     // Slice `index`'s arguments as compact JSON: its set with its own values (SliceArg) added; "{}" if none.

@@ -53,7 +53,9 @@ Nanos overlap(const Intervals& x, const Intervals& y)
 
 std::string ms(Nanos ns)
 {
-    return text::formatDouble(static_cast<double>(ns) / 1e6) + " ms";
+    char b[40];
+    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return b;
 }
 
 std::string percent(Nanos part, Nanos whole)
@@ -86,13 +88,19 @@ private:
     std::vector<std::uint32_t> m_deviceByEnd; // device-work slices by end
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_deviceOnTrack;  // by start
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_anchorsOnTrack; // runtime calls, by start
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>
+        m_dependsOn; // (slice, what it waited for), by slice:
+                     // flows of category "dependency" (Chakra)
 };
 
 void Analyzer::indexLaunches()
 {
+    const std::uint32_t dependency = p.findString("dependency");
     for (const Flow& f : p.flows) {
         if (f.from == kNone || f.to == kNone)
             continue;
+        if (p.types[f.type].category == dependency)
+            m_dependsOn.emplace_back(f.to, f.from);
         const SliceClass from = p.classOf(p.slices[f.from]);
         if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to))
             m_launcher[f.to] = f.from;
@@ -109,6 +117,7 @@ void Analyzer::indexLaunches()
     }
     std::sort(m_deviceByEnd.begin(), m_deviceByEnd.end(),
               [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].end() < p.slices[b].end(); });
+    std::sort(m_dependsOn.begin(), m_dependsOn.end());
 }
 
 void Analyzer::devices(ProfileAnalysis& out)
@@ -312,7 +321,19 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
             const std::uint32_t launch = m_launcher[cur];
             const Nanos readyStream = prev == kNone ? INT64_MIN : p.slices[prev].end();
             const Nanos readyLaunch = launch == kNone ? INT64_MIN : p.slices[launch].start;
-            if (launch != kNone && readyLaunch > readyStream) {
+            // A dependency that ended last (data or control, where the profile has them).
+            std::uint32_t dep = kNone;
+            for (auto d = std::lower_bound(m_dependsOn.begin(), m_dependsOn.end(), std::make_pair(cur, 0u));
+                 d != m_dependsOn.end() && d->first == cur; ++d)
+                if (p.slices[d->second].end() <= s.start &&
+                    (dep == kNone || p.slices[d->second].end() > p.slices[dep].end()))
+                    dep = d->second;
+            const Nanos readyDep = dep == kNone ? INT64_MIN : p.slices[dep].end();
+            if (dep != kNone && readyDep >= readyStream && readyDep >= readyLaunch) {
+                add(PathSegmentKind::Idle, readyDep, s.start, kNone);
+                cur = dep;
+                t = readyDep;
+            } else if (launch != kNone && readyLaunch > readyStream) {
                 add(PathSegmentKind::LaunchDelay, readyLaunch, s.start, launch);
                 cur = launch;
                 t = readyLaunch;
@@ -399,35 +420,68 @@ void Analyzer::findings(ProfileAnalysis& out)
             f.to = std::max(f.to, p.slices[i].end());
         }
     };
-    for (const DeviceBreakdown& d : out.devices) {
-        if (d.memcpyExposed() * 50 > d.span && d.memcpyExposed() > 0) {
-            ProfileFinding f{
-                "exposed-memcpy",
-                "Memory copies on " + d.name + " run with no kernel beside them",
-                ms(d.memcpyExposed()) + " of copies (" + percent(d.memcpyExposed(), d.span) +
-                    " of the run) overlap no compute kernel" +
-                    (d.memcpyOverlapped > 0 ? "; " + ms(d.memcpyOverlapped) + " do" : std::string()) + ". Copy from pinned host memory with non_blocking=True on a side stream, and "
-                    "prefetch the next batch while this one computes.",
-                d.memcpyExposed(),
-                0,
-                0,
-                longest(d.process, SliceClass::Memcpy)};
-            rangeOf(f);
-            out.findings.push_back(std::move(f));
-        }
-        if (d.communicationExposed() * 50 > d.span && d.communicationExposed() > 0) {
-            ProfileFinding f{
-                "exposed-communication",
-                "Communication on " + d.name + " is exposed",
-                ms(d.communicationExposed()) + " of collective time (" +
-                    percent(d.communicationExposed(), d.communication) +
-                    " of it) ran with no compute kernel beside it. Overlap it with compute (bucketed "
-                    "gradient all-reduce, prefetching the next layer's all-gather).",
-                d.communicationExposed(),
-                0,
-                0,
-                longest(d.process, SliceClass::Communication)};
-            rangeOf(f);
+    // Exposed copies and communication: one finding each, over every device that shows it. Devices run in
+    // parallel, so what it could save is the largest device's share, not the sum.
+    const auto exposed = [&](const char* kind, SliceClass cls, auto exposedOf, auto totalOf,
+                             const std::string& what, const char* verb, const std::string& advice) {
+        std::vector<const DeviceBreakdown*> hit;
+        for (const DeviceBreakdown& d : out.devices)
+            if (exposedOf(d) > 0 && exposedOf(d) * 50 > d.span)
+                hit.push_back(&d);
+        if (hit.empty())
+            return;
+        const DeviceBreakdown* worst = *std::max_element(
+            hit.begin(), hit.end(), [&](auto* a, auto* b) { return exposedOf(*a) < exposedOf(*b); });
+        std::string where = hit.size() == 1 ? worst->name : std::to_string(hit.size()) + " devices";
+        std::string detail;
+        for (const DeviceBreakdown* d : hit)
+            detail += d->name + ": " + ms(exposedOf(*d)) + " of " + ms(totalOf(*d)) + " (" +
+                      percent(exposedOf(*d), totalOf(*d)) + ") with no compute kernel beside it; ";
+        ProfileFinding f{kind,
+                         what + " on " + where + " " + verb + " exposed",
+                         detail + advice,
+                         exposedOf(*worst),
+                         0,
+                         0,
+                         longest(worst->process, cls)};
+        rangeOf(f);
+        out.findings.push_back(std::move(f));
+    };
+    exposed(
+        "exposed-memcpy", SliceClass::Memcpy, [](const DeviceBreakdown& d) { return d.memcpyExposed(); },
+        [](const DeviceBreakdown& d) { return d.memcpy; }, "Memory copies", "are",
+        "copy from pinned host memory with non_blocking=True on a side stream, and prefetch the next batch "
+        "while "
+        "this one computes.");
+    exposed(
+        "exposed-communication", SliceClass::Communication,
+        [](const DeviceBreakdown& d) { return d.communicationExposed(); },
+        [](const DeviceBreakdown& d) { return d.communication; }, "Communication", "is",
+        "overlap it with compute (bucketed gradient all-reduce, prefetching the next layer's all-gather).");
+    // Devices that wait for the slowest one (a straggler rank, an unbalanced split).
+    if (out.devices.size() >= 2) {
+        const auto busiest = std::max_element(
+            out.devices.begin(), out.devices.end(),
+            [](const DeviceBreakdown& a, const DeviceBreakdown& b) { return a.busy < b.busy; });
+        Nanos sum = 0;
+        for (const DeviceBreakdown& d : out.devices)
+            sum += d.busy;
+        const Nanos mean = sum / static_cast<Nanos>(out.devices.size());
+        if ((busiest->busy - mean) * 20 > out.span) {
+            ProfileFinding f{"device-imbalance",
+                             busiest->name + " sets the pace: the other devices wait for it",
+                             busiest->name + " is busy " + ms(busiest->busy) + " (" +
+                                 percent(busiest->busy, out.span) + " of the run) against a mean of " +
+                                 ms(mean) + " over " + std::to_string(out.devices.size()) +
+                                 " devices; the others idle while collectives and dependencies wait for it. "
+                                 "Balance the work "
+                                 "(or find why this device is slower: thermal, a different part, more data) "
+                                 "to win up to the "
+                                 "difference.",
+                             busiest->busy - mean,
+                             p.startTime(),
+                             p.endTime(),
+                             {}};
             out.findings.push_back(std::move(f));
         }
     }

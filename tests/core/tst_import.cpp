@@ -9,12 +9,17 @@
 #include "import/json_reader.h"
 #include "profile/profile_analysis.h"
 
+#include "import/proto/et_def.pb.h"
 #include "import/proto/xplane.pb.h"
+
+#include <fstream>
+#include <google/protobuf/util/delimited_message_util.h>
 
 #include <QTemporaryDir>
 
 #include <zlib.h>
 
+#include <filesystem>
 #include <random>
 
 using namespace xps;
@@ -563,6 +568,94 @@ private slots:
                  cut.error().toString().c_str());
         test::writeFile(path, "");
         QVERIFY(!importing::importProfile(path).ok());
+    }
+
+    void chakraRanksReplayTheirDependencies()
+    {
+        // Two ranks. Rank 0: a (100 us) -> b (50 us) and a -> all-reduce of 1 MiB -> c (30 us, also after b).
+        // Rank 1: a (200 us) -> all-reduce -> c (30 us). The all-reduce has no duration: the link model gives
+        // a 2-rank ring 1 MiB / 100 GB/s + 2 steps x 5 us = 20,486 ns; it starts when rank 1 reaches it (200
+        // us).
+        QTemporaryDir dir;
+        const auto write = [&](int rank, bool withB) {
+            std::ofstream out(dir.filePath(QStringLiteral("step.%1.et").arg(rank)).toStdString(),
+                              std::ios::binary);
+            ChakraProtoMsg::GlobalMetadata meta;
+            meta.set_version("0.0.4");
+            google::protobuf::util::SerializeDelimitedToOstream(meta, &out);
+            const auto node = [&](std::uint64_t id, const char* name, ChakraProtoMsg::NodeType type,
+                                  std::uint64_t micros, std::vector<std::uint64_t> data,
+                                  std::vector<std::uint64_t> ctrl) {
+                ChakraProtoMsg::Node n;
+                n.set_id(id);
+                n.set_name(name);
+                n.set_type(type);
+                n.set_duration_micros(micros);
+                for (const auto d : data)
+                    n.add_data_deps(d);
+                for (const auto c : ctrl)
+                    n.add_ctrl_deps(c);
+                if (type == ChakraProtoMsg::COMM_COLL_NODE) {
+                    auto* t = n.add_attr();
+                    t->set_name("comm_type");
+                    t->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
+                    auto* size = n.add_attr();
+                    size->set_name("comm_size");
+                    size->set_int64_val(1 << 20);
+                }
+                google::protobuf::util::SerializeDelimitedToOstream(n, &out);
+            };
+            node(1, "a", ChakraProtoMsg::COMP_NODE, rank == 0 ? 100 : 200, {}, {});
+            if (withB)
+                node(2, "b", ChakraProtoMsg::COMP_NODE, 50, {1}, {});
+            node(3, "all-reduce", ChakraProtoMsg::COMM_COLL_NODE, 0, {1}, {});
+            node(4, "c", ChakraProtoMsg::COMP_NODE, 30,
+                 withB ? std::vector<std::uint64_t>{2} : std::vector<std::uint64_t>{}, {3});
+        };
+        write(0, true);
+        write(1, false);
+        QCOMPARE(importing::collectiveNanos(ChakraProtoMsg::ALL_REDUCE, 1 << 20, 2, {}), Nanos(20486));
+        const std::string first = dir.filePath(QStringLiteral("step.0.et")).toStdString();
+        auto p = importing::importProfile(first);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QCOMPARE(p->format, std::string("Chakra execution trace (2 ranks)"));
+        QCOMPARE(p->slices.size(), std::size_t(7));
+        QCOMPARE(p->flows.size(), std::size_t(6)); // rank 0: a->b, a->ar, b->c, ar->c; rank 1: a->ar, ar->c
+        const auto reduce = named(*p, "all-reduce"), c = named(*p, "c"), b = named(*p, "b");
+        QCOMPARE(reduce.size(), std::size_t(2));
+        for (const profile::Slice* r : reduce) {
+            QCOMPARE(r->start, us(200)); // together, when the later rank arrives
+            QCOMPARE(r->duration, Nanos(20486));
+            QCOMPARE(p->classOf(*r), profile::SliceClass::Communication);
+        }
+        QCOMPARE(b[0]->start, us(100));
+        for (const profile::Slice* x : c)
+            QCOMPARE(x->start, us(200) + 20486);
+        QCOMPARE(p->argsOf(static_cast<std::uint32_t>(reduce[0] - p->slices.data())),
+                 std::string(R"({"comm_type":0,"comm_size":1048576,"node_id":3})"));
+
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.devices.size(), std::size_t(2));
+        QCOMPARE(a.devices[0].name, std::string("rank 0"));
+        QCOMPARE(a.devices[0].compute, us(180));
+        QCOMPARE(a.devices[0].communicationExposed(), Nanos(20486));
+        QCOMPARE(a.devices[0].idle(), us(50)); // 150 us .. 200 us, waiting for rank 1
+        // Critical path through the dependencies: rank 1's a (200 us), the all-reduce, c.
+        QCOMPARE(a.criticalPath.length, us(230) + 20486);
+        QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(230));
+        QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Communication)], Nanos(20486));
+
+        // One file alone is one rank; a file cut inside a node says which node.
+        const std::string solo = dir.filePath(QStringLiteral("solo.et")).toStdString();
+        QVERIFY(std::filesystem::copy_file(first, solo));
+        auto one = importing::importProfile(solo);
+        QVERIFY(one.ok());
+        QCOMPARE(one->format, std::string("Chakra execution trace (1 rank)"));
+        const std::string bytes = test::readFile(solo);
+        test::writeFile(solo, bytes.substr(0, bytes.size() - 3));
+        auto cut = importing::importProfile(solo);
+        QVERIFY(!cut.ok());
+        QVERIFY2(cut.error().message().find("node 3 (at byte") == 0, cut.error().toString().c_str());
     }
 
     void hostileMutations()

@@ -579,7 +579,7 @@ private slots:
         QCOMPARE(run->profile.nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
         const auto range = w.profileDocument()->visibleRange();
         QVERIFY(range.first <= copy.start && copy.end() <= range.second);
-        QVERIFY(explorer->summary()->findingText().contains(QStringLiteral("overlap no compute kernel")));
+        QVERIFY(explorer->summary()->findingText().contains(QStringLiteral("with no compute kernel beside it")));
 
         // Operations: filter to aten ops, double-click the first to show its longest instance.
         QTableView* table = explorer->operations()->table();

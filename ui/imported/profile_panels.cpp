@@ -90,13 +90,23 @@ void ProfileSummaryPanel::refresh()
         QStringLiteral("<b>%1</b> — %2, %3 slices<br>")
             .arg(QString::fromStdString(run->profile.format).toHtmlEscaped(), formatDuration(a.span))
             .arg(run->profile.slices.size());
-    for (const profile::DeviceBreakdown& d : a.devices)
-        html += QStringLiteral("<b>%1</b>: busy %2 · compute %3 · communication %4 (exposed %5) · memcpy %6 "
-                               "(exposed %7) · idle %8<br>")
-                    .arg(QString::fromStdString(d.name).toHtmlEscaped(), percentOf(d.busy, d.span),
-                         formatDuration(d.compute), formatDuration(d.communication),
-                         formatDuration(d.communicationExposed()), formatDuration(d.memcpy),
-                         formatDuration(d.memcpyExposed()), formatDuration(d.idle()));
+    for (const profile::DeviceBreakdown& d : a.devices) {
+        // Only what the device did: a device without copies gets no "memcpy 0 ns".
+        QStringList parts{tr("busy %1").arg(percentOf(d.busy, d.span))};
+        if (d.compute > 0)
+            parts << tr("compute %1").arg(formatDuration(d.compute));
+        if (d.communication > 0)
+            parts << tr("communication %1 (exposed %2)")
+                         .arg(formatDuration(d.communication), formatDuration(d.communicationExposed()));
+        if (d.memcpy > 0)
+            parts << tr("memcpy %1 (exposed %2)")
+                         .arg(formatDuration(d.memcpy), formatDuration(d.memcpyExposed()));
+        if (d.memset > 0)
+            parts << tr("memset %1").arg(formatDuration(d.memset));
+        parts << tr("idle %1").arg(formatDuration(d.idle()));
+        html += QStringLiteral("<b>%1</b>: %2<br>")
+                    .arg(QString::fromStdString(d.name).toHtmlEscaped(), parts.join(QStringLiteral(" · ")));
+    }
     if (a.launch.launches > 0)
         html += tr("Launches: %1, delay median %2, p95 %3<br>")
                     .arg(a.launch.launches)

@@ -1,0 +1,499 @@
+#include "import/chakra.h"
+
+#include "import/json_reader.h"
+#include "util/text.h"
+
+#include "import/proto/et_def.pb.h"
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/util/delimited_message_util.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <queue>
+#include <unordered_map>
+
+namespace xps::importing {
+
+using profile::Nanos;
+using profile::Profile;
+using profile::SliceClass;
+using profile::TrackKind;
+namespace pb = ChakraProtoMsg;
+
+namespace {
+
+enum Stream { kCompute, kCpu, kComm, kMemory, kStreams, kNoStream = -1 };
+const char* const kStreamNames[kStreams] = {"compute", "CPU", "communication", "memory"};
+
+// PREFIX.N.et opens PREFIX.0.et ... as ranks; any other name is rank 0 alone.
+std::vector<std::pair<int, std::string>> rankFiles(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    const fs::path p(path);
+    const std::string name = p.filename().string();
+    const auto single = std::vector<std::pair<int, std::string>>{{0, path}};
+    if (name.size() < 4 || name.compare(name.size() - 3, 3, ".et") != 0)
+        return single;
+    const std::string stem = name.substr(0, name.size() - 3);
+    const std::size_t dot = stem.rfind('.');
+    if (dot == std::string::npos || dot + 1 == stem.size() ||
+        !std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return single;
+    const std::string prefix = stem.substr(0, dot + 1);
+    std::vector<std::pair<int, std::string>> out;
+    std::error_code ec;
+    for (const auto& entry :
+         fs::directory_iterator(p.has_parent_path() ? p.parent_path() : fs::path("."), ec)) {
+        const std::string n = entry.path().filename().string();
+        if (n.size() <= prefix.size() + 3 || n.compare(0, prefix.size(), prefix) != 0 ||
+            n.compare(n.size() - 3, 3, ".et") != 0)
+            continue;
+        const std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - 3);
+        if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c));
+            }))
+            continue;
+        out.emplace_back(std::stoi(digits), entry.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out.empty() ? single : out;
+}
+
+Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& version,
+                                        const ImportOptions& options)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0)
+        return Error(path, errno == ENOENT ? std::string("no such file")
+                                           : std::string("cannot open: ") + std::strerror(errno));
+    google::protobuf::io::FileInputStream in(fd);
+    in.SetCloseOnDelete(true);
+    pb::GlobalMetadata meta;
+    bool eof = false;
+    if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&meta, &in, &eof))
+        return Error(
+            path,
+            eof ? "the file is empty: expected a Chakra execution trace (a GlobalMetadata, then nodes)"
+                : "not a Chakra execution trace: the first message is not a length-delimited GlobalMetadata");
+    version = meta.version();
+    std::vector<pb::Node> nodes;
+    for (;;) {
+        const std::int64_t at = in.ByteCount();
+        pb::Node node;
+        if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&node, &in, &eof)) {
+            if (eof)
+                break;
+            return Error(path, "node " + std::to_string(nodes.size()) + " (at byte " +
+                                   text::withThousands(static_cast<std::uint64_t>(at)) +
+                                   "): cut off or not a Chakra node");
+        }
+        nodes.push_back(std::move(node));
+        if (options.progress && nodes.size() % 100'000 == 0 &&
+            !options.progress(static_cast<std::uint64_t>(in.ByteCount())))
+            return Error(path, "cancelled");
+    }
+    return nodes;
+}
+
+std::optional<std::int64_t> attrInteger(const pb::AttributeProto& a)
+{
+    switch (a.value_case()) {
+    case pb::AttributeProto::kInt32Val: return a.int32_val();
+    case pb::AttributeProto::kInt64Val: return a.int64_val();
+    case pb::AttributeProto::kUint32Val: return a.uint32_val();
+    case pb::AttributeProto::kUint64Val:
+        return a.uint64_val() <= static_cast<std::uint64_t>(INT64_MAX)
+                   ? std::optional<std::int64_t>(static_cast<std::int64_t>(a.uint64_val()))
+                   : std::nullopt;
+    case pb::AttributeProto::kSint32Val: return a.sint32_val();
+    case pb::AttributeProto::kSint64Val: return a.sint64_val();
+    case pb::AttributeProto::kFixed32Val: return a.fixed32_val();
+    case pb::AttributeProto::kFixed64Val:
+        return a.fixed64_val() <= static_cast<std::uint64_t>(INT64_MAX)
+                   ? std::optional<std::int64_t>(static_cast<std::int64_t>(a.fixed64_val()))
+                   : std::nullopt;
+    case pb::AttributeProto::kSfixed32Val: return a.sfixed32_val();
+    case pb::AttributeProto::kSfixed64Val: return a.sfixed64_val();
+    case pb::AttributeProto::kBoolVal: return a.bool_val() ? 1 : 0;
+    default: return std::nullopt;
+    }
+}
+
+std::string number(double v)
+{
+    if (!std::isfinite(v))
+        return "null";
+    char b[40];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return b;
+}
+
+template <typename List, typename F> std::string listJson(const List& list, F&& one)
+{
+    std::string out = "[";
+    for (int i = 0; i < list.values_size(); ++i)
+        out += (i ? "," : "") + one(list.values(i));
+    return out + "]";
+}
+
+std::string attrJson(const pb::AttributeProto& a)
+{
+    const auto str = [](const std::string& s) {
+        std::string out;
+        appendJsonString(out, s);
+        return out;
+    };
+    const auto num = [](auto v) { return std::to_string(v); };
+    switch (a.value_case()) {
+    case pb::AttributeProto::kDoubleVal: return number(a.double_val());
+    case pb::AttributeProto::kFloatVal: return number(a.float_val());
+    case pb::AttributeProto::kBoolVal: return a.bool_val() ? "true" : "false";
+    case pb::AttributeProto::kStringVal: return str(a.string_val());
+    case pb::AttributeProto::kBytesVal: return str("<" + std::to_string(a.bytes_val().size()) + " bytes>");
+    case pb::AttributeProto::kDoubleList:
+        return listJson(a.double_list(), [](double v) { return number(v); });
+    case pb::AttributeProto::kFloatList: return listJson(a.float_list(), [](float v) { return number(v); });
+    case pb::AttributeProto::kInt32List: return listJson(a.int32_list(), num);
+    case pb::AttributeProto::kInt64List: return listJson(a.int64_list(), num);
+    case pb::AttributeProto::kUint32List: return listJson(a.uint32_list(), num);
+    case pb::AttributeProto::kUint64List: return listJson(a.uint64_list(), num);
+    case pb::AttributeProto::kSint32List: return listJson(a.sint32_list(), num);
+    case pb::AttributeProto::kSint64List: return listJson(a.sint64_list(), num);
+    case pb::AttributeProto::kFixed32List: return listJson(a.fixed32_list(), num);
+    case pb::AttributeProto::kFixed64List: return listJson(a.fixed64_list(), num);
+    case pb::AttributeProto::kSfixed32List: return listJson(a.sfixed32_list(), num);
+    case pb::AttributeProto::kSfixed64List: return listJson(a.sfixed64_list(), num);
+    case pb::AttributeProto::kBoolList:
+        return listJson(a.bool_list(), [](bool v) { return std::string(v ? "true" : "false"); });
+    case pb::AttributeProto::kStringList: return listJson(a.string_list(), str);
+    case pb::AttributeProto::kBytesList:
+        return listJson(a.bytes_list(), [&](const std::string& b) {
+            return str("<" + std::to_string(b.size()) + " bytes>");
+        });
+    default: break;
+    }
+    if (const auto v = attrInteger(a))
+        return std::to_string(*v);
+    return "null";
+}
+
+// One node placed on the schedule.
+struct Work
+{
+    int rank = 0;
+    std::size_t node = 0; // index into its rank's nodes
+    int stream = kNoStream;
+    int collective = -1; // k: the rank's k-th collective
+    Nanos duration = 0;
+    Nanos ready = 0;
+    Nanos start = -1;
+    int pending = 0;
+    std::vector<std::size_t> next;
+};
+
+struct Dependency
+{
+    std::size_t from, to;
+    bool data;
+};
+
+} // namespace
+
+Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const ChakraLinkModel& model)
+{
+    const double n = std::max(ranks, 1);
+    const double perByte = 1.0 / model.linkGBs; // ns per byte at GB/s
+    double factor = 0, steps = 0;               // a ring algorithm
+    switch (commType) {
+    case pb::ALL_REDUCE:
+        factor = 2 * (n - 1) / n;
+        steps = 2 * (n - 1);
+        break;
+    case pb::ALL_GATHER:
+    case pb::REDUCE_SCATTER:
+    case pb::REDUCE_SCATTER_BLOCK:
+    case pb::ALL_TO_ALL:
+    case pb::GATHER:
+    case pb::SCATTER:
+        factor = (n - 1) / n;
+        steps = n - 1;
+        break;
+    case pb::REDUCE:
+    case pb::BROADCAST:
+        factor = 1;
+        steps = n - 1;
+        break;
+    case pb::BARRIER:
+        factor = 0;
+        steps = n - 1;
+        break;
+    default:
+        factor = 1;
+        steps = 1;
+        break;
+    }
+    return static_cast<Nanos>(std::llround(factor * static_cast<double>(bytes) * perByte +
+                                           steps * static_cast<double>(model.latencyNs)));
+}
+
+Result<Profile> importChakra(const std::string& path, const ImportOptions& options,
+                             const ChakraLinkModel& model)
+{
+    const auto files = rankFiles(path);
+    std::vector<std::vector<pb::Node>> ranks;
+    Profile p;
+    p.source = path;
+    for (const auto& [rank, file] : files) {
+        std::string version;
+        auto nodes = readNodes(file, version, options);
+        if (!nodes)
+            return nodes.error();
+        ranks.push_back(std::move(nodes).value());
+        if (!version.empty() && p.metadata.empty())
+            p.metadata.emplace_back("schema", version);
+    }
+    const int rankCount = static_cast<int>(ranks.size());
+    p.format =
+        "Chakra execution trace (" + std::to_string(rankCount) + (rankCount == 1 ? " rank)" : " ranks)");
+
+    // Work items, dependencies and the per-rank collective order.
+    std::vector<Work> work;
+    std::vector<Dependency> deps;
+    std::vector<int> collectivesOfRank(ranks.size(), 0);
+    std::uint64_t unknownDeps = 0, untimed = 0;
+    std::vector<std::size_t> firstOfRank;
+    for (int r = 0; r < rankCount; ++r) {
+        firstOfRank.push_back(work.size());
+        std::unordered_map<std::uint64_t, std::size_t> byId;
+        for (std::size_t i = 0; i < ranks[r].size(); ++i)
+            byId.emplace(ranks[r][i].id(), work.size() + i);
+        for (std::size_t i = 0; i < ranks[r].size(); ++i) {
+            const pb::Node& n = ranks[r][i];
+            Work w;
+            w.rank = r;
+            w.node = i;
+            bool cpu = false;
+            std::int64_t commType = pb::ALL_REDUCE, bytes = 0;
+            for (const pb::AttributeProto& a : n.attr()) {
+                const auto v = attrInteger(a);
+                if (a.name() == "is_cpu_op" && v)
+                    cpu = *v != 0;
+                else if (a.name() == "comm_type" && v)
+                    commType = *v;
+                else if ((a.name() == "comm_size" || a.name() == "tensor_size") && v)
+                    bytes = std::max<std::int64_t>(*v, 0);
+            }
+            switch (n.type()) {
+            case pb::COMP_NODE: w.stream = cpu ? kCpu : kCompute; break;
+            case pb::COMM_COLL_NODE:
+                w.stream = kComm;
+                w.collective = collectivesOfRank[static_cast<std::size_t>(r)]++;
+                break;
+            case pb::COMM_SEND_NODE:
+            case pb::COMM_RECV_NODE: w.stream = kComm; break;
+            case pb::MEM_LOAD_NODE:
+            case pb::MEM_STORE_NODE: w.stream = kMemory; break;
+            default: break;
+            }
+            if (n.duration_micros() > 0) {
+                w.duration =
+                    static_cast<Nanos>(std::min<std::uint64_t>(n.duration_micros(), 1ull << 40) * 1000);
+            } else if (n.type() == pb::COMM_COLL_NODE) {
+                w.duration = collectiveNanos(static_cast<int>(commType), static_cast<std::uint64_t>(bytes),
+                                             rankCount, model);
+            } else if (n.type() == pb::COMM_SEND_NODE || n.type() == pb::COMM_RECV_NODE) {
+                w.duration = static_cast<Nanos>(std::llround(static_cast<double>(bytes) / model.linkGBs)) +
+                             model.latencyNs;
+            } else if (n.type() == pb::MEM_LOAD_NODE || n.type() == pb::MEM_STORE_NODE) {
+                w.duration = static_cast<Nanos>(std::llround(static_cast<double>(bytes) / model.memoryGBs));
+            } else if (n.type() == pb::COMP_NODE) {
+                ++untimed;
+            }
+            const std::size_t self = work.size();
+            const auto depend = [&](std::uint64_t id, bool data) {
+                const auto it = byId.find(id);
+                if (it == byId.end() || it->second == self) {
+                    ++unknownDeps;
+                    return;
+                }
+                deps.push_back({it->second, self, data});
+            };
+            for (const std::uint64_t d : n.data_deps())
+                depend(d, true);
+            for (const std::uint64_t d : n.ctrl_deps())
+                depend(d, false);
+            work.push_back(std::move(w));
+        }
+    }
+    for (const Dependency& d : deps) {
+        work[d.from].next.push_back(d.to);
+        ++work[d.to].pending;
+    }
+    std::vector<int> ranksWithCollective; // per k: how many ranks have a k-th collective
+    for (const int c : collectivesOfRank) {
+        if (static_cast<std::size_t>(c) > ranksWithCollective.size())
+            ranksWithCollective.resize(static_cast<std::size_t>(c), 0);
+        for (int k = 0; k < c; ++k)
+            ++ranksWithCollective[static_cast<std::size_t>(k)];
+    }
+
+    // List scheduling by ready time.
+    using Entry = std::pair<Nanos, std::size_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+    for (std::size_t i = 0; i < work.size(); ++i)
+        if (work[i].pending == 0)
+            ready.push({0, i});
+    std::vector<std::array<Nanos, kStreams>> streamFree(ranks.size(), std::array<Nanos, kStreams>{});
+    std::map<int, std::vector<std::size_t>> arrived; // collective k -> its nodes that are ready
+    const auto place = [&](std::size_t i, Nanos start) {
+        Work& w = work[i];
+        w.start = start;
+        const Nanos end = start + w.duration;
+        if (w.stream != kNoStream)
+            streamFree[static_cast<std::size_t>(w.rank)][static_cast<std::size_t>(w.stream)] = end;
+        for (const std::size_t n : w.next) {
+            work[n].ready = std::max(work[n].ready, end);
+            if (--work[n].pending == 0)
+                ready.push({work[n].ready, n});
+        }
+    };
+    const auto startOf = [&](const Work& w) {
+        return w.stream == kNoStream
+                   ? w.ready
+                   : std::max(
+                         w.ready,
+                         streamFree[static_cast<std::size_t>(w.rank)][static_cast<std::size_t>(w.stream)]);
+    };
+    std::size_t waiting = 0;
+    while (!ready.empty() || waiting > 0) {
+        if (ready.empty()) {
+            // Collectives some rank never reaches: each runs on its own once nothing else can.
+            for (auto& [k, nodes] : arrived)
+                for (const std::size_t i : nodes)
+                    place(i, startOf(work[i]));
+            p.warnings.push_back(
+                "collectives that not every rank reaches ran on the ranks that did, unsynchronized");
+            arrived.clear();
+            waiting = 0;
+            continue;
+        }
+        const std::size_t i = ready.top().second;
+        ready.pop();
+        Work& w = work[i];
+        if (w.collective < 0) {
+            place(i, startOf(w));
+            continue;
+        }
+        auto& group = arrived[w.collective];
+        group.push_back(i);
+        ++waiting;
+        if (static_cast<int>(group.size()) < ranksWithCollective[static_cast<std::size_t>(w.collective)])
+            continue;
+        Nanos start = 0, duration = 0;
+        for (const std::size_t g : group) {
+            start = std::max(start, startOf(work[g]));
+            duration = std::max(duration, work[g].duration);
+        }
+        const std::vector<std::size_t> members = std::move(group);
+        arrived.erase(w.collective);
+        waiting -= members.size();
+        for (const std::size_t g : members) {
+            work[g].duration = duration;
+            place(g, start);
+        }
+    }
+
+    // The profile: a process per rank, a thread per stream it used.
+    std::vector<std::array<std::uint32_t, kStreams + 1>> tracks(ranks.size());
+    const std::uint32_t idKey = p.intern("node_id");
+    std::vector<std::uint32_t> sliceOf(work.size(), profile::kNone);
+    std::size_t unplaced = 0;
+    for (int r = 0; r < rankCount; ++r) {
+        profile::Track process;
+        process.kind = TrackKind::Process;
+        process.pid = files[static_cast<std::size_t>(r)].first;
+        process.sortIndex = process.pid;
+        process.name = "rank " + std::to_string(process.pid);
+        process.device = true;
+        const auto processIndex = static_cast<std::uint32_t>(p.tracks.size());
+        p.tracks.push_back(process);
+        tracks[static_cast<std::size_t>(r)].fill(profile::kNone);
+        for (std::size_t i = firstOfRank[static_cast<std::size_t>(r)]; i < work.size() && work[i].rank == r;
+             ++i) {
+            const Work& w = work[i];
+            if (w.start < 0) {
+                ++unplaced;
+                continue;
+            }
+            const std::size_t s =
+                w.stream == kNoStream ? std::size_t(kStreams) : static_cast<std::size_t>(w.stream);
+            std::uint32_t& track = tracks[static_cast<std::size_t>(r)][s];
+            if (track == profile::kNone) {
+                profile::Track t;
+                t.kind = TrackKind::Thread;
+                t.parent = processIndex;
+                t.pid = process.pid;
+                t.tid = static_cast<std::int64_t>(s);
+                t.sortIndex = static_cast<std::int64_t>(s);
+                t.name = s == kStreams ? "other" : kStreamNames[s];
+                t.device = s != kCpu;
+                track = static_cast<std::uint32_t>(p.tracks.size());
+                p.tracks.push_back(t);
+            }
+            const pb::Node& n = ranks[static_cast<std::size_t>(r)][w.node];
+            std::string args = "{";
+            for (const pb::AttributeProto& a : n.attr()) {
+                if (args.size() > 1)
+                    args += ',';
+                appendJsonString(args, a.name());
+                args += ':' + attrJson(a);
+            }
+            args += '}';
+            const SliceClass cls = w.stream == kCompute  ? SliceClass::Kernel
+                                   : w.stream == kCpu    ? SliceClass::CpuOp
+                                   : w.stream == kComm   ? SliceClass::Communication
+                                   : w.stream == kMemory ? SliceClass::Memcpy
+                                                         : SliceClass::Other;
+            profile::Slice slice;
+            slice.start = w.start;
+            slice.duration = w.duration;
+            slice.trackAndDepth = track << 8;
+            slice.type = p.typeOf(n.name().empty() ? "node " + std::to_string(n.id()) : n.name(),
+                                  pb::NodeType_Name(n.type()), cls);
+            slice.args = p.internArgs(args);
+            sliceOf[i] = static_cast<std::uint32_t>(p.slices.size());
+            if (n.id() <= static_cast<std::uint64_t>(INT64_MAX))
+                p.sliceArgs.push_back({sliceOf[i], idKey, static_cast<std::int64_t>(n.id())});
+            p.slices.push_back(slice);
+        }
+    }
+    const std::uint32_t dataFlow = p.typeOf("data", "dependency", SliceClass::Other);
+    const std::uint32_t ctrlFlow = p.typeOf("control", "dependency", SliceClass::Other);
+    for (const Dependency& d : deps)
+        if (sliceOf[d.from] != profile::kNone && sliceOf[d.to] != profile::kNone)
+            p.flows.push_back({sliceOf[d.from], sliceOf[d.to], d.data ? dataFlow : ctrlFlow});
+    if (unknownDeps > 0)
+        p.warnings.push_back(
+            text::withThousands(unknownDeps) +
+            " dependencies name a node the rank does not have (or the node itself); ignored");
+    if (untimed > 0)
+        p.warnings.push_back(text::withThousands(untimed) +
+                             " compute nodes have no duration_micros; each took no time");
+    if (unplaced > 0)
+        p.warnings.push_back(text::withThousands(unplaced) +
+                             " nodes are in a dependency cycle or wait on one; not placed");
+    p.finish();
+    return p;
+}
+
+} // namespace xps::importing

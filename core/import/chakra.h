@@ -1,0 +1,34 @@
+#pragma once
+// MLCommons Chakra execution traces (*.et: length-delimited protobuf, a GlobalMetadata then Nodes, schema in
+// import/proto/et_def.proto) into a profile::Profile, by replaying their dependency graph.
+//
+// A trace holds one rank; `PREFIX.N.et` opens every `PREFIX.K.et` beside it as ranks 0..N. Nodes carry
+// dependencies, not times, so a small scheduler places them: each rank runs compute, CPU, communication and
+// memory work on a stream of each kind, one node at a time, a node starting when its data and control
+// dependencies have ended and its stream is free; the k-th collective of every rank starts together, when
+// the last rank reaches it. A node's duration is its duration_micros; without one, communication and
+// memory take what a link model says (bytes / bandwidth + latency per step of a ring algorithm). Data and
+// control dependencies become flows (category "dependency"), which the critical path follows.
+
+#include "import/chrome_json.h"
+#include "profile/profile.h"
+#include "util/result.h"
+
+#include <string>
+
+namespace xps::importing {
+
+struct ChakraLinkModel
+{
+    double linkGBs = 100.0;           // per rank, each direction: an NVLink-class link
+    profile::Nanos latencyNs = 5'000; // per step of a collective, and per point-to-point message
+    double memoryGBs = 1'000.0;       // MEM_LOAD / MEM_STORE nodes
+};
+
+Result<profile::Profile> importChakra(const std::string& path, const ImportOptions& options = {},
+                                      const ChakraLinkModel& model = {});
+
+// The link model's time for a collective of `bytes` among `ranks` (ChakraProtoMsg::CollectiveCommType).
+profile::Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const ChakraLinkModel& model);
+
+} // namespace xps::importing
