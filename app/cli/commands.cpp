@@ -31,8 +31,10 @@ constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
 commands:
   info TRACE                 chips, program sizes, buffers, regions and snapshot bytes of a trace; of an
                              imported profile its format, tracks, events and import warnings
-  convert IN -o OUT          convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps);
-                             an imported profile converts to Chrome trace JSON (OUT.json) for Perfetto
+  convert IN -o OUT [--to chrome]
+                             convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps);
+                             an imported profile converts to Chrome trace JSON (OUT.json) for Perfetto;
+                             --to chrome replays a trace (full mode) and writes the replay as Chrome JSON
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
   replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json] [--max-cycles N]
@@ -118,8 +120,22 @@ int runInfo(const std::vector<std::string>& args, Streams io)
     return kExitOk;
 }
 
-int runConvert(const std::vector<std::string>& args, Streams io)
+int runConvert(const std::vector<std::string>& allArgs, Streams io)
 {
+    // --to chrome: Chrome trace JSON for Perfetto, from a profile or from a replay of an xpushark trace.
+    std::vector<std::string> args;
+    std::string to;
+    for (std::size_t i = 0; i < allArgs.size(); ++i) {
+        if (allArgs[i] != "--to") {
+            args.push_back(allArgs[i]);
+            continue;
+        }
+        if (i + 1 >= allArgs.size())
+            return usageError(io, "convert: --to needs a format (chrome)");
+        to = allArgs[++i];
+        if (to != "chrome")
+            return usageError(io, "convert: --to: unknown format '" + to + "'; expected chrome");
+    }
     const Parsed p = parseArgs(args, true, io, "convert");
     if (!p.ok)
         return kExitUsage;
@@ -130,6 +146,8 @@ int runConvert(const std::vector<std::string>& args, Streams io)
         return usageError(io, "convert: missing -o OUT (a .xtrace.json or .xps file)");
     if (isImportedProfile(p.positional[0]))
         return convertProfile(p.positional[0], p.output, io);
+    if (to == "chrome")
+        return convertReplayToChrome(p.positional[0], p.output, io);
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());

@@ -37,6 +37,8 @@ bool isImportedProfile(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
 int analyzeProfile(const std::string& path, bool json, Streams io);
 int convertProfile(const std::string& in, const std::string& out, Streams io);
+// convert --to chrome of an xpushark trace: replays it in full mode and writes the replay (replay_command.cpp).
+int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);
 
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);

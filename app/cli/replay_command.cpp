@@ -184,4 +184,26 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     return kExitOk;
 }
 
+int convertReplayToChrome(const std::string& in, const std::string& out, Streams io)
+{
+    if (out.size() < 5 || out.compare(out.size() - 5, 5, ".json") != 0 || out.ends_with(".xtrace.json"))
+        return usageError(
+            io, "convert: --to chrome writes Chrome trace JSON: name the output OUT.json (not .xtrace.json)");
+    auto trace = trace::loadTrace(in);
+    if (!trace)
+        return inputError(io, trace.error());
+    events::EventStore store;
+    sim::ReplayOptions options;
+    options.mode = sim::ReplayMode::Full;
+    const sim::ReplayResult result = sim::Replayer(*trace, options, store).run();
+    if (result.fault) {
+        io.err << in << ": replay stopped: " << result.fault->toString() << "\n";
+        return kExitBadInput;
+    }
+    if (Status written = exporting::writeChromeTrace(*trace, store, out); !written)
+        return inputError(io, written.error());
+    io.out << "wrote " << out << " (the replay: " << result.totalCycles << " cycles)\n";
+    return kExitOk;
+}
+
 } // namespace xps::cli

@@ -112,14 +112,18 @@ private slots:
             << QStringList{QStringLiteral("analyze")}
             << QByteArray("xpushark-cli: analyze: expected exactly one TRACE file, got 0");
         QTest::newRow("apply without suggestion")
-            << QStringList{QStringLiteral("apply"), QStringLiteral("a.xps"), QStringLiteral("-o"), QStringLiteral("b.xps")}
+            << QStringList{QStringLiteral("apply"), QStringLiteral("a.xps"), QStringLiteral("-o"),
+                           QStringLiteral("b.xps")}
             << QByteArray("xpushark-cli: apply: usage: apply TRACE --suggestion ID -o FIXED");
         QTest::newRow("report without -o")
             << QStringList{QStringLiteral("report"), QStringLiteral("a.xps")}
-            << QByteArray("xpushark-cli: report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
+            << QByteArray("xpushark-cli: report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format "
+                          "FORMAT] [--no-measure]");
         QTest::newRow("report in an unknown format")
-            << QStringList{QStringLiteral("report"), QStringLiteral("a.xps"), QStringLiteral("-o"), QStringLiteral("r.docx")}
-            << QByteArray("xpushark-cli: report: cannot tell the format of 'r.docx': use .html, .md, .json or .pdf, or "
+            << QStringList{QStringLiteral("report"), QStringLiteral("a.xps"), QStringLiteral("-o"),
+                           QStringLiteral("r.docx")}
+            << QByteArray("xpushark-cli: report: cannot tell the format of 'r.docx': use .html, .md, .json "
+                          "or .pdf, or "
                           "--format html|md|json|pdf");
         QTest::newRow("-o without name")
             << QStringList{QStringLiteral("convert"), QStringLiteral("a.xps"), QStringLiteral("-o")}
@@ -276,17 +280,17 @@ private slots:
     {
         QTemporaryDir dir;
         for (const char* workload : {"allgather", "matmul", "decode", "smalltile"})
-        for (const char* variant : {"naive", "tuned"}) {
-            const QString out = dir.filePath(QStringLiteral("w.xtrace.json"));
-            const Run r =
-                cli({QStringLiteral("generate"), QString::fromLatin1(workload), QStringLiteral("--variant"),
-                     QString::fromLatin1(variant), QStringLiteral("-o"), out});
-            QCOMPARE(r.exitCode, 0);
-            const std::string sampleName = std::string(workload) + "_" + variant + ".xtrace.json";
-            QVERIFY2(test::readFile(out.toStdString()) ==
-                         test::readFile(sample(sampleName.c_str()).toStdString()),
-                     "resources/samples is stale: regenerate it with xpushark-cli generate");
-        }
+            for (const char* variant : {"naive", "tuned"}) {
+                const QString out = dir.filePath(QStringLiteral("w.xtrace.json"));
+                const Run r = cli({QStringLiteral("generate"), QString::fromLatin1(workload),
+                                   QStringLiteral("--variant"), QString::fromLatin1(variant),
+                                   QStringLiteral("-o"), out});
+                QCOMPARE(r.exitCode, 0);
+                const std::string sampleName = std::string(workload) + "_" + variant + ".xtrace.json";
+                QVERIFY2(test::readFile(out.toStdString()) ==
+                             test::readFile(sample(sampleName.c_str()).toStdString()),
+                         "resources/samples is stale: regenerate it with xpushark-cli generate");
+            }
     }
 
     void allGatherTunedBeatsNaiveOnTheGrm()
@@ -306,7 +310,8 @@ private slots:
         // trace `apply` writes must replay to exactly the reported cycles.
         QTemporaryDir dir;
         const std::string source = test::sourceDir() + "/tests/data/unbalanced_dmas.xasm";
-        const Run r = cli({QStringLiteral("analyze"), QString::fromStdString(source), QStringLiteral("--json")});
+        const Run r =
+            cli({QStringLiteral("analyze"), QString::fromStdString(source), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
         QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-analysis"));
@@ -330,23 +335,27 @@ private slots:
         QCOMPARE(j["suggestions"][0]["id"].get<std::string>(), id);
 
         const QString fixed = dir.filePath(QStringLiteral("fixed.xtrace.json"));
-        const Run applied = cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
-                                 QString::fromStdString(id), QStringLiteral("-o"), fixed});
+        const Run applied =
+            cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
+                 QString::fromStdString(id), QStringLiteral("-o"), fixed});
         QCOMPARE(applied.exitCode, 0);
         const Run replayed = cli({QStringLiteral("replay"), fixed});
         QCOMPARE(replayed.exitCode, 0);
-        QVERIFY2(replayed.out.ends_with(": " + std::to_string(newCycles) + " cycles\n"), replayed.out.c_str());
+        QVERIFY2(replayed.out.ends_with(": " + std::to_string(newCycles) + " cycles\n"),
+                 replayed.out.c_str());
 
-        const Run unknown = cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
-                                 QStringLiteral("S99"), QStringLiteral("-o"), fixed});
+        const Run unknown =
+            cli({QStringLiteral("apply"), QString::fromStdString(source), QStringLiteral("--suggestion"),
+                 QStringLiteral("S99"), QStringLiteral("-o"), fixed});
         QCOMPARE(unknown.exitCode, 1);
-        QVERIFY2(unknown.err.find("no suggestion S99; this trace has S1") != std::string::npos, unknown.err.c_str());
+        QVERIFY2(unknown.err.find("no suggestion S99; this trace has S1") != std::string::npos,
+                 unknown.err.c_str());
     }
 
     void analyzeFindsTheAllGatherLinkPattern()
     {
-        const Run r = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"), QStringLiteral("--json"),
-                           QStringLiteral("--no-measure")});
+        const Run r = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"),
+                           QStringLiteral("--json"), QStringLiteral("--no-measure")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
         QCOMPARE(j["summary"]["total_cycles"].get<std::uint64_t>(), std::uint64_t{76788});
@@ -366,7 +375,8 @@ private slots:
     {
         // The paper's All-Gather finding: the naive ring sends every step one way; sending part of each
         // transfer the other way round gains >= 10% with every chip's output bit for bit the same.
-        const Run r = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"), QStringLiteral("--json")});
+        const Run r =
+            cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
         const nlohmann::json* split = nullptr;
@@ -383,8 +393,8 @@ private slots:
         QCOMPARE(j["suggestions"][0]["kind"].get<std::string>(), std::string("one-way-ring"));
 
         // The tuned variant already uses both directions: no such finding.
-        const Run tuned = cli({QStringLiteral("analyze"), sample("allgather_tuned.xtrace.json"), QStringLiteral("--json"),
-                               QStringLiteral("--no-measure")});
+        const Run tuned = cli({QStringLiteral("analyze"), sample("allgather_tuned.xtrace.json"),
+                               QStringLiteral("--json"), QStringLiteral("--no-measure")});
         QCOMPARE(tuned.exitCode, 0);
         for (const auto& s : nlohmann::json::parse(tuned.out)["suggestions"])
             QVERIFY(s["kind"] != "one-way-ring");
@@ -394,8 +404,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString trace = dir.filePath(QStringLiteral("matmul.xtrace.json"));
-        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("matmul"), QStringLiteral("--variant"), QStringLiteral("tuned"),
-                      QStringLiteral("-o"), trace})
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("matmul"), QStringLiteral("--variant"),
+                      QStringLiteral("tuned"), QStringLiteral("-o"), trace})
                      .exitCode,
                  0);
         const Run r = cli({QStringLiteral("analyze"), trace, QStringLiteral("--json")});
@@ -408,14 +418,16 @@ private slots:
 
     void analyzeJsonOfTheNaiveDecodeMeasuresTheHoists()
     {
-        const Run r = cli({QStringLiteral("analyze"), sample("decode_naive.xtrace.json"), QStringLiteral("--json")});
+        const Run r =
+            cli({QStringLiteral("analyze"), sample("decode_naive.xtrace.json"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
         double best = 0.0;
         for (const auto& s : j["suggestions"])
             if (s["kind"] == "late-dma") {
                 QCOMPARE(s["verdict"].get<std::string>(), std::string("improves"));
-                QCOMPARE(s["baseline_cycles"].get<std::uint64_t>() - s["new_cycles"].get<std::uint64_t>() > 0, true);
+                QCOMPARE(s["baseline_cycles"].get<std::uint64_t>() - s["new_cycles"].get<std::uint64_t>() > 0,
+                         true);
                 best = std::max(best, s["gain_percent"].get<double>());
             }
         QVERIFY2(best > 3.0, std::to_string(best).c_str());
@@ -427,9 +439,11 @@ private slots:
         // The sample remembers how it was generated (info shows it), so the what-if can re-generate it.
         const Run info = cli({QStringLiteral("info"), sample("smalltile_naive.xtrace.json")});
         QCOMPARE(info.exitCode, 0);
-        QVERIFY2(info.out.find("generated: xpushark-cli generate smalltile --variant naive --tile-bytes 8192 --total-bytes 4194304") !=
-                     std::string::npos, info.out.c_str());
-        const Run r = cli({QStringLiteral("analyze"), sample("smalltile_naive.xtrace.json"), QStringLiteral("--json")});
+        QVERIFY2(info.out.find("generated: xpushark-cli generate smalltile --variant naive --tile-bytes 8192 "
+                               "--total-bytes 4194304") != std::string::npos,
+                 info.out.c_str());
+        const Run r =
+            cli({QStringLiteral("analyze"), sample("smalltile_naive.xtrace.json"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out);
         QVERIFY(j["vmem"]["unused_fraction"].get<double>() > 0.9);
@@ -478,7 +492,8 @@ private slots:
         // HTML: self-contained (no external references), every section, one inline SVG per figure, and
         // balanced tags once the void elements are set aside.
         const std::string html = test::readFile(report("html").toStdString());
-        for (const char* id : {"summary", "figures", "chips", "regions", "suggestions", "annotations", "bookmarks"})
+        for (const char* id :
+             {"summary", "figures", "chips", "regions", "suggestions", "annotations", "bookmarks"})
             QVERIFY2(html.find("id=\"" + std::string(id) + "\"") != std::string::npos, id);
         QVERIFY(html.find("src=\"http") == std::string::npos && html.find("href=") == std::string::npos);
         std::size_t svgs = 0;
@@ -500,7 +515,8 @@ private slots:
                 open.push_back(tag);
                 continue;
             }
-            QVERIFY2(!open.empty() && open.back() == tag, qPrintable(QString::fromStdString("unbalanced </" + tag + ">")));
+            QVERIFY2(!open.empty() && open.back() == tag,
+                     qPrintable(QString::fromStdString("unbalanced </" + tag + ">")));
             open.pop_back();
         }
         QVERIFY(open.empty());
@@ -508,22 +524,25 @@ private slots:
 
         // Markdown: the same sections, the best suggestion first.
         const std::string md = test::readFile(report("md").toStdString());
-        for (const char* heading : {"## Summary", "## Chips", "## Regions", "## Suggestions", "## Annotations", "## Bookmarks"})
+        for (const char* heading :
+             {"## Summary", "## Chips", "## Regions", "## Suggestions", "## Annotations", "## Bookmarks"})
             QVERIFY2(md.find(heading) != std::string::npos, heading);
         QVERIFY(md.find("### 1. " + bestTitle) != std::string::npos);
 
         // PDF: what a reader's text extraction finds in it.
         QProcess pdftotext;
         pdftotext.start(QStringLiteral("pdftotext"), {report("pdf"), QStringLiteral("-")});
-        QVERIFY2(pdftotext.waitForFinished(30000) && pdftotext.exitCode() == 0, "pdftotext (poppler-utils) must read the PDF");
+        QVERIFY2(pdftotext.waitForFinished(30000) && pdftotext.exitCode() == 0,
+                 "pdftotext (poppler-utils) must read the PDF");
         const std::string text = pdftotext.readAllStandardOutput().toStdString();
-        for (const char* words : {"Summary", "Stall cycles by reason", "Chips", "Regions", "Suggestions", "Annotations", "Bookmarks"})
+        for (const char* words : {"Summary", "Stall cycles by reason", "Chips", "Regions", "Suggestions",
+                                  "Annotations", "Bookmarks"})
             QVERIFY2(text.find(words) != std::string::npos, words);
         QVERIFY(text.find("1. " + bestTitle) != std::string::npos);
 
         // A report that cannot be written says where, and leaves nothing behind.
-        const Run bad = cli({QStringLiteral("report"), trace, QStringLiteral("--no-measure"), QStringLiteral("-o"),
-                             dir.filePath(QStringLiteral("missing/report.html"))});
+        const Run bad = cli({QStringLiteral("report"), trace, QStringLiteral("--no-measure"),
+                             QStringLiteral("-o"), dir.filePath(QStringLiteral("missing/report.html"))});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.find("missing/report.html") != std::string::npos, bad.err.c_str());
     }
@@ -543,7 +562,8 @@ private slots:
         const std::string path = dir.filePath(QStringLiteral("review.xps")).toStdString();
         QVERIFY(session::writeSession(s, path).ok());
         const QString out = dir.filePath(QStringLiteral("review.md"));
-        const Run r = cli({QStringLiteral("report"), QString::fromStdString(path), QStringLiteral("--no-measure"), QStringLiteral("-o"), out});
+        const Run r = cli({QStringLiteral("report"), QString::fromStdString(path),
+                           QStringLiteral("--no-measure"), QStringLiteral("-o"), out});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         const std::string md = test::readFile(out.toStdString());
         QVERIFY(md.find("the first load waits here") != std::string::npos);
@@ -551,8 +571,10 @@ private slots:
         QVERIFY(md.find("- prologue: cycles 0-120") != std::string::npos);
         // Each bookmark has a figure of its time range: the units, engines and links busy in it.
         QVERIFY2(md.find("## Bookmark 1: prologue") != std::string::npos, md.c_str());
-        QVERIFY(md.find("| chip 0 scalar |") != std::string::npos && md.find("| chip 0 DMA 0 |") != std::string::npos);
-        QVERIFY2(md.find("(S1, ") != std::string::npos && md.find(", dismissed)") != std::string::npos, md.c_str());
+        QVERIFY(md.find("| chip 0 scalar |") != std::string::npos &&
+                md.find("| chip 0 DMA 0 |") != std::string::npos);
+        QVERIFY2(md.find("(S1, ") != std::string::npos && md.find(", dismissed)") != std::string::npos,
+                 md.c_str());
         // The anchored note moved to where its event (the first execution of pc 16, the first sync.wait,
         // issued at cycle 75 on the GRM) is in this replay, keeping its length.
         QVERIFY2(md.find("- cycles 75-85: the first load waits here") != std::string::npos, md.c_str());
@@ -593,19 +615,42 @@ private slots:
         QCOMPARE(nlohmann::json::parse(again.out)["critical_path"], j["critical_path"]);
 
         // A profile converts only to Chrome JSON.
-        const Run wrong = cli({QStringLiteral("convert"), step, QStringLiteral("-o"), dir.filePath(QStringLiteral("x.xps"))});
+        const Run wrong = cli(
+            {QStringLiteral("convert"), step, QStringLiteral("-o"), dir.filePath(QStringLiteral("x.xps"))});
         QCOMPARE(wrong.exitCode, 2);
         QVERIFY(wrong.err.find("name the output OUT.json") != std::string::npos);
+    }
+
+    void convertToChromeReplaysAndOpensAsAProfile()
+    {
+        // An xpushark trace to Chrome JSON: replayed, exported, and readable by the profile importer.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("vector_add.perfetto.json"));
+        const Run convert = cli({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("--to"),
+                                 QStringLiteral("chrome"), QStringLiteral("-o"), out});
+        QCOMPARE(convert.exitCode, 0);
+        QVERIFY2(convert.out.find("(the replay: ") != std::string::npos, convert.out.c_str());
+        const Run info = cli({QStringLiteral("info"), out});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.find("Chrome trace JSON") != std::string::npos, info.out.c_str());
+        QVERIFY(info.out.find("process 0 \"chip 0\"") != std::string::npos);
+        QVERIFY(info.out.find(" flows;") != std::string::npos &&
+                info.out.find(" 0 flows;") == std::string::npos);
+        expectUsageError({QStringLiteral("convert"), sample("vector_add.xasm"), QStringLiteral("--to"),
+                          QStringLiteral("svg"), QStringLiteral("-o"), out},
+                         "xpushark-cli: convert: --to: unknown format 'svg'; expected chrome");
     }
 
     void brokenProfileNamesLineAndColumn()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("broken.json"));
-        test::writeFile(path.toStdString(), "{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": 1 \"dur\": 2}\n]}\n");
+        test::writeFile(path.toStdString(),
+                        "{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": 1 \"dur\": 2}\n]}\n");
         const Run r = cli({QStringLiteral("analyze"), path});
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(r.err, path.toStdString() + ":2:23: expected ',' or '}' after an object member, found '\"'\n");
+        QCOMPARE(r.err,
+                 path.toStdString() + ":2:23: expected ',' or '}' after an object member, found '\"'\n");
         QVERIFY(r.out.empty());
     }
 
