@@ -18,14 +18,6 @@ using profile::TrackKind;
 
 namespace {
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool contains(std::string_view haystack, std::string_view needle)
 {
     return haystack.find(needle) != std::string_view::npos;
@@ -790,9 +782,9 @@ SliceClass classifySlice(std::string_view name, std::string_view category)
 {
     if (category.empty())
         return SliceClass::Other;
-    const std::string cat = lower(category);
+    const std::string cat = text::lower(category);
     if (cat == "kernel") {
-        const std::string n = lower(name);
+        const std::string n = text::lower(name);
         if (contains(n, "nccl") || contains(n, "rccl") || contains(n, "allreduce") ||
             contains(n, "all_reduce") || contains(n, "allgather") || contains(n, "all_gather") ||
             contains(n, "reducescatter") || contains(n, "reduce_scatter") || contains(n, "alltoall") ||

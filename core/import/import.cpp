@@ -1,5 +1,7 @@
 #include "import/import.h"
 
+#include "trace/trace_io.h"
+
 #include <zlib.h>
 
 #include <filesystem>
@@ -23,12 +25,8 @@ Result<Sniffed> sniff(const std::string& path)
         return Sniffed::XSpace;
     if (endsWith(path, ".et"))
         return Sniffed::Chakra;
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        return Error(path, "no such file");
-    if (std::filesystem::is_directory(status))
-        return Error(path, "is a directory, not a trace file");
+    if (Status readable = trace::checkInputFile(path); !readable)
+        return readable.error();
     gzFile gz = gzopen(path.c_str(), "rb");
     if (!gz)
         return Error(path, "cannot open");

@@ -1,5 +1,7 @@
 #include "import/json_reader.h"
 
+#include "trace/trace_io.h"
+
 #include <zlib.h>
 
 #include <cerrno>
@@ -29,12 +31,8 @@ std::string describeByte(int c)
 
 Result<std::unique_ptr<JsonReader>> JsonReader::open(const std::string& path)
 {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        return Error(path, "no such file");
-    if (std::filesystem::is_directory(status))
-        return Error(path, "is a directory, not a trace file");
+    if (Status readable = trace::checkInputFile(path); !readable)
+        return readable.error();
     {
         std::ifstream probe(path, std::ios::binary);
         if (!probe)

@@ -1,5 +1,7 @@
 #include "import/xplane.h"
 
+#include "trace/trace_io.h"
+
 #include "import/json_reader.h"
 #include "util/text.h"
 
@@ -32,22 +34,10 @@ bool startsWith(std::string_view s, std::string_view prefix)
     return s.substr(0, prefix.size()) == prefix;
 }
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 Result<std::string> readAll(const std::string& path, const ImportOptions& options)
 {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        return Error(path, "no such file");
-    if (std::filesystem::is_directory(status))
-        return Error(path, "is a directory, not a profile");
+    if (Status readable = trace::checkInputFile(path); !readable)
+        return readable.error();
     gzFile gz = gzopen(path.c_str(), "rb"); // plain files read through unchanged
     if (!gz)
         return Error(path, "cannot open");
@@ -144,7 +134,7 @@ SliceClass classifyXProfEvent(std::string_view plane, std::string_view line, std
     if (!device)
         return SliceClass::CpuOp;
     if (line == "XLA Ops" || line == "Async XLA Ops" || startsWith(line, "Stream")) {
-        const std::string n = lower(name);
+        const std::string n = text::lower(name);
         for (const char* collective : {"all-reduce", "all-gather", "reduce-scatter", "collective-permute",
                                        "all-to-all", "send", "recv", "allreduce", "nccl"})
             if (n.find(collective) != std::string::npos)

@@ -1,6 +1,7 @@
 #include "profile/profile.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace xps::profile {
@@ -20,6 +21,28 @@ std::string_view sliceClassName(SliceClass c)
     case SliceClass::Count_: break;
     }
     return "?";
+}
+
+std::string formatMs(Nanos ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return b;
+}
+
+std::string formatUs(Nanos ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
+    return b;
+}
+
+std::string formatPercent(Nanos part, Nanos whole)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%",
+                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+    return b;
 }
 
 std::uint32_t Profile::intern(std::string_view s)

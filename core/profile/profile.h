@@ -37,6 +37,11 @@ enum class SliceClass : std::uint8_t {
 };
 inline constexpr int kSliceClassCount = static_cast<int>(SliceClass::Count_);
 std::string_view sliceClassName(SliceClass c);
+
+// "1.250 ms", "12.5 us", "20.0%": how the profile's analyses and reports write times and shares.
+std::string formatMs(Nanos ns);
+std::string formatUs(Nanos ns);
+std::string formatPercent(Nanos part, Nanos whole);
 // Device work: what occupies a GPU stream.
 inline bool isDeviceWork(SliceClass c)
 {

@@ -51,20 +51,6 @@ Nanos overlap(const Intervals& x, const Intervals& y)
     return t;
 }
 
-std::string ms(Nanos ns)
-{
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
-    return b;
-}
-
-std::string percent(Nanos part, Nanos whole)
-{
-    return text::formatDouble(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole)
-                                        : 0.0) +
-           "%";
-}
-
 class Analyzer
 {
 public:
@@ -435,8 +421,8 @@ void Analyzer::findings(ProfileAnalysis& out)
         std::string where = hit.size() == 1 ? worst->name : std::to_string(hit.size()) + " devices";
         std::string detail;
         for (const DeviceBreakdown* d : hit)
-            detail += d->name + ": " + ms(exposedOf(*d)) + " of " + ms(totalOf(*d)) + " (" +
-                      percent(exposedOf(*d), totalOf(*d)) + ") with no compute kernel beside it; ";
+            detail += d->name + ": " + formatMs(exposedOf(*d)) + " of " + formatMs(totalOf(*d)) + " (" +
+                      formatPercent(exposedOf(*d), totalOf(*d)) + ") with no compute kernel beside it; ";
         ProfileFinding f{kind,
                          what + " on " + where + " " + verb + " exposed",
                          detail + advice,
@@ -470,9 +456,9 @@ void Analyzer::findings(ProfileAnalysis& out)
         if ((busiest->busy - mean) * 20 > out.span) {
             ProfileFinding f{"device-imbalance",
                              busiest->name + " sets the pace: the other devices wait for it",
-                             busiest->name + " is busy " + ms(busiest->busy) + " (" +
-                                 percent(busiest->busy, out.span) + " of the run) against a mean of " +
-                                 ms(mean) + " over " + std::to_string(out.devices.size()) +
+                             busiest->name + " is busy " + formatMs(busiest->busy) + " (" +
+                                 formatPercent(busiest->busy, out.span) + " of the run) against a mean of " +
+                                 formatMs(mean) + " over " + std::to_string(out.devices.size()) +
                                  " devices; the others idle while collectives and dependencies wait for it. "
                                  "Balance the work "
                                  "(or find why this device is slower: thermal, a different part, more data) "
@@ -489,11 +475,11 @@ void Analyzer::findings(ProfileAnalysis& out)
         if (u.launchBoundGaps >= 10 && u.launchIdle * 20 > out.span) {
             ProfileFinding f{"launch-bound",
                              u.name + " waits for the host to launch its work",
-                             ms(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
+                             formatMs(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
                                  " gaps where the stream had finished before the launch call began (" +
                                  text::withThousands(out.launch.shortKernels) +
                                  " kernels ran shorter than their launch call; median launch delay " +
-                                 ms(out.launch.p50Delay) +
+                                 formatMs(out.launch.p50Delay) +
                                  "). Capture the loop as a CUDA graph or fuse the small "
                                  "kernels (torch.compile) so the host stops pacing the device.",
                              u.launchIdle,
@@ -537,8 +523,8 @@ void Analyzer::findings(ProfileAnalysis& out)
         ProfileFinding f{"host-sync",
                          "Host synchronizations leave the device idle",
                          text::withThousands(syncs) + " synchronizing calls block the host for " +
-                             ms(syncTime) + "; after they return the device sits idle " + ms(syncCost) +
-                             " (" + percent(syncCost, out.span) +
+                             formatMs(syncTime) + "; after they return the device sits idle " +
+                             formatMs(syncCost) + " (" + formatPercent(syncCost, out.span) +
                              " of the run) until the host launches again. Avoid .item(), .cpu() and explicit "
                              "synchronizes inside the loop, or defer them.",
                          syncCost,

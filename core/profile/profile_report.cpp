@@ -6,32 +6,6 @@
 #include <sstream>
 
 namespace xps::profile {
-namespace {
-
-std::string ms(Nanos ns)
-{
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
-    return b;
-}
-
-std::string us(Nanos ns)
-{
-    char b[40];
-    std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
-    return b;
-}
-
-std::string pct(Nanos part, Nanos whole)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%",
-                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-    return b;
-}
-
-} // namespace
-
 std::string describeProfile(const Profile& p)
 {
     std::ostringstream out;
@@ -44,7 +18,7 @@ std::string describeProfile(const Profile& p)
         counterTracks += t.kind == TrackKind::Counter;
     }
     out << p.source << ": " << p.format << "\n";
-    out << "  span " << ms(p.endTime() - p.startTime()) << " ("
+    out << "  span " << formatMs(p.endTime() - p.startTime()) << " ("
         << text::withThousands(static_cast<std::uint64_t>(std::max<Nanos>(p.endTime() - p.startTime(), 0)))
         << " ns)\n";
     out << "  tracks: " << processes << " processes, " << threads << " host threads, " << device
@@ -75,13 +49,15 @@ std::string describeProfile(const Profile& p)
 std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
 {
     std::ostringstream out;
-    out << p.source << ": " << p.format << ", " << ms(a.span) << "\n";
+    out << p.source << ": " << p.format << ", " << formatMs(a.span) << "\n";
     for (const DeviceBreakdown& d : a.devices) {
-        out << "\n" << d.name << ": busy " << pct(d.busy, d.span) << " (idle " << ms(d.idle()) << ")\n";
-        out << "  compute " << ms(d.compute) << ", communication " << ms(d.communication) << " (exposed "
-            << ms(d.communicationExposed()) << ", overlapped "
-            << pct(d.communicationOverlapped, d.communication) << "), memcpy " << ms(d.memcpy) << " (exposed "
-            << ms(d.memcpyExposed()) << "), memset " << ms(d.memset) << "\n";
+        out << "\n"
+            << d.name << ": busy " << formatPercent(d.busy, d.span) << " (idle " << formatMs(d.idle())
+            << ")\n";
+        out << "  compute " << formatMs(d.compute) << ", communication " << formatMs(d.communication)
+            << " (exposed " << formatMs(d.communicationExposed()) << ", overlapped "
+            << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy " << formatMs(d.memcpy)
+            << " (exposed " << formatMs(d.memcpyExposed()) << "), memset " << formatMs(d.memset) << "\n";
     }
     if (!a.streams.empty()) {
         out << "\nstreams:\n";
@@ -92,23 +68,25 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
         for (const StreamUse& s : a.streams) {
             std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %14s in %5llu\n",
                           s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
-                          ms(s.busy).c_str(), ms(s.idle).c_str(), ms(s.launchIdle).c_str(),
+                          formatMs(s.busy).c_str(), formatMs(s.idle).c_str(), formatMs(s.launchIdle).c_str(),
                           static_cast<unsigned long long>(s.launchBoundGaps));
             out << line;
         }
     }
     if (a.launch.launches > 0)
         out << "\nlaunches: " << text::withThousands(a.launch.launches) << ", delay from call to start: mean "
-            << us(a.launch.meanDelay) << ", median " << us(a.launch.p50Delay) << ", p95 "
-            << us(a.launch.p95Delay) << ", max " << us(a.launch.maxDelay) << "; "
+            << formatUs(a.launch.meanDelay) << ", median " << formatUs(a.launch.p50Delay) << ", p95 "
+            << formatUs(a.launch.p95Delay) << ", max " << formatUs(a.launch.maxDelay) << "; "
             << text::withThousands(a.launch.shortKernels) << " ran shorter than their launch call\n";
     if (!a.criticalPath.segments.empty()) {
-        out << "\ncritical path " << ms(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
+        out << "\ncritical path " << formatMs(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
             << " segments):";
         for (int k = 0; k < kPathSegmentKindCount; ++k)
             if (a.criticalPath.byKind[static_cast<std::size_t>(k)] > 0)
                 out << " " << pathSegmentName(static_cast<PathSegmentKind>(k)) << " "
-                    << pct(a.criticalPath.byKind[static_cast<std::size_t>(k)], a.criticalPath.length) << ";";
+                    << formatPercent(a.criticalPath.byKind[static_cast<std::size_t>(k)],
+                                     a.criticalPath.length)
+                    << ";";
         out << "\n";
     }
     out << "\ntop operations by total time:\n";
@@ -122,9 +100,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
         std::snprintf(line, sizeof line, "  %-48s %-14s %8llu %13s %13s %13s %13s\n",
                       (name.size() > 48 ? name.substr(0, 45) + "..." : name).c_str(),
                       std::string(sliceClassName(o.cls)).c_str(), static_cast<unsigned long long>(o.count),
-                      ms(o.total).c_str(), ms(o.self).c_str(),
-                      us(o.total / static_cast<Nanos>(o.count)).c_str(),
-                      o.deviceTime ? ms(o.deviceTime).c_str() : "");
+                      formatMs(o.total).c_str(), formatMs(o.self).c_str(),
+                      formatUs(o.total / static_cast<Nanos>(o.count)).c_str(),
+                      o.deviceTime ? formatMs(o.deviceTime).c_str() : "");
         out << line;
     }
     out << "\nfindings (estimated from the profile, not measured: an import has no program to "
@@ -134,8 +112,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const ProfileFinding& f = a.findings[i];
         out << "  F" << i + 1 << " [" << f.kind << "] " << f.title << "\n      " << f.detail
-            << "\n      up to " << ms(f.estimatedSavings) << " (" << pct(f.estimatedSavings, a.span)
-            << "); look at " << ms(f.from - p.startTime()) << " .. " << ms(f.to - p.startTime()) << "\n";
+            << "\n      up to " << formatMs(f.estimatedSavings) << " ("
+            << formatPercent(f.estimatedSavings, a.span) << "); look at " << formatMs(f.from - p.startTime())
+            << " .. " << formatMs(f.to - p.startTime()) << "\n";
     }
     if (!p.warnings.empty()) {
         out << "\nimport warnings:\n";

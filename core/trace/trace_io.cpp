@@ -35,7 +35,7 @@ Result<TraceFileKind> traceFileKind(const std::string& path)
                  "unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps or .xasm");
 }
 
-Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
+Status checkInputFile(const std::string& path)
 {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -43,6 +43,15 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
         return Error(path, "no such file");
     if (std::filesystem::is_directory(status))
         return Error(path, "is a directory, not a trace file");
+    return Ok{};
+}
+
+Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
+{
+    if (Status readable = checkInputFile(path); !readable)
+        return readable.error();
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error(path, std::string("cannot open: ") + std::strerror(errno));

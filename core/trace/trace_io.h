@@ -18,6 +18,9 @@ Result<Trace> loadTrace(const std::string& path);
 // Writes .xps or JSON by the extension of `path`.
 Status saveTrace(const Trace& trace, const std::string& path);
 
+// That `path` names something to read: "no such file" or "is a directory, not a trace file" otherwise.
+Status checkInputFile(const std::string& path);
+
 // Reads a whole text file, refusing files larger than `maxBytes` before reading them.
 Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes);
 

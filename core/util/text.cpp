@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -186,6 +188,14 @@ std::string formatDouble(double value)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%g", value);
     return buffer;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
 }
 
 } // namespace xps::text

@@ -31,9 +31,10 @@ bool base64Decode(std::string_view text, std::vector<std::uint8_t>& out);
 // Number of bytes a well-formed base64 text of this length decodes to (upper bound before padding is seen).
 std::size_t base64DecodedSizeBound(std::size_t encodedLength);
 
+std::string lower(std::string_view s); // ASCII
 std::string hex(std::uint64_t value);
-std::string formatBytes(std::uint64_t bytes); // "32 MiB", "1.5 KiB", "17 B"
+std::string formatBytes(std::uint64_t bytes);   // "32 MiB", "1.5 KiB", "17 B"
 std::string withThousands(std::uint64_t value); // "1,234,567"
-std::string formatDouble(double value);         // shortest of %g with up to 6 significant digits: "1200", "2.5"
+std::string formatDouble(double value); // shortest of %g with up to 6 significant digits: "1200", "2.5"
 
 } // namespace xps::text
