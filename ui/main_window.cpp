@@ -68,7 +68,7 @@ const QString kTraceFilter =
 
 MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     : QMainWindow(parent), m_session(new ReplaySession(this)), m_profile(new ProfileDocument(this)),
-      m_profileExplorer(new ProfileExplorer(m_profile, this)), m_selection(new SelectionModel(this)),
+      m_profileExplorer(nullptr), m_selection(new SelectionModel(this)),
       m_centre(new QStackedWidget(this)), m_welcome(new WelcomePage(this)),
       m_timeline(new TimelineView(m_session, m_selection, this)),
       m_disassembly(new DisassemblyView(m_session, m_selection, this)), m_summary(new SummaryView(m_session, this)),
@@ -81,7 +81,6 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     m_centre->addWidget(m_welcome);
     m_centre->addWidget(m_timeline);
-    m_centre->addWidget(m_profileExplorer);
     setCentralWidget(m_centre);
     m_views = {m_timeline};
 
@@ -318,6 +317,11 @@ void MainWindow::openFile(const QString& path)
     // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
     const auto kind = importing::detectInput(path.toStdString());
     if (kind && *kind != importing::InputKind::XpuTrace) {
+        // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
+        if (!m_profileExplorer) {
+            m_profileExplorer = new ProfileExplorer(m_profile, this);
+            m_centre->addWidget(m_profileExplorer);
+        }
         m_profile->open(path);
         return;
     }
@@ -610,7 +614,7 @@ void MainWindow::showReplayViews(bool replay)
 QWidget* MainWindow::viewByName(const QString& name) const
 {
     if (name == QStringLiteral("profile"))
-        return m_profileExplorer;
+        return m_profileExplorer; // nullptr until a profile was opened
     for (QWidget* v : m_views)
         if (v->objectName() == name)
             return v;

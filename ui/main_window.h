@@ -42,7 +42,7 @@ public:
     void openFile(const QString& path);
     ReplaySession* session() const { return m_session; }
     ProfileDocument* profileDocument() const { return m_profile; }
-    ProfileExplorer* profileExplorer() const { return m_profileExplorer; }
+    ProfileExplorer* profileExplorer() const { return m_profileExplorer; } // nullptr until a profile is opened
     SelectionModel* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DisassemblyView* disassembly() const { return m_disassembly; }
