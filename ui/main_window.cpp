@@ -1,8 +1,8 @@
 #include "main_window.h"
 
+#include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "import/import.h"
 
 #include "export/chrome_trace.h"
 #include "isa/isa_reference.h"
@@ -15,15 +15,15 @@
 #include "session/session_notes.h"
 #include "theme/theme.h"
 #include "util/atomic_file.h"
-#include "views/disassembly_view.h"
 #include "views/dependency_graph_view.h"
+#include "views/disassembly_view.h"
 #include "views/dma_lanes_view.h"
-#include "views/vmem_heatmap_view.h"
 #include "views/event_text.h"
 #include "views/notes_view.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
 #include "views/timeline_view.h"
+#include "views/vmem_heatmap_view.h"
 #include "welcome_page.h"
 
 #include <QActionGroup>
@@ -37,8 +37,8 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -61,19 +61,20 @@ namespace xps::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
-const QString kTraceFilter =
-    QStringLiteral("Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm);;All files (*)");
+const QString kTraceFilter = QStringLiteral(
+    "Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm);;All files (*)");
 
 } // namespace
 
 MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     : QMainWindow(parent), m_session(new ReplaySession(this)), m_profile(new ProfileDocument(this)),
-      m_profileExplorer(nullptr), m_selection(new SelectionModel(this)),
-      m_centre(new QStackedWidget(this)), m_welcome(new WelcomePage(this)),
-      m_timeline(new TimelineView(m_session, m_selection, this)),
-      m_disassembly(new DisassemblyView(m_session, m_selection, this)), m_summary(new SummaryView(m_session, this)),
+      m_profileExplorer(nullptr), m_selection(new SelectionModel(this)), m_centre(new QStackedWidget(this)),
+      m_welcome(new WelcomePage(this)), m_timeline(new TimelineView(m_session, m_selection, this)),
+      m_disassembly(new DisassemblyView(m_session, m_selection, this)),
+      m_summary(new SummaryView(m_session, this)),
       m_suggestions(new SuggestionsView(m_session, m_selection, this)), m_stageLabel(new QLabel(this)),
-      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this)), m_document(new SessionDocument(m_session, this))
+      m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this)),
+      m_document(new SessionDocument(m_session, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("xpushark"));
@@ -93,11 +94,13 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     m_timeline->setNotes(m_document->notes());
     m_suggestions->setNotes(m_document->notes());
     dmaLanes->lanes()->setNotes(m_document->notes());
-    QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this), tr("Notes"), Qt::LeftDockWidgetArea);
+    QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this),
+                                 tr("Notes"), Qt::LeftDockWidgetArea);
     auto* heatmapView = new VmemHeatmapView(m_session, m_selection, this);
     heatmapView->setNotes(m_document->notes());
     QDockWidget* heatmap = addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
-    QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this), tr("Dependency graph"), Qt::BottomDockWidgetArea);
+    QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this),
+                                 tr("Dependency graph"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(disassembly, graph);
     tabifyDockWidget(graph, dma);
     tabifyDockWidget(dma, heatmap);
@@ -119,8 +122,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         else
             showProblem(QStringLiteral("sessionError"), tr("Session not saved"), error);
     });
-    connect(m_document, &SessionDocument::loadFailed, this,
-            [this](const QString& message) { showProblem(QStringLiteral("sessionError"), tr("Session"), message); });
+    connect(m_document, &SessionDocument::loadFailed, this, [this](const QString& message) {
+        showProblem(QStringLiteral("sessionError"), tr("Session"), message);
+    });
 
     m_progress->setMaximumWidth(220);
     m_progress->setTextVisible(true);
@@ -176,7 +180,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openFile);
     connect(m_session, &ReplaySession::opened, this, [this] {
         m_selection->clear();
-        showReplayViews(true);
+        showReplayViews(true); // already shown by openFile unless the replay started another way
         const Run* run = m_session->run();
         setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
         addRecentFile(run->path);
@@ -186,12 +190,14 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         m_stageLabel->setText(text);
         onStageChanged();
     });
-    connect(m_session, &ReplaySession::progress, this, [this](quint64 bundles, quint64 cycle, double seconds) {
-        m_progress->setFormat(tr("%1 bundles").arg(cyclesText(bundles)));
-        m_stageLabel->setText(tr("Replaying: cycle %1, %2 bundles, %3 M bundles/s")
-                                  .arg(cyclesText(cycle), cyclesText(bundles))
-                                  .arg(seconds > 0 ? static_cast<double>(bundles) / seconds / 1e6 : 0.0, 0, 'f', 2));
-    });
+    connect(m_session, &ReplaySession::progress, this,
+            [this](quint64 bundles, quint64 cycle, double seconds) {
+                m_progress->setFormat(tr("%1 bundles").arg(cyclesText(bundles)));
+                m_stageLabel->setText(
+                    tr("Replaying: cycle %1, %2 bundles, %3 M bundles/s")
+                        .arg(cyclesText(cycle), cyclesText(bundles))
+                        .arg(seconds > 0 ? static_cast<double>(bundles) / seconds / 1e6 : 0.0, 0, 'f', 2));
+            });
     connect(m_session, &ReplaySession::measuringProgress, this, [this](int done, int total) {
         m_progress->setRange(0, total);
         m_progress->setValue(done);
@@ -200,17 +206,23 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
         const Selection& s = m_selection->selection();
         if (!s.empty() && !m_session->isBusy())
-            m_stageLabel->setText(tr("Selected from %1: %2 pc(s), %3 DMA(s)").arg(s.origin).arg(s.pcs.size()).arg(s.dmas.size()));
+            m_stageLabel->setText(tr("Selected from %1: %2 pc(s), %3 DMA(s)")
+                                      .arg(s.origin)
+                                      .arg(s.pcs.size())
+                                      .arg(s.dmas.size()));
     });
 
     QSettings settings;
-    Theme::instance().apply(settings.value(QStringLiteral("theme")).toString() == QStringLiteral("dark") ? Theme::Kind::Dark
-                                                                                                      : Theme::Kind::Light);
+    Theme::instance().apply(settings.value(QStringLiteral("theme")).toString() == QStringLiteral("dark")
+                                ? Theme::Kind::Dark
+                                : Theme::Kind::Light);
     resize(1500, 950);
     if (restoreLayout) {
         restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     }
+    m_recentFiles = settings.value(QStringLiteral("recentFiles")).toStringList();
+    m_settingsWriter.setMaxThreadCount(1);
     updateRecentMenu();
     onStageChanged();
 }
@@ -247,7 +259,8 @@ void MainWindow::createActions()
             m_document->save();
     });
     save->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs)->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs)
+        ->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     file->addAction(tr("Export &report (HTML, PDF, Markdown, JSON)…"), this, [this] { exportReport(); });
     file->addAction(tr("Export &analysis (JSON)…"), this, &MainWindow::exportAnalysisJson);
@@ -257,16 +270,20 @@ void MainWindow::createActions()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QMenu* theme = m_viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
-    for (const auto& [name, kind] : {std::pair{tr("Light"), Theme::Kind::Light}, std::pair{tr("Dark"), Theme::Kind::Dark}}) {
+    for (const auto& [name, kind] :
+         {std::pair{tr("Light"), Theme::Kind::Light}, std::pair{tr("Dark"), Theme::Kind::Dark}}) {
         QAction* a = theme->addAction(name, this, [kind = kind] {
             Theme::instance().apply(kind);
-            QSettings().setValue(QStringLiteral("theme"), kind == Theme::Kind::Dark ? QStringLiteral("dark") : QStringLiteral("light"));
+            QSettings().setValue(QStringLiteral("theme"), kind == Theme::Kind::Dark
+                                                              ? QStringLiteral("dark")
+                                                              : QStringLiteral("light"));
         });
         a->setCheckable(true);
         a->setChecked(Theme::instance().kind() == kind);
         themes->addAction(a);
     }
-    QAction* present = m_viewMenu->addAction(tr("&Presentation mode"), this, [this](bool on) { setPresentationMode(on); });
+    QAction* present =
+        m_viewMenu->addAction(tr("&Presentation mode"), this, [this](bool on) { setPresentationMode(on); });
     present->setCheckable(true);
     present->setShortcut(Qt::Key_F11);
     present->setObjectName(QStringLiteral("presentationAction"));
@@ -277,7 +294,8 @@ void MainWindow::createActions()
 
     QMenu* replay = menuBar()->addMenu(tr("&Replay"));
     m_replayAction = replay->addAction(tr("&Replay again"), this, [this] {
-        m_session->replayAgain(m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly : sim::ReplayMode::Full);
+        m_session->replayAgain(m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly
+                                                                            : sim::ReplayMode::Full);
     });
     m_replayAction->setShortcut(Qt::Key_F5);
     m_stopAction = replay->addAction(tr("&Stop"), m_session, &ReplaySession::cancel);
@@ -296,11 +314,12 @@ void MainWindow::createActions()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&ISA reference"), this, &MainWindow::showIsaReference);
     help->addAction(tr("&About xpushark"), this, [this] {
-        QMessageBox::about(this, tr("About xpushark"),
-                           tr("<b>xpushark %1</b><p>A performance explorer for ML accelerators: replays recorded "
-                              "traces on a golden reference model and measures every suggestion by replaying the "
-                              "fixed program.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About xpushark"),
+            tr("<b>xpushark %1</b><p>A performance explorer for ML accelerators: replays recorded "
+               "traces on a golden reference model and measures every suggestion by replaying the "
+               "fixed program.</p>")
+                .arg(QCoreApplication::applicationVersion()));
     });
 
     QToolBar* bar = addToolBar(tr("Main"));
@@ -317,7 +336,8 @@ void MainWindow::openFile(const QString& path)
     // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
     const auto kind = importing::detectInput(path.toStdString());
     if (kind && *kind != importing::InputKind::XpuTrace) {
-        // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
+        // Made on first use: laying out its tables and panels would otherwise cost every replay's first
+        // frame.
         if (!m_profileExplorer) {
             m_profileExplorer = new ProfileExplorer(m_profile, this);
             m_centre->addWidget(m_profileExplorer);
@@ -325,7 +345,11 @@ void MainWindow::openFile(const QString& path)
         m_profile->open(path);
         return;
     }
-    m_session->open(path, m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly : sim::ReplayMode::Full);
+    // The replay's pages are shown now, while the file loads: their first layout takes tens of milliseconds,
+    // better spent here than on top of every view taking the new run when it opens.
+    showReplayViews(true);
+    m_session->open(path, m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly
+                                                                       : sim::ReplayMode::Full);
 }
 
 void MainWindow::onStageChanged()
@@ -345,9 +369,13 @@ void MainWindow::onStageChanged()
 
 void MainWindow::onOpenFailed(const QString& message)
 {
+    // Back to what was shown before the attempt.
+    if (!m_session->run())
+        m_profile->run() ? showReplayViews(false) : m_centre->setCurrentWidget(m_welcome);
     m_stageLabel->setText(tr("Could not open the trace"));
     // Window-modal and non-blocking: the event loop (and a replay already shown) keeps running.
-    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open the trace"), message, QMessageBox::Ok, this);
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open the trace"), message,
+                                QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("openError"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -361,25 +389,25 @@ QString MainWindow::statusText() const
 
 void MainWindow::addRecentFile(const QString& path)
 {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), files);
+    m_recentFiles.removeAll(absolute);
+    m_recentFiles.prepend(absolute);
+    while (m_recentFiles.size() > kMaxRecentFiles)
+        m_recentFiles.removeLast();
     updateRecentMenu();
+    // QSettings writes its file when it goes out of scope: up to 70 ms on a slow disk, measured as a stall of
+    // the event loop at every open. One writer thread keeps the writes in order.
+    m_settingsWriter.start(
+        [files = m_recentFiles] { QSettings().setValue(QStringLiteral("recentFiles"), files); });
 }
 
 void MainWindow::updateRecentMenu()
 {
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     m_recentMenu->clear();
-    for (const QString& f : files)
+    for (const QString& f : std::as_const(m_recentFiles))
         m_recentMenu->addAction(f, this, [this, f] { openFile(f); });
-    m_recentMenu->setEnabled(!files.isEmpty());
-    m_welcome->setRecentFiles(files);
+    m_recentMenu->setEnabled(!m_recentFiles.isEmpty());
+    m_welcome->setRecentFiles(m_recentFiles);
 }
 
 void MainWindow::showIsaReference()
@@ -389,7 +417,8 @@ void MainWindow::showIsaReference()
     dialog->setWindowTitle(tr("xpu-v1 ISA reference"));
     auto* browser = new QTextBrowser(dialog);
     browser->setMarkdown(QString::fromStdString("# Opcodes\n\n" + isa::opcodeReferenceMarkdown() +
-                                                "\n\n# Machine parameters\n\n" + isa::machineConfigReferenceMarkdown()));
+                                                "\n\n# Machine parameters\n\n" +
+                                                isa::machineConfigReferenceMarkdown()));
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(browser);
     dialog->resize(1100, 800);
@@ -420,11 +449,13 @@ void MainWindow::exportAnalysisJson()
         QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
-        const std::string json = report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2) + "\n";
+        const std::string json =
+            report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2) + "\n";
         const Status s = writeFileAtomically(file, [&](const std::string& temporary) -> Status {
             std::ofstream out(temporary, std::ios::binary);
             out << json;
@@ -442,10 +473,14 @@ void MainWindow::exportReport(const QString& chosen)
         QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
         return;
     }
-    const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) + QStringLiteral("-report.html");
-    const QString path = !chosen.isEmpty() ? chosen
-                                           : QFileDialog::getSaveFileName(this, tr("Export report"), suggested,
-                                                                          tr("HTML, self-contained (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json)"));
+    const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+                              QStringLiteral("-report.html");
+    const QString path =
+        !chosen.isEmpty()
+            ? chosen
+            : QFileDialog::getSaveFileName(
+                  this, tr("Export report"), suggested,
+                  tr("HTML, self-contained (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     const std::optional<ReportFormat> format = reportFormatOf(path.toStdString());
@@ -453,11 +488,14 @@ void MainWindow::exportReport(const QString& chosen)
         QMessageBox::warning(this, tr("Export report"), tr("Name the file .html, .pdf, .md or .json."));
         return;
     }
-    const std::string generator = QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
+    const std::string generator =
+        QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
     const SessionNotes* notes = m_document->notes();
-    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format, generator,
-                              annotations = notes->notes(), bookmarks = notes->bookmarks(), states = notes->suggestionStates()] {
-        report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions, run->path.toStdString(), generator);
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format,
+                              generator, annotations = notes->notes(), bookmarks = notes->bookmarks(),
+                              states = notes->suggestionStates()] {
+        report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions,
+                                               run->path.toStdString(), generator);
         report::addSessionContent(r, *run->view, annotations, bookmarks, states);
         return writeReport(r, file, format);
     });
@@ -480,8 +518,10 @@ void MainWindow::saveSessionAs()
     }
     QString suggested = m_document->path();
     if (suggested.isEmpty())
-        suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) + QStringLiteral("-session.xps");
-    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), suggested, tr("xpushark session (*.xps)"));
+        suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+                    QStringLiteral("-session.xps");
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save session"), suggested, tr("xpushark session (*.xps)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(QStringLiteral(".xps")))
@@ -517,7 +557,9 @@ void MainWindow::showBookmark(int index)
     s.pcs = b.selectedPcs;
     s.origin = tr("bookmark “%1”").arg(QString::fromStdString(b.name));
     m_selection->select(std::move(s));
-    statusBar()->showMessage(tr("Bookmark %1 of %2: %3").arg(m_currentBookmark + 1).arg(n).arg(QString::fromStdString(b.name)), 5000);
+    statusBar()->showMessage(
+        tr("Bookmark %1 of %2: %3").arg(m_currentBookmark + 1).arg(n).arg(QString::fromStdString(b.name)),
+        5000);
 }
 
 void MainWindow::stepBookmark(int delta)
@@ -530,21 +572,25 @@ void MainWindow::updateBookmarkMenu()
     if (!m_bookmarkMenu)
         return;
     m_bookmarkMenu->clear();
-    m_bookmarkMenu->addAction(tr("&Add bookmark for this view…"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] {
-        bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Add bookmark"), tr("Name of this view:"), QLineEdit::Normal,
-                                                   tr("View %1").arg(m_document->notes()->bookmarks().size() + 1), &ok);
-        if (ok)
-            addBookmark(name);
-    });
-    m_bookmarkMenu->addAction(tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this, [this] { stepBookmark(1); });
-    m_bookmarkMenu->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp), this, [this] { stepBookmark(-1); });
+    m_bookmarkMenu->addAction(
+        tr("&Add bookmark for this view…"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] {
+            bool ok = false;
+            const QString name =
+                QInputDialog::getText(this, tr("Add bookmark"), tr("Name of this view:"), QLineEdit::Normal,
+                                      tr("View %1").arg(m_document->notes()->bookmarks().size() + 1), &ok);
+            if (ok)
+                addBookmark(name);
+        });
+    m_bookmarkMenu->addAction(tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this,
+                              [this] { stepBookmark(1); });
+    m_bookmarkMenu->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp), this,
+                              [this] { stepBookmark(-1); });
     const auto& bookmarks = m_document->notes()->bookmarks();
     if (!bookmarks.empty())
         m_bookmarkMenu->addSeparator();
     for (std::size_t i = 0; i < bookmarks.size(); ++i)
-        m_bookmarkMenu->addAction(tr("%1. %2").arg(i + 1).arg(QString::fromStdString(bookmarks[i].name)), this,
-                                  [this, i] { showBookmark(static_cast<int>(i)); });
+        m_bookmarkMenu->addAction(tr("%1. %2").arg(i + 1).arg(QString::fromStdString(bookmarks[i].name)),
+                                  this, [this, i] { showBookmark(static_cast<int>(i)); });
 }
 
 void MainWindow::setPresentationMode(bool on)
@@ -580,18 +626,23 @@ void MainWindow::setPresentationMode(bool on)
 void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write)
 {
     statusBar()->showMessage(tr("Writing %1…").arg(path));
-    QThreadPool::globalInstance()->start([write = std::move(write), path, window = QPointer<MainWindow>(this)] {
-        const std::string error = write();
-        // The window is only looked at on the GUI thread, where it is deleted.
-        QMetaObject::invokeMethod(qApp, [window, path, error] {
-            if (!window)
-                return;
-            if (error.empty())
-                window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
-            else
-                window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"), QString::fromStdString(error));
-        }, Qt::QueuedConnection);
-    });
+    QThreadPool::globalInstance()->start(
+        [write = std::move(write), path, window = QPointer<MainWindow>(this)] {
+            const std::string error = write();
+            // The window is only looked at on the GUI thread, where it is deleted.
+            QMetaObject::invokeMethod(
+                qApp,
+                [window, path, error] {
+                    if (!window)
+                        return;
+                    if (error.empty())
+                        window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
+                    else
+                        window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"),
+                                            QString::fromStdString(error));
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 void MainWindow::showReplayViews(bool replay)
@@ -637,9 +688,9 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"), QStringLiteral("summary"), QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"), QStringLiteral("graph"), QStringLiteral("notes"),
-            QStringLiteral("profile")};
+    return {QStringLiteral("timeline"),    QStringLiteral("summary"), QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"),
+            QStringLiteral("graph"),       QStringLiteral("notes"),   QStringLiteral("profile")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -652,7 +703,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 &&
+        event->mimeData()->urls().front().isLocalFile())
         event->acceptProposedAction();
 }
 

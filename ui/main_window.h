@@ -5,6 +5,8 @@
 // never talk to each other.
 
 #include <QMainWindow>
+#include <QStringList>
+#include <QThreadPool>
 
 #include <functional>
 #include <string>
@@ -42,7 +44,10 @@ public:
     void openFile(const QString& path);
     ReplaySession* session() const { return m_session; }
     ProfileDocument* profileDocument() const { return m_profile; }
-    ProfileExplorer* profileExplorer() const { return m_profileExplorer; } // nullptr until a profile is opened
+    ProfileExplorer* profileExplorer() const
+    {
+        return m_profileExplorer;
+    } // nullptr until a profile is opened
     SelectionModel* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DisassemblyView* disassembly() const { return m_disassembly; }
@@ -98,6 +103,8 @@ private:
     ProfileDocument* m_profile;
     ProfileExplorer* m_profileExplorer;
     QList<QDockWidget*> m_hiddenDocks; // replay docks hidden while a profile is shown
+    QStringList m_recentFiles;         // the File menu's; saved by m_settingsWriter
+    QThreadPool m_settingsWriter;      // one thread: settings written off the GUI thread, in order
     SelectionModel* m_selection;
     QStackedWidget* m_centre;
     WelcomePage* m_welcome;
