@@ -1,0 +1,429 @@
+// The Chrome JSON importer's second half: events placed on process, thread, async and counter tracks, flows
+// bound to slices, Kineto launches linked by correlation, and the profile finished.
+#include "import/chrome_json_importer.h"
+
+#include "util/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace xps::importing::detail {
+
+std::uint32_t Importer::processTrack(const std::string& pid)
+{
+    if (const auto it = m_processes.find(pid); it != m_processes.end())
+        return it->second;
+    profile::Track t;
+    t.kind = TrackKind::Process;
+    t.pid = numberOf(pid, -static_cast<std::int64_t>(m_processes.size()) - 1);
+    t.sortIndex = t.pid;
+    t.name = pid.empty() ? "(no pid)" : "Process " + pid;
+    const auto id = static_cast<std::uint32_t>(p.tracks.size());
+    p.tracks.push_back(std::move(t));
+    m_processes.emplace(pid, id);
+    return id;
+}
+
+std::uint32_t Importer::threadTrack(const std::string& pid, const std::string& tid)
+{
+    const std::string key = pid + '\x1f' + tid;
+    if (const auto it = m_threads.find(key); it != m_threads.end())
+        return it->second;
+    const std::uint32_t process = processTrack(pid);
+    profile::Track t;
+    t.kind = TrackKind::Thread;
+    t.parent = process;
+    t.pid = p.tracks[process].pid;
+    t.tid = numberOf(tid, -static_cast<std::int64_t>(m_threads.size()) - 1);
+    t.sortIndex = t.tid;
+    t.name = tid.empty() ? "(no tid)" : "Thread " + tid;
+    const auto id = static_cast<std::uint32_t>(p.tracks.size());
+    p.tracks.push_back(std::move(t));
+    m_threads.emplace(key, id);
+    return id;
+}
+
+std::uint32_t Importer::asyncTrack(const std::string& pid, const std::string& name)
+{
+    const std::string key = pid + '\x1f' + name;
+    if (const auto it = m_async.find(key); it != m_async.end())
+        return it->second;
+    const std::uint32_t process = processTrack(pid);
+    profile::Track t;
+    t.kind = TrackKind::Async;
+    t.parent = process;
+    t.pid = p.tracks[process].pid;
+    t.sortIndex = INT64_MAX / 2 + static_cast<std::int64_t>(m_async.size());
+    t.name = name.empty() ? "async" : name;
+    const auto id = static_cast<std::uint32_t>(p.tracks.size());
+    p.tracks.push_back(std::move(t));
+    m_async.emplace(key, id);
+    return id;
+}
+
+std::uint32_t Importer::counterTrack(const std::string& pid, const std::string& name)
+{
+    const std::string key = pid + '\x1f' + name;
+    if (const auto it = m_counterTracks.find(key); it != m_counterTracks.end())
+        return it->second;
+    const std::uint32_t process = processTrack(pid);
+    profile::Track t;
+    t.kind = TrackKind::Counter;
+    t.parent = process;
+    t.pid = p.tracks[process].pid;
+    t.sortIndex = INT64_MIN / 2 + static_cast<std::int64_t>(m_counterTracks.size());
+    t.name = name;
+    const auto id = static_cast<std::uint32_t>(p.tracks.size());
+    p.tracks.push_back(std::move(t));
+    m_counterTracks.emplace(key, id);
+    return id;
+}
+
+std::uint32_t Importer::addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
+                                 std::uint32_t args, std::uint32_t link)
+{
+    if (track >= (1u << 24))
+        throw JsonSyntaxError{r.offset(), "more than 16,777,216 tracks"};
+    profile::Slice s;
+    s.start = start;
+    s.duration = std::max<Nanos>(dur, 0);
+    s.trackAndDepth = track << 8;
+    s.type = type;
+    s.args = args;
+    s.link = link;
+    p.slices.push_back(s);
+    return static_cast<std::uint32_t>(p.slices.size() - 1);
+}
+
+std::uint32_t Importer::argsWithPerEvent(const RawEvent& e)
+{
+    if (e.perEvent.empty())
+        return p.internArgs(e.args);
+    std::string args = e.args.empty() ? std::string("{}") : e.args;
+    for (const auto& [key, value] : e.perEvent) {
+        std::string member = args.size() > 2 ? "," : "";
+        appendJsonString(member, p.string(key));
+        member += ':' + std::to_string(value);
+        args.insert(args.size() - 1, member);
+    }
+    return p.internArgs(args);
+}
+
+std::uint64_t Importer::idKey(const std::string& id)
+{
+    std::int64_t v = 0;
+    if (parseScaled(id, 1, v) && v >= 0)
+        return static_cast<std::uint64_t>(v);
+    return (1ull << 63) | p.intern(id);
+}
+
+std::uint32_t Importer::typeFor(const RawEvent& e)
+{
+    return p.typeOf(e.name, e.cat, classifySlice(e.name, e.cat));
+}
+
+void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& arrayPath)
+{
+    const auto path = [&](const char* field) {
+        return arrayPath + "[" + std::to_string(index) + "]" + (field[0] ? "." : "") + field;
+    };
+    if (!e.badField.empty()) {
+        const std::string field = e.badField.substr(0, e.badField.find(':'));
+        warn("events with a field of the wrong type were skipped (" + e.badField.substr(field.size() + 2) +
+                 " for " + field + ")",
+             path(field.c_str()));
+        return;
+    }
+    if (e.ph == 0) {
+        warn("events without \"ph\" were skipped", path(""));
+        return;
+    }
+    if (e.ph != 'M' && !e.hasTs) {
+        warn("events without \"ts\" were skipped", path(""));
+        return;
+    }
+    const SliceClass cls = classifySlice(e.name, e.cat);
+    if (cls == SliceClass::Kernel || cls == SliceClass::CpuOp || cls == SliceClass::Memcpy)
+        m_kineto = m_kineto || e.correlation != 0 || e.externalId != 0;
+    const std::uint32_t link = static_cast<std::uint32_t>(
+        profile::isDeviceWork(cls) || cls == SliceClass::Runtime || cls == SliceClass::RuntimeSync
+            ? (e.correlation ? e.correlation : e.externalId)
+            : (e.externalId ? e.externalId : e.correlation));
+    switch (e.ph) {
+    case 'X': {
+        if (!e.hasDur) {
+            warn("complete events (\"X\") without \"dur\" were read as instants", path("dur"));
+        } else if (e.dur < 0) {
+            warn("complete events with a negative \"dur\" were skipped", path("dur"));
+            return;
+        }
+        const std::uint32_t s =
+            addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e), p.internArgs(e.args), link);
+        for (const auto& [key, value] : e.perEvent)
+            p.sliceArgs.push_back({s, key, value});
+        if (!e.bindId.empty() && (e.flowIn || e.flowOut)) {
+            if (e.flowIn)
+                m_flowsV2.push_back({idKey(e.bindId), s, false});
+            if (e.flowOut)
+                m_flowsV2.push_back({idKey(e.bindId), s, true});
+        }
+        return;
+    }
+    case 'B': {
+        const std::uint32_t track = threadTrack(e.pid, e.tid);
+        m_openB[track].push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
+        return;
+    }
+    case 'E': {
+        const std::uint32_t track = threadTrack(e.pid, e.tid);
+        auto& stack = m_openB[track];
+        if (stack.empty()) {
+            warn("end events (\"E\") without a begin event on their thread were skipped", path(""));
+            return;
+        }
+        const OpenSlice o = stack.back();
+        stack.pop_back();
+        if (e.ts < o.start) {
+            warn("end events before their begin event were skipped", path("ts"));
+            return;
+        }
+        // Arguments given at the end (Chrome merges them into the slice's): kept when the begin had none.
+        const std::uint32_t args = o.args ? o.args : argsWithPerEvent(e);
+        addSlice(track, o.start, e.ts - o.start, o.type, args, o.link ? o.link : link);
+        return;
+    }
+    case 'i':
+    case 'I':
+    case 'R': {
+        // Global and process-scoped instants go to a process-level track of their own.
+        const std::string pid = e.scope == 'g' ? std::string("(global)") : e.pid;
+        const std::uint32_t track = e.scope == 't' && e.ph != 'R'
+                                        ? threadTrack(e.pid, e.tid)
+                                        : asyncTrack(pid, e.ph == 'R' ? "marks" : "instants");
+        addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
+        return;
+    }
+    case 'C': {
+        if (e.args.size() <= 2)
+            return;
+        nlohmann::json args = nlohmann::json::parse(e.args, nullptr, false);
+        if (!args.is_object())
+            return;
+        const std::string base = e.name + (e.id.empty() ? "" : " " + e.id);
+        for (auto it = args.begin(); it != args.end(); ++it) {
+            double value = 0;
+            if (it.value().is_number())
+                value = it.value().get<double>();
+            else if (it.value().is_string())
+                value = std::strtod(it.value().get<std::string>().c_str(), nullptr);
+            else
+                continue;
+            const std::string name = args.size() == 1 && (it.key() == "value" || it.key() == e.name)
+                                         ? base
+                                         : base + " " + it.key();
+            p.counters.push_back({e.ts, value, counterTrack(e.pid, name)});
+        }
+        return;
+    }
+    case 'M': {
+        nlohmann::json args =
+            nlohmann::json::parse(e.args.empty() ? std::string("{}") : e.args, nullptr, false);
+        if (!args.is_object())
+            return;
+        const auto name = args.find("name");
+        const auto sort = args.find("sort_index");
+        if (e.name == "process_name" && name != args.end() && name->is_string()) {
+            p.tracks[processTrack(e.pid)].name = name->get<std::string>();
+        } else if (e.name == "thread_name" && name != args.end() && name->is_string()) {
+            p.tracks[threadTrack(e.pid, e.tid)].name = name->get<std::string>();
+        } else if (e.name == "process_sort_index" && sort != args.end() && sort->is_number_integer()) {
+            p.tracks[processTrack(e.pid)].sortIndex = sort->get<std::int64_t>();
+        } else if (e.name == "thread_sort_index" && sort != args.end() && sort->is_number_integer()) {
+            p.tracks[threadTrack(e.pid, e.tid)].sortIndex = sort->get<std::int64_t>();
+        } else if (e.name == "process_labels") {
+            const auto labels = args.find("labels");
+            if (labels != args.end() && labels->is_string()) {
+                std::string& n = p.tracks[processTrack(e.pid)].name;
+                n += " (" + labels->get<std::string>() + ")";
+            }
+        }
+        return;
+    }
+    case 'b':
+    case 'S':
+    case 'e':
+    case 'F':
+    case 'n': {
+        const std::string key = e.pid + '\x1f' + e.cat + '\x1f' + e.id;
+        auto& stack = m_openAsync[key];
+        if (e.ph == 'b' || e.ph == 'S') {
+            // A nested begin joins its parent's track; an outermost one opens a track named by the event.
+            const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
+            stack.push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
+        } else if (e.ph == 'n') {
+            const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
+            addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
+        } else {
+            if (stack.empty()) {
+                warn("async end events without a begin of the same id were skipped", path(""));
+                return;
+            }
+            const OpenSlice o = stack.back();
+            stack.pop_back();
+            addSlice(o.track, o.start, std::max<Nanos>(e.ts - o.start, 0), o.type,
+                     o.args ? o.args : argsWithPerEvent(e), o.link);
+            if (stack.empty())
+                m_openAsync.erase(key);
+        }
+        return;
+    }
+    case 's':
+    case 't':
+    case 'f':
+        m_flows.push_back({{p.typeOf(e.name, e.cat, SliceClass::Other), idKey(e.id)},
+                           e.ph,
+                           e.ph != 'f' || e.bp == "e",
+                           threadTrack(e.pid, e.tid),
+                           e.ts,
+                           index});
+        return;
+    case 'T':
+    case 'p': warn("async step events (\"T\", \"p\") were skipped", path("ph")); return;
+    default:
+        warn(std::string("events of phase \"") + e.ph + "\" (samples, objects, memory dumps) were skipped",
+             path("ph"));
+        return;
+    }
+}
+
+void Importer::bindFlows()
+{
+    // v1: s -> t ... -> f with the same category, id and name, in time order.
+    std::stable_sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
+        return a.key != b.key ? a.key < b.key : a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
+    });
+    std::size_t unbound = 0;
+    const auto bind = [&](const PendingFlow& f) -> std::uint32_t {
+        if (f.enclosing)
+            return p.sliceAt(f.track, f.ts);
+        const profile::Track& t = p.tracks[f.track];
+        const auto first = p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
+        const auto it =
+            std::lower_bound(first, last, f.ts, [](const profile::Slice& s, Nanos v) { return s.start < v; });
+        return it == last ? profile::kNone : static_cast<std::uint32_t>(it - p.slices.begin());
+    };
+    for (std::size_t i = 0; i < m_flows.size();) {
+        std::size_t j = i;
+        while (j < m_flows.size() && m_flows[j].key == m_flows[i].key)
+            ++j;
+        std::uint32_t from = profile::kNone;
+        for (std::size_t k = i; k < j; ++k) {
+            const PendingFlow& f = m_flows[k];
+            const std::uint32_t at = bind(f);
+            if (f.ph == 's') {
+                from = at;
+            } else if (from != profile::kNone && at != profile::kNone) {
+                p.flows.push_back({from, at, f.key.type});
+                from = f.ph == 't' ? at : profile::kNone;
+            } else {
+                ++unbound;
+            }
+        }
+        i = j;
+    }
+    // v2: a slice with flow_out and bind_id to the next slice with flow_in and the same bind_id.
+    std::stable_sort(m_flowsV2.begin(), m_flowsV2.end(), [&](const PendingFlowV2& a, const PendingFlowV2& b) {
+        return a.id != b.id ? a.id < b.id : p.slices[a.slice].start < p.slices[b.slice].start;
+    });
+    const std::uint32_t v2Type = p.typeOf("flow", "", SliceClass::Other);
+    for (std::size_t i = 0; i < m_flowsV2.size();) {
+        std::size_t j = i;
+        std::uint32_t from = profile::kNone;
+        for (; j < m_flowsV2.size() && m_flowsV2[j].id == m_flowsV2[i].id; ++j) {
+            if (!m_flowsV2[j].out && from != profile::kNone)
+                p.flows.push_back({from, m_flowsV2[j].slice, v2Type});
+            if (m_flowsV2[j].out)
+                from = m_flowsV2[j].slice;
+        }
+        i = j;
+    }
+    if (unbound > 0)
+        p.warnings.push_back(
+            std::to_string(unbound) +
+            " flow steps found no slice to bind to (or no start before them) and were dropped");
+}
+
+void Importer::linkByCorrelation()
+{
+    // Old Kineto files and ROCm traces carry no ac2g flow events: their launches are found by the
+    // correlation id the runtime call and the device work share.
+    const std::uint32_t ac2g = p.intern("ac2g");
+    for (const profile::Flow& f : p.flows)
+        if (p.types[f.type].category == ac2g)
+            return;
+    std::unordered_map<std::uint32_t, std::uint32_t> runtimeByCorrelation;
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const profile::Slice& s = p.slices[i];
+        if (s.link != 0 && p.classOf(s) == SliceClass::Runtime)
+            runtimeByCorrelation.emplace(s.link, i);
+    }
+    if (runtimeByCorrelation.empty())
+        return;
+    const std::uint32_t type = p.typeOf("launch", "ac2g", SliceClass::Other);
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const profile::Slice& s = p.slices[i];
+        if (s.link == 0 || !profile::isDeviceWork(p.classOf(s)))
+            continue;
+        if (const auto it = runtimeByCorrelation.find(s.link); it != runtimeByCorrelation.end())
+            p.flows.push_back({it->second, i, type});
+    }
+}
+
+void Importer::finish()
+{
+    // Close what is still open at the end of the trace.
+    Nanos end = INT64_MIN;
+    for (const profile::Slice& s : p.slices)
+        end = std::max(end, s.end());
+    std::size_t unclosed = 0;
+    for (auto& [track, stack] : m_openB)
+        for (const OpenSlice& o : stack) {
+            addSlice(track, o.start, std::max<Nanos>(end - o.start, 0), o.type, o.args, o.link);
+            ++unclosed;
+        }
+    for (auto& [key, stack] : m_openAsync)
+        for (const OpenSlice& o : stack) {
+            addSlice(o.track, o.start, std::max<Nanos>(end - o.start, 0), o.type, o.args, o.link);
+            ++unclosed;
+        }
+    if (unclosed > 0)
+        p.warnings.push_back(std::to_string(unclosed) +
+                             " slices had a begin but no end; each was closed at the "
+                             "end of the trace");
+    for (const auto& [what, entry] : m_warnings)
+        p.warnings.push_back(text::withThousands(entry.first) + " " + what + "; the first at " +
+                             entry.second);
+
+    // Device tracks: those that run device work, and their processes.
+    for (const profile::Slice& s : p.slices)
+        if (profile::isDeviceWork(p.classOf(s))) {
+            profile::Track& t = p.tracks[s.track()];
+            t.device = true;
+            if (t.parent != profile::kNone)
+                p.tracks[t.parent].device = true;
+        }
+    for (profile::Track& t : p.tracks)
+        if (t.parent != profile::kNone && p.tracks[t.parent].device && t.kind == TrackKind::Thread)
+            t.device = true;
+
+    // Flows of v2 refer to slice indexes: rebind them through the permutation finish() applies.
+    const std::vector<std::uint32_t> moved = p.finish();
+    for (PendingFlowV2& f : m_flowsV2)
+        f.slice = moved[f.slice];
+    bindFlows();
+    linkByCorrelation();
+    p.format = m_kineto ? "PyTorch profiler (Kineto) JSON" : "Chrome trace JSON";
+}
+
+} // namespace xps::importing::detail

@@ -1,0 +1,137 @@
+#pragma once
+// Internal to the Chrome JSON importer (chrome_json.cpp reads the text, chrome_json_events.cpp places the
+// events on tracks, binds flows and finishes the profile): the importer's state and its pieces.
+
+#include "import/chrome_json.h"
+#include "import/json_reader.h"
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace xps::importing::detail {
+
+using profile::Nanos;
+using profile::Profile;
+using profile::SliceClass;
+using profile::TrackKind;
+
+struct RawEvent
+{
+    char ph = 0;
+    std::string name, cat, pid, tid, id, bp, bindId, args;
+    char scope = 't';
+    bool hasTs = false, hasDur = false, flowIn = false, flowOut = false;
+    Nanos ts = 0, dur = 0;
+    std::int64_t correlation = 0, externalId = 0;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> perEvent; // (key, value): see profile::SliceArg
+    std::string badField; // the first field of the wrong type ("ts: expected a number, found a string")
+
+    void clear()
+    {
+        ph = 0;
+        name.clear();
+        cat.clear();
+        pid.clear();
+        tid.clear();
+        id.clear();
+        bp.clear();
+        bindId.clear();
+        args.clear();
+        scope = 't';
+        hasTs = hasDur = flowIn = flowOut = false;
+        ts = dur = 0;
+        correlation = externalId = 0;
+        perEvent.clear();
+        badField.clear();
+    }
+};
+
+// Open B events of one thread, and open async slices.
+struct OpenSlice
+{
+    Nanos start;
+    std::uint32_t type;
+    std::uint32_t args;
+    std::uint32_t link;
+    std::uint32_t track;
+};
+
+// A flow's identity: its EventType (name and category scope the id) and its id, numeric or interned.
+struct FlowKey
+{
+    std::uint32_t type = 0;
+    std::uint64_t id = 0;
+    auto operator<=>(const FlowKey&) const = default;
+};
+
+struct PendingFlow
+{
+    FlowKey key;
+    char ph;        // s, t, f
+    bool enclosing; // bind to the slice enclosing ts (else the next one to start)
+    std::uint32_t track;
+    Nanos ts;
+    std::uint64_t order; // for steps at the same time
+};
+
+struct PendingFlowV2
+{
+    std::uint64_t id;
+    std::uint32_t slice;
+    bool out;
+};
+
+class Importer
+{
+public:
+    Importer(JsonReader& reader, Profile& profile, const ImportOptions& options)
+        : r(reader), p(profile), m_options(options)
+    {
+    }
+
+    void run();
+
+private:
+    void readTopLevelObject();
+    void readEvents(const std::string& arrayPath);
+    void readEvent();
+    void readArgs(RawEvent& e);
+    void place(const RawEvent& e, std::uint64_t index, const std::string& arrayPath);
+    void finish();
+    void bindFlows();
+    void linkByCorrelation();
+
+    std::uint32_t processTrack(const std::string& pid);
+    std::uint32_t threadTrack(const std::string& pid, const std::string& tid);
+    std::uint32_t asyncTrack(const std::string& pid, const std::string& name);
+    std::uint32_t counterTrack(const std::string& pid, const std::string& name);
+    std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
+                           std::uint32_t args, std::uint32_t link);
+    std::uint32_t typeFor(const RawEvent& e);
+    // The event's arguments with its per-event integers put back (slices other than X keep them in the set).
+    std::uint32_t argsWithPerEvent(const RawEvent& e);
+    std::uint64_t idKey(const std::string& id);
+    void warn(const std::string& what, const std::string& firstPath);
+    static std::int64_t numberOf(const std::string& idText, std::int64_t fallback);
+
+    JsonReader& r;
+    Profile& p;
+    const ImportOptions& m_options;
+    RawEvent m_event;
+    std::string m_key, m_text;
+    std::uint64_t m_events = 0;
+    std::uint64_t m_nextProgress = 16u << 20;
+    bool m_sawEventList = false;
+    bool m_kineto = false;
+
+    std::unordered_map<std::string, std::uint32_t> m_processes, m_threads, m_async, m_counterTracks;
+    std::unordered_map<std::uint32_t, std::vector<OpenSlice>> m_openB;   // by thread track
+    std::unordered_map<std::string, std::vector<OpenSlice>> m_openAsync; // by pid/cat/id
+    std::vector<PendingFlow> m_flows;
+    std::vector<PendingFlowV2> m_flowsV2;
+    std::map<std::string, std::pair<std::uint64_t, std::string>> m_warnings; // what -> (count, first path)
+};
+
+} // namespace xps::importing::detail
