@@ -10,74 +10,72 @@
 
 namespace xps::importing::detail {
 
-std::uint32_t Importer::processTrack(const std::string& pid)
+namespace {
+
+// The track `key` names in `index`; the first time, the one `make` describes (which may add its process
+// first, so the new track's index is taken after it).
+template <typename Make>
+std::uint32_t findOrAdd(Profile& p, std::unordered_map<std::string, std::uint32_t>& index,
+                        const std::string& key, Make&& make)
 {
-    if (const auto it = m_processes.find(pid); it != m_processes.end())
+    if (const auto it = index.find(key); it != index.end())
         return it->second;
-    profile::Track t;
-    t.kind = TrackKind::Process;
-    t.pid = numberOf(pid, -static_cast<std::int64_t>(m_processes.size()) - 1);
-    t.sortIndex = t.pid;
-    t.name = pid.empty() ? "(no pid)" : "Process " + pid;
+    profile::Track t = make();
     const auto id = static_cast<std::uint32_t>(p.tracks.size());
     p.tracks.push_back(std::move(t));
-    m_processes.emplace(pid, id);
+    index.emplace(key, id);
     return id;
+}
+
+} // namespace
+
+std::uint32_t Importer::processTrack(const std::string& pid)
+{
+    return findOrAdd(p, m_processes, pid, [&] {
+        profile::Track t;
+        t.kind = TrackKind::Process;
+        t.pid = numberOf(pid, -static_cast<std::int64_t>(m_processes.size()) - 1);
+        t.sortIndex = t.pid;
+        t.name = pid.empty() ? "(no pid)" : "Process " + pid;
+        return t;
+    });
+}
+
+// A track under process `pid`: thread, async or counter.
+std::uint32_t Importer::childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
+                                   const std::string& pid, const std::string& key, const std::string& name,
+                                   std::int64_t sortIndex, std::int64_t tid)
+{
+    return findOrAdd(p, index, pid + '\x1f' + key, [&] {
+        const std::uint32_t process = processTrack(pid);
+        profile::Track t;
+        t.kind = kind;
+        t.parent = process;
+        t.pid = p.tracks[process].pid;
+        t.tid = tid;
+        t.sortIndex = sortIndex;
+        t.name = name;
+        return t;
+    });
 }
 
 std::uint32_t Importer::threadTrack(const std::string& pid, const std::string& tid)
 {
-    const std::string key = pid + '\x1f' + tid;
-    if (const auto it = m_threads.find(key); it != m_threads.end())
-        return it->second;
-    const std::uint32_t process = processTrack(pid);
-    profile::Track t;
-    t.kind = TrackKind::Thread;
-    t.parent = process;
-    t.pid = p.tracks[process].pid;
-    t.tid = numberOf(tid, -static_cast<std::int64_t>(m_threads.size()) - 1);
-    t.sortIndex = t.tid;
-    t.name = tid.empty() ? "(no tid)" : "Thread " + tid;
-    const auto id = static_cast<std::uint32_t>(p.tracks.size());
-    p.tracks.push_back(std::move(t));
-    m_threads.emplace(key, id);
-    return id;
+    const std::int64_t number = numberOf(tid, -static_cast<std::int64_t>(m_threads.size()) - 1);
+    return childTrack(m_threads, TrackKind::Thread, pid, tid, tid.empty() ? "(no tid)" : "Thread " + tid,
+                      number, number);
 }
 
 std::uint32_t Importer::asyncTrack(const std::string& pid, const std::string& name)
 {
-    const std::string key = pid + '\x1f' + name;
-    if (const auto it = m_async.find(key); it != m_async.end())
-        return it->second;
-    const std::uint32_t process = processTrack(pid);
-    profile::Track t;
-    t.kind = TrackKind::Async;
-    t.parent = process;
-    t.pid = p.tracks[process].pid;
-    t.sortIndex = INT64_MAX / 2 + static_cast<std::int64_t>(m_async.size());
-    t.name = name.empty() ? "async" : name;
-    const auto id = static_cast<std::uint32_t>(p.tracks.size());
-    p.tracks.push_back(std::move(t));
-    m_async.emplace(key, id);
-    return id;
+    return childTrack(m_async, TrackKind::Async, pid, name, name.empty() ? "async" : name,
+                      INT64_MAX / 2 + static_cast<std::int64_t>(m_async.size()));
 }
 
 std::uint32_t Importer::counterTrack(const std::string& pid, const std::string& name)
 {
-    const std::string key = pid + '\x1f' + name;
-    if (const auto it = m_counterTracks.find(key); it != m_counterTracks.end())
-        return it->second;
-    const std::uint32_t process = processTrack(pid);
-    profile::Track t;
-    t.kind = TrackKind::Counter;
-    t.parent = process;
-    t.pid = p.tracks[process].pid;
-    t.sortIndex = INT64_MIN / 2 + static_cast<std::int64_t>(m_counterTracks.size());
-    t.name = name;
-    const auto id = static_cast<std::uint32_t>(p.tracks.size());
-    p.tracks.push_back(std::move(t));
-    m_counterTracks.emplace(key, id);
-    return id;
+    return childTrack(m_counterTracks, TrackKind::Counter, pid, name, name,
+                      INT64_MIN / 2 + static_cast<std::int64_t>(m_counterTracks.size()));
 }
 
 std::uint32_t Importer::addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,

@@ -107,6 +107,9 @@ private:
     std::uint32_t threadTrack(const std::string& pid, const std::string& tid);
     std::uint32_t asyncTrack(const std::string& pid, const std::string& name);
     std::uint32_t counterTrack(const std::string& pid, const std::string& name);
+    std::uint32_t childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
+                             const std::string& pid, const std::string& key, const std::string& name,
+                             std::int64_t sortIndex, std::int64_t tid = 0);
     std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
                            std::uint32_t args, std::uint32_t link);
     std::uint32_t typeFor(const RawEvent& e);
