@@ -162,6 +162,9 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                                ": the file is cut off or is not an xplane.pb");
     data->clear();
     data->shrink_to_fit();
+    // Progress while converting: the whole file has been read.
+    std::error_code sizeError;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
 
     Profile p;
     p.source = path;
@@ -268,7 +271,7 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                 s.link = link;
                 p.slices.push_back(s);
             }
-            if (options.progress && !options.progress(0))
+            if (options.progress && !options.progress(sizeError ? 0 : fileBytes))
                 return Error(path, "cancelled");
         }
     }

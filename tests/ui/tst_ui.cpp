@@ -638,6 +638,40 @@ private slots:
         QVERIFY(w.summary()->isVisible());
     }
 
+    void cancellingAnImportReturnsAtOnceAndDropsIt()
+    {
+        // About 40 MB of trace: long enough to click Cancel while it imports.
+        std::string json = "[";
+        for (int i = 0; i < 400000; ++i)
+            json += (i ? ",\n" : "") +
+                    std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
+                    std::to_string(i * 3) +
+                    R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
+                    std::to_string(i + 1) + "}}";
+        json += "]";
+        const QString path = m_dir.filePath(QStringLiteral("big.json"));
+        test::writeFile(path.toStdString(), json);
+        ui::MainWindow w(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(path);
+        QToolButton* cancel = nullptr;
+        for (QToolButton* b : w.findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Cancel"))
+                cancel = b;
+        QVERIFY(cancel && cancel->isVisible());
+        QElapsedTimer t;
+        t.start();
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY2(t.elapsed() < 50,
+                 qPrintable(QStringLiteral("Cancel held the GUI thread %1 ms").arg(t.elapsed())));
+        QCOMPARE(w.statusText(), QStringLiteral("Import cancelled"));
+        QVERIFY(!w.profileDocument()->isBusy());
+        QTest::qWait(3000); // the abandoned import would have landed by now
+        QVERIFY(w.profileDocument()->run() == nullptr);
+        QCOMPARE(w.statusText(), QStringLiteral("Import cancelled"));
+    }
+
     void aBrokenProfileShowsWhereItBroke()
     {
         ui::MainWindow w(false);

@@ -14,7 +14,11 @@ ProfileDocument::ProfileDocument(QObject* parent) : QObject(parent) {}
 
 ProfileDocument::~ProfileDocument()
 {
+    // Workers post to this object: all must have ended before it goes.
     cancel();
+    for (std::jthread& t : m_retired)
+        if (t.joinable())
+            t.join();
 }
 
 void ProfileDocument::open(const QString& path)
@@ -28,9 +32,11 @@ void ProfileDocument::open(const QString& path)
 
 void ProfileDocument::cancel()
 {
+    // Not joined here: the analyses do not check the stop token, and a join would hold the GUI thread for
+    // them. The superseded worker finishes in the background; its results are dropped by request number.
     if (m_worker.joinable()) {
         m_worker.request_stop();
-        m_worker.join(); // the import checks the token every 16 MiB: a join waits at most that long
+        m_retired.push_back(std::move(m_worker));
     }
     if (m_busy) {
         m_busy = false;

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <thread>
+#include <vector>
 
 namespace xps::ui {
 
@@ -59,6 +60,7 @@ private:
     bool m_busy = false;
     std::uint64_t m_request = 0; // GUI thread only
     std::jthread m_worker;
+    std::vector<std::jthread> m_retired; // cancelled or superseded workers, joined by the destructor
 };
 
 } // namespace xps::ui
