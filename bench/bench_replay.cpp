@@ -4,15 +4,14 @@
 #include "analysis/analyze.h"
 #include "analysis/dependencies.h"
 #include "asm/assembler.h"
-#include "suggest/propose.h"
 #include "replayer.h"
+#include "suggest/propose.h"
 #include "workloads/workloads.h"
 
 #include <cblas.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <malloc.h>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -50,6 +49,18 @@ double hostSgemmGflops()
     return 2.0 * n * n * n * reps / s / 1e9;
 }
 
+// Resident memory of the process now: the store's chunks are mapped directly, not taken from the heap.
+std::size_t residentBytesNow()
+{
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(f);
+    }
+    return static_cast<std::size_t>(resident) * 4096;
+}
+
 double peakRssMiB()
 {
     rusage u{};
@@ -63,7 +74,8 @@ int main(int argc, char** argv)
 {
     const int chips = argc > 1 ? std::atoi(argv[1]) : 4;
     const std::uint64_t totalBundles = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 10'000'000;
-    auto t = workloads::generate("stress", "", {{"chips", chips}, {"bundles", static_cast<std::int64_t>(totalBundles)}});
+    auto t = workloads::generate("stress", "",
+                                 {{"chips", chips}, {"bundles", static_cast<std::int64_t>(totalBundles)}});
     if (!t) {
         std::fprintf(stderr, "%s\n", t.error().toString().c_str());
         return 1;
@@ -73,7 +85,7 @@ int main(int argc, char** argv)
         if (only == "mxu" || (only == "timing" && mode != sim::ReplayMode::TimingOnly) ||
             (only == "full" && mode != sim::ReplayMode::Full))
             continue;
-        const std::size_t heapBefore = mallinfo2().uordblks + mallinfo2().hblkhd;
+        const std::size_t heapBefore = residentBytesNow();
         events::EventStore store;
         const auto start = std::chrono::steady_clock::now();
         const sim::ReplayResult r = sim::replay(*t, {mode, 0}, store);
@@ -85,16 +97,17 @@ int main(int argc, char** argv)
         std::uint64_t bundles = 0;
         for (const auto& c : r.chips)
             bundles += c.bundles;
-        const std::size_t heapAfter = mallinfo2().uordblks + mallinfo2().hblkhd;
+        const std::size_t heapAfter = residentBytesNow();
         std::printf("%s: %d chips, %llu bundles, %llu cycles in %.2f s: %.2f M bundles/s; %zu events, %.1f "
                     "bytes/event resident\n",
                     mode == sim::ReplayMode::Full ? "full       " : "timing-only", chips,
                     static_cast<unsigned long long>(bundles), static_cast<unsigned long long>(r.totalCycles),
                     s, static_cast<double>(bundles) / s / 1e6, store.eventCount(),
                     static_cast<double>(store.residentBytes()) / static_cast<double>(store.eventCount()));
-        std::printf("             heap grew by %.1f bytes per event (the store plus the machine state the "
-                    "replay touched)\n",
-                    static_cast<double>(heapAfter - heapBefore) / static_cast<double>(store.eventCount()));
+        std::printf(
+            "             resident memory grew by %.1f bytes per event (the store plus the machine state "
+            "the replay touched)\n",
+            static_cast<double>(heapAfter - heapBefore) / static_cast<double>(store.eventCount()));
         if (mode != sim::ReplayMode::Full)
             continue;
         // Issue 4's bar: every analysis plus the suggestion proposals take no longer than the replay.
@@ -102,7 +115,8 @@ int main(int argc, char** argv)
         const analysis::ReplayView view{*t, store, r.totalCycles, r.chips};
         const analysis::Analyses analyses = analysis::analyzeReplay(view);
         const std::vector<suggest::Suggestion> suggestions = suggest::proposeSuggestions(view, analyses);
-        const double a = std::chrono::duration<double>(std::chrono::steady_clock::now() - analysisStart).count();
+        const double a =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - analysisStart).count();
         std::printf("analyses   : summary, DMA, VMEM, critical path (%zu segments), collectives and %zu "
                     "suggestions in %.2f s = %.0f%% of the replay time\n",
                     analyses.criticalPath.segments.size(), suggestions.size(), a, 100.0 * a / s);
@@ -117,17 +131,20 @@ int main(int argc, char** argv)
         const double tDma = time([&] { parts.dma = analysis::analyzeDmas(view); });
         const double tVmem = time([&] { parts.vmem = analysis::analyzeVmem(view, parts.dma); });
         const double tCollectives = time([&] { parts.collectives = analysis::analyzeCollectives(view); });
-        const double tGraph = time([&] { parts.criticalPath = analysis::DependencyGraph(view, parts.dma).takeCriticalPath(); });
+        const double tGraph =
+            time([&] { parts.criticalPath = analysis::DependencyGraph(view, parts.dma).takeCriticalPath(); });
         const double tPropose = time([&] { (void)suggest::proposeSuggestions(view, parts); });
-        std::printf("             summary %.2f s, DMA %.2f s, VMEM %.2f s, collectives %.2f s, dependency graph and "
-                    "critical path %.2f s, proposals %.2f s\n",
-                    tSummary, tDma, tVmem, tCollectives, tGraph, tPropose);
+        std::printf(
+            "             summary %.2f s, DMA %.2f s, VMEM %.2f s, collectives %.2f s, dependency graph and "
+            "critical path %.2f s, proposals %.2f s\n",
+            tSummary, tDma, tVmem, tCollectives, tGraph, tPropose);
         const double again = time([&] {
             const analysis::Analyses second = analysis::analyzeReplay(view);
             (void)suggest::proposeSuggestions(view, second);
         });
-        std::printf("             all again (memory the process already has): %.2f s = %.0f%% of the replay time\n", again,
-                    100.0 * again / s);
+        std::printf(
+            "             all again (memory the process already has): %.2f s = %.0f%% of the replay time\n",
+            again, 100.0 * again / s);
     }
     if (only.empty() || only == "mxu") {
         const std::uint64_t products = 200'000;

@@ -1,5 +1,9 @@
 #include "events/event_store.h"
 
+#include <new>
+#include <type_traits>
+#include <utility>
+
 namespace xps::events {
 
 std::string_view stallReasonName(StallReason reason)
@@ -19,10 +23,22 @@ std::string_view stallReasonName(StallReason reason)
     return "?";
 }
 
+template <typename Chunk> Chunk* EventStore::newChunk()
+{
+    static_assert(std::is_trivially_destructible_v<Chunk>, "chunks are never destroyed, only their arena");
+    // Default-initialised: the columns are written as events arrive, never zeroed first.
+    return new (m_arena->allocate(sizeof(Chunk))) Chunk;
+}
+
+template <typename Chunk> std::shared_ptr<const Chunk> EventStore::published(Chunk* chunk)
+{
+    return std::shared_ptr<const Chunk>(m_arena, chunk); // owns the arena, points at the chunk
+}
+
 void EventStore::appendBundle(const BundleIssue& e)
 {
     if (!m_current)
-        m_current = std::make_unique<BundleChunk>();
+        m_current = newChunk<BundleChunk>();
     m_current->append(e);
     if (m_current->size == kChunkEvents)
         publishCurrent();
@@ -30,7 +46,7 @@ void EventStore::appendBundle(const BundleIssue& e)
 
 void EventStore::publishCurrent()
 {
-    std::shared_ptr<const BundleChunk> done(std::move(m_current));
+    std::shared_ptr<const BundleChunk> done = published(std::exchange(m_current, nullptr));
     const std::size_t total =
         m_published.load(std::memory_order_relaxed) + done->size; // only this thread writes it
     // Inside the lock: a reader whose snapshot holds the chunk must also see the count that includes it.
@@ -49,7 +65,7 @@ void EventStore::configure(int chips, std::uint64_t vmemBytes)
 void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
 {
     if (!m_currentVmem)
-        m_currentVmem = std::make_unique<VmemChunk>();
+        m_currentVmem = newChunk<VmemChunk>();
     m_currentVmem->append(e);
     if (e.chip < m_heatmaps.size())
         m_heatmaps[e.chip].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
@@ -62,7 +78,7 @@ void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
 
 void EventStore::publishVmem()
 {
-    std::shared_ptr<const VmemChunk> done(std::move(m_currentVmem));
+    std::shared_ptr<const VmemChunk> done = published(std::exchange(m_currentVmem, nullptr));
     std::lock_guard lock(m_mutex);
     m_vmemChunks.push_back(std::move(done));
 }
@@ -112,19 +128,19 @@ void EventStore::flush()
 void EventStore::appendDma(const DmaRecord& r)
 {
     std::lock_guard lock(m_mutex);
-    m_dmas.push_back(r);
+    m_dmas.push_back(r, *m_arena);
 }
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
 {
     std::lock_guard lock(m_mutex);
-    m_waits.push_back(r);
+    m_waits.push_back(r, *m_arena);
 }
 
 void EventStore::appendRegion(const RegionRecord& r)
 {
     std::lock_guard lock(m_mutex);
-    m_regions.push_back(r);
+    m_regions.push_back(r, *m_arena);
 }
 
 BundleSnapshot EventStore::bundles() const
@@ -135,59 +151,44 @@ BundleSnapshot EventStore::bundles() const
 std::vector<DmaRecord> EventStore::dmas() const
 {
     std::lock_guard lock(m_mutex);
-    return {m_dmas.begin(), m_dmas.end()};
+    return m_dmas.copyFrom(0);
 }
 
 std::vector<SyncWaitRecord> EventStore::syncWaits() const
 {
     std::lock_guard lock(m_mutex);
-    return {m_waits.begin(), m_waits.end()};
+    return m_waits.copyFrom(0);
 }
 
 std::vector<RegionRecord> EventStore::regions() const
 {
     std::lock_guard lock(m_mutex);
-    return {m_regions.begin(), m_regions.end()};
+    return m_regions.copyFrom(0);
 }
-
-namespace {
-template <typename Record> std::vector<Record> tailOf(const std::deque<Record>& records, std::size_t first)
-{
-    if (first >= records.size())
-        return {};
-    return {records.begin() + static_cast<std::ptrdiff_t>(first), records.end()};
-}
-} // namespace
 
 std::vector<DmaRecord> EventStore::dmasSince(std::size_t first) const
 {
     std::lock_guard lock(m_mutex);
-    return tailOf(m_dmas, first);
+    return m_dmas.copyFrom(first);
 }
 
 std::vector<SyncWaitRecord> EventStore::syncWaitsSince(std::size_t first) const
 {
     std::lock_guard lock(m_mutex);
-    return tailOf(m_waits, first);
+    return m_waits.copyFrom(first);
 }
 
 std::vector<RegionRecord> EventStore::regionsSince(std::size_t first) const
 {
     std::lock_guard lock(m_mutex);
-    return tailOf(m_regions, first);
+    return m_regions.copyFrom(first);
 }
 
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
-    // std::deque stores whole records in 512-byte blocks: count the blocks in use.
-    const auto blocks = [](std::size_t n, std::size_t size) {
-        const std::size_t perBlock = size < 512 ? 512 / size : 1;
-        return (n + perBlock - 1) / perBlock * (size < 512 ? 512 : size);
-    };
-    bytes += blocks(m_dmas.size(), sizeof(DmaRecord)) + blocks(m_waits.size(), sizeof(SyncWaitRecord)) +
-             blocks(m_regions.size(), sizeof(RegionRecord));
+    bytes += m_dmas.residentBytes() + m_waits.residentBytes() + m_regions.residentBytes();
     return bytes;
 }
 

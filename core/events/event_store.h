@@ -4,12 +4,13 @@
 // published (made visible to readers) once full and never changes afterwards, so readers need no lock
 // beyond taking a snapshot of the published chunk list.
 
+#include "events/chunk_arena.h"
 #include "events/events.h"
+#include "events/record_log.h"
 #include "events/vmem_heatmap.h"
 
 #include <array>
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -142,14 +143,12 @@ public:
     template <typename F> void forEachDma(F&& f) const
     {
         std::lock_guard lock(m_mutex);
-        for (const DmaRecord& d : m_dmas)
-            f(d);
+        m_dmas.forEach(f);
     }
     template <typename F> void forEachSyncWait(F&& f) const
     {
         std::lock_guard lock(m_mutex);
-        for (const SyncWaitRecord& w : m_waits)
-            f(w);
+        m_waits.forEach(f);
     }
     std::size_t dmaCount() const
     {
@@ -181,8 +180,14 @@ private:
     void publishVmem();
     void publishHeatmaps();
 
-    std::unique_ptr<BundleChunk> m_current;
-    std::unique_ptr<VmemChunk> m_currentVmem;
+    template <typename Chunk> Chunk* newChunk();
+    template <typename Chunk> std::shared_ptr<const Chunk> published(Chunk* chunk);
+
+    // Chunks and records live in the arena; published chunks share its ownership, so a reader's snapshot
+    // keeps them valid after the store is gone.
+    std::shared_ptr<ChunkArena> m_arena = std::make_shared<ChunkArena>();
+    BundleChunk* m_current = nullptr;
+    VmemChunk* m_currentVmem = nullptr;
     std::vector<VmemHeatmap> m_heatmaps; // the writer's, updated without a lock
     std::uint64_t m_vmemSinceHeatmapPublish = 0;
     mutable std::mutex m_mutex; // guards the vectors below
@@ -190,9 +195,9 @@ private:
     std::vector<std::shared_ptr<const VmemChunk>> m_vmemChunks;
     std::vector<VmemHeatmap> m_publishedHeatmaps;
     // Block-allocated, so a million records never hold a million more in spare capacity.
-    std::deque<DmaRecord> m_dmas;
-    std::deque<SyncWaitRecord> m_waits;
-    std::deque<RegionRecord> m_regions;
+    RecordLog<DmaRecord> m_dmas;
+    RecordLog<SyncWaitRecord> m_waits;
+    RecordLog<RegionRecord> m_regions;
     std::atomic<std::size_t> m_published{0};
 };
 

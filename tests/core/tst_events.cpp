@@ -79,6 +79,76 @@ private slots:
         }
         QCOMPARE(store.bundleCount(), total);
     }
+
+    // Chunks live in the store's arena; a reader's snapshot must keep them readable after the store is gone
+    // (the explorer drops a run while a view may still hold its snapshot).
+    void snapshotsOutliveTheStore()
+    {
+        events::BundleSnapshot bundles;
+        events::VmemSnapshot vmem;
+        {
+            events::EventStore store;
+            store.configure(2, 1 << 20);
+            for (std::uint64_t i = 0; i < events::kChunkEvents + 10; ++i) {
+                store.appendBundle({i * 3, static_cast<std::uint32_t>(i), 7, 0,
+                                    static_cast<std::uint16_t>(i % 2), events::StallReason::SyncWait,
+                                    events::CauseKind::None});
+                store.appendVmemAccess({i, static_cast<std::uint32_t>(i * 512 % (1 << 20)), 512, 0, 1, 1},
+                                       512);
+            }
+            store.flush();
+            bundles = store.bundles();
+            vmem = store.vmemAccesses();
+        }
+        QCOMPARE(bundles.size(), std::size_t(events::kChunkEvents + 10));
+        for (const std::size_t i : {std::size_t(0), std::size_t(events::kChunkEvents - 1),
+                                    std::size_t(events::kChunkEvents), bundles.size() - 1}) {
+            QCOMPARE(bundles[i].cycle, std::uint64_t(i * 3));
+            QCOMPARE(bundles[i].pc, std::uint32_t(i));
+            QCOMPARE(bundles[i].stallCycles, 7u);
+            QCOMPARE(bundles[i].reason, events::StallReason::SyncWait);
+            QCOMPARE(vmem[i].address, std::uint32_t(i * 512 % (1 << 20)));
+        }
+    }
+
+    // DMA, wait and region records are kept in blocks: every record reads back as written, across block
+    // boundaries, in place (the DMA analysis keeps pointers to them) and as copies from any offset.
+    void recordsKeepTheirValuesAndAddresses()
+    {
+        events::EventStore store;
+        store.configure(1, 1 << 20);
+        constexpr std::size_t n = 3 * events::RecordLog<events::DmaRecord>::kPerBlock + 5;
+        for (std::size_t i = 0; i < n; ++i) {
+            events::DmaRecord r;
+            r.id = static_cast<std::uint32_t>(i);
+            r.bytes = i * 100;
+            r.end = i + 1;
+            store.appendDma(r);
+            store.appendSyncWait(
+                {0, static_cast<std::uint32_t>(i), 3, 4, i, i + 2, static_cast<std::int64_t>(i)});
+        }
+        std::vector<const events::DmaRecord*> addresses;
+        store.forEachDma([&](const events::DmaRecord& d) { addresses.push_back(&d); });
+        QCOMPARE(addresses.size(), n);
+        for (int i = 0; i < 1000; ++i)
+            store.appendDma({}); // more blocks: earlier records must not move
+        std::size_t i = 0;
+        store.forEachDma([&](const events::DmaRecord& d) {
+            if (i < n) {
+                QCOMPARE(&d, addresses[i]);
+                QCOMPARE(d.id, std::uint32_t(i));
+                QCOMPARE(d.bytes, std::uint64_t(i * 100));
+            }
+            ++i;
+        });
+        QCOMPARE(store.dmaCount(), n + 1000);
+        const auto tail = store.syncWaitsSince(n - 7);
+        QCOMPARE(tail.size(), std::size_t(7));
+        QCOMPARE(tail.front().pc, std::uint32_t(n - 7));
+        QCOMPARE(tail.back().satisfiedBy, std::int64_t(n - 1));
+        QVERIFY(store.syncWaitsSince(n + 1).empty());
+        QCOMPARE(store.dmas().size(), n + 1000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEvents)

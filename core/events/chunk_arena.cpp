@@ -1,0 +1,105 @@
+#include "events/chunk_arena.h"
+
+#include <cstdint>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace xps::events {
+
+namespace {
+constexpr std::size_t kAlignment = 64;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+// Big enough that a long replay maps a few hundred blocks at most; only pages written become resident.
+constexpr std::size_t kBlockBytes = std::size_t{64} << 20;
+
+std::size_t roundUp(std::size_t n, std::size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+} // namespace
+
+ChunkArena::~ChunkArena()
+{
+    for (const Block& b : m_blocks)
+        release(b);
+}
+
+void* ChunkArena::allocate(std::size_t bytes)
+{
+    bytes = roundUp(bytes == 0 ? 1 : bytes, kAlignment);
+    if (m_blocks.empty() || m_used + bytes > m_blocks.back().bytes) {
+        m_blocks.push_back(newBlock(bytes));
+        m_used = 0;
+    }
+    std::byte* p = m_blocks.back().begin + m_used;
+    m_used += bytes;
+    m_allocated += bytes;
+    populate(p, bytes);
+    return p;
+}
+
+#if defined(__linux__)
+
+ChunkArena::Block ChunkArena::newBlock(std::size_t atLeast)
+{
+    Block b;
+    b.bytes = roundUp(atLeast > kBlockBytes ? atLeast : kBlockBytes, kHugePage);
+    // One huge page more than needed, so the usable part can start on a huge-page boundary.
+    b.mappingBytes = b.bytes + kHugePage;
+    void* m = mmap(nullptr, b.mappingBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        throw std::bad_alloc();
+    b.mapping = static_cast<std::byte*>(m);
+    const auto address = reinterpret_cast<std::uintptr_t>(m);
+    b.begin = b.mapping + (roundUp(address, kHugePage) - address);
+    // A hint: where transparent huge pages are off or unavailable the block simply uses small pages.
+    madvise(b.begin, b.bytes, MADV_HUGEPAGE);
+    return b;
+}
+
+void ChunkArena::release(const Block& b)
+{
+    munmap(b.mapping, b.mappingBytes);
+}
+
+void ChunkArena::populate(std::byte* p, std::size_t bytes)
+{
+#if defined(MADV_POPULATE_WRITE)
+    // Fault the pages in with one call instead of one trap per page; kernels before 5.14 refuse it, and
+    // then the pages fault in on first write as usual.
+    constexpr std::size_t page = 4096;
+    const auto first = reinterpret_cast<std::uintptr_t>(p) / page * page;
+    const auto last = roundUp(reinterpret_cast<std::uintptr_t>(p) + bytes, page);
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+#else
+
+ChunkArena::Block ChunkArena::newBlock(std::size_t atLeast)
+{
+    Block b;
+    b.bytes = roundUp(atLeast > kBlockBytes ? atLeast : kBlockBytes, kAlignment);
+    b.mappingBytes = b.bytes;
+    b.mapping = static_cast<std::byte*>(::operator new (b.bytes, std::align_val_t{kAlignment}));
+    b.begin = b.mapping;
+    return b;
+}
+
+void ChunkArena::release(const Block& b)
+{
+    ::operator delete (b.mapping, std::align_val_t{kAlignment});
+}
+
+void ChunkArena::populate(std::byte*, std::size_t) {}
+
+#endif
+
+} // namespace xps::events
