@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 #include <sys/resource.h>
+#include <utility>
 #include <vector>
 
 using namespace xps;
@@ -61,6 +62,16 @@ std::size_t residentBytesNow()
     return static_cast<std::size_t>(resident) * 4096;
 }
 
+// CPU time of the calling thread, user and system apart: on a virtual machine the kernel's share (zeroing
+// the pages the store fills) varies several-fold from run to run with the host, the user share does not.
+std::pair<double, double> threadCpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+    return {seconds(u.ru_utime), seconds(u.ru_stime)};
+}
+
 double peakRssMiB()
 {
     rusage u{};
@@ -87,9 +98,11 @@ int main(int argc, char** argv)
             continue;
         const std::size_t heapBefore = residentBytesNow();
         events::EventStore store;
+        const auto cpuBefore = threadCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
         const sim::ReplayResult r = sim::replay(*t, {mode, 0}, store);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto cpuAfter = threadCpuSeconds();
         if (r.fault) {
             std::fprintf(stderr, "%s\n", r.fault->toString().c_str());
             return 1;
@@ -104,6 +117,10 @@ int main(int argc, char** argv)
                     static_cast<unsigned long long>(bundles), static_cast<unsigned long long>(r.totalCycles),
                     s, static_cast<double>(bundles) / s / 1e6, store.eventCount(),
                     static_cast<double>(store.residentBytes()) / static_cast<double>(store.eventCount()));
+        std::printf("             CPU: %.2f s user (%.2f M bundles per user second), %.2f s system\n",
+                    cpuAfter.first - cpuBefore.first,
+                    static_cast<double>(bundles) / (cpuAfter.first - cpuBefore.first) / 1e6,
+                    cpuAfter.second - cpuBefore.second);
         std::printf(
             "             resident memory grew by %.1f bytes per event (the store plus the machine state "
             "the replay touched)\n",

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <deque>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace xps::sim {
@@ -29,16 +28,25 @@ struct MxuResult
 // does not know. Scalars reach data only through SMEM, so it is enough to know which HBM/VMEM pages
 // (64 KiB) and which SMEM words are stale: a DMA from a stale page makes SMEM stale, and an sld from stale
 // SMEM stops the replay instead of letting control flow silently diverge.
+// One bit per page or word, allocated on a space's first stale write: 64 KiB of bits cover 32 GiB of HBM,
+// and marking is a few word operations (every vst of a timing-only replay marks).
 class Staleness
 {
 public:
-    void mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t smemBytes);
+    // `spaceBytes`: the size of `space`'s memory (sizes the bitmap on first use).
+    void mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t spaceBytes);
     bool any(isa::Space space, std::uint64_t address, std::uint64_t bytes) const;
+    // SMEM words written with known values (a page of HBM or VMEM is never known again once stale).
     void clearSmem(std::uint64_t address, std::uint64_t bytes);
 
 private:
-    std::unordered_set<std::uint64_t> m_pages[2]; // Hbm, Vmem
-    std::vector<bool> m_smemWords;                // allocated on the first stale SMEM write
+    struct Bitmap
+    {
+        std::vector<std::uint64_t> words; // bit u: unit u (a page, or an SMEM word) is stale
+        std::uint64_t units = 0;
+    };
+    static int unitShift(isa::Space space);
+    std::array<Bitmap, 3> m_maps; // by isa::Space
 };
 
 struct ChipState

@@ -18,8 +18,10 @@ CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::
 
 void CoreModel::accountStall(std::uint64_t cycle)
 {
-    if (m_stalled && cycle > m_lastAttempt)
+    if (m_stalled && cycle > m_lastAttempt) {
         m_reasonCycles[static_cast<int>(m_lastStall.reason)] += cycle - m_lastAttempt;
+        m_pendingReasons |= 1u << static_cast<int>(m_lastStall.reason);
+    }
 }
 
 Attempt CoreModel::stall(std::uint64_t cycle, StallReason reason, CauseKind kind, std::uint32_t cause,
@@ -47,6 +49,8 @@ Attempt CoreModel::checkHazards(const DecodedBundle& b, std::uint64_t t)
             return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_vProducer[r],
                          m_vReady[r]);
     }
+    if (!b.hasIssueChecks)
+        return {true};
     for (const DecodedInstruction& d : b.instructions) {
         const int unit = static_cast<int>(d.unit);
         if (d.occupancy > 0 && m_unitBusy[unit] > t) {
@@ -94,6 +98,12 @@ Attempt CoreModel::checkHazards(const DecodedBundle& b, std::uint64_t t)
         }
     }
     return {true};
+}
+
+bool CoreModel::sourcesValid(const DecodedInstruction& d) const
+{
+    return (d.readsS & ~static_cast<std::uint32_t>(m_state.sValid.to_ulong())) == 0 &&
+           (d.readsV & ~static_cast<std::uint32_t>(m_state.vValid.to_ulong())) == 0;
 }
 
 void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
@@ -196,7 +206,12 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                                      isa::kVectorBytes);
             break;
         }
-        default: execute(m_state, insn, m_exec, m_writes); break;
+        default:
+            if (d.onlyWritesVd && !m_exec.computeVectors && sourcesValid(d))
+                m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
+            else
+                execute(m_state, insn, m_exec, m_writes);
+            break;
         }
         m_stats.unitBusyCycles[static_cast<int>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
     }
@@ -232,10 +247,12 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     e.chip = static_cast<std::uint16_t>(m_state.chip);
     e.stallCycles = static_cast<std::uint32_t>(t - m_eligibleSince);
     if (e.stallCycles > 0) {
-        int dominant = 0;
-        for (int r = 1; r < events::kStallReasonCount; ++r)
+        int dominant = 0; // the reason with most cycles; the lowest-numbered of equals
+        for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) {
+            const int r = __builtin_ctz(mask);
             if (m_reasonCycles[r] > m_reasonCycles[dominant])
                 dominant = r;
+        }
         e.reason = static_cast<StallReason>(dominant);
         if (m_stalled && m_lastStall.reason == e.reason) {
             e.causeKind = m_lastStall.causeKind;
@@ -244,11 +261,13 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     }
     PcStats& pcStats = m_stats.perPc[m_pc];
     ++pcStats.executions;
-    for (int r = 0; r < events::kStallReasonCount; ++r) {
+    for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) { // usually one reason, or none
+        const int r = __builtin_ctz(mask);
         m_stats.stallCycles[r] += m_reasonCycles[r];
         pcStats.stallCycles[r] += m_reasonCycles[r];
         m_reasonCycles[r] = 0;
     }
+    m_pendingReasons = 0;
     m_store.appendBundle(e);
     ++m_stats.bundles;
     m_stats.instructions += b.instructions.size();
@@ -257,9 +276,11 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     m_pc = nextPc;
     m_nextIssue = t + 1 + (taken ? static_cast<std::uint64_t>(m_config.latBranchTaken) : 0);
     m_eligibleSince = t + 1;
-    if (taken)
+    if (taken && m_config.latBranchTaken > 0) {
         m_reasonCycles[static_cast<int>(StallReason::BranchBubble)] =
             static_cast<std::uint64_t>(m_config.latBranchTaken);
+        m_pendingReasons |= 1u << static_cast<int>(StallReason::BranchBubble);
+    }
 }
 
 Attempt CoreModel::tryIssue(std::uint64_t t)
@@ -267,10 +288,17 @@ Attempt CoreModel::tryIssue(std::uint64_t t)
     if (m_pc >= m_program.size())
         throw SimFault{"ran past the end of the program (" + std::to_string(m_program.size()) +
                        " bundles) without halt"};
+    // Stalled on a flag, a full DMA queue or the result FIFO: only the DMA system or a flag write can
+    // change that, and each bumps its version. Not looking again until then gives the same events and
+    // stall accounting (the reason cannot change meanwhile, and its cycles are added at the next look).
+    if (m_stalled && m_lastStall.wake == kNever && m_dma.version() == m_stallVersion)
+        return m_lastStall;
     const DecodedBundle& b = m_program[m_pc];
     const Attempt a = checkHazards(b, t);
-    if (!a.issued)
+    if (!a.issued) {
+        m_stallVersion = m_dma.version();
         return a;
+    }
     issue(b, t);
     return a;
 }

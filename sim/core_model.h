@@ -43,6 +43,8 @@ private:
     void accountStall(std::uint64_t cycle);
     Attempt checkHazards(const DecodedBundle& bundle, std::uint64_t cycle);
     void issue(const DecodedBundle& bundle, std::uint64_t cycle);
+    // Every register `d` reads holds a value (else execute() reports the first that does not).
+    bool sourcesValid(const DecodedInstruction& d) const;
 
     const trace::ChipTrace& m_chip;
     ChipState& m_state;
@@ -68,7 +70,9 @@ private:
     std::uint64_t m_lastAttempt = 0;
     bool m_stalled = false;
     Attempt m_lastStall;
+    std::uint64_t m_stallVersion = 0; // the DMA system's version when the stall was last checked
     std::uint64_t m_reasonCycles[events::kStallReasonCount] = {};
+    std::uint32_t m_pendingReasons = 0; // bit r: m_reasonCycles[r] may be non-zero
 
     std::vector<std::pair<std::uint32_t, std::uint64_t>> m_regions; // open regions: (id, enter cycle)
 };

@@ -26,7 +26,13 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
             d.readsV = use.readsV;
             d.writesS = use.writesS;
             d.writesV = use.writesV;
+            d.onlyWritesVd = (info.slot == isa::SlotKind::Vector || info.slot == isa::SlotKind::CrossLane) &&
+                             d.writesV >= 0 && insn.operands[0].form == isa::Operand::Form::VReg &&
+                             insn.operands[0].reg == d.writesV;
             db.pops = db.pops || insn.opcode == isa::Opcode::MxuPop;
+            db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == isa::Opcode::MxuMm ||
+                                insn.opcode == isa::Opcode::MxuPop || insn.opcode == isa::Opcode::DmaStart ||
+                                insn.opcode == isa::Opcode::SyncWait;
             db.readsS |= d.readsS;
             db.readsV |= d.readsV;
             db.instructions.push_back(d);

@@ -23,7 +23,6 @@ bool DmaSystem::queueFull(int chip, int engine) const
     return static_cast<std::int64_t>(q.size()) >= m_config.dmaQueueDepth;
 }
 
-
 std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 {
     if (d.engine < 0 || d.engine >= m_config.dmaEngines)
@@ -50,6 +49,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     check(d.chip, d.srcSpace, d.srcAddress, srcStride, "source");
     check(d.dstChip, d.dstSpace, d.dstAddress, dstStride, "destination");
 
+    ++m_version;
     Transfer t;
     t.id = m_nextId++;
     t.d = d;
@@ -57,7 +57,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.d.dstStride = dstStride;
     t.total = d.rows * d.rowBytes;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
-    t.links = d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
+    t.links =
+        d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
     t.issueCycle = cycle;
 
     events::DmaRecord r;
@@ -88,6 +89,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value,
                             std::uint64_t cycle)
 {
+    ++m_version;
     const double hops = static_cast<double>(isa::iciRoute(m_config, fromChip, toChip).size());
     m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
                           toChip, flag, value});
@@ -97,6 +99,7 @@ void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::u
 void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
 {
     m_lastWriter[static_cast<std::size_t>(chip)][flag] = -1;
+    ++m_version;
 }
 
 void DmaSystem::startHeads(double now)
@@ -218,7 +221,7 @@ void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint6
         const std::uint64_t srcAddress = t.d.srcAddress + row * t.d.srcStride + col;
         const std::uint64_t dstAddress = t.d.dstAddress + row * t.d.dstStride + col;
         if (t.d.dstSpace != isa::Space::Smem || src.stale.any(t.d.srcSpace, srcAddress, n))
-            dst.stale.mark(t.d.dstSpace, dstAddress, n, dst.smem.size());
+            dst.stale.mark(t.d.dstSpace, dstAddress, n, dst.memory(t.d.dstSpace).size());
         else
             dst.stale.clearSmem(dstAddress, n);
         at += n;
@@ -293,6 +296,7 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
 {
     const double until = static_cast<double>(cycle);
     while (m_nextEvent <= until) {
+        ++m_version;
         const double te = m_nextEvent;
         moveBytes(te);
         m_now = std::max(m_now, te);

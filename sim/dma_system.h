@@ -70,6 +70,9 @@ public:
     // The DMA whose chunk last changed `flag` on `chip`, or -1 if a core's sync.set/add did.
     std::int64_t lastWriterOf(int chip, std::uint32_t flag) const;
     const DmaTotals& totals(int chip) const { return m_totals[static_cast<std::size_t>(chip)]; }
+    // Changes whenever a flag, a queue or an in-flight transfer may have changed: a core stalled on
+    // something only the DMA system or a flag write can clear need not look again until it does.
+    std::uint64_t version() const { return m_version; }
 
 private:
     struct Transfer
@@ -113,6 +116,7 @@ private:
     double m_now = 0.0;            // time of the last processed event; bytes are moved lazily up to events
     double m_nextEvent = INFINITY; // cached nextEventTime(): a cycle without an event costs O(1)
     std::uint32_t m_nextId = 0;
+    std::uint64_t m_version = 0;
     // queues[chip * engines + engine]: the head may be active; the rest wait.
     std::vector<std::deque<Transfer>> m_queues;
     std::vector<FlagMessage> m_messages;

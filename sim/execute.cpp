@@ -83,6 +83,19 @@ std::uint32_t scalarAlu(Opcode op, std::uint32_t a, std::uint32_t b)
     }
 }
 
+// The rows of a vld/vst: row r at base + r * stride, 512 bytes each. Rows only go up, so when the base and
+// the stride are aligned and the last row fits, every row does; otherwise each row is checked in order so
+// the fault names the first bad one.
+void checkRows(ChipState& state, std::uint64_t base, std::uint64_t stride, std::uint64_t alignment)
+{
+    constexpr std::uint64_t rowBytes = isa::kLanes * 4;
+    const std::uint64_t last = base + (isa::kSublanes - 1) * stride;
+    if (((base | stride) & (alignment - 1)) == 0 && state.vmem.contains(last, rowBytes)) // a power of two
+        return;
+    for (int r = 0; r < isa::kSublanes; ++r)
+        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, alignment);
+}
+
 // vld/vst (strided or not): row r at address + r * stride, 512 bytes each.
 void vectorLoad(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
                 PendingWrites& writes)
@@ -90,8 +103,7 @@ void vectorLoad(ChipState& state, const isa::Instruction& insn, const ExecOption
     const std::uint64_t base = effectiveAddress(state, insn.operands[1]);
     const std::uint64_t stride = insn.opcode == Opcode::VLdS ? scalarOperand(state, insn.operands[2]) : 512;
     constexpr std::uint64_t rowBytes = isa::kLanes * 4;
-    for (int r = 0; r < isa::kSublanes; ++r)
-        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
+    checkRows(state, base, stride, options.vmemAlignment);
     if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
         for (int r = 0; r < isa::kSublanes; ++r)
             state.vmem.read(base + r * stride,
@@ -105,11 +117,13 @@ void vectorStore(ChipState& state, const isa::Instruction& insn, const ExecOptio
     const std::uint64_t base = effectiveAddress(state, insn.operands[1]);
     const std::uint64_t stride = insn.opcode == Opcode::VStS ? scalarOperand(state, insn.operands[2]) : 512;
     constexpr std::uint64_t rowBytes = isa::kLanes * 4;
-    for (int r = 0; r < isa::kSublanes; ++r)
-        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, options.vmemAlignment);
+    checkRows(state, base, stride, options.vmemAlignment);
     if (!options.computeVectors) {
-        for (int r = 0; r < isa::kSublanes; ++r)
-            state.stale.mark(isa::Space::Vmem, base + r * stride, rowBytes, 0);
+        if (stride == rowBytes)
+            state.stale.mark(isa::Space::Vmem, base, isa::kSublanes * rowBytes, state.vmem.size());
+        else
+            for (int r = 0; r < isa::kSublanes; ++r)
+                state.stale.mark(isa::Space::Vmem, base + r * stride, rowBytes, state.vmem.size());
         return;
     }
     for (int r = 0; r < isa::kSublanes; ++r)

@@ -123,24 +123,25 @@ void EventStore::flush()
     if (m_currentVmem && m_currentVmem->size > 0)
         publishVmem();
     publishHeatmaps();
+    std::lock_guard lock(m_mutex);
+    m_dmas.publishLocked();
+    m_waits.publishLocked();
+    m_regions.publishLocked();
 }
 
 void EventStore::appendDma(const DmaRecord& r)
 {
-    std::lock_guard lock(m_mutex);
-    m_dmas.push_back(r, *m_arena);
+    m_dmas.append(r, *m_arena, m_mutex);
 }
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
 {
-    std::lock_guard lock(m_mutex);
-    m_waits.push_back(r, *m_arena);
+    m_waits.append(r, *m_arena, m_mutex);
 }
 
 void EventStore::appendRegion(const RegionRecord& r)
 {
-    std::lock_guard lock(m_mutex);
-    m_regions.push_back(r, *m_arena);
+    m_regions.append(r, *m_arena, m_mutex);
 }
 
 BundleSnapshot EventStore::bundles() const

@@ -136,6 +136,8 @@ public:
     VmemSnapshot vmemAccesses() const;
     // The chip's binned VMEM traffic as last published (every ~1M accesses and at flush()).
     VmemHeatmap vmemHeatmap(int chip) const;
+    // DMA, sync-wait and region records as published: in groups of RecordLog::kPublishEvery while the
+    // writer appends, all of them at flush().
     std::vector<DmaRecord> dmas() const;
     std::vector<SyncWaitRecord> syncWaits() const;
     // The same records without a copy, in append order (the store's lock is held: `f` must not call back).

@@ -1,11 +1,13 @@
 #include "events/vmem_heatmap.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace xps::events {
 
 VmemHeatmap::VmemHeatmap(std::uint64_t vmemBytes)
     : m_bytesPerBin(std::max<std::uint64_t>(1, (vmemBytes + kAddressBins - 1) / kAddressBins)),
+      m_binShift(std::has_single_bit(m_bytesPerBin) ? std::countr_zero(m_bytesPerBin) : -1),
       m_read(static_cast<std::size_t>(kTimeBins) * kAddressBins), m_write(m_read.size())
 {
 }
@@ -21,6 +23,7 @@ void VmemHeatmap::coarsen()
     std::fill(m_read.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_read.end(), 0);
     std::fill(m_write.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_write.end(), 0);
     m_cyclesPerBin *= 2;
+    ++m_cycleShift;
     m_usedTimeBins = (m_usedTimeBins + 1) / 2;
 }
 
@@ -29,12 +32,18 @@ void VmemHeatmap::add(std::uint64_t cycle, std::uint64_t address, std::uint64_t 
 {
     if (m_read.empty() || bytes == 0 || dataBytes == 0)
         return;
-    while (cycle / m_cyclesPerBin >= static_cast<std::uint64_t>(kTimeBins))
+    while ((cycle >> m_cycleShift) >= static_cast<std::uint64_t>(kTimeBins))
         coarsen();
-    const int t = static_cast<int>(cycle / m_cyclesPerBin);
+    const int t = static_cast<int>(cycle >> m_cycleShift);
     m_usedTimeBins = std::max(m_usedTimeBins, t + 1);
     auto& grid = write ? m_write : m_read;
     (write ? m_totalWritten : m_totalRead) += dataBytes;
+    // Most accesses (a vector row, a DMA chunk) fall within one address bin: all their bytes go there.
+    const std::uint64_t firstBin = std::min<std::uint64_t>(addressBin(address), kAddressBins - 1);
+    if (firstBin == kAddressBins - 1 || addressBin(address + bytes - 1) == firstBin) {
+        grid[index(t, static_cast<int>(firstBin))] += dataBytes;
+        return;
+    }
     std::uint64_t at = address;
     const std::uint64_t end = address + bytes;
     while (at < end) {

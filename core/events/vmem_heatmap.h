@@ -41,8 +41,16 @@ private:
     }
     void coarsen();
 
+    std::uint64_t addressBin(std::uint64_t address) const
+    {
+        return m_binShift >= 0 ? address >> m_binShift
+                               : address / m_bytesPerBin; // VMEM sizes are powers of two
+    }
+
     std::uint64_t m_bytesPerBin = 1;
-    std::uint64_t m_cyclesPerBin = 16;
+    int m_binShift = 0;                // log2(m_bytesPerBin) when it is a power of two, else -1
+    std::uint64_t m_cyclesPerBin = 16; // always a power of two: 16 << m_cycleShift - 4
+    int m_cycleShift = 4;
     int m_usedTimeBins = 0;
     std::vector<std::uint64_t> m_read;
     std::vector<std::uint64_t> m_write;

@@ -127,11 +127,16 @@ private slots:
             store.appendSyncWait(
                 {0, static_cast<std::uint32_t>(i), 3, 4, i, i + 2, static_cast<std::int64_t>(i)});
         }
+        // Published in groups while the writer appends, all at flush().
+        QCOMPARE(store.dmaCount(), n / events::RecordLog<events::DmaRecord>::kPublishEvery *
+                                       events::RecordLog<events::DmaRecord>::kPublishEvery);
+        store.flush();
         std::vector<const events::DmaRecord*> addresses;
         store.forEachDma([&](const events::DmaRecord& d) { addresses.push_back(&d); });
         QCOMPARE(addresses.size(), n);
         for (int i = 0; i < 1000; ++i)
             store.appendDma({}); // more blocks: earlier records must not move
+        store.flush();
         std::size_t i = 0;
         store.forEachDma([&](const events::DmaRecord& d) {
             if (i < n) {
