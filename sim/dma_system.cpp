@@ -344,9 +344,11 @@ std::int64_t DmaSystem::pendingWriterOf(int chip, std::uint32_t flag) const
 {
     std::int64_t best = -1;
     for (const auto& q : m_queues)
-        for (const Transfer& t : q)
+        for (std::size_t i = 0; i < q.size(); ++i) {
+            const Transfer& t = q[i];
             if (t.d.dstChip == chip && t.d.flag == flag && (best < 0 || t.id < best))
                 best = t.id;
+        }
     return best;
 }
 

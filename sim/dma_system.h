@@ -8,10 +8,10 @@
 #include "chip_state.h"
 #include "events/event_store.h"
 #include "isa/machine_config.h"
+#include "ring.h"
 
 #include <cmath>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -118,7 +118,7 @@ private:
     std::uint32_t m_nextId = 0;
     std::uint64_t m_version = 0;
     // queues[chip * engines + engine]: the head may be active; the rest wait.
-    std::vector<std::deque<Transfer>> m_queues;
+    std::vector<Ring<Transfer>> m_queues;
     std::vector<FlagMessage> m_messages;
     std::vector<std::vector<std::int64_t>> m_lastWriter; // [chip][flag]
     std::vector<DmaTotals> m_totals;

@@ -1,0 +1,53 @@
+#pragma once
+// A FIFO in one growing array: a DMA engine's descriptor queue. std::deque allocated a block for every two
+// transfers (a transfer is a few hundred bytes) and the DMA system pushes and pops one per dma.start; here
+// the slots are reused once the queue has reached its working depth.
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace xps::sim {
+
+template <typename T> class Ring
+{
+public:
+    bool empty() const { return m_size == 0; }
+    std::size_t size() const { return m_size; }
+    T& front() { return m_slots[m_head]; }
+    const T& front() const { return m_slots[m_head]; }
+    T& back() { return (*this)[m_size - 1]; }
+    // i-th element from the front.
+    T& operator[](std::size_t i) { return m_slots[(m_head + i) & (m_slots.size() - 1)]; }
+    const T& operator[](std::size_t i) const { return m_slots[(m_head + i) & (m_slots.size() - 1)]; }
+
+    void push_back(T value)
+    {
+        if (m_size == m_slots.size())
+            grow();
+        (*this)[m_size] = std::move(value);
+        ++m_size;
+    }
+    void pop_front()
+    {
+        m_slots[m_head] = T(); // release what the element holds now, not when its slot is reused
+        m_head = (m_head + 1) & (m_slots.size() - 1);
+        --m_size;
+    }
+
+private:
+    void grow()
+    {
+        std::vector<T> grown(m_slots.empty() ? 4 : m_slots.size() * 2); // a power of two: wrap by mask
+        for (std::size_t i = 0; i < m_size; ++i)
+            grown[i] = std::move((*this)[i]);
+        m_slots = std::move(grown);
+        m_head = 0;
+    }
+
+    std::vector<T> m_slots;
+    std::size_t m_head = 0;
+    std::size_t m_size = 0;
+};
+
+} // namespace xps::sim
