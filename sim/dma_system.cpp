@@ -12,6 +12,8 @@ DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& c
                      events::EventStore& store, bool copyPayload)
     : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload),
       m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
+      m_busy((m_queues.size() + 63) / 64),
+      m_pendingWriters(chips.size() * static_cast<std::size_t>(config.syncFlags)),
       m_lastWriter(chips.size(), std::vector<std::int64_t>(static_cast<std::size_t>(config.syncFlags), -1)),
       m_totals(chips.size())
 {
@@ -78,11 +80,18 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.issue = cycle;
     t.record = r;
 
-    auto& q = m_queues[static_cast<std::size_t>(d.chip * m_config.dmaEngines + d.engine)];
+    m_pendingWriters[static_cast<std::size_t>(d.dstChip) * static_cast<std::size_t>(m_config.syncFlags) +
+                     d.flag]
+        .push_back(t.id);
+    const auto index = static_cast<std::size_t>(d.chip * m_config.dmaEngines + d.engine);
+    auto& q = m_queues[index];
     q.push_back(std::move(t));
-    if (q.size() == 1)
-        startHeads(std::max(m_now, static_cast<double>(cycle)));
-    m_nextEvent = nextEventTime();
+    markBusy(index);
+    if (q.size() == 1) {
+        // The only change to the next event: this new head's start (nothing moved since it was computed).
+        schedule(q.front(), std::max(m_now, static_cast<double>(cycle)));
+        m_nextEvent = std::min(m_nextEvent, q.front().startAt);
+    }
     return q.back().id;
 }
 
@@ -93,7 +102,7 @@ void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::u
     const double hops = static_cast<double>(isa::iciRoute(m_config, fromChip, toChip).size());
     m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
                           toChip, flag, value});
-    m_nextEvent = nextEventTime();
+    m_nextEvent = std::min(m_nextEvent, m_messages.back().at);
 }
 
 void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
@@ -102,18 +111,13 @@ void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
     ++m_version;
 }
 
-void DmaSystem::startHeads(double now)
+void DmaSystem::schedule(Transfer& head, double now) const
 {
-    // A head that has not been scheduled yet starts after the setup cost and its route's latency.
-    for (auto& q : m_queues) {
-        if (q.empty() || q.front().startAt > 0.0 || q.front().active)
-            continue;
-        Transfer& t = q.front();
-        const double latency =
-            static_cast<double>(m_config.dmaSetupCycles) +
-            static_cast<double>(t.links.size()) * static_cast<double>(m_config.iciLatencyCycles);
-        t.startAt = std::max(now, static_cast<double>(t.issueCycle)) + std::max(latency, 1e-9);
-    }
+    // A new head starts after the setup cost and its route's latency.
+    const double latency =
+        static_cast<double>(m_config.dmaSetupCycles) +
+        static_cast<double>(head.links.size()) * static_cast<double>(m_config.iciLatencyCycles);
+    head.startAt = std::max(now, static_cast<double>(head.issueCycle)) + std::max(latency, 1e-9);
 }
 
 void DmaSystem::recomputeRates()
@@ -133,20 +137,21 @@ void DmaSystem::recomputeRates()
         for (int link : t.links)
             fn('l', link);
     };
-    for (auto& q : m_queues)
-        if (!q.empty() && q.front().active)
+    forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
+        if (q.front().active)
             touches(q.front(), [&](char kind, int index) {
                 (kind == 'h'   ? hbmUsers
                  : kind == 'v' ? vmemUsers
                                : linkUsers)[static_cast<std::size_t>(index)]++;
             });
+    });
     const double enginePeak = m_config.bytesPerCycle(m_config.dmaEnginePeakGBs);
     const double hbm = m_config.bytesPerCycle(m_config.hbmBandwidthGBs);
     const double vmem = m_config.bytesPerCycle(m_config.vmemDmaBandwidthGBs);
     const double link = m_config.bytesPerCycle(m_config.iciLinkGBs);
-    for (auto& q : m_queues) {
-        if (q.empty() || !q.front().active)
-            continue;
+    forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
+        if (!q.front().active)
+            return;
         Transfer& t = q.front();
         double rate = enginePeak;
         touches(t, [&](char kind, int index) {
@@ -159,23 +164,21 @@ void DmaSystem::recomputeRates()
                 rate = std::min(rate, link / linkUsers[i]);
         });
         t.rate = rate;
-    }
+    });
 }
 
 double DmaSystem::nextEventTime() const
 {
     double next = INFINITY;
-    for (const auto& q : m_queues) {
-        if (q.empty())
-            continue;
+    forEachBusyQueue([&](const Ring<Transfer>& q) {
         const Transfer& t = q.front();
         if (!t.active) {
             next = std::min(next, t.startAt);
-            continue;
+            return;
         }
         const double boundary = static_cast<double>(std::min((t.chunksDone + 1) * t.chunk, t.total));
         next = std::min(next, m_now + std::max(0.0, boundary - t.done) / t.rate);
-    }
+    });
     for (const FlagMessage& m : m_messages)
         next = std::min(next, m.at);
     return next;
@@ -186,10 +189,11 @@ void DmaSystem::moveBytes(double until)
     const double dt = until - m_now;
     if (dt <= 0.0)
         return;
-    for (auto& q : m_queues)
-        if (!q.empty() && q.front().active)
+    forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
+        if (q.front().active)
             q.front().done =
                 std::min(static_cast<double>(q.front().total), q.front().done + q.front().rate * dt);
+    });
 }
 
 void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to)
@@ -280,16 +284,26 @@ void DmaSystem::completeChunks(Transfer& t, double now)
 
 void DmaSystem::retire(double now)
 {
-    for (auto& q : m_queues) {
+    forEachBusyQueue([&](Ring<Transfer>& q, std::size_t index) {
+        bool popped = false;
         while (!q.empty() && q.front().active && q.front().chunksDone * q.front().chunk >= q.front().total) {
-            events::DmaRecord& r = q.front().record;
-            r.start = q.front().firstByteCycle;
+            const Transfer& t = q.front();
+            events::DmaRecord r = t.record;
+            r.start = t.firstByteCycle;
             r.end = static_cast<std::uint64_t>(std::ceil(now));
             m_store.appendDma(r);
+            auto& writers = m_pendingWriters[static_cast<std::size_t>(t.d.dstChip) *
+                                                 static_cast<std::size_t>(m_config.syncFlags) +
+                                             t.d.flag];
+            writers.erase(std::find(writers.begin(), writers.end(), t.id));
             q.pop_front();
+            popped = true;
         }
-    }
-    startHeads(now);
+        if (q.empty())
+            markIdle(index);
+        else if (popped)
+            schedule(q.front(), now);
+    });
 }
 
 void DmaSystem::advanceTo(std::uint64_t cycle)
@@ -300,9 +314,7 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
         const double te = m_nextEvent;
         moveBytes(te);
         m_now = std::max(m_now, te);
-        for (auto& q : m_queues) {
-            if (q.empty())
-                continue;
+        forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
             Transfer& t = q.front();
             if (!t.active && t.startAt <= m_now) {
                 t.active = true;
@@ -310,7 +322,7 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
             }
             if (t.active)
                 completeChunks(t, m_now);
-        }
+        });
         for (std::size_t i = 0; i < m_messages.size();) {
             if (m_messages[i].at <= m_now) {
                 m_chips[static_cast<std::size_t>(m_messages[i].chip)].flags[m_messages[i].flag] +=
@@ -337,19 +349,15 @@ std::uint64_t DmaSystem::nextEventCycle() const
 bool DmaSystem::idle() const
 {
     return m_messages.empty() &&
-           std::all_of(m_queues.begin(), m_queues.end(), [](const auto& q) { return q.empty(); });
+           std::all_of(m_busy.begin(), m_busy.end(), [](std::uint64_t w) { return w == 0; });
 }
 
 std::int64_t DmaSystem::pendingWriterOf(int chip, std::uint32_t flag) const
 {
-    std::int64_t best = -1;
-    for (const auto& q : m_queues)
-        for (std::size_t i = 0; i < q.size(); ++i) {
-            const Transfer& t = q[i];
-            if (t.d.dstChip == chip && t.d.flag == flag && (best < 0 || t.id < best))
-                best = t.id;
-        }
-    return best;
+    const auto& writers =
+        m_pendingWriters[static_cast<std::size_t>(chip) * static_cast<std::size_t>(m_config.syncFlags) +
+                         flag];
+    return writers.empty() ? -1 : static_cast<std::int64_t>(writers.front());
 }
 
 std::int64_t DmaSystem::lastWriterOf(int chip, std::uint32_t flag) const

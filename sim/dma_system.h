@@ -10,6 +10,7 @@
 #include "isa/machine_config.h"
 #include "ring.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -99,7 +100,7 @@ private:
         std::uint32_t value;
     };
 
-    void startHeads(double now);
+    void schedule(Transfer& head, double now) const;
     void recomputeRates();
     double nextEventTime() const;
     void moveBytes(double until);
@@ -108,6 +109,12 @@ private:
     void trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to, std::uint64_t cycle);
     void retire(double now);
+    // Calls fn(queue, index) (const: fn(queue)) for every non-empty queue, in queue order: the order events
+    // are recorded in.
+    template <typename Fn> void forEachBusyQueue(Fn&& fn);
+    template <typename Fn> void forEachBusyQueue(Fn&& fn) const;
+    void markBusy(std::size_t queue) { m_busy[queue / 64] |= std::uint64_t{1} << (queue % 64); }
+    void markIdle(std::size_t queue) { m_busy[queue / 64] &= ~(std::uint64_t{1} << (queue % 64)); }
 
     const isa::MachineConfig& m_config;
     std::vector<ChipState>& m_chips;
@@ -119,6 +126,12 @@ private:
     std::uint64_t m_version = 0;
     // queues[chip * engines + engine]: the head may be active; the rest wait.
     std::vector<Ring<Transfer>> m_queues;
+    // One bit per queue, set while it holds a transfer: a handful of engines are busy at a time, and every
+    // event used to walk all chips x engines queues several times.
+    std::vector<std::uint64_t> m_busy;
+    // [dst chip * flags + flag]: ids of queued transfers that will increment the flag, oldest first (ids
+    // grow with issue order), so the wait's cause is found without scanning every queue.
+    std::vector<std::vector<std::uint32_t>> m_pendingWriters;
     std::vector<FlagMessage> m_messages;
     std::vector<std::vector<std::int64_t>> m_lastWriter; // [chip][flag]
     std::vector<DmaTotals> m_totals;
@@ -128,5 +141,20 @@ private:
         std::vector<int> hbm, vmem, links;
     } m_users;
 };
+
+template <typename Fn> void DmaSystem::forEachBusyQueue(Fn&& fn)
+{
+    for (std::size_t w = 0; w < m_busy.size(); ++w)
+        for (std::uint64_t bits = m_busy[w]; bits; bits &= bits - 1) // a copy: fn may empty the queue
+            fn(m_queues[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))],
+               w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+}
+
+template <typename Fn> void DmaSystem::forEachBusyQueue(Fn&& fn) const
+{
+    for (std::size_t w = 0; w < m_busy.size(); ++w)
+        for (std::uint64_t bits = m_busy[w]; bits; bits &= bits - 1)
+            fn(m_queues[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]);
+}
 
 } // namespace xps::sim

@@ -28,9 +28,10 @@ public:
         (*this)[m_size] = std::move(value);
         ++m_size;
     }
+    // The popped element stays in its slot until push_back reuses it (what it owns is released then):
+    // resetting it here cost a construction and a move per DMA.
     void pop_front()
     {
-        m_slots[m_head] = T(); // release what the element holds now, not when its slot is reused
         m_head = (m_head + 1) & (m_slots.size() - 1);
         --m_size;
     }

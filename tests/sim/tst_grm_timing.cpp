@@ -189,6 +189,38 @@ private slots:
         QCOMPARE(two->result.dma[0].hbmBytes, std::uint64_t(200000));
     }
 
+    // Two DMAs on two engines increment one flag; the wait for both is caused by whichever is still in
+    // flight when it is last looked at: the oldest pending writer, whichever engine it is on.
+    void waitCauseIsTheOldestPendingWriter_data()
+    {
+        QTest::addColumn<int>("firstBytes");
+        QTest::addColumn<int>("secondBytes");
+        QTest::addColumn<std::int64_t>("cause");
+        QTest::newRow("first is longer") << 100000 << 1000 << std::int64_t(0);
+        QTest::newRow("second is longer") << 1000 << 100000 << std::int64_t(1);
+    }
+
+    void waitCauseIsTheOldestPendingWriter()
+    {
+        QFETCH(int, firstBytes);
+        QFETCH(int, secondBytes);
+        QFETCH(std::int64_t, cause);
+        auto r = test::replaySource(
+            std::string(kRoundMachine) + ".hbm src, 0, 200000\n.vmem dst, 0, 200000\n" +
+            "dma.start vmem[0], hbm[0], " + std::to_string(firstBytes) + ", 0, engine=0, chunk=100000\n" +
+            "dma.start vmem[100000], hbm[100000], " + std::to_string(secondBytes) +
+            ", 0, engine=1, chunk=100000\n" + "sync.wait 0, 2\nhalt\n");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const events::BundleIssue* wait = atPc(bundles(*r), 2);
+        QVERIFY(wait);
+        QCOMPARE(wait->reason, events::StallReason::SyncWait);
+        QCOMPARE(wait->causeKind, events::CauseKind::Dma);
+        QCOMPARE(static_cast<std::int64_t>(wait->cause), cause);
+        const auto waits = r->store.syncWaits();
+        QCOMPARE(waits.size(), std::size_t(1));
+        QCOMPARE(waits[0].satisfiedBy, cause);
+    }
+
     void chunkedFlagsAndPartialData()
     {
         auto r = test::replaySource(std::string(kRoundMachine) + R"(
@@ -275,7 +307,8 @@ private slots:
         QCOMPARE(dmas.size(), std::size_t(1));
         QCOMPARE(dmas[0].longWay, std::uint8_t(1));
         const double linkBytesPerCycle = 45.0 * 1000.0 / 1050.0;
-        QCOMPARE(dmas[0].end, static_cast<std::uint64_t>(std::ceil(64.0 + 3 * 1050.0 + 4096.0 / linkBytesPerCycle)));
+        QCOMPARE(dmas[0].end,
+                 static_cast<std::uint64_t>(std::ceil(64.0 + 3 * 1050.0 + 4096.0 / linkBytesPerCycle)));
         QCOMPARE(r->result.finalState[1].flags[3], 1u);
         const trace::Trace& t = r->trace;
         QCOMPARE(isa::iciRoute(t.machine, 0, 1, true), (std::vector<int>{0 * 4 + 1, 3 * 4 + 1, 2 * 4 + 1}));
@@ -447,6 +480,15 @@ private slots:
             for (std::uint64_t v : pc.stallCycles)
                 fromPcs += v;
         QCOMPARE(fromPcs, fromEvents);
+        // Chip totals follow from the executions: 6 x (smul; sadd, scmp.lt; brnz) and the halt.
+        const events::ChipStats& chip = r->result.chips[0];
+        QCOMPARE(chip.bundles, std::uint64_t(6 * 3 + 1));
+        QCOMPARE(chip.instructions, std::uint64_t(6 * 4 + 1));
+        QCOMPARE(chip.bundles, static_cast<std::uint64_t>(bundles(*r).size()));
+        std::uint64_t busy = 0;
+        for (std::uint64_t v : chip.unitBusyCycles)
+            busy += v;
+        QCOMPARE(busy, chip.instructions); // none of these ops occupies its unit for more than a cycle
     }
 
     void residualsCompareReplayWithRecording()
