@@ -34,23 +34,8 @@ Attempt CoreModel::stall(std::uint64_t cycle, StallReason reason, CauseKind kind
     return m_lastStall;
 }
 
-Attempt CoreModel::checkHazards(const DecodedBundle& b, std::uint64_t t)
+Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
 {
-    // Operand readiness first: it is the most common stall and the cheapest check.
-    for (std::uint32_t mask = b.readsS; mask; mask &= mask - 1) {
-        const int r = __builtin_ctz(mask);
-        if (m_sReady[r] > t)
-            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_sProducer[r],
-                         m_sReady[r]);
-    }
-    for (std::uint32_t mask = b.readsV; mask; mask &= mask - 1) {
-        const int r = __builtin_ctz(mask);
-        if (m_vReady[r] > t)
-            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_vProducer[r],
-                         m_vReady[r]);
-    }
-    if (!b.hasIssueChecks)
-        return {true};
     for (const DecodedInstruction& d : b.instructions) {
         const int unit = static_cast<int>(d.unit);
         if (d.occupancy > 0 && m_unitBusy[unit] > t) {
@@ -111,6 +96,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     const std::uint32_t seq = m_seq++;
     std::uint32_t nextPc = m_pc + 1;
     bool taken = false;
+    bool halts = false;
     for (const DecodedInstruction& d : b.instructions) {
         const isa::Instruction& insn = *d.insn;
         const auto& o = insn.operands;
@@ -126,7 +112,6 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             }
             break;
         }
-        case Opcode::Halt: break;
         case Opcode::DmaStart: {
             DmaDescriptor dd;
             dd.chip = m_state.chip;
@@ -206,23 +191,18 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                                      isa::kVectorBytes);
             break;
         }
+        case Opcode::Halt: halts = true; break;
         default:
-            if (d.onlyWritesVd && !m_exec.computeVectors && sourcesValid(d))
+            if (d.scalarAlu)
+                m_writes.scalar(o[0].reg, scalarAlu(insn.opcode, scalarOperand(m_state, o[1]),
+                                                    scalarOperand(m_state, o[2])));
+            else if (d.onlyWritesVd && !m_exec.computeVectors && sourcesValid(d))
                 m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
             else
                 execute(m_state, insn, m_exec, m_writes);
             break;
         }
-        m_stats.unitBusyCycles[static_cast<int>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
-    }
-    if (m_writes.mxuPush) {
-        m_writes.mxuPush->ready = t + m_config.latMxuMatmul;
-        m_writes.mxuPush->producer = seq;
-    }
-    commit(m_state, m_writes);
-
-    // Timing effects of the issued bundle.
-    for (const DecodedInstruction& d : b.instructions) {
+        // Timing effects: only the hazard checks read these, never an instruction of this bundle.
         if (d.writesS >= 0) {
             m_sReady[d.writesS] = t + d.latency;
             m_sProducer[d.writesS] = seq;
@@ -233,10 +213,15 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
         }
         if (d.occupancy > 0)
             m_unitBusy[static_cast<int>(d.unit)] = t + d.occupancy;
-        if (d.insn->opcode == Opcode::Halt) {
-            m_stats.halted = true;
-            m_stats.haltCycle = t + 1;
-        }
+    }
+    if (m_writes.mxuPush) {
+        m_writes.mxuPush->ready = t + m_config.latMxuMatmul;
+        m_writes.mxuPush->producer = seq;
+    }
+    commit(m_state, m_writes);
+    if (halts) {
+        m_stats.halted = true;
+        m_stats.haltCycle = t + 1;
     }
 
     // The event, with the stall that preceded it attributed to its dominant reason.
@@ -269,8 +254,6 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     }
     m_pendingReasons = 0;
     m_store.appendBundle(e);
-    ++m_stats.bundles;
-    m_stats.instructions += b.instructions.size();
 
     m_stalled = false;
     m_pc = nextPc;
@@ -294,13 +277,43 @@ Attempt CoreModel::tryIssue(std::uint64_t t)
     if (m_stalled && m_lastStall.wake == kNever && m_dma.version() == m_stallVersion)
         return m_lastStall;
     const DecodedBundle& b = m_program[m_pc];
-    const Attempt a = checkHazards(b, t);
-    if (!a.issued) {
-        m_stallVersion = m_dma.version();
-        return a;
+    // Operand readiness first: it is the most common stall and the cheapest check.
+    for (std::uint32_t mask = b.readsS; mask; mask &= mask - 1) {
+        const int r = __builtin_ctz(mask);
+        if (m_sReady[r] > t)
+            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_sProducer[r],
+                         m_sReady[r]);
+    }
+    for (std::uint32_t mask = b.readsV; mask; mask &= mask - 1) {
+        const int r = __builtin_ctz(mask);
+        if (m_vReady[r] > t)
+            return stall(t, StallReason::OperandDependency, CauseKind::Instruction, m_vProducer[r],
+                         m_vReady[r]);
+    }
+    if (b.hasIssueChecks) {
+        const Attempt a = checkIssueConditions(b, t);
+        if (!a.issued) {
+            m_stallVersion = m_dma.version();
+            return a;
+        }
     }
     issue(b, t);
-    return a;
+    return {true};
+}
+
+void CoreModel::finishStats()
+{
+    // Bundles, instructions and unit busy cycles follow from how often each pc issued.
+    m_stats.bundles = 0;
+    m_stats.instructions = 0;
+    std::fill(std::begin(m_stats.unitBusyCycles), std::end(m_stats.unitBusyCycles), 0);
+    for (std::size_t pc = 0; pc < m_program.size(); ++pc) {
+        const std::uint64_t n = m_stats.perPc[pc].executions;
+        m_stats.bundles += n;
+        m_stats.instructions += n * m_program[pc].instructions.size();
+        for (int u = 0; u < kUnitCount; ++u)
+            m_stats.unitBusyCycles[u] += n * m_program[pc].unitCycles[static_cast<std::size_t>(u)];
+    }
 }
 
 std::string CoreModel::waitDescription() const

@@ -34,6 +34,9 @@ public:
     std::uint64_t nextIssue() const { return m_nextIssue; }
     std::uint32_t pc() const { return m_pc; }
     const trace::ChipTrace& chip() const { return m_chip; }
+    // Fills the chip's bundle, instruction and unit-busy totals from the per-pc execution counts (once,
+    // when the replay ends: they are not kept up to date while it runs).
+    void finishStats();
     // For a deadlock report: what the stalled bundle waits on.
     std::string waitDescription() const;
 
@@ -41,7 +44,8 @@ private:
     Attempt stall(std::uint64_t cycle, events::StallReason reason, events::CauseKind kind,
                   std::uint32_t cause, std::uint64_t wake);
     void accountStall(std::uint64_t cycle);
-    Attempt checkHazards(const DecodedBundle& bundle, std::uint64_t cycle);
+    // The checks beyond operand readiness (unit occupancy, MXU FIFO, DMA queue, sync condition).
+    Attempt checkIssueConditions(const DecodedBundle& bundle, std::uint64_t cycle);
     void issue(const DecodedBundle& bundle, std::uint64_t cycle);
     // Every register `d` reads holds a value (else execute() reports the first that does not).
     bool sourcesValid(const DecodedInstruction& d) const;

@@ -1,5 +1,6 @@
 #include "decoded_program.h"
 
+#include "execute.h"
 #include "isa/register_use.h"
 
 namespace xps::sim {
@@ -29,6 +30,8 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
             d.onlyWritesVd = (info.slot == isa::SlotKind::Vector || info.slot == isa::SlotKind::CrossLane) &&
                              d.writesV >= 0 && insn.operands[0].form == isa::Operand::Form::VReg &&
                              insn.operands[0].reg == d.writesV;
+            d.scalarAlu = isScalarAluOp(insn);
+            db.unitCycles[static_cast<std::size_t>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
             db.pops = db.pops || insn.opcode == isa::Opcode::MxuPop;
             db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == isa::Opcode::MxuMm ||
                                 insn.opcode == isa::Opcode::MxuPop || insn.opcode == isa::Opcode::DmaStart ||

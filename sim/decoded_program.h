@@ -2,9 +2,11 @@
 // Per-pc facts the issue loop needs every cycle, derived once per replay from the opcode table and the
 // machine config: which registers an instruction reads and writes, its latency, unit and occupancy.
 
+#include "events/replay_stats.h"
 #include "isa/machine_config.h"
 #include "isa/program.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct DecodedInstruction
     // A vector or cross-lane op whose only effect, when values are not computed, is to write vd: in
     // timing-only mode the core model marks vd written once every source register is valid.
     bool onlyWritesVd = false;
+    bool scalarAlu = false; // a two-operand scalar ALU op: the core model computes it without execute()
 };
 
 struct DecodedBundle
@@ -34,6 +37,9 @@ struct DecodedBundle
     // Holds an instruction with a check beyond operand readiness (a unit with occupancy, the MXU FIFO, a
     // DMA queue, a flag): most bundles hold none, and the core model skips those checks for them.
     bool hasIssueChecks = false;
+    // Per unit, the cycles the bundle keeps it busy (its instructions' occupancy, at least 1 each): the
+    // replay counts executions per pc and derives unit busy cycles from these at the end.
+    std::array<std::uint32_t, events::kUnitCount> unitCycles{};
 };
 
 std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa::MachineConfig& config);

@@ -11,24 +11,22 @@ namespace xps::sim {
 
 using isa::Opcode;
 
-std::uint32_t scalarOperand(const ChipState& state, const isa::Operand& o)
+void throwUninitialisedScalar(int reg)
 {
-    if (o.form == isa::Operand::Form::Imm)
-        return static_cast<std::uint32_t>(o.value);
-    if (!state.sValid[o.reg])
-        throw SimFault{"reads uninitialised scalar register s" + std::to_string(o.reg)};
-    return state.s[o.reg];
+    throw SimFault{"reads uninitialised scalar register s" + std::to_string(reg)};
 }
 
-std::uint64_t effectiveAddress(const ChipState& state, const isa::Operand& o)
+bool isScalarAluOp(const isa::Instruction& insn)
 {
-    std::uint64_t base = 0;
-    if (o.hasBase) {
-        if (!state.sValid[o.reg])
-            throw SimFault{"reads uninitialised scalar register s" + std::to_string(o.reg)};
-        base = state.s[o.reg];
+    switch (insn.opcode) {
+    case Opcode::SMov:
+    case Opcode::SChip:
+    case Opcode::SLd:
+    case Opcode::SSt: return false; // their own cases in execute()
+    default: break;
     }
-    return base + static_cast<std::uint64_t>(o.value);
+    const isa::OpcodeInfo& info = insn.info();
+    return info.slot == isa::SlotKind::Scalar && info.unit == isa::Unit::ScalarAlu;
 }
 
 namespace detail {
@@ -56,32 +54,6 @@ void checkAccess(ChipState& state, isa::Space space, std::uint64_t address, std:
 } // namespace detail
 
 namespace {
-
-std::uint32_t scalarAlu(Opcode op, std::uint32_t a, std::uint32_t b)
-{
-    const auto sa = static_cast<std::int32_t>(a);
-    const auto sb = static_cast<std::int32_t>(b);
-    switch (op) {
-    case Opcode::SAdd: return a + b;
-    case Opcode::SSub: return a - b;
-    case Opcode::SMul: return a * b;
-    case Opcode::SAnd: return a & b;
-    case Opcode::SOr: return a | b;
-    case Opcode::SXor: return a ^ b;
-    case Opcode::SShl: return a << (b & 31);
-    case Opcode::SShr: return a >> (b & 31);
-    case Opcode::SSra: return static_cast<std::uint32_t>(sa >> (b & 31));
-    case Opcode::SMin: return static_cast<std::uint32_t>(std::min(sa, sb));
-    case Opcode::SMax: return static_cast<std::uint32_t>(std::max(sa, sb));
-    case Opcode::SCmpEq: return a == b;
-    case Opcode::SCmpNe: return a != b;
-    case Opcode::SCmpLt: return sa < sb;
-    case Opcode::SCmpLe: return sa <= sb;
-    case Opcode::SCmpGt: return sa > sb;
-    case Opcode::SCmpGe: return sa >= sb;
-    default: return 0;
-    }
-}
 
 // The rows of a vld/vst: row r at base + r * stride, 512 bytes each. Rows only go up, so when the base and
 // the stride are aligned and the last row fits, every row does; otherwise each row is checked in order so
@@ -165,12 +137,12 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
     case Opcode::VStS: vectorStore(state, insn, options, writes); return;
     default: break;
     }
-    const isa::OpcodeInfo& info = insn.info();
-    if (info.slot == isa::SlotKind::Scalar && info.unit == isa::Unit::ScalarAlu) {
+    if (isScalarAluOp(insn)) {
         writes.scalar(o[0].reg,
                       scalarAlu(insn.opcode, scalarOperand(state, o[1]), scalarOperand(state, o[2])));
         return;
     }
+    const isa::OpcodeInfo& info = insn.info();
     if (info.slot == isa::SlotKind::Vector || info.slot == isa::SlotKind::CrossLane) {
         detail::executeVector(state, insn, options, writes);
         return;

@@ -7,6 +7,7 @@
 #include "chip_state.h"
 #include "isa/program.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <span>
@@ -71,10 +72,59 @@ struct ExecOptions
     std::uint64_t vmemAlignment = 512;
 };
 
+[[noreturn]] void throwUninitialisedScalar(int reg);
+
 // Reads a scalar operand (register or immediate). Throws SimFault on an uninitialised register.
-std::uint32_t scalarOperand(const ChipState& state, const isa::Operand& operand);
+// Inline, as effectiveAddress and scalarAlu: the issue loop reads a few operands every bundle.
+inline std::uint32_t scalarOperand(const ChipState& state, const isa::Operand& o)
+{
+    if (o.form == isa::Operand::Form::Imm)
+        return static_cast<std::uint32_t>(o.value);
+    if (!state.sValid[o.reg]) [[unlikely]]
+        throwUninitialisedScalar(o.reg);
+    return state.s[o.reg];
+}
+
 // Effective address of an Addr/SpaceAddr operand.
-std::uint64_t effectiveAddress(const ChipState& state, const isa::Operand& operand);
+inline std::uint64_t effectiveAddress(const ChipState& state, const isa::Operand& o)
+{
+    std::uint64_t base = 0;
+    if (o.hasBase) {
+        if (!state.sValid[o.reg]) [[unlikely]]
+            throwUninitialisedScalar(o.reg);
+        base = state.s[o.reg];
+    }
+    return base + static_cast<std::uint64_t>(o.value);
+}
+
+// The two-operand scalar ALU ops (`op rd, a, b`): the result of `op` on a and b.
+bool isScalarAluOp(const isa::Instruction& insn);
+inline std::uint32_t scalarAlu(isa::Opcode op, std::uint32_t a, std::uint32_t b)
+{
+    using isa::Opcode;
+    const auto sa = static_cast<std::int32_t>(a);
+    const auto sb = static_cast<std::int32_t>(b);
+    switch (op) {
+    case Opcode::SAdd: return a + b;
+    case Opcode::SSub: return a - b;
+    case Opcode::SMul: return a * b;
+    case Opcode::SAnd: return a & b;
+    case Opcode::SOr: return a | b;
+    case Opcode::SXor: return a ^ b;
+    case Opcode::SShl: return a << (b & 31);
+    case Opcode::SShr: return a >> (b & 31);
+    case Opcode::SSra: return static_cast<std::uint32_t>(sa >> (b & 31));
+    case Opcode::SMin: return static_cast<std::uint32_t>(std::min(sa, sb));
+    case Opcode::SMax: return static_cast<std::uint32_t>(std::max(sa, sb));
+    case Opcode::SCmpEq: return a == b;
+    case Opcode::SCmpNe: return a != b;
+    case Opcode::SCmpLt: return sa < sb;
+    case Opcode::SCmpLe: return sa <= sb;
+    case Opcode::SCmpGt: return sa > sb;
+    case Opcode::SCmpGe: return sa >= sb;
+    default: return 0;
+    }
+}
 
 // Executes one data instruction against `state`, appending its writes. Throws SimFault.
 void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,

@@ -162,6 +162,8 @@ struct Replayer::Impl
     ReplayResult finish()
     {
         store.flush();
+        for (auto& core : cores)
+            core->finishStats();
         result.totalCycles = 0;
         for (ChipStats& s : stats)
             result.totalCycles = std::max(result.totalCycles, s.halted ? s.haltCycle : now);

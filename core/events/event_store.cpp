@@ -35,7 +35,7 @@ template <typename Chunk> std::shared_ptr<const Chunk> EventStore::published(Chu
     return std::shared_ptr<const Chunk>(m_arena, chunk); // owns the arena, points at the chunk
 }
 
-void EventStore::appendBundle(const BundleIssue& e)
+void EventStore::appendBundleSlow(const BundleIssue& e)
 {
     if (!m_current)
         m_current = newChunk<BundleChunk>();

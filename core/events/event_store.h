@@ -122,7 +122,15 @@ class EventStore
 public:
     // Writer side (one thread). configure() first: it sizes the per-chip VMEM heatmaps.
     void configure(int chips, std::uint64_t vmemBytes);
-    void appendBundle(const BundleIssue& e);
+    void appendBundle(const BundleIssue& e)
+    {
+        // Inline: one per issued bundle, the replay's most frequent call. A new or full chunk goes the slow
+        // way.
+        if (m_current && m_current->size + 1 < kChunkEvents) [[likely]]
+            m_current->append(e);
+        else
+            appendBundleSlow(e);
+    }
     // `dataBytes`: bytes moved within the access's range (less than the range for strided accesses).
     void appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes);
     void appendDma(const DmaRecord& r);
@@ -178,6 +186,7 @@ public:
 private:
     template <typename Chunk>
     ChunkSnapshot<Chunk> snapshotOf(const std::vector<std::shared_ptr<const Chunk>>& chunks) const;
+    void appendBundleSlow(const BundleIssue& e);
     void publishCurrent();
     void publishVmem();
     void publishHeatmaps();
