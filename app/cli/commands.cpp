@@ -65,8 +65,8 @@ options:
 
 TRACE is a .xtrace.json, .xps or .xasm file. info, analyze and convert also take a profile to import:
 Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz), an
-XProf profile (.xplane.pb, from JAX or TensorFlow) or a Chakra execution trace (.et; PREFIX.N.et opens every
-rank);
+XProf profile (.xplane.pb, from JAX or TensorFlow) or a Chakra execution trace (.et or its JSON form;
+PREFIX.N.et opens every rank);
 analyze then prints the device time breakdown, stream idle and launch delay, top operations, the critical
 path and findings (docs/import.md).
 )";

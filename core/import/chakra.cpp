@@ -1,5 +1,6 @@
 #include "import/chakra.h"
 
+#include "import/chakra_json.h"
 #include "import/json_reader.h"
 #include "util/text.h"
 
@@ -34,16 +35,29 @@ namespace {
 enum Stream { kCompute, kCpu, kComm, kMemory, kStreams, kNoStream = -1 };
 const char* const kStreamNames[kStreams] = {"compute", "CPU", "communication", "memory"};
 
-// PREFIX.N.et opens PREFIX.0.et ... as ranks; any other name is rank 0 alone.
+// The name's Chakra suffix: ".et" for the protobuf form, ".json" / ".json.gz" for the JSON form.
+std::string chakraSuffix(const std::string& name)
+{
+    for (const char* suffix : {".et", ".json.gz", ".json"}) {
+        const std::size_t n = std::strlen(suffix);
+        if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0)
+            return suffix;
+    }
+    return {};
+}
+
+// PREFIX.N.et (or PREFIX.N.json, the JSON form) opens PREFIX.0.et ... as ranks; any other name is rank 0
+// alone.
 std::vector<std::pair<int, std::string>> rankFiles(const std::string& path)
 {
     namespace fs = std::filesystem;
     const fs::path p(path);
     const std::string name = p.filename().string();
     const auto single = std::vector<std::pair<int, std::string>>{{0, path}};
-    if (name.size() < 4 || name.compare(name.size() - 3, 3, ".et") != 0)
+    const std::string suffix = chakraSuffix(name);
+    if (suffix.empty())
         return single;
-    const std::string stem = name.substr(0, name.size() - 3);
+    const std::string stem = name.substr(0, name.size() - suffix.size());
     const std::size_t dot = stem.rfind('.');
     if (dot == std::string::npos || dot + 1 == stem.size() ||
         !std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
@@ -55,10 +69,10 @@ std::vector<std::pair<int, std::string>> rankFiles(const std::string& path)
     for (const auto& entry :
          fs::directory_iterator(p.has_parent_path() ? p.parent_path() : fs::path("."), ec)) {
         const std::string n = entry.path().filename().string();
-        if (n.size() <= prefix.size() + 3 || n.compare(0, prefix.size(), prefix) != 0 ||
-            n.compare(n.size() - 3, 3, ".et") != 0)
+        if (n.size() <= prefix.size() + suffix.size() || n.compare(0, prefix.size(), prefix) != 0 ||
+            n.compare(n.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
-        const std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - 3);
+        const std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - suffix.size());
         if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) {
                 return std::isdigit(static_cast<unsigned char>(c));
             }))
@@ -72,6 +86,8 @@ std::vector<std::pair<int, std::string>> rankFiles(const std::string& path)
 Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& version,
                                         const ImportOptions& options)
 {
+    if (chakraSuffix(std::filesystem::path(path).filename().string()) != ".et")
+        return readChakraJsonNodes(path, version, options);
     const int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0)
         return Error(path, errno == ENOENT ? std::string("no such file")

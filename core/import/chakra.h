@@ -1,8 +1,10 @@
 #pragma once
 // MLCommons Chakra execution traces (*.et: length-delimited protobuf, a GlobalMetadata then Nodes, schema in
-// import/proto/et_def.proto) into a profile::Profile, by replaying their dependency graph.
+// import/proto/et_def.proto; or their JSON form, see chakra_json.h) into a profile::Profile, by replaying
+// their dependency graph.
 //
-// A trace holds one rank; `PREFIX.N.et` opens every `PREFIX.K.et` beside it as ranks 0..N. Nodes carry
+// A trace holds one rank; `PREFIX.N.et` opens every `PREFIX.K.et` beside it as ranks 0..N (`PREFIX.N.json`
+// likewise for the JSON form). Nodes carry
 // dependencies, not times, so a small scheduler places them: each rank runs compute, CPU, communication and
 // memory work on a stream of each kind, one node at a time, a node starting when its data and control
 // dependencies have ended and its stream is free; the k-th collective of every rank starts together, when

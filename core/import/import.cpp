@@ -1,5 +1,6 @@
 #include "import/import.h"
 
+#include "import/chakra_json.h"
 #include "trace/trace_io.h"
 
 #include <zlib.h>
@@ -37,6 +38,8 @@ Result<Sniffed> sniff(const std::string& path)
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (head.find("\"xpushark-trace\"") != std::string::npos)
         return Sniffed::Ours;
+    if (looksLikeChakraJson(head))
+        return Sniffed::Chakra;
     if (first != std::string::npos &&
         (head[first] == '[' || (head[first] == '{' && head.find("\"traceEvents\"") != std::string::npos)))
         return Sniffed::Chrome;

@@ -14,6 +14,7 @@
 
 #include <fstream>
 #include <google/protobuf/util/delimited_message_util.h>
+#include <google/protobuf/util/json_util.h>
 
 #include <QTemporaryDir>
 
@@ -49,6 +50,72 @@ Profile importText(const QTemporaryDir& dir, const std::string& name, const std:
 }
 
 // Slices named `name`, in track and time order.
+// One rank of the two-rank step the Chakra tests open (see chakraRanksReplayTheirDependencies).
+struct ChakraRank
+{
+    ChakraProtoMsg::GlobalMetadata meta;
+    std::vector<ChakraProtoMsg::Node> nodes;
+};
+
+ChakraRank chakraStepRank(int rank)
+{
+    ChakraRank r;
+    r.meta.set_version("0.0.4");
+    const auto node = [&](std::uint64_t id, const char* name, ChakraProtoMsg::NodeType type,
+                          std::uint64_t micros, std::vector<std::uint64_t> data,
+                          std::vector<std::uint64_t> ctrl) {
+        ChakraProtoMsg::Node& n = r.nodes.emplace_back();
+        n.set_id(id);
+        n.set_name(name);
+        n.set_type(type);
+        n.set_duration_micros(micros);
+        for (const auto d : data)
+            n.add_data_deps(d);
+        for (const auto c : ctrl)
+            n.add_ctrl_deps(c);
+        if (type == ChakraProtoMsg::COMM_COLL_NODE) {
+            auto* t = n.add_attr();
+            t->set_name("comm_type");
+            t->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
+            auto* size = n.add_attr();
+            size->set_name("comm_size");
+            size->set_int64_val(1 << 20);
+        }
+    };
+    const bool withB = rank == 0;
+    node(1, "a", ChakraProtoMsg::COMP_NODE, rank == 0 ? 100 : 200, {}, {});
+    if (withB)
+        node(2, "b", ChakraProtoMsg::COMP_NODE, 50, {1}, {});
+    node(3, "all-reduce", ChakraProtoMsg::COMM_COLL_NODE, 0, {1}, {});
+    node(4, "c", ChakraProtoMsg::COMP_NODE, 30,
+         withB ? std::vector<std::uint64_t>{2} : std::vector<std::uint64_t>{}, {3});
+    return r;
+}
+
+void writeChakraEt(const std::string& path, const ChakraRank& r)
+{
+    std::ofstream out(path, std::ios::binary);
+    google::protobuf::util::SerializeDelimitedToOstream(r.meta, &out);
+    for (const auto& n : r.nodes)
+        google::protobuf::util::SerializeDelimitedToOstream(n, &out);
+}
+
+// As Chakra's jsonizer writes it: protobuf's JSON mapping, pretty-printed; one array (current) or the
+// objects one after another (older).
+std::string chakraJson(const ChakraRank& r, bool array)
+{
+    google::protobuf::util::JsonPrintOptions pretty;
+    pretty.add_whitespace = true;
+    std::vector<std::string> objects(1);
+    (void)google::protobuf::util::MessageToJsonString(r.meta, &objects[0], pretty);
+    for (const auto& n : r.nodes)
+        (void)google::protobuf::util::MessageToJsonString(n, &objects.emplace_back(), pretty);
+    std::string out = array ? "[" : "";
+    for (std::size_t i = 0; i < objects.size(); ++i)
+        out += (array && i > 0 ? "," : "") + objects[i];
+    return out + (array ? "]\n" : "");
+}
+
 std::vector<const profile::Slice*> named(const Profile& p, const std::string& name)
 {
     std::vector<const profile::Slice*> out;
@@ -577,43 +644,9 @@ private slots:
         // a 2-rank ring 1 MiB / 100 GB/s + 2 steps x 5 us = 20,486 ns; it starts when rank 1 reaches it (200
         // us).
         QTemporaryDir dir;
-        const auto write = [&](int rank, bool withB) {
-            std::ofstream out(dir.filePath(QStringLiteral("step.%1.et").arg(rank)).toStdString(),
-                              std::ios::binary);
-            ChakraProtoMsg::GlobalMetadata meta;
-            meta.set_version("0.0.4");
-            google::protobuf::util::SerializeDelimitedToOstream(meta, &out);
-            const auto node = [&](std::uint64_t id, const char* name, ChakraProtoMsg::NodeType type,
-                                  std::uint64_t micros, std::vector<std::uint64_t> data,
-                                  std::vector<std::uint64_t> ctrl) {
-                ChakraProtoMsg::Node n;
-                n.set_id(id);
-                n.set_name(name);
-                n.set_type(type);
-                n.set_duration_micros(micros);
-                for (const auto d : data)
-                    n.add_data_deps(d);
-                for (const auto c : ctrl)
-                    n.add_ctrl_deps(c);
-                if (type == ChakraProtoMsg::COMM_COLL_NODE) {
-                    auto* t = n.add_attr();
-                    t->set_name("comm_type");
-                    t->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
-                    auto* size = n.add_attr();
-                    size->set_name("comm_size");
-                    size->set_int64_val(1 << 20);
-                }
-                google::protobuf::util::SerializeDelimitedToOstream(n, &out);
-            };
-            node(1, "a", ChakraProtoMsg::COMP_NODE, rank == 0 ? 100 : 200, {}, {});
-            if (withB)
-                node(2, "b", ChakraProtoMsg::COMP_NODE, 50, {1}, {});
-            node(3, "all-reduce", ChakraProtoMsg::COMM_COLL_NODE, 0, {1}, {});
-            node(4, "c", ChakraProtoMsg::COMP_NODE, 30,
-                 withB ? std::vector<std::uint64_t>{2} : std::vector<std::uint64_t>{}, {3});
-        };
-        write(0, true);
-        write(1, false);
+        for (int rank = 0; rank < 2; ++rank)
+            writeChakraEt(dir.filePath(QStringLiteral("step.%1.et").arg(rank)).toStdString(),
+                          chakraStepRank(rank));
         QCOMPARE(importing::collectiveNanos(ChakraProtoMsg::ALL_REDUCE, 1 << 20, 2, {}), Nanos(20486));
         const std::string first = dir.filePath(QStringLiteral("step.0.et")).toStdString();
         auto p = importing::importProfile(first);
@@ -656,6 +689,76 @@ private slots:
         auto cut = importing::importProfile(solo);
         QVERIFY(!cut.ok());
         QVERIFY2(cut.error().message().find("node 3 (at byte") == 0, cut.error().toString().c_str());
+    }
+
+    void chakraJsonFormOpensLikeTheProtobufForm()
+    {
+        // The same two ranks as .et and as JSON: rank 0 in the current jsonizer's array (gzip-compressed),
+        // rank 1 as the older jsonizer's objects one after another. Both give the same profile.
+        QTemporaryDir dir;
+        const auto file = [&](const char* name) {
+            return dir.filePath(QString::fromUtf8(name)).toStdString();
+        };
+        writeChakraEt(file("step.0.et"), chakraStepRank(0));
+        writeChakraEt(file("step.1.et"), chakraStepRank(1));
+        const std::string array = chakraJson(chakraStepRank(0), true);
+        gzFile gz = gzopen(file("json.0.json.gz").c_str(), "wb");
+        QVERIFY(gz);
+        QCOMPARE(gzwrite(gz, array.data(), static_cast<unsigned>(array.size())),
+                 static_cast<int>(array.size()));
+        gzclose(gz);
+        const std::string objects = chakraJson(chakraStepRank(1), false);
+        gz = gzopen(file("json.1.json.gz").c_str(), "wb");
+        QVERIFY(gz);
+        QCOMPARE(gzwrite(gz, objects.data(), static_cast<unsigned>(objects.size())),
+                 static_cast<int>(objects.size()));
+        gzclose(gz);
+        QVERIFY(array.find("\"dataDeps\"") != std::string::npos); // protobuf's JSON names, as the jsonizer's
+
+        auto et = importing::importProfile(file("step.0.et"));
+        auto json = importing::importProfile(file("json.0.json.gz"));
+        QVERIFY2(et.ok(), et.ok() ? "" : et.error().toString().c_str());
+        QVERIFY2(json.ok(), json.ok() ? "" : json.error().toString().c_str());
+        QCOMPARE(json->format, std::string("Chakra execution trace (2 ranks)"));
+        QCOMPARE(json->slices.size(), et->slices.size());
+        QCOMPARE(json->flows.size(), et->flows.size());
+        for (std::size_t i = 0; i < et->slices.size(); ++i) {
+            QCOMPARE(json->nameOf(json->slices[i]), et->nameOf(et->slices[i]));
+            QCOMPARE(json->slices[i].start, et->slices[i].start);
+            QCOMPARE(json->slices[i].duration, et->slices[i].duration);
+            QCOMPARE(json->argsOf(static_cast<std::uint32_t>(i)), et->argsOf(static_cast<std::uint32_t>(i)));
+        }
+        QCOMPARE(profile::analyzeProfile(*json).criticalPath.length, us(230) + 20486);
+
+        // A plain .json of one rank is found by its content, not its name.
+        const std::string solo = file("solo.json");
+        test::writeFile(solo, objects);
+        QVERIFY(importing::importProfile(solo).ok());
+        QCOMPARE(importing::detectInput(solo).value(), importing::InputKind::Chakra);
+
+        // Errors say where: a node protobuf cannot read, text between objects, a cut-off file.
+        const auto failure = [&](const std::string& text) {
+            test::writeFile(solo, text);
+            auto r = importing::importProfile(solo);
+            return r.ok() ? std::string("imported") : r.error().toString();
+        };
+        std::string bad = objects;
+        const std::size_t deps = bad.find("\"dataDeps\"");
+        QVERIFY(deps != std::string::npos);
+        bad.replace(bad.find('[', deps), 1, "[\"x\", ");
+        std::string message = failure(bad);
+        const std::size_t nodeStart = bad.rfind('{', deps);
+        const auto line =
+            1 + std::count(bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(nodeStart), '\n');
+        QVERIFY2(message.find(solo + ":" + std::to_string(line) + ":1: node 1 is not a Chakra node") == 0,
+                 message.c_str());
+        message = failure(objects + "\n]");
+        QVERIFY2(message.find("expected '{' (a node), found ']'") != std::string::npos, message.c_str());
+        message = failure(array.substr(0, array.size() - 40));
+        QVERIFY2(message.find("cut off inside this object") != std::string::npos, message.c_str());
+        message = failure(array.substr(0, array.size() - 2));
+        QVERIFY2(message.find("the array that holds the nodes is not closed") != std::string::npos,
+                 message.c_str());
     }
 
     void hostileMutations()
