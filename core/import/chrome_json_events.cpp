@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace xps::importing::detail {
 
@@ -70,6 +71,37 @@ std::uint32_t Importer::asyncTrack(const std::string& pid, const std::string& na
 {
     return childTrack(m_async, TrackKind::Async, pid, name, name.empty() ? "async" : name,
                       INT64_MAX / 2 + static_cast<std::int64_t>(m_async.size()));
+}
+
+// Kineto's allocator events: an instant "[memory]" per allocation or free, carrying the allocator's totals
+// after it. The totals are what a reader wants over time, so they become two counter series per device
+// (allocated, reserved) instead of thousands of instants.
+bool Importer::addMemoryCounters(const RawEvent& e)
+{
+    const nlohmann::json args =
+        nlohmann::json::parse(e.args.empty() ? std::string("{}") : e.args, nullptr, false);
+    if (!args.is_object())
+        return false;
+    const auto number = [&](const char* key) -> std::optional<double> {
+        const auto it = args.find(key);
+        if (it == args.end() || !it->is_number())
+            return std::nullopt;
+        return it->get<double>();
+    };
+    const auto allocated = number("Total Allocated"), reserved = number("Total Reserved");
+    if (!allocated && !reserved)
+        return false;
+    // c10::DeviceType: 0 CPU, 1 CUDA (ROCm builds report HIP devices as CUDA too).
+    const auto type = number("Device Type").value_or(0), id = number("Device Id").value_or(-1);
+    const std::string device = type == 0   ? std::string("CPU")
+                               : type == 1 ? "GPU " + std::to_string(static_cast<long long>(id))
+                                           : "device type " + std::to_string(static_cast<long long>(type)) +
+                                                 " id " + std::to_string(static_cast<long long>(id));
+    if (allocated)
+        p.counters.push_back({e.ts, *allocated, counterTrack(e.pid, "memory allocated (" + device + ")")});
+    if (reserved)
+        p.counters.push_back({e.ts, *reserved, counterTrack(e.pid, "memory reserved (" + device + ")")});
+    return true;
 }
 
 std::uint32_t Importer::counterTrack(const std::string& pid, const std::string& name)
@@ -193,6 +225,9 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     }
     case 'i':
     case 'I':
+        if (e.name == "[memory]" && addMemoryCounters(e))
+            return;
+        [[fallthrough]];
     case 'R': {
         // Global and process-scoped instants go to a process-level track of their own.
         const std::string pid = e.scope == 'g' ? std::string("(global)") : e.pid;

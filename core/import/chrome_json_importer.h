@@ -107,6 +107,8 @@ private:
     std::uint32_t threadTrack(const std::string& pid, const std::string& tid);
     std::uint32_t asyncTrack(const std::string& pid, const std::string& name);
     std::uint32_t counterTrack(const std::string& pid, const std::string& name);
+    // A Kineto "[memory]" instant as samples of the allocator's totals; false if it carries none.
+    bool addMemoryCounters(const RawEvent& e);
     std::uint32_t childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
                              const std::string& pid, const std::string& key, const std::string& name,
                              std::int64_t sortIndex, std::int64_t tid = 0);

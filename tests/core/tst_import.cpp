@@ -386,6 +386,36 @@ private slots:
         QCOMPARE(named(p, "never ends")[0]->end(), p.endTime());
     }
 
+    void kinetoMemoryEventsBecomeCounters()
+    {
+        // The allocator's "[memory]" instants carry its totals after each allocation or free: two counter
+        // series per device, not instants; an instant named so without totals stays an instant.
+        QTemporaryDir dir;
+        const Profile p = importText(dir, "memory.json", R"({"schemaVersion":1,"traceEvents":[
+{"ph":"X","name":"aten::empty","cat":"cpu_op","pid":7,"tid":7,"ts":10,"dur":5},
+{"ph":"i","name":"[memory]","cat":"cpu_instant_event","s":"t","pid":7,"tid":7,"ts":11,
+ "args":{"Device Type":1,"Device Id":0,"Addr":140000,"Bytes":4096,"Total Allocated":4096,"Total Reserved":2097152}},
+{"ph":"i","name":"[memory]","cat":"cpu_instant_event","s":"t","pid":7,"tid":7,"ts":12,
+ "args":{"Device Type":0,"Device Id":-1,"Bytes":64,"Total Allocated":64,"Total Reserved":0}},
+{"ph":"i","name":"[memory]","cat":"cpu_instant_event","s":"t","pid":7,"tid":7,"ts":20,
+ "args":{"Device Type":1,"Device Id":0,"Addr":140000,"Bytes":-4096,"Total Allocated":0,"Total Reserved":2097152}},
+{"ph":"i","name":"[memory]","pid":7,"tid":7,"ts":21,"s":"t"}
+]})");
+        const std::uint32_t gpuAllocated = trackNamed(p, "memory allocated (GPU 0)"),
+                            gpuReserved = trackNamed(p, "memory reserved (GPU 0)"),
+                            cpuAllocated = trackNamed(p, "memory allocated (CPU)");
+        QVERIFY(gpuAllocated != profile::kNone && gpuReserved != profile::kNone &&
+                cpuAllocated != profile::kNone);
+        QCOMPARE(p.tracks[gpuAllocated].kind, profile::TrackKind::Counter);
+        std::vector<std::pair<Nanos, double>> allocated;
+        for (const profile::CounterSample& c : p.counters)
+            if (c.track == gpuAllocated)
+                allocated.emplace_back(c.time, c.value);
+        QCOMPARE(allocated, (std::vector<std::pair<Nanos, double>>{{us(11), 4096.0}, {us(20), 0.0}}));
+        QCOMPARE(p.counters.size(), std::size_t(6));
+        QCOMPARE(named(p, "[memory]").size(), std::size_t(1)); // the one without totals
+    }
+
     void exactTimestamps_data()
     {
         QTest::addColumn<QString>("ts");
