@@ -664,7 +664,7 @@ void MainWindow::showReplayViews(bool replay)
 
 QWidget* MainWindow::viewByName(const QString& name) const
 {
-    if (name == QStringLiteral("profile"))
+    if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph"))
         return m_profileExplorer; // nullptr until a profile was opened
     for (QWidget* v : m_views)
         if (v->objectName() == name)
@@ -688,9 +688,10 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"),    QStringLiteral("summary"), QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"), QStringLiteral("heatmap"), QStringLiteral("dma"),
-            QStringLiteral("graph"),       QStringLiteral("notes"),   QStringLiteral("profile")};
+    return {QStringLiteral("timeline"),     QStringLiteral("summary"), QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"),  QStringLiteral("heatmap"), QStringLiteral("dma"),
+            QStringLiteral("graph"),        QStringLiteral("notes"),   QStringLiteral("profile"),
+            QStringLiteral("profile-graph")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -4,6 +4,7 @@
 
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
+#include "imported/profile_graph_view.h"
 #include "imported/profile_panels.h"
 #include "main_window.h"
 #include "session/replay_session.h"
@@ -64,7 +65,7 @@ int main(int argc, char** argv)
         QStringLiteral("TRACE"),
         QStringLiteral(
             "A trace (.xtrace.json, .xps, .xasm) or a profile to import "
-            "(Chrome / Perfetto / PyTorch profiler JSON, .json.gz, XProf .xplane.pb, Chakra .et)"));
+            "(Chrome / Perfetto / PyTorch profiler JSON, .json.gz, XProf .xplane.pb, Chakra .et or JSON)"));
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();
@@ -123,8 +124,11 @@ int main(int argc, char** argv)
             settle->setInterval(100);
             QObject::connect(settle, &QTimer::timeout, &app, [&, settle, out, viewName, ticks = 0]() mutable {
                 const auto graphs = window.findChildren<xps::ui::DependencyGraphView*>();
+                const auto profileGraphs = window.findChildren<xps::ui::ProfileGraphView*>();
                 const bool layingOut =
-                    std::any_of(graphs.begin(), graphs.end(), [](auto* g) { return g->isLayingOut(); });
+                    std::any_of(graphs.begin(), graphs.end(), [](auto* g) { return g->isLayingOut(); }) ||
+                    std::any_of(profileGraphs.begin(), profileGraphs.end(),
+                                [](auto* g) { return g->isLayingOut(); });
                 if (++ticks < 3 || (layingOut && ticks < 100))
                     return;
                 settle->stop();
@@ -151,10 +155,12 @@ int main(int argc, char** argv)
                          });
         // An imported profile: shown once imported and analysed; --show-suggestion N selects its Nth finding.
         QObject::connect(window.profileDocument(), &xps::ui::ProfileDocument::loaded, &app,
-                         [&, shown, grabWhenSettled] {
+                         [&, shown, grabWhenSettled, viewName] {
                              auto* findings = window.profileExplorer()->summary()->findings();
                              if (shown > 0 && shown <= findings->topLevelItemCount())
                                  findings->setCurrentItem(findings->topLevelItem(shown - 1));
+                             if (viewName == QStringLiteral("profile-graph"))
+                                 window.profileExplorer()->showGraph();
                              grabWhenSettled();
                          });
         QObject::connect(window.profileDocument(), &xps::ui::ProfileDocument::failed, &app,

@@ -7,6 +7,7 @@
 #include "export/profile_chrome.h"
 #include "import/import.h"
 #include "import/json_reader.h"
+#include "profile/flow_graph.h"
 #include "profile/profile_analysis.h"
 
 #include "import/proto/et_def.pb.h"
@@ -707,6 +708,32 @@ private slots:
         QCOMPARE(a.criticalPath.length, us(230) + 20486);
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(230));
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Communication)], Nanos(20486));
+
+        // The dependency graph's neighbourhood of rank 0's all-reduce: one flow away its data dependency a
+        // and its dependant c; two away also b (a -> b -> c); capped, the nearest are kept.
+        const profile::FlowIndex index(*p);
+        const auto reduce0 = static_cast<std::uint32_t>(reduce[0] - p->slices.data());
+        const auto names = [&](const profile::FlowGraph& g) {
+            std::vector<std::string> out;
+            for (const std::uint32_t s : g.slices)
+                out.push_back(p->nameOf(p->slices[s]));
+            return out;
+        };
+        const profile::FlowGraph near = profile::flowNeighbourhood(*p, index, reduce0, 1, 60);
+        QCOMPARE(names(near), (std::vector<std::string>{"all-reduce", "a", "c"}));
+        QCOMPARE(near.distance, (std::vector<int>{0, 1, 1}));
+        QCOMPARE(near.edges.size(), std::size_t(2)); // a -> all-reduce, all-reduce -> c
+        const profile::FlowGraph two = profile::flowNeighbourhood(*p, index, reduce0, 2, 60);
+        QCOMPARE(two.slices.size(), std::size_t(4));
+        QCOMPARE(two.edges.size(), std::size_t(4)); // and a -> b, b -> c
+        for (const profile::FlowGraph::Edge& e : two.edges) {
+            QCOMPARE(p->flows[e.flow].from, two.slices[e.from]);
+            QCOMPARE(p->flows[e.flow].to, two.slices[e.to]);
+        }
+        QVERIFY(!two.truncated);
+        const profile::FlowGraph capped = profile::flowNeighbourhood(*p, index, reduce0, 2, 2);
+        QCOMPARE(names(capped), (std::vector<std::string>{"all-reduce", "a"}));
+        QVERIFY(capped.truncated);
 
         // One file alone is one rank; a file cut inside a node says which node.
         const std::string solo = dir.filePath(QStringLiteral("solo.et")).toStdString();

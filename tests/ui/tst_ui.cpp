@@ -3,6 +3,7 @@
 
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
+#include "imported/profile_graph_view.h"
 #include "imported/profile_ops_model.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
@@ -17,6 +18,7 @@
 #include "views/disassembly_view.h"
 #include "views/dma_lanes_view.h"
 #include "views/event_text.h"
+#include "views/graph_canvas.h"
 #include "views/notes_view.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
@@ -31,9 +33,13 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -636,6 +642,63 @@ private slots:
         QTRY_VERIFY(w.timeline()->isVisible());
         QVERIFY(!explorer->isVisible());
         QVERIFY(w.summary()->isVisible());
+    }
+
+    void aChakraProfileDrawsItsDependencies()
+    {
+        ui::MainWindow w(false);
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/ddp_step/step.0.et"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
+        const profile::Profile& p = w.profileDocument()->run()->profile;
+        ui::ProfileExplorer* explorer = w.profileExplorer();
+        // The Dependencies tab, clicked like a person.
+        auto* tabs = explorer->findChild<QTabWidget*>(QStringLiteral("profileMiddleTabs"));
+        QVERIFY(tabs);
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, Qt::NoModifier,
+                          tabs->tabBar()->tabRect(1).center());
+        ui::ProfileGraphView* graph = explorer->graph();
+        QVERIFY(graph->isVisible());
+        // Before anything is selected it shows the critical path's longest communication and what it
+        // depended on: several slices joined by flows that are the profile's own.
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().slices.size() > 2, 10000);
+        const profile::FlowGraph& g = graph->graph();
+        QCOMPARE(g.slices.front(), graph->centre());
+        QCOMPARE(p.classOf(p.slices[graph->centre()]), profile::SliceClass::Communication);
+        QVERIFY(!g.edges.empty());
+        for (const profile::FlowGraph::Edge& e : g.edges) {
+            QCOMPARE(p.flows[e.flow].from, g.slices[e.from]);
+            QCOMPARE(p.flows[e.flow].to, g.slices[e.to]);
+        }
+        QVERIFY2(graph->info().contains(QStringLiteral("within 2 flows")), qPrintable(graph->info()));
+
+        // A click on a node selects its slice: the details beside the graph describe it.
+        const std::uint32_t other = g.slices[1];
+        QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          graph->viewportPosition(1));
+        QCOMPARE(w.profileDocument()->selectedSlice(), other);
+        QVERIFY(explorer->details()->text().contains(QString::fromStdString(p.nameOf(p.slices[other]))));
+        QCOMPARE(graph->centre(), g.slices.front()); // a click does not rebuild the graph
+
+        // A double-click centres the graph on it.
+        QSignalSpy laidOut(graph, &ui::ProfileGraphView::laidOut);
+        const QPoint at = graph->viewportPosition(1);
+        QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseDClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        QTRY_VERIFY_WITH_TIMEOUT(laidOut.count() > 0 && !graph->isLayingOut(), 10000);
+        QCOMPARE(graph->centre(), other);
+        QCOMPARE(graph->graph().slices.front(), other);
+
+        // Depth 1 keeps only its direct dependencies and dependants.
+        auto* depth = graph->findChild<QSpinBox*>();
+        QVERIFY(depth);
+        depth->setValue(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().slices.front() == other, 10000);
+        for (const int d : graph->graph().distance)
+            QVERIFY(d <= 1);
     }
 
     void cancellingAnImportReturnsAtOnceAndDropsIt()

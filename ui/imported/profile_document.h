@@ -34,6 +34,8 @@ public:
     void cancel();
     bool isBusy() const { return m_busy; }
     const ProfileRun* run() const { return m_run.get(); }
+    // The run shared: work on another thread keeps it alive while a newer profile replaces it.
+    std::shared_ptr<const ProfileRun> runHandle() const { return m_run; }
 
     // Shared by the views. Times are the profile's nanoseconds.
     std::uint32_t selectedSlice() const { return m_selected; }

@@ -1,9 +1,11 @@
 #include "imported/profile_explorer.h"
 
+#include "imported/profile_graph_view.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
 
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace xps::ui {
@@ -11,12 +13,20 @@ namespace xps::ui {
 ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_timeline(new ProfileTimelineView(document, this)),
       m_summary(new ProfileSummaryPanel(document, this)), m_ops(new ProfileOpsPanel(document, this)),
-      m_details(new ProfileDetailsPanel(document, this))
+      m_details(new ProfileDetailsPanel(document, this)), m_graph(new ProfileGraphView(document, this)),
+      m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("profileExplorer"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_summary);
-    bottom->addWidget(m_ops);
+    // The graph shares the middle with the operations table: the widest pane, and the details of the slice
+    // clicked in it stay in view beside it.
+    m_tabs->setObjectName(QStringLiteral("profileMiddleTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_ops, tr("Operations"));
+    m_tabs->addTab(m_graph, tr("Dependencies"));
+    m_tabs->setTabToolTip(1, tr("What the selected slice depended on and what depended on it (its flows)"));
+    bottom->addWidget(m_tabs);
     bottom->addWidget(m_details);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 5);
@@ -30,6 +40,11 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+}
+
+void ProfileExplorer::showGraph()
+{
+    m_tabs->setCurrentWidget(m_graph);
 }
 
 } // namespace xps::ui

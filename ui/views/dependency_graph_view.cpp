@@ -4,6 +4,7 @@
 #include "session/replay_session.h"
 #include "theme/theme.h"
 #include "views/event_text.h"
+#include "views/graph_canvas.h"
 #include "views/graph_items.h"
 #include "views/graph_layout.h"
 
@@ -139,67 +140,6 @@ QString edgeWords(analysis::EdgeKind kind)
 }
 
 } // namespace
-
-// The graph's canvas: wheel zooms around the pointer, a drag pans, a click or double-click on a node is
-// reported to the view (a press that moved is a pan, not a click).
-class GraphCanvas : public QGraphicsView
-{
-public:
-    std::function<void(std::optional<std::size_t>)> onClick;
-    std::function<void(std::size_t)> onDoubleClick;
-
-    using QGraphicsView::QGraphicsView;
-
-    std::optional<std::size_t> nodeAt(const QPoint& pos) const
-    {
-        for (QGraphicsItem* item : items(pos))
-            if (const auto* node = dynamic_cast<GraphNodeItem*>(item))
-                return node->index();
-        return std::nullopt;
-    }
-
-protected:
-    void wheelEvent(QWheelEvent* event) override
-    {
-        const double factor = std::pow(1.0015, event->angleDelta().y());
-        const double scale = transform().m11() * factor;
-        if (scale < 0.05 || scale > 4.0)
-            return;
-        setTransformationAnchor(AnchorUnderMouse);
-        this->scale(factor, factor);
-        event->accept();
-    }
-    void mousePressEvent(QMouseEvent* event) override
-    {
-        m_pressAt = event->pos();
-        QGraphicsView::mousePressEvent(event);
-    }
-    void mouseReleaseEvent(QMouseEvent* event) override
-    {
-        QGraphicsView::mouseReleaseEvent(event);
-        if (event->button() == Qt::LeftButton && (event->pos() - m_pressAt).manhattanLength() < 4 && onClick)
-            onClick(nodeAt(event->pos()));
-    }
-    void mouseDoubleClickEvent(QMouseEvent* event) override
-    {
-        if (const auto node = nodeAt(event->pos()); node && onDoubleClick)
-            onDoubleClick(*node);
-        else
-            QGraphicsView::mouseDoubleClickEvent(event);
-    }
-    void keyPressEvent(QKeyEvent* event) override
-    {
-        if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal)
-            scale(1.25, 1.25);
-        else if (event->key() == Qt::Key_Minus)
-            scale(0.8, 0.8);
-        else
-            QGraphicsView::keyPressEvent(event);
-    }
-
-private:
-    QPoint m_pressAt;
-};
 
 DependencyGraphView::DependencyGraphView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
     : QWidget(parent), m_session(session), m_selection(selection), m_scene(new QGraphicsScene(this)),
