@@ -4,12 +4,12 @@
 
 #include "isa/isa.h"
 #include "isa/machine_config.h"
+#include "ring.h"
 #include "sparse_memory.h"
 
 #include <array>
 #include <bitset>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -62,7 +62,7 @@ struct ChipState
     std::vector<float> mxuActive = std::vector<float>(isa::kMxuDim * isa::kMxuDim);
     int stagedRows = 0;
     bool weightsActive = false;
-    std::deque<MxuResult> fifo;
+    Ring<MxuResult> fifo; // a deque allocated a block per 4 KiB product
     Staleness stale; // timing-only mode
 
     SparseMemory& memory(isa::Space space)

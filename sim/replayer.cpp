@@ -1,10 +1,10 @@
 #include "replayer.h"
 
 #include "asm/disassembler.h"
+#include "blas.h"
 #include "core_model.h"
 #include "util/text.h"
 
-#include <cblas.h>
 #include <chrono>
 
 namespace xps::sim {
@@ -32,8 +32,7 @@ struct Replayer::Impl
     Impl(const trace::Trace& t, const ReplayOptions& o, events::EventStore& s)
         : trace(t), options(o), store(s)
     {
-        // One BLAS thread: the GRM must be deterministic, and chips are stepped in a fixed order anyway.
-        openblas_set_num_threads(1);
+        blas::useOneThread();
         const isa::MachineConfig& m = trace.machine;
         states.resize(trace.chips.size());
         stats.resize(trace.chips.size());

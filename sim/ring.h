@@ -1,7 +1,7 @@
 #pragma once
-// A FIFO in one growing array: a DMA engine's descriptor queue. std::deque allocated a block for every two
-// transfers (a transfer is a few hundred bytes) and the DMA system pushes and pops one per dma.start; here
-// the slots are reused once the queue has reached its working depth.
+// A FIFO in one growing array: a DMA engine's descriptor queue, the MXU result FIFO. std::deque allocated a
+// block for every two transfers (a few hundred bytes each) and for every 4 KiB product; here the slots are
+// reused once the queue has reached its working depth.
 
 #include <cstddef>
 #include <utility>
@@ -21,11 +21,12 @@ public:
     T& operator[](std::size_t i) { return m_slots[(m_head + i) & (m_slots.size() - 1)]; }
     const T& operator[](std::size_t i) const { return m_slots[(m_head + i) & (m_slots.size() - 1)]; }
 
-    void push_back(T value)
+    // Assigns into the slot (no temporary: an MXU product is 4 KiB).
+    template <typename U> void push_back(U&& value)
     {
         if (m_size == m_slots.size())
             grow();
-        (*this)[m_size] = std::move(value);
+        (*this)[m_size] = std::forward<U>(value);
         ++m_size;
     }
     // The popped element stays in its slot until push_back reuses it (what it owns is released then):
