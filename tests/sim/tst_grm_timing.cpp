@@ -211,7 +211,8 @@ private slots:
             "dma.start vmem[100000], hbm[100000], " + std::to_string(secondBytes) +
             ", 0, engine=1, chunk=100000\n" + "sync.wait 0, 2\nhalt\n");
         QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
-        const events::BundleIssue* wait = atPc(bundles(*r), 2);
+        const std::vector<events::BundleIssue> issued = bundles(*r); // atPc points into it
+        const events::BundleIssue* wait = atPc(issued, 2);
         QVERIFY(wait);
         QCOMPARE(wait->reason, events::StallReason::SyncWait);
         QCOMPARE(wait->causeKind, events::CauseKind::Dma);
