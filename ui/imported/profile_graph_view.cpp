@@ -7,7 +7,6 @@
 #include "views/graph_items.h"
 #include "views/graph_layout.h"
 
-#include <QFontDatabase>
 #include <QFontInfo>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
@@ -37,28 +36,6 @@ namespace {
 constexpr std::size_t kMaxNodes = 60;
 constexpr int kMaxBodyChars = 56;
 const QString kOrigin = QStringLiteral("dependency graph");
-
-QFont headerFont(const QFont& base)
-{
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * 0.85);
-    f.setBold(true);
-    return f;
-}
-
-QFont bodyFont(const QFont& base)
-{
-    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    f.setPointSizeF(base.pointSizeF() * 0.9);
-    return f;
-}
-
-QFont labelFont(const QFont& base)
-{
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * 0.8);
-    return f;
-}
 
 // "rank 0 / compute": the slice's track under its process.
 QString trackPath(const profile::Profile& p, const profile::Slice& s)
@@ -274,7 +251,8 @@ void ProfileGraphView::startLayout()
     m_pending = generation;
     m_info->setText(tr("<i>Laying the graph out…</i>"));
     m_pool.clear(); // a request not started yet is superseded
-    const QFont header = headerFont(font()), body = bodyFont(font()), label = labelFont(font());
+    const QFont header = graphHeaderFont(font()), body = graphBodyFont(font()),
+                label = graphLabelFont(font());
     m_pool.start([this, run, index = m_index, critical = m_critical, centre = m_centre,
                   depth = m_depth->value(), header, body, label, generation] {
         auto job = buildGraph(run, index, critical, centre, depth, header, body, label);
@@ -317,7 +295,8 @@ void ProfileGraphView::rebuildScene()
         return;
     }
     std::set<std::pair<int, QString>> kinds; // for the legend: each flow type drawn
-    const QFont header = headerFont(font()), body = bodyFont(font()), label = labelFont(font());
+    const QFont header = graphHeaderFont(font()), body = graphBodyFont(font()),
+                label = graphLabelFont(font());
     for (std::size_t i = 0; i < job.graph.edges.size() && i < job.layout.edges.size(); ++i) {
         const profile::FlowGraph::Edge& e = job.graph.edges[i];
         const profile::Flow& flow = p.flows[e.flow];

@@ -8,7 +8,6 @@
 #include "views/graph_items.h"
 #include "views/graph_layout.h"
 
-#include <QFontDatabase>
 #include <QFontInfo>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -43,28 +42,6 @@ namespace {
 constexpr std::size_t kMaxNodes = 60;
 constexpr int kMaxBodyChars = 64;
 constexpr double kMinReadableScale = 0.55; // below this, show the centre at this scale instead of fitting
-
-QFont headerFont(const QFont& base)
-{
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * 0.85);
-    f.setBold(true);
-    return f;
-}
-
-QFont bodyFont(const QFont& base)
-{
-    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    f.setPointSizeF(base.pointSizeF() * 0.9);
-    return f;
-}
-
-QFont labelFont(const QFont& base)
-{
-    QFont f = base;
-    f.setPointSizeF(base.pointSizeF() * 0.8);
-    return f;
-}
 
 QString elided(QString text)
 {
@@ -294,7 +271,8 @@ void DependencyGraphView::startLayout()
     m_pool.clear(); // a request not started yet is superseded
     const analysis::NodeRef centre = *m_centre;
     const int depth = m_depth->value();
-    const QFont header = headerFont(font()), body = bodyFont(font()), label = labelFont(font());
+    const QFont header = graphHeaderFont(font()), body = graphBodyFont(font()),
+                label = graphLabelFont(font());
     m_pool.start([this, run, centre, depth, header, body, label, generation] {
         std::shared_ptr<GraphJobResult> result = buildGraph(*run, centre, depth, header, body, label);
         QMetaObject::invokeMethod(
@@ -334,8 +312,8 @@ void DependencyGraphView::rebuildScene()
         return;
     }
     const GraphJobResult& r = *m_result;
-    const QFont header = headerFont(font()), body = bodyFont(font());
-    const QFont label = labelFont(font());
+    const QFont header = graphHeaderFont(font()), body = graphBodyFont(font());
+    const QFont label = graphLabelFont(font());
     for (std::size_t i = 0; i < r.graph.edges.size() && i < r.layout.edges.size(); ++i) {
         const analysis::GraphEdge& e = r.graph.edges[i];
         const LaidOutEdge& le = r.layout.edges[i];

@@ -3,12 +3,35 @@
 #include "theme/theme.h"
 
 #include <QCursor>
+#include <QFontDatabase>
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
 #include <QtMath>
 
 namespace xps::ui {
+
+QFont graphHeaderFont(const QFont& base)
+{
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * 0.85);
+    f.setBold(true);
+    return f;
+}
+
+QFont graphBodyFont(const QFont& base)
+{
+    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    f.setPointSizeF(base.pointSizeF() * 0.9);
+    return f;
+}
+
+QFont graphLabelFont(const QFont& base)
+{
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * 0.8);
+    return f;
+}
 namespace {
 
 constexpr double kPadding = 6.0;
@@ -41,7 +64,10 @@ void GraphNodeItem::setHighlighted(bool on)
     update();
 }
 
-QRectF GraphNodeItem::boundingRect() const { return m_box.adjusted(-5, -5, 5, 5); }
+QRectF GraphNodeItem::boundingRect() const
+{
+    return m_box.adjusted(-5, -5, 5, 5);
+}
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
@@ -61,16 +87,19 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const QFontMetricsF headerMetrics(m_headerFont);
     painter->setPen(theme.foreground());
     painter->setFont(m_headerFont);
-    painter->drawText(QRectF(inner.topLeft(), QSizeF(inner.width(), headerMetrics.height())), Qt::AlignLeft | Qt::AlignVCenter,
-                      m_look.header);
+    painter->drawText(QRectF(inner.topLeft(), QSizeF(inner.width(), headerMetrics.height())),
+                      Qt::AlignLeft | Qt::AlignVCenter, m_look.header);
     painter->setFont(m_bodyFont);
-    painter->drawText(inner.adjusted(0, headerMetrics.height() + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, m_look.body);
+    painter->drawText(inner.adjusted(0, headerMetrics.height() + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop,
+                      m_look.body);
 }
 
-GraphEdgeItem::GraphEdgeItem(QPainterPath path, QPointF arrowBase, QPointF arrowTip, QColor colour, bool critical, QString label,
-                             std::optional<QPointF> labelCentre, QFont labelFont)
-    : m_path(std::move(path)), m_arrowBase(arrowBase), m_arrowTip(arrowTip), m_colour(std::move(colour)), m_critical(critical),
-      m_label(std::move(label)), m_labelCentre(labelCentre), m_labelFont(std::move(labelFont))
+GraphEdgeItem::GraphEdgeItem(QPainterPath path, QPointF arrowBase, QPointF arrowTip, QColor colour,
+                             bool critical, QString label, std::optional<QPointF> labelCentre,
+                             QFont labelFont)
+    : m_path(std::move(path)), m_arrowBase(arrowBase), m_arrowTip(arrowTip), m_colour(std::move(colour)),
+      m_critical(critical), m_label(std::move(label)), m_labelCentre(labelCentre),
+      m_labelFont(std::move(labelFont))
 {
     setZValue(critical ? 0.5 : 0); // critical edges over the others, under the nodes
 }
@@ -94,7 +123,7 @@ QRectF GraphEdgeItem::labelRect() const
         return {};
     const QFontMetricsF metrics(m_labelFont);
     const QSizeF size(metrics.horizontalAdvance(m_label) + 6, metrics.height() + 2);
-    const QPointF middle = m_labelCentre ? *m_labelCentre
+    const QPointF middle = m_labelCentre      ? *m_labelCentre
                            : m_path.isEmpty() ? (m_arrowBase + m_arrowTip) / 2
                                               : m_path.pointAtPercent(0.5);
     return QRectF(middle - QPointF(size.width() / 2, size.height() / 2), size);
@@ -102,8 +131,11 @@ QRectF GraphEdgeItem::labelRect() const
 
 QRectF GraphEdgeItem::boundingRect() const
 {
-    return m_path.boundingRect().united(QRectF(m_arrowBase, m_arrowTip).normalized()).united(labelRect()).adjusted(
-        -kCriticalBand - kArrowLength, -kCriticalBand - kArrowLength, kCriticalBand + kArrowLength, kCriticalBand + kArrowLength);
+    return m_path.boundingRect()
+        .united(QRectF(m_arrowBase, m_arrowTip).normalized())
+        .united(labelRect())
+        .adjusted(-kCriticalBand - kArrowLength, -kCriticalBand - kArrowLength, kCriticalBand + kArrowLength,
+                  kCriticalBand + kArrowLength);
 }
 
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)

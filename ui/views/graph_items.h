@@ -13,6 +13,11 @@
 
 namespace xps::ui {
 
+// The graphs' fonts, from their view's: a bold header line, a fixed-width body, smaller edge labels.
+QFont graphHeaderFont(const QFont& base);
+QFont graphBodyFont(const QFont& base);
+QFont graphLabelFont(const QFont& base);
+
 struct NodeLook
 {
     QString header; // "chip 0 · pc 12 · cycle 1,234"
@@ -50,8 +55,8 @@ class GraphEdgeItem : public QGraphicsItem
 {
 public:
     // Without a label centre the label sits halfway along the path.
-    GraphEdgeItem(QPainterPath path, QPointF arrowBase, QPointF arrowTip, QColor colour, bool critical, QString label,
-                  std::optional<QPointF> labelCentre, QFont labelFont);
+    GraphEdgeItem(QPainterPath path, QPointF arrowBase, QPointF arrowTip, QColor colour, bool critical,
+                  QString label, std::optional<QPointF> labelCentre, QFont labelFont);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
