@@ -23,7 +23,8 @@ namespace xps::ui {
 // What the worker hands back: the neighbourhood, each node's words and box, and Graphviz's geometry.
 struct ProfileGraphJob
 {
-    std::shared_ptr<const ProfileRun> run; // keeps the profile the graph indexes alive
+    std::shared_ptr<const ProfileRun> run;           // keeps the profile the graph indexes alive
+    std::shared_ptr<const profile::FlowIndex> index; // built by the first job of a profile, then reused
     profile::FlowGraph graph;
     std::vector<NodeLook> looks;
     std::vector<QSizeF> sizes;
@@ -79,7 +80,9 @@ std::shared_ptr<ProfileGraphJob> buildGraph(std::shared_ptr<const ProfileRun> ru
     auto job = std::make_shared<ProfileGraphJob>();
     job->run = std::move(run);
     const profile::Profile& p = job->run->profile;
-    job->graph = profile::flowNeighbourhood(p, *index, centre, depth, kMaxNodes);
+    // O(slices + flows): built here, off the GUI thread, by the first graph of a profile.
+    job->index = index ? std::move(index) : std::make_shared<const profile::FlowIndex>(p);
+    job->graph = profile::flowNeighbourhood(p, *job->index, centre, depth, kMaxNodes);
     for (const std::uint32_t slice : job->graph.slices) {
         const profile::Slice& s = p.slices[slice];
         NodeLook look;
@@ -167,7 +170,6 @@ ProfileGraphView::ProfileGraphView(ProfileDocument* document, QWidget* parent)
         const ProfileRun* run = m_document->run();
         if (!run)
             return;
-        m_index = std::make_shared<const profile::FlowIndex>(run->profile);
         m_critical.assign(run->profile.slices.size(), false);
         for (const profile::PathSegment& s : run->analysis.criticalPath.segments)
             if (s.slice < m_critical.size())
@@ -245,7 +247,8 @@ void ProfileGraphView::centreOn(std::uint32_t slice)
 void ProfileGraphView::startLayout()
 {
     std::shared_ptr<const ProfileRun> run = m_document->runHandle();
-    if (!run || !m_index || m_centre == profile::kNone || m_centre >= run->profile.slices.size())
+    if (!run || m_critical.size() != run->profile.slices.size() || m_centre == profile::kNone ||
+        m_centre >= run->profile.slices.size())
         return;
     const std::uint64_t generation = ++m_generation;
     m_pending = generation;
@@ -267,6 +270,8 @@ void ProfileGraphView::showResult(std::uint64_t generation, std::shared_ptr<Prof
         return; // superseded by a newer centre, depth or profile
     m_pending = 0;
     m_job = std::move(job);
+    if (!m_index)
+        m_index = m_job->index;
     rebuildScene();
     if (!m_scene->items().isEmpty())
         m_canvas->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);

@@ -56,7 +56,7 @@ private:
     QLabel* m_info;
     QLabel* m_legend;
     QSpinBox* m_depth;
-    std::shared_ptr<const profile::FlowIndex> m_index; // of the open profile
+    std::shared_ptr<const profile::FlowIndex> m_index; // of the open profile, once a job has built it
     std::vector<bool> m_critical;                      // per slice of the open profile
     std::uint32_t m_centre = profile::kNone;
     std::shared_ptr<ProfileGraphJob> m_job;
