@@ -1,11 +1,13 @@
-// bench_import [MiB=1024] [DIR=/tmp]: writes a PyTorch-profiler-shaped (Kineto) trace of about MiB
-// mebibytes (host ops with nested launches, kernels with Kineto's full argument sets, copies, ac2g flows),
-// then times importing it (plain and gzip-compressed), the analyses and the export to Chrome JSON, and
-// prints the resident bytes per event. The page cache is dropped before each read when run as root.
+// bench_import [MiB=1024] [DIR=/tmp] [kineto|xspace]: writes a PyTorch-profiler-shaped (Kineto) trace of
+// about MiB mebibytes (host ops with nested launches, kernels with Kineto's full argument sets, copies, ac2g
+// flows), then times importing it (plain and gzip-compressed), the analyses and the export to Chrome JSON,
+// and prints the resident bytes per event. `xspace` writes an XProf-shaped XSpace of 8 TPU planes instead and
+// times its import. The page cache is dropped before each read when run as root.
 #include "export/profile_chrome.h"
 #include "import/import.h"
-#include "profile/profile_analysis.h"
 #include "kineto_writer.h"
+#include "profile/profile_analysis.h"
+#include "xspace_writer.h"
 
 #include <zlib.h>
 
@@ -47,7 +49,7 @@ void dropPageCache()
     }
 }
 
-void importOnce(const std::string& path, std::uint64_t bytes, const char* what)
+void importOnce(const std::string& path, std::uint64_t bytes, const char* what, const char* format = "JSON")
 {
     dropPageCache();
     const double rssBefore = rssMiB("VmRSS:");
@@ -59,10 +61,10 @@ void importOnce(const std::string& path, std::uint64_t bytes, const char* what)
         std::exit(1);
     }
     const double grew = (rssMiB("VmRSS:") - rssBefore) * 1048576.0;
-    std::printf("import %-10s: %.0f MB in %.2f s = %.0f MB/s of JSON; %zu events (%zu slices, %zu flows); "
+    std::printf("import %-10s: %.0f MB in %.2f s = %.0f MB/s of %s; %zu events (%zu slices, %zu flows); "
                 "%.1f bytes/event by the "
                 "model's accounting, %.1f as RSS growth\n",
-                what, static_cast<double>(bytes) / 1e6, s, static_cast<double>(bytes) / 1e6 / s,
+                what, static_cast<double>(bytes) / 1e6, s, static_cast<double>(bytes) / 1e6 / s, format,
                 p->eventCount(), p->slices.size(), p->flows.size(),
                 static_cast<double>(p->residentBytes()) / static_cast<double>(p->eventCount()),
                 grew / static_cast<double>(p->eventCount()));
@@ -90,6 +92,17 @@ int main(int argc, char** argv)
 {
     const std::uint64_t mib = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1024;
     const std::string dir = argc > 2 ? argv[2] : std::filesystem::temp_directory_path().string();
+    if (argc > 3 && std::string(argv[3]) == "xspace") {
+        const std::string path = dir + "/bench_import.xplane.pb";
+        std::uint64_t events = 0;
+        const std::uint64_t bytes = bench::writeXSpace(path, mib << 20, 8, events);
+        std::printf("XProf-shaped XSpace: %.0f MB, 8 TPU planes and a host plane, %llu events\n",
+                    static_cast<double>(bytes) / 1e6, static_cast<unsigned long long>(events));
+        importOnce(path, bytes, "xspace", "XSpace");
+        std::printf("peak RSS: %.0f MiB\n", rssMiB("VmHWM:"));
+        std::filesystem::remove(path);
+        return 0;
+    }
     const std::string plain = dir + "/bench_import.pt.trace.json", packed = plain + ".gz";
     const std::uint64_t bytes = bench::writeKineto(plain, mib << 20, nullptr);
     gzFile gz = gzopen(packed.c_str(), "wb1");

@@ -82,23 +82,39 @@ std::uint32_t Profile::typeOf(std::string_view name, std::string_view category, 
 std::vector<std::uint32_t> Profile::finish()
 {
     // Order: by track, then start, then the longer first (a parent before the child that starts with it).
-    std::vector<std::uint32_t> order(slices.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Slice &x = slices[a], &y = slices[b];
+    const auto before = [](const Slice& x, const Slice& y) {
         if (x.track() != y.track())
             return x.track() < y.track();
         if (x.start != y.start)
             return x.start < y.start;
         return x.duration > y.duration;
-    });
+    };
     std::vector<std::uint32_t> newIndex(slices.size());
-    std::vector<Slice> sorted(slices.size());
-    for (std::uint32_t k = 0; k < order.size(); ++k) {
-        sorted[k] = slices[order[k]];
-        newIndex[order[k]] = k;
+    std::iota(newIndex.begin(), newIndex.end(), 0u);
+    // Importers that read track by track (XSpace lines, Chakra streams) append in order already: no sort,
+    // no permutation.
+    if (!std::is_sorted(slices.begin(), slices.end(), before)) {
+        std::vector<std::uint32_t> order(slices.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return before(slices[a], slices[b]); });
+        for (std::uint32_t k = 0; k < order.size(); ++k)
+            newIndex[order[k]] = k;
+        order = {};
+        // Moved in place, cycle by cycle, instead of into a sorted copy: 32 bytes per slice less at the peak.
+        std::vector<bool> placed(slices.size());
+        for (std::uint32_t first = 0; first < slices.size(); ++first) {
+            if (placed[first])
+                continue;
+            Slice carried = slices[first];
+            std::uint32_t at = first;
+            do {
+                at = newIndex[at];
+                std::swap(carried, slices[at]);
+                placed[at] = true;
+            } while (at != first);
+        }
     }
-    slices = std::move(sorted);
     for (Flow& f : flows) {
         if (f.from != kNone)
             f.from = newIndex[f.from];

@@ -35,6 +35,17 @@ constexpr Nanos us(Nanos v)
     return v * 1000;
 }
 
+// `text` gzip-compressed into `path`; false if zlib could not write it.
+bool writeGzip(const std::string& path, const std::string& text)
+{
+    gzFile gz = gzopen(path.c_str(), "wb");
+    if (!gz)
+        return false;
+    const bool written =
+        gzwrite(gz, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size());
+    return gzclose(gz) == Z_OK && written;
+}
+
 std::string fixture()
 {
     return test::sourceDir() + "/tests/data/kineto_step.json";
@@ -447,10 +458,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("step.json.gz")).toStdString();
         const std::string text = test::readFile(fixture());
-        gzFile gz = gzopen(path.c_str(), "wb");
-        QVERIFY(gz);
-        QCOMPARE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
-        gzclose(gz);
+        QVERIFY(writeGzip(path, text));
         auto kind = importing::detectInput(path);
         QVERIFY(kind.ok() && *kind == importing::InputKind::ChromeJson);
         auto p = importing::importProfile(path);
@@ -657,15 +665,44 @@ private slots:
         QCOMPARE(a.devices[0].communicationExposed(), us(100));
         QCOMPARE(a.devices[0].memcpyExposed(), us(50));
 
-        // Cut off, or not a protobuf at all: an error naming the file.
+        // Planes are read one at a time: a file cut off in its second plane keeps the first and says what
+        // was dropped; cut off in its first plane, or not a protobuf at all, it is an error naming the file.
         const std::string bytes = space.SerializeAsString();
-        test::writeFile(path, bytes.substr(0, bytes.size() / 2));
+        const std::string hostPlane = space.planes(0).SerializeAsString();
+        const std::size_t secondPlane = 1 + 1 + hostPlane.size(); // tag, one-byte length, the plane
+        QVERIFY(hostPlane.size() < 128);
+        test::writeFile(path, bytes.substr(0, secondPlane + 20));
         auto cut = importing::importProfile(path);
-        QVERIFY(!cut.ok());
-        QVERIFY2(cut.error().message().find("not a valid XProf XSpace") != std::string::npos,
-                 cut.error().toString().c_str());
+        QVERIFY2(cut.ok(), cut.ok() ? "" : cut.error().toString().c_str());
+        QVERIFY(hasWarning(*cut, "plane 1 (at byte " + std::to_string(secondPlane)));
+        QVERIFY(hasWarning(*cut, "anything after it were dropped"));
+        QCOMPARE(named(*cut, "train_step").size(), std::size_t(1));
+        QCOMPARE(named(*cut, "fusion.1").size(), std::size_t(0));
+        for (const std::size_t length : {secondPlane - 5, std::size_t(3)}) {
+            test::writeFile(path, bytes.substr(0, length));
+            auto firstCut = importing::importProfile(path);
+            QVERIFY(!firstCut.ok());
+            QVERIFY2(firstCut.error().message().find("not a valid XProf XSpace") != std::string::npos &&
+                         firstCut.error().message().find("plane 0 (at byte 0") != std::string::npos,
+                     firstCut.error().toString().c_str());
+        }
+        test::writeFile(path, "this is not a protobuf at all\n");
+        auto text = importing::importProfile(path);
+        QVERIFY(!text.ok());
+        QVERIFY2(text.error().message().find("not a valid XProf XSpace") != std::string::npos,
+                 text.error().toString().c_str());
         test::writeFile(path, "");
-        QVERIFY(!importing::importProfile(path).ok());
+        auto empty = importing::importProfile(path);
+        QVERIFY(!empty.ok());
+        QVERIFY2(empty.error().message().find("the file is empty") != std::string::npos,
+                 empty.error().toString().c_str());
+        // Gzip-compressed, as some tools store them: the same profile.
+        const std::string gzPath = path + ".gz";
+        QVERIFY(writeGzip(gzPath, bytes));
+        auto compressed = importing::importProfile(gzPath);
+        QVERIFY2(compressed.ok(), compressed.ok() ? "" : compressed.error().toString().c_str());
+        QCOMPARE(compressed->slices.size(), p->slices.size());
+        QCOMPARE(compressed->flows.size(), std::size_t(1));
     }
 
     void chakraRanksReplayTheirDependencies()
@@ -759,17 +796,9 @@ private slots:
         writeChakraEt(file("step.0.et"), chakraStepRank(0));
         writeChakraEt(file("step.1.et"), chakraStepRank(1));
         const std::string array = chakraJson(chakraStepRank(0), true);
-        gzFile gz = gzopen(file("json.0.json.gz").c_str(), "wb");
-        QVERIFY(gz);
-        QCOMPARE(gzwrite(gz, array.data(), static_cast<unsigned>(array.size())),
-                 static_cast<int>(array.size()));
-        gzclose(gz);
+        QVERIFY(writeGzip(file("json.0.json.gz"), array));
         const std::string objects = chakraJson(chakraStepRank(1), false);
-        gz = gzopen(file("json.1.json.gz").c_str(), "wb");
-        QVERIFY(gz);
-        QCOMPARE(gzwrite(gz, objects.data(), static_cast<unsigned>(objects.size())),
-                 static_cast<int>(objects.size()));
-        gzclose(gz);
+        QVERIFY(writeGzip(file("json.1.json.gz"), objects));
         QVERIFY(array.find("\"dataDeps\"") != std::string::npos); // protobuf's JSON names, as the jsonizer's
 
         auto et = importing::importProfile(file("step.0.et"));
