@@ -152,7 +152,11 @@ bool skipTo(std::string_view s, std::size_t& i, char c)
 
 bool looksLikeChakraJson(std::string_view head)
 {
-    // A node's "type" is a NodeType name (COMP_NODE, COMM_COLL_NODE, ...); Chrome events have no such value.
+    // A node's "type" is a NodeType name (COMP_NODE, COMM_COLL_NODE, ...). A Chrome trace event may carry
+    // such a value in its args, but every Chrome event has a phase ("ph") and no Chakra node has one.
+    if (head.find("\"ph\"") != std::string_view::npos ||
+        head.find("\"traceEvents\"") != std::string_view::npos)
+        return false;
     for (std::size_t k = head.find("\"type\""); k != std::string_view::npos;
          k = head.find("\"type\"", k + 1)) {
         std::size_t i = k + 6;
@@ -160,7 +164,7 @@ bool looksLikeChakraJson(std::string_view head)
             continue;
         const std::size_t end = head.find('"', i);
         if (end != std::string_view::npos && end - i > 5 && head.substr(end - 5, 5) == "_NODE")
-            return head.find("\"traceEvents\"") == std::string_view::npos;
+            return true;
     }
     return false;
 }

@@ -821,6 +821,15 @@ private slots:
         test::writeFile(solo, objects);
         QVERIFY(importing::importProfile(solo).ok());
         QCOMPARE(importing::detectInput(solo).value(), importing::InputKind::Chakra);
+        // A bare Chrome event array whose args happen to hold a node type is still a Chrome trace.
+        const std::string chrome = file("events.json");
+        test::writeFile(
+            chrome,
+            R"([{"ph":"X","name":"step","pid":1,"tid":1,"ts":1,"dur":2,"args":{"type":"COMP_NODE"}}])");
+        QCOMPARE(importing::detectInput(chrome).value(), importing::InputKind::ChromeJson);
+        auto chromeProfile = importing::importProfile(chrome);
+        QVERIFY2(chromeProfile.ok(), chromeProfile.ok() ? "" : chromeProfile.error().toString().c_str());
+        QCOMPARE(chromeProfile->slices.size(), std::size_t(1));
 
         // Errors say where: a node protobuf cannot read, text between objects, a cut-off file.
         const auto failure = [&](const std::string& text) {
