@@ -3,6 +3,9 @@
 #include "commands.h"
 #include "analyzed_trace.h"
 
+#include "analysis/replay_profile.h"
+#include "profile/profile_analysis.h"
+#include "profile/profile_report.h"
 #include "report/analysis_json.h"
 #include "suggest/transform.h"
 #include "trace/trace_io.h"
@@ -91,10 +94,12 @@ void printText(const Analyzed& a, std::ostream& out)
 int runAnalyze(const std::vector<std::string>& args, Streams io)
 {
     std::string path;
-    bool json = false, measure = true;
+    bool json = false, measure = true, asProfile = false;
     for (const std::string& a : args) {
         if (a == "--json")
             json = true;
+        else if (a == "--as-profile")
+            asProfile = true;
         else if (a == "--no-measure")
             measure = false;
         else if (a.size() > 1 && a[0] == '-')
@@ -109,9 +114,19 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     if (isImportedProfile(path))
         return analyzeProfile(path, json, io);
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile);
     if (!a)
         return code;
+    if (asProfile) {
+        // The replay through the profile model: the analyses an imported profile gets.
+        const profile::Profile p = analysis::replayAsProfile(*a->view, path);
+        const profile::ProfileAnalysis pa = profile::analyzeProfile(p);
+        if (json)
+            io.out << profile::profileAnalysisJson(p, pa).dump(2) << "\n";
+        else
+            io.out << profile::formatProfileAnalysis(p, pa);
+        return kExitOk;
+    }
     if (json)
         io.out << report::analysisToJson(*a->view, a->analyses, a->suggestions).dump(2) << "\n";
     else

@@ -43,11 +43,14 @@ commands:
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
                              --max-cycles stops a replay that runs longer (Ctrl-C stops it too)
 
-  analyze TRACE [--json] [--no-measure]
+  analyze TRACE [--json] [--no-measure] [--as-profile]
                              replay in full mode, run every analysis (summary, regions, DMA, VMEM,
                              critical path, collectives) and propose suggestions, each measured by
                              replaying the changed trace with outputs compared bit for bit;
-                             --json prints the stable form documented in docs/analysis-json.md
+                             --json prints the stable form documented in docs/analysis-json.md;
+                             --as-profile analyses the replay as an imported profile is analysed
+                             (per chip compute / DMA / ICI time, overlapped and exposed, operations,
+                             critical path through DMA -> wait dependencies)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
   report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure]

@@ -15,27 +15,9 @@ using events::Cycle;
 constexpr int kRegionLevels = 3; // layer > op > loop; deeper nesting shares the last lane
 constexpr std::size_t kNextEventScan = 1u << 16;
 
-int groupOf(isa::Unit unit)
-{
-    switch (unit) {
-    case isa::Unit::ScalarAlu:
-    case isa::Unit::ScalarMemory:
-    case isa::Unit::Branch: return static_cast<int>(UnitGroup::Scalar);
-    case isa::Unit::VectorAlu:
-    case isa::Unit::Transcendental: return static_cast<int>(UnitGroup::VectorAlu);
-    case isa::Unit::VectorLoad:
-    case isa::Unit::VectorStore: return static_cast<int>(UnitGroup::LoadStore);
-    case isa::Unit::MxuWeights:
-    case isa::Unit::MxuMatmul:
-    case isa::Unit::MxuResult: return static_cast<int>(UnitGroup::Mxu);
-    case isa::Unit::CrossLane: return static_cast<int>(UnitGroup::CrossLane);
-    default: return -1; // DMA, sync, markers, control: drawn in their own lanes or not at all
-    }
-}
-
 // Adds `perCycle` x the overlap of [start, end) with each of `columns` equal parts of [from, from + width).
-void spread(std::vector<double>& out, int categories, int category, double from, double columnWidth, int columns,
-            double start, double end, double perCycle)
+void spread(std::vector<double>& out, int categories, int category, double from, double columnWidth,
+            int columns, double start, double end, double perCycle)
 {
     const double windowEnd = from + columnWidth * columns;
     start = std::max(start, from);
@@ -53,6 +35,45 @@ void spread(std::vector<double>& out, int categories, int category, double from,
 }
 
 } // namespace
+
+int unitGroupIndex(isa::Unit unit)
+{
+    switch (unit) {
+    case isa::Unit::ScalarAlu:
+    case isa::Unit::ScalarMemory:
+    case isa::Unit::Branch: return static_cast<int>(UnitGroup::Scalar);
+    case isa::Unit::VectorAlu:
+    case isa::Unit::Transcendental: return static_cast<int>(UnitGroup::VectorAlu);
+    case isa::Unit::VectorLoad:
+    case isa::Unit::VectorStore: return static_cast<int>(UnitGroup::LoadStore);
+    case isa::Unit::MxuWeights:
+    case isa::Unit::MxuMatmul:
+    case isa::Unit::MxuResult: return static_cast<int>(UnitGroup::Mxu);
+    case isa::Unit::CrossLane: return static_cast<int>(UnitGroup::CrossLane);
+    default: return -1; // DMA, sync, markers, control: drawn in their own lanes or not at all
+    }
+}
+
+std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const trace::Trace& trace,
+                                                                           int chip)
+{
+    const isa::Program& program = trace.chips[static_cast<std::size_t>(chip)].program;
+    std::vector<std::array<std::uint32_t, kUnitGroupCount>> busy(program.bundles.size());
+    for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
+        busy[pc].fill(0);
+        for (const isa::Instruction& insn : program.bundles[pc].instructions) {
+            const isa::OpcodeInfo& info = insn.info();
+            const int g = unitGroupIndex(info.unit);
+            if (g < 0)
+                continue;
+            const std::int64_t occupancy =
+                info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
+            auto& cycles = busy[pc][static_cast<std::size_t>(g)];
+            cycles = std::max(cycles, static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
+        }
+    }
+    return busy;
+}
 
 std::string_view unitGroupName(UnitGroup group)
 {
@@ -128,26 +149,16 @@ ActivityLanes::ActivityLanes(const trace::Trace& trace) : m_trace(trace)
         if (multiChip) {
             static constexpr const char* kDirections[isa::kLinkDirectionsPerChip] = {"+x", "-x", "+y", "-y"};
             for (int d = 0; d < isa::kLinkDirectionsPerChip; ++d)
-                add(LaneKind::IciLink, c * isa::kLinkDirectionsPerChip + d, 1, std::string("ICI ") + kDirections[d]);
+                add(LaneKind::IciLink, c * isa::kLinkDirectionsPerChip + d, 1,
+                    std::string("ICI ") + kDirections[d]);
             l.linkLanes = isa::kLinkDirectionsPerChip;
         }
         m_layout.push_back(l);
 
-        std::vector<std::array<std::uint32_t, kUnitGroupCount>> busy(chip.program.bundles.size());
-        for (std::size_t pc = 0; pc < chip.program.bundles.size(); ++pc) {
-            busy[pc].fill(0);
-            for (const isa::Instruction& insn : chip.program.bundles[pc].instructions) {
-                const isa::OpcodeInfo& info = insn.info();
-                const int g = groupOf(info.unit);
-                if (g < 0)
-                    continue;
-                const std::int64_t occupancy =
-                    info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
-                const auto cycles = static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1));
-                busy[pc][static_cast<std::size_t>(g)] = std::max(busy[pc][static_cast<std::size_t>(g)], cycles);
+        auto busy = unitGroupBusyPerPc(trace, c);
+        for (const auto& groups : busy)
+            for (const std::uint32_t cycles : groups)
                 m_maxUnitBusy = std::max(m_maxUnitBusy, cycles);
-            }
-        }
         m_unitBusy.push_back(std::move(busy));
         m_pcs.emplace_back(chip.program.bundles.size());
     }
@@ -226,7 +237,8 @@ void ActivityLanes::ingest(const events::EventStore& store)
         const std::uint64_t index = m_waits.size();
         m_waits.push_back(w);
         if (w.chip < m_layout.size() && w.end > w.start)
-            addSpan(layout(w.chip).syncWait, {w.start, w.end, w.start, index, w.satisfiedBy >= 0 ? std::uint8_t{0} : std::uint8_t{1}});
+            addSpan(layout(w.chip).syncWait,
+                    {w.start, w.end, w.start, index, w.satisfiedBy >= 0 ? std::uint8_t{0} : std::uint8_t{1}});
     }
     for (const events::RegionRecord& r : regions) {
         const std::uint64_t index = m_regions.size();
@@ -234,7 +246,8 @@ void ActivityLanes::ingest(const events::EventStore& store)
         if (r.chip >= m_layout.size() || r.exit <= r.enter)
             continue;
         if (const ChipLayout& l = layout(r.chip); l.regionLanes)
-            addSpan(l.firstRegion + std::min<std::size_t>(r.depth, l.regionLanes - 1), {r.enter, r.exit, r.enter, index, 0});
+            addSpan(l.firstRegion + std::min<std::size_t>(r.depth, l.regionLanes - 1),
+                    {r.enter, r.exit, r.enter, index, 0});
     }
     for (std::size_t i = 0; i < m_lanes.size(); ++i)
         if (m_bins[i].spans.size() > firstNew[i])
@@ -263,7 +276,8 @@ void ActivityLanes::ingestBundles(const events::BundleSnapshot& bundles)
     // One chunk per lock hold, so readers wait at most about a millisecond.
     while (m_bundlesIngested < bundles.size()) {
         std::unique_lock lock(m_mutex);
-        const std::size_t end = std::min(bundles.size(), (m_bundlesIngested / events::kChunkEvents + 1) * events::kChunkEvents);
+        const std::size_t end =
+            std::min(bundles.size(), (m_bundlesIngested / events::kChunkEvents + 1) * events::kChunkEvents);
         const events::BundleChunk& chunk = *bundles.chunks()[m_bundlesIngested / events::kChunkEvents];
         for (std::size_t i = m_bundlesIngested; i < end; ++i) {
             const std::size_t k = i % events::kChunkEvents;
@@ -279,12 +293,14 @@ void ActivityLanes::ingestBundles(const events::BundleSnapshot& bundles)
             const ChipLayout& l = m_layout[chip];
             if (const std::uint32_t stall = chunk.stallCycles[k]; stall > 0) {
                 activity.stallCycles[static_cast<int>(chunk.reason[k])] += stall;
-                addBusy(m_bins[l.stall], static_cast<int>(chunk.reason[k]), cycle - std::min<Cycle>(stall, cycle), cycle);
+                addBusy(m_bins[l.stall], static_cast<int>(chunk.reason[k]),
+                        cycle - std::min<Cycle>(stall, cycle), cycle);
             }
             const auto& busy = m_unitBusy[chip][pc];
             for (int g = 0; g < kUnitGroupCount; ++g)
                 if (busy[static_cast<std::size_t>(g)])
-                    addBusy(m_bins[l.firstUnit + static_cast<std::size_t>(g)], 0, cycle, cycle + busy[static_cast<std::size_t>(g)]);
+                    addBusy(m_bins[l.firstUnit + static_cast<std::size_t>(g)], 0, cycle,
+                            cycle + busy[static_cast<std::size_t>(g)]);
             growTo(cycle + 1);
         }
         m_bundlesIngested = end;
@@ -320,8 +336,8 @@ std::size_t ActivityLanes::residentBytes() const
 {
     std::shared_lock lock(m_mutex);
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    std::size_t total = bytes(m_lanes) + bytes(m_bins) + bytes(m_dmas) + m_dmaSeen.capacity() / 8 + bytes(m_waits) +
-                        bytes(m_regions) + bytes(m_pcs) + bytes(m_unitBusy);
+    std::size_t total = bytes(m_lanes) + bytes(m_bins) + bytes(m_dmas) + m_dmaSeen.capacity() / 8 +
+                        bytes(m_waits) + bytes(m_regions) + bytes(m_pcs) + bytes(m_unitBusy);
     for (const Bins& b : m_bins) {
         total += bytes(b.perCategory) + bytes(b.spans);
         for (const std::vector<float>& c : b.perCategory)
@@ -344,8 +360,8 @@ namespace {
 // Calls fn(LaneItem) for the bundle-derived items of a unit or stall lane that overlap [from, to).
 template <typename Fn>
 void forEachBundleItem(const events::BundleSnapshot& bundles, const LaneInfo& lane, std::uint32_t maxUnitBusy,
-                       const std::vector<std::array<std::uint32_t, kUnitGroupCount>>& unitBusy, Cycle from, Cycle to,
-                       Fn&& fn)
+                       const std::vector<std::array<std::uint32_t, kUnitGroupCount>>& unitBusy, Cycle from,
+                       Cycle to, Fn&& fn)
 {
     const bool stalls = lane.kind == LaneKind::Stall;
     const Cycle back = stalls ? 0 : maxUnitBusy;
@@ -363,7 +379,8 @@ void forEachBundleItem(const events::BundleSnapshot& bundles, const LaneInfo& la
             item.end = e.cycle;
             item.category = static_cast<std::uint8_t>(e.reason);
         } else {
-            const std::uint32_t busy = e.pc < unitBusy.size() ? unitBusy[e.pc][static_cast<std::size_t>(lane.index)] : 0;
+            const std::uint32_t busy =
+                e.pc < unitBusy.size() ? unitBusy[e.pc][static_cast<std::size_t>(lane.index)] : 0;
             if (busy == 0)
                 return true;
             item.start = e.cycle;
@@ -384,8 +401,8 @@ void forEachBundleItem(const events::BundleSnapshot& bundles, const LaneInfo& la
 }
 } // namespace
 
-void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int columns, std::vector<double>& out,
-                                 std::size_t exactLimit) const
+void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int columns,
+                                 std::vector<double>& out, std::size_t exactLimit) const
 {
     std::shared_lock lock(m_mutex);
     const LaneInfo& info = m_lanes[lane];
@@ -400,9 +417,11 @@ void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int col
     if (fromBundles) {
         items = countBundlesIn(from, to);
     } else {
-        const auto lo = std::lower_bound(bins.spans.begin(), bins.spans.end(), from > bins.maxSpan ? from - bins.maxSpan : 0,
+        const auto lo = std::lower_bound(bins.spans.begin(), bins.spans.end(),
+                                         from > bins.maxSpan ? from - bins.maxSpan : 0,
                                          [](const LaneItem& a, Cycle c) { return a.start < c; });
-        const auto hi = std::lower_bound(lo, bins.spans.end(), to, [](const LaneItem& a, Cycle c) { return a.start < c; });
+        const auto hi = std::lower_bound(lo, bins.spans.end(), to,
+                                         [](const LaneItem& a, Cycle c) { return a.start < c; });
         items = static_cast<std::size_t>(hi - lo);
     }
     // The bins answer as well as the events once several of them fall in each column (a column then
@@ -410,11 +429,12 @@ void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int col
     const double binsPerColumn = width / static_cast<double>(m_cyclesPerBin);
     if (items <= exactLimit && binsPerColumn < kBinsPerColumnForLevelOfDetail) {
         auto add = [&](const LaneItem& item) {
-            spread(out, info.categories, item.category, origin, width, columns, static_cast<double>(item.start),
-                   static_cast<double>(item.end), 1.0);
+            spread(out, info.categories, item.category, origin, width, columns,
+                   static_cast<double>(item.start), static_cast<double>(item.end), 1.0);
         };
         if (fromBundles)
-            forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)], from, to, add);
+            forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)],
+                              from, to, add);
         else
             for (const LaneItem& item : spanItems(lane, from, to, exactLimit, nullptr))
                 add(item);
@@ -461,8 +481,9 @@ std::vector<LaneItem> ActivityLanes::spanItems(std::size_t lane, Cycle from, Cyc
 {
     const Bins& bins = m_bins[lane];
     std::vector<LaneItem> items;
-    auto it = std::lower_bound(bins.spans.begin(), bins.spans.end(), from > bins.maxSpan ? from - bins.maxSpan : 0,
-                               [](const LaneItem& a, Cycle c) { return a.start < c; });
+    auto it =
+        std::lower_bound(bins.spans.begin(), bins.spans.end(), from > bins.maxSpan ? from - bins.maxSpan : 0,
+                         [](const LaneItem& a, Cycle c) { return a.start < c; });
     for (; it != bins.spans.end() && it->start < to; ++it) {
         if (it->end <= from)
             continue;
@@ -481,8 +502,8 @@ std::vector<LaneItem> ActivityLanes::bundleItems(std::size_t lane, Cycle from, C
 {
     std::vector<LaneItem> items;
     const LaneInfo& info = m_lanes[lane];
-    forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)], from, to,
-                      [&](const LaneItem& item) {
+    forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)], from,
+                      to, [&](const LaneItem& item) {
                           if (items.size() < limit)
                               items.push_back(item);
                           else if (truncated)
@@ -511,12 +532,13 @@ bool ActivityLanes::itemAt(std::size_t lane, Cycle cycle, Cycle tolerance, LaneI
         itemsIn(lane, cycle > tolerance ? cycle - tolerance : 0, cycle + tolerance + 1, 4096);
     Cycle best = ~Cycle{0};
     for (const LaneItem& candidate : items) {
-        const Cycle distance = cycle < candidate.start ? candidate.start - cycle
+        const Cycle distance = cycle < candidate.start  ? candidate.start - cycle
                                : cycle >= candidate.end ? cycle - candidate.end + 1
                                                         : 0;
         // The item under the cursor, else the nearest; of overlapping ones (DMAs on one engine may overlap
         // while queued), the shortest.
-        if (distance < best || (distance == best && candidate.end - candidate.start < item.end - item.start)) {
+        if (distance < best ||
+            (distance == best && candidate.end - candidate.start < item.end - item.start)) {
             best = distance;
             item = candidate;
         }

@@ -13,6 +13,7 @@
 // millisecond), so a reader never waits long.
 
 #include "events/event_store.h"
+#include "isa/isa.h"
 #include "trace/trace.h"
 
 #include <array>
@@ -29,6 +30,13 @@ enum class LaneKind : std::uint8_t { Region, Stall, SyncWait, Unit, DmaEngine, I
 enum class UnitGroup : std::uint8_t { Scalar, VectorAlu, LoadStore, Mxu, CrossLane, Count_ };
 inline constexpr int kUnitGroupCount = static_cast<int>(UnitGroup::Count_);
 std::string_view unitGroupName(UnitGroup group);
+// The group whose lane shows `unit`, as an index; -1 for units drawn in their own lanes or not at all (DMA,
+// sync, markers, control).
+int unitGroupIndex(isa::Unit unit);
+// Cycles each pc of `chip` keeps each unit group busy (0: not at all): the largest occupancy of its
+// instructions on the group's units (the machine-config value the opcode names), at least 1.
+std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const trace::Trace& trace,
+                                                                           int chip);
 
 // DMA lane categories: what the bytes moved between.
 enum class DmaPathClass : std::uint8_t { Load, Store, Other, Ici, Count_ };
@@ -90,8 +98,8 @@ public:
     // Busy cycles per category in `columns` equal parts of [from, to): out[column * categories + category].
     // Exact (from the events) when the window holds at most `exactLimit` items and the bins are coarser than
     // kBinsPerColumnForLevelOfDetail per column, else from the bins.
-    void columnTotals(std::size_t lane, events::Cycle from, events::Cycle to, int columns, std::vector<double>& out,
-                      std::size_t exactLimit = 200000) const;
+    void columnTotals(std::size_t lane, events::Cycle from, events::Cycle to, int columns,
+                      std::vector<double>& out, std::size_t exactLimit = 200000) const;
     // Items overlapping [from, to), at most `limit` (the rest are dropped; `truncated` says so).
     std::vector<LaneItem> itemsIn(std::size_t lane, events::Cycle from, events::Cycle to, std::size_t limit,
                                   bool* truncated = nullptr) const;
@@ -130,8 +138,8 @@ private:
     std::size_t countBundlesIn(events::Cycle from, events::Cycle to) const;
     void exactColumnsFromBundles(std::size_t lane, events::Cycle from, events::Cycle to, int columns,
                                  std::vector<double>& out) const;
-    std::vector<LaneItem> bundleItems(std::size_t lane, events::Cycle from, events::Cycle to, std::size_t limit,
-                                      bool* truncated) const;
+    std::vector<LaneItem> bundleItems(std::size_t lane, events::Cycle from, events::Cycle to,
+                                      std::size_t limit, bool* truncated) const;
     std::vector<LaneItem> spanItems(std::size_t lane, events::Cycle from, events::Cycle to, std::size_t limit,
                                     bool* truncated) const;
     const ChipLayout& layout(int chip) const { return m_layout[static_cast<std::size_t>(chip)]; }

@@ -49,6 +49,10 @@ inline bool isDeviceWork(SliceClass c)
            c == SliceClass::Memset;
 }
 
+// Profile::format of a replay of an xpushark trace seen through this model (analysis/replay_profile.h):
+// its findings speak of DMAs and the core, not of CUDA streams.
+inline constexpr std::string_view kReplayFormat = "xpushark replay (GRM)";
+
 enum class TrackKind : std::uint8_t { Process, Thread, Async, Counter };
 
 struct Track

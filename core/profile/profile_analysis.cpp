@@ -422,7 +422,7 @@ void Analyzer::findings(ProfileAnalysis& out)
         std::string detail;
         for (const DeviceBreakdown* d : hit)
             detail += d->name + ": " + formatMs(exposedOf(*d)) + " of " + formatMs(totalOf(*d)) + " (" +
-                      formatPercent(exposedOf(*d), totalOf(*d)) + ") with no compute kernel beside it; ";
+                      formatPercent(exposedOf(*d), totalOf(*d)) + ") with no compute beside it; ";
         ProfileFinding f{kind,
                          what + " on " + where + " " + verb + " exposed",
                          detail + advice,
@@ -433,17 +433,25 @@ void Analyzer::findings(ProfileAnalysis& out)
         rangeOf(f);
         out.findings.push_back(std::move(f));
     };
+    const bool replay = p.format == kReplayFormat;
     exposed(
         "exposed-memcpy", SliceClass::Memcpy, [](const DeviceBreakdown& d) { return d.memcpyExposed(); },
-        [](const DeviceBreakdown& d) { return d.memcpy; }, "Memory copies", "are",
-        "copy from pinned host memory with non_blocking=True on a side stream, and prefetch the next batch "
-        "while "
-        "this one computes.");
+        [](const DeviceBreakdown& d) { return d.memcpy; }, replay ? "DMAs" : "Memory copies", "are",
+        replay
+            ? "issue each DMA earlier (hoist it out of the loop, or a block ahead) or double-buffer its "
+              "destination so the core computes while it lands; the replay's suggestions measure such "
+              "changes."
+            : "copy from pinned host memory with non_blocking=True on a side stream, and prefetch the next "
+              "batch while this one computes.");
     exposed(
         "exposed-communication", SliceClass::Communication,
         [](const DeviceBreakdown& d) { return d.communicationExposed(); },
-        [](const DeviceBreakdown& d) { return d.communication; }, "Communication", "is",
-        "overlap it with compute (bucketed gradient all-reduce, prefetching the next layer's all-gather).");
+        [](const DeviceBreakdown& d) { return d.communication; }, replay ? "ICI transfers" : "Communication",
+        replay ? "are" : "is",
+        replay
+            ? "overlap them with compute (send in chunks as the data is produced, use both ring directions)."
+            : "overlap it with compute (bucketed gradient all-reduce, prefetching the next layer's "
+              "all-gather).");
     // Devices that wait for the slowest one (a straggler rank, an unbalanced split).
     if (out.devices.size() >= 2) {
         const auto busiest = std::max_element(

@@ -371,6 +371,31 @@ private slots:
         QCOMPARE(j["suggestions"][0]["verdict"].get<std::string>(), std::string("not measured"));
     }
 
+    void analyzeAsProfileSeesTheRingAsCommunication()
+    {
+        // The replay through the profile model: four devices whose whole span is ICI communication (76,788
+        // cycles at 1.05 GHz = 73.1 us), none of it overlapped by compute, and a finding that says so.
+        const Run r = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"),
+                           QStringLiteral("--json"), QStringLiteral("--as-profile")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["input_format"].get<std::string>(), std::string("xpushark replay (GRM)"));
+        QCOMPARE(j["devices"].size(), std::size_t{4});
+        for (const auto& d : j["devices"]) {
+            QVERIFY(d["communication_ns"].get<std::int64_t>() > 70'000);
+            QCOMPARE(d["communication_exposed_ns"], d["communication_ns"]);
+            QCOMPARE(d["compute_ns"].get<std::int64_t>(), std::int64_t{0});
+        }
+        const auto& path = j["critical_path"];
+        QVERIFY(path["by_kind_ns"]["communication"].get<double>() > 0.99 * path["length_ns"].get<double>());
+        QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("exposed-communication"));
+        const Run text = cli({QStringLiteral("analyze"), sample("allgather_naive.xtrace.json"),
+                              QStringLiteral("--as-profile")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.find("ICI transfers on 4 devices are exposed") != std::string::npos,
+                 text.out.c_str());
+    }
+
     void analyzeMeasuresTheAllGatherSplitAcrossBothDirections()
     {
         // The paper's All-Gather finding: the naive ring sends every step one way; sending part of each

@@ -6,6 +6,9 @@
 
 #include "analysis/activity_lanes.h"
 #include "analysis/analyze.h"
+#include "analysis/replay_profile.h"
+#include "analysis/unit_intervals.h"
+#include "profile/profile_analysis.h"
 #include "report/analysis_json.h"
 #include "suggest/propose.h"
 #include "suggest/transform.h"
@@ -13,6 +16,7 @@
 #include "what_if.h"
 #include "workloads/workloads.h"
 
+#include <map>
 #include <set>
 
 using namespace xps;
@@ -250,6 +254,103 @@ private slots:
         const sim::ReplayResult r = sim::replay(changed.value(), {}, store);
         QCOMPARE(m.newCycles, r.totalCycles);
         QCOMPARE(m.baselineCycles, a.replayed->result.totalCycles);
+    }
+
+    void aReplayIsAProfileToo()
+    {
+        // The naive matmul (one chip: an MXU loop over panels fed by DMAs it waits for) through the profile
+        // model: every DMA, stalled wait and region is a slice at the replay's times, the unit runs are
+        // exactly the merged busy intervals the replay's own unit-interval analysis finds, and the profile's
+        // generic critical path puts on DMAs the share the replay's exact one does.
+        auto loaded = trace::loadTrace(test::sourceDir() + "/resources/samples/matmul_naive.xtrace.json");
+        QVERIFY(loaded.ok());
+        Analyzed a = analyze(std::move(loaded).value());
+        const double mhz = a.replayed->trace.machine.clockMhz;
+        const profile::Profile p = analysis::replayAsProfile(*a.view, "matmul_naive");
+        QCOMPARE(p.format, std::string(profile::kReplayFormat));
+        QVERIFY(p.warnings.empty());
+        const auto named = [&](const std::string& name) {
+            std::vector<std::uint32_t> out;
+            for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+                if (p.nameOf(p.slices[i]) == name)
+                    out.push_back(i);
+            return out;
+        };
+
+        // DMAs: one slice each, ending when the last chunk landed, with the bytes the DMA moved.
+        std::map<std::uint32_t, events::DmaRecord> dmas; // by id
+        for (const events::DmaRecord& d : a.replayed->store.dmas())
+            dmas[d.id] = d;
+        const auto loads = named("DMA HBM->VMEM"), stores = named("DMA VMEM->HBM");
+        QCOMPARE(loads.size() + stores.size(), dmas.size());
+        for (const std::uint32_t i : loads) {
+            const profile::Slice& s = p.slices[i];
+            QCOMPARE(p.classOf(s), profile::SliceClass::Memcpy);
+            const events::DmaRecord& d = dmas.at(s.link - 1);
+            QCOMPARE(s.end(), analysis::cycleToNanos(d.end, mhz));
+            QVERIFY(s.start <= analysis::cycleToNanos(d.start, mhz));
+            QVERIFY(s.start >= analysis::cycleToNanos(d.issue, mhz));
+            QVERIFY(p.argsOf(i).find("\"bytes\":" + std::to_string(d.bytes)) != std::string::npos);
+        }
+        // Stalled waits, each with a flow from the DMA that ended it.
+        std::size_t stalled = 0;
+        for (const events::SyncWaitRecord& w : a.replayed->store.syncWaits())
+            stalled += w.end > w.start;
+        const auto waits = named("sync.wait");
+        QCOMPARE(waits.size(), stalled);
+        std::size_t waitsEndedByDma = 0;
+        for (const profile::Flow& f : p.flows)
+            if (p.nameOf(p.slices[f.to]) == "sync.wait" &&
+                p.classOf(p.slices[f.from]) == profile::SliceClass::Memcpy) {
+                ++waitsEndedByDma;
+                QCOMPARE(p.slices[f.from].end(), p.slices[f.to].end());
+            }
+        QVERIFY(waitsEndedByDma > 0 && waitsEndedByDma <= waits.size());
+        // Regions, nested as the program nests them.
+        QCOMPARE(named("matmul").size(), std::size_t(1));
+        QCOMPARE(named("panel").size(), std::size_t(8));
+        QCOMPARE(p.slices[named("panel")[0]].depth(), 1u);
+
+        // MXU runs: the MXU units' busy intervals from the bundle events, merged where they touch.
+        std::vector<analysis::UnitInterval> busy;
+        const events::BundleSnapshot bundles = a.replayed->store.bundles();
+        for (const isa::Unit u : {isa::Unit::MxuWeights, isa::Unit::MxuMatmul, isa::Unit::MxuResult})
+            for (const analysis::UnitInterval& x :
+                 analysis::unitIntervals(a.replayed->trace, bundles, 0, bundles.size(), 0, u))
+                busy.push_back(x);
+        std::sort(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.start < y.start; });
+        std::vector<std::pair<events::Cycle, events::Cycle>> merged;
+        for (const analysis::UnitInterval& x : busy)
+            if (!merged.empty() && x.start <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, x.end);
+            else
+                merged.emplace_back(x.start, x.end);
+        const auto mxu = named("MXU");
+        QCOMPARE(mxu.size(), merged.size());
+        for (std::size_t k = 0; k < mxu.size(); ++k) {
+            QCOMPARE(p.slices[mxu[k]].start, analysis::cycleToNanos(merged[k].first, mhz));
+            // (At least a nanosecond long: at 1.05 GHz a cycle can round to none.)
+            QCOMPARE(p.slices[mxu[k]].end(), std::max(analysis::cycleToNanos(merged[k].second, mhz),
+                                                      analysis::cycleToNanos(merged[k].first, mhz) + 1));
+            QCOMPARE(p.classOf(p.slices[mxu[k]]), profile::SliceClass::Kernel);
+        }
+
+        // The profile's analyses: the chip is a device, its copies are the DMAs, and its critical path spans
+        // the replay with the DMA share the replay's own critical path has (40.3%), within two points.
+        const profile::ProfileAnalysis pa = profile::analyzeProfile(p);
+        QCOMPARE(pa.devices.size(), std::size_t(1));
+        QVERIFY(pa.devices[0].memcpy > 0 && pa.devices[0].compute > 0);
+        // (From the first device work to the last: the region around everything starts a few cycles earlier.)
+        QVERIFY(pa.criticalPath.length * 1000 >= (p.endTime() - p.startTime()) * 999);
+        const double profileDma =
+            static_cast<double>(pa.criticalPath.byKind[static_cast<int>(profile::PathSegmentKind::Memcpy)]) /
+            static_cast<double>(pa.criticalPath.length);
+        const double replayDma = a.analyses.criticalPath.share(analysis::PathKind::Dma);
+        QVERIFY2(std::abs(profileDma - replayDma) < 0.02,
+                 (std::to_string(profileDma) + " vs " + std::to_string(replayDma)).c_str());
+        QVERIFY(!pa.findings.empty());
+        QCOMPARE(pa.findings[0].kind, std::string("exposed-memcpy"));
+        QVERIFY(pa.findings[0].title.find("DMAs on chip 0") != std::string::npos);
     }
 
     void latePrefetchIsExactlyKCyclesLate()

@@ -616,7 +616,7 @@ private slots:
         const auto range = w.profileDocument()->visibleRange();
         QVERIFY(range.first <= copy.start && copy.end() <= range.second);
         QVERIFY(
-            explorer->summary()->findingText().contains(QStringLiteral("with no compute kernel beside it")));
+            explorer->summary()->findingText().contains(QStringLiteral("with no compute beside it")));
 
         // Operations: filter to aten ops, double-click the first to show its longest instance.
         QTableView* table = explorer->operations()->table();

@@ -1,0 +1,351 @@
+#include "analysis/replay_profile.h"
+
+#include "analysis/activity_lanes.h"
+#include "isa/isa.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace xps::analysis {
+
+using profile::Nanos;
+using profile::Profile;
+using profile::SliceClass;
+using profile::TrackKind;
+
+profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz)
+{
+    return static_cast<Nanos>(std::llround(static_cast<double>(cycle) * 1000.0 / clockMhz));
+}
+
+namespace {
+
+// The unit groups a profile shows, and what their busy runs are to its analyses: the core's work, what
+// a GPU profile calls kernels (a kernel's loads and stores are compute too; copies are the DMAs). The
+// scalar unit, busy nearly every cycle a core issues, would only say the core ran.
+struct UnitTrack
+{
+    UnitGroup group;
+    SliceClass cls;
+};
+constexpr std::array<UnitTrack, 4> kUnitTracks = {{{UnitGroup::Mxu, SliceClass::Kernel},
+                                                   {UnitGroup::VectorAlu, SliceClass::Kernel},
+                                                   {UnitGroup::CrossLane, SliceClass::Kernel},
+                                                   {UnitGroup::LoadStore, SliceClass::Kernel}}};
+
+// Cycles after a wait in which the core's first issue on each unit counts as waiting for it.
+constexpr events::Cycle kIssueWindow = 16;
+
+class Builder
+{
+public:
+    Builder(const ReplayView& replay, const std::string& source) : m_replay(replay)
+    {
+        m_p.source = source;
+        m_p.format = std::string(profile::kReplayFormat);
+        m_p.metadata.emplace_back("trace", replay.trace.name);
+        m_p.metadata.emplace_back("clock", std::to_string(replay.trace.machine.clockMhz) + " MHz");
+        m_p.metadata.emplace_back("cycles", std::to_string(replay.totalCycles));
+    }
+
+    Profile build()
+    {
+        m_process.assign(m_replay.trace.chips.size(), profile::kNone);
+        m_computeByStart.resize(m_replay.trace.chips.size());
+        m_computeByEnd.resize(m_replay.trace.chips.size());
+        addUnitRuns();
+        addRegions();
+        addDmas();
+        addSyncWaits();
+        std::vector<std::uint32_t> moved = m_p.finish();
+        for (profile::Flow& f : m_flows) {
+            f.from = moved[f.from];
+            f.to = moved[f.to];
+        }
+        m_p.flows = std::move(m_flows);
+        return std::move(m_p);
+    }
+
+private:
+    Nanos ns(events::Cycle c) const { return cycleToNanos(c, m_replay.trace.machine.clockMhz); }
+
+    // The thread `tid` of `chip`, created when it gets its first slice: a unit or engine the program never
+    // used has no empty row. Threads sort by tid: regions, the units, the DMA engines, the waits.
+    std::uint32_t thread(std::size_t chip, std::int64_t tid, std::string_view name)
+    {
+        const auto key = std::make_pair(chip, tid);
+        const auto it = m_threads.find(key);
+        if (it != m_threads.end())
+            return it->second;
+        if (m_process[chip] == profile::kNone) {
+            profile::Track process;
+            process.kind = TrackKind::Process;
+            process.device = true;
+            process.pid = static_cast<std::int64_t>(chip);
+            process.sortIndex = process.pid;
+            process.name = "chip " + std::to_string(chip);
+            m_process[chip] = static_cast<std::uint32_t>(m_p.tracks.size());
+            m_p.tracks.push_back(std::move(process));
+        }
+        profile::Track t;
+        t.kind = TrackKind::Thread;
+        t.device = true;
+        t.parent = m_process[chip];
+        t.pid = static_cast<std::int64_t>(chip);
+        t.tid = tid;
+        t.sortIndex = tid;
+        t.name = std::string(name);
+        m_p.tracks.push_back(std::move(t));
+        const auto index = static_cast<std::uint32_t>(m_p.tracks.size() - 1);
+        m_threads.emplace(key, index);
+        return index;
+    }
+    std::int64_t engineTid(int engine) const { return 10 + engine; }
+    std::int64_t waitTid() const { return 10 + m_replay.trace.machine.dmaEngines; }
+
+    profile::Slice slice(std::uint32_t track, events::Cycle start, events::Cycle end,
+                         std::uint32_t type) const
+    {
+        profile::Slice s;
+        s.start = ns(start);
+        // At least a nanosecond for a cycle or more: at 1.05 GHz two cycles can round to the same
+        // nanosecond, and a slice of no duration would be an instant.
+        s.duration = end > start ? std::max<Nanos>(ns(end) - s.start, 1) : 0;
+        s.trackAndDepth = track << 8;
+        s.type = type;
+        return s;
+    }
+
+    void addArg(std::uint32_t key, std::int64_t value)
+    {
+        m_p.sliceArgs.push_back({static_cast<std::uint32_t>(m_p.slices.size() - 1), key, value});
+    }
+
+    // Back-to-back busy cycles of a unit group, merged into one slice per run: one pass over the bundles.
+    void addUnitRuns()
+    {
+        struct Run
+        {
+            events::Cycle start = 0, end = 0;
+            std::uint32_t firstPc = 0;
+            std::uint64_t bundles = 0;
+        };
+        const auto chips = m_replay.trace.chips.size();
+        std::vector<std::vector<std::array<std::uint32_t, kUnitGroupCount>>> busy;
+        for (std::size_t c = 0; c < chips; ++c)
+            busy.push_back(unitGroupBusyPerPc(m_replay.trace, static_cast<int>(c)));
+        std::vector<std::array<Run, kUnitTracks.size()>> open(chips);
+        std::array<std::uint32_t, kUnitTracks.size()> types{};
+        for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
+            types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
+        const std::uint32_t bundlesKey = m_p.intern("bundles"), pcKey = m_p.intern("first pc");
+        const auto close = [&](std::size_t chip, std::size_t u) {
+            Run& r = open[chip][u];
+            if (r.bundles == 0)
+                return;
+            m_p.slices.push_back(
+                slice(thread(chip, 1 + static_cast<std::int64_t>(u), unitGroupName(kUnitTracks[u].group)),
+                      r.start, r.end, types[u]));
+            if (kUnitTracks[u].cls == SliceClass::Kernel) {
+                const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
+                m_computeByStart[chip].push_back({m_p.slices.back().start, index});
+                m_computeByEnd[chip].push_back({m_p.slices.back().end(), index});
+            }
+            addArg(bundlesKey, static_cast<std::int64_t>(r.bundles));
+            addArg(pcKey, r.firstPc);
+            r = Run{};
+        };
+        const events::BundleSnapshot bundles = m_replay.store.bundles();
+        for (const auto& chunk : bundles.chunks()) {
+            for (std::size_t i = 0; i < chunk->size; ++i) {
+                const std::size_t chip = chunk->chip[i];
+                const std::uint32_t pc = chunk->pc[i];
+                const events::Cycle cycle = chunk->cycle[i];
+                if (chip >= chips || pc >= busy[chip].size())
+                    continue;
+                for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
+                    const std::uint32_t cycles =
+                        busy[chip][pc][static_cast<std::size_t>(kUnitTracks[u].group)];
+                    if (cycles == 0)
+                        continue;
+                    Run& r = open[chip][u];
+                    if (r.bundles > 0 && cycle > r.end)
+                        close(chip, u);
+                    if (r.bundles == 0) {
+                        r.start = cycle;
+                        r.firstPc = pc;
+                    }
+                    r.end = std::max(r.end, cycle + cycles);
+                    ++r.bundles;
+                }
+            }
+        }
+        for (std::size_t c = 0; c < chips; ++c)
+            for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
+                close(c, u);
+        for (auto& runs : m_computeByStart)
+            std::sort(runs.begin(), runs.end());
+        for (auto& runs : m_computeByEnd)
+            std::sort(runs.begin(), runs.end());
+        // The core issues in order: each compute run depends on the one that ended last before it began
+        // (on any unit), which is what lets the critical path step from the MXU to the vector unit.
+        const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
+        for (std::size_t c = 0; c < chips; ++c)
+            for (const auto& [start, index] : m_computeByStart[c])
+                if (const std::uint32_t before = endedBy(c, start); before != profile::kNone)
+                    m_flows.push_back({before, index, orderFlow});
+    }
+
+    // The chip's compute run that ended last at or before `time`, or kNone.
+    std::uint32_t endedBy(std::size_t chip, Nanos time) const
+    {
+        const auto& runs = m_computeByEnd[chip];
+        const auto it = std::upper_bound(runs.begin(), runs.end(), std::make_pair(time, profile::kNone));
+        return it == runs.begin() ? profile::kNone : std::prev(it)->second;
+    }
+    // The chip's compute runs that started in [from, to], at most one per unit group: what the core
+    // issued on each unit once a wait was over.
+    std::vector<std::uint32_t> startedIn(std::size_t chip, Nanos from, Nanos to) const
+    {
+        std::vector<std::uint32_t> out;
+        std::array<bool, kUnitTracks.size()> seen{};
+        const auto& runs = m_computeByStart[chip];
+        for (auto it = std::lower_bound(runs.begin(), runs.end(), std::make_pair(from, std::uint32_t(0)));
+             it != runs.end() && it->first <= to; ++it) {
+            const std::int64_t unit = m_p.tracks[m_p.slices[it->second].track()].tid - 1;
+            if (unit < 0 || unit >= static_cast<std::int64_t>(seen.size()) ||
+                seen[static_cast<std::size_t>(unit)])
+                continue;
+            seen[static_cast<std::size_t>(unit)] = true;
+            out.push_back(it->second);
+        }
+        return out;
+    }
+
+    void addRegions()
+    {
+        for (const events::RegionRecord& r : m_replay.store.regions()) {
+            if (r.chip >= m_replay.trace.chips.size())
+                continue;
+            const auto& symbols = m_replay.trace.chips[r.chip].symbols.regions;
+            const std::string name =
+                r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
+            const std::string level = r.region < symbols.size() && !symbols[r.region].level.empty()
+                                          ? symbols[r.region].level
+                                          : std::string("region");
+            m_p.slices.push_back(slice(thread(r.chip, 0, "regions"), r.enter, r.exit,
+                                       m_p.typeOf(name, level, SliceClass::DeviceAnnotation)));
+        }
+    }
+
+    void addDmas()
+    {
+        const std::uint32_t idKey = m_p.intern("dma id"), pcKey = m_p.intern("pc"),
+                            bytesKey = m_p.intern("bytes"), flagKey = m_p.intern("flag"),
+                            queuedKey = m_p.intern("queued cycles"), srcKey = m_p.intern("src address"),
+                            dstKey = m_p.intern("dst address"), chunksKey = m_p.intern("chunks");
+        const std::uint32_t issueFlow = m_p.typeOf("issued", "dependency", SliceClass::Other),
+                            firstByteKey = m_p.intern("first byte cycle"),
+                            issueKey = m_p.intern("issue cycle");
+        // Each engine's DMAs by start (records never move while the store lives).
+        std::vector<const events::DmaRecord*> dmas;
+        m_replay.store.forEachDma([&](const events::DmaRecord& d) {
+            if (d.chip < m_process.size())
+                dmas.push_back(&d);
+        });
+        std::sort(dmas.begin(), dmas.end(), [](const events::DmaRecord* a, const events::DmaRecord* b) {
+            return std::tie(a->chip, a->engine, a->start, a->id) <
+                   std::tie(b->chip, b->engine, b->start, b->id);
+        });
+        const events::DmaRecord* previous = nullptr;
+        for (const events::DmaRecord* dma : dmas) {
+            const events::DmaRecord& d = *dma;
+            const bool sameEngine = previous && previous->chip == d.chip && previous->engine == d.engine;
+            // The engine works on a DMA from when it is issued and the engine's previous one has landed (the
+            // latency to its first byte included) to its last chunk: not while it only sits in the queue.
+            const events::Cycle begin =
+                std::min(d.start, std::max(d.issue, sameEngine ? previous->end : events::Cycle(0)));
+            previous = dma;
+            const DmaPathClass path = dmaPathClass(d);
+            const std::uint32_t type =
+                m_p.typeOf("DMA " + std::string(dmaPathClassName(path)), "dma",
+                           path == DmaPathClass::Ici ? SliceClass::Communication : SliceClass::Memcpy);
+            std::string args =
+                "{\"from\":\"" + std::string(isa::spaceName(static_cast<isa::Space>(d.srcSpace))) +
+                (d.dstChip != d.chip ? "\",\"to chip\":" + std::to_string(d.dstChip) + ",\"to\":\""
+                                     : "\",\"to\":\"") +
+                std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) + "\"}";
+            profile::Slice s =
+                slice(thread(d.chip, engineTid(d.engine), "DMA engine " + std::to_string(d.engine)), begin,
+                      d.end, type);
+            s.args = m_p.internArgs(args);
+            s.link = d.id + 1; // 0 is "none"
+            m_p.slices.push_back(s);
+            if (d.id >= m_dmaSlice.size())
+                m_dmaSlice.resize(d.id + 1, profile::kNone);
+            const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
+            m_dmaSlice[d.id] = index;
+            // The compute the core had finished when it issued the DMA: what the DMA's start waited on.
+            if (const std::uint32_t before = endedBy(d.chip, ns(d.issue)); before != profile::kNone)
+                m_flows.push_back({before, index, issueFlow});
+            addArg(idKey, d.id);
+            addArg(pcKey, d.pc);
+            addArg(bytesKey, static_cast<std::int64_t>(d.bytes));
+            addArg(flagKey, d.flag);
+            addArg(issueKey, static_cast<std::int64_t>(d.issue));
+            addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
+            addArg(firstByteKey, static_cast<std::int64_t>(d.start));
+            addArg(srcKey, static_cast<std::int64_t>(d.srcAddress));
+            addArg(dstKey, static_cast<std::int64_t>(d.dstAddress));
+            addArg(chunksKey, d.chunks);
+        }
+    }
+
+    void addSyncWaits()
+    {
+        const std::uint32_t type = m_p.typeOf("sync.wait", "sync", SliceClass::Other);
+        const std::uint32_t flowType = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
+        const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag"),
+                            targetKey = m_p.intern("target");
+        m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            if (w.chip >= m_process.size() || w.end <= w.start)
+                return;
+            m_p.slices.push_back(slice(thread(w.chip, waitTid(), "sync waits"), w.start, w.end, type));
+            const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
+            addArg(pcKey, w.pc);
+            addArg(flagKey, w.flag);
+            addArg(targetKey, w.target);
+            if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
+                m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)] == profile::kNone)
+                return;
+            // The DMA ended the wait, and what the core then issued on each unit waited for the DMA. (A run
+            // that starts later depends on the runs before it, not on their issue: the model of
+            // dependencies is "after the end of", so the wait's successors on every unit are linked.)
+            const std::uint32_t dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
+            m_flows.push_back({dma, index, flowType});
+            for (const std::uint32_t after : startedIn(w.chip, ns(w.end), ns(w.end + kIssueWindow)))
+                m_flows.push_back({dma, after, flowType});
+        });
+    }
+
+    const ReplayView& m_replay;
+    Profile m_p;
+    std::vector<std::uint32_t> m_process;                                    // per chip, kNone until used
+    std::map<std::pair<std::size_t, std::int64_t>, std::uint32_t> m_threads; // (chip, tid) -> track
+    std::vector<std::uint32_t> m_dmaSlice; // by DMA id: its slice before finish()
+    // Per chip, the compute runs' slices (before finish()) by start and by end.
+    std::vector<std::vector<std::pair<Nanos, std::uint32_t>>> m_computeByStart, m_computeByEnd;
+    std::vector<profile::Flow> m_flows;
+};
+
+} // namespace
+
+profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source)
+{
+    return Builder(replay, source).build();
+}
+
+} // namespace xps::analysis

@@ -1,0 +1,31 @@
+#pragma once
+// A replay in the format-neutral model of imported profiles (profile::Profile), so that what applies to any
+// trace applies to replays too: the profile explorer's timeline of tracks, its per-operation table and
+// dependency graph, the device breakdown (compute, communication and copies, overlapped and exposed), the
+// critical path through dependencies and the Chrome JSON export; the same code paths an XProf or PyTorch
+// profile goes through. The replay views keep what only a replay has (bundles, stall reasons, VMEM).
+//
+// Per chip, a device process "chip N" with these threads:
+//   regions      the program's regions (region.begin / region.end), nested: device annotations
+//   MXU, vector ALU, cross-lane, load/store   runs of back-to-back busy cycles of the unit group:
+//                kernels (compute), with a dependency on the run the core finished last before each
+//                began (program order)
+//   DMA engine E each DMA from its first byte to its last chunk: a memcpy, or communication over ICI;
+//                it depends on the compute run finished last before its dma.start issued
+//   sync waits   each sync.wait that stalled, with a flow from the DMA whose chunk ended it, and from that
+//                DMA to the compute run after the wait (what the critical path follows)
+// Times are nanoseconds at the machine's clock, from cycle 0 of the replay.
+
+#include "analysis/replay_view.h"
+#include "profile/profile.h"
+
+#include <string>
+
+namespace xps::analysis {
+
+profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source);
+
+// The cycle as nanoseconds at `clockMhz`, rounded.
+profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz);
+
+} // namespace xps::analysis
