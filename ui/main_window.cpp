@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "analysis/replay_profile.h"
 #include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
@@ -45,6 +46,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -146,7 +148,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         }
     });
     connect(m_profile, &ProfileDocument::loadStarted, this, [this](const QString& path) {
-        m_stageLabel->setText(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+        m_stageLabel->setText(
+            m_converting ? tr("Seeing the replay of %1 as a profile…").arg(QFileInfo(path).fileName())
+                         : tr("Importing %1…").arg(QFileInfo(path).fileName()));
         m_progress->setRange(0, 0);
         m_progress->setFormat(QString());
         m_progress->show();
@@ -161,6 +165,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         const ProfileRun* run = m_profile->run();
         m_progress->hide();
         m_cancel->hide();
+        m_converting = false;
         showReplayViews(false);
         setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
         addRecentFile(run->path);
@@ -172,6 +177,8 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
                                   .arg(run->analysis.findings.size()));
     });
     connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
+        m_converting = false;
+        m_projectedRun.reset();
         m_progress->hide();
         m_cancel->hide();
         onOpenFailed(message);
@@ -180,12 +187,15 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openFile);
     connect(m_session, &ReplaySession::opened, this, [this] {
         m_selection->clear();
+        m_profileViewAction->setEnabled(false); // until the new replay is analysed
         showReplayViews(true); // already shown by openFile unless the replay started another way
         const Run* run = m_session->run();
         setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
         addRecentFile(run->path);
     });
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_session, &ReplaySession::analysesReady, this,
+            [this] { m_profileViewAction->setEnabled(true); });
     connect(m_session, &ReplaySession::stageChanged, this, [this](ReplaySession::Stage, const QString& text) {
         m_stageLabel->setText(text);
         onStageChanged();
@@ -287,6 +297,21 @@ void MainWindow::createActions()
     present->setCheckable(true);
     present->setShortcut(Qt::Key_F11);
     present->setObjectName(QStringLiteral("presentationAction"));
+    m_profileViewAction = m_viewMenu->addAction(tr("Replay as a &profile"));
+    m_profileViewAction->setObjectName(QStringLiteral("replayAsProfileAction"));
+    m_profileViewAction->setCheckable(true);
+    m_profileViewAction->setEnabled(false);
+    m_profileViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_profileViewAction->setToolTip(
+        tr("See the replay in the profile explorer, as an imported profile: per chip compute, DMA and ICI "
+           "time (overlapped and exposed), the operations table, the critical path through DMA and wait "
+           "dependencies (Ctrl+Shift+P)"));
+    connect(m_profileViewAction, &QAction::toggled, this, [this](bool on) {
+        if (on)
+            showReplayAsProfile();
+        else
+            showReplayViews(true);
+    });
     m_viewMenu->addSeparator();
 
     m_bookmarkMenu = menuBar()->addMenu(tr("&Bookmarks"));
@@ -327,6 +352,8 @@ void MainWindow::createActions()
     bar->addAction(open);
     bar->addAction(m_replayAction);
     bar->addAction(m_stopAction);
+    bar->addSeparator();
+    bar->addAction(m_profileViewAction);
 }
 
 void MainWindow::openFile(const QString& path)
@@ -338,10 +365,9 @@ void MainWindow::openFile(const QString& path)
     if (kind && *kind != importing::InputKind::XpuTrace) {
         // Made on first use: laying out its tables and panels would otherwise cost every replay's first
         // frame.
-        if (!m_profileExplorer) {
-            m_profileExplorer = new ProfileExplorer(m_profile, this);
-            m_centre->addWidget(m_profileExplorer);
-        }
+        ensureProfileExplorer();
+        m_projectedRun.reset();
+        m_converting = false;
         m_profile->open(path);
         return;
     }
@@ -645,8 +671,39 @@ void MainWindow::exportInBackground(const QString& path, std::function<std::stri
         });
 }
 
+void MainWindow::ensureProfileExplorer()
+{
+    // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
+    if (!m_profileExplorer) {
+        m_profileExplorer = new ProfileExplorer(m_profile, this);
+        m_centre->addWidget(m_profileExplorer);
+    }
+}
+
+void MainWindow::showReplayAsProfile()
+{
+    const std::shared_ptr<const Run> run = m_session->runHandle();
+    if (!run || !m_session->analysesAvailable() || !run->view)
+        return;
+    ensureProfileExplorer();
+    if (m_projectedRun.lock() == run && m_profile->run()) {
+        showReplayViews(false);
+        return;
+    }
+    m_projectedRun = run;
+    m_converting = true;
+    m_profile->openBuilt(run->path, [run](const importing::ImportOptions&) -> Result<profile::Profile> {
+        return analysis::replayAsProfile(*run->view, run->path.toStdString());
+    });
+}
+
 void MainWindow::showReplayViews(bool replay)
 {
+    {
+        // The action says which page is shown: the replay's profile, or not.
+        const QSignalBlocker quiet(m_profileViewAction);
+        m_profileViewAction->setChecked(!replay && !m_projectedRun.expired());
+    }
     if (replay) {
         for (QDockWidget* dock : std::as_const(m_hiddenDocks))
             dock->show();
@@ -664,7 +721,8 @@ void MainWindow::showReplayViews(bool replay)
 
 QWidget* MainWindow::viewByName(const QString& name) const
 {
-    if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph"))
+    if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph") ||
+        name == QStringLiteral("replay-profile"))
         return m_profileExplorer; // nullptr until a profile was opened
     for (QWidget* v : m_views)
         if (v->objectName() == name)
@@ -688,10 +746,10 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"),     QStringLiteral("summary"), QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"),  QStringLiteral("heatmap"), QStringLiteral("dma"),
-            QStringLiteral("graph"),        QStringLiteral("notes"),   QStringLiteral("profile"),
-            QStringLiteral("profile-graph")};
+    return {QStringLiteral("timeline"),      QStringLiteral("summary"),       QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"),   QStringLiteral("heatmap"),       QStringLiteral("dma"),
+            QStringLiteral("graph"),         QStringLiteral("notes"),         QStringLiteral("profile"),
+            QStringLiteral("profile-graph"), QStringLiteral("replay-profile")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

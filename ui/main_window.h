@@ -9,6 +9,7 @@
 #include <QThreadPool>
 
 #include <functional>
+#include <memory>
 #include <string>
 
 class QActionGroup;
@@ -23,6 +24,7 @@ class DisassemblyView;
 class ProfileDocument;
 class ProfileExplorer;
 class ReplaySession;
+struct Run;
 class SelectionModel;
 class SessionDocument;
 class SuggestionsView;
@@ -44,10 +46,7 @@ public:
     void openFile(const QString& path);
     ReplaySession* session() const { return m_session; }
     ProfileDocument* profileDocument() const { return m_profile; }
-    ProfileExplorer* profileExplorer() const
-    {
-        return m_profileExplorer;
-    } // nullptr until a profile is opened
+    ProfileExplorer* profileExplorer() const { return m_profileExplorer; } // nullptr until a profile is shown
     SelectionModel* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DisassemblyView* disassembly() const { return m_disassembly; }
@@ -70,6 +69,13 @@ public:
     void addBookmark(const QString& name);
     void showBookmark(int index);
     void stepBookmark(int delta);
+    // View > Replay as a profile: the replay (once analysed) in the profile explorer, through the profile
+    // model (analysis/replay_profile.h): per chip compute, DMA and ICI time, the operations table, the
+    // critical path through DMA and wait dependencies. Converted on the profile document's worker; the
+    // replay's own views come back with showReplayViews or the same action.
+    void showReplayAsProfile();
+    QAction* replayAsProfileAction() const { return m_profileViewAction; }
+
     // Presentation mode: full screen, larger text, for a shared screen.
     void setPresentationMode(bool on);
     bool presentationMode() const { return m_presenting; }
@@ -96,6 +102,7 @@ private:
     // A warning the person must see, without blocking the event loop (background saves report here).
     void showProblem(const QString& name, const QString& title, const QString& message);
     void updateBookmarkMenu();
+    void ensureProfileExplorer();
     // Which page the centre shows: the replay's timeline with its docks, or the profile explorer.
     void showReplayViews(bool replay);
 
@@ -118,6 +125,9 @@ private:
     QActionGroup* m_modeGroup = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_replayAction = nullptr;
+    QAction* m_profileViewAction = nullptr;
+    std::weak_ptr<const Run> m_projectedRun; // the replay the profile document holds, if any
+    bool m_converting = false;               // the profile document is converting a replay
     QLabel* m_stageLabel;
     QProgressBar* m_progress;
     QToolButton* m_cancel;

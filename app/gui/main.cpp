@@ -149,6 +149,10 @@ int main(int argc, char** argv)
                          [&, shown, grabWhenSettled](auto stage) {
                              if (stage != xps::ui::ReplaySession::Stage::Done)
                                  return;
+                             if (viewName == QStringLiteral("replay-profile")) {
+                                 window.showReplayAsProfile(); // grabbed once the profile has loaded
+                                 return;
+                             }
                              if (shown > 0)
                                  window.suggestions()->showEvidence(shown - 1);
                              grabWhenSettled();

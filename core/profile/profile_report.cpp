@@ -105,8 +105,7 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
                       o.deviceTime ? formatMs(o.deviceTime).c_str() : "");
         out << line;
     }
-    out << "\nfindings (estimated from the profile, not measured: an import has no program to "
-           "re-simulate):\n";
+    out << "\n" << findingsCaption(p) << ":\n";
     if (a.findings.empty())
         out << "  none\n";
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
@@ -187,6 +186,14 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
     }
     j["warnings"] = p.warnings;
     return j;
+}
+
+std::string findingsCaption(const Profile& profile)
+{
+    if (profile.format == kReplayFormat)
+        return "findings (estimated from the replay seen as a profile; the replay's suggestions measure each "
+               "change by replaying it)";
+    return "findings (estimated from the profile, not measured: an import has no program to re-simulate)";
 }
 
 } // namespace xps::profile

@@ -19,4 +19,8 @@ std::string formatProfileAnalysis(const Profile& profile, const ProfileAnalysis&
 nlohmann::json profileAnalysisJson(const Profile& profile, const ProfileAnalysis& analysis,
                                    std::size_t topOps = 50);
 
+// What the findings of `profile` are, as a caption: estimates from an import (there is no program to
+// re-simulate), or, for a replay seen as a profile, estimates beside the replay's measured suggestions.
+std::string findingsCaption(const Profile& profile);
+
 } // namespace xps::profile

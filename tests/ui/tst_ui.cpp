@@ -44,6 +44,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeWidget>
 
@@ -615,8 +616,7 @@ private slots:
         QCOMPARE(run->profile.nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
         const auto range = w.profileDocument()->visibleRange();
         QVERIFY(range.first <= copy.start && copy.end() <= range.second);
-        QVERIFY(
-            explorer->summary()->findingText().contains(QStringLiteral("with no compute beside it")));
+        QVERIFY(explorer->summary()->findingText().contains(QStringLiteral("with no compute beside it")));
 
         // Operations: filter to aten ops, double-click the first to show its longest instance.
         QTableView* table = explorer->operations()->table();
@@ -642,6 +642,80 @@ private slots:
         QTRY_VERIFY(w.timeline()->isVisible());
         QVERIFY(!explorer->isVisible());
         QVERIFY(w.summary()->isVisible());
+    }
+
+    void aReplayOpensInTheProfileExplorerAndBack()
+    {
+        // The toolbar's "Replay as a profile" shows the analysed replay in the profile explorer (the same
+        // views and analyses an import gets); clicking it again brings the replay's views back.
+        ui::MainWindow w(false);
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction* action = w.replayAsProfileAction();
+        QVERIFY(!action->isEnabled()); // nothing replayed yet
+        w.openFile(sample("matmul_naive.xtrace.json"));
+        QVERIFY(waitDone(w));
+        QVERIFY(action->isEnabled());
+        QToolButton* button = nullptr;
+        for (QToolBar* bar : w.findChildren<QToolBar*>())
+            if (auto* b = qobject_cast<QToolButton*>(bar->widgetForAction(action)))
+                button = b;
+        QVERIFY(button && button->isVisible());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(),
+                                 20000);
+        QVERIFY(action->isChecked());
+        QVERIFY(!w.timeline()->isVisible());
+        ui::ProfileExplorer* explorer = w.profileExplorer();
+
+        // One device with its regions, units, DMA engines and waits, drawn.
+        ui::ProfileTimelineView* timeline = explorer->timeline();
+        QStringList labels;
+        for (int r = 0; r < timeline->rowCount(); ++r)
+            labels << timeline->rowLabel(r);
+        for (const char* row : {"chip 0", "regions", "MXU", "DMA engine 0", "sync waits"})
+            QVERIFY2(labels.contains(QString::fromUtf8(row)), qPrintable(labels.join(QStringLiteral(", "))));
+        QVERIFY(labels.indexOf(QStringLiteral("MXU")) < labels.indexOf(QStringLiteral("DMA engine 0")));
+        QTRY_VERIFY(timeline->paintedRows() == timeline->rowCount());
+        QVERIFY(distinctColours(timeline) > 8);
+
+        // The summary: the chip's compute and DMA time, and a finding in the replay's words.
+        const QString summary = explorer->summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("xpushark replay (GRM)")) &&
+                     summary.contains(QStringLiteral("chip 0")),
+                 qPrintable(summary));
+        QTreeWidget* findings = explorer->summary()->findings();
+        QVERIFY(findings->topLevelItemCount() >= 1);
+        QCOMPARE(findings->topLevelItem(0)->text(0), QStringLiteral("DMAs on chip 0 are exposed"));
+
+        // A click on a DMA in the timeline: its details say what it moved.
+        const auto* run = w.profileDocument()->run();
+        std::uint32_t dma = profile::kNone;
+        for (std::uint32_t i = 0; i < run->profile.slices.size() && dma == profile::kNone; ++i)
+            if (run->profile.nameOf(run->profile.slices[i]) == "DMA HBM->VMEM")
+                dma = i;
+        QVERIFY(dma != profile::kNone);
+        w.profileDocument()->reveal(dma, QStringLiteral("test"));
+        QTRY_VERIFY(!timeline->pointAt(dma).isNull());
+        QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, timeline->pointAt(dma));
+        QCOMPARE(w.profileDocument()->selectedSlice(), dma);
+        const QString details = explorer->details()->text();
+        QVERIFY2(details.contains(QStringLiteral("DMA HBM->VMEM")) &&
+                     details.contains(QStringLiteral("bytes")) &&
+                     details.contains(QStringLiteral("DMA engine")),
+                 qPrintable(details));
+
+        // Back to the replay's views, and to the same profile again without converting twice.
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY(w.timeline()->isVisible());
+        QVERIFY(!explorer->isVisible());
+        QVERIFY(w.summary()->isVisible());
+        QVERIFY(!action->isChecked());
+        const ui::ProfileRun* converted = w.profileDocument()->run();
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY(explorer->isVisible());
+        QCOMPARE(w.profileDocument()->run(), converted);
     }
 
     void aChakraProfileDrawsItsDependencies()

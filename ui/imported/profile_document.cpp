@@ -23,11 +23,25 @@ ProfileDocument::~ProfileDocument()
 
 void ProfileDocument::open(const QString& path)
 {
+    start(path, [path = path.toStdString()](const importing::ImportOptions& options) {
+        return importing::importProfile(path, options);
+    });
+}
+
+void ProfileDocument::openBuilt(const QString& label, Builder build)
+{
+    start(label, std::move(build));
+}
+
+void ProfileDocument::start(const QString& label, Builder build)
+{
     cancel();
     const std::uint64_t request = ++m_request;
     m_busy = true;
-    emit loadStarted(path);
-    m_worker = std::jthread([this, request, path](std::stop_token stop) { work(stop, request, path); });
+    emit loadStarted(label);
+    m_worker = std::jthread([this, request, label, build = std::move(build)](std::stop_token stop) {
+        work(stop, request, label, build);
+    });
 }
 
 void ProfileDocument::cancel()
@@ -44,7 +58,7 @@ void ProfileDocument::cancel()
     }
 }
 
-void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString path)
+void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString path, const Builder& build)
 {
     const quint64 fileBytes = static_cast<quint64>(QFileInfo(path).size());
     QPointer<ProfileDocument> self(this);
@@ -59,7 +73,7 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
             Qt::QueuedConnection);
         return !stop.stop_requested();
     };
-    auto imported = importing::importProfile(path.toStdString(), options);
+    auto imported = build(options);
     if (!imported) {
         const QString message = QString::fromStdString(imported.error().toString());
         QMetaObject::invokeMethod(

@@ -1,15 +1,18 @@
 #pragma once
-// The explorer's document for an imported profile (Chrome / Perfetto / PyTorch profiler JSON): the import
-// and the analyses run on a worker thread with progress and cancel; the result crosses to the GUI thread as
-// one immutable ProfileRun, tagged with a request number so a superseded or cancelled load is dropped.
-// Also holds what the profile views share: the selected slice and the visible time range.
+// The explorer's document for an imported profile (Chrome / Perfetto / PyTorch profiler JSON, XSpace,
+// Chakra) or a replay seen as one: the import (or the conversion) and the analyses run on a worker thread
+// with progress and cancel; the result crosses to the GUI thread as one immutable ProfileRun, tagged with a
+// request number so a superseded or cancelled load is dropped. Also holds what the profile views share: the
+// selected slice and the visible time range.
 
+#include "import/chrome_json.h"
 #include "profile/profile.h"
 #include "profile/profile_analysis.h"
 
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -31,6 +34,10 @@ public:
     ~ProfileDocument() override; // stops the work and waits for it
 
     void open(const QString& path);
+    // Shows a profile made by `build` on the worker instead of imported from a file: a replay seen through
+    // the profile model (analysis/replay_profile.h). `label` stands for the file in titles and messages.
+    using Builder = std::function<Result<profile::Profile>(const importing::ImportOptions&)>;
+    void openBuilt(const QString& label, Builder build);
     void cancel();
     bool isBusy() const { return m_busy; }
     const ProfileRun* run() const { return m_run.get(); }
@@ -54,7 +61,8 @@ signals:
     void rangeChanged();
 
 private:
-    void work(std::stop_token stop, std::uint64_t request, QString path);
+    void start(const QString& label, Builder build);
+    void work(std::stop_token stop, std::uint64_t request, QString label, const Builder& build);
 
     std::shared_ptr<const ProfileRun> m_run;
     std::uint32_t m_selected = profile::kNone;

@@ -3,6 +3,7 @@
 #include "imported/profile_document.h"
 #include "imported/profile_ops_model.h"
 #include "imported/profile_text.h"
+#include "profile/profile_report.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -26,8 +27,8 @@ QString percentOf(profile::Nanos part, profile::Nanos whole)
 } // namespace
 
 ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_breakdown(new QLabel(this)), m_findings(new QTreeWidget(this)),
-      m_detail(new QLabel(this))
+    : QWidget(parent), m_document(document), m_breakdown(new QLabel(this)), m_caption(new QLabel(this)),
+      m_findings(new QTreeWidget(this)), m_detail(new QLabel(this))
 {
     setObjectName(QStringLiteral("profileSummary"));
     m_breakdown->setWordWrap(true);
@@ -40,10 +41,8 @@ ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* par
     m_findings->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_breakdown);
-    auto* caption = new QLabel(
-        tr("Findings (estimated from the profile: an import has no program to re-simulate)"), this);
-    caption->setWordWrap(true);
-    layout->addWidget(caption);
+    m_caption->setWordWrap(true);
+    layout->addWidget(m_caption);
     layout->addWidget(m_findings, 1);
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -85,6 +84,9 @@ void ProfileSummaryPanel::refresh()
         m_breakdown->clear();
         return;
     }
+    QString caption = QString::fromStdString(profile::findingsCaption(run->profile));
+    caption[0] = caption[0].toUpper();
+    m_caption->setText(caption);
     const profile::ProfileAnalysis& a = run->analysis;
     QString html =
         QStringLiteral("<b>%1</b> — %2, %3 slices<br>")

@@ -35,6 +35,7 @@ private:
     void refresh();
     ProfileDocument* m_document;
     QLabel* m_breakdown;
+    QLabel* m_caption; // what the findings are: estimates from an import, or from a replay
     QTreeWidget* m_findings;
     QLabel* m_detail; // the current finding in words
 };
