@@ -3,8 +3,10 @@
 // second in timing-only and full mode, resident bytes per event and peak RSS.
 #include "analysis/analyze.h"
 #include "analysis/dependencies.h"
+#include "analysis/replay_profile.h"
 #include "asm/assembler.h"
 #include "blas.h"
+#include "profile/profile_analysis.h"
 #include "replayer.h"
 #include "suggest/propose.h"
 #include "workloads/workloads.h"
@@ -175,6 +177,18 @@ int main(int argc, char** argv)
         std::printf(
             "             all again (memory the process already has): %.2f s = %.0f%% of the replay time\n",
             again, 100.0 * again / s);
+        // The replay seen as a profile (View > Replay as a profile, analyze --as-profile).
+        profile::Profile asProfile;
+        const double tConvert = time([&] { asProfile = analysis::replayAsProfile(view, "bench"); });
+        profile::ProfileAnalysis profileAnalysis;
+        const double tProfile = time([&] { profileAnalysis = profile::analyzeProfile(asProfile); });
+        std::printf("as profile : %zu slices, %zu flows (%.1f MiB, %.1f bytes/event) in %.2f s; profile "
+                    "analyses %.2f s (critical path %zu segments)\n",
+                    asProfile.slices.size(), asProfile.flows.size(),
+                    static_cast<double>(asProfile.residentBytes()) / 1048576.0,
+                    static_cast<double>(asProfile.residentBytes()) /
+                        static_cast<double>(asProfile.eventCount()),
+                    tConvert, tProfile, profileAnalysis.criticalPath.segments.size());
     }
     if (only.empty() || only == "mxu") {
         const std::uint64_t products = 200'000;

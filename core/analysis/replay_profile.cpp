@@ -54,6 +54,8 @@ public:
     Profile build()
     {
         m_process.assign(m_replay.trace.chips.size(), profile::kNone);
+        m_threads.assign(m_replay.trace.chips.size() * static_cast<std::size_t>(waitTid() + 1),
+                         profile::kNone);
         m_computeByStart.resize(m_replay.trace.chips.size());
         m_computeByEnd.resize(m_replay.trace.chips.size());
         addUnitRuns();
@@ -72,14 +74,30 @@ public:
 private:
     Nanos ns(events::Cycle c) const { return cycleToNanos(c, m_replay.trace.machine.clockMhz); }
 
-    // The thread `tid` of `chip`, created when it gets its first slice: a unit or engine the program never
-    // used has no empty row. Threads sort by tid: regions, the units, the DMA engines, the waits.
-    std::uint32_t thread(std::size_t chip, std::int64_t tid, std::string_view name)
+    // Threads by tid, in the order a kernel author reads a chip: regions, the units, the DMA engines, the
+    // waits.
+    static constexpr std::int64_t kRegionsTid = 0, kFirstUnitTid = 1, kFirstEngineTid = 10;
+    std::int64_t waitTid() const { return kFirstEngineTid + m_replay.trace.machine.dmaEngines; }
+    std::string threadName(std::int64_t tid) const
     {
-        const auto key = std::make_pair(chip, tid);
-        const auto it = m_threads.find(key);
-        if (it != m_threads.end())
-            return it->second;
+        if (tid == kRegionsTid)
+            return "regions";
+        if (tid < kFirstEngineTid)
+            return std::string(
+                unitGroupName(kUnitTracks[static_cast<std::size_t>(tid - kFirstUnitTid)].group));
+        if (tid < waitTid())
+            return "DMA engine " + std::to_string(tid - kFirstEngineTid);
+        return "sync waits";
+    }
+
+    // The thread `tid` of `chip`, created when it gets its first slice: a unit or engine the program never
+    // used has no empty row.
+    std::uint32_t thread(std::size_t chip, std::int64_t tid)
+    {
+        const auto tids = static_cast<std::size_t>(waitTid() + 1);
+        std::uint32_t& index = m_threads[chip * tids + static_cast<std::size_t>(tid)];
+        if (index != profile::kNone)
+            return index;
         if (m_process[chip] == profile::kNone) {
             profile::Track process;
             process.kind = TrackKind::Process;
@@ -97,14 +115,11 @@ private:
         t.pid = static_cast<std::int64_t>(chip);
         t.tid = tid;
         t.sortIndex = tid;
-        t.name = std::string(name);
+        t.name = threadName(tid);
         m_p.tracks.push_back(std::move(t));
-        const auto index = static_cast<std::uint32_t>(m_p.tracks.size() - 1);
-        m_threads.emplace(key, index);
+        index = static_cast<std::uint32_t>(m_p.tracks.size() - 1);
         return index;
     }
-    std::int64_t engineTid(int engine) const { return 10 + engine; }
-    std::int64_t waitTid() const { return 10 + m_replay.trace.machine.dmaEngines; }
 
     profile::Slice slice(std::uint32_t track, events::Cycle start, events::Cycle end,
                          std::uint32_t type) const
@@ -141,20 +156,18 @@ private:
         std::array<std::uint32_t, kUnitTracks.size()> types{};
         for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
             types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
-        const std::uint32_t bundlesKey = m_p.intern("bundles"), pcKey = m_p.intern("first pc");
+        const std::uint32_t pcKey = m_p.intern("first pc");
         const auto close = [&](std::size_t chip, std::size_t u) {
             Run& r = open[chip][u];
             if (r.bundles == 0)
                 return;
             m_p.slices.push_back(
-                slice(thread(chip, 1 + static_cast<std::int64_t>(u), unitGroupName(kUnitTracks[u].group)),
-                      r.start, r.end, types[u]));
+                slice(thread(chip, kFirstUnitTid + static_cast<std::int64_t>(u)), r.start, r.end, types[u]));
             if (kUnitTracks[u].cls == SliceClass::Kernel) {
                 const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
                 m_computeByStart[chip].push_back({m_p.slices.back().start, index});
                 m_computeByEnd[chip].push_back({m_p.slices.back().end(), index});
             }
-            addArg(bundlesKey, static_cast<std::int64_t>(r.bundles));
             addArg(pcKey, r.firstPc);
             r = Run{};
         };
@@ -208,19 +221,17 @@ private:
     }
     // The chip's compute runs that started in [from, to], at most one per unit group: what the core
     // issued on each unit once a wait was over.
-    std::vector<std::uint32_t> startedIn(std::size_t chip, Nanos from, Nanos to) const
+    std::array<std::uint32_t, kUnitTracks.size()> startedIn(std::size_t chip, Nanos from, Nanos to) const
     {
-        std::vector<std::uint32_t> out;
-        std::array<bool, kUnitTracks.size()> seen{};
+        std::array<std::uint32_t, kUnitTracks.size()> out;
+        out.fill(profile::kNone);
         const auto& runs = m_computeByStart[chip];
         for (auto it = std::lower_bound(runs.begin(), runs.end(), std::make_pair(from, std::uint32_t(0)));
              it != runs.end() && it->first <= to; ++it) {
-            const std::int64_t unit = m_p.tracks[m_p.slices[it->second].track()].tid - 1;
-            if (unit < 0 || unit >= static_cast<std::int64_t>(seen.size()) ||
-                seen[static_cast<std::size_t>(unit)])
-                continue;
-            seen[static_cast<std::size_t>(unit)] = true;
-            out.push_back(it->second);
+            const std::int64_t unit = m_p.tracks[m_p.slices[it->second].track()].tid - kFirstUnitTid;
+            if (unit >= 0 && unit < static_cast<std::int64_t>(out.size()) &&
+                out[static_cast<std::size_t>(unit)] == profile::kNone)
+                out[static_cast<std::size_t>(unit)] = it->second;
         }
         return out;
     }
@@ -236,24 +247,43 @@ private:
             const std::string level = r.region < symbols.size() && !symbols[r.region].level.empty()
                                           ? symbols[r.region].level
                                           : std::string("region");
-            m_p.slices.push_back(slice(thread(r.chip, 0, "regions"), r.enter, r.exit,
+            m_p.slices.push_back(slice(thread(r.chip, kRegionsTid), r.enter, r.exit,
                                        m_p.typeOf(name, level, SliceClass::DeviceAnnotation)));
         }
     }
 
+    // A DMA keeps the numbers a reader of its slice wants beside the ones the profile has (its times and
+    // id, the link): the issuing pc, the bytes, the flag it signals and how long it queued. Addresses and
+    // chunks are in the replay's DMA view; at 16 bytes an argument, a million DMAs make each one count.
     void addDmas()
     {
-        const std::uint32_t idKey = m_p.intern("dma id"), pcKey = m_p.intern("pc"),
-                            bytesKey = m_p.intern("bytes"), flagKey = m_p.intern("flag"),
-                            queuedKey = m_p.intern("queued cycles"), srcKey = m_p.intern("src address"),
-                            dstKey = m_p.intern("dst address"), chunksKey = m_p.intern("chunks");
-        const std::uint32_t issueFlow = m_p.typeOf("issued", "dependency", SliceClass::Other),
-                            firstByteKey = m_p.intern("first byte cycle"),
-                            issueKey = m_p.intern("issue cycle");
+        const std::uint32_t pcKey = m_p.intern("pc"), bytesKey = m_p.intern("bytes"),
+                            flagKey = m_p.intern("flag"), queuedKey = m_p.intern("queued cycles");
+        const std::uint32_t issueFlow = m_p.typeOf("issued", "dependency", SliceClass::Other);
+        std::array<std::uint32_t, kDmaPathClassCount> types{};
+        for (int c = 0; c < kDmaPathClassCount; ++c) {
+            const auto path = static_cast<DmaPathClass>(c);
+            types[static_cast<std::size_t>(c)] =
+                m_p.typeOf("DMA " + std::string(dmaPathClassName(path)), "dma",
+                           path == DmaPathClass::Ici ? SliceClass::Communication : SliceClass::Memcpy);
+        }
+        // Where from and to, as a shared argument set: a handful of combinations however many DMAs.
+        std::map<std::tuple<int, int, int>, std::uint32_t> placeArgs;
+        const auto argsOf = [&](const events::DmaRecord& d) {
+            const int toChip = d.dstChip != d.chip ? d.dstChip : -1;
+            auto [it, added] = placeArgs.try_emplace({d.srcSpace, d.dstSpace, toChip}, 0);
+            if (added)
+                it->second = m_p.internArgs(
+                    "{\"from\":\"" + std::string(isa::spaceName(static_cast<isa::Space>(d.srcSpace))) +
+                    (toChip >= 0 ? "\",\"to chip\":" + std::to_string(toChip) + ",\"to\":\""
+                                 : "\",\"to\":\"") +
+                    std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) + "\"}");
+            return it->second;
+        };
         // Each engine's DMAs by start (records never move while the store lives).
         std::vector<const events::DmaRecord*> dmas;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
-            if (d.chip < m_process.size())
+            if (d.chip < m_process.size() && d.engine < m_replay.trace.machine.dmaEngines)
                 dmas.push_back(&d);
         });
         std::sort(dmas.begin(), dmas.end(), [](const events::DmaRecord* a, const events::DmaRecord* b) {
@@ -269,38 +299,22 @@ private:
             const events::Cycle begin =
                 std::min(d.start, std::max(d.issue, sameEngine ? previous->end : events::Cycle(0)));
             previous = dma;
-            const DmaPathClass path = dmaPathClass(d);
-            const std::uint32_t type =
-                m_p.typeOf("DMA " + std::string(dmaPathClassName(path)), "dma",
-                           path == DmaPathClass::Ici ? SliceClass::Communication : SliceClass::Memcpy);
-            std::string args =
-                "{\"from\":\"" + std::string(isa::spaceName(static_cast<isa::Space>(d.srcSpace))) +
-                (d.dstChip != d.chip ? "\",\"to chip\":" + std::to_string(d.dstChip) + ",\"to\":\""
-                                     : "\",\"to\":\"") +
-                std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) + "\"}";
-            profile::Slice s =
-                slice(thread(d.chip, engineTid(d.engine), "DMA engine " + std::to_string(d.engine)), begin,
-                      d.end, type);
-            s.args = m_p.internArgs(args);
+            profile::Slice s = slice(thread(d.chip, kFirstEngineTid + d.engine), begin, d.end,
+                                     types[static_cast<std::size_t>(dmaPathClass(d))]);
+            s.args = argsOf(d);
             s.link = d.id + 1; // 0 is "none"
             m_p.slices.push_back(s);
             if (d.id >= m_dmaSlice.size())
-                m_dmaSlice.resize(d.id + 1, profile::kNone);
+                m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), profile::kNone);
             const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
             m_dmaSlice[d.id] = index;
             // The compute the core had finished when it issued the DMA: what the DMA's start waited on.
             if (const std::uint32_t before = endedBy(d.chip, ns(d.issue)); before != profile::kNone)
                 m_flows.push_back({before, index, issueFlow});
-            addArg(idKey, d.id);
             addArg(pcKey, d.pc);
             addArg(bytesKey, static_cast<std::int64_t>(d.bytes));
             addArg(flagKey, d.flag);
-            addArg(issueKey, static_cast<std::int64_t>(d.issue));
             addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
-            addArg(firstByteKey, static_cast<std::int64_t>(d.start));
-            addArg(srcKey, static_cast<std::int64_t>(d.srcAddress));
-            addArg(dstKey, static_cast<std::int64_t>(d.dstAddress));
-            addArg(chunksKey, d.chunks);
         }
     }
 
@@ -308,16 +322,14 @@ private:
     {
         const std::uint32_t type = m_p.typeOf("sync.wait", "sync", SliceClass::Other);
         const std::uint32_t flowType = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
-        const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag"),
-                            targetKey = m_p.intern("target");
+        const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag");
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             if (w.chip >= m_process.size() || w.end <= w.start)
                 return;
-            m_p.slices.push_back(slice(thread(w.chip, waitTid(), "sync waits"), w.start, w.end, type));
+            m_p.slices.push_back(slice(thread(w.chip, waitTid()), w.start, w.end, type));
             const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
             addArg(pcKey, w.pc);
             addArg(flagKey, w.flag);
-            addArg(targetKey, w.target);
             if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
                 m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)] == profile::kNone)
                 return;
@@ -327,14 +339,15 @@ private:
             const std::uint32_t dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
             m_flows.push_back({dma, index, flowType});
             for (const std::uint32_t after : startedIn(w.chip, ns(w.end), ns(w.end + kIssueWindow)))
-                m_flows.push_back({dma, after, flowType});
+                if (after != profile::kNone)
+                    m_flows.push_back({dma, after, flowType});
         });
     }
 
     const ReplayView& m_replay;
     Profile m_p;
-    std::vector<std::uint32_t> m_process;                                    // per chip, kNone until used
-    std::map<std::pair<std::size_t, std::int64_t>, std::uint32_t> m_threads; // (chip, tid) -> track
+    std::vector<std::uint32_t> m_process;  // per chip, kNone until used
+    std::vector<std::uint32_t> m_threads;  // [chip][tid] -> track, kNone until used
     std::vector<std::uint32_t> m_dmaSlice; // by DMA id: its slice before finish()
     // Per chip, the compute runs' slices (before finish()) by start and by end.
     std::vector<std::vector<std::pair<Nanos, std::uint32_t>>> m_computeByStart, m_computeByEnd;

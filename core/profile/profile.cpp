@@ -94,10 +94,27 @@ std::vector<std::uint32_t> Profile::finish()
     // Importers that read track by track (XSpace lines, Chakra streams) append in order already: no sort,
     // no permutation.
     if (!std::is_sorted(slices.begin(), slices.end(), before)) {
+        // By track in one counting pass (an importer appends tracks interleaved, each mostly in time
+        // order), then by time within a track, sorted only where it is not in order already.
+        std::uint32_t trackCount = 0;
+        for (const Slice& x : slices)
+            trackCount = std::max(trackCount, x.track() + 1);
+        std::vector<std::uint32_t> begin(trackCount + 1, 0);
+        for (const Slice& x : slices)
+            ++begin[x.track() + 1];
+        std::partial_sum(begin.begin(), begin.end(), begin.begin());
         std::vector<std::uint32_t> order(slices.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t a, std::uint32_t b) { return before(slices[a], slices[b]); });
+        {
+            std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
+            for (std::uint32_t i = 0; i < slices.size(); ++i)
+                order[next[slices[i].track()]++] = i;
+        }
+        const auto byTime = [&](std::uint32_t a, std::uint32_t b) { return before(slices[a], slices[b]); };
+        for (std::uint32_t t = 0; t < trackCount; ++t) {
+            const auto from = order.begin() + begin[t], to = order.begin() + begin[t + 1];
+            if (!std::is_sorted(from, to, byTime))
+                std::stable_sort(from, to, byTime);
+        }
         for (std::uint32_t k = 0; k < order.size(); ++k)
             newIndex[order[k]] = k;
         order = {};
