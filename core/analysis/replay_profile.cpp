@@ -153,22 +153,14 @@ private:
         for (std::size_t c = 0; c < chips; ++c)
             busy.push_back(unitGroupBusyPerPc(m_replay.trace, static_cast<int>(c)));
         std::vector<std::array<Run, kUnitTracks.size()>> open(chips);
-        std::array<std::uint32_t, kUnitTracks.size()> types{};
-        for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
-            types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
-        const std::uint32_t pcKey = m_p.intern("first pc");
+        // Runs are kept per chip and unit and emitted track by track afterwards: slices that arrive grouped
+        // by track and in time order within it need no sort (Profile::finish checks and skips it).
+        std::vector<std::array<std::vector<Run>, kUnitTracks.size()>> finished(chips);
         const auto close = [&](std::size_t chip, std::size_t u) {
             Run& r = open[chip][u];
             if (r.bundles == 0)
                 return;
-            m_p.slices.push_back(
-                slice(thread(chip, kFirstUnitTid + static_cast<std::int64_t>(u)), r.start, r.end, types[u]));
-            if (kUnitTracks[u].cls == SliceClass::Kernel) {
-                const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
-                m_computeByStart[chip].push_back({m_p.slices.back().start, index});
-                m_computeByEnd[chip].push_back({m_p.slices.back().end(), index});
-            }
-            addArg(pcKey, r.firstPc);
+            finished[chip][u].push_back(r);
             r = Run{};
         };
         const events::BundleSnapshot bundles = m_replay.store.bundles();
@@ -196,9 +188,41 @@ private:
                 }
             }
         }
+        // Everything sized once: growing vectors of millions by doubling copies them and touches twice the
+        // pages, and on a VM handing out fresh pages is what takes the time.
         for (std::size_t c = 0; c < chips; ++c)
             for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
                 close(c, u);
+        std::size_t runCount = 0;
+        for (std::size_t c = 0; c < chips; ++c) {
+            std::size_t chipRuns = 0;
+            for (const auto& unit : finished[c])
+                chipRuns += unit.size();
+            m_computeByStart[c].reserve(chipRuns);
+            m_computeByEnd[c].reserve(chipRuns);
+            runCount += chipRuns;
+        }
+        const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
+        m_p.slices.reserve(runCount + m_replay.store.regions().size() + dmas + waits);
+        m_p.sliceArgs.reserve(runCount + 4 * dmas + 2 * waits);
+        m_flows.reserve(runCount + dmas + 3 * waits);
+        std::array<std::uint32_t, kUnitTracks.size()> types{};
+        for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
+            types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
+        const std::uint32_t pcKey = m_p.intern("first pc");
+        for (std::size_t c = 0; c < chips; ++c) {
+            for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
+                for (const Run& r : finished[c][u]) {
+                    m_p.slices.push_back(slice(thread(c, kFirstUnitTid + static_cast<std::int64_t>(u)),
+                                               r.start, r.end, types[u]));
+                    const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
+                    m_computeByStart[c].push_back({m_p.slices.back().start, index});
+                    m_computeByEnd[c].push_back({m_p.slices.back().end(), index});
+                    addArg(pcKey, r.firstPc);
+                }
+                finished[c][u] = {};
+            }
+        }
         for (auto& runs : m_computeByStart)
             std::sort(runs.begin(), runs.end());
         for (auto& runs : m_computeByEnd)
@@ -206,39 +230,56 @@ private:
         // The core issues in order: each compute run depends on the one that ended last before it began
         // (on any unit), which is what lets the critical path step from the MXU to the vector unit.
         const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
-        for (std::size_t c = 0; c < chips; ++c)
+        for (std::size_t c = 0; c < chips; ++c) {
+            RunCursor ended(m_computeByEnd[c]);
             for (const auto& [start, index] : m_computeByStart[c])
-                if (const std::uint32_t before = endedBy(c, start); before != profile::kNone)
+                if (const std::uint32_t before = ended.endedBy(start); before != profile::kNone)
                     m_flows.push_back({before, index, orderFlow});
+        }
     }
 
-    // The chip's compute run that ended last at or before `time`, or kNone.
-    std::uint32_t endedBy(std::size_t chip, Nanos time) const
+    // One chip's compute runs (by start or by end) looked up at times that only grow, as the queries of one
+    // pass do: the cursor sweeps the list once. A binary search per query over millions of runs costs a
+    // cache miss per step, 1-2 us a query.
+    class RunCursor
     {
-        const auto& runs = m_computeByEnd[chip];
-        const auto it = std::upper_bound(runs.begin(), runs.end(), std::make_pair(time, profile::kNone));
-        return it == runs.begin() ? profile::kNone : std::prev(it)->second;
-    }
-    // The chip's compute runs that started in [from, to], at most one per unit group: what the core
-    // issued on each unit once a wait was over.
-    std::array<std::uint32_t, kUnitTracks.size()> startedIn(std::size_t chip, Nanos from, Nanos to) const
-    {
-        std::array<std::uint32_t, kUnitTracks.size()> out;
-        out.fill(profile::kNone);
-        const auto& runs = m_computeByStart[chip];
-        for (auto it = std::lower_bound(runs.begin(), runs.end(), std::make_pair(from, std::uint32_t(0)));
-             it != runs.end() && it->first <= to; ++it) {
-            const std::int64_t unit = m_p.tracks[m_p.slices[it->second].track()].tid - kFirstUnitTid;
-            if (unit >= 0 && unit < static_cast<std::int64_t>(out.size()) &&
-                out[static_cast<std::size_t>(unit)] == profile::kNone)
-                out[static_cast<std::size_t>(unit)] = it->second;
+    public:
+        explicit RunCursor(const std::vector<std::pair<Nanos, std::uint32_t>>& runs) : m_runs(runs) {}
+        // By end: the run that ended last at or before `time`, or kNone.
+        std::uint32_t endedBy(Nanos time)
+        {
+            while (m_next < m_runs.size() && m_runs[m_next].first <= time)
+                ++m_next;
+            return m_next == 0 ? profile::kNone : m_runs[m_next - 1].second;
         }
-        return out;
-    }
+        // By start: the runs that started in [from, to], as [first, last) of the list.
+        std::pair<std::size_t, std::size_t> startedIn(Nanos from, Nanos to)
+        {
+            while (m_next < m_runs.size() && m_runs[m_next].first < from)
+                ++m_next;
+            std::size_t last = m_next;
+            while (last < m_runs.size() && m_runs[last].first <= to)
+                ++last;
+            return {m_next, last};
+        }
+        const std::pair<Nanos, std::uint32_t>& operator[](std::size_t i) const { return m_runs[i]; }
+
+    private:
+        const std::vector<std::pair<Nanos, std::uint32_t>>& m_runs;
+        std::size_t m_next = 0;
+    };
 
     void addRegions()
     {
-        for (const events::RegionRecord& r : m_replay.store.regions()) {
+        // Recorded as they exit: in entry order per chip here, the enclosing one first.
+        std::vector<events::RegionRecord> regions = m_replay.store.regions();
+        std::sort(regions.begin(), regions.end(),
+                  [](const events::RegionRecord& a, const events::RegionRecord& b) {
+                      return a.chip != b.chip     ? a.chip < b.chip
+                             : a.enter != b.enter ? a.enter < b.enter
+                                                  : a.exit > b.exit;
+                  });
+        for (const events::RegionRecord& r : regions) {
             if (r.chip >= m_replay.trace.chips.size())
                 continue;
             const auto& symbols = m_replay.trace.chips[r.chip].symbols.regions;
@@ -290,6 +331,10 @@ private:
             return std::tie(a->chip, a->engine, a->start, a->id) <
                    std::tie(b->chip, b->engine, b->start, b->id);
         });
+        // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
+        // what the DMA's start waited on. Looked up in issue order, after the loop.
+        std::vector<std::tuple<std::size_t, Nanos, std::uint32_t>> issues;
+        issues.reserve(dmas.size());
         const events::DmaRecord* previous = nullptr;
         for (const events::DmaRecord* dma : dmas) {
             const events::DmaRecord& d = *dma;
@@ -308,13 +353,20 @@ private:
                 m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), profile::kNone);
             const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
             m_dmaSlice[d.id] = index;
-            // The compute the core had finished when it issued the DMA: what the DMA's start waited on.
-            if (const std::uint32_t before = endedBy(d.chip, ns(d.issue)); before != profile::kNone)
-                m_flows.push_back({before, index, issueFlow});
+            issues.push_back({d.chip, ns(d.issue), index});
             addArg(pcKey, d.pc);
             addArg(bytesKey, static_cast<std::int64_t>(d.bytes));
             addArg(flagKey, d.flag);
             addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
+        }
+        std::sort(issues.begin(), issues.end());
+        for (std::size_t i = 0; i < issues.size();) {
+            const std::size_t chip = std::get<0>(issues[i]);
+            RunCursor ended(m_computeByEnd[chip]);
+            for (; i < issues.size() && std::get<0>(issues[i]) == chip; ++i)
+                if (const std::uint32_t before = ended.endedBy(std::get<1>(issues[i]));
+                    before != profile::kNone)
+                    m_flows.push_back({before, std::get<2>(issues[i]), issueFlow});
         }
     }
 
@@ -323,25 +375,48 @@ private:
         const std::uint32_t type = m_p.typeOf("sync.wait", "sync", SliceClass::Other);
         const std::uint32_t flowType = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
         const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag");
+        // Stalled waits, chip by chip (recorded as they end, all chips interleaved; a core waits for one
+        // thing at a time, so each chip's are in time order).
+        std::vector<const events::SyncWaitRecord*> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
-            if (w.chip >= m_process.size() || w.end <= w.start)
-                return;
+            if (w.chip < m_process.size() && w.end > w.start)
+                waits.push_back(&w);
+        });
+        std::stable_sort(waits.begin(), waits.end(),
+                         [](const events::SyncWaitRecord* a, const events::SyncWaitRecord* b) {
+                             return a->chip < b->chip;
+                         });
+        std::vector<RunCursor> resumed;
+        for (const auto& runs : m_computeByStart)
+            resumed.emplace_back(runs);
+        for (const events::SyncWaitRecord* wait : waits) {
+            const events::SyncWaitRecord& w = *wait;
             m_p.slices.push_back(slice(thread(w.chip, waitTid()), w.start, w.end, type));
             const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
             addArg(pcKey, w.pc);
             addArg(flagKey, w.flag);
             if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
                 m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)] == profile::kNone)
-                return;
+                continue;
             // The DMA ended the wait, and what the core then issued on each unit waited for the DMA. (A run
             // that starts later depends on the runs before it, not on their issue: the model of
             // dependencies is "after the end of", so the wait's successors on every unit are linked.)
             const std::uint32_t dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
             m_flows.push_back({dma, index, flowType});
-            for (const std::uint32_t after : startedIn(w.chip, ns(w.end), ns(w.end + kIssueWindow)))
-                if (after != profile::kNone)
-                    m_flows.push_back({dma, after, flowType});
-        });
+            // The first run on each unit in the window after the wait.
+            std::array<bool, kUnitTracks.size()> linked{};
+            RunCursor& cursor = resumed[w.chip];
+            const auto [first, last] = cursor.startedIn(ns(w.end), ns(w.end + kIssueWindow));
+            for (std::size_t k = first; k < last; ++k) {
+                const std::uint32_t after = cursor[k].second;
+                const std::int64_t unit = m_p.tracks[m_p.slices[after].track()].tid - kFirstUnitTid;
+                if (unit < 0 || unit >= static_cast<std::int64_t>(linked.size()) ||
+                    linked[static_cast<std::size_t>(unit)])
+                    continue;
+                linked[static_cast<std::size_t>(unit)] = true;
+                m_flows.push_back({dma, after, flowType});
+            }
+        }
     }
 
     const ReplayView& m_replay;

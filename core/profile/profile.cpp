@@ -140,8 +140,9 @@ std::vector<std::uint32_t> Profile::finish()
     }
     for (SliceArg& a : sliceArgs)
         a.slice = newIndex[a.slice];
-    std::stable_sort(sliceArgs.begin(), sliceArgs.end(),
-                     [](const SliceArg& a, const SliceArg& b) { return a.slice < b.slice; });
+    const auto bySlice = [](const SliceArg& a, const SliceArg& b) { return a.slice < b.slice; };
+    if (!std::is_sorted(sliceArgs.begin(), sliceArgs.end(), bySlice))
+        std::stable_sort(sliceArgs.begin(), sliceArgs.end(), bySlice);
 
     for (Track& t : tracks) {
         t.firstSlice = 0;
