@@ -722,7 +722,8 @@ void MainWindow::showReplayViews(bool replay)
 QWidget* MainWindow::viewByName(const QString& name) const
 {
     if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph") ||
-        name == QStringLiteral("replay-profile"))
+        name == QStringLiteral("profile-transfers") || name == QStringLiteral("replay-profile") ||
+        name == QStringLiteral("replay-transfers"))
         return m_profileExplorer; // nullptr until a profile was opened
     for (QWidget* v : m_views)
         if (v->objectName() == name)
@@ -746,10 +747,19 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"),      QStringLiteral("summary"),       QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"),   QStringLiteral("heatmap"),       QStringLiteral("dma"),
-            QStringLiteral("graph"),         QStringLiteral("notes"),         QStringLiteral("profile"),
-            QStringLiteral("profile-graph"), QStringLiteral("replay-profile")};
+    return {QStringLiteral("timeline"),
+            QStringLiteral("summary"),
+            QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"),
+            QStringLiteral("heatmap"),
+            QStringLiteral("dma"),
+            QStringLiteral("graph"),
+            QStringLiteral("notes"),
+            QStringLiteral("profile"),
+            QStringLiteral("profile-graph"),
+            QStringLiteral("profile-transfers"),
+            QStringLiteral("replay-profile"),
+            QStringLiteral("replay-transfers")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -149,7 +149,8 @@ int main(int argc, char** argv)
                          [&, shown, grabWhenSettled](auto stage) {
                              if (stage != xps::ui::ReplaySession::Stage::Done)
                                  return;
-                             if (viewName == QStringLiteral("replay-profile")) {
+                             if (viewName == QStringLiteral("replay-profile") ||
+                                 viewName == QStringLiteral("replay-transfers")) {
                                  window.showReplayAsProfile(); // grabbed once the profile has loaded
                                  return;
                              }
@@ -165,6 +166,9 @@ int main(int argc, char** argv)
                                  findings->setCurrentItem(findings->topLevelItem(shown - 1));
                              if (viewName == QStringLiteral("profile-graph"))
                                  window.profileExplorer()->showGraph();
+                             if (viewName == QStringLiteral("profile-transfers") ||
+                                 viewName == QStringLiteral("replay-transfers"))
+                                 window.profileExplorer()->showTransfers();
                              grabWhenSettled();
                          });
         QObject::connect(window.profileDocument(), &xps::ui::ProfileDocument::failed, &app,

@@ -561,6 +561,15 @@ ProfileAnalysis Analyzer::run()
     ops(out);
     criticalPath(out);
     findings(out);
+    out.transfers = findTransfers(p);
+    for (const Transfer& t : out.transfers) {
+        const std::uint32_t process = p.tracks[p.slices[t.slice].track()].parent;
+        for (DeviceBreakdown& d : out.devices)
+            if (d.process == process) {
+                ++d.transfers;
+                d.transferBytes += t.bytes;
+            }
+    }
     return out;
 }
 

@@ -7,6 +7,7 @@
 // evidence supports a change. Findings from an import are estimates (there is no program to re-simulate).
 
 #include "profile/profile.h"
+#include "profile/transfers.h"
 
 #include <array>
 #include <string>
@@ -27,6 +28,8 @@ struct DeviceBreakdown
     Nanos memset = 0;
     Nanos communicationOverlapped = 0; // communication while a compute kernel ran
     Nanos memcpyOverlapped = 0;        // copies while a compute kernel ran
+    std::uint64_t transfers = 0;       // copies, memsets and byte-counted communication (transfers.h)
+    std::uint64_t transferBytes = 0;   // what they say they moved
     Nanos idle() const { return span - busy; }
     Nanos communicationExposed() const { return communication - communicationOverlapped; }
     Nanos memcpyExposed() const { return memcpy - memcpyOverlapped; }
@@ -109,6 +112,7 @@ struct ProfileAnalysis
     std::vector<OpStats> ops; // by total time, largest first
     CriticalPath criticalPath;
     std::vector<ProfileFinding> findings; // by estimated savings, largest first
+    std::vector<Transfer> transfers;      // by slice
 };
 
 ProfileAnalysis analyzeProfile(const Profile& profile);

@@ -58,6 +58,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             << " (exposed " << formatMs(d.communicationExposed()) << ", overlapped "
             << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy " << formatMs(d.memcpy)
             << " (exposed " << formatMs(d.memcpyExposed()) << "), memset " << formatMs(d.memset) << "\n";
+        if (d.transferBytes > 0)
+            out << "  transfers " << text::withThousands(d.transfers) << ", "
+                << text::formatBytes(d.transferBytes) << "\n";
     }
     if (!a.streams.empty()) {
         out << "\nstreams:\n";
@@ -143,7 +146,9 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                                 {"communication_exposed_ns", d.communicationExposed()},
                                 {"memcpy_ns", d.memcpy},
                                 {"memcpy_exposed_ns", d.memcpyExposed()},
-                                {"memset_ns", d.memset}});
+                                {"memset_ns", d.memset},
+                                {"transfers", d.transfers},
+                                {"transfer_bytes", d.transferBytes}});
     j["streams"] = json::array();
     for (const StreamUse& s : a.streams)
         j["streams"].push_back({{"name", s.name},

@@ -1,6 +1,7 @@
 #include "report/palette.h"
 
 #include <cstdio>
+#include <iterator>
 
 namespace xps::palette {
 
@@ -39,6 +40,12 @@ std::string hex(Rgb colour)
     char b[8];
     std::snprintf(b, sizeof b, "#%06x", static_cast<unsigned>(colour & 0xFFFFFF));
     return b;
+}
+
+Rgb seriesColour(std::size_t index)
+{
+    static constexpr Rgb kSeries[] = {kBlue, kOrange, kGreen, kPurple, kSkyBlue, kVermillion};
+    return kSeries[index % std::size(kSeries)];
 }
 
 } // namespace xps::palette

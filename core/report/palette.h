@@ -25,5 +25,7 @@ inline constexpr Rgb kGrey = 0x999999;
 Rgb stallColour(events::StallReason reason);
 Rgb pathKindColour(analysis::PathKind kind); // a critical-path segment's kind
 std::string hex(Rgb colour);                 // "#e69f00"
+// The colour of the `index`-th series of a plot with one per chip or device (bandwidth per chip, ...).
+Rgb seriesColour(std::size_t index);
 
 } // namespace xps::palette

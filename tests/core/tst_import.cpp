@@ -9,6 +9,7 @@
 #include "import/json_reader.h"
 #include "profile/flow_graph.h"
 #include "profile/profile_analysis.h"
+#include "profile/transfers.h"
 
 #include "import/proto/et_def.pb.h"
 #include "import/proto/xplane.pb.h"
@@ -451,6 +452,36 @@ private slots:
                        R"([{"ph":"X","name":"a","pid":1,"tid":1,"dur":1,"ts":)" + ts.toStdString() + "}]");
         QCOMPARE(p.slices.size(), std::size_t(1));
         QCOMPARE(p.slices[0].start, Nanos(nanos));
+    }
+
+    void transfersAndTheirBandwidth()
+    {
+        // The step's one copy (4 MiB HtoD over 200 us on stream 7) is a transfer; the NCCL kernel, which does
+        // not say what it moved, is not. Its 4,194,304 bytes over 200,000 ns are 20.97 GB/s while it runs.
+        auto p = importing::importProfile(fixture());
+        QVERIFY(p.ok());
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.transfers.size(), std::size_t(1));
+        const profile::Slice& copy = p->slices[a.transfers[0].slice];
+        QCOMPARE(p->nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(a.transfers[0].bytes, std::uint64_t(4194304));
+        QCOMPARE(profile::transferBytes(*p, a.transfers[0].slice), std::uint64_t(4194304));
+        QCOMPARE(a.devices[0].transfers, std::uint64_t(1));
+        QCOMPARE(a.devices[0].transferBytes, std::uint64_t(4194304));
+        // Four bins over the copy alone: each at the copy's rate. Over the whole step in one bin: the bytes
+        // over the step.
+        auto bw = profile::transferBandwidth(*p, a.transfers, copy.start, copy.end(), 4);
+        QCOMPARE(bw.size(), std::size_t(1));
+        QCOMPARE(p->tracks[bw[0].process].name, std::string("GPU 0"));
+        for (const double v : bw[0].gbPerSecond)
+            QVERIFY(std::abs(v - 4194304.0 / 200000.0) < 1e-9);
+        bw = profile::transferBandwidth(*p, a.transfers, p->startTime(), p->endTime(), 1);
+        const double span = static_cast<double>(p->endTime() - p->startTime());
+        QVERIFY(std::abs(bw[0].gbPerSecond[0] - 4194304.0 / span) < 1e-9);
+        // A window that misses the copy has no series; half a copy in a bin gives half the rate there.
+        QVERIFY(profile::transferBandwidth(*p, a.transfers, copy.end(), copy.end() + 1000, 2).empty());
+        bw = profile::transferBandwidth(*p, a.transfers, copy.start - 100'000, copy.start + 100'000, 1);
+        QVERIFY(std::abs(bw[0].gbPerSecond[0] - 4194304.0 / 200000.0 / 2) < 1e-9);
     }
 
     void gzipOpensDirectly()

@@ -7,6 +7,7 @@
 #include "imported/profile_ops_model.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
+#include "imported/profile_transfers_view.h"
 #include "main_window.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
@@ -636,6 +637,35 @@ private slots:
         QCOMPARE(run->profile.nameOf(run->profile.slices[w.profileDocument()->selectedSlice()]),
                  std::string("aten::mm"));
 
+        // Transfers: a click on the tab shows the copy alone in its stream's lane, with its bandwidth under
+        // it; a click on the copy says its size and rate.
+        auto* middle = explorer->findChild<QTabWidget*>(QStringLiteral("profileMiddleTabs"));
+        QVERIFY(middle);
+        QTest::mouseClick(middle->tabBar(), Qt::LeftButton, Qt::NoModifier,
+                          middle->tabBar()->tabRect(middle->indexOf(explorer->transfers())).center());
+        QVERIFY(explorer->transfers()->isVisible());
+        ui::ProfileTimelineView* lanes = explorer->transfers()->lanes();
+        QStringList laneLabels;
+        for (int r = 0; r < lanes->rowCount(); ++r)
+            laneLabels << lanes->rowLabel(r);
+        QCOMPARE(laneLabels, (QStringList{QStringLiteral("GPU 0"), QStringLiteral("stream 7")}));
+        QVERIFY(explorer->transfers()->details().contains(QStringLiteral("1 transfer, 4.00 MiB")));
+        // (The whole step in view: the double-click above zoomed to aten::mm, before the copy.)
+        w.profileDocument()->setVisibleRange(run->profile.startTime(), run->profile.endTime());
+        QCOMPARE(explorer->transfers()->bandwidth()->graphCount(), 1);
+        const std::uint32_t copyIndex = static_cast<std::uint32_t>(&copy - run->profile.slices.data());
+        QTRY_VERIFY(!lanes->pointAt(copyIndex).isNull());
+        QTest::mouseClick(lanes, Qt::LeftButton, Qt::NoModifier, lanes->pointAt(copyIndex));
+        QCOMPARE(w.profileDocument()->selectedSlice(), copyIndex);
+        QVERIFY2(
+            explorer->transfers()->details().contains(QStringLiteral("4.00 MiB in 200 us = <b>21.0 GB/s")),
+            qPrintable(explorer->transfers()->details()));
+        double peak = 0;
+        for (auto it = explorer->transfers()->bandwidth()->graph(0)->data()->begin();
+             it != explorer->transfers()->bandwidth()->graph(0)->data()->end(); ++it)
+            peak = std::max(peak, it->value);
+        QVERIFY2(std::abs(peak - 4194304.0 / 200000.0) < 0.01, qPrintable(QString::number(peak)));
+
         // Opening a replay brings the replay views back.
         w.openFile(sample("vector_add.xasm"));
         QVERIFY(waitDone(w));
@@ -705,6 +735,19 @@ private slots:
                      details.contains(QStringLiteral("bytes")) &&
                      details.contains(QStringLiteral("DMA engine")),
                  qPrintable(details));
+
+        // Its DMAs are the transfers: the Transfers tab has the engines' lanes and each chip's bandwidth.
+        auto* middle = explorer->findChild<QTabWidget*>(QStringLiteral("profileMiddleTabs"));
+        QTest::mouseClick(middle->tabBar(), Qt::LeftButton, Qt::NoModifier,
+                          middle->tabBar()->tabRect(middle->indexOf(explorer->transfers())).center());
+        QStringList lanes;
+        for (int r = 0; r < explorer->transfers()->lanes()->rowCount(); ++r)
+            lanes << explorer->transfers()->lanes()->rowLabel(r);
+        QVERIFY2(lanes.contains(QStringLiteral("DMA engine 0")) && !lanes.contains(QStringLiteral("MXU")),
+                 qPrintable(lanes.join(QStringLiteral(", "))));
+        QVERIFY2(explorer->transfers()->details().contains(QStringLiteral("<b>DMA HBM-&gt;VMEM</b>")),
+                 qPrintable(explorer->transfers()->details()));
+        QCOMPARE(explorer->transfers()->bandwidth()->graphCount(), 1);
 
         // Back to the replay's views, and to the same profile again without converting twice.
         QTest::mouseClick(button, Qt::LeftButton);

@@ -3,6 +3,7 @@
 #include "imported/profile_graph_view.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
+#include "imported/profile_transfers_view.h"
 
 #include <QSplitter>
 #include <QTabWidget>
@@ -14,7 +15,7 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_timeline(new ProfileTimelineView(document, this)),
       m_summary(new ProfileSummaryPanel(document, this)), m_ops(new ProfileOpsPanel(document, this)),
       m_details(new ProfileDetailsPanel(document, this)), m_graph(new ProfileGraphView(document, this)),
-      m_tabs(new QTabWidget(this))
+      m_transfers(new ProfileTransfersView(document, this)), m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("profileExplorer"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
@@ -26,6 +27,9 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
     m_tabs->addTab(m_ops, tr("Operations"));
     m_tabs->addTab(m_graph, tr("Dependencies"));
     m_tabs->setTabToolTip(1, tr("What the selected slice depended on and what depended on it (its flows)"));
+    m_tabs->addTab(m_transfers, tr("Transfers"));
+    m_tabs->setTabToolTip(
+        2, tr("Copies, memsets and DMAs by stream or engine, and the bandwidth they achieved"));
     bottom->addWidget(m_tabs);
     bottom->addWidget(m_details);
     bottom->setStretchFactor(0, 3);
@@ -45,6 +49,11 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
 void ProfileExplorer::showGraph()
 {
     m_tabs->setCurrentWidget(m_graph);
+}
+
+void ProfileExplorer::showTransfers()
+{
+    m_tabs->setCurrentWidget(m_transfers);
 }
 
 } // namespace xps::ui

@@ -1,6 +1,7 @@
 #pragma once
-// What the explorer shows for an imported profile: the timeline on top; under it the summary with the
-// findings, the per-operation table or the selected slice's dependency graph (tabs), and its details.
+// What the explorer shows for an imported profile (or a replay seen as one): the timeline on top; under it
+// the summary with the findings, the per-operation table, the selected slice's dependency graph or the
+// transfers with their bandwidth (tabs), and the selected slice's details.
 
 #include <QWidget>
 
@@ -14,6 +15,7 @@ class ProfileSummaryPanel;
 class ProfileOpsPanel;
 class ProfileDetailsPanel;
 class ProfileGraphView;
+class ProfileTransfersView;
 
 class ProfileExplorer : public QWidget
 {
@@ -26,8 +28,10 @@ public:
     ProfileOpsPanel* operations() const { return m_ops; }
     ProfileDetailsPanel* details() const { return m_details; }
     ProfileGraphView* graph() const { return m_graph; }
-    // Shows the dependency graph's tab instead of the operations table.
+    ProfileTransfersView* transfers() const { return m_transfers; }
+    // Shows the dependency graph's (or the transfers') tab instead of the operations table.
     void showGraph();
+    void showTransfers();
 
 private:
     ProfileTimelineView* m_timeline;
@@ -35,6 +39,7 @@ private:
     ProfileOpsPanel* m_ops;
     ProfileDetailsPanel* m_details;
     ProfileGraphView* m_graph;
+    ProfileTransfersView* m_transfers;
     QTabWidget* m_tabs;
 };
 

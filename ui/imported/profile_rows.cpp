@@ -8,7 +8,8 @@ namespace xps::ui {
 using profile::Profile;
 using profile::TrackKind;
 
-std::vector<ProfileRow> buildProfileRows(const Profile& p)
+std::vector<ProfileRow> buildProfileRows(const Profile& p,
+                                         const std::function<bool(std::uint32_t slice)>& keep)
 {
     std::vector<ProfileRow> rows;
     std::vector<std::uint32_t> processes;
@@ -38,6 +39,7 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p)
         i = j;
     }
     for (const std::uint32_t process : processes) {
+        const std::size_t headerRow = rows.size();
         ProfileRow header;
         header.kind = ProfileRow::Kind::Process;
         header.track = process;
@@ -57,6 +59,8 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p)
         for (const std::uint32_t t : tracks) {
             const profile::Track& track = p.tracks[t];
             if (track.kind == TrackKind::Counter) {
+                if (keep)
+                    continue;
                 ProfileRow row;
                 row.kind = ProfileRow::Kind::Counter;
                 row.track = t;
@@ -78,8 +82,19 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p)
                 rows.push_back(std::move(row));
             }
             for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i)
-                rows[first + p.slices[i].depth()].slices.push_back(i);
+                if (!keep || keep(i))
+                    rows[first + p.slices[i].depth()].slices.push_back(i);
+            if (keep) {
+                // Only the depths that kept something; the track's name on its first row.
+                const auto end = std::remove_if(rows.begin() + static_cast<std::ptrdiff_t>(first), rows.end(),
+                                                [](const ProfileRow& r) { return r.slices.empty(); });
+                rows.erase(end, rows.end());
+                if (rows.size() > first)
+                    rows[first].label = track.name;
+            }
         }
+        if (keep && rows.size() == headerRow + 1)
+            rows.pop_back(); // a process with nothing kept
     }
     return rows;
 }

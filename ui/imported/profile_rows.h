@@ -7,6 +7,7 @@
 
 #include "profile/profile.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,9 @@ struct ProfileRow
     std::uint32_t firstCounter = 0, counterCount = 0; // Counter: range of Profile::counters
 };
 
-std::vector<ProfileRow> buildProfileRows(const profile::Profile& profile);
+// With `keep`, only the slices it accepts: no counters, and no row, track or process left empty.
+std::vector<ProfileRow> buildProfileRows(const profile::Profile& profile,
+                                         const std::function<bool(std::uint32_t slice)>& keep = {});
 
 // The slices of `row` that overlap [from, to), as a range of positions in row.slices.
 std::pair<std::size_t, std::size_t> visibleSlices(const profile::Profile& profile, const ProfileRow& row,

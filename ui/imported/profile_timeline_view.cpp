@@ -48,6 +48,11 @@ int ProfileTimelineView::gutter() const
     return fontMetrics().horizontalAdvance(QLatin1Char('M')) * 22;
 }
 
+int ProfileTimelineView::scrollBarWidth() const
+{
+    return m_scroll->sizeHint().width();
+}
+
 int ProfileTimelineView::axisHeight() const
 {
     return fontMetrics().height() + 12;
@@ -78,18 +83,27 @@ int ProfileTimelineView::rowAtY(int y) const
     return static_cast<int>(it - m_tops.begin()) - 1;
 }
 
+void ProfileTimelineView::setSliceFilter(std::function<bool(const ProfileRun&, std::uint32_t)> keep)
+{
+    m_keep = std::move(keep);
+    rebuild();
+}
+
 void ProfileTimelineView::rebuild()
 {
     const ProfileRun* run = m_document->run();
-    m_rows = run ? buildProfileRows(run->profile) : std::vector<ProfileRow>{};
+    std::function<bool(std::uint32_t)> keep;
+    if (run && m_keep)
+        keep = [this, run](std::uint32_t slice) { return m_keep(*run, slice); };
+    m_rows = run ? buildProfileRows(run->profile, keep) : std::vector<ProfileRow>{};
     m_tops.assign(1, 0);
     for (int r = 0; r < rowCount(); ++r)
         m_tops.push_back(m_tops.back() + rowHeight(r));
     m_firstRowOfTrack.assign(run ? run->profile.tracks.size() : 0, -1);
     for (int r = 0; r < rowCount(); ++r)
-        if (m_rows[static_cast<std::size_t>(r)].kind == ProfileRow::Kind::Slices &&
-            m_rows[static_cast<std::size_t>(r)].depth == 0)
-            m_firstRowOfTrack[m_rows[static_cast<std::size_t>(r)].track] = r;
+        if (const ProfileRow& row = m_rows[static_cast<std::size_t>(r)];
+            row.kind == ProfileRow::Kind::Slices && m_firstRowOfTrack[row.track] < 0)
+            m_firstRowOfTrack[row.track] = r;
     m_critical.assign(run ? run->profile.slices.size() : 0, false);
     if (run)
         for (const profile::PathSegment& seg : run->analysis.criticalPath.segments)
@@ -148,8 +162,15 @@ int ProfileTimelineView::rowOf(std::uint32_t slice) const
     if (!run || slice >= run->profile.slices.size())
         return -1;
     const profile::Slice& s = run->profile.slices[slice];
-    const int first = m_firstRowOfTrack[s.track()];
-    return first < 0 ? -1 : first + static_cast<int>(s.depth());
+    // A track's rows are consecutive, one per depth (with a filter, only the depths that kept something).
+    for (int r = m_firstRowOfTrack[s.track()]; r >= 0 && r < rowCount(); ++r) {
+        const ProfileRow& row = m_rows[static_cast<std::size_t>(r)];
+        if (row.kind != ProfileRow::Kind::Slices || row.track != s.track())
+            break;
+        if (row.depth == s.depth())
+            return r;
+    }
+    return -1;
 }
 
 QPoint ProfileTimelineView::pointAt(std::uint32_t slice) const

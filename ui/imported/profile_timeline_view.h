@@ -11,17 +11,22 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QScrollBar;
 
 namespace xps::ui {
 
 class ProfileDocument;
+struct ProfileRun;
 
 class ProfileTimelineView : public QWidget
 {
     Q_OBJECT
 public:
     explicit ProfileTimelineView(ProfileDocument* document, QWidget* parent = nullptr);
+    // Draws only the slices `keep` accepts (the transfers tab's lanes), and only the rows that keep some.
+    void setSliceFilter(std::function<bool(const ProfileRun&, std::uint32_t slice)> keep);
 
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     QString rowLabel(int row) const;
@@ -29,6 +34,10 @@ public:
     int rowOf(std::uint32_t slice) const;
     QPoint pointAt(std::uint32_t slice) const;
     std::uint32_t sliceAt(const QPoint& pos) const;
+    // The width of the label gutter left of the time axis, and of the scroll bar right of it: where a plot
+    // under the timeline puts its own axis so that the two read as one.
+    int gutter() const;
+    int scrollBarWidth() const;
     // The rows drawn in the last frame: for tests that look at what the person sees.
     int paintedRows() const { return m_paintedRows; }
 
@@ -48,7 +57,6 @@ private:
     int rowHeight(int row) const;
     int rowTop(int row) const; // in content coordinates (before scrolling)
     int rowAtY(int y) const;
-    int gutter() const;
     int axisHeight() const;
     double xOf(profile::Nanos t) const;
     profile::Nanos timeAt(double x) const;
@@ -60,6 +68,7 @@ private:
     void drawFlows(QPainter& painter);
 
     ProfileDocument* m_document;
+    std::function<bool(const ProfileRun&, std::uint32_t)> m_keep; // empty: every slice
     QScrollBar* m_scroll;
     std::vector<ProfileRow> m_rows;
     std::vector<int> m_tops;            // per row, plus the total at the end

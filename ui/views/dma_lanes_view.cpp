@@ -1,5 +1,6 @@
 #include "views/dma_lanes_view.h"
 
+#include "report/palette.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "theme/theme.h"
@@ -18,7 +19,8 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
     : QWidget(parent), m_session(session), m_selection(selection),
       m_lanes(new TimelineView(session, selection, this,
                                [](const analysis::LaneInfo& lane) {
-                                   return lane.kind == analysis::LaneKind::DmaEngine || lane.kind == analysis::LaneKind::IciLink;
+                                   return lane.kind == analysis::LaneKind::DmaEngine ||
+                                          lane.kind == analysis::LaneKind::IciLink;
                                })),
       m_bandwidth(new QCustomPlot(this)), m_info(new QLabel(this))
 {
@@ -35,7 +37,8 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
     m_info->setTextFormat(Qt::RichText);
     m_info->setWordWrap(true);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_info->setText(tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
+    m_info->setText(
+        tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_lanes);
@@ -74,14 +77,13 @@ void DmaLanesView::showBandwidth()
     if (!run)
         return;
     const analysis::DmaAnalysis& dma = run->analyses.dma;
-    const double toGbs = run->trace->machine.clockMhz / 1000.0 / static_cast<double>(std::max<std::uint64_t>(1, dma.binCycles));
-    static const QColor kChipColours[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
-                                          QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0xD5, 0x5E, 0x00)};
+    const double toGbs = run->trace->machine.clockMhz / 1000.0 /
+                         static_cast<double>(std::max<std::uint64_t>(1, dma.binCycles));
     for (std::size_t chip = 0; chip < dma.hbmBytesPerBin.size(); ++chip) {
         QCPGraph* g = m_bandwidth->addGraph();
         g->setName(tr("chip %1").arg(chip));
         g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(kChipColours[chip % std::size(kChipColours)], 1.5));
+        g->setPen(QPen(QColor::fromRgb(palette::seriesColour(chip)), 1.5));
         const std::vector<double>& bins = dma.hbmBytesPerBin[chip];
         QVector<double> x, y;
         x.reserve(static_cast<qsizetype>(bins.size()));
@@ -94,7 +96,8 @@ void DmaLanesView::showBandwidth()
     }
     m_bandwidth->legend->setVisible(dma.hbmBytesPerBin.size() > 1);
     m_bandwidth->yAxis->setRange(0, run->trace->machine.hbmBandwidthGBs * 1.1);
-    m_bandwidth->xAxis->setRange(static_cast<double>(m_selection->from()), static_cast<double>(m_selection->to()));
+    m_bandwidth->xAxis->setRange(static_cast<double>(m_selection->from()),
+                                 static_cast<double>(m_selection->to()));
     m_bandwidth->replot();
 }
 
@@ -112,16 +115,20 @@ void DmaLanesView::showSelection()
     for (const events::SyncWaitRecord& w : run->store.syncWaits())
         if (w.satisfiedBy == static_cast<std::int64_t>(d.id)) {
             if (count++ < 8)
-                waits += tr("chip %1 pc %2 waited %3 cycles; ").arg(w.chip).arg(w.pc).arg(cyclesText(w.end - w.start));
+                waits += tr("chip %1 pc %2 waited %3 cycles; ")
+                             .arg(w.chip)
+                             .arg(w.pc)
+                             .arg(cyclesText(w.end - w.start));
         }
     if (count > 8)
         waits += tr("and %1 more").arg(count - 8);
     if (waits.isEmpty())
         waits = tr("none (nothing waited on it, or it was hidden behind other work)");
-    m_info->setText(tr("<b>DMA #%1</b> %2, %3 – %4 (%5 queued): issued by chip %6 pc %7 <tt>%8</tt><br><b>waits it ended:</b> %9")
+    m_info->setText(tr("<b>DMA #%1</b> %2, %3 – %4 (%5 queued): issued by chip %6 pc %7 "
+                       "<tt>%8</tt><br><b>waits it ended:</b> %9")
                         .arg(d.id)
-                        .arg(dmaSummary(*run->trace, d).toHtmlEscaped(), cyclesText(d.start), cyclesText(d.end),
-                             cyclesText(d.start - d.issue))
+                        .arg(dmaSummary(*run->trace, d).toHtmlEscaped(), cyclesText(d.start),
+                             cyclesText(d.end), cyclesText(d.start - d.issue))
                         .arg(d.chip)
                         .arg(d.pc)
                         .arg(bundleText(*run->trace, d.chip, d.pc).toHtmlEscaped(), waits));

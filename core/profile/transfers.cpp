@@ -1,0 +1,123 @@
+#include "profile/transfers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <unordered_map>
+
+namespace xps::profile {
+namespace {
+
+constexpr std::array<std::string_view, 4> kByteKeys = {"bytes", "bytes_accessed", "comm_size", "tensor_size"};
+
+std::uint64_t bytesInArgSet(const std::string& json)
+{
+    if (json.empty())
+        return 0;
+    const nlohmann::json args = nlohmann::json::parse(json, nullptr, false);
+    if (!args.is_object())
+        return 0;
+    for (const std::string_view key : kByteKeys) {
+        const auto it = args.find(std::string(key));
+        if (it != args.end() && it->is_number() && it->get<double>() > 0)
+            return static_cast<std::uint64_t>(it->get<double>());
+    }
+    return 0;
+}
+
+// Per-slice arguments named like a byte count, and argument sets read once each.
+class ByteReader
+{
+public:
+    explicit ByteReader(const Profile& p) : m_p(p)
+    {
+        for (const std::string_view key : kByteKeys)
+            if (const std::uint32_t id = p.findString(key); id != kNone)
+                m_keys.push_back(id);
+    }
+    std::uint64_t operator()(std::uint32_t slice)
+    {
+        const auto& args = m_p.sliceArgs; // sorted by slice
+        for (auto it = std::lower_bound(args.begin(), args.end(), slice,
+                                        [](const SliceArg&a, std::uint32_t s) { return a.slice < s; });
+             it != args.end() && it->slice == slice; ++it)
+            if (std::find(m_keys.begin(), m_keys.end(), it->key) != m_keys.end() && it->value > 0)
+                return static_cast<std::uint64_t>(it->value);
+        const std::uint32_t set = m_p.slices[slice].args;
+        if (set == 0)
+            return 0;
+        auto [cached, added] = m_sets.try_emplace(set, 0);
+        if (added)
+            cached->second = bytesInArgSet(m_p.args(set));
+        return cached->second;
+    }
+
+private:
+    const Profile& m_p;
+    std::vector<std::uint32_t> m_keys;
+    std::unordered_map<std::uint32_t, std::uint64_t> m_sets;
+};
+
+} // namespace
+
+std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice)
+{
+    return ByteReader(profile)(slice);
+}
+
+std::vector<Transfer> findTransfers(const Profile& profile)
+{
+    std::vector<Transfer> out;
+    ByteReader bytesOf(profile);
+    for (std::uint32_t i = 0; i < profile.slices.size(); ++i) {
+        const SliceClass c = profile.classOf(profile.slices[i]);
+        if (c != SliceClass::Memcpy && c != SliceClass::Memset && c != SliceClass::Communication)
+            continue;
+        const std::uint64_t bytes = bytesOf(i);
+        if (c == SliceClass::Communication && bytes == 0)
+            continue; // a collective kernel that does not say what it moved: not a transfer to draw
+        out.push_back({i, bytes});
+    }
+    return out;
+}
+
+std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std::vector<Transfer>& transfers,
+                                               Nanos from, Nanos to, int bins)
+{
+    std::vector<BandwidthSeries> out;
+    if (to <= from || bins <= 0)
+        return out;
+    const double width = static_cast<double>(to - from) / bins;
+    std::unordered_map<std::uint32_t, std::size_t> seriesOf;
+    for (const Transfer& t : transfers) {
+        const Slice& s = profile.slices[t.slice];
+        if (t.bytes == 0 || s.duration <= 0 || s.end() <= from || s.start >= to)
+            continue;
+        const std::uint32_t process =
+            profile.tracks[s.track()].parent != kNone ? profile.tracks[s.track()].parent : s.track();
+        auto [it, added] = seriesOf.try_emplace(process, out.size());
+        if (added)
+            out.push_back({process, std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
+        std::vector<double>& bw = out[it->second].gbPerSecond;
+        const double perNano = static_cast<double>(t.bytes) / static_cast<double>(s.duration);
+        const double a = static_cast<double>(std::max(s.start, from) - from);
+        const double b = static_cast<double>(std::min(s.end(), to) - from);
+        int bin = std::clamp(static_cast<int>(a / width), 0, bins - 1);
+        for (double x = a; x < b && bin < bins; ++bin) {
+            const double binEnd = std::min(b, width * (bin + 1));
+            bw[static_cast<std::size_t>(bin)] +=
+                std::max(0.0, binEnd - x) * perNano / width; // bytes/ns = GB/s
+            x = binEnd;
+        }
+    }
+    std::sort(out.begin(), out.end(), [&](const BandwidthSeries& x, const BandwidthSeries& y) {
+        return profile.tracks[x.process].sortIndex != profile.tracks[y.process].sortIndex
+                   ? profile.tracks[x.process].sortIndex < profile.tracks[y.process].sortIndex
+                   : x.process < y.process;
+    });
+    return out;
+}
+
+} // namespace xps::profile

@@ -1,0 +1,38 @@
+#pragma once
+// Transfers: memory copies, memsets and communication that says how many bytes it moved, in any profile.
+// What the replay's DMA lanes show for DMAs, for an import: the copies of a PyTorch trace (Memcpy HtoD /
+// DtoH / DtoD / PtoP with their "bytes"), XProf's copy ops ("bytes_accessed"), Chakra's memory and
+// communication nodes ("tensor_size", "comm_size"), and a replay seen as a profile (its DMAs, "bytes").
+// Their achieved bandwidth over time is the plot under the lanes.
+
+#include "profile/profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace xps::profile {
+
+struct Transfer
+{
+    std::uint32_t slice = kNone;
+    std::uint64_t bytes = 0; // 0: the profile does not say
+};
+
+// Memcpy and memset slices, and communication slices with a byte count, by slice index.
+std::vector<Transfer> findTransfers(const Profile& profile);
+
+// The bytes a slice says it moved: a per-slice argument or a member of its argument set named "bytes",
+// "bytes_accessed", "comm_size" or "tensor_size"; 0 if none.
+std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice);
+
+// Achieved bandwidth per device process in `bins` equal parts of [from, to): each transfer's bytes spread
+// evenly over its duration, in GB/s (bytes per nanosecond). Devices without transfers are left out.
+struct BandwidthSeries
+{
+    std::uint32_t process = kNone; // track
+    std::vector<double> gbPerSecond;
+};
+std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std::vector<Transfer>& transfers,
+                                               Nanos from, Nanos to, int bins);
+
+} // namespace xps::profile
