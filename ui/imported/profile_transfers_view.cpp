@@ -53,8 +53,16 @@ ProfileTransfersView::ProfileTransfersView(ProfileDocument* document, QWidget* p
 {
     setObjectName(QStringLiteral("profileTransfers"));
     m_lanes->setObjectName(QStringLiteral("transferLanes"));
-    m_lanes->setSliceFilter(
-        [](const ProfileRun& run, std::uint32_t slice) { return findTransfer(run, slice) != nullptr; });
+    m_lanes->setSliceFilter([this](const ProfileRun& run, std::uint32_t slice) {
+        // A flag per slice, made once per run: the lanes ask for every slice of the profile.
+        if (m_flagsFor.lock().get() != &run) {
+            m_isTransfer.assign(run.profile.slices.size(), false);
+            for (const profile::Transfer& t : run.analysis.transfers)
+                m_isTransfer[t.slice] = true;
+            m_flagsFor = m_document->runHandle();
+        }
+        return slice < m_isTransfer.size() && m_isTransfer[slice];
+    });
     m_bandwidth->setMinimumHeight(110);
     m_bandwidth->yAxis->setLabel(tr("achieved GB/s"));
     m_bandwidth->xAxis->setLabel(tr("µs from the start"));

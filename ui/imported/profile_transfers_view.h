@@ -7,6 +7,9 @@
 
 #include <QWidget>
 
+#include <memory>
+#include <vector>
+
 class QCustomPlot;
 class QLabel;
 
@@ -14,6 +17,7 @@ namespace xps::ui {
 
 class ProfileDocument;
 class ProfileTimelineView;
+struct ProfileRun;
 
 class ProfileTransfersView : public QWidget
 {
@@ -31,6 +35,8 @@ private:
     void applyTheme();
 
     ProfileDocument* m_document;
+    std::vector<bool> m_isTransfer; // per slice of the run below
+    std::weak_ptr<const ProfileRun> m_flagsFor;
     ProfileTimelineView* m_lanes;
     QCustomPlot* m_bandwidth;
     QLabel* m_info;
