@@ -7,6 +7,7 @@
 #include "import/proto/et_def.pb.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include <fcntl.h>
@@ -94,6 +95,8 @@ Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& ve
                                            : std::string("cannot open: ") + std::strerror(errno));
     google::protobuf::io::FileInputStream in(fd);
     in.SetCloseOnDelete(true);
+    // libprotobuf logs what it rejects (a string that is not UTF-8) to stderr; the error below says it.
+    const google::protobuf::LogSilencer quiet;
     pb::GlobalMetadata meta;
     bool eof = false;
     if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&meta, &in, &eof))
@@ -111,7 +114,7 @@ Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& ve
                 break;
             return Error(path, "node " + std::to_string(nodes.size()) + " (at byte " +
                                    text::withThousands(static_cast<std::uint64_t>(at)) +
-                                   "): cut off or not a Chakra node");
+                                   "): cut off or not a Chakra node (or a string in it is not UTF-8)");
         }
         nodes.push_back(std::move(node));
         if (options.progress && nodes.size() % 100'000 == 0 &&

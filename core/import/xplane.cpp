@@ -10,6 +10,7 @@
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include <zlib.h>
@@ -371,6 +372,8 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
         return Error(path, "cannot open");
     GzipFileStream file(gz);
     io::CopyingInputStreamAdaptor in(&file, 1 << 20);
+    // libprotobuf logs what it rejects (a name that is not UTF-8) to stderr; the error below says it.
+    const google::protobuf::LogSilencer quiet;
 
     Profile p;
     p.source = path;
@@ -418,7 +421,7 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                     return Error(path, "cannot read: " + file.error());
                 const std::string where = "plane " + std::to_string(planes) + " (at byte " +
                                           text::withThousands(at) + ", " + text::formatBytes(length) +
-                                          ") is cut off or is not an XPlane";
+                                          ") is cut off or is not an XPlane (or a name in it is not UTF-8)";
                 if (planes == 0)
                     return notAnXSpace(where + ": the file is cut off or is not an xplane.pb");
                 // Best effort, as for a cut-off JSON trace: keep the planes read whole, say what is lost.

@@ -146,6 +146,85 @@ std::uint32_t trackNamed(const Profile& p, const std::string& name)
     return profile::kNone;
 }
 
+// A host thread whose train_step (producer 42) launches a TPU module (consumer 42) of three ops: a fusion
+// (150 us), an all-reduce after it (100 us) and a copy (50 us); times in picoseconds. One aggregated event.
+tensorflow::profiler::XSpace trainStepXSpace()
+{
+    tensorflow::profiler::XSpace space;
+    space.add_hostnames("tpu-host-0");
+    const auto stat = [](tensorflow::profiler::XPlane* plane, std::int64_t id, const char* name) {
+        (*plane->mutable_stat_metadata())[id].set_id(id);
+        (*plane->mutable_stat_metadata())[id].set_name(name);
+    };
+    const auto event = [](tensorflow::profiler::XLine* line, std::int64_t meta, std::int64_t offsetPs,
+                          std::int64_t durationPs) {
+        auto* e = line->add_events();
+        e->set_metadata_id(meta);
+        e->set_offset_ps(offsetPs);
+        e->set_duration_ps(durationPs);
+        return e;
+    };
+    const auto intStat = [](tensorflow::profiler::XEvent* e, std::int64_t id, std::int64_t v) {
+        auto* st = e->add_stats();
+        st->set_metadata_id(id);
+        st->set_int64_value(v);
+    };
+    auto* host = space.add_planes();
+    host->set_id(1);
+    host->set_name("/host:CPU");
+    stat(host, 1, "group_id");
+    stat(host, 2, "_p");
+    stat(host, 3, "_pt");
+    (*host->mutable_event_metadata())[1].set_name("train_step");
+    auto* python = host->add_lines();
+    python->set_id(10);
+    python->set_name("python3");
+    python->set_timestamp_ns(1000);
+    auto* step = event(python, 1, 0, 500'000'000);
+    intStat(step, 1, 3);
+    intStat(step, 2, 42);
+    intStat(step, 3, 1);
+
+    auto* tpu = space.add_planes();
+    tpu->set_id(2);
+    tpu->set_name("/device:TPU:0");
+    stat(tpu, 4, "_c");
+    stat(tpu, 5, "_ct");
+    stat(tpu, 6, "flops");
+    stat(tpu, 7, "hlo_category");
+    stat(tpu, 8, "convolution");
+    (*tpu->mutable_event_metadata())[1].set_name("jit_train_step");
+    (*tpu->mutable_event_metadata())[2].set_name("%fusion.1 = f32[128,128] fusion(...)");
+    (*tpu->mutable_event_metadata())[2].set_display_name("fusion.1");
+    auto* flops = (*tpu->mutable_event_metadata())[2].add_stats();
+    flops->set_metadata_id(6);
+    flops->set_double_value(1e9);
+    (*tpu->mutable_event_metadata())[3].set_name("all-reduce.7");
+    (*tpu->mutable_event_metadata())[4].set_name("copy-start.2");
+    auto* modules = tpu->add_lines();
+    modules->set_id(1);
+    modules->set_name("XLA Modules");
+    modules->set_timestamp_ns(1000);
+    auto* module = event(modules, 1, 100'000, 400'000'000);
+    intStat(module, 4, 42);
+    intStat(module, 5, 1);
+    auto* ops = tpu->add_lines();
+    ops->set_id(2);
+    ops->set_name("XLA Ops");
+    ops->set_timestamp_ns(1000);
+    auto* fusion = event(ops, 2, 100'000, 150'000'000);
+    auto* category = fusion->add_stats();
+    category->set_metadata_id(7);
+    category->set_ref_value(8);
+    event(ops, 3, 150'100'000, 100'000'000);
+    event(ops, 4, 300'001'500, 50'000'000); // 1.5 ns rounds to 2
+    auto* aggregated = ops->add_events();
+    aggregated->set_metadata_id(2);
+    aggregated->set_num_occurrences(7);
+
+    return space;
+}
+
 bool hasWarning(const Profile& p, const std::string& part)
 {
     for (const std::string& w : p.warnings)
@@ -586,80 +665,7 @@ private slots:
 
     void xprofXSpace()
     {
-        // A host thread whose train_step (producer 42) launches a TPU module (consumer 42) of three ops: a
-        // fusion (150 us), an all-reduce after it (100 us) and a copy (50 us); times in picoseconds.
-        tensorflow::profiler::XSpace space;
-        space.add_hostnames("tpu-host-0");
-        const auto stat = [](tensorflow::profiler::XPlane* plane, std::int64_t id, const char* name) {
-            (*plane->mutable_stat_metadata())[id].set_id(id);
-            (*plane->mutable_stat_metadata())[id].set_name(name);
-        };
-        const auto event = [](tensorflow::profiler::XLine* line, std::int64_t meta, std::int64_t offsetPs,
-                              std::int64_t durationPs) {
-            auto* e = line->add_events();
-            e->set_metadata_id(meta);
-            e->set_offset_ps(offsetPs);
-            e->set_duration_ps(durationPs);
-            return e;
-        };
-        const auto intStat = [](tensorflow::profiler::XEvent* e, std::int64_t id, std::int64_t v) {
-            auto* st = e->add_stats();
-            st->set_metadata_id(id);
-            st->set_int64_value(v);
-        };
-        auto* host = space.add_planes();
-        host->set_id(1);
-        host->set_name("/host:CPU");
-        stat(host, 1, "group_id");
-        stat(host, 2, "_p");
-        stat(host, 3, "_pt");
-        (*host->mutable_event_metadata())[1].set_name("train_step");
-        auto* python = host->add_lines();
-        python->set_id(10);
-        python->set_name("python3");
-        python->set_timestamp_ns(1000);
-        auto* step = event(python, 1, 0, 500'000'000);
-        intStat(step, 1, 3);
-        intStat(step, 2, 42);
-        intStat(step, 3, 1);
-
-        auto* tpu = space.add_planes();
-        tpu->set_id(2);
-        tpu->set_name("/device:TPU:0");
-        stat(tpu, 4, "_c");
-        stat(tpu, 5, "_ct");
-        stat(tpu, 6, "flops");
-        stat(tpu, 7, "hlo_category");
-        stat(tpu, 8, "convolution");
-        (*tpu->mutable_event_metadata())[1].set_name("jit_train_step");
-        (*tpu->mutable_event_metadata())[2].set_name("%fusion.1 = f32[128,128] fusion(...)");
-        (*tpu->mutable_event_metadata())[2].set_display_name("fusion.1");
-        auto* flops = (*tpu->mutable_event_metadata())[2].add_stats();
-        flops->set_metadata_id(6);
-        flops->set_double_value(1e9);
-        (*tpu->mutable_event_metadata())[3].set_name("all-reduce.7");
-        (*tpu->mutable_event_metadata())[4].set_name("copy-start.2");
-        auto* modules = tpu->add_lines();
-        modules->set_id(1);
-        modules->set_name("XLA Modules");
-        modules->set_timestamp_ns(1000);
-        auto* module = event(modules, 1, 100'000, 400'000'000);
-        intStat(module, 4, 42);
-        intStat(module, 5, 1);
-        auto* ops = tpu->add_lines();
-        ops->set_id(2);
-        ops->set_name("XLA Ops");
-        ops->set_timestamp_ns(1000);
-        auto* fusion = event(ops, 2, 100'000, 150'000'000);
-        auto* category = fusion->add_stats();
-        category->set_metadata_id(7);
-        category->set_ref_value(8);
-        event(ops, 3, 150'100'000, 100'000'000);
-        event(ops, 4, 300'001'500, 50'000'000); // 1.5 ns rounds to 2
-        auto* aggregated = ops->add_events();
-        aggregated->set_metadata_id(2);
-        aggregated->set_num_occurrences(7);
-
+        const tensorflow::profiler::XSpace space = trainStepXSpace();
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("run.xplane.pb")).toStdString();
         test::writeFile(path, space.SerializeAsString());
@@ -885,6 +891,40 @@ private slots:
         message = failure(array.substr(0, array.size() - 2));
         QVERIFY2(message.find("the array that holds the nodes is not closed") != std::string::npos,
                  message.c_str());
+    }
+
+    void hostileXSpaceMutations()
+    {
+        // Bit flips, cut-offs, deleted spans and 0xff bytes (varints that never end, lengths of gigabytes) in
+        // a protobuf: each imports (what was read whole) or fails naming the file; never a crash or a hang.
+        const std::string original = trainStepXSpace().SerializeAsString();
+        std::mt19937_64 rng(20261124);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("m.xplane.pb")).toStdString();
+        int ok = 0, failed = 0;
+        for (int i = 0; i < 400; ++i) {
+            std::string s = original;
+            for (int edit = 0; edit < 1 + static_cast<int>(rng() % 3) && !s.empty(); ++edit) {
+                const std::size_t at = rng() % s.size();
+                switch (rng() % 4) {
+                case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
+                case 1: s.resize(at); break;
+                case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 16)); break;
+                case 3: s.insert(at, std::string(1 + rng() % 5, '\xff')); break;
+                }
+            }
+            test::writeFile(path, s);
+            auto p = importing::importProfile(path);
+            if (p.ok()) {
+                ++ok;
+                QVERIFY(profile::analyzeProfile(*p).span >= 0);
+            } else {
+                ++failed;
+                QVERIFY2(p.error().location().find("m.xplane.pb") != std::string::npos,
+                         p.error().toString().c_str());
+            }
+        }
+        QVERIFY(ok > 0 && failed > 0);
     }
 
     void hostileMutations()
