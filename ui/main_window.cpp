@@ -176,6 +176,24 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
                                   .arg(run->profile.tracks.size())
                                   .arg(run->analysis.findings.size()));
     });
+    connect(m_profile, &ProfileDocument::selectionChanged, this, [this] {
+        // A selection in the replay seen as a profile selects the same DMA or pc in the replay's views.
+        const std::shared_ptr<const Run> run = m_projectedRun.lock();
+        const ProfileRun* shown = m_profile->run();
+        if (!run || run != m_session->runHandle() || !shown || m_profile->selectedSlice() == profile::kNone)
+            return;
+        const analysis::ReplayRef ref = analysis::replayRefOf(shown->profile, m_profile->selectedSlice());
+        Selection selection;
+        selection.origin = tr("replay as a profile");
+        if (ref.dma) {
+            selection.dmas = {*ref.dma};
+            selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, *ref.dma};
+        }
+        if (ref.pc && ref.chip >= 0)
+            selection.pcs = {{ref.chip, *ref.pc}};
+        if (!selection.empty())
+            m_selection->select(std::move(selection));
+    });
     connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
         m_converting = false;
         m_projectedRun.reset();
@@ -307,10 +325,22 @@ void MainWindow::createActions()
            "time (overlapped and exposed), the operations table, the critical path through DMA and wait "
            "dependencies (Ctrl+Shift+P)"));
     connect(m_profileViewAction, &QAction::toggled, this, [this](bool on) {
-        if (on)
+        if (on) {
             showReplayAsProfile();
-        else
-            showReplayViews(true);
+            return;
+        }
+        // Back at the time range the profile views showed: the replay's views continue where they were.
+        const std::shared_ptr<const Run> run = m_projectedRun.lock();
+        if (run && run == m_session->runHandle() && m_profile->run()) {
+            const double cyclesPerNano = run->trace->machine.clockMhz / 1000.0;
+            const auto [from, to] = m_profile->visibleRange();
+            const auto cycle = [&](profile::Nanos t) {
+                return static_cast<std::uint64_t>(
+                    std::max(0.0, std::round(static_cast<double>(t) * cyclesPerNano)));
+            };
+            m_selection->setTimeRange(cycle(from), std::max(cycle(to), cycle(from) + 1));
+        }
+        showReplayViews(true);
     });
     m_viewMenu->addSeparator();
 

@@ -436,4 +436,23 @@ profile::Profile replayAsProfile(const ReplayView& replay, const std::string& so
     return Builder(replay, source).build();
 }
 
+ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)
+{
+    ReplayRef ref;
+    if (slice >= profile.slices.size() || profile.format != profile::kReplayFormat)
+        return ref;
+    const profile::Slice& s = profile.slices[slice];
+    ref.chip = static_cast<int>(profile.tracks[s.track()].pid);
+    if (profile.categoryOf(s) == "dma" && s.link > 0)
+        ref.dma = s.link - 1;
+    const std::uint32_t pcKey = profile.findString("pc"), firstPcKey = profile.findString("first pc");
+    const auto& args = profile.sliceArgs; // sorted by slice
+    for (auto it = std::lower_bound(args.begin(), args.end(), slice,
+                                    [](const profile::SliceArg&a, std::uint32_t x) { return a.slice < x; });
+         it != args.end() && it->slice == slice; ++it)
+        if ((it->key == pcKey || it->key == firstPcKey) && it->value >= 0)
+            ref.pc = static_cast<std::uint32_t>(it->value);
+    return ref;
+}
+
 } // namespace xps::analysis

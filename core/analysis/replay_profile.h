@@ -19,11 +19,23 @@
 #include "analysis/replay_view.h"
 #include "profile/profile.h"
 
+#include <optional>
 #include <string>
 
 namespace xps::analysis {
 
 profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source);
+
+// What a slice of that profile stands for in the replay: its chip, and the DMA (by id) or the pc it began at
+// (a unit run's first pc, a wait's or a DMA's issuing pc), so that selecting it in the profile views selects
+// the same thing in the replay's views. Regions stand for neither.
+struct ReplayRef
+{
+    int chip = -1;
+    std::optional<std::uint32_t> dma;
+    std::optional<std::uint32_t> pc;
+};
+ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice);
 
 // The cycle as nanoseconds at `clockMhz`, rounded.
 profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz);

@@ -306,6 +306,14 @@ private slots:
                 QCOMPARE(p.slices[f.from].end(), p.slices[f.to].end());
             }
         QVERIFY(waitsEndedByDma > 0 && waitsEndedByDma <= waits.size());
+        // A DMA slice stands for its DMA and the pc that issued it; a region for neither.
+        const analysis::ReplayRef dmaRef = analysis::replayRefOf(p, loads[0]);
+        QCOMPARE(dmaRef.chip, 0);
+        QVERIFY(dmaRef.dma.has_value() && dmaRef.pc.has_value());
+        QCOMPARE(*dmaRef.pc, dmas.at(*dmaRef.dma).pc);
+        QCOMPARE(analysis::cycleToNanos(dmas.at(*dmaRef.dma).end, mhz), p.slices[loads[0]].end());
+        const analysis::ReplayRef regionRef = analysis::replayRefOf(p, named("matmul")[0]);
+        QVERIFY(!regionRef.dma && !regionRef.pc);
         // Regions, nested as the program nests them.
         QCOMPARE(named("matmul").size(), std::size_t(1));
         QCOMPARE(named("panel").size(), std::size_t(8));

@@ -735,6 +735,12 @@ private slots:
                      details.contains(QStringLiteral("bytes")) &&
                      details.contains(QStringLiteral("DMA engine")),
                  qPrintable(details));
+        // The replay's own views select the same DMA and its issuing pc.
+        const ui::Selection picked = w.selection()->selection();
+        QCOMPARE(picked.dmas.size(), std::size_t(1));
+        QCOMPARE(picked.dmas[0], run->profile.slices[dma].link - 1);
+        QCOMPARE(picked.pcs.size(), std::size_t(1));
+        const auto visible = w.profileDocument()->visibleRange();
 
         // Its DMAs are the transfers: the Transfers tab has the engines' lanes and each chip's bandwidth.
         auto* middle = explorer->findChild<QTabWidget*>(QStringLiteral("profileMiddleTabs"));
@@ -755,6 +761,16 @@ private slots:
         QVERIFY(!explorer->isVisible());
         QVERIFY(w.summary()->isVisible());
         QVERIFY(!action->isChecked());
+        // ... at the time range the profile showed (1.05 cycles a nanosecond), the DMA still selected.
+        const auto cycleOf = [](profile::Nanos t) { return std::max(0.0, static_cast<double>(t) * 1.05); };
+        QVERIFY2(std::abs(static_cast<double>(w.selection()->from()) - cycleOf(visible.first)) <= 1.0 &&
+                     std::abs(static_cast<double>(w.selection()->to()) - cycleOf(visible.second)) <= 1.0,
+                 qPrintable(QStringLiteral("%1..%2 cycles for %3..%4 ns")
+                                .arg(w.selection()->from())
+                                .arg(w.selection()->to())
+                                .arg(visible.first)
+                                .arg(visible.second)));
+        QCOMPARE(w.selection()->selection().dmas, picked.dmas);
         const ui::ProfileRun* converted = w.profileDocument()->run();
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_VERIFY(explorer->isVisible());
