@@ -897,46 +897,24 @@ private slots:
     {
         // Bit flips, cut-offs, deleted spans and 0xff bytes (varints that never end, lengths of gigabytes) in
         // a protobuf: each imports (what was read whole) or fails naming the file; never a crash or a hang.
-        const std::string original = trainStepXSpace().SerializeAsString();
-        std::mt19937_64 rng(20261124);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(QStringLiteral("m.xplane.pb")).toStdString();
-        int ok = 0, failed = 0;
-        for (int i = 0; i < 400; ++i) {
-            std::string s = original;
-            for (int edit = 0; edit < 1 + static_cast<int>(rng() % 3) && !s.empty(); ++edit) {
-                const std::size_t at = rng() % s.size();
-                switch (rng() % 4) {
-                case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
-                case 1: s.resize(at); break;
-                case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 16)); break;
-                case 3: s.insert(at, std::string(1 + rng() % 5, '\xff')); break;
-                }
-            }
-            test::writeFile(path, s);
-            auto p = importing::importProfile(path);
-            if (p.ok()) {
-                ++ok;
-                QVERIFY(profile::analyzeProfile(*p).span >= 0);
-            } else {
-                ++failed;
-                QVERIFY2(p.error().location().find("m.xplane.pb") != std::string::npos,
-                         p.error().toString().c_str());
-            }
-        }
-        QVERIFY(ok > 0 && failed > 0);
+        importMutations(trainStepXSpace().SerializeAsString(), "m.xplane.pb", 20261124,
+                        [](std::string& s, auto& rng) {
+                            for (int edit = 0; edit < 1 + static_cast<int>(rng() % 3) && !s.empty(); ++edit) {
+                                const std::size_t at = rng() % s.size();
+                                switch (rng() % 4) {
+                                case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
+                                case 1: s.resize(at); break;
+                                case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 16)); break;
+                                case 3: s.insert(at, std::string(1 + rng() % 5, '\xff')); break;
+                                }
+                            }
+                        });
     }
 
     void hostileMutations()
     {
         // Hundreds of mutations of the fixture: each imports or fails with a located message.
-        const std::string original = test::readFile(fixture());
-        std::mt19937_64 rng(20261123);
-        QTemporaryDir dir;
-        const std::string path = dir.filePath(QStringLiteral("m.json")).toStdString();
-        int ok = 0, failed = 0;
-        for (int i = 0; i < 400; ++i) {
-            std::string s = original;
+        importMutations(test::readFile(fixture()), "m.json", 20261123, [](std::string& s, auto& rng) {
             const std::size_t at = rng() % s.size();
             switch (rng() % 4) {
             case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
@@ -944,6 +922,22 @@ private slots:
             case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 64)); break;
             case 3: s[at] = "{}[],:\"0123456789-eE.\\"[rng() % 22]; break;
             }
+        });
+    }
+
+private:
+    // 400 mutations of `original` written as `name`: each imports (and its analyses run) or fails with an
+    // error located in that file; some of each.
+    template <typename Mutate>
+    void importMutations(const std::string& original, const char* name, std::uint64_t seed, Mutate mutate)
+    {
+        std::mt19937_64 rng(seed);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QString::fromUtf8(name)).toStdString();
+        int ok = 0, failed = 0;
+        for (int i = 0; i < 400; ++i) {
+            std::string s = original;
+            mutate(s, rng);
             test::writeFile(path, s);
             auto p = importing::importProfile(path);
             if (p.ok()) {
@@ -951,8 +945,7 @@ private slots:
                 QVERIFY(profile::analyzeProfile(*p).span >= 0);
             } else {
                 ++failed;
-                QVERIFY2(p.error().location().find("/m.json:") != std::string::npos,
-                         p.error().toString().c_str());
+                QVERIFY2(p.error().location().find(name) != std::string::npos, p.error().toString().c_str());
             }
         }
         QVERIFY(ok > 0 && failed > 0);

@@ -6,11 +6,10 @@
 #include "profile/transfers.h"
 #include "report/palette.h"
 #include "theme/theme.h"
+#include "widgets/lanes_over_plot.h"
 #include "widgets/qcustomplot.h"
 
 #include <QLabel>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -63,25 +62,8 @@ ProfileTransfersView::ProfileTransfersView(ProfileDocument* document, QWidget* p
         }
         return slice < m_isTransfer.size() && m_isTransfer[slice];
     });
-    m_bandwidth->setMinimumHeight(110);
-    m_bandwidth->yAxis->setLabel(tr("achieved GB/s"));
-    m_bandwidth->xAxis->setLabel(tr("µs from the start"));
-    m_bandwidth->legend->setVisible(true);
-    m_bandwidth->legend->setFont(QFont(font().family(), 8));
-    m_bandwidth->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_info->setTextFormat(Qt::RichText);
-    m_info->setWordWrap(true);
-    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_lanes);
-    split->addWidget(m_bandwidth);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_info);
+    setUpBandwidthPlot(m_bandwidth, tr("achieved GB/s"), tr("µs from the start"));
+    layOutLanesOverPlot(this, m_lanes, m_bandwidth, m_info, 1, 1);
 
     connect(m_document, &ProfileDocument::loaded, this, [this] {
         showBandwidth();

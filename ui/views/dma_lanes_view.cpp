@@ -6,12 +6,11 @@
 #include "theme/theme.h"
 #include "views/event_text.h"
 #include "views/timeline_view.h"
+#include "widgets/lanes_over_plot.h"
 #include "widgets/qcustomplot.h"
 
 #include <QLabel>
-#include <QSplitter>
 #include <QTextDocument>
-#include <QVBoxLayout>
 
 namespace xps::ui {
 
@@ -26,29 +25,12 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
 {
     setObjectName(QStringLiteral("dma"));
     m_lanes->setObjectName(QStringLiteral("dmaTimeline"));
-    m_bandwidth->setMinimumHeight(120);
-    m_bandwidth->yAxis->setLabel(tr("HBM GB/s"));
-    m_bandwidth->xAxis->setLabel(tr("cycles"));
+    setUpBandwidthPlot(m_bandwidth, tr("HBM GB/s"), tr("cycles"));
     m_bandwidth->xAxis->setNumberFormat(QStringLiteral("f"));
     m_bandwidth->xAxis->setNumberPrecision(0);
-    m_bandwidth->legend->setVisible(true);
-    m_bandwidth->legend->setFont(QFont(font().family(), 8));
-    m_bandwidth->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_info->setTextFormat(Qt::RichText);
-    m_info->setWordWrap(true);
-    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_info->setText(
         tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
-
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_lanes);
-    split->addWidget(m_bandwidth);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_info);
+    layOutLanesOverPlot(this, m_lanes, m_bandwidth, m_info, 3, 1);
 
     connect(session, &ReplaySession::opened, this, [this] {
         m_bandwidth->clearGraphs();
