@@ -533,6 +533,44 @@ private slots:
         QCOMPARE(p.slices[0].start, Nanos(nanos));
     }
 
+    void aRealNodeJsTraceImports()
+    {
+        // Not written by hand: what Node.js 20.20.2 wrote for tests/data/node_trace_step.js (`node
+        // --trace-event-categories v8,node,node.async_hooks,node.fs.sync --trace-events-enabled
+        // node_trace_step.js`): a real tool's Chrome trace, with B/E pairs, complete, async (b/e), instant
+        // and metadata events, string ids, tts/tdur thread times.
+        const std::string path = test::sourceDir() + "/tests/data/node_trace.json";
+        auto kind = importing::detectInput(path);
+        QVERIFY(kind.ok() && *kind == importing::InputKind::ChromeJson);
+        auto p = importing::importProfile(path);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QCOMPARE(p->format, std::string("Chrome trace JSON"));
+        QVERIFY2(p->warnings.empty(), p->warnings.empty() ? "" : p->warnings[0].c_str());
+        QCOMPARE(p->slices.size(), std::size_t(60));
+        QCOMPARE(p->tracks[trackNamed(*p, "node")].kind, profile::TrackKind::Process);
+        QCOMPARE(p->tracks[trackNamed(*p, "JavaScriptMainThread")].kind, profile::TrackKind::Thread);
+        // Four sync writes of the blocks, five reads (the script, then the blocks); four gzips, as async
+        // slices on their own track.
+        QCOMPARE(named(*p, "fs.sync.write").size(), std::size_t(4));
+        QCOMPARE(named(*p, "fs.sync.read").size(), std::size_t(5));
+        const auto gzips = named(*p, "ZLIB");
+        QCOMPARE(gzips.size(), std::size_t(4));
+        QCOMPARE(p->tracks[gzips[0]->track()].kind, profile::TrackKind::Async);
+        // The timer's callback runs inside RunTimers: nested one level deeper, within its time.
+        const profile::Slice* timers = named(*p, "RunTimers")[0];
+        const profile::Slice* callback = named(*p, "Timeout_CALLBACK")[0];
+        QVERIFY(callback->start >= timers->start && callback->end() <= timers->end());
+        QVERIFY(callback->depth() > timers->depth());
+        QVERIFY(profile::analyzeProfile(*p).ops.size() > 10);
+        // Through our Chrome export and back: the same slices.
+        QTemporaryDir dir;
+        const std::string out = dir.filePath(QStringLiteral("again.json")).toStdString();
+        QVERIFY(exporting::writeProfileChromeTrace(*p, out).ok());
+        auto again = importing::importProfile(out);
+        QVERIFY(again.ok());
+        QCOMPARE(again->slices.size(), p->slices.size());
+    }
+
     void transfersAndTheirBandwidth()
     {
         // The step's one copy (4 MiB HtoD over 200 us on stream 7) is a transfer; the NCCL kernel, which does
