@@ -142,7 +142,15 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
             m_profile->cancel();
             m_progress->hide();
             m_cancel->hide();
-            m_stageLabel->setText(tr("Import cancelled"));
+            m_stageLabel->setText(m_converting ? tr("Replay as a profile cancelled")
+                                               : tr("Import cancelled"));
+            if (m_converting) {
+                // Still on the replay's views: the action says so, and the next toggle converts again.
+                m_converting = false;
+                m_projectedRun.reset();
+                const QSignalBlocker quiet(m_profileViewAction);
+                m_profileViewAction->setChecked(false);
+            }
         } else {
             m_session->cancel();
         }
@@ -393,8 +401,6 @@ void MainWindow::openFile(const QString& path)
     // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
     const auto kind = importing::detectInput(path.toStdString());
     if (kind && *kind != importing::InputKind::XpuTrace) {
-        // Made on first use: laying out its tables and panels would otherwise cost every replay's first
-        // frame.
         ensureProfileExplorer();
         m_projectedRun.reset();
         m_converting = false;

@@ -2,6 +2,7 @@
 
 #include "analysis/activity_lanes.h"
 #include "isa/isa.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <array>
@@ -47,7 +48,7 @@ public:
         m_p.source = source;
         m_p.format = std::string(profile::kReplayFormat);
         m_p.metadata.emplace_back("trace", replay.trace.name);
-        m_p.metadata.emplace_back("clock", std::to_string(replay.trace.machine.clockMhz) + " MHz");
+        m_p.metadata.emplace_back("clock", text::formatDouble(replay.trace.machine.clockMhz) + " MHz");
         m_p.metadata.emplace_back("cycles", std::to_string(replay.totalCycles));
     }
 
