@@ -89,8 +89,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     markBusy(index);
     if (q.size() == 1) {
         // The only change to the next event: this new head's start (nothing moved since it was computed).
-        schedule(q.front(), std::max(m_now, static_cast<double>(cycle)));
-        m_nextEvent = std::min(m_nextEvent, q.front().startAt);
+        schedule(q.front(), later(m_now, DmaTime::at(cycle)));
+        m_nextEvent = earlier(m_nextEvent, q.front().startAt);
     }
     return q.back().id;
 }
@@ -100,9 +100,9 @@ void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::u
 {
     ++m_version;
     const double hops = static_cast<double>(isa::iciRoute(m_config, fromChip, toChip).size());
-    m_messages.push_back({static_cast<double>(cycle) + hops * static_cast<double>(m_config.iciLatencyCycles),
+    m_messages.push_back({DmaTime::at(cycle).plus(hops * static_cast<double>(m_config.iciLatencyCycles)),
                           toChip, flag, value});
-    m_nextEvent = std::min(m_nextEvent, m_messages.back().at);
+    m_nextEvent = earlier(m_nextEvent, m_messages.back().at);
 }
 
 void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
@@ -111,13 +111,29 @@ void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
     ++m_version;
 }
 
-void DmaSystem::schedule(Transfer& head, double now) const
+void DmaSystem::schedule(Transfer& head, DmaTime now) const
 {
-    // A new head starts after the setup cost and its route's latency.
+    // A new head starts after the setup cost and its route's latency (strictly after now, so every event
+    // moves something forward).
     const double latency =
         static_cast<double>(m_config.dmaSetupCycles) +
         static_cast<double>(head.links.size()) * static_cast<double>(m_config.iciLatencyCycles);
-    head.startAt = std::max(now, static_cast<double>(head.issueCycle)) + std::max(latency, 1e-9);
+    head.startAt = later(now, DmaTime::at(head.issueCycle)).plus(std::max(latency, 1e-9));
+}
+
+std::uint64_t DmaSystem::nextBoundary(const Transfer& t)
+{
+    return std::min((t.chunksDone + 1) * t.chunk, t.total);
+}
+
+void DmaSystem::planBoundary(Transfer& t)
+{
+    if (t.chunksDone * t.chunk >= t.total || !(t.rate > 0.0)) {
+        t.boundaryAt = DmaTime::never();
+        return;
+    }
+    const double remaining = std::max(0.0, static_cast<double>(nextBoundary(t)) - t.anchorBytes);
+    t.boundaryAt = t.anchorAt.plus(remaining / t.rate);
 }
 
 void DmaSystem::recomputeRates()
@@ -163,37 +179,27 @@ void DmaSystem::recomputeRates()
             else
                 rate = std::min(rate, link / linkUsers[i]);
         });
+        if (rate == t.rate)
+            return; // same rate: the anchor and the planned boundary stand
+        // Re-anchor at now: the bytes moved so far at the old rate, never past the boundary still ahead.
+        const double moved = t.anchorBytes + t.rate * m_now.since(t.anchorAt);
+        t.anchorBytes = std::min(moved, static_cast<double>(nextBoundary(t)));
+        t.anchorAt = m_now;
         t.rate = rate;
+        planBoundary(t);
     });
 }
 
-double DmaSystem::nextEventTime() const
+DmaTime DmaSystem::nextEventTime() const
 {
-    double next = INFINITY;
+    DmaTime next = DmaTime::never();
     forEachBusyQueue([&](const Ring<Transfer>& q) {
         const Transfer& t = q.front();
-        if (!t.active) {
-            next = std::min(next, t.startAt);
-            return;
-        }
-        const double boundary = static_cast<double>(std::min((t.chunksDone + 1) * t.chunk, t.total));
-        next = std::min(next, m_now + std::max(0.0, boundary - t.done) / t.rate);
+        next = earlier(next, t.active ? t.boundaryAt : t.startAt);
     });
     for (const FlagMessage& m : m_messages)
-        next = std::min(next, m.at);
+        next = earlier(next, m.at);
     return next;
-}
-
-void DmaSystem::moveBytes(double until)
-{
-    const double dt = until - m_now;
-    if (dt <= 0.0)
-        return;
-    forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
-        if (q.front().active)
-            q.front().done =
-                std::min(static_cast<double>(q.front().total), q.front().done + q.front().rate * dt);
-    });
 }
 
 void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to)
@@ -255,18 +261,17 @@ void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::u
     }
 }
 
-void DmaSystem::completeChunks(Transfer& t, double now)
+void DmaSystem::completeChunks(Transfer& t)
 {
-    // Floating-point rates land a hair short of a boundary; a millionth of a byte is not a byte.
-    while (t.chunksDone * t.chunk < t.total) {
-        const std::uint64_t boundary = std::min((t.chunksDone + 1) * t.chunk, t.total);
-        if (t.done + 1e-6 < static_cast<double>(boundary))
-            break;
+    // A chunk completes when the time planned for its boundary has come: its bytes are then exactly the
+    // boundary, whatever the floating-point sum of rate x time would say.
+    while (t.chunksDone * t.chunk < t.total && t.boundaryAt <= m_now) {
+        const std::uint64_t boundary = nextBoundary(t);
         if (m_copyPayload || t.d.dstSpace == isa::Space::Smem)
             copyChunk(t, t.chunksDone * t.chunk, boundary);
         if (!m_copyPayload)
             trackStaleness(t, t.chunksDone * t.chunk, boundary);
-        recordVmemAccesses(t, t.chunksDone * t.chunk, boundary, static_cast<std::uint64_t>(std::ceil(now)));
+        recordVmemAccesses(t, t.chunksDone * t.chunk, boundary, m_now.ceilCycle());
         const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
         DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
         if (t.d.srcSpace == isa::Space::Hbm)
@@ -279,10 +284,13 @@ void DmaSystem::completeChunks(Transfer& t, double now)
         ++t.chunksDone;
         m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
         m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
+        t.anchorAt = t.boundaryAt;
+        t.anchorBytes = static_cast<double>(boundary);
+        planBoundary(t);
     }
 }
 
-void DmaSystem::retire(double now)
+void DmaSystem::retire()
 {
     forEachBusyQueue([&](Ring<Transfer>& q, std::size_t index) {
         bool popped = false;
@@ -290,7 +298,7 @@ void DmaSystem::retire(double now)
             const Transfer& t = q.front();
             events::DmaRecord r = t.record;
             r.start = t.firstByteCycle;
-            r.end = static_cast<std::uint64_t>(std::ceil(now));
+            r.end = m_now.ceilCycle();
             m_store.appendDma(r);
             auto& writers = m_pendingWriters[static_cast<std::size_t>(t.d.dstChip) *
                                                  static_cast<std::size_t>(m_config.syncFlags) +
@@ -302,26 +310,35 @@ void DmaSystem::retire(double now)
         if (q.empty())
             markIdle(index);
         else if (popped)
-            schedule(q.front(), now);
+            schedule(q.front(), m_now);
     });
 }
 
 void DmaSystem::advanceTo(std::uint64_t cycle)
 {
-    const double until = static_cast<double>(cycle);
+    const DmaTime until = DmaTime::at(cycle);
+    // Every event consumes something (a start, a chunk, a flag message), so the loop ends; the watchdog
+    // turns a future mistake that breaks this into a diagnostic instead of a replay that never returns.
+    std::uint64_t eventsAtThisInstant = 0;
     while (m_nextEvent <= until) {
         ++m_version;
-        const double te = m_nextEvent;
-        moveBytes(te);
-        m_now = std::max(m_now, te);
+        const DmaTime te = m_nextEvent;
+        eventsAtThisInstant = te == m_now ? eventsAtThisInstant + 1 : 0;
+        if (eventsAtThisInstant > kMaxEventsAtOneInstant)
+            reportStuck(eventsAtThisInstant);
+        m_now = later(m_now, te);
         forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
             Transfer& t = q.front();
             if (!t.active && t.startAt <= m_now) {
                 t.active = true;
-                t.firstByteCycle = static_cast<std::uint64_t>(std::ceil(m_now));
+                t.firstByteCycle = m_now.ceilCycle();
+                t.anchorAt = m_now;
+                t.anchorBytes = 0.0;
+                t.rate = 0.0; // set, and the first boundary planned, by recomputeRates below
+                t.boundaryAt = DmaTime::never();
             }
             if (t.active)
-                completeChunks(t, m_now);
+                completeChunks(t);
         });
         for (std::size_t i = 0; i < m_messages.size();) {
             if (m_messages[i].at <= m_now) {
@@ -333,17 +350,32 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
                 ++i;
             }
         }
-        retire(m_now);
+        retire();
         recomputeRates();
         m_nextEvent = nextEventTime();
     }
 }
 
+void DmaSystem::reportStuck(std::uint64_t events) const
+{
+    std::string waiting;
+    forEachBusyQueue([&](const Ring<Transfer>& q) {
+        if (!waiting.empty())
+            return;
+        const Transfer& t = q.front();
+        waiting = "DMA #" + std::to_string(t.id) + " (issued at pc " + text::hex(t.d.pc) + " on chip " +
+                  std::to_string(t.d.chip) + ", engine " + std::to_string(t.d.engine) + ", chunk " +
+                  std::to_string(t.chunksDone) + " of " + std::to_string((t.total + t.chunk - 1) / t.chunk) +
+                  (t.active ? ", moving " + text::formatDouble(t.rate) + " B/cycle" : ", not started") + ")";
+    });
+    throw SimFault{"DMA system stopped advancing: " + std::to_string(events) + " events at cycle " +
+                   std::to_string(m_now.cycle) + " without time moving on" +
+                   (waiting.empty() ? std::string() : "; waiting for " + waiting)};
+}
+
 std::uint64_t DmaSystem::nextEventCycle() const
 {
-    if (!std::isfinite(m_nextEvent))
-        return kNever;
-    return static_cast<std::uint64_t>(std::ceil(m_nextEvent));
+    return m_nextEvent.isNever() ? kNever : m_nextEvent.ceilCycle();
 }
 
 bool DmaSystem::idle() const

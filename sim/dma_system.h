@@ -6,6 +6,7 @@
 // so a consumer that reads early sees old data, as on hardware.
 
 #include "chip_state.h"
+#include "dma_time.h"
 #include "events/event_store.h"
 #include "isa/machine_config.h"
 #include "ring.h"
@@ -19,6 +20,9 @@
 namespace xps::sim {
 
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+// The DMA system's watchdog: more events than this at one instant means time has stopped (a bug, reported as
+// a fault naming the transfer, never a spin). Legitimate bursts are a handful of starts and chunks.
+inline constexpr std::uint64_t kMaxEventsAtOneInstant = std::uint64_t{1} << 22;
 
 struct DmaDescriptor
 {
@@ -83,9 +87,15 @@ private:
         std::uint64_t total;
         std::uint64_t chunk;
         std::uint64_t chunksDone = 0;
-        double done = 0.0;    // bytes moved
-        double startAt = 0.0; // when bytes begin to move (setup and route latency paid)
-        double rate = 0.0;    // bytes per cycle, while active
+        // Progress is exact by construction: bytes move at a constant rate from an anchor (the time and
+        // bytes moved when the rate last changed or a chunk last completed), and a chunk completes when the
+        // event scheduled for its boundary (boundaryAt) is processed: never by comparing a floating byte
+        // count with the boundary, which can land a hair short and then never arrive.
+        DmaTime startAt;       // when bytes begin to move (setup and route latency paid)
+        DmaTime anchorAt;      // while active: when `anchorBytes` had been moved
+        double anchorBytes = 0.0;
+        double rate = 0.0;     // bytes per cycle, while active
+        DmaTime boundaryAt = DmaTime::never(); // while active: when the next chunk boundary is reached
         bool active = false;
         std::vector<int> links; // ICI link-direction indices on the route
         std::uint64_t issueCycle = 0;
@@ -94,21 +104,24 @@ private:
     };
     struct FlagMessage
     {
-        double at;
+        DmaTime at;
         int chip;
         std::uint32_t flag;
         std::uint32_t value;
     };
 
-    void schedule(Transfer& head, double now) const;
+    void schedule(Transfer& head, DmaTime now) const;
     void recomputeRates();
-    double nextEventTime() const;
-    void moveBytes(double until);
-    void completeChunks(Transfer& t, double now);
+    DmaTime nextEventTime() const;
+    // The next chunk boundary of an active transfer, in bytes, and when it is reached at the current rate.
+    static std::uint64_t nextBoundary(const Transfer& t);
+    static void planBoundary(Transfer& t);
+    void completeChunks(Transfer& t);
+    [[noreturn]] void reportStuck(std::uint64_t events) const;
     void copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to, std::uint64_t cycle);
-    void retire(double now);
+    void retire();
     // Calls fn(queue, index) (const: fn(queue)) for every non-empty queue, in queue order: the order events
     // are recorded in.
     template <typename Fn> void forEachBusyQueue(Fn&& fn);
@@ -120,8 +133,8 @@ private:
     std::vector<ChipState>& m_chips;
     events::EventStore& m_store;
     bool m_copyPayload;
-    double m_now = 0.0;            // time of the last processed event; bytes are moved lazily up to events
-    double m_nextEvent = INFINITY; // cached nextEventTime(): a cycle without an event costs O(1)
+    DmaTime m_now;                          // time of the last processed event
+    DmaTime m_nextEvent = DmaTime::never(); // cached nextEventTime(): a cycle without an event costs O(1)
     std::uint32_t m_nextId = 0;
     std::uint64_t m_version = 0;
     // queues[chip * engines + engine]: the head may be active; the rest wait.

@@ -102,7 +102,12 @@ struct Replayer::Impl
     {
         if (ended)
             return false;
-        dma->advanceTo(now);
+        try {
+            dma->advanceTo(now);
+        } catch (const SimFault& f) {
+            fail(firstRunningChip(), f.message);
+            return false;
+        }
         bool issued = false;
         std::uint64_t wake = kNever;
         for (std::size_t c = 0; c < cores.size(); ++c) {
@@ -140,6 +145,45 @@ struct Replayer::Impl
             return false;
         }
         now = std::max(next, now + 1);
+        return true;
+    }
+
+    int firstRunningChip() const
+    {
+        for (std::size_t c = 0; c < cores.size(); ++c)
+            if (!cores[c]->halted())
+                return static_cast<int>(c);
+        return 0;
+    }
+
+    // Stops the replay if it reached a limit; true then.
+    bool stopAtLimit()
+    {
+        const bool cycles = options.maxCycles && now >= options.maxCycles;
+        const bool many = options.maxBundles && bundles >= options.maxBundles;
+        if (!cycles && !many)
+            return false;
+        result.status = ReplayResult::Status::LimitReached;
+        std::string m = cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) +
+                                     " cycles)"
+                               : "the bundle limit (" + text::withThousands(options.maxBundles) +
+                                     " bundles)";
+        for (std::size_t c = 0; c < cores.size(); ++c) {
+            if (cores[c]->halted())
+                continue;
+            const std::vector<PcStats>& perPc = stats[c].perPc;
+            std::size_t hottest = 0;
+            for (std::size_t pc = 1; pc < perPc.size(); ++pc)
+                if (perPc[pc].executions > perPc[hottest].executions)
+                    hottest = pc;
+            m += "; chip " + std::to_string(c) + " still running at pc " + text::hex(cores[c]->pc());
+            if (hottest < perPc.size() && perPc[hottest].executions > 0)
+                m += ", its most executed bundle pc " + text::hex(static_cast<std::uint64_t>(hottest)) + " (`" +
+                     assembly::disassembleBundle(cores[c]->chip().program.bundles[hottest],
+                                                 cores[c]->chip().symbols) +
+                     "`, " + text::withThousands(perPc[hottest].executions) + " times)";
+        }
+        result.limitMessage = std::move(m);
         return true;
     }
 
@@ -192,10 +236,8 @@ ReplayResult Replayer::run(std::stop_token stop, const ProgressCallback& progres
     Impl& s = *m_impl;
     std::uint64_t iterations = 0;
     while (s.advance()) {
-        if (s.options.maxCycles && s.now >= s.options.maxCycles) {
-            s.result.status = ReplayResult::Status::CycleLimit;
+        if (s.stopAtLimit())
             break;
-        }
         // Look at the clock and the stop token only every 4096 steps: cheap, and still well under 50 ms.
         if ((++iterations & 4095) != 0)
             continue;
@@ -218,7 +260,7 @@ bool Replayer::step(std::uint64_t cycles)
 {
     const std::uint64_t until = m_impl->now + cycles;
     while (m_impl->now < until)
-        if (!m_impl->advance())
+        if (!m_impl->advance() || m_impl->stopAtLimit())
             return false;
     return true;
 }

@@ -26,10 +26,17 @@ enum class ReplayMode {
     TimingOnly, // vector/MXU results and DMA payloads skipped; stops if a scalar would depend on them
 };
 
+// A replay that never ends (a program that never halts, a loop of long stalls) stops at these by default,
+// with a diagnostic naming each running chip's pc and its most executed bundle (docs/grm.md, "Limits").
+// 2^28 bundles is ~6 GiB of bundle events; 2^40 cycles is ~17 minutes of chip time at 1.05 GHz.
+inline constexpr std::uint64_t kDefaultMaxBundles = std::uint64_t{1} << 28;
+inline constexpr std::uint64_t kDefaultMaxCycles = std::uint64_t{1} << 40;
+
 struct ReplayOptions
 {
     ReplayMode mode = ReplayMode::Full;
-    std::uint64_t maxCycles = 0; // 0: no limit
+    std::uint64_t maxCycles = kDefaultMaxCycles;   // 0: no limit
+    std::uint64_t maxBundles = kDefaultMaxBundles; // 0: no limit
 };
 
 struct ReplayProgress
@@ -58,9 +65,12 @@ struct ReplayFault
 
 struct ReplayResult
 {
-    enum class Status { Completed, Cancelled, Faulted, CycleLimit };
+    enum class Status { Completed, Cancelled, Faulted, LimitReached };
     Status status = Status::Completed;
     std::optional<ReplayFault> fault;
+    // With LimitReached: which limit, how to raise it, and where each running chip was (its pc and its most
+    // executed bundle, the loop that did not end).
+    std::string limitMessage;
     std::uint64_t totalCycles = 0;
     std::vector<ChipStats> chips;
     std::vector<DmaTotals> dma;

@@ -41,6 +41,13 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
     return std::nullopt;
 }
 
+namespace {
+// A what-if's replay may run this many times the baseline's cycles and bundles (plus the slack, for tiny
+// baselines) before it is stopped as no fix.
+constexpr std::uint64_t kWhatIfSlowdownLimit = 4;
+constexpr std::uint64_t kWhatIfSlack = 1'000'000;
+} // namespace
+
 Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
                           std::stop_token stop, ChangedRun* keep)
 {
@@ -55,7 +62,15 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
         return m;
     }
     run.trace = std::move(changed).value();
-    Replayer replayer(run.trace, {ReplayMode::Full, 0}, run.store);
+    // A change that makes the run several times slower is not a fix: bound its replay by the baseline's
+    // size, so a what-if never costs much more than the replay it improves on.
+    ReplayOptions options{ReplayMode::Full};
+    std::uint64_t baselineBundles = 0;
+    for (const ChipStats& c : baseline.chips)
+        baselineBundles += c.bundles;
+    options.maxCycles = kWhatIfSlowdownLimit * baseline.totalCycles + kWhatIfSlack;
+    options.maxBundles = kWhatIfSlowdownLimit * baselineBundles + kWhatIfSlack;
+    Replayer replayer(run.trace, options, run.store);
     run.result = replayer.run(stop);
     ReplayResult& r = run.result;
     m.newCycles = r.totalCycles;
@@ -65,7 +80,11 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
     }
     if (r.status != ReplayResult::Status::Completed) {
         m.verdict = Measurement::Verdict::Failed;
-        m.detail = r.fault ? r.fault->toString() : "the replay did not complete";
+        m.detail = r.fault ? r.fault->toString()
+                   : r.status == ReplayResult::Status::LimitReached
+                       ? "the changed program ran " + std::to_string(kWhatIfSlowdownLimit) +
+                             "x past the baseline without finishing: stopped at " + r.limitMessage
+                       : "the replay did not complete";
         return m;
     }
     m.gainPercent = baseline.totalCycles

@@ -15,9 +15,16 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         return nullptr;
     }
     a->trace = std::move(loaded).value();
-    a->result = sim::replay(a->trace, {sim::ReplayMode::Full, 0}, a->store);
+    a->result = sim::replay(a->trace, {sim::ReplayMode::Full}, a->store);
     if (a->result.fault) {
         io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
+        exitCode = kExitBadInput;
+        return nullptr;
+    }
+    if (a->result.status == sim::ReplayResult::Status::LimitReached) {
+        // Analysing part of a run would mislead: the program did not end (`replay --max-cycles` shows it).
+        io.err << path << ": replay stopped at " << a->result.limitMessage
+               << "; the program did not end, so there is nothing whole to analyse\n";
         exitCode = kExitBadInput;
         return nullptr;
     }

@@ -37,11 +37,14 @@ commands:
                              --to chrome replays a trace (full mode) and writes the replay as Chrome JSON
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
-  replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json] [--max-cycles N]
+  replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json]
+         [--max-cycles N] [--max-bundles N]
                              replay on the golden reference model; --summary prints cycles, unit and
                              MXU utilization, HBM bandwidth utilization and the stall breakdown;
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
-                             --max-cycles stops a replay that runs longer (Ctrl-C stops it too)
+                             a replay stops at 2^40 cycles or 2^28 bundles (a program that never
+                             ends), naming each running chip's pc and hottest bundle; --max-cycles
+                             and --max-bundles change the limits (0: none); Ctrl-C stops it too
 
   analyze TRACE [--json] [--no-measure] [--as-profile]
                              replay in full mode, run every analysis (summary, regions, DMA, VMEM,

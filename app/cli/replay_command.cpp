@@ -11,6 +11,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <cstdlib>
 #include <stop_token>
 
@@ -107,6 +108,14 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
         << " held (bundle issues in chunks of " << events::kChunkEvents << ", 24 bytes each)\n";
 }
 
+// A limit on the command line: digits only (strtoull would take "-1" and " 5"), no overflow.
+std::optional<std::uint64_t> parseLimit(const std::string& value)
+{
+    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoull(value);
+}
+
 } // namespace
 
 int runReplay(const std::vector<std::string>& args, Streams io)
@@ -126,13 +135,12 @@ int runReplay(const std::vector<std::string>& args, Streams io)
             options.mode = mode == "full" ? sim::ReplayMode::Full : sim::ReplayMode::TimingOnly;
         } else if (a == "--summary") {
             summary = true;
-        } else if (a == "--max-cycles") {
-            char* end = nullptr;
+        } else if (a == "--max-cycles" || a == "--max-bundles") {
             const std::string value = i + 1 < args.size() ? args[++i] : std::string();
-            options.maxCycles = std::strtoull(value.c_str(), &end, 10);
-            if (value.empty() || *end != '\0' || options.maxCycles == 0)
-                return usageError(io,
-                                  "replay: --max-cycles needs a positive whole number, got '" + value + "'");
+            const std::optional<std::uint64_t> n = parseLimit(value);
+            if (!n)
+                return usageError(io, "replay: " + a + " needs a whole number (0: no limit), got '" + value + "'");
+            (a == "--max-cycles" ? options.maxCycles : options.maxBundles) = *n;
         } else if (a == "--chrome-trace") {
             if (i + 1 >= args.size())
                 return usageError(io, "replay: --chrome-trace needs an output file name");
@@ -171,9 +179,9 @@ int runReplay(const std::vector<std::string>& args, Streams io)
         if (Status written = exporting::writeChromeTrace(*trace, store, chromeTrace); !written)
             return inputError(io, written.error());
     }
-    if (result.status == sim::ReplayResult::Status::CycleLimit)
-        io.err << path << ": replay stopped at the cycle limit (" << options.maxCycles
-               << "); the results below are partial\n";
+    if (result.status == sim::ReplayResult::Status::LimitReached)
+        io.err << path << ": replay stopped at " << result.limitMessage << "\n"
+               << path << ": the results below are partial; --max-cycles and --max-bundles raise the limits\n";
     if (result.status == sim::ReplayResult::Status::Cancelled)
         io.err << path << ": replay interrupted at cycle " << result.totalCycles
                << "; the results below are partial\n";

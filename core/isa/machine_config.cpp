@@ -172,6 +172,16 @@ std::string crossCheck(const MachineConfig& c)
         return "vmem_alignment must be a power of two";
     if (c.vmemBytes % c.vmemAlignment != 0)
         return "vmem_bytes must be a multiple of vmem_alignment";
+    // Each value is bounded alone, but the GRM keeps state per chip x flag and per chip x engine: bound the
+    // products too, so a 47-byte program cannot ask for gigabytes (docs/grm.md, "Limits").
+    const auto chips = static_cast<std::int64_t>(c.chips);
+    if (chips * c.syncFlags > kMaxSystemSyncFlags)
+        return "chips x sync_flags (" + std::to_string(chips) + " x " + std::to_string(c.syncFlags) + " = " +
+               std::to_string(chips * c.syncFlags) + ") exceeds " + std::to_string(kMaxSystemSyncFlags) +
+               ", the most flags a replay keeps state for";
+    if (chips * c.dmaEngines > kMaxSystemDmaEngines)
+        return "chips x dma_engines (" + std::to_string(chips * c.dmaEngines) + ") exceeds " +
+               std::to_string(kMaxSystemDmaEngines) + ", the most DMA queues a replay keeps";
     return {};
 }
 

@@ -14,6 +14,11 @@
 
 namespace xps::isa {
 
+// Bounds on products of parameters, each of which is bounded alone (the GRM keeps ~40 bytes per chip x flag
+// and a queue per chip x engine): 4 M flags and 64 Ki queues are far above any real system.
+inline constexpr std::int64_t kMaxSystemSyncFlags = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxSystemDmaEngines = std::int64_t{1} << 16;
+
 enum class Topology : std::uint8_t { Ring, Torus2d };
 
 struct MachineConfig

@@ -247,8 +247,11 @@ private slots:
         const Run r = cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"),
                            QStringLiteral("30000"), QStringLiteral("--summary")});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.err, endless.toStdString() +
-                            ": replay stopped at the cycle limit (30000); the results below are partial\n");
+        const std::string path = endless.toStdString();
+        QCOMPARE(r.err, path + ": replay stopped at the cycle limit (30,000 cycles); chip 0 still running at pc "
+                               "0x0, its most executed bundle pc 0x0 (`br loop`, 10,000 times)\n" +
+                            path + ": the results below are partial; --max-cycles and --max-bundles raise the "
+                                   "limits\n");
         QVERIFY2(r.out.find("chip 0: 10000 bundles") != std::string::npos,
                  r.out.c_str()); // one br per 3 cycles
         QVERIFY(r.out.find("did not halt") != std::string::npos);
@@ -256,7 +259,7 @@ private slots:
             cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"), QStringLiteral("lots")});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.starts_with(
-            "xpushark-cli: replay: --max-cycles needs a positive whole number, got 'lots'"));
+            "xpushark-cli: replay: --max-cycles needs a whole number (0: no limit), got 'lots'"));
     }
 
     void interruptStopsTheReplayAndSummarisesWhatRan()

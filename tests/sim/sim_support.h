@@ -21,7 +21,7 @@ inline std::unique_ptr<Replayed> replayTrace(trace::Trace trace, sim::ReplayMode
 {
     auto r = std::make_unique<Replayed>();
     r->trace = std::move(trace);
-    r->result = sim::replay(r->trace, {mode, 0}, r->store);
+    r->result = sim::replay(r->trace, {mode}, r->store);
     return r;
 }
 

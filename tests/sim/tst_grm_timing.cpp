@@ -324,7 +324,7 @@ private slots:
         QVERIFY(t.ok());
         QCOMPARE(t.value().machine.chips, std::int64_t{3});
         events::EventStore store;
-        const sim::ReplayResult r = sim::replay(t.value(), {sim::ReplayMode::TimingOnly, 0}, store);
+        const sim::ReplayResult r = sim::replay(t.value(), {sim::ReplayMode::TimingOnly}, store);
         QVERIFY(!r.fault);
         const std::uint64_t issued = store.bundles().size();
         QVERIFY2(issued >= 24000 && issued <= 24000 + 3 * 16, std::to_string(issued).c_str());
@@ -390,7 +390,7 @@ private slots:
         test::Replayed a, b, timing;
         a.result = sim::replay(*t, {}, a.store);
         b.result = sim::replay(*t, {}, b.store);
-        timing.result = sim::replay(*t, {sim::ReplayMode::TimingOnly, 0}, timing.store);
+        timing.result = sim::replay(*t, {sim::ReplayMode::TimingOnly}, timing.store);
         QVERIFY(!a.result.fault && !timing.result.fault);
         QCOMPARE(eventHash(a), eventHash(b));
         QCOMPARE(eventHash(a), eventHash(timing));

@@ -197,7 +197,7 @@ private slots:
         slower.machine.hbmBandwidthGBs /= 4;
         slower.machine.dmaEnginePeakGBs /= 4;
         events::EventStore store;
-        const sim::ReplayResult r = sim::replay(slower, {sim::ReplayMode::Full, 0}, store);
+        const sim::ReplayResult r = sim::replay(slower, {sim::ReplayMode::Full}, store);
         QVERIFY(!r.fault);
         std::vector<session::Annotation> notes{note};
         QCOMPARE(session::relocate(notes, store), std::size_t{0});

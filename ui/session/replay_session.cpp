@@ -27,8 +27,9 @@ QString endText(const Run& run)
         return QStringLiteral("Replayed %1 bundles in %2 cycles").arg(n, cycles);
     case sim::ReplayResult::Status::Cancelled:
         return QStringLiteral("Replay cancelled at cycle %1 after %2 bundles: the views show what ran").arg(cycles, n);
-    case sim::ReplayResult::Status::CycleLimit:
-        return QStringLiteral("Replay stopped at the cycle limit (%1 cycles)").arg(cycles);
+    case sim::ReplayResult::Status::LimitReached:
+        return QStringLiteral("Replay stopped after %1 cycles at %2: the views show what ran")
+            .arg(cycles, QString::fromStdString(r.limitMessage));
     case sim::ReplayResult::Status::Faulted:
         return QStringLiteral("Replay stopped by a fault: %1")
             .arg(QString::fromStdString(r.fault ? r.fault->toString() : std::string("unknown")));
