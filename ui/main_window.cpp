@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "util/json_text.h"
 
 #include "analysis/replay_profile.h"
 #include "import/import.h"
@@ -517,7 +518,7 @@ void MainWindow::exportAnalysisJson()
         return;
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
         const std::string json =
-            report::analysisToJson(*run->view, run->analyses, run->suggestions).dump(2) + "\n";
+            text::jsonText(report::analysisToJson(*run->view, run->analyses, run->suggestions), 2) + "\n";
         const Status s = writeFileAtomically(file, [&](const std::string& temporary) -> Status {
             std::ofstream out(temporary, std::ios::binary);
             out << json;

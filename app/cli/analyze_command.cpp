@@ -1,6 +1,7 @@
 // `xpushark-cli analyze` and `apply`: replay a trace in full mode, run every analysis, propose suggestions
 // and measure each by replaying the changed trace; `apply` writes one suggestion's changed trace.
 #include "commands.h"
+#include "util/json_text.h"
 #include "analyzed_trace.h"
 
 #include "analysis/replay_profile.h"
@@ -122,13 +123,13 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
         const profile::Profile p = analysis::replayAsProfile(*a->view, path);
         const profile::ProfileAnalysis pa = profile::analyzeProfile(p);
         if (json)
-            io.out << profile::profileAnalysisJson(p, pa).dump(2) << "\n";
+            io.out << text::jsonText(profile::profileAnalysisJson(p, pa), 2) << "\n";
         else
             io.out << profile::formatProfileAnalysis(p, pa);
         return kExitOk;
     }
     if (json)
-        io.out << report::analysisToJson(*a->view, a->analyses, a->suggestions).dump(2) << "\n";
+        io.out << text::jsonText(report::analysisToJson(*a->view, a->analyses, a->suggestions), 2) << "\n";
     else
         printText(*a, io.out);
     return kExitOk;

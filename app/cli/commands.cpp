@@ -42,7 +42,7 @@ commands:
                              replay on the golden reference model; --summary prints cycles, unit and
                              MXU utilization, HBM bandwidth utilization and the stall breakdown;
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
-                             a replay stops at 2^40 cycles or 2^28 bundles (a program that never
+                             a replay stops at 2^40 cycles or 2^27 bundles (a program that never
                              ends), naming each running chip's pc and hottest bundle; --max-cycles
                              and --max-bundles change the limits (0: none); Ctrl-C stops it too
 

@@ -1,6 +1,7 @@
 // The CLI on imported profiles (Chrome / Perfetto / PyTorch profiler JSON): `info`, `analyze` and `convert`
 // hand a file here when importing::detectInput says it is not an xpushark trace.
 #include "commands.h"
+#include "util/json_text.h"
 
 #include "export/profile_chrome.h"
 #include "import/import.h"
@@ -31,7 +32,7 @@ int analyzeProfile(const std::string& path, bool json, Streams io)
         return inputError(io, profile.error());
     const profile::ProfileAnalysis analysis = profile::analyzeProfile(*profile);
     if (json)
-        io.out << profile::profileAnalysisJson(*profile, analysis).dump(2) << "\n";
+        io.out << text::jsonText(profile::profileAnalysisJson(*profile, analysis), 2) << "\n";
     else
         io.out << profile::formatProfileAnalysis(*profile, analysis);
     return kExitOk;

@@ -1,5 +1,7 @@
 #include "asm/lexer.h"
 
+#include "util/utf8.h"
+
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -91,6 +93,9 @@ LexResult lexLine(std::string_view line)
                 return fail(i, "unterminated string: expected a closing '\"'");
             t.kind = Token::Kind::String;
             t.text = line.substr(i + 1, close - i - 1);
+            // Names end up in every JSON we write and every label we draw: refuse what is not text.
+            if (!text::isValidUtf8(t.text))
+                return fail(i, "the string is not valid UTF-8 text");
             i = close + 1;
         } else if (std::string_view("[],+-*/%()={};:@").find(c) != std::string_view::npos) {
             t.kind = Token::Kind::Punct;

@@ -1,4 +1,5 @@
 #include "export/chrome_trace.h"
+#include "util/utf8.h"
 
 #include "asm/disassembler.h"
 #include "util/atomic_file.h"
@@ -20,23 +21,9 @@ constexpr int kDmaThreadBase = 100;
 
 std::string jsonString(std::string_view s)
 {
-    std::string out = "\"";
-    for (const char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char b[8];
-                std::snprintf(b, sizeof b, "\\u%04x", c);
-                out += b;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
+    std::string out;
+    text::appendJsonString(out, s);
+    return out;
 }
 
 class Writer

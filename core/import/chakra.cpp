@@ -1,4 +1,5 @@
 #include "import/chakra.h"
+#include "util/checked_number.h"
 
 #include "import/chakra_json.h"
 #include "import/json_reader.h"
@@ -106,6 +107,7 @@ Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& ve
                 : "not a Chakra execution trace: the first message is not a length-delimited GlobalMetadata");
     version = meta.version();
     std::vector<pb::Node> nodes;
+    NodeChecks checks(options.limits);
     for (;;) {
         const std::int64_t at = in.ByteCount();
         pb::Node node;
@@ -116,6 +118,9 @@ Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& ve
                                    text::withThousands(static_cast<std::uint64_t>(at)) +
                                    "): cut off or not a Chakra node (or a string in it is not UTF-8)");
         }
+        if (std::string why = checks.refuse(node, nodes.size()); !why.empty())
+            return Error(path, "node " + std::to_string(nodes.size()) + " (at byte " +
+                                   text::withThousands(static_cast<std::uint64_t>(at)) + "): " + why);
         nodes.push_back(std::move(node));
         if (options.progress && nodes.size() % 100'000 == 0 &&
             !options.progress(static_cast<std::uint64_t>(in.ByteCount())))
@@ -261,8 +266,8 @@ Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const Chakra
         steps = 1;
         break;
     }
-    return static_cast<Nanos>(std::llround(factor * static_cast<double>(bytes) * perByte +
-                                           steps * static_cast<double>(model.latencyNs)));
+    return checked::clampToSigned(
+        std::round(factor * static_cast<double>(bytes) * perByte + steps * static_cast<double>(model.latencyNs)));
 }
 
 Result<Profile> importChakra(const std::string& path, const ImportOptions& options,
@@ -331,10 +336,10 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                 w.duration = collectiveNanos(static_cast<int>(commType), static_cast<std::uint64_t>(bytes),
                                              rankCount, model);
             } else if (n.type() == pb::COMM_SEND_NODE || n.type() == pb::COMM_RECV_NODE) {
-                w.duration = static_cast<Nanos>(std::llround(static_cast<double>(bytes) / model.linkGBs)) +
-                             model.latencyNs;
+                w.duration = checked::saturatingAdd(
+                    checked::clampToSigned(std::round(static_cast<double>(bytes) / model.linkGBs)), model.latencyNs);
             } else if (n.type() == pb::MEM_LOAD_NODE || n.type() == pb::MEM_STORE_NODE) {
-                w.duration = static_cast<Nanos>(std::llround(static_cast<double>(bytes) / model.memoryGBs));
+                w.duration = checked::clampToSigned(std::round(static_cast<double>(bytes) / model.memoryGBs));
             } else if (n.type() == pb::COMP_NODE) {
                 ++untimed;
             }
@@ -377,7 +382,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
     const auto place = [&](std::size_t i, Nanos start) {
         Work& w = work[i];
         w.start = start;
-        const Nanos end = start + w.duration;
+        const Nanos end = checked::saturatingAdd(start, w.duration); // a hostile size can make it huge
         if (w.stream != kNoStream)
             streamFree[static_cast<std::size_t>(w.rank)][static_cast<std::size_t>(w.stream)] = end;
         for (const std::size_t n : w.next) {
@@ -485,7 +490,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                                                          : SliceClass::Other;
             profile::Slice slice;
             slice.start = w.start;
-            slice.duration = w.duration;
+            slice.duration = profile::boundedDuration(w.start, w.duration);
             slice.trackAndDepth = track << 8;
             slice.type = p.typeOf(n.name().empty() ? "node " + std::to_string(n.id()) : n.name(),
                                   pb::NodeType_Name(n.type()), cls);

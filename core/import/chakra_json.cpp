@@ -6,6 +6,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <zlib.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -169,6 +170,17 @@ bool looksLikeChakraJson(std::string_view head)
     return false;
 }
 
+std::string NodeChecks::refuse(const pb::Node& node, std::size_t index)
+{
+    if (m_limits.maxEvents != 0 && index >= m_limits.maxEvents)
+        return m_limits.eventsMessage();
+    const auto [it, added] = m_indexOfId.try_emplace(node.id(), index);
+    if (!added)
+        return "node " + std::to_string(index) + " repeats the id " + std::to_string(node.id()) + " of node " +
+               std::to_string(it->second) + ": node ids must be unique within a rank";
+    return {};
+}
+
 Result<std::vector<pb::Node>> readChakraJsonNodes(const std::string& path, std::string& version,
                                                   const ImportOptions& options)
 {
@@ -180,6 +192,12 @@ Result<std::vector<pb::Node>> readChakraJsonNodes(const std::string& path, std::
     google::protobuf::util::JsonParseOptions parse;
     parse.ignore_unknown_fields = true; // fields of a newer schema than ours
     std::vector<pb::Node> nodes;
+    NodeChecks checks(options.limits);
+    std::error_code sizeError;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
+    const std::uint64_t allowance =
+        gzdirect(gz.get()) ? UINT64_MAX : options.limits.decompressedAllowance(sizeError ? 0 : fileBytes);
+    std::uint64_t decompressed = 0;
     bool metadataSeen = false;
     std::uint64_t objects = 0;
     const auto emit = [&](const std::string& json, Location start) -> std::optional<Error> {
@@ -199,6 +217,8 @@ Result<std::vector<pb::Node>> readChakraJsonNodes(const std::string& path, std::
         if (!status.ok())
             return Error(at(path, start), "node " + std::to_string(nodes.size()) +
                                               " is not a Chakra node: " + status.ToString());
+        if (std::string why = checks.refuse(node, nodes.size()); !why.empty())
+            return Error(at(path, start), why);
         nodes.push_back(std::move(node));
         return std::nullopt;
     };
@@ -214,6 +234,9 @@ Result<std::vector<pb::Node>> readChakraJsonNodes(const std::string& path, std::
         }
         if (n == 0)
             break;
+        decompressed += static_cast<std::uint64_t>(n);
+        if (decompressed > allowance)
+            return Error(at(path, splitter.here()), options.limits.expansionMessage(fileBytes));
         if (std::optional<Error> err = splitter.feed({block.data(), static_cast<std::size_t>(n)}, emit))
             return *err;
         const auto read = static_cast<std::uint64_t>(gzoffset(gz.get()));

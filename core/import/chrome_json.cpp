@@ -4,6 +4,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace xps::importing {
 
@@ -275,7 +276,10 @@ SliceClass classifySlice(std::string_view name, std::string_view category)
 
 Result<Profile> importChromeJson(const std::string& path, const ImportOptions& options)
 {
-    auto reader = JsonReader::open(path);
+    std::error_code sizeError;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
+    auto reader = JsonReader::open(path, options.limits.decompressedAllowance(sizeError ? 0 : fileBytes),
+                                   options.limits.expansionMessage(sizeError ? 0 : fileBytes));
     if (!reader)
         return reader.error();
     Profile profile;

@@ -14,6 +14,7 @@
 // is not JSON at all, or has no event list, is an error naming line and column.
 
 #include "profile/profile.h"
+#include "import/input_limits.h"
 #include "util/result.h"
 
 #include <functional>
@@ -26,6 +27,7 @@ struct ImportOptions
     // Called about every 16 MiB of input with the bytes of the file read so far; returning false stops the
     // import (the result is an error saying it was cancelled).
     std::function<bool(std::uint64_t fileBytesRead)> progress;
+    InputLimits limits;
 };
 
 Result<profile::Profile> importChromeJson(const std::string& path, const ImportOptions& options = {});

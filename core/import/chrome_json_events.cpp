@@ -1,6 +1,7 @@
 // The Chrome JSON importer's second half: events placed on process, thread, async and counter tracks, flows
 // bound to slices, Kineto launches linked by correlation, and the profile finished.
 #include "import/chrome_json_importer.h"
+#include "util/checked_number.h"
 
 #include "util/text.h"
 
@@ -97,6 +98,7 @@ bool Importer::addMemoryCounters(const RawEvent& e)
                                : type == 1 ? "GPU " + std::to_string(static_cast<long long>(id))
                                            : "device type " + std::to_string(static_cast<long long>(type)) +
                                                  " id " + std::to_string(static_cast<long long>(id));
+    checkEventLimit();
     if (allocated)
         p.counters.push_back({e.ts, *allocated, counterTrack(e.pid, "memory allocated (" + device + ")")});
     if (reserved)
@@ -110,14 +112,22 @@ std::uint32_t Importer::counterTrack(const std::string& pid, const std::string& 
                       INT64_MIN / 2 + static_cast<std::int64_t>(m_counterTracks.size()));
 }
 
+void Importer::checkEventLimit() const
+{
+    const std::uint64_t events = p.slices.size() + p.counters.size();
+    if (m_options.limits.maxEvents != 0 && events >= m_options.limits.maxEvents)
+        throw JsonSyntaxError{r.offset(), m_options.limits.eventsMessage()};
+}
+
 std::uint32_t Importer::addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
                                  std::uint32_t args, std::uint32_t link)
 {
     if (track >= (1u << 24))
         throw JsonSyntaxError{r.offset(), "more than 16,777,216 tracks"};
+    checkEventLimit();
     profile::Slice s;
     s.start = start;
-    s.duration = std::max<Nanos>(dur, 0);
+    s.duration = profile::boundedDuration(start, dur);
     s.trackAndDepth = track << 8;
     s.type = type;
     s.args = args;
@@ -220,7 +230,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         }
         // Arguments given at the end (Chrome merges them into the slice's): kept when the begin had none.
         const std::uint32_t args = o.args ? o.args : argsWithPerEvent(e);
-        addSlice(track, o.start, e.ts - o.start, o.type, args, o.link ? o.link : link);
+        addSlice(track, o.start, checked::saturatingSub(e.ts, o.start), o.type, args, o.link ? o.link : link);
         return;
     }
     case 'i':
@@ -255,6 +265,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             const std::string name = args.size() == 1 && (it.key() == "value" || it.key() == e.name)
                                          ? base
                                          : base + " " + it.key();
+            checkEventLimit();
             p.counters.push_back({e.ts, value, counterTrack(e.pid, name)});
         }
         return;
@@ -416,18 +427,25 @@ void Importer::linkByCorrelation()
 void Importer::finish()
 {
     // Close what is still open at the end of the trace.
+    // The end is the latest end or begin seen (a trace of only unclosed begins has no slice to end at).
     Nanos end = INT64_MIN;
     for (const profile::Slice& s : p.slices)
         end = std::max(end, s.end());
+    for (const auto& [track, stack] : m_openB)
+        for (const OpenSlice& o : stack)
+            end = std::max(end, o.start);
+    for (const auto& [key, stack] : m_openAsync)
+        for (const OpenSlice& o : stack)
+            end = std::max(end, o.start);
     std::size_t unclosed = 0;
     for (auto& [track, stack] : m_openB)
         for (const OpenSlice& o : stack) {
-            addSlice(track, o.start, std::max<Nanos>(end - o.start, 0), o.type, o.args, o.link);
+            addSlice(track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
             ++unclosed;
         }
     for (auto& [key, stack] : m_openAsync)
         for (const OpenSlice& o : stack) {
-            addSlice(o.track, o.start, std::max<Nanos>(end - o.start, 0), o.type, o.args, o.link);
+            addSlice(o.track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
             ++unclosed;
         }
     if (unclosed > 0)
@@ -437,6 +455,10 @@ void Importer::finish()
     for (const auto& [what, entry] : m_warnings)
         p.warnings.push_back(text::withThousands(entry.first) + " " + what + "; the first at " +
                              entry.second);
+    if (r.repairedStrings() > 0)
+        p.warnings.push_back(text::withThousands(r.repairedStrings()) +
+                             " strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at " +
+                             r.errorAt(r.firstRepairOffset(), "").location());
 
     // Device tracks: those that run device work, and their processes.
     for (const profile::Slice& s : p.slices)

@@ -112,6 +112,8 @@ private:
     std::uint32_t childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
                              const std::string& pid, const std::string& key, const std::string& name,
                              std::int64_t sortIndex, std::int64_t tid = 0);
+    // Throws once the import holds as many events as its limits allow.
+    void checkEventLimit() const;
     std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
                            std::uint32_t args, std::uint32_t link);
     std::uint32_t typeFor(const RawEvent& e);

@@ -29,7 +29,8 @@ std::string describeByte(int c)
 
 } // namespace
 
-Result<std::unique_ptr<JsonReader>> JsonReader::open(const std::string& path)
+Result<std::unique_ptr<JsonReader>> JsonReader::open(const std::string& path, std::uint64_t maxDecompressedBytes,
+                                                     std::string expansionMessage)
 {
     if (Status readable = trace::checkInputFile(path); !readable)
         return readable.error();
@@ -42,6 +43,10 @@ Result<std::unique_ptr<JsonReader>> JsonReader::open(const std::string& path)
         std::unique_ptr<JsonReader> r(new JsonReader);
         r->m_compressed = probe.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
         r->m_path = path;
+        if (r->m_compressed) {
+            r->m_maxDecompressed = maxDecompressedBytes;
+            r->m_expansionMessage = std::move(expansionMessage);
+        }
         gzFile gz = gzopen(path.c_str(), "rb");
         if (!gz)
             return Error(path, std::string("cannot open: ") + std::strerror(errno));
@@ -81,6 +86,8 @@ bool JsonReader::refill()
     }
     m_end = static_cast<std::size_t>(n);
     m_reachedEnd = n == 0;
+    if (m_consumed + m_end > m_maxDecompressed)
+        fail(m_expansionMessage);
     return n > 0;
 }
 
@@ -205,7 +212,10 @@ void JsonReader::readString(std::string& out)
 {
     out.clear();
     expect('"');
+    const std::uint64_t start = offset() - 1;
     readStringBody(out);
+    if (!text::isAscii(out) && text::repairUtf8(out) > 0 && m_repairedStrings++ == 0)
+        m_firstRepairOffset = start;
 }
 
 void JsonReader::appendCodePoint(std::string& out, std::uint32_t cp)
@@ -403,29 +413,6 @@ void JsonReader::skipValueAt(std::string* out, int depth)
             *out += "null";
         return;
     }
-}
-
-void appendJsonString(std::string& out, std::string_view s)
-{
-    out += '"';
-    for (const char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
 }
 
 bool parseScaled(std::string_view text, std::int64_t scale, std::int64_t& out)

@@ -6,6 +6,7 @@
 // and what was expected. Limits keep hostile input bounded: nesting depth, string length.
 
 #include "util/result.h"
+#include "util/utf8.h"
 
 #include <cstdint>
 #include <memory>
@@ -29,7 +30,10 @@ public:
     static constexpr std::size_t kMaxString = 16u << 20;
 
     // Opens `path` (gzip or plain). Errors: missing, unreadable, a directory.
-    static Result<std::unique_ptr<JsonReader>> open(const std::string& path);
+    // A compressed file that decompresses past `maxDecompressedBytes` fails with `expansionMessage`.
+    static Result<std::unique_ptr<JsonReader>> open(const std::string& path,
+                                                    std::uint64_t maxDecompressedBytes = UINT64_MAX,
+                                                    std::string expansionMessage = {});
     ~JsonReader();
 
     // Skips whitespace and tells what the next value is, without consuming it. End: no more input.
@@ -57,6 +61,10 @@ public:
     void skipValue(std::string* out = nullptr);
 
     std::uint64_t offset() const { return m_consumed + m_pos; }
+    // Strings that held invalid UTF-8 (each invalid sequence was replaced by U+FFFD), and where the first
+    // one started: importers report them as one repair.
+    std::uint64_t repairedStrings() const { return m_repairedStrings; }
+    std::uint64_t firstRepairOffset() const { return m_firstRepairOffset; }
     const std::string& path() const { return m_path; }
     // True when the input is gzip-compressed.
     bool compressed() const { return m_compressed; }
@@ -91,14 +99,18 @@ private:
     void* m_gz = nullptr; // gzFile
     bool m_compressed = false;
     bool m_reachedEnd = false;
+    std::uint64_t m_maxDecompressed = UINT64_MAX;
+    std::string m_expansionMessage;
+    std::uint64_t m_repairedStrings = 0;
+    std::uint64_t m_firstRepairOffset = 0;
     std::unique_ptr<char[]> m_buffer;
     std::size_t m_pos = 0, m_end = 0;
     std::uint64_t m_consumed = 0; // bytes before m_buffer[0]
     std::string m_number;
 };
 
-// Appends `s` as a JSON string literal (quotes, minimal escapes).
-void appendJsonString(std::string& out, std::string_view s);
+// Appends `s` as a JSON string literal (quotes, minimal escapes; invalid UTF-8 replaced by U+FFFD).
+using text::appendJsonString;
 
 // Parses a JSON number's text exactly into an integer count of 1/scale units: "1.5" at scale 1000 is 1500,
 // "12.3456" at scale 1000 is 12346 (rounded half away from zero). Exponents are applied; false for a

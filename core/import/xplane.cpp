@@ -1,4 +1,5 @@
 #include "import/xplane.h"
+#include "util/checked_number.h"
 
 #include "trace/trace_io.h"
 
@@ -45,7 +46,11 @@ bool startsWith(std::string_view s, std::string_view prefix)
 class GzipFileStream final : public google::protobuf::io::CopyingInputStream
 {
 public:
-    explicit GzipFileStream(gzFile gz) : m_gz(gz) {}
+    // A compressed file that decompresses past `maxBytes` reads as an error saying `tooLarge`.
+    GzipFileStream(gzFile gz, std::uint64_t maxBytes, std::string tooLarge)
+        : m_gz(gz), m_maxBytes(gzdirect(gz) ? UINT64_MAX : maxBytes), m_tooLarge(std::move(tooLarge))
+    {
+    }
     ~GzipFileStream() override { gzclose(m_gz); }
     GzipFileStream(const GzipFileStream&) = delete;
     GzipFileStream& operator=(const GzipFileStream&) = delete;
@@ -55,6 +60,12 @@ public:
         if (n < 0) {
             int code = 0;
             m_error = gzerror(m_gz, &code);
+            return n;
+        }
+        m_read += static_cast<std::uint64_t>(n);
+        if (m_read > m_maxBytes) {
+            m_error = m_tooLarge;
+            return -1;
         }
         return n;
     }
@@ -67,12 +78,23 @@ public:
 
 private:
     gzFile m_gz;
+    std::uint64_t m_read = 0;
+    std::uint64_t m_maxBytes;
+    std::string m_tooLarge;
     std::string m_error;
 };
 
+// Rounded to the nearest nanosecond, half away from zero, for every int64 (no negation or sum that could
+// overflow: INT64_MIN once did).
 Nanos picosToNanos(std::int64_t ps)
 {
-    return ps >= 0 ? (ps + 500) / 1000 : -((-ps + 500) / 1000);
+    Nanos ns = ps / 1000;
+    const std::int64_t rest = ps % 1000;
+    if (rest >= 500)
+        ++ns;
+    else if (rest <= -500)
+        --ns;
+    return ns;
 }
 
 // One stat's value as JSON text; reference stats name their value through stat metadata.
@@ -206,6 +228,8 @@ thread_local ArenaBlockPool* ArenaBlockPool::t_pool = nullptr;
 struct Conversion
 {
     Profile& p;
+    std::uint64_t maxEvents = 0; // 0: no limit
+    bool overLimit = false;
     std::vector<FlowEnd> flowEnds;
     std::uint64_t aggregated = 0, unknownMetadata = 0;
     std::string args;
@@ -322,6 +346,10 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
         p.tracks.push_back(thread);
         types.clear();
         for (const tensorflow::profiler::XEvent& event : line.events()) {
+            if (c.maxEvents != 0 && p.slices.size() >= c.maxEvents) {
+                c.overLimit = true;
+                return true;
+            }
             if (event.data_case() == tensorflow::profiler::XEvent::kNumOccurrences) {
                 ++c.aggregated;
                 continue;
@@ -348,8 +376,8 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             if (newType)
                 type->second = p.typeOf(meta.name, line.name(),
                                         classifyXProfEvent(plane.name(), line.name(), meta.name));
-            s.start = line.timestamp_ns() + picosToNanos(event.offset_ps());
-            s.duration = std::max<Nanos>(picosToNanos(event.duration_ps()), 0);
+            s.start = checked::saturatingAdd(line.timestamp_ns(), picosToNanos(event.offset_ps()));
+            s.duration = profile::boundedDuration(s.start, picosToNanos(event.duration_ps()));
             s.trackAndDepth = trackIndex << 8;
             s.type = type->second;
             s.link = ids.link;
@@ -370,7 +398,10 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     gzFile gz = gzopen(path.c_str(), "rb");
     if (!gz)
         return Error(path, "cannot open");
-    GzipFileStream file(gz);
+    std::error_code sizeError;
+    const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
+    GzipFileStream file(gz, options.limits.decompressedAllowance(sizeError ? 0 : fileBytes),
+                        options.limits.expansionMessage(sizeError ? 0 : fileBytes));
     io::CopyingInputStreamAdaptor in(&file, 1 << 20);
     // libprotobuf logs what it rejects (a name that is not UTF-8) to stderr; the error below says it.
     const google::protobuf::LogSilencer quiet;
@@ -378,7 +409,7 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     Profile p;
     p.source = path;
     p.format = "XProf XSpace (xplane.pb)";
-    Conversion c{p, {}, 0, 0, {}};
+    Conversion c{p, options.limits.maxEvents, false, {}, 0, 0, {}};
     const auto notAnXSpace = [&](const std::string& what) {
         return Error(path, "not a valid XProf XSpace (tensorflow.profiler.XSpace protobuf): " + what);
     };
@@ -430,6 +461,8 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
             }
             if (!addPlane(plane, c))
                 return Error(path, "more than 16,777,216 lines");
+            if (c.overLimit)
+                return Error(path, "plane " + std::to_string(planes) + ": " + options.limits.eventsMessage());
             ++planes;
         } else if (field >= 2 && field <= 4 && delimited) {
             std::string value;

@@ -1,4 +1,6 @@
 #include "profile/profile.h"
+#include "util/text.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -49,8 +51,14 @@ std::uint32_t Profile::intern(std::string_view s)
 {
     if (const auto it = m_stringIds.find(s); it != m_stringIds.end())
         return it->second;
+    std::string stored(s);
+    if (!text::isAscii(stored) && text::repairUtf8(stored) > 0) {
+        ++m_repairedStrings; // a name from a protobuf (XSpace, Chakra) that was not UTF-8
+        if (const auto it = m_stringIds.find(stored); it != m_stringIds.end())
+            return it->second;
+    }
     const auto id = static_cast<std::uint32_t>(m_strings.size());
-    m_strings.emplace_back(s);
+    m_strings.push_back(std::move(stored));
     m_stringIds.emplace(m_strings.back(), id);
     return id;
 }
@@ -61,8 +69,15 @@ std::uint32_t Profile::internArgs(std::string_view compactJson)
         return 0;
     if (const auto it = m_argIds.find(compactJson); it != m_argIds.end())
         return it->second;
+    // Replacing an invalid sequence never touches JSON's ASCII structure, so the set stays valid JSON.
+    std::string stored(compactJson);
+    if (!text::isAscii(stored) && text::repairUtf8(stored) > 0) {
+        ++m_repairedStrings;
+        if (const auto it = m_argIds.find(stored); it != m_argIds.end())
+            return it->second;
+    }
     const auto id = static_cast<std::uint32_t>(m_argSets.size());
-    m_argSets.emplace_back(compactJson);
+    m_argSets.push_back(std::move(stored));
     m_argIds.emplace(m_argSets.back(), id);
     return id;
 }
@@ -81,6 +96,12 @@ std::uint32_t Profile::typeOf(std::string_view name, std::string_view category, 
 
 std::vector<std::uint32_t> Profile::finish()
 {
+    // Warnings quote what the file said (a profiler's own warning, a bad value): keep them valid text too.
+    for (std::string& w : warnings)
+        text::repairUtf8(w);
+    if (m_repairedStrings > 0)
+        warnings.push_back(text::withThousands(m_repairedStrings) +
+                           " names or argument sets held invalid UTF-8; each invalid sequence was replaced by U+FFFD");
     // Order: by track, then start, then the longer first (a parent before the child that starts with it).
     const auto before = [](const Slice& x, const Slice& y) {
         if (x.track() != y.track())

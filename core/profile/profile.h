@@ -89,7 +89,7 @@ struct Slice // 32 bytes
 
     std::uint32_t track() const { return trackAndDepth >> 8; }
     std::uint32_t depth() const { return trackAndDepth & 0xff; }
-    Nanos end() const { return start + duration; }
+    Nanos end() const { return start + duration; } // never overflows: see boundedDuration
 };
 static_assert(sizeof(Slice) == 32);
 
@@ -102,6 +102,17 @@ struct CounterSample // 24 bytes
 
 // An integer argument unique to one slice (Kineto's "Sequence number", "Python id"): kept beside the slice so
 // that its argument set stays shared with the other slices of its kind.
+// A duration read from a file, made safe to store: never negative, and start + duration never past
+// INT64_MAX (importers clamp here; a file's end of 2^63 ns is hostile, not a profile).
+inline Nanos boundedDuration(Nanos start, Nanos duration)
+{
+    if (duration <= 0)
+        return 0;
+    if (start > 0 && duration > INT64_MAX - start)
+        return INT64_MAX - start;
+    return duration;
+}
+
 struct SliceArg // 16 bytes
 {
     std::uint32_t slice = 0;
@@ -141,6 +152,8 @@ public:
         return it == m_stringIds.end() ? kNone : it->second;
     }
     std::uint32_t internArgs(std::string_view compactJson);
+    // Interned strings and argument sets that held invalid UTF-8 (each invalid sequence replaced by U+FFFD).
+    std::uint64_t repairedStrings() const { return m_repairedStrings; }
     const std::string& args(std::uint32_t id) const { return m_argSets[id]; }
     // Slice `index`'s arguments as compact JSON: its set with its own values (SliceArg) added; "{}" if none.
     std::string argsOf(std::uint32_t index) const;
@@ -173,6 +186,7 @@ private:
     std::unordered_map<std::string_view, std::uint32_t> m_argIds{{std::string_view(), 0}};
     std::unordered_map<std::uint64_t, std::uint32_t> m_typeIds; // (name, category) -> type
     Nanos m_start = 0, m_end = 0;
+    std::uint64_t m_repairedStrings = 0;
 };
 
 } // namespace xps::profile

@@ -12,6 +12,14 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kByteKeys = {"bytes", "bytes_accessed", "comm_size", "tensor_size"};
 
+// A byte count read from a file: positive and at most 2^56 (64 PiB, far past any transfer), else unknown (0).
+// 1e300 once reached an integer conversion (undefined behaviour).
+std::uint64_t plausibleBytes(double value)
+{
+    constexpr double kMostBytes = 72057594037927936.0; // 2^56
+    return value > 0 && value <= kMostBytes ? static_cast<std::uint64_t>(value) : 0;
+}
+
 std::uint64_t bytesInArgSet(const std::string& json)
 {
     if (json.empty())
@@ -21,8 +29,9 @@ std::uint64_t bytesInArgSet(const std::string& json)
         return 0;
     for (const std::string_view key : kByteKeys) {
         const auto it = args.find(std::string(key));
-        if (it != args.end() && it->is_number() && it->get<double>() > 0)
-            return static_cast<std::uint64_t>(it->get<double>());
+        if (it != args.end() && it->is_number())
+            if (const std::uint64_t bytes = plausibleBytes(it->get<double>()); bytes > 0)
+                return bytes;
     }
     return 0;
 }
@@ -43,8 +52,9 @@ public:
         for (auto it = std::lower_bound(args.begin(), args.end(), slice,
                                         [](const SliceArg&a, std::uint32_t s) { return a.slice < s; });
              it != args.end() && it->slice == slice; ++it)
-            if (std::find(m_keys.begin(), m_keys.end(), it->key) != m_keys.end() && it->value > 0)
-                return static_cast<std::uint64_t>(it->value);
+            if (std::find(m_keys.begin(), m_keys.end(), it->key) != m_keys.end())
+                if (const std::uint64_t bytes = plausibleBytes(it->value); bytes > 0)
+                    return bytes;
         const std::uint32_t set = m_p.slices[slice].args;
         if (set == 0)
             return 0;

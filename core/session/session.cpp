@@ -1,4 +1,6 @@
 #include "session/session.h"
+#include "util/checked_number.h"
+#include "util/json_text.h"
 
 #include "trace/trace_container.h"
 #include "util/sqlite.h"
@@ -31,7 +33,7 @@ std::string writeTables(sql::Database& db, const Session& s)
     for (const auto& [key, value] : std::map<std::string, std::string>{
              {"format_version", std::to_string(kSessionFormatVersion)},
              {"source", s.source},
-             {"replay_summary", s.replaySummary.dump()},
+             {"replay_summary", text::jsonText(s.replaySummary)},
              {"window_layout", s.windowLayout}}) {
         meta.bind(1, key);
         meta.bind(2, value);
@@ -44,7 +46,7 @@ std::string writeTables(sql::Database& db, const Session& s)
         suggestion.bind(2, r.kind);
         suggestion.bind(3, r.title);
         suggestion.bind(4, suggestionStateName(r.state));
-        suggestion.bind(5, r.measurement.dump());
+        suggestion.bind(5, text::jsonText(r.measurement));
         if (!check(suggestion))
             return db.lastError();
     }
@@ -74,7 +76,7 @@ std::string writeTables(sql::Database& db, const Session& s)
         mark.bind(2, b.name);
         mark.bind(3, static_cast<std::int64_t>(b.fromCycle));
         mark.bind(4, static_cast<std::int64_t>(b.toCycle));
-        mark.bind(5, view.dump());
+        mark.bind(5, text::jsonText(view));
         if (!check(mark))
             return db.lastError();
     }
@@ -183,7 +185,8 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
         a.toCycle = static_cast<std::uint64_t>(note.int64(3));
         if (!note.isNull(4)) {
             const std::int64_t chip = note.int64(4), pc = note.int64(5), occurrence = note.int64(6);
-            if (chip < 0 || chip >= static_cast<std::int64_t>(chips) || pc < 0 || occurrence < 0)
+            if (chip < 0 || chip >= static_cast<std::int64_t>(chips) || pc < 0 ||
+                pc > std::numeric_limits<std::uint32_t>::max() || occurrence < 0)
                 return Error(at + "table annotations, row id=" + std::to_string(a.id),
                              "anchor (chip " + std::to_string(chip) + ", pc " + std::to_string(pc) + ") is not in the trace");
             a.anchor = EventAnchor{static_cast<int>(chip), static_cast<std::uint32_t>(pc), static_cast<std::uint64_t>(occurrence)};
@@ -204,8 +207,15 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
         try {
             for (const auto& lane : view.value().at("hidden_lanes"))
                 b.hiddenLanes.push_back(lane.get<std::string>());
-            for (const auto& pc : view.value().at("selected_pcs"))
-                b.selectedPcs.emplace_back(pc.at(0).get<int>(), pc.at(1).get<std::uint32_t>());
+            for (const auto& pc : view.value().at("selected_pcs")) {
+                const auto chip = checked::integerIn(pc.at(0), 0, static_cast<std::int64_t>(chips) - 1);
+                const auto bundle = checked::integerIn(pc.at(1), 0, std::numeric_limits<std::uint32_t>::max());
+                if (!chip || !bundle)
+                    return Error(where + ", column view",
+                                 "selected_pcs holds " + text::jsonText(pc) +
+                                     ": expected [chip, pc] with a chip of the trace and a pc from 0 to 2^32-1");
+                b.selectedPcs.emplace_back(static_cast<int>(*chip), static_cast<std::uint32_t>(*bundle));
+            }
         } catch (const nlohmann::json::exception& e) {
             return Error(where + ", column view", std::string("unexpected content: ") + e.what());
         }

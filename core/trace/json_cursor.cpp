@@ -151,21 +151,53 @@ nlohmann::json parseJsonText(std::string_view text, std::string_view fileName, s
     struct TooMany
     {
     };
-    std::uint64_t values = 0;
-    // The callback bounds what the document may cost: nesting (stack) and the number of values (a DOM node
-    // is 16 bytes plus its payload, so a file of a billion "0,"s would otherwise take tens of GiB).
-    const auto callback = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-        if ((event == nlohmann::json::parse_event_t::object_start ||
-             event == nlohmann::json::parse_event_t::array_start) &&
-            depth >= maxDepth)
-            throw TooDeep{};
-        if (event == nlohmann::json::parse_event_t::value && ++values > maxValues)
-            throw TooMany{};
-        return true;
+    // nlohmann's plain DOM builder behind a handler that bounds what the document may cost: nesting (stack)
+    // and the number of values, containers included (a DOM node is 16 bytes plus its payload, so a file of a
+    // billion "0,"s or "[],"s would otherwise take tens of GiB). Not the callback parser: its end_object
+    // scans the whole parent container after every object, quadratic in an array of objects.
+    struct BoundedDom : nlohmann::detail::json_sax_dom_parser<nlohmann::json>
+    {
+        using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+        int maxDepth;
+        std::uint64_t maxValues;
+        int depth = 0;
+        std::uint64_t values = 0;
+        BoundedDom(nlohmann::json& document, int maxDepth_, std::uint64_t maxValues_)
+            : Base(document, /*allow_exceptions=*/true), maxDepth(maxDepth_), maxValues(maxValues_)
+        {
+        }
+        void count()
+        {
+            if (++values > maxValues)
+                throw TooMany{};
+        }
+        void open()
+        {
+            count();
+            if (++depth > maxDepth)
+                throw TooDeep{};
+        }
+        bool null() { return count(), Base::null(); }
+        bool boolean(bool v) { return count(), Base::boolean(v); }
+        bool number_integer(nlohmann::json::number_integer_t v) { return count(), Base::number_integer(v); }
+        bool number_unsigned(nlohmann::json::number_unsigned_t v) { return count(), Base::number_unsigned(v); }
+        bool number_float(nlohmann::json::number_float_t v, const std::string& s)
+        {
+            return count(), Base::number_float(v, s);
+        }
+        bool string(std::string& v) { return count(), Base::string(v); }
+        bool binary(nlohmann::json::binary_t& v) { return count(), Base::binary(v); }
+        bool start_object(std::size_t n) { return open(), Base::start_object(n); }
+        bool end_object() { return --depth, Base::end_object(); }
+        bool start_array(std::size_t n) { return open(), Base::start_array(n); }
+        bool end_array() { return --depth, Base::end_array(); }
     };
     try {
-        return nlohmann::json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true,
-                                     /*ignore_comments=*/false);
+        nlohmann::json root;
+        BoundedDom sax(root, maxDepth, maxValues);
+        nlohmann::json::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json,
+                                  /*strict=*/true, /*ignore_comments=*/false);
+        return root;
     } catch (const nlohmann::json::parse_error& e) {
         const text::LineColumn lc = text::lineColumnAt(text, e.byte == 0 ? 0 : e.byte - 1);
         std::string what = e.what();

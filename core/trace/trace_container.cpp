@@ -1,4 +1,5 @@
 #include "trace/trace_container.h"
+#include "util/json_text.h"
 
 #include "trace/trace_json.h"
 #include "trace/trace_validate.h"
@@ -53,8 +54,9 @@ private:
 class BlobReader final : public PayloadReader
 {
 public:
-    explicit BlobReader(sql::Database& db)
-        : m_size(db, "SELECT count(*), coalesce(sum(length(data)), 0), coalesce(max(seq), -1) FROM "
+    // `fileBytes`: the container's size; no blob in it can hold more.
+    BlobReader(sql::Database& db, std::uint64_t fileBytes)
+        : m_fileBytes(fileBytes), m_size(db, "SELECT count(*), coalesce(sum(length(data)), 0), coalesce(max(seq), -1) FROM "
                      "blob_chunks WHERE blob = ?"),
           m_chunks(db, "SELECT data FROM blob_chunks WHERE blob = ? ORDER BY seq")
     {
@@ -80,6 +82,12 @@ public:
         if (stored != size)
             ref->fail("blob " + std::to_string(id) + " holds " + std::to_string(stored) +
                       " bytes; the region declares " + std::to_string(size));
+        // SQLite's length() reads the size a record declares, not its data: a corrupt or hostile file can
+        // claim a blob far larger than itself. Refuse before allocating.
+        if (stored > m_fileBytes)
+            ref->fail("blob " + std::to_string(id) + " declares " + std::to_string(stored) +
+                      " bytes, more than the whole container (" + std::to_string(m_fileBytes) +
+                      " bytes): the file is corrupt");
         out.resize(size);
         std::size_t offset = 0;
         m_chunks.bind(1, id);
@@ -98,6 +106,7 @@ public:
     }
 
 private:
+    std::uint64_t m_fileBytes;
     sql::Statement m_size;
     sql::Statement m_chunks;
 };
@@ -154,17 +163,17 @@ Status writeTraceContainer(const Trace& trace, const std::string& path, const Co
             };
             bool ok = put("format", std::string(kFormatName)) &&
                       put("version", std::to_string(kFormatVersion)) && put("name", trace.name) &&
-                      put("machine", isa::machineConfigToJson(trace.machine).dump());
+                      put("machine", text::jsonText(isa::machineConfigToJson(trace.machine)));
             if (trace.recorded)
-                ok = ok && put("recorded", recordedToJson(*trace.recorded).dump());
+                ok = ok && put("recorded", text::jsonText(recordedToJson(*trace.recorded)));
             if (trace.generatedBy)
-                ok = ok && put("generator", generatedByToJson(*trace.generatedBy).dump());
+                ok = ok && put("generator", text::jsonText(generatedByToJson(*trace.generatedBy)));
             if (!ok)
                 return fail(db.lastError());
             BlobWriter blobs(db);
             sql::Statement chip(db, "INSERT INTO chips(chip, document) VALUES(?, ?)");
             for (const ChipTrace& c : trace.chips) {
-                const std::string document = chipToJson(c, blobs).dump();
+                const std::string document = text::jsonText(chipToJson(c, blobs));
                 chip.bind(1, static_cast<std::int64_t>(c.chip));
                 chip.bind(2, document);
                 if (chip.step() != SQLITE_DONE)
@@ -258,7 +267,9 @@ Result<Trace> readTraceContainer(const std::string& path)
         trace.machine = std::move(config).value();
         trace.name = metaValue(db, "name", found);
 
-        BlobReader blobs(db);
+        std::error_code sizeError;
+        const std::uint64_t fileBytes = std::filesystem::file_size(path, sizeError);
+        BlobReader blobs(db, sizeError ? 0 : fileBytes);
         sql::Statement chips(db, "SELECT chip, document FROM chips ORDER BY chip");
         if (!chips.valid())
             return Error(at + "table chips", "cannot read: " + db.lastError());

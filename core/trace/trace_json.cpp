@@ -1,4 +1,5 @@
 #include "trace/trace_json.h"
+#include "util/json_text.h"
 
 #include "asm/disassembler.h"
 #include "asm/parser.h"
@@ -490,7 +491,7 @@ std::string writeTraceJson(const Trace& trace)
     root["chips"] = std::move(chips);
     if (trace.recorded)
         root["recorded"] = recordedToJson(*trace.recorded);
-    return root.dump(1) + "\n";
+    return text::jsonText(root, 1) + "\n";
 }
 
 Result<Trace> readTraceJson(std::string_view text, std::string_view fileName)

@@ -11,6 +11,8 @@
 
 #include <QDir>
 #include <QTemporaryDir>
+
+#include <chrono>
 #include <csignal>
 #include <random>
 #include <sys/wait.h>
@@ -252,13 +254,39 @@ private slots:
             many += "0,";
         many += "0]";
         std::string error;
-        (void)trace::parseJsonText(many, "t.json", error, 64, 1000);
+        // 1,001 numbers and the array that holds them.
+        (void)trace::parseJsonText(many, "t.json", error, 64, 1001);
         QCOMPARE(
             error,
             std::string(
-                "t.json: JSON has more than 1000 values; store traces this large in the .xps container"));
-        (void)trace::parseJsonText(many, "t.json", error, 64, 1001);
+                "t.json: JSON has more than 1001 values; store traces this large in the .xps container"));
+        (void)trace::parseJsonText(many, "t.json", error, 64, 1002);
         QCOMPARE(error, std::string());
+        // Containers count too: a file of empty arrays was once unbounded (64 MB of "[]," took 1.5 GB).
+        std::string empties = "[";
+        for (int i = 0; i < 2000; ++i)
+            empties += "[],{},";
+        empties += "[]]";
+        (void)trace::parseJsonText(empties, "t.json", error, 64, 1000);
+        QVERIFY(error.starts_with("t.json: JSON has more than 1000 values"));
+    }
+
+    // An array of objects parses in linear time (nlohmann's callback parser was quadratic in it: 1 MB of
+    // "{}," took 66 s). 400,000 objects must take well under a second.
+    void arraysOfObjectsParseInLinearTime()
+    {
+        std::string objects = "[";
+        for (int i = 0; i < 400'000; ++i)
+            objects += "{},";
+        objects += "{}]";
+        std::string error;
+        const auto start = std::chrono::steady_clock::now();
+        const nlohmann::json doc = trace::parseJsonText(objects, "t.json", error, 64, 1u << 20);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QCOMPARE(error, std::string());
+        QCOMPARE(doc.size(), std::size_t(400'001));
+        QVERIFY2(seconds < 3.0, qPrintable(QString::number(seconds))); // ~0.05 s here; 3 s under ASan
     }
 
     void containerErrors()

@@ -1,4 +1,5 @@
 #include "imported/profile_text.h"
+#include "util/json_text.h"
 
 #include "profile/profile_analysis.h"
 
@@ -106,7 +107,7 @@ QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
         for (auto it = args.begin(); it != args.end(); ++it)
             row(QString::fromStdString(it.key()).toHtmlEscaped(),
                 QString::fromStdString(it.value().is_string() ? it.value().get<std::string>()
-                                                              : it.value().dump())
+                                                              : text::jsonText(it.value()))
                     .toHtmlEscaped());
     html += QStringLiteral("</table>");
     QString flows;

@@ -1,4 +1,5 @@
 #include "report/report_file.h"
+#include "util/json_text.h"
 
 #include "report/report_pdf.h"
 #include "util/atomic_file.h"
@@ -46,7 +47,7 @@ std::string writeReport(const report::Report& r, const std::string& path, Report
     switch (format) {
     case ReportFormat::Html: return writeText(path, report::toHtml(r));
     case ReportFormat::Markdown: return writeText(path, report::toMarkdown(r));
-    case ReportFormat::Json: return writeText(path, report::toJson(r).dump(2) + "\n");
+    case ReportFormat::Json: return writeText(path, text::jsonText(report::toJson(r), 2) + "\n");
     case ReportFormat::Pdf: {
         const std::string error = writeReportPdf(r, path);
         return error.empty() ? error : path + ": " + error;

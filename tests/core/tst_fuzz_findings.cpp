@@ -1,0 +1,253 @@
+// Every input the coverage-guided fuzzers found (tests/data/fuzz, FINDINGS.md says what each did), replayed
+// through the entry point it broke: each must now end in a precise error or a bounded, sane result. The UB
+// cases are checked for real when this suite runs under ASan + UBSan (CI's sanitizer stage); here they must
+// also give numbers that make sense. The DMA livelocks are in tst_grm_long_runs.
+#include "sim/sim_support.h"
+
+#include "import/import.h"
+#include "profile/profile_analysis.h"
+#include "profile/profile_report.h"
+#include "profile/transfers.h"
+#include "session/session.h"
+#include "trace/trace_io.h"
+#include "trace/trace_json.h"
+#include "util/json_text.h"
+#include "util/utf8.h"
+
+#include <chrono>
+
+using namespace xps;
+
+namespace {
+
+std::string finding(const char* name)
+{
+    return test::sourceDir() + "/tests/data/fuzz/" + name;
+}
+
+// What `xpushark-cli analyze FILE --json` does with an imported profile, returning the text it prints.
+std::string analyzeJson(const profile::Profile& p)
+{
+    return text::jsonText(profile::profileAnalysisJson(p, profile::analyzeProfile(p)), 2);
+}
+
+bool anyWarningContains(const profile::Profile& p, std::string_view what)
+{
+    for (const std::string& w : p.warnings)
+        if (w.find(what) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestFuzzFindings : public QObject
+{
+    Q_OBJECT
+private slots:
+    void invalidUtf8IsRepairedAtImportAndNeverWritten()
+    {
+        auto p = importing::importProfile(finding("abort_analyze_json_invalid_utf8.json"));
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QVERIFY2(anyWarningContains(*p, "invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at "),
+                 p->warnings.empty() ? "no warning" : p->warnings.back().c_str());
+        const std::string json = analyzeJson(*p);
+        QVERIFY(text::isValidUtf8(json));
+        QVERIFY(json.find("\xef\xbf\xbd") != std::string::npos); // the replaced name is kept, with U+FFFD
+    }
+
+    void xspaceWarningWithInvalidUtf8IsWrittenAsValidJson()
+    {
+        auto p = importing::importProfile(finding("abort_analyze_json_xspace_warning_utf8.xplane.pb"));
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        for (const std::string& w : p->warnings)
+            QVERIFY2(text::isValidUtf8(w), w.c_str());
+        QVERIFY(text::isValidUtf8(analyzeJson(*p)));
+    }
+
+    void everyJsonWriterReplacesInvalidUtf8()
+    {
+        const nlohmann::json doc = {{"name", std::string("v\xa4", 2)}, {"ok", "caf\xc3\xa9"}};
+        QCOMPARE(text::jsonText(doc), std::string("{\"name\":\"v\xef\xbf\xbd\",\"ok\":\"caf\xc3\xa9\"}"));
+        const nlohmann::ordered_json ordered = {{"z", 1}, {"a", std::string("\xff")}};
+        QCOMPARE(text::jsonText(ordered), std::string("{\"z\":1,\"a\":\"\xef\xbf\xbd\"}")); // order kept
+        std::string out;
+        text::appendJsonString(out, std::string("a\xe2\x82", 3) + "\"b");
+        QCOMPARE(out, std::string("\"a\xef\xbf\xbd\\\"b\""));
+    }
+
+    void utf8RepairReplacesMaximalSubparts_data()
+    {
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::addColumn<int>("replaced");
+        const QByteArray fffd("\xef\xbf\xbd");
+        QTest::newRow("valid") << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80") << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80") << 0;
+        QTest::newRow("stray continuation") << QByteArray("a\x80" "b") << QByteArray("a" + fffd + "b") << 1;
+        QTest::newRow("cut-off 3-byte") << QByteArray("\xe2\x82" "x") << QByteArray(fffd + "x") << 1;
+        QTest::newRow("overlong") << QByteArray("\xc0\xaf") << QByteArray(fffd + fffd) << 2;
+        QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QByteArray(fffd + fffd + fffd) << 3;
+        QTest::newRow("above U+10FFFF") << QByteArray("\xf4\x90\x80\x80") << QByteArray(fffd + fffd + fffd + fffd) << 4;
+        QTest::newRow("cut at the end") << QByteArray("ok\xf0\x9f\x98") << QByteArray("ok" + fffd) << 1;
+    }
+    void utf8RepairReplacesMaximalSubparts()
+    {
+        QFETCH(QByteArray, input);
+        QFETCH(QByteArray, expected);
+        QFETCH(int, replaced);
+        std::string s = input.toStdString();
+        QCOMPARE(static_cast<int>(text::repairUtf8(s)), replaced);
+        QCOMPARE(QByteArray::fromStdString(s), expected);
+        QVERIFY(text::isValidUtf8(s));
+    }
+
+    void assemblerRefusesNamesThatAreNotText()
+    {
+        const std::string path = finding("abort_convert_xasm_name_invalid_utf8.xasm");
+        const auto t = assembly::assemble(test::readFile(path), path);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().toString() == path + ":1:7: the string is not valid UTF-8 text", t.error().toString().c_str());
+    }
+
+    void containerBlobsLargerThanTheFileAreRefusedBeforeAllocating_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("declared");
+        QTest::newRow("2^40") << QStringLiteral("abort_xps_blob_2p40.xps") << QStringLiteral("1099511627776");
+        QTest::newRow("3 GiB in 24 KB") << QStringLiteral("oom_xps_blob_3gib_24kb.xps") << QStringLiteral("3221225472");
+    }
+    void containerBlobsLargerThanTheFileAreRefusedBeforeAllocating()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, declared);
+        const auto t = trace::loadTrace(finding(file.toUtf8().constData()));
+        QVERIFY(!t.ok());
+        const std::string e = t.error().toString();
+        QVERIFY2(e.find("$.initial.memory[0].blob: blob 1 declares " + declared.toStdString() +
+                        " bytes, more than the whole container") != std::string::npos,
+                 e.c_str());
+    }
+
+    void anArrayOfEmptyObjectsIsRefusedInLinearTime()
+    {
+        const auto start = std::chrono::steady_clock::now();
+        const auto t = trace::loadTrace(finding("hang_trace_json_1mb_empty_objects.xtrace.json"));
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().toString().ends_with("$: expected a trace object, found an array"),
+                 t.error().toString().c_str());
+        QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(5)); // 66 s before
+    }
+
+    void chakraNodesRepeatingAnIdAreRefusedAtTheSecond()
+    {
+        const auto p = importing::importProfile(finding("oom_chakra_json_gz_5m_empty_nodes.json.gz"));
+        QVERIFY(!p.ok());
+        QVERIFY2(p.error().toString().ends_with(":1:55: node 2 repeats the id 0 of node 1: node ids must be "
+                                                "unique within a rank"),
+                 p.error().toString().c_str());
+    }
+
+    void gzipBombsStopAtTheExpansionLimit_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("20 M events") << QStringLiteral("oom_xspace_gzip_bomb_20m_events.xplane.pb");
+        QTest::newRow("100 M events") << QStringLiteral("oom_xspace_gzip_bomb_100m_events.xplane.pb");
+    }
+    void gzipBombsStopAtTheExpansionLimit()
+    {
+        QFETCH(QString, file);
+        const auto p = importing::importProfile(finding(file.toUtf8().constData()));
+        QVERIFY(!p.ok());
+        QVERIFY2(p.error().toString().find("the compressed file expands to more than 100x its ") != std::string::npos,
+                 p.error().toString().c_str());
+    }
+
+    void eventLimitStopsAnImport()
+    {
+        importing::ImportOptions options;
+        options.limits.maxEvents = 3;
+        const auto p = importing::importProfile(test::sourceDir() + "/tests/data/node_trace.json", options);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.error().toString().find("more than 3 events: larger than this import allows") != std::string::npos,
+                 p.error().toString().c_str());
+        options.limits.maxEvents = 0; // no limit
+        QVERIFY(importing::importProfile(test::sourceDir() + "/tests/data/node_trace.json", options).ok());
+    }
+
+    void aMachineOfManyChipsTimesFlagsIsRefused()
+    {
+        const std::string path = finding("oom_replay_chips_x_syncflags.xasm");
+        const auto t = assembly::assemble(test::readFile(path), path);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().toString().find("chips x sync_flags (4096 x 65536 = 268435456) exceeds 4194304") !=
+                     std::string::npos,
+                 t.error().toString().c_str());
+    }
+
+    void aByteCountOf1e300IsUnknownNotHuge()
+    {
+        const auto p = importing::importProfile(finding("ub_analyze_transfer_bytes_1e300.json"));
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        for (const profile::Transfer& t : profile::findTransfers(*p))
+            QVERIFY(t.bytes < (std::uint64_t{1} << 57));
+        QVERIFY(text::isValidUtf8(analyzeJson(*p)));
+    }
+
+    // Times at the edges of int64 are saturated or clamped: every slice ends at or after its start.
+    void extremeTimesNeverOverflow_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"ub_chakra_end_overflow.et", "ub_chakra_end_overflow.json", "ub_chrome_unclosed_B_only.json",
+                              "ub_chrome_unclosed_async_only.json", "ub_xspace_duration_int64min.xplane.pb",
+                              "ub_xspace_offset_int64max.xplane.pb", "ub_xspace_timestamp_overflow.xplane.pb"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+    void extremeTimesNeverOverflow()
+    {
+        QFETCH(QString, file);
+        const auto p = importing::importProfile(finding(file.toUtf8().constData()));
+        if (!p.ok()) { // a precise refusal is fine too
+            QVERIFY(p.error().toString().starts_with(finding(file.toUtf8().constData())));
+            return;
+        }
+        for (const profile::Slice& s : p->slices) {
+            QVERIFY(s.duration >= 0);
+            QVERIFY(s.end() >= s.start);
+        }
+        QVERIFY(text::isValidUtf8(analyzeJson(*p)));
+    }
+
+    void unclosedBeginsCloseAtTheLastBegin()
+    {
+        const auto p = importing::importProfile(finding("ub_chrome_unclosed_B_only.json"));
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QVERIFY(!p->slices.empty());
+        QVERIFY(anyWarningContains(*p, "had a begin but no end; each was closed at the end of the trace"));
+    }
+
+    void aBookmarkPcOf1e300IsALocatedError()
+    {
+        const auto s = session::readSession(finding("ub_session_bookmark_pc_1e300.xps"));
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().toString().find("table bookmarks, row position=") != std::string::npos &&
+                     s.error().toString().find("expected [chip, pc] with a chip of the trace") != std::string::npos,
+                 s.error().toString().c_str());
+    }
+
+    void aProgramThatNeverHaltsStopsAtTheBundleLimit()
+    {
+        const std::string path = finding("unbounded_replay_spin.xasm");
+        auto t = assembly::assemble(test::readFile(path), path);
+        QVERIFY(t.ok());
+        events::EventStore store;
+        sim::ReplayOptions options{sim::ReplayMode::Full};
+        options.maxBundles = 200'000; // the default (2^27) works the same, in seconds rather than milliseconds
+        const sim::ReplayResult r = sim::replay(t.value(), options, store);
+        QCOMPARE(r.status, sim::ReplayResult::Status::LimitReached);
+        QCOMPARE(r.limitMessage, std::string("the bundle limit (200,000 bundles); chip 0 still running at pc 0x0, "
+                                             "its most executed bundle pc 0x0 (`br loop`, 200,000 times)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFuzzFindings)
+#include "tst_fuzz_findings.moc"
