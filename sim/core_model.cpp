@@ -230,7 +230,9 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     e.cycle = t;
     e.pc = m_pc;
     e.chip = static_cast<std::uint16_t>(m_state.chip);
-    e.stallCycles = static_cast<std::uint32_t>(t - m_eligibleSince);
+    // Saturated, never wrapped: a stall of 2^32 cycles or more (a long DMA under a 2^40-cycle limit) reads
+    // as 4,294,967,295 in the event; the per-pc and per-chip stall totals are 64-bit and exact.
+    e.stallCycles = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - m_eligibleSince, UINT32_MAX));
     if (e.stallCycles > 0) {
         int dominant = 0; // the reason with most cycles; the lowest-numbered of equals
         for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) {

@@ -35,6 +35,9 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
         throw SimFault{"invalid DMA descriptor: flag " + std::to_string(d.flag) + " does not exist"};
     if (d.rowBytes == 0 || d.rows == 0)
         throw SimFault{"invalid DMA descriptor: bytes and rows must be positive"};
+    // DMA ids and chunk counts are 32-bit in the event records: refuse rather than wrap.
+    if (m_nextId == UINT32_MAX)
+        throw SimFault{"more than 4,294,967,295 DMAs in one replay: DMA ids are 32-bit"};
     const std::uint64_t srcStride = d.srcStride ? d.srcStride : d.rowBytes;
     const std::uint64_t dstStride = d.dstStride ? d.dstStride : d.rowBytes;
     const auto check = [&](int chip, isa::Space space, std::uint64_t address, std::uint64_t stride,
@@ -57,8 +60,13 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.d = d;
     t.d.srcStride = srcStride;
     t.d.dstStride = dstStride;
+    if (d.rows > UINT64_MAX / d.rowBytes)
+        throw SimFault{"invalid DMA descriptor: rows x bytes per row overflows 64 bits"};
     t.total = d.rows * d.rowBytes;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
+    if ((t.total + t.chunk - 1) / t.chunk > UINT32_MAX)
+        throw SimFault{"invalid DMA descriptor: " + std::to_string(t.total) + " bytes in chunks of " +
+                       std::to_string(t.chunk) + " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
     t.links =
         d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
     t.issueCycle = cycle;
@@ -138,7 +146,9 @@ void DmaSystem::planBoundary(Transfer& t)
 
 void DmaSystem::recomputeRates()
 {
-    auto& [hbmUsers, vmemUsers, linkUsers] = m_users;
+    std::vector<int>& hbmUsers = m_users.hbm; // not a structured binding: lambdas below capture these
+    std::vector<int>& vmemUsers = m_users.vmem;
+    std::vector<int>& linkUsers = m_users.links;
     const std::size_t chips = m_chips.size();
     hbmUsers.assign(chips, 0);
     vmemUsers.assign(chips, 0);
@@ -246,7 +256,8 @@ void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::u
     for (std::uint64_t at = from; at < to;) {
         const std::uint64_t row = at / t.d.rowBytes;
         const std::uint64_t col = at % t.d.rowBytes;
-        const auto n = static_cast<std::uint32_t>(std::min(t.d.rowBytes - col, to - at));
+        // A record's byte count is 32-bit: a chunk of 4 GiB (VMEM's largest) is recorded in two halves.
+        const auto n = static_cast<std::uint32_t>(std::min({t.d.rowBytes - col, to - at, std::uint64_t{1} << 31}));
         if (t.d.srcSpace == isa::Space::Vmem)
             m_store.appendVmemAccess({cycle,
                                       static_cast<std::uint32_t>(t.d.srcAddress + row * t.d.srcStride + col),

@@ -28,8 +28,8 @@ enum class ReplayMode {
 
 // A replay that never ends (a program that never halts, a loop of long stalls) stops at these by default,
 // with a diagnostic naming each running chip's pc and its most executed bundle (docs/grm.md, "Limits").
-// 2^28 bundles is ~6 GiB of bundle events; 2^40 cycles is ~17 minutes of chip time at 1.05 GHz.
-inline constexpr std::uint64_t kDefaultMaxBundles = std::uint64_t{1} << 28;
+// 2^27 bundles (134 M) is ~3.2 GB of bundle events; 2^40 cycles is ~17 minutes of chip time at 1.05 GHz.
+inline constexpr std::uint64_t kDefaultMaxBundles = std::uint64_t{1} << 27;
 inline constexpr std::uint64_t kDefaultMaxCycles = std::uint64_t{1} << 40;
 
 struct ReplayOptions
