@@ -31,3 +31,9 @@ if(XPS_SANITIZE)
   target_compile_options(xps_sanitize INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
 endif()
+# The fuzz build instruments core and sim for coverage (fuzzer-no-link); each target under fuzz/ links
+# libFuzzer's main. Any sanitizer report is a finding: nothing recovers.
+if(XPS_FUZZ)
+  target_compile_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
+endif()

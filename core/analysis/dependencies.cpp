@@ -479,7 +479,9 @@ Subgraph DependencyGraph::subgraph(NodeRef center, int radius, std::size_t maxNo
     g.nodes.push_back(describe(center));
     std::vector<std::tuple<NodeRef, NodeRef, EdgeKind>> edges;
     while (!queue.empty()) {
-        const auto [node, depth] = queue.front();
+        // Not a structured binding: the lambda below captures both (clang before 16 cannot capture bindings).
+        const NodeRef node = queue.front().first;
+        const int depth = queue.front().second;
         queue.pop_front();
         if (depth >= radius)
             continue;

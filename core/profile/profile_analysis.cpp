@@ -1,5 +1,6 @@
 #include "profile/profile_analysis.h"
 
+#include "util/checked_number.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -412,7 +413,7 @@ void Analyzer::findings(ProfileAnalysis& out)
                              const std::string& what, const char* verb, const std::string& advice) {
         std::vector<const DeviceBreakdown*> hit;
         for (const DeviceBreakdown& d : out.devices)
-            if (exposedOf(d) > 0 && exposedOf(d) * 50 > d.span)
+            if (exposedOf(d) > 0 && exposedOf(d) > d.span / 50) // x * 50 > span, without overflow
                 hit.push_back(&d);
         if (hit.empty())
             return;
@@ -457,11 +458,11 @@ void Analyzer::findings(ProfileAnalysis& out)
         const auto busiest = std::max_element(
             out.devices.begin(), out.devices.end(),
             [](const DeviceBreakdown& a, const DeviceBreakdown& b) { return a.busy < b.busy; });
-        Nanos sum = 0;
+        Nanos sum = 0; // saturating: a hostile file's busy times can each be near 2^63
         for (const DeviceBreakdown& d : out.devices)
-            sum += d.busy;
+            sum = checked::saturatingAdd(sum, d.busy);
         const Nanos mean = sum / static_cast<Nanos>(out.devices.size());
-        if ((busiest->busy - mean) * 20 > out.span) {
+        if (busiest->busy - mean > out.span / 20) {
             ProfileFinding f{"device-imbalance",
                              busiest->name + " sets the pace: the other devices wait for it",
                              busiest->name + " is busy " + formatMs(busiest->busy) + " (" +
@@ -480,7 +481,7 @@ void Analyzer::findings(ProfileAnalysis& out)
         }
     }
     for (const StreamUse& u : out.streams) {
-        if (u.launchBoundGaps >= 10 && u.launchIdle * 20 > out.span) {
+        if (u.launchBoundGaps >= 10 && u.launchIdle > out.span / 20) { // x * 20 > span, without overflow
             ProfileFinding f{"launch-bound",
                              u.name + " waits for the host to launch its work",
                              formatMs(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
@@ -526,7 +527,7 @@ void Analyzer::findings(ProfileAnalysis& out)
             worst.emplace_back(idle, i);
         }
     }
-    if (syncs > 0 && syncCost * 20 > out.span) {
+    if (syncs > 0 && syncCost > out.span / 20) {
         std::sort(worst.rbegin(), worst.rend());
         ProfileFinding f{"host-sync",
                          "Host synchronizations leave the device idle",

@@ -69,6 +69,8 @@ public:
             object.fail("expected a \"blob\" reference or a \"generator\"");
         const auto id = static_cast<std::int64_t>(ref->u64(INT64_MAX));
         // Sizes come from the chunk headers; nothing is allocated until they match the declaration.
+        if (!m_size.valid() || !m_chunks.valid())
+            ref->fail("table blob_chunks is missing or unreadable (corrupt container?)");
         m_size.bind(1, id);
         m_size.step();
         const std::int64_t chunks = m_size.int64(0);

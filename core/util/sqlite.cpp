@@ -65,6 +65,10 @@ int Statement::step()
 
 void Statement::reset()
 {
+    // A statement that failed to prepare (a corrupt file's missing table) is null: sqlite3_step and the
+    // column functions answer it safely, sqlite3_clear_bindings does not (found by fuzz_container).
+    if (!m_stmt)
+        return;
     sqlite3_reset(m_stmt);
     sqlite3_clear_bindings(m_stmt);
 }

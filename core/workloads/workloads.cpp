@@ -84,7 +84,7 @@ Result<std::string> generateAssembly(const std::string& name, const std::string&
         p[param.name] = param.defaultValue;
     for (const auto& [key, value] : values) {
         const auto it = std::find_if(w->parameters.begin(), w->parameters.end(),
-                                     [&](const Parameter& x) { return x.name == key; });
+                                     [&key = key](const Parameter& x) { return x.name == key; });
         if (it == w->parameters.end()) {
             std::vector<std::string> names;
             for (const Parameter& x : w->parameters)

@@ -128,6 +128,18 @@ private slots:
                  e.c_str());
     }
 
+    // Found by fuzz_container in this repo: a blob reference in a container whose blob_chunks table cannot
+    // be read crashed in sqlite3_clear_bindings (a statement that never prepared was reset).
+    void aContainerWithoutItsBlobTableIsALocatedError()
+    {
+        const auto t = trace::loadTrace(finding("crash_container_missing_blob_table.xps"));
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().toString().ends_with("table chips, row chip=0: $.initial.memory[1].blob: table "
+                                                "blob_chunks is missing or unreadable (corrupt container?)"),
+                 t.error().toString().c_str());
+        (void)session::readSessionTables(finding("crash_container_missing_blob_table.xps")); // must not crash
+    }
+
     void anArrayOfEmptyObjectsIsRefusedInLinearTime()
     {
         const auto start = std::chrono::steady_clock::now();

@@ -1,0 +1,13 @@
+// A Chakra execution trace (.et: length-delimited protobufs), scheduled by its dependencies, then analysed.
+#include "fuzz_support.h"
+#include "import/chakra.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string path = xps::fuzz::scratchFile(data, size, "in.et");
+    xps::importing::ImportOptions options;
+    options.limits.maxEvents = 1u << 18;
+    if (auto p = xps::importing::importChakra(path, options); p.ok())
+        xps::fuzz::analyzeAndWrite(*p);
+    return 0;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target (or all of them, one after another) for a while; any crash, sanitizer report,
+# timeout or memory blow-up fails the run and leaves the input in build-fuzz/findings/TARGET/.
+#
+#   scripts/fuzz.sh TARGET [SECONDS]      TARGET: one of the names below, or "all"; SECONDS: 60 by default
+#   scripts/fuzz.sh --list
+#
+# Installs clang and its fuzzer runtime if they are missing (Debian 12), configures and builds the `fuzz`
+# preset, and runs the target over its seeds (fuzz/corpus/TARGET, read only) and the corpus it grows
+# (build-fuzz/corpus/TARGET), with its dictionary (fuzz/dict) where it has one. The final line of each run
+# gives executions, coverage and corpus size (libFuzzer's own figures).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+targets=(trace_json xasm container chrome_json xspace chakra_et chakra_json replay)
+dictionary_of() {
+  case "$1" in
+    trace_json) echo fuzz/dict/trace_json.dict ;;
+    xasm | replay) echo fuzz/dict/xasm.dict ;;
+    chrome_json) echo fuzz/dict/chrome_json.dict ;;
+    chakra_json) echo fuzz/dict/chakra_json.dict ;;
+    *) echo "" ;;
+  esac
+}
+
+usage() {
+  echo "usage: scripts/fuzz.sh TARGET [SECONDS]   (TARGET: ${targets[*]} | all)" >&2
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = "--list" ]; then
+  printf '%s\n' "${targets[@]}"
+  exit 0
+fi
+target=$1
+seconds=${2:-60}
+[[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
+if [ "$target" != all ] && [[ ! " ${targets[*]} " =~ " $target " ]]; then
+  echo "fuzz.sh: unknown target '$target'" >&2
+  usage
+fi
+
+# clang 14 and its runtimes (libFuzzer, ASan, UBSan): only what is missing.
+missing=()
+for p in clang libclang-rt-14-dev ninja-build cmake libopenblas-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev \
+  protobuf-compiler libprotobuf-dev pkg-config; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  echo "fuzz.sh: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+
+run_one() {
+  local name=$1
+  local binary=build-fuzz/fuzz/fuzz_$name
+  local work=build-fuzz/corpus/$name findings=build-fuzz/findings/$name
+  mkdir -p "$work" "$findings"
+  local dict args=()
+  dict=$(dictionary_of "$name")
+  [ -n "$dict" ] && args+=("-dict=$dict")
+  echo "== fuzz_$name for ${seconds} s"
+  # -timeout: one input running 10 s is a hang; -rss_limit_mb / -malloc_limit_mb: a memory bomb is a
+  # finding, not a slow machine. Seeds are read from fuzz/corpus (never written); new inputs go to $work.
+  if ! "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$findings/" "${args[@]}" "$work" "fuzz/corpus/$name" \
+      >"$findings/log.txt" 2>&1; then
+    tail -n 60 "$findings/log.txt" >&2
+    echo "fuzz.sh: fuzz_$name found a problem: the input is in $findings/ (replay: $binary FILE)" >&2
+    return 1
+  fi
+  # The last status line: "#N DONE cov: C ft: F corp: K/S ..." and the final stats' executions.
+  grep -E "^#[0-9]+[[:space:]]+DONE" "$findings/log.txt" | tail -n 1 | sed "s/^/fuzz_$name: /"
+}
+
+status=0
+if [ "$target" = all ]; then
+  for t in "${targets[@]}"; do run_one "$t" || status=1; done
+else
+  run_one "$target" || status=1
+fi
+exit $status
