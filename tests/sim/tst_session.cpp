@@ -8,9 +8,12 @@
 #include "trace/trace_io.h"
 #include "util/sqlite.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 
 #include <csignal>
+#include <filesystem>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +175,74 @@ private slots:
             const auto loaded = session::readSession(path);
             QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
             QVERIFY(loaded->annotations.size() == 2 || loaded->annotations.size() == 20000);
+        }
+    }
+
+    // A save that the disk cuts short (here RLIMIT_FSIZE, which stops writes past a size even for root, as a
+    // full disk does) fails with a message naming the file, and the previous session is intact.
+    void aSaveThatRunsOutOfDiskKeepsThePreviousFileAndSaysWhy()
+    {
+        const auto replayed = test::replaySource(dmaWaitLoop());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("full.xps")).toStdString();
+        QVERIFY(session::writeSession(sampleSession(replayed->trace, 2), path).ok());
+        const auto previousSize = std::filesystem::file_size(path);
+        int pipeFds[2];
+        QCOMPARE(pipe(pipeFds), 0);
+        const pid_t child = fork();
+        if (child == 0) {
+            ::close(pipeFds[0]);
+            std::signal(SIGXFSZ, SIG_IGN); // a write past the limit then fails with EFBIG instead of killing
+            const rlimit limit{previousSize / 2, previousSize / 2};
+            setrlimit(RLIMIT_FSIZE, &limit);
+            const Status saved = session::writeSession(sampleSession(replayed->trace, 20000), path);
+            const std::string message = saved.ok() ? std::string("saved") : saved.error().toString();
+            (void)!::write(pipeFds[1], message.data(), message.size());
+            _exit(0);
+        }
+        ::close(pipeFds[1]);
+        std::string message;
+        char buffer[512];
+        for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;)
+            message.append(buffer, static_cast<std::size_t>(n));
+        ::close(pipeFds[0]);
+        int status = 0;
+        waitpid(child, &status, 0);
+        QVERIFY(WIFEXITED(status));
+        QVERIFY2(message.starts_with(path + ": "), message.c_str());
+        const auto loaded = session::readSession(path);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QCOMPARE(loaded->annotations.size(), std::size_t(2));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files),
+                 QStringList{QStringLiteral("full.xps")}); // no temporary left behind
+    }
+
+    // A directory that cannot be written: the save fails with a message naming the file and changes nothing.
+    // Root writes into a 0555 directory regardless, so the case that holds for everyone is a parent that is a
+    // file; the permission case is added when not running as root.
+    void aSaveWhereNothingCanBeWrittenSaysWhy()
+    {
+        const auto replayed = test::replaySource(dmaWaitLoop());
+        QTemporaryDir dir;
+        const std::string notADirectory = dir.filePath(QStringLiteral("file")).toStdString();
+        test::writeFile(notADirectory, "x");
+        const Status intoAFile = session::writeSession(sampleSession(replayed->trace, 2), notADirectory + "/s.xps");
+        QVERIFY(!intoAFile.ok());
+        QVERIFY2(intoAFile.error().toString().starts_with(notADirectory + "/s.xps: "),
+                 intoAFile.error().toString().c_str());
+        QCOMPARE(test::readFile(notADirectory), std::string("x"));
+        if (geteuid() != 0) {
+            const std::string path = dir.filePath(QStringLiteral("ro/s.xps")).toStdString();
+            QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("ro")));
+            QVERIFY(session::writeSession(sampleSession(replayed->trace, 2), path).ok());
+            std::filesystem::permissions(dir.filePath(QStringLiteral("ro")).toStdString(),
+                                         std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+            const Status denied = session::writeSession(sampleSession(replayed->trace, 3), path);
+            std::filesystem::permissions(dir.filePath(QStringLiteral("ro")).toStdString(),
+                                         std::filesystem::perms::owner_all);
+            QVERIFY(!denied.ok());
+            QVERIFY2(denied.error().toString().starts_with(path + ": "), denied.error().toString().c_str());
+            QCOMPARE(session::readSession(path)->annotations.size(), std::size_t(2));
         }
     }
 
