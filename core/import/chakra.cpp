@@ -50,6 +50,18 @@ std::string chakraSuffix(const std::string& name)
 
 // PREFIX.N.et (or PREFIX.N.json, the JSON form) opens PREFIX.0.et ... as ranks; any other name is rank 0
 // alone.
+bool isRankFileName(const std::string& name)
+{
+    const std::string suffix = chakraSuffix(name);
+    if (suffix.empty())
+        return false;
+    const std::string stem = name.substr(0, name.size() - suffix.size());
+    const std::size_t dot = stem.rfind('.');
+    return dot != std::string::npos && dot + 1 < stem.size() && stem.size() - dot - 1 <= 6 &&
+           std::all_of(stem.begin() + static_cast<std::ptrdiff_t>(dot) + 1, stem.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 std::vector<std::pair<int, std::string>> rankFiles(const std::string& path)
 {
     namespace fs = std::filesystem;
@@ -270,10 +282,28 @@ Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const Chakra
         std::round(factor * static_cast<double>(bytes) * perByte + steps * static_cast<double>(model.latencyNs)));
 }
 
+std::string firstChakraRankIn(const std::string& directory)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, ec))
+        if (entry.is_regular_file(ec) && isRankFileName(entry.path().filename().string()))
+            names.push_back(entry.path().string());
+    std::sort(names.begin(), names.end()); // the same profile whatever order the directory lists
+    return names.empty() ? std::string() : names.front();
+}
+
 Result<Profile> importChakra(const std::string& path, const ImportOptions& options,
                              const ChakraLinkModel& model)
 {
-    const auto files = rankFiles(path);
+    std::error_code ec;
+    std::string firstRank = path;
+    if (std::filesystem::is_directory(path, ec)) {
+        firstRank = firstChakraRankIn(path);
+        if (firstRank.empty())
+            return Error(path, "is a directory with no Chakra rank files in it (PREFIX.N.et or PREFIX.N.json)");
+    }
+    const auto files = rankFiles(firstRank);
     std::vector<std::vector<pb::Node>> ranks;
     Profile p;
     p.source = path;

@@ -27,6 +27,10 @@ struct ChakraLinkModel
     double memoryGBs = 1'000.0;       // MEM_LOAD / MEM_STORE nodes
 };
 
+// The first rank file (PREFIX.N.et, PREFIX.N.json, PREFIX.N.json.gz) in `directory`, or empty: a directory of
+// ranks opens as one multi-rank profile.
+std::string firstChakraRankIn(const std::string& directory);
+
 Result<profile::Profile> importChakra(const std::string& path, const ImportOptions& options = {},
                                       const ChakraLinkModel& model = {});
 

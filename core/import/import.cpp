@@ -20,6 +20,15 @@ enum class Sniffed { Ours, Chrome, XSpace, Chakra, Unknown };
 // By name, then by the first 64 KiB of the (decompressed) content.
 Result<Sniffed> sniff(const std::string& path)
 {
+    // A directory first, whatever its name: a directory of Chakra ranks is one profile; any other is not a
+    // trace (a directory named run.xps once read as "does not start with the SQLite header").
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        if (!firstChakraRankIn(path).empty())
+            return Sniffed::Chakra;
+        return Error(path, "is a directory: expected a trace file, or a directory of Chakra ranks "
+                           "(PREFIX.0.et, PREFIX.1.et, ...)");
+    }
     if (endsWith(path, ".xps") || endsWith(path, ".xasm") || endsWith(path, ".xtrace.json"))
         return Sniffed::Ours;
     if (endsWith(path, ".xplane.pb") || endsWith(path, ".xplane.pb.gz") || endsWith(path, ".xspace.pb"))

@@ -79,9 +79,8 @@ Result<Trace> loadTrace(const std::string& path)
     auto kind = traceFileKind(path);
     if (!kind)
         return kind.error();
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return Error(path, "no such file");
+    if (Status readable = checkInputFile(path); !readable) // missing, or a directory named like a trace
+        return readable.error();
     if (*kind == TraceFileKind::Container || looksLikeContainer(path))
         return readTraceContainer(path);
     const std::uint64_t limit = *kind == TraceFileKind::Assembly ? kMaxAssemblyBytes : kMaxJsonTraceBytes;

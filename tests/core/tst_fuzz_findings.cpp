@@ -14,7 +14,10 @@
 #include "util/json_text.h"
 #include "util/utf8.h"
 
+#include <QTemporaryDir>
+
 #include <chrono>
+#include <filesystem>
 
 using namespace xps;
 
@@ -244,6 +247,40 @@ private slots:
         QVERIFY2(s.error().toString().find("table bookmarks, row position=") != std::string::npos &&
                      s.error().toString().find("expected [chip, pc] with a chip of the trace") != std::string::npos,
                  s.error().toString().c_str());
+    }
+
+    // A directory named like a trace was read as a file ("the file is empty", "does not start with the
+    // SQLite header"); a directory of Chakra ranks was "unknown trace file type".
+    void directoriesAreSaidToBeDirectories()
+    {
+        QTemporaryDir dir;
+        for (const char* name : {"run.et", "run.xps", "run.xtrace.json", "run.json", "run.xplane.pb"}) {
+            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            QVERIFY(std::filesystem::create_directory(path));
+            const auto imported = importing::importProfile(path);
+            QVERIFY(!imported.ok());
+            QVERIFY2(imported.error().toString().starts_with(path + ": is a directory"),
+                     imported.error().toString().c_str());
+            if (std::string_view(name).ends_with(".et") || std::string_view(name).ends_with(".pb"))
+                continue; // not a kind loadTrace reads: it says so by name, before looking at the disk
+            const auto loaded = trace::loadTrace(path);
+            QVERIFY(!loaded.ok());
+            QVERIFY2(loaded.error().toString() == path + ": is a directory, not a trace file",
+                     loaded.error().toString().c_str());
+        }
+    }
+
+    void aDirectoryOfChakraRanksOpensAsOneProfile()
+    {
+        const std::string directory = test::sourceDir() + "/resources/samples/ddp_step";
+        QCOMPARE(importing::detectInput(directory).value(), importing::InputKind::Chakra);
+        const auto p = importing::importProfile(directory);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        const auto first = importing::importProfile(directory + "/step.2.et"); // any rank names them all
+        QVERIFY(first.ok());
+        QCOMPARE(p->format, first->format);
+        QCOMPARE(p->slices.size(), first->slices.size());
+        QVERIFY2(p->format.find("4 ranks") != std::string::npos, p->format.c_str());
     }
 
     void aProgramThatNeverHaltsStopsAtTheBundleLimit()
