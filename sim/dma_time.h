@@ -23,14 +23,15 @@ struct DmaTime
     // This time plus `cycles` (>= 0, finite or +inf). Saturates at never() instead of wrapping.
     DmaTime plus(double cycles) const
     {
-        if (isNever() || !(cycles < 1.8e19))
+        if (isNever() || !(cycles < 1.8e19)) // NaN too
             return never();
-        const double sum = fraction + cycles;
-        const double whole = std::floor(sum);
-        const std::uint64_t step = static_cast<std::uint64_t>(whole);
+        const double sum = fraction + (cycles > 0.0 ? cycles : 0.0); // in [0, 1.8e19 + 1)
+        // Truncation is floor for a sum >= 0, and exact (every double >= 2^53 is whole): no libm call on
+        // a path every DMA event takes.
+        const auto step = static_cast<std::uint64_t>(sum);
         if (step >= never().cycle - cycle)
             return never();
-        DmaTime t{cycle + step, sum - whole};
+        DmaTime t{cycle + step, sum - static_cast<double>(step)};
         if (t.fraction >= 1.0) { // sum - floor(sum) rounds to 1.0 for a sum a hair below an integer
             t.fraction = 0.0;
             ++t.cycle;

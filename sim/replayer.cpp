@@ -156,13 +156,19 @@ struct Replayer::Impl
         return 0;
     }
 
-    // Stops the replay if it reached a limit; true then.
+    // Stops the replay if it reached a limit; true then. The test is inline (it runs every step); the
+    // message is built only when a limit is reached.
     bool stopAtLimit()
     {
+        if (!((options.maxCycles && now >= options.maxCycles) || (options.maxBundles && bundles >= options.maxBundles)))
+            [[likely]] return false;
+        reportLimit();
+        return true;
+    }
+
+    [[gnu::noinline]] void reportLimit()
+    {
         const bool cycles = options.maxCycles && now >= options.maxCycles;
-        const bool many = options.maxBundles && bundles >= options.maxBundles;
-        if (!cycles && !many)
-            return false;
         result.status = ReplayResult::Status::LimitReached;
         std::string m = cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) +
                                      " cycles)"
@@ -184,7 +190,6 @@ struct Replayer::Impl
                      "`, " + text::withThousands(perPc[hottest].executions) + " times)";
         }
         result.limitMessage = std::move(m);
-        return true;
     }
 
     void reportDeadlock()
