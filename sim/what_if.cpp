@@ -49,7 +49,8 @@ constexpr std::uint64_t kWhatIfSlack = 1'000'000;
 } // namespace
 
 Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
-                          std::stop_token stop, ChangedRun* keep)
+                          std::stop_token stop, ChangedRun* keep,
+                          const std::function<void(double fraction)>& replayProgress)
 {
     ChangedRun local;
     ChangedRun& run = keep ? *keep : local;
@@ -71,7 +72,11 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
     options.maxCycles = kWhatIfSlowdownLimit * baseline.totalCycles + kWhatIfSlack;
     options.maxBundles = kWhatIfSlowdownLimit * baselineBundles + kWhatIfSlack;
     Replayer replayer(run.trace, options, run.store);
-    run.result = replayer.run(stop);
+    const double baselineCycles = static_cast<double>(std::max<std::uint64_t>(baseline.totalCycles, 1));
+    run.result = replayer.run(stop, [&](const ReplayProgress& p) {
+        if (replayProgress) // a changed program may run longer than the baseline: hold below 1 until it ends
+            replayProgress(std::min(0.99, static_cast<double>(p.cycle) / baselineCycles));
+    });
     ReplayResult& r = run.result;
     m.newCycles = r.totalCycles;
     if (r.status == ReplayResult::Status::Cancelled) {
@@ -106,7 +111,7 @@ void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const tra
 {
     for (std::size_t i = 0; i < suggestions.size(); ++i) {
         if (progress)
-            progress(i, suggestions.size());
+            progress(i, suggestions.size(), 0.0);
         if (stop.stop_requested()) {
             Measurement m;
             m.verdict = Measurement::Verdict::Cancelled;
@@ -114,7 +119,11 @@ void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const tra
             suggestions[i].measured = m;
             continue;
         }
-        suggestions[i].measured = measureChange(trace, baseline, suggestions[i].change, stop);
+        suggestions[i].measured =
+            measureChange(trace, baseline, suggestions[i].change, stop, nullptr, [&](double fraction) {
+                if (progress)
+                    progress(i, suggestions.size(), fraction);
+            });
         // Severity follows what was measured, not what the analysis estimated.
         const Measurement& m = *suggestions[i].measured;
         const double gain = m.verdict == Measurement::Verdict::Improves ? m.gainPercent : 0.0;
@@ -123,7 +132,7 @@ void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const tra
                                                 : suggest::Severity::Low;
     }
     if (progress)
-        progress(suggestions.size(), suggestions.size());
+        progress(suggestions.size(), suggestions.size(), 0.0);
     const auto rank = [](const suggest::Suggestion& s) {
         const bool improves = s.measured && s.measured->verdict == Measurement::Verdict::Improves;
         return improves ? (s.whatIf ? 1 : 0) : 2;

@@ -29,11 +29,15 @@ struct ChangedRun
 };
 
 // `baseline` is the full-mode replay of `trace`. With `keep`, the changed trace and its replay stay there.
+// `replayProgress` hears, at least every 50 ms, how far the changed replay has come: its cycle over the
+// baseline's, below 1 until it ends.
 suggest::Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline,
                                    const suggest::Change& change, std::stop_token stop = {},
-                                   ChangedRun* keep = nullptr);
+                                   ChangedRun* keep = nullptr,
+                                   const std::function<void(double fraction)>& replayProgress = {});
 
-using WhatIfProgress = std::function<void(std::size_t done, std::size_t total)>;
+// `done` suggestions of `total` are measured; `current` is how far the one being measured has come (0..1).
+using WhatIfProgress = std::function<void(std::size_t done, std::size_t total, double current)>;
 // Measures every suggestion, then orders them: improving program changes by measured gain, then the
 // hardware what-ifs by gain, then the rest.
 void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,

@@ -37,6 +37,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -46,6 +47,8 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStackedWidget>
@@ -89,7 +92,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     m_views = {m_timeline};
 
     createActions();
-    addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea);
+    // Scrolls rather than demanding its full height (502 px) of the window: with it, the window could not
+    // be shorter than 866 px, and at 1366x768 the status bar with its progress and Cancel was off-screen.
+    addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea, /*scrollable=*/true);
     QDockWidget* suggestions = addDock(m_suggestions, tr("Suggestions"), Qt::LeftDockWidgetArea);
     QDockWidget* disassembly = addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
     auto* dmaLanes = new DmaLanesView(m_session, m_selection, this);
@@ -235,11 +240,20 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
                         .arg(cyclesText(cycle), cyclesText(bundles))
                         .arg(seconds > 0 ? static_cast<double>(bundles) / seconds / 1e6 : 0.0, 0, 'f', 2));
             });
-    connect(m_session, &ReplaySession::measuringProgress, this, [this](int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        m_progress->setFormat(tr("%1 of %2 measured").arg(done).arg(total));
-    });
+    connect(m_session, &ReplaySession::measuringProgress, this,
+            [this](int done, int total, double current, const QString& title) {
+                // One bar for the whole measurement, the status naming the suggestion being replayed.
+                const int percent = total > 0 ? static_cast<int>(100.0 * (done + current) / total) : 100;
+                m_progress->setRange(0, 100);
+                m_progress->setValue(percent);
+                m_progress->setFormat(tr("%p%")); // which of how many is in the status text beside it
+                if (done < total)
+                    m_stageLabel->setText(tr("Measuring suggestion %1 of %2: %3 — %4%")
+                                              .arg(done + 1)
+                                              .arg(total)
+                                              .arg(title)
+                                              .arg(static_cast<int>(100.0 * current)));
+            });
     connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
         const Selection& s = m_selection->selection();
         if (!s.empty() && !m_session->isBusy())
@@ -253,10 +267,18 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     Theme::instance().apply(settings.value(QStringLiteral("theme")).toString() == QStringLiteral("dark")
                                 ? Theme::Kind::Dark
                                 : Theme::Kind::Light);
-    resize(1500, 950);
+    // The preferred size, but never larger than the screen: at 1366x768 a 1500x950 window put the status
+    // bar, its progress and its Cancel button below the bottom edge.
+    // A geometry saved on a larger screen is bounded the same way.
+    const QSize available = QGuiApplication::primaryScreen()
+                                ? QGuiApplication::primaryScreen()->availableGeometry().size()
+                                : QSize(1500, 950);
+    resize(QSize(1500, 950).boundedTo(available));
     if (restoreLayout) {
         restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+        if (!isMaximized() && !isFullScreen())
+            resize(size().boundedTo(available));
     }
     m_recentFiles = settings.value(QStringLiteral("recentFiles")).toStringList();
     m_settingsWriter.setMaxThreadCount(1);
@@ -266,11 +288,19 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area)
+QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area, bool scrollable)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(view->objectName() + QStringLiteral("Dock")); // saveState() keys docks by name
-    dock->setWidget(view);
+    if (scrollable) {
+        auto* scroll = new QScrollArea(dock);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(view);
+        dock->setWidget(scroll);
+    } else {
+        dock->setWidget(view);
+    }
     addDockWidget(area, dock);
     m_viewMenu->addAction(dock->toggleViewAction());
     m_views.push_back(view);

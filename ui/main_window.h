@@ -87,7 +87,7 @@ protected:
 
 private:
     void createActions();
-    QDockWidget* addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area);
+    QDockWidget* addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area, bool scrollable = false);
     void onStageChanged();
     void onOpenFailed(const QString& message);
     void addRecentFile(const QString& path);

@@ -131,7 +131,7 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
     });
 
     auto lastPost = std::chrono::steady_clock::now();
-    sim::Replayer replayer(*trace, {mode, 0}, run->store);
+    sim::Replayer replayer(*trace, {mode}, run->store); // the default limits: a program that never ends stops
     run->result = replayer.run(stop, [&](const sim::ReplayProgress& p) {
         run->lanes->ingest(run->store);
         const auto now = std::chrono::steady_clock::now();
@@ -177,11 +177,16 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
     std::vector<suggest::Suggestion> measured = run->suggestions;
     {
         std::lock_guard lock(run->baselineMutex);
-        sim::measureSuggestions(measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total) {
-            post(request, [this, done, total] {
-                emit measuringProgress(static_cast<int>(done), static_cast<int>(total));
-            });
-        });
+        sim::measureSuggestions(measured, *trace, run->result, stop,
+                                [&](std::size_t done, std::size_t total, double current) {
+                                    const QString title = done < measured.size()
+                                                              ? QString::fromStdString(measured[done].title)
+                                                              : QString();
+                                    post(request, [this, done, total, current, title] {
+                                        emit measuringProgress(static_cast<int>(done), static_cast<int>(total),
+                                                               current, title);
+                                    });
+                                });
     }
     post(request, [this, run, measured = std::move(measured), ended]() mutable {
         run->suggestions = std::move(measured);

@@ -75,7 +75,8 @@ signals:
     void eventsChanged();              // more events ingested into the lanes (at most ~8 Hz)
     void replayEnded(const QString& summary, bool completed);
     void analysesReady();
-    void measuringProgress(int done, int total);
+    // `done` of `total` measured; `current` (0..1) is how far the one being measured, `title`, has come.
+    void measuringProgress(int done, int total, double current, const QString& title);
     void suggestionsMeasured();
     void comparisonReady(int index, const xps::sim::RunComparison& comparison);
     void comparisonProgress(int index, const QString& text);

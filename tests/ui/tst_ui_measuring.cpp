@@ -1,0 +1,114 @@
+// Measuring suggestions in the explorer, as a user sees it: the status names the suggestion being replayed
+// and how far it has come, and Cancel stops the measurement at once (it once sat for minutes in a DMA
+// livelock that neither Stop nor Cancel could reach).
+#include "main_window.h"
+#include "session/replay_session.h"
+#include "test_support.h"
+#include "trace/trace_io.h"
+#include "workloads/workloads.h"
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QToolButton>
+
+using namespace xps;
+
+namespace {
+
+QStringList g_unexpected;
+
+void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtDebugMsg || type == QtInfoMsg)
+        return;
+    if (message.contains(QStringLiteral("propagateSizeHints")) || message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+        return;
+    g_unexpected.push_back(message);
+}
+
+QToolButton* cancelButton(ui::MainWindow& w)
+{
+    for (QToolButton* b : w.findChildren<QToolButton*>())
+        if (b->text() == QStringLiteral("Cancel"))
+            return b;
+    return nullptr;
+}
+
+} // namespace
+
+class TestUiMeasuring : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // The benchmarks' stress workload, small: 4 chips, a DMA and a wait every 8 bundles; its suggestions'
+    // replays take long enough to watch and to cancel.
+    QString stressTrace(std::int64_t bundles)
+    {
+        auto t = workloads::generate("stress", "", {{"bundles", bundles}});
+        if (!t.ok())
+            qFatal("%s", t.error().toString().c_str());
+        const QString path = m_dir.filePath(QStringLiteral("stress_%1.xtrace.json").arg(bundles));
+        if (!trace::saveTrace(*t, path.toStdString()).ok())
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qInstallMessageHandler(messageHandler);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void cleanup()
+    {
+        const QStringList unexpected = std::exchange(g_unexpected, {});
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
+    }
+
+    void theStatusNamesTheSuggestionBeingMeasuredAndCancelStopsIt()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(stressTrace(3'000'000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Measuring, 60000);
+
+        // "Measuring suggestion 1 of 4: <its title> — 37%", and the percentage moves while one replays.
+        static const QRegularExpression status(QStringLiteral("^Measuring suggestion (\\d+) of (\\d+): (.+) — (\\d+)%$"));
+        QTRY_VERIFY_WITH_TIMEOUT(status.match(w.statusText()).hasMatch(), 20000);
+        const QRegularExpressionMatch first = status.match(w.statusText());
+        QVERIFY2(first.captured(2).toInt() >= 2, qPrintable(w.statusText()));
+        QVERIFY(!first.captured(3).trimmed().isEmpty());
+        const int measured = first.captured(1).toInt() - 1;
+        const QString title = QString::fromStdString(w.session()->run()->suggestions[static_cast<std::size_t>(measured)].title);
+        QCOMPARE(first.captured(3), title);
+        QTRY_VERIFY_WITH_TIMEOUT(status.match(w.statusText()).captured(4).toInt() > 0, 20000);
+
+        // Cancel, as a person would, in the middle of a what-if replay.
+        QToolButton* cancel = cancelButton(w);
+        QVERIFY(cancel && cancel->isVisible());
+        QElapsedTimer t;
+        t.start();
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Done, 5000);
+        // The worker checks every few thousand replay steps: it ends within milliseconds; the bound here
+        // leaves room for a loaded CI machine and the event loop's turn.
+        QVERIFY2(t.elapsed() < 1000, qPrintable(QStringLiteral("measurement stopped %1 ms after Cancel").arg(t.elapsed())));
+        std::size_t cancelled = 0;
+        for (const auto& s : w.session()->run()->suggestions)
+            if (s.measured && s.measured->verdict == suggest::Measurement::Verdict::Cancelled)
+                ++cancelled;
+        QVERIFY(cancelled >= 1); // the one being replayed and those after it
+        QVERIFY(!cancel->isVisible());
+    }
+};
+
+QTEST_MAIN(TestUiMeasuring)
+#include "tst_ui_measuring.moc"
