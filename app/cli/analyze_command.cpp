@@ -96,8 +96,13 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
 {
     std::string path;
     bool json = false, measure = true, asProfile = false;
-    for (const std::string& a : args) {
-        if (a == "--json")
+    sim::ReplayOptions limits;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (std::string error; takeLimitOption(args, i, limits, error)) {
+            if (!error.empty())
+                return usageError(io, "analyze: " + error);
+        } else if (a == "--json")
             json = true;
         else if (a == "--as-profile")
             asProfile = true;
@@ -115,7 +120,7 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     if (isImportedProfile(path))
         return analyzeProfile(path, json, io);
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile, limits);
     if (!a)
         return code;
     if (asProfile) {

@@ -6,7 +6,24 @@
 
 namespace xps::cli {
 
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure)
+bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::ReplayOptions& options,
+                     std::string& error)
+{
+    const std::string& a = args[i];
+    if (a != "--max-cycles" && a != "--max-bundles")
+        return false;
+    const std::string value = i + 1 < args.size() ? args[++i] : std::string();
+    // Digits only (strtoull would take "-1" and " 5"), at most 19 of them (no overflow).
+    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) {
+        error = a + " needs a whole number (0: no limit), got '" + value + "'";
+        return true;
+    }
+    (a == "--max-cycles" ? options.maxCycles : options.maxBundles) = std::stoull(value);
+    return true;
+}
+
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
+                                      const sim::ReplayOptions& limits)
 {
     auto a = std::make_unique<Analyzed>();
     auto loaded = trace::loadTrace(path);
@@ -15,7 +32,9 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         return nullptr;
     }
     a->trace = std::move(loaded).value();
-    a->result = sim::replay(a->trace, {sim::ReplayMode::Full}, a->store);
+    sim::ReplayOptions options = limits;
+    options.mode = sim::ReplayMode::Full;
+    a->result = sim::replay(a->trace, options, a->store);
     if (a->result.fault) {
         io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
         exitCode = kExitBadInput;
@@ -24,7 +43,8 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
     if (a->result.status == sim::ReplayResult::Status::LimitReached) {
         // Analysing part of a run would mislead: the program did not end (`replay --max-cycles` shows it).
         io.err << path << ": replay stopped at " << a->result.limitMessage
-               << "; the program did not end, so there is nothing whole to analyse\n";
+               << "; the program did not end, so there is nothing whole to analyse (--max-cycles and "
+                  "--max-bundles raise the limits)\n";
         exitCode = kExitBadInput;
         return nullptr;
     }

@@ -23,8 +23,14 @@ struct Analyzed
     std::vector<suggest::Suggestion> suggestions;
 };
 
-// Replays, analyses, proposes and, with `measure`, measures each suggestion by replaying its change;
-// returns nullptr after printing the error (and sets `exitCode`).
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure);
+// Replays (within `limits`: their cycle and bundle caps), analyses, proposes and, with `measure`, measures
+// each suggestion by replaying its change; returns nullptr after printing the error (and sets `exitCode`).
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
+                                      const sim::ReplayOptions& limits = {});
+
+// --max-cycles N / --max-bundles N at args[i] (every command that replays takes them): consumes the value
+// and sets the limit (0: none). Returns false if args[i] is neither; sets `error` if its value is bad.
+bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::ReplayOptions& options,
+                     std::string& error);
 
 } // namespace xps::cli

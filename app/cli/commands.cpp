@@ -53,13 +53,15 @@ commands:
                              --json prints the stable form documented in docs/analysis-json.md;
                              --as-profile analyses the replay as an imported profile is analysed
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,
-                             critical path through DMA -> wait dependencies)
+                             critical path through DMA -> wait dependencies); --max-cycles and
+                             --max-bundles as for replay (a run that hits one is not analysed)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
   report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure]
                              the annotated report: summary, figures, chip and region tables, suggestions
                              ranked by measured gain with evidence and change; HTML is self-contained, the
-                             PDF needs no display, the JSON form is docs/report-json.md
+                             PDF needs no display, the JSON form is docs/report-json.md; takes
+                             --max-cycles and --max-bundles as analyze does
 
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);

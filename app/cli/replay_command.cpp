@@ -1,4 +1,5 @@
 // `xpushark-cli replay`: replays a trace on the GRM and prints what a kernel author looks at first.
+#include "analyzed_trace.h"
 #include "commands.h"
 
 #include "analysis/residuals.h"
@@ -108,14 +109,6 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
         << " held (bundle issues in chunks of " << events::kChunkEvents << ", 24 bytes each)\n";
 }
 
-// A limit on the command line: digits only (strtoull would take "-1" and " 5"), no overflow.
-std::optional<std::uint64_t> parseLimit(const std::string& value)
-{
-    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    return std::stoull(value);
-}
-
 } // namespace
 
 int runReplay(const std::vector<std::string>& args, Streams io)
@@ -135,12 +128,9 @@ int runReplay(const std::vector<std::string>& args, Streams io)
             options.mode = mode == "full" ? sim::ReplayMode::Full : sim::ReplayMode::TimingOnly;
         } else if (a == "--summary") {
             summary = true;
-        } else if (a == "--max-cycles" || a == "--max-bundles") {
-            const std::string value = i + 1 < args.size() ? args[++i] : std::string();
-            const std::optional<std::uint64_t> n = parseLimit(value);
-            if (!n)
-                return usageError(io, "replay: " + a + " needs a whole number (0: no limit), got '" + value + "'");
-            (a == "--max-cycles" ? options.maxCycles : options.maxBundles) = *n;
+        } else if (std::string error; takeLimitOption(args, i, options, error)) {
+            if (!error.empty())
+                return usageError(io, "replay: " + error);
         } else if (a == "--chrome-trace") {
             if (i + 1 >= args.size())
                 return usageError(io, "replay: --chrome-trace needs an output file name");

@@ -44,9 +44,13 @@ int runReport(const std::vector<std::string>& args, Streams io)
 {
     std::string path, output, formatName;
     bool measure = true;
+    sim::ReplayOptions limits;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "-o" || a == "--format") {
+        if (std::string error; takeLimitOption(args, i, limits, error)) {
+            if (!error.empty())
+                return usageError(io, "report: " + error);
+        } else if (a == "-o" || a == "--format") {
             if (i + 1 >= args.size())
                 return usageError(io, "report: " + a + " needs a value");
             (a == "-o" ? output : formatName) = args[++i];
@@ -68,7 +72,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
                                   "': use .html, .md, .json or .pdf, or --format html|md|json|pdf");
 
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure, limits);
     if (!a)
         return code;
     report::Report r =

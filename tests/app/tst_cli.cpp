@@ -262,6 +262,24 @@ private slots:
             "xpushark-cli: replay: --max-cycles needs a whole number (0: no limit), got 'lots'"));
     }
 
+    void analyzeRefusesARunThatDidNotEndAndTakesTheLimits()
+    {
+        QTemporaryDir dir;
+        const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
+        test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
+        const Run r = cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-bundles"), QStringLiteral("5000")});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, endless.toStdString() +
+                            ": replay stopped at the bundle limit (5,000 bundles); chip 0 still running at pc 0x0, its "
+                            "most executed bundle pc 0x0 (`br loop`, 5,000 times); the program did not end, so there "
+                            "is nothing whole to analyse (--max-cycles and --max-bundles raise the limits)\n");
+        const Run bad = cli({QStringLiteral("report"), endless, QStringLiteral("-o"), dir.filePath(QStringLiteral("r.md")),
+                             QStringLiteral("--max-cycles"), QStringLiteral("-1")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.starts_with("xpushark-cli: report: --max-cycles needs a whole number (0: no limit), got '-1'"),
+                 bad.err.c_str());
+    }
+
     void interruptStopsTheReplayAndSummarisesWhatRan()
     {
         QTemporaryDir dir;
