@@ -14,6 +14,7 @@
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "test_support.h"
+#include "ui_test_support.h"
 #include "views/dependency_graph_view.h"
 #include "views/disassembly_model.h"
 #include "views/disassembly_view.h"
@@ -53,20 +54,6 @@ using namespace xps;
 
 namespace {
 
-QStringList g_unexpected;
-
-// The offscreen platform warns about window features it lacks; anything else is a bug.
-void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& message)
-{
-    if (type == QtDebugMsg || type == QtInfoMsg) {
-        std::fprintf(stderr, "%s\n", qPrintable(message));
-        return;
-    }
-    if (message.contains(QStringLiteral("propagateSizeHints")) ||
-        message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
-        return;
-    g_unexpected.push_back(message);
-}
 
 // Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
 // hoists the second dma.start above the wait.
@@ -141,14 +128,13 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        qInstallMessageHandler(messageHandler);
+        test::startUiTests();
         QVERIFY(m_dir.isValid());
     }
 
     void cleanup()
     {
-        const QStringList unexpected = std::exchange(g_unexpected, {});
+        const QStringList unexpected = test::takeUnexpectedMessages();
         QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
     }
 

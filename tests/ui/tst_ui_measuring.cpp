@@ -4,30 +4,19 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "ui_test_support.h"
 #include "trace/trace_io.h"
 #include "workloads/workloads.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QToolButton>
 
 using namespace xps;
 
 namespace {
-
-QStringList g_unexpected;
-
-void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& message)
-{
-    if (type == QtDebugMsg || type == QtInfoMsg)
-        return;
-    if (message.contains(QStringLiteral("propagateSizeHints")) || message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
-        return;
-    g_unexpected.push_back(message);
-}
 
 QToolButton* cancelButton(ui::MainWindow& w)
 {
@@ -61,14 +50,13 @@ class TestUiMeasuring : public QObject
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        qInstallMessageHandler(messageHandler);
+        test::startUiTests();
         QVERIFY(m_dir.isValid());
     }
 
     void cleanup()
     {
-        const QStringList unexpected = std::exchange(g_unexpected, {});
+        const QStringList unexpected = test::takeUnexpectedMessages();
         QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
     }
 
