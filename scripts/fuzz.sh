@@ -8,7 +8,8 @@
 # Installs clang and its fuzzer runtime if they are missing (Debian 12), configures and builds the `fuzz`
 # preset, and runs the target over its seeds (fuzz/corpus/TARGET, read only) and the corpus it grows
 # (build-fuzz/corpus/TARGET), with its dictionary (fuzz/dict) where it has one. The final line of each run
-# gives executions, coverage and corpus size (libFuzzer's own figures).
+# gives executions, coverage and corpus size (libFuzzer's own figures). XPS_FUZZ_SEED=N fixes libFuzzer's
+# random seed (CI does, so a run is the same run every time); unset, each run explores anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,6 +67,7 @@ run_one() {
   local dict args=()
   dict=$(dictionary_of "$name")
   [ -n "$dict" ] && args+=("-dict=$dict")
+  [ -n "${XPS_FUZZ_SEED:-}" ] && args+=("-seed=$XPS_FUZZ_SEED")
   echo "== fuzz_$name for ${seconds} s"
   # -timeout: one input running 10 s is a hang; -rss_limit_mb / -malloc_limit_mb: a memory bomb is a
   # finding, not a slow machine. Seeds are read from fuzz/corpus (never written); new inputs go to $work.
