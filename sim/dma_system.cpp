@@ -64,7 +64,9 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
         throw SimFault{"invalid DMA descriptor: rows x bytes per row overflows 64 bits"};
     t.total = d.rows * d.rowBytes;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
-    if ((t.total + t.chunk - 1) / t.chunk > UINT32_MAX)
+    // Chunks, rounded up without total + chunk - 1 (a chunk= of ~2^64 from a negative operand would wrap).
+    const std::uint64_t chunks = t.total / t.chunk + (t.total % t.chunk != 0 ? 1 : 0);
+    if (chunks > UINT32_MAX)
         throw SimFault{"invalid DMA descriptor: " + std::to_string(t.total) + " bytes in chunks of " +
                        std::to_string(t.chunk) + " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
     t.links =
@@ -84,7 +86,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.dstAddress = d.dstAddress;
     r.bytes = t.total;
     r.flag = d.flag;
-    r.chunks = static_cast<std::uint32_t>((t.total + t.chunk - 1) / t.chunk);
+    r.chunks = static_cast<std::uint32_t>(chunks);
     r.issue = cycle;
     t.record = r;
 
@@ -376,7 +378,7 @@ void DmaSystem::reportStuck(std::uint64_t events) const
         const Transfer& t = q.front();
         waiting = "DMA #" + std::to_string(t.id) + " (issued at pc " + text::hex(t.d.pc) + " on chip " +
                   std::to_string(t.d.chip) + ", engine " + std::to_string(t.d.engine) + ", chunk " +
-                  std::to_string(t.chunksDone) + " of " + std::to_string((t.total + t.chunk - 1) / t.chunk) +
+                  std::to_string(t.chunksDone) + " of " + std::to_string(t.record.chunks) +
                   (t.active ? ", moving " + text::formatDouble(t.rate) + " B/cycle" : ", not started") + ")";
     });
     throw SimFault{"DMA system stopped advancing: " + std::to_string(events) + " events at cycle " +

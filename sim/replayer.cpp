@@ -170,6 +170,7 @@ struct Replayer::Impl
     {
         const bool cycles = options.maxCycles && now >= options.maxCycles;
         result.status = ReplayResult::Status::LimitReached;
+        ended = true; // step() and run() alike: nothing advances past a limit
         std::string m = cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) +
                                      " cycles)"
                                : "the bundle limit (" + text::withThousands(options.maxBundles) +

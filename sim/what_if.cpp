@@ -69,8 +69,13 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
     std::uint64_t baselineBundles = 0;
     for (const ChipStats& c : baseline.chips)
         baselineBundles += c.bundles;
-    options.maxCycles = kWhatIfSlowdownLimit * baseline.totalCycles + kWhatIfSlack;
-    options.maxBundles = kWhatIfSlowdownLimit * baselineBundles + kWhatIfSlack;
+    const auto bound = [](std::uint64_t baselineCount) -> std::uint64_t { // 0 (none) rather than wrap
+        return baselineCount > (UINT64_MAX - kWhatIfSlack) / kWhatIfSlowdownLimit
+                   ? 0
+                   : kWhatIfSlowdownLimit * baselineCount + kWhatIfSlack;
+    };
+    options.maxCycles = bound(baseline.totalCycles);
+    options.maxBundles = bound(baselineBundles);
     Replayer replayer(run.trace, options, run.store);
     const double baselineCycles = static_cast<double>(std::max<std::uint64_t>(baseline.totalCycles, 1));
     run.result = replayer.run(stop, [&](const ReplayProgress& p) {
@@ -88,7 +93,7 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
         m.detail = r.fault ? r.fault->toString()
                    : r.status == ReplayResult::Status::LimitReached
                        ? "the changed program ran " + std::to_string(kWhatIfSlowdownLimit) +
-                             "x past the baseline without finishing: stopped at " + r.limitMessage
+                             "x the baseline's cycles or bundles without finishing: stopped at " + r.limitMessage
                        : "the replay did not complete";
         return m;
     }
