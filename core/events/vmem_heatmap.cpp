@@ -7,8 +7,7 @@ namespace xps::events {
 
 VmemHeatmap::VmemHeatmap(std::uint64_t vmemBytes)
     : m_bytesPerBin(std::max<std::uint64_t>(1, (vmemBytes + kAddressBins - 1) / kAddressBins)),
-      m_binShift(std::has_single_bit(m_bytesPerBin) ? std::countr_zero(m_bytesPerBin) : -1),
-      m_read(static_cast<std::size_t>(kTimeBins) * kAddressBins), m_write(m_read.size())
+      m_binShift(std::has_single_bit(m_bytesPerBin) ? std::countr_zero(m_bytesPerBin) : -1), m_configured(true)
 {
 }
 
@@ -30,8 +29,12 @@ void VmemHeatmap::coarsen()
 void VmemHeatmap::add(std::uint64_t cycle, std::uint64_t address, std::uint64_t bytes,
                       std::uint64_t dataBytes, bool write)
 {
-    if (m_read.empty() || bytes == 0 || dataBytes == 0)
+    if (!m_configured || bytes == 0 || dataBytes == 0)
         return;
+    if (m_read.empty()) { // the chip's first VMEM access: only chips that touch VMEM hold a grid
+        m_read.assign(static_cast<std::size_t>(kTimeBins) * kAddressBins, 0);
+        m_write.assign(m_read.size(), 0);
+    }
     while ((cycle >> m_cycleShift) >= static_cast<std::uint64_t>(kTimeBins))
         coarsen();
     const int t = static_cast<int>(cycle >> m_cycleShift);

@@ -2,7 +2,9 @@
 // VMEM traffic binned over (time, address) while a replay runs, in a fixed amount of memory: a grid of
 // kTimeBins x kAddressBins read and write byte counts. When the replay outgrows the time range, adjacent
 // time bins merge pairwise and each bin covers twice the cycles, so a long replay costs what a short one
-// does. An access spanning several bins is split in proportion to its bytes in each.
+// does. An access spanning several bins is split in proportion to its bytes in each. The grid (1 MiB) is
+// allocated at a chip's first access: a 4,096-chip machine whose chips never touch VMEM costs nothing (it
+// once cost 4 GiB before the first bundle, found by fuzz_replay).
 
 #include <cstdint>
 #include <vector>
@@ -26,12 +28,17 @@ public:
     std::uint64_t cyclesPerBin() const { return m_cyclesPerBin; }
     std::uint64_t bytesPerAddressBin() const { return m_bytesPerBin; }
     int usedTimeBins() const { return m_usedTimeBins; }
-    std::uint64_t readBytes(int timeBin, int addressBin) const { return m_read[index(timeBin, addressBin)]; }
+    std::uint64_t readBytes(int timeBin, int addressBin) const
+    {
+        return m_read.empty() ? 0 : m_read[index(timeBin, addressBin)];
+    }
     std::uint64_t writeBytes(int timeBin, int addressBin) const
     {
-        return m_write[index(timeBin, addressBin)];
+        return m_write.empty() ? 0 : m_write[index(timeBin, addressBin)];
     }
     std::uint64_t totalRead() const { return m_totalRead; }
+    // Bytes the grid holds: 0 until the chip's first VMEM access.
+    std::size_t heldBytes() const { return (m_read.capacity() + m_write.capacity()) * sizeof(std::uint64_t); }
     std::uint64_t totalWritten() const { return m_totalWritten; }
 
 private:
@@ -52,7 +59,8 @@ private:
     std::uint64_t m_cyclesPerBin = 16; // always a power of two: 16 << m_cycleShift - 4
     int m_cycleShift = 4;
     int m_usedTimeBins = 0;
-    std::vector<std::uint64_t> m_read;
+    bool m_configured = false;         // sized for a VMEM (the default-constructed map takes nothing)
+    std::vector<std::uint64_t> m_read; // empty until the first access
     std::vector<std::uint64_t> m_write;
     std::uint64_t m_totalRead = 0;
     std::uint64_t m_totalWritten = 0;

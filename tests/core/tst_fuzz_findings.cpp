@@ -283,6 +283,28 @@ private slots:
         QVERIFY2(p->format.find("4 ranks") != std::string::npos, p->format.c_str());
     }
 
+    // Found by fuzz_replay in CI: a 2,046-chip machine that only halts took 3.4 GB under ASan, a 1 MiB VMEM
+    // heatmap per chip allocated up front (and copied again on every publish). Grids are now made at a
+    // chip's first VMEM access.
+    void chipsThatNeverTouchVmemHoldNoHeatmap()
+    {
+        const std::string path = finding("oom_replay_chips_2046_heatmaps.xasm");
+        auto t = assembly::assemble(test::readFile(path), path);
+        QVERIFY(t.ok());
+        QCOMPARE(t->chips.size(), std::size_t(2046));
+        auto r = test::replayTrace(std::move(t).value());
+        QCOMPARE(r->result.status, sim::ReplayResult::Status::Completed);
+        for (int chip = 0; chip < 2046; ++chip)
+            QCOMPARE(r->store.vmemHeatmap(chip).heldBytes(), std::size_t(0));
+        // One that does touch VMEM gets its grid and its bytes.
+        auto touched = test::replaySource(".hbm src, 0, 4096\n.vmem dst, 0, 4096\n"
+                                          "    dma.start vmem[0], hbm[0], 4096, 0\n    sync.wait 0, 1\n    halt\n");
+        QCOMPARE(touched->result.status, sim::ReplayResult::Status::Completed);
+        const events::VmemHeatmap h = touched->store.vmemHeatmap(0);
+        QVERIFY(h.heldBytes() > 0);
+        QVERIFY(h.totalWritten() > 0);
+    }
+
     void aProgramThatNeverHaltsStopsAtTheBundleLimit()
     {
         const std::string path = finding("unbounded_replay_spin.xasm");
