@@ -63,6 +63,14 @@ commands:
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does
 
+  check MODEL.mlir... [--json]
+                             evaluate a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
+                             with the reference interpreter and every check it carries (custom_call
+                             @check.expect_close / expect_almost_eq / expect_eq / eq, and the check
+                             dialect of StableHLO's interpreter tests); exit 0 only when all hold, 1
+                             with each failing check, its tolerance and worst element otherwise
+                             (docs/stablehlo.md); the compiled replay joins it with the lowering
+
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);
                              `generate --list` shows the workloads, variants and parameters
@@ -71,7 +79,7 @@ options:
   --help                     this text
   --version                  the xpushark version
 
-TRACE is a .xtrace.json, .xps or .xasm file. info, analyze and convert also take a profile to import:
+TRACE is a .xtrace.json, .xps or .xasm file; info also describes a StableHLO module (.mlir). info, analyze and convert also take a profile to import:
 Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz), an
 XProf profile (.xplane.pb, from JAX or TensorFlow) or a Chakra execution trace (.et or its JSON form;
 PREFIX.N.et opens every rank);
@@ -121,6 +129,8 @@ int runInfo(const std::vector<std::string>& args, Streams io)
                                   std::to_string(p.positional.size()));
     if (isImportedProfile(p.positional[0]))
         return infoProfile(p.positional[0], io);
+    if (isStableHloModule(p.positional[0]))
+        return infoStableHlo(p.positional[0], io);
     auto trace = trace::loadTrace(p.positional[0]);
     if (!trace)
         return inputError(io, trace.error());
@@ -236,8 +246,10 @@ int run(const std::vector<std::string>& args, Streams io)
         return runGenerate(rest, io);
     if (command == "report")
         return runReport(rest, io);
-    constexpr std::array<std::string_view, 9> commands = {"info",     "convert", "disasm", "isa",   "replay",
-                                                          "generate", "analyze", "apply",  "report"};
+    if (command == "check")
+        return runCheck(rest, io);
+    constexpr std::array<std::string_view, 10> commands = {"info",     "convert", "disasm", "isa",    "replay",
+                                                           "generate", "analyze", "apply",  "report", "check"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

@@ -40,6 +40,12 @@ int convertProfile(const std::string& in, const std::string& out, Streams io);
 // convert --to chrome of an xpushark trace: replays it in full mode and writes the replay (replay_command.cpp).
 int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);
 
+// StableHLO modules (stablehlo_commands.cpp): `check` evaluates every check of one or more .mlir modules;
+// `info` of a .mlir file describes its functions and ops.
+bool isStableHloModule(const std::string& path);
+int runCheck(const std::vector<std::string>& args, Streams io);
+int infoStableHlo(const std::string& path, Streams io);
+
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);
 int inputError(Streams io, const Error& error);

@@ -1,6 +1,6 @@
 // xpushark-cli as a user runs it: exit codes, what it prints for good and bad input, conversions that
 // reproduce the trace, and the install script's idempotency.
-#include "test_support.h"
+#include "cli_test_support.h"
 
 #include "session/session.h"
 #include "trace/trace_io.h"
@@ -15,31 +15,9 @@ using namespace xps;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-Run runProgram(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    // The suite's own QT_FATAL_WARNINGS is for this process, not for the program it runs.
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_FATAL_WARNINGS"));
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    if (!p.waitForFinished(120000))
-        qFatal("%s did not finish", qPrintable(program));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
-}
-
-Run cli(const QStringList& args)
-{
-    return runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), args);
-}
+using test::cli;
+using test::Run;
+using test::runProgram;
 
 // A wrong command line: exit code 2, the message on the first line of stderr, nothing on stdout.
 void expectUsageError(const QStringList& args, const QByteArray& error)

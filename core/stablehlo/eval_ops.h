@@ -1,0 +1,100 @@
+#pragma once
+// The reference interpreter's op semantics (internal to core/stablehlo): plain loops over row-major
+// elements, written from the StableHLO specification and independent of the lowering, so the lowering can
+// be checked against them. Each throws EvalError for an input the spec rejects; the interpreter adds the
+// op's file:line:column.
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stablehlo/module.h"
+#include "stablehlo/tensor_value.h"
+
+namespace xps::shlo::detail {
+
+struct EvalError
+{
+    std::string message;
+};
+[[noreturn]] void evalFail(std::string message);
+
+// Work done so far, in element operations, against a budget; and the caller's cancel flag. Heavy loops
+// charge as they go, so a hostile shape ends with an error and a cancel is seen within a few milliseconds.
+class WorkMeter
+{
+public:
+    WorkMeter(std::uint64_t budget, const std::atomic<bool>* cancel) : m_budget(budget), m_cancel(cancel) {}
+    void charge(std::uint64_t work);
+    std::uint64_t used() const { return m_used; }
+
+private:
+    std::uint64_t m_budget;
+    std::uint64_t m_used = 0;
+    const std::atomic<bool>* m_cancel;
+};
+
+using Inputs = std::vector<const TensorValue*>;
+
+// Applies a reducer region to scalars: `args` are every accumulator, then every element; returns the new
+// accumulators. The interpreter implements it (it can run any region).
+class RegionRunner
+{
+public:
+    virtual ~RegionRunner() = default;
+    virtual void apply(const Body& region, const std::vector<double>& args, std::vector<double>& results) = 0;
+};
+
+// eval_elementwise.cpp
+double applyUnary(OpKind kind, ElementType in, ElementType out, double x);
+double applyBinary(OpKind kind, ElementType type, double a, double b);
+bool applyCompare(const std::string& direction, const std::string& compareType, ElementType type, double a,
+                  double b);
+TensorValue evalElementwise(const Operation& op, const Inputs& in, WorkMeter& meter);
+
+// eval_shape.cpp
+TensorValue evalConstant(const Operation& op, const std::string& where);
+TensorValue evalBroadcastInDim(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalReshape(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalTranspose(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalSlice(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalConcatenate(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalPad(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalIota(const Operation& op, WorkMeter& meter);
+TensorValue evalReverse(const Operation& op, const Inputs& in, WorkMeter& meter);
+
+// eval_reduce.cpp
+std::vector<TensorValue> evalReduce(const Operation& op, const Inputs& in, RegionRunner& runner,
+                                    WorkMeter& meter);
+std::vector<TensorValue> evalReduceWindow(const Operation& op, const Inputs& in, RegionRunner& runner,
+                                          WorkMeter& meter);
+
+// eval_contract.cpp
+TensorValue evalDotGeneral(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& meter);
+
+// Attribute helpers shared by the files above.
+std::vector<std::int64_t> intsAttr(const Operation& op, std::string_view name, bool required = true);
+std::int64_t intAttr(const Operation& op, std::string_view name, std::int64_t fallback,
+                     bool required = false);
+std::string wordAttr(const Operation& op, std::string_view name, const std::string& fallback);
+// Calls fn(outputIndex, linear) for every index of `shape` in row-major order.
+template <typename Fn> void forEachIndex(const std::vector<std::int64_t>& shape, Fn&& fn)
+{
+    std::int64_t total = 1;
+    for (const auto d : shape)
+        total *= d;
+    std::vector<std::int64_t> index(shape.size(), 0);
+    for (std::int64_t linear = 0; linear < total; ++linear) {
+        fn(index, linear);
+        for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+            const auto u = static_cast<std::size_t>(d);
+            if (++index[u] < shape[u])
+                break;
+            index[u] = 0;
+        }
+    }
+}
+
+} // namespace xps::shlo::detail

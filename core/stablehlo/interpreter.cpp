@@ -1,0 +1,286 @@
+#include "stablehlo/interpreter.h"
+
+#include <cmath>
+
+#include "stablehlo/eval_ops.h"
+
+namespace xps::shlo {
+
+using detail::EvalError;
+using detail::evalFail;
+using detail::Inputs;
+using ValuePtr = std::shared_ptr<const TensorValue>;
+
+// The check semantics live in checks.cpp.
+namespace detail {
+CheckOutcome evaluateCheck(const Operation& op, const Inputs& in, const std::string& location);
+bool isCheckOp(const Operation& op);
+} // namespace detail
+
+struct Interpreter::State : detail::RegionRunner
+{
+    const Module& module;
+    InterpreterLimits limits;
+    detail::WorkMeter meter;
+    std::vector<CheckOutcome> checks;
+    int callDepth = 0;
+
+    State(const Module& m, InterpreterLimits l, const std::atomic<bool>* cancel)
+        : module(m), limits(l), meter(l.maxWork, cancel)
+    {
+    }
+
+    std::string where(const Operation& op) const
+    {
+        return module.fileName + ":" + std::to_string(op.location.line) + ":" +
+               std::to_string(op.location.column);
+    }
+
+    std::vector<ValuePtr> runBody(const Body& body, std::vector<ValuePtr> args, const std::string& function);
+    std::vector<ValuePtr> evaluate(const Operation& op, const Inputs& in, const std::string& function);
+
+    // A reducer: one element-wise op of two arguments is applied directly; anything else runs as a body.
+    void apply(const Body& region, const std::vector<double>& args, std::vector<double>& results) override
+    {
+        const auto& ops = region.operations;
+        if (ops.size() == 2 && args.size() == 2 && elementwiseArity(ops[0].kind) == 2 &&
+            ops[0].kind != OpKind::Compare && ops[0].operands.size() == 2 && ops[0].operands[0] < 2 &&
+            ops[0].operands[1] < 2 && ops[1].operands.size() == 1 && ops[1].operands[0] == 2) {
+            const auto type = region.argumentTypes[0].element;
+            results[0] = roundTo(type, detail::applyBinary(ops[0].kind, type, args[ops[0].operands[0]],
+                                                           args[ops[0].operands[1]]));
+            return;
+        }
+        std::vector<ValuePtr> values;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (!region.argumentTypes[i].shape.empty())
+                evalFail("a reducer's arguments must be scalars");
+            values.push_back(
+                std::make_shared<const TensorValue>(TensorValue{region.argumentTypes[i], {args[i]}}));
+        }
+        const auto out = runBody(region, std::move(values), "a reducer");
+        if (out.size() != results.size())
+            evalFail("the reducer returns " + std::to_string(out.size()) + " values; " +
+                     std::to_string(results.size()) + " expected");
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (out[i]->data.size() != 1)
+                evalFail("a reducer must return scalars");
+            results[i] = out[i]->data[0];
+        }
+    }
+};
+
+std::vector<ValuePtr> Interpreter::State::runBody(const Body& body, std::vector<ValuePtr> args,
+                                                  const std::string& function)
+{
+    std::vector<ValuePtr> values(body.valueTypes.size());
+    for (std::size_t i = 0; i < args.size(); ++i)
+        values[i] = std::move(args[i]);
+    for (const auto& op : body.operations) {
+        Inputs in;
+        in.reserve(op.operands.size());
+        for (const auto v : op.operands)
+            in.push_back(values[v].get());
+        if (op.kind == OpKind::Return) {
+            std::vector<ValuePtr> out;
+            for (const auto v : op.operands)
+                out.push_back(values[v]);
+            return out;
+        }
+        std::vector<ValuePtr> results;
+        try {
+            if (op.kind == OpKind::Call) {
+                const auto* callee = module.function(op.callee);
+                if (!callee)
+                    evalFail("call of @" + op.callee + ", which the module does not define");
+                if (callee->body.argumentTypes.size() != op.operands.size())
+                    evalFail("@" + op.callee + " takes " + std::to_string(callee->body.argumentTypes.size()) +
+                             " arguments");
+                for (std::size_t i = 0; i < op.operands.size(); ++i)
+                    if (in[i]->type != callee->body.argumentTypes[i])
+                        evalFail("argument " + std::to_string(i) + " is " + in[i]->type.toString() + "; @" +
+                                 op.callee + " takes " + callee->body.argumentTypes[i].toString());
+                if (++callDepth > limits.maxCallDepth)
+                    evalFail("calls nested deeper than " + std::to_string(limits.maxCallDepth) +
+                             " (recursion?)");
+                std::vector<ValuePtr> callArgs;
+                for (const auto v : op.operands)
+                    callArgs.push_back(values[v]);
+                results = runBody(callee->body, std::move(callArgs), callee->name);
+                --callDepth;
+            } else {
+                results = evaluate(op, in, function);
+            }
+        } catch (const EvalError& e) {
+            // Errors from nested bodies already carry their place; the outermost op adds its own.
+            if (e.message.rfind(module.fileName + ":", 0) == 0)
+                throw;
+            throw EvalError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
+        }
+        if (results.size() != op.resultTypes.size())
+            throw EvalError{where(op) + ": the op produced " + std::to_string(results.size()) +
+                            " values for " + std::to_string(op.resultTypes.size()) + " results"};
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            if (results[i]->type != op.resultTypes[i])
+                throw EvalError{where(op) + ": the op computed " + results[i]->type.toString() +
+                                " for a result declared " + op.resultTypes[i].toString()};
+            values[op.firstResult + i] = std::move(results[i]);
+        }
+    }
+    evalFail("a body without a return");
+}
+
+std::vector<ValuePtr> Interpreter::State::evaluate(const Operation& op, const Inputs& in,
+                                                   const std::string& function)
+{
+    for (const auto& t : op.resultTypes)
+        if (t.elementCount() > limits.maxTensorElements)
+            evalFail("a result of " + std::to_string(t.elementCount()) +
+                     " elements; the reference interpreter holds at most " +
+                     std::to_string(limits.maxTensorElements));
+    const auto one = [](TensorValue v) {
+        return std::vector<ValuePtr>{std::make_shared<const TensorValue>(std::move(v))};
+    };
+    const auto many = [](std::vector<TensorValue> vs) {
+        std::vector<ValuePtr> out;
+        for (auto& v : vs)
+            out.push_back(std::make_shared<const TensorValue>(std::move(v)));
+        return out;
+    };
+    if (detail::isCheckOp(op)) {
+        auto outcome = detail::evaluateCheck(op, in, where(op));
+        outcome.function = function;
+        const bool passed = outcome.passed;
+        checks.push_back(std::move(outcome));
+        std::vector<ValuePtr> out;
+        for (const auto& t : op.resultTypes) // @check.eq yields its verdict as an i1 tensor
+            out.push_back(std::make_shared<const TensorValue>(TensorValue{
+                t, std::vector<double>(static_cast<std::size_t>(t.elementCount()), passed ? 1.0 : 0.0)}));
+        return out;
+    }
+    if (elementwiseArity(op.kind) > 0) {
+        if (static_cast<int>(in.size()) != elementwiseArity(op.kind) || op.resultTypes.size() != 1)
+            evalFail("expected " + std::to_string(elementwiseArity(op.kind)) + " operands and one result");
+        return one(detail::evalElementwise(op, in, meter));
+    }
+    const auto needs = [&](std::size_t operands) {
+        if (in.size() != operands || op.resultTypes.size() != 1)
+            evalFail("expected " + std::to_string(operands) + " operands and one result");
+    };
+    switch (op.kind) {
+    case OpKind::Constant: needs(0); return one(detail::evalConstant(op, where(op)));
+    case OpKind::BroadcastInDim: needs(1); return one(detail::evalBroadcastInDim(op, in, meter));
+    case OpKind::Reshape: needs(1); return one(detail::evalReshape(op, in, meter));
+    case OpKind::Transpose: needs(1); return one(detail::evalTranspose(op, in, meter));
+    case OpKind::Slice: needs(1); return one(detail::evalSlice(op, in, meter));
+    case OpKind::Concatenate:
+        if (in.empty())
+            evalFail("concatenate needs operands");
+        needs(in.size());
+        return one(detail::evalConcatenate(op, in, meter));
+    case OpKind::Pad: needs(2); return one(detail::evalPad(op, in, meter));
+    case OpKind::Iota: needs(0); return one(detail::evalIota(op, meter));
+    case OpKind::Reverse: needs(1); return one(detail::evalReverse(op, in, meter));
+    case OpKind::Reduce: return many(detail::evalReduce(op, in, *this, meter));
+    case OpKind::ReduceWindow: return many(detail::evalReduceWindow(op, in, *this, meter));
+    case OpKind::DotGeneral:
+    case OpKind::Dot: needs(2); return one(detail::evalDotGeneral(op, in, meter));
+    case OpKind::Convolution: needs(2); return one(detail::evalConvolution(op, in, meter));
+    case OpKind::AllGather:
+    case OpKind::AllReduce:
+    case OpKind::ReduceScatter:
+    case OpKind::CollectivePermute:
+        // Each chip runs the module as one process; the interpreter runs one process for now.
+        if (module.numReplicas * module.numPartitions == 1) {
+            needs(1);
+            if (op.kind == OpKind::CollectivePermute) // no pair sends to a lone chip: zeros
+                return one(TensorValue{op.resultTypes[0], std::vector<double>(in[0]->data.size(), 0.0)});
+            if (in[0]->type != op.resultTypes[0])
+                evalFail("on one chip the result must have the operand's type");
+            return one(*in[0]);
+        }
+        evalFail("collectives over " + std::to_string(module.numReplicas * module.numPartitions) +
+                 " chips are not evaluated by the reference interpreter yet");
+    case OpKind::CustomCall:
+        evalFail("unsupported custom_call @" + op.callee + "; the subset has the check.* targets only");
+    default: evalFail("not evaluated by the reference interpreter");
+    }
+}
+
+Interpreter::Interpreter(const Module& module, InterpreterLimits limits, const std::atomic<bool>* cancel)
+    : m_state(std::make_unique<State>(module, limits, cancel))
+{
+}
+
+Interpreter::~Interpreter() = default;
+
+Result<std::vector<TensorValue>> Interpreter::run(const Function& function,
+                                                  const std::vector<TensorValue>& arguments)
+{
+    const auto& types = function.body.argumentTypes;
+    if (arguments.size() != types.size())
+        return Error(m_state->module.fileName, "@" + function.name + " takes " +
+                                                   std::to_string(types.size()) + " arguments; " +
+                                                   std::to_string(arguments.size()) + " given");
+    std::vector<ValuePtr> args;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        if (arguments[i].type != types[i] ||
+            arguments[i].data.size() != static_cast<std::size_t>(types[i].elementCount()))
+            return Error(m_state->module.fileName, "argument " + std::to_string(i) + " of @" + function.name +
+                                                       " must be " + types[i].toString());
+        args.push_back(std::make_shared<const TensorValue>(arguments[i]));
+    }
+    try {
+        m_state->callDepth = 0;
+        const auto out = m_state->runBody(function.body, std::move(args), function.name);
+        std::vector<TensorValue> results;
+        for (const auto& v : out)
+            results.push_back(*v);
+        return results;
+    } catch (const EvalError& e) {
+        const auto colon = e.message.find(": ", m_state->module.fileName.size());
+        if (e.message.rfind(m_state->module.fileName + ":", 0) == 0 && colon != std::string::npos)
+            return Error(e.message.substr(0, colon), e.message.substr(colon + 2));
+        return Error(m_state->module.fileName, e.message);
+    }
+}
+
+const std::vector<CheckOutcome>& Interpreter::checks() const
+{
+    return m_state->checks;
+}
+std::uint64_t Interpreter::work() const
+{
+    return m_state->meter.used();
+}
+
+Result<ModuleCheck> checkModule(const Module& module, InterpreterLimits limits,
+                                const std::atomic<bool>* cancel)
+{
+    std::vector<const Function*> toRun;
+    if (const auto* entry = module.function("main"))
+        toRun.push_back(entry);
+    else
+        for (const auto& f : module.functions)
+            if (f.isPublic && f.body.argumentTypes.empty())
+                toRun.push_back(&f);
+    if (toRun.empty())
+        return Error(module.fileName, "nothing to run: no @main and no public function without arguments");
+    Interpreter interpreter(module, limits, cancel);
+    ModuleCheck result;
+    for (const auto* f : toRun) {
+        if (!f->body.argumentTypes.empty())
+            return Error(module.fileName, "@" + f->name +
+                                              " takes arguments; check runs modules whose inputs are in "
+                                              "the module (call @inputs())");
+        auto out = interpreter.run(*f, {});
+        if (!out)
+            return out.error();
+        result.functionsRun.push_back(f->name);
+    }
+    result.checks = interpreter.checks();
+    result.work = interpreter.work();
+    return result;
+}
+
+} // namespace xps::shlo

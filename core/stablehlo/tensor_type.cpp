@@ -1,0 +1,83 @@
+#include "stablehlo/tensor_type.h"
+
+namespace xps::shlo {
+
+namespace {
+struct ElementInfo
+{
+    ElementType type;
+    std::string_view name;
+    bool isFloat;
+    int bytes;
+};
+constexpr ElementInfo kElements[] = {
+    {ElementType::F32, "f32", true, 4},   {ElementType::F16, "f16", true, 2},
+    {ElementType::BF16, "bf16", true, 2}, {ElementType::I32, "i32", false, 4},
+    {ElementType::I1, "i1", false, 1},
+};
+const ElementInfo& infoOf(ElementType type)
+{
+    return kElements[static_cast<int>(type)];
+}
+} // namespace
+
+std::string supportedElementTypes()
+{
+    std::string out;
+    for (const auto& e : kElements) {
+        if (!out.empty())
+            out += ", ";
+        out += e.name;
+    }
+    return out;
+}
+
+std::optional<ElementType> elementTypeNamed(std::string_view name)
+{
+    for (const auto& e : kElements)
+        if (e.name == name)
+            return e.type;
+    return std::nullopt;
+}
+
+std::string_view elementTypeName(ElementType type)
+{
+    return infoOf(type).name;
+}
+bool isFloat(ElementType type)
+{
+    return infoOf(type).isFloat;
+}
+int bytesOf(ElementType type)
+{
+    return infoOf(type).bytes;
+}
+
+std::int64_t TensorType::elementCount() const
+{
+    std::int64_t n = 1;
+    for (const auto d : shape)
+        n *= d;
+    return n;
+}
+
+std::string TensorType::toString() const
+{
+    std::string out = "tensor<";
+    for (const auto d : shape)
+        out += std::to_string(d) + "x";
+    out += elementTypeName(element);
+    out += ">";
+    return out;
+}
+
+std::vector<std::int64_t> stridesOf(const std::vector<std::int64_t>& shape)
+{
+    std::vector<std::int64_t> strides(shape.size(), 1);
+    for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+        strides[static_cast<std::size_t>(i)] =
+            strides[static_cast<std::size_t>(i) + 1] * shape[static_cast<std::size_t>(i) + 1];
+    return strides;
+}
+
+} // namespace xps::shlo

@@ -1,0 +1,38 @@
+#pragma once
+// Running xpushark-cli from a test as a user runs it: its exit code and what it printed. Shared by the CLI
+// suites.
+#include "test_support.h"
+
+#include <QProcess>
+#include <QStringList>
+#include <string>
+
+namespace xps::test {
+
+struct Run
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+inline Run runProgram(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    // The suite's own QT_FATAL_WARNINGS is for this process, not for the program it runs.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_FATAL_WARNINGS"));
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(120000))
+        qFatal("%s did not finish", qPrintable(program));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+}
+
+inline Run cli(const QStringList& args)
+{
+    return runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), args);
+}
+
+} // namespace xps::test

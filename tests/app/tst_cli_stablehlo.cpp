@@ -1,0 +1,123 @@
+// `xpushark-cli check` and `info` on StableHLO modules, as a user runs them: exit codes, what a passing and
+// a failing check print, the JSON form, and the errors for bad files and wrong arguments.
+#include "cli_test_support.h"
+
+#include <QTemporaryDir>
+#include <nlohmann/json.hpp>
+
+using namespace xps;
+using test::cli;
+using test::Run;
+
+namespace {
+
+QString model(const char* name)
+{
+    return QString::fromStdString(test::sourceDir() + "/tests/data/stablehlo/") + QString::fromLatin1(name);
+}
+
+QString writeModel(QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    test::writeFile(path.toStdString(), text);
+    return path;
+}
+
+} // namespace
+
+class TestCliStableHlo : public QObject
+{
+    Q_OBJECT
+private slots:
+    void checkPassesTheBundledModules()
+    {
+        const Run r = cli({QStringLiteral("check"), model("mlp_relu.mlir"), model("softmax_generic.mlir"),
+                           model("ops_interpret.mlir")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("mlp_relu.mlir: 1 of 1 checks hold\n") != std::string::npos, r.out.c_str());
+        QVERIFY(r.out.find("ops_interpret.mlir: 15 of 15 checks hold\n") != std::string::npos);
+        QVERIFY(r.out.find("3 of 3 files pass (evaluated by the reference interpreter)\n") !=
+                std::string::npos);
+        QVERIFY(r.err.empty());
+    }
+
+    void aFailingCheckExitsOneWithItsWorstElement()
+    {
+        QTemporaryDir dir;
+        const auto path = writeModel(dir, "wrong.mlir", R"(module @jit_f {
+  func.func public @main() -> tensor<2xf32> {
+    %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %e = stablehlo.constant dense<[1.0, 2.5]> : tensor<2xf32>
+    %0 = stablehlo.add %a, %a : tensor<2xf32>
+    %1 = stablehlo.multiply %0, %a : tensor<2xf32>
+    stablehlo.custom_call @check.expect_close(%1, %e) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    return %1 : tensor<2xf32>
+  }
+}
+)");
+        const Run r = cli({QStringLiteral("check"), path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.find("  FAIL check.expect_close  " + path.toStdString() +
+                            ":7:5  2 of 2 elements outside 0..3 ulp; worst [1]: actual 8, expected 2.5 (") !=
+                     std::string::npos,
+                 r.out.c_str());
+        QVERIFY(r.out.find("wrong.mlir: 0 of 1 checks hold  FAILED\n") != std::string::npos);
+
+        const Run j = cli({QStringLiteral("check"), path, QStringLiteral("--json")});
+        QCOMPARE(j.exitCode, 1);
+        const auto doc = nlohmann::json::parse(j.out);
+        QCOMPARE(doc["engine"].get<std::string>(), std::string("reference-interpreter"));
+        QCOMPARE(doc["files_passing"].get<int>(), 0);
+        const auto& check = doc["files"][0]["checks"][0];
+        QCOMPARE(check["passed"].get<bool>(), false);
+        QCOMPARE(check["failing"].get<int>(), 2);
+        QCOMPARE(check["function"].get<std::string>(), std::string("main"));
+        QCOMPARE(check["tolerance"].get<std::string>(), std::string("0..3 ulp"));
+    }
+
+    void badFilesAndArguments()
+    {
+        QTemporaryDir dir;
+        const auto unsupported =
+            writeModel(dir, "sort.mlir", "func.func @main() {\n  %0 = stablehlo.rng_bit_generator\n}\n");
+        Run r = cli({QStringLiteral("check"), unsupported});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.rfind(unsupported.toStdString() +
+                                 ":2:8: unsupported op 'stablehlo.rng_bit_generator'; the "
+                                 "StableHLO subset xpushark compiles has: abs, add,",
+                             0) == 0,
+                 r.err.c_str());
+        const auto noChecks = writeModel(dir, "plain.mlir", "func.func @main() {\n  func.return\n}\n");
+        r = cli({QStringLiteral("check"), noChecks});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.find("the module has no checks") != std::string::npos);
+        r = cli({QStringLiteral("check"), dir.filePath(QStringLiteral("missing.mlir"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.find("missing.mlir: cannot open: not a readable file") != std::string::npos);
+        r = cli({QStringLiteral("check")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: check: expected one or more MODEL.mlir files"));
+        r = cli({QStringLiteral("check"), QStringLiteral("--fast"), noChecks});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: check: unknown option '--fast'"));
+    }
+
+    void infoDescribesAModule()
+    {
+        const Run r = cli({QStringLiteral("info"), model("mlp_relu.mlir")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(
+            r.out.find("StableHLO module @jit_mlp\n  replicas 1, partitions 1\n  functions 4, ops 21\n") !=
+                std::string::npos,
+            r.out.c_str());
+        QVERIFY(r.out.find("  @mlp (private) at line 22: 3 arguments, 1 results, 8 ops: func.return x1 "
+                           "stablehlo.add x1 stablehlo.broadcast_in_dim x2 stablehlo.constant x1 "
+                           "stablehlo.dot_general x1 stablehlo.maximum x1 stablehlo.reduce x1\n") !=
+                std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliStableHlo)
+#include "tst_cli_stablehlo.moc"
