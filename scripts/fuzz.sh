@@ -13,13 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(trace_json xasm container chrome_json xspace chakra_et chakra_json replay)
+targets=(trace_json xasm container chrome_json xspace chakra_et chakra_json replay stablehlo)
 dictionary_of() {
   case "$1" in
     trace_json) echo fuzz/dict/trace_json.dict ;;
     xasm | replay) echo fuzz/dict/xasm.dict ;;
     chrome_json) echo fuzz/dict/chrome_json.dict ;;
     chakra_json) echo fuzz/dict/chakra_json.dict ;;
+    stablehlo) echo fuzz/dict/stablehlo.dict ;;
     *) echo "" ;;
   esac
 }
