@@ -63,13 +63,16 @@ commands:
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does
 
-  check MODEL.mlir... [--json]
-                             evaluate a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
-                             with the reference interpreter and every check it carries (custom_call
-                             @check.expect_close / expect_almost_eq / expect_eq / eq, and the check
-                             dialect of StableHLO's interpreter tests); exit 0 only when all hold, 1
-                             with each failing check, its tolerance and worst element otherwise
-                             (docs/stablehlo.md); the compiled replay joins it with the lowering
+  compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json
+                             compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
+                             into an xpu-v1 trace: one region per op, the .mlir line on every bundle
+  check MODEL.mlir... [--json] [--engine replay|reference]
+                             compile the module, replay it in full mode and evaluate every check it
+                             carries on the replayed tensors (custom_call @check.expect_close /
+                             expect_almost_eq / expect_eq / eq, and the check dialect of StableHLO's
+                             interpreter tests); --engine reference evaluates with the reference
+                             interpreter instead; exit 0 only when all hold, 1 with each failing
+                             check, its tolerance and worst element otherwise (docs/stablehlo.md)
 
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);
@@ -248,8 +251,10 @@ int run(const std::vector<std::string>& args, Streams io)
         return runReport(rest, io);
     if (command == "check")
         return runCheck(rest, io);
-    constexpr std::array<std::string_view, 10> commands = {"info",     "convert", "disasm", "isa",    "replay",
-                                                           "generate", "analyze", "apply",  "report", "check"};
+    if (command == "compile")
+        return runCompile(rest, io);
+    constexpr std::array<std::string_view, 11> commands = {"info",    "convert", "disasm", "isa",   "replay", "generate",
+                                                           "analyze", "apply",   "report", "check", "compile"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

@@ -44,6 +44,7 @@ int convertReplayToChrome(const std::string& in, const std::string& out, Streams
 // `info` of a .mlir file describes its functions and ops.
 bool isStableHloModule(const std::string& path);
 int runCheck(const std::vector<std::string>& args, Streams io);
+int runCompile(const std::vector<std::string>& args, Streams io);
 int infoStableHlo(const std::string& path, Streams io);
 
 // Shared by the commands: print the message and return the exit code.

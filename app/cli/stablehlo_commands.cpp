@@ -5,8 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "stablehlo/compile.h"
 #include "stablehlo/interpreter.h"
 #include "stablehlo/parser.h"
+#include "stablehlo_replay.h"
+#include "trace/trace_io.h"
 #include "util/json_text.h"
 
 namespace xps::cli {
@@ -36,22 +39,50 @@ nlohmann::json outcomeJson(const shlo::CheckOutcome& c)
 
 } // namespace
 
+// The checks of one module, evaluated by the engine asked for: the compiled program replayed on the GRM,
+// or the reference interpreter.
+Result<shlo::ModuleCheck> checkWith(const std::string& engine, const shlo::Module& module, std::string& note)
+{
+    if (engine == "reference")
+        return shlo::checkModule(module);
+    auto compiled = shlo::compileModule(module);
+    if (!compiled)
+        return compiled.error();
+    auto replayed = sim::replayAndCheck(module, *compiled);
+    if (!replayed)
+        return replayed.error();
+    note = std::to_string(compiled->kernels) + " kernels, " + std::to_string(replayed->bundles) +
+           " bundles, " + std::to_string(replayed->cycles) + " cycles on the GRM";
+    return std::move(replayed->check);
+}
+
 int runCheck(const std::vector<std::string>& args, Streams io)
 {
     bool json = false;
+    std::string engine = "replay";
     std::vector<std::string> files;
-    for (const auto& a : args) {
-        if (a == "--json")
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "--json") {
             json = true;
-        else if (a.size() > 1 && a[0] == '-')
+        } else if (a == "--engine") {
+            if (i + 1 >= args.size())
+                return usageError(io, "check: --engine needs replay or reference");
+            engine = args[++i];
+            if (engine != "replay" && engine != "reference")
+                return usageError(io, "check: --engine: unknown engine '" + engine +
+                                          "'; expected replay or reference");
+        } else if (a.size() > 1 && a[0] == '-') {
             return usageError(io, "check: unknown option '" + a + "'");
-        else
+        } else {
             files.push_back(a);
+        }
     }
     if (files.empty())
         return usageError(io, "check: expected one or more MODEL.mlir files");
     std::size_t filesPassing = 0;
-    nlohmann::json report = {{"engine", "reference-interpreter"}, {"files", nlohmann::json::array()}};
+    const std::string engineName = engine == "replay" ? "replay" : "reference-interpreter";
+    nlohmann::json report = {{"engine", engineName}, {"files", nlohmann::json::array()}};
     for (const auto& file : files) {
         nlohmann::json entry = {{"file", file}};
         bool filePasses = true;
@@ -65,13 +96,19 @@ int runCheck(const std::vector<std::string>& args, Streams io)
             std::size_t holding = 0, total = 0;
             entry["checks"] = nlohmann::json::array();
             for (const auto& module : *modules) {
-                auto result = shlo::checkModule(module);
+                std::string note;
+                auto result = checkWith(engine, module, note);
                 if (!result) {
                     filePasses = false;
                     entry["error"] = result.error().toString();
                     if (!json)
                         io.err << result.error().toString() << "\n";
                     break;
+                }
+                if (!note.empty()) {
+                    entry["replay"] = note;
+                    if (!json && files.size() == 1)
+                        io.out << "  " << note << "\n";
                 }
                 for (const auto& c : result->checks) {
                     ++total;
@@ -105,9 +142,61 @@ int runCheck(const std::vector<std::string>& args, Streams io)
     if (json)
         io.out << text::jsonText(report, 2) << "\n";
     else if (files.size() > 1)
-        io.out << filesPassing << " of " << files.size()
-               << " files pass (evaluated by the reference interpreter)\n";
+        io.out << filesPassing << " of " << files.size() << " files pass ("
+               << (engine == "replay" ? "compiled and replayed on the GRM"
+                                      : "evaluated by the reference interpreter")
+               << ")\n";
     return filesPassing == files.size() ? kExitOk : kExitBadInput;
+}
+
+int runCompile(const std::vector<std::string>& args, Streams io)
+{
+    std::string input, output, machinePath;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if ((a == "-o" || a == "--output" || a == "--machine") && i + 1 >= args.size())
+            return usageError(io, "compile: " + a + " needs a file name");
+        if (a == "-o" || a == "--output")
+            output = args[++i];
+        else if (a == "--machine")
+            machinePath = args[++i];
+        else if (a.size() > 1 && a[0] == '-')
+            return usageError(io, "compile: unknown option '" + a + "'");
+        else if (input.empty())
+            input = a;
+        else
+            return usageError(io, "compile: expected one MODEL.mlir, got a second: '" + a + "'");
+    }
+    if (input.empty() || output.empty())
+        return usageError(io, "compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json");
+    shlo::CompileOptions options;
+    if (!machinePath.empty()) {
+        auto text = trace::readTextFile(machinePath, std::uint64_t{1} << 20);
+        if (!text)
+            return inputError(io, text.error());
+        const auto json = nlohmann::json::parse(*text, nullptr, false);
+        if (json.is_discarded())
+            return inputError(io, Error(machinePath, "not JSON"));
+        auto machine = isa::machineConfigFromJson(json, machinePath, "$");
+        if (!machine)
+            return inputError(io, machine.error());
+        options.machine = *machine;
+    }
+    auto modules = shlo::parseFile(input);
+    if (!modules)
+        return inputError(io, modules.error());
+    if (modules->size() != 1)
+        return inputError(io, Error(input, "compile takes one module; the file has " +
+                                               std::to_string(modules->size()) + " parts split by // -----"));
+    auto compiled = shlo::compileModule(modules->front(), options);
+    if (!compiled)
+        return inputError(io, compiled.error());
+    if (auto saved = trace::saveTrace(compiled->trace, output); !saved)
+        return inputError(io, saved.error());
+    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, "
+           << compiled->trace.chips.at(0).program.bundles.size() << " bundles, " << compiled->checks.size()
+           << " checks bound to output buffers\n";
+    return kExitOk;
 }
 
 int infoStableHlo(const std::string& path, Streams io)

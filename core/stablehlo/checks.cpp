@@ -11,10 +11,13 @@
 
 #include <cmath>
 
+#include "stablehlo/checks.h"
 #include "stablehlo/eval_ops.h"
-#include "stablehlo/interpreter.h"
 
-namespace xps::shlo::detail {
+namespace xps::shlo {
+
+using detail::evalFail;
+using detail::Inputs;
 
 namespace {
 
@@ -152,4 +155,4 @@ CheckOutcome evaluateCheck(const Operation& op, const Inputs& in, const std::str
     return out;
 }
 
-} // namespace xps::shlo::detail
+} // namespace xps::shlo

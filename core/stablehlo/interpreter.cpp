@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "stablehlo/checks.h"
 #include "stablehlo/eval_ops.h"
 
 namespace xps::shlo {
@@ -10,12 +11,6 @@ using detail::EvalError;
 using detail::evalFail;
 using detail::Inputs;
 using ValuePtr = std::shared_ptr<const TensorValue>;
-
-// The check semantics live in checks.cpp.
-namespace detail {
-CheckOutcome evaluateCheck(const Operation& op, const Inputs& in, const std::string& location);
-bool isCheckOp(const Operation& op);
-} // namespace detail
 
 struct Interpreter::State : detail::RegionRunner
 {
@@ -147,8 +142,8 @@ std::vector<ValuePtr> Interpreter::State::evaluate(const Operation& op, const In
             out.push_back(std::make_shared<const TensorValue>(std::move(v)));
         return out;
     };
-    if (detail::isCheckOp(op)) {
-        auto outcome = detail::evaluateCheck(op, in, where(op));
+    if (isCheckOp(op)) {
+        auto outcome = evaluateCheck(op, in, where(op));
         outcome.function = function;
         const bool passed = outcome.passed;
         checks.push_back(std::move(outcome));

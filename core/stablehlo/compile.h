@@ -1,0 +1,49 @@
+#pragma once
+// Compiles a StableHLO module into an xpu-v1 trace the GRM replays: every tensor in HBM, each op a kernel
+// that moves its operands through VMEM and computes on the vector unit, the cross-lane unit or the MXU
+// (docs/stablehlo.md, "Lowering"). Calls are inlined; each op is a region named by its result, op and
+// source location, nested in its function's region, and its bundles carry the op's line in the .mlir.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/machine_config.h"
+#include "stablehlo/module.h"
+#include "trace/trace.h"
+#include "util/result.h"
+
+namespace xps::shlo {
+
+struct CompileOptions
+{
+    isa::MachineConfig machine;
+};
+
+struct CompiledTensor
+{
+    std::uint64_t address = 0; // in chip 0's HBM
+    TensorType type;
+};
+
+// A check op of the module and where its operands are after a replay.
+struct CompiledCheck
+{
+    const Operation* op = nullptr; // in the module compiled (which must outlive this)
+    std::string function;
+    std::string location; // file:line:column
+    std::vector<CompiledTensor> operands;
+};
+
+struct CompiledModule
+{
+    trace::Trace trace;
+    std::vector<CompiledCheck> checks;
+    std::vector<CompiledTensor> results; // @main's results
+    std::size_t kernels = 0;             // ops that became code
+    std::size_t freeOps = 0;             // constants, reshapes, calls, checks: no code of their own
+};
+
+Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options = {});
+
+} // namespace xps::shlo

@@ -1,0 +1,320 @@
+// Element-wise kernels: every operand of the result's shape streams HBM -> VMEM in tiles of up to 16
+// vector registers (64 KiB), two tiles in flight (double-buffered), one vector instruction sequence per
+// register, and the result streams back. Scalar operands (select's predicate, clamp's bounds) are
+// broadcast into a register once.
+
+#include <bit>
+#include <cmath>
+
+#include "stablehlo/lower_kernels.h"
+
+namespace xps::shlo::lower {
+
+namespace {
+
+constexpr std::int64_t kVregBytes = 4096;
+constexpr std::int64_t kTileVregs = 16;
+// Registers: operands v0-v2, temporaries v3-v5, result v6; broadcast scalars v10-v12; constants v8, v9,
+// v13-v15.
+constexpr int kResult = 6;
+constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
+
+std::string v(int r)
+{
+    return "v" + std::to_string(r);
+}
+
+std::string f32Bits(float f)
+{
+    return std::to_string(std::bit_cast<std::uint32_t>(f));
+}
+
+// floor, ceil and the two roundings from truncation (vcvt.s32.f32 then back), exact for |x| < 2^23;
+// larger magnitudes, infinities and NaN are already integral and pass through unchanged.
+std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::string& res)
+{
+    std::vector<std::string> code = {"vcvt.s32.f32 v3, " + a, "vcvt.f32.s32 v3, v3"}; // t = trunc(x)
+    switch (kind) {
+    case OpKind::Floor: // t - (x < t)
+        code.insert(code.end(),
+                    {"vcmp.lt.f32 v4, " + a + ", v3", "vcvt.f32.s32 v4, v4", "vsub.f32 v3, v3, v4"});
+        break;
+    case OpKind::Ceil: // t + (t < x)
+        code.insert(code.end(), {"vcmp.lt.f32 v4, v3, " + a, "vcvt.f32.s32 v4, v4", "vadd.f32 v3, v3, v4"});
+        break;
+    case OpKind::RoundNearestEven: // (|x| + 2^23) - 2^23 rounds to even; x's sign put back
+        code = {"vand v3, " + a + ", " + v(kAbsMask), "vadd.f32 v3, v3, v12", "vsub.f32 v3, v3, v12",
+                "vand v4, " + a + ", " + v(kSignMask), "vor v3, v3, v4"};
+        break;
+    default: // away from zero: trunc(|x|) + (|x| - trunc(|x|) >= 0.5), with x's sign
+        code = {"vand v3, " + a + ", " + v(kAbsMask),
+                "vcvt.s32.f32 v4, v3",
+                "vcvt.f32.s32 v4, v4",
+                "vsub.f32 v5, v3, v4",
+                "vcmp.lt.f32 v5, v5, v11",
+                "vxor v5, v5, " + v(kIntOne),
+                "vcvt.f32.s32 v5, v5",
+                "vadd.f32 v3, v4, v5",
+                "vand v4, " + a + ", " + v(kSignMask),
+                "vor v3, v3, v4"};
+        break;
+    }
+    // Where |x| >= 2^23 (or x is NaN) x is kept.
+    code.insert(code.end(), {"vand v4, " + a + ", " + v(kAbsMask), "vcmp.lt.f32 v4, v4, v12",
+                             "vsel " + res + ", v4, v3, " + a});
+    return code;
+}
+
+// The instructions computing v6 from the operand registers; empty if the op has no lowering yet.
+std::vector<std::string> vectorCode(const Operation& op, ElementType in, ElementType out,
+                                    const std::vector<int>& r)
+{
+    const bool f = isFloat(in);
+    const auto res = v(kResult);
+    const auto a = v(r[0]);
+    const auto b = r.size() > 1 ? v(r[1]) : std::string();
+    const auto c = r.size() > 2 ? v(r[2]) : std::string();
+    const auto bin = [&](const char* fop, const char* iop) -> std::vector<std::string> {
+        const char* mnemonic = f ? fop : iop;
+        if (!mnemonic)
+            return {};
+        return {std::string(mnemonic) + " " + res + ", " + a + ", " + b};
+    };
+    switch (op.kind) {
+    case OpKind::Add: return bin("vadd.f32", in == ElementType::I1 ? "vor" : "vadd.s32");
+    case OpKind::Subtract: return bin("vsub.f32", "vsub.s32");
+    case OpKind::Multiply: return bin("vmul.f32", in == ElementType::I1 ? "vand" : "vmul.s32");
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+        if (f) // vmax/vmin ignore a NaN operand (fmax); StableHLO propagates it
+            return {std::string(op.kind == OpKind::Maximum ? "vmax.f32" : "vmin.f32") + " v3, " + a + ", " +
+                        b,
+                    "vcmp.eq.f32 v4, " + a + ", " + a, "vsel v3, v4, v3, " + a,
+                    "vcmp.eq.f32 v5, " + b + ", " + b, "vsel " + res + ", v5, v3, " + b};
+        return bin(nullptr, in == ElementType::I1 ? (op.kind == OpKind::Maximum ? "vor" : "vand") : nullptr);
+    case OpKind::And: return bin(nullptr, "vand");
+    case OpKind::Or: return bin(nullptr, "vor");
+    case OpKind::Xor: return bin(nullptr, "vxor");
+    case OpKind::Divide:
+        if (!f)
+            return {};
+        return {"vrcp.f32 v3, " + b, "vmul.f32 " + res + ", " + a + ", v3"};
+    case OpKind::Negate:
+        return f ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kSignMask)}
+                 : std::vector<std::string>{"vsub.s32 " + res + ", " + v(kZero) + ", " + a};
+    case OpKind::Abs: // clear the sign bit
+        return f ? std::vector<std::string>{"vand " + res + ", " + a + ", " + v(kAbsMask)}
+                 : std::vector<std::string>{};
+    case OpKind::Exponential:
+        return f ? std::vector<std::string>{"vexp.f32 " + res + ", " + a} : std::vector<std::string>{};
+    case OpKind::Log:
+        return f ? std::vector<std::string>{"vlog.f32 " + res + ", " + a} : std::vector<std::string>{};
+    case OpKind::Tanh:
+        return f ? std::vector<std::string>{"vtanh.f32 " + res + ", " + a} : std::vector<std::string>{};
+    case OpKind::Rsqrt:
+        return f ? std::vector<std::string>{"vrsqrt.f32 " + res + ", " + a} : std::vector<std::string>{};
+    case OpKind::Sqrt: // 1 / rsqrt(x): exact at 0 and infinity, where x * rsqrt(x) would give NaN
+        return f ? std::vector<std::string>{"vrsqrt.f32 v3, " + a, "vrcp.f32 " + res + ", v3"}
+                 : std::vector<std::string>{};
+    case OpKind::Logistic: // 1 / (1 + e^-x)
+        if (!f)
+            return {};
+        return {"vxor v3, " + a + ", " + v(kSignMask), "vexp.f32 v4, v3", "vadd.f32 v5, v4, " + v(kOne),
+                "vrcp.f32 " + res + ", v5"};
+    case OpKind::IsFinite: // x - x is 0 for finite x, NaN otherwise
+        return {"vsub.f32 v3, " + a + ", " + a, "vcmp.eq.f32 " + res + ", v3, " + v(kZero)};
+    case OpKind::Not:
+        return in == ElementType::I1
+                   ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kIntOne)}
+                   : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
+    case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
+    case OpKind::Clamp: // NaN in x stays NaN, as StableHLO's max-then-min gives
+        if (!f)
+            return {};
+        return {"vmax.f32 v3, " + b + ", " + a, "vmin.f32 v4, v3, " + c, "vcmp.eq.f32 v5, " + b + ", " + b,
+                "vsel " + res + ", v5, v4, " + b};
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::RoundNearestEven:
+    case OpKind::RoundNearestAfz:
+        if (!f)
+            return {};
+        return rounding(op.kind, a, res);
+    case OpKind::Sign: // -1, 0 or 1 with x's sign; 0 and NaN stay themselves
+        if (!f)
+            return {};
+        return {"vand v3, " + a + ", " + v(kSignMask),
+                "vor v3, v3, " + v(kOne),
+                "vcmp.eq.f32 v4, " + a + ", " + v(kZero),
+                "vcmp.eq.f32 v5, " + a + ", " + a,
+                "vxor v5, v5, " + v(kIntOne),
+                "vor v4, v4, v5",
+                "vsel " + res + ", v4, " + a + ", v3"};
+    case OpKind::Convert:
+        if (f && out == ElementType::I32)
+            return {"vcvt.s32.f32 " + res + ", " + a};
+        if (!f && out == ElementType::F32)
+            return {"vcvt.f32.s32 " + res + ", " + a};
+        if (out == ElementType::I1) { // x != 0
+            if (f)
+                return {"vcmp.eq.f32 v3, " + a + ", " + v(kZero), "vxor " + res + ", v3, " + v(kIntOne)};
+            return {"vcvt.f32.s32 v4, " + a, "vcmp.eq.f32 v3, v4, " + v(kZero),
+                    "vxor " + res + ", v3, " + v(kIntOne)};
+        }
+        return {"vmov " + res + ", " + a}; // i1 -> i32, and a type to itself
+    case OpKind::Compare: {
+        if (!f)
+            return {};
+        const auto* direction = op.attributes.find("comparison_direction");
+        const auto* type = op.attributes.find("compare_type");
+        if (!direction || (type && type->text == "TOTALORDER"))
+            return {};
+        const auto& d = direction->text;
+        if (d == "LT")
+            return {"vcmp.lt.f32 " + res + ", " + a + ", " + b};
+        if (d == "GT")
+            return {"vcmp.lt.f32 " + res + ", " + b + ", " + a};
+        if (d == "EQ")
+            return {"vcmp.eq.f32 " + res + ", " + a + ", " + b};
+        if (d == "NE")
+            return {"vcmp.eq.f32 v3, " + a + ", " + b, "vxor " + res + ", v3, " + v(kIntOne)};
+        if (d == "LE")
+            return {"vcmp.lt.f32 v3, " + a + ", " + b, "vcmp.eq.f32 v4, " + a + ", " + b,
+                    "vor " + res + ", v3, v4"};
+        if (d == "GE")
+            return {"vcmp.lt.f32 v3, " + b + ", " + a, "vcmp.eq.f32 v4, " + a + ", " + b,
+                    "vor " + res + ", v3, v4"};
+        return {};
+    }
+    default: return {};
+    }
+}
+
+} // namespace
+
+std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape)
+{
+    auto s = stridesOf(shape);
+    for (auto& x : s)
+        x *= 4;
+    return s;
+}
+
+void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
+{
+    if (scalar.scalarConstant) {
+        const double value = *scalar.scalarConstant;
+        const std::uint32_t bits = isFloat(scalar.type.element)
+                                       ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                                       : static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
+        w.bundle("vbcast " + v(vreg) + ", " + std::to_string(bits));
+        return;
+    }
+    auto s = w.stream();
+    w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, scalar.address, 4);
+    w.waitAll(s);
+    w.bundle("sld s1, [0]");
+    w.bundle("vbcast " + v(vreg) + ", s1");
+}
+
+void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                      const TensorRef& out)
+{
+    std::vector<int> regs;
+    std::vector<std::size_t> streamed; // operands read tile by tile
+    int nextScalar = 10;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (in[i].type.shape.empty() && !out.type.shape.empty()) {
+            regs.push_back(nextScalar++);
+        } else {
+            regs.push_back(static_cast<int>(streamed.size()));
+            streamed.push_back(i);
+        }
+    }
+    const auto code = vectorCode(op, in[0].type.element, out.type.element, regs);
+    if (code.empty())
+        lowerFail(std::string(opName(op.kind)) + " on " + std::string(elementTypeName(in[0].type.element)) +
+                  " has no lowering to xpu-v1 yet");
+    // Constants the sequences use.
+    w.bundle("vbcast " + v(kSignMask) + ", 2147483648");
+    w.bundle("vbcast " + v(kOne) + ", " + std::string(isFloat(in[0].type.element) ? f32Bits(1.0f) : "1"));
+    w.bundle("vbcast " + v(kZero) + ", 0");
+    w.bundle("vbcast " + v(kIntOne) + ", 1");
+    w.bundle("vbcast " + v(kAbsMask) + ", 2147483647");
+    if (op.kind == OpKind::Floor || op.kind == OpKind::Ceil || op.kind == OpKind::RoundNearestEven ||
+        op.kind == OpKind::RoundNearestAfz) {
+        w.bundle("vbcast v12, " + f32Bits(8388608.0f)); // 2^23
+        w.bundle("vbcast v11, " + f32Bits(0.5f));
+    }
+    if (op.kind == OpKind::Not)
+        w.bundle("vbcast " + v(kAllOnes) + ", 4294967295");
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (regs[i] >= 10)
+            broadcastScalar(w, in[i], regs[i]);
+    const std::int64_t bytes = out.type.elementCount() * 4;
+    const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
+    const std::int64_t tileVregs = std::min<std::int64_t>(kTileVregs, std::max<std::int64_t>(vregs, 1));
+    const std::int64_t tileBytes = tileVregs * kVregBytes;
+    const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
+    std::vector<std::uint64_t> slots; // operand k, slot s: slots[2k + s]
+    for (std::size_t k = 0; k < streamed.size(); ++k)
+        for (int s = 0; s < 2; ++s)
+            slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+    const std::uint64_t outSlots[2] = {w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"),
+                                       w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile")};
+    DmaStream inputs[2] = {w.stream(), w.stream()};
+    DmaStream outputs[2] = {w.stream(), w.stream()};
+    const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
+    const auto fetch = [&](std::int64_t t) {
+        for (std::size_t k = 0; k < streamed.size(); ++k)
+            w.dma(inputs[t % 2], isa::Space::Vmem, slots[2 * k + static_cast<std::size_t>(t % 2)],
+                  isa::Space::Hbm, in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
+                  static_cast<std::uint64_t>(tileSpan(t)));
+    };
+    if (tiles > 1)
+        w.regionBegin("tiles");
+    fetch(0);
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        if (t + 1 < tiles)
+            fetch(t + 1); // the next tile lands while this one computes
+        w.waitAll(inputs[t % 2]);
+        if (t >= 2)
+            w.waitAll(outputs[t % 2]); // the write-back of tile t - 2 has left this slot
+        const auto slot = static_cast<std::size_t>(t % 2);
+        const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
+        for (std::int64_t r = 0; r < count; ++r) {
+            for (std::size_t k = 0; k < streamed.size(); ++k)
+                w.bundle("vld " + v(static_cast<int>(k)) + ", [" +
+                         std::to_string(slots[2 * k + slot] + static_cast<std::uint64_t>(r * kVregBytes)) +
+                         "]");
+            for (const auto& instruction : code)
+                w.bundle(instruction);
+            w.bundle("vst " + v(kResult) + ", [" +
+                     std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+        }
+        w.dma(outputs[t % 2], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
+              isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)));
+    }
+    w.waitAll(outputs[0]);
+    w.waitAll(outputs[1]);
+    if (tiles > 1)
+        w.regionEnd();
+}
+
+void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out)
+{
+    broadcastScalar(w, scalar, 0);
+    const std::int64_t bytes = out.type.elementCount() * 4;
+    const std::int64_t vregs = std::max<std::int64_t>((bytes + kVregBytes - 1) / kVregBytes, 1);
+    const std::int64_t tileVregs = std::min<std::int64_t>(vregs, kTileVregs);
+    const auto tile = w.vmem(static_cast<std::uint64_t>(tileVregs * kVregBytes), "a splat tile");
+    for (std::int64_t r = 0; r < tileVregs; ++r)
+        w.bundle("vst v0, [" + std::to_string(tile + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+    auto s = w.stream();
+    for (std::int64_t offset = 0; offset < bytes; offset += tileVregs * kVregBytes)
+        w.dma(s, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(offset), isa::Space::Vmem, tile,
+              static_cast<std::uint64_t>(std::min(tileVregs * kVregBytes, bytes - offset)));
+    w.waitAll(s);
+}
+
+} // namespace xps::shlo::lower

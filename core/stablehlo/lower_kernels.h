@@ -1,0 +1,48 @@
+#pragma once
+// The lowering's kernels (internal to core/stablehlo): each turns one op whose operands and result live in
+// HBM into xpu-v1 code. Tensors are row-major with 4-byte elements (f32, i32; i1 as an i32 0 or 1).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "stablehlo/lower_program.h"
+#include "stablehlo/module.h"
+
+namespace xps::shlo::lower {
+
+struct TensorRef
+{
+    std::uint64_t address = 0; // in HBM
+    TensorType type;
+    std::optional<double> scalarConstant; // a scalar whose value is known when compiling
+};
+
+// Row-major byte strides of a shape with 4-byte elements.
+std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape);
+
+// lower_elementwise.cpp: streams the operands through VMEM in double-buffered tiles of vector registers.
+void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                      const TensorRef& out);
+// Writes `value`'s 32 bits into every element of `out` (a splat of a scalar operand).
+void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out);
+
+// lower_movement.cpp: broadcast_in_dim, transpose, slice, reverse, concatenate and pad as DMA descriptors
+// from HBM into a VMEM copy of the result, written back in one piece.
+void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                   const TensorRef& out);
+
+// lower_reduce.cpp: reduce with a one-op reducer (add, maximum, minimum) over any dimensions, on the
+// vector unit and the cross-lane unit.
+void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                 const TensorRef& out);
+
+// lower_dot.cpp: dot_general and dot on the MXU (f32): operands brought into 128-wide panels and 128 x 128
+// weight blocks, products popped and accumulated over K on the vector unit.
+void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out);
+
+// Loads a scalar operand's 32 bits into every element of vector register `vreg`: an immediate when the
+// value is known, else through SMEM (a 4-byte DMA and a scalar load).
+void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg);
+
+} // namespace xps::shlo::lower

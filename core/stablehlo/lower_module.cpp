@@ -1,0 +1,291 @@
+// The lowering's driver: inlines calls from the entry function, gives every tensor an HBM buffer, sends
+// each op to its kernel (lower_*.cpp) inside a region, and assembles the program into a trace whose
+// initial HBM holds the module's constants.
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "asm/assembler.h"
+#include "stablehlo/checks.h"
+#include "stablehlo/compile.h"
+#include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_kernels.h"
+#include "stablehlo/tensor_value.h"
+
+namespace xps::shlo {
+
+using lower::lowerFail;
+using lower::LoweringError;
+using lower::TensorRef;
+
+namespace {
+
+std::string identifier(std::string_view text)
+{
+    std::string out;
+    for (const char c : text)
+        out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+    return out.empty() ? std::string("t") : out;
+}
+
+class Lowering
+{
+public:
+    Lowering(const Module& module, const CompileOptions& options)
+        : m_module(module), m_writer(options.machine)
+    {
+    }
+
+    CompiledModule run()
+    {
+        if (m_module.numReplicas * m_module.numPartitions != 1)
+            lowerFail(m_module.fileName +
+                      ": modules over several chips (mhlo.num_partitions / num_replicas) are not "
+                      "lowered yet");
+        const auto* entry = m_module.entry();
+        if (!entry)
+            lowerFail(m_module.fileName + ": no entry function (public @main)");
+        const std::string moduleRegion =
+            "module " + (m_module.name.empty() ? m_module.fileName : "@" + m_module.name);
+        m_writer.declareRegion(moduleRegion, "layer");
+        m_writer.regionBegin(moduleRegion);
+        std::vector<TensorRef> args;
+        for (std::size_t i = 0; i < entry->body.argumentTypes.size(); ++i)
+            args.push_back(argument(*entry, i));
+        const auto results = runFunction(*entry, args);
+        m_writer.regionEnd();
+        for (const auto& r : results) {
+            m_result.results.push_back({r.address, r.type});
+            markOutput(r);
+        }
+        m_writer.name(moduleRegion + " (" + m_module.fileName + ")");
+        auto trace = assembly::assemble(m_writer.assembly(), m_module.fileName + ".xasm");
+        if (!trace)
+            lowerFail("the generated program does not assemble (a lowering bug): " +
+                      trace.error().toString());
+        m_result.trace = std::move(*trace);
+        m_result.trace.machine = m_writer.machine();
+        m_result.trace.chips.at(0).initial.memory = std::move(m_inits);
+        return std::move(m_result);
+    }
+
+private:
+    TensorRef allocate(const TensorType& type, const std::string& name)
+    {
+        if (type.element == ElementType::F16 || type.element == ElementType::BF16)
+            lowerFail("f16 and bf16 tensors are not lowered yet (" + type.toString() + ")");
+        std::string unique = identifier(name);
+        if (int& n = m_names[unique]; n++ > 0)
+            unique += "_" + std::to_string(n);
+        TensorRef t;
+        t.type = type;
+        t.address =
+            m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount()) * 4,
+                               std::string(type.element == ElementType::F32 ? "f32" : "s32"), type.shape);
+        m_bufferNames[t.address] = unique;
+        return t;
+    }
+
+    void markOutput(const TensorRef& t)
+    {
+        if (const auto it = m_bufferNames.find(t.address);
+            it != m_bufferNames.end() && m_outputs.insert(it->second).second)
+            m_writer.output(it->second);
+    }
+
+    // An argument of the entry function: deterministic inputs, the same ones `check` gives the interpreter.
+    TensorRef argument(const Function& f, std::size_t i)
+    {
+        auto t = allocate(f.body.argumentTypes[i], f.name + "_arg" + std::to_string(i));
+        trace::MemoryInit init;
+        init.space = isa::Space::Hbm;
+        init.address = t.address;
+        init.size = static_cast<std::uint64_t>(t.type.elementCount()) * 4;
+        init.payload.isGenerator = true;
+        init.payload.generator.kind =
+            isFloat(t.type.element) ? trace::Generator::Kind::RandomF32 : trace::Generator::Kind::RandomU32;
+        init.payload.generator.seed = i + 1;
+        init.payload.generator.a = -1.0;
+        init.payload.generator.b = 1.0;
+        if (init.size > 0)
+            m_inits.push_back(init);
+        return t;
+    }
+
+    TensorRef constant(const TensorValue& value, const std::string& name)
+    {
+        auto t = allocate(value.type, name);
+        if (value.data.size() == 1)
+            t.scalarConstant = value.data[0];
+        trace::MemoryInit init;
+        init.space = isa::Space::Hbm;
+        init.address = t.address;
+        init.size = value.data.size() * 4;
+        const auto bitsOf32 = [&](double v) {
+            return isFloat(value.type.element) ? std::bit_cast<std::uint32_t>(static_cast<float>(v))
+                                               : static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+        };
+        const bool splat = value.data.size() > 1 &&
+                           std::all_of(value.data.begin(), value.data.end(),
+                                       [&](double v) { return bitsOf32(v) == bitsOf32(value.data[0]); });
+        if (splat) { // a generator: no bytes in the trace for a tensor of one value
+            init.payload.isGenerator = true;
+            init.payload.generator.kind = trace::Generator::Kind::ConstU32;
+            init.payload.generator.bits = bitsOf32(value.data[0]);
+        } else {
+            init.payload.bytes.resize(init.size);
+            for (std::size_t i = 0; i < value.data.size(); ++i) {
+                const auto bits = bitsOf32(value.data[i]);
+                std::memcpy(init.payload.bytes.data() + 4 * i, &bits, 4);
+            }
+        }
+        if (init.size > 0)
+            m_inits.push_back(std::move(init));
+        return t;
+    }
+
+    std::string where(const Operation& op) const
+    {
+        return m_module.fileName + ":" + std::to_string(op.location.line) + ":" +
+               std::to_string(op.location.column);
+    }
+
+    std::vector<TensorRef> runFunction(const Function& f, const std::vector<TensorRef>& args)
+    {
+        if (++m_depth > 64)
+            lowerFail("calls nested deeper than 64 (recursion?)");
+        const std::string region = "@" + f.name;
+        m_writer.declareRegion(region, "layer");
+        m_writer.regionBegin(region);
+        std::vector<TensorRef> values(f.body.valueTypes.size());
+        std::copy(args.begin(), args.end(), values.begin());
+        for (const auto& op : f.body.operations) {
+            std::vector<TensorRef> in;
+            for (const auto v : op.operands)
+                in.push_back(values[v]);
+            if (op.kind == OpKind::Return) {
+                m_writer.regionEnd();
+                --m_depth;
+                return in;
+            }
+            std::vector<TensorRef> out;
+            try {
+                out = lowerOp(f, op, in);
+            } catch (const LoweringError& e) {
+                if (e.message.rfind(m_module.fileName + ":", 0) == 0)
+                    throw;
+                throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
+            } catch (const detail::EvalError& e) {
+                throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
+            }
+            for (std::size_t i = 0; i < out.size(); ++i)
+                values[op.firstResult + i] = out[i];
+        }
+        lowerFail("@" + f.name + " has no return");
+    }
+
+    std::vector<TensorRef> lowerOp(const Function& f, const Operation& op, const std::vector<TensorRef>& in)
+    {
+        const std::string name =
+            f.name + "_" + (op.resultName.empty() ? std::string("v") : op.resultName.substr(1));
+        if (op.kind == OpKind::Call) {
+            const auto* callee = m_module.function(op.callee);
+            if (!callee)
+                lowerFail("call of @" + op.callee + ", which the module does not define");
+            ++m_result.freeOps;
+            return runFunction(*callee, in);
+        }
+        if (isCheckOp(op)) {
+            CompiledCheck check{&op, f.name, where(op), {}};
+            for (const auto& t : in) {
+                check.operands.push_back({t.address, t.type});
+                markOutput(t);
+            }
+            m_result.checks.push_back(std::move(check));
+            ++m_result.freeOps;
+            std::vector<TensorRef> out;
+            for (const auto& t : op.resultTypes) // @check.eq's verdict: not computed on the chip
+                out.push_back(allocate(t, name));
+            return out;
+        }
+        if (op.kind == OpKind::Constant || op.kind == OpKind::Iota) {
+            detail::WorkMeter meter(std::uint64_t{1} << 32, nullptr);
+            const auto value = op.kind == OpKind::Constant ? detail::evalConstant(op, where(op))
+                                                           : detail::evalIota(op, meter);
+            ++m_result.freeOps;
+            return {constant(value, name)};
+        }
+        if (op.kind == OpKind::Reshape ||
+            (op.kind == OpKind::Convert &&
+             (in[0].type.element == op.resultTypes[0].element ||
+              (in[0].type.element == ElementType::I1 && op.resultTypes[0].element == ElementType::I32)))) {
+            // The same bytes under another shape or type: no code.
+            if (in[0].type.elementCount() != op.resultTypes[0].elementCount())
+                lowerFail("the element count changes");
+            auto alias = in[0];
+            alias.type = op.resultTypes[0];
+            ++m_result.freeOps;
+            return {alias};
+        }
+        if (op.resultTypes.size() != 1)
+            lowerFail("ops with several results have no lowering yet");
+        for (const auto& t : in)
+            if (t.type.element == ElementType::F16 || t.type.element == ElementType::BF16)
+                lowerFail("f16 and bf16 tensors are not lowered yet");
+        auto out = allocate(op.resultTypes[0], name);
+        const std::string region = f.name + ": " + op.resultName + " = " +
+                                   std::string(opName(op.kind).substr(opName(op.kind).find('.') + 1)) +
+                                   (op.location.name.empty() ? std::string() : " (" + op.location.name + ")");
+        m_writer.declareRegion(region, "op");
+        m_writer.sourceLine(m_module.fileName, op.location.line);
+        m_writer.regionBegin(region);
+        m_writer.beginKernel();
+        if (elementwiseArity(op.kind) > 0)
+            lower::lowerElementwise(m_writer, op, in, out);
+        else
+            switch (op.kind) {
+            case OpKind::BroadcastInDim:
+            case OpKind::Transpose:
+            case OpKind::Slice:
+            case OpKind::Reverse:
+            case OpKind::Concatenate:
+            case OpKind::Pad: lower::lowerMovement(m_writer, op, in, out); break;
+            case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, out); break;
+            case OpKind::DotGeneral:
+            case OpKind::Dot: lower::lowerDot(m_writer, op, in, out); break;
+            default: lowerFail("no lowering to xpu-v1 yet");
+            }
+        m_writer.regionEnd();
+        ++m_result.kernels;
+        return {out};
+    }
+
+    const Module& m_module;
+    lower::ProgramWriter m_writer;
+    CompiledModule m_result;
+    std::vector<trace::MemoryInit> m_inits;
+    std::map<std::string, int> m_names;
+    std::map<std::uint64_t, std::string> m_bufferNames;
+    std::set<std::string> m_outputs;
+    int m_depth = 0;
+};
+
+} // namespace
+
+Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
+{
+    try {
+        return Lowering(module, options).run();
+    } catch (const LoweringError& e) {
+        const auto split = e.message.find(": ", module.fileName.size());
+        if (e.message.rfind(module.fileName + ":", 0) == 0 && split != std::string::npos)
+            return Error(e.message.substr(0, split), e.message.substr(split + 2));
+        return Error(module.fileName, e.message);
+    }
+}
+
+} // namespace xps::shlo

@@ -1,0 +1,138 @@
+// Data-movement kernels: the result is assembled in VMEM by DMA descriptors that read the operand with
+// the strides the op implies (a stride of 0 repeats an element, a negative one walks backwards), then
+// leaves for HBM in one transfer. ProgramWriter::move merges what is contiguous, so a broadcast of a row
+// or a slice of whole rows is a handful of descriptors; a transpose of the innermost dimension is one per
+// element row.
+
+#include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_kernels.h"
+
+namespace xps::shlo::lower {
+
+namespace {
+
+std::vector<std::int64_t> ints(const Operation& op, std::string_view name)
+{
+    try {
+        return detail::intsAttr(op, name);
+    } catch (const detail::EvalError& e) {
+        lowerFail(e.message);
+    }
+}
+
+} // namespace
+
+void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                   const TensorRef& out)
+{
+    if (op.kind == OpKind::BroadcastInDim && in[0].type.shape.empty()) {
+        lowerSplat(w, in[0], out);
+        return;
+    }
+    const auto outStrides = byteStrides(out.type.shape);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
+    const auto staging = w.vmem(bytes, "the result of a data movement");
+    auto s = w.stream();
+    const auto rank = out.type.shape.size();
+    const auto moveWhole = [&](const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims) {
+        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm,
+               static_cast<std::uint64_t>(static_cast<std::int64_t>(x.address) + srcBase), dims);
+    };
+    switch (op.kind) {
+    case OpKind::BroadcastInDim: {
+        const auto dims = ints(op, "broadcast_dimensions");
+        const auto inStrides = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        for (std::size_t d = 0; d < rank; ++d)
+            m[d] = {out.type.shape[d], 0, outStrides[d]};
+        for (std::size_t i = 0; i < dims.size(); ++i)
+            if (in[0].type.shape[i] != 1)
+                m[static_cast<std::size_t>(dims[i])].srcStride = inStrides[i];
+        moveWhole(in[0], 0, m);
+        break;
+    }
+    case OpKind::Transpose: {
+        const auto perm = ints(op, "permutation");
+        const auto inStrides = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        for (std::size_t d = 0; d < rank; ++d)
+            m[d] = {out.type.shape[d], inStrides[static_cast<std::size_t>(perm[d])], outStrides[d]};
+        moveWhole(in[0], 0, m);
+        break;
+    }
+    case OpKind::Slice: {
+        const auto start = ints(op, "start_indices");
+        auto strides = detail::intsAttr(op, "strides", false);
+        if (strides.empty())
+            strides.assign(rank, 1);
+        const auto inStrides = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        std::int64_t base = 0;
+        for (std::size_t d = 0; d < rank; ++d) {
+            m[d] = {out.type.shape[d], inStrides[d] * strides[d], outStrides[d]};
+            base += start[d] * inStrides[d];
+        }
+        moveWhole(in[0], base, m);
+        break;
+    }
+    case OpKind::Reverse: {
+        const auto dims = ints(op, "dimensions");
+        const auto inStrides = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        std::int64_t base = 0;
+        for (std::size_t d = 0; d < rank; ++d)
+            m[d] = {out.type.shape[d], inStrides[d], outStrides[d]};
+        for (const auto d : dims) {
+            auto& md = m[static_cast<std::size_t>(d)];
+            base += (md.size - 1) * md.srcStride;
+            md.srcStride = -md.srcStride;
+        }
+        moveWhole(in[0], base, m);
+        break;
+    }
+    case OpKind::Concatenate: {
+        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
+        std::int64_t offset = 0;
+        for (const auto& x : in) {
+            const auto xs = byteStrides(x.type.shape);
+            std::vector<MoveDim> m(rank);
+            for (std::size_t d = 0; d < rank; ++d)
+                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
+            w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(offset * outStrides[dim]),
+                   isa::Space::Hbm, x.address, m);
+            offset += x.type.shape[dim];
+        }
+        break;
+    }
+    case OpKind::Pad: {
+        const auto low = ints(op, "edge_padding_low");
+        const auto high = ints(op, "edge_padding_high");
+        const auto interior = ints(op, "interior_padding");
+        for (std::size_t d = 0; d < rank; ++d)
+            if (low[d] < 0 || high[d] < 0)
+                lowerFail("stablehlo.pad with negative padding (cropping) has no lowering yet");
+        // Every element starts as the padding value; the operand's elements are then placed among them.
+        broadcastScalar(w, in[1], 0);
+        for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
+            w.bundle("vst v0, [" + std::to_string(staging + offset) + "]");
+        const auto xs = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        std::int64_t base = 0;
+        for (std::size_t d = 0; d < rank; ++d) {
+            m[d] = {in[0].type.shape[d], xs[d], outStrides[d] * (interior[d] + 1)};
+            base += low[d] * outStrides[d];
+        }
+        w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(base), isa::Space::Hbm,
+               in[0].address, m);
+        break;
+    }
+    default: lowerFail(std::string(opName(op.kind)) + " is not a data movement");
+    }
+    w.waitAll(s);
+    auto back = w.stream();
+    if (bytes > 0)
+        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+    w.waitAll(back);
+}
+
+} // namespace xps::shlo::lower

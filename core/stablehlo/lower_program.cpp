@@ -1,0 +1,198 @@
+#include "stablehlo/lower_program.h"
+
+#include <algorithm>
+
+#include "util/utf8.h"
+
+namespace xps::shlo::lower {
+
+void lowerFail(std::string message)
+{
+    throw LoweringError{std::move(message)};
+}
+
+namespace {
+std::uint64_t alignUp(std::uint64_t v, std::uint64_t a)
+{
+    return (v + a - 1) / a * a;
+}
+// A region or file name as an .xasm string: no quotes or backslashes inside.
+std::string quoted(std::string s)
+{
+    text::repairUtf8(s); // the assembler reads UTF-8 only; a file or loc name may be anything
+    for (char& c : s)
+        if (c == '"' || c == '\\' || c == '\n')
+            c = '\'';
+    return "\"" + s + "\"";
+}
+constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
+} // namespace
+
+ProgramWriter::ProgramWriter(const isa::MachineConfig& machine)
+    : m_machine(machine), m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
+{
+}
+
+std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint64_t bytes,
+                                       const std::string& dtype, const std::vector<std::int64_t>& shape)
+{
+    const std::uint64_t size = alignUp(std::max<std::uint64_t>(bytes, 4), 512);
+    const std::uint64_t address = m_hbmNext;
+    if (address + size > static_cast<std::uint64_t>(m_machine.hbmBytes))
+        lowerFail("the module's tensors need more than the machine's " + std::to_string(m_machine.hbmBytes) +
+                  " bytes of HBM");
+    m_hbmNext = address + size;
+    std::string shapeText;
+    for (const auto d : shape)
+        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
+    m_header += ".hbm " + bufferName + ", " + std::to_string(address) + ", " + std::to_string(size) +
+                (dtype.empty() ? "" : ", dtype=" + dtype) +
+                (shape.empty() ? "" : ", shape=[" + shapeText + "]") + "\n";
+    m_hbm.push_back({bufferName, address, size});
+    return address;
+}
+
+void ProgramWriter::beginKernel()
+{
+    m_vmemNext = 0;
+    m_nextFlag = 1;
+}
+
+std::uint64_t ProgramWriter::vmem(std::uint64_t bytes, const char* what)
+{
+    const std::uint64_t address = m_vmemNext;
+    const std::uint64_t size = alignUp(std::max<std::uint64_t>(bytes, 4096), 4096);
+    if (address + size > static_cast<std::uint64_t>(m_machine.vmemBytes))
+        lowerFail(std::string(what) + " needs " + std::to_string(address + size) +
+                  " bytes of VMEM; the machine has " + std::to_string(m_machine.vmemBytes) +
+                  " (this lowering keeps one op's working set in VMEM)");
+    m_vmemNext = address + size;
+    return address;
+}
+
+DmaStream ProgramWriter::stream()
+{
+    if (m_nextFlag >= static_cast<int>(m_flagCount.size()))
+        lowerFail("a kernel needs more DMA streams than the machine has sync flags");
+    return DmaStream{m_nextFlag++};
+}
+
+void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
+                        std::uint64_t src, std::uint64_t bytes, std::uint64_t rows, std::uint64_t srcStride,
+                        std::uint64_t dstStride)
+{
+    const std::uint64_t total = bytes * rows;
+    const std::uint64_t chunk = std::min<std::uint64_t>(total, std::uint64_t{1} << 30);
+    m_flagCount[static_cast<std::size_t>(s.flag)] += total / chunk + (total % chunk != 0 ? 1 : 0);
+    std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" + std::to_string(dst) +
+                       "], " + std::string(isa::spaceName(srcSpace)) + "[" + std::to_string(src) + "], " +
+                       std::to_string(bytes) + ", " + std::to_string(s.flag) +
+                       ", engine=" + std::to_string(m_nextEngine);
+    if (rows > 1)
+        text += ", rows=" + std::to_string(rows) + ", sstride=" + std::to_string(srcStride) +
+                ", dstride=" + std::to_string(dstStride);
+    text += ", chunk=" + std::to_string(chunk);
+    m_nextEngine = (m_nextEngine + 1) % static_cast<int>(std::max<std::int64_t>(m_machine.dmaEngines, 1));
+    bundle(text);
+}
+
+void ProgramWriter::waitAll(const DmaStream& s)
+{
+    bundle("sync.wait " + std::to_string(s.flag) + ", " +
+           std::to_string(m_flagCount[static_cast<std::size_t>(s.flag)]));
+}
+
+void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
+                         std::uint64_t src, std::vector<MoveDim> dims)
+{
+    std::erase_if(dims, [](const MoveDim& d) { return d.size == 1; });
+    if (std::any_of(dims.begin(), dims.end(), [](const MoveDim& d) { return d.size == 0; }))
+        return; // nothing to move
+    // The contiguous run: the innermost dimensions that are dense in both source and destination.
+    std::int64_t run = 4;
+    while (!dims.empty() && dims.back().srcStride == run && dims.back().dstStride == run) {
+        run *= dims.back().size;
+        dims.pop_back();
+    }
+    // The rows of one descriptor: the largest dimension that moves forward in both.
+    std::size_t rowsDim = dims.size();
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        if (dims[i].srcStride > 0 && dims[i].dstStride > 0 &&
+            (rowsDim == dims.size() || dims[i].size > dims[rowsDim].size))
+            rowsDim = i;
+    MoveDim rows{1, 0, 0};
+    if (rowsDim < dims.size()) {
+        rows = dims[rowsDim];
+        dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(rowsDim));
+    }
+    std::uint64_t descriptors = 1;
+    for (const auto& d : dims)
+        descriptors *= static_cast<std::uint64_t>(d.size);
+    if (descriptors > kMaxDescriptorsPerMove)
+        lowerFail("a data movement of " + std::to_string(descriptors) + " DMA descriptors (more than " +
+                  std::to_string(kMaxDescriptorsPerMove) + "): its layout is too fine-grained for DMA alone");
+    std::vector<std::int64_t> index(dims.size(), 0);
+    for (std::uint64_t n = 0; n < descriptors; ++n) {
+        std::int64_t srcOffset = 0, dstOffset = 0;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            srcOffset += index[i] * dims[i].srcStride;
+            dstOffset += index[i] * dims[i].dstStride;
+        }
+        dma(s, dstSpace, static_cast<std::uint64_t>(static_cast<std::int64_t>(dst) + dstOffset), srcSpace,
+            static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset),
+            static_cast<std::uint64_t>(run), static_cast<std::uint64_t>(rows.size),
+            static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride));
+        for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+            const auto u = static_cast<std::size_t>(i);
+            if (++index[u] < dims[u].size)
+                break;
+            index[u] = 0;
+        }
+    }
+}
+
+void ProgramWriter::bundle(const std::string& text)
+{
+    if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
+        lowerFail("the program is longer than the machine's instruction memory (" +
+                  std::to_string(m_machine.imemBundles) + " bundles)");
+    m_code += "    " + text + "\n";
+}
+
+void ProgramWriter::declareRegion(const std::string& regionName, const char* level)
+{
+    if (std::find(m_regionNames.begin(), m_regionNames.end(), regionName) != m_regionNames.end())
+        return;
+    m_regionNames.push_back(regionName);
+    m_header += ".region " + quoted(regionName) + ", level=" + level + "\n";
+}
+
+void ProgramWriter::regionBegin(const std::string& regionName)
+{
+    bundle("region.begin " + quoted(regionName));
+}
+void ProgramWriter::regionEnd()
+{
+    bundle("region.end");
+}
+
+void ProgramWriter::sourceLine(const std::string& file, std::uint32_t line)
+{
+    m_code += ".loc " + quoted(file) + ", " + std::to_string(line) + "\n";
+}
+
+void ProgramWriter::output(const std::string& buffer)
+{
+    m_header += ".output " + buffer + "\n";
+}
+void ProgramWriter::name(const std::string& traceName)
+{
+    m_header = ".name " + quoted(traceName) + "\n" + m_header;
+}
+
+std::string ProgramWriter::assembly() const
+{
+    return m_header + m_code + "    halt\n";
+}
+
+} // namespace xps::shlo::lower

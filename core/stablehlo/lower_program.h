@@ -1,0 +1,95 @@
+#pragma once
+// The lowering's program writer: xpu-v1 assembly for one chip, built op by op, with the bookkeeping every
+// kernel needs: HBM buffers, a VMEM arena per kernel, DMA descriptors spread over the engines with a flag
+// and an expected count per stream, region markers and source lines. Kernels write bundles; the writer
+// keeps the program within instruction memory and the VMEM within its size, or says which op broke them.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/isa.h"
+#include "isa/machine_config.h"
+
+namespace xps::shlo::lower {
+
+struct LoweringError
+{
+    std::string message;
+};
+[[noreturn]] void lowerFail(std::string message);
+
+// A stream of DMAs sharing one sync flag: each descriptor completes as one chunk, so the flag counts
+// descriptors and `waitAll` waits for every one issued so far.
+struct DmaStream
+{
+    int flag = 0;
+};
+
+// One strided dimension of a data movement, in bytes: the element at index i of this dimension is read at
+// src + i * srcStride and written at dst + i * dstStride. srcStride 0 repeats (broadcast); negative walks
+// backwards (reverse).
+struct MoveDim
+{
+    std::int64_t size = 1;
+    std::int64_t srcStride = 0;
+    std::int64_t dstStride = 0;
+};
+
+class ProgramWriter
+{
+public:
+    explicit ProgramWriter(const isa::MachineConfig& machine);
+
+    const isa::MachineConfig& machine() const { return m_machine; }
+
+    // HBM: a buffer for a tensor (or a scratch area), 512-byte aligned; its name appears in the views.
+    std::uint64_t hbmBuffer(const std::string& name, std::uint64_t bytes, const std::string& dtype,
+                            const std::vector<std::int64_t>& shape);
+    // VMEM: the current kernel's arena, reset by beginKernel; aligned to 4 KiB (a vector register).
+    std::uint64_t vmem(std::uint64_t bytes, const char* what);
+    void beginKernel();
+
+    DmaStream stream(); // a flag of its own for this kernel (kernels wait for their streams before ending)
+    // dma.start of rows x bytes from src to dst on the next engine; the stream's flag counts it.
+    void dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
+             std::uint64_t bytes, std::uint64_t rows = 1, std::uint64_t srcStride = 0,
+             std::uint64_t dstStride = 0);
+    void waitAll(const DmaStream& s);
+    // Copies a strided view (4-byte elements) with as few descriptors as the strides allow.
+    void move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
+              std::vector<MoveDim> dims);
+
+    void bundle(const std::string& text); // one bundle: instructions separated by " ; "
+    void declareRegion(const std::string& name, const char* level);
+    void regionBegin(const std::string& name);
+    void regionEnd();
+    void sourceLine(const std::string& file, std::uint32_t line);
+    void output(const std::string& buffer);
+    void name(const std::string& traceName);
+
+    std::uint64_t bundles() const { return m_bundles; }
+    std::string assembly() const; // the whole .xasm text
+    // The HBM buffers with literal initial contents the caller adds to the assembled trace.
+    struct HbmBuffer
+    {
+        std::string name;
+        std::uint64_t address;
+        std::uint64_t bytes;
+    };
+    const std::vector<HbmBuffer>& hbmBuffers() const { return m_hbm; }
+
+private:
+    isa::MachineConfig m_machine;
+    std::string m_header, m_code;
+    std::vector<HbmBuffer> m_hbm;
+    std::uint64_t m_hbmNext = 0;
+    std::uint64_t m_vmemNext = 0;
+    std::uint64_t m_bundles = 0;
+    int m_nextFlag = 1; // flag 0 is left to hand-written code; flags are reused kernel after kernel
+    int m_nextEngine = 0;
+    std::vector<std::uint64_t> m_flagCount; // chunks issued on each flag so far: what waitAll waits for
+    std::vector<std::string> m_regionNames;
+};
+
+} // namespace xps::shlo::lower

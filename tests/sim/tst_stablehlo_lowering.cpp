@@ -1,0 +1,307 @@
+// The StableHLO lowering against the reference interpreter: each op the lowering covers, compiled,
+// replayed in full mode on the GRM and compared element by element with the interpreter's result, within
+// the tolerance docs/stablehlo.md states for it (exact for data movement, integer and comparison ops).
+// Plus what the user sees of a compiled module: its regions, source lines and checks.
+#include "sim_support.h"
+
+#include "stablehlo/compile.h"
+#include "stablehlo/interpreter.h"
+#include "stablehlo/parser.h"
+#include "stablehlo_replay.h"
+
+using namespace xps;
+using namespace xps::shlo;
+
+namespace {
+
+// Deterministic pseudo-random f32 values in [-4, 4) with 1/64 steps, or in (0, 4] when `positive`: exact in
+// f32, so data movement compares bit for bit and sums of a few hundred stay exact.
+std::string literal(const std::vector<std::int64_t>& shape, std::uint32_t seed, bool positive = false,
+                    bool integer = false)
+{
+    std::int64_t n = 1;
+    for (const auto d : shape)
+        n *= d;
+    std::string out = "dense<[";
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (std::int64_t i = 0; i < n; ++i) {
+        x = x * 1664525u + 1013904223u;
+        const int k = static_cast<int>((x >> 8) % 512);
+        const double value = integer ? (k % 64) - 32 : positive ? (k + 1) / 128.0 : (k - 256) / 64.0;
+        out += (i ? ", " : "") + (integer ? std::to_string(static_cast<int>(value)) : std::to_string(value));
+    }
+    return out + "]>";
+}
+
+std::string type(const std::vector<std::int64_t>& shape, const char* element = "f32")
+{
+    std::string out = "tensor<";
+    for (const auto d : shape)
+        out += std::to_string(d) + "x";
+    return out + element + ">";
+}
+
+// A module whose @main computes `body` (ending in %r) from constants %a, %b (shapes given).
+std::string moduleText(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                       const std::string& body, const std::string& resultType, const char* element = "f32",
+                       bool positive = false)
+{
+    const bool integer = std::string(element) == "i32";
+    std::string flat = "func.func public @main() -> " + resultType + " {\n";
+    const auto flatten = [](const std::vector<std::int64_t>& s) {
+        std::int64_t n = 1;
+        for (const auto d : s)
+            n *= d;
+        return n;
+    };
+    flat += "  %fa = stablehlo.constant " + literal(a, 1, positive, integer) + " : " +
+            type({flatten(a)}, element) + "\n";
+    flat +=
+        "  %a = stablehlo.reshape %fa : (" + type({flatten(a)}, element) + ") -> " + type(a, element) + "\n";
+    if (!b.empty() || body.find("%b") != std::string::npos) {
+        flat += "  %fb = stablehlo.constant " + literal(b, 2, positive, integer) + " : " +
+                type({flatten(b)}, element) + "\n";
+        flat += "  %b = stablehlo.reshape %fb : (" + type({flatten(b)}, element) + ") -> " +
+                type(b, element) + "\n";
+    }
+    return flat + body + "  return %r : " + resultType + "\n}\n";
+}
+
+// Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
+std::uint64_t worstUlp(const std::string& text, std::string* failure)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m) {
+        *failure = m.error().toString();
+        return UINT64_MAX;
+    }
+    Interpreter interpreter(*m);
+    auto expected = interpreter.run(*m->entry(), {});
+    if (!expected) {
+        *failure = expected.error().toString();
+        return UINT64_MAX;
+    }
+    auto compiled = compileModule(*m);
+    if (!compiled) {
+        *failure = compiled.error().toString();
+        return UINT64_MAX;
+    }
+    auto replayed = sim::replayAndCheck(*m, *compiled);
+    if (!replayed) {
+        *failure = replayed.error().toString();
+        return UINT64_MAX;
+    }
+    const auto& want = expected->front();
+    const auto& got = replayed->results.front();
+    std::uint64_t worst = 0;
+    for (std::size_t i = 0; i < want.data.size(); ++i) {
+        const auto ulp = ulpDifference(want.type.element, got.data[i], want.data[i]);
+        if (ulp > worst) {
+            worst = ulp;
+            *failure = "at " + formatIndex(want.type.shape, static_cast<std::int64_t>(i)) + ": replay " +
+                       formatElement(want.type.element, got.data[i]) + ", interpreter " +
+                       formatElement(want.type.element, want.data[i]);
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+class TestStableHloLowering : public QObject
+{
+    Q_OBJECT
+private slots:
+    void replayMatchesTheInterpreter_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("ulps");
+        const auto binary = [](const char* op, const char* element = "f32") {
+            return QString::fromStdString(
+                moduleText({3, 700}, {3, 700},
+                           std::string("  %r = ") + op + " %a, %b : " + type({3, 700}, element) + "\n",
+                           type({3, 700}, element), element));
+        };
+        const auto unary = [](const char* op, bool positive = false) {
+            return QString::fromStdString(
+                moduleText({5, 300}, {}, std::string("  %r = ") + op + " %a : " + type({5, 300}) + "\n",
+                           type({5, 300}), "f32", positive));
+        };
+        // 2,100 elements: three tiles of up to 16 registers, the last one partial.
+        QTest::newRow("add") << binary("stablehlo.add") << 0;
+        QTest::newRow("subtract") << binary("stablehlo.subtract") << 0;
+        QTest::newRow("multiply") << binary("stablehlo.multiply") << 0;
+        QTest::newRow("maximum") << binary("stablehlo.maximum") << 0;
+        QTest::newRow("minimum") << binary("stablehlo.minimum") << 0;
+        QTest::newRow("divide: reciprocal, then multiply") << binary("stablehlo.divide") << 2;
+        QTest::newRow("add i32") << binary("stablehlo.add", "i32") << 0;
+        QTest::newRow("multiply i32") << binary("stablehlo.multiply", "i32") << 0;
+        QTest::newRow("negate") << unary("stablehlo.negate") << 0;
+        QTest::newRow("abs") << unary("stablehlo.abs") << 0;
+        QTest::newRow("floor") << unary("stablehlo.floor") << 0;
+        QTest::newRow("ceil") << unary("stablehlo.ceil") << 0;
+        QTest::newRow("round_nearest_even") << unary("stablehlo.round_nearest_even") << 0;
+        QTest::newRow("round_nearest_afz") << unary("stablehlo.round_nearest_afz") << 0;
+        QTest::newRow("sign") << unary("stablehlo.sign") << 0;
+        QTest::newRow("exponential") << unary("stablehlo.exponential") << 1;
+        QTest::newRow("tanh") << unary("stablehlo.tanh") << 2;
+        QTest::newRow("logistic") << unary("stablehlo.logistic") << 3;
+        QTest::newRow("log") << unary("stablehlo.log", true) << 1;
+        QTest::newRow("sqrt: reciprocal of rsqrt") << unary("stablehlo.sqrt", true) << 2;
+        QTest::newRow("rsqrt") << unary("stablehlo.rsqrt", true) << 1;
+        QTest::newRow("compare and select")
+            << QString::fromStdString(moduleText(
+                   {4, 9}, {4, 9},
+                   "  %p = stablehlo.compare  GE, %a, %b,  FLOAT : (" + type({4, 9}) + ", " + type({4, 9}) +
+                       ") -> " + type({4, 9}, "i1") + "\n  %r = stablehlo.select %p, %a, %b : " +
+                       type({4, 9}, "i1") + ", " + type({4, 9}) + "\n",
+                   type({4, 9})))
+            << 0;
+        QTest::newRow("clamp with scalar bounds")
+            << QString::fromStdString(moduleText({4, 9}, {},
+                                                 "  %lo = stablehlo.constant dense<-1.0> : tensor<f32>\n  "
+                                                 "%hi = stablehlo.constant dense<2.5> : tensor<f32>\n"
+                                                 "  %r = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, " +
+                                                     type({4, 9}) + ", tensor<f32>) -> " + type({4, 9}) +
+                                                     "\n",
+                                                 type({4, 9})))
+            << 0;
+        QTest::newRow("convert f32 -> i32 -> f32")
+            << QString::fromStdString(moduleText({7, 11}, {},
+                                                 "  %i = stablehlo.convert %a : (" + type({7, 11}) + ") -> " +
+                                                     type({7, 11}, "i32") +
+                                                     "\n  %r = stablehlo.convert %i : (" +
+                                                     type({7, 11}, "i32") + ") -> " + type({7, 11}) + "\n",
+                                                 type({7, 11})))
+            << 0;
+        QTest::newRow("broadcast a row")
+            << QString::fromStdString(moduleText({5}, {},
+                                                 "  %r = stablehlo.broadcast_in_dim %a, dims = [1] : (" +
+                                                     type({5}) + ") -> " + type({3, 5}) + "\n",
+                                                 type({3, 5})))
+            << 0;
+        QTest::newRow("broadcast a column")
+            << QString::fromStdString(moduleText({3}, {},
+                                                 "  %r = stablehlo.broadcast_in_dim %a, dims = [0] : (" +
+                                                     type({3}) + ") -> " + type({3, 5}) + "\n",
+                                                 type({3, 5})))
+            << 0;
+        QTest::newRow("transpose 3-D")
+            << QString::fromStdString(moduleText({2, 3, 4}, {},
+                                                 "  %r = stablehlo.transpose %a, dims = [2, 0, 1] : (" +
+                                                     type({2, 3, 4}) + ") -> " + type({4, 2, 3}) + "\n",
+                                                 type({4, 2, 3})))
+            << 0;
+        QTest::newRow("strided slice")
+            << QString::fromStdString(moduleText({6, 10}, {},
+                                                 "  %r = stablehlo.slice %a [1:6:2, 2:9:3] : (" +
+                                                     type({6, 10}) + ") -> " + type({3, 3}) + "\n",
+                                                 type({3, 3})))
+            << 0;
+        QTest::newRow("reverse") << QString::fromStdString(moduleText(
+                                        {4, 5}, {},
+                                        "  %r = stablehlo.reverse %a, dims = [0, 1] : " + type({4, 5}) + "\n",
+                                        type({4, 5})))
+                                 << 0;
+        QTest::newRow("concatenate") << QString::fromStdString(
+                                            moduleText({2, 3}, {2, 4},
+                                                       "  %r = stablehlo.concatenate %a, %b, dim = 1 : (" +
+                                                           type({2, 3}) + ", " + type({2, 4}) + ") -> " +
+                                                           type({2, 7}) + "\n",
+                                                       type({2, 7})))
+                                     << 0;
+        QTest::newRow("pad with interior")
+            << QString::fromStdString(
+                   moduleText({2, 3}, {},
+                              "  %z = stablehlo.constant dense<7.5> : tensor<f32>\n  %r = stablehlo.pad %a, "
+                              "%z, low = [1, 0], high = [0, 2], interior = [1, 1] : (" +
+                                  type({2, 3}) + ", tensor<f32>) -> " + type({4, 7}) + "\n",
+                              type({4, 7})))
+            << 0;
+        const auto reduce = [](const char* op, const char* init, const std::vector<std::int64_t>& shape,
+                               const char* dims, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(
+                moduleText(shape, {},
+                           std::string("  %i = stablehlo.constant dense<") + init +
+                               "> : tensor<f32>\n  %r = stablehlo.reduce(%a init: %i) applies " + op +
+                               " across dimensions = " + dims + " : (" + type(shape) + ", tensor<f32>) -> " +
+                               type(out) + "\n",
+                           type(out)));
+        };
+        QTest::newRow("reduce add, last dimension, 300 lanes")
+            << reduce("stablehlo.add", "0.0", {5, 300}, "[1]", {5}) << 0;
+        QTest::newRow("reduce max, first dimension")
+            << reduce("stablehlo.maximum", "0xFF800000", {9, 4}, "[0]", {4}) << 0;
+        QTest::newRow("reduce min, middle dimension, init joins")
+            << reduce("stablehlo.minimum", "-1.5", {3, 6, 2}, "[1]", {3, 2}) << 0;
+        QTest::newRow("reduce add, all dimensions")
+            << reduce("stablehlo.add", "1.0", {4, 5}, "[0, 1]", {}) << 0;
+        const auto dot = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                            const std::string& dims, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(moduleText(a, b,
+                                                     "  %r = stablehlo.dot_general %a, %b, " + dims + " : (" +
+                                                         type(a) + ", " + type(b) + ") -> " + type(out) +
+                                                         "\n",
+                                                     type(out)));
+        };
+        // Values in 1/64 steps: products in 1/4096 steps, sums of up to 300 exact in f32.
+        QTest::newRow("dot 2-D, K and N over 128, M not a multiple of 8")
+            << dot({13, 300}, {300, 200}, "contracting_dims = [1] x [0]", {13, 200}) << 0;
+        QTest::newRow("dot batched") << dot({2, 5, 7}, {2, 7, 3},
+                                            "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                                            {2, 5, 3})
+                                     << 0;
+        QTest::newRow("dot with the lhs contracted on its first dimension")
+            << dot({7, 5}, {7, 3}, "contracting_dims = [0] x [0]", {5, 3}) << 0;
+    }
+    void replayMatchesTheInterpreter()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, ulps);
+        std::string failure;
+        const auto worst = worstUlp(text.toStdString(), &failure);
+        QVERIFY2(worst <= static_cast<std::uint64_t>(ulps),
+                 (std::to_string(worst) + " ulp " + failure).c_str());
+    }
+
+    void aCompiledModuleShowsItsOpsAndLines()
+    {
+        auto modules = parseFile(test::sourceDir() + "/tests/data/stablehlo/mlp_relu.mlir");
+        QVERIFY(modules.ok());
+        const auto& m = modules->front();
+        auto compiled = compileModule(m);
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        QCOMPARE(compiled->kernels, std::size_t{6});
+        QCOMPARE(compiled->checks.size(), std::size_t{1});
+        const auto& symbols = compiled->trace.chips.at(0).symbols;
+        const auto region =
+            symbols.findRegion("mlp: %0 = dot_general (jit(mlp)/jit(main)/dot_general (mlp.py:7))");
+        QVERIFY(region >= 0);
+        QCOMPARE(symbols.regions[static_cast<std::size_t>(region)].level, std::string("op"));
+        QVERIFY(symbols.findRegion("module @jit_mlp") >= 0 && symbols.findRegion("@mlp") >= 0);
+        bool lineSeen = false;
+        for (const auto& l : symbols.sourceLines)
+            lineSeen |= l.line == 23 && l.file.find("mlp_relu.mlir") != std::string::npos;
+        QVERIFY(lineSeen);
+        auto replayed = sim::replayAndCheck(m, *compiled);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        QVERIFY(replayed->check.checks.front().passed);
+        QCOMPARE(replayed->results.front().data, (std::vector<double>{13.5, 5.0}));
+    }
+
+    void whatHasNoLoweringSaysSoAtItsLine()
+    {
+        auto m = parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                             "  %0 = stablehlo.cosine %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+                             "c.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m);
+        QVERIFY(!compiled.ok());
+        QCOMPARE(compiled.error().toString(),
+                 std::string(
+                     "c.mlir:2:8: stablehlo.cosine: stablehlo.cosine on f32 has no lowering to xpu-v1 yet"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStableHloLowering)
+#include "tst_stablehlo_lowering.moc"
