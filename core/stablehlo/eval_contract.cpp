@@ -26,8 +26,10 @@ void flattenInts(const Attribute& a, std::vector<std::int64_t>& out)
     }
 }
 
-std::vector<std::int64_t> flatAttr(const Operation& op, std::string_view name, std::size_t count,
-                                   std::int64_t fallback)
+} // namespace
+
+std::vector<std::int64_t> flatIntsAttr(const Operation& op, std::string_view name, std::size_t count,
+                                       std::int64_t fallback)
 {
     std::vector<std::int64_t> v;
     if (const auto* a = op.attributes.find(name))
@@ -38,6 +40,8 @@ std::vector<std::int64_t> flatAttr(const Operation& op, std::string_view name, s
         evalFail("attribute '" + std::string(name) + "' needs " + std::to_string(count) + " values");
     return v;
 }
+
+namespace {
 
 void checkDims(const std::vector<std::int64_t>& dims, int rank, const char* what)
 {
@@ -165,14 +169,7 @@ TensorValue evalDotGeneral(const Operation& op, const Inputs& in, WorkMeter& met
                       intsAttr(op, "rhs_contracting_dimensions", false), meter);
 }
 
-namespace {
-struct ConvLayout
-{
-    std::int64_t batch = -1, feature = -1; // lhs and result: b, f; rhs: i (as batch), o (as feature)
-    std::vector<std::int64_t> spatial;
-};
-
-ConvLayout layoutOf(const Attribute& spec, char first, char second, int rank)
+ConvLayout convLayout(const Attribute& spec, char first, char second, int rank)
 {
     ConvLayout l;
     if (spec.kind != Attribute::Kind::List || static_cast<int>(spec.items.size()) != rank)
@@ -198,7 +195,6 @@ ConvLayout layoutOf(const Attribute& spec, char first, char second, int rank)
     l.spatial.assign(spatialAt.begin(), spatialAt.begin() + (rank - 2));
     return l;
 }
-} // namespace
 
 TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& meter)
 {
@@ -211,15 +207,15 @@ TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& me
     const auto* numbers = op.attributes.find("dimension_numbers");
     if (!numbers || numbers->kind != Attribute::Kind::List || numbers->items.size() != 3)
         evalFail("missing dimension_numbers ([b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f])");
-    const auto L = layoutOf(numbers->items[0], 'b', 'f', rank);
-    const auto K = layoutOf(numbers->items[1], 'i', 'o', rank);
-    const auto O = layoutOf(numbers->items[2], 'b', 'f', rank);
+    const auto L = convLayout(numbers->items[0], 'b', 'f', rank);
+    const auto K = convLayout(numbers->items[1], 'i', 'o', rank);
+    const auto O = convLayout(numbers->items[2], 'b', 'f', rank);
     const auto S = static_cast<std::size_t>(rank - 2);
-    const auto strides = flatAttr(op, "window_strides", S, 1);
-    const auto padding = flatAttr(op, "padding", 2 * S, 0);
-    const auto lhsDilation = flatAttr(op, "lhs_dilation", S, 1);
-    const auto rhsDilation = flatAttr(op, "rhs_dilation", S, 1);
-    const auto reversal = flatAttr(op, "window_reversal", S, 0);
+    const auto strides = flatIntsAttr(op, "window_strides", S, 1);
+    const auto padding = flatIntsAttr(op, "padding", 2 * S, 0);
+    const auto lhsDilation = flatIntsAttr(op, "lhs_dilation", S, 1);
+    const auto rhsDilation = flatIntsAttr(op, "rhs_dilation", S, 1);
+    const auto reversal = flatIntsAttr(op, "window_reversal", S, 0);
     const auto groups = intAttr(op, "feature_group_count", 1);
     const auto batchGroups = intAttr(op, "batch_group_count", 1);
     const auto dim = [](const TensorType& t, std::int64_t d) { return t.shape[static_cast<std::size_t>(d)]; };

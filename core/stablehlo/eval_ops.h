@@ -74,6 +74,19 @@ std::vector<TensorValue> evalReduceWindow(const Operation& op, const Inputs& in,
 TensorValue evalDotGeneral(const Operation& op, const Inputs& in, WorkMeter& meter);
 TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& meter);
 
+// A convolution's dimension numbers for one operand (`[b, 0, 1, f]`, `[0, 1, i, o]`): where the batch (or
+// 'i') and feature (or 'o') dimensions and each spatial dimension are. Shared with the lowering.
+struct ConvLayout
+{
+    std::int64_t batch = -1, feature = -1; // lhs and result: b, f; rhs: i (as batch), o (as feature)
+    std::vector<std::int64_t> spatial;
+};
+ConvLayout convLayout(const Attribute& spec, char first, char second, int rank);
+// The integers of an attribute, nested lists flattened (pretty padding is [[1, 1], [2, 2]]), or `count`
+// copies of `fallback` when it is absent.
+std::vector<std::int64_t> flatIntsAttr(const Operation& op, std::string_view name, std::size_t count,
+                                       std::int64_t fallback);
+
 // Attribute helpers shared by the files above.
 std::vector<std::int64_t> intsAttr(const Operation& op, std::string_view name, bool required = true);
 std::int64_t intAttr(const Operation& op, std::string_view name, std::int64_t fallback,

@@ -36,6 +36,40 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
 // vector unit and the cross-lane unit.
 void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const TensorRef& out);
+// The pieces reduce_window shares: the reducer's kind (or a located refusal), its identity, a VMEM area of
+// `rows` rows of `width` elements (padded to 128 lanes, filled with the identity), and the combination of
+// every row into one element of `out` (initial value last).
+OpKind reducerKind(const Operation& op);
+float reducerIdentity(OpKind kind);
+struct ReductionRows
+{
+    OpKind kind = OpKind::Add;
+    std::int64_t rows = 0, lanes = 0, rowBytes = 0, groups = 0;
+    std::uint64_t staging = 0, results = 0;
+};
+ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, std::int64_t width);
+void combineRows(ProgramWriter& w, const ReductionRows& rows, const TensorRef& init, const TensorRef& out);
+// The other layout, used when it fits: one block of `outputs` elements (padded to a vector register) per
+// reduced element, so whole registers combine in the interpreter's own order (initial value, then every
+// element in row-major order): the results are those of the reference interpreter, bit for bit. Element
+// (output r, reduced j) is at staging + (j * padded + r) * 4.
+struct ReductionColumns
+{
+    OpKind kind = OpKind::Add;
+    std::int64_t outputs = 0, width = 0, padded = 0;
+    std::uint64_t staging = 0, results = 0;
+};
+bool fitsColumns(const ProgramWriter& w, std::int64_t outputs, std::int64_t width);
+ReductionColumns reductionColumns(ProgramWriter& w, OpKind kind, std::int64_t outputs, std::int64_t width);
+void combineColumns(ProgramWriter& w, const ReductionColumns& columns, const TensorRef& init,
+                    const TensorRef& out);
+
+// lower_window.cpp: reduce_window (its windows gathered into reduction rows) and convolution (im2col: the
+// windows gathered into a patch matrix in HBM, then dot_general on the MXU).
+void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                       const TensorRef& out);
+void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                      const TensorRef& out);
 
 // lower_dot.cpp: dot_general and dot on the MXU (f32): operands brought into 128-wide panels and 128 x 128
 // weight blocks, products popped and accumulated over K on the vector unit.

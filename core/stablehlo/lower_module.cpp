@@ -219,7 +219,8 @@ private:
             ++m_result.freeOps;
             return {constant(value, name)};
         }
-        if (op.kind == OpKind::Reshape ||
+        const bool identityBroadcast = op.kind == OpKind::BroadcastInDim && in[0].type == op.resultTypes[0];
+        if (op.kind == OpKind::Reshape || identityBroadcast ||
             (op.kind == OpKind::Convert &&
              (in[0].type.element == op.resultTypes[0].element ||
               (in[0].type.element == ElementType::I1 && op.resultTypes[0].element == ElementType::I32)))) {
@@ -255,6 +256,8 @@ private:
             case OpKind::Concatenate:
             case OpKind::Pad: lower::lowerMovement(m_writer, op, in, out); break;
             case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, out); break;
+            case OpKind::ReduceWindow: lower::lowerReduceWindow(m_writer, op, in, out); break;
+            case OpKind::Convolution: lower::lowerConvolution(m_writer, op, in, out); break;
             case OpKind::DotGeneral:
             case OpKind::Dot: lower::lowerDot(m_writer, op, in, out); break;
             default: lowerFail("no lowering to xpu-v1 yet");

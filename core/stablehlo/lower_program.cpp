@@ -82,6 +82,8 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
                         std::uint64_t dstStride)
 {
     const std::uint64_t total = bytes * rows;
+    if (total == 0) // an empty tensor: nothing to move (the DMA engine refuses an empty descriptor)
+        return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, std::uint64_t{1} << 30);
     m_flagCount[static_cast<std::size_t>(s.flag)] += total / chunk + (total % chunk != 0 ? 1 : 0);
     std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" + std::to_string(dst) +

@@ -1,7 +1,8 @@
 // reduce with a one-op reducer: the input is laid out in VMEM with one row per result element and its
 // reduced elements along the lanes (rows padded to 128 lanes with the op's identity), then each group of 8
 // rows is combined chunk by chunk on the vector unit and across lanes on the cross-lane unit; the initial
-// value joins last. The result's elements leave VMEM as one strided descriptor.
+// value joins last. The result's elements leave VMEM as one strided descriptor. reduce_window
+// (lower_window.cpp) fills the same rows with its windows.
 
 #include <bit>
 #include <limits>
@@ -11,33 +12,132 @@
 namespace xps::shlo::lower {
 
 namespace {
-
 std::string v(int r)
 {
     return "v" + std::to_string(r);
 }
+} // namespace
 
-OpKind reducerOf(const Operation& op)
+OpKind reducerKind(const Operation& op)
 {
     if (op.regions.size() != 1)
-        lowerFail("stablehlo.reduce without a reducer");
+        lowerFail(std::string(opName(op.kind)) + " without a reducer");
     const auto& ops = op.regions[0].operations;
-    if (op.operands.size() != 2 || ops.size() != 2 || ops[0].operands.size() != 2 || ops[0].operands[0] > 1 ||
-        ops[0].operands[1] > 1 || ops[1].operands.size() != 1 || ops[1].operands[0] != 2)
-        lowerFail(
-            "stablehlo.reduce has a lowering for one input and a reducer of one add, maximum or minimum");
+    if (op.operands.size() != 2)
+        lowerFail(std::string(opName(op.kind)) + " with several inputs (an argmax) has no lowering yet");
+    if (ops.size() != 2 || ops[0].operands.size() != 2 || ops[0].operands[0] > 1 || ops[0].operands[1] > 1 ||
+        ops[1].operands.size() != 1 || ops[1].operands[0] != 2)
+        lowerFail(std::string(opName(op.kind)) +
+                  " has a lowering for a reducer of one add, maximum or minimum");
     const auto kind = ops[0].kind;
     if (kind != OpKind::Add && kind != OpKind::Maximum && kind != OpKind::Minimum)
-        lowerFail("stablehlo.reduce with a " + std::string(opName(kind)) + " reducer has no lowering yet");
+        lowerFail(std::string(opName(op.kind)) + " with a " + std::string(opName(kind)) +
+                  " reducer has no lowering yet");
     return kind;
 }
 
-} // namespace
+float reducerIdentity(OpKind kind)
+{
+    return kind == OpKind::Add       ? 0.0f
+           : kind == OpKind::Maximum ? -std::numeric_limits<float>::infinity()
+                                     : std::numeric_limits<float>::infinity();
+}
+
+ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, std::int64_t width)
+{
+    ReductionRows r;
+    r.kind = kind;
+    r.rows = rows;
+    r.lanes = std::max<std::int64_t>((width + 127) / 128 * 128, 128);
+    r.rowBytes = r.lanes * 4;
+    r.groups = (rows + 7) / 8;
+    r.staging = w.vmem(static_cast<std::uint64_t>(r.groups * 8 * r.rowBytes), "the rows of a reduction");
+    r.results = w.vmem(static_cast<std::uint64_t>(r.groups * 4096), "the results of a reduction");
+    // The reducer's identity in every lane, so padding changes nothing.
+    w.bundle("vbcast v0, " + std::to_string(std::bit_cast<std::uint32_t>(reducerIdentity(kind))));
+    for (std::int64_t offset = 0; offset < r.groups * 8 * r.rowBytes; offset += 4096)
+        w.bundle("vst v0, [" + std::to_string(r.staging + static_cast<std::uint64_t>(offset)) + "]");
+    return r;
+}
+
+void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init, const TensorRef& out)
+{
+    broadcastScalar(w, init, 7);
+    if (r.kind == OpKind::Minimum)
+        w.bundle("vbcast v6, 2147483648");
+    const char* combine = r.kind == OpKind::Add       ? "vadd.f32"
+                          : r.kind == OpKind::Maximum ? "vmax.f32"
+                                                      : "vmin.f32";
+    for (std::int64_t g = 0; g < r.groups; ++g) {
+        for (std::int64_t c = 0; c < r.lanes / 128; ++c) {
+            const auto address = r.staging + static_cast<std::uint64_t>(g * 8 * r.rowBytes + c * 512);
+            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" + std::to_string(address) + "], " +
+                     std::to_string(r.rowBytes));
+            if (c > 0)
+                w.bundle(std::string(combine) + " v1, v1, v2");
+        }
+        if (r.kind == OpKind::Add) {
+            w.bundle("xlu.rsum.f32 v3, v1");
+        } else if (r.kind == OpKind::Maximum) {
+            w.bundle("xlu.rmax.f32 v3, v1");
+        } else { // min(x) = -max(-x)
+            w.bundle("vxor v1, v1, v6");
+            w.bundle("xlu.rmax.f32 v3, v1");
+            w.bundle("vxor v3, v3, v6");
+        }
+        w.bundle(std::string(combine) + " v4, v7, v3");
+        w.bundle("vst v4, [" + std::to_string(r.results + static_cast<std::uint64_t>(g * 4096)) + "]");
+    }
+    auto back = w.stream();
+    if (r.rows > 0)
+        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, r.results, 4,
+              static_cast<std::uint64_t>(r.rows), 512, 4);
+    w.waitAll(back);
+}
+
+bool fitsColumns(const ProgramWriter& w, std::int64_t outputs, std::int64_t width)
+{
+    const std::int64_t padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
+    return width > 0 && width <= w.machine().vmemBytes / 2 / (padded * 4);
+}
+
+ReductionColumns reductionColumns(ProgramWriter& w, OpKind kind, std::int64_t outputs, std::int64_t width)
+{
+    ReductionColumns c;
+    c.kind = kind;
+    c.outputs = outputs;
+    c.width = width;
+    c.padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
+    c.staging = w.vmem(static_cast<std::uint64_t>(c.padded * width * 4), "the elements of a reduction");
+    c.results = w.vmem(static_cast<std::uint64_t>(c.padded * 4), "the results of a reduction");
+    return c;
+}
+
+void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef& init, const TensorRef& out)
+{
+    broadcastScalar(w, init, 7);
+    const char* combine = c.kind == OpKind::Add       ? "vadd.f32"
+                          : c.kind == OpKind::Maximum ? "vmax.f32"
+                                                      : "vmin.f32";
+    for (std::int64_t r = 0; r < c.padded; r += 1024) {
+        w.bundle("vmov v1, v7");
+        for (std::int64_t j = 0; j < c.width; ++j) {
+            const auto address = c.staging + static_cast<std::uint64_t>((j * c.padded + r) * 4);
+            w.bundle("vld v2, [" + std::to_string(address) + "]");
+            w.bundle(std::string(combine) + " v1, v1, v2");
+        }
+        w.bundle("vst v1, [" + std::to_string(c.results + static_cast<std::uint64_t>(r * 4)) + "]");
+    }
+    auto back = w.stream();
+    w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, c.results,
+          static_cast<std::uint64_t>(c.outputs * 4));
+    w.waitAll(back);
+}
 
 void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const TensorRef& out)
 {
-    const auto kind = reducerOf(op);
+    const auto kind = reducerKind(op);
     const auto& x = in[0];
     if (x.type.element != ElementType::F32)
         lowerFail("stablehlo.reduce over " + std::string(elementTypeName(x.type.element)) +
@@ -48,24 +148,30 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     std::int64_t rowsCount = 1, width = 1;
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? width : rowsCount) *= x.type.shape[d];
-    const std::int64_t lanes = std::max<std::int64_t>((width + 127) / 128 * 128, 128);
-    const std::int64_t rowBytes = lanes * 4;
-    const std::int64_t groups = (rowsCount + 7) / 8;
-    const auto staging = w.vmem(static_cast<std::uint64_t>(groups * 8 * rowBytes), "reduce's input rows");
-    const auto results = w.vmem(static_cast<std::uint64_t>(groups * 4096), "reduce's results");
-    // The identity of the reducer in every lane, so padding changes nothing.
-    const float identity = kind == OpKind::Add       ? 0.0f
-                           : kind == OpKind::Maximum ? -std::numeric_limits<float>::infinity()
-                                                     : std::numeric_limits<float>::infinity();
-    w.bundle("vbcast v0, " + std::to_string(std::bit_cast<std::uint32_t>(identity)));
-    for (std::int64_t offset = 0; offset < groups * 8 * rowBytes; offset += 4096)
-        w.bundle("vst v0, [" + std::to_string(staging + static_cast<std::uint64_t>(offset)) + "]");
-    // Kept dimensions pick the row, reduced ones the lane.
     const auto xs = byteStrides(x.type.shape);
+    if (fitsColumns(w, rowsCount, width)) {
+        // Kept dimensions pick the element of a block, reduced ones the block.
+        const auto columns = reductionColumns(w, kind, rowsCount, width);
+        std::vector<MoveDim> dims(reduced.size());
+        std::int64_t keptStride = 4, blockStride = columns.padded * 4;
+        for (int d = static_cast<int>(reduced.size()) - 1; d >= 0; --d) {
+            const auto u = static_cast<std::size_t>(d);
+            auto& stride = reduced[u] ? blockStride : keptStride;
+            dims[u] = {x.type.shape[u], xs[u], stride};
+            stride *= x.type.shape[u];
+        }
+        auto s = w.stream();
+        w.move(s, isa::Space::Vmem, columns.staging, isa::Space::Hbm, x.address, dims);
+        w.waitAll(s);
+        combineColumns(w, columns, in[1], out);
+        return;
+    }
+    const auto rows = reductionRows(w, kind, rowsCount, width);
+    // Kept dimensions pick the row, reduced ones the lane.
     std::vector<MoveDim> kept, lanesDims;
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? lanesDims : kept).push_back({x.type.shape[d], xs[d], 0});
-    std::int64_t stride = rowBytes;
+    std::int64_t stride = rows.rowBytes;
     for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
         it->dstStride = stride;
         stride *= it->size;
@@ -77,39 +183,9 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     }
     kept.insert(kept.end(), lanesDims.begin(), lanesDims.end());
     auto s = w.stream();
-    w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, x.address, kept);
-    broadcastScalar(w, in[1], 7);
-    if (kind == OpKind::Minimum)
-        w.bundle("vbcast v6, 2147483648");
+    w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept);
     w.waitAll(s);
-    const char* combine = kind == OpKind::Add       ? "vadd.f32"
-                          : kind == OpKind::Maximum ? "vmax.f32"
-                                                    : "vmin.f32";
-    for (std::int64_t g = 0; g < groups; ++g) {
-        for (std::int64_t c = 0; c < lanes / 128; ++c) {
-            const auto address = staging + static_cast<std::uint64_t>(g * 8 * rowBytes + c * 512);
-            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" + std::to_string(address) + "], " +
-                     std::to_string(rowBytes));
-            if (c > 0)
-                w.bundle(std::string(combine) + " v1, v1, v2");
-        }
-        if (kind == OpKind::Add) {
-            w.bundle("xlu.rsum.f32 v3, v1");
-        } else if (kind == OpKind::Maximum) {
-            w.bundle("xlu.rmax.f32 v3, v1");
-        } else { // min(x) = -max(-x)
-            w.bundle("vxor v1, v1, v6");
-            w.bundle("xlu.rmax.f32 v3, v1");
-            w.bundle("vxor v3, v3, v6");
-        }
-        w.bundle(std::string(combine) + " v4, v7, v3");
-        w.bundle("vst v4, [" + std::to_string(results + static_cast<std::uint64_t>(g * 4096)) + "]");
-    }
-    auto back = w.stream();
-    if (rowsCount > 0)
-        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, results, 4,
-              static_cast<std::uint64_t>(rowsCount), 512, 4);
-    w.waitAll(back);
+    combineRows(w, rows, in[1], out);
 }
 
 } // namespace xps::shlo::lower

@@ -236,6 +236,66 @@ private slots:
             << reduce("stablehlo.minimum", "-1.5", {3, 6, 2}, "[1]", {3, 2}) << 0;
         QTest::newRow("reduce add, all dimensions")
             << reduce("stablehlo.add", "1.0", {4, 5}, "[0, 1]", {}) << 0;
+        // 5,000 elements a row: past what the register-block layout holds in VMEM, so rows along the lanes.
+        QTest::newRow("reduce add, lane layout")
+            << reduce("stablehlo.add", "0.0", {2, 5000}, "[1]", {2}) << 0;
+        const auto window = [](const char* op, const char* init, const std::vector<std::int64_t>& shape,
+                               const std::string& attrs, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(
+                moduleText(shape, {},
+                           std::string("  %i = stablehlo.constant dense<") + init + "> : tensor<f32>\n" +
+                               "  %r = \"stablehlo.reduce_window\"(%a, %i) <{" + attrs + "}> ({\n" +
+                               "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %m = " + op +
+                               " %x, %y : tensor<f32>\n" + "    stablehlo.return %m : tensor<f32>\n  }) : (" +
+                               type(shape) + ", tensor<f32>) -> " + type(out) + "\n",
+                           type(out)));
+        };
+        QTest::newRow("max pool 3x3, stride 2, padded")
+            << window("stablehlo.maximum", "0xFF800000", {1, 9, 9, 2},
+                      "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                      "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
+                      {1, 5, 5, 2})
+            << 0;
+        QTest::newRow("cumulative sum: padding holds a non-identity initial value")
+            << window("stablehlo.add", "1.5", {8, 3},
+                      "window_dimensions = array<i64: 8, 1>, padding = dense<[[7, 0], [0, 0]]> : "
+                      "tensor<2x2xi64>",
+                      {8, 3})
+            << 0;
+        QTest::newRow("window with base and window dilation")
+            << window("stablehlo.minimum", "0x7F800000", {5, 6},
+                      "window_dimensions = array<i64: 2, 2>, base_dilations = array<i64: 2, 1>, "
+                      "window_dilations = array<i64: 1, 2>",
+                      {8, 4})
+            << 0;
+        const auto conv = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                             const std::string& spec, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(
+                moduleText(a, b,
+                           "  %r = stablehlo.convolution(%a, %b) " + spec +
+                               " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + type(a) +
+                               ", " + type(b) + ") -> " + type(out) + "\n",
+                           type(out)));
+        };
+        QTest::newRow("convolution NHWC 3x3, same padding")
+            << conv({2, 6, 6, 3}, {3, 3, 3, 4},
+                    "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = "
+                    "[[1, 1], [1, 1]]}",
+                    {2, 6, 6, 4})
+            << 0;
+        QTest::newRow("convolution with strides, lhs and rhs dilation, reversal")
+            << conv({1, 7, 5, 2}, {2, 3, 2, 3},
+                    "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 1], pad = "
+                    "[[1, 0], "
+                    "[0, 2]], lhs_dilate = [2, 1], rhs_dilate = [1, 2], reverse = [true, false]}",
+                    {1, 7, 3, 3})
+            << 0;
+        QTest::newRow("convolution NCHW x OIHW") << conv({1, 2, 5, 5}, {3, 2, 3, 3},
+                                                         "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, "
+                                                         "1], window = {stride = [1, 1], pad = [[0, 0], "
+                                                         "[0, 0]]}",
+                                                         {1, 3, 3, 3})
+                                                 << 0;
         const auto dot = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
                             const std::string& dims, const std::vector<std::int64_t>& out) {
             return QString::fromStdString(moduleText(a, b,
