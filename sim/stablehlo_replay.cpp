@@ -1,6 +1,8 @@
 #include "stablehlo_replay.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "replayer.h"
 #include "stablehlo/checks.h"
@@ -30,7 +32,53 @@ shlo::TensorValue readTensor(SparseMemory& hbm, const shlo::CompiledTensor& t)
 
 } // namespace
 
-Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shlo::CompiledModule& compiled)
+namespace {
+
+shlo::CheckOutcome compareResult(const shlo::TensorValue& replayed, const shlo::TensorValue& reference,
+                                 const std::string& location, std::size_t index)
+{
+    shlo::CheckOutcome c;
+    c.check = "reference.results";
+    c.location = location;
+    c.function = "main, result " + std::to_string(index);
+    c.tolerance = "|difference| <= 1e-4 x max(1, |reference|)";
+    c.elements = static_cast<std::int64_t>(reference.data.size());
+    double worst = -1, largest = 0;
+    std::size_t largestAt = 0;
+    for (std::size_t i = 0; i < reference.data.size(); ++i) {
+        const double a = replayed.data[i], e = reference.data[i];
+        const bool same = a == e || (std::isnan(a) && std::isnan(e));
+        const double difference = std::fabs(a - e);
+        if (!same && difference > largest) {
+            largest = difference;
+            largestAt = i;
+        }
+        const bool ok = same || difference <= 1e-4 * std::max(1.0, std::fabs(e));
+        if (ok)
+            continue;
+        ++c.failing;
+        const double score = std::isnan(difference) ? INFINITY : difference;
+        if (score > worst) {
+            worst = score;
+            c.worst = shlo::formatIndex(reference.type.shape, static_cast<std::int64_t>(i)) + ": replay " +
+                      shlo::formatElement(reference.type.element, a) + ", reference interpreter " +
+                      shlo::formatElement(reference.type.element, e);
+        }
+    }
+    if (c.failing == 0) // what a passing comparison shows: how close it is
+        c.worst = largest == 0
+                      ? std::string("identical")
+                      : "largest difference " + shlo::formatElement(shlo::ElementType::F32, largest) +
+                            " at " +
+                            shlo::formatIndex(reference.type.shape, static_cast<std::int64_t>(largestAt));
+    c.passed = c.failing == 0;
+    return c;
+}
+
+} // namespace
+
+Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shlo::CompiledModule& compiled,
+                                           bool compareWithReference)
 {
     events::EventStore store;
     ReplayOptions options;
@@ -63,6 +111,17 @@ Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shl
         }
     }
     out.check.functionsRun.push_back(module.entry() ? module.entry()->name : std::string());
+    if (compareWithReference && module.entry()) {
+        std::vector<shlo::TensorValue> arguments;
+        for (const auto& t : compiled.arguments)
+            arguments.push_back(readTensor(hbm, t));
+        shlo::Interpreter interpreter(module);
+        auto reference = interpreter.run(*module.entry(), arguments);
+        if (!reference)
+            return reference.error();
+        for (std::size_t i = 0; i < reference->size() && i < out.results.size(); ++i)
+            out.check.checks.push_back(compareResult(out.results[i], (*reference)[i], module.fileName, i));
+    }
     return out;
 }
 

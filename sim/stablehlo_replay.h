@@ -22,7 +22,12 @@ struct ReplayedModuleCheck
     std::uint64_t bundles = 0; // program length
 };
 
-// Fails with the replay's fault or limit message if the program does not run to its end.
-Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shlo::CompiledModule& compiled);
+// Fails with the replay's fault or limit message if the program does not run to its end. With
+// `compareWithReference`, @main's results are also held to the reference interpreter's on the same inputs
+// (the arguments as the trace's generators filled them), as one more check named "reference.results":
+// every element within 1e-4 x max(1, |reference|) (sums in another order and the vector unit's f32
+// transcendental functions differ by a few ulp; a wrong kernel differs by far more).
+Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shlo::CompiledModule& compiled,
+                                           bool compareWithReference = false);
 
 } // namespace xps::sim

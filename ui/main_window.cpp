@@ -68,7 +68,7 @@ namespace {
 
 constexpr int kMaxRecentFiles = 10;
 const QString kTraceFilter = QStringLiteral(
-    "Traces and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm);;All files (*)");
+    "Traces, models and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm *.mlir);;All files (*)");
 
 } // namespace
 

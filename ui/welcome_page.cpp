@@ -28,11 +28,12 @@ WelcomePage::WelcomePage(QWidget* parent)
     : QWidget(parent), m_samples(new QListWidget(this)), m_recent(new QListWidget(this))
 {
     setObjectName(QStringLiteral("welcome"));
-    auto* title = new QLabel(tr("<h1>xpushark</h1><p>Replay a recorded accelerator trace on the golden reference "
-                                "model and see, bundle by bundle, why it is slow.</p>"
-                                "<p>Open a trace with <b>File › Open</b> (Ctrl+O), drop one on this window, or "
-                                "start from a sample:</p>"),
-                             this);
+    auto* title =
+        new QLabel(tr("<h1>xpushark</h1><p>Replay a recorded accelerator trace on the golden reference "
+                      "model and see, bundle by bundle, why it is slow.</p>"
+                      "<p>Open a trace with <b>File › Open</b> (Ctrl+O), drop one on this window, or "
+                      "start from a sample:</p>"),
+                   this);
     title->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(40, 24, 40, 24);
@@ -44,7 +45,7 @@ WelcomePage::WelcomePage(QWidget* parent)
 
     const QDir dir(samplesDirectory());
     for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.xtrace.json"), QStringLiteral("*.xasm"),
-                                                 QStringLiteral("*.xps")},
+                                                 QStringLiteral("*.mlir"), QStringLiteral("*.xps")},
                                                 QDir::Files, QDir::Name)) {
         auto* item = new QListWidgetItem(f.fileName(), m_samples);
         item->setData(Qt::UserRole, f.absoluteFilePath());

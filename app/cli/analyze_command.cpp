@@ -2,6 +2,8 @@
 // and measure each by replaying the changed trace; `apply` writes one suggestion's changed trace.
 #include "commands.h"
 #include "util/json_text.h"
+#include <algorithm>
+
 #include "analyzed_trace.h"
 
 #include "analysis/replay_profile.h"
@@ -29,11 +31,12 @@ void printText(const Analyzed& a, std::ostream& out)
 {
     const analysis::Analyses& x = a.analyses;
     const analysis::Summary& s = x.summary;
-    out << a.trace.name << ": " << text::withThousands(s.totalCycles) << " cycles = "
-        << text::formatDouble(s.microseconds) << " us on " << a.trace.chips.size() << " chip(s)\n";
-    out << "  MXU utilization " << pct(s.mxuUtilization) << ", HBM bandwidth utilization " << pct(s.hbmUtilization)
-        << ", VMEM peak " << text::formatBytes(x.vmem.peakLiveBytes) << " of " << text::formatBytes(x.vmem.capacity)
-        << " (" << pct(x.vmem.unusedFraction()) << " unused)\n";
+    out << a.trace.name << ": " << text::withThousands(s.totalCycles)
+        << " cycles = " << text::formatDouble(s.microseconds) << " us on " << a.trace.chips.size()
+        << " chip(s)\n";
+    out << "  MXU utilization " << pct(s.mxuUtilization) << ", HBM bandwidth utilization "
+        << pct(s.hbmUtilization) << ", VMEM peak " << text::formatBytes(x.vmem.peakLiveBytes) << " of "
+        << text::formatBytes(x.vmem.capacity) << " (" << pct(x.vmem.unusedFraction()) << " unused)\n";
     out << "  stalls:";
     for (int r = 1; r < events::kStallReasonCount; ++r)
         if (s.stallCycles[r])
@@ -43,8 +46,8 @@ void printText(const Analyzed& a, std::ostream& out)
     for (const analysis::DmaPath& p : s.dmaPaths)
         out << " " << p.name() << " " << text::formatBytes(p.bytes) << " (" << p.transfers << ");";
     out << "\n  exposed DMA time " << text::withThousands(x.dma.exposedCycles) << " cycles, "
-        << x.dma.serialized.size() << " serialized DMA pairs, concurrency max " << x.dma.maxConcurrency << " mean "
-        << text::formatDouble(x.dma.meanConcurrency) << "\n";
+        << x.dma.serialized.size() << " serialized DMA pairs, concurrency max " << x.dma.maxConcurrency
+        << " mean " << text::formatDouble(x.dma.meanConcurrency) << "\n";
     out << "  critical path " << text::withThousands(x.criticalPath.total()) << " cycles:";
     for (int k = 0; k < analysis::kPathKindCount; ++k)
         if (x.criticalPath.cycles[k])
@@ -53,37 +56,54 @@ void printText(const Analyzed& a, std::ostream& out)
     out << "\n";
     if (!x.collectives.links.empty())
         out << "  ICI: " << x.collectives.usedLinks << " of " << x.collectives.links.size()
-            << " link directions used, max chip skew " << text::withThousands(x.collectives.maxSkew) << " cycles\n";
+            << " link directions used, max chip skew " << text::withThousands(x.collectives.maxSkew)
+            << " cycles\n";
     if (!s.regions.empty()) {
         out << "\nregions (all chips, inclusive):\n";
-        char line[320];
-        std::snprintf(line, sizeof line, "  %-40s %9s %14s %8s %10s\n", "region", "instances", "cycles", "MXU", "stalls");
-        out << line;
+        // The name column is as wide as the longest name (compiled StableHLO ops are named by op, JAX name
+        // and line), counted in characters, not bytes.
+        const auto width = [](const std::string& text) {
+            return static_cast<std::size_t>(
+                std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+        };
+        std::vector<std::string> names;
+        std::size_t column = 40;
         for (std::size_t i = 0; i < s.regions.size() && i < 30; ++i) {
+            names.push_back(std::string(static_cast<std::size_t>(s.regions[i].depth) * 2, ' ') +
+                            s.regions[i].name);
+            column = std::max(column, width(names.back()));
+        }
+        const auto padded = [&](const std::string& text) {
+            return text + std::string(column - width(text), ' ');
+        };
+        char line[320];
+        std::snprintf(line, sizeof line, " %9s %14s %8s %10s\n", "instances", "cycles", "MXU", "stalls");
+        out << "  " << padded("region") << line;
+        for (std::size_t i = 0; i < names.size(); ++i) {
             const analysis::RegionSummary& r = s.regions[i];
-            std::snprintf(line, sizeof line, "  %-40s %9llu %14s %8s %10s\n",
-                          (std::string(static_cast<std::size_t>(r.depth) * 2, ' ') + r.name).c_str(),
+            std::snprintf(line, sizeof line, " %9llu %14s %8s %10s\n",
                           static_cast<unsigned long long>(r.instances), text::withThousands(r.cycles).c_str(),
                           pct(r.mxuUtilization()).c_str(), text::withThousands(r.totalStallCycles()).c_str());
-            out << line;
+            out << "  " << padded(names[i]) << line;
         }
     }
     for (const analysis::SingleBufferedLoop& l : x.vmem.singleBuffered)
         out << "\nsingle-buffered: chip " << l.chip << " buffer " << l.buffer << " refilled " << l.refills
-            << " times by pc " << l.dmaPc << ", core waited " << text::withThousands(l.exposedCycles) << " cycles"
-            << (l.fitsTwice ? " (VMEM has room to double-buffer it)" : "") << "\n";
+            << " times by pc " << l.dmaPc << ", core waited " << text::withThousands(l.exposedCycles)
+            << " cycles" << (l.fitsTwice ? " (VMEM has room to double-buffer it)" : "") << "\n";
     out << "\nsuggestions (measured by replaying the changed trace; outputs compared bit for bit):\n";
     if (a.suggestions.empty())
         out << "  none: no finding with a change the tool can make\n";
     for (const suggest::Suggestion& g : a.suggestions) {
-        out << "  " << g.id << " [" << suggest::severityName(g.severity) << (g.whatIf ? ", what-if" : "") << "] "
-            << g.title << "\n";
+        out << "  " << g.id << " [" << suggest::severityName(g.severity) << (g.whatIf ? ", what-if" : "")
+            << "] " << g.title << "\n";
         if (g.measured) {
             const suggest::Measurement& m = *g.measured;
             char b[200];
-            std::snprintf(b, sizeof b, "      %s: %s -> %s cycles (%+.2f%%)", std::string(suggest::verdictName(m.verdict)).c_str(),
-                          text::withThousands(m.baselineCycles).c_str(), text::withThousands(m.newCycles).c_str(),
-                          m.gainPercent);
+            std::snprintf(b, sizeof b, "      %s: %s -> %s cycles (%+.2f%%)",
+                          std::string(suggest::verdictName(m.verdict)).c_str(),
+                          text::withThousands(m.baselineCycles).c_str(),
+                          text::withThousands(m.newCycles).c_str(), m.gainPercent);
             out << b << (m.detail.empty() ? "" : ": " + m.detail) << "\n";
         }
         out << "      " << g.explanation << "\n      change: " << g.change.describe() << "\n";

@@ -82,7 +82,8 @@ options:
   --help                     this text
   --version                  the xpushark version
 
-TRACE is a .xtrace.json, .xps or .xasm file; info also describes a StableHLO module (.mlir). info, analyze and convert also take a profile to import:
+TRACE is a .xtrace.json, .xps or .xasm file, or a StableHLO module (.mlir), compiled when it is read
+(info describes the module itself). info, analyze and convert also take a profile to import:
 Chrome / Perfetto trace JSON or a PyTorch profiler (Kineto) trace, plain or gzip-compressed (.json.gz), an
 XProf profile (.xplane.pb, from JAX or TensorFlow) or a Chakra execution trace (.et or its JSON form;
 PREFIX.N.et opens every rank);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -32,6 +33,29 @@ std::string identifier(std::string_view text)
     return out.empty() ? std::string("t") : out;
 }
 
+// An op's region: the op first, so a label cut short still says what runs ("dot_general %0 · attention/
+// dot_general · model.py:7"); JAX's jit(f)/ prefixes are left out, and a name that only repeats the op.
+std::string regionName(const Operation& op)
+{
+    const auto kind = std::string(opName(op.kind).substr(opName(op.kind).find('.') + 1));
+    std::string name = op.location.name, place;
+    if (const auto open = name.rfind(" ("); open != std::string::npos && !name.empty() && name.back() == ')') {
+        place = name.substr(open + 2, name.size() - open - 3);
+        name.resize(open);
+    } else if (name.find(':') != std::string::npos && name.find('/') == std::string::npos) {
+        place = name; // "file.py:12"
+        name.clear();
+    }
+    while (name.rfind("jit(", 0) == 0 && name.find(")/") != std::string::npos)
+        name.erase(0, name.find(")/") + 2);
+    std::string out = kind + (op.resultName.empty() ? "" : " " + op.resultName);
+    if (!name.empty() && name != kind)
+        out += " \u00b7 " + name;
+    if (!place.empty())
+        out += " \u00b7 " + place;
+    return out;
+}
+
 class Lowering
 {
 public:
@@ -54,8 +78,10 @@ public:
         m_writer.declareRegion(moduleRegion, "layer");
         m_writer.regionBegin(moduleRegion);
         std::vector<TensorRef> args;
-        for (std::size_t i = 0; i < entry->body.argumentTypes.size(); ++i)
+        for (std::size_t i = 0; i < entry->body.argumentTypes.size(); ++i) {
             args.push_back(argument(*entry, i));
+            m_result.arguments.push_back({args.back().address, args.back().type});
+        }
         const auto results = runFunction(*entry, args);
         m_writer.regionEnd();
         for (const auto& r : results) {
@@ -97,7 +123,7 @@ private:
             m_writer.output(it->second);
     }
 
-    // An argument of the entry function: deterministic inputs, the same ones `check` gives the interpreter.
+    // An argument of the entry function: deterministic inputs (the same ones `check` gives the interpreter).
     TensorRef argument(const Function& f, std::size_t i)
     {
         auto t = allocate(f.body.argumentTypes[i], f.name + "_arg" + std::to_string(i));
@@ -109,8 +135,13 @@ private:
         init.payload.generator.kind =
             isFloat(t.type.element) ? trace::Generator::Kind::RandomF32 : trace::Generator::Kind::RandomU32;
         init.payload.generator.seed = i + 1;
-        init.payload.generator.a = -1.0;
-        init.payload.generator.b = 1.0;
+        // Uniform with variance 1 / fan-in for a matrix (its second-to-last dimension), as a weight is
+        // initialised, so activations stay near 1 through a model; [-1, 1) for vectors and scalars.
+        const double fanIn =
+            t.type.rank() >= 2 ? static_cast<double>(t.type.shape[t.type.shape.size() - 2]) : 3.0;
+        const double bound = std::sqrt(3.0 / std::max(fanIn, 1.0));
+        init.payload.generator.a = -bound;
+        init.payload.generator.b = bound;
         if (init.size > 0)
             m_inits.push_back(init);
         return t;
@@ -238,9 +269,7 @@ private:
             if (t.type.element == ElementType::F16 || t.type.element == ElementType::BF16)
                 lowerFail("f16 and bf16 tensors are not lowered yet");
         auto out = allocate(op.resultTypes[0], name);
-        const std::string region = f.name + ": " + op.resultName + " = " +
-                                   std::string(opName(op.kind).substr(opName(op.kind).find('.') + 1)) +
-                                   (op.location.name.empty() ? std::string() : " (" + op.location.name + ")");
+        const std::string region = regionName(op);
         m_writer.declareRegion(region, "op");
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);

@@ -1,6 +1,8 @@
 #include "trace/trace_io.h"
 
 #include "asm/assembler.h"
+#include "stablehlo/compile.h"
+#include "stablehlo/parser.h"
 #include "trace/trace_container.h"
 #include "trace/trace_json.h"
 #include "util/atomic_file.h"
@@ -31,8 +33,11 @@ Result<TraceFileKind> traceFileKind(const std::string& path)
         return TraceFileKind::Json;
     if (endsWith(path, ".xasm"))
         return TraceFileKind::Assembly;
+    if (endsWith(path, ".mlir"))
+        return TraceFileKind::StableHlo;
     return Error(path,
-                 "unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps or .xasm");
+                 "unknown trace file type: expected a name ending in .xtrace.json (or .json), .xps, .xasm "
+                 "or .mlir (a StableHLO module)");
 }
 
 Status checkInputFile(const std::string& path)
@@ -83,12 +88,21 @@ Result<Trace> loadTrace(const std::string& path)
         return readable.error();
     if (*kind == TraceFileKind::Container || looksLikeContainer(path))
         return readTraceContainer(path);
-    const std::uint64_t limit = *kind == TraceFileKind::Assembly ? kMaxAssemblyBytes : kMaxJsonTraceBytes;
+    const std::uint64_t limit = *kind == TraceFileKind::Json ? kMaxJsonTraceBytes : kMaxAssemblyBytes;
     auto content = readTextFile(path, limit);
     if (!content)
         return content.error();
     if (*kind == TraceFileKind::Assembly)
         return assembly::assemble(*content, path);
+    if (*kind == TraceFileKind::StableHlo) {
+        auto module = shlo::parseModule(std::move(*content), path);
+        if (!module)
+            return module.error();
+        auto compiled = shlo::compileModule(*module);
+        if (!compiled)
+            return compiled.error();
+        return std::move(compiled->trace);
+    }
     return readTraceJson(*content, path);
 }
 
@@ -97,7 +111,7 @@ Status saveTrace(const Trace& trace, const std::string& path)
     auto kind = traceFileKind(path);
     if (!kind)
         return kind.error();
-    if (*kind == TraceFileKind::Assembly)
+    if (*kind == TraceFileKind::Assembly || *kind == TraceFileKind::StableHlo)
         return Error(path,
                      "traces are saved as .xtrace.json or .xps; use `xpushark-cli disasm` for assembly text");
     if (*kind == TraceFileKind::Container)

@@ -1,5 +1,6 @@
 #pragma once
-// Loading and saving traces by file name: .xtrace.json / .json (JSON), .xps (container), .xasm (assembly).
+// Loading and saving traces by file name: .xtrace.json / .json (JSON), .xps (container), .xasm (assembly),
+// and .mlir: a StableHLO module, compiled for the default machine when loaded (docs/stablehlo.md).
 // The content decides where the name is ambiguous: an SQLite header means a container.
 
 #include "trace/trace.h"
@@ -9,7 +10,7 @@
 
 namespace xps::trace {
 
-enum class TraceFileKind { Json, Container, Assembly };
+enum class TraceFileKind { Json, Container, Assembly, StableHlo };
 
 // By extension; returns an error naming the accepted extensions otherwise.
 Result<TraceFileKind> traceFileKind(const std::string& path);

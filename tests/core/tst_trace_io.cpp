@@ -401,7 +401,7 @@ private slots:
         const auto r = trace::loadTrace("trace.txt");
         QCOMPARE(r.error().primary().toString(),
                  std::string("trace.txt: unknown trace file type: expected a name ending in .xtrace.json (or "
-                             ".json), .xps or .xasm"));
+                             ".json), .xps, .xasm or .mlir (a StableHLO module)"));
         QCOMPARE(trace::loadTrace("/nonexistent/t.xtrace.json").error().primary().toString(),
                  std::string("/nonexistent/t.xtrace.json: no such file"));
     }
