@@ -1,8 +1,11 @@
-// The StableHLO frontend: the MLIR text parser (both op forms, attributes, dense literals, locations) and,
-// for text that parses, the reference interpreter under small limits, checks included.
+// The StableHLO frontend: the MLIR text parser (both op forms, attributes, dense literals, locations); for
+// text that parses, the reference interpreter under small limits, checks included; and for modules it
+// evaluates, the lowering to xpu-v1 and a full-mode replay of the compiled program under a cycle cap.
 #include "fuzz_support.h"
+#include "stablehlo/compile.h"
 #include "stablehlo/interpreter.h"
 #include "stablehlo/parser.h"
+#include "stablehlo_replay.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -14,7 +17,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         xps::shlo::InterpreterLimits limits;
         limits.maxWork = std::uint64_t{1} << 22;
         limits.maxTensorElements = std::int64_t{1} << 16;
-        (void)xps::shlo::checkModule(*module, limits);
+        if (!xps::shlo::checkModule(*module, limits))
+            continue;
+        // Small enough to evaluate: small enough to compile and replay (the program is at most the machine's
+        // instruction memory, every kernel's working set within VMEM).
+        xps::shlo::CompileOptions options;
+        options.machine.imemBundles = 4096;
+        if (auto compiled = xps::shlo::compileModule(*module, options))
+            (void)xps::sim::replayAndCheck(*module, *compiled);
     }
     return 0;
 }

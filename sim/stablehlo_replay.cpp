@@ -92,35 +92,47 @@ Result<ReplayedModuleCheck> replayAndCheck(const shlo::Module& module, const shl
     ReplayedModuleCheck out;
     out.cycles = result.totalCycles;
     out.bundles = compiled.trace.chips.at(0).program.bundles.size();
-    auto& hbm = result.finalState.at(0).hbm;
+    // Every chip holds its own copy of every tensor; checks and comparisons run chip by chip.
+    const std::size_t chips = result.finalState.size();
+    const auto chipSuffix = [&](std::size_t c) {
+        return chips > 1 ? " (chip " + std::to_string(c) + ")" : std::string();
+    };
     for (const auto& t : compiled.results)
-        out.results.push_back(readTensor(hbm, t));
-    for (const auto& c : compiled.checks) {
-        std::vector<shlo::TensorValue> values;
-        for (const auto& t : c.operands)
-            values.push_back(readTensor(hbm, t));
-        std::vector<const shlo::TensorValue*> operands;
-        for (const auto& v : values)
-            operands.push_back(&v);
-        try {
-            auto outcome = shlo::evaluateCheck(*c.op, operands, c.location);
-            outcome.function = c.function;
-            out.check.checks.push_back(std::move(outcome));
-        } catch (const shlo::detail::EvalError& e) {
-            return Error(c.location, e.message);
+        out.results.push_back(readTensor(result.finalState.at(0).hbm, t));
+    for (std::size_t chip = 0; chip < chips; ++chip) {
+        auto& hbm = result.finalState[chip].hbm;
+        for (const auto& c : compiled.checks) {
+            std::vector<shlo::TensorValue> values;
+            for (const auto& t : c.operands)
+                values.push_back(readTensor(hbm, t));
+            std::vector<const shlo::TensorValue*> operands;
+            for (const auto& v : values)
+                operands.push_back(&v);
+            try {
+                auto outcome = shlo::evaluateCheck(*c.op, operands, c.location);
+                outcome.function = c.function + chipSuffix(chip);
+                out.check.checks.push_back(std::move(outcome));
+            } catch (const shlo::detail::EvalError& e) {
+                return Error(c.location, e.message);
+            }
         }
     }
     out.check.functionsRun.push_back(module.entry() ? module.entry()->name : std::string());
     if (compareWithReference && module.entry()) {
-        std::vector<shlo::TensorValue> arguments;
-        for (const auto& t : compiled.arguments)
-            arguments.push_back(readTensor(hbm, t));
-        shlo::Interpreter interpreter(module);
-        auto reference = interpreter.run(*module.entry(), arguments);
+        std::vector<std::vector<shlo::TensorValue>> arguments(chips);
+        for (std::size_t chip = 0; chip < chips; ++chip)
+            for (const auto& t : compiled.arguments)
+                arguments[chip].push_back(readTensor(result.finalState[chip].hbm, t));
+        auto reference = shlo::runProcesses(module, *module.entry(), arguments);
         if (!reference)
             return reference.error();
-        for (std::size_t i = 0; i < reference->size() && i < out.results.size(); ++i)
-            out.check.checks.push_back(compareResult(out.results[i], (*reference)[i], module.fileName, i));
+        for (std::size_t chip = 0; chip < chips; ++chip)
+            for (std::size_t i = 0; i < (*reference)[chip].size() && i < compiled.results.size(); ++i) {
+                auto c = compareResult(readTensor(result.finalState[chip].hbm, compiled.results[i]),
+                                       (*reference)[chip][i], module.fileName, i);
+                c.function += chipSuffix(chip);
+                out.check.checks.push_back(std::move(c));
+            }
     }
     return out;
 }

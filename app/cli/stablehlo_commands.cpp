@@ -24,6 +24,10 @@ namespace {
 std::string describeOutcome(const shlo::CheckOutcome& c)
 {
     std::string line = (c.passed ? "  PASS " : "  FAIL ") + c.check + "  " + c.location + "  ";
+    // Which result and which chip, where the location alone does not say.
+    if (c.check == "reference.results" || c.function.find("(chip ") != std::string::npos ||
+        c.function.find("(process ") != std::string::npos)
+        line += "[" + c.function + "]  ";
     if (c.passed)
         return line + std::to_string(c.elements) + " elements hold (" + c.tolerance + ")" +
                (c.worst.empty() ? std::string() : "; " + c.worst);

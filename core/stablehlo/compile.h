@@ -41,8 +41,8 @@ struct CompiledModule
     std::vector<CompiledCheck> checks;
     std::vector<CompiledTensor> results;   // @main's results
     std::vector<CompiledTensor> arguments; // @main's arguments, filled by the trace's generators
-    std::size_t kernels = 0;             // ops that became code
-    std::size_t freeOps = 0;             // constants, reshapes, calls, checks: no code of their own
+    std::size_t kernels = 0;               // ops that became code
+    std::size_t freeOps = 0;               // constants, reshapes, calls, checks: no code of their own
 };
 
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options = {});

@@ -1,9 +1,13 @@
 #include "stablehlo/interpreter.h"
 
 #include <cmath>
+#include <optional>
 
 #include "stablehlo/checks.h"
+#include "stablehlo/eval_collectives.h"
 #include "stablehlo/eval_ops.h"
+
+#include <thread>
 
 namespace xps::shlo {
 
@@ -19,9 +23,11 @@ struct Interpreter::State : detail::RegionRunner
     detail::WorkMeter meter;
     std::vector<CheckOutcome> checks;
     int callDepth = 0;
+    ProcessContext process;
+    std::uint64_t collectives = 0; // this process's collectives so far: the meeting's sequence number
 
-    State(const Module& m, InterpreterLimits l, const std::atomic<bool>* cancel)
-        : module(m), limits(l), meter(l.maxWork, cancel)
+    State(const Module& m, InterpreterLimits l, const std::atomic<bool>* cancel, ProcessContext p)
+        : module(m), limits(l), meter(l.maxWork, cancel), process(p)
     {
     }
 
@@ -184,26 +190,23 @@ std::vector<ValuePtr> Interpreter::State::evaluate(const Operation& op, const In
     case OpKind::AllGather:
     case OpKind::AllReduce:
     case OpKind::ReduceScatter:
-    case OpKind::CollectivePermute:
-        // Each chip runs the module as one process; the interpreter runs one process for now.
-        if (module.numReplicas * module.numPartitions == 1) {
-            needs(1);
-            if (op.kind == OpKind::CollectivePermute) // no pair sends to a lone chip: zeros
-                return one(TensorValue{op.resultTypes[0], std::vector<double>(in[0]->data.size(), 0.0)});
-            if (in[0]->type != op.resultTypes[0])
-                evalFail("on one chip the result must have the operand's type");
-            return one(*in[0]);
-        }
-        evalFail("collectives over " + std::to_string(module.numReplicas * module.numPartitions) +
-                 " chips are not evaluated by the reference interpreter yet");
+    case OpKind::CollectivePermute: {
+        needs(1);
+        auto mine = std::make_shared<const TensorValue>(*in[0]);
+        const auto operands =
+            process.rendezvous ? process.rendezvous->exchange(collectives++, process.process, std::move(mine))
+                               : std::vector<std::shared_ptr<const TensorValue>>{std::move(mine)};
+        return one(detail::evalCollective(op, process.process, operands, *this, meter));
+    }
     case OpKind::CustomCall:
         evalFail("unsupported custom_call @" + op.callee + "; the subset has the check.* targets only");
     default: evalFail("not evaluated by the reference interpreter");
     }
 }
 
-Interpreter::Interpreter(const Module& module, InterpreterLimits limits, const std::atomic<bool>* cancel)
-    : m_state(std::make_unique<State>(module, limits, cancel))
+Interpreter::Interpreter(const Module& module, InterpreterLimits limits, const std::atomic<bool>* cancel,
+                         ProcessContext process)
+    : m_state(std::make_unique<State>(module, limits, cancel, process))
 {
 }
 
@@ -249,6 +252,51 @@ std::uint64_t Interpreter::work() const
     return m_state->meter.used();
 }
 
+Result<std::vector<std::vector<TensorValue>>>
+runProcesses(const Module& module, const Function& function,
+             const std::vector<std::vector<TensorValue>>& arguments, InterpreterLimits limits,
+             const std::atomic<bool>* cancel, std::vector<CheckOutcome>* checks)
+{
+    const int processes = static_cast<int>(arguments.size());
+    if (processes == 1) {
+        Interpreter interpreter(module, limits, cancel);
+        auto out = interpreter.run(function, arguments[0]);
+        if (checks)
+            checks->insert(checks->end(), interpreter.checks().begin(), interpreter.checks().end());
+        if (!out)
+            return out.error();
+        return std::vector<std::vector<TensorValue>>{std::move(*out)};
+    }
+    detail::Rendezvous rendezvous(processes);
+    std::vector<std::optional<Result<std::vector<TensorValue>>>> results(static_cast<std::size_t>(processes));
+    std::vector<std::vector<CheckOutcome>> outcomes(static_cast<std::size_t>(processes));
+    {
+        std::vector<std::jthread> threads;
+        for (int p = 0; p < processes; ++p)
+            threads.emplace_back([&, p] {
+                Interpreter interpreter(module, limits, cancel, ProcessContext{p, &rendezvous});
+                auto out = interpreter.run(function, arguments[static_cast<std::size_t>(p)]);
+                if (!out)
+                    rendezvous.abort(); // the others would wait for this process at their next collective
+                outcomes[static_cast<std::size_t>(p)] = interpreter.checks();
+                results[static_cast<std::size_t>(p)] = std::move(out);
+            });
+    }
+    std::vector<std::vector<TensorValue>> out;
+    for (int p = 0; p < processes; ++p) {
+        auto& r = *results[static_cast<std::size_t>(p)];
+        if (!r)
+            return Error(r.error().location(), "process " + std::to_string(p) + ": " + r.error().message());
+        out.push_back(std::move(*r));
+        if (checks)
+            for (auto& c : outcomes[static_cast<std::size_t>(p)]) {
+                c.function += " (process " + std::to_string(p) + ")";
+                checks->push_back(std::move(c));
+            }
+    }
+    return out;
+}
+
 Result<ModuleCheck> checkModule(const Module& module, InterpreterLimits limits,
                                 const std::atomic<bool>* cancel)
 {
@@ -261,20 +309,20 @@ Result<ModuleCheck> checkModule(const Module& module, InterpreterLimits limits,
                 toRun.push_back(&f);
     if (toRun.empty())
         return Error(module.fileName, "nothing to run: no @main and no public function without arguments");
-    Interpreter interpreter(module, limits, cancel);
+    const auto processes =
+        static_cast<std::size_t>(module.numReplicas) * static_cast<std::size_t>(module.numPartitions);
     ModuleCheck result;
     for (const auto* f : toRun) {
         if (!f->body.argumentTypes.empty())
             return Error(module.fileName, "@" + f->name +
                                               " takes arguments; check runs modules whose inputs are in "
                                               "the module (call @inputs())");
-        auto out = interpreter.run(*f, {});
+        auto out = runProcesses(module, *f, std::vector<std::vector<TensorValue>>(processes), limits, cancel,
+                                &result.checks);
         if (!out)
             return out.error();
         result.functionsRun.push_back(f->name);
     }
-    result.checks = interpreter.checks();
-    result.work = interpreter.work();
     return result;
 }
 

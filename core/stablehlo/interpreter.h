@@ -36,11 +36,23 @@ struct InterpreterLimits
     int maxCallDepth = 64;
 };
 
+namespace detail {
+class Rendezvous;
+}
+
+// One process of a module that runs on several chips: its number (replica * partitions + partition) and
+// where it meets the others at each collective.
+struct ProcessContext
+{
+    int process = 0;
+    detail::Rendezvous* rendezvous = nullptr; // null: one process alone
+};
+
 class Interpreter
 {
 public:
     explicit Interpreter(const Module& module, InterpreterLimits limits = {},
-                         const std::atomic<bool>* cancel = nullptr);
+                         const std::atomic<bool>* cancel = nullptr, ProcessContext process = {});
     ~Interpreter();
     Interpreter(const Interpreter&) = delete;
     Interpreter& operator=(const Interpreter&) = delete;
@@ -55,6 +67,14 @@ private:
     struct State;
     std::unique_ptr<State> m_state;
 };
+
+// Runs `function` once per process (module.numReplicas x numPartitions, each on a thread of its own,
+// meeting at collectives), process p on arguments[p]; returns each process's results. `checks`, if given,
+// receives every check's outcome, process by process.
+Result<std::vector<std::vector<TensorValue>>>
+runProcesses(const Module& module, const Function& function,
+             const std::vector<std::vector<TensorValue>>& arguments, InterpreterLimits limits = {},
+             const std::atomic<bool>* cancel = nullptr, std::vector<CheckOutcome>* checks = nullptr);
 
 // What `xpushark-cli check` evaluates in one module: its entry function (public @main), or else every
 // public function without arguments (the interpreter tests' style), collecting every check.

@@ -75,6 +75,16 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
 // weight blocks, products popped and accumulated over K on the vector unit.
 void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out);
 
+// lower_collectives.cpp: all_reduce, all_gather, reduce_scatter and collective_permute over ICI, for the
+// chip `chip` of `chips` whose copy of the program is being written.
+struct ChipContext
+{
+    int chip = 0;
+    int chips = 1;
+};
+void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, const TensorRef& out,
+                     const ChipContext& chip);
+
 // Loads a scalar operand's 32 bits into every element of vector register `vreg`: an immediate when the
 // value is known, else through SMEM (a 4-byte DMA and a scalar load).
 void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg);

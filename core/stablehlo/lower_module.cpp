@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "asm/assembler.h"
@@ -39,7 +40,8 @@ std::string regionName(const Operation& op)
 {
     const auto kind = std::string(opName(op.kind).substr(opName(op.kind).find('.') + 1));
     std::string name = op.location.name, place;
-    if (const auto open = name.rfind(" ("); open != std::string::npos && !name.empty() && name.back() == ')') {
+    if (const auto open = name.rfind(" (");
+        open != std::string::npos && !name.empty() && name.back() == ')') {
         place = name.substr(open + 2, name.size() - open - 3);
         name.resize(open);
     } else if (name.find(':') != std::string::npos && name.find('/') == std::string::npos) {
@@ -59,17 +61,14 @@ std::string regionName(const Operation& op)
 class Lowering
 {
 public:
-    Lowering(const Module& module, const CompileOptions& options)
-        : m_module(module), m_writer(options.machine)
+    Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip)
+        : m_module(module), m_writer(machine), m_chip(chip)
     {
     }
 
-    CompiledModule run()
+    // Writes chip m_chip's copy of the program; the caller assembles every chip's into one trace.
+    void run()
     {
-        if (m_module.numReplicas * m_module.numPartitions != 1)
-            lowerFail(m_module.fileName +
-                      ": modules over several chips (mhlo.num_partitions / num_replicas) are not "
-                      "lowered yet");
         const auto* entry = m_module.entry();
         if (!entry)
             lowerFail(m_module.fileName + ": no entry function (public @main)");
@@ -89,15 +88,11 @@ public:
             markOutput(r);
         }
         m_writer.name(moduleRegion + " (" + m_module.fileName + ")");
-        auto trace = assembly::assemble(m_writer.assembly(), m_module.fileName + ".xasm");
-        if (!trace)
-            lowerFail("the generated program does not assemble (a lowering bug): " +
-                      trace.error().toString());
-        m_result.trace = std::move(*trace);
-        m_result.trace.machine = m_writer.machine();
-        m_result.trace.chips.at(0).initial.memory = std::move(m_inits);
-        return std::move(m_result);
     }
+
+    const lower::ProgramWriter& writer() const { return m_writer; }
+    CompiledModule& result() { return m_result; }
+    std::vector<trace::MemoryInit>& inits() { return m_inits; }
 
 private:
     TensorRef allocate(const TensorType& type, const std::string& name)
@@ -112,7 +107,7 @@ private:
         t.address =
             m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount()) * 4,
                                std::string(type.element == ElementType::F32 ? "f32" : "s32"), type.shape);
-        m_bufferNames[t.address] = unique;
+        m_bufferNames[t.address] = m_writer.hbmBuffers().back().name;
         return t;
     }
 
@@ -134,7 +129,14 @@ private:
         init.payload.isGenerator = true;
         init.payload.generator.kind =
             isFloat(t.type.element) ? trace::Generator::Kind::RandomF32 : trace::Generator::Kind::RandomU32;
-        init.payload.generator.seed = i + 1;
+        // Each chip holds its own shard of an argument; a replicated one (mhlo.sharding = "{replicated}") is
+        // the same on every chip.
+        const auto* sharding =
+            i < f.argumentAttributes.size() ? f.argumentAttributes[i].find("mhlo.sharding") : nullptr;
+        const bool replicated =
+            sharding && sharding->kind == Attribute::Kind::String && sharding->text == "{replicated}";
+        init.payload.generator.seed =
+            i + 1 + (replicated ? 0 : 1000 * static_cast<std::uint64_t>(m_chip.chip));
         // Uniform with variance 1 / fan-in for a matrix (its second-to-last dimension), as a weight is
         // initialised, so activations stay near 1 through a model; [-1, 1) for vectors and scalars.
         const double fanIn =
@@ -289,6 +291,12 @@ private:
             case OpKind::Convolution: lower::lowerConvolution(m_writer, op, in, out); break;
             case OpKind::DotGeneral:
             case OpKind::Dot: lower::lowerDot(m_writer, op, in, out); break;
+            case OpKind::AllReduce:
+            case OpKind::AllGather:
+            case OpKind::ReduceScatter:
+            case OpKind::CollectivePermute:
+                lower::lowerCollective(m_writer, op, in.at(0), out, m_chip);
+                break;
             default: lowerFail("no lowering to xpu-v1 yet");
             }
         m_writer.regionEnd();
@@ -304,6 +312,7 @@ private:
     std::map<std::uint64_t, std::string> m_bufferNames;
     std::set<std::string> m_outputs;
     int m_depth = 0;
+    lower::ChipContext m_chip;
 };
 
 } // namespace
@@ -311,7 +320,34 @@ private:
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
 {
     try {
-        return Lowering(module, options).run();
+        // One copy of the program per chip (replicas x partitions): group members, ranks and expected
+        // arrivals of collectives are constants in each. Buffers are allocated the same way on every chip.
+        const int chips = module.numReplicas * module.numPartitions;
+        auto machine = options.machine;
+        machine.chips = chips;
+        std::vector<std::unique_ptr<Lowering>> lowerings;
+        std::string text;
+        for (int c = 0; c < chips; ++c) {
+            lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips}));
+            lowerings.back()->run();
+            const auto& w = lowerings.back()->writer();
+            if (c == 0)
+                text = (chips > 1 ? ".machine chips=" + std::to_string(chips) + "\n" : std::string()) +
+                       w.header();
+            text +=
+                (chips > 1 ? ".chip " + std::to_string(c) + "\n" : std::string()) + w.code() + "    halt\n";
+        }
+        auto trace = assembly::assemble(text, module.fileName + ".xasm");
+        if (!trace)
+            lowerFail("the generated program does not assemble (a lowering bug): " +
+                      trace.error().toString());
+        CompiledModule result = std::move(lowerings.front()->result());
+        result.trace = std::move(*trace);
+        result.trace.machine = machine;
+        for (int c = 0; c < chips; ++c)
+            result.trace.chips.at(static_cast<std::size_t>(c)).initial.memory =
+                std::move(lowerings[static_cast<std::size_t>(c)]->inits());
+        return result;
     } catch (const LoweringError& e) {
         const auto split = e.message.find(": ", module.fileName.size());
         if (e.message.rfind(module.fileName + ":", 0) == 0 && split != std::string::npos)

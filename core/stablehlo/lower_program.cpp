@@ -42,13 +42,17 @@ std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint6
         lowerFail("the module's tensors need more than the machine's " + std::to_string(m_machine.hbmBytes) +
                   " bytes of HBM");
     m_hbmNext = address + size;
+    // Kernels name their scratch buffers by what they hold; a second one of a name gets a number.
+    std::string unique = bufferName;
+    if (const int n = m_bufferNames[bufferName]++; n > 0)
+        unique += "_" + std::to_string(n);
     std::string shapeText;
     for (const auto d : shape)
         shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
-    m_header += ".hbm " + bufferName + ", " + std::to_string(address) + ", " + std::to_string(size) +
+    m_header += ".hbm " + unique + ", " + std::to_string(address) + ", " + std::to_string(size) +
                 (dtype.empty() ? "" : ", dtype=" + dtype) +
                 (shape.empty() ? "" : ", shape=[" + shapeText + "]") + "\n";
-    m_hbm.push_back({bufferName, address, size});
+    m_hbm.push_back({unique, address, size});
     return address;
 }
 
@@ -70,11 +74,45 @@ std::uint64_t ProgramWriter::vmem(std::uint64_t bytes, const char* what)
     return address;
 }
 
+namespace {
+constexpr int kCollectiveFlags = 16;
+}
+
+std::uint64_t chunksOf(std::uint64_t bytes)
+{
+    return bytes / kMaxChunk + (bytes % kMaxChunk != 0 ? 1 : 0);
+}
+
 DmaStream ProgramWriter::stream()
 {
-    if (m_nextFlag >= static_cast<int>(m_flagCount.size()))
-        lowerFail("a kernel needs more DMA streams than the machine has sync flags");
+    if (m_nextFlag >= static_cast<int>(m_flagCount.size()) - kCollectiveFlags)
+        lowerFail("a kernel needs more DMA streams than the machine has sync flags (" +
+                  std::to_string(m_flagCount.size()) + ", of which " + std::to_string(kCollectiveFlags) +
+                  " are kept for collectives)");
     return DmaStream{m_nextFlag++};
+}
+
+DmaStream ProgramWriter::collectiveStream()
+{
+    const int base = static_cast<int>(m_flagCount.size()) - kCollectiveFlags;
+    if (base < 2)
+        lowerFail("collectives need at least " + std::to_string(kCollectiveFlags + 2) + " sync flags");
+    return DmaStream{base + (m_nextCollective++ % kCollectiveFlags)};
+}
+
+void ProgramWriter::expectArrivals(const DmaStream& s, std::uint64_t chunks)
+{
+    m_flagCount[static_cast<std::size_t>(s.flag)] += chunks;
+}
+
+void ProgramWriter::dmaToChip(const DmaStream& s, int chip, std::uint64_t dst, std::uint64_t src,
+                              std::uint64_t bytes)
+{
+    if (bytes == 0)
+        return;
+    bundle("dma.start hbm[" + std::to_string(dst) + "], hbm[" + std::to_string(src) + "], " +
+           std::to_string(bytes) + ", " + std::to_string(s.flag) + ", engine=0, chunk=" +
+           std::to_string(std::min<std::uint64_t>(bytes, kMaxChunk)) + ", chip=" + std::to_string(chip));
 }
 
 void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
@@ -84,8 +122,8 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
     const std::uint64_t total = bytes * rows;
     if (total == 0) // an empty tensor: nothing to move (the DMA engine refuses an empty descriptor)
         return;
-    const std::uint64_t chunk = std::min<std::uint64_t>(total, std::uint64_t{1} << 30);
-    m_flagCount[static_cast<std::size_t>(s.flag)] += total / chunk + (total % chunk != 0 ? 1 : 0);
+    const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
+    m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
     std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" + std::to_string(dst) +
                        "], " + std::string(isa::spaceName(srcSpace)) + "[" + std::to_string(src) + "], " +
                        std::to_string(bytes) + ", " + std::to_string(s.flag) +

@@ -5,6 +5,7 @@
 // keeps the program within instruction memory and the VMEM within its size, or says which op broke them.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@
 #include "isa/machine_config.h"
 
 namespace xps::shlo::lower {
+
+// Every DMA completes in chunks of at most 1 GiB (one chunk below that), each adding 1 to its flag.
+inline constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 30;
+std::uint64_t chunksOf(std::uint64_t bytes);
 
 struct LoweringError
 {
@@ -51,6 +56,14 @@ public:
     void beginKernel();
 
     DmaStream stream(); // a flag of its own for this kernel (kernels wait for their streams before ending)
+    // A flag for one collective, from a pool no kernel stream uses: other chips' DMAs add to it, and a chip
+    // that runs ahead must not make a local wait pass early. The pool turns over every 16 collectives.
+    DmaStream collectiveStream();
+    // Another chip's DMAs that will land on this chip's flag: what waitAll waits for grows by `chunks`.
+    void expectArrivals(const DmaStream& s, std::uint64_t chunks);
+    // dma.start to another chip's memory (chip=K) on engine 0, so one chip's sends land in order; counted
+    // on the receiver's flag, not here.
+    void dmaToChip(const DmaStream& s, int chip, std::uint64_t dst, std::uint64_t src, std::uint64_t bytes);
     // dma.start of rows x bytes from src to dst on the next engine; the stream's flag counts it.
     void dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
              std::uint64_t bytes, std::uint64_t rows = 1, std::uint64_t srcStride = 0,
@@ -69,7 +82,9 @@ public:
     void name(const std::string& traceName);
 
     std::uint64_t bundles() const { return m_bundles; }
-    std::string assembly() const; // the whole .xasm text
+    std::string assembly() const;                          // the whole .xasm text
+    const std::string& header() const { return m_header; } // directives: buffers, regions, outputs
+    const std::string& code() const { return m_code; }     // the bundles, without the final halt
     // The HBM buffers with literal initial contents the caller adds to the assembled trace.
     struct HbmBuffer
     {
@@ -87,9 +102,11 @@ private:
     std::uint64_t m_vmemNext = 0;
     std::uint64_t m_bundles = 0;
     int m_nextFlag = 1; // flag 0 is left to hand-written code; flags are reused kernel after kernel
+    int m_nextCollective = 0;
     int m_nextEngine = 0;
     std::vector<std::uint64_t> m_flagCount; // chunks issued on each flag so far: what waitAll waits for
     std::vector<std::string> m_regionNames;
+    std::map<std::string, int> m_bufferNames;
 };
 
 } // namespace xps::shlo::lower

@@ -133,6 +133,7 @@ struct Function
     SourceLocation location;
     Body body;
     std::vector<TensorType> resultTypes;
+    std::vector<AttributeMap> argumentAttributes; // per argument: mhlo.sharding, jax.arg_info, ...
 };
 
 struct Module

@@ -120,8 +120,7 @@ void Parser::parseFunction()
             const auto name = std::string(cursor.suffixId('%', "an argument name (%name)"));
             cursor.expect(":", "after argument %" + name);
             const auto type = parseTensorType();
-            if (cursor.peek() == '{')
-                (void)parseAttributeDict();
+            f.argumentAttributes.push_back(cursor.peek() == '{' ? parseAttributeDict() : AttributeMap{});
             parseOptionalLocation(nullptr);
             defineArgument(f.body, scope, name, type);
             if (cursor.consume(","))

@@ -262,6 +262,47 @@ private slots:
         QVERIFY(errorOf(many, small).find("bytes; the limit is 100") != std::string::npos);
     }
 
+    void collectivesExchangeBetweenProcesses()
+    {
+        // Two processes (partitions), each with its own argument; every collective's result worked out by
+        // hand.
+        const auto m =
+            parsed(R"(module @c attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<2xf32>) {
+    %0 = "stablehlo.all_reduce"(%x) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>}> : (tensor<2xf32>) -> tensor<4xf32>
+    %2 = "stablehlo.reduce_scatter"(%x) <{scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<1xf32>
+    %3 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %0, %1, %2, %3 : tensor<2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<2xf32>
+  }
+})");
+        const TensorType t{{2}, ElementType::F32};
+        auto out =
+            runProcesses(m, *m.entry(), {{TensorValue{t, {1.0, 20.0}}}, {TensorValue{t, {10.0, 2.0}}}});
+        QVERIFY2(out.ok(), out.ok() ? "" : out.error().toString().c_str());
+        const auto& p0 = (*out)[0];
+        const auto& p1 = (*out)[1];
+        QCOMPARE(p0[0].data, (std::vector<double>{11.0, 22.0})); // all_reduce add
+        QCOMPARE(p1[0].data, (std::vector<double>{11.0, 22.0}));
+        QCOMPARE(p0[1].data,
+                 (std::vector<double>{10.0, 2.0, 1.0, 20.0})); // all_gather in the group's order: 1, 0
+        QCOMPARE(p0[2].data, (std::vector<double>{10.0}));     // reduce_scatter max: block 0 to process 0
+        QCOMPARE(p1[2].data, (std::vector<double>{20.0}));
+        QCOMPARE(p0[3].data, (std::vector<double>{0.0, 0.0})); // collective_permute 0 -> 1: nothing reaches 0
+        QCOMPARE(p1[3].data, (std::vector<double>{1.0, 20.0}));
+        // A process that fails wakes the others instead of leaving them waiting at the next collective.
+        auto failed = runProcesses(m, *m.entry(), {{TensorValue{t, {1.0, 2.0}}}, {}});
+        QVERIFY(!failed.ok());
+    }
+
     void evaluationIsBoundedAndCancellable()
     {
         // Endless recursion ends at the call-depth limit.

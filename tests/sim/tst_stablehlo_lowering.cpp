@@ -334,8 +334,7 @@ private slots:
         QCOMPARE(compiled->kernels, std::size_t{6});
         QCOMPARE(compiled->checks.size(), std::size_t{1});
         const auto& symbols = compiled->trace.chips.at(0).symbols;
-        const auto region =
-            symbols.findRegion("dot_general %0 \u00b7 mlp.py:7");
+        const auto region = symbols.findRegion("dot_general %0 \u00b7 mlp.py:7");
         QVERIFY(region >= 0);
         QCOMPARE(symbols.regions[static_cast<std::size_t>(region)].level, std::string("op"));
         QVERIFY(symbols.findRegion("module @jit_mlp") >= 0 && symbols.findRegion("@mlp") >= 0);
@@ -366,6 +365,34 @@ private slots:
         QCOMPARE(c.check, std::string("reference.results"));
         QVERIFY2(c.passed, c.worst.c_str());
         QCOMPARE(c.elements, std::int64_t{128 * 256});
+    }
+
+    void collectivesOverIciMatchTheInterpreter_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("chips");
+        QTest::newRow("2-way tensor-parallel MLP (sample)")
+            << QStringLiteral("/resources/samples/tp_mlp.mlir") << 2;
+        QTest::newRow("every collective, 4 chips in two groups")
+            << QStringLiteral("/tests/data/stablehlo/collectives_4chips.mlir") << 4;
+    }
+    void collectivesOverIciMatchTheInterpreter()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, chips);
+        auto modules = parseFile(test::sourceDir() + file.toStdString());
+        QVERIFY2(modules.ok(), modules.ok() ? "" : modules.error().toString().c_str());
+        auto compiled = compileModule(modules->front());
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        QCOMPARE(compiled->trace.chips.size(), static_cast<std::size_t>(chips));
+        auto replayed = sim::replayAndCheck(modules->front(), *compiled, true);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        std::size_t compared = 0;
+        for (const auto& c : replayed->check.checks) {
+            QVERIFY2(c.passed, (c.function + ": " + c.worst).c_str());
+            compared += c.check == "reference.results";
+        }
+        QVERIFY(compared >= static_cast<std::size_t>(chips)); // every result of every chip
     }
 
     void whatHasNoLoweringSaysSoAtItsLine()

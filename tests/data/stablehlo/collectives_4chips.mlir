@@ -1,0 +1,20 @@
+// Every collective of the subset over 4 chips in two replica groups ({0, 2} and {1, 3}, listed out of
+// order in one of them), on arguments that differ per chip. Written for xpushark: the compiled program's
+// results on every chip are compared with the reference interpreter's (tst_stablehlo_lowering).
+module @jit_collectives attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x32xf32>, tensor<4x16xf32>, tensor<8x16xf32>) {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %1 = "stablehlo.all_gather"(%0) <{all_gather_dim = 1 : i64, replica_groups = dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>}> : (tensor<8x16xf32>) -> tensor<8x32xf32>
+    %2 = "stablehlo.reduce_scatter"(%x) <{scatter_dimension = 0 : i64, replica_groups = dense<[[0, 2], [3, 1]]> : tensor<2x2xi64>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8x16xf32>) -> tensor<4x16xf32>
+    %3 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0, %1, %2, %3 : tensor<8x16xf32>, tensor<8x32xf32>, tensor<4x16xf32>, tensor<8x16xf32>
+  }
+}
