@@ -32,17 +32,39 @@ bool AssemblerState::full() const
     return diagnostics.size() >= kMaxDiagnostics;
 }
 
-Scope AssemblerState::scopeFor(Section& section)
+const Scope& AssemblerState::scopeFor(Section& section)
 {
-    Scope scope;
-    scope.constants = global.constants;
-    for (const auto& [k, v] : section.constants)
-        scope.constants[k] = v;
-    scope.buffers = global.buffers;
-    if (&section != &global)
-        scope.buffers.insert(scope.buffers.end(), section.buffers.begin(), section.buffers.end());
-    scope.labels = section.labels;
+    auto& c = m_scopeCache;
+    const bool isGlobal = &section == &global;
+    const bool appendOnly = c.section == &section && c.sectionCount == sections.size() &&
+                            c.globalConstants == global.constants.size() &&
+                            c.sectionConstants == section.constants.size() && c.sectionLabels == section.labels.size() &&
+                            global.buffers.size() >= c.globalBuffers && section.buffers.size() >= c.sectionBuffers &&
+                            (isGlobal || global.buffers.size() == c.globalBuffers);
+    Scope& scope = c.scope;
+    if (appendOnly) {
+        // Only buffers were appended since: append them (global first, then the section's own).
+        const auto& added = isGlobal ? global.buffers : section.buffers;
+        const std::size_t from = isGlobal ? c.globalBuffers : c.sectionBuffers;
+        scope.buffers.insert(scope.buffers.end(), added.begin() + static_cast<std::ptrdiff_t>(from), added.end());
+    } else {
+        scope = Scope{};
+        scope.constants = global.constants;
+        for (const auto& [k, v] : section.constants)
+            scope.constants[k] = v;
+        scope.buffers = global.buffers;
+        if (!isGlobal)
+            scope.buffers.insert(scope.buffers.end(), section.buffers.begin(), section.buffers.end());
+        scope.labels = section.labels;
+    }
     scope.regions = &section.regions;
+    c.section = &section;
+    c.sectionCount = sections.size();
+    c.globalConstants = global.constants.size();
+    c.sectionConstants = section.constants.size();
+    c.sectionLabels = section.labels.size();
+    c.globalBuffers = global.buffers.size();
+    c.sectionBuffers = section.buffers.size();
     return scope;
 }
 

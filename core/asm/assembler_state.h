@@ -63,8 +63,20 @@ struct AssemblerState
     void report(std::string location, std::string message);
     bool full() const;
 
-    // Scope of a section: global names plus its own.
-    Scope scopeFor(Section& section);
+    // Scope of a section: global names plus its own. Kept between calls and brought up to date with what
+    // was appended since, so a file of N buffer or .loc lines costs O(N), not O(N^2) copies (a compiled
+    // StableHLO model declares a buffer per tensor). The reference stays valid until the next call.
+    const Scope& scopeFor(Section& section);
+
+private:
+    struct ScopeCache
+    {
+        const Section* section = nullptr;
+        std::size_t sectionCount = 0, globalConstants = 0, sectionConstants = 0, sectionLabels = 0;
+        std::size_t globalBuffers = 0, sectionBuffers = 0;
+        Scope scope;
+    };
+    ScopeCache m_scopeCache;
 };
 
 // Handles one directive line (its first token is the directive). Throws ParseError.

@@ -69,7 +69,7 @@ void checkNewName(AssemblerState& s, const Token& name)
     if (isRegisterName(name.text))
         throw ParseError{name.column,
                          "'" + std::string(name.text) + "' is a register name and cannot name a symbol"};
-    const Scope scope = s.scopeFor(s.current());
+    const Scope& scope = s.scopeFor(s.current());
     if (scope.constants.contains(name.text))
         throw ParseError{name.column, "'" + std::string(name.text) + "' is already a constant"};
     for (const auto& b : scope.buffers)
@@ -133,7 +133,7 @@ void bufferDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at, isa
     const Token name = expectIdentifier(c, "a buffer name");
     checkNewName(s, name);
     Section& section = s.current();
-    const Scope scope = s.scopeFor(section);
+    const Scope& scope = s.scopeFor(section);
     trace::Buffer b;
     b.name = std::string(name.text);
     b.space = space;
@@ -294,7 +294,7 @@ void resolveDeferred(AssemblerState& s, Section& section, const SourceRef& at)
 {
     TokenCursor c(s.lines[at.line].tokens, at.token);
     const Token directive = c.next();
-    const Scope scope = s.scopeFor(section);
+    const Scope& scope = s.scopeFor(section);
     if (directive.text == ".output") {
         const Token name = expectIdentifier(c, "an output buffer name");
         expectEnd(c, ".output");

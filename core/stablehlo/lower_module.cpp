@@ -11,6 +11,8 @@
 #include <memory>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "asm/assembler.h"
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
@@ -317,6 +319,19 @@ private:
 
 } // namespace
 
+// `.machine key=value` for every parameter that differs from the default, so the assembler checks the
+// program against the machine it was compiled for (instruction memory, VMEM, chips).
+std::string machineDirectives(const isa::MachineConfig& machine)
+{
+    const auto wanted = isa::machineConfigToJson(machine);
+    const auto defaults = isa::machineConfigToJson(isa::MachineConfig{});
+    std::string out;
+    for (const auto& [key, value] : wanted.items())
+        if (!defaults.contains(key) || defaults[key] != value)
+            out += ".machine " + key + "=" + isa::machineParamText(machine, key) + "\n";
+    return out;
+}
+
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
 {
     try {
@@ -332,8 +347,7 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)
-                text = (chips > 1 ? ".machine chips=" + std::to_string(chips) + "\n" : std::string()) +
-                       w.header();
+                text = machineDirectives(machine) + w.header();
             text +=
                 (chips > 1 ? ".chip " + std::to_string(c) + "\n" : std::string()) + w.code() + "    halt\n";
         }
