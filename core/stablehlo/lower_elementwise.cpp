@@ -14,8 +14,8 @@ namespace {
 
 constexpr std::int64_t kVregBytes = 4096;
 constexpr std::int64_t kTileVregs = 16;
-// Registers: operands v0-v2, temporaries v3-v5, result v6; broadcast scalars v10-v12; constants v8, v9,
-// v13-v15.
+// Registers: operands v0-v2, temporaries v3-v5, result v6; broadcast scalars v10-v12; constants v7-v9,
+// v13-v15; v30-v31 for integer compares; v16-v29 are left to lowered reducer regions (lower_region.cpp).
 constexpr int kResult = 6;
 constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
 
@@ -65,9 +65,10 @@ std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::
     return code;
 }
 
-// The instructions computing v6 from the operand registers; empty if the op has no lowering yet.
-std::vector<std::string> vectorCode(const Operation& op, ElementType in, ElementType out,
-                                    const std::vector<int>& r)
+} // namespace
+
+std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
+                                         const std::vector<int>& r)
 {
     const bool f = isFloat(in);
     const auto res = v(kResult);
@@ -91,6 +92,10 @@ std::vector<std::string> vectorCode(const Operation& op, ElementType in, Element
                         b,
                     "vcmp.eq.f32 v4, " + a + ", " + a, "vsel v3, v4, v3, " + a,
                     "vcmp.eq.f32 v5, " + b + ", " + b, "vsel " + res + ", v5, v3, " + b};
+        if (in == ElementType::I32) // by an exact f32 compare (|x| < 2^24), as compare does
+            return {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b,
+                    std::string("vcmp.lt.f32 v3, ") + (op.kind == OpKind::Maximum ? "v31, v30" : "v30, v31"),
+                    "vsel " + res + ", v3, " + a + ", " + b};
         return bin(nullptr, in == ElementType::I1 ? (op.kind == OpKind::Maximum ? "vor" : "vand") : nullptr);
     case OpKind::And: return bin(nullptr, "vand");
     case OpKind::Or: return bin(nullptr, "vor");
@@ -163,12 +168,19 @@ std::vector<std::string> vectorCode(const Operation& op, ElementType in, Element
         }
         return {"vmov " + res + ", " + a}; // i1 -> i32, and a type to itself
     case OpKind::Compare: {
-        if (!f)
-            return {};
         const auto* direction = op.attributes.find("comparison_direction");
         const auto* type = op.attributes.find("compare_type");
-        if (!direction || (type && type->text == "TOTALORDER"))
+        if (!direction || (type && (type->text == "TOTALORDER" || type->text == "UNSIGNED")))
             return {};
+        std::vector<std::string> prefix;
+        if (!f) {
+            // The vector unit compares f32 only: integers convert exactly while |x| < 2^24 (indices,
+            // counters); larger ones may compare equal when they are not (docs/stablehlo.md).
+            prefix = {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b};
+            auto code = elementwiseCode(op, ElementType::F32, out, {30, 31});
+            code.insert(code.begin(), prefix.begin(), prefix.end());
+            return code;
+        }
         const auto& d = direction->text;
         if (d == "LT")
             return {"vcmp.lt.f32 " + res + ", " + a + ", " + b};
@@ -189,8 +201,6 @@ std::vector<std::string> vectorCode(const Operation& op, ElementType in, Element
     default: return {};
     }
 }
-
-} // namespace
 
 std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape)
 {
@@ -217,6 +227,21 @@ void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
     w.bundle("vbcast " + v(vreg) + ", s1");
 }
 
+void setUpElementwiseConstants(ProgramWriter& w, OpKind kind)
+{
+    w.bundle("vbcast " + v(kSignMask) + ", 2147483648");
+    w.bundle("vbcast " + v(kOne) + ", " + f32Bits(1.0f));
+    w.bundle("vbcast " + v(kZero) + ", 0");
+    w.bundle("vbcast " + v(kIntOne) + ", 1");
+    w.bundle("vbcast " + v(kAbsMask) + ", 2147483647");
+    w.bundle("vbcast " + v(kAllOnes) + ", 4294967295");
+    if (kind == OpKind::Floor || kind == OpKind::Ceil || kind == OpKind::RoundNearestEven ||
+        kind == OpKind::RoundNearestAfz) {
+        w.bundle("vbcast v12, " + f32Bits(8388608.0f)); // 2^23
+        w.bundle("vbcast v11, " + f32Bits(0.5f));
+    }
+}
+
 void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                       const TensorRef& out)
 {
@@ -231,23 +256,11 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
             streamed.push_back(i);
         }
     }
-    const auto code = vectorCode(op, in[0].type.element, out.type.element, regs);
+    const auto code = elementwiseCode(op, in[0].type.element, out.type.element, regs);
     if (code.empty())
         lowerFail(std::string(opName(op.kind)) + " on " + std::string(elementTypeName(in[0].type.element)) +
                   " has no lowering to xpu-v1 yet");
-    // Constants the sequences use.
-    w.bundle("vbcast " + v(kSignMask) + ", 2147483648");
-    w.bundle("vbcast " + v(kOne) + ", " + std::string(isFloat(in[0].type.element) ? f32Bits(1.0f) : "1"));
-    w.bundle("vbcast " + v(kZero) + ", 0");
-    w.bundle("vbcast " + v(kIntOne) + ", 1");
-    w.bundle("vbcast " + v(kAbsMask) + ", 2147483647");
-    if (op.kind == OpKind::Floor || op.kind == OpKind::Ceil || op.kind == OpKind::RoundNearestEven ||
-        op.kind == OpKind::RoundNearestAfz) {
-        w.bundle("vbcast v12, " + f32Bits(8388608.0f)); // 2^23
-        w.bundle("vbcast v11, " + f32Bits(0.5f));
-    }
-    if (op.kind == OpKind::Not)
-        w.bundle("vbcast " + v(kAllOnes) + ", 4294967295");
+    setUpElementwiseConstants(w, op.kind);
     for (std::size_t i = 0; i < in.size(); ++i)
         if (regs[i] >= 10)
             broadcastScalar(w, in[i], regs[i]);

@@ -24,6 +24,19 @@ std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape);
 // lower_elementwise.cpp: streams the operands through VMEM in double-buffered tiles of vector registers.
 void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                       const TensorRef& out);
+// The vector instructions computing v6 from the registers `operands` for an element-wise op, using v3-v5
+// as temporaries and the constants setUpElementwiseConstants leaves in v7-v9 and v13-v15 (and v11-v12 for
+// the roundings); empty if the op has no lowering for these types.
+std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
+                                         const std::vector<int>& operands);
+void setUpElementwiseConstants(ProgramWriter& w, OpKind kind);
+
+// lower_region.cpp: a reducer region's body as vector code over registers (one lane per reduction):
+// `arguments` are its arguments' registers; returns the registers of its results. Values take v16 up to
+// `lastRegister`. Every op of the body must be element-wise or a constant.
+std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vector<int>& arguments,
+                            int lastRegister);
+
 // Writes `value`'s 32 bits into every element of `out` (a splat of a scalar operand).
 void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out);
 
@@ -35,11 +48,18 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
 // lower_reduce.cpp: reduce with a one-op reducer (add, maximum, minimum) over any dimensions, on the
 // vector unit and the cross-lane unit.
 void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                 const TensorRef& out);
+                 const std::vector<TensorRef>& out);
 // The pieces reduce_window shares: the reducer's kind (or a located refusal), its identity, a VMEM area of
 // `rows` rows of `width` elements (padded to 128 lanes, filled with the identity), and the combination of
 // every row into one element of `out` (initial value last).
 OpKind reducerKind(const Operation& op);
+// A reducer of one add, maximum or minimum of its two arguments, which the faster paths take.
+bool isSimpleReducer(const Operation& op);
+// Register blocks (staging[i]: `width` blocks of `padded` elements of input i) combined with any
+// element-wise `region`, initial values first, then block 0, 1, ...: the interpreter's order.
+void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::uint64_t>& staging,
+                   std::int64_t padded, std::int64_t width, std::int64_t outputs,
+                   const std::vector<TensorRef>& inits, const std::vector<TensorRef>& out);
 float reducerIdentity(OpKind kind);
 struct ReductionRows
 {

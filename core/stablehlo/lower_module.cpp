@@ -267,12 +267,15 @@ private:
             ++m_result.freeOps;
             return {alias};
         }
-        if (op.resultTypes.size() != 1)
+        if (op.resultTypes.size() != 1 && op.kind != OpKind::Reduce)
             lowerFail("ops with several results have no lowering yet");
         for (const auto& t : in)
             if (t.type.element == ElementType::F16 || t.type.element == ElementType::BF16)
                 lowerFail("f16 and bf16 tensors are not lowered yet");
-        auto out = allocate(op.resultTypes[0], name);
+        std::vector<TensorRef> outs;
+        for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
+            outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));
+        const auto& out = outs[0];
         const std::string region = regionName(op);
         m_writer.declareRegion(region, "op");
         m_writer.sourceLine(m_module.fileName, op.location.line);
@@ -288,7 +291,7 @@ private:
             case OpKind::Reverse:
             case OpKind::Concatenate:
             case OpKind::Pad: lower::lowerMovement(m_writer, op, in, out); break;
-            case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, out); break;
+            case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, outs); break;
             case OpKind::ReduceWindow: lower::lowerReduceWindow(m_writer, op, in, out); break;
             case OpKind::Convolution: lower::lowerConvolution(m_writer, op, in, out); break;
             case OpKind::DotGeneral:
@@ -303,7 +306,7 @@ private:
             }
         m_writer.regionEnd();
         ++m_result.kernels;
-        return {out};
+        return outs;
     }
 
     const Module& m_module;

@@ -108,22 +108,26 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         const auto low = ints(op, "edge_padding_low");
         const auto high = ints(op, "edge_padding_high");
         const auto interior = ints(op, "interior_padding");
-        for (std::size_t d = 0; d < rank; ++d)
-            if (low[d] < 0 || high[d] < 0)
-                lowerFail("stablehlo.pad with negative padding (cropping) has no lowering yet");
         // Every element starts as the padding value; the operand's elements are then placed among them.
         broadcastScalar(w, in[1], 0);
         for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
             w.bundle("vst v0, [" + std::to_string(staging + offset) + "]");
+        // Operand element i lands at low + i * (interior + 1); negative padding crops the ones before 0 or
+        // past the end, so each dimension keeps one run of them.
         const auto xs = byteStrides(in[0].type.shape);
         std::vector<MoveDim> m(rank);
-        std::int64_t base = 0;
+        std::int64_t base = 0, src = 0;
         for (std::size_t d = 0; d < rank; ++d) {
-            m[d] = {in[0].type.shape[d], xs[d], outStrides[d] * (interior[d] + 1)};
-            base += low[d] * outStrides[d];
+            const std::int64_t step = interior[d] + 1, n = in[0].type.shape[d], size = out.type.shape[d];
+            const std::int64_t first = low[d] < 0 ? (-low[d] + step - 1) / step : 0;
+            const std::int64_t last =
+                size - 1 - low[d] >= 0 ? std::min(n - 1, (size - 1 - low[d]) / step) : -1;
+            m[d] = {std::max<std::int64_t>(last - first + 1, 0), xs[d], outStrides[d] * step};
+            src += first * xs[d];
+            base += (low[d] + first * step) * outStrides[d];
         }
         w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(base), isa::Space::Hbm,
-               in[0].address, m);
+               in[0].address + static_cast<std::uint64_t>(src), m);
         break;
     }
     default: lowerFail(std::string(opName(op.kind)) + " is not a data movement");

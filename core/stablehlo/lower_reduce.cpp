@@ -134,10 +134,119 @@ void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef
     w.waitAll(back);
 }
 
-void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                 const TensorRef& out)
+bool isSimpleReducer(const Operation& op)
 {
+    if (op.regions.size() != 1 || op.operands.size() != 2)
+        return false;
+    const auto& ops = op.regions[0].operations;
+    return ops.size() == 2 && ops[0].operands.size() == 2 && ops[0].operands[0] <= 1 &&
+           ops[0].operands[1] <= 1 && ops[1].operands.size() == 1 && ops[1].operands[0] == 2 &&
+           (ops[0].kind == OpKind::Add || ops[0].kind == OpKind::Maximum || ops[0].kind == OpKind::Minimum);
+}
+
+namespace {
+
+// Several inputs (argmax: values and indices) or a reducer beyond one add / maximum / minimum: one register
+// block per input, and the reducer region itself lowered to vector code, applied in the interpreter's
+// order (initial values, then every element).
+void lowerReduceRegion(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                       const std::vector<TensorRef>& out)
+{
+    const std::size_t n = in.size() / 2;
+    const auto& shape = in[0].type.shape;
+    std::vector<bool> reduced(shape.size());
+    for (const auto* a = op.attributes.find("dimensions"); const auto& item : a->items)
+        reduced[static_cast<std::size_t>(item.integer)] = true;
+    std::int64_t outputs = 1, width = 1;
+    for (std::size_t d = 0; d < reduced.size(); ++d)
+        (reduced[d] ? width : outputs) *= shape[d];
+    if (!fitsColumns(w, outputs, width * static_cast<std::int64_t>(n)))
+        lowerFail("a reduce with several inputs or a general reducer this large has no lowering yet");
+    const std::int64_t padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
+    std::vector<std::uint64_t> staging;
+    auto s = w.stream();
+    const auto xs = byteStrides(shape);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (in[i].type.shape != shape)
+            lowerFail("every input of reduce must have one shape");
+        staging.push_back(
+            w.vmem(static_cast<std::uint64_t>(padded * width * 4), "the elements of a reduction"));
+        std::vector<MoveDim> dims(shape.size());
+        std::int64_t keptStride = 4, blockStride = padded * 4;
+        for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+            const auto u = static_cast<std::size_t>(d);
+            auto& stride = reduced[u] ? blockStride : keptStride;
+            dims[u] = {shape[u], xs[u], stride};
+            stride *= shape[u];
+        }
+        w.move(s, isa::Space::Vmem, staging.back(), isa::Space::Hbm, in[i].address, dims);
+    }
+    w.waitAll(s);
+    combineBlocks(w, op.regions[0], staging, padded, width, outputs,
+                  {in.begin() + static_cast<std::ptrdiff_t>(n), in.end()}, out);
+}
+
+} // namespace
+
+void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::uint64_t>& staging,
+                   std::int64_t padded, std::int64_t width, std::int64_t outputs,
+                   const std::vector<TensorRef>& inits, const std::vector<TensorRef>& out)
+{
+    const std::size_t n = staging.size();
+    if (16 + 3 * static_cast<int>(n) > 29)
+        lowerFail("a reduction with more than 4 inputs has no lowering yet");
+    std::vector<std::uint64_t> results;
+    for (std::size_t i = 0; i < n; ++i)
+        results.push_back(w.vmem(static_cast<std::uint64_t>(padded * 4), "the results of a reduction"));
+    bool rounds = false;
+    for (const auto& x : region.operations)
+        rounds |= x.kind == OpKind::Floor || x.kind == OpKind::Ceil || x.kind == OpKind::RoundNearestEven ||
+                  x.kind == OpKind::RoundNearestAfz;
+    setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
+    const int acc = 16, element = 16 + static_cast<int>(n), last = 29 - static_cast<int>(n);
+    for (std::size_t i = 0; i < n; ++i)
+        broadcastScalar(w, inits[i], 29 - static_cast<int>(i));
+    std::vector<int> args;
+    for (std::size_t i = 0; i < 2 * n; ++i)
+        args.push_back(acc + static_cast<int>(i));
+    for (std::int64_t r = 0; r < padded; r += 1024) {
+        for (std::size_t i = 0; i < n; ++i)
+            w.bundle("vmov " + v(acc + static_cast<int>(i)) + ", " + v(29 - static_cast<int>(i)));
+        for (std::int64_t j = 0; j < width; ++j) {
+            for (std::size_t i = 0; i < n; ++i)
+                w.bundle("vld " + v(element + static_cast<int>(i)) + ", [" +
+                         std::to_string(staging[i] + static_cast<std::uint64_t>((j * padded + r) * 4)) + "]");
+            auto res = regionCode(w, region, args, last);
+            // Results that are themselves arguments go through temporaries, so the moves cannot clobber.
+            for (std::size_t i = 0; i < n; ++i)
+                if (res[i] < element + static_cast<int>(n)) {
+                    w.bundle("vmov " + v(30 + static_cast<int>(i) % 2) + ", " + v(res[i]));
+                    res[i] = 30 + static_cast<int>(i) % 2;
+                }
+            for (std::size_t i = 0; i < n; ++i)
+                w.bundle("vmov " + v(acc + static_cast<int>(i)) + ", " + v(res[i]));
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            w.bundle("vst " + v(acc + static_cast<int>(i)) + ", [" +
+                     std::to_string(results[i] + static_cast<std::uint64_t>(r * 4)) + "]");
+    }
+    auto back = w.stream();
+    for (std::size_t i = 0; i < n; ++i)
+        w.dma(back, isa::Space::Hbm, out[i].address, isa::Space::Vmem, results[i],
+              static_cast<std::uint64_t>(outputs * 4));
+    w.waitAll(back);
+}
+
+void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                 const std::vector<TensorRef>& outs)
+{
+    if (!isSimpleReducer(op)) {
+        lowerReduceRegion(w, op, in, outs);
+        return;
+    }
+    const auto& out = outs.at(0);
     const auto kind = reducerKind(op);
+
     const auto& x = in[0];
     if (x.type.element != ElementType::F32)
         lowerFail("stablehlo.reduce over " + std::string(elementTypeName(x.type.element)) +

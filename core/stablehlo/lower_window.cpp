@@ -65,7 +65,10 @@ template <typename Fn> void forEach(const std::vector<std::int64_t>& shape, Fn&&
 void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                        const TensorRef& out)
 {
-    const auto kind = reducerKind(op);
+    const bool simple = isSimpleReducer(op);
+    const auto kind = simple ? reducerKind(op) : OpKind::Add;
+    if (op.operands.size() != 2)
+        lowerFail("reduce_window with several inputs has no lowering yet");
     const auto& x = in[0];
     if (x.type.element != ElementType::F32)
         lowerFail("stablehlo.reduce_window over " + std::string(elementTypeName(x.type.element)) +
@@ -117,9 +120,16 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         auto s = w.stream();
         gather(s, columns.staging, outStride, columns.padded * 4);
         w.waitAll(s);
-        combineColumns(w, columns, in[1], out);
+        if (simple)
+            combineColumns(w, columns, in[1], out);
+        else // any element-wise reducer, lowered to vector code
+            combineBlocks(w, op.regions[0], {columns.staging}, columns.padded, windowCount, outputs, {in[1]},
+                          {out});
         return;
     }
+    if (!simple)
+        lowerFail("a reduce_window this large with a reducer other than one add, maximum or minimum has no "
+                  "lowering yet");
     bool padded = false;
     for (std::size_t d = 0; d < rank; ++d)
         padded |= padding[2 * d] != 0 || padding[2 * d + 1] != 0 || baseDil[d] != 1;

@@ -236,6 +236,49 @@ private slots:
             << reduce("stablehlo.minimum", "-1.5", {3, 6, 2}, "[1]", {3, 2}) << 0;
         QTest::newRow("reduce add, all dimensions")
             << reduce("stablehlo.add", "1.0", {4, 5}, "[0, 1]", {}) << 0;
+        QTest::newRow("pad with negative padding (cropping)")
+            << QString::fromStdString(moduleText({5, 6}, {},
+                                                 "  %z = stablehlo.constant dense<-2.0> : tensor<f32>\n  %r "
+                                                 "= stablehlo.pad %a, %z, low = [-1, 2], "
+                                                 "high = [-2, -3], interior = [0, 1] : (" +
+                                                     type({5, 6}) + ", tensor<f32>) -> " + type({2, 10}) +
+                                                     "\n",
+                                                 type({2, 10})))
+            << 0;
+        // argmax over the last dimension as JAX writes it: a value and its index, ties to the smaller index.
+        QTest::newRow("argmax: two inputs, a compare-and-select reducer, i32 compares")
+            << QString::fromStdString(moduleText(
+                   {6, 40}, {},
+                   "  %i = stablehlo.iota dim = 1 : tensor<6x40xi32>\n"
+                   "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                   "  %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+                   "  %m:2 = stablehlo.reduce(%a init: %ninf), (%i init: %zero) across dimensions = [1] : (" +
+                       type({6, 40}) +
+                       ", tensor<6x40xi32>, tensor<f32>, tensor<i32>) -> (tensor<6xf32>, tensor<6xi32>)\n"
+                       "   reducer(%x: tensor<f32>, %y: tensor<f32>) (%xi: tensor<i32>, %yi: tensor<i32>)  "
+                       "{\n"
+                       "    %gt = stablehlo.compare  GT, %x, %y,  FLOAT : (tensor<f32>, tensor<f32>) -> "
+                       "tensor<i1>\n"
+                       "    %eq = stablehlo.compare  EQ, %x, %y,  FLOAT : (tensor<f32>, tensor<f32>) -> "
+                       "tensor<i1>\n"
+                       "    %lt = stablehlo.compare  LT, %xi, %yi,  SIGNED : (tensor<i32>, tensor<i32>) -> "
+                       "tensor<i1>\n"
+                       "    %tie = stablehlo.and %eq, %lt : tensor<i1>\n    %keep = stablehlo.or %gt, %tie : "
+                       "tensor<i1>\n"
+                       "    %v = stablehlo.select %keep, %x, %y : tensor<i1>, tensor<f32>\n"
+                       "    %vi = stablehlo.select %keep, %xi, %yi : tensor<i1>, tensor<i32>\n"
+                       "    stablehlo.return %v, %vi : tensor<f32>, tensor<i32>\n  }\n"
+                       "  %r = stablehlo.convert %m#1 : (tensor<6xi32>) -> tensor<6xf32>\n",
+                   type({6})))
+            << 0;
+        QTest::newRow("reduce with a multiply reducer (a region on the vector unit)")
+            << QString::fromStdString(moduleText({4, 5}, {},
+                                                 "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+                                                 "  %r = stablehlo.reduce(%a init: %one) applies "
+                                                 "stablehlo.multiply across dimensions = [1] : (" +
+                                                     type({4, 5}) + ", tensor<f32>) -> " + type({4}) + "\n",
+                                                 type({4})))
+            << 0;
         // 5,000 elements a row: past what the register-block layout holds in VMEM, so rows along the lanes.
         QTest::newRow("reduce add, lane layout")
             << reduce("stablehlo.add", "0.0", {2, 5000}, "[1]", {2}) << 0;
