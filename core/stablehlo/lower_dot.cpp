@@ -84,9 +84,9 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
-    if (lhs.type.element != ElementType::F32 || rhs.type.element != ElementType::F32 ||
-        out.type.element != ElementType::F32)
-        lowerFail("dot_general on the MXU takes f32 operands in this lowering (bf16/f16 and i32 come next)");
+    // f16 and bf16 are held as f32 (their values exactly): the MXU multiplies them as f32.
+    if (!isFloat(lhs.type.element) || !isFloat(rhs.type.element) || !isFloat(out.type.element))
+        lowerFail("dot_general on the MXU takes floating-point operands in this lowering (i32 comes next)");
     DotDims l, r;
     if (op.kind == OpKind::Dot) {
         l = dimsOf({}, {lhs.type.rank() - 1}, lhs.type.rank());

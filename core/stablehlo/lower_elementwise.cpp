@@ -156,9 +156,30 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vor v4, v4, v5",
                 "vsel " + res + ", v4, " + a + ", v3"};
     case OpKind::Convert:
+        if (out == ElementType::F16 || out == ElementType::BF16) {
+            // Round the f32 (or converted i32) to the narrow type's mantissa, to nearest even, by integer
+            // arithmetic on its bits: add half a unit of the kept part (plus its lowest kept bit), clear the
+            // rest. Normal range only: past f16's largest value or in its subnormals the f32 stays as it is.
+            const bool bf = out == ElementType::BF16;
+            std::vector<std::string> code;
+            std::string x = a;
+            if (!f) {
+                code.push_back("vcvt.f32.s32 v5, " + a);
+                x = "v5";
+            }
+            code.insert(code.end(),
+                        {std::string("vbcast v4, ") + (bf ? "65536" : "8192"), "vand v3, " + x + ", v4",
+                         "vcvt.f32.s32 v3, v3", "vbcast v4, " + f32Bits(bf ? 1.0f / 65536 : 1.0f / 8192),
+                         "vmul.f32 v3, v3, v4", "vcvt.s32.f32 v3, v3",
+                         std::string("vbcast v4, ") + (bf ? "32767" : "4095"), "vadd.s32 v3, v3, v4",
+                         "vadd.s32 v3, " + x + ", v3",
+                         std::string("vbcast v4, ") + (bf ? "4294901760" : "4294959104"),
+                         "vand " + res + ", v3, v4"});
+            return code;
+        }
         if (f && out == ElementType::I32)
             return {"vcvt.s32.f32 " + res + ", " + a};
-        if (!f && out == ElementType::F32)
+        if (!f && isFloat(out))
             return {"vcvt.f32.s32 " + res + ", " + a};
         if (out == ElementType::I1) { // x != 0
             if (f)

@@ -60,6 +60,14 @@ std::string regionName(const Operation& op)
     return out;
 }
 
+// A conversion that keeps every value's 4-byte form: a type to itself, i1 to i32, and f16 or bf16 to f32
+// (f16 and bf16 tensors are held as f32: every value of theirs is one).
+bool sameBytes(ElementType from, ElementType to)
+{
+    return from == to || (from == ElementType::I1 && to == ElementType::I32) ||
+           ((from == ElementType::F16 || from == ElementType::BF16) && to == ElementType::F32);
+}
+
 class Lowering
 {
 public:
@@ -99,16 +107,13 @@ public:
 private:
     TensorRef allocate(const TensorType& type, const std::string& name)
     {
-        if (type.element == ElementType::F16 || type.element == ElementType::BF16)
-            lowerFail("f16 and bf16 tensors are not lowered yet (" + type.toString() + ")");
         std::string unique = identifier(name);
         if (int& n = m_names[unique]; n++ > 0)
             unique += "_" + std::to_string(n);
         TensorRef t;
         t.type = type;
-        t.address =
-            m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount()) * 4,
-                               std::string(type.element == ElementType::F32 ? "f32" : "s32"), type.shape);
+        t.address = m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount()) * 4,
+                                       std::string(isFloat(type.element) ? "f32" : "s32"), type.shape);
         m_bufferNames[t.address] = m_writer.hbmBuffers().back().name;
         return t;
     }
@@ -256,9 +261,7 @@ private:
         }
         const bool identityBroadcast = op.kind == OpKind::BroadcastInDim && in[0].type == op.resultTypes[0];
         if (op.kind == OpKind::Reshape || identityBroadcast ||
-            (op.kind == OpKind::Convert &&
-             (in[0].type.element == op.resultTypes[0].element ||
-              (in[0].type.element == ElementType::I1 && op.resultTypes[0].element == ElementType::I32)))) {
+            (op.kind == OpKind::Convert && sameBytes(in[0].type.element, op.resultTypes[0].element))) {
             // The same bytes under another shape or type: no code.
             if (in[0].type.elementCount() != op.resultTypes[0].elementCount())
                 lowerFail("the element count changes");
@@ -269,9 +272,6 @@ private:
         }
         if (op.resultTypes.size() != 1 && op.kind != OpKind::Reduce)
             lowerFail("ops with several results have no lowering yet");
-        for (const auto& t : in)
-            if (t.type.element == ElementType::F16 || t.type.element == ElementType::BF16)
-                lowerFail("f16 and bf16 tensors are not lowered yet");
         std::vector<TensorRef> outs;
         for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
             outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));

@@ -248,7 +248,7 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     const auto kind = reducerKind(op);
 
     const auto& x = in[0];
-    if (x.type.element != ElementType::F32)
+    if (!isFloat(x.type.element))
         lowerFail("stablehlo.reduce over " + std::string(elementTypeName(x.type.element)) +
                   " has no lowering yet");
     std::vector<bool> reduced(x.type.shape.size());

@@ -70,7 +70,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
     if (op.operands.size() != 2)
         lowerFail("reduce_window with several inputs has no lowering yet");
     const auto& x = in[0];
-    if (x.type.element != ElementType::F32)
+    if (!isFloat(x.type.element))
         lowerFail("stablehlo.reduce_window over " + std::string(elementTypeName(x.type.element)) +
                   " has no lowering yet");
     const auto rank = static_cast<std::size_t>(x.type.rank());

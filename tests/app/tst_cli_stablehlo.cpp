@@ -34,21 +34,39 @@ private slots:
         // Compiled, replayed on the GRM, the checks evaluated on the replayed tensors.
         Run r = cli({QStringLiteral("check"), model("mlp_relu.mlir")});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.find("  6 kernels, ") != std::string::npos && r.out.find(" cycles on the GRM\n") != std::string::npos,
+        QVERIFY2(r.out.find("  6 kernels, ") != std::string::npos &&
+                     r.out.find(" cycles on the GRM\n") != std::string::npos,
                  r.out.c_str());
         QVERIFY(r.out.find("mlp_relu.mlir: 1 of 1 checks hold\n") != std::string::npos);
         QVERIFY(r.err.empty());
-        // bf16 has no lowering yet: the replay engine says where, the reference interpreter evaluates it.
+        // Every part of a split file is compiled and replayed on its own.
         r = cli({QStringLiteral("check"), model("ops_interpret.mlir")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("ops_interpret.mlir: 15 of 15 checks hold\n") != std::string::npos,
+                 r.out.c_str());
+        // What has no lowering says where; the reference interpreter still evaluates it.
+        QTemporaryDir dir;
+        const auto path = dir.filePath(QStringLiteral("cos.mlir"));
+        test::writeFile(
+            path.toStdString(),
+            "func.func @main() {\n  %a = stablehlo.constant dense<1.0> : tensor<4xf32>\n"
+            "  %c = stablehlo.cosine %a : tensor<4xf32>\n"
+            "  check.expect_almost_eq_const %c, dense<0.540302277> : tensor<4xf32>\n  func.return\n}\n");
+        r = cli({QStringLiteral("check"), path});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.find("ops_interpret.mlir:30:8: stablehlo.convert: f16 and bf16 tensors are not lowered yet") !=
-                     std::string::npos,
-                 r.err.c_str());
-        r = cli({QStringLiteral("check"), QStringLiteral("--engine"), QStringLiteral("reference"), model("mlp_relu.mlir"),
-                 model("softmax_generic.mlir"), model("ops_interpret.mlir")});
+        QVERIFY2(
+            r.err.find(
+                "cos.mlir:3:8: stablehlo.cosine: stablehlo.cosine on f32 has no lowering to xpu-v1 yet") !=
+                std::string::npos,
+            r.err.c_str());
+        r = cli({QStringLiteral("check"), QStringLiteral("--engine"), QStringLiteral("reference"), path});
+        QCOMPARE(r.exitCode, 0);
+        r = cli({QStringLiteral("check"), QStringLiteral("--engine"), QStringLiteral("reference"),
+                 model("mlp_relu.mlir"), model("softmax_generic.mlir"), model("ops_interpret.mlir")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.find("ops_interpret.mlir: 15 of 15 checks hold\n") != std::string::npos);
-        QVERIFY(r.out.find("3 of 3 files pass (evaluated by the reference interpreter)\n") != std::string::npos);
+        QVERIFY(r.out.find("3 of 3 files pass (evaluated by the reference interpreter)\n") !=
+                std::string::npos);
     }
 
     void aFailingCheckExitsOneWithItsWorstElement()
@@ -111,7 +129,8 @@ private slots:
         r = cli({QStringLiteral("check"), QStringLiteral("--engine"), QStringLiteral("fpga"), noChecks});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
-                 std::string("xpushark-cli: check: --engine: unknown engine 'fpga'; expected replay or reference"));
+                 std::string(
+                     "xpushark-cli: check: --engine: unknown engine 'fpga'; expected replay or reference"));
         r = cli({QStringLiteral("check"), QStringLiteral("--fast"), noChecks});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
@@ -124,17 +143,19 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("mlp.xtrace.json"));
         Run r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("-o"), out});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.find("wrote " + out.toStdString() + ": 6 kernels, ") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("wrote " + out.toStdString() + ": 6 kernels, ") != std::string::npos,
+                 r.out.c_str());
         r = cli({QStringLiteral("info"), out});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.find("dot_general %0 \u00b7 mlp.py:7(op)") != std::string::npos,
-                 r.out.c_str());
+        QVERIFY2(r.out.find("dot_general %0 \u00b7 mlp.py:7(op)") != std::string::npos, r.out.c_str());
         r = cli({QStringLiteral("replay"), out, QStringLiteral("--summary")});
         QCOMPARE(r.exitCode, 0);
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir")});
         QCOMPARE(r.exitCode, 2);
-        QCOMPARE(r.err.substr(0, r.err.find('\n')),
-                 std::string("xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json"));
+        QCOMPARE(
+            r.err.substr(0, r.err.find('\n')),
+            std::string(
+                "xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json"));
     }
 
     void infoDescribesAModule()

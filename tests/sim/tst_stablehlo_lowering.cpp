@@ -174,6 +174,25 @@ private slots:
                                                      type({7, 11}, "i32") + ") -> " + type({7, 11}) + "\n",
                                                  type({7, 11})))
             << 0;
+        // f16 and bf16 are held as f32; converting to them rounds to nearest even on the vector unit.
+        QTest::newRow("convert f32 -> bf16 -> f32 rounds to nearest even")
+            << QString::fromStdString(moduleText({7, 11}, {},
+                                                 "  %h = stablehlo.multiply %a, %a : " + type({7, 11}) +
+                                                     "\n  %n = stablehlo.convert %h : (" + type({7, 11}) +
+                                                     ") -> " + type({7, 11}, "bf16") +
+                                                     "\n  %r = stablehlo.convert %n : (" +
+                                                     type({7, 11}, "bf16") + ") -> " + type({7, 11}) + "\n",
+                                                 type({7, 11})))
+            << 0;
+        QTest::newRow("convert f32 -> f16 -> f32 rounds to nearest even")
+            << QString::fromStdString(moduleText({7, 11}, {},
+                                                 "  %h = stablehlo.multiply %a, %a : " + type({7, 11}) +
+                                                     "\n  %n = stablehlo.convert %h : (" + type({7, 11}) +
+                                                     ") -> " + type({7, 11}, "f16") +
+                                                     "\n  %r = stablehlo.convert %n : (" +
+                                                     type({7, 11}, "f16") + ") -> " + type({7, 11}) + "\n",
+                                                 type({7, 11})))
+            << 0;
         QTest::newRow("broadcast a row")
             << QString::fromStdString(moduleText({5}, {},
                                                  "  %r = stablehlo.broadcast_in_dim %a, dims = [1] : (" +
