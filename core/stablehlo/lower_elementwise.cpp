@@ -305,8 +305,14 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
                   isa::Space::Hbm, in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
                   static_cast<std::uint64_t>(tileSpan(t)));
     };
-    if (tiles > 1)
-        w.regionBegin("tiles");
+    // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
+    const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
+    const std::string loop =
+        std::string(kind) + (op.resultName.empty() ? "" : " " + op.resultName) + " tiles";
+    if (tiles > 1) {
+        w.declareRegion(loop, "loop");
+        w.regionBegin(loop);
+    }
     fetch(0);
     for (std::int64_t t = 0; t < tiles; ++t) {
         if (t + 1 < tiles)

@@ -12,17 +12,29 @@ void DisassemblyModel::setRun(const Run* run, int chip)
     m_chip = chip;
     m_text.clear();
     m_regions.clear();
+    m_sources.clear();
     m_activity.clear();
     m_maxStall = 0;
     if (run && chip >= 0 && static_cast<std::size_t>(chip) < run->trace->chips.size()) {
         const trace::ChipTrace& c = run->trace->chips[static_cast<std::size_t>(chip)];
         // Regions by program order: the static nesting of region.begin / region.end.
         std::vector<QString> open;
+        std::size_t line = 0; // source lines are sorted by pc
+        QString source;
         for (std::uint32_t pc = 0; pc < c.program.bundles.size(); ++pc) {
+            while (line < c.symbols.sourceLines.size() && c.symbols.sourceLines[line].pc <= pc) {
+                const auto& l = c.symbols.sourceLines[line++];
+                const auto slash = l.file.find_last_of('/');
+                source =
+                    QString::fromStdString(slash == std::string::npos ? l.file : l.file.substr(slash + 1)) +
+                    QLatin1Char(':') + QString::number(l.line);
+            }
+            m_sources.push_back(source);
             m_text.push_back(bundleText(*run->trace, chip, pc));
             for (const isa::Instruction& insn : c.program.bundles[pc].instructions)
                 if (insn.opcode == isa::Opcode::RegionBegin)
-                    open.push_back(regionName(*run->trace, chip, static_cast<std::uint32_t>(insn.operands[0].value)));
+                    open.push_back(
+                        regionName(*run->trace, chip, static_cast<std::uint32_t>(insn.operands[0].value)));
             m_regions.push_back(open.empty() ? QString() : open.back());
             for (const isa::Instruction& insn : c.program.bundles[pc].instructions)
                 if (insn.opcode == isa::Opcode::RegionEnd && !open.empty())
@@ -48,8 +60,9 @@ void DisassemblyModel::refreshCounts()
 
 analysis::PcActivity DisassemblyModel::activity(int row) const
 {
-    return row >= 0 && static_cast<std::size_t>(row) < m_activity.size() ? m_activity[static_cast<std::size_t>(row)]
-                                                                         : analysis::PcActivity{};
+    return row >= 0 && static_cast<std::size_t>(row) < m_activity.size()
+               ? m_activity[static_cast<std::size_t>(row)]
+               : analysis::PcActivity{};
 }
 
 int DisassemblyModel::rowCount(const QModelIndex& parent) const
@@ -83,7 +96,8 @@ QVariant DisassemblyModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case Pc: return row;
         case Executions: return static_cast<qulonglong>(a.executions);
-        case FirstIssue: return a.executions ? static_cast<qulonglong>(a.first) : std::numeric_limits<qulonglong>::max();
+        case FirstIssue:
+            return a.executions ? static_cast<qulonglong>(a.first) : std::numeric_limits<qulonglong>::max();
         case StallCycles:
         case StallBreakdown: return static_cast<qulonglong>(stall);
         default: return data(index, Qt::DisplayRole);
@@ -97,7 +111,8 @@ QVariant DisassemblyModel::data(const QModelIndex& index, int role) const
         for (int r = 1; r < events::kStallReasonCount; ++r)
             if (a.stallCycles[r])
                 t += QStringLiteral("%1: %2 cycles\n")
-                         .arg(QString::fromUtf8(events::stallReasonName(static_cast<events::StallReason>(r)).data()),
+                         .arg(QString::fromUtf8(
+                                  events::stallReasonName(static_cast<events::StallReason>(r)).data()),
                               cyclesText(a.stallCycles[r]));
         return t.trimmed();
     }
@@ -106,13 +121,15 @@ QVariant DisassemblyModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Pc: return row;
     case Region: return m_regions[row];
+    case Source: return m_sources[row];
     case Bundle: return m_text[row];
     case Executions: return cyclesText(a.executions);
     case FirstIssue: return a.executions ? cyclesText(a.first) : QString();
     case StallCycles: return stall ? cyclesText(stall) : QString();
     case StallBreakdown: return {};
     case MainReason:
-        return stall ? QString::fromUtf8(events::stallReasonName(static_cast<events::StallReason>(mainReason)).data())
+        return stall ? QString::fromUtf8(
+                           events::stallReasonName(static_cast<events::StallReason>(mainReason)).data())
                      : QString();
     default: return {};
     }
@@ -125,6 +142,7 @@ QVariant DisassemblyModel::headerData(int section, Qt::Orientation orientation, 
     switch (section) {
     case Pc: return tr("pc");
     case Region: return tr("region");
+    case Source: return tr("source");
     case Bundle: return tr("bundle");
     case Executions: return tr("executions");
     case FirstIssue: return tr("first issue");

@@ -1,7 +1,7 @@
 #pragma once
-// The bundles of one chip's program as a table: pc, enclosing region, disassembly, executions, first issue,
-// stall cycles and their split by reason. Counts come from the live lanes, so the table fills in while the
-// replay runs.
+// The bundles of one chip's program as a table: pc, enclosing region, source line, disassembly, executions,
+// first issue, stall cycles and their split by reason. Counts come from the live lanes, so the table fills in
+// while the replay runs.
 
 #include "analysis/activity_lanes.h"
 
@@ -15,7 +15,18 @@ class DisassemblyModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Pc, Region, Bundle, Executions, FirstIssue, StallCycles, StallBreakdown, MainReason, ColumnCount };
+    enum Column {
+        Pc,
+        Region,
+        Source, // the source line the bundle came from (.loc; a compiled StableHLO op's line in the .mlir)
+        Bundle,
+        Executions,
+        FirstIssue,
+        StallCycles,
+        StallBreakdown,
+        MainReason,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;      // numbers for numeric columns
     static constexpr int BreakdownRole = Qt::UserRole + 2; // QList<double> of stall cycles per reason
 
@@ -38,6 +49,7 @@ private:
     int m_chip = 0;
     QStringList m_text;    // per pc
     QStringList m_regions; // per pc: innermost region open at that pc in program order
+    QStringList m_sources; // per pc: "file:line" of the last source line at or before it
     std::vector<analysis::PcActivity> m_activity;
     std::uint64_t m_maxStall = 0;
 };
