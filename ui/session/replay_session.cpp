@@ -98,7 +98,9 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
     retire(m_compareWorker);
     const std::uint64_t request = ++m_request;
     m_mode = mode;
-    setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : tr("Loading %1…").arg(path));
+    // A StableHLO module is compiled as it loads (on the worker, like any load).
+    const QString loading = path.endsWith(QStringLiteral(".mlir")) ? tr("Compiling %1…") : tr("Loading %1…");
+    setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : loading.arg(path));
     m_worker = std::jthread([this, request, reuse = std::move(reuse), path, mode](std::stop_token stop) {
         work(stop, request, reuse, path, mode);
     });
