@@ -17,13 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         xps::shlo::InterpreterLimits limits;
         limits.maxWork = std::uint64_t{1} << 22;
         limits.maxTensorElements = std::int64_t{1} << 16;
-        if (!xps::shlo::checkModule(*module, limits))
-            continue;
-        // Small enough to evaluate: small enough to compile and replay (the program is at most the machine's
-        // instruction memory, every kernel's working set within VMEM).
+        const bool evaluates = xps::shlo::checkModule(*module, limits).ok();
+        // Compiling must refuse a malformed module (the explorer compiles without evaluating first); a
+        // module small enough to evaluate is small enough to replay (the program within 4,096 bundles).
         xps::shlo::CompileOptions options;
         options.machine.imemBundles = 4096;
-        if (auto compiled = xps::shlo::compileModule(*module, options))
+        auto compiled = xps::shlo::compileModule(*module, options);
+        if (compiled && evaluates)
             (void)xps::sim::replayAndCheck(*module, *compiled);
     }
     return 0;

@@ -82,7 +82,6 @@ struct ModuleCheck
 {
     std::vector<std::string> functionsRun;
     std::vector<CheckOutcome> checks;
-    std::uint64_t work = 0;
 };
 Result<ModuleCheck> checkModule(const Module& module, InterpreterLimits limits = {},
                                 const std::atomic<bool>* cancel = nullptr);

@@ -18,6 +18,10 @@ struct TensorRef
     std::optional<double> scalarConstant; // a scalar whose value is known when compiling
 };
 
+// lower_validate.cpp: what the kernels take on trust (dimensions in range, shapes that agree, positive
+// strides), checked before one runs; a located refusal otherwise.
+void validateOp(const Operation& op, const std::vector<TensorRef>& in);
+
 // Row-major byte strides of a shape with 4-byte elements.
 std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape);
 

@@ -272,6 +272,7 @@ private:
         }
         if (op.resultTypes.size() != 1 && op.kind != OpKind::Reduce)
             lowerFail("ops with several results have no lowering yet");
+        lower::validateOp(op, in);
         std::vector<TensorRef> outs;
         for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
             outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));

@@ -286,10 +286,7 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
     const auto staging = w.vmem(static_cast<std::uint64_t>(positions * F * 4), "the convolution's result");
     auto back = w.stream();
     // HBM -> VMEM in the result's layout, then out in one piece.
-    std::vector<MoveDim> toStaging;
-    for (const auto& d : m)
-        toStaging.push_back(d);
-    w.move(back, isa::Space::Vmem, staging, isa::Space::Hbm, product.address, toStaging);
+    w.move(back, isa::Space::Vmem, staging, isa::Space::Hbm, product.address, m);
     w.waitAll(back);
     auto last = w.stream();
     w.dma(last, isa::Space::Hbm, out.address, isa::Space::Vmem, staging,

@@ -457,6 +457,53 @@ private slots:
         QVERIFY(compared >= static_cast<std::size_t>(chips)); // every result of every chip
     }
 
+    void aMalformedModuleIsRefusedAtItsOp_data()
+    {
+        // What the interpreter would reject while computing, compile rejects before a kernel indexes with it.
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("broadcast dimension out of range")
+            << QStringLiteral(
+                   "func.func public @main(%a: tensor<4xf32>) -> tensor<2x4xf32> {\n"
+                   "  %0 = stablehlo.broadcast_in_dim %a, dims = [7] : (tensor<4xf32>) -> tensor<2x4xf32>\n"
+                   "  return %0 : tensor<2x4xf32>\n}\n")
+            << QStringLiteral("c.mlir:2:8: stablehlo.broadcast_in_dim: broadcast dimension 7 is not a "
+                              "dimension of a rank-2 tensor");
+        QTest::newRow("transpose that is no permutation")
+            << QStringLiteral(
+                   "func.func public @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+                   "  %0 = stablehlo.transpose %a, dims = [1, 1] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+                   "  return %0 : tensor<3x2xf32>\n}\n")
+            << QStringLiteral("c.mlir:2:8: stablehlo.transpose: permutation entry repeats dimension 1");
+        QTest::newRow("dot_general contracting sizes differ")
+            << QStringLiteral(
+                   "func.func public @main(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {\n"
+                   "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, "
+                   "tensor<4x5xf32>) -> tensor<2x5xf32>\n"
+                   "  return %0 : tensor<2x5xf32>\n}\n")
+            << QStringLiteral("c.mlir:2:8: stablehlo.dot_general: contracting dimensions differ in size");
+        QTest::newRow("convolution with a zero stride")
+            << QStringLiteral(
+                   "func.func public @main(%a: tensor<1x4x4x1xf32>, %k: tensor<2x2x1x1xf32>) -> "
+                   "tensor<1x3x3x1xf32> {\n"
+                   "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+                   "f], window = {stride = [0, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : "
+                   "i64} : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>\n"
+                   "  return %0 : tensor<1x3x3x1xf32>\n}\n")
+            << QStringLiteral("c.mlir:2:8: stablehlo.convolution: convolution strides and dilations must be "
+                              "positive and in range");
+    }
+    void aMalformedModuleIsRefusedAtItsOp()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        auto m = parseModule(text.toStdString(), "c.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        auto compiled = compileModule(*m);
+        QVERIFY(!compiled.ok());
+        QCOMPARE(compiled.error().toString(), error.toStdString());
+    }
+
     void whatHasNoLoweringSaysSoAtItsLine()
     {
         auto m = parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
