@@ -126,6 +126,106 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
             return {};
         return {"vxor v3, " + a + ", " + v(kSignMask), "vexp.f32 v4, v3", "vadd.f32 v5, v4, " + v(kOne),
                 "vrcp.f32 " + res + ", v5"};
+    case OpKind::ExponentialMinusOne: // Kahan: u = e^x; (u - 1) x / ln u, exact where u rounds to 1
+        if (!f)
+            return {};
+        return {"vexp.f32 v3, " + a,
+                "vsub.f32 v4, v3, " + v(kOne),
+                "vlog.f32 v5, v3",
+                "vmul.f32 v4, v4, " + a,
+                "vrcp.f32 v5, v5",
+                "vmul.f32 v4, v4, v5",
+                "vcmp.eq.f32 v5, v3, " + v(kOne),
+                "vsel v4, v5, " + a + ", v4",
+                "vbcast v30, 2139095040",
+                "vcmp.eq.f32 v5, v3, v30",
+                "vsel v4, v5, v3, v4", // u = inf: inf
+                "vcmp.eq.f32 v5, v3, " + v(kZero),
+                "vsub.f32 v31, v3, " + v(kOne),
+                "vsel " + res + ", v5, v31, v4"};
+    case OpKind::LogPlusOne: // Kahan: u = 1 + x; ln u * x / (u - 1), x itself where u rounds to 1
+        if (!f)
+            return {};
+        return {"vadd.f32 v3, " + a + ", " + v(kOne),
+                "vlog.f32 v4, v3",
+                "vsub.f32 v5, v3, " + v(kOne),
+                "vrcp.f32 v5, v5",
+                "vmul.f32 v5, v5, " + a,
+                "vmul.f32 v4, v4, v5",
+                "vcmp.eq.f32 v5, v3, " + v(kOne),
+                "vsel v4, v5, " + a + ", v4",
+                "vbcast v30, 2139095040",
+                "vcmp.eq.f32 v5, v3, v30",
+                "vsel " + res + ", v5, v3, v4"};
+    case OpKind::Remainder: // x - trunc(x / y) y, fused (exact when the quotient is); NaN for y = 0 or x
+                            // infinite
+        if (!f)
+            return {};
+        return {"vrcp.f32 v3, " + b,
+                "vmul.f32 v3, " + a + ", v3",
+                "vcvt.s32.f32 v3, v3",
+                "vcvt.f32.s32 v3, v3",
+                "vxor v3, v3, " + v(kSignMask),
+                "vfma.f32 v4, v3, " + b + ", " + a,
+                "vcmp.eq.f32 v5, " + b + ", " + v(kZero),
+                "vsub.f32 v3, " + a + ", " + a,
+                "vcmp.eq.f32 v3, v3, v3",
+                "vxor v3, v3, " + v(kIntOne),
+                "vor v5, v5, v3",
+                "vbcast v31, 2143289344",
+                "vsel " + res + ", v5, v31, v4"};
+    case OpKind::Sine:
+    case OpKind::Cosine: {
+        // k = x * 2/pi rounded to an integer (the 1.5 * 2^23 trick), r = x - k pi/2 in three fused steps
+        // (Cody-Waite), then Cephes' minimax polynomials for sin r and cos r on [-pi/4, pi/4]; the quadrant
+        // k mod 4 (k + 1 for cosine) picks one and its sign. NaN and infinities give NaN.
+        if (!f)
+            return {};
+        const auto k = [](float x) { return f32Bits(x); };
+        std::vector<std::string> code = {
+            "vbcast v4, " + k(0.636619772f), "vmul.f32 v3, " + a + ", v4", "vbcast v4, " + k(12582912.0f),
+            "vadd.f32 v3, v3, v4", "vsub.f32 v3, v3, v4", "vcvt.s32.f32 v30, v3",
+            "vbcast v4, " + k(-1.5703125f), "vfma.f32 v5, v3, v4, " + a,
+            "vbcast v4, " + k(-4.837512969970703125e-4f), "vfma.f32 v5, v3, v4, v5",
+            "vbcast v4, " + k(-7.54978995489188216e-8f), "vfma.f32 v5, v3, v4, v5", "vmul.f32 v31, v5, v5",
+            // sin r = r + r * r^2 * (s1 + r^2 (s2 + r^2 s3))
+            "vbcast v3, " + k(-1.9515295891e-4f), "vbcast v4, " + k(8.3321608736e-3f),
+            "vfma.f32 v3, v3, v31, v4", "vbcast v4, " + k(-1.6666654611e-1f), "vfma.f32 v3, v3, v31, v4",
+            "vmul.f32 v3, v3, v31", "vfma.f32 v3, v3, v5, v5",
+            // cos r = 1 + r^2 (-1/2 + r^2 (c1 + r^2 (c2 + r^2 c3)))
+            "vbcast v5, " + k(2.443315711809948e-5f), "vbcast v4, " + k(-1.388731625493765e-3f),
+            "vfma.f32 v5, v5, v31, v4", "vbcast v4, " + k(4.166664568298827e-2f), "vfma.f32 v5, v5, v31, v4",
+            "vbcast v4, " + k(-0.5f), "vfma.f32 v5, v5, v31, v4", "vfma.f32 v5, v5, v31, " + v(kOne)};
+        if (op.kind == OpKind::Cosine)
+            code.push_back("vadd.s32 v30, v30, " + v(kIntOne));
+        code.insert(code.end(),
+                    {"vand v31, v30, " + v(kIntOne), "vsel v4, v31, v5, v3", "vbcast v31, 2",
+                     "vand v31, v30, v31", "vxor v3, v4, " + v(kSignMask), "vsel " + res + ", v31, v3, v4"});
+        return code;
+    }
+    case OpKind::Cbrt: // e^(ln|x| / 3), one Newton step y -= (y^3 - |x|) / (3 y^2), then x's sign
+        if (!f)
+            return {};
+        return {"vand v3, " + a + ", " + v(kAbsMask), "vlog.f32 v4, v3", "vbcast v5, " + f32Bits(1.0f / 3.0f),
+                "vmul.f32 v4, v4, v5", "vexp.f32 v4, v4", "vmul.f32 v5, v4, v4", "vmul.f32 v30, v5, v4",
+                "vsub.f32 v30, v30, v3", "vbcast v31, " + f32Bits(3.0f), "vmul.f32 v5, v5, v31",
+                "vrcp.f32 v5, v5", "vmul.f32 v30, v30, v5", "vsub.f32 v30, v4, v30",
+                // 0, infinity and NaN: the first estimate already is the answer (the step would give NaN)
+                "vcmp.eq.f32 v5, v30, v30", "vsel v4, v5, v30, v4", "vand v5, " + a + ", " + v(kSignMask),
+                "vor " + res + ", v4, v5"};
+    case OpKind::Power: // e^(y ln |x|), negative for x < 0 and an odd integer y, NaN for a fraction; x^0 = 1
+        if (!f)
+            return {};
+        return {"vand v3, " + a + ", " + v(kAbsMask), "vlog.f32 v3, v3", "vmul.f32 v3, v3, " + b,
+                "vexp.f32 v3, v3",
+                // y an integer? trunc(y) == y; odd? its lowest bit
+                "vcvt.s32.f32 v4, " + b, "vcvt.f32.s32 v5, v4", "vcmp.eq.f32 v5, v5, " + b,
+                "vand v4, v4, " + v(kIntOne), "vcmp.lt.f32 v30, " + a + ", " + v(kZero), "vand v31, v30, v4",
+                "vand v31, v31, v5", "vxor v4, v3, " + v(kSignMask),
+                "vsel v3, v31, v4, v3", // odd power of a negative
+                "vxor v5, v5, " + v(kIntOne), "vand v30, v30, v5", "vbcast v31, 2143289344",
+                "vsel v3, v30, v31, v3", // fraction: NaN
+                "vcmp.eq.f32 v5, " + b + ", " + v(kZero), "vsel " + res + ", v5, " + v(kOne) + ", v3"};
     case OpKind::IsFinite: // x - x is 0 for finite x, NaN otherwise
         return {"vsub.f32 v3, " + a + ", " + a, "vcmp.eq.f32 " + res + ", v3, " + v(kZero)};
     case OpKind::Not:

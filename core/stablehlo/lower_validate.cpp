@@ -195,8 +195,11 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
         const auto at = [](const TensorType& t, std::int64_t d) {
             return t.shape[static_cast<std::size_t>(d)];
         };
-        if (at(in[0].type, L.feature) != at(in[1].type, K.batch) ||
-            at(out, O.feature) != at(in[1].type, K.feature) || at(out, O.batch) != at(in[0].type, L.batch))
+        const auto* groups = op.attributes.find("feature_group_count");
+        const std::int64_t G = groups && groups->kind == Attribute::Kind::Integer ? groups->integer : 1;
+        if (G < 1 || at(in[0].type, L.feature) != at(in[1].type, K.batch) * G ||
+            at(in[1].type, K.feature) % G != 0 || at(out, O.feature) != at(in[1].type, K.feature) ||
+            at(out, O.batch) != at(in[0].type, L.batch))
             lowerFail("the convolution's features or batch do not match its operands");
         for (std::size_t s = 0; s < S; ++s) {
             if (strides[s] < 1 || lhsDil[s] < 1 || rhsDil[s] < 1 || strides[s] > kMaxTensorElements ||

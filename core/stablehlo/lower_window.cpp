@@ -172,10 +172,11 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
     const auto L = detail::convLayout(numbers->items[0], 'b', 'f', rank);
     const auto K = detail::convLayout(numbers->items[1], 'i', 'o', rank);
     const auto O = detail::convLayout(numbers->items[2], 'b', 'f', rank);
-    const auto* groups = op.attributes.find("feature_group_count");
     const auto* batchGroups = op.attributes.find("batch_group_count");
-    if ((groups && groups->integer != 1) || (batchGroups && batchGroups->integer != 1))
-        lowerFail("grouped convolutions (feature_group_count or batch_group_count > 1) have no lowering yet");
+    if (batchGroups && batchGroups->integer != 1)
+        lowerFail("convolutions with batch_group_count > 1 have no lowering yet");
+    const auto* groupCount = op.attributes.find("feature_group_count");
+    const std::int64_t G = groupCount ? groupCount->integer : 1;
     const auto S = static_cast<std::size_t>(rank - 2);
     const auto strides = detail::flatIntsAttr(op, "window_strides", S, 1);
     const auto padding = detail::flatIntsAttr(op, "padding", 2 * S, 0);
@@ -183,6 +184,9 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
     const auto rhsDil = detail::flatIntsAttr(op, "rhs_dilation", S, 1);
     const auto reversal = detail::flatIntsAttr(op, "window_reversal", S, 0);
     const std::int64_t N = at(lhs.type, L.batch), C = at(lhs.type, L.feature), F = at(rhs.type, K.feature);
+    if (G < 1 || C % G != 0 || F % G != 0 || at(rhs.type, K.batch) != C / G)
+        lowerFail("feature_group_count does not divide the input and output features");
+    const std::int64_t Cg = C / G, Fg = F / G; // each group: Cg input features to Fg output features
     std::vector<std::int64_t> kernel(S), outSpatial(S);
     std::int64_t positions = N, kernelCount = 1;
     for (std::size_t s = 0; s < S; ++s) {
@@ -191,14 +195,10 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
         positions *= outSpatial[s];
         kernelCount *= kernel[s];
     }
-    const std::int64_t width = kernelCount * C;
-    // The patch matrix [N * out positions, kernel positions * C], zero where the window reads padding.
-    const auto patchesBytes = static_cast<std::uint64_t>(positions * width * 4);
-    const auto patchesV = w.vmem(patchesBytes, "the convolution's patch matrix");
-    w.bundle("vbcast v15, 0");
-    for (std::uint64_t a = 0; a < patchesBytes; a += 4096)
-        w.bundle("vst v15, [" + std::to_string(patchesV + a) + "]");
+    const std::int64_t width = kernelCount * Cg;
     const auto ls = byteStrides(lhs.type.shape);
+    const auto ks = byteStrides(rhs.type.shape);
+    const auto os = byteStrides(out.type.shape);
     std::vector<std::int64_t> rowStride(S);
     std::int64_t stride = width * 4;
     for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
@@ -206,92 +206,96 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
         stride *= outSpatial[static_cast<std::size_t>(s)];
     }
     const std::int64_t batchStride = stride;
-    auto gather = w.stream();
-    forEach(kernel, [&](const std::vector<std::int64_t>& k, std::int64_t column) {
-        std::vector<MoveDim> dims = {{N, ls[static_cast<std::size_t>(L.batch)], batchStride}};
-        std::int64_t src = 0, dst = column * C * 4;
-        for (std::size_t s = 0; s < S; ++s) {
-            const auto kk = reversal[s] ? kernel[s] - 1 - k[s] : k[s];
-            const auto p = progression(outSpatial[s], at(lhs.type, L.spatial[s]), strides[s],
-                                       kk * rhsDil[s] - padding[2 * s], lhsDil[s]);
-            if (p.count == 0)
-                return;
-            dims.push_back(
-                {p.count, p.iStep * ls[static_cast<std::size_t>(L.spatial[s])], p.oStep * rowStride[s]});
-            src += p.i0 * ls[static_cast<std::size_t>(L.spatial[s])];
-            dst += p.o0 * rowStride[s];
-        }
-        dims.push_back({C, ls[static_cast<std::size_t>(L.feature)], 4});
-        w.move(gather, isa::Space::Vmem, patchesV + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(src), dims);
-    });
-    // The kernel as a [kernel positions * C, F] matrix, rows in the patch columns' order.
-    const auto kernelBytes = static_cast<std::uint64_t>(width * F * 4);
-    const auto kernelV = w.vmem(kernelBytes, "the convolution's kernel matrix");
-    const auto ks = byteStrides(rhs.type.shape);
-    std::vector<MoveDim> kdims;
-    std::int64_t kstride = C * F * 4;
-    std::vector<MoveDim> spatialDims(S);
-    for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
-        const auto u = static_cast<std::size_t>(s);
-        spatialDims[u] = {kernel[u], ks[static_cast<std::size_t>(K.spatial[u])], kstride};
-        kstride *= kernel[u];
-    }
-    kdims = spatialDims;
-    kdims.push_back({C, ks[static_cast<std::size_t>(K.batch)], F * 4});
-    kdims.push_back({F, ks[static_cast<std::size_t>(K.feature)], 4});
-    w.move(gather, isa::Space::Vmem, kernelV, isa::Space::Hbm, rhs.address, kdims);
-    w.waitAll(gather);
-    TensorRef patches{w.hbmBuffer("conv_patches", patchesBytes, "f32", {positions, width}),
-                      {{positions, width}, ElementType::F32},
-                      {}};
-    TensorRef matrix{
-        w.hbmBuffer("conv_kernel", kernelBytes, "f32", {width, F}), {{width, F}, ElementType::F32}, {}};
-    auto spill = w.stream();
-    if (patchesBytes > 0)
-        w.dma(spill, isa::Space::Hbm, patches.address, isa::Space::Vmem, patchesV, patchesBytes);
-    if (kernelBytes > 0)
-        w.dma(spill, isa::Space::Hbm, matrix.address, isa::Space::Vmem, kernelV, kernelBytes);
-    w.waitAll(spill);
-    // The product [N * out positions, F] is the result itself when the result is laid out [b, spatial..., f].
-    bool direct = O.batch == 0 && O.feature == rank - 1;
+    // The product [N * out positions, Fg] is the result itself when there is one group and the result is laid
+    // out [b, spatial..., f]; otherwise each group's product is moved into its features of the result.
+    bool direct = G == 1 && O.batch == 0 && O.feature == rank - 1;
     for (std::size_t s = 0; s < S; ++s)
         direct &= O.spatial[s] == static_cast<std::int64_t>(s) + 1;
-    TensorRef product{direct ? out.address
-                             : w.hbmBuffer("conv_product", static_cast<std::uint64_t>(positions * F * 4),
-                                           "f32", {positions, F}),
-                      {{positions, F}, ElementType::F32},
-                      {}};
-    Operation dot;
-    dot.kind = OpKind::Dot;
-    dot.resultTypes = {product.type};
-    w.beginKernel(); // the patch and kernel copies in VMEM are spent
-    lowerDot(w, dot, {patches, matrix}, product);
-    if (direct)
-        return;
-    // Otherwise move [N, spatial..., F] into the result's layout.
-    w.beginKernel();
-    const auto os = byteStrides(out.type.shape);
-    std::vector<MoveDim> m = {
-        {N, positions / std::max<std::int64_t>(N, 1) * F * 4, os[static_cast<std::size_t>(O.batch)]}};
-    std::int64_t ps = F * 4;
-    std::vector<MoveDim> sp(S);
-    for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
-        const auto u = static_cast<std::size_t>(s);
-        sp[u] = {outSpatial[u], ps, os[static_cast<std::size_t>(O.spatial[u])]};
-        ps *= outSpatial[u];
+    for (std::int64_t g = 0; g < G; ++g) {
+        w.beginKernel();
+        // The patch matrix [N * out positions, kernel positions * Cg], zero where the window reads padding.
+        const auto patchesBytes = static_cast<std::uint64_t>(positions * width * 4);
+        const auto patchesV = w.vmem(patchesBytes, "the convolution's patch matrix");
+        w.bundle("vbcast v15, 0");
+        for (std::uint64_t a = 0; a < patchesBytes; a += 4096)
+            w.bundle("vst v15, [" + std::to_string(patchesV + a) + "]");
+        auto gather = w.stream();
+        const std::int64_t channel = g * Cg * ls[static_cast<std::size_t>(L.feature)];
+        forEach(kernel, [&](const std::vector<std::int64_t>& k, std::int64_t column) {
+            std::vector<MoveDim> dims = {{N, ls[static_cast<std::size_t>(L.batch)], batchStride}};
+            std::int64_t src = channel, dst = column * Cg * 4;
+            for (std::size_t s = 0; s < S; ++s) {
+                const auto kk = reversal[s] ? kernel[s] - 1 - k[s] : k[s];
+                const auto p = progression(outSpatial[s], at(lhs.type, L.spatial[s]), strides[s],
+                                           kk * rhsDil[s] - padding[2 * s], lhsDil[s]);
+                if (p.count == 0)
+                    return;
+                dims.push_back(
+                    {p.count, p.iStep * ls[static_cast<std::size_t>(L.spatial[s])], p.oStep * rowStride[s]});
+                src += p.i0 * ls[static_cast<std::size_t>(L.spatial[s])];
+                dst += p.o0 * rowStride[s];
+            }
+            dims.push_back({Cg, ls[static_cast<std::size_t>(L.feature)], 4});
+            w.move(gather, isa::Space::Vmem, patchesV + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
+                   lhs.address + static_cast<std::uint64_t>(src), dims);
+        });
+        // The group's kernel as a [kernel positions * Cg, Fg] matrix, rows in the patch columns' order.
+        const auto kernelBytes = static_cast<std::uint64_t>(width * Fg * 4);
+        const auto kernelV = w.vmem(kernelBytes, "the convolution's kernel matrix");
+        std::vector<MoveDim> kdims(S);
+        std::int64_t kstride = Cg * Fg * 4;
+        for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
+            const auto u = static_cast<std::size_t>(s);
+            kdims[u] = {kernel[u], ks[static_cast<std::size_t>(K.spatial[u])], kstride};
+            kstride *= kernel[u];
+        }
+        kdims.push_back({Cg, ks[static_cast<std::size_t>(K.batch)], Fg * 4});
+        kdims.push_back({Fg, ks[static_cast<std::size_t>(K.feature)], 4});
+        w.move(gather, isa::Space::Vmem, kernelV, isa::Space::Hbm,
+               rhs.address + static_cast<std::uint64_t>(g * Fg * ks[static_cast<std::size_t>(K.feature)]),
+               kdims);
+        w.waitAll(gather);
+        TensorRef patches{w.hbmBuffer("conv_patches", patchesBytes, "f32", {positions, width}),
+                          {{positions, width}, ElementType::F32},
+                          {}};
+        TensorRef matrix{
+            w.hbmBuffer("conv_kernel", kernelBytes, "f32", {width, Fg}), {{width, Fg}, ElementType::F32}, {}};
+        auto spill = w.stream();
+        if (patchesBytes > 0)
+            w.dma(spill, isa::Space::Hbm, patches.address, isa::Space::Vmem, patchesV, patchesBytes);
+        if (kernelBytes > 0)
+            w.dma(spill, isa::Space::Hbm, matrix.address, isa::Space::Vmem, kernelV, kernelBytes);
+        w.waitAll(spill);
+        TensorRef product{direct ? out.address
+                                 : w.hbmBuffer("conv_product", static_cast<std::uint64_t>(positions * Fg * 4),
+                                               "f32", {positions, Fg}),
+                          {{positions, Fg}, ElementType::F32},
+                          {}};
+        Operation dot;
+        dot.kind = OpKind::Dot;
+        dot.resultTypes = {product.type};
+        w.beginKernel(); // the patch and kernel copies in VMEM are spent
+        lowerDot(w, dot, {patches, matrix}, product);
+        if (direct)
+            return;
+        // [N, spatial..., Fg] into the group's features of the result, HBM to HBM.
+        std::vector<MoveDim> m = {
+            {N, positions / std::max<std::int64_t>(N, 1) * Fg * 4, os[static_cast<std::size_t>(O.batch)]}};
+        std::int64_t ps = Fg * 4;
+        std::vector<MoveDim> sp(S);
+        for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
+            const auto u = static_cast<std::size_t>(s);
+            sp[u] = {outSpatial[u], ps, os[static_cast<std::size_t>(O.spatial[u])]};
+            ps *= outSpatial[u];
+        }
+        m.insert(m.end(), sp.begin(), sp.end());
+        m.push_back({Fg, 4, os[static_cast<std::size_t>(O.feature)]});
+        auto back = w.stream();
+        w.move(back, isa::Space::Hbm,
+               out.address + static_cast<std::uint64_t>(g * Fg * os[static_cast<std::size_t>(O.feature)]),
+               isa::Space::Hbm, product.address, m);
+        w.waitAll(back);
     }
-    m.insert(m.end(), sp.begin(), sp.end());
-    m.push_back({F, 4, os[static_cast<std::size_t>(O.feature)]});
-    const auto staging = w.vmem(static_cast<std::uint64_t>(positions * F * 4), "the convolution's result");
-    auto back = w.stream();
-    // HBM -> VMEM in the result's layout, then out in one piece.
-    w.move(back, isa::Space::Vmem, staging, isa::Space::Hbm, product.address, m);
-    w.waitAll(back);
-    auto last = w.stream();
-    w.dma(last, isa::Space::Hbm, out.address, isa::Space::Vmem, staging,
-          static_cast<std::uint64_t>(positions * F * 4));
-    w.waitAll(last);
 }
 
 } // namespace xps::shlo::lower

@@ -149,6 +149,13 @@ private slots:
         QTest::newRow("log") << unary("stablehlo.log", true) << 1;
         QTest::newRow("sqrt: reciprocal of rsqrt") << unary("stablehlo.sqrt", true) << 2;
         QTest::newRow("rsqrt") << unary("stablehlo.rsqrt", true) << 1;
+        // Functions the vector unit has no instruction for, and the error each approximation is held to.
+        QTest::newRow("sine: Cody-Waite reduction, minimax polynomial") << unary("stablehlo.sine") << 2;
+        QTest::newRow("cosine") << unary("stablehlo.cosine") << 2;
+        QTest::newRow("cbrt: e^(ln|x|/3), one Newton step") << unary("stablehlo.cbrt") << 2;
+        QTest::newRow("exponential_minus_one: Kahan") << unary("stablehlo.exponential_minus_one") << 3;
+        QTest::newRow("log_plus_one: Kahan") << unary("stablehlo.log_plus_one", true) << 3;
+        QTest::newRow("remainder: fused x - trunc(x/y) y") << binary("stablehlo.remainder") << 0;
         QTest::newRow("compare and select")
             << QString::fromStdString(moduleText(
                    {4, 9}, {4, 9},
@@ -352,6 +359,16 @@ private slots:
                     "[0, 2]], lhs_dilate = [2, 1], rhs_dilate = [1, 2], reverse = [true, false]}",
                     {1, 7, 3, 3})
             << 0;
+        QTest::newRow("convolution with 2 feature groups (depthwise-like)")
+            << QString::fromStdString(moduleText(
+                   {1, 5, 5, 4}, {3, 3, 2, 6},
+                   "  %r = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, "
+                   "f], window = "
+                   "{stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                   "feature_group_count = 2 : i64} : (" +
+                       type({1, 5, 5, 4}) + ", " + type({3, 3, 2, 6}) + ") -> " + type({1, 5, 5, 6}) + "\n",
+                   type({1, 5, 5, 6})))
+            << 0;
         QTest::newRow("convolution NCHW x OIHW") << conv({1, 2, 5, 5}, {3, 2, 3, 3},
                                                          "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, "
                                                          "1], window = {stride = [1, 1], pad = [[0, 0], "
@@ -507,14 +524,14 @@ private slots:
     void whatHasNoLoweringSaysSoAtItsLine()
     {
         auto m = parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                             "  %0 = stablehlo.cosine %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+                             "  %0 = stablehlo.atan2 %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
                              "c.mlir");
         QVERIFY(m.ok());
         auto compiled = compileModule(*m);
         QVERIFY(!compiled.ok());
         QCOMPARE(compiled.error().toString(),
                  std::string(
-                     "c.mlir:2:8: stablehlo.cosine: stablehlo.cosine on f32 has no lowering to xpu-v1 yet"));
+                     "c.mlir:2:8: stablehlo.atan2: stablehlo.atan2 on f32 has no lowering to xpu-v1 yet"));
     }
 };
 
