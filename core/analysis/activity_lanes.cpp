@@ -1,5 +1,6 @@
 #include "analysis/activity_lanes.h"
 
+#include "analysis/region_levels.h"
 #include "isa/isa.h"
 #include "isa/topology.h"
 
@@ -133,8 +134,12 @@ ActivityLanes::ActivityLanes(const trace::Trace& trace) : m_trace(trace)
         l.firstRegion = m_lanes.size();
         if (!chip.symbols.regions.empty()) {
             static constexpr const char* kLevelNames[kRegionLevels] = {"regions", "regions 2", "regions 3"};
+            const auto levels = regionLevelsByDepth(chip, kRegionLevels);
             for (int d = 0; d < kRegionLevels; ++d)
-                add(LaneKind::Region, d, 1, kLevelNames[d]);
+                add(LaneKind::Region, d, 1,
+                    levels[static_cast<std::size_t>(d)].empty()
+                        ? std::string(kLevelNames[d])
+                        : "regions: " + levels[static_cast<std::size_t>(d)]);
             l.regionLanes = kRegionLevels;
         }
         l.stall = add(LaneKind::Stall, 0, events::kStallReasonCount, "stalls");

@@ -4,6 +4,7 @@
 // Plus what the user sees of a compiled module: its regions, source lines and checks.
 #include "sim_support.h"
 
+#include "analysis/activity_lanes.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/interpreter.h"
 #include "stablehlo/parser.h"
@@ -421,6 +422,14 @@ private slots:
         for (const auto& l : symbols.sourceLines)
             lineSeen |= l.line == 23 && l.file.find("mlp_relu.mlir") != std::string::npos;
         QVERIFY(lineSeen);
+        // The timeline's region lanes say which levels they hold: module, @main, then @mlp and its ops.
+        const analysis::ActivityLanes lanes(compiled->trace);
+        std::vector<std::string> regionLanes;
+        for (const auto& lane : lanes.lanes())
+            if (lane.name.rfind("regions", 0) == 0)
+                regionLanes.push_back(lane.name);
+        QCOMPARE(regionLanes,
+                 (std::vector<std::string>{"regions: layer", "regions: layer", "regions: layer, op"}));
         auto replayed = sim::replayAndCheck(m, *compiled);
         QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
         QVERIFY(replayed->check.checks.front().passed);
@@ -523,15 +532,16 @@ private slots:
 
     void whatHasNoLoweringSaysSoAtItsLine()
     {
-        auto m = parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                             "  %0 = stablehlo.atan2 %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
-                             "c.mlir");
+        auto m =
+            parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                        "  %0 = stablehlo.atan2 %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+                        "c.mlir");
         QVERIFY(m.ok());
         auto compiled = compileModule(*m);
         QVERIFY(!compiled.ok());
-        QCOMPARE(compiled.error().toString(),
-                 std::string(
-                     "c.mlir:2:8: stablehlo.atan2: stablehlo.atan2 on f32 has no lowering to xpu-v1 yet"));
+        QCOMPARE(
+            compiled.error().toString(),
+            std::string("c.mlir:2:8: stablehlo.atan2: stablehlo.atan2 on f32 has no lowering to xpu-v1 yet"));
     }
 };
 

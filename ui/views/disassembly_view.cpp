@@ -82,7 +82,7 @@ DisassemblyView::DisassemblyView(ReplaySession* session, SelectionModel* selecti
     header->setStretchLastSection(false);
     header->resizeSection(DisassemblyModel::Pc, 56);
     header->resizeSection(DisassemblyModel::Region, 110);
-    header->resizeSection(DisassemblyModel::Source, 110);
+    header->resizeSection(DisassemblyModel::Source, 150);
     header->resizeSection(DisassemblyModel::Bundle, 420);
     header->resizeSection(DisassemblyModel::Executions, 90);
     header->resizeSection(DisassemblyModel::FirstIssue, 90);
