@@ -203,6 +203,59 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                      "vand v31, v30, v31", "vxor v3, v4, " + v(kSignMask), "vsel " + res + ", v31, v3, v4"});
         return code;
     }
+    case OpKind::Atan2: {
+        // t = min(|x|, |y|) / max(|x|, |y|) in [0, 1], reduced to [-tan(pi/8), tan(pi/8)] around pi/4 above
+        // tan(pi/8), Cephes' atanf polynomial, then the octant: pi/2 - r where |y| > |x|, pi - r for x < 0,
+        // y's sign. Both zero gives +-0 (x = -0 aside); a NaN operand gives NaN.
+        if (!f)
+            return {};
+        const auto k = [](float x) { return f32Bits(x); };
+        const auto& y = a;
+        const auto& x = b;
+        return {"vand v3, " + x + ", " + v(kAbsMask),
+                "vand v4, " + y + ", " + v(kAbsMask),
+                "vmax.f32 v5, v3, v4",
+                "vmin.f32 v30, v3, v4",
+                "vcmp.lt.f32 v31, v3, v4",
+                "vrcp.f32 v5, v5",
+                "vmul.f32 v30, v30, v5",
+                "vcmp.eq.f32 v5, v30, v30",
+                "vsel v30, v5, v30, " + v(kZero), // 0 / 0
+                "vbcast v3, " + k(0.414213562f),
+                "vcmp.lt.f32 v4, v3, v30",
+                "vsub.f32 v5, v30, " + v(kOne),
+                "vadd.f32 v3, v30, " + v(kOne),
+                "vrcp.f32 v3, v3",
+                "vmul.f32 v5, v5, v3",
+                "vsel v30, v4, v5, v30",
+                "vmul.f32 v5, v30, v30",
+                "vbcast v3, " + k(8.05374449538e-2f),
+                "vbcast v6, " + k(-1.38776856032e-1f),
+                "vfma.f32 v3, v3, v5, v6",
+                "vbcast v6, " + k(1.99777106478e-1f),
+                "vfma.f32 v3, v3, v5, v6",
+                "vbcast v6, " + k(-3.33329491539e-1f),
+                "vfma.f32 v3, v3, v5, v6",
+                "vmul.f32 v3, v3, v5",
+                "vfma.f32 v3, v3, v30, v30",
+                "vbcast v6, " + k(0.785398163f),
+                "vsel v6, v4, v6, " + v(kZero),
+                "vadd.f32 v3, v3, v6",
+                "vbcast v6, " + k(1.57079633f),
+                "vsub.f32 v5, v6, v3",
+                "vsel v3, v31, v5, v3",
+                "vcmp.lt.f32 v31, " + x + ", " + v(kZero),
+                "vbcast v6, " + k(3.14159265f),
+                "vsub.f32 v5, v6, v3",
+                "vsel v3, v31, v5, v3",
+                "vand v5, " + y + ", " + v(kSignMask),
+                "vor v3, v3, v5",
+                "vcmp.eq.f32 v5, " + y + ", " + y,
+                "vcmp.eq.f32 v4, " + x + ", " + x,
+                "vand v5, v5, v4",
+                "vbcast v6, 2143289344",
+                "vsel " + res + ", v5, v3, v6"};
+    }
     case OpKind::Cbrt: // e^(ln|x| / 3), one Newton step y -= (y^3 - |x|) / (3 y^2), then x's sign
         if (!f)
             return {};

@@ -156,6 +156,7 @@ private slots:
         QTest::newRow("cbrt: e^(ln|x|/3), one Newton step") << unary("stablehlo.cbrt") << 2;
         QTest::newRow("exponential_minus_one: Kahan") << unary("stablehlo.exponential_minus_one") << 3;
         QTest::newRow("log_plus_one: Kahan") << unary("stablehlo.log_plus_one", true) << 3;
+        QTest::newRow("atan2: octant reduction, minimax polynomial") << binary("stablehlo.atan2") << 3;
         QTest::newRow("remainder: fused x - trunc(x/y) y") << binary("stablehlo.remainder") << 0;
         QTest::newRow("compare and select")
             << QString::fromStdString(moduleText(
@@ -532,16 +533,16 @@ private slots:
 
     void whatHasNoLoweringSaysSoAtItsLine()
     {
-        auto m =
-            parseModule("func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-                        "  %0 = stablehlo.atan2 %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
-                        "c.mlir");
+        auto m = parseModule(
+            "func.func public @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n"
+            "  %0 = stablehlo.shift_left %a, %a : tensor<4xi32>\n  return %0 : tensor<4xi32>\n}\n",
+            "c.mlir");
         QVERIFY(m.ok());
         auto compiled = compileModule(*m);
         QVERIFY(!compiled.ok());
-        QCOMPARE(
-            compiled.error().toString(),
-            std::string("c.mlir:2:8: stablehlo.atan2: stablehlo.atan2 on f32 has no lowering to xpu-v1 yet"));
+        QCOMPARE(compiled.error().toString(),
+                 std::string("c.mlir:2:8: stablehlo.shift_left: stablehlo.shift_left on i32 has no lowering "
+                             "to xpu-v1 yet"));
     }
 };
 
