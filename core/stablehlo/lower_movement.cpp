@@ -9,19 +9,6 @@
 
 namespace xps::shlo::lower {
 
-namespace {
-
-std::vector<std::int64_t> ints(const Operation& op, std::string_view name)
-{
-    try {
-        return detail::intsAttr(op, name);
-    } catch (const detail::EvalError& e) {
-        lowerFail(e.message);
-    }
-}
-
-} // namespace
-
 void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                    const TensorRef& out)
 {
@@ -40,7 +27,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
     };
     switch (op.kind) {
     case OpKind::BroadcastInDim: {
-        const auto dims = ints(op, "broadcast_dimensions");
+        const auto dims = detail::intsAttr(op, "broadcast_dimensions");
         const auto inStrides = byteStrides(in[0].type.shape);
         std::vector<MoveDim> m(rank);
         for (std::size_t d = 0; d < rank; ++d)
@@ -52,7 +39,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         break;
     }
     case OpKind::Transpose: {
-        const auto perm = ints(op, "permutation");
+        const auto perm = detail::intsAttr(op, "permutation");
         const auto inStrides = byteStrides(in[0].type.shape);
         std::vector<MoveDim> m(rank);
         for (std::size_t d = 0; d < rank; ++d)
@@ -61,7 +48,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         break;
     }
     case OpKind::Slice: {
-        const auto start = ints(op, "start_indices");
+        const auto start = detail::intsAttr(op, "start_indices");
         auto strides = detail::intsAttr(op, "strides", false);
         if (strides.empty())
             strides.assign(rank, 1);
@@ -76,7 +63,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         break;
     }
     case OpKind::Reverse: {
-        const auto dims = ints(op, "dimensions");
+        const auto dims = detail::intsAttr(op, "dimensions");
         const auto inStrides = byteStrides(in[0].type.shape);
         std::vector<MoveDim> m(rank);
         std::int64_t base = 0;
@@ -105,9 +92,9 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         break;
     }
     case OpKind::Pad: {
-        const auto low = ints(op, "edge_padding_low");
-        const auto high = ints(op, "edge_padding_high");
-        const auto interior = ints(op, "interior_padding");
+        const auto low = detail::intsAttr(op, "edge_padding_low");
+        const auto high = detail::intsAttr(op, "edge_padding_high");
+        const auto interior = detail::intsAttr(op, "interior_padding");
         // Every element starts as the padding value; the operand's elements are then placed among them.
         broadcastScalar(w, in[1], 0);
         for (std::uint64_t offset = 0; offset < bytes; offset += 4096)

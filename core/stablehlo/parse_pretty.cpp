@@ -248,9 +248,8 @@ void Parser::parsePrettyReduce(Operation& op, Body& body, Scope& scope)
     parseRegion(op, scope, accumulators);
 }
 
-void Parser::parsePrettyOperation(Operation& op, Body& body, Scope& scope, std::size_t nameOffset)
+void Parser::parsePrettyOperation(Operation& op, Body& body, Scope& scope)
 {
-    (void)nameOffset;
     if (op.kind == OpKind::Reduce) {
         parsePrettyReduce(op, body, scope);
         normalizeAttributes(op);

@@ -216,7 +216,7 @@ void Parser::parseOperation(Body& body, Scope& scope)
     if (generic)
         parseGenericOperation(op, body, scope);
     else
-        parsePrettyOperation(op, body, scope, nameOffset);
+        parsePrettyOperation(op, body, scope);
     parseOptionalLocation(&op.location);
 
     std::uint32_t named = 0;

@@ -102,7 +102,7 @@ public:
     void skipOptionalScalarType(); // `: i64` after an integer attribute
 
     // parse_pretty.cpp
-    void parsePrettyOperation(Operation& op, Body& body, Scope& scope, std::size_t nameOffset);
+    void parsePrettyOperation(Operation& op, Body& body, Scope& scope);
     PrettyParts parsePrettyParts(Operation& op, Scope& scope);
     void parsePrettyReduce(Operation& op, Body& body, Scope& scope);
     void applyResultTypes(Operation& op, const TypeSignature& sig, std::size_t offset);
