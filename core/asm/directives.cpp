@@ -106,6 +106,9 @@ void chipDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
     s.hasSections = true;
     Section section;
     section.declaredAt = at;
+    // Regions declared before the first .chip apply to every chip, with their levels, like the other
+    // directives there (a section used to re-declare them on first use, without a level).
+    section.regions = s.global.regions;
     // Plain integers only: `0-3` is a range here, not the expression 0 - 3.
     const auto chipIndex = [&c]() {
         const Token t = c.next();

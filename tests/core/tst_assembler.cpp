@@ -62,6 +62,21 @@ class TestAssembler : public QObject
 {
     Q_OBJECT
 private slots:
+    void regionsDeclaredBeforeTheFirstChipKeepTheirLevelInEverySection()
+    {
+        // A timeline names its region lanes by level: every chip's symbols must carry it.
+        const auto t =
+            assembly::assemble(".machine chips=2\n.region step, level=loop\n.chip 0\n    region.begin step\n"
+                               "    region.end\n    halt\n.chip 1\n    region.begin step\n    region.end\n"
+                               "    halt\n",
+                               "levels.xasm");
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
+        for (const auto& chip : t->chips) {
+            QCOMPARE(chip.symbols.regions.size(), std::size_t{1});
+            QCOMPARE(chip.symbols.regions[0].level, std::string("loop"));
+        }
+    }
+
     void everyOpcodeRoundTrips()
     {
         const trace::SymbolTable symbols = sampleSymbols();
@@ -248,7 +263,8 @@ start:
             << QByteArray("k.xasm:1:1: dma.start engine 9 does not exist: the machine has dma_engines=4");
         QTest::newRow("dma route")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, route=2")
-            << QByteArray("k.xasm:1:1: dma.start route must be 0 (shortest) or 1 (the long way round), got 2");
+            << QByteArray(
+                   "k.xasm:1:1: dma.start route must be 0 (shortest) or 1 (the long way round), got 2");
         QTest::newRow("keyword typo")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, engin=1")
             << QByteArray(
