@@ -8,6 +8,7 @@
 #include "stablehlo/parser.h"
 #include "trace/trace_io.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -65,9 +66,14 @@ void measure(const char* what, std::string text)
     }
     shlo::CompileOptions options;
     options.machine.imemBundles = std::int64_t{1} << 24; // the unrolled program of a long model
-    start = std::chrono::steady_clock::now();
+    // The best of three: this machine is shared, and a compile is short enough to repeat.
+    double compile = 1e300;
     auto compiled = shlo::compileModule(*module, options);
-    const double compile = seconds(start);
+    for (int run = 0; run < 3 && compiled; ++run) {
+        start = std::chrono::steady_clock::now();
+        compiled = shlo::compileModule(*module, options);
+        compile = std::min(compile, seconds(start));
+    }
     if (!compiled) {
         std::printf("%s: %s\n", what, compiled.error().toString().c_str());
         return;

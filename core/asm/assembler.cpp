@@ -18,7 +18,21 @@ std::string AssemblerState::where(std::size_t line, std::size_t column) const
 
 std::string AssemblerState::where(const SourceRef& ref) const
 {
-    return where(ref.line, token(ref).column);
+    return where(ref.line, column(ref));
+}
+
+std::span<const Token> AssemblerState::relex(std::size_t line, std::vector<Token>& into) const
+{
+    into.clear();
+    lexLineInto(text[line], into);
+    return into;
+}
+
+std::size_t AssemblerState::column(const SourceRef& ref) const
+{
+    std::vector<Token> tokens;
+    const std::span<const Token> line = relex(ref.line, tokens);
+    return line[std::min(ref.token, line.size() - 1)].column;
 }
 
 void AssemblerState::report(std::string location, std::string message)
@@ -36,17 +50,18 @@ const Scope& AssemblerState::scopeFor(Section& section)
 {
     auto& c = m_scopeCache;
     const bool isGlobal = &section == &global;
-    const bool appendOnly = c.section == &section && c.sectionCount == sections.size() &&
-                            c.globalConstants == global.constants.size() &&
-                            c.sectionConstants == section.constants.size() && c.sectionLabels == section.labels.size() &&
-                            global.buffers.size() >= c.globalBuffers && section.buffers.size() >= c.sectionBuffers &&
-                            (isGlobal || global.buffers.size() == c.globalBuffers);
+    const bool appendOnly =
+        c.section == &section && c.sectionCount == sections.size() &&
+        c.globalConstants == global.constants.size() && c.sectionConstants == section.constants.size() &&
+        c.sectionLabels == section.labels.size() && global.buffers.size() >= c.globalBuffers &&
+        section.buffers.size() >= c.sectionBuffers && (isGlobal || global.buffers.size() == c.globalBuffers);
     Scope& scope = c.scope;
     if (appendOnly) {
         // Only buffers were appended since: append them (global first, then the section's own).
         const auto& added = isGlobal ? global.buffers : section.buffers;
         const std::size_t from = isGlobal ? c.globalBuffers : c.sectionBuffers;
-        scope.buffers.insert(scope.buffers.end(), added.begin() + static_cast<std::ptrdiff_t>(from), added.end());
+        scope.buffers.insert(scope.buffers.end(), added.begin() + static_cast<std::ptrdiff_t>(from),
+                             added.end());
     } else {
         scope = Scope{};
         scope.constants = global.constants;
@@ -76,20 +91,21 @@ using detail::AssemblerState;
 using detail::Section;
 using detail::SourceRef;
 
-bool isLabelStart(const std::vector<Token>& tokens, std::size_t i)
+bool isLabelStart(std::span<const Token> tokens, std::size_t i)
 {
     return tokens[i].kind == Token::Kind::Identifier && tokens[i + 1].is(':') && tokens[i].text[0] != '.';
 }
 
-// Pass 1 over one line. `openBrace` is the braced bundle being collected, if any.
-void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBundle*& openBrace)
+// Pass 1 over one line, lexed into `tokens`. `openBrace` is the braced bundle being collected, if any.
+void structureLine(AssemblerState& s, std::size_t lineIndex, std::vector<Token>& lexed,
+                   detail::PendingBundle*& openBrace)
 {
-    const LexResult& lexed = s.lines[lineIndex];
-    if (!lexed.error.empty()) {
-        s.report(s.where(lineIndex, lexed.errorColumn), lexed.error);
+    lexed.clear();
+    if (LexError error = lexLineInto(s.text[lineIndex], lexed); !error.message.empty()) {
+        s.report(s.where(lineIndex, error.column), error.message);
         return;
     }
-    const auto& tokens = lexed.tokens;
+    const std::span<const Token> tokens = lexed;
     std::size_t i = 0;
     while (isLabelStart(tokens, i)) {
         if (openBrace) {
@@ -118,7 +134,8 @@ void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBund
             openBrace = nullptr;
             return;
         }
-        openBrace->pieces.push_back(at);
+        s.current().pieces.push_back(at); // the open bundle is the section's last: its pieces stay a run
+        ++openBrace->pieceCount;
         if (const auto close = std::find_if(tokens.begin() + static_cast<long>(i), tokens.end(),
                                             [](const Token& t) { return t.is('}'); });
             close != tokens.end())
@@ -140,29 +157,33 @@ void structureLine(AssemblerState& s, std::size_t lineIndex, detail::PendingBund
                  "instruction outside a .chip section: after the first .chip, code belongs to a section");
         return;
     }
-    section.bundles.emplace_back();
+    section.bundles.push_back({section.pieces.size(), 0});
     if (head.is('{')) {
         const bool closesHere = std::any_of(tokens.begin() + static_cast<long>(i), tokens.end(),
                                             [](const Token& t) { return t.is('}'); });
-        if (tokens[i + 1].kind != Token::Kind::End)
-            section.bundles.back().pieces.push_back({lineIndex, i + 1});
+        if (tokens[i + 1].kind != Token::Kind::End) {
+            section.pieces.push_back({lineIndex, i + 1});
+            section.bundles.back().pieceCount = 1;
+        }
         if (!closesHere)
             openBrace = &section.bundles.back();
         return;
     }
-    section.bundles.back().pieces.push_back(at);
+    section.pieces.push_back(at);
+    section.bundles.back().pieceCount = 1;
 }
 
 // Pass 2: parses the instructions of one pending bundle.
-isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pending, const Scope& scope,
-                           bool& failed)
+// `placed` and `lexed` are scratch space kept from bundle to bundle.
+isa::Bundle assembleBundle(AssemblerState& s, std::span<const SourceRef> pieces, const Scope& scope,
+                           std::vector<PlacedInstruction>& placed, std::vector<Token>& lexed, bool& failed)
 {
-    std::vector<PlacedInstruction> placed;
+    placed.clear();
     std::size_t lastLine = 0;
-    for (const SourceRef& piece : pending.pieces) {
+    for (const SourceRef& piece : pieces) {
         lastLine = piece.line;
         try {
-            TokenCursor c(s.lines[piece.line].tokens, piece.token);
+            TokenCursor c(s.relex(piece.line, lexed), piece.token);
             if (c.peek().kind == Token::Kind::Identifier && c.peek().text == "nop" &&
                 (c.peek(1).kind == Token::Kind::End || c.peek(1).is('}')))
                 continue;
@@ -187,9 +208,12 @@ isa::Bundle assembleBundle(AssemblerState& s, const detail::PendingBundle& pendi
     }
 }
 
+// Where each part of a chip came from, turned into "file:line:column" only for the findings that need it
+// (a compiled model has a million bundles and few findings).
 struct ChipLocations
 {
-    std::vector<std::string> bundles, buffers, memoryInits, outputs;
+    static constexpr SourceRef kNone{SIZE_MAX, 0};
+    std::vector<SourceRef> bundles, buffers, memoryInits, outputs;
     std::string section;
 };
 
@@ -222,9 +246,15 @@ void buildChips(AssemblerState& s)
         trace::ChipTrace chip;
         ChipLocations where;
         bool failed = false;
+        std::vector<PlacedInstruction> placed;
+        std::vector<Token> lexed;
+        chip.program.bundles.reserve(section->bundles.size());
+        where.bundles.reserve(section->bundles.size());
         for (const detail::PendingBundle& pending : section->bundles) {
-            chip.program.bundles.push_back(assembleBundle(s, pending, scope, failed));
-            where.bundles.push_back(pending.pieces.empty() ? std::string() : s.where(pending.pieces.front()));
+            const auto pieces =
+                std::span<const SourceRef>(section->pieces).subspan(pending.firstPiece, pending.pieceCount);
+            chip.program.bundles.push_back(assembleBundle(s, pieces, scope, placed, lexed, failed));
+            where.bundles.push_back(pieces.empty() ? ChipLocations::kNone : pieces.front());
         }
         std::vector<trace::Buffer> buffers = s.global.buffers;
         std::vector<SourceRef> bufferRefs = s.global.bufferRefs;
@@ -233,8 +263,7 @@ void buildChips(AssemblerState& s)
             bufferRefs.insert(bufferRefs.end(), section->bufferRefs.begin(), section->bufferRefs.end());
         }
         chip.symbols.buffers = std::move(buffers);
-        for (const SourceRef& r : bufferRefs)
-            where.buffers.push_back(s.where(r));
+        where.buffers = std::move(bufferRefs);
         chip.symbols.regions = section->regions;
         for (const auto& [name, pc] : section->labels)
             chip.symbols.labels.push_back({name, pc});
@@ -242,14 +271,14 @@ void buildChips(AssemblerState& s)
                          [](const trace::Label& a, const trace::Label& b) { return a.pc < b.pc; });
         chip.symbols.sourceLines = section->sourceLines;
         chip.initial = section->initial;
-        for (const SourceRef& r : section->memoryInitRefs)
-            where.memoryInits.push_back(s.where(r));
+        where.memoryInits = section->memoryInitRefs;
         chip.outputs = section->outputs;
-        for (const SourceRef& r : section->outputRefs)
-            where.outputs.push_back(s.where(r));
+        where.outputs = section->outputRefs;
         where.section = section == &s.global ? s.fileName : s.where(section->declaredAt);
 
+        std::size_t remaining = section->chips.size();
         for (int c : section->chips) {
+            const bool last = --remaining == 0;
             if (c >= s.trace.machine.chips) {
                 s.report(s.where(section->declaredAt),
                          "chip " + std::to_string(c) + " does not exist: the machine has " +
@@ -263,8 +292,9 @@ void buildChips(AssemblerState& s)
             }
             assigned[static_cast<std::size_t>(c)] = true;
             chip.chip = c;
-            s.trace.chips[static_cast<std::size_t>(c)] = chip;
-            locations[static_cast<std::size_t>(c)] = where;
+            // The last chip of a section takes the section's program instead of a copy of it.
+            s.trace.chips[static_cast<std::size_t>(c)] = last ? std::move(chip) : chip;
+            locations[static_cast<std::size_t>(c)] = last ? std::move(where) : where;
         }
     }
     for (std::size_t c = 0; c < assigned.size(); ++c)
@@ -275,8 +305,9 @@ void buildChips(AssemblerState& s)
 
     const auto locate = [&](const trace::Where& w) -> std::string {
         const ChipLocations& l = locations[static_cast<std::size_t>(w.chip)];
-        auto pick = [&](const std::vector<std::string>& v) {
-            return w.index < v.size() ? v[w.index] : l.section;
+        auto pick = [&](const std::vector<SourceRef>& v) {
+            return w.index < v.size() && v[w.index].line != ChipLocations::kNone.line ? s.where(v[w.index])
+                                                                                      : l.section;
         };
         switch (w.part) {
         case trace::Part::Bundle: return pick(l.bundles);
@@ -296,20 +327,19 @@ Result<trace::Trace> assemble(std::string_view source, std::string_view fileName
 {
     AssemblerState s;
     s.fileName = std::string(fileName);
+    s.text.reserve(static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n')) + 1);
     std::size_t start = 0;
     while (start <= source.size()) {
         const std::size_t end = std::min(source.find('\n', start), source.size());
         s.text.push_back(source.substr(start, end - start));
         start = end + 1;
     }
-    for (std::string_view line : s.text)
-        s.lines.push_back(lexLine(line));
-
     detail::PendingBundle* openBrace = nullptr;
     std::size_t braceLine = 0;
-    for (std::size_t i = 0; i < s.lines.size() && !s.full(); ++i) {
+    std::vector<Token> lexed;
+    for (std::size_t i = 0; i < s.text.size() && !s.full(); ++i) {
         const bool wasOpen = openBrace != nullptr;
-        structureLine(s, i, openBrace);
+        structureLine(s, i, lexed, openBrace);
         if (!wasOpen && openBrace)
             braceLine = i;
     }

@@ -7,6 +7,7 @@
 #include "util/result.h"
 
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,12 @@ struct SourceRef
     std::size_t token = 0; // index of the first token
 };
 
-// One bundle still to be parsed: its pieces (a braced group spans several lines).
+// One bundle still to be parsed: its pieces (a braced group spans several lines), a run of its section's
+// `pieces` (one array for the section, not one allocation per bundle).
 struct PendingBundle
 {
-    std::vector<SourceRef> pieces;
+    std::size_t firstPiece = 0;
+    std::size_t pieceCount = 0;
 };
 
 // A chip section (`.chip 0-3`), or the whole file when it has no sections.
@@ -37,6 +40,7 @@ struct Section
     std::vector<trace::RegionSymbol> regions;
     std::vector<trace::SourceLine> sourceLines;
     std::vector<PendingBundle> bundles;
+    std::vector<SourceRef> pieces; // of every bundle, in order
     std::vector<SourceRef>
         deferred; // .init, .sreg, .flag and .output lines, resolved once all names are known
     trace::InitialState initial;
@@ -49,7 +53,6 @@ struct AssemblerState
 {
     std::string fileName;
     std::vector<std::string_view> text; // source lines
-    std::vector<LexResult> lines;       // lexed source lines
     std::vector<Diagnostic> diagnostics;
     trace::Trace trace;
     Section global; // before the first .chip; the program itself when there is none
@@ -59,7 +62,11 @@ struct AssemblerState
     Section& current() { return sections.empty() ? global : sections.back(); }
     std::string where(std::size_t line, std::size_t column) const;
     std::string where(const SourceRef& ref) const;
-    const Token& token(const SourceRef& ref) const { return lines[ref.line].tokens[ref.token]; }
+    // The tokens of a source line (ending with an End token), lexed again into `into`: each pass lexes
+    // the lines it reads, which costs less than keeping a compiled model's million lines of tokens.
+    // Pass 1 reported the lines that do not lex; later passes read only lines that did.
+    std::span<const Token> relex(std::size_t line, std::vector<Token>& into) const;
+    std::size_t column(const SourceRef& ref) const;
     void report(std::string location, std::string message);
     bool full() const;
 

@@ -72,15 +72,14 @@ void checkNewName(AssemblerState& s, const Token& name)
     const Scope& scope = s.scopeFor(s.current());
     if (scope.constants.contains(name.text))
         throw ParseError{name.column, "'" + std::string(name.text) + "' is already a constant"};
-    for (const auto& b : scope.buffers)
-        if (b.name == name.text)
-            throw ParseError{name.column, "buffer '" + std::string(name.text) + "' is already declared"};
+    if (scope.findBuffer(name.text))
+        throw ParseError{name.column, "buffer '" + std::string(name.text) + "' is already declared"};
 }
 
 void machineDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
 {
     if (s.hasSections)
-        throw ParseError{s.token(at).column, ".machine must come before the first .chip section"};
+        throw ParseError{s.column(at), ".machine must come before the first .chip section"};
     do {
         const Token key = expectIdentifier(c, "a machine parameter name");
         c.expect('=', "'=' after the parameter name");
@@ -102,7 +101,7 @@ void machineDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
 void chipDirective(AssemblerState& s, TokenCursor& c, const SourceRef& at)
 {
     if (!s.hasSections && !s.global.bundles.empty())
-        throw ParseError{s.token(at).column, ".chip after instructions: put all code in .chip sections"};
+        throw ParseError{s.column(at), ".chip after instructions: put all code in .chip sections"};
     s.hasSections = true;
     Section section;
     section.declaredAt = at;
@@ -295,16 +294,14 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
 
 void resolveDeferred(AssemblerState& s, Section& section, const SourceRef& at)
 {
-    TokenCursor c(s.lines[at.line].tokens, at.token);
+    std::vector<Token> tokens;
+    TokenCursor c(s.relex(at.line, tokens), at.token);
     const Token directive = c.next();
     const Scope& scope = s.scopeFor(section);
     if (directive.text == ".output") {
         const Token name = expectIdentifier(c, "an output buffer name");
         expectEnd(c, ".output");
-        bool known = false;
-        for (const auto& b : scope.buffers)
-            known = known || b.name == name.text;
-        if (!known)
+        if (!scope.findBuffer(name.text))
             throw ParseError{name.column, "output '" + std::string(name.text) + "' is not a declared buffer"};
         section.outputs.push_back(std::string(name.text));
         section.outputRefs.push_back(at);
@@ -348,12 +345,10 @@ void resolveDeferred(AssemblerState& s, Section& section, const SourceRef& at)
         section.initial.vectorRegisters[r] = std::move(payload);
         return;
     }
-    for (const auto& b : scope.buffers) {
-        if (b.name == target.text) {
-            section.initial.memory.push_back({b.space, b.address, b.size, std::move(payload)});
-            section.memoryInitRefs.push_back(at);
-            return;
-        }
+    if (const trace::Buffer* b = scope.findBuffer(target.text)) {
+        section.initial.memory.push_back({b->space, b->address, b->size, std::move(payload)});
+        section.memoryInitRefs.push_back(at);
+        return;
     }
     throw ParseError{target.column,
                      "'" + std::string(target.text) + "' is neither a declared buffer nor a vector register"};

@@ -2,7 +2,6 @@
 
 #include "util/utf8.h"
 
-#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <string>
@@ -10,13 +9,56 @@
 namespace xps::assembly {
 namespace {
 
+// ASCII classes by table, not <cctype>: those are calls that consult the locale, and the lexer reads every
+// byte of a compiled model's program (tens of megabytes).
+constexpr bool isAsciiDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+constexpr bool isAsciiAlpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+constexpr bool isAsciiAlnum(char c)
+{
+    return isAsciiAlpha(c) || isAsciiDigit(c);
+}
 bool isIdentStart(char c)
 {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    return isAsciiAlpha(c) || c == '_' || c == '.';
 }
 bool isIdentChar(char c)
 {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    return isAsciiAlnum(c) || c == '_' || c == '.';
+}
+constexpr bool isPunct(char c)
+{
+    switch (c) {
+    case '[':
+    case ']':
+    case ',':
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+    case '(':
+    case ')':
+    case '=':
+    case '{':
+    case '}':
+    case ';':
+    case ':':
+    case '@': return true;
+    default: return false;
+    }
+}
+
+Token endToken(std::size_t column)
+{
+    Token t;
+    t.column = static_cast<std::uint32_t>(column);
+    return t;
 }
 
 } // namespace
@@ -24,12 +66,19 @@ bool isIdentChar(char c)
 LexResult lexLine(std::string_view line)
 {
     LexResult result;
+    LexError error = lexLineInto(line, result.tokens);
+    result.error = std::move(error.message);
+    result.errorColumn = error.column;
+    return result;
+}
+
+LexError lexLineInto(std::string_view line, std::vector<Token>& tokens)
+{
+    const std::size_t lineStart = tokens.size();
     auto fail = [&](std::size_t at, std::string message) {
-        result.error = std::move(message);
-        result.errorColumn = at + 1;
-        result.tokens.clear();
-        result.tokens.push_back({Token::Kind::End, {}, 0, 0.0, at + 1});
-        return result;
+        tokens.resize(lineStart);
+        tokens.push_back(endToken(at + 1));
+        return LexError{std::move(message), at + 1};
     };
     std::size_t i = 0;
     while (i < line.size()) {
@@ -41,7 +90,7 @@ LexResult lexLine(std::string_view line)
         if (c == '#' || (c == '/' && i + 1 < line.size() && line[i + 1] == '/'))
             break;
         Token t;
-        t.column = i + 1;
+        t.column = static_cast<std::uint32_t>(i + 1);
         if (isIdentStart(c)) {
             std::size_t j = i + 1;
             while (j < line.size() && isIdentChar(line[j]))
@@ -49,26 +98,32 @@ LexResult lexLine(std::string_view line)
             t.kind = Token::Kind::Identifier;
             t.text = line.substr(i, j - i);
             i = j;
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        } else if (isAsciiDigit(c)) {
             std::size_t j = i;
             while (j < line.size() &&
-                   (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' || line[j] == '.' ||
+                   (isAsciiAlnum(line[j]) || line[j] == '_' || line[j] == '.' ||
                     ((line[j] == '+' || line[j] == '-') && (line[j - 1] == 'e' || line[j - 1] == 'E') &&
                      !(line[i] == '0' && i + 1 < line.size() && (line[i + 1] == 'x' || line[i + 1] == 'X')))))
                 ++j;
-            std::string digits;
-            for (char d : line.substr(i, j - i))
-                if (d != '_')
-                    digits += d;
             t.text = line.substr(i, j - i);
+            // Digits without the '_' separators; most numbers have none and are read in place.
+            std::string separated;
+            std::string_view digits = t.text;
+            if (digits.find('_') != std::string_view::npos) {
+                for (char d : digits)
+                    if (d != '_')
+                        separated += d;
+                digits = separated;
+            }
             const bool isHex =
                 digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
             const bool isBin =
                 digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B');
-            if (!isHex && !isBin && digits.find_first_of(".eE") != std::string::npos) {
+            if (!isHex && !isBin && digits.find_first_of(".eE") != std::string_view::npos) {
+                const std::string terminated(digits); // strtod needs a terminated string
                 char* end = nullptr;
-                t.real = std::strtod(digits.c_str(), &end);
-                if (end != digits.c_str() + digits.size())
+                t.real = std::strtod(terminated.c_str(), &end);
+                if (end != terminated.c_str() + terminated.size())
                     return fail(i, "malformed number '" + std::string(t.text) + "'");
                 t.kind = Token::Kind::Float;
             } else {
@@ -97,17 +152,17 @@ LexResult lexLine(std::string_view line)
             if (!text::isValidUtf8(t.text))
                 return fail(i, "the string is not valid UTF-8 text");
             i = close + 1;
-        } else if (std::string_view("[],+-*/%()={};:@").find(c) != std::string_view::npos) {
+        } else if (isPunct(c)) {
             t.kind = Token::Kind::Punct;
             t.text = line.substr(i, 1);
             ++i;
         } else {
             return fail(i, std::string("unexpected character '") + c + "'");
         }
-        result.tokens.push_back(t);
+        tokens.push_back(t);
     }
-    result.tokens.push_back({Token::Kind::End, {}, 0, 0.0, line.size() + 1});
-    return result;
+    tokens.push_back(endToken(line.size() + 1));
+    return {};
 }
 
 } // namespace xps::assembly

@@ -195,13 +195,7 @@ private:
         throw ParseError{t.column, message};
     }
 
-    const trace::Buffer* findBuffer(std::string_view n) const
-    {
-        for (const trace::Buffer& b : m_scope.buffers)
-            if (b.name == n)
-                return &b;
-        return nullptr;
-    }
+    const trace::Buffer* findBuffer(std::string_view n) const { return m_scope.findBuffer(n); }
 
     static std::int64_t negate(std::int64_t v, std::size_t column)
     {
@@ -419,6 +413,18 @@ isa::Instruction parseInstruction(TokenCursor& c, const Scope& scope)
     return insn;
 }
 
+const trace::Buffer* Scope::findBuffer(std::string_view name) const
+{
+    if (m_indexed > buffers.size()) { // replaced by a shorter list: index it afresh
+        m_bufferIndex.clear();
+        m_indexed = 0;
+    }
+    for (; m_indexed < buffers.size(); ++m_indexed)
+        m_bufferIndex.emplace(buffers[m_indexed].name, m_indexed); // keeps the first of a name
+    const auto it = m_bufferIndex.find(name);
+    return it == m_bufferIndex.end() ? nullptr : &buffers[it->second];
+}
+
 isa::Bundle makeBundle(const std::vector<PlacedInstruction>& placed)
 {
     std::array<int, isa::kSlotKinds> used{};
@@ -434,12 +440,16 @@ isa::Bundle makeBundle(const std::vector<PlacedInstruction>& placed)
         if (op.isBranch && ++branches > 1)
             throw ParseError{p.column, "a bundle may hold at most one branch"};
     }
+    // In slot order, keeping the written order within a slot: an insertion sort, as a bundle holds a few
+    // instructions and std::stable_sort would allocate a buffer for each of a million bundles.
     isa::Bundle bundle;
-    for (const PlacedInstruction& p : placed)
-        bundle.instructions.push_back(p.instruction);
-    std::stable_sort(
-        bundle.instructions.begin(), bundle.instructions.end(),
-        [](const isa::Instruction& a, const isa::Instruction& b) { return a.info().slot < b.info().slot; });
+    bundle.instructions.reserve(placed.size());
+    for (const PlacedInstruction& p : placed) {
+        auto at = bundle.instructions.end();
+        while (at != bundle.instructions.begin() && p.instruction.info().slot < (at - 1)->info().slot)
+            --at;
+        bundle.instructions.insert(at, p.instruction);
+    }
     return bundle;
 }
 

@@ -9,7 +9,10 @@
 
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace xps::assembly {
@@ -18,11 +21,25 @@ namespace xps::assembly {
 struct Scope
 {
     std::map<std::string, std::int64_t, std::less<>> constants;
-    std::vector<trace::Buffer> buffers;
+    std::vector<trace::Buffer> buffers; // only appended to, or the whole Scope replaced
     std::map<std::string, std::uint32_t, std::less<>> labels;
     std::vector<trace::RegionSymbol>* regions = nullptr; // region.begin operands resolve here
     bool declareRegions =
         true; // .xasm declares regions on first use; a trace's symbol table is authoritative
+
+    // The first buffer of that name, or null: a hash look-up, as a compiled model declares a buffer per
+    // tensor and names them in most of its million DMA bundles. Indexes what was appended since the last
+    // call, so a Scope is not to be shared between threads.
+    const trace::Buffer* findBuffer(std::string_view name) const;
+
+private:
+    struct NameHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    mutable std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> m_bufferIndex;
+    mutable std::size_t m_indexed = 0;
 };
 
 // Thrown inside the parser only; callers see Result/Diagnostic.
@@ -35,7 +52,7 @@ struct ParseError
 class TokenCursor
 {
 public:
-    explicit TokenCursor(const std::vector<Token>& tokens, std::size_t start = 0)
+    explicit TokenCursor(std::span<const Token> tokens, std::size_t start = 0)
         : m_tokens(tokens), m_pos(start)
     {
     }
@@ -47,7 +64,7 @@ public:
     std::size_t position() const { return m_pos; }
 
 private:
-    const std::vector<Token>& m_tokens;
+    std::span<const Token> m_tokens;
     std::size_t m_pos;
 };
 
