@@ -73,6 +73,16 @@ commands:
                              interpreter tests); --engine reference evaluates with the reference
                              interpreter instead; exit 0 only when all hold, 1 with each failing
                              check, its tolerance and worst element otherwise (docs/stablehlo.md)
+  estimate MODEL.mlir [--machine M.json] [--json]
+                             compile and replay in timing mode; the predicted time in microseconds per
+                             op region and in total (--json: total_us, regions[].us; docs/calibration.md)
+  calibrate MEASUREMENTS.csv... [--machine BASE.json] -o FITTED.json [--html PAGE.html]
+            [--seed N] [--evaluations N] [--threads N]
+                             compile every measured op (matmul, add) with the StableHLO lowering, fit the
+                             machine's timing parameters to the measured averages on a random 70% of the
+                             rows and report the error on the other 30%: per op class and size, MAPE,
+                             median, p90, worst and R^2; FITTED.json holds the fitted machine (it is a
+                             --machine for compile, estimate and calibrate), PAGE.html the scatter plot
 
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);
@@ -254,8 +264,13 @@ int run(const std::vector<std::string>& args, Streams io)
         return runCheck(rest, io);
     if (command == "compile")
         return runCompile(rest, io);
-    constexpr std::array<std::string_view, 11> commands = {"info",    "convert", "disasm", "isa",   "replay", "generate",
-                                                           "analyze", "apply",   "report", "check", "compile"};
+    if (command == "calibrate")
+        return runCalibrate(rest, io);
+    if (command == "estimate")
+        return runEstimate(rest, io);
+    constexpr std::array<std::string_view, 13> commands = {
+        "info",  "convert", "disasm", "isa",     "replay",    "generate", "analyze",
+        "apply", "report",  "check",  "compile", "calibrate", "estimate"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

@@ -47,6 +47,11 @@ int runCheck(const std::vector<std::string>& args, Streams io);
 int runCompile(const std::vector<std::string>& args, Streams io);
 int infoStableHlo(const std::string& path, Streams io);
 
+// Calibration (calibrate_commands.cpp): `calibrate` fits the GRM's timing parameters to measured op
+// latencies; `estimate` predicts a model's time per region.
+int runCalibrate(const std::vector<std::string>& args, Streams io);
+int runEstimate(const std::vector<std::string>& args, Streams io);
+
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);
 int inputError(Streams io, const Error& error);

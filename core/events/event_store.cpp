@@ -37,6 +37,8 @@ template <typename Chunk> std::shared_ptr<const Chunk> EventStore::published(Chu
 
 void EventStore::appendBundleSlow(const BundleIssue& e)
 {
+    if (m_discard)
+        return;
     if (!m_current)
         m_current = newChunk<BundleChunk>();
     m_current->append(e);
@@ -57,6 +59,8 @@ void EventStore::publishCurrent()
 
 void EventStore::configure(int chips, std::uint64_t vmemBytes)
 {
+    if (m_discard)
+        return;
     m_heatmaps.assign(static_cast<std::size_t>(chips), VmemHeatmap(vmemBytes));
     std::lock_guard lock(m_mutex);
     m_publishedHeatmaps = m_heatmaps;
@@ -64,6 +68,8 @@ void EventStore::configure(int chips, std::uint64_t vmemBytes)
 
 void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
 {
+    if (m_discard)
+        return;
     if (!m_currentVmem)
         m_currentVmem = newChunk<VmemChunk>();
     m_currentVmem->append(e);
@@ -131,16 +137,22 @@ void EventStore::flush()
 
 void EventStore::appendDma(const DmaRecord& r)
 {
+    if (m_discard)
+        return;
     m_dmas.append(r, *m_arena, m_mutex);
 }
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
 {
+    if (m_discard)
+        return;
     m_waits.append(r, *m_arena, m_mutex);
 }
 
 void EventStore::appendRegion(const RegionRecord& r)
 {
+    if (m_discard)
+        return;
     m_regions.append(r, *m_arena, m_mutex);
 }
 

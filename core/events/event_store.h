@@ -122,6 +122,10 @@ class EventStore
 public:
     // Writer side (one thread). configure() first: it sizes the per-chip VMEM heatmaps.
     void configure(int chips, std::uint64_t vmemBytes);
+    // Before configure(): keep no events at all, only let the replay run (its statistics are in its
+    // result). For callers that replay thousands of small programs and read only their cycle counts
+    // (calibration): a store that keeps events maps 64 MiB and faults in several megabytes per replay.
+    void discardEvents() { m_discard = true; }
     void appendBundle(const BundleIssue& e)
     {
         // Inline: one per issued bundle, the replay's most frequent call. A new or full chunk goes the slow
@@ -197,6 +201,7 @@ private:
     // Chunks and records live in the arena; published chunks share its ownership, so a reader's snapshot
     // keeps them valid after the store is gone.
     std::shared_ptr<ChunkArena> m_arena = std::make_shared<ChunkArena>();
+    bool m_discard = false;
     BundleChunk* m_current = nullptr;
     VmemChunk* m_currentVmem = nullptr;
     std::vector<VmemHeatmap> m_heatmaps; // the writer's, updated without a lock

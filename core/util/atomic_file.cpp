@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 namespace xps {
@@ -44,6 +45,20 @@ Status writeFileAtomically(const std::string& path,
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     syncToDisk(parent.empty() ? std::string(".") : parent.string(), O_RDONLY | O_DIRECTORY);
     return Ok{};
+}
+
+Status writeTextFileAtomically(const std::string& path, const std::string& content)
+{
+    return writeFileAtomically(path, [&](const std::string& temp) -> Status {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return Error(path, std::string("cannot write: ") + std::strerror(errno));
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+        out.flush();
+        if (!out)
+            return Error(path, "write failed (disk full?)");
+        return Ok{};
+    });
 }
 
 } // namespace xps

@@ -14,5 +14,7 @@ namespace xps {
 // temporary file is removed whenever the target is not replaced.
 Status writeFileAtomically(const std::string& path,
                            const std::function<Status(const std::string& temporaryPath)>& write);
+// The same for a file whose whole content is in memory.
+Status writeTextFileAtomically(const std::string& path, const std::string& content);
 
 } // namespace xps

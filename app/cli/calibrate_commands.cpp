@@ -1,0 +1,197 @@
+// `calibrate`: fits the GRM's timing parameters to measured op latencies (docs/calibration.md);
+// `estimate`: a model's predicted time on a machine, per region and in total.
+
+#include <csignal>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration.h"
+#include "commands.h"
+#include "stablehlo/compile.h"
+#include "stablehlo/parser.h"
+#include "trace/trace_io.h"
+#include "util/atomic_file.h"
+
+namespace xps::cli {
+
+namespace {
+
+Result<isa::MachineConfig> readMachine(const std::string& path)
+{
+    auto text = trace::readTextFile(path, std::uint64_t{1} << 20);
+    if (!text)
+        return text.error();
+    const auto json = nlohmann::json::parse(*text, nullptr, false);
+    if (json.is_discarded())
+        return Error(path, "not JSON: expected an object of machine parameters (docs/isa.md)");
+    // A calibration's output carries its machine under "machine": take that, so a fit feeds the next run.
+    if (json.is_object() && json.contains("format") && json.contains("machine"))
+        return isa::machineConfigFromJson(json["machine"], path, "$.machine");
+    return isa::machineConfigFromJson(json, path, "$");
+}
+
+bool endsWith(const std::string& s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+int runCalibrate(const std::vector<std::string>& args, Streams io)
+{
+    std::vector<std::string> inputs;
+    std::string output, machinePath, htmlPath;
+    sim::CalibrationOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        const bool takesValue = a == "-o" || a == "--output" || a == "--machine" || a == "--html" ||
+                                a == "--seed" || a == "--evaluations" || a == "--threads";
+        if (takesValue && i + 1 >= args.size())
+            return usageError(io, "calibrate: " + a + " needs a value");
+        if (a == "-o" || a == "--output")
+            output = args[++i];
+        else if (a == "--machine")
+            machinePath = args[++i];
+        else if (a == "--html")
+            htmlPath = args[++i];
+        else if (a == "--seed" || a == "--evaluations" || a == "--threads") {
+            const std::string& v = args[++i];
+            char* end = nullptr;
+            const long long n = std::strtoll(v.c_str(), &end, 10);
+            const long long most = a == "--seed" ? (1ll << 62) : a == "--evaluations" ? 100000 : 256;
+            if (v.empty() || *end != '\0' || n < (a == "--seed" ? 0 : 1) || n > most)
+                return usageError(io, "calibrate: " + a + " expects an integer in " +
+                                          (a == "--seed" ? "0" : "1") + ".." + std::to_string(most) +
+                                          ", got '" + v + "'");
+            if (a == "--seed")
+                options.seed = static_cast<std::uint64_t>(n);
+            else if (a == "--evaluations")
+                options.maxEvaluations = static_cast<int>(n);
+            else
+                options.threads = static_cast<unsigned>(n);
+        } else if (a.size() > 1 && a[0] == '-')
+            return usageError(io, "calibrate: unknown option '" + a + "'");
+        else
+            inputs.push_back(a);
+    }
+    if (inputs.empty() || output.empty())
+        return usageError(
+            io, "calibrate: usage: calibrate MEASUREMENTS.csv... [--machine BASE.json] -o FITTED.json "
+                "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N]");
+    if (!machinePath.empty()) {
+        auto machine = readMachine(machinePath);
+        if (!machine)
+            return inputError(io, machine.error());
+        options.base = *machine;
+    }
+    std::vector<calibrate::Measurement> rows;
+    for (const auto& path : inputs) {
+        auto read = calibrate::readMeasurements(path);
+        if (!read)
+            return inputError(io, read.error());
+        rows.insert(rows.end(), read->begin(), read->end());
+    }
+    io.err << "calibrate: " << rows.size() << " measurements; fitting";
+    for (const auto& p : options.parameters)
+        io.err << " " << p.key;
+    io.err << "\n";
+    auto result = sim::calibrateMachine(std::move(rows), options);
+    if (!result)
+        return inputError(io, result.error());
+    io.out << calibrate::calibrationText(*result);
+    if (Status s = writeTextFileAtomically(output, calibrate::calibrationJson(*result).dump(2) + "\n"); !s)
+        return inputError(io, s.error());
+    io.out << "wrote " << output << "\n";
+    if (!htmlPath.empty()) {
+        if (Status s = writeTextFileAtomically(htmlPath, calibrate::calibrationHtml(*result)); !s)
+            return inputError(io, s.error());
+        io.out << "wrote " << htmlPath << "\n";
+    }
+    return kExitOk;
+}
+
+int runEstimate(const std::vector<std::string>& args, Streams io)
+{
+    std::string input, machinePath;
+    bool json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "--machine" && i + 1 >= args.size())
+            return usageError(io, "estimate: --machine needs a file name");
+        if (a == "--machine")
+            machinePath = args[++i];
+        else if (a == "--json")
+            json = true;
+        else if (a.size() > 1 && a[0] == '-')
+            return usageError(io, "estimate: unknown option '" + a + "'");
+        else if (input.empty())
+            input = a;
+        else
+            return usageError(io, "estimate: expected one MODEL.mlir, got a second: '" + a + "'");
+    }
+    if (input.empty())
+        return usageError(io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--json]");
+    shlo::CompileOptions options;
+    if (!machinePath.empty()) {
+        auto machine = readMachine(machinePath);
+        if (!machine)
+            return inputError(io, machine.error());
+        options.machine = *machine;
+    }
+    trace::Trace trace;
+    if (endsWith(input, ".mlir")) {
+        auto modules = shlo::parseFile(input);
+        if (!modules)
+            return inputError(io, modules.error());
+        if (modules->size() != 1)
+            return inputError(io,
+                              Error(input, "estimate takes one module; the file has " +
+                                               std::to_string(modules->size()) + " parts split by // -----"));
+        auto compiled = shlo::compileModule(modules->front(), options);
+        if (!compiled)
+            return inputError(io, compiled.error());
+        trace = std::move(compiled->trace);
+    } else {
+        auto loaded = trace::loadTrace(input);
+        if (!loaded)
+            return inputError(io, loaded.error());
+        trace = std::move(*loaded);
+        if (!machinePath.empty()) { // a trace's program stays as it is: only its timing parameters change
+            isa::MachineConfig machine = options.machine;
+            machine.chips = trace.machine.chips;
+            trace.machine = machine;
+        }
+    }
+    auto estimate = sim::estimateTrace(trace);
+    if (!estimate)
+        return inputError(io, estimate.error());
+    if (json) {
+        nlohmann::json j{{"format", "xpushark-estimate"},
+                         {"version", 1},
+                         {"source", input},
+                         {"clock_mhz", trace.machine.clockMhz},
+                         {"cycles", estimate->cycles},
+                         {"total_us", estimate->totalUs},
+                         {"regions", nlohmann::json::array()}};
+        for (const auto& r : estimate->regions)
+            j["regions"].push_back(
+                {{"name", r.name}, {"level", r.level}, {"us", r.us}, {"executions", r.executions}});
+        io.out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    char line[64];
+    std::snprintf(line, sizeof line, "%.3f", estimate->totalUs);
+    io.out << input << ": " << line << " us predicted (" << estimate->cycles << " cycles at "
+           << trace.machine.clockMhz << " MHz)\n";
+    for (const auto& r : estimate->regions) {
+        if (r.level == "loop")
+            continue; // the tile loops are inside their op
+        std::snprintf(line, sizeof line, "%12.3f us  ", r.us);
+        io.out << line << r.name << (r.executions > 1 ? " (x" + std::to_string(r.executions) + ")" : "")
+               << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace xps::cli

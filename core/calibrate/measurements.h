@@ -1,0 +1,45 @@
+#pragma once
+// Measured latencies of single operations on real hardware (the calibration data of docs/calibration.md):
+// one row per jitted op, read from CSV, and the StableHLO module that does the same op, so the GRM's
+// prediction comes from the very lowering a user's model gets.
+
+#include "util/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace xps::calibrate {
+
+enum class OpClass : std::uint8_t { Matmul, Add };
+std::string_view opClassName(OpClass op);
+
+struct Measurement
+{
+    std::string location; // file:line of the row
+    OpClass op = OpClass::Add;
+    std::vector<std::int64_t> shape; // add: the operands' shape; matmul: {m, n, k} for C[m,n] = A[m,k] B[k,n]
+    std::string dtype;               // f16, bf16 or f32
+    double averageUs = 0.0;
+    double minimumUs = 0.0;
+    double maximumUs = 0.0;
+    double stddevUs = 0.0;
+
+    // "matmul 512x512x512 f16" (m x n x k) or "add 1024x1024 f16".
+    std::string label() const;
+    // The work: multiply-adds of a matmul, elements of an add.
+    double work() const;
+    // The decade of the work ("1e5-1e6 elements"): errors are reported per op class and size bucket.
+    std::string sizeBucket() const;
+};
+
+// Reads a CSV file with a header row naming its columns: `op` (matmul or add), `dtype`, `measured_us_avg`
+// (and optionally `measured_us_min`, `_max`, `_stddev`), and either `shape` ("1024x1024") or `m`, `n`, `k`.
+// Errors name file:line:column and what was expected. At most 100,000 rows.
+Result<std::vector<Measurement>> readMeasurements(const std::string& path);
+Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const std::string& fileName);
+
+// The op as a StableHLO module whose @main takes the operands and returns the result.
+std::string moduleText(const Measurement& m);
+
+} // namespace xps::calibrate
