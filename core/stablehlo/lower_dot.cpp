@@ -136,41 +136,81 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         }
     }
     w.waitAll(in1);
+    // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
+    // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
+    // result) just before tile j + depth is multiplied: the result FIFO holds `depth` results, and with
+    // its latency covered by `depth` matmuls in flight, a pop finds its result ready. The next block's
+    // weights are staged, a row per tile, while the current block's tiles stream; the commit comes after
+    // the block's last matmul. Registers rotate so neighbouring tiles do not wait on each other's.
     const std::int64_t tiles = Mpad / 8;
-    const std::int64_t group =
+    const std::int64_t depth =
         std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
+    struct Job
+    {
+        std::int64_t b, nb, kb, t;
+    };
+    std::vector<Job> jobs;
+    jobs.reserve(static_cast<std::size_t>(B * NB * KB * tiles));
     for (std::int64_t b = 0; b < B; ++b)
-        for (std::int64_t nb = 0; nb < NB; ++nb) {
-            const auto cPanel = outV + static_cast<std::uint64_t>((b * NB + nb) * panelBytes);
-            for (std::int64_t kb = 0; kb < KB; ++kb) {
-                const auto block = rhsV + static_cast<std::uint64_t>(((b * KB + kb) * NB + nb) * 65536);
-                for (int row = 0; row < 16; ++row) {
-                    w.bundle("vld v8, [" + std::to_string(block + static_cast<std::uint64_t>(row * 4096)) +
-                             "]");
-                    w.bundle("mxu.wpush v8");
-                }
-                w.bundle("mxu.wcommit");
-                const auto panel = lhsV + static_cast<std::uint64_t>((b * KB + kb) * panelBytes);
-                for (std::int64_t t0 = 0; t0 < tiles; t0 += group) {
-                    const auto t1 = std::min(tiles, t0 + group);
-                    for (std::int64_t t = t0; t < t1; ++t) {
-                        const auto reg = "v" + std::to_string(t % 2);
-                        w.bundle("vld " + reg + ", [" +
-                                 std::to_string(panel + static_cast<std::uint64_t>(t * 4096)) + "]");
-                        w.bundle("mxu.mm " + reg);
-                    }
-                    for (std::int64_t t = t0; t < t1; ++t) {
-                        const auto tile = std::to_string(cPanel + static_cast<std::uint64_t>(t * 4096));
-                        w.bundle("mxu.pop v4");
-                        if (kb > 0) {
-                            w.bundle("vld v5, [" + tile + "]");
-                            w.bundle("vadd.f32 v4, v5, v4");
-                        }
-                        w.bundle("vst v4, [" + tile + "]");
-                    }
-                }
-            }
+        for (std::int64_t nb = 0; nb < NB; ++nb)
+            for (std::int64_t kb = 0; kb < KB; ++kb)
+                for (std::int64_t t = 0; t < tiles; ++t)
+                    jobs.push_back({b, nb, kb, t});
+    const auto weights = [&](const Job& j) {
+        return rhsV + static_cast<std::uint64_t>(((j.b * KB + j.kb) * NB + j.nb) * 65536);
+    };
+    const auto resultTile = [&](const Job& j) {
+        return std::to_string(outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096));
+    };
+    const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
+        return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
+    };
+    std::size_t pushes = 0;
+    const auto pushRow = [&](std::uint64_t block, int row) {
+        const auto source = reg({8, 13, 14}, pushes++);
+        w.bundle("vld " + source + ", [" + std::to_string(block + static_cast<std::uint64_t>(row * 4096)) +
+                 "]");
+        w.bundle("mxu.wpush " + source);
+    };
+    const auto accumulate = [&](std::size_t index) {
+        const Job& j = jobs[index];
+        const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
+        const auto tile = resultTile(j);
+        w.bundle("mxu.pop " + sum);
+        if (j.kb > 0) {
+            const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
+            w.bundle("vld " + partial + ", [" + tile + "]");
+            w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
         }
+        w.bundle("vst " + sum + ", [" + tile + "]");
+    };
+    for (int row = 0; row < 16; ++row)
+        pushRow(weights(jobs.front()), row);
+    int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const Job& j = jobs[i];
+        if (j.t == 0) { // a new block: its staged weights become active
+            for (; stagedRows < 16; ++stagedRows)
+                pushRow(weights(j), stagedRows);
+            w.bundle("mxu.wcommit");
+            stagedRows = 0;
+        }
+        if (i >= static_cast<std::size_t>(depth))
+            accumulate(i - static_cast<std::size_t>(depth));
+        const auto lhsTile = lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
+        const auto rows = reg({0, 1, 2, 3, 9, 10, 11, 12}, i);
+        w.bundle("vld " + rows + ", [" + std::to_string(lhsTile) + "]");
+        w.bundle("mxu.mm " + rows);
+        // Stage a row of the next block's weights while this block streams.
+        const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
+        if (hasNext && stagedRows < 16)
+            pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++);
+    }
+    for (std::size_t i = jobs.size() > static_cast<std::size_t>(depth)
+                             ? jobs.size() - static_cast<std::size_t>(depth)
+                             : 0;
+         i < jobs.size(); ++i)
+        accumulate(i);
     // Back to HBM: the result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at
     // ((b * M + m) * N + n) * 4.
     auto back = w.stream();

@@ -93,6 +93,7 @@ public:
         }
         const auto results = runFunction(*entry, args);
         m_writer.regionEnd();
+        m_writer.finish();
         for (const auto& r : results) {
             m_result.results.push_back({r.address, r.type});
             markOutput(r);

@@ -26,10 +26,14 @@ std::string quoted(std::string s)
     return "\"" + s + "\"";
 }
 constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
+// Bundles the packer may hold before they are emitted: it bounds its work per instruction; kernels'
+// independent work lies much closer together.
+constexpr std::size_t kMaxPackWindow = 2048;
 } // namespace
 
 ProgramWriter::ProgramWriter(const isa::MachineConfig& machine)
-    : m_machine(machine), m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
+    : m_machine(machine), m_packer(machine),
+      m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
 {
 }
 
@@ -193,10 +197,27 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
 
 void ProgramWriter::bundle(const std::string& text)
 {
+    if (m_packer.add(text)) {
+        if (m_packer.pending() >= kMaxPackWindow)
+            finish();
+        return;
+    }
+    finish();
+    emit(text);
+}
+
+void ProgramWriter::finish()
+{
+    for (const std::string& line : m_packer.flush())
+        emit(line);
+}
+
+void ProgramWriter::emit(const std::string& line)
+{
     if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
         lowerFail("the program is longer than the machine's instruction memory (" +
                   std::to_string(m_machine.imemBundles) + " bundles)");
-    m_code += "    " + text + "\n";
+    m_code += "    " + line + "\n";
 }
 
 void ProgramWriter::declareRegion(const std::string& regionName, const char* level)
@@ -218,6 +239,7 @@ void ProgramWriter::regionEnd()
 
 void ProgramWriter::sourceLine(const std::string& file, std::uint32_t line)
 {
+    finish(); // the bundles before belong to the previous line
     m_code += ".loc " + quoted(file) + ", " + std::to_string(line) + "\n";
 }
 

@@ -11,6 +11,7 @@
 
 #include "isa/isa.h"
 #include "isa/machine_config.h"
+#include "stablehlo/lower_pack.h"
 
 namespace xps::shlo::lower {
 
@@ -73,7 +74,11 @@ public:
     void move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
               std::vector<MoveDim> dims);
 
-    void bundle(const std::string& text); // one bundle: instructions separated by " ; "
+    // One instruction (or a bundle: instructions separated by " ; "). Single instructions the packer
+    // models are packed with their neighbours into VLIW bundles (lower_pack.h); the rest stand alone.
+    void bundle(const std::string& text);
+    // Emits what the packer holds; the code is complete only after this (regionEnd and sourceLine call it).
+    void finish();
     void declareRegion(const std::string& name, const char* level);
     void regionBegin(const std::string& name);
     void regionEnd();
@@ -81,7 +86,7 @@ public:
     void output(const std::string& buffer);
     void name(const std::string& traceName);
 
-    std::uint64_t bundles() const { return m_bundles; }
+    std::uint64_t bundles() const { return m_bundles; }    // emitted so far
     std::string assembly() const;                          // the whole .xasm text
     const std::string& header() const { return m_header; } // directives: buffers, regions, outputs
     const std::string& code() const { return m_code; }     // the bundles, without the final halt
@@ -95,7 +100,10 @@ public:
     const std::vector<HbmBuffer>& hbmBuffers() const { return m_hbm; }
 
 private:
+    void emit(const std::string& line);
+
     isa::MachineConfig m_machine;
+    BundlePacker m_packer;
     std::string m_header, m_code;
     std::vector<HbmBuffer> m_hbm;
     std::uint64_t m_hbmNext = 0;

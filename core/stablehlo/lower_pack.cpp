@@ -1,0 +1,260 @@
+#include "stablehlo/lower_pack.h"
+
+#include "asm/lexer.h"
+#include "asm/parser.h"
+#include "isa/register_use.h"
+
+#include <algorithm>
+
+namespace xps::shlo::lower {
+
+namespace {
+
+using isa::Opcode;
+using isa::Unit;
+
+constexpr std::uint64_t kPage = 4096;
+
+bool packable(const isa::Instruction& insn)
+{
+    switch (insn.info().unit) {
+    case Unit::VectorAlu:
+    case Unit::Transcendental:
+    case Unit::CrossLane:
+    case Unit::MxuWeights:
+    case Unit::MxuMatmul:
+    case Unit::MxuResult:
+    case Unit::ScalarAlu: return true;
+    case Unit::VectorLoad:
+    case Unit::VectorStore: {
+        // Unit-stride and at a fixed VMEM address: the range it touches is known.
+        if (insn.opcode != Opcode::VLd && insn.opcode != Opcode::VSt)
+            return false;
+        const isa::Operand& a = insn.operands[1];
+        return a.form == isa::Operand::Form::Mem && !a.hasBase && a.space == isa::Space::Vmem && a.value >= 0;
+    }
+    default: return false;
+    }
+}
+
+} // namespace
+
+BundlePacker::BundlePacker(const isa::MachineConfig& machine) : m_machine(machine)
+{
+    for (int op = 0; op < isa::kOpcodeCount; ++op) {
+        const isa::OpcodeInfo& info = isa::info(static_cast<Opcode>(op));
+        m_latency[static_cast<std::size_t>(op)] =
+            info.latencyParam.empty() ? 1
+                                      : static_cast<int>(isa::machineParamInt(machine, info.latencyParam));
+        m_occupancy[static_cast<std::size_t>(op)] =
+            info.occupancyParam.empty()
+                ? 0
+                : static_cast<int>(isa::machineParamInt(machine, info.occupancyParam));
+    }
+    flush();
+}
+
+int BundlePacker::latency(const isa::Instruction& insn) const
+{
+    return std::max(m_latency[static_cast<std::size_t>(insn.opcode)], 1);
+}
+
+int BundlePacker::occupancy(const isa::Instruction& insn) const
+{
+    return m_occupancy[static_cast<std::size_t>(insn.opcode)];
+}
+
+void BundlePacker::require(Place& p, int strictlyAfter) const
+{
+    p.after = std::max(p.after, strictlyAfter);
+}
+
+bool BundlePacker::add(const std::string& text)
+{
+    if (text.find(';') != std::string::npos)
+        return false;
+    // By the mnemonic first: what the packer leaves alone (DMA, sync, regions, ...) is not parsed here.
+    const auto opcode = isa::opcodeFromMnemonic(std::string_view(text).substr(0, text.find(' ')));
+    if (!opcode)
+        return false;
+    switch (isa::info(*opcode).unit) {
+    case Unit::VectorAlu:
+    case Unit::Transcendental:
+    case Unit::CrossLane:
+    case Unit::MxuWeights:
+    case Unit::MxuMatmul:
+    case Unit::MxuResult:
+    case Unit::ScalarAlu:
+    case Unit::VectorLoad:
+    case Unit::VectorStore: break;
+    default: return false;
+    }
+    const assembly::LexResult lexed = assembly::lexLine(text);
+    if (!lexed.error.empty())
+        return false;
+    isa::Instruction insn;
+    try {
+        assembly::TokenCursor cursor(lexed.tokens);
+        static const assembly::Scope kNoNames;
+        insn = assembly::parseInstruction(cursor, kNoNames);
+        if (!cursor.atEnd())
+            return false;
+    } catch (const assembly::ParseError&) {
+        return false; // names or forms the packer does not resolve: the assembler will
+    }
+    if (!packable(insn))
+        return false;
+
+    const isa::OpcodeInfo& info = insn.info();
+    const isa::RegisterUse use = isa::registerUse(insn);
+    Place p;
+    for (std::uint32_t m = use.readsV; m; m &= m - 1) {
+        const int r = __builtin_ctz(m);
+        require(p, m_vWrite[r]);
+        p.ready = std::max(p.ready, m_vReady[r]);
+    }
+    for (std::uint32_t m = use.readsS; m; m &= m - 1) {
+        const int r = __builtin_ctz(m);
+        require(p, m_sWrite[r]);
+        p.ready = std::max(p.ready, m_sReady[r]);
+    }
+    if (use.writesV >= 0) {
+        require(p, m_vWrite[use.writesV]);
+        p.atLeast = std::max(p.atLeast, m_vRead[use.writesV]);
+    }
+    if (use.writesS >= 0) {
+        require(p, m_sWrite[use.writesS]);
+        p.atLeast = std::max(p.atLeast, m_sRead[use.writesS]);
+    }
+    const auto unit = static_cast<std::size_t>(info.unit);
+    p.ready = std::max(p.ready, m_unitFree[unit]);
+
+    // VMEM: the 4 KiB pages the access touches, in order with the other accesses that touch them.
+    const bool isLoad = insn.opcode == Opcode::VLd, isStore = insn.opcode == Opcode::VSt;
+    std::uint64_t firstPage = 0, lastPage = 0;
+    if (isLoad || isStore) {
+        const auto address = static_cast<std::uint64_t>(insn.operands[1].value);
+        firstPage = address / kPage;
+        lastPage = (address + isa::kVectorBytes - 1) / kPage;
+        for (std::uint64_t page = firstPage; page <= lastPage; ++page) {
+            const auto it = m_pages.find(page);
+            if (it == m_pages.end())
+                continue;
+            require(p, it->second.lastStore);
+            if (isStore)
+                require(p, it->second.lastLoad);
+        }
+    }
+
+    // The MXU, in program order where its state is shared.
+    std::uint64_t matmulNumber = 0, popNumber = 0;
+    switch (insn.opcode) {
+    case Opcode::MxuWPush: require(p, std::max(m_lastCommit, m_lastPush)); break;
+    case Opcode::MxuWCommit: require(p, std::max({m_lastPush, m_lastMatmul, m_lastCommit})); break;
+    case Opcode::MxuMm: {
+        matmulNumber = m_matmuls++;
+        require(p, std::max(m_lastMatmul, m_lastCommit));
+        p.ready = std::max(p.ready, m_commitReady);
+        // Room in the result FIFO: the pop `depth` places back must have been issued.
+        const auto depth =
+            static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.mxuResultFifoDepth, 1));
+        if (matmulNumber >= depth)
+            for (const auto& [number, bundle] : m_popBundles)
+                if (number == matmulNumber - depth)
+                    require(p, bundle);
+        break;
+    }
+    case Opcode::MxuPop: {
+        popNumber = m_pops++;
+        require(p, m_lastPop);
+        for (const auto& [number, bundle] : m_matmulBundles)
+            if (number == popNumber) {
+                require(p, bundle);
+                p.ready = std::max(p.ready, bundle + m_latency[static_cast<std::size_t>(Opcode::MxuMm)]);
+            }
+        break;
+    }
+    default: break;
+    }
+
+    // The earliest bundle that keeps every dependence and has a free slot, not before the operands are
+    // ready, unless they are ready only past the window's end: then the last bundle will do, as the core
+    // waits there for them whether they share it or start a new one.
+    const int legal = std::max(p.after + 1, p.atLeast);
+    const int last = static_cast<int>(m_window.size()) - 1;
+    auto b = static_cast<std::size_t>(std::max({legal, std::min(p.ready, std::max(last, 0)), 0}));
+    const auto slot = static_cast<std::size_t>(info.slot);
+    while (b < m_window.size() && m_window[b].used[slot] >= isa::slotCount(info.slot))
+        ++b;
+    if (b >= m_window.size()) {
+        b = m_window.size();
+        m_window.emplace_back();
+    }
+    Bundle& bundle = m_window[b];
+    ++bundle.used[slot];
+    bundle.text += bundle.text.empty() ? text : " ; " + text;
+    const int at = static_cast<int>(b);
+
+    for (std::uint32_t m = use.readsV; m; m &= m - 1)
+        m_vRead[__builtin_ctz(m)] = std::max(m_vRead[__builtin_ctz(m)], at);
+    for (std::uint32_t m = use.readsS; m; m &= m - 1)
+        m_sRead[__builtin_ctz(m)] = std::max(m_sRead[__builtin_ctz(m)], at);
+    if (use.writesV >= 0) {
+        m_vWrite[use.writesV] = at;
+        m_vReady[use.writesV] = at + latency(insn);
+    }
+    if (use.writesS >= 0) {
+        m_sWrite[use.writesS] = at;
+        m_sReady[use.writesS] = at + latency(insn);
+    }
+    if (occupancy(insn) > 0)
+        m_unitFree[unit] = std::max(m_unitFree[unit], at + occupancy(insn));
+    for (std::uint64_t page = firstPage; (isLoad || isStore) && page <= lastPage; ++page) {
+        PageUse& u = m_pages[page];
+        (isStore ? u.lastStore : u.lastLoad) = std::max(isStore ? u.lastStore : u.lastLoad, at);
+    }
+    switch (insn.opcode) {
+    case Opcode::MxuWPush: m_lastPush = std::max(m_lastPush, at); break;
+    case Opcode::MxuWCommit:
+        m_lastCommit = at;
+        m_commitReady = at + latency(insn);
+        break;
+    case Opcode::MxuMm:
+        m_lastMatmul = at;
+        m_matmulBundles.emplace_back(matmulNumber, at);
+        break;
+    case Opcode::MxuPop:
+        m_lastPop = at;
+        m_popBundles.emplace_back(popNumber, at);
+        while (!m_matmulBundles.empty() && m_matmulBundles.front().first <= popNumber)
+            m_matmulBundles.pop_front();
+        break;
+    default: break;
+    }
+    return true;
+}
+
+std::vector<std::string> BundlePacker::flush()
+{
+    std::vector<std::string> lines;
+    lines.reserve(m_window.size());
+    for (Bundle& b : m_window)
+        lines.push_back(std::move(b.text));
+    m_window.clear();
+    // Everything in the window is now before whatever comes next: no dependence reaches past it.
+    m_vWrite.fill(-1);
+    m_vRead.fill(-1);
+    m_vReady.fill(0);
+    m_sWrite.fill(-1);
+    m_sRead.fill(-1);
+    m_sReady.fill(0);
+    m_unitFree.fill(0);
+    m_pages.clear();
+    m_matmulBundles.clear();
+    m_popBundles.clear();
+    m_lastMatmul = m_lastPop = m_lastPush = m_lastCommit = -1;
+    m_commitReady = 0;
+    return lines;
+}
+
+} // namespace xps::shlo::lower

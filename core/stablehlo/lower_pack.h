@@ -1,0 +1,74 @@
+#pragma once
+// VLIW packing of the lowering's straight-line code. Kernels write one instruction at a time, in an
+// order that is correct one per bundle; the packer places each into the earliest bundle of the current
+// window that keeps every dependence (registers: read after write, write after read, write after write;
+// VMEM ranges; the MXU's weight staging, commit, matmul stream and result FIFO in program order and within
+// its depth) and has a free slot of its kind, and not before its operands are ready by the machine's
+// latencies unless that would only add a bundle at the end. Instructions with effects the packer does not
+// model (DMA, sync, regions, scalar memory, strided or register-based addresses, branches) close the
+// window and stand alone, so packing never crosses a kernel's DMA waits or an op's region.
+//
+// The values computed are the same as unpacked: every instruction still reads what it read before.
+
+#include "isa/machine_config.h"
+#include "isa/program.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace xps::shlo::lower {
+
+class BundlePacker
+{
+public:
+    explicit BundlePacker(const isa::MachineConfig& machine);
+
+    // Takes one instruction's text into the window, or returns false for one the packer leaves alone
+    // (the caller flushes, then emits it as its own bundle).
+    bool add(const std::string& text);
+    // The window's bundles as assembly lines (instructions joined by " ; "); the window is emptied.
+    std::vector<std::string> flush();
+    std::size_t pending() const { return m_window.size(); }
+
+private:
+    struct Bundle
+    {
+        std::array<std::uint8_t, isa::kSlotKinds> used{};
+        std::string text;
+    };
+    struct Place
+    {
+        int after = -1;  // the bundle must come strictly after this one
+        int atLeast = 0; // and not before this one (write after read may share a bundle)
+        int ready = 0;   // bundle by which the operands are ready
+    };
+    struct PageUse
+    {
+        int lastStore = -1;
+        int lastLoad = -1;
+    };
+    void require(Place& p, int strictlyAfter) const;
+    int latency(const isa::Instruction& insn) const;
+    int occupancy(const isa::Instruction& insn) const;
+
+    isa::MachineConfig m_machine;
+    std::array<int, isa::kOpcodeCount> m_latency{};   // by opcode
+    std::array<int, isa::kOpcodeCount> m_occupancy{}; // by opcode
+    std::vector<Bundle> m_window;
+    // Per register, within the window: the bundle of its last write, when that value is ready, its last read.
+    std::array<int, isa::kVectorRegisters> m_vWrite{}, m_vReady{}, m_vRead{};
+    std::array<int, isa::kScalarRegisters> m_sWrite{}, m_sReady{}, m_sRead{};
+    std::array<int, 32> m_unitFree{}; // by unit: the bundle from which it takes another instruction
+    std::unordered_map<std::uint64_t, PageUse> m_pages; // 4 KiB VMEM pages touched in the window
+    // MXU: every matmul and pop in program order since the start; those still in the window carry bundles.
+    std::uint64_t m_matmuls = 0, m_pops = 0;
+    std::deque<std::pair<std::uint64_t, int>> m_matmulBundles; // (matmul number, bundle), not yet popped
+    std::deque<std::pair<std::uint64_t, int>> m_popBundles;    // (pop number, bundle) in the window
+    int m_lastMatmul = -1, m_lastPop = -1, m_lastPush = -1, m_lastCommit = -1, m_commitReady = 0;
+};
+
+} // namespace xps::shlo::lower
