@@ -68,7 +68,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     const std::uint64_t chunks = t.total / t.chunk + (t.total % t.chunk != 0 ? 1 : 0);
     if (chunks > UINT32_MAX)
         throw SimFault{"invalid DMA descriptor: " + std::to_string(t.total) + " bytes in chunks of " +
-                       std::to_string(t.chunk) + " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
+                       std::to_string(t.chunk) +
+                       " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
     t.links =
         d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
     t.issueCycle = cycle;
@@ -259,7 +260,8 @@ void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::u
         const std::uint64_t row = at / t.d.rowBytes;
         const std::uint64_t col = at % t.d.rowBytes;
         // A record's byte count is 32-bit: a chunk of 4 GiB (VMEM's largest) is recorded in two halves.
-        const auto n = static_cast<std::uint32_t>(std::min({t.d.rowBytes - col, to - at, std::uint64_t{1} << 31}));
+        const auto n =
+            static_cast<std::uint32_t>(std::min({t.d.rowBytes - col, to - at, std::uint64_t{1} << 31}));
         if (t.d.srcSpace == isa::Space::Vmem)
             m_store.appendVmemAccess({cycle,
                                       static_cast<std::uint32_t>(t.d.srcAddress + row * t.d.srcStride + col),
@@ -295,8 +297,16 @@ void DmaSystem::completeChunks(Transfer& t)
             src.iciBytes += bytes;
         src.bytesByPath[static_cast<int>(t.d.srcSpace)][static_cast<int>(t.d.dstSpace)] += bytes;
         ++t.chunksDone;
-        m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
-        m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
+        if (m_config.dmaCompletionCycles > 0) {
+            // The flag hears of the chunk a round trip later; the engine goes on meanwhile.
+            m_messages.push_back({m_now.plus(static_cast<double>(m_config.dmaCompletionCycles)), t.d.dstChip,
+                                  t.d.flag, 1, static_cast<std::int64_t>(t.id),
+                                  t.chunksDone * t.chunk >= t.total});
+            m_nextEvent = earlier(m_nextEvent, m_messages.back().at);
+        } else {
+            m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
+            m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
+        }
         t.anchorAt = t.boundaryAt;
         t.anchorBytes = static_cast<double>(boundary);
         planBoundary(t);
@@ -316,7 +326,8 @@ void DmaSystem::retire()
             auto& writers = m_pendingWriters[static_cast<std::size_t>(t.d.dstChip) *
                                                  static_cast<std::size_t>(m_config.syncFlags) +
                                              t.d.flag];
-            writers.erase(std::find(writers.begin(), writers.end(), t.id));
+            if (m_config.dmaCompletionCycles == 0) // else when its last completion reaches the flag
+                writers.erase(std::find(writers.begin(), writers.end(), t.id));
             q.pop_front();
             popped = true;
         }
@@ -355,9 +366,21 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
         });
         for (std::size_t i = 0; i < m_messages.size();) {
             if (m_messages[i].at <= m_now) {
-                m_chips[static_cast<std::size_t>(m_messages[i].chip)].flags[m_messages[i].flag] +=
-                    m_messages[i].value;
-                noteFlagWrittenByCore(m_messages[i].chip, m_messages[i].flag);
+                const FlagMessage& m = m_messages[i];
+                m_chips[static_cast<std::size_t>(m.chip)].flags[m.flag] += m.value;
+                if (m.transfer < 0) {
+                    noteFlagWrittenByCore(m.chip, m.flag);
+                } else {
+                    m_lastWriter[static_cast<std::size_t>(m.chip)][m.flag] = m.transfer;
+                    ++m_version;
+                    if (m.lastOfTransfer) {
+                        auto& writers = m_pendingWriters[static_cast<std::size_t>(m.chip) *
+                                                             static_cast<std::size_t>(m_config.syncFlags) +
+                                                         m.flag];
+                        writers.erase(std::find(writers.begin(), writers.end(),
+                                                static_cast<std::uint32_t>(m.transfer)));
+                    }
+                }
                 m_messages.erase(m_messages.begin() + static_cast<long>(i));
             } else {
                 ++i;

@@ -108,6 +108,10 @@ private:
         int chip;
         std::uint32_t flag;
         std::uint32_t value;
+        // A DMA's completion (dma_completion_cycles after its chunk landed): the transfer that adds to the
+        // flag, -1 for a core's sync.add; lastOfTransfer retires it as the flag's pending writer.
+        std::int64_t transfer = -1;
+        bool lastOfTransfer = false;
     };
 
     void schedule(Transfer& head, DmaTime now) const;

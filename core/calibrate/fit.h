@@ -28,8 +28,9 @@ struct FitResult
     bool cancelled = false;
 };
 
-// Minimises `objective` from `start` (within bounds) with at most `maxEvaluations` calls; restarts the
-// simplex once around the best point, which escapes the flat steps integer parameters make.
+// Minimises `objective` with at most `maxEvaluations` calls: `start` (within bounds) and a Latin hypercube
+// of 6 points per parameter, then a simplex descent from each of the best three (each restarted once
+// around its best point, which escapes the flat steps integer parameters make).
 FitResult fitNelderMead(const std::vector<FreeParameter>& parameters, const std::vector<double>& start,
                         const std::function<double(const std::vector<double>&)>& objective,
                         int maxEvaluations, std::stop_token stop = {});

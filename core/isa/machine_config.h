@@ -62,6 +62,7 @@ struct MachineConfig
     std::int64_t dmaEngines = 4;
     std::int64_t dmaQueueDepth = 16;
     std::int64_t dmaSetupCycles = 64;
+    std::int64_t dmaCompletionCycles = 0;
     std::int64_t dmaChunkBytes = 8192;
     double dmaEnginePeakGBs = 600.0;
     double hbmBandwidthGBs = 1200.0;

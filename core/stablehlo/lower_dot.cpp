@@ -112,9 +112,22 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     w.bundle("vbcast v15, 0");
     for (std::uint64_t a = lhsV; a < outV; a += 4096) // zero padding: lanes and rows past K, M and N
         w.bundle("vst v15, [" + std::to_string(a) + "]");
-    auto in1 = w.stream();
+    // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
+    // while the others are still on their way.
+    const std::int64_t groups = std::min<std::int64_t>(KB, 8);
+    const auto groupOf = [&](std::int64_t kb) { return static_cast<std::size_t>(kb * groups / KB); };
+    std::vector<DmaStream> inputs;
+    for (std::int64_t g = 0; g < groups; ++g)
+        inputs.push_back(w.stream());
+    std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
+    const auto needBlock = [&](std::int64_t kb) {
+        if (!arrived[groupOf(kb)])
+            w.waitAll(inputs[groupOf(kb)]);
+        arrived[groupOf(kb)] = true;
+    };
     const auto ls = byteStrides(lhs.type.shape), rs = byteStrides(rhs.type.shape);
     for (std::int64_t kb = 0; kb < KB; ++kb) {
+        DmaStream& in1 = inputs[groupOf(kb)];
         std::vector<MoveDim> m;
         appendNested(m, l.batch, lhs.type, ls, KB * panelBytes);
         appendNested(m, l.free, lhs.type, ls, 512);
@@ -135,7 +148,6 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                    isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset), b);
         }
     }
-    w.waitAll(in1);
     // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
     // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
     // result) just before tile j + depth is multiplied: the result FIFO holds `depth` results, and with
@@ -172,6 +184,16 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                  "]");
         w.bundle("mxu.wpush " + source);
     };
+    // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
+    // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
+    // * 4.
+    auto back = w.stream();
+    const auto writeBack = [&](const Job& j) {
+        const auto width = std::min<std::int64_t>(128, N - j.nb * 128);
+        w.move(back, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(j.b * M * N * 4 + j.nb * 512),
+               isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
+               {{M, 512, N * 4}, {width, 4, 4}});
+    };
     const auto accumulate = [&](std::size_t index) {
         const Job& j = jobs[index];
         const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
@@ -183,13 +205,17 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
             w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
         }
         w.bundle("vst " + sum + ", [" + tile + "]");
+        if (j.kb == KB - 1 && j.t == tiles - 1)
+            writeBack(j);
     };
+    needBlock(jobs.front().kb);
     for (int row = 0; row < 16; ++row)
         pushRow(weights(jobs.front()), row);
     int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
         if (j.t == 0) { // a new block: its staged weights become active
+            needBlock(j.kb);
             for (; stagedRows < 16; ++stagedRows)
                 pushRow(weights(j), stagedRows);
             w.bundle("mxu.wcommit");
@@ -203,23 +229,16 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         w.bundle("mxu.mm " + rows);
         // Stage a row of the next block's weights while this block streams.
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
-        if (hasNext && stagedRows < 16)
+        if (hasNext && stagedRows < 16) {
+            needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
             pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++);
+        }
     }
     for (std::size_t i = jobs.size() > static_cast<std::size_t>(depth)
                              ? jobs.size() - static_cast<std::size_t>(depth)
                              : 0;
          i < jobs.size(); ++i)
         accumulate(i);
-    // Back to HBM: the result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at
-    // ((b * M + m) * N + n) * 4.
-    auto back = w.stream();
-    for (std::int64_t nb = 0; nb < NB; ++nb) {
-        const auto width = std::min<std::int64_t>(128, N - nb * 128);
-        w.move(back, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(nb * 512), isa::Space::Vmem,
-               outV + static_cast<std::uint64_t>(nb * panelBytes),
-               {{B, NB * panelBytes, M * N * 4}, {M, 512, N * 4}, {width, 4, 4}});
-    }
     w.waitAll(back);
 }
 

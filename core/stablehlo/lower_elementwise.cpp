@@ -1,5 +1,5 @@
 // Element-wise kernels: every operand of the result's shape streams HBM -> VMEM in tiles of up to 16
-// vector registers (64 KiB), two tiles in flight (double-buffered), one vector instruction sequence per
+// vector registers (64 KiB), four tiles in flight, one vector instruction sequence per
 // register, and the result streams back. Scalar operands (select's predicate, clamp's bounds) are
 // broadcast into a register once.
 
@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::int64_t kVregBytes = 4096;
 constexpr std::int64_t kTileVregs = 16;
+constexpr std::int64_t kTilesInFlight = 4;
 // Registers: operands v0-v2, temporaries v3-v5, result v6; broadcast scalars v10-v12; constants v7-v9,
 // v13-v15; v30-v31 for integer compares; v16-v29 are left to lowered reducer regions (lower_region.cpp).
 constexpr int kResult = 6;
@@ -443,19 +444,27 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
     const std::int64_t tileVregs = std::min<std::int64_t>(kTileVregs, std::max<std::int64_t>(vregs, 1));
     const std::int64_t tileBytes = tileVregs * kVregBytes;
     const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
-    std::vector<std::uint64_t> slots; // operand k, slot s: slots[2k + s]
+    // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the
+    // tiles ahead of it, as in the kernels XLA writes; 4 keeps 3 tiles landing while one computes.
+    const std::int64_t inFlight = std::min<std::int64_t>(kTilesInFlight, tiles);
+    const auto slotOf = [&](std::int64_t t) { return static_cast<std::size_t>(t % inFlight); };
+    std::vector<std::uint64_t> slots; // operand k, slot s: slots[k * inFlight + s]
     for (std::size_t k = 0; k < streamed.size(); ++k)
-        for (int s = 0; s < 2; ++s)
+        for (std::int64_t s = 0; s < inFlight; ++s)
             slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
-    const std::uint64_t outSlots[2] = {w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"),
-                                       w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile")};
-    DmaStream inputs[2] = {w.stream(), w.stream()};
-    DmaStream outputs[2] = {w.stream(), w.stream()};
+    std::vector<std::uint64_t> outSlots;
+    std::vector<DmaStream> inputs, outputs;
+    for (std::int64_t s = 0; s < inFlight; ++s) {
+        outSlots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+        inputs.push_back(w.stream());
+        outputs.push_back(w.stream());
+    }
     const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
     const auto fetch = [&](std::int64_t t) {
         for (std::size_t k = 0; k < streamed.size(); ++k)
-            w.dma(inputs[t % 2], isa::Space::Vmem, slots[2 * k + static_cast<std::size_t>(t % 2)],
-                  isa::Space::Hbm, in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
+            w.dma(inputs[slotOf(t)], isa::Space::Vmem,
+                  slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
+                  in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
                   static_cast<std::uint64_t>(tileSpan(t)));
     };
     // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
@@ -466,30 +475,33 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         w.declareRegion(loop, "loop");
         w.regionBegin(loop);
     }
-    fetch(0);
+    for (std::int64_t t = 0; t + 1 < inFlight; ++t)
+        fetch(t);
     for (std::int64_t t = 0; t < tiles; ++t) {
-        if (t + 1 < tiles)
-            fetch(t + 1); // the next tile lands while this one computes
-        w.waitAll(inputs[t % 2]);
-        if (t >= 2)
-            w.waitAll(outputs[t % 2]); // the write-back of tile t - 2 has left this slot
-        const auto slot = static_cast<std::size_t>(t % 2);
+        // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
+        if (t + inFlight - 1 < tiles)
+            fetch(t + inFlight - 1);
+        w.waitAll(inputs[slotOf(t)]);
+        if (t >= inFlight)
+            w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
+        const std::size_t slot = slotOf(t);
         const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
         for (std::int64_t r = 0; r < count; ++r) {
             for (std::size_t k = 0; k < streamed.size(); ++k)
                 w.bundle("vld " + v(static_cast<int>(k)) + ", [" +
-                         std::to_string(slots[2 * k + slot] + static_cast<std::uint64_t>(r * kVregBytes)) +
+                         std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
+                                        static_cast<std::uint64_t>(r * kVregBytes)) +
                          "]");
             for (const auto& instruction : code)
                 w.bundle(instruction);
             w.bundle("vst " + v(kResult) + ", [" +
                      std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
         }
-        w.dma(outputs[t % 2], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
+        w.dma(outputs[slot], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
               isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)));
     }
-    w.waitAll(outputs[0]);
-    w.waitAll(outputs[1]);
+    for (const DmaStream& s : outputs)
+        w.waitAll(s);
     if (tiles > 1)
         w.regionEnd();
 }

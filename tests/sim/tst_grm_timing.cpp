@@ -189,6 +189,34 @@ private slots:
         QCOMPARE(two->result.dma[0].hbmBytes, std::uint64_t(200000));
     }
 
+    // dma_completion_cycles: the flag hears of a DMA a round trip after its last byte, and the engine moves
+    // the next descriptor meanwhile (setup, by contrast, holds the engine).
+    void completionLatencyDelaysTheFlagNotTheEngine()
+    {
+        auto r = test::replaySource(std::string(kRoundMachine) +
+                                    ".machine dma_completion_cycles=500\n"
+                                    ".hbm src, 0, 200000\n.vmem dst, 0, 200000\n"
+                                    "dma.start vmem[0], hbm[0], 100000, 0, engine=0, chunk=100000\n"
+                                    "dma.start vmem[100000], hbm[100000], 100000, 1, engine=0, chunk=100000\n"
+                                    "sync.wait 0, 1\nsync.wait 1, 1\nhalt\n");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        auto dmas = r->store.dmas();
+        std::sort(dmas.begin(), dmas.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        QCOMPARE(dmas.size(), std::size_t(2));
+        QCOMPARE(dmas[0].end, std::uint64_t(64 + 100));
+        QCOMPARE(dmas[1].start, std::uint64_t(164 + 64)); // the engine did not wait for the completion
+        QCOMPARE(dmas[1].end, std::uint64_t(228 + 100));
+        const std::vector<events::BundleIssue> issued = bundles(*r);
+        QCOMPARE(atPc(issued, 2)->cycle, std::uint64_t(164 + 500));
+        QCOMPARE(atPc(issued, 2)->causeKind, events::CauseKind::Dma); // still the DMA's wait
+        QCOMPARE(atPc(issued, 2)->cause, std::uint32_t(0));
+        QCOMPARE(atPc(issued, 3)->cycle, std::uint64_t(328 + 500));
+        const auto waits = r->store.syncWaits();
+        QCOMPARE(waits.size(), std::size_t(2));
+        QCOMPARE(waits[0].satisfiedBy, std::int64_t(0));
+        QCOMPARE(waits[1].satisfiedBy, std::int64_t(1));
+    }
+
     // Two DMAs on two engines increment one flag; the wait for both is caused by whichever is still in
     // flight when it is last looked at: the oldest pending writer, whichever engine it is on.
     void waitCauseIsTheOldestPendingWriter_data()
