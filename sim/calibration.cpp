@@ -37,8 +37,6 @@ std::vector<FreeParameter> defaultFreeParameters()
     };
 }
 
-namespace {
-
 bool isTimingParameter(std::string_view key)
 {
     static constexpr std::string_view kKeys[] = {
@@ -48,6 +46,8 @@ bool isTimingParameter(std::string_view key)
         return true;
     return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
+
+namespace {
 
 std::string valueText(double v, bool integer)
 {

@@ -16,13 +16,17 @@ namespace xps::sim {
 // The parameters `calibrate` fits unless told otherwise, with their bounds and what each stands for.
 std::vector<calibrate::FreeParameter> defaultFreeParameters();
 
+// Whether a machine parameter affects only timing (latencies, occupancies, DMA costs, bandwidths, the
+// clock), never the code compiled for the machine or what a program may address.
+bool isTimingParameter(std::string_view key);
+
 struct CalibrationOptions
 {
     isa::MachineConfig base;
     std::vector<calibrate::FreeParameter> parameters = defaultFreeParameters();
     double trainFraction = 0.7;
     std::uint64_t seed = 1;
-    int maxEvaluations = 160;
+    int maxEvaluations = 600;
     unsigned threads = 0; // 0: one per core
 };
 

@@ -157,11 +157,13 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
         if (!loaded)
             return inputError(io, loaded.error());
         trace = std::move(*loaded);
-        if (!machinePath.empty()) { // a trace's program stays as it is: only its timing parameters change
-            isa::MachineConfig machine = options.machine;
-            machine.chips = trace.machine.chips;
-            trace.machine = machine;
-        }
+        // A trace's program stays as it is: only the timing parameters change, not what it may address.
+        for (const isa::ConfigParam& p : isa::configParams())
+            if (!machinePath.empty() && sim::isTimingParameter(p.key))
+                if (Status s = isa::setMachineParam(trace.machine, p.key,
+                                                    isa::machineParamText(options.machine, p.key));
+                    !s)
+                    return inputError(io, s.error());
     }
     auto estimate = sim::estimateTrace(trace);
     if (!estimate)

@@ -174,8 +174,14 @@ std::string scatterSvg(const CalibrationResult& r)
             }
     if (hi <= 0.0)
         lo = 1.0, hi = 10.0;
-    const double l0 = std::floor(std::log10(lo)), l1 = std::ceil(std::log10(hi) + 1e-9);
-    const double span = std::max(l1 - l0, 1.0);
+    // The data's range and a little more; grid lines at 1, 2 and 5 of every decade inside it.
+    double l0 = std::log10(lo) - 0.06, l1 = std::log10(hi) + 0.06;
+    if (l1 - l0 < 1.0) {
+        const double middle = (l0 + l1) / 2;
+        l0 = middle - 0.5;
+        l1 = middle + 0.5;
+    }
+    const double span = l1 - l0;
     const auto x = [&](double v) { return kLeft + (std::log10(v) - l0) / span * (kWidth - kLeft - kRight); };
     const auto y = [&](double v) {
         return kHeight - kBottom - (std::log10(v) - l0) / span * (kHeight - kTop - kBottom);
@@ -183,8 +189,14 @@ std::string scatterSvg(const CalibrationResult& r)
     std::string s =
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 520\" width=\"640\" height=\"520\" "
         "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"640\" height=\"520\" fill=\"white\"/>\n";
-    for (double d = l0; d <= l1 + 1e-9; d += 1.0) {
-        const double v = std::pow(10.0, d);
+    std::vector<double> ticks;
+    for (double decade = std::floor(l0); decade <= std::ceil(l1); decade += 1.0)
+        for (const double m : {1.0, 2.0, 5.0}) {
+            const double v = m * std::pow(10.0, decade);
+            if (std::log10(v) >= l0 && std::log10(v) <= l1)
+                ticks.push_back(v);
+        }
+    for (const double v : ticks) {
         const std::string label = format("%g", v);
         s += "<line x1=\"" + format("%.1f", x(v)) + "\" y1=\"" + format("%.1f", kTop) + "\" x2=\"" +
              format("%.1f", x(v)) + "\" y2=\"" + format("%.1f", kHeight - kBottom) + "\" stroke=\"#ddd\"/>\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -128,7 +129,10 @@ FitResult fitNelderMead(const std::vector<FreeParameter>& parameters, const std:
             v[i] = toValue(parameters[i], u[i]);
         return v;
     };
+    // Past the budget a point costs nothing and is worse than any evaluated one, so no step takes it.
     const std::function<double(const std::vector<double>&)> evaluate = [&](const std::vector<double>& u) {
+        if (result.evaluations >= maxEvaluations)
+            return std::numeric_limits<double>::infinity();
         ++result.evaluations;
         return objective(values(u));
     };

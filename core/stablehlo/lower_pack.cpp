@@ -89,12 +89,12 @@ bool BundlePacker::add(const std::string& text)
     case Unit::VectorStore: break;
     default: return false;
     }
-    const assembly::LexResult lexed = assembly::lexLine(text);
-    if (!lexed.error.empty())
+    m_tokens.clear();
+    if (!assembly::lexLineInto(text, m_tokens).message.empty())
         return false;
     isa::Instruction insn;
     try {
-        assembly::TokenCursor cursor(lexed.tokens);
+        assembly::TokenCursor cursor(m_tokens);
         static const assembly::Scope kNoNames;
         insn = assembly::parseInstruction(cursor, kNoNames);
         if (!cursor.atEnd())

@@ -10,6 +10,7 @@
 //
 // The values computed are the same as unpacked: every instruction still reads what it read before.
 
+#include "asm/lexer.h"
 #include "isa/machine_config.h"
 #include "isa/program.h"
 
@@ -56,6 +57,7 @@ private:
     int occupancy(const isa::Instruction& insn) const;
 
     isa::MachineConfig m_machine;
+    std::vector<assembly::Token> m_tokens; // scratch for lexing one instruction
     std::array<int, isa::kOpcodeCount> m_latency{};   // by opcode
     std::array<int, isa::kOpcodeCount> m_occupancy{}; // by opcode
     std::vector<Bundle> m_window;

@@ -1,0 +1,144 @@
+// `xpushark-cli estimate` and `calibrate` as a user runs them: estimate's JSON on a bundled model against
+// its golden file, a calibration from a measurements file to the fitted machine, its page and its reuse as
+// a --machine, and the errors for bad files and wrong arguments.
+#include "cli_test_support.h"
+
+#include <QTemporaryDir>
+#include <nlohmann/json.hpp>
+
+using namespace xps;
+using test::cli;
+using test::Run;
+
+namespace {
+
+QString source(const std::string& relative)
+{
+    return QString::fromStdString(test::sourceDir() + "/" + relative);
+}
+
+// Made-up latencies in the shared data's layouts: calibrate fits whatever it is given.
+constexpr const char* kMeasurements = "op,m,n,k,dtype,measured_us_avg\n"
+                                      "matmul,64,128,128,f16,1.2\n"
+                                      "matmul,128,128,256,f16,1.6\n"
+                                      "matmul,256,256,128,f16,2.4\n";
+constexpr const char* kAdds = "op,shape,dtype,measured_us_avg\n"
+                              "add,4096,f16,0.9\n"
+                              "add,256x256,f16,1.3\n"
+                              "add,512x512,f16,3.1\n";
+
+} // namespace
+
+class TestCliCalibrate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void estimateJsonIsStable()
+    {
+        const Run r = cli({QStringLiteral("estimate"), source("tests/data/stablehlo/mlp_relu.mlir"),
+                           QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-estimate"));
+        j["source"] = "mlp_relu.mlir"; // the path differs between checkouts
+        const std::string golden =
+            test::readFile(test::sourceDir() + "/tests/data/calibration/estimate_mlp_relu.json");
+        QVERIFY2(!golden.empty(), "tests/data/calibration/estimate_mlp_relu.json is missing");
+        QVERIFY2(
+            j == nlohmann::json::parse(golden),
+            ("estimate's JSON changed; if the lowering or the GRM changed on purpose, regenerate the golden "
+             "file with `xpushark-cli estimate tests/data/stablehlo/mlp_relu.mlir --json` (source: "
+             "mlp_relu.mlir). Now:\n" +
+             j.dump(2))
+                .c_str());
+        QVERIFY(j["total_us"].get<double>() > 0.0);
+        QVERIFY(j["regions"].size() >= 6);
+        for (const auto& region : j["regions"])
+            QVERIFY(region["us"].get<double>() <= j["total_us"].get<double>());
+    }
+
+    void estimateTakesAMachine()
+    {
+        const Run base = cli({QStringLiteral("estimate"), source("tests/data/stablehlo/mlp_relu.mlir")});
+        QCOMPARE(base.exitCode, 0);
+        QVERIFY2(base.out.find(" us predicted (") != std::string::npos, base.out.c_str());
+        const Run tpu = cli({QStringLiteral("estimate"), source("tests/data/stablehlo/mlp_relu.mlir"),
+                             QStringLiteral("--machine"), source("resources/machines/tpu_v4.json"),
+                             QStringLiteral("--json")});
+        QCOMPARE(tpu.exitCode, 0);
+        const Run baseJson = cli({QStringLiteral("estimate"), source("tests/data/stablehlo/mlp_relu.mlir"),
+                                  QStringLiteral("--json")});
+        QVERIFY(nlohmann::json::parse(tpu.out)["cycles"] != nlohmann::json::parse(baseJson.out)["cycles"]);
+    }
+
+    void calibrateWritesTheFittedMachineAndItsPage()
+    {
+        QTemporaryDir dir;
+        const QString mm = dir.filePath(QStringLiteral("mm.csv")),
+                      add = dir.filePath(QStringLiteral("add.csv"));
+        test::writeFile(mm.toStdString(), kMeasurements);
+        test::writeFile(add.toStdString(), kAdds);
+        const QString fitted = dir.filePath(QStringLiteral("fitted.json")),
+                      page = dir.filePath(QStringLiteral("fit.html"));
+        const Run r = cli({QStringLiteral("calibrate"), mm, add, QStringLiteral("-o"), fitted,
+                           QStringLiteral("--html"), page, QStringLiteral("--evaluations"),
+                           QStringLiteral("60"), QStringLiteral("--seed"), QStringLiteral("7")});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QVERIFY2(r.out.find("calibrated on 4 of 6 measurements (seed 7)") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY(r.out.find("dma_completion_cycles [0, 4000]: ") != std::string::npos);
+        QVERIFY(r.out.find("  held-out  all ") != std::string::npos);
+        QVERIFY(r.err.find("fitting dma_completion_cycles") !=
+                std::string::npos); // the free parameters named
+        const auto j = nlohmann::json::parse(test::readFile(fitted.toStdString()));
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-calibration"));
+        QCOMPARE(j["rows"].size(), std::size_t(6));
+        QCOMPARE(j["evaluations"].get<int>(), 60);
+        const std::string html = test::readFile(page.toStdString());
+        QVERIFY(html.find("<svg") != std::string::npos && html.find("Residual per row") != std::string::npos);
+
+        // The fitted file is a machine for the next run.
+        const Run e = cli({QStringLiteral("estimate"), source("tests/data/stablehlo/mlp_relu.mlir"),
+                           QStringLiteral("--machine"), fitted});
+        QVERIFY2(e.exitCode == 0, e.err.c_str());
+    }
+
+    void badInputAndArguments()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        test::writeFile(bad.toStdString(), "op,shape,dtype,measured_us_avg\nadd,4,f16,quick\n");
+        const QString out = dir.filePath(QStringLiteral("o.json"));
+        Run r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("bad.csv:2:11: expected measured_us_avg as a non-negative number") !=
+                     std::string::npos,
+                 r.err.c_str());
+        QVERIFY(!QFile::exists(out)); // nothing written
+
+        r = cli({QStringLiteral("calibrate"), bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("calibrate: usage: calibrate MEASUREMENTS.csv...") != std::string::npos,
+                 r.err.c_str());
+        r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--seed"),
+                 QStringLiteral("x")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("--seed expects an integer") != std::string::npos, r.err.c_str());
+        r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--fast")});
+        QCOMPARE(r.exitCode, 2);
+        r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--machine"),
+                 source("README.md")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("README.md: not JSON") != std::string::npos, r.err.c_str());
+        r = cli({QStringLiteral("estimate")});
+        QCOMPARE(r.exitCode, 2);
+        r = cli({QStringLiteral("estimate"), dir.filePath(QStringLiteral("missing.mlir"))});
+        QCOMPARE(r.exitCode, 1);
+        r = cli({QStringLiteral("estimat")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.find("did you mean 'estimate'?") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCalibrate)
+#include "tst_cli_calibrate.moc"

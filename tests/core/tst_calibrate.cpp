@@ -1,0 +1,246 @@
+// Calibration's pure parts: measurement CSV files (both layouts the shared TPU data uses, and precise
+// errors for bad ones), the StableHLO module each row becomes, the error statistics, the seeded split,
+// the fit on a function with a known minimum, and the JSON / HTML / SVG presentations.
+#include "test_support.h"
+
+#include "calibrate/calibration.h"
+#include "stablehlo/parser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+#include <stop_token>
+
+using namespace xps;
+using namespace xps::calibrate;
+
+namespace {
+
+std::string errorOf(const std::string& text)
+{
+    auto r = parseMeasurements(text, "m.csv");
+    return r ? std::string("(parsed)") : r.error().toString();
+}
+
+constexpr const char* kMatmuls =
+    "op,m,n,k,dtype,measured_us_avg,measured_us_min,measured_us_max,measured_us_stddev\n"
+    "matmul,128,256,64,f16,1.5,1.4,1.7,0.05\n"
+    "matmul,32,32,32,bf16,1.09,1.02,1.28,0.06\n";
+constexpr const char* kAdds =
+    "op,shape,dtype,measured_us_avg,measured_us_min,measured_us_max,measured_us_stddev\r\n"
+    "add,1024x512,f16,10.5,10.1,10.9,0.1\r\n"
+    "\r\n"
+    "add, 4096 ,f32,0.9,0.85,1.0,0.02\r\n";
+
+} // namespace
+
+class TestCalibrate : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsBothLayouts()
+    {
+        auto mm = parseMeasurements(kMatmuls, "mm.csv");
+        QVERIFY2(mm, mm ? "" : mm.error().toString().c_str());
+        QCOMPARE(mm->size(), std::size_t(2));
+        QCOMPARE((*mm)[0].op, OpClass::Matmul);
+        QCOMPARE((*mm)[0].shape, (std::vector<std::int64_t>{128, 256, 64}));
+        QCOMPARE((*mm)[0].label(), std::string("matmul 128x256x64 f16"));
+        QCOMPARE((*mm)[0].location, std::string("mm.csv:2"));
+        QCOMPARE((*mm)[0].averageUs, 1.5);
+        QCOMPARE((*mm)[0].stddevUs, 0.05);
+        QCOMPARE((*mm)[0].work(), 128.0 * 256 * 64);
+        QCOMPARE((*mm)[0].sizeBucket(), std::string("1e6-1e7 MACs"));
+        QCOMPARE((*mm)[1].dtype, std::string("bf16"));
+
+        auto add = parseMeasurements(kAdds, "add.csv"); // CRLF, a blank line, spaces around a field
+        QVERIFY2(add, add ? "" : add.error().toString().c_str());
+        QCOMPARE(add->size(), std::size_t(2));
+        QCOMPARE((*add)[0].shape, (std::vector<std::int64_t>{1024, 512}));
+        QCOMPARE((*add)[1].shape, (std::vector<std::int64_t>{4096}));
+        QCOMPARE((*add)[1].location, std::string("add.csv:4"));
+        QCOMPARE((*add)[1].sizeBucket(), std::string("1e3-1e4 elements"));
+    }
+
+    void badFilesNameTheLineAndColumn_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");
+        const QString h = QStringLiteral("op,shape,dtype,measured_us_avg\n");
+        QTest::newRow("empty") << QString() << QStringLiteral("m.csv: empty: expected a header row");
+        QTest::newRow("no avg column")
+            << QStringLiteral("op,shape,dtype\nadd,4,f16\n")
+            << QStringLiteral("m.csv:1:1: the header has no 'measured_us_avg' column");
+        QTest::newRow("no shape") << QStringLiteral("op,dtype,measured_us_avg\nadd,f16,1\n")
+                                  << QStringLiteral("m.csv:1:1: the header has neither a 'shape' column");
+        QTest::newRow("unknown op") << h + QStringLiteral("conv,4,f16,1\n")
+                                    << QStringLiteral("m.csv:2:1: unknown op 'conv': expected matmul or add");
+        QTest::newRow("dtype") << h + QStringLiteral("add,4,f64,1\n")
+                               << QStringLiteral("m.csv:2:7: unknown dtype 'f64': expected f16, bf16 or f32");
+        QTest::newRow("shape") << h + QStringLiteral("add,4xq,f16,1\n")
+                               << QStringLiteral("m.csv:2:7: expected a shape like 1024x1024");
+        QTest::newRow("zero side") << h + QStringLiteral("add,0,f16,1\n")
+                                   << QStringLiteral("m.csv:2:5: expected a shape like 1024x1024");
+        QTest::newRow("huge") << h + QStringLiteral("add,65536x65536,f16,1\n")
+                              << QStringLiteral("m.csv:2:5: more than 2^26 elements in one add");
+        QTest::newRow("fields") << h + QStringLiteral("add,4,f16\n")
+                                << QStringLiteral("m.csv:2:1: expected 4 fields as in the header, found 3");
+        QTest::newRow("number") << h + QStringLiteral("add,4,f16,fast\n")
+                                << QStringLiteral(
+                                       "m.csv:2:11: expected measured_us_avg as a non-negative number");
+        QTest::newRow("zero time") << h + QStringLiteral("add,4,f16,0\n")
+                                   << QStringLiteral("m.csv:2:11: measured_us_avg must be above 0");
+        QTest::newRow("nan") << h + QStringLiteral("add,4,f16,nan\n")
+                             << QStringLiteral(
+                                    "m.csv:2:11: expected measured_us_avg as a non-negative number");
+        QTest::newRow("matmul without mnk")
+            << h + QStringLiteral("matmul,4,f16,1\n")
+            << QStringLiteral("m.csv:2:1: a matmul needs the m, n and k columns");
+        QTest::newRow("header only") << h << QStringLiteral("m.csv: no measurements after the header");
+    }
+
+    void badFilesNameTheLineAndColumn()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        const std::string got = errorOf(text.toStdString());
+        QVERIFY2(got.starts_with(error.toStdString()), got.c_str());
+    }
+
+    void invalidUtf8IsRefused()
+    {
+        QVERIFY(errorOf("op,shape,dtype,measured_us_avg\nadd,4,f16,1\xff\n")
+                    .starts_with("m.csv: not UTF-8 text"));
+    }
+
+    void everyRowBecomesAModuleThatParses()
+    {
+        auto rows = parseMeasurements(std::string(kMatmuls), "mm.csv");
+        QVERIFY(rows);
+        auto adds = parseMeasurements(std::string(kAdds), "add.csv");
+        QVERIFY(adds);
+        rows->insert(rows->end(), adds->begin(), adds->end());
+        for (const Measurement& m : *rows) {
+            auto module = shlo::parseModule(moduleText(m), "row.mlir");
+            QVERIFY2(module, module ? "" : module.error().toString().c_str());
+            const auto& ops = module->functions.front().body.operations;
+            QCOMPARE(ops.front().kind,
+                     m.op == OpClass::Matmul ? shlo::OpKind::DotGeneral : shlo::OpKind::Add);
+        }
+        // C[m, n] = A[m, k] x B[k, n]
+        const std::string text = moduleText(rows->front());
+        QVERIFY2(text.find("(tensor<128x64xf16>, tensor<64x256xf16>) -> tensor<128x256xf16>") !=
+                     std::string::npos,
+                 text.c_str());
+    }
+
+    void errorStatisticsMatchTheirDefinitions()
+    {
+        // Errors of 10%, 20%, 0%, 50% and 5%.
+        const std::vector<double> measured{10, 10, 10, 10, 20};
+        const std::vector<double> predicted{11, 8, 10, 15, 21};
+        const ErrorStats s = errorStats(predicted, measured);
+        QCOMPARE(s.rows, std::size_t(5));
+        QCOMPARE(s.mape, 17.0);
+        QCOMPARE(s.median, 10.0);
+        QVERIFY(std::abs(s.p90 - 38.0) < 1e-9); // between 20% and 50% at rank 3.6
+        QCOMPARE(s.worst, 50.0);
+        // R^2 = 1 - SS_res / SS_tot = 1 - (1 + 4 + 0 + 25 + 1) / 80
+        QVERIFY(std::abs(s.r2 - (1.0 - 31.0 / 80.0)) < 1e-12);
+        QCOMPARE(errorStats({}, {}).rows, std::size_t(0));
+    }
+
+    void theSplitIsSeededAndPartitions()
+    {
+        std::vector<std::size_t> train, test, train2, test2;
+        splitRows(100, 0.7, 42, train, test);
+        splitRows(100, 0.7, 42, train2, test2);
+        QCOMPARE(train, train2);
+        QCOMPARE(train.size(), std::size_t(70));
+        QCOMPARE(test.size(), std::size_t(30));
+        std::set<std::size_t> all(train.begin(), train.end());
+        all.insert(test.begin(), test.end());
+        QCOMPARE(all.size(), std::size_t(100));
+        splitRows(100, 0.7, 43, train2, test2);
+        QVERIFY(train != train2);
+    }
+
+    void theFitFindsAKnownMinimum()
+    {
+        // Three parameters on different scales, one an integer, the minimum inside the bounds.
+        const std::vector<FreeParameter> p{
+            {"a", 1, 10000, true, ""}, {"b", 0.001, 1, false, ""}, {"c", 0, 1, false, ""}};
+        const auto objective = [](const std::vector<double>& v) {
+            return std::abs(std::log(v[0] / 420.0)) + std::abs(std::log(v[1] / 0.05)) + std::abs(v[2] - 0.3);
+        };
+        const FitResult r = fitNelderMead(p, {10, 0.5, 0.9}, objective, 600);
+        QVERIFY(!r.cancelled);
+        QVERIFY(r.evaluations <= 600);
+        QVERIFY2(std::abs(r.values[0] - 420.0) <= 4.0, std::to_string(r.values[0]).c_str());
+        QCOMPARE(r.values[0], std::round(r.values[0]));
+        QVERIFY2(std::abs(r.values[1] / 0.05 - 1.0) < 0.02, std::to_string(r.values[1]).c_str());
+        QVERIFY2(std::abs(r.values[2] - 0.3) < 0.01, std::to_string(r.values[2]).c_str());
+    }
+
+    void theFitStopsWhenCancelled()
+    {
+        std::stop_source stop;
+        int calls = 0;
+        const std::vector<FreeParameter> p{{"a", 1, 100, false, ""}};
+        const FitResult r = fitNelderMead(
+            p, {50},
+            [&](const std::vector<double>& v) {
+                if (++calls == 5)
+                    stop.request_stop();
+                return v[0];
+            },
+            1000, stop.get_token());
+        QVERIFY(r.cancelled);
+        QVERIFY(calls <= 6);
+    }
+
+    void presentationsCarryEveryRowEscaped()
+    {
+        CalibrationResult r;
+        auto rows = parseMeasurements(std::string(kMatmuls), "<odd>&.csv");
+        QVERIFY(rows);
+        r.rows = *rows;
+        r.parameters = {{"hbm_bandwidth_gbs", 50, 1200, false, "HBM"}};
+        r.startValues = {1200};
+        r.fittedValues = {600};
+        r.startPredictedUs = {3.0, 2.0};
+        r.predictedUs = {1.65, 1.09};
+        r.training = {true, false};
+        const nlohmann::json j = calibrationJson(r);
+        QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-calibration"));
+        QCOMPARE(j["rows"].size(), std::size_t(2));
+        QCOMPARE(j["rows"][0]["split"].get<std::string>(), std::string("training"));
+        QVERIFY(std::abs(j["rows"][0]["error_pct"].get<double>() - 10.0) < 1e-9);
+        QCOMPARE(j["parameters"][0]["fitted"].get<double>(), 600.0);
+        QCOMPARE(j["machine"]["hbm_bandwidth_gbs"].get<double>(), 1200.0); // r.fitted is the default machine
+        bool heldOutAll = false;
+        for (const auto& e : j["errors"])
+            if (e["split"] == "held-out" && e["op"] == "all") {
+                heldOutAll = true;
+                QCOMPARE(e["fitted"]["rows"].get<std::size_t>(), std::size_t(1));
+                QCOMPARE(e["fitted"]["mape_pct"].get<double>(), 0.0);
+            }
+        QVERIFY(heldOutAll);
+        const std::string html = calibrationHtml(r);
+        QVERIFY(html.find("&lt;odd&gt;&amp;.csv:2") != std::string::npos);
+        QVERIFY(html.find("<odd>") == std::string::npos);
+        const std::string svg = scatterSvg(r);
+        QVERIFY(svg.starts_with("<svg"));
+        QCOMPARE(static_cast<int>(std::count(svg.begin(), svg.end(), '\n') > 0), 1);
+        std::size_t circles = 0;
+        for (std::size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1))
+            ++circles;
+        QCOMPARE(circles, std::size_t(2));
+        QVERIFY(calibrationText(r).find("hbm_bandwidth_gbs [50, 1200]: 1200 -> 600") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCalibrate)
+#include "tst_calibrate.moc"
