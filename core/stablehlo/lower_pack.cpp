@@ -15,26 +15,36 @@ using isa::Unit;
 
 constexpr std::uint64_t kPage = 4096;
 
-bool packable(const isa::Instruction& insn)
+// The units whose instructions the packer models: everything but DMA, sync, markers, control and scalar
+// memory.
+bool packableUnit(Unit unit)
 {
-    switch (insn.info().unit) {
+    switch (unit) {
     case Unit::VectorAlu:
     case Unit::Transcendental:
     case Unit::CrossLane:
     case Unit::MxuWeights:
     case Unit::MxuMatmul:
     case Unit::MxuResult:
-    case Unit::ScalarAlu: return true;
+    case Unit::ScalarAlu:
     case Unit::VectorLoad:
-    case Unit::VectorStore: {
-        // Unit-stride and at a fixed VMEM address: the range it touches is known.
-        if (insn.opcode != Opcode::VLd && insn.opcode != Opcode::VSt)
-            return false;
-        const isa::Operand& a = insn.operands[1];
-        return a.form == isa::Operand::Form::Mem && !a.hasBase && a.space == isa::Space::Vmem && a.value >= 0;
-    }
+    case Unit::VectorStore: return true;
     default: return false;
     }
+}
+
+bool packable(const isa::Instruction& insn)
+{
+    if (insn.opcode != Opcode::VLd && insn.opcode != Opcode::VSt) {
+        // Memory the packer does not track (strided, scalar): left alone, whatever its unit.
+        for (const isa::OperandSpec& spec : insn.info().operandSpecs())
+            if (spec.kind == isa::OperandKind::Addr)
+                return false;
+        return packableUnit(insn.info().unit);
+    }
+    // Unit-stride and at a fixed VMEM address: the range it touches is known.
+    const isa::Operand& a = insn.operands[1];
+    return a.form == isa::Operand::Form::Mem && !a.hasBase && a.space == isa::Space::Vmem && a.value >= 0;
 }
 
 } // namespace
@@ -77,18 +87,8 @@ bool BundlePacker::add(const std::string& text)
     const auto opcode = isa::opcodeFromMnemonic(std::string_view(text).substr(0, text.find(' ')));
     if (!opcode)
         return false;
-    switch (isa::info(*opcode).unit) {
-    case Unit::VectorAlu:
-    case Unit::Transcendental:
-    case Unit::CrossLane:
-    case Unit::MxuWeights:
-    case Unit::MxuMatmul:
-    case Unit::MxuResult:
-    case Unit::ScalarAlu:
-    case Unit::VectorLoad:
-    case Unit::VectorStore: break;
-    default: return false;
-    }
+    if (!packableUnit(isa::info(*opcode).unit))
+        return false;
     m_tokens.clear();
     if (!assembly::lexLineInto(text, m_tokens).message.empty())
         return false;

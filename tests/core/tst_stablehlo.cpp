@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include "stablehlo/interpreter.h"
+#include "stablehlo/lower_pack.h"
 #include "stablehlo/parser.h"
 
 #include <atomic>
@@ -331,6 +332,61 @@ private slots:
         // A cancel is seen at the next op.
         std::atomic<bool> cancel{true};
         QVERIFY(evalErrorOf(big, {}, &cancel).find("cancelled") != std::string::npos);
+    }
+
+    // The lowering's VLIW packer: independent instructions share a bundle, a dependence never does (read
+    // after write goes later, write after read may share), VMEM accesses to one page keep their order,
+    // the MXU's FIFO never overflows, and what the packer does not model stays out.
+    void packerKeepsEveryDependence()
+    {
+        isa::MachineConfig machine;
+        machine.mxuResultFifoDepth = 2;
+        lower::BundlePacker p(machine);
+        for (const char* insn : {"vld v1, [0]", "vld v2, [4096]", "vadd.f32 v3, v1, v2", "vbcast v4, 7",
+                                 "vmov v1, v4", "vst v3, [8192]", "vld v5, [8192]", "vld v6, [16384]"})
+            QVERIFY2(p.add(insn), insn);
+        const std::vector<std::string> b = p.flush();
+        const auto bundleOf = [&](const std::string& insn) {
+            for (std::size_t i = 0; i < b.size(); ++i)
+                if (b[i] == insn || b[i].starts_with(insn + " ;") ||
+                    b[i].find("; " + insn) != std::string::npos)
+                    return static_cast<int>(i);
+            qFatal("%s was not emitted", insn.c_str());
+        };
+        QCOMPARE(bundleOf("vld v1, [0]"), 0);
+        QVERIFY(bundleOf("vbcast v4, 7") == 0);   // independent: packed with the first load
+        QVERIFY(bundleOf("vld v2, [4096]") == 1); // one load slot per bundle
+        QVERIFY(bundleOf("vadd.f32 v3, v1, v2") > bundleOf("vld v2, [4096]")); // after both loads
+        QVERIFY(bundleOf("vmov v1, v4") >= bundleOf("vadd.f32 v3, v1, v2"));   // not before v1's last read
+        QVERIFY(bundleOf("vst v3, [8192]") > bundleOf("vadd.f32 v3, v1, v2"));
+        QVERIFY(bundleOf("vld v5, [8192]") > bundleOf("vst v3, [8192]"));  // the page it reads was stored
+        QVERIFY(bundleOf("vld v6, [16384]") < bundleOf("vld v5, [8192]")); // another page: free to go earlier
+        std::size_t instructions = 0;
+        for (const auto& bundle : b)
+            instructions += 1 + static_cast<std::size_t>(std::count(bundle.begin(), bundle.end(), ';'));
+        QCOMPARE(instructions, std::size_t(8));
+        QVERIFY(b.size() < 8);
+
+        // The MXU: with a FIFO of 2, the third matmul waits for the first pop.
+        for (const char* insn :
+             {"mxu.mm v0", "mxu.mm v1", "mxu.pop v8", "mxu.mm v2", "mxu.pop v9", "mxu.pop v10"})
+            QVERIFY(p.add(insn));
+        const std::vector<std::string> m = p.flush();
+        int mm = 0, pops = 0, firstPop = -1, thirdMatmul = -1;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            if (m[i].find("mxu.pop") != std::string::npos && pops++ == 0)
+                firstPop = static_cast<int>(i);
+            if (m[i].find("mxu.mm") != std::string::npos && ++mm == 3)
+                thirdMatmul = static_cast<int>(i);
+        }
+        QVERIFY(firstPop >= 0 && thirdMatmul > firstPop);
+
+        // Left alone: DMA, sync, regions, strided and register-based addresses, a written bundle.
+        for (const char* insn :
+             {"dma.start vmem[0], hbm[0], 64, 1", "sync.wait 1, 1", "region.end", "vld.s v1, [0], s1",
+              "vld v1, [s2 + 0]", "vadd.f32 v1, v2, v3 ; vbcast v4, 1", "sld s1, [0]", "halt"})
+            QVERIFY2(!p.add(insn), insn);
+        QCOMPARE(p.pending(), std::size_t(0));
     }
 };
 
