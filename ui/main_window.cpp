@@ -67,8 +67,8 @@ namespace xps::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
-const QString kTraceFilter = QStringLiteral(
-    "Traces, models and profiles (*.xtrace.json *.json *.json.gz *.xplane.pb *.et *.xps *.xasm *.mlir);;All files (*)");
+const QString kTraceFilter = QStringLiteral("Traces, models and profiles (*.xtrace.json *.json *.json.gz "
+                                            "*.xplane.pb *.et *.xps *.xasm *.mlir);;All files (*)");
 
 } // namespace
 
@@ -226,6 +226,12 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         addRecentFile(run->path);
     });
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_session, &ReplaySession::openStopped, this, [this] {
+        // Back to what was shown before the attempt, saying why nothing opened.
+        if (!m_session->run())
+            m_profile->run() ? showReplayViews(false) : m_centre->setCurrentWidget(m_welcome);
+        m_stageLabel->setText(tr("Stopped: nothing was opened"));
+    });
     connect(m_session, &ReplaySession::analysesReady, this,
             [this] { m_profileViewAction->setEnabled(true); });
     connect(m_session, &ReplaySession::stageChanged, this, [this](ReplaySession::Stage, const QString& text) {
@@ -288,7 +294,8 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area, bool scrollable)
+QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area,
+                                 bool scrollable)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(view->objectName() + QStringLiteral("Dock")); // saveState() keys docks by name

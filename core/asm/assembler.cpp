@@ -217,7 +217,7 @@ struct ChipLocations
     std::string section;
 };
 
-void buildChips(AssemblerState& s)
+void buildChips(AssemblerState& s, std::stop_token stop)
 {
     std::vector<Section*> sections;
     if (s.hasSections) {
@@ -251,6 +251,8 @@ void buildChips(AssemblerState& s)
         chip.program.bundles.reserve(section->bundles.size());
         where.bundles.reserve(section->bundles.size());
         for (const detail::PendingBundle& pending : section->bundles) {
+            if (chip.program.bundles.size() % 4096 == 0 && stop.stop_requested())
+                return;
             const auto pieces =
                 std::span<const SourceRef>(section->pieces).subspan(pending.firstPiece, pending.pieceCount);
             chip.program.bundles.push_back(assembleBundle(s, pieces, scope, placed, lexed, failed));
@@ -323,7 +325,7 @@ void buildChips(AssemblerState& s)
 
 } // namespace
 
-Result<trace::Trace> assemble(std::string_view source, std::string_view fileName)
+Result<trace::Trace> assemble(std::string_view source, std::string_view fileName, std::stop_token stop)
 {
     AssemblerState s;
     s.fileName = std::string(fileName);
@@ -338,6 +340,8 @@ Result<trace::Trace> assemble(std::string_view source, std::string_view fileName
     std::size_t braceLine = 0;
     std::vector<Token> lexed;
     for (std::size_t i = 0; i < s.text.size() && !s.full(); ++i) {
+        if (i % 4096 == 0 && stop.stop_requested())
+            return Error(std::string(fileName), "cancelled");
         const bool wasOpen = openBrace != nullptr;
         structureLine(s, i, lexed, openBrace);
         if (!wasOpen && openBrace)
@@ -346,7 +350,9 @@ Result<trace::Trace> assemble(std::string_view source, std::string_view fileName
     if (openBrace)
         s.report(s.where(braceLine, 1), "'{' is never closed: expected '}'");
     if (s.diagnostics.empty())
-        buildChips(s);
+        buildChips(s, stop);
+    if (stop.stop_requested())
+        return Error(std::string(fileName), "cancelled");
     if (!s.diagnostics.empty())
         return Error(std::move(s.diagnostics));
     return std::move(s.trace);

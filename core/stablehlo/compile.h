@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "isa/machine_config.h"
+
+#include <stop_token>
 #include "stablehlo/module.h"
 #include "trace/trace.h"
 #include "util/result.h"
@@ -18,6 +20,9 @@ namespace xps::shlo {
 struct CompileOptions
 {
     isa::MachineConfig machine;
+    // Looked at before every op and every few thousand lines of assembly: a cancelled compile ends in
+    // the error "cancelled" (the explorer's Stop while it compiles).
+    std::stop_token stop;
 };
 
 struct CompiledTensor

@@ -68,11 +68,17 @@ bool sameBytes(ElementType from, ElementType to)
            ((from == ElementType::F16 || from == ElementType::BF16) && to == ElementType::F32);
 }
 
+// Thrown between ops when the compile is cancelled.
+struct Cancelled
+{
+};
+
 class Lowering
 {
 public:
-    Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip)
-        : m_module(module), m_writer(machine), m_chip(chip)
+    Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
+             std::stop_token stop)
+        : m_module(module), m_writer(machine), m_chip(chip), m_stop(std::move(stop))
     {
     }
 
@@ -205,6 +211,8 @@ private:
         std::vector<TensorRef> values(f.body.valueTypes.size());
         std::copy(args.begin(), args.end(), values.begin());
         for (const auto& op : f.body.operations) {
+            if (m_stop.stop_requested())
+                throw Cancelled{};
             std::vector<TensorRef> in;
             for (const auto v : op.operands)
                 in.push_back(values[v]);
@@ -320,6 +328,7 @@ private:
     std::set<std::string> m_outputs;
     int m_depth = 0;
     lower::ChipContext m_chip;
+    std::stop_token m_stop;
 };
 
 } // namespace
@@ -348,7 +357,8 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
         std::vector<std::unique_ptr<Lowering>> lowerings;
         std::string text;
         for (int c = 0; c < chips; ++c) {
-            lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips}));
+            lowerings.push_back(
+                std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips}, options.stop));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)
@@ -356,7 +366,9 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
             text +=
                 (chips > 1 ? ".chip " + std::to_string(c) + "\n" : std::string()) + w.code() + "    halt\n";
         }
-        auto trace = assembly::assemble(text, module.fileName + ".xasm");
+        auto trace = assembly::assemble(text, module.fileName + ".xasm", options.stop);
+        if (options.stop.stop_requested())
+            return Error(module.fileName, "cancelled");
         if (!trace)
             lowerFail("the generated program does not assemble (a lowering bug): " +
                       trace.error().toString());
@@ -367,6 +379,8 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
             result.trace.chips.at(static_cast<std::size_t>(c)).initial.memory =
                 std::move(lowerings[static_cast<std::size_t>(c)]->inits());
         return result;
+    } catch (const Cancelled&) {
+        return Error(module.fileName, "cancelled");
     } catch (const LoweringError& e) {
         const auto split = e.message.find(": ", module.fileName.size());
         if (e.message.rfind(module.fileName + ":", 0) == 0 && split != std::string::npos)

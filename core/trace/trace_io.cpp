@@ -79,7 +79,7 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     return content;
 }
 
-Result<Trace> loadTrace(const std::string& path)
+Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
 {
     auto kind = traceFileKind(path);
     if (!kind)
@@ -93,12 +93,14 @@ Result<Trace> loadTrace(const std::string& path)
     if (!content)
         return content.error();
     if (*kind == TraceFileKind::Assembly)
-        return assembly::assemble(*content, path);
+        return assembly::assemble(*content, path, stop);
     if (*kind == TraceFileKind::StableHlo) {
         auto module = shlo::parseModule(std::move(*content), path);
         if (!module)
             return module.error();
-        auto compiled = shlo::compileModule(*module);
+        shlo::CompileOptions options;
+        options.stop = stop;
+        auto compiled = shlo::compileModule(*module, options);
         if (!compiled)
             return compiled.error();
         return std::move(compiled->trace);

@@ -6,6 +6,7 @@
 #include "trace/trace.h"
 #include "util/result.h"
 
+#include <stop_token>
 #include <string>
 
 namespace xps::trace {
@@ -15,7 +16,8 @@ enum class TraceFileKind { Json, Container, Assembly, StableHlo };
 // By extension; returns an error naming the accepted extensions otherwise.
 Result<TraceFileKind> traceFileKind(const std::string& path);
 
-Result<Trace> loadTrace(const std::string& path);
+// `stop` cancels the assembling or compiling of a long .xasm or .mlir (the error is then "cancelled").
+Result<Trace> loadTrace(const std::string& path, std::stop_token stop = {});
 // Writes .xps or JSON by the extension of `path`.
 Status saveTrace(const Trace& trace, const std::string& path);
 

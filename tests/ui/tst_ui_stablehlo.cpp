@@ -7,9 +7,12 @@
 #include "ui_test_support.h"
 #include "views/disassembly_model.h"
 
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QToolButton>
 
 using namespace xps;
 
@@ -61,6 +64,48 @@ private slots:
             }
         }
         QVERIFY(sawCollective);
+    }
+
+    // A compile stops when the user clicks Cancel: the lowering looks at the stop between ops and the
+    // assembler every 4,096 lines, so it ends at once and nothing opens. 5,000 ops on one register each:
+    // about 60,000 bundles (near the default instruction memory) and 90 ms of compiling here.
+    void cancellingACompileStopsIt()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.mlir"));
+        const std::string type = "tensor<8x128xf32>";
+        std::string text = "module @long {\n  func.func public @main(%x: " + type + ") -> " + type + " {\n";
+        std::string last = "%x";
+        for (int i = 0; i < 5000; ++i) {
+            text += "    %v" + std::to_string(i) + " = stablehlo.negate " + last + " : " + type + "\n";
+            last = "%v" + std::to_string(i);
+        }
+        text += "    return " + last + " : " + type + "\n  }\n}\n";
+        test::writeFile(path.toStdString(), text);
+
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(path);
+        QVERIFY(w.statusText().startsWith(QStringLiteral("Compiling ")));
+        QCOMPARE(w.session()->stage(), ui::ReplaySession::Stage::Loading);
+        QToolButton* cancel = nullptr;
+        for (QToolButton* b : w.findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("Cancel"))
+                cancel = b;
+        QVERIFY(cancel && cancel->isVisible());
+        QElapsedTimer clock;
+        qint64 took = -1;
+        connect(w.session(), &ui::ReplaySession::openStopped, this, [&] { took = clock.elapsed(); });
+        clock.start();
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(took >= 0, 5000);
+        qInfo("compile stopped %lld ms after Cancel", took);
+        QVERIFY2(took < 50, qPrintable(QString::number(took)));
+        QCOMPARE(w.session()->stage(), ui::ReplaySession::Stage::Idle);
+        QCOMPARE(w.statusText(), QStringLiteral("Stopped: nothing was opened"));
+        QVERIFY(!w.session()->run()); // nothing opened
+        QVERIFY(!cancel->isVisible());
     }
 };
 

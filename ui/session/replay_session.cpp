@@ -26,7 +26,8 @@ QString endText(const Run& run)
     case sim::ReplayResult::Status::Completed:
         return QStringLiteral("Replayed %1 bundles in %2 cycles").arg(n, cycles);
     case sim::ReplayResult::Status::Cancelled:
-        return QStringLiteral("Replay cancelled at cycle %1 after %2 bundles: the views show what ran").arg(cycles, n);
+        return QStringLiteral("Replay cancelled at cycle %1 after %2 bundles: the views show what ran")
+            .arg(cycles, n);
     case sim::ReplayResult::Status::LimitReached:
         return QStringLiteral("Replay stopped after %1 cycles at %2: the views show what ran")
             .arg(cycles, QString::fromStdString(r.limitMessage));
@@ -92,7 +93,8 @@ void ReplaySession::cancel()
     m_compareWorker.request_stop();
 }
 
-void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode)
+void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path,
+                          sim::ReplayMode mode)
 {
     retire(m_worker);
     retire(m_compareWorker);
@@ -106,11 +108,18 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
     });
 }
 
-void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::shared_ptr<const trace::Trace> trace,
-                         QString path, sim::ReplayMode mode)
+void ReplaySession::work(std::stop_token stop, std::uint64_t request,
+                         std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode)
 {
     if (!trace) {
-        Result<trace::Trace> loaded = trace::loadTrace(path.toStdString());
+        Result<trace::Trace> loaded = trace::loadTrace(path.toStdString(), stop);
+        if (!loaded && stop.stop_requested()) { // Stop while compiling or assembling: nothing opened
+            post(request, [this] {
+                setStage(Stage::Idle, tr("Stopped"));
+                emit openStopped();
+            });
+            return;
+        }
         if (!loaded) {
             const QString message = QString::fromStdString(loaded.error().toString());
             post(request, [this, message] {
@@ -160,10 +169,12 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
         analysis::ReplayView{*trace, run->store, run->result.totalCycles, run->result.chips});
     // A second analysis thread only where it leaves a core for the GUI thread (on two cores it starved
     // the event loop for 50+ ms).
-    run->graph = analysis::analyzeReplayInPlace(*run->view, run->analyses, std::thread::hardware_concurrency() > 2);
+    run->graph =
+        analysis::analyzeReplayInPlace(*run->view, run->analyses, std::thread::hardware_concurrency() > 2);
     if (completed)
         run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
-    const bool measure = completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
+    const bool measure =
+        completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
     post(request, [this, ended, measure] {
         m_analysesReady = true;
         emit analysesReady();
@@ -179,16 +190,14 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
     std::vector<suggest::Suggestion> measured = run->suggestions;
     {
         std::lock_guard lock(run->baselineMutex);
-        sim::measureSuggestions(measured, *trace, run->result, stop,
-                                [&](std::size_t done, std::size_t total, double current) {
-                                    const QString title = done < measured.size()
-                                                              ? QString::fromStdString(measured[done].title)
-                                                              : QString();
-                                    post(request, [this, done, total, current, title] {
-                                        emit measuringProgress(static_cast<int>(done), static_cast<int>(total),
-                                                               current, title);
-                                    });
-                                });
+        sim::measureSuggestions(
+            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total, double current) {
+                const QString title =
+                    done < measured.size() ? QString::fromStdString(measured[done].title) : QString();
+                post(request, [this, done, total, current, title] {
+                    emit measuringProgress(static_cast<int>(done), static_cast<int>(total), current, title);
+                });
+            });
     }
     post(request, [this, run, measured = std::move(measured), ended]() mutable {
         run->suggestions = std::move(measured);
@@ -199,7 +208,8 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request, std::share
 
 void ReplaySession::compareSuggestion(int index)
 {
-    if (!m_run || !m_analysesReady || index < 0 || static_cast<std::size_t>(index) >= m_run->suggestions.size())
+    if (!m_run || !m_analysesReady || index < 0 ||
+        static_cast<std::size_t>(index) >= m_run->suggestions.size())
         return;
     retire(m_compareWorker);
     const std::uint64_t request = m_request;
@@ -212,7 +222,8 @@ void ReplaySession::compareSuggestion(int index)
             std::lock_guard lock(run->baselineMutex);
             comparison = sim::compareChange(*run->trace, run->result, run->analyses, change, stop);
         }
-        post(request, [this, index, comparison = std::move(comparison)] { emit comparisonReady(index, comparison); });
+        post(request,
+             [this, index, comparison = std::move(comparison)] { emit comparisonReady(index, comparison); });
     });
 }
 

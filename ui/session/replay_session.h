@@ -70,6 +70,7 @@ public:
 signals:
     void opened();                     // run() holds the new trace; replay starting
     void openFailed(const QString& message);
+    void openStopped(); // cancelled while loading or compiling: nothing was opened
     void stageChanged(xps::ui::ReplaySession::Stage stage, const QString& text);
     void progress(quint64 bundles, quint64 cycle, double elapsedSeconds);
     void eventsChanged();              // more events ingested into the lanes (at most ~8 Hz)
