@@ -34,6 +34,8 @@ std::vector<FreeParameter> defaultFreeParameters()
          "working on one matmul read as 2"},
         {"lat_mxu_matmul", 8, 1024, true, "cycles from an mxu.mm to its 8 x 128 result in the FIFO"},
         {"occ_mxu_wpush", 1, 64, true, "cycles a push of 8 weight rows holds the weight path"},
+        {"lat_vector_load", 1, 64, true, "cycles from a VMEM load to its register"},
+        {"occ_mxu_wcommit", 1, 256, true, "cycles a weight commit holds the weight path"},
     };
 }
 

@@ -26,7 +26,7 @@ struct CalibrationOptions
     std::vector<calibrate::FreeParameter> parameters = defaultFreeParameters();
     double trainFraction = 0.7;
     std::uint64_t seed = 1;
-    int maxEvaluations = 600;
+    int maxEvaluations = 800;
     unsigned threads = 0; // 0: one per core
 };
 
