@@ -167,6 +167,8 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
                 lowerFail("window sizes, strides and dilations must be positive and in range");
         if (out.shape.size() != n || in.size() != 2 || !in[1].type.shape.empty())
             lowerFail("reduce_window takes an operand of the result's rank and a scalar initial value");
+        if (op.regions.size() != 1 || op.regions[0].argumentTypes.size() != 2)
+            lowerFail("reduce_window needs a reducer region of 2 arguments");
         for (std::size_t d = 0; d < n; ++d) {
             const auto size = in[0].type.shape[d];
             const auto dilated = size == 0 ? 0 : (size - 1) * base[d] + 1;

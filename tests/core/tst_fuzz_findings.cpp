@@ -9,6 +9,8 @@
 #include "profile/profile_report.h"
 #include "profile/transfers.h"
 #include "session/session.h"
+#include "stablehlo/compile.h"
+#include "stablehlo/parser.h"
 #include "trace/trace_io.h"
 #include "trace/trace_json.h"
 #include "util/json_text.h"
@@ -52,8 +54,9 @@ private slots:
     {
         auto p = importing::importProfile(finding("abort_analyze_json_invalid_utf8.json"));
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
-        QVERIFY2(anyWarningContains(*p, "invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at "),
-                 p->warnings.empty() ? "no warning" : p->warnings.back().c_str());
+        QVERIFY2(
+            anyWarningContains(*p, "invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at "),
+            p->warnings.empty() ? "no warning" : p->warnings.back().c_str());
         const std::string json = analyzeJson(*p);
         QVERIFY(text::isValidUtf8(json));
         QVERIFY(json.find("\xef\xbf\xbd") != std::string::npos); // the replaced name is kept, with U+FFFD
@@ -85,12 +88,18 @@ private slots:
         QTest::addColumn<QByteArray>("expected");
         QTest::addColumn<int>("replaced");
         const QByteArray fffd("\xef\xbf\xbd");
-        QTest::newRow("valid") << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80") << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80") << 0;
-        QTest::newRow("stray continuation") << QByteArray("a\x80" "b") << QByteArray("a" + fffd + "b") << 1;
-        QTest::newRow("cut-off 3-byte") << QByteArray("\xe2\x82" "x") << QByteArray(fffd + "x") << 1;
+        QTest::newRow("valid") << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80")
+                               << QByteArray("caf\xc3\xa9 \xf0\x9f\x98\x80") << 0;
+        QTest::newRow("stray continuation") << QByteArray("a\x80"
+                                                          "b")
+                                            << QByteArray("a" + fffd + "b") << 1;
+        QTest::newRow("cut-off 3-byte") << QByteArray("\xe2\x82"
+                                                      "x")
+                                        << QByteArray(fffd + "x") << 1;
         QTest::newRow("overlong") << QByteArray("\xc0\xaf") << QByteArray(fffd + fffd) << 2;
         QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QByteArray(fffd + fffd + fffd) << 3;
-        QTest::newRow("above U+10FFFF") << QByteArray("\xf4\x90\x80\x80") << QByteArray(fffd + fffd + fffd + fffd) << 4;
+        QTest::newRow("above U+10FFFF")
+            << QByteArray("\xf4\x90\x80\x80") << QByteArray(fffd + fffd + fffd + fffd) << 4;
         QTest::newRow("cut at the end") << QByteArray("ok\xf0\x9f\x98") << QByteArray("ok" + fffd) << 1;
     }
     void utf8RepairReplacesMaximalSubparts()
@@ -109,7 +118,8 @@ private slots:
         const std::string path = finding("abort_convert_xasm_name_invalid_utf8.xasm");
         const auto t = assembly::assemble(test::readFile(path), path);
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().toString() == path + ":1:7: the string is not valid UTF-8 text", t.error().toString().c_str());
+        QVERIFY2(t.error().toString() == path + ":1:7: the string is not valid UTF-8 text",
+                 t.error().toString().c_str());
     }
 
     void containerBlobsLargerThanTheFileAreRefusedBeforeAllocating_data()
@@ -117,7 +127,8 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("declared");
         QTest::newRow("2^40") << QStringLiteral("abort_xps_blob_2p40.xps") << QStringLiteral("1099511627776");
-        QTest::newRow("3 GiB in 24 KB") << QStringLiteral("oom_xps_blob_3gib_24kb.xps") << QStringLiteral("3221225472");
+        QTest::newRow("3 GiB in 24 KB")
+            << QStringLiteral("oom_xps_blob_3gib_24kb.xps") << QStringLiteral("3221225472");
     }
     void containerBlobsLargerThanTheFileAreRefusedBeforeAllocating()
     {
@@ -173,7 +184,8 @@ private slots:
         QFETCH(QString, file);
         const auto p = importing::importProfile(finding(file.toUtf8().constData()));
         QVERIFY(!p.ok());
-        QVERIFY2(p.error().toString().find("the compressed file expands to more than 100x its ") != std::string::npos,
+        QVERIFY2(p.error().toString().find("the compressed file expands to more than 100x its ") !=
+                     std::string::npos,
                  p.error().toString().c_str());
     }
 
@@ -183,7 +195,8 @@ private slots:
         options.limits.maxEvents = 3;
         const auto p = importing::importProfile(test::sourceDir() + "/tests/data/node_trace.json", options);
         QVERIFY(!p.ok());
-        QVERIFY2(p.error().toString().find("more than 3 events: larger than this import allows") != std::string::npos,
+        QVERIFY2(p.error().toString().find("more than 3 events: larger than this import allows") !=
+                     std::string::npos,
                  p.error().toString().c_str());
         options.limits.maxEvents = 0; // no limit
         QVERIFY(importing::importProfile(test::sourceDir() + "/tests/data/node_trace.json", options).ok());
@@ -212,9 +225,10 @@ private slots:
     void extremeTimesNeverOverflow_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"ub_chakra_end_overflow.et", "ub_chakra_end_overflow.json", "ub_chrome_unclosed_B_only.json",
-                              "ub_chrome_unclosed_async_only.json", "ub_xspace_duration_int64min.xplane.pb",
-                              "ub_xspace_offset_int64max.xplane.pb", "ub_xspace_timestamp_overflow.xplane.pb"})
+        for (const char* f :
+             {"ub_chakra_end_overflow.et", "ub_chakra_end_overflow.json", "ub_chrome_unclosed_B_only.json",
+              "ub_chrome_unclosed_async_only.json", "ub_xspace_duration_int64min.xplane.pb",
+              "ub_xspace_offset_int64max.xplane.pb", "ub_xspace_timestamp_overflow.xplane.pb"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void extremeTimesNeverOverflow()
@@ -245,7 +259,8 @@ private slots:
         const auto s = session::readSession(finding("ub_session_bookmark_pc_1e300.xps"));
         QVERIFY(!s.ok());
         QVERIFY2(s.error().toString().find("table bookmarks, row position=") != std::string::npos &&
-                     s.error().toString().find("expected [chip, pc] with a chip of the trace") != std::string::npos,
+                     s.error().toString().find("expected [chip, pc] with a chip of the trace") !=
+                         std::string::npos,
                  s.error().toString().c_str());
     }
 
@@ -297,8 +312,9 @@ private slots:
         for (int chip = 0; chip < 2046; ++chip)
             QCOMPARE(r->store.vmemHeatmap(chip).heldBytes(), std::size_t(0));
         // One that does touch VMEM gets its grid and its bytes.
-        auto touched = test::replaySource(".hbm src, 0, 4096\n.vmem dst, 0, 4096\n"
-                                          "    dma.start vmem[0], hbm[0], 4096, 0\n    sync.wait 0, 1\n    halt\n");
+        auto touched =
+            test::replaySource(".hbm src, 0, 4096\n.vmem dst, 0, 4096\n"
+                               "    dma.start vmem[0], hbm[0], 4096, 0\n    sync.wait 0, 1\n    halt\n");
         QCOMPARE(touched->result.status, sim::ReplayResult::Status::Completed);
         const events::VmemHeatmap h = touched->store.vmemHeatmap(0);
         QVERIFY(h.heldBytes() > 0);
@@ -312,11 +328,34 @@ private slots:
         QVERIFY(t.ok());
         events::EventStore store;
         sim::ReplayOptions options{sim::ReplayMode::Full};
-        options.maxBundles = 200'000; // the default (2^27) works the same, in seconds rather than milliseconds
+        options.maxBundles =
+            200'000; // the default (2^27) works the same, in seconds rather than milliseconds
         const sim::ReplayResult r = sim::replay(t.value(), options, store);
         QCOMPARE(r.status, sim::ReplayResult::Status::LimitReached);
-        QCOMPARE(r.limitMessage, std::string("the bundle limit (200,000 bundles); chip 0 still running at pc 0x0, "
-                                             "its most executed bundle pc 0x0 (`br loop`, 200,000 times)"));
+        QCOMPARE(r.limitMessage,
+                 std::string("the bundle limit (200,000 bundles); chip 0 still running at pc 0x0, "
+                             "its most executed bundle pc 0x0 (`br loop`, 200,000 times)"));
+    }
+
+    // fuzz_stablehlo (session 12): a reduce_window in the generic form without its reducer region was
+    // lowered reading the region that was not there.
+    void aReduceWindowWithoutItsReducerIsALocatedError()
+    {
+        const std::string path = finding("ub_stablehlo_reduce_window_without_region.mlir");
+        bool refused = false;
+        for (auto& part : shlo::splitInputFile(test::readFile(path))) { // as the fuzz target reads it
+            auto module = shlo::parseModule(std::move(part.text), path);
+            if (!module)
+                continue; // the fuzzer's last part is not StableHLO any more
+            auto compiled = shlo::compileModule(*module);
+            if (!compiled && compiled.error().message().find("reduce_window needs a reducer region") !=
+                                 std::string::npos) {
+                refused = true;
+                QVERIFY2(compiled.error().location().starts_with(path + ":"),
+                         compiled.error().toString().c_str());
+            }
+        }
+        QVERIFY(refused);
     }
 };
 
