@@ -32,6 +32,26 @@ void sizeIs(const std::vector<std::int64_t>& v, std::size_t n, const char* what)
                   std::to_string(v.size()));
 }
 
+// How many operands the kernels below index without looking: {least, most}.
+std::pair<std::size_t, std::size_t> operandsOf(OpKind kind)
+{
+    constexpr std::size_t any = SIZE_MAX;
+    switch (kind) {
+    case OpKind::BroadcastInDim:
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Reverse: return {1, 1};
+    case OpKind::Pad:
+    case OpKind::ReduceWindow:
+    case OpKind::Convolution:
+    case OpKind::DotGeneral:
+    case OpKind::Dot: return {2, 2};
+    case OpKind::Concatenate: return {1, any};
+    case OpKind::Reduce: return {2, any};
+    default: return {0, any};
+    }
+}
+
 } // namespace
 
 void validateOp(const Operation& op, const std::vector<TensorRef>& in)
@@ -50,6 +70,10 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
                           "; the result is " + out.toString() + " (element-wise ops do not broadcast)");
         return;
     }
+    if (const auto [least, most] = operandsOf(op.kind); in.size() < least || in.size() > most)
+        lowerFail("expected " +
+                  (least == most ? std::to_string(least) : "at least " + std::to_string(least)) + " operand" +
+                  (least == 1 && least == most ? "" : "s") + ", has " + std::to_string(in.size()));
     switch (op.kind) {
     case OpKind::BroadcastInDim: {
         const auto dims = detail::intsAttr(op, "broadcast_dimensions");

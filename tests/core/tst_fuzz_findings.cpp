@@ -338,18 +338,32 @@ private slots:
     }
 
     // fuzz_stablehlo (session 12): a reduce_window in the generic form without its reducer region was
-    // lowered reading the region that was not there.
-    void aReduceWindowWithoutItsReducerIsALocatedError()
+    // lowered reading the region that was not there (UB); a reverse whose operand was written `@0` had no
+    // operand, and the validation's in.at(0) threw out of compileModule (abort).
+    void malformedOpsAreLocatedErrors_data()
     {
-        const std::string path = finding("ub_stablehlo_reduce_window_without_region.mlir");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("reduce_window without its reducer")
+            << QStringLiteral("ub_stablehlo_reduce_window_without_region.mlir")
+            << QStringLiteral("reduce_window needs a reducer region");
+        QTest::newRow("reverse without an operand")
+            << QStringLiteral("abort_stablehlo_reverse_without_operand.mlir")
+            << QStringLiteral("stablehlo.reverse: expected 1 operand, has 0");
+    }
+
+    void malformedOpsAreLocatedErrors()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const std::string path = finding(file.toStdString().c_str());
         bool refused = false;
         for (auto& part : shlo::splitInputFile(test::readFile(path))) { // as the fuzz target reads it
             auto module = shlo::parseModule(std::move(part.text), path);
             if (!module)
-                continue; // the fuzzer's last part is not StableHLO any more
+                continue; // parts the fuzzer made into something else
             auto compiled = shlo::compileModule(*module);
-            if (!compiled && compiled.error().message().find("reduce_window needs a reducer region") !=
-                                 std::string::npos) {
+            if (!compiled && compiled.error().toString().find(message.toStdString()) != std::string::npos) {
                 refused = true;
                 QVERIFY2(compiled.error().location().starts_with(path + ":"),
                          compiled.error().toString().c_str());
