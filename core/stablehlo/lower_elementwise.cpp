@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 
+#include <algorithm>
+
 #include "stablehlo/lower_kernels.h"
 
 namespace xps::shlo::lower {
@@ -441,7 +443,13 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
             broadcastScalar(w, in[i], regs[i]);
     const std::int64_t bytes = out.type.elementCount() * 4;
     const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
-    const std::int64_t tileVregs = std::min<std::int64_t>(kTileVregs, std::max<std::int64_t>(vregs, 1));
+    // Tiles of up to 16 registers, fewer when VMEM is small: the slots of every stream for every tile in
+    // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
+    // a machine with less VMEM gets smaller tiles, not a failure.
+    const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1) * kTilesInFlight;
+    const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
+    const std::int64_t tileVregs =
+        std::clamp<std::int64_t>(std::min(kTileVregs, fitting), 1, std::max<std::int64_t>(vregs, 1));
     const std::int64_t tileBytes = tileVregs * kVregBytes;
     const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
     // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the

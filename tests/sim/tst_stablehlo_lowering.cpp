@@ -69,7 +69,8 @@ std::string moduleText(const std::vector<std::int64_t>& a, const std::vector<std
 }
 
 // Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
-std::uint64_t worstUlp(const std::string& text, std::string* failure)
+std::uint64_t worstUlp(const std::string& text, std::string* failure, const CompileOptions& options = {},
+                       std::size_t* dmas = nullptr)
 {
     auto m = parseModule(text, "case.mlir");
     if (!m) {
@@ -82,10 +83,16 @@ std::uint64_t worstUlp(const std::string& text, std::string* failure)
         *failure = expected.error().toString();
         return UINT64_MAX;
     }
-    auto compiled = compileModule(*m);
+    auto compiled = compileModule(*m, options);
     if (!compiled) {
         *failure = compiled.error().toString();
         return UINT64_MAX;
+    }
+    if (dmas) {
+        *dmas = 0;
+        for (const auto& bundle : compiled->trace.chips.front().program.bundles)
+            for (const auto& insn : bundle.instructions)
+                *dmas += insn.opcode == isa::Opcode::DmaStart ? 1 : 0;
     }
     auto replayed = sim::replayAndCheck(*m, *compiled);
     if (!replayed) {
@@ -403,6 +410,23 @@ private slots:
         const auto worst = worstUlp(text.toStdString(), &failure);
         QVERIFY2(worst <= static_cast<std::uint64_t>(ulps),
                  (std::to_string(worst) + " ulp " + failure).c_str());
+    }
+
+    // Tiles come from the machine: with 1 MiB of VMEM an element-wise op streams in smaller tiles (more
+    // DMAs), with the same result.
+    void tilesFitTheMachinesVmem()
+    {
+        const std::string text = moduleText(
+            {96, 512}, {96, 512}, "  %r = stablehlo.add %a, %b : tensor<96x512xf32>\n", type({96, 512}));
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QCOMPARE(worstUlp(text, &failure, {}, &roomy), std::uint64_t(0));
+        CompileOptions small;
+        small.machine.vmemBytes = 1 << 20;
+        QCOMPARE(worstUlp(text, &failure, small, &tight), std::uint64_t(0));
+        // 192 KiB a tensor: 3 tiles of 64 KiB with 32 MiB; 21 KiB tiles (5 registers) with 1 MiB.
+        QCOMPARE(roomy, std::size_t(3 * 3));
+        QCOMPARE(tight, std::size_t(10 * 3));
     }
 
     void aCompiledModuleShowsItsOpsAndLines()
