@@ -268,6 +268,11 @@ private:
             ++m_result.freeOps;
             return {constant(value, name)};
         }
+        const bool unary =
+            op.kind == OpKind::Reshape || op.kind == OpKind::Convert || op.kind == OpKind::BroadcastInDim;
+        if (unary && (in.size() != 1 || op.resultTypes.size() != 1))
+            lowerFail("expected 1 operand and 1 result, has " + std::to_string(in.size()) + " and " +
+                      std::to_string(op.resultTypes.size()));
         const bool identityBroadcast = op.kind == OpKind::BroadcastInDim && in[0].type == op.resultTypes[0];
         if (op.kind == OpKind::Reshape || identityBroadcast ||
             (op.kind == OpKind::Convert && sameBytes(in[0].type.element, op.resultTypes[0].element))) {

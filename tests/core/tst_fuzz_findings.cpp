@@ -339,7 +339,8 @@ private slots:
 
     // fuzz_stablehlo (session 12): a reduce_window in the generic form without its reducer region was
     // lowered reading the region that was not there (UB); a reverse whose operand was written `@0` had no
-    // operand, and the validation's in.at(0) threw out of compileModule (abort).
+    // operand, and the validation's in.at(0) threw out of compileModule (abort); the same without an operand
+    // for the ops that cost no code (reshape, convert, broadcast_in_dim) read in[0] (UB).
     void malformedOpsAreLocatedErrors_data()
     {
         QTest::addColumn<QString>("file");
@@ -350,6 +351,9 @@ private slots:
         QTest::newRow("reverse without an operand")
             << QStringLiteral("abort_stablehlo_reverse_without_operand.mlir")
             << QStringLiteral("stablehlo.reverse: expected 1 operand, has 0");
+        QTest::newRow("a reshape, convert or broadcast without an operand")
+            << QStringLiteral("ub_stablehlo_unary_without_operand.mlir")
+            << QStringLiteral("expected 1 operand and 1 result, has 0 and 1");
     }
 
     void malformedOpsAreLocatedErrors()
