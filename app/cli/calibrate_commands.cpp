@@ -17,20 +17,6 @@ namespace xps::cli {
 
 namespace {
 
-Result<isa::MachineConfig> readMachine(const std::string& path)
-{
-    auto text = trace::readTextFile(path, std::uint64_t{1} << 20);
-    if (!text)
-        return text.error();
-    const auto json = nlohmann::json::parse(*text, nullptr, false);
-    if (json.is_discarded())
-        return Error(path, "not JSON: expected an object of machine parameters (docs/isa.md)");
-    // A calibration's output carries its machine under "machine": take that, so a fit feeds the next run.
-    if (json.is_object() && json.contains("format") && json.contains("machine"))
-        return isa::machineConfigFromJson(json["machine"], path, "$.machine");
-    return isa::machineConfigFromJson(json, path, "$");
-}
-
 bool endsWith(const std::string& s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

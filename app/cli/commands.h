@@ -2,13 +2,12 @@
 // The subcommands of xpushark-cli. Each returns the process exit code: 0 success, 1 the input was bad
 // (the message says where), 2 the command line was wrong.
 
+#include "isa/machine_config.h"
+#include "util/result.h"
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-namespace xps {
-class Error;
-}
 
 namespace xps::cli {
 
@@ -37,7 +36,8 @@ bool isImportedProfile(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
 int analyzeProfile(const std::string& path, bool json, Streams io);
 int convertProfile(const std::string& in, const std::string& out, Streams io);
-// convert --to chrome of an xpushark trace: replays it in full mode and writes the replay (replay_command.cpp).
+// convert --to chrome of an xpushark trace: replays it in full mode and writes the replay
+// (replay_command.cpp).
 int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);
 
 // StableHLO modules (stablehlo_commands.cpp): `check` evaluates every check of one or more .mlir modules;
@@ -51,6 +51,10 @@ int infoStableHlo(const std::string& path, Streams io);
 // latencies; `estimate` predicts a model's time per region.
 int runCalibrate(const std::vector<std::string>& args, Streams io);
 int runEstimate(const std::vector<std::string>& args, Streams io);
+
+// A machine description (--machine): an object of parameters (docs/isa.md), or a calibration's output,
+// whose fitted machine it takes.
+Result<isa::MachineConfig> readMachine(const std::string& path);
 
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);

@@ -181,13 +181,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
         return usageError(io, "compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json");
     shlo::CompileOptions options;
     if (!machinePath.empty()) {
-        auto text = trace::readTextFile(machinePath, std::uint64_t{1} << 20);
-        if (!text)
-            return inputError(io, text.error());
-        const auto json = nlohmann::json::parse(*text, nullptr, false);
-        if (json.is_discarded())
-            return inputError(io, Error(machinePath, "not JSON"));
-        auto machine = isa::machineConfigFromJson(json, machinePath, "$");
+        auto machine = readMachine(machinePath);
         if (!machine)
             return inputError(io, machine.error());
         options.machine = *machine;
