@@ -1,4 +1,5 @@
 #include "import/xplane.h"
+#include "import/xplane_ops.h"
 #include "util/checked_number.h"
 
 #include "trace/trace_io.h"
@@ -27,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace xps::importing {
 
@@ -84,19 +86,6 @@ private:
     std::string m_error;
 };
 
-// Rounded to the nearest nanosecond, half away from zero, for every int64 (no negation or sum that could
-// overflow: INT64_MIN once did).
-Nanos picosToNanos(std::int64_t ps)
-{
-    Nanos ns = ps / 1000;
-    const std::int64_t rest = ps % 1000;
-    if (rest >= 500)
-        ++ns;
-    else if (rest <= -500)
-        --ns;
-    return ns;
-}
-
 // One stat's value as JSON text; reference stats name their value through stat metadata.
 std::string statJson(const tensorflow::profiler::XStat& stat, const tensorflow::profiler::XPlane& plane)
 {
@@ -127,6 +116,20 @@ std::string statJson(const tensorflow::profiler::XStat& stat, const tensorflow::
     return "null";
 }
 
+// A string stat's text, or the name a reference stat points to; nullopt for numbers and bytes.
+std::optional<std::string_view> statText(const tensorflow::profiler::XStat& stat,
+                                         const tensorflow::profiler::XPlane& plane)
+{
+    if (stat.value_case() == tensorflow::profiler::XStat::kStrValue)
+        return std::string_view(stat.str_value());
+    if (stat.value_case() == tensorflow::profiler::XStat::kRefValue) {
+        const auto it = plane.stat_metadata().find(static_cast<std::int64_t>(stat.ref_value()));
+        if (it != plane.stat_metadata().end())
+            return std::string_view(it->second.name());
+    }
+    return std::nullopt;
+}
+
 std::optional<std::int64_t> statInteger(const tensorflow::profiler::XStat& stat)
 {
     switch (stat.value_case()) {
@@ -146,29 +149,6 @@ struct FlowEnd
     std::uint32_t slice = 0;
     bool producer = false;
 };
-
-} // namespace
-
-SliceClass classifyXProfEvent(std::string_view plane, std::string_view line, std::string_view name)
-{
-    const bool device = startsWith(plane, "/device:");
-    if (!device)
-        return SliceClass::CpuOp;
-    if (line == "XLA Ops" || line == "Async XLA Ops" || startsWith(line, "Stream")) {
-        const std::string n = text::lower(name);
-        for (const char* collective : {"all-reduce", "all-gather", "reduce-scatter", "collective-permute",
-                                       "all-to-all", "send", "recv", "allreduce", "nccl"})
-            if (n.find(collective) != std::string::npos)
-                return SliceClass::Communication;
-        if (startsWith(n, "copy") || n.find("memcpy") != std::string::npos ||
-            startsWith(n, "dynamic-update-slice-start"))
-            return SliceClass::Memcpy;
-        return SliceClass::Kernel;
-    }
-    return SliceClass::DeviceAnnotation; // XLA Modules, Steps, name scopes, TraceMe on the device
-}
-
-namespace {
 
 // The arena blocks of one plane, kept for the next instead of going back to the OS: each plane's events are
 // allocated from an arena (a bump of a pointer instead of a malloc per event and a free at the end), and
@@ -227,12 +207,18 @@ thread_local ArenaBlockPool* ArenaBlockPool::t_pool = nullptr;
 // What converting the planes one by one accumulates.
 struct Conversion
 {
+    explicit Conversion(Profile& profile) : p(profile) {}
     Profile& p;
     std::uint64_t maxEvents = 0; // 0: no limit
     bool overLimit = false;
     std::vector<FlowEnd> flowEnds;
-    std::uint64_t aggregated = 0, unknownMetadata = 0;
+    std::uint64_t aggregated = 0, unknownMetadata = 0, onDeviceClock = 0;
     std::string args;
+    AsyncPairs asyncPairs;
+    std::uint32_t planes = 0;
+    // Process ids given so far: a plane whose id another plane already has (XProf writes id 0 for several)
+    // gets the next free one, so that every plane is its own process here and in an export.
+    std::unordered_set<std::int64_t> pids;
 };
 
 // What an event's stats say besides its arguments: its link (correlation_id) and the producer / consumer
@@ -242,6 +228,7 @@ struct EventIds
     std::uint32_t link = 0;
     std::int64_t flowType[2] = {0, 0}, flowId[2] = {0, 0};
     bool hasFlow[2] = {false, false};
+    XlaOpFacts facts; // device timespan, HLO category and op, async flow
 };
 
 // What every event of one metadata id shares, worked out once per plane: its name, the stats of the
@@ -263,9 +250,14 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     profile::Track process;
     process.kind = TrackKind::Process;
     process.pid = plane.id();
-    process.sortIndex = plane.id();
-    process.name = plane.name().empty() ? "plane " + std::to_string(plane.id()) : plane.name();
+    while (!c.pids.insert(process.pid).second)
+        process.pid = process.pid == INT64_MAX ? 0 : process.pid + 1;
     process.device = startsWith(plane.name(), "/device:");
+    // Devices first, in the file's order, then the host planes: what XProf's trace viewer shows.
+    process.sortIndex = (process.device ? 0 : std::int64_t{1} << 32) + c.planes;
+    process.name = plane.name().empty() ? "plane " + std::to_string(plane.id()) : plane.name();
+    const std::uint32_t planeIndex = c.planes++;
+    DeviceClock clock;
     const auto processIndex = static_cast<std::uint32_t>(p.tracks.size());
     p.tracks.push_back(process);
     std::unordered_map<std::int64_t, std::string> statNames;
@@ -283,6 +275,26 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     const auto addStat = [&](const tensorflow::profiler::XStat& stat, std::string& members, EventIds& ids,
                              std::uint32_t perEventSlice) {
         const std::string& key = statName(stat.metadata_id());
+        if (process.device) {
+            // The device clock and the async pairing are the event's time and a flow, not arguments (each
+            // event's own values would also make every argument set unique).
+            if (key == "flow") { // an XFlow: 64 bits, its category in the top ones
+                if (stat.value_case() == tensorflow::profiler::XStat::kUint64Value)
+                    ids.facts.flow = stat.uint64_value();
+                else if (stat.value_case() == tensorflow::profiler::XStat::kInt64Value)
+                    ids.facts.flow = static_cast<std::uint64_t>(stat.int64_value());
+                return;
+            }
+            if (key == "device_offset_ps" || key == "device_duration_ps")
+                if (const auto integer = statInteger(stat)) {
+                    (key == "device_offset_ps" ? ids.facts.deviceOffsetPs : ids.facts.deviceDurationPs) =
+                        *integer;
+                    return;
+                }
+            if (key == "hlo_category" || key == "hlo_op")
+                if (const auto text = statText(stat, plane))
+                    (key == "hlo_category" ? ids.facts.hloCategory : ids.facts.hloOp) = *text;
+        }
         if (const auto integer = statInteger(stat)) {
             if (key == "correlation_id" && *integer > 0 && *integer <= UINT32_MAX) {
                 ids.link = static_cast<std::uint32_t>(*integer);
@@ -320,10 +332,23 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             info.known = false;
             info.name = "event " + std::to_string(id);
         } else {
-            info.name =
-                !meta->second.display_name().empty() ? meta->second.display_name() : meta->second.name();
-            for (const auto& stat : meta->second.stats())
+            const auto& m = meta->second;
+            info.name = !m.display_name().empty() ? m.display_name() : m.name();
+            bool longName = false;
+            for (const auto& stat : m.stats()) {
                 addStat(stat, info.members, info.ids, profile::kNone);
+                longName = longName || statName(stat.metadata_id()) == "long_name";
+            }
+            // The HLO text XLA stores as the name of an op shown by its short display name
+            // ("%fusion.3 = f32[8,128] fusion(...), kind=kLoop"): shown in details, searched by the ops
+            // table.
+            if (!longName && !m.display_name().empty() && m.name() != m.display_name()) {
+                if (!info.members.empty())
+                    info.members += ',';
+                appendJsonString(info.members, "long_name");
+                info.members += ':';
+                appendJsonString(info.members, m.name());
+            }
         }
         info.argsAlone = p.internArgs(info.members.empty() ? std::string() : "{" + info.members + "}");
         return info;
@@ -375,15 +400,22 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             auto [type, newType] = types.try_emplace(event.metadata_id());
             if (newType)
                 type->second = p.typeOf(meta.name, line.name(),
-                                        classifyXProfEvent(plane.name(), line.name(), meta.name));
-            s.start = checked::saturatingAdd(line.timestamp_ns(), picosToNanos(event.offset_ps()));
-            s.duration = profile::boundedDuration(s.start, picosToNanos(event.duration_ps()));
+                                        classifyXProfEvent(plane.name(), line.name(), meta.name,
+                                                           ids.facts.hloCategory, ids.facts.hloOp));
+            const Nanos hostStart =
+                checked::saturatingAdd(line.timestamp_ns(), picosToNanos(event.offset_ps()));
+            std::tie(s.start, s.duration) = clock.timespan(
+                ids.facts, hostStart, profile::boundedDuration(hostStart, picosToNanos(event.duration_ps())));
             s.trackAndDepth = trackIndex << 8;
             s.type = type->second;
             s.link = ids.link;
+            if (const SliceClass cls = p.types[s.type].cls;
+                process.device && (cls == SliceClass::Memcpy || cls == SliceClass::Communication))
+                c.asyncPairs.note(slice, planeIndex, ids.facts, meta.name);
             p.slices.push_back(s);
         }
     }
+    c.onDeviceClock += clock.eventsOnDeviceClock();
     return true;
 }
 
@@ -409,7 +441,8 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     Profile p;
     p.source = path;
     p.format = "XProf XSpace (xplane.pb)";
-    Conversion c{p, options.limits.maxEvents, false, {}, 0, 0, {}};
+    Conversion c{p};
+    c.maxEvents = options.limits.maxEvents;
     const auto notAnXSpace = [&](const std::string& what) {
         return Error(path, "not a valid XProf XSpace (tensorflow.profiler.XSpace protobuf): " + what);
     };
@@ -498,6 +531,10 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
         return notAnXSpace(in.ByteCount() == 0 ? "the file is empty" : "it has no planes");
     for (std::string& h : hostnames)
         p.metadata.emplace_back("hostname", std::move(h));
+    if (c.onDeviceClock > 0)
+        p.metadata.emplace_back("device clock", text::withThousands(c.onDeviceClock) +
+                                                    " device events timed by their device_offset_ps and "
+                                                    "device_duration_ps, as XProf's op statistics are");
     const std::uint64_t aggregated = c.aggregated, unknownMetadata = c.unknownMetadata;
     std::vector<FlowEnd>& flowEnds = c.flowEnds;
     if (aggregated > 0)
@@ -511,6 +548,7 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
             p.tracks[s.track()].device = true;
 
     const std::vector<std::uint32_t> moved = p.finish();
+    c.asyncPairs.link(p, moved);
     // Producer -> consumer: same context type and id.
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> producers;
     for (const FlowEnd& f : flowEnds)

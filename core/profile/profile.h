@@ -53,6 +53,11 @@ inline bool isDeviceWork(SliceClass c)
 // its findings speak of DMAs and the core, not of CUDA streams.
 inline constexpr std::string_view kReplayFormat = "xpushark replay (GRM)";
 
+// The flow type (name, category) that joins the start of an asynchronous device op to its done (XProf's
+// copy-start -> copy-done): its bytes are counted once and its transfer spans start -> done (transfers.h).
+inline constexpr std::string_view kAsyncPairFlow = "async start -> done";
+inline constexpr std::string_view kAsyncPairFlowCategory = "async";
+
 enum class TrackKind : std::uint8_t { Process, Thread, Async, Counter };
 
 struct Track

@@ -139,13 +139,21 @@ void Analyzer::devices(ProfileAnalysis& out)
         d.span = out.span;
         const Intervals c = merged(std::move(compute)), m = merged(std::move(comm)),
                         y = merged(std::move(copy));
-        d.busy = total(merged(std::move(all)));
+        const Intervals busy = merged(std::move(all));
+        if (!busy.empty()) {
+            d.activeStart = busy.front().first;
+            d.activeEnd = busy.back().second;
+        }
+        d.busy = total(busy);
         d.compute = total(c);
         d.communication = total(m);
         d.memcpy = total(y);
         d.memset = total(merged(std::move(set)));
         d.communicationOverlapped = overlap(m, c);
         d.memcpyOverlapped = overlap(y, c);
+        Intervals computeOrComm = c;
+        computeOrComm.insert(computeOrComm.end(), m.begin(), m.end());
+        d.memcpyOverlappedAny = overlap(y, merged(std::move(computeOrComm)));
         out.devices.push_back(std::move(d));
     }
 }
@@ -234,16 +242,35 @@ void Analyzer::ops(ProfileAnalysis& out)
                 stack.push_back(i);
         }
     }
-    std::vector<OpStats> byType(p.types.size());
-    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
-        const Slice& s = p.slices[i];
-        OpStats& o = byType[s.type];
-        if (o.count == 0) {
+    // Rows: one per type, and per device for device work.
+    std::vector<OpStats> rows;
+    std::vector<std::uint32_t> hostRow(p.types.size(), kNone);
+    std::unordered_map<std::uint64_t, std::uint32_t> deviceRow; // type << 32 | process
+    const auto rowOf = [&](std::uint32_t slice) -> OpStats& {
+        const Slice& s = p.slices[slice];
+        const Track& track = p.tracks[s.track()];
+        const bool device = track.device && isDeviceWork(p.classOf(s));
+        std::uint32_t* row = &hostRow[s.type];
+        const std::uint32_t process = track.parent != kNone ? track.parent : s.track();
+        if (device)
+            row = &deviceRow.try_emplace(std::uint64_t{s.type} << 32 | process, kNone).first->second;
+        if (*row == kNone) {
+            *row = static_cast<std::uint32_t>(rows.size());
+            OpStats o;
             o.type = s.type;
             o.cls = p.classOf(s);
-            o.device = p.tracks[s.track()].device;
+            o.device = track.device;
+            o.process = device ? process : kNone;
             o.min = s.duration;
+            rows.push_back(o);
         }
+        return rows[*row];
+    };
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        OpStats& o = rowOf(i);
+        if (o.process != kNone)
+            o.deviceTime += s.duration;
         ++o.count;
         o.total += s.duration;
         o.self += std::max<Nanos>(s.duration - childTime[i], 0);
@@ -255,10 +282,8 @@ void Analyzer::ops(ProfileAnalysis& out)
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
         if (m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)
-            byType[p.slices[m_opOf[m_launcher[i]]].type].deviceTime += p.slices[i].duration;
-    for (OpStats& o : byType)
-        if (o.count > 0)
-            out.ops.push_back(o);
+            rowOf(m_opOf[m_launcher[i]]).deviceTime += p.slices[i].duration;
+    out.ops = std::move(rows);
     std::stable_sort(out.ops.begin(), out.ops.end(),
                      [](const OpStats& a, const OpStats& b) { return a.total > b.total; });
 }

@@ -15,24 +15,33 @@
 
 namespace xps::profile {
 
-// Time in nanoseconds as the union of intervals (overlaps counted once).
+// Time in nanoseconds as the union of intervals (overlaps counted once). Two spans, named apart: the whole
+// profile's (`span`, `idle()`), and the device's own from its first to its last device work (`activeSpan()`,
+// `activeIdle()`), which is what TraceLens and HTA call a device's total and idle time.
 struct DeviceBreakdown
 {
     std::uint32_t process = kNone; // track
     std::string name;
-    Nanos span = 0;          // the profile's extent
-    Nanos busy = 0;          // any device work on any stream
-    Nanos compute = 0;       // kernels
-    Nanos communication = 0; // collective / send / receive kernels
+    Nanos span = 0;                       // the profile's extent
+    Nanos activeStart = 0, activeEnd = 0; // first device work's start, last one's end (0, 0: none)
+    Nanos busy = 0;                       // any device work on any stream
+    Nanos compute = 0;                    // kernels
+    Nanos communication = 0;              // collective / send / receive kernels
     Nanos memcpy = 0;
     Nanos memset = 0;
     Nanos communicationOverlapped = 0; // communication while a compute kernel ran
     Nanos memcpyOverlapped = 0;        // copies while a compute kernel ran
+    Nanos memcpyOverlappedAny = 0;     // copies while compute or communication ran (TraceLens's overlap)
     std::uint64_t transfers = 0;       // copies, memsets and byte-counted communication (transfers.h)
     std::uint64_t transferBytes = 0;   // what they say they moved
     Nanos idle() const { return span - busy; }
+    Nanos activeSpan() const { return activeEnd - activeStart; }
+    Nanos activeIdle() const { return activeSpan() - busy; }
     Nanos communicationExposed() const { return communication - communicationOverlapped; }
+    // HTA's exposed memcpy: not hidden under compute. TraceLens's: hidden under neither compute nor
+    // communication. Memsets are neither: they are their own line, in `busy` but not in memcpy.
     Nanos memcpyExposed() const { return memcpy - memcpyOverlapped; }
+    Nanos memcpyExposedTraceLens() const { return memcpy - memcpyOverlappedAny; }
 };
 
 struct StreamUse
@@ -55,14 +64,18 @@ struct LaunchStats
     std::uint64_t shortKernels = 0; // device work shorter than the call that launched it
 };
 
+// One row per operation name (EventType); device work is split by device, so the same XLA op on eight
+// TPU cores is eight rows that say which core.
 struct OpStats
 {
     std::uint32_t type = 0; // EventType
     SliceClass cls = SliceClass::Other;
     bool device = false;
+    std::uint32_t process = kNone; // device work: the device (process track) it ran on; else none
     std::uint64_t count = 0;
     Nanos total = 0, self = 0, min = 0, max = 0;
-    Nanos deviceTime = 0;          // CPU ops: device work launched inside them
+    // Device work: its own time on the device. CPU ops: the device work launched inside them.
+    Nanos deviceTime = 0;
     std::uint32_t longest = kNone; // slice
 };
 

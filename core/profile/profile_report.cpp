@@ -52,12 +52,14 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     out << p.source << ": " << p.format << ", " << formatMs(a.span) << "\n";
     for (const DeviceBreakdown& d : a.devices) {
         out << "\n"
-            << d.name << ": busy " << formatPercent(d.busy, d.span) << " (idle " << formatMs(d.idle())
-            << ")\n";
+            << d.name << ": busy " << formatPercent(d.busy, d.span) << " of the profile (idle "
+            << formatMs(d.idle()) << "), " << formatPercent(d.busy, d.activeSpan()) << " of its active span "
+            << formatMs(d.activeSpan()) << " (idle " << formatMs(d.activeIdle()) << ")\n";
         out << "  compute " << formatMs(d.compute) << ", communication " << formatMs(d.communication)
             << " (exposed " << formatMs(d.communicationExposed()) << ", overlapped "
             << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy " << formatMs(d.memcpy)
-            << " (exposed " << formatMs(d.memcpyExposed()) << "), memset " << formatMs(d.memset) << "\n";
+            << " (exposed " << formatMs(d.memcpyExposed()) << "; under neither compute nor communication "
+            << formatMs(d.memcpyExposedTraceLens()) << "), memset " << formatMs(d.memset) << "\n";
         if (d.transferBytes > 0)
             out << "  transfers " << text::withThousands(d.transfers) << ", "
                 << text::formatBytes(d.transferBytes) << "\n";
@@ -94,17 +96,19 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     }
     out << "\ntop operations by total time:\n";
     char line[512];
-    std::snprintf(line, sizeof line, "  %-48s %-14s %8s %13s %13s %13s %13s\n", "name", "kind", "count",
-                  "total", "self", "mean", "device time");
+    std::snprintf(line, sizeof line, "  %-48s %-14s %-16s %8s %13s %13s %13s %13s\n", "name", "kind",
+                  "device", "count", "total", "self", "mean", "device time");
     out << line;
     for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
         const OpStats& o = a.ops[i];
         const std::string& name = p.string(p.types[o.type].name);
-        std::snprintf(line, sizeof line, "  %-48s %-14s %8llu %13s %13s %13s %13s\n",
+        const std::string device = o.process != kNone ? p.tracks[o.process].name : std::string();
+        std::snprintf(line, sizeof line, "  %-48s %-14s %-16s %8llu %13s %13s %13s %13s\n",
                       (name.size() > 48 ? name.substr(0, 45) + "..." : name).c_str(),
-                      std::string(sliceClassName(o.cls)).c_str(), static_cast<unsigned long long>(o.count),
-                      formatMs(o.total).c_str(), formatMs(o.self).c_str(),
-                      formatUs(o.total / static_cast<Nanos>(o.count)).c_str(),
+                      std::string(sliceClassName(o.cls)).c_str(),
+                      (device.size() > 16 ? "..." + device.substr(device.size() - 13) : device).c_str(),
+                      static_cast<unsigned long long>(o.count), formatMs(o.total).c_str(),
+                      formatMs(o.self).c_str(), formatUs(o.total / static_cast<Nanos>(o.count)).c_str(),
                       o.deviceTime ? formatMs(o.deviceTime).c_str() : "");
         out << line;
     }
@@ -141,11 +145,15 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
         j["devices"].push_back({{"name", d.name},
                                 {"busy_ns", d.busy},
                                 {"idle_ns", d.idle()},
+                                {"active_start_ns", d.activeStart},
+                                {"active_span_ns", d.activeSpan()},
+                                {"active_idle_ns", d.activeIdle()},
                                 {"compute_ns", d.compute},
                                 {"communication_ns", d.communication},
                                 {"communication_exposed_ns", d.communicationExposed()},
                                 {"memcpy_ns", d.memcpy},
                                 {"memcpy_exposed_ns", d.memcpyExposed()},
+                                {"memcpy_exposed_tracelens_ns", d.memcpyExposedTraceLens()},
                                 {"memset_ns", d.memset},
                                 {"transfers", d.transfers},
                                 {"transfer_bytes", d.transferBytes}});
@@ -170,6 +178,7 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
         const OpStats& o = a.ops[i];
         j["ops"].push_back({{"name", p.string(p.types[o.type].name)},
                             {"category", p.string(p.types[o.type].category)},
+                            {"device", o.process != kNone ? json(p.tracks[o.process].name) : json()},
                             {"kind", std::string(sliceClassName(o.cls))},
                             {"count", o.count},
                             {"total_ns", o.total},

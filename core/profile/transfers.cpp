@@ -79,16 +79,34 @@ std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice)
 
 std::vector<Transfer> findTransfers(const Profile& profile)
 {
+    // Async pairs: the done of each, and where each start's transfer ends.
+    std::unordered_map<std::uint32_t, Nanos> pairedEnd;
+    std::vector<bool> isDone;
+    const std::uint32_t asyncName = profile.findString(kAsyncPairFlow);
+    const std::uint32_t asyncCategory = profile.findString(kAsyncPairFlowCategory);
+    if (asyncName != kNone && asyncCategory != kNone) {
+        isDone.assign(profile.slices.size(), false);
+        for (const Flow& f : profile.flows)
+            if (f.from != kNone && f.to != kNone && profile.types[f.type].name == asyncName &&
+                profile.types[f.type].category == asyncCategory) {
+                isDone[f.to] = true;
+                pairedEnd[f.from] = std::max(profile.slices[f.to].end(), profile.slices[f.from].end());
+            }
+    }
     std::vector<Transfer> out;
     ByteReader bytesOf(profile);
     for (std::uint32_t i = 0; i < profile.slices.size(); ++i) {
-        const SliceClass c = profile.classOf(profile.slices[i]);
+        const Slice& s = profile.slices[i];
+        const SliceClass c = profile.classOf(s);
         if (c != SliceClass::Memcpy && c != SliceClass::Memset && c != SliceClass::Communication)
+            continue;
+        if (!isDone.empty() && isDone[i])
             continue;
         const std::uint64_t bytes = bytesOf(i);
         if (c == SliceClass::Communication && bytes == 0)
             continue; // a collective kernel that does not say what it moved: not a transfer to draw
-        out.push_back({i, bytes});
+        const auto paired = pairedEnd.find(i);
+        out.push_back({i, bytes, s.start, paired != pairedEnd.end() ? paired->second : s.end()});
     }
     return out;
 }
@@ -103,7 +121,7 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
     std::unordered_map<std::uint32_t, std::size_t> seriesOf;
     for (const Transfer& t : transfers) {
         const Slice& s = profile.slices[t.slice];
-        if (t.bytes == 0 || s.duration <= 0 || s.end() <= from || s.start >= to)
+        if (t.bytes == 0 || t.end <= t.start || t.end <= from || t.start >= to)
             continue;
         const std::uint32_t process =
             profile.tracks[s.track()].parent != kNone ? profile.tracks[s.track()].parent : s.track();
@@ -111,9 +129,9 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         if (added)
             out.push_back({process, std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
         std::vector<double>& bw = out[it->second].gbPerSecond;
-        const double perNano = static_cast<double>(t.bytes) / static_cast<double>(s.duration);
-        const double a = static_cast<double>(std::max(s.start, from) - from);
-        const double b = static_cast<double>(std::min(s.end(), to) - from);
+        const double perNano = static_cast<double>(t.bytes) / static_cast<double>(t.end - t.start);
+        const double a = static_cast<double>(std::max(t.start, from) - from);
+        const double b = static_cast<double>(std::min(t.end, to) - from);
         int bin = std::clamp(static_cast<int>(a / width), 0, bins - 1);
         for (double x = a; x < b && bin < bins; ++bin) {
             const double binEnd = std::min(b, width * (bin + 1));

@@ -16,9 +16,14 @@ struct Transfer
 {
     std::uint32_t slice = kNone;
     std::uint64_t bytes = 0; // 0: the profile does not say
+    // When it moved: the slice's own span, or for an asynchronous op (a start joined to its done by a
+    // kAsyncPairFlow) from the start's beginning to the done's end.
+    Nanos start = 0, end = 0;
 };
 
-// Memcpy and memset slices, and communication slices with a byte count, by slice index.
+// Memcpy and memset slices, and communication slices with a byte count, by slice index. The done of an
+// asynchronous op is not a transfer of its own: XProf gives its bytes_accessed on both ends, and the
+// transfer is its start's.
 std::vector<Transfer> findTransfers(const Profile& profile);
 
 // The bytes a slice says it moved: a per-slice argument or a member of its argument set named "bytes",
@@ -26,7 +31,7 @@ std::vector<Transfer> findTransfers(const Profile& profile);
 std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice);
 
 // Achieved bandwidth per device process in `bins` equal parts of [from, to): each transfer's bytes spread
-// evenly over its duration, in GB/s (bytes per nanosecond). Devices without transfers are left out.
+// evenly over [start, end), in GB/s (bytes per nanosecond). Devices without transfers are left out.
 struct BandwidthSeries
 {
     std::uint32_t process = kNone; // track

@@ -313,7 +313,13 @@ private slots:
         QCOMPARE(d.communicationExposed(), us(100)); // no compute kernel runs 300-400
         QCOMPARE(d.memcpy, us(200));
         QCOMPARE(d.memcpyExposed(), us(200));
+        // TraceLens's exposed memcpy also takes off what ran under communication: 300-400 under nccl.
+        QCOMPARE(d.memcpyExposedTraceLens(), us(100));
         QCOMPARE(d.idle(), us(400));
+        // HTA's and TraceLens's span: first device work (40) to last (970), and idle within it.
+        QCOMPARE(d.activeStart, us(40));
+        QCOMPARE(d.activeSpan(), us(930));
+        QCOMPARE(d.activeIdle(), us(330));
         // Stream 7's gaps: 240-250 (launch issued at 80: not launch-bound), 450-520 (launched at 505),
         // 530-700 (launched at 540), 880-960 (launched at 935): 10 + 70 + 170 + 80, of which 320
         // launch-bound.
@@ -721,7 +727,8 @@ private slots:
         QCOMPARE(p->classOf(*fusionSlice[0]), profile::SliceClass::Kernel);
         QCOMPARE(p->categoryOf(*fusionSlice[0]), std::string("XLA Ops"));
         QCOMPARE(p->args(fusionSlice[0]->args),
-                 std::string(R"({"flops":1000000000,"hlo_category":"convolution"})"));
+                 std::string(R"j({"flops":1000000000,"long_name":"%fusion.1 = f32[128,128] fusion(...)",)j"
+                             R"j("hlo_category":"convolution"})j"));
         QCOMPARE(p->classOf(*named(*p, "all-reduce.7")[0]), profile::SliceClass::Communication);
         QCOMPARE(p->classOf(*named(*p, "copy-start.2")[0]), profile::SliceClass::Memcpy);
         QCOMPARE(named(*p, "copy-start.2")[0]->start, Nanos(1000 + 300'002));

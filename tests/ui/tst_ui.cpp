@@ -547,15 +547,16 @@ private slots:
         QVERIFY(!w.timeline()->isVisible()); // the replay's views make way
         const auto* run = w.profileDocument()->run();
 
-        // Rows: the host process and thread, then the device with its two streams.
+        // Rows: the device with its two streams first (what the profile is about), then the host process
+        // and its thread.
         ui::ProfileTimelineView* timeline = explorer->timeline();
         QStringList labels;
         for (int r = 0; r < timeline->rowCount(); ++r)
             labels << timeline->rowLabel(r);
-        QCOMPARE(labels.first(), QStringLiteral("python 100"));
-        QVERIFY(labels.contains(QStringLiteral("GPU 0")));
+        QCOMPARE(labels.first(), QStringLiteral("GPU 0"));
+        QVERIFY(labels.contains(QStringLiteral("python 100")));
         QVERIFY(labels.indexOf(QStringLiteral("stream 7")) > labels.indexOf(QStringLiteral("GPU 0")));
-        QVERIFY(labels.indexOf(QStringLiteral("main thread")) < labels.indexOf(QStringLiteral("GPU 0")));
+        QVERIFY(labels.indexOf(QStringLiteral("main thread")) > labels.indexOf(QStringLiteral("stream 7")));
         QTRY_VERIFY(timeline->paintedRows() == timeline->rowCount());
         QVERIFY(distinctColours(timeline) > 8);
 

@@ -2,6 +2,8 @@
 
 #include "imported/profile_text.h"
 
+#include <nlohmann/json.hpp>
+
 namespace xps::ui {
 
 void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile::ProfileAnalysis* analysis)
@@ -9,6 +11,23 @@ void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile:
     beginResetModel();
     m_profile = profile;
     m_analysis = analysis;
+    m_longNames.clear();
+    m_hasDevices = false;
+    if (profile && analysis) {
+        m_longNames.reserve(analysis->ops.size());
+        for (const profile::OpStats& o : analysis->ops) {
+            m_hasDevices = m_hasDevices || o.process != profile::kNone;
+            QString longName;
+            if (o.longest != profile::kNone && profile->slices[o.longest].args != 0) {
+                const auto args =
+                    nlohmann::json::parse(profile->args(profile->slices[o.longest].args), nullptr, false);
+                if (args.is_object())
+                    if (const auto it = args.find("long_name"); it != args.end() && it->is_string())
+                        longName = QString::fromStdString(it->get<std::string>());
+            }
+            m_longNames.push_back(longName);
+        }
+    }
     endResetModel();
 }
 
@@ -35,14 +54,22 @@ QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::DecorationRole && index.column() == Kind)
         return sliceClassColor(o.cls);
+    const QString& longName = m_longNames[static_cast<std::size_t>(index.row())];
     if (role == Qt::ToolTipRole && index.column() == Name)
-        return QString::fromStdString(m_profile->string(m_profile->types[o.type].name));
+        return longName.isEmpty() ? QString::fromStdString(m_profile->string(m_profile->types[o.type].name))
+                                  : longName;
+    if (role == SearchRole)
+        return QString(QString::fromStdString(m_profile->string(m_profile->types[o.type].name)) +
+                       QLatin1Char('\n') + longName);
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool sort = role == SortRole;
     switch (index.column()) {
     case Name: return QString::fromStdString(m_profile->string(m_profile->types[o.type].name));
     case Kind: return QString::fromUtf8(profile::sliceClassName(o.cls).data());
+    case Device:
+        return o.process != profile::kNone ? QString::fromStdString(m_profile->tracks[o.process].name)
+                                           : QString();
     case Count: return static_cast<qulonglong>(o.count);
     case Total: return sort ? QVariant(static_cast<qlonglong>(o.total)) : QVariant(formatDuration(o.total));
     case Self: return sort ? QVariant(static_cast<qlonglong>(o.self)) : QVariant(formatDuration(o.self));
@@ -63,6 +90,7 @@ QVariant ProfileOpsModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
     case Name: return tr("Operation");
     case Kind: return tr("Kind");
+    case Device: return tr("Device");
     case Count: return tr("Count");
     case Total: return tr("Total");
     case Self: return tr("Self");

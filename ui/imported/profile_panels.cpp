@@ -14,6 +14,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace xps::ui {
 
 namespace {
@@ -105,7 +107,8 @@ void ProfileSummaryPanel::refresh()
                          .arg(formatDuration(d.memcpy), formatDuration(d.memcpyExposed()));
         if (d.memset > 0)
             parts << tr("memset %1").arg(formatDuration(d.memset));
-        parts << tr("idle %1").arg(formatDuration(d.idle()));
+        parts << tr("idle %1 (%2 between its first and last work)")
+                     .arg(formatDuration(d.idle()), formatDuration(d.activeIdle()));
         html += QStringLiteral("<b>%1</b>: %2<br>")
                     .arg(QString::fromStdString(d.name).toHtmlEscaped(), parts.join(QStringLiteral(" · ")));
     }
@@ -148,6 +151,7 @@ ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ProfileOpsModel::SortRole);
     m_proxy->setFilterKeyColumn(ProfileOpsModel::Name);
+    m_proxy->setFilterRole(ProfileOpsModel::SearchRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filter->setPlaceholderText(tr("Filter operations"));
     m_filter->setClearButtonEnabled(true);
@@ -156,7 +160,7 @@ ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)
     m_table->sortByColumn(ProfileOpsModel::Total, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(ProfileOpsModel::Name, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(ProfileOpsModel::Name, QHeaderView::Interactive);
     m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideMiddle); // kernel names are long templates: keep both ends
     m_table->setToolTip(tr("Double-click: show the longest instance"));
@@ -167,14 +171,32 @@ ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::loaded, this, [this] {
         const ProfileRun* run = m_document->run();
         m_model->setProfile(run ? &run->profile : nullptr, run ? &run->analysis : nullptr);
+        m_table->setColumnHidden(ProfileOpsModel::Device, !m_model->hasDevices());
         for (int c = ProfileOpsModel::Kind; c < ProfileOpsModel::ColumnCount; ++c)
             m_table->resizeColumnToContents(c);
+        fitColumns();
     });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         const auto slice =
             static_cast<std::uint32_t>(index.data(ProfileOpsModel::LongestSliceRole).toULongLong());
         m_document->reveal(slice, QStringLiteral("operations"));
     });
+}
+
+void ProfileOpsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void ProfileOpsPanel::fitColumns()
+{
+    int others = 0;
+    for (int c = ProfileOpsModel::Kind; c < ProfileOpsModel::ColumnCount; ++c)
+        if (!m_table->isColumnHidden(c))
+            others += m_table->columnWidth(c);
+    const int minimum = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 28;
+    m_table->setColumnWidth(ProfileOpsModel::Name, std::max(minimum, m_table->viewport()->width() - others));
 }
 
 ProfileDetailsPanel::ProfileDetailsPanel(ProfileDocument* document, QWidget* parent)

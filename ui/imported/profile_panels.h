@@ -48,7 +48,14 @@ public:
     QTableView* table() const { return m_table; }
     QLineEdit* filter() const { return m_filter; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // The numbers at their content's width, the name in the rest but never narrower than a readable
+    // minimum (the table scrolls sideways instead of eliding every name to "...").
+    void fitColumns();
+
     ProfileDocument* m_document;
     ProfileOpsModel* m_model;
     QSortFilterProxyModel* m_proxy;

@@ -23,7 +23,7 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
     const auto order = [&](std::uint32_t a, std::uint32_t b) {
         const profile::Track &x = p.tracks[a], &y = p.tracks[b];
         if (x.device != y.device)
-            return !x.device; // host first, then the devices it drives
+            return x.device; // devices first (what the profile is about), then the host threads driving them
         if (x.sortIndex != y.sortIndex)
             return x.sortIndex < y.sortIndex;
         return a < b;
@@ -93,8 +93,8 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
                     rows[first].label = track.name;
             }
         }
-        if (keep && rows.size() == headerRow + 1)
-            rows.pop_back(); // a process with nothing kept
+        if (rows.size() == headerRow + 1)
+            rows.pop_back(); // a process with nothing to show (only metadata, or nothing kept): no header
     }
     return rows;
 }

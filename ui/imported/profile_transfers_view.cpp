@@ -147,12 +147,14 @@ void ProfileTransfersView::showSelection()
         return;
     }
     const profile::Slice& s = run->profile.slices[t->slice];
+    const profile::Nanos span = t->end - t->start;
     m_info->setText(
-        tr("<b>%1</b> on %2: %3 in %4 = <b>%5</b>")
+        tr("<b>%1</b> on %2: %3 in %4%5 = <b>%6</b>")
             .arg(QString::fromStdString(run->profile.nameOf(s)).toHtmlEscaped(),
                  QString::fromStdString(profile::trackLabel(run->profile, s.track())).toHtmlEscaped(),
-                 t->bytes ? bytesText(t->bytes) : tr("size unknown"), formatDuration(s.duration),
-                 t->bytes ? rate(t->bytes, s.duration) : QStringLiteral("—")));
+                 t->bytes ? bytesText(t->bytes) : tr("size unknown"), formatDuration(span),
+                 t->end != s.end() ? tr(" (start to done)") : QString(),
+                 t->bytes ? rate(t->bytes, span) : QStringLiteral("—")));
 }
 
 QString ProfileTransfersView::details() const
