@@ -243,6 +243,51 @@ struct Dependency
     bool data;
 };
 
+// A data dependency cycle among the nodes that were never placed, in words with its node ids ("a cycle on
+// rank 0: node 12 -> node 15 -> node 12"), or "" if none (they wait on something else).
+std::string describeCycle(const std::vector<Work>& work, const std::vector<std::vector<pb::Node>>& ranks,
+                          const std::vector<std::pair<int, std::string>>& files)
+{
+    enum : std::uint8_t { kUnseen, kOnPath, kDone };
+    std::vector<std::uint8_t> state(work.size(), kUnseen);
+    std::vector<std::pair<std::size_t, std::size_t>> path; // (work item, next edge to follow)
+    const auto name = [&](std::size_t i) {
+        return "node " + std::to_string(ranks[static_cast<std::size_t>(work[i].rank)][work[i].node].id());
+    };
+    for (std::size_t root = 0; root < work.size(); ++root) {
+        if (work[root].start >= 0 || state[root] != kUnseen)
+            continue;
+        state[root] = kOnPath;
+        path.push_back({root, 0});
+        while (!path.empty()) {
+            const std::size_t v = path.back().first;
+            if (path.back().second == work[v].next.size()) {
+                state[v] = kDone;
+                path.pop_back();
+                continue;
+            }
+            const std::size_t u = work[v].next[path.back().second++];
+            if (work[u].start >= 0 || state[u] == kDone)
+                continue;
+            if (state[u] == kOnPath) {
+                std::size_t at = 0;
+                while (path[at].first != u)
+                    ++at;
+                std::string cycle = "A cycle on rank " +
+                                    std::to_string(files[static_cast<std::size_t>(work[u].rank)].first) +
+                                    ": ";
+                const std::size_t length = path.size() - at;
+                for (std::size_t k = at; k < path.size() && k < at + 8; ++k)
+                    cycle += name(path[k].first) + " -> ";
+                return cycle + (length > 8 ? "... -> " : "") + name(u);
+            }
+            state[u] = kOnPath;
+            path.push_back({u, 0});
+        }
+    }
+    return "";
+}
+
 } // namespace
 
 Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const ChakraLinkModel& model)
@@ -278,8 +323,8 @@ Nanos collectiveNanos(int commType, std::uint64_t bytes, int ranks, const Chakra
         steps = 1;
         break;
     }
-    return checked::clampToSigned(
-        std::round(factor * static_cast<double>(bytes) * perByte + steps * static_cast<double>(model.latencyNs)));
+    return checked::clampToSigned(std::round(factor * static_cast<double>(bytes) * perByte +
+                                             steps * static_cast<double>(model.latencyNs)));
 }
 
 std::string firstChakraRankIn(const std::string& directory)
@@ -301,7 +346,8 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
     if (std::filesystem::is_directory(path, ec)) {
         firstRank = firstChakraRankIn(path);
         if (firstRank.empty())
-            return Error(path, "is a directory with no Chakra rank files in it (PREFIX.N.et or PREFIX.N.json)");
+            return Error(path,
+                         "is a directory with no Chakra rank files in it (PREFIX.N.et or PREFIX.N.json)");
     }
     const auto files = rankFiles(firstRank);
     std::vector<std::vector<pb::Node>> ranks;
@@ -324,7 +370,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
     std::vector<Work> work;
     std::vector<Dependency> deps;
     std::vector<int> collectivesOfRank(ranks.size(), 0);
-    std::uint64_t unknownDeps = 0, untimed = 0;
+    std::uint64_t unknownDeps = 0, unknownCtrlDeps = 0, untimed = 0;
     std::vector<std::size_t> firstOfRank;
     for (int r = 0; r < rankCount; ++r) {
         firstOfRank.push_back(work.size());
@@ -347,14 +393,20 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                 else if ((a.name() == "comm_size" || a.name() == "tensor_size") && v)
                     bytes = std::max<std::int64_t>(*v, 0);
             }
+            const bool comm = n.type() == pb::COMM_COLL_NODE || n.type() == pb::COMM_SEND_NODE ||
+                              n.type() == pb::COMM_RECV_NODE;
             switch (n.type()) {
             case pb::COMP_NODE: w.stream = cpu ? kCpu : kCompute; break;
             case pb::COMM_COLL_NODE:
-                w.stream = kComm;
-                w.collective = collectivesOfRank[static_cast<std::size_t>(r)]++;
-                break;
             case pb::COMM_SEND_NODE:
-            case pb::COMM_RECV_NODE: w.stream = kComm; break;
+            case pb::COMM_RECV_NODE:
+                // A communication node run by the CPU (PyTorch's record_param_comms: the host side of a
+                // collective) is host work, not the device's collective, and not one of the k-th
+                // collectives every rank meets at.
+                w.stream = cpu ? kCpu : kComm;
+                if (!cpu && n.type() == pb::COMM_COLL_NODE)
+                    w.collective = collectivesOfRank[static_cast<std::size_t>(r)]++;
+                break;
             case pb::MEM_LOAD_NODE:
             case pb::MEM_STORE_NODE: w.stream = kMemory; break;
             default: break;
@@ -362,12 +414,15 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             if (n.duration_micros() > 0) {
                 w.duration =
                     static_cast<Nanos>(std::min<std::uint64_t>(n.duration_micros(), 1ull << 40) * 1000);
+            } else if (comm && cpu) {
+                ++untimed;
             } else if (n.type() == pb::COMM_COLL_NODE) {
                 w.duration = collectiveNanos(static_cast<int>(commType), static_cast<std::uint64_t>(bytes),
                                              rankCount, model);
             } else if (n.type() == pb::COMM_SEND_NODE || n.type() == pb::COMM_RECV_NODE) {
                 w.duration = checked::saturatingAdd(
-                    checked::clampToSigned(std::round(static_cast<double>(bytes) / model.linkGBs)), model.latencyNs);
+                    checked::clampToSigned(std::round(static_cast<double>(bytes) / model.linkGBs)),
+                    model.latencyNs);
             } else if (n.type() == pb::MEM_LOAD_NODE || n.type() == pb::MEM_STORE_NODE) {
                 w.duration = checked::clampToSigned(std::round(static_cast<double>(bytes) / model.memoryGBs));
             } else if (n.type() == pb::COMP_NODE) {
@@ -377,7 +432,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             const auto depend = [&](std::uint64_t id, bool data) {
                 const auto it = byId.find(id);
                 if (it == byId.end() || it->second == self) {
-                    ++unknownDeps;
+                    ++(data ? unknownDeps : unknownCtrlDeps);
                     return;
                 }
                 deps.push_back({it->second, self, data});
@@ -389,10 +444,15 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             work.push_back(std::move(w));
         }
     }
-    for (const Dependency& d : deps) {
-        work[d.from].next.push_back(d.to);
-        ++work[d.to].pending;
-    }
+    // As Chakra's own feeder (et_feeder.cpp) issues nodes: data dependencies decide when a node may start;
+    // control dependencies never hold one back. In traces converted from PyTorch they name the parent
+    // operator, often a node that ends after its child or is not in the file, and as ordering edges they
+    // made cycles that left most nodes unplaced.
+    for (const Dependency& d : deps)
+        if (d.data) {
+            work[d.from].next.push_back(d.to);
+            ++work[d.to].pending;
+        }
     std::vector<int> ranksWithCollective; // per k: how many ranks have a k-th collective
     for (const int c : collectivesOfRank) {
         if (static_cast<std::size_t>(c) > ranksWithCollective.size())
@@ -532,20 +592,30 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
         }
     }
     const std::uint32_t dataFlow = p.typeOf("data", "dependency", SliceClass::Other);
-    const std::uint32_t ctrlFlow = p.typeOf("control", "dependency", SliceClass::Other);
+    // Control dependencies are drawn, but are not "dependency" flows: the critical path does not follow them.
+    const std::uint32_t ctrlFlow = p.typeOf("control", "control dependency", SliceClass::Other);
     for (const Dependency& d : deps)
         if (sliceOf[d.from] != profile::kNone && sliceOf[d.to] != profile::kNone)
             p.flows.push_back({sliceOf[d.from], sliceOf[d.to], d.data ? dataFlow : ctrlFlow});
     if (unknownDeps > 0)
         p.warnings.push_back(
             text::withThousands(unknownDeps) +
-            " dependencies name a node the rank does not have (or the node itself); ignored");
+            " data dependencies name a node the rank does not have (or the node itself); ignored");
+    if (unknownCtrlDeps > 0)
+        p.metadata.emplace_back("control dependencies",
+                                text::withThousands(unknownCtrlDeps) +
+                                    " name a node not in the rank or the node itself (a parent operator, in "
+                                    "traces converted from PyTorch); like all control dependencies, they "
+                                    "order nothing");
     if (untimed > 0)
         p.warnings.push_back(text::withThousands(untimed) +
                              " compute nodes have no duration_micros; each took no time");
+    p.metadata.emplace_back("nodes", text::withThousands(work.size()) + " read, " +
+                                         text::withThousands(work.size() - unplaced) + " placed");
     if (unplaced > 0)
         p.warnings.push_back(text::withThousands(unplaced) +
-                             " nodes are in a dependency cycle or wait on one; not placed");
+                             " nodes are in a data dependency cycle or wait on one; " + "not placed. " +
+                             describeCycle(work, ranks, files));
     p.finish();
     return p;
 }

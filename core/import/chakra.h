@@ -6,11 +6,15 @@
 // A trace holds one rank; `PREFIX.N.et` opens every `PREFIX.K.et` beside it as ranks 0..N (`PREFIX.N.json`
 // likewise for the JSON form). Nodes carry
 // dependencies, not times, so a small scheduler places them: each rank runs compute, CPU, communication and
-// memory work on a stream of each kind, one node at a time, a node starting when its data and control
-// dependencies have ended and its stream is free; the k-th collective of every rank starts together, when
-// the last rank reaches it. A node's duration is its duration_micros; without one, communication and
-// memory take what a link model says (bytes / bandwidth + latency per step of a ring algorithm). Data and
-// control dependencies become flows (category "dependency"), which the critical path follows.
+// memory work on a stream of each kind, one node at a time, a node starting when its data dependencies
+// have ended and its stream is free (as Chakra's et_feeder issues them: control dependencies order nothing;
+// in traces converted from PyTorch they name the parent operator); the k-th device collective of every
+// rank starts together, when the last rank reaches it. Communication nodes with is_cpu_op run on the CPU
+// stream. A node's duration is its duration_micros; without one, communication and memory take what a link
+// model says (bytes / bandwidth + latency per step of a ring algorithm). Data dependencies become flows
+// (category "dependency"), which the critical path follows; control dependencies become flows of category
+// "control dependency", drawn but not followed. Nodes in a data dependency cycle are reported with the
+// cycle's node ids, and `info` says how many nodes were read and placed.
 
 #include "import/chrome_json.h"
 #include "profile/profile.h"

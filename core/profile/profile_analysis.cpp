@@ -310,6 +310,17 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
         if (b > a)
             segs.push_back({k, a, b, slice});
     };
+    // The dependency of `slice` (data or control, where the profile has them) that ended last before it
+    // began.
+    const auto latestDependency = [&](std::uint32_t slice) {
+        std::uint32_t dep = kNone;
+        for (auto d = std::lower_bound(m_dependsOn.begin(), m_dependsOn.end(), std::make_pair(slice, 0u));
+             d != m_dependsOn.end() && d->first == slice; ++d)
+            if (p.slices[d->second].end() <= p.slices[slice].start &&
+                (dep == kNone || p.slices[d->second].end() > p.slices[dep].end()))
+                dep = d->second;
+        return dep;
+    };
     Nanos t = p.slices[cur].end();
     for (std::size_t steps = 0; cur != kNone && steps < 10'000'000; ++steps) {
         const Slice& s = p.slices[cur];
@@ -333,13 +344,7 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
             const std::uint32_t launch = m_launcher[cur];
             const Nanos readyStream = prev == kNone ? INT64_MIN : p.slices[prev].end();
             const Nanos readyLaunch = launch == kNone ? INT64_MIN : p.slices[launch].start;
-            // A dependency that ended last (data or control, where the profile has them).
-            std::uint32_t dep = kNone;
-            for (auto d = std::lower_bound(m_dependsOn.begin(), m_dependsOn.end(), std::make_pair(cur, 0u));
-                 d != m_dependsOn.end() && d->first == cur; ++d)
-                if (p.slices[d->second].end() <= s.start &&
-                    (dep == kNone || p.slices[d->second].end() > p.slices[dep].end()))
-                    dep = d->second;
+            const std::uint32_t dep = latestDependency(cur);
             const Nanos readyDep = dep == kNone ? INT64_MIN : p.slices[dep].end();
             if (dep != kNone && readyDep >= readyStream && readyDep >= readyLaunch) {
                 add(PathSegmentKind::Idle, readyDep, s.start, kNone);
@@ -381,6 +386,20 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
                 prev = *it;
                 break;
             }
+        }
+        // Host work with dependencies (a Chakra CPU node): it waited for the later of the dependency that
+        // ended last and the work before it on its thread (one node at a time: the slice before it).
+        if (std::uint32_t dep = latestDependency(cur);
+            dep != kNone && (prev == kNone || p.slices[dep].end() >= p.slices[prev].end())) {
+            const Track& track = p.tracks[s.track()];
+            if (cur > track.firstSlice && p.slices[cur - 1].end() <= s.start &&
+                p.slices[cur - 1].end() > p.slices[dep].end())
+                dep = cur - 1;
+            add(PathSegmentKind::Host, s.start, t, cur);
+            add(PathSegmentKind::Idle, p.slices[dep].end(), s.start, kNone);
+            cur = dep;
+            t = p.slices[dep].end();
+            continue;
         }
         if (prev == kNone) {
             const Track& track = p.tracks[s.track()];

@@ -57,9 +57,12 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             << formatMs(d.activeSpan()) << " (idle " << formatMs(d.activeIdle()) << ")\n";
         out << "  compute " << formatMs(d.compute) << ", communication " << formatMs(d.communication)
             << " (exposed " << formatMs(d.communicationExposed()) << ", overlapped "
-            << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy " << formatMs(d.memcpy)
-            << " (exposed " << formatMs(d.memcpyExposed()) << "; under neither compute nor communication "
-            << formatMs(d.memcpyExposedTraceLens()) << "), memset " << formatMs(d.memset) << "\n";
+            << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy "
+            << formatMs(d.memcpy);
+        if (d.memcpy > 0) // HTA's exposed copy time, then TraceLens's (not under communication either)
+            out << " (exposed " << formatMs(d.memcpyExposed()) << ", " << formatMs(d.memcpyExposedTraceLens())
+                << " under neither compute nor communication)";
+        out << ", memset " << formatMs(d.memset) << "\n";
         if (d.transferBytes > 0)
             out << "  transfers " << text::withThousands(d.transfers) << ", "
                 << text::formatBytes(d.transferBytes) << "\n";

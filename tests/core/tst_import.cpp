@@ -2,6 +2,7 @@
 // timestamps, gzip, truncated and malformed files (located messages, never a crash), the Chrome JSON
 // export's round trip, and the analyses on a hand-written Kineto step whose answers were worked out by hand
 // (tests/data/kineto_step.json: the comments below give the arithmetic).
+#include "core/chakra_fixture.h"
 #include "test_support.h"
 
 #include "export/profile_chrome.h"
@@ -28,6 +29,9 @@
 using namespace xps;
 using profile::Nanos;
 using profile::Profile;
+using test::chakraJson;
+using test::ChakraRank;
+using test::writeChakraEt;
 
 namespace {
 
@@ -63,13 +67,6 @@ Profile importText(const QTemporaryDir& dir, const std::string& name, const std:
 }
 
 // Slices named `name`, in track and time order.
-// One rank of the two-rank step the Chakra tests open (see chakraRanksReplayTheirDependencies).
-struct ChakraRank
-{
-    ChakraProtoMsg::GlobalMetadata meta;
-    std::vector<ChakraProtoMsg::Node> nodes;
-};
-
 ChakraRank chakraStepRank(int rank)
 {
     ChakraRank r;
@@ -101,32 +98,8 @@ ChakraRank chakraStepRank(int rank)
         node(2, "b", ChakraProtoMsg::COMP_NODE, 50, {1}, {});
     node(3, "all-reduce", ChakraProtoMsg::COMM_COLL_NODE, 0, {1}, {});
     node(4, "c", ChakraProtoMsg::COMP_NODE, 30,
-         withB ? std::vector<std::uint64_t>{2} : std::vector<std::uint64_t>{}, {3});
+         withB ? std::vector<std::uint64_t>{2, 3} : std::vector<std::uint64_t>{3}, {});
     return r;
-}
-
-void writeChakraEt(const std::string& path, const ChakraRank& r)
-{
-    std::ofstream out(path, std::ios::binary);
-    google::protobuf::util::SerializeDelimitedToOstream(r.meta, &out);
-    for (const auto& n : r.nodes)
-        google::protobuf::util::SerializeDelimitedToOstream(n, &out);
-}
-
-// As Chakra's jsonizer writes it: protobuf's JSON mapping, pretty-printed; one array (current) or the
-// objects one after another (older).
-std::string chakraJson(const ChakraRank& r, bool array)
-{
-    google::protobuf::util::JsonPrintOptions pretty;
-    pretty.add_whitespace = true;
-    std::vector<std::string> objects(1);
-    (void)google::protobuf::util::MessageToJsonString(r.meta, &objects[0], pretty);
-    for (const auto& n : r.nodes)
-        (void)google::protobuf::util::MessageToJsonString(n, &objects.emplace_back(), pretty);
-    std::string out = array ? "[" : "";
-    for (std::size_t i = 0; i < objects.size(); ++i)
-        out += (array && i > 0 ? "," : "") + objects[i];
-    return out + (array ? "]\n" : "");
 }
 
 std::vector<const profile::Slice*> named(const Profile& p, const std::string& name)
