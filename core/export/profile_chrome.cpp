@@ -1,6 +1,7 @@
 #include "export/profile_chrome.h"
 
 #include "import/json_reader.h"
+#include "import/profile_semantics.h"
 #include "util/atomic_file.h"
 
 #include <cerrno>
@@ -77,7 +78,13 @@ private:
 Status writeEvents(const Profile& p, std::FILE* f)
 {
     Writer w(f, p);
-    std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+    // What Chrome JSON cannot say (classes, device tracks), first: the importer reads it back.
+    const std::string semantics =
+        importing::profileSemantics(p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::fputs(("{\"displayTimeUnit\":\"ns\",\"" + std::string(importing::kSemanticsKey) + "\":" + semantics +
+                ",\"traceEvents\":[")
+                   .c_str(),
+               f);
     for (std::uint32_t t = 0; t < p.tracks.size(); ++t) {
         const profile::Track& track = p.tracks[t];
         if (track.kind != TrackKind::Process && track.kind != TrackKind::Thread)

@@ -1,6 +1,7 @@
 #include "import/chrome_json.h"
 
 #include "import/chrome_json_importer.h"
+#include "import/profile_semantics.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -64,6 +65,10 @@ void Importer::readTopLevelObject()
                 throw JsonSyntaxError{r.offset(), "$.traceEvents: expected an array of events"};
             m_sawEventList = true;
             readEvents("$.traceEvents");
+        } else if (key == kSemanticsKey) {
+            std::string value;
+            r.skipValue(&value);
+            m_semantics = nlohmann::json::parse(value, nullptr, false);
         } else {
             if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo")
                 m_kineto = true;

@@ -1,6 +1,7 @@
 // The Chrome JSON importer's second half: events placed on process, thread, async and counter tracks, flows
 // bound to slices, Kineto launches linked by correlation, and the profile finished.
 #include "import/chrome_json_importer.h"
+#include "import/profile_semantics.h"
 #include "util/checked_number.h"
 
 #include "util/text.h"
@@ -362,6 +363,10 @@ void Importer::bindFlows()
         while (j < m_flows.size() && m_flows[j].key == m_flows[i].key)
             ++j;
         std::uint32_t from = profile::kNone;
+        // One start and one finish with their own id: a flow, whichever comes first in time (a dependency
+        // can point back in time, as a Chakra control dependency on a parent that started later does).
+        if (j - i == 2 && m_flows[i + 1].ph == 's' && m_flows[i].ph == 'f')
+            std::swap(m_flows[i], m_flows[i + 1]);
         for (std::size_t k = i; k < j; ++k) {
             const PendingFlow& f = m_flows[k];
             const std::uint32_t at = bind(f);
@@ -456,9 +461,10 @@ void Importer::finish()
         p.warnings.push_back(text::withThousands(entry.first) + " " + what + "; the first at " +
                              entry.second);
     if (r.repairedStrings() > 0)
-        p.warnings.push_back(text::withThousands(r.repairedStrings()) +
-                             " strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at " +
-                             r.errorAt(r.firstRepairOffset(), "").location());
+        p.warnings.push_back(
+            text::withThousands(r.repairedStrings()) +
+            " strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at " +
+            r.errorAt(r.firstRepairOffset(), "").location());
 
     // Device tracks: those that run device work, and their processes.
     for (const profile::Slice& s : p.slices)
@@ -471,6 +477,11 @@ void Importer::finish()
     for (profile::Track& t : p.tracks)
         if (t.parent != profile::kNone && p.tracks[t.parent].device && t.kind == TrackKind::Thread)
             t.device = true;
+    // Our own export says what its slices and tracks are: trusted over the guesses above.
+    if (!m_semantics.is_discarded() && !m_semantics.is_null())
+        if (const std::size_t malformed = applyProfileSemantics(p, m_semantics); malformed > 0)
+            p.warnings.push_back(text::withThousands(malformed) + " malformed entries of $." +
+                                 std::string(kSemanticsKey) + " were ignored");
 
     // Flows of v2 refer to slice indexes: rebind them through the permutation finish() applies.
     const std::vector<std::uint32_t> moved = p.finish();

@@ -5,6 +5,8 @@
 #include "import/chrome_json.h"
 #include "import/json_reader.h"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -132,6 +134,7 @@ private:
     std::uint64_t m_nextProgress = 16u << 20;
     bool m_sawEventList = false;
     bool m_kineto = false;
+    nlohmann::json m_semantics; // "xpushark_semantics" of our own export (profile_semantics.h), if any
 
     std::unordered_map<std::string, std::uint32_t> m_processes, m_threads, m_async, m_counterTracks;
     std::unordered_map<std::uint32_t, std::vector<OpenSlice>> m_openB;   // by thread track

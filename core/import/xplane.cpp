@@ -358,7 +358,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
         profile::Track thread;
         thread.kind = TrackKind::Thread;
         thread.parent = processIndex;
-        thread.pid = plane.id();
+        thread.pid = process.pid;
         thread.tid = line.id();
         thread.sortIndex = line.display_id() ? line.display_id() : line.id();
         thread.name = !line.display_name().empty() ? line.display_name()

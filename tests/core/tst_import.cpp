@@ -3,6 +3,7 @@
 // export's round trip, and the analyses on a hand-written Kineto step whose answers were worked out by hand
 // (tests/data/kineto_step.json: the comments below give the arithmetic).
 #include "core/chakra_fixture.h"
+#include "core/round_trip.h"
 #include "test_support.h"
 
 #include "export/profile_chrome.h"
@@ -678,6 +679,27 @@ private slots:
             QCOMPARE(again->tracks[b.track()].name, original->tracks[a.track()].name);
         }
         QCOMPARE(profile::analyzeProfile(*again).criticalPath.length, us(970));
+        const std::string difference = test::roundTripDifference(*original);
+        QVERIFY2(difference.empty(), difference.c_str());
+    }
+
+    void everyImporterRoundTripsThroughChromeJson()
+    {
+        // XSpace (train step: a host plane driving a TPU) and Chakra (two ranks with a collective): their
+        // devices, classes, flows and critical path come back from the Chrome JSON export.
+        QTemporaryDir dir;
+        const std::string xspace = dir.filePath(QStringLiteral("run.xplane.pb")).toStdString();
+        test::writeFile(xspace, trainStepXSpace().SerializeAsString());
+        for (int rank = 0; rank < 2; ++rank)
+            writeChakraEt(dir.filePath(QStringLiteral("step.%1.et").arg(rank)).toStdString(),
+                          chakraStepRank(rank));
+        for (const std::string& path : {xspace, dir.filePath(QStringLiteral("step.0.et")).toStdString()}) {
+            auto p = importing::importProfile(path);
+            QVERIFY2(p.ok(), path.c_str());
+            QVERIFY(profile::analyzeProfile(*p).criticalPath.length > 0);
+            const std::string difference = test::roundTripDifference(*p);
+            QVERIFY2(difference.empty(), (path + ": " + difference).c_str());
+        }
     }
 
     void xprofXSpace()

@@ -5,6 +5,7 @@
 // run by the CPU (is_cpu_op) is host work. The rank below has the shapes of chakra's pytorch converter
 // output; no trace written by Chakra itself is in tests/data (see docs/import.md).
 #include "core/chakra_fixture.h"
+#include "core/round_trip.h"
 #include "test_support.h"
 
 #include "import/import.h"
@@ -136,6 +137,14 @@ private slots:
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Host)], us(45));
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Communication)], us(20));
         QVERIFY(p.warnings.empty());
+    }
+
+    void anExportReimportsAsTheSameProfile()
+    {
+        QTemporaryDir dir;
+        const Profile p = importRank(convertedRank(false), dir);
+        const std::string difference = test::roundTripDifference(p);
+        QVERIFY2(difference.empty(), difference.c_str());
     }
 
     void aRealCycleIsReportedWithItsNodeIds()

@@ -6,6 +6,7 @@
 // The profile below is built with the stat names, line names and XFlow encoding that real TPU profiles use
 // (xprof's xplane_schema: "XLA Ops", "Async XLA Ops", hlo_category, hlo_op, bytes_accessed, flow with the
 // direction in its low two bits). No real TPU profile is in tests/data: see docs/import.md.
+#include "core/round_trip.h"
 #include "test_support.h"
 
 #include "export/profile_chrome.h"
@@ -319,6 +320,13 @@ private slots:
             if (e.value("ph", "") == "M" && e.value("name", "") == "process_name")
                 pids.insert(e["pid"].get<std::int64_t>());
         QCOMPARE(pids.size(), std::size_t(3));
+    }
+
+    void anExportReimportsAsTheSameProfile()
+    {
+        const Profile p = importSpace(twoCoreStep());
+        const std::string difference = test::roundTripDifference(p);
+        QVERIFY2(difference.empty(), difference.c_str());
     }
 
     void theSameOpOnTwoCoresIsTwoRowsWithTheirDeviceTime()
