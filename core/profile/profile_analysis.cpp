@@ -165,6 +165,13 @@ void Analyzer::streams(ProfileAnalysis& out)
         u.track = track;
         u.name = trackLabel(p, track);
         u.items = items.size();
+        Nanos communication = 0, all = 0;
+        for (const std::uint32_t i : items) {
+            all = checked::saturatingAdd(all, p.slices[i].duration);
+            if (p.classOf(p.slices[i]) == SliceClass::Communication)
+                communication = checked::saturatingAdd(communication, p.slices[i].duration);
+        }
+        u.communication = communication > all / 2;
         Nanos coveredUntil = INT64_MIN;
         for (const std::uint32_t i : items) {
             const Slice& s = p.slices[i];
@@ -172,7 +179,8 @@ void Analyzer::streams(ProfileAnalysis& out)
                 const Nanos gap = s.start - coveredUntil;
                 u.idle += gap;
                 // The stream went idle before the host had even begun to launch this work.
-                if (m_launcher[i] != kNone && p.slices[m_launcher[i]].start >= coveredUntil) {
+                if (!u.communication && m_launcher[i] != kNone &&
+                    p.slices[m_launcher[i]].start >= coveredUntil) {
                     u.launchIdle += gap;
                     ++u.launchBoundGaps;
                 }

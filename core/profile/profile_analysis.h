@@ -53,6 +53,9 @@ struct StreamUse
     Nanos idle = 0;       // between its first and last item
     Nanos launchIdle = 0; // of which the next item's launch call had not yet started
     std::uint64_t launchBoundGaps = 0;
+    // Most of its busy time is communication (an NCCL stream): its gaps are waits for the next collective's
+    // data, not for the host, so it is never launch-bound (launchIdle and launchBoundGaps stay 0).
+    bool communication = false;
 };
 
 struct LaunchStats

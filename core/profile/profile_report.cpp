@@ -74,10 +74,16 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
                       "waiting for launch");
         out << line;
         for (const StreamUse& s : a.streams) {
-            std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %14s in %5llu\n",
-                          s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
-                          formatMs(s.busy).c_str(), formatMs(s.idle).c_str(), formatMs(s.launchIdle).c_str(),
-                          static_cast<unsigned long long>(s.launchBoundGaps));
+            if (s.communication) // waits for the next collective's data, not for launches
+                std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %22s\n",
+                              s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
+                              formatMs(s.busy).c_str(), formatMs(s.idle).c_str(), "(communication)");
+            else
+                std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %14s in %5llu\n",
+                              s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
+                              formatMs(s.busy).c_str(), formatMs(s.idle).c_str(),
+                              formatMs(s.launchIdle).c_str(),
+                              static_cast<unsigned long long>(s.launchBoundGaps));
             out << line;
         }
     }
@@ -167,7 +173,8 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                                 {"busy_ns", s.busy},
                                 {"idle_ns", s.idle},
                                 {"launch_idle_ns", s.launchIdle},
-                                {"launch_bound_gaps", s.launchBoundGaps}});
+                                {"launch_bound_gaps", s.launchBoundGaps},
+                                {"communication", s.communication}});
     j["launches"] = {{"count", a.launch.launches},        {"mean_delay_ns", a.launch.meanDelay},
                      {"p50_delay_ns", a.launch.p50Delay}, {"p95_delay_ns", a.launch.p95Delay},
                      {"max_delay_ns", a.launch.maxDelay}, {"shorter_than_launch", a.launch.shortKernels}};
