@@ -1,4 +1,5 @@
 #include "profile/profile_analysis.h"
+#include "profile/gpu_metrics.h"
 
 #include "util/checked_number.h"
 #include "util/text.h"
@@ -623,6 +624,12 @@ ProfileAnalysis Analyzer::run()
                 d.transferBytes += t.bytes;
             }
     }
+    for (DeviceUtilization& u : deviceUtilization(p))
+        for (DeviceBreakdown& d : out.devices)
+            if (d.process == u.process) {
+                u.busyFraction.clear(); // the timeline has it as a counter track
+                d.kernels = std::move(u);
+            }
     return out;
 }
 

@@ -6,6 +6,7 @@
 // the critical path through host calls, launches, kernels and synchronizations; and findings where the
 // evidence supports a change. Findings from an import are estimates (there is no program to re-simulate).
 
+#include "profile/gpu_metrics.h"
 #include "profile/profile.h"
 #include "profile/transfers.h"
 
@@ -34,6 +35,7 @@ struct DeviceBreakdown
     Nanos memcpyOverlappedAny = 0;     // copies while compute or communication ran (TraceLens's overlap)
     std::uint64_t transfers = 0;       // copies, memsets and byte-counted communication (transfers.h)
     std::uint64_t transferBytes = 0;   // what they say they moved
+    DeviceUtilization kernels;         // GPU utilization, SM efficiency, occupancy (gpu_metrics.h)
     Nanos idle() const { return span - busy; }
     Nanos activeSpan() const { return activeEnd - activeStart; }
     Nanos activeIdle() const { return activeSpan() - busy; }

@@ -63,6 +63,21 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             out << " (exposed " << formatMs(d.memcpyExposed()) << ", " << formatMs(d.memcpyExposedTraceLens())
                 << " under neither compute nor communication)";
         out << ", memset " << formatMs(d.memset) << "\n";
+        if (d.kernels.process != kNone) {
+            char line[200];
+            std::snprintf(line, sizeof line, "  GPU utilization %.1f%% within the steps",
+                          100 * d.kernels.utilization);
+            out << line;
+            if (d.kernels.smEfficiency) {
+                std::snprintf(line, sizeof line, ", SM efficiency %.1f%%", 100 * *d.kernels.smEfficiency);
+                out << line;
+            }
+            if (d.kernels.occupancyPct) {
+                std::snprintf(line, sizeof line, ", achieved occupancy %.1f%%", *d.kernels.occupancyPct);
+                out << line;
+            }
+            out << "\n";
+        }
         if (d.transferBytes > 0)
             out << "  transfers " << text::withThousands(d.transfers) << ", "
                 << text::formatBytes(d.transferBytes) << "\n";
@@ -151,21 +166,25 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
     j["span_ns"] = a.span;
     j["devices"] = json::array();
     for (const DeviceBreakdown& d : a.devices)
-        j["devices"].push_back({{"name", d.name},
-                                {"busy_ns", d.busy},
-                                {"idle_ns", d.idle()},
-                                {"active_start_ns", d.activeStart},
-                                {"active_span_ns", d.activeSpan()},
-                                {"active_idle_ns", d.activeIdle()},
-                                {"compute_ns", d.compute},
-                                {"communication_ns", d.communication},
-                                {"communication_exposed_ns", d.communicationExposed()},
-                                {"memcpy_ns", d.memcpy},
-                                {"memcpy_exposed_ns", d.memcpyExposed()},
-                                {"memcpy_exposed_tracelens_ns", d.memcpyExposedTraceLens()},
-                                {"memset_ns", d.memset},
-                                {"transfers", d.transfers},
-                                {"transfer_bytes", d.transferBytes}});
+        j["devices"].push_back(
+            {{"name", d.name},
+             {"busy_ns", d.busy},
+             {"idle_ns", d.idle()},
+             {"active_start_ns", d.activeStart},
+             {"active_span_ns", d.activeSpan()},
+             {"active_idle_ns", d.activeIdle()},
+             {"compute_ns", d.compute},
+             {"communication_ns", d.communication},
+             {"communication_exposed_ns", d.communicationExposed()},
+             {"memcpy_ns", d.memcpy},
+             {"memcpy_exposed_ns", d.memcpyExposed()},
+             {"memcpy_exposed_tracelens_ns", d.memcpyExposedTraceLens()},
+             {"memset_ns", d.memset},
+             {"gpu_utilization", d.kernels.process != kNone ? json(d.kernels.utilization) : json()},
+             {"sm_efficiency", d.kernels.smEfficiency ? json(*d.kernels.smEfficiency) : json()},
+             {"achieved_occupancy_pct", d.kernels.occupancyPct ? json(*d.kernels.occupancyPct) : json()},
+             {"transfers", d.transfers},
+             {"transfer_bytes", d.transferBytes}});
     j["streams"] = json::array();
     for (const StreamUse& s : a.streams)
         j["streams"].push_back({{"name", s.name},

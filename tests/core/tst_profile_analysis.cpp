@@ -1,9 +1,11 @@
-// Analyses of imported profiles that a real trace showed wrong: an NCCL stream idle between collectives is
-// not launch-bound (the top finding of a real NCCL trace proposed CUDA graphs for it), while a compute stream
-// with the same pattern is.
+// Analyses of imported profiles that a real trace showed wrong or missing: an NCCL stream idle between
+// collectives is not launch-bound (the top finding of a real NCCL trace proposed CUDA graphs for it), while
+// a compute stream with the same pattern is; GPU utilization over time, SM efficiency and achieved occupancy
+// as PyTorch's TensorBoard plugin computes them.
 #include "test_support.h"
 
 #include "import/import.h"
+#include "profile/gpu_metrics.h"
 #include "profile/profile_analysis.h"
 
 #include <QTemporaryDir>
@@ -31,7 +33,7 @@ std::string launchPacedStep(const std::string& kernel)
     return R"({"schemaVersion":1,"traceEvents":[)" + events + "]}";
 }
 
-profile::ProfileAnalysis analyze(const std::string& json)
+profile::Profile import(const std::string& json)
 {
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("step.pt.trace.json")).toStdString();
@@ -39,7 +41,30 @@ profile::ProfileAnalysis analyze(const std::string& json)
     auto p = importing::importProfile(path);
     if (!p.ok())
         qFatal("%s", p.error().toString().c_str());
-    return profile::analyzeProfile(*p);
+    return std::move(*p);
+}
+
+profile::ProfileAnalysis analyze(const std::string& json)
+{
+    return profile::analyzeProfile(import(json));
+}
+
+// ProfilerStep#1 over 0-1000 us; on GPU 0: k1 0-200 us on stream 7 (0.5 blocks per SM, 40% occupancy), k2
+// 100-300 on stream 8 (0.8, 60%), k3 600-700 on stream 7 (2.0, 100%).
+std::string kernelsWithEfficiency()
+{
+    std::string events = R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":1,)"
+                         R"("ts":0,"dur":1000})";
+    const auto kernel = [&](const char* name, int tid, int ts, int dur, double blocks, double occupancy) {
+        events += std::string(R"(,{"ph":"X","cat":"kernel","name":")") + name + R"(","pid":0,"tid":)" +
+                  std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
+                  std::to_string(dur) + R"(,"args":{"blocks per SM":)" + std::to_string(blocks) +
+                  R"(,"est. achieved occupancy %":)" + std::to_string(occupancy) + "}}";
+    };
+    kernel("k1", 7, 0, 200, 0.5, 40);
+    kernel("k2", 8, 100, 200, 0.8, 60);
+    kernel("k3", 7, 600, 100, 2.0, 100);
+    return R"({"schemaVersion":1,"traceEvents":[)" + events + "]}";
 }
 
 bool hasFinding(const profile::ProfileAnalysis& a, const std::string& kind)
@@ -75,6 +100,42 @@ private slots:
         QCOMPARE(a.streams[0].launchBoundGaps, std::uint64_t(0));
         QCOMPARE(a.streams[0].launchIdle, Nanos(0));
         QVERIFY(!hasFinding(a, "launch-bound"));
+    }
+
+    void gpuUtilizationSmEfficiencyAndOccupancyAsTheTensorBoardPlugin()
+    {
+        profile::Profile p = import(kernelsWithEfficiency());
+        const std::vector<profile::DeviceUtilization> all = profile::deviceUtilization(p);
+        QCOMPARE(all.size(), std::size_t(1));
+        const profile::DeviceUtilization& u = all[0];
+        // Busy 0-300 and 600-700 of the step's 1000 us.
+        QCOMPARE(u.utilization, 0.4);
+        // Blocks per SM added where kernels overlap, capped at 1: 0.5 x 100 + 1 x 100 + 0.8 x 100 + 1 x 100
+        // us, over the step's 1000 us.
+        QVERIFY(std::abs(*u.smEfficiency - 0.33) < 1e-9);
+        // Occupancy weighted by kernel time: (40 x 200 + 60 x 200 + 100 x 100) / 500.
+        QVERIFY(std::abs(*u.occupancyPct - 60.0) < 1e-9);
+        // 1000 us in buckets of 10 us (the smallest power of ten making at most 100).
+        QCOMPARE(u.bucket, Nanos(10'000));
+        QCOMPARE(u.busyFraction.size(), std::size_t(100));
+        QCOMPARE(u.busyFraction[0], 1.0);
+        QCOMPARE(u.busyFraction[35], 0.0);
+        QCOMPARE(u.busyFraction[60], 1.0);
+
+        // The analysis carries them per device; the timeline gets a counter track, once.
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        QCOMPARE(a.devices[0].kernels.utilization, 0.4);
+        profile::addUtilizationCounters(p);
+        profile::addUtilizationCounters(p);
+        std::size_t tracks = 0, samples = 0;
+        for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
+            if (p.tracks[t].name == profile::kUtilizationCounter) {
+                ++tracks;
+                for (const profile::CounterSample& c : p.counters)
+                    samples += c.track == t;
+            }
+        QCOMPARE(tracks, std::size_t(1));
+        QCOMPARE(samples, std::size_t(101)); // a sample per bucket and a 0 at the end
     }
 };
 

@@ -1,5 +1,7 @@
 #include "imported/profile_document.h"
 
+#include "profile/gpu_metrics.h"
+
 #include "import/import.h"
 
 #include <QFileInfo>
@@ -24,7 +26,10 @@ ProfileDocument::~ProfileDocument()
 void ProfileDocument::open(const QString& path)
 {
     start(path, [path = path.toStdString()](const importing::ImportOptions& options) {
-        return importing::importProfile(path, options);
+        auto p = importing::importProfile(path, options);
+        if (p.ok()) // derived, for the timeline only: `info` and `convert` keep the file's own events
+            profile::addUtilizationCounters(*p);
+        return p;
     });
 }
 

@@ -97,6 +97,14 @@ void ProfileSummaryPanel::refresh()
     for (const profile::DeviceBreakdown& d : a.devices) {
         // Only what the device did: a device without copies gets no "memcpy 0 ns".
         QStringList parts{tr("busy %1").arg(percentOf(d.busy, d.span))};
+        if (d.kernels.process != profile::kNone) {
+            QString kernels = tr("kernels %1% of the steps").arg(100 * d.kernels.utilization, 0, 'f', 1);
+            if (d.kernels.smEfficiency)
+                kernels += tr(", SM efficiency %1%").arg(100 * *d.kernels.smEfficiency, 0, 'f', 1);
+            if (d.kernels.occupancyPct)
+                kernels += tr(", occupancy %1%").arg(*d.kernels.occupancyPct, 0, 'f', 1);
+            parts << kernels;
+        }
         if (d.compute > 0)
             parts << tr("compute %1").arg(formatDuration(d.compute));
         if (d.communication > 0)

@@ -1,0 +1,187 @@
+#include "profile/gpu_metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+
+namespace xps::profile {
+namespace {
+
+using Ranges = std::vector<std::pair<Nanos, Nanos>>;
+
+Ranges merge(Ranges v)
+{
+    std::sort(v.begin(), v.end());
+    Ranges out;
+    for (const auto& r : v)
+        if (!out.empty() && r.first <= out.back().second)
+            out.back().second = std::max(out.back().second, r.second);
+        else
+            out.push_back(r);
+    return out;
+}
+
+Nanos overlapWith(const Ranges& merged, Nanos from, Nanos to)
+{
+    Nanos t = 0;
+    for (const auto& [a, b] : merged)
+        if (b > from && a < to)
+            t += std::min(b, to) - std::max(a, from);
+    return t;
+}
+
+// The plugin's bucket: 10^k us, the smallest with at most 100 buckets over `range`.
+Nanos bucketFor(Nanos range)
+{
+    Nanos bucket = 1000;
+    while (bucket < INT64_MAX / 10 && range / bucket > 100)
+        bucket *= 10;
+    return bucket;
+}
+
+// "blocks per SM" and "est. achieved occupancy %" of a kernel, read once per argument set.
+struct KernelEfficiency
+{
+    std::optional<double> blocksPerSm, occupancyPct;
+};
+
+KernelEfficiency efficiencyIn(const std::string& json)
+{
+    KernelEfficiency k;
+    if (json.find("blocks per SM") == std::string::npos && json.find("occupancy") == std::string::npos)
+        return k;
+    const nlohmann::json args = nlohmann::json::parse(json, nullptr, false);
+    if (!args.is_object())
+        return k;
+    if (const auto it = args.find("blocks per SM"); it != args.end() && it->is_number())
+        k.blocksPerSm = it->get<double>();
+    if (const auto it = args.find("est. achieved occupancy %"); it != args.end() && it->is_number())
+        k.occupancyPct = it->get<double>();
+    return k;
+}
+
+} // namespace
+
+std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
+{
+    // The steps: ProfilerStep#N annotations, else the whole profile.
+    Nanos stepsStart = INT64_MAX, stepsEnd = INT64_MIN;
+    for (const Slice& s : p.slices)
+        if (std::string_view(p.nameOf(s)).substr(0, 13) == "ProfilerStep#") {
+            stepsStart = std::min(stepsStart, s.start);
+            stepsEnd = std::max(stepsEnd, s.end());
+        }
+    if (stepsStart >= stepsEnd) {
+        stepsStart = p.startTime();
+        stepsEnd = p.endTime();
+    }
+    std::unordered_map<std::uint32_t, std::size_t> indexOf; // process -> position in `out`
+    std::vector<DeviceUtilization> out;
+    std::vector<Ranges> kernels;
+    std::vector<std::vector<std::pair<Nanos, double>>> smEvents; // (time, +/- blocks per SM)
+    std::vector<std::pair<double, Nanos>> occupancy;             // (weighted sum, time)
+    std::unordered_map<std::uint32_t, KernelEfficiency> byArgs;
+    for (const Slice& s : p.slices) {
+        const SliceClass c = p.classOf(s);
+        const Track& track = p.tracks[s.track()];
+        if ((c != SliceClass::Kernel && c != SliceClass::Communication) || !track.device || s.duration <= 0)
+            continue;
+        const std::uint32_t process = track.parent != kNone ? track.parent : s.track();
+        auto [it, added] = indexOf.try_emplace(process, out.size());
+        if (added) {
+            out.push_back({});
+            out.back().process = process;
+            kernels.emplace_back();
+            smEvents.emplace_back();
+            occupancy.emplace_back(0.0, 0);
+        }
+        const std::size_t d = it->second;
+        kernels[d].emplace_back(s.start, s.end());
+        if (s.args == 0)
+            continue;
+        auto [cached, fresh] = byArgs.try_emplace(s.args);
+        if (fresh)
+            cached->second = efficiencyIn(p.args(s.args));
+        const KernelEfficiency& k = cached->second;
+        if (k.blocksPerSm && *k.blocksPerSm > 0) {
+            smEvents[d].emplace_back(s.start, *k.blocksPerSm);
+            smEvents[d].emplace_back(s.end(), -*k.blocksPerSm);
+        }
+        if (k.occupancyPct && *k.occupancyPct >= 0) {
+            const Nanos within = std::min(s.end(), stepsEnd) - std::max(s.start, stepsStart);
+            if (within > 0) {
+                occupancy[d].first += *k.occupancyPct * static_cast<double>(within);
+                occupancy[d].second += within;
+            }
+        }
+    }
+    const Nanos range = p.endTime() - p.startTime();
+    for (std::size_t d = 0; d < out.size(); ++d) {
+        DeviceUtilization& u = out[d];
+        u.stepsStart = stepsStart;
+        u.stepsEnd = stepsEnd;
+        const Ranges busy = merge(std::move(kernels[d]));
+        u.utilization = static_cast<double>(overlapWith(busy, stepsStart, stepsEnd)) /
+                        static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
+        u.bucket = bucketFor(range);
+        u.timelineStart = p.startTime();
+        const auto buckets = static_cast<std::size_t>(std::max<Nanos>(range / u.bucket, 1));
+        u.busyFraction.assign(buckets, 0.0);
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const Nanos from = u.timelineStart + static_cast<Nanos>(b) * u.bucket;
+            const Nanos to = b + 1 < buckets ? from + u.bucket : p.endTime(); // the last takes the rest
+            u.busyFraction[b] =
+                to > from ? static_cast<double>(overlapWith(busy, from, to)) / static_cast<double>(to - from)
+                          : 0;
+        }
+        if (!smEvents[d].empty()) {
+            // Overlapping kernels add their blocks per SM; the sum is capped at 1 (the plugin's merge).
+            auto& ev = smEvents[d];
+            std::sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second > b.second; // starts before ends
+            });
+            double value = 0, weighted = 0;
+            for (std::size_t i = 0; i + 1 < ev.size(); ++i) {
+                value += ev[i].second;
+                const Nanos from = std::max(ev[i].first, stepsStart),
+                            to = std::min(ev[i + 1].first, stepsEnd);
+                if (to > from && value > 1e-12)
+                    weighted += std::min(value, 1.0) * static_cast<double>(to - from);
+            }
+            u.smEfficiency = weighted / static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
+        }
+        if (occupancy[d].second > 0)
+            u.occupancyPct = occupancy[d].first / static_cast<double>(occupancy[d].second);
+    }
+    return out;
+}
+
+void addUtilizationCounters(Profile& p)
+{
+    const std::vector<DeviceUtilization> all = deviceUtilization(p);
+    for (const DeviceUtilization& u : all) {
+        bool has = false;
+        for (const Track& t : p.tracks)
+            has = has ||
+                  (t.kind == TrackKind::Counter && t.parent == u.process && t.name == kUtilizationCounter);
+        if (has)
+            continue;
+        Track counter;
+        counter.kind = TrackKind::Counter;
+        counter.parent = u.process;
+        counter.pid = p.tracks[u.process].pid;
+        counter.device = true;
+        counter.name = std::string(kUtilizationCounter);
+        counter.sortIndex = -1; // above the streams
+        const auto track = static_cast<std::uint32_t>(p.tracks.size());
+        p.tracks.push_back(counter);
+        for (std::size_t b = 0; b < u.busyFraction.size(); ++b)
+            p.counters.push_back(
+                {u.timelineStart + static_cast<Nanos>(b) * u.bucket, 100.0 * u.busyFraction[b], track});
+        p.counters.push_back({p.endTime(), 0.0, track});
+    }
+}
+
+} // namespace xps::profile

@@ -1,0 +1,44 @@
+#pragma once
+// Device utilization over time and kernel efficiency, as PyTorch's TensorBoard profiler plugin defines them
+// (torch_tb_profiler/profiler/gpu_metrics_parser.py), for any imported profile with device work:
+//
+// - GPU utilization: the fraction of time at least one kernel runs (kernels and collective kernels; copies
+//   and memsets are not kernels), overall within the steps (the ProfilerStep#N annotations' extent, else the
+//   whole profile), and over time in buckets of a power of ten microseconds, the smallest that makes at most
+//   100 buckets over the profile (the last bucket takes the rest).
+// - Approximated SM efficiency: each kernel's "blocks per SM", capped at 1 where kernels overlap (their
+//   values added), averaged over the steps' time (idle counts as 0).
+// - Achieved occupancy: "est. achieved occupancy %" averaged over the kernels' time within the steps.
+//
+// The explorer's timeline shows the utilization as a counter track per device ("GPU utilization (%)"),
+// added to the profile it opens (not by the importers: `info` and `convert` keep the file's own events).
+
+#include "profile/profile.h"
+
+#include <optional>
+#include <vector>
+
+namespace xps::profile {
+
+struct DeviceUtilization
+{
+    std::uint32_t process = kNone; // the device's process track
+    Nanos stepsStart = 0, stepsEnd = 0;
+    double utilization = 0;             // kernel-busy fraction of [stepsStart, stepsEnd)
+    std::optional<double> smEfficiency; // fraction, when kernels carry "blocks per SM"
+    std::optional<double> occupancyPct; // percent, when kernels carry "est. achieved occupancy %"
+    Nanos bucket = 0;                   // bucket width of the timeline
+    Nanos timelineStart = 0;            // the profile's start: bucket k covers [start + k bucket, ...)
+    std::vector<double> busyFraction;   // per bucket
+};
+
+std::vector<DeviceUtilization> deviceUtilization(const Profile& profile);
+
+// Adds a "GPU utilization (%)" counter track under every device process that has kernels (a sample at each
+// bucket's start and a 0 at the end, as the plugin draws it), unless the process already has one (an
+// export imported again). Call after Profile::finish().
+void addUtilizationCounters(Profile& profile);
+
+inline constexpr std::string_view kUtilizationCounter = "GPU utilization (%)";
+
+} // namespace xps::profile
