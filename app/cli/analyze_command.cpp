@@ -114,7 +114,7 @@ void printText(const Analyzed& a, std::ostream& out)
 
 int runAnalyze(const std::vector<std::string>& args, Streams io)
 {
-    std::string path;
+    std::string path, window;
     bool json = false, measure = true, asProfile = false;
     sim::ReplayOptions limits;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -126,7 +126,12 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
             json = true;
         else if (a == "--as-profile")
             asProfile = true;
-        else if (a == "--no-measure")
+        else if (a == "--window") {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                return usageError(
+                    io, "analyze: --window needs the name of a slice (e.g. --window ProfilerStep#2)");
+            window = args[++i];
+        } else if (a == "--no-measure")
             measure = false;
         else if (a.size() > 1 && a[0] == '-')
             return usageError(io, "analyze: unknown option '" + a + "'");
@@ -138,7 +143,10 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     if (path.empty())
         return usageError(io, "analyze: expected exactly one TRACE file, got 0");
     if (isImportedProfile(path))
-        return analyzeProfile(path, json, io);
+        return analyzeProfile(path, json, window, io);
+    if (!window.empty())
+        return usageError(io, "analyze: --window restricts an imported profile's critical path; " + path +
+                                  " is an xpushark trace");
     int code = kExitOk;
     std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile, limits);
     if (!a)

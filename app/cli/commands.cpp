@@ -70,6 +70,10 @@ commands:
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,
                              critical path through DMA -> wait dependencies); --max-cycles and
                              --max-bundles as for replay (a run that hits one is not analysed)
+  analyze PROFILE [--json] [--window NAME]
+                             an imported profile: device breakdown, streams, launches, operations,
+                             critical path (HTA's model), findings; --window NAME restricts the
+                             critical path to the first slice so named (e.g. ProfilerStep#2)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
   report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure]

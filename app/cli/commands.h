@@ -34,7 +34,8 @@ int runReport(const std::vector<std::string>& args, Streams io);
 // Imported profiles (profile_commands.cpp): info, analyze and convert of a Chrome / Kineto JSON trace.
 bool isImportedProfile(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
-int analyzeProfile(const std::string& path, bool json, Streams io);
+// `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.
+int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io);
 int convertProfile(const std::string& in, const std::string& out, Streams io);
 // convert --to chrome of an xpushark trace: replays it in full mode and writes the replay
 // (replay_command.cpp).

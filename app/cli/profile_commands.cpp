@@ -5,6 +5,7 @@
 
 #include "export/profile_chrome.h"
 #include "import/import.h"
+#include "profile/critical_path.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_report.h"
 
@@ -25,12 +26,18 @@ int infoProfile(const std::string& path, Streams io)
     return kExitOk;
 }
 
-int analyzeProfile(const std::string& path, bool json, Streams io)
+int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io)
 {
     auto profile = importing::importProfile(path);
     if (!profile)
         return inputError(io, profile.error());
-    const profile::ProfileAnalysis analysis = profile::analyzeProfile(*profile);
+    profile::ProfileAnalysis analysis = profile::analyzeProfile(*profile);
+    if (!window.empty()) {
+        const auto span = profile::windowOfSlice(*profile, window);
+        if (!span)
+            return inputError(io, Error(path, "--window: no slice is named '" + window + "'"));
+        analysis.criticalPath = profile::computeCriticalPath(*profile, *span);
+    }
     if (json)
         io.out << text::jsonText(profile::profileAnalysisJson(*profile, analysis), 2) << "\n";
     else

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 #include <stop_token>
 
 namespace xps::cli {
@@ -171,7 +171,8 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     }
     if (result.status == sim::ReplayResult::Status::LimitReached)
         io.err << path << ": replay stopped at " << result.limitMessage << "\n"
-               << path << ": the results below are partial; --max-cycles and --max-bundles raise the limits\n";
+               << path
+               << ": the results below are partial; --max-cycles and --max-bundles raise the limits\n";
     if (result.status == sim::ReplayResult::Status::Cancelled)
         io.err << path << ": replay interrupted at cycle " << result.totalCycles
                << "; the results below are partial\n";

@@ -1,5 +1,6 @@
 // `xpushark-cli report TRACE_OR_SESSION -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures
-// the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states. Headless: the PDF is laid out on Qt's offscreen platform.
+// the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states.
+// Headless: the PDF is laid out on Qt's offscreen platform.
 #include "analyzed_trace.h"
 #include "commands.h"
 
@@ -65,18 +66,21 @@ int runReport(const std::vector<std::string>& args, Streams io)
         }
     }
     if (path.empty() || output.empty())
-        return usageError(io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
-    const std::optional<ui::ReportFormat> format = ui::reportFormatOf(formatName.empty() ? output : formatName);
+        return usageError(
+            io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
+    const std::optional<ui::ReportFormat> format =
+        ui::reportFormatOf(formatName.empty() ? output : formatName);
     if (!format)
-        return usageError(io, "report: cannot tell the format of '" + (formatName.empty() ? output : formatName) +
+        return usageError(io, "report: cannot tell the format of '" +
+                                  (formatName.empty() ? output : formatName) +
                                   "': use .html, .md, .json or .pdf, or --format html|md|json|pdf");
 
     int code = kExitOk;
     std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure, limits);
     if (!a)
         return code;
-    report::Report r =
-        report::buildReport(*a->view, a->analyses, a->suggestions, path, std::string("xpushark-cli ") + XPS_VERSION);
+    report::Report r = report::buildReport(*a->view, a->analyses, a->suggestions, path,
+                                           std::string("xpushark-cli ") + XPS_VERSION);
     if (trace::looksLikeContainer(path)) {
         // A session: its notes (moved to where their events are in this replay), bookmarks and the state of
         // each suggestion go into the report.
@@ -96,7 +100,8 @@ int runReport(const std::vector<std::string>& args, Streams io)
         io.err << error << "\n";
         return kExitBadInput;
     }
-    io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)" << (measure ? ", measured" : "") << "\n";
+    io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)"
+           << (measure ? ", measured" : "") << "\n";
     return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 // the critical path through host calls, launches, kernels and synchronizations; and findings where the
 // evidence supports a change. Findings from an import are estimates (there is no program to re-simulate).
 
+#include "profile/critical_path.h"
 #include "profile/gpu_metrics.h"
 #include "profile/profile.h"
 #include "profile/transfers.h"
@@ -82,33 +83,6 @@ struct OpStats
     // Device work: its own time on the device. CPU ops: the device work launched inside them.
     Nanos deviceTime = 0;
     std::uint32_t longest = kNone; // slice
-};
-
-enum class PathSegmentKind : std::uint8_t {
-    Host,
-    Kernel,
-    Communication,
-    Memcpy,
-    LaunchDelay,
-    Sync,
-    Idle,
-    Count_
-};
-inline constexpr int kPathSegmentKindCount = static_cast<int>(PathSegmentKind::Count_);
-std::string_view pathSegmentName(PathSegmentKind k);
-
-struct PathSegment
-{
-    PathSegmentKind kind = PathSegmentKind::Idle;
-    Nanos start = 0, end = 0;
-    std::uint32_t slice = kNone; // the event that held the path (none for idle)
-};
-
-struct CriticalPath
-{
-    std::vector<PathSegment> segments; // in time order
-    std::array<Nanos, kPathSegmentKindCount> byKind{};
-    Nanos length = 0;
 };
 
 struct ProfileFinding

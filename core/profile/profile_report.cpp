@@ -198,6 +198,8 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                      {"p50_delay_ns", a.launch.p50Delay}, {"p95_delay_ns", a.launch.p95Delay},
                      {"max_delay_ns", a.launch.maxDelay}, {"shorter_than_launch", a.launch.shortKernels}};
     json path = {{"length_ns", a.criticalPath.length}, {"segments", a.criticalPath.segments.size()}};
+    if (a.criticalPath.windowStart != INT64_MIN || a.criticalPath.windowEnd != INT64_MAX)
+        path["window_ns"] = {a.criticalPath.windowStart, a.criticalPath.windowEnd};
     for (int k = 0; k < kPathSegmentKindCount; ++k)
         path["by_kind_ns"][std::string(pathSegmentName(static_cast<PathSegmentKind>(k)))] =
             a.criticalPath.byKind[static_cast<std::size_t>(k)];

@@ -226,10 +226,12 @@ private slots:
                            QStringLiteral("30000"), QStringLiteral("--summary")});
         QCOMPARE(r.exitCode, 0);
         const std::string path = endless.toStdString();
-        QCOMPARE(r.err, path + ": replay stopped at the cycle limit (30,000 cycles); chip 0 still running at pc "
-                               "0x0, its most executed bundle pc 0x0 (`br loop`, 10,000 times)\n" +
-                            path + ": the results below are partial; --max-cycles and --max-bundles raise the "
-                                   "limits\n");
+        QCOMPARE(r.err, path +
+                            ": replay stopped at the cycle limit (30,000 cycles); chip 0 still running at pc "
+                            "0x0, its most executed bundle pc 0x0 (`br loop`, 10,000 times)\n" +
+                            path +
+                            ": the results below are partial; --max-cycles and --max-bundles raise the "
+                            "limits\n");
         QVERIFY2(r.out.find("chip 0: 10000 bundles") != std::string::npos,
                  r.out.c_str()); // one br per 3 cycles
         QVERIFY(r.out.find("did not halt") != std::string::npos);
@@ -245,16 +247,21 @@ private slots:
         QTemporaryDir dir;
         const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
         test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
-        const Run r = cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-bundles"), QStringLiteral("5000")});
+        const Run r = cli(
+            {QStringLiteral("analyze"), endless, QStringLiteral("--max-bundles"), QStringLiteral("5000")});
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(r.err, endless.toStdString() +
-                            ": replay stopped at the bundle limit (5,000 bundles); chip 0 still running at pc 0x0, its "
-                            "most executed bundle pc 0x0 (`br loop`, 5,000 times); the program did not end, so there "
-                            "is nothing whole to analyse (--max-cycles and --max-bundles raise the limits)\n");
-        const Run bad = cli({QStringLiteral("report"), endless, QStringLiteral("-o"), dir.filePath(QStringLiteral("r.md")),
-                             QStringLiteral("--max-cycles"), QStringLiteral("-1")});
+        QCOMPARE(
+            r.err,
+            endless.toStdString() +
+                ": replay stopped at the bundle limit (5,000 bundles); chip 0 still running at pc 0x0, its "
+                "most executed bundle pc 0x0 (`br loop`, 5,000 times); the program did not end, so there "
+                "is nothing whole to analyse (--max-cycles and --max-bundles raise the limits)\n");
+        const Run bad =
+            cli({QStringLiteral("report"), endless, QStringLiteral("-o"),
+                 dir.filePath(QStringLiteral("r.md")), QStringLiteral("--max-cycles"), QStringLiteral("-1")});
         QCOMPARE(bad.exitCode, 2);
-        QVERIFY2(bad.err.starts_with("xpushark-cli: report: --max-cycles needs a whole number (0: no limit), got '-1'"),
+        QVERIFY2(bad.err.starts_with(
+                     "xpushark-cli: report: --max-cycles needs a whole number (0: no limit), got '-1'"),
                  bad.err.c_str());
     }
 
@@ -615,7 +622,7 @@ private slots:
 
         const Run text = cli({QStringLiteral("analyze"), step});
         QCOMPARE(text.exitCode, 0);
-        QVERIFY2(text.out.find("critical path 0.970 ms") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("critical path 0.485 ms") != std::string::npos, text.out.c_str());
         QVERIFY(text.out.find("F1 [exposed-memcpy]") != std::string::npos);
 
         const Run json = cli({QStringLiteral("analyze"), QStringLiteral("--json"), step});
@@ -624,9 +631,27 @@ private slots:
         QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-profile-analysis"));
         QCOMPARE(j["span_ns"].get<std::int64_t>(), std::int64_t(1000000));
         QCOMPARE(j["devices"][0]["memcpy_exposed_ns"].get<std::int64_t>(), std::int64_t(200000));
-        QCOMPARE(j["critical_path"]["length_ns"].get<std::int64_t>(), std::int64_t(970000));
+        QCOMPARE(j["critical_path"]["length_ns"].get<std::int64_t>(), std::int64_t(485000));
         QCOMPARE(j["findings"].size(), std::size_t(3));
         QCOMPARE(j["findings"][0]["kind"].get<std::string>(), std::string("exposed-memcpy"));
+
+        // The critical path of one step: the kineto step's ProfilerStep#1 holds everything (the same 485 us);
+        // a name no slice has is an error naming it; --window on a trace is a usage error.
+        const Run windowed = cli({QStringLiteral("analyze"), QStringLiteral("--json"),
+                                  QStringLiteral("--window"), QStringLiteral("ProfilerStep#1"), step});
+        QCOMPARE(windowed.exitCode, 0);
+        const nlohmann::json w = nlohmann::json::parse(windowed.out);
+        QCOMPARE(w["critical_path"]["window_ns"][0].get<std::int64_t>(), std::int64_t(0));
+        QCOMPARE(w["critical_path"]["window_ns"][1].get<std::int64_t>(), std::int64_t(1000000));
+        QCOMPARE(w["critical_path"]["length_ns"].get<std::int64_t>(), std::int64_t(485000));
+        const Run noSuch =
+            cli({QStringLiteral("analyze"), QStringLiteral("--window"), QStringLiteral("Step#9"), step});
+        QCOMPARE(noSuch.exitCode, 1);
+        QVERIFY2(noSuch.err.find("no slice is named 'Step#9'") != std::string::npos, noSuch.err.c_str());
+        const Run onTrace =
+            cli({QStringLiteral("analyze"), QStringLiteral("--window"), QStringLiteral("x"),
+                 QString::fromStdString(test::sourceDir() + "/resources/samples/matmul_naive.xtrace.json")});
+        QCOMPARE(onTrace.exitCode, 2);
 
         // To Chrome JSON and back: the same analysis.
         QTemporaryDir dir;

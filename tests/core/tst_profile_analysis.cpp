@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include "import/import.h"
+#include "profile/critical_path.h"
 #include "profile/gpu_metrics.h"
 #include "profile/profile_analysis.h"
 
@@ -75,6 +76,44 @@ bool hasFinding(const profile::ProfileAnalysis& a, const std::string& kind)
     return false;
 }
 
+// Two streams and a final synchronize, in two ProfilerStep windows (#1 0-315 us, #2 315-400 us). aten::op1
+// (0-10) launches k1 on stream 7 (launch 2-7, k1 10-300); aten::op2 (20-30) launches k2 on stream 8 (22-27,
+// k2 30-200); cudaDeviceSynchronize 40-310 waits for both; aten::op3 (320-330) launches k3 on stream 7
+// (322-327, k3 330-340).
+std::string twoStreamsAndASync()
+{
+    std::string events =
+        R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":1,"ts":0,)"
+        R"("dur":315},{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":100,)"
+        R"("tid":1,"ts":315,"dur":85})";
+    const auto x = [&](const char* cat, const std::string& name, int pid, int tid, int ts, int dur,
+                       int corr) {
+        events += std::string(R"(,{"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)" +
+                  std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" +
+                  std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) +
+                  (corr ? R"(,"args":{"correlation":)" + std::to_string(corr) + "}}" : std::string("}"));
+    };
+    x("cpu_op", "aten::op1", 100, 1, 0, 10, 0);
+    x("cuda_runtime", "cudaLaunchKernel", 100, 1, 2, 5, 1);
+    x("kernel", "k1", 0, 7, 10, 290, 1);
+    x("cpu_op", "aten::op2", 100, 1, 20, 10, 0);
+    x("cuda_runtime", "cudaLaunchKernel", 100, 1, 22, 5, 2);
+    x("kernel", "k2", 0, 8, 30, 170, 2);
+    x("cuda_runtime", "cudaDeviceSynchronize", 100, 1, 40, 270, 0);
+    x("cpu_op", "aten::op3", 100, 1, 320, 10, 0);
+    x("cuda_runtime", "cudaLaunchKernel", 100, 1, 322, 5, 3);
+    x("kernel", "k3", 0, 7, 330, 10, 3);
+    return R"({"schemaVersion":1,"traceEvents":[)" + events + "]}";
+}
+
+std::vector<std::string> namesOn(const profile::Profile& p, const profile::CriticalPath& path)
+{
+    std::vector<std::string> out;
+    for (const profile::PathSegment& s : path.segments)
+        out.push_back(std::string(profile::pathSegmentName(s.kind)) + " " + p.nameOf(p.slices[s.slice]));
+    return out;
+}
+
 } // namespace
 
 class TestProfileAnalysis : public QObject
@@ -136,6 +175,29 @@ private slots:
             }
         QCOMPARE(tracks, std::size_t(1));
         QCOMPARE(samples, std::size_t(101)); // a sample per bucket and a 0 at the end
+    }
+
+    void theCriticalPathGoesThroughTheKernelsASynchronizeWaitedFor()
+    {
+        // HTA's heaviest path: aten::op1 to its launch (2 us), the launch delay (8), k1 (290), which the
+        // synchronize waited for (its wait weighs 0), aten::op3 to its launch (2), the delay (8), k3 (10).
+        // Through k2 instead it would be 2 + 10 + 2 + 8 + 170 = 192 us to the synchronize, against 300.
+        const profile::Profile p = import(twoStreamsAndASync());
+        const profile::CriticalPath path = profile::analyzeProfile(p).criticalPath;
+        QCOMPARE(path.length, Nanos(320'000));
+        QCOMPARE(namesOn(p, path),
+                 (std::vector<std::string>{"host aten::op1", "launch delay cudaLaunchKernel", "kernel k1",
+                                           "host aten::op3", "launch delay cudaLaunchKernel", "kernel k3"}));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Kernel)], Nanos(300'000));
+
+        // One step alone: ProfilerStep#2 holds aten::op3, its launch and k3: 2 + 8 + 10 us.
+        const auto window = profile::windowOfSlice(p, "ProfilerStep#2");
+        QVERIFY(window.has_value());
+        const profile::CriticalPath step = profile::computeCriticalPath(p, *window);
+        QCOMPARE(step.length, Nanos(20'000));
+        QCOMPARE(namesOn(p, step),
+                 (std::vector<std::string>{"host aten::op3", "launch delay cudaLaunchKernel", "kernel k3"}));
+        QVERIFY(!profile::windowOfSlice(p, "ProfilerStep#9").has_value());
     }
 };
 

@@ -343,18 +343,26 @@ private slots:
             QCOMPARE(p.classOf(p.slices[mxu[k]]), profile::SliceClass::Kernel);
         }
 
-        // The profile's analyses: the chip is a device, its copies are the DMAs, and its critical path spans
-        // the replay with the DMA share the replay's own critical path has (40.3%), within two points.
+        // The profile's analyses: the chip is a device, its copies are the DMAs. Its critical path is HTA's
+        // (profile/critical_path.h): the heaviest chain of MXU work and DMAs, where a core's wait on a DMA
+        // weighs nothing. So it is shorter than the replay (here 23.1 of 27.4 us) and its DMA share counts
+        // the DMAs' own time (47.8%), where the replay's own critical path counts the core's wait on a DMA
+        // as DMA time (40.3%): both lead with the DMAs and the MXU.
         const profile::ProfileAnalysis pa = profile::analyzeProfile(p);
         QCOMPARE(pa.devices.size(), std::size_t(1));
         QVERIFY(pa.devices[0].memcpy > 0 && pa.devices[0].compute > 0);
-        // (From the first device work to the last: the region around everything starts a few cycles earlier.)
-        QVERIFY(pa.criticalPath.length * 1000 >= (p.endTime() - p.startTime()) * 999);
-        const double profileDma =
-            static_cast<double>(pa.criticalPath.byKind[static_cast<int>(profile::PathSegmentKind::Memcpy)]) /
-            static_cast<double>(pa.criticalPath.length);
+        const profile::Nanos span = p.endTime() - p.startTime();
+        QVERIFY(pa.criticalPath.length <= span && pa.criticalPath.length * 5 >= span * 4);
+        const auto kind = [&](profile::PathSegmentKind k) {
+            return pa.criticalPath.byKind[static_cast<int>(k)];
+        };
+        QCOMPARE(kind(profile::PathSegmentKind::Memcpy) + kind(profile::PathSegmentKind::Kernel) +
+                     kind(profile::PathSegmentKind::Idle),
+                 pa.criticalPath.length);
+        const double profileDma = static_cast<double>(kind(profile::PathSegmentKind::Memcpy)) /
+                                  static_cast<double>(pa.criticalPath.length);
         const double replayDma = a.analyses.criticalPath.share(analysis::PathKind::Dma);
-        QVERIFY2(std::abs(profileDma - replayDma) < 0.02,
+        QVERIFY2(profileDma > replayDma && profileDma < replayDma + 0.1,
                  (std::to_string(profileDma) + " vs " + std::to_string(replayDma)).c_str());
         QVERIFY(!pa.findings.empty());
         QCOMPARE(pa.findings[0].kind, std::string("exposed-memcpy"));

@@ -1,0 +1,336 @@
+#include "profile/critical_path.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string_view>
+
+namespace xps::profile {
+namespace {
+
+constexpr std::uint32_t kNoNode = UINT32_MAX;
+
+enum class EdgeKind : std::uint8_t { HostSpan, DeviceSpan, LaunchDelay, KernelKernel, Dependency };
+
+struct Edge
+{
+    std::uint32_t from, to;
+    Nanos weight;
+    EdgeKind kind;
+    std::uint32_t slice; // attribution
+};
+
+// HTA's operators and runtime calls (cpu_op, cuda_runtime, cuda_driver): not the annotations drawn over
+// them (user_annotation such as ProfilerStep#N, Python functions), which a window can select instead.
+bool isHostWork(const Profile& p, const Slice& s)
+{
+    const SliceClass c = p.classOf(s);
+    if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync)
+        return true;
+    if (c != SliceClass::CpuOp)
+        return false;
+    const std::string& category = p.categoryOf(s);
+    return category != "user_annotation" && category != "python_function" &&
+           category != "python_function_call";
+}
+
+// HTA's blocking calls: their own wait is not host time.
+bool isBlocking(const Profile& p, const Slice& s)
+{
+    if (p.classOf(s) == SliceClass::RuntimeSync)
+        return true;
+    const std::string& n = p.nameOf(s);
+    return n == "cudaMemcpy" || n == "cudaMemcpyAsync" || n == "cudaEventQuery" || n == "hipMemcpy" ||
+           n == "hipMemcpyAsync" || n == "hipEventQuery";
+}
+
+class Graph
+{
+public:
+    Graph(const Profile& profile, const CriticalPathWindow& window) : p(profile), m_window(window)
+    {
+        m_index.assign(p.slices.size(), kNoNode);
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            const Slice& s = p.slices[i];
+            const SliceClass c = p.classOf(s);
+            const Track& t = p.tracks[s.track()];
+            if (s.duration <= 0 || s.start < window.from || s.end() > window.to ||
+                t.kind != TrackKind::Thread)
+                continue;
+            if ((t.device && isDeviceWork(c)) || (!t.device && isHostWork(p, s))) {
+                m_index[i] = static_cast<std::uint32_t>(m_slices.size());
+                m_slices.push_back(i);
+            }
+        }
+    }
+
+    CriticalPath run()
+    {
+        indexFlows();
+        for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
+            if (p.tracks[t].kind == TrackKind::Thread)
+                (p.tracks[t].device ? addStream(t) : addThread(t));
+        addSyncEdges();
+        for (const auto& [slice, dep] : m_dependencies)
+            if (m_index[slice] != kNoNode && m_index[dep] != kNoNode &&
+                p.slices[dep].end() <= p.slices[slice].start)
+                add(end(dep), start(slice), 0, EdgeKind::Dependency, slice);
+        return heaviestPath();
+    }
+
+private:
+    std::uint32_t start(std::uint32_t slice) const { return 2 * m_index[slice]; }
+    std::uint32_t end(std::uint32_t slice) const { return 2 * m_index[slice] + 1; }
+    Nanos time(std::uint32_t node) const
+    {
+        const Slice& s = p.slices[m_slices[node / 2]];
+        return node % 2 ? s.end() : s.start;
+    }
+    void add(std::uint32_t from, std::uint32_t to, Nanos weight, EdgeKind kind, std::uint32_t slice)
+    {
+        if (from != to && time(to) >= time(from)) // forward in time: the graph stays acyclic
+            m_edges.push_back({from, to, std::max<Nanos>(weight, 0), kind, slice});
+    }
+
+    void indexFlows()
+    {
+        m_launcher.assign(p.slices.size(), kNone);
+        const std::uint32_t dependency = p.findString("dependency");
+        for (const Flow& f : p.flows) {
+            if (f.from == kNone || f.to == kNone)
+                continue;
+            const SliceClass from = p.classOf(p.slices[f.from]);
+            if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) &&
+                isDeviceWork(p.classOf(p.slices[f.to])))
+                m_launcher[f.to] = f.from;
+            else if (dependency != kNone && p.types[f.type].category == dependency)
+                m_dependencies.emplace_back(f.to, f.from);
+        }
+        std::sort(m_dependencies.begin(), m_dependencies.end());
+    }
+    // When the last of `slice`'s dependencies in the graph ended (INT64_MIN if none).
+    Nanos dependenciesEnd(std::uint32_t slice) const
+    {
+        Nanos latest = INT64_MIN;
+        for (auto d =
+                 std::lower_bound(m_dependencies.begin(), m_dependencies.end(), std::make_pair(slice, 0u));
+             d != m_dependencies.end() && d->first == slice; ++d)
+            if (m_index[d->second] != kNoNode)
+                latest = std::max(latest, p.slices[d->second].end());
+        return latest;
+    }
+
+    // A CPU thread: HTA's walk of its call stack. Edges join each node to the next one in time, the time
+    // between attributed to the innermost operator it is spent in; top-level operators follow each other
+    // with zero-weight edges (the gap between them is not the thread's work).
+    void addThread(std::uint32_t track)
+    {
+        const Track& t = p.tracks[track];
+        std::vector<std::uint32_t> open;
+        std::uint32_t last = kNoNode, lastTopLevel = kNoNode;
+        const auto exit = [&] {
+            const std::uint32_t x = open.back();
+            open.pop_back();
+            if (last != kNoNode) {
+                // From a start: the time is that slice's; from an end: the exiting slice's (its tail).
+                add(last, end(x), isBlocking(p, p.slices[x]) ? 0 : time(end(x)) - time(last),
+                    EdgeKind::HostSpan, x);
+            }
+            if (open.empty()) {
+                last = kNoNode;
+                lastTopLevel = end(x);
+            } else {
+                last = end(x);
+            }
+        };
+        for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            if (m_index[i] == kNoNode)
+                continue;
+            const Slice& s = p.slices[i];
+            while (!open.empty() &&
+                   (p.slices[open.back()].end() <= s.start || p.slices[open.back()].end() < s.end()))
+                exit();
+            if (open.empty() && lastTopLevel != kNoNode)
+                add(lastTopLevel, start(i), 0, EdgeKind::Dependency, i);
+            if (last != kNoNode) {
+                // A start to a nested start: the outer slice's time; an end to a start: the enclosing one's.
+                const std::uint32_t owner = last % 2 == 0 ? m_slices[last / 2] : open.back();
+                add(last, start(i), time(start(i)) - time(last), EdgeKind::HostSpan, owner);
+            }
+            last = start(i);
+            open.push_back(i);
+        }
+        while (!open.empty())
+            exit();
+    }
+
+    // A device stream: each piece of work's span; before it, its launch delay when the stream was empty at
+    // the launch (the previous work had ended before the call began), else the gap after the previous work.
+    void addStream(std::uint32_t track)
+    {
+        const Track& t = p.tracks[track];
+        std::uint32_t prev = kNone;
+        for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            if (m_index[i] == kNoNode)
+                continue;
+            const Slice& s = p.slices[i];
+            add(start(i), end(i), s.duration, EdgeKind::DeviceSpan, i);
+            m_streamWork[track].push_back(i);
+            // As HTA: a dependency that ended later than the launch or the previous work is what it waited
+            // for (a zero-weight edge, added in run()), not the launch or the stream.
+            const std::uint32_t launch = m_launcher[i];
+            const bool launched = launch != kNone && m_index[launch] != kNoNode;
+            const Nanos dependency = dependenciesEnd(i);
+            if (launched && (prev == kNone || p.slices[prev].end() <= p.slices[launch].start) &&
+                dependency <= p.slices[launch].start)
+                add(start(launch), start(i), s.start - p.slices[launch].start, EdgeKind::LaunchDelay, launch);
+            else if (prev != kNone && dependency <= p.slices[prev].end())
+                add(end(prev), start(i), s.start - p.slices[prev].end(), EdgeKind::KernelKernel, prev);
+            if (prev == kNone || s.end() >= p.slices[prev].end())
+                prev = i;
+        }
+    }
+
+    // A blocking call waited for the last work on each stream that ended while it waited.
+    void addSyncEdges()
+    {
+        for (const std::uint32_t call : m_slices) {
+            const Slice& r = p.slices[call];
+            if (p.tracks[r.track()].device || !isBlocking(p, r))
+                continue;
+            for (const auto& [track, work] : m_streamWork) {
+                // Work on a stream ends in start order: the last that ended by the call's end.
+                auto it = std::upper_bound(work.begin(), work.end(), r.end(),
+                                           [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
+                if (it == work.begin())
+                    continue;
+                const std::uint32_t w = *std::prev(it);
+                if (p.slices[w].end() > r.start)
+                    add(end(w), end(call), 0, EdgeKind::Dependency, call);
+            }
+        }
+    }
+
+    CriticalPath heaviestPath()
+    {
+        CriticalPath path;
+        path.windowStart = m_window.from;
+        path.windowEnd = m_window.to;
+        const std::size_t nodes = 2 * m_slices.size();
+        if (nodes == 0)
+            return path;
+        // Topological order: by time, a start before an end at the same instant, then node id; every edge
+        // goes forward in time, and the few at equal times (a start to a nested start, a dependency at
+        // the same instant) are ordered by Kahn's algorithm over that order.
+        std::vector<std::uint32_t> indegree(nodes, 0), firstOut(nodes + 1, 0);
+        for (const Edge& e : m_edges) {
+            ++indegree[e.to];
+            ++firstOut[e.from + 1];
+        }
+        for (std::size_t n = 0; n < nodes; ++n)
+            firstOut[n + 1] += firstOut[n];
+        std::vector<std::uint32_t> out(m_edges.size());
+        {
+            std::vector<std::uint32_t> fill(firstOut.begin(), firstOut.end() - 1);
+            for (std::uint32_t e = 0; e < m_edges.size(); ++e)
+                out[fill[m_edges[e].from]++] = e;
+        }
+        std::vector<Nanos> best(nodes, 0);
+        std::vector<std::uint32_t> via(nodes, UINT32_MAX); // edge into the node on its heaviest path
+        std::vector<std::uint32_t> ready;
+        for (std::uint32_t n = 0; n < nodes; ++n)
+            if (indegree[n] == 0)
+                ready.push_back(n);
+        std::uint32_t heaviest = ready.empty() ? 0 : ready.front();
+        while (!ready.empty()) {
+            const std::uint32_t n = ready.back();
+            ready.pop_back();
+            if (best[n] > best[heaviest] || (best[n] == best[heaviest] && time(n) > time(heaviest)))
+                heaviest = n;
+            for (std::uint32_t k = firstOut[n]; k < firstOut[n + 1]; ++k) {
+                const Edge& e = m_edges[out[k]];
+                if (via[e.to] == UINT32_MAX || best[n] + e.weight > best[e.to]) {
+                    best[e.to] = best[n] + e.weight;
+                    via[e.to] = out[k];
+                }
+                if (--indegree[e.to] == 0)
+                    ready.push_back(e.to);
+            }
+        }
+        for (std::uint32_t n = heaviest; via[n] != UINT32_MAX;) {
+            const Edge& e = m_edges[via[n]];
+            if (e.weight > 0)
+                path.segments.push_back({kindOf(e), time(e.from), time(e.to), e.slice});
+            n = e.from;
+        }
+        std::reverse(path.segments.begin(), path.segments.end());
+        std::vector<PathSegment> merged;
+        for (const PathSegment& s : path.segments) {
+            if (!merged.empty() && merged.back().kind == s.kind && merged.back().slice == s.slice &&
+                merged.back().end == s.start)
+                merged.back().end = s.end;
+            else
+                merged.push_back(s);
+            path.byKind[static_cast<std::size_t>(s.kind)] += s.end - s.start;
+            path.length += s.end - s.start;
+        }
+        path.segments = std::move(merged);
+        return path;
+    }
+
+    PathSegmentKind kindOf(const Edge& e) const
+    {
+        switch (e.kind) {
+        case EdgeKind::HostSpan: return PathSegmentKind::Host;
+        case EdgeKind::LaunchDelay: return PathSegmentKind::LaunchDelay;
+        case EdgeKind::KernelKernel: return PathSegmentKind::Idle;
+        case EdgeKind::Dependency: return PathSegmentKind::Sync; // weighs 0: never a segment
+        case EdgeKind::DeviceSpan: break;
+        }
+        const SliceClass c = p.classOf(p.slices[e.slice]);
+        return c == SliceClass::Kernel          ? PathSegmentKind::Kernel
+               : c == SliceClass::Communication ? PathSegmentKind::Communication
+                                                : PathSegmentKind::Memcpy;
+    }
+
+    const Profile& p;
+    CriticalPathWindow m_window;
+    std::vector<std::uint32_t> m_index;  // slice -> its position in m_slices, or kNoNode
+    std::vector<std::uint32_t> m_slices; // the slices in the graph; node 2k is k's start, 2k+1 its end
+    std::vector<Edge> m_edges;
+    std::vector<std::uint32_t> m_launcher;                               // device slice -> runtime call
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_dependencies; // (slice, what it waited for)
+    std::map<std::uint32_t, std::vector<std::uint32_t>> m_streamWork;    // device track -> its work
+};
+
+} // namespace
+
+std::string_view pathSegmentName(PathSegmentKind k)
+{
+    switch (k) {
+    case PathSegmentKind::Host: return "host";
+    case PathSegmentKind::Kernel: return "kernel";
+    case PathSegmentKind::Communication: return "communication";
+    case PathSegmentKind::Memcpy: return "memcpy";
+    case PathSegmentKind::LaunchDelay: return "launch delay";
+    case PathSegmentKind::Sync: return "sync wait";
+    case PathSegmentKind::Idle: return "idle";
+    case PathSegmentKind::Count_: break;
+    }
+    return "?";
+}
+
+CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window)
+{
+    return Graph(profile, window).run();
+}
+
+std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name)
+{
+    for (const Slice& s : profile.slices)
+        if (profile.nameOf(s) == name)
+            return CriticalPathWindow{s.start, s.end()};
+    return std::nullopt;
+}
+
+} // namespace xps::profile

@@ -1,0 +1,67 @@
+#pragma once
+// The critical path of an imported profile, in Holistic Trace Analysis's model
+// (hta/analyzers/critical_path_analysis.py): a graph whose nodes are the start and the end of every CPU
+// operator, runtime call and piece of device work, and whose edges are
+//
+// - a span: an operator's or a kernel's time between two of its nodes (its own, or its children's gaps on a
+//   CPU thread, attributed to the innermost operator they are spent in), weighted by that time; a blocking
+//   call's own wait (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaEventQuery,
+//   cudaMemcpy, cudaMemcpyAsync) weighs 0, so the path goes through what it waited for;
+// - a launch delay: a runtime call's start to its kernel's start, when the stream was empty at the launch,
+//   weighted by the delay; else a kernel-kernel delay: the previous work on the stream to this one;
+// - zero-weight dependencies: consecutive top-level operators on a thread, the device work a blocking call
+//   waited for (the last work on each stream that ended while it waited) to its end, and data dependencies
+//   (Chakra);
+//
+// and the critical path is the heaviest path through it. Its length is the sum of its weights (time spent
+// in operators, kernels and delays: waits on a dependency count 0, as in HTA). It can be restricted to a
+// window, e.g. one ProfilerStep#N instance.
+
+#include "profile/profile.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace xps::profile {
+
+enum class PathSegmentKind : std::uint8_t {
+    Host,
+    Kernel,
+    Communication,
+    Memcpy,
+    LaunchDelay,
+    Sync,
+    Idle, // the gap between two pieces of work on a stream (HTA's kernel-kernel delay)
+    Count_
+};
+inline constexpr int kPathSegmentKindCount = static_cast<int>(PathSegmentKind::Count_);
+std::string_view pathSegmentName(PathSegmentKind k);
+
+struct PathSegment
+{
+    PathSegmentKind kind = PathSegmentKind::Idle;
+    Nanos start = 0, end = 0;
+    std::uint32_t slice = kNone; // the call, operator or kernel the time is attributed to
+};
+
+struct CriticalPath
+{
+    std::vector<PathSegment> segments; // in time order
+    std::array<Nanos, kPathSegmentKindCount> byKind{};
+    Nanos length = 0;                     // sum of the segments
+    Nanos windowStart = 0, windowEnd = 0; // what it was computed over
+};
+
+struct CriticalPathWindow
+{
+    Nanos from = INT64_MIN, to = INT64_MAX; // only slices entirely inside
+};
+
+CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window = {});
+
+// The window of the first slice named `name` (e.g. "ProfilerStep#3"), or nullopt.
+std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name);
+
+} // namespace xps::profile
