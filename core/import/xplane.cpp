@@ -219,6 +219,7 @@ struct Conversion
     // Process ids given so far: a plane whose id another plane already has (XProf writes id 0 for several)
     // gets the next free one, so that every plane is its own process here and in an export.
     std::unordered_set<std::int64_t> pids;
+    std::optional<std::int64_t> spare; // the last pid handed to such a plane
 };
 
 // What an event's stats say besides its arguments: its link (correlation_id) and the producer / consumer
@@ -250,8 +251,14 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     profile::Track process;
     process.kind = TrackKind::Process;
     process.pid = plane.id();
-    while (!c.pids.insert(process.pid).second)
-        process.pid = process.pid == INT64_MAX ? 0 : process.pid + 1;
+    if (!c.pids.insert(process.pid).second) {
+        // A counter that only moves forward: linear in the planes however many share an id.
+        if (!c.spare)
+            c.spare = *std::max_element(c.pids.begin(), c.pids.end());
+        do
+            process.pid = *c.spare = *c.spare == INT64_MAX ? INT64_MIN : *c.spare + 1;
+        while (!c.pids.insert(process.pid).second);
+    }
     process.device = startsWith(plane.name(), "/device:");
     // Devices first, in the file's order, then the host planes: what XProf's trace viewer shows.
     process.sortIndex = (process.device ? 0 : std::int64_t{1} << 32) + c.planes;

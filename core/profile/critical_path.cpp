@@ -191,13 +191,21 @@ private:
         }
     }
 
-    // A blocking call waited for the last work on each stream that ended while it waited.
+    // A blocking call waited for the last work on each stream that ended while it waited. Calls x streams
+    // probes, bounded (a hostile file of a million calls and a million streams must not take hours): past
+    // the budget, later calls get no such edge and the path says it is approximate.
     void addSyncEdges()
     {
+        std::uint64_t budget = 64 * std::uint64_t{m_slices.size()} + (1u << 20);
         for (const std::uint32_t call : m_slices) {
             const Slice& r = p.slices[call];
             if (p.tracks[r.track()].device || !isBlocking(p, r))
                 continue;
+            if (budget < m_streamWork.size()) {
+                m_approximate = true;
+                return;
+            }
+            budget -= m_streamWork.size();
             for (const auto& [track, work] : m_streamWork) {
                 // Work on a stream ends in start order: the last that ended by the call's end.
                 auto it = std::upper_bound(work.begin(), work.end(), r.end(),
@@ -214,6 +222,7 @@ private:
     CriticalPath heaviestPath()
     {
         CriticalPath path;
+        path.approximate = m_approximate;
         path.windowStart = m_window.from;
         path.windowEnd = m_window.to;
         const std::size_t nodes = 2 * m_slices.size();
@@ -301,6 +310,7 @@ private:
     std::vector<std::uint32_t> m_launcher;                               // device slice -> runtime call
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_dependencies; // (slice, what it waited for)
     std::map<std::uint32_t, std::vector<std::uint32_t>> m_streamWork;    // device track -> its work
+    bool m_approximate = false;
 };
 
 } // namespace

@@ -52,6 +52,7 @@ struct CriticalPath
     std::array<Nanos, kPathSegmentKindCount> byKind{};
     Nanos length = 0;                     // sum of the segments
     Nanos windowStart = 0, windowEnd = 0; // what it was computed over
+    bool approximate = false; // so many blocking calls x streams that later calls' waits were not linked
 };
 
 struct CriticalPathWindow

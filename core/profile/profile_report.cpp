@@ -109,7 +109,8 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             << text::withThousands(a.launch.shortKernels) << " ran shorter than their launch call\n";
     if (!a.criticalPath.segments.empty()) {
         out << "\ncritical path " << formatMs(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
-            << " segments):";
+            << " segments"
+            << (a.criticalPath.approximate ? ", approximate: too many synchronizing calls" : "") << "):";
         for (int k = 0; k < kPathSegmentKindCount; ++k)
             if (a.criticalPath.byKind[static_cast<std::size_t>(k)] > 0)
                 out << " " << pathSegmentName(static_cast<PathSegmentKind>(k)) << " "
@@ -200,6 +201,8 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
     json path = {{"length_ns", a.criticalPath.length}, {"segments", a.criticalPath.segments.size()}};
     if (a.criticalPath.windowStart != INT64_MIN || a.criticalPath.windowEnd != INT64_MAX)
         path["window_ns"] = {a.criticalPath.windowStart, a.criticalPath.windowEnd};
+    if (a.criticalPath.approximate)
+        path["approximate"] = true;
     for (int k = 0; k < kPathSegmentKindCount; ++k)
         path["by_kind_ns"][std::string(pathSegmentName(static_cast<PathSegmentKind>(k)))] =
             a.criticalPath.byKind[static_cast<std::size_t>(k)];

@@ -20,7 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
+
+#include <set>
 
 using namespace xps;
 using profile::Nanos;
@@ -327,6 +330,27 @@ private slots:
         const Profile p = importSpace(twoCoreStep());
         const std::string difference = test::roundTripDifference(p);
         QVERIFY2(difference.empty(), difference.c_str());
+    }
+
+    void manyPlanesWithOneIdGetTheirOwnPidsInLinearTime()
+    {
+        // 20,000 planes all with id 7: a search from the id up for each would be 200 M steps.
+        tp::XSpace space;
+        for (int k = 0; k < 20'000; ++k) {
+            auto* plane = space.add_planes();
+            plane->set_id(7);
+            plane->set_name("/host:CPU " + std::to_string(k));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const Profile p = importSpace(space);
+        QVERIFY2(timer.elapsed() < 5'000, std::to_string(timer.elapsed()).c_str());
+        std::set<std::int64_t> pids;
+        for (const profile::Track& t : p.tracks)
+            if (t.kind == profile::TrackKind::Process)
+                pids.insert(t.pid);
+        QCOMPARE(pids.size(), std::size_t(20'000));
+        QVERIFY(pids.count(7) == 1);
     }
 
     void theSameOpOnTwoCoresIsTwoRowsWithTheirDeviceTime()

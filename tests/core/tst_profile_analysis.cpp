@@ -9,6 +9,7 @@
 #include "profile/gpu_metrics.h"
 #include "profile/profile_analysis.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 
 using namespace xps;
@@ -198,6 +199,26 @@ private slots:
         QCOMPARE(namesOn(p, step),
                  (std::vector<std::string>{"host aten::op3", "launch delay cudaLaunchKernel", "kernel k3"}));
         QVERIFY(!profile::windowOfSlice(p, "ProfilerStep#9").has_value());
+    }
+
+    void manySynchronizingCallsAndStreamsStayLinear()
+    {
+        // 3,000 cudaStreamSynchronize calls and 3,000 streams with a kernel each: linking every call to every
+        // stream would be 9 M probes; past the budget the path is computed without the rest, and says so.
+        std::string events;
+        for (int k = 0; k < 3000; ++k) {
+            events += std::string(k ? "," : "") +
+                      R"({"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize",)" +
+                      R"("pid":100,"tid":1,"ts":)" + std::to_string(10 * k) + R"(,"dur":5})";
+            events += R"(,{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":)" + std::to_string(1000 + k) +
+                      R"(,"ts":)" + std::to_string(10 * k + 1) + R"(,"dur":2})";
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const profile::ProfileAnalysis a = analyze(R"({"traceEvents":[)" + events + "]}");
+        QVERIFY2(timer.elapsed() < 10'000, std::to_string(timer.elapsed()).c_str());
+        QVERIFY(a.criticalPath.approximate);
+        QVERIFY(a.criticalPath.length > 0);
     }
 };
 
