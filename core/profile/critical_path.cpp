@@ -20,8 +20,9 @@ struct Edge
     std::uint32_t slice; // attribution
 };
 
-// HTA's operators and runtime calls (cpu_op, cuda_runtime, cuda_driver): not the annotations drawn over
-// them (user_annotation such as ProfilerStep#N, Python functions), which a window can select instead.
+// HTA's operators and runtime calls (categories cpu_op, cuda_runtime, cuda_driver), and Chakra's CPU nodes:
+// not the annotations drawn over them (user_annotation such as ProfilerStep#N, Python functions, an
+// XSpace's TraceMe ranges), which a window can select instead.
 bool isHostWork(const Profile& p, const Slice& s)
 {
     const SliceClass c = p.classOf(s);
@@ -30,8 +31,8 @@ bool isHostWork(const Profile& p, const Slice& s)
     if (c != SliceClass::CpuOp)
         return false;
     const std::string& category = p.categoryOf(s);
-    return category != "user_annotation" && category != "python_function" &&
-           category != "python_function_call";
+    return category == "cpu_op" || category == "operator" ||
+           (category.size() > 5 && category.compare(category.size() - 5, 5, "_NODE") == 0);
 }
 
 // HTA's blocking calls: their own wait is not host time.

@@ -10,7 +10,7 @@
 //   values added), averaged over the steps' time (idle counts as 0).
 // - Achieved occupancy: "est. achieved occupancy %" averaged over the kernels' time within the steps.
 //
-// The explorer's timeline shows the utilization as a counter track per device ("GPU utilization (%)"),
+// The explorer's timeline shows the utilization as a counter track per device ("kernel utilization (%)"),
 // added to the profile it opens (not by the importers: `info` and `convert` keep the file's own events).
 
 #include "profile/profile.h"
@@ -34,11 +34,12 @@ struct DeviceUtilization
 
 std::vector<DeviceUtilization> deviceUtilization(const Profile& profile);
 
-// Adds a "GPU utilization (%)" counter track under every device process that has kernels (a sample at each
+// Adds a "kernel utilization (%)" counter track under every device process that has kernels (a sample at each
 // bucket's start and a 0 at the end, as the plugin draws it), unless the process already has one (an
 // export imported again). Call after Profile::finish().
 void addUtilizationCounters(Profile& profile);
 
-inline constexpr std::string_view kUtilizationCounter = "GPU utilization (%)";
+// Named for what it counts, on GPUs and TPUs alike.
+inline constexpr std::string_view kUtilizationCounter = "kernel utilization (%)";
 
 } // namespace xps::profile
