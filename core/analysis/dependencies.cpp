@@ -153,6 +153,25 @@ void DependencyGraph::walkCriticalPath()
             lastChip = static_cast<int>(c);
         }
     }
+    // A wait on a result is compute when a functional unit computed it (the MXU's pipeline, a vector or
+    // scalar op, the result FIFO): a compute-bound kernel reads as compute-bound. It is latency when only a
+    // load produced it (VMEM or SMEM access time).
+    const auto producedByCompute = [&](std::size_t event) {
+        const events::BundleIssue b = m_bundles[event];
+        const auto& bundles = m_replay.trace.chips[b.chip].program.bundles;
+        if (b.pc >= bundles.size())
+            return true;
+        bool load = false;
+        for (const isa::Instruction& insn : bundles[b.pc].instructions) {
+            const isa::Unit unit = isa::info(insn.opcode).unit;
+            if (unit == isa::Unit::VectorLoad || unit == isa::Unit::ScalarMemory)
+                load = true;
+            else if (unit != isa::Unit::Marker && unit != isa::Unit::Control && unit != isa::Unit::Branch &&
+                     unit != isa::Unit::Sync && unit != isa::Unit::Dma && unit != isa::Unit::VectorStore)
+                return true;
+        }
+        return !load;
+    };
     std::vector<PathSegment> reversed;
     // At most one segment per step of the walk (the loop's bound below): reserving it up front costs
     // address space only, and spares the copies (and the first touches of each copy) of a growing vector.
@@ -235,7 +254,10 @@ void DependencyGraph::walkCriticalPath()
             (e.reason == StallReason::OperandDependency || e.reason == StallReason::ResultFifoEmpty) &&
             e.cause < seq) {
             const NodeRef producer{NodeRef::Kind::Bundle, m_index.event(e.chip, e.cause)};
-            add(PathKind::Latency, e.chip, m_bundles[producer.index].cycle, e.cycle, producer, cur);
+            add(e.reason == StallReason::ResultFifoEmpty || producedByCompute(producer.index)
+                    ? PathKind::Compute
+                    : PathKind::Latency,
+                e.chip, m_bundles[producer.index].cycle, e.cycle, producer, cur);
             cur = producer;
             knownSeq = static_cast<std::int64_t>(e.cause);
             continue;
@@ -256,9 +278,9 @@ void DependencyGraph::walkCriticalPath()
         } else if (e.stallCycles > 0 && e.reason == StallReason::BranchBubble) {
             add(PathKind::Branch, e.chip, prevCycle, e.cycle, prev, cur);
         } else if (e.stallCycles > 0 && e.reason != StallReason::None) {
-            add(e.reason == StallReason::OperandDependency || e.reason == StallReason::ResultFifoEmpty
-                    ? PathKind::Latency
-                    : PathKind::Structural,
+            add(e.reason == StallReason::ResultFifoEmpty     ? PathKind::Compute
+                : e.reason == StallReason::OperandDependency ? PathKind::Latency
+                                                             : PathKind::Structural,
                 e.chip, std::max(stallStart, prevCycle), e.cycle, prev, cur);
             if (hasPrev && stallStart > prevCycle)
                 add(PathKind::Compute, e.chip, prevCycle, stallStart, prev, prev);

@@ -29,8 +29,9 @@ struct NodeRef
 
 // What a stretch of the critical path was spent on.
 enum class PathKind : std::uint8_t {
-    Compute,    // in-order issue with nothing to wait for
-    Latency,    // a result's latency (register or MXU result)
+    Compute,    // in-order issue, and waits on a result a functional unit computes (the MXU's pipeline and
+                // result FIFO, vector and scalar ops): a compute-bound kernel's path is compute
+    Latency,    // waits on a result only a load produced (VMEM or SMEM access time)
     Dma,        // a DMA's queueing, setup and transfer
     Sync,       // a sync.wait not ended by a DMA (another chip's signal), or the flag latency after one
     Structural, // a busy unit, a full queue or FIFO
