@@ -1,0 +1,67 @@
+// The summary a person reads after opening a sample: its critical-path composition agrees with its
+// utilisation (matmul_tuned, 91% MXU busy, once read "critical path compute 0.4%, latency 97.9%").
+#include "main_window.h"
+#include "session/replay_session.h"
+#include "test_support.h"
+#include "ui_test_support.h"
+#include "views/summary_view.h"
+
+#include <QElapsedTimer>
+#include <QRegularExpression>
+
+using namespace xps;
+
+namespace {
+
+bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
+            return true;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+// "compute 97.3%" in the headline's critical path line -> 97.3.
+double percentAfter(const QString& headline, const QString& kind)
+{
+    const QRegularExpression re(QStringLiteral("\\b") + kind + QStringLiteral(" ([0-9.]+)%"));
+    const auto m = re.match(headline, headline.indexOf(QStringLiteral("critical path")));
+    return m.hasMatch() ? m.captured(1).toDouble() : -1;
+}
+
+} // namespace
+
+class TestUiSummary : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { test::startUiTests(); }
+
+    void cleanup()
+    {
+        const QStringList unexpected = test::takeUnexpectedMessages();
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
+    }
+
+    void aComputeBoundKernelReadsAsComputeBound()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/matmul_tuned.xtrace.json"));
+        QVERIFY(waitDone(w));
+        QTRY_VERIFY(w.summary()->headline().contains(QStringLiteral("critical path")));
+        const QString headline = w.summary()->headline();
+        QVERIFY2(headline.contains(QStringLiteral("91.1%")), qPrintable(headline)); // MXU utilization
+        QVERIFY2(percentAfter(headline, QStringLiteral("compute")) > 90, qPrintable(headline));
+        QVERIFY2(percentAfter(headline, QStringLiteral("latency")) < 5, qPrintable(headline));
+    }
+};
+
+QTEST_MAIN(TestUiSummary)
+#include "tst_ui_summary.moc"
