@@ -87,11 +87,19 @@ void DmaLanesView::showSelection()
 {
     const Run* run = m_session->run();
     const Selection& s = m_selection->selection();
-    if (!run || s.dmas.size() != 1)
-        return;
     events::DmaRecord d;
-    if (!run->lanes->dma(s.dmas.front(), d))
+    if (!run || s.dmas.size() != 1 || !run->lanes->dma(s.dmas.front(), d)) {
+        // Nothing of this view's is selected (a wait another chip or a core ended, a unit's block): say
+        // so instead of keeping the last DMA's details beside a selection that is not it.
+        m_info->setText(s.pcs.empty()
+                            ? tr("<i>Click a transfer to see the pc that issued it and the waits that "
+                                 "depended on it.</i>")
+                            : tr("<i>The selection (chip %1 pc %2) is not a transfer and no DMA ended "
+                                 "it. Click a transfer to see its details.</i>")
+                                  .arg(s.pcs.front().first)
+                                  .arg(s.pcs.front().second));
         return;
+    }
     QString waits;
     int count = 0;
     for (const events::SyncWaitRecord& w : run->store.syncWaits())

@@ -8,15 +8,15 @@
 #include "views/note_markers.h"
 #include "views/timeline_lanes.h"
 
+#include "widgets/qcustomplot.h"
 #include <QContextMenuEvent>
 #include <QHBoxLayout>
 #include <QInputDialog>
-#include <QMenu>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include "widgets/qcustomplot.h"
 
 namespace xps::ui {
 namespace {
@@ -63,9 +63,11 @@ void TimelineView::setHiddenLanes(std::vector<std::string> keys)
     }
 }
 
-TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent, LaneFilter laneFilter)
+TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QWidget* parent,
+                           LaneFilter laneFilter)
     : QWidget(parent), m_session(session), m_selection(selection), m_plot(new QCustomPlot(this)),
-      m_scroll(new QScrollBar(Qt::Vertical, this)), m_legend(new QLabel(this)), m_laneFilter(std::move(laneFilter))
+      m_scroll(new QScrollBar(Qt::Vertical, this)), m_legend(new QLabel(this)),
+      m_laneFilter(std::move(laneFilter))
 {
     setObjectName(QStringLiteral("timeline"));
     m_lanes = new TimelineLanes(m_plot->xAxis, m_plot->yAxis);
@@ -101,7 +103,8 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     layout->addLayout(row, 1);
     layout->addWidget(m_legend);
 
-    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { onXRangeChanged(); });
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { onXRangeChanged(); });
     // The number of rows that fit is known only once QCustomPlot has laid out its axis rect.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         const QCPRange before = m_plot->yAxis->range();
@@ -115,7 +118,8 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     });
     connect(session, &ReplaySession::opened, this, &TimelineView::onOpened);
     connect(session, &ReplaySession::eventsChanged, this, &TimelineView::refresh);
-    connect(selection, &SelectionModel::selectionChanged, this, [this] { m_plot->replot(QCustomPlot::rpQueuedReplot); });
+    connect(selection, &SelectionModel::selectionChanged, this,
+            [this] { m_plot->replot(QCustomPlot::rpQueuedReplot); });
     connect(selection, &SelectionModel::timeRangeChanged, this, [this](quint64 from, quint64 to) {
         if (!m_settingRange)
             setXRange(static_cast<double>(from), static_cast<double>(to));
@@ -216,11 +220,13 @@ void TimelineView::onXRangeChanged()
         r = m_plot->xAxis->range();
     }
     if (run)
-        m_plot->xAxis2->setRange(r.lower / run->trace->machine.clockMhz, r.upper / run->trace->machine.clockMhz);
+        m_plot->xAxis2->setRange(r.lower / run->trace->machine.clockMhz,
+                                 r.upper / run->trace->machine.clockMhz);
     if (m_settingRange)
         return;
     m_settingRange = true;
-    m_selection->setTimeRange(static_cast<std::uint64_t>(std::max(0.0, r.lower)), static_cast<std::uint64_t>(std::max(1.0, r.upper)));
+    m_selection->setTimeRange(static_cast<std::uint64_t>(std::max(0.0, r.lower)),
+                              static_cast<std::uint64_t>(std::max(1.0, r.upper)));
     m_settingRange = false;
 }
 
@@ -281,7 +287,8 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event)
         case Qt::Key_Down: m_scroll->setValue(m_scroll->value() + 1); return true;
         case Qt::Key_Home:
             if (const Run* run = m_session->run())
-                m_selection->setTimeRange(0, static_cast<std::uint64_t>(static_cast<double>(run->lanes->endCycle()) * 1.02) + 16);
+                m_selection->setTimeRange(
+                    0, static_cast<std::uint64_t>(static_cast<double>(run->lanes->endCycle()) * 1.02) + 16);
             return true;
         default: break;
         }
@@ -304,20 +311,25 @@ void TimelineView::setNotes(SessionNotes* notes)
     m_noteMarkers = new NoteMarkers(m_plot, notes, this);
 }
 
-int TimelineView::noteMarkerCount() const { return m_noteMarkers ? m_noteMarkers->count() : 0; }
+int TimelineView::noteMarkerCount() const
+{
+    return m_noteMarkers ? m_noteMarkers->count() : 0;
+}
 
 void TimelineView::showContextMenu(const QPoint& pos)
 {
     QMenu menu(this);
     menu.addAction(tr("Add note here…"), this, [this, pos] {
         bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on this event:"), {}, &ok);
+        const QString text =
+            QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on this event:"), {}, &ok);
         if (ok && !text.trimmed().isEmpty())
             addNoteAt(pos, text.trimmed());
     });
     menu.addAction(tr("Add note for the visible range…"), this, [this] {
         bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on the visible range:"), {}, &ok);
+        const QString text =
+            QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on the visible range:"), {}, &ok);
         if (ok && !text.trimmed().isEmpty())
             addNoteForRange(text.trimmed());
     });
@@ -325,14 +337,16 @@ void TimelineView::showContextMenu(const QPoint& pos)
     const Run* run = m_session->run();
     if (const int row = m_lanes->rowAt(pos.y()); run && row >= 0) {
         const analysis::LaneInfo& lane = run->lanes->lanes()[m_lanes->rows()[static_cast<std::size_t>(row)]];
-        menu.addAction(tr("Hide lane “%1” (chip %2)").arg(QString::fromStdString(lane.name)).arg(lane.chip), this, [this, key = laneKey(lane)] {
-            std::vector<std::string> hidden = m_hidden;
-            hidden.push_back(key);
-            setHiddenLanes(std::move(hidden));
-        });
+        menu.addAction(tr("Hide lane “%1” (chip %2)").arg(QString::fromStdString(lane.name)).arg(lane.chip),
+                       this, [this, key = laneKey(lane)] {
+                           std::vector<std::string> hidden = m_hidden;
+                           hidden.push_back(key);
+                           setHiddenLanes(std::move(hidden));
+                       });
     }
     if (!m_hidden.empty())
-        menu.addAction(tr("Show all lanes (%1 hidden)").arg(m_hidden.size()), this, [this] { setHiddenLanes({}); });
+        menu.addAction(tr("Show all lanes (%1 hidden)").arg(m_hidden.size()), this,
+                       [this] { setHiddenLanes({}); });
     menu.exec(m_plot->mapToGlobal(pos));
 }
 
@@ -349,10 +363,12 @@ std::int64_t TimelineView::addNoteAt(const QPoint& pos, const QString& text)
     if (const int row = m_lanes->rowAt(pos.y()); row >= 0) {
         const std::size_t laneIndex = m_lanes->rows()[static_cast<std::size_t>(row)];
         const analysis::LaneKind kind = run->lanes->lanes()[laneIndex].kind;
-        const double cyclesPerPixel = m_plot->xAxis->range().size() / std::max(1, m_plot->axisRect()->width());
+        const double cyclesPerPixel =
+            m_plot->xAxis->range().size() / std::max(1, m_plot->axisRect()->width());
         analysis::LaneItem item;
         if ((kind == analysis::LaneKind::Unit || kind == analysis::LaneKind::Stall) &&
-            run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(cyclesPerPixel * 3), item)) {
+            run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(x),
+                               static_cast<std::uint64_t>(cyclesPerPixel * 3), item)) {
             note.anchor = session::anchorOf(item.ref, run->store);
             note.fromCycle = note.toCycle = run->store.bundles()[item.ref].cycle;
         }
@@ -371,8 +387,6 @@ std::int64_t TimelineView::addNoteForRange(const QString& text)
     return m_notes->addNote(std::move(note));
 }
 
-
-
 void TimelineView::clickAt(const QPoint& pos)
 {
     const Run* run = m_session->run();
@@ -386,7 +400,8 @@ void TimelineView::clickAt(const QPoint& pos)
     const double cycle = std::max(0.0, m_plot->xAxis->pixelToCoord(pos.x()));
     const double cyclesPerPixel = m_plot->xAxis->range().size() / std::max(1, m_plot->axisRect()->width());
     analysis::LaneItem item;
-    if (!run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(cycle), static_cast<std::uint64_t>(cyclesPerPixel * 3), item)) {
+    if (!run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(cycle),
+                            static_cast<std::uint64_t>(cyclesPerPixel * 3), item)) {
         m_selection->select({});
         return;
     }
@@ -420,6 +435,10 @@ void TimelineView::clickAt(const QPoint& pos)
             s.pcs.push_back({w.chip, w.pc});
             if (w.satisfiedBy >= 0)
                 s.dmas.push_back(static_cast<std::uint32_t>(w.satisfiedBy));
+            // The wait's own bundle, which issued when the wait ended: the focus every view follows (the
+            // dependency graph re-centres on it, as on a DMA or a unit's block).
+            if (const auto bundle = waitBundle(run->lanes->bundles(), w))
+                s.focus = analysis::NodeRef{analysis::NodeRef::Kind::Bundle, *bundle};
         }
         break;
     }
@@ -430,6 +449,24 @@ void TimelineView::clickAt(const QPoint& pos)
     }
     }
     m_selection->select(std::move(s));
+}
+
+std::optional<std::size_t> TimelineView::waitBundle(const events::BundleSnapshot& bundles,
+                                                    const events::SyncWaitRecord& w)
+{
+    // Bundle events are in time order: the first at the wait's end cycle, then that chip's issue of its pc.
+    std::size_t lo = 0, hi = bundles.size();
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (bundles[mid].cycle < w.end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (std::size_t i = lo; i < bundles.size() && bundles[i].cycle <= w.end + 1; ++i)
+        if (bundles[i].chip == w.chip && bundles[i].pc == w.pc)
+            return i;
+    return std::nullopt;
 }
 
 void TimelineView::showTooltip(const QPoint& pos)
@@ -444,7 +481,8 @@ void TimelineView::showTooltip(const QPoint& pos)
     const double cycle = std::max(0.0, m_plot->xAxis->pixelToCoord(pos.x()));
     const double cyclesPerPixel = m_plot->xAxis->range().size() / std::max(1, m_plot->axisRect()->width());
     analysis::LaneItem item;
-    if (!run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(cycle), static_cast<std::uint64_t>(cyclesPerPixel * 2), item)) {
+    if (!run->lanes->itemAt(laneIndex, static_cast<std::uint64_t>(cycle),
+                            static_cast<std::uint64_t>(cyclesPerPixel * 2), item)) {
         QToolTip::hideText();
         return;
     }

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class QCustomPlot;
 class QCPAbstractItem;
@@ -67,6 +68,9 @@ private:
     void onXRangeChanged();
     void clickAt(const QPoint& pos);
     void showTooltip(const QPoint& pos);
+    // The bundle event of a sync wait (its issue, when the wait ended), or nullopt.
+    static std::optional<std::size_t> waitBundle(const events::BundleSnapshot& bundles,
+                                                 const events::SyncWaitRecord& w);
     void zoomBy(double factor);
     void panBy(double fraction);
     void showContextMenu(const QPoint& pos);
