@@ -1,10 +1,15 @@
-// The summary a person reads after opening a sample: its critical-path composition agrees with its
-// utilisation (matmul_tuned, 91% MXU busy, once read "critical path compute 0.4%, latency 97.9%").
+// What a person reads after opening a run: the summary's critical-path composition agrees with its
+// utilisation (matmul_tuned, 91% MXU busy, once read "critical path compute 0.4%, latency 97.9%"), and a
+// heatmap with nothing to show says so instead of drawing a blank plot.
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
 #include "ui_test_support.h"
 #include "views/summary_view.h"
+#include "views/vmem_heatmap_view.h"
+
+#include <QDockWidget>
+#include <QTemporaryDir>
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -60,6 +65,32 @@ private slots:
         QVERIFY2(headline.contains(QStringLiteral("91.1%")), qPrintable(headline)); // MXU utilization
         QVERIFY2(percentAfter(headline, QStringLiteral("compute")) > 90, qPrintable(headline));
         QVERIFY2(percentAfter(headline, QStringLiteral("latency")) < 5, qPrintable(headline));
+    }
+
+    void anEmptyHeatmapSaysWhy()
+    {
+        // A program that never touches VMEM: scalar work only.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("scalar_only.xasm"));
+        test::writeFile(path.toStdString(),
+                        ".machine chips=1\n    smov s1, 5\n    sadd s2, s1, 2\n    halt\n");
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(path);
+        QVERIFY(waitDone(w));
+        auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
+        QVERIFY(heatmap);
+        qobject_cast<QDockWidget*>(heatmap->parentWidget())->raise();
+        QTRY_VERIFY(heatmap->isVisible());
+        QTRY_COMPARE(heatmap->emptyText(), QStringLiteral("No VMEM writes on chip 0 in this run"));
+
+        // With traffic, no such text.
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/matmul_tuned.xtrace.json"));
+        QVERIFY(waitDone(w));
+        QTRY_VERIFY(w.session()->run() && w.session()->run()->trace->chips.size() == 1 &&
+                    heatmap->emptyText().isEmpty());
     }
 };
 

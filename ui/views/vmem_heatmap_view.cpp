@@ -4,16 +4,16 @@
 #include "session/replay_session.h"
 #include "session/session_notes.h"
 #include "theme/theme.h"
-#include "views/note_markers.h"
 #include "views/event_text.h"
+#include "views/note_markers.h"
 #include "widgets/qcustomplot.h"
 
 #include <QComboBox>
 #include <QContextMenuEvent>
-#include <QInputDialog>
-#include <QMenu>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
@@ -36,6 +36,11 @@ VmemHeatmapView::VmemHeatmapView(ReplaySession* session, SelectionModel* selecti
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_map->setColorScale(m_scale);
+    m_empty = new QCPItemText(m_plot);
+    m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_empty->position->setCoords(0.5, 0.5);
+    m_empty->setPositionAlignment(Qt::AlignCenter);
+    m_empty->setVisible(false);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(true);
     m_plot->xAxis->setLabel(tr("cycles"));
@@ -87,8 +92,9 @@ void VmemHeatmapView::applyTheme()
     m_scale->axis()->setTickLabelColor(Theme::instance().foreground());
     m_scale->axis()->setLabelColor(Theme::instance().foreground());
     // Zero is the background colour in either theme, so untouched memory recedes.
-    m_map->setGradient(Theme::instance().kind() == Theme::Kind::Dark ? QCPColorGradient(QCPColorGradient::gpThermal)
-                                                                     : QCPColorGradient(QCPColorGradient::gpHot).inverted());
+    m_map->setGradient(Theme::instance().kind() == Theme::Kind::Dark
+                           ? QCPColorGradient(QCPColorGradient::gpThermal)
+                           : QCPColorGradient(QCPColorGradient::gpHot).inverted());
     m_plot->replot();
 }
 
@@ -130,7 +136,10 @@ struct Grid
     int timeBins = 1, addressBins = 1;
     double cyclesPerBin = 1, bytesPerBin = 1, base = 0;
     std::vector<double> read, write;
-    double at(const std::vector<double>& v, int t, int a) const { return v[static_cast<std::size_t>(t * addressBins + a)]; }
+    double at(const std::vector<double>& v, int t, int a) const
+    {
+        return v[static_cast<std::size_t>(t * addressBins + a)];
+    }
 };
 
 // Building the exact grid costs ~20 ns per access on the GUI thread: beyond this it would be noticed.
@@ -168,12 +177,14 @@ Grid buildGrid(const Run& run, int chip, bool exact)
                 const events::VmemAccess v = accesses[i];
                 if (v.chip != chip || v.bytes == 0)
                     continue;
-                const int t = std::min(g.timeBins - 1, static_cast<int>(static_cast<double>(v.cycle) / g.cyclesPerBin));
+                const int t =
+                    std::min(g.timeBins - 1, static_cast<int>(static_cast<double>(v.cycle) / g.cyclesPerBin));
                 const double a0 = static_cast<double>(v.address) - g.base, a1 = a0 + v.bytes;
                 std::vector<double>& target = v.isWrite() ? g.write : g.read;
                 for (int a = std::max(0, static_cast<int>(a0 / g.bytesPerBin));
                      a < g.addressBins && a * g.bytesPerBin < a1; ++a) {
-                    const double overlap = std::min(a1, (a + 1) * g.bytesPerBin) - std::max(a0, a * g.bytesPerBin);
+                    const double overlap =
+                        std::min(a1, (a + 1) * g.bytesPerBin) - std::max(a0, a * g.bytesPerBin);
                     target[static_cast<std::size_t>(t * g.addressBins + a)] += std::max(0.0, overlap);
                 }
             }
@@ -190,7 +201,8 @@ Grid buildGrid(const Run& run, int chip, bool exact)
     for (int t = 0; t < h.usedTimeBins(); ++t)
         for (int a = 0; a < g.addressBins; ++a) {
             g.read[static_cast<std::size_t>(t * g.addressBins + a)] = static_cast<double>(h.readBytes(t, a));
-            g.write[static_cast<std::size_t>(t * g.addressBins + a)] = static_cast<double>(h.writeBytes(t, a));
+            g.write[static_cast<std::size_t>(t * g.addressBins + a)] =
+                static_cast<double>(h.writeBytes(t, a));
         }
     return g;
 }
@@ -228,9 +240,11 @@ void VmemHeatmapView::refresh()
     }
 
     m_map->data()->setSize(g.timeBins, g.addressBins);
-    m_map->data()->setRange(QCPRange(g.cyclesPerBin / 2, g.cyclesPerBin * (g.timeBins - 0.5)),
-                            QCPRange(g.base + g.bytesPerBin / 2, g.base + g.bytesPerBin * (g.addressBins - 0.5)));
+    m_map->data()->setRange(
+        QCPRange(g.cyclesPerBin / 2, g.cyclesPerBin * (g.timeBins - 0.5)),
+        QCPRange(g.base + g.bytesPerBin / 2, g.base + g.bytesPerBin * (g.addressBins - 0.5)));
     const bool live = m_mode == Mode::Live && m_session->analysesAvailable();
+    double largest = 0;
     for (int t = 0; t < g.timeBins; ++t) {
         const double t0 = t * g.cyclesPerBin, t1 = (t + 1) * g.cyclesPerBin;
         for (int a = 0; a < g.addressBins; ++a) {
@@ -238,8 +252,8 @@ void VmemHeatmapView::refresh()
             if (live) {
                 const double a0 = g.base + a * g.bytesPerBin, a1 = a0 + g.bytesPerBin;
                 for (const analysis::BufferLiveRange& b : run->analyses.vmem.buffers) {
-                    if (b.chip != m_chip || b.alias || !b.accessed || static_cast<double>(b.firstAccess) >= t1 ||
-                        static_cast<double>(b.lastAccess) < t0)
+                    if (b.chip != m_chip || b.alias || !b.accessed ||
+                        static_cast<double>(b.firstAccess) >= t1 || static_cast<double>(b.lastAccess) < t0)
                         continue;
                     const double overlap = std::min(a1, static_cast<double>(b.address + b.size)) -
                                            std::max(a0, static_cast<double>(b.address));
@@ -249,18 +263,39 @@ void VmemHeatmapView::refresh()
                 v = g.at(m_mode == Mode::Read ? g.read : g.write, t, a);
             }
             m_map->data()->setCell(t, a, v);
+            largest = std::max(largest, v);
         }
     }
     m_scale->axis()->setLabel(m_mode == Mode::Live ? tr("live fraction") : tr("bytes per cell"));
-    m_map->rescaleDataRange(true);
-    if (m_map->dataRange().upper <= 0)
+    // (An all-zero map has an empty data range, which QCustomPlot does not take: the colour range would
+    // stay the previous run's.)
+    const bool empty = largest <= 0;
+    if (empty)
         m_map->setDataRange(QCPRange(0, 1));
+    else
+        m_map->rescaleDataRange(true);
+    // An empty map is a blank plot a person cannot tell from a broken one: say what it means.
+    const bool replaying = m_session->stage() == ReplaySession::Stage::Replaying;
+    m_empty->setVisible(empty && !replaying);
+    m_empty->setText(m_mode == Mode::Live ? tr("No buffer of chip %1 is live in VMEM in this run").arg(m_chip)
+                     : m_mode == Mode::Read ? tr("No VMEM reads on chip %1 in this run").arg(m_chip)
+                                            : tr("No VMEM writes on chip %1 in this run").arg(m_chip));
+    m_empty->setColor(Theme::instance().foreground());
+    QFont font = m_plot->font();
+    font.setPointSizeF(font.pointSizeF() * 1.2);
+    m_empty->setFont(font);
     m_plot->yAxis->setRange(g.base, top);
     if (m_selection->to() > 1)
-        m_plot->xAxis->setRange(static_cast<double>(m_selection->from()), static_cast<double>(m_selection->to()));
+        m_plot->xAxis->setRange(static_cast<double>(m_selection->from()),
+                                static_cast<double>(m_selection->to()));
     else
         m_plot->xAxis->setRange(0, g.cyclesPerBin * g.timeBins);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString VmemHeatmapView::emptyText() const
+{
+    return m_empty->visible() ? m_empty->text() : QString();
 }
 
 void VmemHeatmapView::setNotes(SessionNotes* notes)
@@ -269,11 +304,15 @@ void VmemHeatmapView::setNotes(SessionNotes* notes)
     m_noteMarkers = new NoteMarkers(m_plot, notes, this);
 }
 
-int VmemHeatmapView::noteMarkerCount() const { return m_noteMarkers ? m_noteMarkers->count() : 0; }
+int VmemHeatmapView::noteMarkerCount() const
+{
+    return m_noteMarkers ? m_noteMarkers->count() : 0;
+}
 
 std::int64_t VmemHeatmapView::addNoteAt(const QPoint& pos, const QString& text)
 {
-    if (!m_notes || !m_session->run() || !m_plot->axisRect()->rect().contains(pos) || m_grid.cyclesPerBin <= 0)
+    if (!m_notes || !m_session->run() || !m_plot->axisRect()->rect().contains(pos) ||
+        m_grid.cyclesPerBin <= 0)
         return 0;
     // The time column under the pointer: the heatmap's resolution in time.
     const double cycle = std::max(0.0, m_plot->xAxis->pixelToCoord(pos.x()));
@@ -292,7 +331,8 @@ bool VmemHeatmapView::eventFilter(QObject* watched, QEvent* event)
         QMenu menu(this);
         menu.addAction(tr("Add note for these cycles…"), this, [this, pos] {
             bool ok = false;
-            const QString text = QInputDialog::getMultiLineText(this, tr("Add note"), tr("Note on this time column:"), {}, &ok);
+            const QString text = QInputDialog::getMultiLineText(this, tr("Add note"),
+                                                                tr("Note on this time column:"), {}, &ok);
             if (ok && !text.trimmed().isEmpty())
                 addNoteAt(pos, text.trimmed());
         });
@@ -308,8 +348,10 @@ bool VmemHeatmapView::eventFilter(QObject* watched, QEvent* event)
             const double cycle = m_plot->xAxis->pixelToCoord(pos.x());
             const double address = m_plot->yAxis->pixelToCoord(pos.y()) - m_grid.base;
             if (cycle >= 0 && address >= 0) {
-                const double t = std::floor(cycle / m_grid.cyclesPerBin), a = std::floor(address / m_grid.bytesPerBin);
-                selectCell(static_cast<std::uint64_t>(t * m_grid.cyclesPerBin), static_cast<std::uint64_t>((t + 1) * m_grid.cyclesPerBin),
+                const double t = std::floor(cycle / m_grid.cyclesPerBin),
+                             a = std::floor(address / m_grid.bytesPerBin);
+                selectCell(static_cast<std::uint64_t>(t * m_grid.cyclesPerBin),
+                           static_cast<std::uint64_t>((t + 1) * m_grid.cyclesPerBin),
                            static_cast<std::uint64_t>(m_grid.base + a * m_grid.bytesPerBin),
                            static_cast<std::uint64_t>(m_grid.base + (a + 1) * m_grid.bytesPerBin));
             }
@@ -353,13 +395,14 @@ void VmemHeatmapView::selectCell(std::uint64_t fromCycle, std::uint64_t toCycle,
     }
     m_selection->select(s);
     const Selection& chosen = m_selection->selection();
-    m_cell->setText(tr("Cycles %1 – %2, VMEM 0x%3 – 0x%4: %5 read, %6 written by %7 instruction(s) and %8 DMA(s)")
-                        .arg(cyclesText(fromCycle), cyclesText(toCycle))
-                        .arg(fromAddress, 0, 16)
-                        .arg(toAddress, 0, 16)
-                        .arg(bytesText(read), bytesText(written))
-                        .arg(chosen.pcs.size())
-                        .arg(chosen.dmas.size()));
+    m_cell->setText(
+        tr("Cycles %1 – %2, VMEM 0x%3 – 0x%4: %5 read, %6 written by %7 instruction(s) and %8 DMA(s)")
+            .arg(cyclesText(fromCycle), cyclesText(toCycle))
+            .arg(fromAddress, 0, 16)
+            .arg(toAddress, 0, 16)
+            .arg(bytesText(read), bytesText(written))
+            .arg(chosen.pcs.size())
+            .arg(chosen.dmas.size()));
 }
 
 void VmemHeatmapView::showEvent(QShowEvent* event)
@@ -376,7 +419,8 @@ QString VmemHeatmapView::cellText() const
 
 QPoint VmemHeatmapView::pointAt(double cycle, double address) const
 {
-    return QPoint(static_cast<int>(m_plot->xAxis->coordToPixel(cycle)), static_cast<int>(m_plot->yAxis->coordToPixel(address)));
+    return QPoint(static_cast<int>(m_plot->xAxis->coordToPixel(cycle)),
+                  static_cast<int>(m_plot->yAxis->coordToPixel(address)));
 }
 
 } // namespace xps::ui

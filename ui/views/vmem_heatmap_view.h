@@ -13,6 +13,7 @@ class QComboBox;
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemText;
 class QLabel;
 
 namespace xps::ui {
@@ -33,8 +34,11 @@ public:
     void setMode(Mode mode);
     void setChip(int chip);
     // Selects what touched [fromCycle, toCycle) x [fromAddress, toAddress) of the shown chip.
-    void selectCell(std::uint64_t fromCycle, std::uint64_t toCycle, std::uint64_t fromAddress, std::uint64_t toAddress);
+    void selectCell(std::uint64_t fromCycle, std::uint64_t toCycle, std::uint64_t fromAddress,
+                    std::uint64_t toAddress);
     QString cellText() const;
+    // What the plot says over an empty map ("" when it shows traffic).
+    QString emptyText() const;
     // Pixel position of (cycle, address), for tests that click.
     QPoint pointAt(double cycle, double address) const;
     // Notes: drawn over the map; the context menu adds one for the time column under the pointer.
@@ -58,6 +62,7 @@ private:
     QCustomPlot* m_plot;
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
+    QCPItemText* m_empty; // "no VMEM traffic ...", over the plot when the chip has none
     QLabel* m_cell;
     Mode m_mode = Mode::Write;
     int m_chip = 0;
