@@ -1,4 +1,5 @@
 #include "profile/gpu_metrics.h"
+#include "profile/intervals.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,29 +9,6 @@
 
 namespace xps::profile {
 namespace {
-
-using Ranges = std::vector<std::pair<Nanos, Nanos>>;
-
-Ranges merge(Ranges v)
-{
-    std::sort(v.begin(), v.end());
-    Ranges out;
-    for (const auto& r : v)
-        if (!out.empty() && r.first <= out.back().second)
-            out.back().second = std::max(out.back().second, r.second);
-        else
-            out.push_back(r);
-    return out;
-}
-
-Nanos overlapWith(const Ranges& merged, Nanos from, Nanos to)
-{
-    Nanos t = 0;
-    for (const auto& [a, b] : merged)
-        if (b > from && a < to)
-            t += std::min(b, to) - std::max(a, from);
-    return t;
-}
 
 // The plugin's bucket: 10^k us, the smallest with at most 100 buckets over `range`.
 Nanos bucketFor(Nanos range)
@@ -79,7 +57,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
     }
     std::unordered_map<std::uint32_t, std::size_t> indexOf; // process -> position in `out`
     std::vector<DeviceUtilization> out;
-    std::vector<Ranges> kernels;
+    std::vector<Intervals> kernels;
     std::vector<std::vector<std::pair<Nanos, double>>> smEvents; // (time, +/- blocks per SM)
     std::vector<std::pair<double, Nanos>> occupancy;             // (weighted sum, time)
     std::unordered_map<std::uint32_t, KernelEfficiency> byArgs;
@@ -122,20 +100,30 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
         DeviceUtilization& u = out[d];
         u.stepsStart = stepsStart;
         u.stepsEnd = stepsEnd;
-        const Ranges busy = merge(std::move(kernels[d]));
+        const Intervals busy = merged(std::move(kernels[d]));
         u.utilization = static_cast<double>(overlapWith(busy, stepsStart, stepsEnd)) /
                         static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
         u.bucket = bucketFor(range);
         u.timelineStart = p.startTime();
         const auto buckets = static_cast<std::size_t>(std::max<Nanos>(range / u.bucket, 1));
+        // One sweep over the busy ranges, each split across the buckets it covers (the last bucket takes
+        // the rest of the profile).
         u.busyFraction.assign(buckets, 0.0);
-        for (std::size_t b = 0; b < buckets; ++b) {
-            const Nanos from = u.timelineStart + static_cast<Nanos>(b) * u.bucket;
-            const Nanos to = b + 1 < buckets ? from + u.bucket : p.endTime(); // the last takes the rest
-            u.busyFraction[b] =
-                to > from ? static_cast<double>(overlapWith(busy, from, to)) / static_cast<double>(to - from)
-                          : 0;
-        }
+        const auto bucketStart = [&](std::size_t b) {
+            return u.timelineStart + static_cast<Nanos>(b) * u.bucket;
+        };
+        const auto bucketEnd = [&](std::size_t b) {
+            return b + 1 < buckets ? bucketStart(b + 1) : p.endTime();
+        };
+        for (const auto& [a, e] : busy)
+            for (auto b = std::min(static_cast<std::size_t>((a - u.timelineStart) / u.bucket), buckets - 1);
+                 b < buckets && bucketStart(b) < e; ++b)
+                u.busyFraction[b] +=
+                    static_cast<double>(std::min(e, bucketEnd(b)) - std::max(a, bucketStart(b)));
+        for (std::size_t b = 0; b < buckets; ++b)
+            u.busyFraction[b] = bucketEnd(b) > bucketStart(b)
+                                    ? u.busyFraction[b] / static_cast<double>(bucketEnd(b) - bucketStart(b))
+                                    : 0;
         if (!smEvents[d].empty()) {
             // Overlapping kernels add their blocks per SM; the sum is capped at 1 (the plugin's merge).
             auto& ev = smEvents[d];

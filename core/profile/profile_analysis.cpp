@@ -1,5 +1,6 @@
 #include "profile/profile_analysis.h"
 #include "profile/gpu_metrics.h"
+#include "profile/intervals.h"
 
 #include "util/checked_number.h"
 #include "util/text.h"
@@ -9,49 +10,6 @@
 
 namespace xps::profile {
 namespace {
-
-using Intervals = std::vector<std::pair<Nanos, Nanos>>;
-
-// Sorted, disjoint intervals covering the input.
-Intervals merged(Intervals v)
-{
-    std::sort(v.begin(), v.end());
-    Intervals out;
-    for (const auto& [a, b] : v) {
-        if (b <= a)
-            continue;
-        if (!out.empty() && a <= out.back().second)
-            out.back().second = std::max(out.back().second, b);
-        else
-            out.emplace_back(a, b);
-    }
-    return out;
-}
-
-Nanos total(const Intervals& v)
-{
-    Nanos t = 0;
-    for (const auto& [a, b] : v)
-        t += b - a;
-    return t;
-}
-
-// Length of the intersection of two merged lists.
-Nanos overlap(const Intervals& x, const Intervals& y)
-{
-    Nanos t = 0;
-    std::size_t i = 0, j = 0;
-    while (i < x.size() && j < y.size()) {
-        const Nanos a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
-        if (b > a)
-            t += b - a;
-        if (x[i].second < y[j].second)
-            ++i;
-        else
-            ++j;
-    }
-    return t;
-}
 
 class Analyzer
 {

@@ -20,6 +20,24 @@ struct ChakraRank
     std::vector<ChakraProtoMsg::Node> nodes;
 };
 
+// Appends a node with its dependencies and, for a collective, an all-reduce of `commBytes`.
+inline ChakraProtoMsg::Node& addNode(ChakraRank& r, std::uint64_t id, const char* name,
+                                     ChakraProtoMsg::NodeType type, std::uint64_t micros,
+                                     const std::vector<std::uint64_t>& data,
+                                     const std::vector<std::uint64_t>& ctrl)
+{
+    ChakraProtoMsg::Node& n = r.nodes.emplace_back();
+    n.set_id(id);
+    n.set_name(name);
+    n.set_type(type);
+    n.set_duration_micros(micros);
+    for (const auto d : data)
+        n.add_data_deps(d);
+    for (const auto c : ctrl)
+        n.add_ctrl_deps(c);
+    return n;
+}
+
 inline void writeChakraEt(const std::string& path, const ChakraRank& r)
 {
     std::ofstream out(path, std::ios::binary);

@@ -67,7 +67,7 @@ Profile importText(const QTemporaryDir& dir, const std::string& name, const std:
     return std::move(p).value();
 }
 
-// Slices named `name`, in track and time order.
+// One rank of the two-rank step the Chakra tests open (see chakraRanksReplayTheirDependencies).
 ChakraRank chakraStepRank(int rank)
 {
     ChakraRank r;
@@ -75,15 +75,7 @@ ChakraRank chakraStepRank(int rank)
     const auto node = [&](std::uint64_t id, const char* name, ChakraProtoMsg::NodeType type,
                           std::uint64_t micros, std::vector<std::uint64_t> data,
                           std::vector<std::uint64_t> ctrl) {
-        ChakraProtoMsg::Node& n = r.nodes.emplace_back();
-        n.set_id(id);
-        n.set_name(name);
-        n.set_type(type);
-        n.set_duration_micros(micros);
-        for (const auto d : data)
-            n.add_data_deps(d);
-        for (const auto c : ctrl)
-            n.add_ctrl_deps(c);
+        ChakraProtoMsg::Node& n = test::addNode(r, id, name, type, micros, data, ctrl);
         if (type == ChakraProtoMsg::COMM_COLL_NODE) {
             auto* t = n.add_attr();
             t->set_name("comm_type");
@@ -103,6 +95,7 @@ ChakraRank chakraStepRank(int rank)
     return r;
 }
 
+// Slices named `name`, in track and time order.
 std::vector<const profile::Slice*> named(const Profile& p, const std::string& name)
 {
     std::vector<const profile::Slice*> out;

@@ -29,15 +29,7 @@ ChakraProtoMsg::Node& addNode(test::ChakraRank& r, std::uint64_t id, const char*
                               ChakraProtoMsg::NodeType type, std::uint64_t micros,
                               std::vector<std::uint64_t> data, std::vector<std::uint64_t> ctrl, bool cpu)
 {
-    ChakraProtoMsg::Node& n = r.nodes.emplace_back();
-    n.set_id(id);
-    n.set_name(name);
-    n.set_type(type);
-    n.set_duration_micros(micros);
-    for (const auto d : data)
-        n.add_data_deps(d);
-    for (const auto c : ctrl)
-        n.add_ctrl_deps(c);
+    ChakraProtoMsg::Node& n = test::addNode(r, id, name, type, micros, data, ctrl);
     auto* onCpu = n.add_attr();
     onCpu->set_name("is_cpu_op");
     onCpu->set_bool_val(cpu);

@@ -54,7 +54,6 @@ using namespace xps;
 
 namespace {
 
-
 // Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
 // hoists the second dma.start above the wait.
 QString serializedDmas()
@@ -102,17 +101,7 @@ private:
         return path;
     }
 
-    static bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < timeoutMs) {
-            if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
-                return true;
-            QTest::qWait(10);
-        }
-        return false;
-    }
+    static bool waitDone(ui::MainWindow& w, int timeoutMs = 60000) { return test::waitDone(w, timeoutMs); }
 
     // Distinct colours in a widget's rendering: a blank or single-colour view has very few.
     static int distinctColours(QWidget* w)

@@ -11,27 +11,10 @@
 #include "views/timeline_view.h"
 
 #include <QDockWidget>
-#include <QElapsedTimer>
 
 #include "widgets/qcustomplot.h"
 
 using namespace xps;
-
-namespace {
-
-bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
-            return true;
-        QTest::qWait(10);
-    }
-    return false;
-}
-
-} // namespace
 
 class TestUiSelection : public QObject
 {
@@ -52,7 +35,7 @@ private slots:
         w.show();
         w.openFile(QString::fromStdString(test::sourceDir()) +
                    QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(waitDone(w));
+        QVERIFY(test::waitDone(w));
         auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
         auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
         QVERIFY(graph && dma);

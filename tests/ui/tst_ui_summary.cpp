@@ -11,24 +11,11 @@
 #include <QDockWidget>
 #include <QTemporaryDir>
 
-#include <QElapsedTimer>
 #include <QRegularExpression>
 
 using namespace xps;
 
 namespace {
-
-bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
-            return true;
-        QTest::qWait(10);
-    }
-    return false;
-}
 
 // "compute 97.3%" in the headline's critical path line -> 97.3.
 double percentAfter(const QString& headline, const QString& kind)
@@ -59,7 +46,7 @@ private slots:
         w.show();
         w.openFile(QString::fromStdString(test::sourceDir()) +
                    QStringLiteral("/resources/samples/matmul_tuned.xtrace.json"));
-        QVERIFY(waitDone(w));
+        QVERIFY(test::waitDone(w));
         QTRY_VERIFY(w.summary()->headline().contains(QStringLiteral("critical path")));
         const QString headline = w.summary()->headline();
         QVERIFY2(headline.contains(QStringLiteral("91.1%")), qPrintable(headline)); // MXU utilization
@@ -78,7 +65,7 @@ private slots:
         w.resize(1366, 768);
         w.show();
         w.openFile(path);
-        QVERIFY(waitDone(w));
+        QVERIFY(test::waitDone(w));
         auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
         QVERIFY(heatmap);
         qobject_cast<QDockWidget*>(heatmap->parentWidget())->raise();
@@ -88,7 +75,7 @@ private slots:
         // With traffic, no such text.
         w.openFile(QString::fromStdString(test::sourceDir()) +
                    QStringLiteral("/resources/samples/matmul_tuned.xtrace.json"));
-        QVERIFY(waitDone(w));
+        QVERIFY(test::waitDone(w));
         QTRY_VERIFY(w.session()->run() && w.session()->run()->trace->chips.size() == 1 &&
                     heatmap->emptyText().isEmpty());
     }

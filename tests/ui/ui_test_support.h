@@ -1,9 +1,15 @@
 #pragma once
 // Shared by the explorer's GUI suites: a Qt message handler that fails a test on any warning except the
-// offscreen platform's own (it lacks window features), and the test mode that keeps settings apart.
+// offscreen platform's own (it lacks window features), the test mode that keeps settings apart, and waiting
+// for a window's replay and analyses to finish.
 
+#include "main_window.h"
+#include "session/replay_session.h"
+
+#include <QElapsedTimer>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QTest>
 #include <QtGlobal>
 
 #include <cstdio>
@@ -23,7 +29,8 @@ inline void uiMessageHandler(QtMsgType type, const QMessageLogContext&, const QS
         std::fprintf(stderr, "%s\n", qPrintable(message));
         return;
     }
-    if (message.contains(QStringLiteral("propagateSizeHints")) || message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+    if (message.contains(QStringLiteral("propagateSizeHints")) ||
+        message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
         return;
     unexpectedMessages().push_back(message);
 }
@@ -39,6 +46,19 @@ inline void startUiTests()
 inline QStringList takeUnexpectedMessages()
 {
     return std::exchange(unexpectedMessages(), {});
+}
+
+// Until the window's run is replayed and analysed (true), or `timeoutMs` passed (false).
+inline bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        if (w.session()->run() && w.session()->stage() == ui::ReplaySession::Stage::Done)
+            return true;
+        QTest::qWait(10);
+    }
+    return false;
 }
 
 } // namespace xps::test

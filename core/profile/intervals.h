@@ -1,0 +1,66 @@
+#pragma once
+// Time as unions of intervals [start, end) in nanoseconds: what the profile analyses measure busy, overlapped
+// and exposed time with.
+
+#include "profile/profile.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace xps::profile {
+
+using Intervals = std::vector<std::pair<Nanos, Nanos>>;
+
+// Sorted, disjoint intervals covering the input (empty ones dropped).
+inline Intervals merged(Intervals v)
+{
+    std::sort(v.begin(), v.end());
+    Intervals out;
+    for (const auto& [a, b] : v) {
+        if (b <= a)
+            continue;
+        if (!out.empty() && a <= out.back().second)
+            out.back().second = std::max(out.back().second, b);
+        else
+            out.emplace_back(a, b);
+    }
+    return out;
+}
+
+inline Nanos total(const Intervals& v)
+{
+    Nanos t = 0;
+    for (const auto& [a, b] : v)
+        t += b - a;
+    return t;
+}
+
+// Length of the intersection of two merged lists.
+inline Nanos overlap(const Intervals& x, const Intervals& y)
+{
+    Nanos t = 0;
+    std::size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+        const Nanos a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
+        if (b > a)
+            t += b - a;
+        if (x[i].second < y[j].second)
+            ++i;
+        else
+            ++j;
+    }
+    return t;
+}
+
+// Length of a merged list's intersection with [from, to).
+inline Nanos overlapWith(const Intervals& merged, Nanos from, Nanos to)
+{
+    Nanos t = 0;
+    for (const auto& [a, b] : merged)
+        if (b > from && a < to)
+            t += std::min(b, to) - std::max(a, from);
+    return t;
+}
+
+} // namespace xps::profile
