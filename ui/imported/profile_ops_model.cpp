@@ -18,9 +18,10 @@ void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile:
         for (const profile::OpStats& o : analysis->ops) {
             m_hasDevices = m_hasDevices || o.process != profile::kNone;
             QString longName;
-            if (o.longest != profile::kNone && profile->slices[o.longest].args != 0) {
-                const auto args =
-                    nlohmann::json::parse(profile->args(profile->slices[o.longest].args), nullptr, false);
+            // Only an XLA op's argument set has one; the others are not parsed (this runs on the GUI thread).
+            const std::uint32_t set = o.longest != profile::kNone ? profile->slices[o.longest].args : 0;
+            if (set != 0 && profile->args(set).find("\"long_name\"") != std::string::npos) {
+                const auto args = nlohmann::json::parse(profile->args(set), nullptr, false);
                 if (args.is_object())
                     if (const auto it = args.find("long_name"); it != args.end() && it->is_string())
                         longName = QString::fromStdString(it->get<std::string>());
