@@ -25,8 +25,12 @@ struct Analyses
 // machine keeps a core free for its GUI).
 Analyses analyzeReplay(const ReplayView& replay, bool secondThread = true);
 
+// Both throw Cancelled (util/cancel.h) once replay.stop is requested, within a few milliseconds at any
+// stage; `analyses` then holds part of the results and is to be discarded.
+//
 // The same into `analyses`, keeping the dependency graph for callers that explore it (the graph view). The
 // graph refers to `replay` and `analyses.dma`: neither may move while it lives.
-std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses, bool secondThread = true);
+std::unique_ptr<DependencyGraph> analyzeReplayInPlace(const ReplayView& replay, Analyses& analyses,
+                                                      bool secondThread = true);
 
 } // namespace xps::analysis

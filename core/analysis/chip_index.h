@@ -6,6 +6,7 @@
 #include "events/event_store.h"
 
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 namespace xps::analysis {
@@ -13,11 +14,15 @@ namespace xps::analysis {
 class ChipIndex
 {
 public:
-    ChipIndex(const events::BundleSnapshot& bundles, int chips);
+    // Throws Cancelled (util/cancel.h) if `stop` is requested while it indexes.
+    ChipIndex(const events::BundleSnapshot& bundles, int chips, std::stop_token stop = {});
 
     std::size_t count(int chip) const { return m_events[static_cast<std::size_t>(chip)].size(); }
     // Global event index of the chip's `seq`-th bundle; the caller checks seq < count(chip).
-    std::size_t event(int chip, std::size_t seq) const { return m_events[static_cast<std::size_t>(chip)][seq]; }
+    std::size_t event(int chip, std::size_t seq) const
+    {
+        return m_events[static_cast<std::size_t>(chip)][seq];
+    }
     // The sequence number of the chip's last bundle issued at or before `cycle`, or -1.
     std::int64_t lastAtOrBefore(const events::BundleSnapshot& bundles, int chip, events::Cycle cycle) const;
 

@@ -3,6 +3,7 @@
 #include "isa/topology.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace xps::analysis {
@@ -21,7 +22,9 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     const bool ring = m.topology == isa::Topology::Ring;
     for (int l = 0; l < links; ++l)
         out.links.push_back({l, isa::linkName(l), isa::linkDestination(m, l), 0, 0, 0, 0.0});
+    CancelPoint cancel = replay.cancelPoint();
     replay.store.forEachDma([&](const events::DmaRecord& d) {
+        cancel();
         if (d.dstChip == d.chip)
             return;
         for (int l : isa::iciRoute(m, d.chip, d.dstChip, d.longWay != 0)) {
@@ -37,7 +40,7 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     for (int l = 0; l < links; ++l) {
         LinkUse& u = out.links[static_cast<std::size_t>(l)];
         auto& iv = busy[static_cast<std::size_t>(l)];
-        std::sort(iv.begin(), iv.end());
+        std::sort(iv.begin(), iv.end(), cancel.polling(std::less<>()));
         std::uint64_t until = 0;
         for (const auto& [a, b] : iv) {
             const std::uint64_t from = std::max(a, until);
@@ -71,7 +74,8 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
             if (static_cast<int>(r.depth) != deepest)
                 continue;
             const auto& symbols = replay.trace.chips[c].symbols.regions;
-            const std::string name = r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
+            const std::string name =
+                r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
             const std::uint64_t instance = seen[name]++;
             CollectiveStep& s = steps[{name, instance}];
             if (s.enter.empty()) {

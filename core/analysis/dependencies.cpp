@@ -53,15 +53,17 @@ double CriticalPath::share(PathKind kind) const
 
 DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dmas)
     : m_replay(replay), m_dmas(dmas), m_bundles(replay.store.bundles()), m_vmem(replay.store.vmemAccesses()),
-      m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
+      m_index(m_bundles, static_cast<int>(replay.trace.chips.size()), replay.stop)
 {
     // Sorted vectors rather than node-based maps: a long replay has millions of waits. The store appends a
     // chip's waits as they end, so placing them chip by chip (a counting sort) usually leaves nothing to
     // sort.
+    CancelPoint cancel = replay.cancelPoint();
     if (const std::size_t chips = replay.trace.chips.size(); chips > 0) {
         std::vector<std::size_t> start(chips + 1, 0);
         std::size_t satisfied = 0;
         replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            cancel();
             ++start[std::min<std::size_t>(w.chip, chips - 1) + 1];
             satisfied += w.satisfiedBy >= 0 ? 1 : 0;
         });
@@ -75,18 +77,20 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
             return std::tie(a.chip, a.end) < std::tie(b.chip, b.end);
         };
         if (!std::is_sorted(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd))
-            std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(), byChipEnd);
+            std::sort(m_waitsByEnd.begin(), m_waitsByEnd.end(), cancel.polling(byChipEnd));
         m_waitsBySatisfier.reserve(satisfied);
     }
     for (const events::SyncWaitRecord& w : m_waitsByEnd)
         if (w.satisfiedBy >= 0)
             m_waitsBySatisfier.push_back(w);
-    std::stable_sort(m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(),
-                     [](const auto& a, const auto& b) { return a.satisfiedBy < b.satisfiedBy; });
+    std::stable_sort(
+        m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(),
+        cancel.polling([](const auto& a, const auto& b) { return a.satisfiedBy < b.satisfiedBy; }));
     // DMA ids are handed out in issue order, so the facts (sorted by id) are in issue order too.
     std::map<std::pair<int, int>, std::int64_t> lastOnEngine;
     m_prevOnEngine.reserve(dmas.dmas.size());
     for (std::size_t i = 0; i < dmas.dmas.size(); ++i) {
+        cancel();
         const events::DmaRecord& d = dmas.dmas[i].record;
         const auto [it, added] = lastOnEngine.try_emplace({d.chip, d.engine}, -1);
         m_prevOnEngine.push_back(it->second);
@@ -140,6 +144,7 @@ void DependencyGraph::walkCriticalPath()
 {
     if (m_bundles.size() == 0)
         return;
+    CancelPoint cancel = m_replay.cancelPoint();
     // Start from the chip that finished last.
     int lastChip = 0;
     std::uint64_t lastCycle = 0;
@@ -220,6 +225,7 @@ void DependencyGraph::walkCriticalPath()
     };
     // Each step moves to an earlier event, so the walk ends; the bound guards against a malformed store.
     for (std::size_t guard = 0; guard < m_bundles.size() + m_dmas.dmas.size() + 2; ++guard) {
+        cancel();
         if (cur.kind == NodeRef::Kind::Dma) {
             const DmaFacts* f = m_dmas.find(static_cast<std::uint32_t>(cur.index));
             if (!f)
@@ -308,6 +314,7 @@ void DependencyGraph::walkCriticalPath()
         r.push_back({from, to});
     };
     for (const PathSegment& s : m_path.segments) {
+        cancel();
         m_path.cycles[static_cast<int>(s.kind)] += s.to - s.from;
         if (s.kind == PathKind::Compute)
             addRange(s.chip, s.from, s.to); // covers its begin and end bundles

@@ -3,6 +3,7 @@
 #include "isa/topology.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -107,6 +108,7 @@ private:
 
 void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
 {
+    CancelPoint cancel = replay.cancelPoint();
     std::vector<std::size_t> byIssue(dmas.size());
     for (std::size_t i = 0; i < dmas.size(); ++i)
         byIssue[i] = i;
@@ -114,15 +116,16 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
         return dmas[a].record.issue < dmas[b].record.issue;
     };
     if (!std::is_sorted(byIssue.begin(), byIssue.end(), issueOrder)) // the GRM's ids are in issue order
-        std::stable_sort(byIssue.begin(), byIssue.end(), issueOrder);
+        std::stable_sort(byIssue.begin(), byIssue.end(), cancel.polling(issueOrder));
     VmemLastTouch vmem(static_cast<std::uint64_t>(replay.trace.machine.vmemBytes), replay.trace.chips.size());
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
     std::size_t nextAccess = 0;
     // HBM and SMEM are written only by DMAs: per 4 KiB page, the last cycle a finished DMA wrote it and
     // accessed it, applied in end order as the issue cycles advance.
     std::vector<std::size_t> byEnd = byIssue;
-    std::stable_sort(byEnd.begin(), byEnd.end(),
-                     [&](std::size_t a, std::size_t b) { return dmas[a].record.end < dmas[b].record.end; });
+    std::stable_sort(byEnd.begin(), byEnd.end(), cancel.polling([&](std::size_t a, std::size_t b) {
+        return dmas[a].record.end < dmas[b].record.end;
+    }));
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> pages; // -> (write, access)
     constexpr std::uint64_t kPage = 4096;
     const auto pageKey = [](int chip, int space, std::uint64_t page) {
@@ -131,14 +134,18 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
     const auto forPages = [&](int chip, int space, std::uint64_t address, std::uint64_t bytes, auto&& fn) {
         if (space == static_cast<int>(Space::Vmem) || bytes == 0)
             return;
-        for (std::uint64_t p = address / kPage; p <= (address + bytes - 1) / kPage; ++p)
+        for (std::uint64_t p = address / kPage; p <= (address + bytes - 1) / kPage; ++p) {
+            cancel();
             fn(pages[pageKey(chip, space, p)]);
+        }
     };
     std::size_t nextEnd = 0;
     for (std::size_t k = 0; k < byIssue.size(); ++k) {
+        cancel();
         DmaFacts& f = dmas[byIssue[k]];
         const DmaRecord& d = f.record;
         for (; nextAccess < accesses.size(); ++nextAccess) {
+            cancel();
             const events::VmemAccess a = accesses[nextAccess];
             if (a.cycle >= d.issue)
                 break;
@@ -193,7 +200,9 @@ DmaAnalysis collectDmas(const ReplayView& replay)
     out.dmas.resize(n);
     std::vector<bool> placed(n, false);
     bool dense = true;
+    CancelPoint cancel = replay.cancelPoint();
     replay.store.forEachDma([&](const DmaRecord& d) {
+        cancel();
         if (dense && d.id < n && !placed[d.id]) {
             out.dmas[d.id] = {d};
             placed[d.id] = true;
@@ -205,7 +214,7 @@ DmaAnalysis collectDmas(const ReplayView& replay)
         out.dmas.clear();
         replay.store.forEachDma([&](const DmaRecord& d) { out.dmas.push_back({d}); });
         std::sort(out.dmas.begin(), out.dmas.end(),
-                  [](const auto& a, const auto& b) { return a.record.id < b.record.id; });
+                  cancel.polling([](const auto& a, const auto& b) { return a.record.id < b.record.id; }));
     }
     return out;
 }
@@ -215,6 +224,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     const isa::MachineConfig& m = replay.trace.machine;
     const std::size_t chips = replay.trace.chips.size();
     const std::uint64_t total = std::max<std::uint64_t>(replay.totalCycles, 1);
+    CancelPoint cancel = replay.cancelPoint();
 
     // Exposed time and slack, from the waits.
     // In the store's order: a chip's waits are appended as they end, so each chip's list below is in end
@@ -227,6 +237,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     std::map<std::pair<int, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
     std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
     for (const events::SyncWaitRecord* wp : waits) {
+        cancel();
         const events::SyncWaitRecord& w = *wp;
         waitsByFlag[{w.chip, w.flag}].push_back(&w);
         if (w.chip < chips)
@@ -243,14 +254,15 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         const auto byStartCycle = [](const auto* a, const auto* b) { return a->start < b->start; };
         if (!std::is_sorted(list.begin(), list.end(),
                             byStartCycle)) // searched by start: ties may be in any order
-            std::sort(list.begin(), list.end(), byStartCycle);
+            std::sort(list.begin(), list.end(), cancel.polling(byStartCycle));
     }
     for (auto& list : waitsByChip) {
         const auto byEnd = [](const auto* a, const auto* b) { return a->end < b->end; };
         if (!std::is_sorted(list.begin(), list.end(), byEnd))
-            std::stable_sort(list.begin(), list.end(), byEnd);
+            std::stable_sort(list.begin(), list.end(), cancel.polling(byEnd));
     }
     for (DmaFacts& f : out.dmas) {
+        cancel();
         const auto it = waitsByFlag.find({f.record.dstChip, f.record.flag});
         if (it == waitsByFlag.end())
             continue;
@@ -274,8 +286,9 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         byStart.push_back(&f);
     const auto startOrder = [](const auto* a, const auto* b) { return a->record.start < b->record.start; };
     if (!std::is_sorted(byStart.begin(), byStart.end(), startOrder)) // one engine never starts two at once
-        std::sort(byStart.begin(), byStart.end(), startOrder);
+        std::sort(byStart.begin(), byStart.end(), cancel.polling(startOrder));
     for (const DmaFacts* f : byStart) {
+        cancel();
         const DmaRecord& d = f->record;
         EngineUse& e = engines[{d.chip, d.engine}];
         e.chip = d.chip;
@@ -322,6 +335,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     // Per issuing pc: late and small transfers.
     std::map<std::pair<int, std::uint32_t>, DmaPcGroup> groups;
     for (DmaFacts& f : out.dmas) {
+        cancel();
         const DmaRecord& d = f.record;
         const double transfer = static_cast<double>(d.bytes) / peakPerCycle;
         f.setupEfficiency = transfer / (transfer + static_cast<double>(setup));
@@ -348,6 +362,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
 
     // Serialized pairs: B issued after a wait that stalled on A, with no data dependency between them.
     for (const DmaFacts& fb : out.dmas) {
+        cancel();
         const DmaRecord& b = fb.record;
         if (b.chip >= chips)
             continue;
@@ -375,7 +390,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         edges.push_back({f.record.start, +1});
         edges.push_back({f.record.end, -1});
     }
-    std::sort(edges.begin(), edges.end());
+    std::sort(edges.begin(), edges.end(), cancel.polling(std::less<>()));
     int active = 0;
     std::uint64_t last = 0, activeCycles = 0;
     double weighted = 0.0;
@@ -405,6 +420,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         }
     };
     for (const DmaFacts& f : out.dmas) {
+        cancel();
         if (f.record.srcSpace == static_cast<int>(Space::Hbm))
             spread(f.record.chip, f.record);
         if (f.record.dstSpace == static_cast<int>(Space::Hbm))

@@ -5,6 +5,7 @@
 #include "events/event_store.h"
 #include "events/replay_stats.h"
 #include "trace/trace.h"
+#include "util/cancel.h"
 
 #include <vector>
 
@@ -16,6 +17,9 @@ struct ReplayView
     const events::EventStore& store;
     std::uint64_t totalCycles = 0;
     const std::vector<events::ChipStats>& chips;
+    // The analyses and proposal rules poll it and throw Cancelled (util/cancel.h) once it is requested.
+    std::stop_token stop = {};
+    CancelPoint cancelPoint() const { return CancelPoint(stop); }
 };
 
 // Cycles a bundle keeps `unit` busy (the largest occupancy of its instructions on that unit, at least 1;

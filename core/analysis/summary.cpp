@@ -33,7 +33,8 @@ namespace {
 class RegionSweep
 {
 public:
-    RegionSweep(const ReplayView& replay, std::vector<RegionSummary>& out) : m_replay(replay), m_out(out)
+    RegionSweep(const ReplayView& replay, std::vector<RegionSummary>& out)
+        : m_replay(replay), m_out(out), m_cancel(replay.cancelPoint())
     {
         const std::size_t chips = replay.trace.chips.size();
         m_records.resize(chips);
@@ -41,9 +42,9 @@ public:
             if (r.chip < chips)
                 m_records[r.chip].push_back(r);
         for (auto& list : m_records)
-            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+            std::sort(list.begin(), list.end(), m_cancel.polling([](const auto& a, const auto& b) {
                 return a.enter != b.enter ? a.enter < b.enter : a.depth < b.depth;
-            });
+            }));
         m_next.assign(chips, 0);
         m_stacks.resize(chips);
         m_open.resize(chips);
@@ -58,7 +59,7 @@ public:
             replay.store.forEachDma([&](const events::DmaRecord& d) { m_dmaIssues.push_back(d); });
         }
         std::sort(m_dmaIssues.begin(), m_dmaIssues.end(),
-                  [](const auto& a, const auto& b) { return a.issue < b.issue; });
+                  m_cancel.polling([](const auto& a, const auto& b) { return a.issue < b.issue; }));
     }
 
     void run()
@@ -66,6 +67,7 @@ public:
         const events::BundleSnapshot bundles = m_replay.store.bundles();
         std::size_t nextDma = 0;
         for (std::size_t i = 0; i < bundles.size(); ++i) {
+            m_cancel();
             const events::BundleIssue e = bundles[i];
             if (e.chip >= m_stacks.size())
                 continue;
@@ -115,7 +117,8 @@ private:
         }
     }
 
-    std::size_t slotFor(std::size_t chip, const events::RegionRecord& r, const std::vector<std::size_t>& stack)
+    std::size_t slotFor(std::size_t chip, const events::RegionRecord& r,
+                        const std::vector<std::size_t>& stack)
     {
         const auto& symbols = m_replay.trace.chips[chip].symbols.regions;
         const trace::RegionSymbol unknown{"region " + std::to_string(r.region), ""};
@@ -142,6 +145,7 @@ private:
     std::map<std::string, std::size_t> m_slots;
     std::vector<std::vector<std::uint32_t>> m_mxuBusy;
     std::vector<events::DmaRecord> m_dmaIssues;
+    CancelPoint m_cancel;
 };
 
 } // namespace
@@ -157,7 +161,9 @@ Summary summarize(const ReplayView& replay)
 
     std::vector<std::uint64_t> hbmBytes(replay.chips.size(), 0);
     std::map<std::tuple<int, int, bool>, DmaPath> paths;
+    CancelPoint cancel = replay.cancelPoint();
     replay.store.forEachDma([&](const events::DmaRecord& d) {
+        cancel();
         const bool remote = d.dstChip != d.chip;
         DmaPath& p = paths[{d.srcSpace, d.dstSpace, remote}];
         p.src = static_cast<isa::Space>(d.srcSpace);
@@ -172,7 +178,8 @@ Summary summarize(const ReplayView& replay)
     });
     for (auto& [key, p] : paths)
         s.dmaPaths.push_back(p);
-    std::sort(s.dmaPaths.begin(), s.dmaPaths.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+    std::sort(s.dmaPaths.begin(), s.dmaPaths.end(),
+              [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
 
     for (std::size_t c = 0; c < replay.chips.size(); ++c) {
         const events::ChipStats& st = replay.chips[c];

@@ -1,6 +1,9 @@
 #include "analysis/vmem_analysis.h"
 
+#include "util/cancel.h"
+
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace xps::analysis {
@@ -39,6 +42,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
     VmemAnalysis out;
     out.capacity = static_cast<std::uint64_t>(replay.trace.machine.vmemBytes);
     const std::size_t chips = replay.trace.chips.size();
+    CancelPoint cancel = replay.cancelPoint();
     std::vector<ChipBuffers> perChip(chips);
     for (std::size_t c = 0; c < chips; ++c) {
         for (const trace::Buffer& b : replay.trace.chips[c].symbols.buffers) {
@@ -62,6 +66,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
     for (const auto& chunk : accesses.chunks()) {
         for (std::size_t k = 0; k < chunk->size; ++k) {
+            cancel();
             const events::VmemAccess a = chunk->at(k);
             if (a.chip >= chips)
                 continue;
@@ -90,7 +95,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
             steps.push_back({b.firstAccess, static_cast<std::int64_t>(b.size)});
             steps.push_back({b.lastAccess + 1, -static_cast<std::int64_t>(b.size)});
         }
-        std::sort(steps.begin(), steps.end());
+        std::sort(steps.begin(), steps.end(), cancel.polling(std::less<>()));
         std::int64_t live = 0;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             live += steps[i].second;
@@ -111,8 +116,13 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
     // Double-buffering candidates: a buffer refilled by the same dma.start more than once, where the core
     // waited out most of each refill.
     std::map<std::tuple<int, std::string, std::uint32_t>, SingleBufferedLoop> loops;
+    // Transfer cycles per (destination chip, issuing pc), summed once: a loop per candidate over every DMA
+    // was candidates x DMAs.
+    std::map<std::pair<int, std::uint32_t>, std::uint64_t> transferCycles;
     for (const DmaFacts& f : dmas.dmas) {
+        cancel();
         const events::DmaRecord& d = f.record;
+        transferCycles[{d.dstChip, d.pc}] += d.end - d.start;
         if (d.dstSpace != static_cast<int>(isa::Space::Vmem) || d.dstChip >= chips)
             continue;
         for (std::size_t i : perChip[d.dstChip].byAddress) {
@@ -133,10 +143,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
         }
     }
     for (auto& [key, l] : loops) {
-        std::uint64_t transfer = 0;
-        for (const DmaFacts& f : dmas.dmas)
-            if (f.record.dstChip == l.chip && f.record.pc == l.dmaPc)
-                transfer += f.record.end - f.record.start;
+        const std::uint64_t transfer = transferCycles[{l.chip, l.dmaPc}];
         if (l.refills < 2 || !l.sameAddress || l.exposedCycles * 2 < transfer)
             continue;
         l.fitsTwice = out.chips[static_cast<std::size_t>(l.chip)].peakLiveBytes + l.bufferBytes <= out.capacity;

@@ -45,7 +45,8 @@ PcVmem vmemByPc(const ReplayView& replay, const analysis::ChipIndex& index, cons
     out.reads.resize(n);
     out.writes.resize(n);
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
-    for (const auto& chunk : accesses.chunks())
+    for (const auto& chunk : accesses.chunks()) {
+        throwIfStopped(replay.stop); // per chunk of 65,536 accesses
         for (std::size_t k = 0; k < chunk->size; ++k) {
             if (chunk->chip[k] != chip || (chunk->kind[k] & 2))
                 continue;
@@ -57,6 +58,7 @@ PcVmem vmemByPc(const ReplayView& replay, const analysis::ChipIndex& index, cons
                 continue;
             (chunk->kind[k] & 1 ? out.writes : out.reads)[pc].add(chunk->address[k], std::uint64_t{chunk->address[k]} + chunk->bytes[k]);
         }
+    }
     return out;
 }
 
@@ -79,26 +81,30 @@ class Proposer
 public:
     Proposer(const ReplayView& replay, const Analyses& a)
         : m_replay(replay), m_a(a), m_bundles(replay.store.bundles()),
-          m_index(m_bundles, static_cast<int>(replay.trace.chips.size()))
+          m_index(m_bundles, static_cast<int>(replay.trace.chips.size()), replay.stop),
+          m_cancel(replay.cancelPoint())
     {
         replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            m_cancel();
             if (w.satisfiedBy >= 0)
                 m_waitDmas[{w.chip, w.pc}].push_back(static_cast<std::uint32_t>(w.satisfiedBy));
         });
-        for (const analysis::DmaFacts& f : a.dma.dmas)
+        for (const analysis::DmaFacts& f : a.dma.dmas) {
+            m_cancel();
             m_dmasAt[{f.record.chip, f.record.pc}].push_back(&f.record);
+        }
     }
 
     std::vector<Suggestion> run()
     {
-        proposeHoists();
-        proposeSplits();
-        proposeRouteSplits();
-        proposeDoubleBuffers();
-        proposeRelaxedWaits();
-        proposeRebalance();
-        proposeWhatIfs();
-        proposeTileSize();
+        // Each rule's own loops poll m_cancel; between rules, the token itself.
+        for (void (Proposer::*rule)() :
+             {&Proposer::proposeHoists, &Proposer::proposeSplits, &Proposer::proposeRouteSplits,
+              &Proposer::proposeDoubleBuffers, &Proposer::proposeRelaxedWaits, &Proposer::proposeRebalance,
+              &Proposer::proposeWhatIfs, &Proposer::proposeTileSize}) {
+            throwIfStopped(m_replay.stop);
+            (this->*rule)();
+        }
         for (std::size_t i = 0; i < m_out.size(); ++i)
             m_out[i].id = "S" + std::to_string(i + 1);
         return std::move(m_out);
@@ -154,6 +160,7 @@ private:
             return none;
         Span src, dst;
         for (const events::DmaRecord* d : records->second) {
+            m_cancel();
             if (d->dstChip != d->chip)
                 return none; // a remote destination's readers are on another chip: not checked here
             if (d->srcSpace == static_cast<int>(isa::Space::Vmem))
@@ -305,6 +312,7 @@ private:
                 continue;
             bool local = true, touchesHbm = false;
             for (const events::DmaRecord* d : records->second) {
+                m_cancel();
                 local = local && d->dstChip == d->chip;
                 touchesHbm = touchesHbm || d->srcSpace == static_cast<int>(isa::Space::Hbm) || d->dstSpace == static_cast<int>(isa::Space::Hbm);
             }
@@ -420,6 +428,7 @@ private:
         };
         std::map<std::pair<int, std::uint32_t>, WaitUse> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            m_cancel();
             WaitUse& u = waits[{w.chip, w.pc}];
             ++u.executions;
             u.exposed += w.end - w.start;
@@ -540,6 +549,7 @@ private:
             std::size_t shortHops = 0, longHops = 0;
             bool eligible = true;
             for (const events::DmaRecord* d : records->second) {
+                m_cancel();
                 eligible = eligible && d->dstChip != d->chip && !d->longWay;
                 if (!eligible)
                     break;
@@ -779,6 +789,7 @@ private:
             if (it == m_dmasAt.end())
                 continue;
             for (const events::DmaRecord* d : it->second) {
+                m_cancel();
                 if (s.evidence.dmas.size() < 64)
                     s.evidence.dmas.push_back(d->id);
                 from = std::min(from, d->issue);
@@ -797,6 +808,7 @@ private:
     std::map<std::pair<int, std::uint32_t>, std::vector<const events::DmaRecord*>> m_dmasAt;
     std::map<int, PcVmem> m_vmem;
     std::vector<Suggestion> m_out;
+    CancelPoint m_cancel;
 };
 
 } // namespace

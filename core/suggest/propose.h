@@ -13,6 +13,8 @@
 
 namespace xps::suggest {
 
-std::vector<Suggestion> proposeSuggestions(const analysis::ReplayView& replay, const analysis::Analyses& analyses);
+// Throws Cancelled (util/cancel.h) once replay.stop is requested.
+std::vector<Suggestion> proposeSuggestions(const analysis::ReplayView& replay,
+                                           const analysis::Analyses& analyses);
 
 } // namespace xps::suggest

@@ -1,17 +1,21 @@
-// Measuring suggestions in the explorer, as a user sees it: the status names the suggestion being replayed
-// and how far it has come, and Cancel stops the measurement at once (it once sat for minutes in a DMA
-// livelock that neither Stop nor Cancel could reach).
+// Analysing and measuring suggestions in the explorer, as a user sees it: the status names the suggestion
+// being replayed and how far it has come, and Cancel stops the analyses or the measurement at once (it once
+// sat for minutes in a DMA livelock that neither Stop nor Cancel could reach).
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
-#include "ui_test_support.h"
 #include "trace/trace_io.h"
+#include "ui_test_support.h"
+#include "views/suggestions_view.h"
+#include "views/summary_view.h"
 #include "workloads/workloads.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QToolButton>
 
 using namespace xps;
@@ -69,13 +73,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Measuring, 60000);
 
         // "Measuring suggestion 1 of 4: <its title> — 37%", and the percentage moves while one replays.
-        static const QRegularExpression status(QStringLiteral("^Measuring suggestion (\\d+) of (\\d+): (.+) — (\\d+)%$"));
+        static const QRegularExpression status(
+            QStringLiteral("^Measuring suggestion (\\d+) of (\\d+): (.+) — (\\d+)%$"));
         QTRY_VERIFY_WITH_TIMEOUT(status.match(w.statusText()).hasMatch(), 20000);
         const QRegularExpressionMatch first = status.match(w.statusText());
         QVERIFY2(first.captured(2).toInt() >= 2, qPrintable(w.statusText()));
         QVERIFY(!first.captured(3).trimmed().isEmpty());
         const int measured = first.captured(1).toInt() - 1;
-        const QString title = QString::fromStdString(w.session()->run()->suggestions[static_cast<std::size_t>(measured)].title);
+        const QString title =
+            QString::fromStdString(w.session()->run()->suggestions[static_cast<std::size_t>(measured)].title);
         QCOMPARE(first.captured(3), title);
         QTRY_VERIFY_WITH_TIMEOUT(status.match(w.statusText()).captured(4).toInt() > 0, 20000);
 
@@ -88,13 +94,67 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Done, 5000);
         // The worker checks every few thousand replay steps: it ends within milliseconds; the bound here
         // leaves room for a loaded CI machine and the event loop's turn.
-        QVERIFY2(t.elapsed() < 1000, qPrintable(QStringLiteral("measurement stopped %1 ms after Cancel").arg(t.elapsed())));
+        QVERIFY2(t.elapsed() < 1000,
+                 qPrintable(QStringLiteral("measurement stopped %1 ms after Cancel").arg(t.elapsed())));
         std::size_t cancelled = 0;
         for (const auto& s : w.session()->run()->suggestions)
             if (s.measured && s.measured->verdict == suggest::Measurement::Verdict::Cancelled)
                 ++cancelled;
         QVERIFY(cancelled >= 1); // the one being replayed and those after it
         QVERIFY(!cancel->isVisible());
+        // The status says the measurement was cut short, and how far it got.
+        const QString expected = QStringLiteral("; measuring cancelled after %1 of %2 suggestions")
+                                     .arg(w.session()->run()->suggestions.size() - cancelled)
+                                     .arg(w.session()->run()->suggestions.size());
+        QVERIFY2(w.statusText().endsWith(expected), qPrintable(w.statusText()));
+    }
+
+    void cancelWhileAnalysingStopsTheAnalysesAndSaysSo()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QToolButton* cancel = cancelButton(w);
+        QVERIFY(cancel);
+        // A person clicks Cancel as soon as the status says the replay is being analysed (3 M bundles: the
+        // analyses take a few hundred milliseconds here, seconds under a debugger).
+        QElapsedTimer t;
+        bool clicked = false;
+        connect(w.session(), &ui::ReplaySession::stageChanged, this, [&](ui::ReplaySession::Stage stage) {
+            if (stage != ui::ReplaySession::Stage::Analyzing || clicked)
+                return;
+            QVERIFY(cancel->isVisible());
+            clicked = true;
+            t.start();
+            QTest::mouseClick(cancel, Qt::LeftButton);
+        });
+        w.openFile(stressTrace(3'000'000));
+        QTRY_VERIFY_WITH_TIMEOUT(clicked, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Done, 5000);
+        // bench_cancel measures the worker's own latency (under 50 ms at 10 M bundles); this bound leaves
+        // room for a loaded CI machine and the event loop's turn.
+        QVERIFY2(t.elapsed() < 1000,
+                 qPrintable(QStringLiteral("analyses stopped %1 ms after Cancel").arg(t.elapsed())));
+        QVERIFY2(w.statusText().endsWith(QStringLiteral("; analyses cancelled")), qPrintable(w.statusText()));
+        QVERIFY(!w.session()->analysesAvailable());
+        QVERIFY(!cancel->isVisible());
+
+        // The views that need the analyses say why they are empty and how to get them; the replay's own
+        // views keep what ran.
+        const QString cancelled = ui::ReplaySession::analysesCancelledText();
+        QVERIFY2(w.summary()->headline().contains(cancelled), qPrintable(w.summary()->headline()));
+        QVERIFY2(w.summary()->headline().contains(QStringLiteral("Replayed 3,0")),
+                 qPrintable(w.summary()->headline()));
+        auto* detail = w.suggestions()->findChild<QTextBrowser*>();
+        QVERIFY(detail);
+        QCOMPARE(detail->toPlainText(), cancelled);
+        QCOMPARE(w.suggestions()->list()->rowCount(), 0);
+        QCOMPARE(w.session()->run()->result.status, sim::ReplayResult::Status::Completed);
+
+        // Replay again analyses it anew.
+        w.session()->replayAgain(sim::ReplayMode::TimingOnly);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->analysesAvailable(), 60000);
+        QVERIFY(!w.session()->analysesWereCancelled());
     }
 };
 

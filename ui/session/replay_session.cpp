@@ -2,6 +2,7 @@
 
 #include "suggest/propose.h"
 #include "trace/trace_io.h"
+#include "util/cancel.h"
 #include "util/text.h"
 
 #include <QMetaObject>
@@ -42,8 +43,14 @@ QString endText(const Run& run)
 
 ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {}
 
+QString ReplaySession::analysesCancelledText()
+{
+    return tr("The analyses were cancelled. Replay > Replay again analyses the trace anew.");
+}
+
 ReplaySession::~ReplaySession()
 {
+    m_analysisStop.request_stop();
     m_worker.request_stop();
     m_compareWorker.request_stop();
     for (std::jthread& t : m_retired)
@@ -89,6 +96,8 @@ void ReplaySession::replayAgain(sim::ReplayMode mode)
 
 void ReplaySession::cancel()
 {
+    if (m_stage == Stage::Analyzing)
+        m_analysisStop.request_stop();
     m_worker.request_stop();
     m_compareWorker.request_stop();
 }
@@ -96,6 +105,8 @@ void ReplaySession::cancel()
 void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path,
                           sim::ReplayMode mode)
 {
+    m_analysisStop.request_stop();
+    m_analysisStop = std::stop_source();
     retire(m_worker);
     retire(m_compareWorker);
     const std::uint64_t request = ++m_request;
@@ -103,12 +114,13 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
     // A StableHLO module is compiled as it loads (on the worker, like any load).
     const QString loading = path.endsWith(QStringLiteral(".mlir")) ? tr("Compiling %1…") : tr("Loading %1…");
     setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : loading.arg(path));
-    m_worker = std::jthread([this, request, reuse = std::move(reuse), path, mode](std::stop_token stop) {
-        work(stop, request, reuse, path, mode);
+    m_worker = std::jthread([this, request, reuse = std::move(reuse), path, mode,
+                             analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
+        work(stop, analysisStop, request, reuse, path, mode);
     });
 }
 
-void ReplaySession::work(std::stop_token stop, std::uint64_t request,
+void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
                          std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode)
 {
     if (!trace) {
@@ -137,6 +149,7 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request,
     post(request, [this, run] {
         m_run = run;
         m_analysesReady = false;
+        m_analysesCancelled = false;
         emit opened();
         setStage(Stage::Replaying, tr("Replaying…"));
     });
@@ -169,10 +182,24 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request,
         analysis::ReplayView{*trace, run->store, run->result.totalCycles, run->result.chips});
     // A second analysis thread only where it leaves a core for the GUI thread (on two cores it starved
     // the event loop for 50+ ms).
-    run->graph =
-        analysis::analyzeReplayInPlace(*run->view, run->analyses, std::thread::hardware_concurrency() > 2);
-    if (completed)
-        run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
+    // Cancel reaches into every analysis and proposal rule (they poll the view's stop token): the worker
+    // stops within milliseconds and the partial results are never shown.
+    run->view->stop = analysisStop;
+    try {
+        run->graph = analysis::analyzeReplayInPlace(*run->view, run->analyses,
+                                                    std::thread::hardware_concurrency() > 2);
+        if (completed)
+            run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
+        run->view->stop = {}; // later readers of the view (reports, exports) are not this worker's to cancel
+    } catch (const Cancelled&) {
+        run->view->stop = {};
+        post(request, [this, ended] {
+            m_analysesCancelled = true;
+            emit analysesCancelled();
+            setStage(Stage::Done, tr("%1; analyses cancelled").arg(ended));
+        });
+        return;
+    }
     const bool measure =
         completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
     post(request, [this, ended, measure] {
@@ -199,10 +226,20 @@ void ReplaySession::work(std::stop_token stop, std::uint64_t request,
                 });
             });
     }
-    post(request, [this, run, measured = std::move(measured), ended]() mutable {
+    std::size_t measuredCount = 0;
+    for (const suggest::Suggestion& s : measured)
+        measuredCount +=
+            s.measured && s.measured->verdict != suggest::Measurement::Verdict::Cancelled ? 1 : 0;
+    const QString done = measuredCount == measured.size()
+                             ? ended
+                             : tr("%1; measuring cancelled after %2 of %3 suggestions")
+                                   .arg(ended)
+                                   .arg(measuredCount)
+                                   .arg(measured.size());
+    post(request, [this, run, measured = std::move(measured), done]() mutable {
         run->suggestions = std::move(measured);
         emit suggestionsMeasured();
-        setStage(Stage::Done, ended);
+        setStage(Stage::Done, done);
     });
 }
 

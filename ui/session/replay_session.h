@@ -61,6 +61,10 @@ public:
     std::shared_ptr<const Run> runHandle() const { return m_run; }
     Stage stage() const { return m_stage; }
     bool analysesAvailable() const { return m_analysesReady; }
+    // Cancel was clicked while the analyses ran: the replay's events are shown, nothing derived from them.
+    bool analysesWereCancelled() const { return m_analysesCancelled; }
+    // What the views that need the analyses say instead when they were cancelled.
+    static QString analysesCancelledText();
     sim::ReplayMode mode() const { return m_mode; }
     bool isBusy() const { return m_stage != Stage::Idle && m_stage != Stage::Done; }
 
@@ -68,14 +72,15 @@ public:
     void compareSuggestion(int index);
 
 signals:
-    void opened();                     // run() holds the new trace; replay starting
+    void opened(); // run() holds the new trace; replay starting
     void openFailed(const QString& message);
     void openStopped(); // cancelled while loading or compiling: nothing was opened
     void stageChanged(xps::ui::ReplaySession::Stage stage, const QString& text);
     void progress(quint64 bundles, quint64 cycle, double elapsedSeconds);
-    void eventsChanged();              // more events ingested into the lanes (at most ~8 Hz)
+    void eventsChanged(); // more events ingested into the lanes (at most ~8 Hz)
     void replayEnded(const QString& summary, bool completed);
     void analysesReady();
+    void analysesCancelled();
     // `done` of `total` measured; `current` (0..1) is how far the one being measured, `title`, has come.
     void measuringProgress(int done, int total, double current, const QString& title);
     void suggestionsMeasured();
@@ -84,8 +89,8 @@ signals:
 
 private:
     void start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode);
-    void work(std::stop_token stop, std::uint64_t request, std::shared_ptr<const trace::Trace> trace, QString path,
-              sim::ReplayMode mode);
+    void work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
+              std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode);
     template <typename Fn> void post(std::uint64_t request, Fn&& fn);
     void setStage(Stage stage, const QString& text);
     void retire(std::jthread& worker);
@@ -93,9 +98,14 @@ private:
     std::shared_ptr<Run> m_run;
     Stage m_stage = Stage::Idle;
     bool m_analysesReady = false;
+    bool m_analysesCancelled = false;
     sim::ReplayMode m_mode = sim::ReplayMode::Full;
     std::uint64_t m_request = 0; // GUI thread only
     std::jthread m_worker;
+    // The analyses' own stop: a Cancel while the replay runs stops the replay and the partial replay is still
+    // analysed (the views explain what ran); a Cancel while the analyses run stops them. Requested too when
+    // the request is superseded or the session ends.
+    std::stop_source m_analysisStop;
     std::jthread m_compareWorker;
     // Superseded workers finish in the background (a join could block the GUI thread for a whole
     // analysis); their posts are dropped by request number.

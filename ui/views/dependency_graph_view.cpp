@@ -176,6 +176,10 @@ DependencyGraphView::DependencyGraphView(ReplaySession* session, SelectionModel*
     layout->addWidget(m_info);
 
     connect(session, &ReplaySession::opened, this, &DependencyGraphView::reset);
+    connect(session, &ReplaySession::analysesCancelled, this, [this] {
+        m_info->setText(
+            QStringLiteral("<i>%1</i>").arg(ReplaySession::analysesCancelledText().toHtmlEscaped()));
+    });
     connect(session, &ReplaySession::analysesReady, this, [this] {
         if (const auto& focus = m_selection->selection().focus)
             centreOn(*focus, false);

@@ -90,6 +90,7 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
 
     connect(session, &ReplaySession::opened, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::analysesReady, this, &SuggestionsView::fill);
+    connect(session, &ReplaySession::analysesCancelled, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::suggestionsMeasured, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::comparisonReady, this, &SuggestionsView::showComparison);
     connect(session, &ReplaySession::comparisonProgress, this, [this](int, const QString& text) {
@@ -120,7 +121,10 @@ void SuggestionsView::fill()
     m_verdict->clear();
     m_compare->setEnabled(false);
     if (!run || !m_session->analysesAvailable()) {
-        m_detail->setHtml(tr("<i>Suggestions appear when the replay has been analysed.</i>"));
+        m_detail->setHtml(
+            m_session->analysesWereCancelled()
+                ? QStringLiteral("<i>%1</i>").arg(ReplaySession::analysesCancelledText().toHtmlEscaped())
+                : tr("<i>Suggestions appear when the replay has been analysed.</i>"));
         return;
     }
     if (run->suggestions.empty()) {

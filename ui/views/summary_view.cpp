@@ -84,6 +84,7 @@ SummaryView::SummaryView(ReplaySession* session, QWidget* parent)
     connect(session, &ReplaySession::opened, this, &SummaryView::showProgress);
     connect(session, &ReplaySession::progress, this, &SummaryView::showProgress);
     connect(session, &ReplaySession::analysesReady, this, &SummaryView::showAnalyses);
+    connect(session, &ReplaySession::analysesCancelled, this, &SummaryView::showProgress);
     connect(&Theme::instance(), &Theme::changed, this, &SummaryView::applyTheme);
     applyTheme();
 }
@@ -111,9 +112,16 @@ void SummaryView::showProgress()
     const Run* run = m_session->run();
     if (!run || m_session->analysesAvailable())
         return;
-    m_header->setText(tr("<h3>%1</h3>Replaying on the GRM: %2 bundles, cycle %3…")
-                          .arg(QString::fromStdString(run->trace->name).toHtmlEscaped(),
-                               cyclesText(run->lanes->bundlesSeen()), cyclesText(run->lanes->endCycle())));
+    const QString name = QString::fromStdString(run->trace->name).toHtmlEscaped();
+    if (m_session->analysesWereCancelled())
+        m_header->setText(tr("<h3>%1</h3>Replayed %2 bundles in %3 cycles. %4")
+                              .arg(name, cyclesText(run->lanes->bundlesSeen()),
+                                   cyclesText(run->lanes->endCycle()),
+                                   ReplaySession::analysesCancelledText().toHtmlEscaped()));
+    else
+        m_header->setText(
+            tr("<h3>%1</h3>Replaying on the GRM: %2 bundles, cycle %3…")
+                .arg(name, cyclesText(run->lanes->bundlesSeen()), cyclesText(run->lanes->endCycle())));
     m_chips->setRowCount(0);
     m_regions->setRowCount(0);
     m_stalls->clearPlottables();
