@@ -44,8 +44,12 @@ RunComparison compareChange(const trace::Trace& trace, ReplayResult& baseline,
     const Verdict v = comparison.measurement.verdict;
     if (v == Verdict::Failed || v == Verdict::Cancelled)
         return comparison;
-    const analysis::ReplayView view{run.trace, run.store, run.result.totalCycles, run.result.chips};
-    comparison.rows = compareAnalyses(baselineAnalyses, analysis::analyzeReplay(view));
+    const analysis::ReplayView view{run.trace, run.store, run.result.totalCycles, run.result.chips, stop};
+    try {
+        comparison.rows = compareAnalyses(baselineAnalyses, analysis::analyzeReplay(view));
+    } catch (const Cancelled&) {
+        comparison.measurement.verdict = Verdict::Cancelled; // measured, but its analyses were cut short
+    }
     return comparison;
 }
 

@@ -30,7 +30,8 @@ struct RunComparison
 // The rows for two analysed replays of the same program (before and after a change).
 std::vector<MetricRow> compareAnalyses(const analysis::Analyses& baseline, const analysis::Analyses& changed);
 
-// `baseline` is the full-mode replay of `trace`, `baselineAnalyses` its analyses.
+// `baseline` is the full-mode replay of `trace`, `baselineAnalyses` its analyses. A stop requested at any
+// point (the replay, the comparison of outputs, the analyses) ends it within milliseconds as Cancelled.
 RunComparison compareChange(const trace::Trace& trace, ReplayResult& baseline,
                             const analysis::Analyses& baselineAnalyses, const suggest::Change& change,
                             std::stop_token stop = {});

@@ -11,7 +11,7 @@ namespace xps::sim {
 using suggest::Measurement;
 
 std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
-                                          std::vector<ChipState>& b)
+                                          std::vector<ChipState>& b, std::stop_token stop)
 {
     if (a.size() != b.size() || a.size() != trace.chips.size())
         return "the replays ended with different chip counts";
@@ -25,6 +25,8 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
             ChipState& sa = a[static_cast<std::size_t>(chip.chip)];
             ChipState& sb = b[static_cast<std::size_t>(chip.chip)];
             for (std::uint64_t offset = 0; offset < buffer->size; offset += kBlock) {
+                if (stop.stop_requested())
+                    return std::nullopt;
                 const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, buffer->size - offset));
                 sa.memory(buffer->space).read(buffer->address + offset, {x.data(), n});
                 sb.memory(buffer->space).read(buffer->address + offset, {y.data(), n});
@@ -102,7 +104,12 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
                               static_cast<double>(baseline.totalCycles)
                         : 0.0;
     // Outputs are compared against the original trace's buffer table: no change moves a buffer.
-    if (std::optional<std::string> diff = compareOutputs(trace, baseline.finalState, r.finalState)) {
+    std::optional<std::string> diff = compareOutputs(trace, baseline.finalState, r.finalState, stop);
+    if (stop.stop_requested()) {
+        m.verdict = Measurement::Verdict::Cancelled;
+        return m;
+    }
+    if (diff) {
         m.verdict = Measurement::Verdict::OutputsDiffer;
         m.detail = *diff;
         return m;

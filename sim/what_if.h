@@ -16,9 +16,10 @@
 namespace xps::sim {
 
 // The first difference between the output buffers of two final states of the same trace (or of a trace
-// and its transformed version, which keep the buffer table), or nothing if they are bit-identical.
+// and its transformed version, which keep the buffer table), or nothing if they are bit-identical. Stops
+// early (saying nothing) once `stop` is requested: gigabytes of outputs take a while.
 std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
-                                          std::vector<ChipState>& b);
+                                          std::vector<ChipState>& b, std::stop_token stop = {});
 
 // The changed trace and its replay, for callers that look further than the cycle count (Apply and compare).
 struct ChangedRun
