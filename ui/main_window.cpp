@@ -17,6 +17,7 @@
 #include "session/session_notes.h"
 #include "theme/theme.h"
 #include "util/atomic_file.h"
+#include "views/bookmarks_view.h"
 #include "views/dependency_graph_view.h"
 #include "views/disassembly_view.h"
 #include "views/dma_lanes_view.h"
@@ -104,6 +105,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     dmaLanes->lanes()->setNotes(m_document->notes());
     QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this),
                                  tr("Notes"), Qt::LeftDockWidgetArea);
+    m_bookmarks = new BookmarksView(m_document->notes(), this);
+    QDockWidget* bookmarks = addDock(m_bookmarks, tr("Bookmarks"), Qt::LeftDockWidgetArea);
+    connect(m_bookmarks, &BookmarksView::showRequested, this, &MainWindow::showBookmark);
     auto* heatmapView = new VmemHeatmapView(m_session, m_selection, this);
     heatmapView->setNotes(m_document->notes());
     QDockWidget* heatmap = addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
@@ -115,6 +119,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     disassembly->raise();
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);
     tabifyDockWidget(suggestions, notes);
+    tabifyDockWidget(notes, bookmarks);
     suggestions->raise();
     m_document->setLayoutProvider([this] { return saveState(); });
     connect(m_document, &SessionDocument::loaded, this, [this] {
@@ -123,7 +128,15 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         m_currentBookmark = -1;
         updateBookmarkMenu();
     });
-    connect(m_document->notes(), &SessionNotes::bookmarksChanged, this, &MainWindow::updateBookmarkMenu);
+    connect(m_document->notes(), &SessionNotes::bookmarkRemoved, this, [this](int index) {
+        if (index == m_currentBookmark)
+            m_currentBookmark = -1;
+        else if (index < m_currentBookmark)
+            --m_currentBookmark;
+    });
+    // Queued: the menu is rebuilt after the action that changed the list (Delete in this menu) has returned.
+    connect(m_document->notes(), &SessionNotes::bookmarksChanged, this, &MainWindow::updateBookmarkMenu,
+            Qt::QueuedConnection);
     connect(m_document, &SessionDocument::saved, this, [this](const QString& path, const QString& error) {
         if (error.isEmpty())
             statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
@@ -279,6 +292,9 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     const QSize available = QGuiApplication::primaryScreen()
                                 ? QGuiApplication::primaryScreen()->availableGeometry().size()
                                 : QSize(1500, 950);
+    // The docks are tabified by now, but the layout's minimum (which resize() obeys) is still the one it
+    // computed while they were stacked one above the other (882 px with the Bookmarks dock): recompute it.
+    layout()->activate();
     resize(QSize(1500, 950).boundedTo(available));
     if (restoreLayout) {
         restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -392,6 +408,8 @@ void MainWindow::createActions()
 
     m_bookmarkMenu = menuBar()->addMenu(tr("&Bookmarks"));
     updateBookmarkMenu();
+    // Rename and Delete name the bookmark last shown, which changes without the list changing.
+    connect(m_bookmarkMenu, &QMenu::aboutToShow, this, &MainWindow::updateBookmarkMenu);
 
     QMenu* replay = menuBar()->addMenu(tr("&Replay"));
     m_replayAction = replay->addAction(tr("&Replay again"), this, [this] {
@@ -686,6 +704,37 @@ void MainWindow::updateBookmarkMenu()
     m_bookmarkMenu->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp), this,
                               [this] { stepBookmark(-1); });
     const auto& bookmarks = m_document->notes()->bookmarks();
+    const bool current =
+        m_currentBookmark >= 0 && static_cast<std::size_t>(m_currentBookmark) < bookmarks.size();
+    const QString currentName =
+        current ? QString::fromStdString(bookmarks[static_cast<std::size_t>(m_currentBookmark)].name)
+                : QString();
+    QAction* rename = m_bookmarkMenu->addAction(
+        current ? tr("&Rename “%1”…").arg(currentName) : tr("&Rename bookmark…"), this, [this] {
+            auto* notes = m_document->notes();
+            const auto index = static_cast<std::size_t>(m_currentBookmark);
+            if (m_currentBookmark < 0 || index >= notes->bookmarks().size())
+                return;
+            bool ok = false;
+            const QString name = QInputDialog::getText(
+                this, tr("Rename bookmark"), tr("Name of this view:"), QLineEdit::Normal,
+                QString::fromStdString(notes->bookmarks()[index].name), &ok);
+            if (ok)
+                notes->renameBookmark(index, name.toStdString());
+        });
+    rename->setEnabled(current);
+    QAction* remove = m_bookmarkMenu->addAction(
+        current ? tr("&Delete “%1”").arg(currentName) : tr("&Delete bookmark"), this, [this] {
+            if (m_currentBookmark >= 0)
+                m_document->notes()->removeBookmark(static_cast<std::size_t>(m_currentBookmark));
+        });
+    remove->setEnabled(current);
+    m_bookmarkMenu->addAction(tr("Bookmarks &panel"), this, [this] {
+        if (auto* dock = qobject_cast<QDockWidget*>(m_bookmarks->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+    });
     if (!bookmarks.empty())
         m_bookmarkMenu->addSeparator();
     for (std::size_t i = 0; i < bookmarks.size(); ++i)
@@ -821,19 +870,13 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"),
-            QStringLiteral("summary"),
-            QStringLiteral("disassembly"),
-            QStringLiteral("suggestions"),
-            QStringLiteral("heatmap"),
-            QStringLiteral("dma"),
-            QStringLiteral("graph"),
-            QStringLiteral("notes"),
-            QStringLiteral("profile"),
-            QStringLiteral("profile-graph"),
-            QStringLiteral("profile-transfers"),
-            QStringLiteral("replay-profile"),
-            QStringLiteral("replay-transfers")};
+    return {QStringLiteral("timeline"),       QStringLiteral("summary"),
+            QStringLiteral("disassembly"),    QStringLiteral("suggestions"),
+            QStringLiteral("heatmap"),        QStringLiteral("dma"),
+            QStringLiteral("graph"),          QStringLiteral("notes"),
+            QStringLiteral("bookmarks"),      QStringLiteral("profile"),
+            QStringLiteral("profile-graph"),  QStringLiteral("profile-transfers"),
+            QStringLiteral("replay-profile"), QStringLiteral("replay-transfers")};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -20,6 +20,7 @@ class QToolButton;
 
 namespace xps::ui {
 
+class BookmarksView;
 class DisassemblyView;
 class ProfileDocument;
 class ProfileExplorer;
@@ -49,6 +50,7 @@ public:
     ProfileExplorer* profileExplorer() const { return m_profileExplorer; } // nullptr until a profile is shown
     SelectionModel* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
+    BookmarksView* bookmarks() const { return m_bookmarks; }
     DisassemblyView* disassembly() const { return m_disassembly; }
     SummaryView* summary() const { return m_summary; }
     SuggestionsView* suggestions() const { return m_suggestions; }
@@ -133,7 +135,8 @@ private:
     QToolButton* m_cancel;
     SessionDocument* m_document;
     QMenu* m_bookmarkMenu = nullptr;
-    int m_currentBookmark = -1;
+    BookmarksView* m_bookmarks = nullptr;
+    int m_currentBookmark = -1; // the bookmark last added or shown: the one the menu renames or deletes
     bool m_presenting = false;
     QFont m_normalFont;
 };

@@ -63,7 +63,21 @@ void SessionNotes::removeBookmark(std::size_t index)
     if (index >= m_bookmarks.size())
         return;
     m_bookmarks.erase(m_bookmarks.begin() + static_cast<std::ptrdiff_t>(index));
+    emit bookmarkRemoved(static_cast<int>(index));
     emit bookmarksChanged();
+}
+
+bool SessionNotes::renameBookmark(std::size_t index, const std::string& name)
+{
+    const auto first = name.find_first_not_of(" \t\r\n");
+    if (index >= m_bookmarks.size() || first == std::string::npos)
+        return false;
+    const std::string trimmed = name.substr(first, name.find_last_not_of(" \t\r\n") - first + 1);
+    if (m_bookmarks[index].name != trimmed) {
+        m_bookmarks[index].name = trimmed;
+        emit bookmarksChanged();
+    }
+    return true;
 }
 
 session::SuggestionState SessionNotes::suggestionState(const std::string& id) const

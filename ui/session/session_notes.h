@@ -30,6 +30,8 @@ public:
 
     void addBookmark(session::Bookmark bookmark);
     void removeBookmark(std::size_t index);
+    // Renames bookmark `index`; a name of only spaces is refused (false), as when it is added.
+    bool renameBookmark(std::size_t index, const std::string& name);
 
     // What the person decided about each suggestion, by id; open unless set.
     session::SuggestionState suggestionState(const std::string& id) const;
@@ -43,6 +45,7 @@ public:
 signals:
     void notesChanged();
     void bookmarksChanged();
+    void bookmarkRemoved(int index); // before bookmarksChanged: who keeps an index adjusts it
     void suggestionStatesChanged();
 
 private:

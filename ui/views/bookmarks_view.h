@@ -1,0 +1,45 @@
+#pragma once
+// The bookmarks panel: every named view of the document with its cycle range. A double-click (or Show)
+// brings the views back to it; its name is edited in place (F2, or a click on the selected name);
+// Delete removes the selected ones. The Bookmarks menu does the same for the bookmark last shown.
+
+#include <QWidget>
+
+class QPushButton;
+class QTableWidget;
+
+namespace xps::ui {
+
+class SessionNotes;
+
+class BookmarksView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit BookmarksView(SessionNotes* notes, QWidget* parent = nullptr);
+
+    QTableWidget* table() const { return m_table; }
+    QPushButton* showButton() const { return m_show; }
+    QPushButton* deleteButton() const { return m_delete; }
+    // Starts editing bookmark `index`'s name in the table.
+    void editName(int index);
+
+signals:
+    void showRequested(int index);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void fill();
+    void removeSelected();
+    int selectedRow() const; // the current row if it is selected, else -1
+
+    SessionNotes* m_notes;
+    QTableWidget* m_table;
+    QPushButton* m_show;
+    QPushButton* m_delete;
+    bool m_filling = false;
+};
+
+} // namespace xps::ui
