@@ -5,6 +5,7 @@
 #include "session/session_notes.h"
 #include "views/event_text.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +15,8 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace xps::ui {
 namespace {
@@ -46,7 +49,8 @@ QString metricText(double v, const std::string& unit)
 SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
     : QWidget(parent), m_session(session), m_selection(selection), m_list(new QTableWidget(0, 6, this)),
       m_detail(new QTextBrowser(this)), m_compare(new QPushButton(tr("Apply and compare"), this)),
-      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this))
+      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this)),
+      m_showDismissed(new QCheckBox(this))
 {
     setObjectName(QStringLiteral("suggestions"));
     m_list->setHorizontalHeaderLabels({tr("id"), tr("severity"), tr("gain"), tr("verdict"), tr("suggestion"), tr("state")});
@@ -77,6 +81,9 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     m_state->setToolTip(tr("What the review decided: open, applied or dismissed (saved with the session, shown in reports)"));
     m_state->setEnabled(false);
     buttons->addWidget(m_state);
+    m_showDismissed->setToolTip(tr("Show the dismissed suggestions, greyed, below the others"));
+    m_showDismissed->hide(); // until one is dismissed
+    buttons->addWidget(m_showDismissed);
     buttons->addWidget(m_verdict, 1);
     lowerLayout->addLayout(buttons);
     lowerLayout->addWidget(m_comparison, 3);
@@ -88,7 +95,11 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
 
-    connect(session, &ReplaySession::opened, this, &SuggestionsView::fill);
+    connect(session, &ReplaySession::opened, this, [this] {
+        m_comparisons.clear();
+        fill();
+    });
+    connect(m_showDismissed, &QCheckBox::toggled, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::analysesReady, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::analysesCancelled, this, &SuggestionsView::fill);
     connect(session, &ReplaySession::suggestionsMeasured, this, &SuggestionsView::fill);
@@ -98,23 +109,38 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
         m_comparison->setRowCount(0);
     });
     connect(m_list, &QTableWidget::itemSelectionChanged, this, &SuggestionsView::onCurrentChanged);
-    connect(m_list, &QTableWidget::cellClicked, this, [this](int row) { showEvidence(row); });
+    connect(m_list, &QTableWidget::cellClicked, this, [this](int row) { showEvidence(indexOfRow(row)); });
     connect(m_compare, &QPushButton::clicked, this, [this] {
         if (currentIndex() >= 0)
             m_session->compareSuggestion(currentIndex());
     });
 }
 
-int SuggestionsView::currentIndex() const
+int SuggestionsView::indexOfRow(int row) const
 {
     const Run* run = m_session->run();
-    const int row = m_list->currentRow();
-    return run && row >= 0 && static_cast<std::size_t>(row) < run->suggestions.size() ? row : -1;
+    if (!run || row < 0 || static_cast<std::size_t>(row) >= m_rowIndex.size())
+        return -1;
+    const int index = m_rowIndex[static_cast<std::size_t>(row)];
+    return static_cast<std::size_t>(index) < run->suggestions.size() ? index : -1;
+}
+
+int SuggestionsView::rowOfIndex(int index) const
+{
+    const auto it = std::find(m_rowIndex.begin(), m_rowIndex.end(), index);
+    return it == m_rowIndex.end() ? -1 : static_cast<int>(it - m_rowIndex.begin());
+}
+
+int SuggestionsView::currentIndex() const
+{
+    return indexOfRow(m_list->currentRow());
 }
 
 void SuggestionsView::fill()
 {
     const Run* run = m_session->run();
+    const int keep = currentIndex(); // stays selected if it is still listed
+    m_rowIndex.clear();
     m_list->setRowCount(0);
     m_detail->clear();
     m_comparison->setRowCount(0);
@@ -133,10 +159,21 @@ void SuggestionsView::fill()
                               : tr("<i>Suggestions need a complete replay: replay again without cancelling.</i>"));
         return;
     }
-    m_list->setRowCount(static_cast<int>(run->suggestions.size()));
+    // The ranking without the dismissed ones; those after it, greyed, when asked for.
+    std::vector<int> dismissed;
     for (std::size_t i = 0; i < run->suggestions.size(); ++i) {
-        const suggest::Suggestion& s = run->suggestions[i];
-        const int r = static_cast<int>(i);
+        const bool isDismissed = m_notes && m_notes->suggestionState(run->suggestions[i].id) ==
+                                                session::SuggestionState::Dismissed;
+        (isDismissed ? dismissed : m_rowIndex).push_back(static_cast<int>(i));
+    }
+    m_showDismissed->setText(tr("show dismissed (%1)").arg(dismissed.size()));
+    m_showDismissed->setVisible(!dismissed.empty());
+    if (m_showDismissed->isChecked())
+        m_rowIndex.insert(m_rowIndex.end(), dismissed.begin(), dismissed.end());
+    m_list->setRowCount(static_cast<int>(m_rowIndex.size()));
+    for (std::size_t row = 0; row < m_rowIndex.size(); ++row) {
+        const suggest::Suggestion& s = run->suggestions[static_cast<std::size_t>(m_rowIndex[row])];
+        const int r = static_cast<int>(row);
         m_list->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(s.id)));
         m_list->setItem(r, 1, new QTableWidgetItem(QString::fromUtf8(suggest::severityName(s.severity).data()) +
                                                    (s.whatIf ? tr(", what-if") : QString())));
@@ -149,29 +186,45 @@ void SuggestionsView::fill()
         m_list->item(r, 4)->setToolTip(QString::fromStdString(s.explanation));
     }
     showStates();
+    if (const int row = rowOfIndex(keep); row >= 0)
+        m_list->selectRow(row);
+    else if (m_rowIndex.empty() && !dismissed.empty())
+        m_detail->setHtml(tr("<i>Every suggestion was dismissed: “show dismissed” lists them.</i>"));
 }
 
 void SuggestionsView::setNotes(SessionNotes* notes)
 {
     m_notes = notes;
     connect(notes, &SessionNotes::suggestionStatesChanged, this, &SuggestionsView::showStates);
-    connect(m_state, &QComboBox::activated, this, [this] {
-        const int index = currentIndex();
-        if (index >= 0 && m_notes)
-            m_notes->setSuggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id,
-                                        static_cast<session::SuggestionState>(m_state->currentData().toInt()));
-    });
-    showStates();
+    connect(m_state, &QComboBox::activated, this, &SuggestionsView::onStateChosen);
+    fill();
+}
+
+void SuggestionsView::onStateChosen()
+{
+    const int index = currentIndex();
+    if (index < 0 || !m_notes)
+        return;
+    const auto state = static_cast<session::SuggestionState>(m_state->currentData().toInt());
+    m_notes->setSuggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id, state);
+    if (state == session::SuggestionState::Dismissed) {
+        fill(); // it leaves the ranking (or moves to the greyed rows at the bottom)
+        if (const int row = rowOfIndex(index); row >= 0)
+            m_list->selectRow(row);
+    } else if (state == session::SuggestionState::Applied) {
+        onCurrentChanged(); // its fixed run
+    }
 }
 
 void SuggestionsView::showStates()
 {
     const Run* run = m_session->run();
-    if (!run || !m_notes || static_cast<std::size_t>(m_list->rowCount()) != run->suggestions.size())
+    if (!run || !m_notes || static_cast<std::size_t>(m_list->rowCount()) != m_rowIndex.size())
         return;
     const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
     for (int r = 0; r < m_list->rowCount(); ++r) {
-        const session::SuggestionState state = m_notes->suggestionState(run->suggestions[static_cast<std::size_t>(r)].id);
+        const session::SuggestionState state = m_notes->suggestionState(
+            run->suggestions[static_cast<std::size_t>(m_rowIndex[static_cast<std::size_t>(r)])].id);
         m_list->setItem(r, 5, new QTableWidgetItem(QString::fromUtf8(session::suggestionStateName(state).data())));
         for (int c = 0; c < m_list->columnCount(); ++c)
             if (QTableWidgetItem* item = m_list->item(r, c))
@@ -191,6 +244,16 @@ void SuggestionsView::onCurrentChanged()
             static_cast<int>(m_notes->suggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id))));
     if (index < 0)
         return;
+    // An applied suggestion leads to its fixed run: the comparison, replayed the first time only.
+    m_comparison->setRowCount(0);
+    m_verdict->clear();
+    if (const auto kept = m_comparisons.find(index); kept != m_comparisons.end())
+        showComparison(index, kept->second);
+    else if (m_notes &&
+             m_notes->suggestionState(m_session->run()->suggestions[static_cast<std::size_t>(index)].id) ==
+                 session::SuggestionState::Applied &&
+             !m_session->isBusy())
+        m_session->compareSuggestion(index);
     const suggest::Suggestion& s = m_session->run()->suggestions[static_cast<std::size_t>(index)];
     QString html = QStringLiteral("<h3>%1 · %2</h3><p>%3</p><p><b>Change:</b> %4</p>")
                        .arg(QString::fromStdString(s.id), QString::fromStdString(s.title).toHtmlEscaped(),
@@ -217,8 +280,8 @@ void SuggestionsView::showEvidence(int index)
     const Run* run = m_session->run();
     if (!run || index < 0 || static_cast<std::size_t>(index) >= run->suggestions.size())
         return;
-    if (m_list->currentRow() != index)
-        m_list->selectRow(index); // shows its explanation too
+    if (const int row = rowOfIndex(index); row >= 0 && m_list->currentRow() != row)
+        m_list->selectRow(row); // shows its explanation too
     const suggest::Suggestion& s = run->suggestions[static_cast<std::size_t>(index)];
     Selection selection;
     selection.origin = tr("suggestion %1").arg(QString::fromStdString(s.id));
@@ -233,6 +296,8 @@ void SuggestionsView::showEvidence(int index)
 
 void SuggestionsView::showComparison(int index, const sim::RunComparison& comparison)
 {
+    if (comparison.measurement.verdict != suggest::Measurement::Verdict::Cancelled)
+        m_comparisons[index] = comparison;
     if (index != currentIndex())
         return;
     const suggest::Measurement& m = comparison.measurement;

@@ -1,12 +1,18 @@
 #pragma once
 // Suggestions ranked by measured gain. A click moves every view to the evidence (time range, pcs, DMAs);
 // "Apply and compare" replays the changed program in the background and shows baseline and fixed side by
-// side with the deltas and the output check.
+// side with the deltas and the output check. The review's state of each acts: a dismissed one leaves the
+// ranking (shown greyed at the bottom on request), an applied one shows its fixed run whenever it is
+// selected (compared once, then kept).
 
 #include "compare_runs.h"
 
 #include <QWidget>
 
+#include <map>
+#include <vector>
+
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -34,11 +40,17 @@ public:
     // The state column and the state box follow (and set) what the session records per suggestion.
     void setNotes(SessionNotes* notes);
     QComboBox* stateBox() const { return m_state; }
+    // Dismissed suggestions leave the ranking; this shows them again, greyed, below the others.
+    QCheckBox* showDismissedBox() const { return m_showDismissed; }
+    // The suggestion (index into the run's list) on table row `row`, or -1; and the row of one, or -1.
+    int indexOfRow(int row) const;
+    int rowOfIndex(int index) const;
 
 private:
     void fill();
     void onCurrentChanged();
     void showComparison(int index, const sim::RunComparison& comparison);
+    void onStateChosen();
     int currentIndex() const; // index into the run's suggestions, -1 if none
 
     ReplaySession* m_session;
@@ -49,7 +61,12 @@ private:
     QLabel* m_verdict;
     QTableWidget* m_comparison;
     QComboBox* m_state;
+    QCheckBox* m_showDismissed;
     SessionNotes* m_notes = nullptr;
+    std::vector<int> m_rowIndex; // table row -> suggestion index
+    // Apply and compare's results by suggestion index, for this run: an applied suggestion shows its fixed
+    // run when selected, without replaying it again.
+    std::map<int, sim::RunComparison> m_comparisons;
     void showStates();
 };
 

@@ -1,0 +1,120 @@
+// The review's state of a suggestion acts (#25 point 7; it was a label that changed nothing): a dismissed
+// one leaves the ranking and comes back greyed at the bottom on request; an applied one leads to its fixed
+// run (the comparison of the changed program's replay), replayed once and shown whenever it is selected.
+#include "main_window.h"
+#include "session/replay_session.h"
+#include "session/session_document.h"
+#include "session/session_notes.h"
+#include "test_support.h"
+#include "ui_test_support.h"
+#include "views/suggestions_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QTableWidget>
+
+using namespace xps;
+
+namespace {
+
+QStringList listedIds(QTableWidget* list)
+{
+    QStringList ids;
+    for (int r = 0; r < list->rowCount(); ++r)
+        ids << list->item(r, 0)->text();
+    return ids;
+}
+
+void clickRow(QTableWidget* list, int row)
+{
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                      list->visualItemRect(list->item(row, 0)).center());
+}
+
+} // namespace
+
+class TestUiSuggestionStates : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { test::startUiTests(); }
+
+    void cleanup()
+    {
+        const QStringList unexpected = test::takeUnexpectedMessages();
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
+    }
+
+    void dismissedLeaveTheRankingAndAppliedShowTheirFixedRun()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
+        QVERIFY(test::waitDone(w));
+        ui::SuggestionsView* view = w.suggestions();
+        qobject_cast<QDockWidget*>(view->parentWidget())->raise();
+        QTableWidget* list = view->list();
+        QComboBox* state = view->stateBox();
+        QCheckBox* showDismissed = view->showDismissedBox();
+        const int all = list->rowCount();
+        QVERIFY(all >= 3);
+        QVERIFY(!showDismissed->isVisible()); // nothing dismissed yet
+
+        // Dismiss the second: the state box's last entry.
+        clickRow(list, 1);
+        const QString dismissed = list->item(1, 0)->text();
+        const QString third = list->item(2, 0)->text();
+        QTest::keyClick(state, Qt::Key_End);
+        QCOMPARE(state->currentText(), QStringLiteral("dismissed"));
+        QCOMPARE(list->rowCount(), all - 1);
+        QVERIFY(!listedIds(list).contains(dismissed));
+        QCOMPARE(list->item(1, 0)->text(), third); // the ranking closes up
+        QVERIFY(showDismissed->isVisible());
+        QCOMPARE(showDismissed->text(), QStringLiteral("show dismissed (1)"));
+
+        // On request it comes back, last and greyed, saying so.
+        QTest::mouseClick(showDismissed, Qt::LeftButton, {}, QPoint(8, showDismissed->height() / 2));
+        QVERIFY(showDismissed->isChecked());
+        QCOMPARE(list->rowCount(), all);
+        QCOMPARE(list->item(all - 1, 0)->text(), dismissed);
+        QCOMPARE(list->item(all - 1, 5)->text(), QStringLiteral("dismissed"));
+        QCOMPARE(list->item(all - 1, 4)->foreground().color(),
+                 view->palette().color(QPalette::Disabled, QPalette::Text));
+        QTest::mouseClick(showDismissed, Qt::LeftButton, {}, QPoint(8, showDismissed->height() / 2));
+        QCOMPARE(list->rowCount(), all - 1);
+
+        // Apply the best: its fixed run appears without clicking Apply and compare.
+        clickRow(list, 0);
+        const QString applied = list->item(0, 0)->text();
+        QCOMPARE(view->comparison()->rowCount(), 0);
+        QTest::keyClick(state, Qt::Key_Home);
+        QTest::keyClick(state, Qt::Key_Down);
+        QCOMPARE(state->currentText(), QStringLiteral("applied"));
+        QCOMPARE(list->item(0, 5)->text(), QStringLiteral("applied"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->comparison()->rowCount() > 0, 30000);
+        QVERIFY2(view->comparisonVerdict().contains(QStringLiteral("outputs bit-identical")),
+                 qPrintable(view->comparisonVerdict()));
+        QCOMPARE(view->comparison()->item(0, 0)->text(), QStringLiteral("total cycles"));
+        const QString fixedCycles = view->comparison()->item(0, 2)->text();
+
+        // Elsewhere and back: the fixed run is there at once (kept, not replayed again).
+        clickRow(list, 1);
+        QCOMPARE(view->comparison()->rowCount(), 0);
+        clickRow(list, 0);
+        QCOMPARE(list->item(0, 0)->text(), applied);
+        QVERIFY(view->comparison()->rowCount() > 0);
+        QCOMPARE(view->comparison()->item(0, 2)->text(), fixedCycles);
+
+        // The states are the session's: saved with it (tst_ui reopens one).
+        QVERIFY(w.document()->notes()->suggestionState(dismissed.toStdString()) ==
+                session::SuggestionState::Dismissed);
+        QVERIFY(w.document()->notes()->suggestionState(applied.toStdString()) ==
+                session::SuggestionState::Applied);
+    }
+};
+
+QTEST_MAIN(TestUiSuggestionStates)
+#include "tst_ui_suggestion_states.moc"
