@@ -184,9 +184,18 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         m_cancel->show();
     });
     connect(m_profile, &ProfileDocument::progress, this, [this](quint64 read, quint64 total) {
+        if (total == 0) { // a stream of unknown length: how much, not how far
+            m_progress->setRange(0, 0);
+            m_progress->setFormat(tr("%1 MB read").arg(static_cast<double>(read) / 1e6, 0, 'f', 0));
+            return;
+        }
+        const int permille =
+            static_cast<int>(1000.0 * std::min(1.0, static_cast<double>(read) / static_cast<double>(total)));
         m_progress->setRange(0, 1000);
-        m_progress->setValue(total > 0 ? static_cast<int>(std::min<quint64>(1000, read * 1000 / total)) : 0);
-        m_progress->setFormat(tr("%1 MB read").arg(static_cast<double>(read) / 1e6, 0, 'f', 0));
+        m_progress->setValue(permille);
+        m_progress->setFormat(tr("%1% of %2 MB")
+                                  .arg(permille / 10)
+                                  .arg(static_cast<double>(total) / 1e6, 0, 'f', total < 10'000'000 ? 1 : 0));
     });
     connect(m_profile, &ProfileDocument::loaded, this, [this] {
         const ProfileRun* run = m_profile->run();

@@ -14,6 +14,8 @@
 #include "ui_test_support.h"
 
 #include <QLineEdit>
+#include <QProgressBar>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -110,6 +112,41 @@ private slots:
         const QString details = explorer->transfers()->details();
         QVERIFY2(details.contains(QStringLiteral("4.00 MiB in 62.0 us (start to done)")),
                  qPrintable(details));
+    }
+
+    void theImportSaysHowFarItHasCome()
+    {
+        // A Chrome trace of about 45 MB whose size is known: the bar gives a percentage of it (it said only
+        // "N MB read", #25 point 10).
+        std::string json = "[";
+        for (int i = 0; i < 400000; ++i)
+            json += (i ? ",\n" : "") +
+                    std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
+                    std::to_string(i * 3) +
+                    R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
+                    std::to_string(i + 1) + "}}";
+        json += "]";
+        const QString path = m_dir.filePath(QStringLiteral("progress.json"));
+        test::writeFile(path.toStdString(), json);
+        const QString megabytes = QString::number(static_cast<double>(json.size()) / 1e6, 'f', 0);
+
+        ui::MainWindow w(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* bar = w.findChild<QProgressBar*>();
+        QVERIFY(bar);
+        QStringList seen; // what the bar said after each progress report
+        connect(w.profileDocument(), &ui::ProfileDocument::progress, this, [&] { seen << bar->text(); });
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 30000);
+        QVERIFY(!seen.isEmpty());
+        static const QRegularExpression percent(QStringLiteral("^(\\d+)% of (\\d+) MB$"));
+        for (const QString& text : seen) {
+            const QRegularExpressionMatch m = percent.match(text);
+            QVERIFY2(m.hasMatch(), qPrintable(text));
+            QCOMPARE(m.captured(2), megabytes);
+            QVERIFY(m.captured(1).toInt() <= 100);
+        }
     }
 };
 

@@ -242,7 +242,9 @@ void ProfileTimelineView::paintEvent(QPaintEvent*)
             painter.setPen(theme.foreground());
             const QString label = QString::fromStdString(row.label) +
                                   (run->profile.tracks[row.track].device ? tr("  (device)") : QString());
-            painter.drawText(QRect(6, top, right - 12, h), Qt::AlignVCenter | Qt::AlignLeft, label);
+            // A header row has no slices: its name may use the row's width, but no more (bold metrics).
+            painter.drawText(QRect(6, top, right - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
+                             QFontMetrics(bold).elidedText(label, Qt::ElideMiddle, right - 12));
             painter.setFont(font());
             continue;
         }
