@@ -83,6 +83,7 @@ void TimelineLanes::draw(QCPPainter* painter)
 {
     QElapsedTimer timer;
     timer.start();
+    m_drawnLabels.clear();
     if (!m_run || !m_run->lanes || m_rows.empty())
         return;
     const analysis::ActivityLanes& lanes = *m_run->lanes;
@@ -158,6 +159,7 @@ bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lan
     font.setPointSizeF(std::max(6.5, std::min(9.0, height * 0.55)));
     painter->setFont(font);
     const QFontMetricsF metrics(font);
+    const QRect plotArea = clipRect();
     for (const analysis::LaneItem& item : items) {
         double x0 = mKeyAxis->coordToPixel(static_cast<double>(item.start));
         double x1 = mKeyAxis->coordToPixel(static_cast<double>(item.end));
@@ -199,11 +201,17 @@ bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lan
             painter->setPen(Qt::NoPen);
         const QRectF rect(x0, top, x1 - x0, height);
         painter->drawRect(rect);
-        if (rect.width() > 28) {
+        // The label sits in the part of the block on screen (sticky, as Perfetto's slice titles): zoomed
+        // inside a region, its name stays at the plot's left edge instead of scrolling out with the block's
+        // start.
+        const QRectF shown =
+            rect.intersected(QRectF(plotArea.left(), rect.top(), plotArea.width(), rect.height()));
+        if (shown.width() > 28) {
             const QString label = itemLabel(trace, lanes, lane, item);
             painter->setPen(fill.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white));
-            painter->drawText(rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                              metrics.elidedText(label, Qt::ElideRight, rect.width() - 5));
+            const QString text = metrics.elidedText(label, Qt::ElideRight, shown.width() - 5);
+            painter->drawText(shown.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+            m_drawnLabels.push_back({text, shown});
         }
     }
     return true;

@@ -32,6 +32,14 @@ public:
     int rowAt(double pixelY) const;
     // Milliseconds the last frame's lanes took to compute and paint (the benchmark reads it).
     double lastDrawMs() const { return m_lastDrawMs; }
+    // The labels the last draw wrote on blocks and where (a few hundred at most: only blocks wide enough to
+    // hold one are labelled): what a person reads on the lanes.
+    struct DrawnLabel
+    {
+        QString text; // as drawn, elided if it had to be
+        QRectF rect;
+    };
+    const std::vector<DrawnLabel>& drawnLabels() const { return m_drawnLabels; }
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
@@ -55,6 +63,7 @@ private:
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_critical;
     std::vector<double> m_columns; // reused per lane
     double m_lastDrawMs = 0.0;
+    std::vector<DrawnLabel> m_drawnLabels;
 };
 
 } // namespace xps::ui

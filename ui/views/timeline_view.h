@@ -34,6 +34,7 @@ public:
                  LaneFilter laneFilter = {});
 
     QCustomPlot* plot() const { return m_plot; }
+    TimelineLanes* lanesPlottable() const { return m_lanes; }
     int rowCount() const;
     QString rowName(int row) const;
     double lastDrawMs() const;

@@ -1,0 +1,88 @@
+// Region names stay on screen when zoomed inside a region (#25 point 6: they vanished, the block's start
+// and its label being off to the left): the label sits at the plot's left edge, as Perfetto's sticky slice
+// titles do, and moves with the block's start once that is on screen.
+#include "main_window.h"
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "test_support.h"
+#include "ui_test_support.h"
+#include "views/timeline_lanes.h"
+#include "views/timeline_view.h"
+
+#include "widgets/qcustomplot.h"
+
+using namespace xps;
+
+namespace {
+
+const ui::TimelineLanes::DrawnLabel* findLabel(const ui::TimelineView& timeline, const QString& text)
+{
+    for (const auto& l : timeline.lanesPlottable()->drawnLabels())
+        if (l.text == text)
+            return &l;
+    return nullptr;
+}
+
+// The cycle range of the first instance of region `name` on chip 0.
+std::pair<std::uint64_t, std::uint64_t> regionRange(const ui::Run& run, const std::string& name)
+{
+    const auto& symbols = run.trace->chips[0].symbols.regions;
+    for (const events::RegionRecord& r : run.store.regions())
+        if (r.chip == 0 && r.region < symbols.size() && symbols[r.region].name == name)
+            return {r.enter, r.exit};
+    return {0, 0};
+}
+
+} // namespace
+
+class TestUiTimelineLabels : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { test::startUiTests(); }
+
+    void cleanup()
+    {
+        const QStringList unexpected = test::takeUnexpectedMessages();
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
+    }
+
+    void regionLabelsStickToThePlotsLeftEdge()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
+        QVERIFY(test::waitDone(w));
+        ui::TimelineView* timeline = w.timeline();
+        const auto [enter, exit] = regionRange(*w.session()->run(), "attention");
+        QVERIFY(exit > enter + 4000);
+        const double plotLeft = timeline->plot()->axisRect()->rect().left();
+
+        // Zoomed to 1,000 cycles in the middle of "attention": its name and its layer's are on screen, at
+        // the left edge.
+        const std::uint64_t middle = enter + (exit - enter) / 2;
+        w.selection()->setTimeRange(middle, middle + 1000);
+        timeline->plot()->replot();
+        const auto* attention = findLabel(*timeline, QStringLiteral("attention"));
+        QVERIFY2(attention, "no 'attention' label in a view inside the region");
+        QCOMPARE(attention->rect.left(), plotLeft);
+        const auto* layer = findLabel(*timeline, QStringLiteral("decode_layer"));
+        QVERIFY(layer);
+        QCOMPARE(layer->rect.left(), plotLeft);
+
+        // With the region's start on screen, the label starts with the block.
+        w.selection()->setTimeRange(enter - 500, enter + 1500);
+        timeline->plot()->replot();
+        attention = findLabel(*timeline, QStringLiteral("attention"));
+        QVERIFY(attention);
+        const double startX = timeline->plot()->xAxis->coordToPixel(static_cast<double>(enter));
+        QVERIFY2(std::abs(attention->rect.left() - startX) <= 1.0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(attention->rect.left()).arg(startX)));
+        QVERIFY(attention->rect.left() > plotLeft + 100);
+    }
+};
+
+QTEST_MAIN(TestUiTimelineLabels)
+#include "tst_ui_timeline_labels.moc"
