@@ -1,5 +1,6 @@
 #include "views/timeline_view.h"
 
+#include "isa/topology.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_notes.h"
@@ -160,8 +161,18 @@ void TimelineView::rebuildRows()
     const Run* run = m_session->run();
     std::vector<std::size_t> rows;
     const auto& lanes = run->lanes->lanes();
+    // Once the interconnect carries anything, every link it has gets a row, used or not: an idle link is
+    // evidence too ("the counter-clockwise links carried 0 B" must be visible as empty rows).
+    bool interconnectUsed = false;
+    for (std::size_t i = 0; i < lanes.size() && !interconnectUsed; ++i)
+        interconnectUsed = lanes[i].kind == analysis::LaneKind::IciLink && run->lanes->hasActivity(i);
+    const auto idleLinkShown = [&](const analysis::LaneInfo& lane) {
+        return interconnectUsed && lane.kind == analysis::LaneKind::IciLink &&
+               isa::linkDestination(run->trace->machine, lane.index) != lane.chip; // a ring has no y links
+    };
     for (std::size_t i = 0; i < lanes.size(); ++i)
-        if ((run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall) &&
+        if ((run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall ||
+             idleLinkShown(lanes[i])) &&
             (!m_laneFilter || m_laneFilter(lanes[i])) &&
             !std::binary_search(m_hidden.begin(), m_hidden.end(), laneKey(lanes[i])))
             rows.push_back(i);

@@ -1,6 +1,7 @@
-// Region names stay on screen when zoomed inside a region (#25 point 6: they vanished, the block's start
-// and its label being off to the left): the label sits at the plot's left edge, as Perfetto's sticky slice
-// titles do, and moves with the block's start once that is on screen.
+// Evidence the text relies on is on screen (#25 point 6). Region names stay visible when zoomed inside a
+// region (they vanished, the block's start and its label being off to the left): the label sits at the
+// plot's left edge, as Perfetto's sticky slice titles do. And the links that carried nothing have rows:
+// the All-Gather suggestion says the counter-clockwise links carried 0 B, and that has to be seen.
 #include "main_window.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
@@ -35,7 +36,7 @@ std::pair<std::uint64_t, std::uint64_t> regionRange(const ui::Run& run, const st
 
 } // namespace
 
-class TestUiTimelineLabels : public QObject
+class TestUiTimelineEvidence : public QObject
 {
     Q_OBJECT
 private slots:
@@ -82,7 +83,47 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2").arg(attention->rect.left()).arg(startX)));
         QVERIFY(attention->rect.left() > plotLeft + 100);
     }
+
+    void idleLinksHaveRowsOnceTheInterconnectIsUsed()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/allgather_naive.xtrace.json"));
+        QVERIFY(test::waitDone(w));
+        const ui::Run* run = w.session()->run();
+        const int chips = static_cast<int>(run->trace->chips.size());
+        QVERIFY(chips >= 2);
+        for (int chip = 0; chip < chips; ++chip) {
+            // The ring's clockwise links carried the naive all-gather; the others carried nothing.
+            QVERIFY2(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), chip) >= 0,
+                     qPrintable(QString::number(chip)));
+            QVERIFY2(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), chip) >= 0,
+                     qPrintable(QString::number(chip)));
+            // A ring has no y links: no rows for links that do not exist.
+            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +y"), chip), -1);
+        }
+        bool idle = false;
+        const auto& lanes = run->lanes->lanes();
+        for (std::size_t i = 0; i < lanes.size(); ++i)
+            if (lanes[i].name == "ICI -x")
+                idle = idle || !run->lanes->hasActivity(i);
+        QVERIFY(idle); // what the rows show is the absence of traffic
+    }
+
+    void aSingleChipHasNoLinkRows()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
+        QVERIFY(test::waitDone(w));
+        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), 0), -1);
+        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), 0), -1);
+    }
 };
 
-QTEST_MAIN(TestUiTimelineLabels)
-#include "tst_ui_timeline_labels.moc"
+QTEST_MAIN(TestUiTimelineEvidence)
+#include "tst_ui_timeline_evidence.moc"
