@@ -6,11 +6,14 @@
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "theme/theme.h"
 #include "ui_test_support.h"
 #include "views/timeline_lanes.h"
 #include "views/timeline_view.h"
 
 #include "widgets/qcustomplot.h"
+
+#include <QApplication>
 
 using namespace xps;
 
@@ -122,6 +125,46 @@ private slots:
         QVERIFY(test::waitDone(w));
         QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), 0), -1);
         QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), 0), -1);
+    }
+
+    // F11 then a theme change clipped the lane names ("egions 2", "nc waits") until a restart: the plot
+    // kept the font it was built with while the application's grew.
+    void laneNamesFitAfterPresentationModeAndThemeChanges()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
+        QVERIFY(test::waitDone(w));
+        QCustomPlot* plot = w.timeline()->plot();
+        const auto fits = [&](const char* when) {
+            QCoreApplication::processEvents();
+            plot->replot();
+            const QFont font = plot->yAxis->tickLabelFont();
+            QVERIFY2(font.pointSizeF() == QApplication::font().pointSizeF(),
+                     qPrintable(QStringLiteral("%1: lane names at %2 pt, the application at %3 pt")
+                                    .arg(QString::fromUtf8(when))
+                                    .arg(font.pointSizeF())
+                                    .arg(QApplication::font().pointSizeF())));
+            const int longest = QFontMetrics(font).horizontalAdvance(QStringLiteral("regions: layer"));
+            QVERIFY2(plot->axisRect()->left() >= longest,
+                     qPrintable(QStringLiteral("%1: %2 px for names %3 px wide")
+                                    .arg(QString::fromUtf8(when))
+                                    .arg(plot->axisRect()->left())
+                                    .arg(longest)));
+        };
+        fits("at start");
+        const qreal normal = QApplication::font().pointSizeF();
+        w.setPresentationMode(true);
+        QVERIFY(QApplication::font().pointSizeF() > normal);
+        fits("presenting");
+        ui::Theme::instance().apply(ui::Theme::Kind::Dark);
+        fits("presenting, dark");
+        w.setPresentationMode(false);
+        fits("dark");
+        QCOMPARE(plot->yAxis->tickLabelFont().pointSizeF(), normal);
+        ui::Theme::instance().apply(ui::Theme::Kind::Light);
     }
 };
 

@@ -135,8 +135,15 @@ void Theme::stylePlot(QCustomPlot* plot) const
 {
     plot->setBackground(background());
     const QColor fg = foreground();
+    // QCustomPlot copies the widget's font into its axes when it is built and never looks again: the
+    // presentation mode's larger application font reached every widget but the plots' labels, and their
+    // margins (computed from the copied font) clipped lane names. Set the application's on every restyle
+    // (the widget's own font catches up with it only later, after the presentation mode's `changed`).
+    const QFont font = QApplication::font();
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPAxis* axis : rect->axes()) {
+            axis->setTickLabelFont(font);
+            axis->setLabelFont(font);
             axis->setBasePen(QPen(fg, lineScale()));
             axis->setTickPen(QPen(fg, lineScale()));
             axis->setSubTickPen(QPen(fg, lineScale()));
@@ -146,6 +153,7 @@ void Theme::stylePlot(QCustomPlot* plot) const
             axis->grid()->setSubGridVisible(false);
         }
     if (plot->legend) {
+        plot->legend->setFont(font);
         plot->legend->setBrush(background());
         plot->legend->setTextColor(fg);
         plot->legend->setBorderPen(QPen(grid()));
