@@ -816,14 +816,7 @@ private slots:
     void cancellingAnImportReturnsAtOnceAndDropsIt()
     {
         // About 40 MB of trace: long enough to click Cancel while it imports.
-        std::string json = "[";
-        for (int i = 0; i < 400000; ++i)
-            json += (i ? ",\n" : "") +
-                    std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
-                    std::to_string(i * 3) +
-                    R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
-                    std::to_string(i + 1) + "}}";
-        json += "]";
+        const std::string json = test::kernelTraceJson(400000);
         const QString path = m_dir.filePath(QStringLiteral("big.json"));
         test::writeFile(path.toStdString(), json);
         ui::MainWindow w(false);

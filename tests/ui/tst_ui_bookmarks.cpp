@@ -86,13 +86,9 @@ private slots:
     void bookmarksAreRenamedDeletedAndShownFromThePanelAndTheMenu()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         QApplication::setActiveWindow(&w); // keys go where a person's would: the focused widget
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
         ui::BookmarksView* panel = w.bookmarks();
         QVERIFY(panel);
         qobject_cast<QDockWidget*>(panel->parentWidget())->raise();

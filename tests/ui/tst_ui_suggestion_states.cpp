@@ -49,11 +49,7 @@ private slots:
     void dismissedLeaveTheRankingAndAppliedShowTheirFixedRun()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         ui::SuggestionsView* view = w.suggestions();
         qobject_cast<QDockWidget*>(view->parentWidget())->raise();
         QTableWidget* list = view->list();

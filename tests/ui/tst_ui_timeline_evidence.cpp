@@ -54,11 +54,7 @@ private slots:
     void regionLabelsStickToThePlotsLeftEdge()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         ui::TimelineView* timeline = w.timeline();
         const auto [enter, exit] = regionRange(*w.session()->run(), "attention");
         QVERIFY(exit > enter + 4000);
@@ -90,11 +86,7 @@ private slots:
     void idleLinksHaveRowsOnceTheInterconnectIsUsed()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/allgather_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
+        QVERIFY(test::openSample(w, QStringLiteral("allgather_naive.xtrace.json")));
         const ui::Run* run = w.session()->run();
         const int chips = static_cast<int>(run->trace->chips.size());
         QVERIFY(chips >= 2);
@@ -118,11 +110,7 @@ private slots:
     void aSingleChipHasNoLinkRows()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), 0), -1);
         QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), 0), -1);
     }
@@ -132,11 +120,7 @@ private slots:
     void laneNamesFitAfterPresentationModeAndThemeChanges()
     {
         ui::MainWindow w(false);
-        w.resize(1366, 768);
-        w.show();
-        w.openFile(QString::fromStdString(test::sourceDir()) +
-                   QStringLiteral("/resources/samples/decode_naive.xtrace.json"));
-        QVERIFY(test::waitDone(w));
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         QCustomPlot* plot = w.timeline()->plot();
         const auto fits = [&](const char* when) {
             QCoreApplication::processEvents();

@@ -118,14 +118,7 @@ private slots:
     {
         // A Chrome trace of about 45 MB whose size is known: the bar gives a percentage of it (it said only
         // "N MB read", #25 point 10).
-        std::string json = "[";
-        for (int i = 0; i < 400000; ++i)
-            json += (i ? ",\n" : "") +
-                    std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
-                    std::to_string(i * 3) +
-                    R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
-                    std::to_string(i + 1) + "}}";
-        json += "]";
+        const std::string json = test::kernelTraceJson(400000);
         const QString path = m_dir.filePath(QStringLiteral("progress.json"));
         test::writeFile(path.toStdString(), json);
         const QString megabytes = QString::number(static_cast<double>(json.size()) / 1e6, 'f', 0);

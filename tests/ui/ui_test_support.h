@@ -5,6 +5,7 @@
 
 #include "main_window.h"
 #include "session/replay_session.h"
+#include "test_support.h"
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -13,6 +14,7 @@
 #include <QtGlobal>
 
 #include <cstdio>
+#include <string>
 #include <utility>
 
 namespace xps::test {
@@ -59,6 +61,29 @@ inline bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
         QTest::qWait(10);
     }
     return false;
+}
+
+// Shows `w` at 1366x768 (the smallest screen the explorer is checked at), opens the bundled sample `name`
+// (resources/samples/...) and waits until it is replayed and analysed (false if that took over a minute).
+inline bool openSample(ui::MainWindow& w, const QString& name)
+{
+    w.resize(1366, 768);
+    w.show();
+    w.openFile(QString::fromStdString(sourceDir()) + QStringLiteral("/resources/samples/") + name);
+    return waitDone(w);
+}
+
+// A Chrome trace of `kernels` kernel slices with Kineto's launch arguments (about 115 bytes each): 400,000
+// make about 45 MB, long enough to watch (or cancel) an import.
+inline std::string kernelTraceJson(int kernels)
+{
+    std::string json = "[";
+    for (int i = 0; i < kernels; ++i)
+        json +=
+            (i ? ",\n" : "") + std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
+            std::to_string(i * 3) + R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
+            std::to_string(i + 1) + "}}";
+    return json + "]";
 }
 
 } // namespace xps::test
