@@ -95,7 +95,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
             }
         }
     }
-    const Nanos range = p.endTime() - p.startTime();
+    const Nanos range = p.span();
     for (std::size_t d = 0; d < out.size(); ++d) {
         DeviceUtilization& u = out[d];
         u.stepsStart = stepsStart;

@@ -102,6 +102,25 @@ std::vector<std::uint32_t> Profile::finish()
     if (m_repairedStrings > 0)
         warnings.push_back(text::withThousands(m_repairedStrings) +
                            " names or argument sets held invalid UTF-8; each invalid sequence was replaced by U+FFFD");
+    // Every analysis subtracts times of different events (gaps, spans, buckets): held within +-kTimeLimit,
+    // any two differ by less than INT64_MAX. A real profile is nowhere near (2^62 ns is 146 years).
+    std::uint64_t clamped = 0;
+    for (Slice& x : slices) {
+        const Nanos start = std::clamp(x.start, -kTimeLimit, kTimeLimit);
+        const Nanos duration = std::min(x.duration, kTimeLimit - start);
+        clamped += start != x.start || duration != x.duration ? 1 : 0;
+        x.start = start;
+        x.duration = duration;
+    }
+    for (CounterSample& c : counters) {
+        const Nanos time = std::clamp(c.time, -kTimeLimit, kTimeLimit);
+        clamped += time != c.time ? 1 : 0;
+        c.time = time;
+    }
+    if (clamped > 0)
+        warnings.push_back(
+            text::withThousands(clamped) +
+            " events lay beyond 2^62 ns (146 years) from the clock's zero; held at that limit");
     // Order: by track, then start, then the longer first (a parent before the child that starts with it).
     const auto before = [](const Slice& x, const Slice& y) {
         if (x.track() != y.track())

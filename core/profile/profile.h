@@ -21,6 +21,8 @@ namespace xps::profile {
 
 using Nanos = std::int64_t;
 inline constexpr std::uint32_t kNone = UINT32_MAX;
+// Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Nanos.
+inline constexpr Nanos kTimeLimit = (Nanos{1} << 62) - 1;
 
 // What a slice is, for the analyses: decided once per EventType from its category and name.
 enum class SliceClass : std::uint8_t {
@@ -175,6 +177,9 @@ public:
 
     Nanos startTime() const { return m_start; }
     Nanos endTime() const { return m_end; }
+    // endTime() - startTime(), held at INT64_MAX: a hostile file may put events near both ends of int64
+    // (the fuzzer's XSpace input had -1.4e15 and INT64_MAX), whose distance no int64 holds.
+    Nanos span() const { return m_start < 0 && m_end > INT64_MAX + m_start ? INT64_MAX : m_end - m_start; }
 
     // Bytes held by the model (vectors by capacity, strings, argument sets, indexes) and its events
     // (slices, counter samples, flows): what the README's bytes per event are.

@@ -435,7 +435,7 @@ void Analyzer::findings(ProfileAnalysis& out)
 ProfileAnalysis Analyzer::run()
 {
     ProfileAnalysis out;
-    out.span = p.endTime() - p.startTime();
+    out.span = p.span();
     indexLaunches();
     devices(out);
     streams(out);

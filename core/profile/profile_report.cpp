@@ -18,9 +18,8 @@ std::string describeProfile(const Profile& p)
         counterTracks += t.kind == TrackKind::Counter;
     }
     out << p.source << ": " << p.format << "\n";
-    out << "  span " << formatMs(p.endTime() - p.startTime()) << " ("
-        << text::withThousands(static_cast<std::uint64_t>(std::max<Nanos>(p.endTime() - p.startTime(), 0)))
-        << " ns)\n";
+    out << "  span " << formatMs(p.span()) << " ("
+        << text::withThousands(static_cast<std::uint64_t>(std::max<Nanos>(p.span(), 0))) << " ns)\n";
     out << "  tracks: " << processes << " processes, " << threads << " host threads, " << device
         << " device streams, " << async << " async tracks, " << counterTracks << " counters\n";
     out << "  events: " << text::withThousands(p.slices.size()) << " slices, "

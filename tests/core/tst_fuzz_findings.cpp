@@ -228,7 +228,8 @@ private slots:
         for (const char* f :
              {"ub_chakra_end_overflow.et", "ub_chakra_end_overflow.json", "ub_chrome_unclosed_B_only.json",
               "ub_chrome_unclosed_async_only.json", "ub_xspace_duration_int64min.xplane.pb",
-              "ub_xspace_offset_int64max.xplane.pb", "ub_xspace_timestamp_overflow.xplane.pb"})
+              "ub_xspace_offset_int64max.xplane.pb", "ub_xspace_timestamp_overflow.xplane.pb",
+              "ub_xspace_span_across_int64.xplane.pb"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void extremeTimesNeverOverflow()
@@ -242,7 +243,10 @@ private slots:
         for (const profile::Slice& s : p->slices) {
             QVERIFY(s.duration >= 0);
             QVERIFY(s.end() >= s.start);
+            // Within the profile's time limit, so that analyses may subtract any two times.
+            QVERIFY(s.start >= -profile::kTimeLimit && s.end() <= profile::kTimeLimit);
         }
+        QVERIFY(p->span() >= 0);
         QVERIFY(text::isValidUtf8(analyzeJson(*p)));
     }
 
