@@ -573,7 +573,10 @@ void MainWindow::exportAnalysisJson()
 {
     const Run* run = m_session->run();
     if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
-        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
+        QMessageBox::information(this, tr("Export"),
+                                 m_session->analysesWereCancelled()
+                                     ? ReplaySession::analysesCancelledText()
+                                     : tr("Open a trace and let its analysis finish first."));
         return;
     }
     const QString path =
@@ -597,7 +600,10 @@ void MainWindow::exportReport(const QString& chosen)
 {
     const Run* run = m_session->run();
     if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
-        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its analysis finish first."));
+        QMessageBox::information(this, tr("Export"),
+                                 m_session->analysesWereCancelled()
+                                     ? ReplaySession::analysesCancelledText()
+                                     : tr("Open a trace and let its analysis finish first."));
         return;
     }
     const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +

@@ -116,7 +116,7 @@ void SummaryView::showProgress()
     if (m_session->analysesWereCancelled())
         m_header->setText(tr("<h3>%1</h3>Replayed %2 bundles in %3 cycles. %4")
                               .arg(name, cyclesText(run->lanes->bundlesSeen()),
-                                   cyclesText(run->lanes->endCycle()),
+                                   cyclesText(run->result.totalCycles),
                                    ReplaySession::analysesCancelledText().toHtmlEscaped()));
     else
         m_header->setText(
