@@ -28,6 +28,7 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "welcome_page.h"
+#include "widgets/column_fitter.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -124,7 +125,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     m_document->setLayoutProvider([this] { return saveState(); });
     connect(m_document, &SessionDocument::loaded, this, [this] {
         if (!m_document->windowLayout().isEmpty())
-            restoreState(m_document->windowLayout());
+            m_layoutSettled = restoreState(m_document->windowLayout()) || m_layoutSettled;
         m_currentBookmark = -1;
         updateBookmarkMenu();
     });
@@ -307,7 +308,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     resize(QSize(1500, 950).boundedTo(available));
     if (restoreLayout) {
         restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-        restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+        m_layoutSettled = restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
         if (!isMaximized() && !isFullScreen())
             resize(size().boundedTo(available));
     }
@@ -768,9 +769,11 @@ void MainWindow::setPresentationMode(bool on)
         big.setPointSizeF(m_normalFont.pointSizeF() * 1.4);
         QApplication::setFont(big);
         showFullScreen();
+        scaleSideDocks(1.4);
     } else {
         QApplication::setFont(m_normalFont);
         showNormal();
+        scaleSideDocks(1 / 1.4);
     }
     if (auto* action = findChild<QAction*>(QStringLiteral("presentationAction")))
         action->setChecked(on);
@@ -778,8 +781,9 @@ void MainWindow::setPresentationMode(bool on)
     QTimer::singleShot(0, this, [this] {
         for (QTableView* table : findChildren<QTableView*>()) {
             QHeaderView* header = table->horizontalHeader();
-            if (header->sectionResizeMode(0) != QHeaderView::Interactive)
-                continue; // sized by the header itself
+            if (header->sectionResizeMode(0) != QHeaderView::Interactive ||
+                table->property(kFittedProperty).toBool())
+                continue; // sized by the header itself, or refitted by its ColumnFitter
             for (int c = 0; c < header->count(); ++c)
                 header->resizeSection(c, std::max(header->sectionSize(c), header->sectionSizeHint(c)));
         }

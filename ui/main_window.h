@@ -86,6 +86,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createActions();
@@ -107,6 +108,11 @@ private:
     void ensureProfileExplorer();
     // Which page the centre shows: the replay's timeline with its docks, or the profile explorer.
     void showReplayViews(bool replay);
+    // The first layout of a window with none saved: the main views get the space (main_window_layout.cpp).
+    void fitDefaultLayout();
+    // Widens (or narrows) the left docks with the text: presentation mode's 1.4x font elided their tabs.
+    void scaleSideDocks(double factor);
+    void keepDockTabsWhole();
 
     ReplaySession* m_session;
     ProfileDocument* m_profile;
@@ -138,6 +144,8 @@ private:
     BookmarksView* m_bookmarks = nullptr;
     int m_currentBookmark = -1; // the bookmark last added or shown: the one the menu renames or deletes
     bool m_presenting = false;
+    bool m_layoutSettled = false;     // restored from the settings or a session, or fitted once
+    int m_bottomBeforePresenting = 0; // the bottom docks' height, while presentation mode has lent a part
     QFont m_normalFont;
 };
 

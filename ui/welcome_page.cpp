@@ -1,4 +1,5 @@
 #include "welcome_page.h"
+#include "widgets/wrapping_label.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -34,7 +35,9 @@ WelcomePage::WelcomePage(QWidget* parent)
                       "<p>Open a trace with <b>File › Open</b> (Ctrl+O), drop one on this window, or "
                       "start from a sample:</p>"),
                    this);
-    title->setWordWrap(true);
+    // Its minimum is the window's too (the page shares the centre with the timeline): one line, not the
+    // six it takes at its narrowest.
+    wrapToAnyWidth(title);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(40, 24, 40, 24);
     layout->addWidget(title);

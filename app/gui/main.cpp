@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -60,7 +61,11 @@ int main(int argc, char** argv)
     const QCommandLineOption presentation(
         QStringLiteral("presentation"),
         QStringLiteral("Start in presentation mode (full screen, larger text, thicker lines)."));
-    parser.addOptions({screenshot, view, size, theme, suggestion, presentation});
+    const QCommandLineOption raise(QStringLiteral("raise"),
+                                   QStringLiteral("Bring this view's tab to the front in the window (%1).")
+                                       .arg(xps::ui::MainWindow::viewNames().join(QStringLiteral(", "))),
+                                   QStringLiteral("NAME"));
+    parser.addOptions({screenshot, view, size, theme, suggestion, presentation, raise});
     parser.addPositionalArgument(
         QStringLiteral("TRACE"),
         QStringLiteral(
@@ -105,6 +110,15 @@ int main(int argc, char** argv)
         window.setPresentationMode(true);
     if (shooting && parser.isSet(view))
         window.isolateView(parser.value(view), QSize(width, height));
+    if (parser.isSet(raise)) {
+        QWidget* raised = window.viewByName(parser.value(raise));
+        QDockWidget* dock = nullptr; // the view's own, through a scroll area if it has one
+        for (QWidget* w = raised; w && !dock; w = w->parentWidget())
+            dock = qobject_cast<QDockWidget*>(w);
+        if (!dock)
+            return fail(QStringLiteral("--raise: '%1' is not a view in a tab").arg(parser.value(raise)));
+        dock->raise();
+    }
     if (args.isEmpty())
         return QApplication::exec();
 

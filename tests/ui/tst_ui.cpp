@@ -180,11 +180,15 @@ private slots:
         // Suggestions: measured; the program change (half the ring's links idle) first, then the what-ifs.
         QTableWidget* list = w.suggestions()->list();
         QVERIFY(list->rowCount() >= 2);
-        QCOMPARE(list->item(0, 3)->text(), QStringLiteral("improves"));
-        QVERIFY(list->item(0, 4)->text().contains(QStringLiteral("other way round the ring")));
+        QCOMPARE(list->item(0, ui::SuggestionsView::VerdictColumn)->text(), QStringLiteral("improves"));
+        QVERIFY(list->item(0, ui::SuggestionsView::TitleColumn)
+                    ->text()
+                    .contains(QStringLiteral("other way round the ring")));
         bool iciWhatIf = false;
         for (int row = 1; row < list->rowCount(); ++row)
-            iciWhatIf = iciWhatIf || list->item(row, 4)->text().contains(QStringLiteral("ICI"));
+            iciWhatIf =
+                iciWhatIf ||
+                list->item(row, ui::SuggestionsView::TitleColumn)->text().contains(QStringLiteral("ICI"));
         QVERIFY(iciWhatIf);
     }
 
@@ -201,7 +205,7 @@ private slots:
         QVERIFY(!first.evidence.pcs.empty());
 
         QTableWidget* list = w.suggestions()->list();
-        const QRect cell = list->visualItemRect(list->item(0, 4));
+        const QRect cell = list->visualItemRect(list->item(0, ui::SuggestionsView::TitleColumn));
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, cell.center());
 
         const QCPRange range = w.timeline()->plot()->xAxis->range();
@@ -458,9 +462,9 @@ private slots:
         QVERIFY(w.document()->notes()->suggestionState(dismissed) == session::SuggestionState::Dismissed);
         QTableWidget* list = w.suggestions()->list();
         for (int r = 0; r < list->rowCount(); ++r)
-            QCOMPARE(list->item(r, 5)->text(), list->item(r, 0)->text().toStdString() == dismissed
-                                                   ? QStringLiteral("dismissed")
-                                                   : QStringLiteral("open"));
+            QCOMPARE(list->item(r, ui::SuggestionsView::StateColumn)->text(),
+                     list->item(r, 0)->text().toStdString() == dismissed ? QStringLiteral("dismissed")
+                                                                         : QStringLiteral("open"));
         // Edits now save themselves.
         w.document()->notes()->setNoteText(notes[1].id, "steady state, edited");
         const auto savedText = [&] {

@@ -76,8 +76,8 @@ private slots:
         QVERIFY(showDismissed->isChecked());
         QCOMPARE(list->rowCount(), all);
         QCOMPARE(list->item(all - 1, 0)->text(), dismissed);
-        QCOMPARE(list->item(all - 1, 5)->text(), QStringLiteral("dismissed"));
-        QCOMPARE(list->item(all - 1, 4)->foreground().color(),
+        QCOMPARE(list->item(all - 1, ui::SuggestionsView::StateColumn)->text(), QStringLiteral("dismissed"));
+        QCOMPARE(list->item(all - 1, ui::SuggestionsView::TitleColumn)->foreground().color(),
                  view->palette().color(QPalette::Disabled, QPalette::Text));
         QTest::mouseClick(showDismissed, Qt::LeftButton, {}, QPoint(8, showDismissed->height() / 2));
         QCOMPARE(list->rowCount(), all - 1);
@@ -89,7 +89,7 @@ private slots:
         QTest::keyClick(state, Qt::Key_Home);
         QTest::keyClick(state, Qt::Key_Down);
         QCOMPARE(state->currentText(), QStringLiteral("applied"));
-        QCOMPARE(list->item(0, 5)->text(), QStringLiteral("applied"));
+        QCOMPARE(list->item(0, ui::SuggestionsView::StateColumn)->text(), QStringLiteral("applied"));
         QTRY_VERIFY_WITH_TIMEOUT(view->comparison()->rowCount() > 0, 30000);
         QVERIFY2(view->comparisonVerdict().contains(QStringLiteral("outputs bit-identical")),
                  qPrintable(view->comparisonVerdict()));

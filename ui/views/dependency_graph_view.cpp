@@ -7,6 +7,7 @@
 #include "views/graph_canvas.h"
 #include "views/graph_items.h"
 #include "views/graph_layout.h"
+#include "widgets/wrapping_label.h"
 
 #include <QFontInfo>
 #include <QGraphicsScene>
@@ -41,7 +42,8 @@ namespace {
 
 constexpr std::size_t kMaxNodes = 60;
 constexpr int kMaxBodyChars = 64;
-constexpr double kMinReadableScale = 0.55; // below this, show the centre at this scale instead of fitting
+// Below this, the centre is shown at this scale instead of fitting: at 0.55 node text was 6-7 px.
+constexpr double kMinReadableScale = 0.85;
 
 QString elided(QString text)
 {
@@ -53,7 +55,8 @@ QString elided(QString text)
 
 // Runs on the worker: the subgraph, the words of each node and Graphviz's layout.
 std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef centre, int depth,
-                                           const QFont& header, const QFont& body, const QFont& label)
+                                           const QFont& header, const QFont& body, const QFont& label,
+                                           bool leftToRight)
 {
     auto out = std::make_shared<GraphJobResult>();
     out->graph = run.graph->subgraph(centre, depth, kMaxNodes);
@@ -98,6 +101,7 @@ std::shared_ptr<GraphJobResult> buildGraph(const Run& run, analysis::NodeRef cen
     }
     request.edgeLabels = out->edgeLabels;
     request.labelPointSize = QFontInfo(label).pointSizeF();
+    request.leftToRight = leftToRight;
     out->layout = layoutWithDot(request);
     return out;
 }
@@ -157,8 +161,9 @@ DependencyGraphView::DependencyGraphView(ReplaySession* session, SelectionModel*
         tr("How many edges away from the centre the graph reaches (at most %1 nodes)").arg(kMaxNodes));
     connect(m_depth, &QSpinBox::valueChanged, this, [this] { startLayout(); });
     m_legend->setTextFormat(Qt::RichText);
+    wrapToAnyWidth(m_legend); // the legend's seven edge kinds made the window at least 1,013 px wide
     m_info->setTextFormat(Qt::RichText);
-    m_info->setWordWrap(true);
+    wrapToAnyWidth(m_info);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* bar = new QHBoxLayout;
@@ -277,8 +282,10 @@ void DependencyGraphView::startLayout()
     const int depth = m_depth->value();
     const QFont header = graphHeaderFont(font()), body = graphBodyFont(font()),
                 label = graphLabelFont(font());
-    m_pool.start([this, run, centre, depth, header, body, label, generation] {
-        std::shared_ptr<GraphJobResult> result = buildGraph(*run, centre, depth, header, body, label);
+    m_leftToRight = wantsLeftToRight();
+    m_pool.start([this, run, centre, depth, header, body, label, generation, leftToRight = m_leftToRight] {
+        std::shared_ptr<GraphJobResult> result =
+            buildGraph(*run, centre, depth, header, body, label, leftToRight);
         QMetaObject::invokeMethod(
             this, [this, generation, result] { showResult(generation, result); }, Qt::QueuedConnection);
     });
@@ -446,10 +453,38 @@ bool DependencyGraphView::isHighlighted(std::size_t node) const
     return node < m_nodes.size() && m_nodes[node]->highlighted();
 }
 
+bool DependencyGraphView::wantsLeftToRight() const
+{
+    const QSize area = m_canvas->viewport()->size();
+    return area.width() > 2 * area.height();
+}
+
+void DependencyGraphView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_result || !isVisible())
+        return;
+    if (wantsLeftToRight() != m_leftToRight)
+        startLayout(); // the dock was reshaped: lay the same graph out along its longer side
+}
+
+void DependencyGraphView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // Laid out while its tab was behind another: fit to the size it has now that it is seen.
+    if (m_fitWhenShown && !m_pending) {
+        if (wantsLeftToRight() != m_leftToRight)
+            startLayout();
+        else
+            fit();
+    }
+}
+
 void DependencyGraphView::fit()
 {
     if (!m_result || m_nodes.empty())
         return;
+    m_fitWhenShown = !isVisible();
     m_canvas->resetTransform();
     m_canvas->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     const double scale = m_canvas->transform().m11();

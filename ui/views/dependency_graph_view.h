@@ -60,7 +60,15 @@ private:
     void goBack();
     void fit();
     void reset();
+    // Ranks run along the longer side of the canvas: a dependency chain in a wide, short dock reads left to
+    // right at a readable size instead of a column shrunk to 6 px text.
+    bool wantsLeftToRight() const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
     ReplaySession* m_session;
     SelectionModel* m_selection;
     QGraphicsScene* m_scene;
@@ -75,6 +83,8 @@ private:
     std::vector<GraphNodeItem*> m_nodes;
     std::uint64_t m_generation = 0; // of the newest layout request
     std::uint64_t m_pending = 0;    // the request being laid out, 0 when none
+    bool m_leftToRight = false;     // the direction of the newest layout request
+    bool m_fitWhenShown = false;    // fitted while hidden, to a size it did not have
     // One layout at a time; destroyed first (declared last) so the destructor waits for it.
     QThreadPool m_pool;
 };

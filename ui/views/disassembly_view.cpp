@@ -4,6 +4,7 @@
 #include "session/replay_session.h"
 #include "theme/theme.h"
 #include "views/disassembly_model.h"
+#include "widgets/column_fitter.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -77,18 +78,10 @@ DisassemblyView::DisassemblyView(ReplaySession* session, SelectionModel* selecti
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::TypeWriter);
     m_table->setFont(mono);
-    QHeaderView* header = m_table->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setStretchLastSection(false);
-    header->resizeSection(DisassemblyModel::Pc, 56);
-    header->resizeSection(DisassemblyModel::Region, 110);
-    header->resizeSection(DisassemblyModel::Source, 150);
-    header->resizeSection(DisassemblyModel::Bundle, 420);
-    header->resizeSection(DisassemblyModel::Executions, 90);
-    header->resizeSection(DisassemblyModel::FirstIssue, 90);
-    header->resizeSection(DisassemblyModel::StallCycles, 95);
-    header->resizeSection(DisassemblyModel::StallBreakdown, 140);
-    header->resizeSection(DisassemblyModel::MainReason, 130);
+    // Columns as wide as what they show; the bundle text gets the rest of the width instead of being elided
+    // beside empty space.
+    auto* fitter = new ColumnFitter(m_table, DisassemblyModel::Bundle, 240);
+    fitter->setMinimumWidth(DisassemblyModel::StallBreakdown, 140);
     m_filter->setPlaceholderText(tr("Filter: mnemonic, register, region…"));
     m_filter->setClearButtonEnabled(true);
 

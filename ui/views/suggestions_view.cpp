@@ -7,9 +7,13 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QIcon>
 #include <QLabel>
+#include <QPainter>
+#include <QPixmap>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -44,22 +48,44 @@ QString metricText(double v, const std::string& unit)
     return cyclesText(static_cast<std::uint64_t>(std::max(0.0, v)));
 }
 
+// A filled circle: red for high, amber for medium, grey for low (the same in both themes, on any row).
+QIcon severityMark(suggest::Severity severity)
+{
+    const int size = 10;
+    QPixmap pixmap(size, size);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(severity == suggest::Severity::High     ? QColor(0xd6, 0x27, 0x28)
+                     : severity == suggest::Severity::Medium ? QColor(0xf0, 0xa0, 0x20)
+                                                             : QColor(0x9a, 0x9a, 0x9a));
+    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2));
+    return QIcon(pixmap);
+}
+
 } // namespace
 
 SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
-    : QWidget(parent), m_session(session), m_selection(selection), m_list(new QTableWidget(0, 6, this)),
-      m_detail(new QTextBrowser(this)), m_compare(new QPushButton(tr("Apply and compare"), this)),
-      m_verdict(new QLabel(this)), m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this)),
+    : QWidget(parent), m_session(session), m_selection(selection),
+      m_list(new QTableWidget(0, ColumnCount, this)), m_detail(new QTextBrowser(this)),
+      m_compare(new QPushButton(tr("Apply and compare"), this)), m_verdict(new QLabel(this)),
+      m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this)),
       m_showDismissed(new QCheckBox(this))
 {
     setObjectName(QStringLiteral("suggestions"));
-    m_list->setHorizontalHeaderLabels({tr("id"), tr("severity"), tr("gain"), tr("verdict"), tr("suggestion"), tr("state")});
+    m_list->setHorizontalHeaderLabels({tr("id"), tr("gain"), tr("suggestion"), tr("verdict"), tr("state")});
     m_list->verticalHeader()->hide();
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_list->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
+    m_list->horizontalHeader()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
+    // One line per suggestion, its title elided at the end (the hover text and the detail give all of it):
+    // wrapped into a 22 px row it read "Issue the …".
+    m_list->setWordWrap(false);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->verticalHeader()->setDefaultSectionSize(m_list->fontMetrics().height() + 8);
     m_comparison->setHorizontalHeaderLabels({tr("metric"), tr("baseline"), tr("fixed"), tr("delta")});
     m_comparison->verticalHeader()->hide();
     m_comparison->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -90,7 +116,10 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_list);
     split->addWidget(lower);
+    // The ranking is what people scan: it gets half the height, not the few rows it asked for.
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({500, 500});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
@@ -174,22 +203,39 @@ void SuggestionsView::fill()
     for (std::size_t row = 0; row < m_rowIndex.size(); ++row) {
         const suggest::Suggestion& s = run->suggestions[static_cast<std::size_t>(m_rowIndex[row])];
         const int r = static_cast<int>(row);
-        m_list->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(s.id)));
-        m_list->setItem(r, 1, new QTableWidgetItem(QString::fromUtf8(suggest::severityName(s.severity).data()) +
-                                                   (s.whatIf ? tr(", what-if") : QString())));
+        const QString severity = QString::fromUtf8(suggest::severityName(s.severity).data());
+        auto* id = new QTableWidgetItem(severityMark(s.severity), QString::fromStdString(s.id));
+        id->setToolTip(tr("severity: %1").arg(severity));
+        m_list->setItem(r, IdColumn, id);
         auto* gain = new QTableWidgetItem(gainText(s));
         gain->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_list->setItem(r, 2, gain);
-        m_list->setItem(r, 3, new QTableWidgetItem(s.measured ? QString::fromUtf8(suggest::verdictName(s.measured->verdict).data())
-                                                              : QString()));
-        m_list->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(s.title)));
-        m_list->item(r, 4)->setToolTip(QString::fromStdString(s.explanation));
+        m_list->setItem(r, GainColumn, gain);
+        m_list->setItem(r, VerdictColumn,
+                        new QTableWidgetItem(
+                            s.measured ? QString::fromUtf8(suggest::verdictName(s.measured->verdict).data())
+                                       : QString()));
+        const QString title = QString::fromStdString(s.title); // a what-if's says "What if …"
+        auto* titleItem = new QTableWidgetItem(title);
+        titleItem->setToolTip(
+            QStringLiteral("<b>%1</b> (%2)<br>%3")
+                .arg(title.toHtmlEscaped(), severity, QString::fromStdString(s.explanation).toHtmlEscaped()));
+        m_list->setItem(r, TitleColumn, titleItem);
     }
     showStates();
     if (const int row = rowOfIndex(keep); row >= 0)
         m_list->selectRow(row);
     else if (m_rowIndex.empty() && !dismissed.empty())
         m_detail->setHtml(tr("<i>Every suggestion was dismissed: “show dismissed” lists them.</i>"));
+    else
+        m_detail->setHtml(
+            tr("<i>Select a suggestion: its finding, evidence and measured effect show here.</i>"));
+}
+
+void SuggestionsView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) // presentation mode: rows as tall as the larger text
+        m_list->verticalHeader()->setDefaultSectionSize(m_list->fontMetrics().height() + 8);
 }
 
 void SuggestionsView::setNotes(SessionNotes* notes)
@@ -225,7 +271,8 @@ void SuggestionsView::showStates()
     for (int r = 0; r < m_list->rowCount(); ++r) {
         const session::SuggestionState state = m_notes->suggestionState(
             run->suggestions[static_cast<std::size_t>(m_rowIndex[static_cast<std::size_t>(r)])].id);
-        m_list->setItem(r, 5, new QTableWidgetItem(QString::fromUtf8(session::suggestionStateName(state).data())));
+        m_list->setItem(r, StateColumn,
+                        new QTableWidgetItem(QString::fromUtf8(session::suggestionStateName(state).data())));
         for (int c = 0; c < m_list->columnCount(); ++c)
             if (QTableWidgetItem* item = m_list->item(r, c))
                 item->setForeground(state == session::SuggestionState::Dismissed ? QBrush(dim) : QBrush());
@@ -255,10 +302,13 @@ void SuggestionsView::onCurrentChanged()
              !m_session->isBusy())
         m_session->compareSuggestion(index);
     const suggest::Suggestion& s = m_session->run()->suggestions[static_cast<std::size_t>(index)];
-    QString html = QStringLiteral("<h3>%1 · %2</h3><p>%3</p><p><b>Change:</b> %4</p>")
-                       .arg(QString::fromStdString(s.id), QString::fromStdString(s.title).toHtmlEscaped(),
-                            QString::fromStdString(s.explanation).toHtmlEscaped(),
-                            QString::fromStdString(s.change.describe()).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<h3>%1 · %2</h3><p><b>Severity:</b> %3%4</p><p>%5</p><p><b>Change:</b> %6</p>")
+            .arg(QString::fromStdString(s.id), QString::fromStdString(s.title).toHtmlEscaped(),
+                 QString::fromUtf8(suggest::severityName(s.severity).data()),
+                 s.whatIf ? tr(" (a what-if: a change to the machine, not the program)") : QString(),
+                 QString::fromStdString(s.explanation).toHtmlEscaped(),
+                 QString::fromStdString(s.change.describe()).toHtmlEscaped());
     if (s.measured) {
         const suggest::Measurement& m = *s.measured;
         html += tr("<p><b>Measured:</b> %1 → %2 cycles (%3%): %4%5</p>")

@@ -31,6 +31,10 @@ class SuggestionsView : public QWidget
 public:
     SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
 
+    // The ranking's columns. Severity is the id's coloured mark (and its hover text), not a column of its
+    // own: in a 340 px dock the title is what must fit.
+    enum Column { IdColumn, GainColumn, TitleColumn, VerdictColumn, StateColumn, ColumnCount };
+
     QTableWidget* list() const { return m_list; }
     QTableWidget* comparison() const { return m_comparison; }
     QPushButton* compareButton() const { return m_compare; }
@@ -45,6 +49,9 @@ public:
     // The suggestion (index into the run's list) on table row `row`, or -1; and the row of one, or -1.
     int indexOfRow(int row) const;
     int rowOfIndex(int index) const;
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     void fill();

@@ -6,6 +6,8 @@
 #include "views/event_text.h"
 #include "widgets/qcustomplot.h"
 
+#include <QApplication>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -67,7 +69,6 @@ SummaryView::SummaryView(ReplaySession* session, QWidget* parent)
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setMargin(6);
-    m_stalls->setMinimumHeight(170);
     m_stalls->plotLayout()->insertRow(0);
     m_stalls->plotLayout()->addElement(0, 0, new QCPTextElement(m_stalls, tr("stall cycles by reason (all chips)")));
 
@@ -99,6 +100,10 @@ QString SummaryView::headline() const
 void SummaryView::applyTheme()
 {
     Theme::instance().stylePlot(m_stalls);
+    // A line and a third per reason, plus the title and the axis: at a fixed 170 px the reasons' names
+    // overlapped, and more so in presentation mode's larger text.
+    const int line = QFontMetrics(QApplication::font()).height();
+    m_stalls->setMinimumHeight(line * ((events::kStallReasonCount - 1) * 4 / 3 + 5));
     if (auto* title = qobject_cast<QCPTextElement*>(m_stalls->plotLayout()->element(0, 0)))
         title->setTextColor(Theme::instance().foreground());
     if (m_session->analysesAvailable())

@@ -5,6 +5,7 @@
 #include "theme/theme.h"
 #include "views/event_text.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
 
 #include <cmath>
@@ -156,7 +157,8 @@ bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lan
     const trace::Trace& trace = *m_run->trace;
     const events::BundleSnapshot bundles = isBundleLane(lane) ? lanes.bundles() : events::BundleSnapshot{};
     QFont font = painter->font();
-    font.setPointSizeF(std::max(6.5, std::min(9.0, height * 0.55)));
+    // As large as the row allows, never larger than the window's text (presentation mode enlarges both).
+    font.setPointSizeF(std::clamp(height * 0.55, 6.5, std::max(9.0, QApplication::font().pointSizeF())));
     painter->setFont(font);
     const QFontMetricsF metrics(font);
     const QRect plotArea = clipRect();

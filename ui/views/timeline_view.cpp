@@ -10,6 +10,8 @@
 #include "views/timeline_lanes.h"
 
 #include "widgets/qcustomplot.h"
+#include "widgets/wrapping_label.h"
+#include <QApplication>
 #include <QContextMenuEvent>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -91,7 +93,7 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->installEventFilter(this);
     m_legend->setTextFormat(Qt::RichText);
-    m_legend->setWordWrap(true);
+    wrapToAnyWidth(m_legend);
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
@@ -109,6 +111,7 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     // The number of rows that fit is known only once QCustomPlot has laid out its axis rect.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         const QCPRange before = m_plot->yAxis->range();
+        fitTickCounts();
         updateRowRange();
         if (m_plot->yAxis->range() != before)
             m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -133,6 +136,7 @@ void TimelineView::applyTheme()
 {
     Theme::instance().stylePlot(m_plot);
     m_legend->setText(legendHtml(static_cast<bool>(m_laneFilter)));
+    updateRowRange(); // presentation mode's larger text needs taller rows
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -191,15 +195,46 @@ void TimelineView::rebuildRows()
     updateRowRange();
 }
 
+void TimelineView::fitTickCounts()
+{
+    // QCustomPlot aims at five ticks whatever the width: in a 300 px plot (presentation mode's larger text
+    // on a small screen) "0" and "10000" were 29 px apart and collided. Ticks at least 2.5 labels apart.
+    const int width = m_plot->axisRect()->width();
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->xAxis2}) {
+        const QString widest = QString::number(static_cast<qint64>(std::abs(axis->range().upper))) +
+                               (axis == m_plot->xAxis2 ? QStringLiteral(".0") : QString());
+        const int label = std::max(1, QFontMetrics(axis->tickLabelFont()).horizontalAdvance(widest));
+        axis->ticker()->setTickCount(std::clamp(width * 2 / (label * 5), 2, 8));
+    }
+}
+
+int TimelineView::minRowPixels() const
+{
+    // Two lane labels must never touch: at 1.4x text (presentation mode) a fixed 22 px row made them collide.
+    return std::max(kRowPixels, QFontMetrics(QApplication::font()).height() * 3 / 2);
+}
+
+int TimelineView::rowPixels() const
+{
+    const int height = m_plot->axisRect()->height();
+    const int rows = std::max<int>(1, static_cast<int>(m_lanes->rows().size()));
+    const int minimum = minRowPixels();
+    // Rows that all fit share the height (up to 1.6x their minimum) instead of leaving the lower half of the
+    // plot empty; more rows than fit keep the minimum and scroll.
+    return std::clamp(height / rows, minimum, minimum * 8 / 5);
+}
+
 void TimelineView::updateRowRange()
 {
-    const int visible = std::max(1, m_plot->axisRect()->height() / kRowPixels);
+    const int height = std::max(1, m_plot->axisRect()->height());
+    const int rowHeight = rowPixels();
+    const int visible = std::max(1, height / rowHeight);
     const int rows = static_cast<int>(m_lanes->rows().size());
     m_scroll->setRange(0, std::max(0, rows - visible));
     m_scroll->setPageStep(visible);
     m_scroll->setVisible(rows > visible);
     const double first = m_scroll->value();
-    m_plot->yAxis->setRange(first, first + static_cast<double>(visible));
+    m_plot->yAxis->setRange(first, first + static_cast<double>(height) / rowHeight);
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -64,6 +64,9 @@ private:
     void refresh();
     void rebuildRows();
     void updateRowRange();
+    void fitTickCounts();
+    int minRowPixels() const;
+    int rowPixels() const; ///< height of one lane: filling the plot when the rows fit, else the minimum
     void applyTheme();
     void setXRange(double lower, double upper);
     void onXRangeChanged();

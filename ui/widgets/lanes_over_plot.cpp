@@ -1,6 +1,7 @@
 #include "widgets/lanes_over_plot.h"
 
 #include "widgets/qcustomplot.h"
+#include "widgets/wrapping_label.h"
 
 #include <QLabel>
 #include <QSplitter>
@@ -10,7 +11,9 @@ namespace xps::ui {
 
 void setUpBandwidthPlot(QCustomPlot* plot, const QString& yLabel, const QString& xLabel)
 {
-    plot->setMinimumHeight(110);
+    // Its minimum is the window's too, through the docks tabbed with it: 70 px keeps a 1366x768 window
+    // within its screen in presentation mode. The splitter gives it more whenever there is room.
+    plot->setMinimumHeight(70);
     plot->yAxis->setLabel(yLabel);
     plot->xAxis->setLabel(xLabel);
     plot->legend->setVisible(true);
@@ -22,7 +25,7 @@ void layOutLanesOverPlot(QWidget* owner, QWidget* lanes, QCustomPlot* plot, QLab
                          int plotStretch)
 {
     info->setTextFormat(Qt::RichText);
-    info->setWordWrap(true);
+    wrapToAnyWidth(info);
     info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* split = new QSplitter(Qt::Vertical, owner);
     split->addWidget(lanes);

@@ -1,0 +1,124 @@
+#include "widgets/column_fitter.h"
+
+#include <QAbstractItemModel>
+#include <QEvent>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace xps::ui {
+
+ColumnFitter::ColumnFitter(QTableView* table, int fillColumn, int maxColumnWidth)
+    : QObject(table), m_table(table), m_fillColumn(fillColumn), m_maxColumnWidth(maxColumnWidth)
+{
+    QHeaderView* header = table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(false);
+    table->setProperty(kFittedProperty, true); // the window's presentation mode leaves these to us
+    // Only a person moves a column edge while we are not fitting.
+    connect(header, &QHeaderView::sectionResized, this, [this] {
+        if (!m_fitting)
+            m_userSized = true;
+    });
+    table->viewport()->installEventFilter(this);
+    table->installEventFilter(this);
+    const auto watchModel = [this] {
+        QAbstractItemModel* model = m_table->model();
+        if (!model)
+            return;
+        connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::scheduleFit);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::scheduleFit);
+        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::scheduleFit);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::scheduleFit);
+    };
+    watchModel();
+    scheduleFit();
+}
+
+void ColumnFitter::setMinimumWidth(int column, int pixels)
+{
+    if (column < 0)
+        return;
+    if (static_cast<std::size_t>(column) >= m_minimum.size())
+        m_minimum.resize(static_cast<std::size_t>(column) + 1, 0);
+    m_minimum[static_cast<std::size_t>(column)] = pixels;
+    scheduleFit();
+}
+
+void ColumnFitter::scheduleFit()
+{
+    if (m_scheduled || m_userSized)
+        return;
+    m_scheduled = true;
+    // Data arrives in bursts (a replay publishes counts in chunks): measure once per burst.
+    QTimer::singleShot(0, this, [this] {
+        m_scheduled = false;
+        if (!m_userSized)
+            fit();
+    });
+}
+
+void ColumnFitter::fit()
+{
+    const QAbstractItemModel* model = m_table->model();
+    if (!model)
+        return;
+    const int columns = model->columnCount();
+    m_content.assign(static_cast<std::size_t>(std::max(0, columns)), 0);
+    QHeaderView* header = m_table->horizontalHeader();
+    for (int c = 0; c < columns; ++c) {
+        if (m_table->isColumnHidden(c))
+            continue;
+        // sizeHintForColumn() asks the delegate about the rows around the visible ones (1,000 by default),
+        // so a million-row table costs the same as a small one.
+        int width = std::max(header->sectionSizeHint(c),
+                             static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(c));
+        if (static_cast<std::size_t>(c) < m_minimum.size())
+            width = std::max(width, m_minimum[static_cast<std::size_t>(c)]);
+        m_content[static_cast<std::size_t>(c)] = width;
+    }
+    distribute();
+}
+
+void ColumnFitter::distribute()
+{
+    if (m_content.empty())
+        return;
+    m_fitting = true;
+    QHeaderView* header = m_table->horizontalHeader();
+    int used = 0;
+    for (std::size_t c = 0; c < m_content.size(); ++c) {
+        const int column = static_cast<int>(c);
+        if (column == m_fillColumn || m_table->isColumnHidden(column))
+            continue;
+        const int minimum = c < m_minimum.size() ? m_minimum[c] : 0;
+        const int width = std::max(minimum, std::min(m_content[c], m_maxColumnWidth));
+        header->resizeSection(column, width);
+        used += width;
+    }
+    if (m_fillColumn >= 0 && static_cast<std::size_t>(m_fillColumn) < m_content.size()) {
+        // What is left of the viewport, elided if its content is wider (no sideways scrolling to reach the
+        // last columns), unless that leaves it less than maxColumnWidth: then it scrolls.
+        const int available = m_table->viewport()->width() - used;
+        const int content = m_content[static_cast<std::size_t>(m_fillColumn)];
+        header->resizeSection(m_fillColumn, std::max(available, std::min(content, m_maxColumnWidth)));
+    }
+    m_fitting = false;
+}
+
+bool ColumnFitter::eventFilter(QObject* watched, QEvent* event)
+{
+    if (!m_userSized) {
+        if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+            distribute();
+        else if (watched == m_table &&
+                 (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))
+            scheduleFit();
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace xps::ui
