@@ -466,6 +466,8 @@ void DependencyGraphView::resizeEvent(QResizeEvent* event)
         return;
     if (wantsLeftToRight() != m_leftToRight)
         startLayout(); // the dock was reshaped: lay the same graph out along its longer side
+    else if (!m_pending && m_canvas->transform() == m_fitTransform)
+        fit(); // not zoomed since it was fitted: fit the new size
 }
 
 void DependencyGraphView::showEvent(QShowEvent* event)
@@ -495,6 +497,7 @@ void DependencyGraphView::fit()
         m_canvas->scale(s, s);
         m_canvas->centerOn(scale > 1.0 ? m_scene->sceneRect().center() : m_nodes.front()->pos());
     }
+    m_fitTransform = m_canvas->transform();
 }
 
 } // namespace xps::ui

@@ -7,6 +7,7 @@
 #include "analysis/dependencies.h"
 
 #include <QThreadPool>
+#include <QTransform>
 #include <QWidget>
 
 #include <memory>
@@ -85,6 +86,7 @@ private:
     std::uint64_t m_pending = 0;    // the request being laid out, 0 when none
     bool m_leftToRight = false;     // the direction of the newest layout request
     bool m_fitWhenShown = false;    // fitted while hidden, to a size it did not have
+    QTransform m_fitTransform;      // what fit() chose; a different one means the person zoomed
     // One layout at a time; destroyed first (declared last) so the destructor waits for it.
     QThreadPool m_pool;
 };

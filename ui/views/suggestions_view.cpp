@@ -99,7 +99,7 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     auto* lower = new QWidget(this);
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
-    lowerLayout->addWidget(m_detail, 2);
+    lowerLayout->addWidget(m_detail, 3); // the finding and its measurement; the comparison fills after Apply
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_compare);
     for (session::SuggestionState s : {session::SuggestionState::Open, session::SuggestionState::Applied, session::SuggestionState::Dismissed})
@@ -112,7 +112,7 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     buttons->addWidget(m_showDismissed);
     buttons->addWidget(m_verdict, 1);
     lowerLayout->addLayout(buttons);
-    lowerLayout->addWidget(m_comparison, 3);
+    lowerLayout->addWidget(m_comparison, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_list);
     split->addWidget(lower);
