@@ -1,5 +1,6 @@
 #include "what_if.h"
 
+#include "suggest/group.h"
 #include "suggest/transform.h"
 
 #include <algorithm>
@@ -50,15 +51,18 @@ constexpr std::uint64_t kWhatIfSlowdownLimit = 4;
 constexpr std::uint64_t kWhatIfSlack = 1'000'000;
 } // namespace
 
-Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
-                          std::stop_token stop, ChangedRun* keep,
-                          const std::function<void(double fraction)>& replayProgress)
+namespace {
+
+// Replays `changed` (the baseline's trace with one or more changes applied, or why it could not be made) and
+// measures it against the baseline.
+Measurement measureChangedTrace(const trace::Trace& trace, ReplayResult& baseline,
+                                Result<trace::Trace> changed, std::stop_token stop, ChangedRun* keep,
+                                const std::function<void(double fraction)>& replayProgress)
 {
     ChangedRun local;
     ChangedRun& run = keep ? *keep : local;
     Measurement m;
     m.baselineCycles = baseline.totalCycles;
-    Result<trace::Trace> changed = suggest::applyChange(trace, change);
     if (!changed.ok()) {
         m.verdict = Measurement::Verdict::Failed;
         m.detail = changed.error().toString();
@@ -116,6 +120,49 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
     }
     m.verdict = r.totalCycles < baseline.totalCycles ? Measurement::Verdict::Improves : Measurement::Verdict::NoGain;
     return m;
+}
+
+} // namespace
+
+Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
+                          std::stop_token stop, ChangedRun* keep,
+                          const std::function<void(double fraction)>& replayProgress)
+{
+    return measureChangedTrace(trace, baseline, suggest::applyChange(trace, change), stop, keep,
+                               replayProgress);
+}
+
+std::vector<suggest::SuggestionGroup> measureGroups(const std::vector<suggest::Suggestion>& suggestions,
+                                                    const trace::Trace& trace, ReplayResult& baseline,
+                                                    std::stop_token stop, const WhatIfProgress& progress)
+{
+    std::vector<suggest::SuggestionGroup> groups = suggest::groupSuggestions(suggestions);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (progress)
+            progress(g, groups.size(), 0.0);
+        suggest::SuggestionGroup& group = groups[g];
+        if (stop.stop_requested())
+            break; // unmeasured: the report shows the members' own gains only
+        std::vector<suggest::Change> changes;
+        for (const std::string& id : group.members)
+            for (const suggest::Suggestion& s : suggestions)
+                if (s.id == id)
+                    changes.push_back(s.change);
+        std::vector<std::size_t> applied;
+        Result<trace::Trace> changed = suggest::applyChanges(trace, changes, &applied);
+        for (std::size_t i : applied)
+            group.applied.push_back(group.members[i]);
+        Measurement m =
+            measureChangedTrace(trace, baseline, std::move(changed), stop, nullptr, [&](double fraction) {
+                if (progress)
+                    progress(g, groups.size(), fraction);
+            });
+        if (m.verdict != Measurement::Verdict::Cancelled)
+            group.combined = std::move(m);
+    }
+    if (progress)
+        progress(groups.size(), groups.size(), 0.0);
+    return groups;
 }
 
 void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,

@@ -5,6 +5,7 @@
 // cancelled between and within replays, and reports progress per suggestion.
 
 #include "replayer.h"
+#include "suggest/group.h"
 #include "suggest/suggestion.h"
 
 #include <functional>
@@ -43,5 +44,13 @@ using WhatIfProgress = std::function<void(std::size_t done, std::size_t total, d
 // hardware what-ifs by gain, then the rest.
 void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,
                         ReplayResult& baseline, std::stop_token stop = {}, const WhatIfProgress& progress = {});
+
+// The groups among measured suggestions (suggest/group.h), each measured by replaying the program with all
+// its members' changes applied together. Progress counts groups. A group left when `stop` is requested
+// keeps no combined measurement.
+std::vector<suggest::SuggestionGroup> measureGroups(const std::vector<suggest::Suggestion>& suggestions,
+                                                    const trace::Trace& trace, ReplayResult& baseline,
+                                                    std::stop_token stop = {},
+                                                    const WhatIfProgress& progress = {});
 
 } // namespace xps::sim

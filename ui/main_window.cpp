@@ -629,7 +629,7 @@ void MainWindow::exportReport(const QString& chosen)
                               generator, annotations = notes->notes(), bookmarks = notes->bookmarks(),
                               states = notes->suggestionStates()] {
         report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions,
-                                               run->path.toStdString(), generator);
+                                               run->path.toStdString(), generator, run->groups);
         report::addSessionContent(r, *run->view, annotations, bookmarks, states);
         return writeReport(r, file, format);
     });

@@ -52,8 +52,10 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
     a->analyses = analysis::analyzeReplay(*a->view);
     a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
-    if (measure)
+    if (measure) {
         sim::measureSuggestions(a->suggestions, a->trace, a->result);
+        a->groups = sim::measureGroups(a->suggestions, a->trace, a->result);
+    }
     return a;
 }
 

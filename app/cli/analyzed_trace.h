@@ -5,6 +5,7 @@
 #include "analysis/analyze.h"
 #include "commands.h"
 #include "replayer.h"
+#include "suggest/group.h"
 #include "suggest/suggestion.h"
 #include "trace/trace.h"
 
@@ -21,6 +22,7 @@ struct Analyzed
     std::unique_ptr<analysis::ReplayView> view;
     analysis::Analyses analyses;
     std::vector<suggest::Suggestion> suggestions;
+    std::vector<suggest::SuggestionGroup> groups; // measured applied together (with measuring)
 };
 
 // Replays (within `limits`: their cycle and bundle caps), analyses, proposes and, with `measure`, measures

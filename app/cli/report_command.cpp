@@ -80,7 +80,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
     if (!a)
         return code;
     report::Report r = report::buildReport(*a->view, a->analyses, a->suggestions, path,
-                                           std::string("xpushark-cli ") + XPS_VERSION);
+                                           std::string("xpushark-cli ") + XPS_VERSION, a->groups);
     if (trace::looksLikeContainer(path)) {
         // A session: its notes (moved to where their events are in this replay), bookmarks and the state of
         // each suggestion go into the report.

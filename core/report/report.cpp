@@ -3,6 +3,7 @@
 #include "analysis/activity_lanes.h"
 #include "report/analysis_json.h"
 #include "report/palette.h"
+#include "report/report_entries.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -32,45 +33,6 @@ std::string microseconds(double us)
     return b;
 }
 
-std::string evidenceText(const suggest::Evidence& e)
-{
-    std::string s = "cycles " + text::withThousands(e.fromCycle) + "-" + text::withThousands(e.toCycle);
-    if (!e.pcs.empty()) {
-        s += "; pcs";
-        for (std::size_t i = 0; i < e.pcs.size() && i < 12; ++i)
-            s += (i ? ", " : " ") + std::string("chip ") + std::to_string(e.pcs[i].first) + " pc " + std::to_string(e.pcs[i].second);
-        if (e.pcs.size() > 12)
-            s += " and " + std::to_string(e.pcs.size() - 12) + " more";
-    }
-    if (!e.dmas.empty()) {
-        s += "; DMAs";
-        for (std::size_t i = 0; i < e.dmas.size() && i < 12; ++i)
-            s += (i ? ", " : " ") + std::to_string(e.dmas[i]);
-        if (e.dmas.size() > 12)
-            s += " and " + std::to_string(e.dmas.size() - 12) + " more";
-    }
-    return s;
-}
-
-// Largest measured gain first; unmeasured suggestions after the measured ones, in proposal order.
-std::vector<SuggestionEntry> rank(const std::vector<suggest::Suggestion>& suggestions)
-{
-    std::vector<SuggestionEntry> out;
-    for (const suggest::Suggestion& s : suggestions)
-        out.push_back({0, "open", s, evidenceText(s.evidence)});
-    std::stable_sort(out.begin(), out.end(), [](const SuggestionEntry& a, const SuggestionEntry& b) {
-        const auto gain = [](const SuggestionEntry& e) {
-            return e.suggestion.measured && e.suggestion.measured->verdict == suggest::Measurement::Verdict::Improves
-                       ? e.suggestion.measured->gainPercent
-                       : -1e300;
-        };
-        return gain(a) > gain(b);
-    });
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i].rank = static_cast<int>(i) + 1;
-    return out;
-}
-
 } // namespace
 
 std::string escapeHtml(std::string_view text)
@@ -92,6 +54,7 @@ std::string escapeHtml(std::string_view text)
 
 namespace {
 
+constexpr std::size_t kEvidenceFigures = 3; // the top entries get a figure of their evidence
 constexpr int kFigureWidth = 720, kLabelWidth = 170, kNoteWidth = 90, kRowHeight = 26, kTop = 8, kLegendRow = 20;
 constexpr int kLegendCharWidth = 7, kLegendGap = 30; // a generous estimate of a 12 px sans glyph
 
@@ -189,6 +152,24 @@ std::string Figure::svg() const
         s << "<text x=\"" << static_cast<int>(x) + 6 << "\" y=\"" << y + 16 << "\" fill=\"#404040\">" << escapeHtml(r.note)
           << "</text>\n";
     }
+    const bool strips =
+        std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.activity.empty(); });
+    if (strips && markTo > markFrom && toCycle > fromCycle) {
+        // The evidence range, outlined across the strips (clipped to the figure's time axis).
+        const auto xOf = [&](std::uint64_t cycle) {
+            const double f = static_cast<double>(std::clamp(cycle, fromCycle, toCycle) - fromCycle) /
+                             static_cast<double>(toCycle - fromCycle);
+            return kLabelWidth + f * kBarWidth;
+        };
+        const double x0 = xOf(markFrom), x1 = std::max(xOf(markTo), x0 + 2);
+        char rect[240];
+        std::snprintf(
+            rect, sizeof rect,
+            "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"none\" stroke=\"#d62728\" "
+            "stroke-width=\"2\"><title>evidence</title></rect>\n",
+            x0, kTop, x1 - x0, static_cast<int>(rows.size()) * kRowHeight);
+        s << rect;
+    }
     for (const LegendEntry& l : legend) {
         const int y = kTop + static_cast<int>(rows.size()) * kRowHeight + 8 + l.row * kLegendRow;
         s << "<rect x=\"" << l.x << "\" y=\"" << y + 3 << "\" width=\"10\" height=\"10\" fill=\"" << l.colour << "\"/>"
@@ -199,7 +180,8 @@ std::string Figure::svg() const
 }
 
 Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses& a,
-                   const std::vector<suggest::Suggestion>& suggestions, const std::string& source, const std::string& generator)
+                   const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
+                   const std::string& generator, const std::vector<suggest::SuggestionGroup>& groups)
 {
     Report r;
     const trace::Trace& trace = replay.trace;
@@ -277,54 +259,26 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
                                   text::withThousands(g.instances), text::withThousands(g.cycles), pct(g.mxuUtilization()),
                                   text::formatBytes(g.dmaBytes), text::withThousands(g.totalStallCycles())});
 
-    r.suggestions = rank(suggestions);
+    r.suggestions = detail::rankEntries(suggestions, groups);
+    if (!r.suggestions.empty()) {
+        analysis::ActivityLanes lanes(replay.trace);
+        lanes.ingest(replay.store);
+        detail::addEvidenceFigures(r.suggestions, lanes, s.totalCycles, kEvidenceFigures);
+    }
     r.analysis = analysisToJson(replay, a, suggestions);
     return r;
 }
 
-namespace {
-
-constexpr int kActivityColumns = 96;
-constexpr std::size_t kActivityRows = 24;
-
-Figure bookmarkFigure(const session::Bookmark& b, std::size_t index, const analysis::ActivityLanes& lanes)
+std::vector<const Figure*> allFigures(const Report& report)
 {
-    Figure f;
-    f.id = "bookmark-" + std::to_string(index + 1);
-    f.title = "Bookmark " + std::to_string(index + 1) + ": " + b.name;
-    f.caption = "Activity of each unit, DMA engine and ICI link in cycles " + text::withThousands(b.fromCycle) + "-" +
-                text::withThousands(b.toCycle) + ", darker = busier; the number is the mean.";
-    f.unit = "%";
-    f.fromCycle = b.fromCycle;
-    f.toCycle = std::max(b.toCycle, b.fromCycle + kActivityColumns);
-    const double columnCycles = static_cast<double>(f.toCycle - f.fromCycle) / kActivityColumns;
-    std::vector<double> totals;
-    for (std::size_t i = 0; i < lanes.lanes().size() && f.rows.size() < kActivityRows; ++i) {
-        const analysis::LaneInfo& lane = lanes.lanes()[i];
-        const bool unit = lane.kind == analysis::LaneKind::Unit;
-        if ((!unit && lane.kind != analysis::LaneKind::DmaEngine && lane.kind != analysis::LaneKind::IciLink) || !lanes.hasActivity(i))
-            continue;
-        lanes.columnTotals(i, f.fromCycle, f.toCycle, kActivityColumns, totals);
-        Figure::Row row;
-        row.label = "chip " + std::to_string(lane.chip) + " " + lane.name;
-        double sum = 0;
-        for (int c = 0; c < kActivityColumns; ++c) {
-            double busy = 0;
-            for (int k = 0; k < lane.categories; ++k)
-                busy += totals[static_cast<std::size_t>(c * lane.categories + k)];
-            row.activity.push_back(std::clamp(busy / columnCycles, 0.0, 1.0));
-            sum += row.activity.back();
-        }
-        const double mean = sum / kActivityColumns;
-        row.parts.push_back({unit ? "unit" : lane.kind == analysis::LaneKind::DmaEngine ? "DMA engine" : "ICI link", 100.0 * mean,
-                             unit ? kGreen : lane.kind == analysis::LaneKind::DmaEngine ? kOrange : kPurple});
-        row.note = pct(mean);
-        f.rows.push_back(std::move(row));
-    }
-    return f;
+    std::vector<const Figure*> out;
+    for (const Figure& f : report.figures)
+        out.push_back(&f);
+    for (const SuggestionEntry& e : report.suggestions)
+        if (e.figure)
+            out.push_back(&*e.figure);
+    return out;
 }
-
-} // namespace
 
 void addSessionContent(Report& report, const analysis::ReplayView& replay, const std::vector<session::Annotation>& notes,
                        const std::vector<session::Bookmark>& bookmarks,
@@ -333,16 +287,38 @@ void addSessionContent(Report& report, const analysis::ReplayView& replay, const
     if (!bookmarks.empty()) {
         analysis::ActivityLanes lanes(replay.trace);
         lanes.ingest(replay.store);
-        for (std::size_t i = 0; i < bookmarks.size(); ++i)
-            report.figures.push_back(bookmarkFigure(bookmarks[i], i, lanes));
+        for (std::size_t i = 0; i < bookmarks.size(); ++i) {
+            const session::Bookmark& b = bookmarks[i];
+            report.figures.push_back(detail::activityFigure(
+                "bookmark-" + std::to_string(i + 1), "Bookmark " + std::to_string(i + 1) + ": " + b.name,
+                "Activity of each unit, DMA engine and ICI link in cycles " +
+                    text::withThousands(b.fromCycle) + "-" + text::withThousands(b.toCycle) +
+                    ", darker = busier; the number is the mean.",
+                b.fromCycle, b.toCycle, lanes));
+        }
     }
     for (const session::Annotation& n : notes)
         report.annotations.push_back({n.text, n.fromCycle, n.toCycle});
     for (const session::Bookmark& b : bookmarks)
         report.bookmarks.push_back({b.name, b.fromCycle, b.toCycle});
-    for (SuggestionEntry& e : report.suggestions)
-        if (const auto state = states.find(e.suggestion.id); state != states.end())
-            e.state = std::string(session::suggestionStateName(state->second));
+    const auto stateOf = [&](const std::string& id) -> std::string {
+        const auto state = states.find(id);
+        return state == states.end() ? "open" : std::string(session::suggestionStateName(state->second));
+    };
+    for (SuggestionEntry& e : report.suggestions) {
+        if (e.members.empty()) {
+            e.state = stateOf(e.suggestion.id);
+            continue;
+        }
+        // A group reads as its members' state when they agree.
+        for (SuggestionEntry& m : e.members)
+            m.state = stateOf(m.suggestion.id);
+        const bool alike = std::all_of(e.members.begin(), e.members.end(), [&](const SuggestionEntry& m) {
+            return m.state == e.members.front().state;
+        });
+        e.state = alike ? e.members.front().state : "mixed";
+    }
+    detail::placeAnnotations(report);
 }
 
 } // namespace xps::report

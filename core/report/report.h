@@ -6,11 +6,13 @@
 
 #include "analysis/analyze.h"
 #include "session/session.h"
+#include "suggest/group.h"
 #include "suggest/suggestion.h"
 
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,9 @@ struct Figure
     std::vector<Row> rows;
     double fullScale = 0; // the value a full-width bar stands for; 0: the longest row
     std::uint64_t fromCycle = 0, toCycle = 0; // the time axis of strip rows
+    std::uint64_t markFrom = 0,
+                  markTo = 0;            // when markTo > markFrom: the evidence range, outlined on the strips
+    std::vector<std::string> notes = {}; // notes pinned inside its time range ("cycles 75-85: ...")
     std::string svg() const; // a standalone <svg> element
     int width() const;       // of the SVG, in CSS pixels
     int height() const;
@@ -55,19 +60,27 @@ struct Table
     std::vector<std::vector<std::string>> rows;
 };
 
-struct SuggestionEntry
-{
-    int rank = 0; // 1 = largest measured gain
-    std::string state = "open"; // open, applied, dismissed (sessions keep it)
-    suggest::Suggestion suggestion;
-    std::string evidence; // in words: cycle range, pcs, DMAs
-};
-
 struct Annotation
 {
     std::string text;
     std::uint64_t fromCycle = 0;
     std::uint64_t toCycle = 0;
+    std::string shownWith = {}; // where the report shows it: "suggestion 2", "bookmark 1"; empty: at the end
+};
+
+struct SuggestionEntry
+{
+    int rank = 0; // 1 = largest measured gain
+    std::string state =
+        "open"; // open, applied, dismissed (sessions keep it); a group's: its members' if alike
+    // One suggestion, or a group's summary: its title, kind, combined measurement ("G1", "G2", ... as id)
+    // and the union of its members' evidence.
+    suggest::Suggestion suggestion;
+    std::string evidence;                      // in words: cycle range, pcs, DMAs
+    std::vector<SuggestionEntry> members = {}; // a group's suggestions, each measured on its own
+    std::string together = {};                 // a group: how many of its members were applied together
+    std::optional<Figure> figure = {};         // the activity around the evidence, for the top few entries
+    std::vector<Annotation> notes = {};        // notes pinned inside its evidence range
 };
 
 struct Bookmark
@@ -93,9 +106,15 @@ struct Report
     nlohmann::json analysis; // the stable analysis form (docs/analysis-json.md), carried into the JSON report
 };
 
+// `groups`: suggestions of one kind measured applied together (sim::measureGroups); each is one entry of
+// the ranking, its members listed inside it. Without them, same-kind suggestions are still grouped, with
+// their own gains only.
 Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses& analyses,
                    const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
-                   const std::string& generator);
+                   const std::string& generator, const std::vector<suggest::SuggestionGroup>& groups = {});
+
+// Every figure: the report's own, then each suggestion's evidence figure.
+std::vector<const Figure*> allFigures(const Report& report);
 
 // A session's notes, bookmarks and suggestion states (by id; unlisted ones stay open) into the report, with
 // a figure of each bookmark's time range (each unit's, engine's and link's activity) drawn from `replay`.

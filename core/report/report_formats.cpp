@@ -12,7 +12,9 @@ namespace xps::report {
 namespace {
 
 constexpr int kReportJsonVersion = 1;
-constexpr int kPrintedFigureWidth = 480; // fits an A4 page's text width at the PDF's default font size
+constexpr int kPrintedFigureWidth = 480;
+constexpr std::size_t kOneLineChange = 64; // characters of a change's description that fit a printed row //
+                                           // fits an A4 page's text width at the PDF's default font size
 
 std::string measuredText(const suggest::Suggestion& s)
 {
@@ -23,6 +25,20 @@ std::string measuredText(const suggest::Suggestion& s)
     std::snprintf(b, sizeof b, "%s: %s -> %s cycles (%+.2f%%)", std::string(suggest::verdictName(m.verdict)).c_str(),
                   text::withThousands(m.baselineCycles).c_str(), text::withThousands(m.newCycles).c_str(), m.gainPercent);
     return std::string(b) + (m.detail.empty() ? "" : "; " + m.detail);
+}
+
+// One line, for a group's member table: "+4.37% (50,837 cycles)", or the verdict.
+std::string compactMeasured(const suggest::Suggestion& s)
+{
+    if (!s.measured)
+        return "not measured";
+    const suggest::Measurement& m = *s.measured;
+    if (m.verdict != suggest::Measurement::Verdict::Improves)
+        return std::string(suggest::verdictName(m.verdict));
+    char b[96];
+    std::snprintf(b, sizeof b, "%+.2f%% (%s cycles)", m.gainPercent,
+                  text::withThousands(m.newCycles).c_str());
+    return b;
 }
 
 // A figure's value as its unit reads best: whole cycles with separators, percentages to one decimal.
@@ -78,7 +94,9 @@ void markdownTable(std::ostringstream& s, const Table& t)
     s << "\n";
 }
 
-void htmlTable(std::ostringstream& s, const Table& t)
+const char* cellStyle(bool print);
+
+void htmlTable(std::ostringstream& s, const Table& t, bool print)
 {
     s << "<section id=\"" << t.id << "\"><h2>" << escapeHtml(t.title) << "</h2>\n";
     if (t.rows.empty()) {
@@ -87,14 +105,16 @@ void htmlTable(std::ostringstream& s, const Table& t)
     }
     s << "<table><thead><tr>";
     for (std::size_t i = 0; i < t.columns.size(); ++i)
-        s << "<th" << (t.numeric[i] ? " class=\"num\"" : "") << ">" << escapeHtml(t.columns[i]) << "</th>";
+        s << "<th" << (t.numeric[i] ? " class=\"num\"" : "") << cellStyle(print) << ">"
+          << escapeHtml(t.columns[i]) << "</th>";
     s << "</tr></thead><tbody>\n";
     for (const auto& row : t.rows) {
         s << "<tr>";
         for (std::size_t i = 0; i < row.size(); ++i) {
             const std::string& c = row[i];
             const std::size_t indent = c.find_first_not_of(' ');
-            s << "<td" << (i < t.numeric.size() && t.numeric[i] ? " class=\"num\"" : "") << ">";
+            s << "<td" << (i < t.numeric.size() && t.numeric[i] ? " class=\"num\"" : "") << cellStyle(print)
+              << ">";
             if (indent != std::string::npos && indent > 0)
                 for (std::size_t k = 0; k < indent / 2; ++k)
                     s << "&nbsp;&nbsp;&nbsp;&nbsp;";
@@ -105,12 +125,107 @@ void htmlTable(std::ostringstream& s, const Table& t)
     s << "</tbody></table></section>\n";
 }
 
-constexpr const char* kStyle = R"(body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#202020;max-width:960px;margin:2em auto;padding:0 1em;line-height:1.45}
+constexpr const char* kStyle =
+    R"(body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#202020;max-width:960px;margin:2em auto;padding:0 1em;line-height:1.45}
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
 .meta{color:#555}table{border-collapse:collapse;margin:.5em 0;font-size:.92em}th,td{border:1px solid #d0d0d0;padding:3px 8px;text-align:left}
 th{background:#f2f4f7}.num{text-align:right;font-variant-numeric:tabular-nums}figure{margin:1em 0}figcaption{color:#555;font-size:.9em}
 .suggestion{border:1px solid #d0d0d0;border-radius:6px;padding:.6em 1em;margin:.8em 0}.suggestion h3{margin:.1em 0 .4em;font-size:1.05em}
-.gain{font-weight:bold}.improves{color:#00734f}.change{font-family:"DejaVu Sans Mono",monospace;font-size:.9em;background:#f6f6f6;padding:2px 4px})";
+.gain{font-weight:bold}.improves{color:#00734f}.change{font-family:"DejaVu Sans Mono",monospace;font-size:.9em;background:#f6f6f6;padding:2px 4px}
+.note{background:#fff8d6;border-left:3px solid #e0b000;padding:3px 8px})";
+
+void markdownFigure(std::ostringstream& s, const Figure& f, const char* heading)
+{
+    s << heading << " " << f.title << "\n\n" << f.caption << "\n\n| | " << f.unit << " | |\n|---|---:|---|\n";
+    for (const Figure::Row& row : f.rows) {
+        double total = 0;
+        for (const Figure::Part& p : row.parts)
+            total += p.value;
+        s << "| " << cell(row.label.empty() ? row.parts.front().label : row.label) << " | "
+          << valueText(total, f.unit) << " | " << cell(row.note) << " |\n";
+        if (row.parts.size() > 1)
+            for (const Figure::Part& p : row.parts)
+                s << "| &nbsp;&nbsp;" << cell(p.label) << " | " << valueText(p.value, f.unit) << " | |\n";
+    }
+    s << "\n";
+    for (const std::string& note : f.notes)
+        s << "> **Note**, " << note << "\n>\n";
+    if (!f.notes.empty())
+        s << "\n";
+}
+
+// Printed (the PDF): cells never wrap (QTextDocument broke "attention" into "atten-tion" in a narrow column).
+const char* cellStyle(bool print)
+{
+    return print ? " style=\"white-space:nowrap\"" : "";
+}
+
+void htmlFigure(std::ostringstream& s, const Figure& f, bool figureImages, const char* heading)
+{
+    s << "<figure id=\"figure-" << f.id << "\"><" << heading << ">" << escapeHtml(f.title) << "</" << heading
+      << ">\n";
+    if (figureImages)
+        s << "<p><img src=\"figure:" << f.id << "\" alt=\"" << escapeHtml(f.title) << "\" width=\""
+          << kPrintedFigureWidth << "\" height=\"" << f.height() * kPrintedFigureWidth / f.width()
+          << "\"></p>\n";
+    else
+        s << f.svg();
+    s << "<figcaption>" << escapeHtml(f.caption) << "</figcaption>";
+    for (const std::string& note : f.notes)
+        s << "<p class=\"note\"><b>Note</b>, " << escapeHtml(note) << "</p>";
+    s << "</figure>\n";
+}
+
+// One ranked entry: a card (a one-cell table when printed, which QTextDocument borders and keeps whole);
+// a group lists its members with what each gained alone.
+void htmlSuggestion(std::ostringstream& s, const SuggestionEntry& e, bool print)
+{
+    const suggest::Suggestion& g = e.suggestion;
+    const bool improves = g.measured && g.measured->verdict == suggest::Measurement::Verdict::Improves;
+    if (print)
+        s << "<table class=\"card\" width=\"100%\" border=\"1\" cellspacing=\"0\" cellpadding=\"6\"><tr><td>";
+    s << "<div class=\"suggestion\" id=\"suggestion-" << escapeHtml(g.id) << "\"><h3>" << e.rank << ". "
+      << escapeHtml(g.title) << "</h3>\n<p class=\"meta\">" << escapeHtml(g.id) << " · "
+      << suggest::severityName(g.severity) << (g.whatIf ? " · what-if" : "") << " · " << escapeHtml(e.state)
+      << (e.members.empty() ? "" : " · " + std::to_string(e.members.size()) + " suggestions")
+      << "</p>\n<p class=\"gain" << (improves ? " improves" : "") << "\">Measured"
+      << (e.members.empty() ? "" : " together") << ": " << escapeHtml(measuredText(g))
+      << (e.together.empty() ? "" : " (" + escapeHtml(e.together) + ")") << "</p>\n<p>"
+      << escapeHtml(g.explanation) << "</p>\n<p>Evidence: " << escapeHtml(e.evidence) << "</p>\n";
+    if (e.members.empty())
+        s << "<p>Change: <span class=\"change\">" << escapeHtml(g.change.describe()) << "</span></p>\n";
+    else {
+        s << "<table" << (print ? " width=\"100%\"" : "") << "><thead><tr>";
+        for (const char* column : {"member", "measured alone", "change", "state"})
+            s << "<th" << cellStyle(print) << ">" << column << "</th>";
+        s << "</tr></thead><tbody>\n";
+        for (const SuggestionEntry& m : e.members)
+            // One line per row where it can be: a printed row that wraps may be cut by a page break.
+            s << "<tr><td" << cellStyle(print) << ">" << escapeHtml(m.suggestion.id)
+              << "</td><td class=\"num\"" << cellStyle(print) << ">"
+              << escapeHtml(compactMeasured(m.suggestion))
+              // Printed in the text face, which is narrower than the code face: a row that wraps may be cut
+              // by a page break.
+              << "</td><td>" << (print ? "" : "<span class=\"change\">")
+              << escapeHtml(m.suggestion.change.describe()) << (print ? "" : "</span>") << "</td><td"
+              << cellStyle(print) << ">" << escapeHtml(m.state) << "</td></tr>\n";
+        s << "</tbody></table>\n";
+    }
+    for (const Annotation& a : e.notes)
+        s << "<p class=\"note\"><b>Note</b>, " << escapeHtml(cyclesRange(a.fromCycle, a.toCycle)) << ": "
+          << escapeHtml(a.text) << "</p>\n";
+    if (e.figure)
+        htmlFigure(s, *e.figure, print, "h4");
+    s << "</div>\n";
+    if (print)
+        s << "</td></tr></table>\n";
+}
+
+std::size_t placedCount(const Report& r)
+{
+    return static_cast<std::size_t>(std::count_if(r.annotations.begin(), r.annotations.end(),
+                                                  [](const Annotation& a) { return !a.shownWith.empty(); }));
+}
 
 } // namespace
 
@@ -123,20 +238,8 @@ std::string toMarkdown(const Report& r)
     for (const auto& [name, value] : r.headline)
         s << "| " << cell(name) << " | " << cell(value) << " |\n";
     s << "\n";
-    for (const Figure& f : r.figures) {
-        s << "## " << f.title << "\n\n" << f.caption << "\n\n| | " << f.unit << " | |\n|---|---:|---|\n";
-        for (const Figure::Row& row : f.rows) {
-            double total = 0;
-            for (const Figure::Part& p : row.parts)
-                total += p.value;
-            s << "| " << cell(row.label.empty() ? row.parts.front().label : row.label) << " | " << valueText(total, f.unit) << " | "
-              << cell(row.note) << " |\n";
-            if (row.parts.size() > 1)
-                for (const Figure::Part& p : row.parts)
-                    s << "| &nbsp;&nbsp;" << cell(p.label) << " | " << valueText(p.value, f.unit) << " | |\n";
-        }
-        s << "\n";
-    }
+    for (const Figure& f : r.figures)
+        markdownFigure(s, f, "##");
     markdownTable(s, r.chips);
     markdownTable(s, r.regions);
     s << "## Suggestions\n\nRanked by measured gain; each was measured by replaying the changed program and comparing its "
@@ -147,15 +250,38 @@ std::string toMarkdown(const Report& r)
         const suggest::Suggestion& g = e.suggestion;
         s << "### " << e.rank << ". " << g.title << " (" << g.id << ", " << suggest::severityName(g.severity)
           << (g.whatIf ? ", what-if" : "") << ", " << e.state << ")\n\n";
-        s << "- **Measured:** " << measuredText(g) << "\n- **Why:** " << g.explanation << "\n- **Evidence:** " << e.evidence
-          << "\n- **Change:** `" << g.change.describe() << "`\n\n";
+        s << "- **Measured" << (e.members.empty() ? "" : " together") << ":** " << measuredText(g)
+          << (e.together.empty() ? "" : " (" + e.together + ")") << "\n- **Why:** " << g.explanation
+          << "\n- **Evidence:** " << e.evidence << "\n";
+        if (e.members.empty())
+            s << "- **Change:** `" << g.change.describe() << "`\n";
+        s << "\n";
+        if (!e.members.empty()) {
+            s << "| member | measured alone | change | state |\n|---|---|---|---|\n";
+            for (const SuggestionEntry& m : e.members)
+                s << "| " << cell(m.suggestion.id + " " + m.suggestion.title) << " | "
+                  << cell(compactMeasured(m.suggestion)) << " | `" << cell(m.suggestion.change.describe())
+                  << "` | " << m.state << " |\n";
+            s << "\n";
+        }
+        for (const Annotation& a : e.notes)
+            s << "> **Note**, " << cyclesRange(a.fromCycle, a.toCycle) << ": " << a.text << "\n>\n";
+        if (!e.notes.empty())
+            s << "\n";
+        if (e.figure)
+            markdownFigure(s, *e.figure, "####");
     }
     s << "## Annotations\n\n";
+    const std::size_t placed = placedCount(r);
     if (r.annotations.empty())
         s << "None.\n\n";
+    else if (placed)
+        s << placed << " of " << r.annotations.size()
+          << " appear beside the suggestion or bookmark they are pinned to.\n\n";
     for (const Annotation& a : r.annotations)
-        s << "- " << cyclesRange(a.fromCycle, a.toCycle) << ": " << a.text << "\n";
-    s << (r.annotations.empty() ? "" : "\n") << "## Bookmarks\n\n";
+        if (a.shownWith.empty())
+            s << "- " << cyclesRange(a.fromCycle, a.toCycle) << ": " << a.text << "\n";
+    s << (placed == r.annotations.size() ? "" : "\n") << "## Bookmarks\n\n";
     if (r.bookmarks.empty())
         s << "None.\n";
     for (const Bookmark& b : r.bookmarks)
@@ -174,38 +300,30 @@ std::string toHtml(const Report& r, bool figureImages)
     for (const auto& [name, value] : r.headline)
         s << "<tr><th>" << escapeHtml(name) << "</th><td class=\"num\">" << escapeHtml(value) << "</td></tr>\n";
     s << "</tbody></table></section>\n<section id=\"figures\"><h2>Figures</h2>\n";
-    for (const Figure& f : r.figures) {
-        s << "<figure id=\"figure-" << f.id << "\"><h3>" << escapeHtml(f.title) << "</h3>\n";
-        if (figureImages)
-            s << "<p><img src=\"figure:" << f.id << "\" alt=\"" << escapeHtml(f.title) << "\" width=\"" << kPrintedFigureWidth
-              << "\" height=\"" << f.height() * kPrintedFigureWidth / f.width() << "\"></p>\n";
-        else
-            s << f.svg();
-        s << "<figcaption>" << escapeHtml(f.caption) << "</figcaption></figure>\n";
-    }
+    for (const Figure& f : r.figures)
+        htmlFigure(s, f, figureImages, "h3");
     s << "</section>\n";
-    htmlTable(s, r.chips);
-    htmlTable(s, r.regions);
+    htmlTable(s, r.chips, figureImages);
+    htmlTable(s, r.regions, figureImages);
     s << "<section id=\"suggestions\"><h2>Suggestions</h2>\n<p>Ranked by measured gain; each was measured by replaying the "
          "changed program and comparing its outputs bit for bit.</p>\n";
     if (r.suggestions.empty())
         s << "<p>None: no finding with a change the tool can make.</p>\n";
-    for (const SuggestionEntry& e : r.suggestions) {
-        const suggest::Suggestion& g = e.suggestion;
-        const bool improves = g.measured && g.measured->verdict == suggest::Measurement::Verdict::Improves;
-        s << "<div class=\"suggestion\" id=\"suggestion-" << escapeHtml(g.id) << "\"><h3>" << e.rank << ". " << escapeHtml(g.title)
-          << "</h3>\n<p class=\"meta\">" << escapeHtml(g.id) << " · " << suggest::severityName(g.severity) << (g.whatIf ? " · what-if" : "")
-          << " · " << escapeHtml(e.state) << "</p>\n<p class=\"gain" << (improves ? " improves" : "") << "\">Measured: "
-          << escapeHtml(measuredText(g)) << "</p>\n<p>" << escapeHtml(g.explanation) << "</p>\n<p>Evidence: " << escapeHtml(e.evidence)
-          << "</p>\n<p>Change: <span class=\"change\">" << escapeHtml(g.change.describe()) << "</span></p></div>\n";
-    }
+    for (const SuggestionEntry& e : r.suggestions)
+        htmlSuggestion(s, e, figureImages);
     s << "</section>\n<section id=\"annotations\"><h2>Annotations</h2>\n";
+    const std::size_t placed = placedCount(r);
     if (r.annotations.empty())
         s << "<p>None.</p>\n";
-    else {
+    else if (placed)
+        s << "<p>" << placed << " of " << r.annotations.size()
+          << " appear beside the suggestion or bookmark they are pinned to.</p>\n";
+    if (placed < r.annotations.size()) {
         s << "<ul>\n";
         for (const Annotation& a : r.annotations)
-            s << "<li>" << escapeHtml(cyclesRange(a.fromCycle, a.toCycle)) << ": " << escapeHtml(a.text) << "</li>\n";
+            if (a.shownWith.empty())
+                s << "<li>" << escapeHtml(cyclesRange(a.fromCycle, a.toCycle)) << ": " << escapeHtml(a.text)
+                  << "</li>\n";
         s << "</ul>\n";
     }
     s << "</section>\n<section id=\"bookmarks\"><h2>Bookmarks</h2>\n";
@@ -235,12 +353,32 @@ nlohmann::json toJson(const Report& r)
         headline.push_back({{"name", name}, {"value", value}});
     j["headline"] = std::move(headline);
     nlohmann::json ranked = nlohmann::json::array();
-    for (const SuggestionEntry& e : r.suggestions)
-        ranked.push_back({{"rank", e.rank}, {"id", e.suggestion.id}, {"state", e.state}, {"evidence", e.evidence}});
+    for (const SuggestionEntry& e : r.suggestions) {
+        nlohmann::json entry = {
+            {"rank", e.rank}, {"id", e.suggestion.id}, {"state", e.state}, {"evidence", e.evidence}};
+        if (!e.members.empty()) {
+            entry["title"] = e.suggestion.title;
+            entry["kind"] = e.suggestion.kind;
+            nlohmann::json members = nlohmann::json::array();
+            for (const SuggestionEntry& m : e.members)
+                members.push_back(m.suggestion.id);
+            entry["members"] = std::move(members);
+            entry["together"] = e.together;
+            if (const auto& m = e.suggestion.measured)
+                entry["combined"] = {{"verdict", std::string(suggest::verdictName(m->verdict))},
+                                     {"baseline_cycles", m->baselineCycles},
+                                     {"new_cycles", m->newCycles},
+                                     {"gain_percent", m->gainPercent}};
+        }
+        ranked.push_back(std::move(entry));
+    }
     j["ranking"] = std::move(ranked);
     nlohmann::json notes = nlohmann::json::array();
     for (const Annotation& a : r.annotations)
-        notes.push_back({{"text", a.text}, {"fromCycle", a.fromCycle}, {"toCycle", a.toCycle}});
+        notes.push_back({{"text", a.text},
+                         {"fromCycle", a.fromCycle},
+                         {"toCycle", a.toCycle},
+                         {"shownWith", a.shownWith}});
     j["annotations"] = std::move(notes);
     nlohmann::json marks = nlohmann::json::array();
     for (const Bookmark& b : r.bookmarks)

@@ -215,6 +215,7 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
 
     // Measured on a copy: the GUI reads run->suggestions meanwhile; the measured list replaces it there.
     std::vector<suggest::Suggestion> measured = run->suggestions;
+    std::vector<suggest::SuggestionGroup> groups;
     {
         std::lock_guard lock(run->baselineMutex);
         sim::measureSuggestions(
@@ -223,6 +224,19 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
                     done < measured.size() ? QString::fromStdString(measured[done].title) : QString();
                 post(request, [this, done, total, current, title] {
                     emit measuringProgress(static_cast<int>(done), static_cast<int>(total), current, title);
+                });
+            });
+        // Suggestions of one kind, applied together: what the report ranks them by.
+        const std::size_t groupCount = suggest::groupSuggestions(measured).size();
+        const std::size_t singles = measured.size();
+        groups = sim::measureGroups(
+            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t, double current) {
+                if (done >= groupCount)
+                    return;
+                post(request, [this, done, singles, groupCount, current] {
+                    emit measuringProgress(static_cast<int>(singles + done),
+                                           static_cast<int>(singles + groupCount), current,
+                                           tr("suggestions of one kind applied together"));
                 });
             });
     }
@@ -236,8 +250,9 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
                                    .arg(ended)
                                    .arg(measuredCount)
                                    .arg(measured.size());
-    post(request, [this, run, measured = std::move(measured), done]() mutable {
+    post(request, [this, run, measured = std::move(measured), groups = std::move(groups), done]() mutable {
         run->suggestions = std::move(measured);
+        run->groups = std::move(groups);
         emit suggestionsMeasured();
         setStage(Stage::Done, done);
     });

@@ -12,6 +12,7 @@
 #include "analysis/analyze.h"
 #include "compare_runs.h"
 #include "replayer.h"
+#include "suggest/group.h"
 #include "suggest/suggestion.h"
 
 #include <QObject>
@@ -36,6 +37,7 @@ struct Run
     analysis::Analyses analyses;
     std::unique_ptr<analysis::DependencyGraph> graph;
     std::vector<suggest::Suggestion> suggestions;
+    std::vector<suggest::SuggestionGroup> groups; // suggestions of one kind, measured applied together
     // Held by whoever reads the baseline's final state (comparing outputs materialises memory pages).
     std::mutex baselineMutex;
 };
