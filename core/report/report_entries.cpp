@@ -221,15 +221,18 @@ void placeAnnotations(Report& report)
         // group whose evidence spans the whole run.
         SuggestionEntry* best = nullptr;
         double bestShare = 0;
-        for (SuggestionEntry& e : report.suggestions) {
-            const suggest::Evidence& ev = e.suggestion.evidence;
+        // A group's members count one by one: a note on one hoisted DMA goes with the group that hoists it.
+        const auto share = [&](const suggest::Evidence& ev) {
             const std::uint64_t evTo = std::max(ev.toCycle, ev.fromCycle + 1);
             const std::uint64_t lo = std::max(from, ev.fromCycle), hi = std::min(to, evTo);
-            if (hi <= lo)
-                continue;
-            const double share = static_cast<double>(hi - lo) / static_cast<double>(evTo - ev.fromCycle);
-            if (share > bestShare) {
-                bestShare = share;
+            return hi <= lo ? 0.0 : static_cast<double>(hi - lo) / static_cast<double>(evTo - ev.fromCycle);
+        };
+        for (SuggestionEntry& e : report.suggestions) {
+            double covered = share(e.suggestion.evidence);
+            for (const SuggestionEntry& m : e.members)
+                covered = std::max(covered, share(m.suggestion.evidence));
+            if (covered > bestShare) {
+                bestShare = covered;
                 best = &e;
             }
         }

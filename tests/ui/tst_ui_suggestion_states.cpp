@@ -11,7 +11,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QStatusBar>
 #include <QTableWidget>
 
 using namespace xps;
@@ -109,6 +112,61 @@ private slots:
                 session::SuggestionState::Dismissed);
         QVERIFY(w.document()->notes()->suggestionState(applied.toStdString()) ==
                 session::SuggestionState::Applied);
+    }
+
+    void exportedReportGroupsAndPlacesNotes()
+    {
+        // #25 point 9, as a reviewer does it: dismiss one of the 20 "issue the DMA earlier" suggestions, pin
+        // a note on another one's DMA, export the report. It has one entry for the 20, measured together, in
+        // the state "mixed"; the note is beside that entry, not at the end; the top entries have a figure.
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isBusy(), 60000);
+        const ui::Run* run = w.session()->run();
+        QVERIFY(!run->groups.empty());
+        const suggest::SuggestionGroup& group = run->groups.front();
+        QVERIFY(group.combined && group.members.size() >= 20);
+        ui::SuggestionsView* view = w.suggestions();
+        qobject_cast<QDockWidget*>(view->parentWidget())->raise();
+        QTableWidget* list = view->list();
+        const QString dismissed = QString::fromStdString(group.members.back());
+        int row = -1;
+        for (int r = 0; r < list->rowCount(); ++r)
+            if (list->item(r, 0)->text() == dismissed)
+                row = r;
+        QVERIFY(row >= 0);
+        clickRow(list, row);
+        QTest::keyClick(view->stateBox(), Qt::Key_End);
+        QCOMPARE(view->stateBox()->currentText(), QStringLiteral("dismissed"));
+
+        const suggest::Suggestion* pinned = nullptr;
+        for (const suggest::Suggestion& s : run->suggestions)
+            if (s.id == group.members.front())
+                pinned = &s;
+        QVERIFY(pinned);
+        session::Annotation note;
+        note.text = "this DMA starts too late";
+        note.fromCycle = pinned->evidence.fromCycle;
+        note.toCycle = pinned->evidence.toCycle;
+        w.document()->notes()->addNote(note);
+
+        const QString html = QDir(QDir::tempPath()).filePath(QStringLiteral("xps-grouped-report.html"));
+        QFile::remove(html);
+        w.exportReport(html);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().startsWith(QStringLiteral("Wrote")), 30000);
+        const std::string text = test::readFile(html.toStdString());
+        QFile::remove(html);
+        const std::size_t suggestions = text.find("id=\"suggestions\""),
+                          annotations = text.find("id=\"annotations\"");
+        const std::size_t entry =
+            text.find("Issue " + std::to_string(group.members.size()) + " DMAs earlier");
+        QVERIFY2(entry != std::string::npos && entry > suggestions, "one entry for the group");
+        QVERIFY(text.find("Measured together: improves", entry) != std::string::npos);
+        QVERIFY(text.find(" · mixed · ", entry) != std::string::npos);
+        const std::size_t placed = text.find("this DMA starts too late");
+        QVERIFY2(placed > entry && placed < annotations, "the note is beside its suggestion");
+        QVERIFY(text.find("1 of 1 appear beside") != std::string::npos);
+        QVERIFY(text.find("<title>evidence</title>") != std::string::npos);
     }
 };
 
