@@ -12,9 +12,7 @@ namespace xps::report {
 namespace {
 
 constexpr int kReportJsonVersion = 1;
-constexpr int kPrintedFigureWidth = 480;
-constexpr std::size_t kOneLineChange = 64; // characters of a change's description that fit a printed row //
-                                           // fits an A4 page's text width at the PDF's default font size
+constexpr int kPrintedFigureWidth = 480; // fits an A4 page's text width at the PDF's default font size
 
 std::string measuredText(const suggest::Suggestion& s)
 {
