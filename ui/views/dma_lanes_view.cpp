@@ -30,7 +30,7 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
     m_bandwidth->xAxis->setNumberPrecision(0);
     m_info->setText(
         tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
-    layOutLanesOverPlot(this, m_lanes, m_bandwidth, m_info, 3, 1);
+    layOutLanesOverPlot(this, m_lanes, m_bandwidth, m_info, 3, 2);
 
     connect(session, &ReplaySession::opened, this, [this] {
         m_bandwidth->clearGraphs();

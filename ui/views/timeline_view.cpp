@@ -84,8 +84,12 @@ TimelineView::TimelineView(ReplaySession* session, SelectionModel* selection, QW
     m_plot->xAxis->setLabel(tr("cycles"));
     m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->xAxis->setNumberPrecision(0);
-    m_plot->xAxis2->setVisible(true);
+    // A filtered timeline (the DMA lanes) shares a dock with a bandwidth plot that has its own cycle axis:
+    // the microsecond axis and the axis title would take the height of two of its few lanes.
+    m_plot->xAxis2->setVisible(!m_laneFilter);
     m_plot->xAxis2->setLabel(tr("µs"));
+    if (m_laneFilter)
+        m_plot->xAxis->setLabel(QString());
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     m_plot->yAxis->setSubTicks(false);

@@ -15,8 +15,10 @@ void setUpBandwidthPlot(QCustomPlot* plot, const QString& yLabel, const QString&
     // within its screen in presentation mode. The splitter gives it more whenever there is room.
     plot->setMinimumHeight(70);
     plot->yAxis->setLabel(yLabel);
+    plot->yAxis->ticker()->setTickCount(3); // a short plot: three labels that do not touch
     plot->xAxis->setLabel(xLabel);
     plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst); // one row across the top: the plot is short
     plot->legend->setFont(QFont(plot->font().family(), 8));
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
@@ -32,6 +34,9 @@ void layOutLanesOverPlot(QWidget* owner, QWidget* lanes, QCustomPlot* plot, QLab
     split->addWidget(plot);
     split->setStretchFactor(0, lanesStretch);
     split->setStretchFactor(1, plotStretch);
+    // In these proportions from the start, not by the two's size hints: those left the plot its minimum,
+    // its axis labels on top of each other.
+    split->setSizes({lanesStretch * 1000, plotStretch * 1000});
     auto* layout = new QVBoxLayout(owner);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split, 1);
