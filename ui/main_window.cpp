@@ -818,6 +818,9 @@ void MainWindow::ensureProfileExplorer()
     // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
     if (!m_profileExplorer) {
         m_profileExplorer = new ProfileExplorer(m_profile, this);
+        // Its minimum must not add to the replay docks' while both are there (they hide once it is shown):
+        // the window grew to 826 px on a 768 px screen, its status bar out of sight.
+        m_profileExplorer->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         m_centre->addWidget(m_profileExplorer);
     }
 }

@@ -338,11 +338,24 @@ std::string firstChakraRankIn(const std::string& directory)
     return names.empty() ? std::string() : names.front();
 }
 
+std::string chakraRankOfPrefix(const std::string& prefix)
+{
+    std::error_code ec;
+    if (prefix.empty() || std::filesystem::exists(prefix, ec))
+        return {};
+    for (const char* rank0 : {".0.et", ".0.json", ".0.json.gz"})
+        if (std::filesystem::is_regular_file(prefix + rank0, ec))
+            return prefix + rank0;
+    return {};
+}
+
 Result<Profile> importChakra(const std::string& path, const ImportOptions& options,
                              const ChakraLinkModel& model)
 {
     std::error_code ec;
     std::string firstRank = path;
+    if (const std::string rank0 = chakraRankOfPrefix(path); !rank0.empty())
+        firstRank = rank0;
     if (std::filesystem::is_directory(path, ec)) {
         firstRank = firstChakraRankIn(path);
         if (firstRank.empty())

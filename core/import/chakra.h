@@ -35,6 +35,10 @@ struct ChakraLinkModel
 // ranks opens as one multi-rank profile.
 std::string firstChakraRankIn(const std::string& directory);
 
+// PREFIX (no file of that name): its rank 0, PREFIX.0.et or PREFIX.0.json(.gz), when one exists, else empty.
+// `xpushark-cli analyze runs/step` opens runs/step.0.et, runs/step.1.et, ... as one profile.
+std::string chakraRankOfPrefix(const std::string& prefix);
+
 Result<profile::Profile> importChakra(const std::string& path, const ImportOptions& options = {},
                                       const ChakraLinkModel& model = {});
 

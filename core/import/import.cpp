@@ -29,6 +29,8 @@ Result<Sniffed> sniff(const std::string& path)
         return Error(path, "is a directory: expected a trace file, or a directory of Chakra ranks "
                            "(PREFIX.0.et, PREFIX.1.et, ...)");
     }
+    if (!chakraRankOfPrefix(path).empty()) // PREFIX of PREFIX.0.et, PREFIX.1.et, ...
+        return Sniffed::Chakra;
     if (endsWith(path, ".xps") || endsWith(path, ".xasm") || endsWith(path, ".xtrace.json"))
         return Sniffed::Ours;
     if (endsWith(path, ".xplane.pb") || endsWith(path, ".xplane.pb.gz") || endsWith(path, ".xspace.pb"))

@@ -300,6 +300,15 @@ private slots:
         QCOMPARE(p->format, first->format);
         QCOMPARE(p->slices.size(), first->slices.size());
         QVERIFY2(p->format.find("4 ranks") != std::string::npos, p->format.c_str());
+        // And the ranks' common prefix (no file by that name) names the same profile.
+        const std::string prefix = directory + "/step";
+        QCOMPARE(importing::detectInput(prefix).value(), importing::InputKind::Chakra);
+        const auto byPrefix = importing::importProfile(prefix);
+        QVERIFY2(byPrefix.ok(), byPrefix.ok() ? "" : byPrefix.error().toString().c_str());
+        QCOMPARE(byPrefix->format, p->format);
+        QCOMPARE(byPrefix->slices.size(), p->slices.size());
+        // A prefix with no ranks behind it is still "no such file".
+        QVERIFY(!importing::detectInput(directory + "/nope").ok());
     }
 
     // Found by fuzz_replay in CI: a 2,046-chip machine that only halts took 3.4 GB under ASan, a 1 MiB VMEM

@@ -22,6 +22,7 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
 #include <QTableView>
@@ -211,6 +212,22 @@ private slots:
         QVERIFY2(
             std::abs(rowHeight(*timeline, 0) - normalRow) <= 2,
             qPrintable(QStringLiteral("%1 px rows, %2 before").arg(rowHeight(*timeline, 0)).arg(normalRow)));
+    }
+
+    void aProfileKeepsTheWindowOnA768PxScreen()
+    {
+        // The profile explorer's minimum added to the replay docks' while both were there: the window grew to
+        // 826 px, its status bar below a 768 px screen. Opened by its ranks' prefix (ddp_step/step names
+        // step.0.et ... step.3.et), as the README's sample says.
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/ddp_step/step"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains(QStringLiteral("4 ranks")), 30000);
+        QTest::qWait(100);
+        QCOMPARE(w.height(), 768);
+        QVERIFY(w.statusBar()->geometry().bottom() < w.height());
     }
 };
 

@@ -5,6 +5,7 @@
 #include "imported/profile_timeline_view.h"
 #include "imported/profile_transfers_view.h"
 
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -19,7 +20,13 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
 {
     setObjectName(QStringLiteral("profileExplorer"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(m_summary);
+    // Scrolls rather than sets the window's minimum: four ranks' breakdown (and sixteen GPUs' more so) made
+    // the window 826 px tall, its status bar below a 768 px screen.
+    auto* summary = new QScrollArea(this);
+    summary->setWidgetResizable(true);
+    summary->setFrameShape(QFrame::NoFrame);
+    summary->setWidget(m_summary);
+    bottom->addWidget(summary);
     // The graph shares the middle with the operations table: the widest pane, and the details of the slice
     // clicked in it stay in view beside it.
     m_tabs->setObjectName(QStringLiteral("profileMiddleTabs"));
