@@ -7,6 +7,7 @@
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/bookmarks_view.h"
 
@@ -71,18 +72,10 @@ QStringList names(const ui::MainWindow& w)
 
 } // namespace
 
-class TestUiBookmarks : public QObject
+class TestUiBookmarks : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void bookmarksAreRenamedDeletedAndShownFromThePanelAndTheMenu()
     {
         ui::MainWindow w(false);

@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/dependency_graph_view.h"
 #include "views/disassembly_model.h"
@@ -63,18 +64,10 @@ void checkTabsNotElided(const ui::MainWindow& w)
 
 } // namespace
 
-class TestUiLayout : public QObject
+class TestUiLayout : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void mainViewsGetTheSpace_data()
     {
         QTest::addColumn<QSize>("size");

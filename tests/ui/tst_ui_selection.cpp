@@ -5,6 +5,7 @@
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/dependency_graph_view.h"
 #include "views/dma_lanes_view.h"
@@ -16,18 +17,10 @@
 
 using namespace xps;
 
-class TestUiSelection : public QObject
+class TestUiSelection : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void clickingASyncWaitDrivesTheGraphAndTheDmaLanes()
     {
         ui::MainWindow w(false);

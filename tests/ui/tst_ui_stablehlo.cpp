@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/disassembly_model.h"
 
@@ -16,18 +17,10 @@
 
 using namespace xps;
 
-class TestUiStableHlo : public QObject
+class TestUiStableHlo : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void aModelOpensCompiledWithItsSourceLines()
     {
         ui::MainWindow w(false);

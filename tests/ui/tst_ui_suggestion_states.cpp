@@ -6,6 +6,7 @@
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/suggestions_view.h"
 
@@ -37,18 +38,10 @@ void clickRow(QTableWidget* list, int row)
 
 } // namespace
 
-class TestUiSuggestionStates : public QObject
+class TestUiSuggestionStates : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void dismissedLeaveTheRankingAndAppliedShowTheirFixedRun()
     {
         ui::MainWindow w(false);

@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/summary_view.h"
 #include "views/vmem_heatmap_view.h"
@@ -27,18 +28,10 @@ double percentAfter(const QString& headline, const QString& kind)
 
 } // namespace
 
-class TestUiSummary : public QObject
+class TestUiSummary : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void aComputeBoundKernelReadsAsComputeBound()
     {
         ui::MainWindow w(false);

@@ -7,6 +7,7 @@
 #include "session/replay_session.h"
 #include "test_support.h"
 #include "theme/theme.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/timeline_lanes.h"
 #include "views/timeline_view.h"
@@ -39,18 +40,10 @@ std::pair<std::uint64_t, std::uint64_t> regionRange(const ui::Run& run, const st
 
 } // namespace
 
-class TestUiTimelineEvidence : public QObject
+class TestUiTimelineEvidence : public test::UiTestSuite
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { test::startUiTests(); }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void regionLabelsStickToThePlotsLeftEdge()
     {
         ui::MainWindow w(false);
