@@ -2,6 +2,7 @@
 
 #include "analysis/activity_lanes.h"
 #include "isa/isa.h"
+#include "util/sort_runs.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -224,10 +225,11 @@ private:
                 finished[c][u] = {};
             }
         }
+        // Each unit's runs are in time order already, the units' interleaved: merge rather than sort.
         for (auto& runs : m_computeByStart)
-            std::sort(runs.begin(), runs.end());
+            sortRuns(runs);
         for (auto& runs : m_computeByEnd)
-            std::sort(runs.begin(), runs.end());
+            sortRuns(runs);
         // The core issues in order: each compute run depends on the one that ended last before it began
         // (on any unit), which is what lets the critical path step from the MXU to the vector unit.
         const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
@@ -360,7 +362,7 @@ private:
             addArg(flagKey, d.flag);
             addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
         }
-        std::sort(issues.begin(), issues.end());
+        sortRuns(issues);
         for (std::size_t i = 0; i < issues.size();) {
             const std::size_t chip = std::get<0>(issues[i]);
             RunCursor ended(m_computeByEnd[chip]);

@@ -1,4 +1,5 @@
 #include "profile/critical_path.h"
+#include "util/sort_runs.h"
 
 #include <algorithm>
 #include <map>
@@ -107,7 +108,7 @@ private:
             else if (dependency != kNone && p.types[f.type].category == dependency)
                 m_dependencies.emplace_back(f.to, f.from);
         }
-        std::sort(m_dependencies.begin(), m_dependencies.end());
+        sortPairsByKey(m_dependencies, p.slices.size()); // linear: slices are dense ids
     }
     // When the last of `slice`'s dependencies in the graph ended (INT64_MIN if none).
     Nanos dependenciesEnd(std::uint32_t slice) const

@@ -3,6 +3,7 @@
 // and exposed time with.
 
 #include "profile/profile.h"
+#include "util/sort_runs.h"
 
 #include <algorithm>
 #include <utility>
@@ -15,7 +16,7 @@ using Intervals = std::vector<std::pair<Nanos, Nanos>>;
 // Sorted, disjoint intervals covering the input (empty ones dropped).
 inline Intervals merged(Intervals v)
 {
-    std::sort(v.begin(), v.end());
+    sortRuns(v); // gathered track by track, each in time order
     Intervals out;
     for (const auto& [a, b] : v) {
         if (b <= a)

@@ -3,6 +3,7 @@
 #include "profile/intervals.h"
 
 #include "util/checked_number.h"
+#include "util/sort_runs.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -61,9 +62,10 @@ void Analyzer::indexLaunches()
             m_anchorsOnTrack[s.track()].push_back(i);
         }
     }
-    std::sort(m_deviceByEnd.begin(), m_deviceByEnd.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].end() < p.slices[b].end(); });
-    std::sort(m_dependsOn.begin(), m_dependsOn.end());
+    // A track's slices come in time order: merge the tracks' runs. Dependencies by slice: a counting sort.
+    sortRuns(m_deviceByEnd,
+             [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].end() < p.slices[b].end(); });
+    sortPairsByKey(m_dependsOn, p.slices.size());
 }
 
 void Analyzer::devices(ProfileAnalysis& out)
@@ -269,10 +271,15 @@ void Analyzer::findings(ProfileAnalysis& out)
                 for (const std::uint32_t i : items)
                     if (p.classOf(p.slices[i]) == cls)
                         v.push_back(i);
-        std::sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return p.slices[a].duration > p.slices[b].duration;
-        });
-        v.resize(std::min<std::size_t>(v.size(), 3));
+        // The three longest (the earliest of equals first): no need to order the other million.
+        const std::size_t kept = std::min<std::size_t>(v.size(), 3);
+        std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kept), v.end(),
+                          [&](std::uint32_t a, std::uint32_t b) {
+                              return p.slices[a].duration != p.slices[b].duration
+                                         ? p.slices[a].duration > p.slices[b].duration
+                                         : a < b;
+                          });
+        v.resize(kept);
         return v;
     };
     const auto rangeOf = [&](ProfileFinding& f) {
@@ -385,8 +392,8 @@ void Analyzer::findings(ProfileAnalysis& out)
     std::uint64_t syncs = 0;
     std::vector<std::pair<Nanos, std::uint32_t>> worst;
     std::vector<std::uint32_t> byStart = m_deviceByEnd;
-    std::sort(byStart.begin(), byStart.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].start < p.slices[b].start; });
+    sortRuns(byStart,
+             [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].start < p.slices[b].start; });
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const Slice& s = p.slices[i];
         if (p.classOf(s) != SliceClass::RuntimeSync)

@@ -3,7 +3,9 @@
 #include "test_support.h"
 
 #include "events/event_store.h"
+#include "util/sort_runs.h"
 
+#include <random>
 #include <thread>
 
 using namespace xps;
@@ -153,6 +155,43 @@ private slots:
         QCOMPARE(tail.back().satisfiedBy, std::int64_t(n - 1));
         QVERIFY(store.syncWaitsSince(n + 1).empty());
         QCOMPARE(store.dmas().size(), n + 1000);
+    }
+
+    // sortRuns and sortPairsByKey (util/sort_runs.h) give what std::sort gives, whatever the order they find.
+    void sortingWhatIsAlreadyInRunsMatchesStdSort()
+    {
+        std::mt19937 random(7);
+        const auto check = [&](std::vector<std::pair<std::uint32_t, std::uint32_t>> v) {
+            auto expected = v;
+            std::sort(expected.begin(), expected.end());
+            auto runs = v;
+            sortRuns(runs);
+            QVERIFY(runs == expected);
+            sortPairsByKey(v, 1000);
+            QVERIFY(v == expected);
+        };
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> v;
+        check(v);
+        for (std::uint32_t i = 0; i < 5000; ++i) // sorted
+            v.emplace_back(i / 5, i);
+        check(v);
+        for (std::uint32_t runs : {2u, 3u, 7u, 64u, 65u, 400u}) { // tracks appended: `runs` ascending runs
+            v.clear();
+            for (std::uint32_t r = 0; r < runs; ++r)
+                for (std::uint32_t i = 0; i < 300; ++i)
+                    v.emplace_back(std::min<std::uint32_t>(999, i * 3 + r),
+                                   static_cast<std::uint32_t>(random() % 4));
+            check(v);
+        }
+        v.clear();
+        for (int i = 0; i < 20000; ++i) // no order: the std::sort fallback
+            v.emplace_back(static_cast<std::uint32_t>(random() % 1000),
+                           static_cast<std::uint32_t>(random() % 50));
+        check(v);
+        // Stable, as a merge of runs is: equal elements keep their order.
+        std::vector<std::pair<int, int>> stable{{1, 0}, {2, 0}, {1, 1}, {2, 1}, {0, 2}};
+        sortRuns(stable, [](const auto& a, const auto& b) { return a.first < b.first; });
+        QVERIFY((stable == std::vector<std::pair<int, int>>{{0, 2}, {1, 0}, {1, 1}, {2, 0}, {2, 1}}));
     }
 };
 
