@@ -879,7 +879,9 @@ QWidget* MainWindow::viewByName(const QString& name) const
 void MainWindow::isolateView(const QString& name, QSize size)
 {
     QWidget* view = viewByName(name);
-    auto* dock = view ? qobject_cast<QDockWidget*>(view->parentWidget()) : nullptr;
+    QDockWidget* dock = nullptr; // its own, through the scroll area the summary sits in
+    for (QWidget* w = view; w && w != this && !dock; w = w->parentWidget())
+        dock = qobject_cast<QDockWidget*>(w);
     if (!dock) { // the central timeline: the window is the view
         resize(size);
         return;

@@ -4,6 +4,7 @@
 #include "theme/theme.h"
 #include "util/text.h"
 #include "views/event_text.h"
+#include "widgets/axis_ticks.h"
 #include "widgets/qcustomplot.h"
 
 #include <QApplication>
@@ -69,6 +70,8 @@ SummaryView::SummaryView(ReplaySession* session, QWidget* parent)
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setMargin(6);
+    // Counts that fit the chart's width, worked out once its axis rect has one.
+    connect(m_stalls, &QCustomPlot::afterLayout, this, [this] { spaceTicksByLabel(m_stalls->xAxis); });
     m_stalls->plotLayout()->insertRow(0);
     m_stalls->plotLayout()->addElement(0, 0, new QCPTextElement(m_stalls, tr("stall cycles by reason (all chips)")));
 

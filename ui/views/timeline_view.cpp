@@ -9,6 +9,7 @@
 #include "views/note_markers.h"
 #include "views/timeline_lanes.h"
 
+#include "widgets/axis_ticks.h"
 #include "widgets/qcustomplot.h"
 #include "widgets/wrapping_label.h"
 #include <QApplication>
@@ -201,15 +202,8 @@ void TimelineView::rebuildRows()
 
 void TimelineView::fitTickCounts()
 {
-    // QCustomPlot aims at five ticks whatever the width: in a 300 px plot (presentation mode's larger text
-    // on a small screen) "0" and "10000" were 29 px apart and collided. Ticks at least 2.5 labels apart.
-    const int width = m_plot->axisRect()->width();
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->xAxis2}) {
-        const QString widest = QString::number(static_cast<qint64>(std::abs(axis->range().upper))) +
-                               (axis == m_plot->xAxis2 ? QStringLiteral(".0") : QString());
-        const int label = std::max(1, QFontMetrics(axis->tickLabelFont()).horizontalAdvance(widest));
-        axis->ticker()->setTickCount(std::clamp(width * 2 / (label * 5), 2, 8));
-    }
+    spaceTicksByLabel(m_plot->xAxis);
+    spaceTicksByLabel(m_plot->xAxis2, 1);
 }
 
 int TimelineView::minRowPixels() const
