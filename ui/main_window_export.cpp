@@ -1,0 +1,153 @@
+// The main window's exports (Chrome trace, analysis JSON, report) and Save session as: written on a pool
+// thread, the result in the status bar, an error in a dialog.
+
+#include "main_window.h"
+
+#include "export/chrome_trace.h"
+#include "report/analysis_json.h"
+#include "report/report.h"
+#include "report/report_file.h"
+#include "session/replay_session.h"
+#include "session/session_document.h"
+#include "session/session_notes.h"
+#include "util/atomic_file.h"
+#include "util/json_text.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPointer>
+#include <QStatusBar>
+#include <QThreadPool>
+
+#include <fstream>
+
+namespace xps::ui {
+
+void MainWindow::exportChromeTrace()
+{
+    const Run* run = m_session->run();
+    if (!run || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"), tr("Open a trace and let its replay finish first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome/Perfetto trace"), QString(),
+                                                      tr("Chrome trace (*.json)"));
+    if (path.isEmpty())
+        return;
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
+        const Status s = exporting::writeChromeTrace(*run->trace, run->store, file);
+        return s ? std::string() : s.error().toString();
+    });
+}
+
+void MainWindow::exportAnalysisJson()
+{
+    const Run* run = m_session->run();
+    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"),
+                                 m_session->analysesWereCancelled()
+                                     ? ReplaySession::analysesCancelledText()
+                                     : tr("Open a trace and let its analysis finish first."));
+        return;
+    }
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
+        const std::string json =
+            text::jsonText(report::analysisToJson(*run->view, run->analyses, run->suggestions), 2) + "\n";
+        const Status s = writeFileAtomically(file, [&](const std::string& temporary) -> Status {
+            std::ofstream out(temporary, std::ios::binary);
+            out << json;
+            out.flush();
+            return out ? Status(Ok{}) : Status(Error(file, "could not write"));
+        });
+        return s ? std::string() : s.error().toString();
+    });
+}
+
+void MainWindow::exportReport(const QString& chosen)
+{
+    const Run* run = m_session->run();
+    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
+        QMessageBox::information(this, tr("Export"),
+                                 m_session->analysesWereCancelled()
+                                     ? ReplaySession::analysesCancelledText()
+                                     : tr("Open a trace and let its analysis finish first."));
+        return;
+    }
+    const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+                              QStringLiteral("-report.html");
+    const QString path =
+        !chosen.isEmpty()
+            ? chosen
+            : QFileDialog::getSaveFileName(
+                  this, tr("Export report"), suggested,
+                  tr("HTML, self-contained (*.html);;PDF (*.pdf);;Markdown (*.md);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const std::optional<ReportFormat> format = reportFormatOf(path.toStdString());
+    if (!format) {
+        QMessageBox::warning(this, tr("Export report"), tr("Name the file .html, .pdf, .md or .json."));
+        return;
+    }
+    const std::string generator =
+        QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
+    const SessionNotes* notes = m_document->notes();
+    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format,
+                              generator, annotations = notes->notes(), bookmarks = notes->bookmarks(),
+                              states = notes->suggestionStates()] {
+        report::Report r = report::buildReport(*run->view, run->analyses, run->suggestions,
+                                               run->path.toStdString(), generator, run->groups);
+        report::addSessionContent(r, *run->view, annotations, bookmarks, states);
+        return writeReport(r, file, format);
+    });
+}
+
+void MainWindow::saveSessionAs()
+{
+    const Run* run = m_session->run();
+    if (!run) {
+        QMessageBox::information(this, tr("Save session"), tr("Open a trace first."));
+        return;
+    }
+    QString suggested = m_document->path();
+    if (suggested.isEmpty())
+        suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+                    QStringLiteral("-session.xps");
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save session"), suggested, tr("xpushark session (*.xps)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QStringLiteral(".xps")))
+        path += QStringLiteral(".xps");
+    m_document->save(path);
+}
+
+void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write)
+{
+    statusBar()->showMessage(tr("Writing %1…").arg(path));
+    QThreadPool::globalInstance()->start(
+        [write = std::move(write), path, window = QPointer<MainWindow>(this)] {
+            const std::string error = write();
+            // The window is only looked at on the GUI thread, where it is deleted.
+            QMetaObject::invokeMethod(
+                qApp,
+                [window, path, error] {
+                    if (!window)
+                        return;
+                    if (error.empty())
+                        window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
+                    else
+                        window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"),
+                                            QString::fromStdString(error));
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+} // namespace xps::ui

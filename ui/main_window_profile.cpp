@@ -1,0 +1,70 @@
+// The main window's profile page: the profile explorer, made on first use, in place of the replay's
+// timeline and docks.
+
+#include "main_window.h"
+
+#include "analysis/replay_profile.h"
+#include "import/import.h"
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
+#include "session/replay_session.h"
+#include "views/timeline_view.h"
+
+#include <QDockWidget>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+
+namespace xps::ui {
+
+void MainWindow::ensureProfileExplorer()
+{
+    // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
+    if (!m_profileExplorer) {
+        m_profileExplorer = new ProfileExplorer(m_profile, this);
+        // Its minimum must not add to the replay docks' while both are there (they hide once it is shown):
+        // the window grew to 826 px on a 768 px screen, its status bar out of sight.
+        m_profileExplorer->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+        m_centre->addWidget(m_profileExplorer);
+    }
+}
+
+void MainWindow::showReplayAsProfile()
+{
+    const std::shared_ptr<const Run> run = m_session->runHandle();
+    if (!run || !m_session->analysesAvailable() || !run->view)
+        return;
+    ensureProfileExplorer();
+    if (m_projectedRun.lock() == run && m_profile->run()) {
+        showReplayViews(false);
+        return;
+    }
+    m_projectedRun = run;
+    m_converting = true;
+    m_profile->openBuilt(run->path, [run](const importing::ImportOptions&) -> Result<profile::Profile> {
+        return analysis::replayAsProfile(*run->view, run->path.toStdString());
+    });
+}
+
+void MainWindow::showReplayViews(bool replay)
+{
+    {
+        // The action says which page is shown: the replay's profile, or not.
+        const QSignalBlocker quiet(m_profileViewAction);
+        m_profileViewAction->setChecked(!replay && !m_projectedRun.expired());
+    }
+    if (replay) {
+        for (QDockWidget* dock : std::as_const(m_hiddenDocks))
+            dock->show();
+        m_hiddenDocks.clear();
+        m_centre->setCurrentWidget(m_timeline);
+        return;
+    }
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        if (dock->isVisible()) {
+            m_hiddenDocks.push_back(dock);
+            dock->hide();
+        }
+    m_centre->setCurrentWidget(m_profileExplorer);
+}
+
+} // namespace xps::ui

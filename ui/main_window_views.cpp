@@ -1,0 +1,90 @@
+// The main window's views by name (for --view and --raise) and presentation mode.
+
+#include "main_window.h"
+
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
+#include "theme/theme.h"
+#include "widgets/column_fitter.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTimer>
+
+namespace xps::ui {
+
+void MainWindow::setPresentationMode(bool on)
+{
+    if (on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_normalFont = QApplication::font();
+        QFont big = m_normalFont;
+        big.setPointSizeF(m_normalFont.pointSizeF() * 1.4);
+        QApplication::setFont(big);
+        showFullScreen();
+        scaleSideDocks(1.4);
+    } else {
+        QApplication::setFont(m_normalFont);
+        showNormal();
+        scaleSideDocks(1 / 1.4);
+    }
+    if (auto* action = findChild<QAction*>(QStringLiteral("presentationAction")))
+        action->setChecked(on);
+    // Columns sized for the old font would cut their headers: resize once the new font has reached them.
+    QTimer::singleShot(0, this, [this] {
+        for (QTableView* table : findChildren<QTableView*>()) {
+            QHeaderView* header = table->horizontalHeader();
+            if (header->sectionResizeMode(0) != QHeaderView::Interactive ||
+                table->property(kFittedProperty).toBool())
+                continue; // sized by the header itself, or refitted by its ColumnFitter
+            for (int c = 0; c < header->count(); ++c)
+                header->resizeSection(c, std::max(header->sectionSize(c), header->sectionSizeHint(c)));
+        }
+    });
+    Theme::instance().setPresentation(on);
+}
+
+QWidget* MainWindow::viewByName(const QString& name) const
+{
+    if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph") ||
+        name == QStringLiteral("profile-transfers") || name == QStringLiteral("replay-profile") ||
+        name == QStringLiteral("replay-transfers"))
+        return m_profileExplorer; // nullptr until a profile was opened
+    for (QWidget* v : m_views)
+        if (v->objectName() == name)
+            return v;
+    return nullptr;
+}
+
+void MainWindow::isolateView(const QString& name, QSize size)
+{
+    QWidget* view = viewByName(name);
+    QDockWidget* dock = nullptr; // its own, through the scroll area the summary sits in
+    for (QWidget* w = view; w && w != this && !dock; w = w->parentWidget())
+        dock = qobject_cast<QDockWidget*>(w);
+    if (!dock) { // the central timeline: the window is the view
+        resize(size);
+        return;
+    }
+    dock->setFloating(true);
+    dock->resize(size);
+    dock->show();
+    dock->raise();
+}
+
+QStringList MainWindow::viewNames()
+{
+    return {QStringLiteral("timeline"),       QStringLiteral("summary"),
+            QStringLiteral("disassembly"),    QStringLiteral("suggestions"),
+            QStringLiteral("heatmap"),        QStringLiteral("dma"),
+            QStringLiteral("graph"),          QStringLiteral("notes"),
+            QStringLiteral("bookmarks"),      QStringLiteral("profile"),
+            QStringLiteral("profile-graph"),  QStringLiteral("profile-transfers"),
+            QStringLiteral("replay-profile"), QStringLiteral("replay-transfers")};
+}
+
+} // namespace xps::ui
