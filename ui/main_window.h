@@ -96,6 +96,8 @@ private:
     void addRecentFile(const QString& path);
     void updateRecentMenu();
     void showIsaReference();
+    // The open run if its analyses are ready, else nullptr after telling the person why (for the exports).
+    const Run* analysedRunOrSayWhyNot();
     void exportChromeTrace();
     void exportAnalysisJson();
     // Runs `write` (which returns an error message, empty on success) on a pool thread: exports of a large

@@ -26,6 +26,18 @@
 
 namespace xps::ui {
 
+const Run* MainWindow::analysedRunOrSayWhyNot()
+{
+    const Run* run = m_session->run();
+    if (run && m_session->analysesAvailable() && !m_session->isBusy())
+        return run;
+    QMessageBox::information(this, tr("Export"),
+                             m_session->analysesWereCancelled()
+                                 ? ReplaySession::analysesCancelledText()
+                                 : tr("Open a trace and let its analysis finish first."));
+    return nullptr;
+}
+
 void MainWindow::exportChromeTrace()
 {
     const Run* run = m_session->run();
@@ -45,14 +57,8 @@ void MainWindow::exportChromeTrace()
 
 void MainWindow::exportAnalysisJson()
 {
-    const Run* run = m_session->run();
-    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
-        QMessageBox::information(this, tr("Export"),
-                                 m_session->analysesWereCancelled()
-                                     ? ReplaySession::analysesCancelledText()
-                                     : tr("Open a trace and let its analysis finish first."));
+    if (!analysedRunOrSayWhyNot())
         return;
-    }
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export analysis"), QString(), tr("JSON (*.json)"));
     if (path.isEmpty())
@@ -72,14 +78,9 @@ void MainWindow::exportAnalysisJson()
 
 void MainWindow::exportReport(const QString& chosen)
 {
-    const Run* run = m_session->run();
-    if (!run || !m_session->analysesAvailable() || m_session->isBusy()) {
-        QMessageBox::information(this, tr("Export"),
-                                 m_session->analysesWereCancelled()
-                                     ? ReplaySession::analysesCancelledText()
-                                     : tr("Open a trace and let its analysis finish first."));
+    const Run* run = analysedRunOrSayWhyNot();
+    if (!run)
         return;
-    }
     const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
                               QStringLiteral("-report.html");
     const QString path =

@@ -227,15 +227,14 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
                 });
             });
         // Suggestions of one kind, applied together: what the report ranks them by.
-        const std::size_t groupCount = suggest::groupSuggestions(measured).size();
         const std::size_t singles = measured.size();
         groups = sim::measureGroups(
-            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t, double current) {
-                if (done >= groupCount)
+            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total, double current) {
+                if (done >= total)
                     return;
-                post(request, [this, done, singles, groupCount, current] {
+                post(request, [this, done, total, singles, current] {
                     emit measuringProgress(static_cast<int>(singles + done),
-                                           static_cast<int>(singles + groupCount), current,
+                                           static_cast<int>(singles + total), current,
                                            tr("suggestions of one kind applied together"));
                 });
             });

@@ -3,7 +3,6 @@
 #include <QAbstractItemModel>
 #include <QEvent>
 #include <QHeaderView>
-#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 
@@ -25,16 +24,22 @@ ColumnFitter::ColumnFitter(QTableView* table, int fillColumn, int maxColumnWidth
     });
     table->viewport()->installEventFilter(this);
     table->installEventFilter(this);
-    const auto watchModel = [this] {
-        QAbstractItemModel* model = m_table->model();
-        if (!model)
-            return;
+    // Measuring asks the delegate about ~1,000 rows per column (tens of milliseconds on the GUI thread): once
+    // per burst of changes, and a replay's counts (published every few tens of ms) at most every 300 ms.
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (!m_userSized)
+            fit();
+    });
+    if (QAbstractItemModel* model = table->model()) {
         connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::scheduleFit);
         connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::scheduleFit);
-        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::scheduleFit);
         connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::scheduleFit);
-    };
-    watchModel();
+        connect(model, &QAbstractItemModel::dataChanged, this, [this] {
+            if (!m_userSized && !m_timer.isActive())
+                m_timer.start(300);
+        });
+    }
     scheduleFit();
 }
 
@@ -50,15 +55,8 @@ void ColumnFitter::setMinimumWidth(int column, int pixels)
 
 void ColumnFitter::scheduleFit()
 {
-    if (m_scheduled || m_userSized)
-        return;
-    m_scheduled = true;
-    // Data arrives in bursts (a replay publishes counts in chunks): measure once per burst.
-    QTimer::singleShot(0, this, [this] {
-        m_scheduled = false;
-        if (!m_userSized)
-            fit();
-    });
+    if (!m_userSized)
+        m_timer.start(0); // once the burst of changes that asked for it is over
 }
 
 void ColumnFitter::fit()

@@ -5,6 +5,7 @@
 // the user drags a column edge: from then on their widths are theirs.
 
 #include <QObject>
+#include <QTimer>
 
 #include <vector>
 
@@ -43,7 +44,7 @@ private:
     std::vector<int> m_content; // measured width by column
     bool m_fitting = false;
     bool m_userSized = false;
-    bool m_scheduled = false;
+    QTimer m_timer; // the next fit
 };
 
 } // namespace xps::ui
