@@ -60,6 +60,9 @@ fi
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 
+# A sanitizer report names the function that failed, not only the library header it failed in.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+
 run_one() {
   local name=$1
   local binary=build-fuzz/fuzz/fuzz_$name
@@ -77,6 +80,15 @@ run_one() {
       >"$findings/log.txt" 2>&1; then
     tail -n 60 "$findings/log.txt" >&2
     echo "fuzz.sh: fuzz_$name found a problem: the input is in $findings/ (replay: $binary FILE)" >&2
+    # CI's machine is gone after the run: its log is all that remains, so it carries the input itself.
+    local input
+    for input in "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* "$findings"/oom-*; do
+      [ -f "$input" ] || continue
+      if [ "$(stat -c %s "$input")" -le 262144 ]; then
+        echo "fuzz.sh: $input, gzip + base64 (recreate: base64 -d | gunzip > FILE):" >&2
+        gzip -9c "$input" | base64 -w 120 >&2
+      fi
+    done
     return 1
   fi
   # The last status line: "#N DONE cov: C ft: F corp: K/S ..." and the final stats' executions.

@@ -33,8 +33,12 @@ std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vec
     for (const auto& op : region.operations) {
         if (op.kind == OpKind::Return) {
             std::vector<int> out;
+            // One result per input: the arguments are the accumulators and the elements, half each.
+            if (op.operands.size() != arguments.size() / 2)
+                lowerFail("the reducer returns " + std::to_string(op.operands.size()) + " values; " +
+                          std::to_string(arguments.size() / 2) + " expected");
             for (const auto v : op.operands)
-                out.push_back(reg[v]);
+                out.push_back(reg.at(v));
             return out;
         }
         if (op.resultTypes.size() != 1)

@@ -52,6 +52,22 @@ std::pair<std::size_t, std::size_t> operandsOf(OpKind kind)
     }
 }
 
+// The reducer's kernels take one scalar from the region's return per result (regionCode's registers,
+// combineBlocks' moves): a return of fewer values, or none at all, must stop here.
+void reducerReturns(const Operation& op, std::size_t count)
+{
+    const auto& body = op.regions[0];
+    if (body.operations.empty() || body.operations.back().kind != OpKind::Return)
+        lowerFail("the reducer does not end with a return");
+    const auto& returned = body.operations.back().operands;
+    if (returned.size() != count)
+        lowerFail("the reducer returns " + std::to_string(returned.size()) + " values; " +
+                  std::to_string(count) + " expected");
+    for (const auto v : returned)
+        if (v >= body.valueTypes.size() || !body.valueTypes[v].shape.empty())
+            lowerFail("the reducer must return scalars");
+}
+
 } // namespace
 
 void validateOp(const Operation& op, const std::vector<TensorRef>& in)
@@ -173,6 +189,7 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
                 lowerFail("reduce's inputs, initial values and results do not agree in shape");
         if (op.regions.size() != 1 || op.regions[0].argumentTypes.size() != in.size())
             lowerFail("reduce's reducer takes " + std::to_string(in.size()) + " arguments");
+        reducerReturns(op, in.size() / 2);
         break;
     }
     case OpKind::ReduceWindow: {
@@ -193,6 +210,7 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
             lowerFail("reduce_window takes an operand of the result's rank and a scalar initial value");
         if (op.regions.size() != 1 || op.regions[0].argumentTypes.size() != 2)
             lowerFail("reduce_window needs a reducer region of 2 arguments");
+        reducerReturns(op, 1);
         for (std::size_t d = 0; d < n; ++d) {
             const auto size = in[0].type.shape[d];
             const auto dilated = size == 0 ? 0 : (size - 1) * base[d] + 1;

@@ -367,6 +367,11 @@ private slots:
         QTest::newRow("a reshape, convert or broadcast without an operand")
             << QStringLiteral("ub_stablehlo_unary_without_operand.mlir")
             << QStringLiteral("expected 1 operand and 1 result, has 0 and 1");
+        // CI's fuzz stage (session 15): a reduce whose reducer returned nothing was lowered taking the
+        // result registers from an empty list (UB in combineBlocks).
+        QTest::newRow("a reducer that returns nothing")
+            << QStringLiteral("ub_stablehlo_reducer_returns_nothing.mlir")
+            << QStringLiteral("stablehlo.reduce: the reducer returns 0 values; 1 expected");
     }
 
     void malformedOpsAreLocatedErrors()
