@@ -65,7 +65,9 @@ void MainWindow::exportAnalysisJson()
         return;
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
         const std::string json =
-            text::jsonText(report::analysisToJson(*run->view, run->analyses, run->suggestions), 2) + "\n";
+            text::jsonText(report::analysisToJson(*run->view, run->analyses, run->suggestions, run->groups),
+                           2) +
+            "\n";
         const Status s = writeFileAtomically(file, [&](const std::string& temporary) -> Status {
             std::ofstream out(temporary, std::ios::binary);
             out << json;

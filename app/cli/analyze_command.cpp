@@ -108,6 +108,25 @@ void printText(const Analyzed& a, std::ostream& out)
         }
         out << "      " << g.explanation << "\n      change: " << g.change.describe() << "\n";
     }
+    if (!a.groups.empty())
+        out << "\ntogether (the suggestions of one kind applied at once, measured the same way):\n";
+    for (const suggest::SuggestionGroup& g : a.groups) {
+        std::string members;
+        for (const std::string& id : g.applied)
+            members += (members.empty() ? "" : ", ") + id;
+        out << "  " << g.title << ": " << members;
+        if (g.applied.size() < g.members.size())
+            out << " (" << g.applied.size() << " of " << g.members.size() << "; the others overlap these)";
+        out << "\n";
+        if (g.combined) {
+            char b[200];
+            std::snprintf(b, sizeof b, "      %s: %s -> %s cycles (%+.2f%%)",
+                          std::string(suggest::verdictName(g.combined->verdict)).c_str(),
+                          text::withThousands(g.combined->baselineCycles).c_str(),
+                          text::withThousands(g.combined->newCycles).c_str(), g.combined->gainPercent);
+            out << b << (g.combined->detail.empty() ? "" : ": " + g.combined->detail) << "\n";
+        }
+    }
 }
 
 } // namespace
@@ -162,7 +181,8 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
         return kExitOk;
     }
     if (json)
-        io.out << text::jsonText(report::analysisToJson(*a->view, a->analyses, a->suggestions), 2) << "\n";
+        io.out << text::jsonText(report::analysisToJson(*a->view, a->analyses, a->suggestions, a->groups), 2)
+               << "\n";
     else
         printText(*a, io.out);
     return kExitOk;

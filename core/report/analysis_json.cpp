@@ -266,8 +266,29 @@ json suggestionToJson(const suggest::Suggestion& s)
     return j;
 }
 
+namespace {
+json measurementJson(const suggest::Measurement& m)
+{
+    json j = {{"baseline_cycles", m.baselineCycles},
+              {"new_cycles", m.newCycles},
+              {"gain_percent", m.gainPercent},
+              {"verdict", suggest::verdictName(m.verdict)}};
+    if (!m.detail.empty())
+        j["detail"] = m.detail;
+    return j;
+}
+
+json groupJson(const suggest::SuggestionGroup& g)
+{
+    json j = {{"kind", g.kind}, {"title", g.title}, {"members", g.members}, {"applied", g.applied}};
+    j["combined"] = g.combined ? measurementJson(*g.combined) : json(nullptr);
+    return j;
+}
+} // namespace
+
 json analysisToJson(const analysis::ReplayView& replay, const analysis::Analyses& a,
-                    const std::vector<suggest::Suggestion>& suggestions)
+                    const std::vector<suggest::Suggestion>& suggestions,
+                    const std::vector<suggest::SuggestionGroup>& groups)
 {
     json j;
     j["format"] = "xpushark-analysis";
@@ -283,6 +304,9 @@ json analysisToJson(const analysis::ReplayView& replay, const analysis::Analyses
     j["suggestions"] = json::array();
     for (const suggest::Suggestion& s : suggestions)
         j["suggestions"].push_back(suggestionToJson(s));
+    j["groups"] = json::array();
+    for (const suggest::SuggestionGroup& g : groups)
+        j["groups"].push_back(groupJson(g));
     return j;
 }
 

@@ -16,9 +16,11 @@ struct Run
     std::string err;
 };
 
-inline Run runProgram(const QString& program, const QStringList& args)
+inline Run runProgram(const QString& program, const QStringList& args, const QString& workingDirectory = {})
 {
     QProcess p;
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
     // The suite's own QT_FATAL_WARNINGS is for this process, not for the program it runs.
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("QT_FATAL_WARNINGS"));

@@ -1,0 +1,154 @@
+// Golden outputs of `xpushark-cli analyze --json`, Perfetto's diff tests in our form: an input from the
+// samples or tests/data, a command, the expected output (tests/data/golden/analyze). Every number the
+// analyses and the measured suggestions produce on every bundled sample is pinned, so a change that moves
+// one shows which and by how much, and the change's commit says why.
+//
+// Rebase after an intended change: XPS_REBASE_GOLDENS=1 ctest --preset dev -R tst_golden_analysis, then
+// read `git diff tests/data/golden` before committing it.
+#include "cli_test_support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace xps;
+using nlohmann::json;
+
+namespace {
+
+// Differences between `expected` and `actual` as "JSON path: expected X, got Y", at most `limit` of them.
+// Numbers agree within a relative 1e-9 (the last digits of a printed double may differ between
+// compilers; a real change moves far more).
+void collectDifferences(const json& expected, const json& actual, const std::string& path,
+                        std::vector<std::string>& out, std::size_t limit)
+{
+    if (out.size() >= limit)
+        return;
+    const auto shown = [](const json& j) {
+        std::string s = j.dump();
+        return s.size() > 120 ? s.substr(0, 117) + "..." : s;
+    };
+    if (expected.is_number() && actual.is_number()) {
+        const double e = expected.get<double>(), a = actual.get<double>();
+        if (std::abs(e - a) > 1e-9 * std::max({1.0, std::abs(e), std::abs(a)}))
+            out.push_back(path + ": expected " + shown(expected) + ", got " + shown(actual));
+        return;
+    }
+    if (expected.type() != actual.type()) {
+        out.push_back(path + ": expected " + shown(expected) + ", got " + shown(actual));
+        return;
+    }
+    if (expected.is_object()) {
+        for (const auto& [key, value] : expected.items())
+            if (!actual.contains(key))
+                out.push_back(path + "." + key + ": missing (expected " + shown(value) + ")");
+            else
+                collectDifferences(value, actual[key], path + "." + key, out, limit);
+        for (const auto& [key, value] : actual.items())
+            if (!expected.contains(key) && out.size() < limit)
+                out.push_back(path + "." + key + ": new (" + shown(value) + ")");
+        return;
+    }
+    if (expected.is_array()) {
+        if (expected.size() != actual.size())
+            out.push_back(path + ": expected " + std::to_string(expected.size()) + " entries, got " +
+                          std::to_string(actual.size()));
+        for (std::size_t i = 0; i < std::min(expected.size(), actual.size()); ++i)
+            collectDifferences(expected[i], actual[i], path + "[" + std::to_string(i) + "]", out, limit);
+        return;
+    }
+    if (expected != actual)
+        out.push_back(path + ": expected " + shown(expected) + ", got " + shown(actual));
+}
+
+} // namespace
+
+class TestGoldenAnalysis : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void analyzeJsonMatchesItsGolden_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("golden");
+        const auto row = [](const std::string& name, std::initializer_list<std::string> arguments) {
+            QStringList list;
+            for (const std::string& a : arguments)
+                list << QString::fromStdString(a);
+            QTest::newRow(name.c_str())
+                << list << QString::fromStdString("tests/data/golden/analyze/" + name + ".json");
+        };
+        // Every bundled replay sample, measured: the analyses and each suggestion's measured gain.
+        for (const std::string sample :
+             {"allgather_naive", "allgather_tuned", "decode_naive", "decode_tuned", "matmul_naive",
+              "matmul_tuned", "smalltile_naive", "smalltile_tuned"})
+            row(sample, {"analyze", "resources/samples/" + sample + ".xtrace.json", "--json"});
+        row("vector_add", {"analyze", "resources/samples/vector_add.xasm", "--json"});
+        // A StableHLO model compiled and replayed over two chips (transformer_block's output is 1.3 MB,
+        // most of it per-pc DMA rows; tst_cli_stablehlo checks its figures).
+        row("tp_mlp", {"analyze", "resources/samples/tp_mlp.mlir", "--json"});
+        // A replay analysed as an imported profile is.
+        row("decode_naive.as_profile",
+            {"analyze", "resources/samples/decode_naive.xtrace.json", "--as-profile", "--json"});
+        // Imported profiles: Kineto (PyTorch profiler), a Chakra execution trace (JSON), Chakra .et ranks.
+        row("kineto_step", {"analyze", "tests/data/kineto_step.json", "--json"});
+        row("kineto_step.window",
+            {"analyze", "tests/data/kineto_step.json", "--window", "ProfilerStep#1", "--json"});
+        row("node_trace", {"analyze", "tests/data/node_trace.json", "--json"});
+        row("ddp_step", {"analyze", "resources/samples/ddp_step", "--json"});
+    }
+
+    void analyzeJsonMatchesItsGolden()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, golden);
+        // Paths relative to the source tree, as a user types them: the output names its input so.
+        const QString root = QString::fromStdString(test::sourceDir());
+        const test::Run run = test::runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), arguments, root);
+        QVERIFY2(run.exitCode == 0, run.err.c_str());
+        const json actual = json::parse(run.out, nullptr, false);
+        QVERIFY2(!actual.is_discarded(), "analyze --json printed something that is not JSON");
+        const std::string name = golden.toStdString();
+        const std::string goldenPath = test::sourceDir() + "/" + name;
+        if (qEnvironmentVariableIntValue("XPS_REBASE_GOLDENS") == 1) {
+            test::writeFile(goldenPath, run.out);
+            qInfo("rebased %s", name.c_str());
+            return;
+        }
+        const std::string text = test::readFile(goldenPath);
+        QVERIFY2(!text.empty(), (name + " is missing (XPS_REBASE_GOLDENS=1 writes it)").c_str());
+        const json expected = json::parse(text, nullptr, false);
+        QVERIFY2(!expected.is_discarded(), (name + " is not JSON").c_str());
+        std::vector<std::string> differences;
+        collectDifferences(expected, actual, "$", differences, 12);
+        std::string message = name + " differs (XPS_REBASE_GOLDENS=1 rewrites it; say why in the commit):";
+        for (const std::string& d : differences)
+            message += "\n  " + d;
+        QVERIFY2(differences.empty(), message.c_str());
+    }
+
+    // The comparison itself: a golden that differs must fail, naming the place.
+    void aChangedNumberIsReportedWithItsPath()
+    {
+        const json expected = json::parse(R"({"a": {"b": [1, 2.5, "x"]}, "c": true})");
+        json actual = expected;
+        actual["a"]["b"][1] = 2.75;
+        actual["d"] = 1;
+        std::vector<std::string> differences;
+        collectDifferences(expected, actual, "$", differences, 12);
+        QCOMPARE(differences.size(), std::size_t{2});
+        QCOMPARE(differences[0], std::string("$.a.b[1]: expected 2.5, got 2.75"));
+        QCOMPARE(differences[1], std::string("$.d: new (1)"));
+        differences.clear();
+        actual = expected;
+        actual["a"]["b"][1] = 2.5 * (1 + 1e-12); // printing noise, not a change
+        collectDifferences(expected, actual, "$", differences, 12);
+        QVERIFY(differences.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGoldenAnalysis)
+#include "tst_golden_analysis.moc"
