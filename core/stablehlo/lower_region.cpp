@@ -74,6 +74,11 @@ std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vec
         }
         if (elementwiseArity(op.kind) == 0)
             lowerFail(std::string(opName(op.kind)) + " in a reducer has no lowering yet");
+        // The element-wise kernels read one register per operand their op takes.
+        if (op.operands.size() != static_cast<std::size_t>(elementwiseArity(op.kind)))
+            lowerFail(std::string(opName(op.kind)) + " in a reducer: expected " +
+                      std::to_string(elementwiseArity(op.kind)) + " operands, has " +
+                      std::to_string(op.operands.size()));
         std::vector<int> operands;
         for (const auto v : op.operands)
             operands.push_back(reg[v]);

@@ -372,6 +372,11 @@ private slots:
         QTest::newRow("a reducer that returns nothing")
             << QStringLiteral("ub_stablehlo_reducer_returns_nothing.mlir")
             << QStringLiteral("stablehlo.reduce: the reducer returns 0 values; 1 expected");
+        // fuzz_stablehlo (session 16's hour, minimised by libFuzzer): a select without operands in a reducer
+        // region; its lowering's operands.at(0) threw out of compileModule (abort).
+        QTest::newRow("a reducer op without operands")
+            << QStringLiteral("abort_stablehlo_reducer_op_without_operands.mlir")
+            << QStringLiteral("stablehlo.select in a reducer: expected 3 operands, has 0");
     }
 
     void malformedOpsAreLocatedErrors()
