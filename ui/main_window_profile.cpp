@@ -40,9 +40,10 @@ void MainWindow::showReplayAsProfile()
     }
     m_projectedRun = run;
     m_converting = true;
-    m_profile->openBuilt(run->path, [run](const importing::ImportOptions&) -> Result<profile::Profile> {
-        return analysis::replayAsProfile(*run->view, run->path.toStdString());
-    });
+    m_profile->openBuilt(
+        run->path, [run](const importing::ImportOptions&, std::stop_token stop) -> Result<profile::Profile> {
+            return analysis::replayAsProfile(*run->view, run->path.toStdString(), stop);
+        });
 }
 
 void MainWindow::showReplayViews(bool replay)

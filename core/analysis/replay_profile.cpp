@@ -2,12 +2,14 @@
 
 #include "analysis/activity_lanes.h"
 #include "isa/isa.h"
+#include "util/cancel.h"
 #include "util/sort_runs.h"
 #include "util/text.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -44,7 +46,8 @@ constexpr events::Cycle kIssueWindow = 16;
 class Builder
 {
 public:
-    Builder(const ReplayView& replay, const std::string& source) : m_replay(replay)
+    Builder(const ReplayView& replay, const std::string& source, std::stop_token stop)
+        : m_replay(replay), m_stop(stop), m_cancel(std::move(stop))
     {
         m_p.source = source;
         m_p.format = std::string(profile::kReplayFormat);
@@ -60,10 +63,13 @@ public:
                          profile::kNone);
         m_computeByStart.resize(m_replay.trace.chips.size());
         m_computeByEnd.resize(m_replay.trace.chips.size());
-        addUnitRuns();
-        addRegions();
-        addDmas();
-        addSyncWaits();
+        // Each step polls in its loops; between steps, the token itself.
+        for (void (Builder::*step)() :
+             {&Builder::addUnitRuns, &Builder::addRegions, &Builder::addDmas, &Builder::addSyncWaits}) {
+            throwIfStopped(m_stop);
+            (this->*step)();
+        }
+        throwIfStopped(m_stop);
         std::vector<std::uint32_t> moved = m_p.finish();
         for (profile::Flow& f : m_flows) {
             f.from = moved[f.from];
@@ -168,6 +174,7 @@ private:
         const events::BundleSnapshot bundles = m_replay.store.bundles();
         for (const auto& chunk : bundles.chunks()) {
             for (std::size_t i = 0; i < chunk->size; ++i) {
+                m_cancel();
                 const std::size_t chip = chunk->chip[i];
                 const std::uint32_t pc = chunk->pc[i];
                 const events::Cycle cycle = chunk->cycle[i];
@@ -215,6 +222,7 @@ private:
         for (std::size_t c = 0; c < chips; ++c) {
             for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
                 for (const Run& r : finished[c][u]) {
+                    m_cancel();
                     m_p.slices.push_back(slice(thread(c, kFirstUnitTid + static_cast<std::int64_t>(u)),
                                                r.start, r.end, types[u]));
                     const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
@@ -227,17 +235,19 @@ private:
         }
         // Each unit's runs are in time order already, the units' interleaved: merge rather than sort.
         for (auto& runs : m_computeByStart)
-            sortRuns(runs);
+            sortRuns(runs, m_cancel.polling(std::less<>()));
         for (auto& runs : m_computeByEnd)
-            sortRuns(runs);
+            sortRuns(runs, m_cancel.polling(std::less<>()));
         // The core issues in order: each compute run depends on the one that ended last before it began
         // (on any unit), which is what lets the critical path step from the MXU to the vector unit.
         const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
         for (std::size_t c = 0; c < chips; ++c) {
             RunCursor ended(m_computeByEnd[c]);
-            for (const auto& [start, index] : m_computeByStart[c])
+            for (const auto& [start, index] : m_computeByStart[c]) {
+                m_cancel();
                 if (const std::uint32_t before = ended.endedBy(start); before != profile::kNone)
                     m_flows.push_back({before, index, orderFlow});
+            }
         }
     }
 
@@ -283,6 +293,7 @@ private:
                                                   : a.exit > b.exit;
                   });
         for (const events::RegionRecord& r : regions) {
+            m_cancel();
             if (r.chip >= m_replay.trace.chips.size())
                 continue;
             const auto& symbols = m_replay.trace.chips[r.chip].symbols.regions;
@@ -327,19 +338,22 @@ private:
         // Each engine's DMAs by start (records never move while the store lives).
         std::vector<const events::DmaRecord*> dmas;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
+            m_cancel();
             if (d.chip < m_process.size() && d.engine < m_replay.trace.machine.dmaEngines)
                 dmas.push_back(&d);
         });
-        std::sort(dmas.begin(), dmas.end(), [](const events::DmaRecord* a, const events::DmaRecord* b) {
-            return std::tie(a->chip, a->engine, a->start, a->id) <
-                   std::tie(b->chip, b->engine, b->start, b->id);
-        });
+        std::sort(dmas.begin(), dmas.end(),
+                  m_cancel.polling([](const events::DmaRecord* a, const events::DmaRecord* b) {
+                      return std::tie(a->chip, a->engine, a->start, a->id) <
+                             std::tie(b->chip, b->engine, b->start, b->id);
+                  }));
         // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
         // what the DMA's start waited on. Looked up in issue order, after the loop.
         std::vector<std::tuple<std::size_t, Nanos, std::uint32_t>> issues;
         issues.reserve(dmas.size());
         const events::DmaRecord* previous = nullptr;
         for (const events::DmaRecord* dma : dmas) {
+            m_cancel();
             const events::DmaRecord& d = *dma;
             const bool sameEngine = previous && previous->chip == d.chip && previous->engine == d.engine;
             // The engine works on a DMA from when it is issued and the engine's previous one has landed (the
@@ -362,14 +376,16 @@ private:
             addArg(flagKey, d.flag);
             addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
         }
-        sortRuns(issues);
+        sortRuns(issues, m_cancel.polling(std::less<>()));
         for (std::size_t i = 0; i < issues.size();) {
             const std::size_t chip = std::get<0>(issues[i]);
             RunCursor ended(m_computeByEnd[chip]);
-            for (; i < issues.size() && std::get<0>(issues[i]) == chip; ++i)
+            for (; i < issues.size() && std::get<0>(issues[i]) == chip; ++i) {
+                m_cancel();
                 if (const std::uint32_t before = ended.endedBy(std::get<1>(issues[i]));
                     before != profile::kNone)
                     m_flows.push_back({before, std::get<2>(issues[i]), issueFlow});
+            }
         }
     }
 
@@ -382,17 +398,18 @@ private:
         // thing at a time, so each chip's are in time order).
         std::vector<const events::SyncWaitRecord*> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            m_cancel();
             if (w.chip < m_process.size() && w.end > w.start)
                 waits.push_back(&w);
         });
         std::stable_sort(waits.begin(), waits.end(),
-                         [](const events::SyncWaitRecord* a, const events::SyncWaitRecord* b) {
-                             return a->chip < b->chip;
-                         });
+                         m_cancel.polling([](const events::SyncWaitRecord* a,
+                                             const events::SyncWaitRecord* b) { return a->chip < b->chip; }));
         std::vector<RunCursor> resumed;
         for (const auto& runs : m_computeByStart)
             resumed.emplace_back(runs);
         for (const events::SyncWaitRecord* wait : waits) {
+            m_cancel();
             const events::SyncWaitRecord& w = *wait;
             m_p.slices.push_back(slice(thread(w.chip, waitTid()), w.start, w.end, type));
             const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
@@ -430,13 +447,15 @@ private:
     // Per chip, the compute runs' slices (before finish()) by start and by end.
     std::vector<std::vector<std::pair<Nanos, std::uint32_t>>> m_computeByStart, m_computeByEnd;
     std::vector<profile::Flow> m_flows;
+    std::stop_token m_stop;
+    CancelPoint m_cancel; // polled per bundle, region, DMA and wait
 };
 
 } // namespace
 
-profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source)
+profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source, std::stop_token stop)
 {
-    return Builder(replay, source).build();
+    return Builder(replay, source, std::move(stop)).build();
 }
 
 ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)

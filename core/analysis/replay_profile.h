@@ -20,11 +20,15 @@
 #include "profile/profile.h"
 
 #include <optional>
+#include <stop_token>
 #include <string>
 
 namespace xps::analysis {
 
-profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source);
+// Throws Cancelled (util/cancel.h) once `stop` is requested (the explorer converts on a worker it can
+// cancel; `replay.stop` is the replay's own token, which a finished replay no longer uses).
+profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source,
+                                 std::stop_token stop = {});
 
 // What a slice of that profile stands for in the replay: its chip, and the DMA (by id) or the pc it began at
 // (a unit run's first pc, a wait's or a DMA's issuing pc), so that selecting it in the profile views selects

@@ -1,8 +1,10 @@
 #include "profile/critical_path.h"
+#include "util/cancel.h"
 #include "util/sort_runs.h"
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -49,10 +51,12 @@ bool isBlocking(const Profile& p, const Slice& s)
 class Graph
 {
 public:
-    Graph(const Profile& profile, const CriticalPathWindow& window) : p(profile), m_window(window)
+    Graph(const Profile& profile, const CriticalPathWindow& window, std::stop_token stop)
+        : p(profile), m_window(window), m_cancel(std::move(stop))
     {
         m_index.assign(p.slices.size(), kNoNode);
         for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            m_cancel();
             const Slice& s = p.slices[i];
             const SliceClass c = p.classOf(s);
             const Track& t = p.tracks[s.track()];
@@ -69,13 +73,17 @@ public:
     CriticalPath run()
     {
         indexFlows();
+        // About two edges per node and one per dependency, plus the sync edges: reserved once. Growing by
+        // doubling would copy hundreds of MB at 10 M slices, each time for a second without a cancel poll;
+        // pages reserved and never used cost nothing.
+        m_edges.reserve(2 * m_slices.size() + m_dependencies.size() + (m_slices.size() >> 2));
         for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
             if (p.tracks[t].kind == TrackKind::Thread)
                 (p.tracks[t].device ? addStream(t) : addThread(t));
         addSyncEdges();
         for (const auto& [slice, dep] : m_dependencies)
-            if (m_index[slice] != kNoNode && m_index[dep] != kNoNode &&
-                p.slices[dep].end() <= p.slices[slice].start)
+            if (m_cancel(); m_index[slice] != kNoNode && m_index[dep] != kNoNode &&
+                            p.slices[dep].end() <= p.slices[slice].start)
                 add(end(dep), start(slice), 0, EdgeKind::Dependency, slice);
         return heaviestPath();
     }
@@ -99,6 +107,7 @@ private:
         m_launcher.assign(p.slices.size(), kNone);
         const std::uint32_t dependency = p.findString("dependency");
         for (const Flow& f : p.flows) {
+            m_cancel();
             if (f.from == kNone || f.to == kNone)
                 continue;
             const SliceClass from = p.classOf(p.slices[f.from]);
@@ -108,7 +117,7 @@ private:
             else if (dependency != kNone && p.types[f.type].category == dependency)
                 m_dependencies.emplace_back(f.to, f.from);
         }
-        sortPairsByKey(m_dependencies, p.slices.size()); // linear: slices are dense ids
+        sortPairsByKey(m_dependencies, p.slices.size(), &m_cancel); // linear: slices are dense ids
     }
     // When the last of `slice`'s dependencies in the graph ended (INT64_MIN if none).
     Nanos dependenciesEnd(std::uint32_t slice) const
@@ -146,6 +155,7 @@ private:
             }
         };
         for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            m_cancel();
             if (m_index[i] == kNoNode)
                 continue;
             const Slice& s = p.slices[i];
@@ -173,6 +183,7 @@ private:
         const Track& t = p.tracks[track];
         std::uint32_t prev = kNone;
         for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            m_cancel();
             if (m_index[i] == kNoNode)
                 continue;
             const Slice& s = p.slices[i];
@@ -200,6 +211,7 @@ private:
     {
         std::uint64_t budget = 64 * std::uint64_t{m_slices.size()} + (1u << 20);
         for (const std::uint32_t call : m_slices) {
+            m_cancel();
             const Slice& r = p.slices[call];
             if (p.tracks[r.track()].device || !isBlocking(p, r))
                 continue;
@@ -209,6 +221,7 @@ private:
             }
             budget -= m_streamWork.size();
             for (const auto& [track, work] : m_streamWork) {
+                m_cancel();
                 // Work on a stream ends in start order: the last that ended by the call's end.
                 auto it = std::upper_bound(work.begin(), work.end(), r.end(),
                                            [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
@@ -235,25 +248,37 @@ private:
         // the same instant) are ordered by Kahn's algorithm over that order.
         std::vector<std::uint32_t> indegree(nodes, 0), firstOut(nodes + 1, 0);
         for (const Edge& e : m_edges) {
+            m_cancel();
             ++indegree[e.to];
             ++firstOut[e.from + 1];
         }
-        for (std::size_t n = 0; n < nodes; ++n)
+        for (std::size_t n = 0; n < nodes; ++n) {
+            m_cancel();
             firstOut[n + 1] += firstOut[n];
+        }
         std::vector<std::uint32_t> out(m_edges.size());
         {
             std::vector<std::uint32_t> fill(firstOut.begin(), firstOut.end() - 1);
-            for (std::uint32_t e = 0; e < m_edges.size(); ++e)
+            for (std::uint32_t e = 0; e < m_edges.size(); ++e) {
+                m_cancel();
                 out[fill[m_edges[e].from]++] = e;
+            }
         }
-        std::vector<Nanos> best(nodes, 0);
-        std::vector<std::uint32_t> via(nodes, UINT32_MAX); // edge into the node on its heaviest path
+        // Left uninitialised and filled in a loop that polls: at 20 M nodes, zeroing them at allocation
+        // is a tenth of a second without a cancel poll.
+        const auto best = std::make_unique_for_overwrite<Nanos[]>(nodes);
+        const auto via = std::make_unique_for_overwrite<std::uint32_t[]>(nodes); // edge into the node
         std::vector<std::uint32_t> ready;
-        for (std::uint32_t n = 0; n < nodes; ++n)
+        for (std::uint32_t n = 0; n < nodes; ++n) {
+            m_cancel();
+            best[n] = 0;
+            via[n] = UINT32_MAX;
             if (indegree[n] == 0)
                 ready.push_back(n);
+        }
         std::uint32_t heaviest = ready.empty() ? 0 : ready.front();
         while (!ready.empty()) {
+            m_cancel();
             const std::uint32_t n = ready.back();
             ready.pop_back();
             if (best[n] > best[heaviest] || (best[n] == best[heaviest] && time(n) > time(heaviest)))
@@ -269,6 +294,7 @@ private:
             }
         }
         for (std::uint32_t n = heaviest; via[n] != UINT32_MAX;) {
+            m_cancel();
             const Edge& e = m_edges[via[n]];
             if (e.weight > 0)
                 path.segments.push_back({kindOf(e), time(e.from), time(e.to), e.slice});
@@ -277,6 +303,7 @@ private:
         std::reverse(path.segments.begin(), path.segments.end());
         std::vector<PathSegment> merged;
         for (const PathSegment& s : path.segments) {
+            m_cancel();
             if (!merged.empty() && merged.back().kind == s.kind && merged.back().slice == s.slice &&
                 merged.back().end == s.start)
                 merged.back().end = s.end;
@@ -313,6 +340,7 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_dependencies; // (slice, what it waited for)
     std::map<std::uint32_t, std::vector<std::uint32_t>> m_streamWork;    // device track -> its work
     bool m_approximate = false;
+    CancelPoint m_cancel; // polled per slice, flow and edge in every pass
 };
 
 } // namespace
@@ -332,9 +360,10 @@ std::string_view pathSegmentName(PathSegmentKind k)
     return "?";
 }
 
-CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window)
+CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window,
+                                 std::stop_token stop)
 {
-    return Graph(profile, window).run();
+    return Graph(profile, window, std::move(stop)).run();
 }
 
 std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name)

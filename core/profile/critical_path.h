@@ -21,6 +21,7 @@
 
 #include <array>
 #include <optional>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
@@ -60,7 +61,9 @@ struct CriticalPathWindow
     Nanos from = INT64_MIN, to = INT64_MAX; // only slices entirely inside
 };
 
-CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window = {});
+// Throws Cancelled (util/cancel.h) once `stop` is requested.
+CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window = {},
+                                 std::stop_token stop = {});
 
 // The window of the first slice named `name` (e.g. "ProfilerStep#3"), or nullopt.
 std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name);

@@ -1,5 +1,6 @@
 #include "profile/gpu_metrics.h"
 #include "profile/intervals.h"
+#include "util/cancel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,12 +43,13 @@ KernelEfficiency efficiencyIn(const std::string& json)
 
 } // namespace
 
-std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
+std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_token stop)
 {
+    CancelPoint cancel(std::move(stop));
     // The steps: ProfilerStep#N annotations, else the whole profile.
     Nanos stepsStart = INT64_MAX, stepsEnd = INT64_MIN;
     for (const Slice& s : p.slices)
-        if (std::string_view(p.nameOf(s)).substr(0, 13) == "ProfilerStep#") {
+        if (cancel(); std::string_view(p.nameOf(s)).substr(0, 13) == "ProfilerStep#") {
             stepsStart = std::min(stepsStart, s.start);
             stepsEnd = std::max(stepsEnd, s.end());
         }
@@ -62,6 +64,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
     std::vector<std::pair<double, Nanos>> occupancy;             // (weighted sum, time)
     std::unordered_map<std::uint32_t, KernelEfficiency> byArgs;
     for (const Slice& s : p.slices) {
+        cancel();
         const SliceClass c = p.classOf(s);
         const Track& track = p.tracks[s.track()];
         if ((c != SliceClass::Kernel && c != SliceClass::Communication) || !track.device || s.duration <= 0)
@@ -100,7 +103,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
         DeviceUtilization& u = out[d];
         u.stepsStart = stepsStart;
         u.stepsEnd = stepsEnd;
-        const Intervals busy = merged(std::move(kernels[d]));
+        const Intervals busy = merged(std::move(kernels[d]), &cancel);
         u.utilization = static_cast<double>(overlapWith(busy, stepsStart, stepsEnd)) /
                         static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
         u.bucket = bucketFor(range);
@@ -115,11 +118,13 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
         const auto bucketEnd = [&](std::size_t b) {
             return b + 1 < buckets ? bucketStart(b + 1) : p.endTime();
         };
-        for (const auto& [a, e] : busy)
+        for (const auto& [a, e] : busy) {
+            cancel();
             for (auto b = std::min(static_cast<std::size_t>((a - u.timelineStart) / u.bucket), buckets - 1);
                  b < buckets && bucketStart(b) < e; ++b)
                 u.busyFraction[b] +=
                     static_cast<double>(std::min(e, bucketEnd(b)) - std::max(a, bucketStart(b)));
+        }
         for (std::size_t b = 0; b < buckets; ++b)
             u.busyFraction[b] = bucketEnd(b) > bucketStart(b)
                                     ? u.busyFraction[b] / static_cast<double>(bucketEnd(b) - bucketStart(b))
@@ -146,9 +151,9 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p)
     return out;
 }
 
-void addUtilizationCounters(Profile& p)
+void addUtilizationCounters(Profile& p, std::stop_token stop)
 {
-    const std::vector<DeviceUtilization> all = deviceUtilization(p);
+    const std::vector<DeviceUtilization> all = deviceUtilization(p, std::move(stop));
     for (const DeviceUtilization& u : all) {
         bool has = false;
         for (const Track& t : p.tracks)

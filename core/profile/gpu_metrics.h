@@ -16,6 +16,7 @@
 #include "profile/profile.h"
 
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace xps::profile {
@@ -32,12 +33,13 @@ struct DeviceUtilization
     std::vector<double> busyFraction;   // per bucket
 };
 
-std::vector<DeviceUtilization> deviceUtilization(const Profile& profile);
+// Throws Cancelled (util/cancel.h) once `stop` is requested (as addUtilizationCounters does).
+std::vector<DeviceUtilization> deviceUtilization(const Profile& profile, std::stop_token stop = {});
 
 // Adds a "kernel utilization (%)" counter track under every device process that has kernels (a sample at each
 // bucket's start and a 0 at the end, as the plugin draws it), unless the process already has one (an
 // export imported again). Call after Profile::finish().
-void addUtilizationCounters(Profile& profile);
+void addUtilizationCounters(Profile& profile, std::stop_token stop = {});
 
 // Named for what it counts, on GPUs and TPUs alike.
 inline constexpr std::string_view kUtilizationCounter = "kernel utilization (%)";

@@ -3,9 +3,11 @@
 // and exposed time with.
 
 #include "profile/profile.h"
+#include "util/cancel.h"
 #include "util/sort_runs.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -14,11 +16,17 @@ namespace xps::profile {
 using Intervals = std::vector<std::pair<Nanos, Nanos>>;
 
 // Sorted, disjoint intervals covering the input (empty ones dropped).
-inline Intervals merged(Intervals v)
+// `cancel`, if given, is polled per interval and per comparison (lists of millions of device slices).
+inline Intervals merged(Intervals v, CancelPoint* cancel = nullptr)
 {
-    sortRuns(v); // gathered track by track, each in time order
+    if (cancel) // gathered track by track, each in time order
+        sortRuns(v, cancel->polling(std::less<>()));
+    else
+        sortRuns(v);
     Intervals out;
     for (const auto& [a, b] : v) {
+        if (cancel)
+            (*cancel)();
         if (b <= a)
             continue;
         if (!out.empty() && a <= out.back().second)

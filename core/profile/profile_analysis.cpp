@@ -2,11 +2,13 @@
 #include "profile/gpu_metrics.h"
 #include "profile/intervals.h"
 
+#include "util/cancel.h"
 #include "util/checked_number.h"
 #include "util/sort_runs.h"
 #include "util/text.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 namespace xps::profile {
@@ -15,7 +17,10 @@ namespace {
 class Analyzer
 {
 public:
-    explicit Analyzer(const Profile& profile) : p(profile), m_launcher(profile.slices.size(), kNone) {}
+    Analyzer(const Profile& profile, std::stop_token stop)
+        : p(profile), m_launcher(profile.slices.size(), kNone), m_stop(stop), m_cancel(std::move(stop))
+    {
+    }
     ProfileAnalysis run();
 
 private:
@@ -30,7 +35,10 @@ private:
     bool isDeviceSlice(std::uint32_t i) const { return isDeviceWork(p.classOf(p.slices[i])); }
 
     const Profile& p;
-    std::vector<std::uint32_t> m_launcher;    // device slice -> runtime call that launched it
+    std::vector<std::uint32_t> m_launcher;
+    std::stop_token m_stop;
+    CancelPoint m_cancel; // polled per slice, flow and item in every pass    // device slice -> runtime call
+                          // that launched it
     std::vector<std::uint32_t> m_opOf;        // runtime slice -> innermost CPU op around it
     std::vector<std::uint32_t> m_deviceByEnd; // device-work slices by end
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_deviceOnTrack;  // by start
@@ -44,6 +52,7 @@ void Analyzer::indexLaunches()
 {
     const std::uint32_t dependency = p.findString("dependency");
     for (const Flow& f : p.flows) {
+        m_cancel();
         if (f.from == kNone || f.to == kNone)
             continue;
         if (p.types[f.type].category == dependency)
@@ -53,6 +62,7 @@ void Analyzer::indexLaunches()
             m_launcher[f.to] = f.from;
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        m_cancel();
         const Slice& s = p.slices[i];
         const SliceClass c = p.classOf(s);
         if (isDeviceWork(c)) {
@@ -63,8 +73,9 @@ void Analyzer::indexLaunches()
         }
     }
     // A track's slices come in time order: merge the tracks' runs. Dependencies by slice: a counting sort.
-    sortRuns(m_deviceByEnd,
-             [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].end() < p.slices[b].end(); });
+    sortRuns(m_deviceByEnd, m_cancel.polling([&](std::uint32_t a, std::uint32_t b) {
+        return p.slices[a].end() < p.slices[b].end();
+    }));
     sortPairsByKey(m_dependsOn, p.slices.size());
 }
 
@@ -82,6 +93,7 @@ void Analyzer::devices(ProfileAnalysis& out)
             if (it == m_deviceOnTrack.end())
                 continue;
             for (const std::uint32_t i : it->second) {
+                m_cancel();
                 const Slice& s = p.slices[i];
                 const std::pair<Nanos, Nanos> iv{s.start, s.end()};
                 all.push_back(iv);
@@ -98,9 +110,9 @@ void Analyzer::devices(ProfileAnalysis& out)
         d.process = t;
         d.name = process.name;
         d.span = out.span;
-        const Intervals c = merged(std::move(compute)), m = merged(std::move(comm)),
-                        y = merged(std::move(copy));
-        const Intervals busy = merged(std::move(all));
+        const Intervals c = merged(std::move(compute), &m_cancel), m = merged(std::move(comm), &m_cancel),
+                        y = merged(std::move(copy), &m_cancel);
+        const Intervals busy = merged(std::move(all), &m_cancel);
         if (!busy.empty()) {
             d.activeStart = busy.front().first;
             d.activeEnd = busy.back().second;
@@ -109,12 +121,12 @@ void Analyzer::devices(ProfileAnalysis& out)
         d.compute = total(c);
         d.communication = total(m);
         d.memcpy = total(y);
-        d.memset = total(merged(std::move(set)));
+        d.memset = total(merged(std::move(set), &m_cancel));
         d.communicationOverlapped = overlap(m, c);
         d.memcpyOverlapped = overlap(y, c);
         Intervals computeOrComm = c;
         computeOrComm.insert(computeOrComm.end(), m.begin(), m.end());
-        d.memcpyOverlappedAny = overlap(y, merged(std::move(computeOrComm)));
+        d.memcpyOverlappedAny = overlap(y, merged(std::move(computeOrComm), &m_cancel));
         out.devices.push_back(std::move(d));
     }
 }
@@ -128,6 +140,7 @@ void Analyzer::streams(ProfileAnalysis& out)
         u.items = items.size();
         Nanos communication = 0, all = 0;
         for (const std::uint32_t i : items) {
+            m_cancel();
             all = checked::saturatingAdd(all, p.slices[i].duration);
             if (p.classOf(p.slices[i]) == SliceClass::Communication)
                 communication = checked::saturatingAdd(communication, p.slices[i].duration);
@@ -135,6 +148,7 @@ void Analyzer::streams(ProfileAnalysis& out)
         u.communication = communication > all / 2;
         Nanos coveredUntil = INT64_MIN;
         for (const std::uint32_t i : items) {
+            m_cancel();
             const Slice& s = p.slices[i];
             if (coveredUntil != INT64_MIN && s.start > coveredUntil) {
                 const Nanos gap = s.start - coveredUntil;
@@ -162,6 +176,7 @@ void Analyzer::launches(ProfileAnalysis& out)
 {
     std::vector<std::pair<Nanos, std::uint32_t>> delays;
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        m_cancel();
         if (m_launcher[i] == kNone)
             continue;
         const Slice &k = p.slices[i], &r = p.slices[m_launcher[i]];
@@ -171,7 +186,7 @@ void Analyzer::launches(ProfileAnalysis& out)
     }
     if (delays.empty())
         return;
-    std::sort(delays.begin(), delays.end());
+    std::sort(delays.begin(), delays.end(), m_cancel.polling(std::less<>()));
     LaunchStats& l = out.launch;
     l.launches = delays.size();
     Nanos sum = 0;
@@ -194,6 +209,7 @@ void Analyzer::ops(ProfileAnalysis& out)
             continue;
         stack.clear();
         for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+            m_cancel();
             const Slice& s = p.slices[i];
             while (!stack.empty() && p.slices[stack.back()].end() <= s.start)
                 stack.pop_back();
@@ -236,6 +252,7 @@ void Analyzer::ops(ProfileAnalysis& out)
         return rows[*row];
     };
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        m_cancel();
         const Slice& s = p.slices[i];
         OpStats& o = rowOf(i);
         if (o.process != kNone)
@@ -250,7 +267,7 @@ void Analyzer::ops(ProfileAnalysis& out)
         }
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
-        if (m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)
+        if (m_cancel(); m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)
             rowOf(m_opOf[m_launcher[i]]).deviceTime += p.slices[i].duration;
     out.ops = std::move(rows);
     std::stable_sort(out.ops.begin(), out.ops.end(),
@@ -259,7 +276,7 @@ void Analyzer::ops(ProfileAnalysis& out)
 
 void Analyzer::criticalPath(ProfileAnalysis& out)
 {
-    out.criticalPath = computeCriticalPath(p);
+    out.criticalPath = computeCriticalPath(p, {}, m_stop);
 }
 
 void Analyzer::findings(ProfileAnalysis& out)
@@ -269,7 +286,7 @@ void Analyzer::findings(ProfileAnalysis& out)
         for (const auto& [track, items] : m_deviceOnTrack)
             if (p.tracks[track].parent == process)
                 for (const std::uint32_t i : items)
-                    if (p.classOf(p.slices[i]) == cls)
+                    if (m_cancel(); p.classOf(p.slices[i]) == cls)
                         v.push_back(i);
         // The three longest (the earliest of equals first): no need to order the other million.
         const std::size_t kept = std::min<std::size_t>(v.size(), 3);
@@ -443,14 +460,15 @@ ProfileAnalysis Analyzer::run()
 {
     ProfileAnalysis out;
     out.span = p.span();
+    // Each pass polls in its loops; between passes, the token itself.
     indexLaunches();
-    devices(out);
-    streams(out);
-    launches(out);
-    ops(out);
-    criticalPath(out);
-    findings(out);
-    out.transfers = findTransfers(p);
+    for (void (Analyzer::*pass)(ProfileAnalysis&) :
+         {&Analyzer::devices, &Analyzer::streams, &Analyzer::launches, &Analyzer::ops,
+          &Analyzer::criticalPath, &Analyzer::findings}) {
+        throwIfStopped(m_stop);
+        (this->*pass)(out);
+    }
+    out.transfers = findTransfers(p, m_stop);
     for (const Transfer& t : out.transfers) {
         const std::uint32_t process = p.tracks[p.slices[t.slice].track()].parent;
         for (DeviceBreakdown& d : out.devices)
@@ -459,7 +477,7 @@ ProfileAnalysis Analyzer::run()
                 d.transferBytes += t.bytes;
             }
     }
-    for (DeviceUtilization& u : deviceUtilization(p))
+    for (DeviceUtilization& u : deviceUtilization(p, m_stop))
         for (DeviceBreakdown& d : out.devices)
             if (d.process == u.process) {
                 u.busyFraction.clear(); // the timeline has it as a counter track
@@ -478,9 +496,9 @@ std::string trackLabel(const Profile& profile, std::uint32_t track)
     return profile.tracks[t.parent].name + " / " + t.name;
 }
 
-ProfileAnalysis analyzeProfile(const Profile& profile)
+ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop)
 {
-    return Analyzer(profile).run();
+    return Analyzer(profile, std::move(stop)).run();
 }
 
 } // namespace xps::profile

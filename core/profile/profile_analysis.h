@@ -12,6 +12,7 @@
 #include "profile/transfers.h"
 
 #include <array>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -107,7 +108,8 @@ struct ProfileAnalysis
     std::vector<Transfer> transfers;      // by slice
 };
 
-ProfileAnalysis analyzeProfile(const Profile& profile);
+// Throws Cancelled (util/cancel.h) once `stop` is requested: every pass polls it.
+ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop = {});
 
 // "GPU 0 / stream 7": a track's name with its process's.
 std::string trackLabel(const Profile& profile, std::uint32_t track);

@@ -1,4 +1,5 @@
 #include "profile/transfers.h"
+#include "util/cancel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -77,8 +78,9 @@ std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice)
     return ByteReader(profile)(slice);
 }
 
-std::vector<Transfer> findTransfers(const Profile& profile)
+std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop)
 {
+    CancelPoint cancel(std::move(stop));
     // Async pairs: the done of each, and where each start's transfer ends.
     std::unordered_map<std::uint32_t, Nanos> pairedEnd;
     std::vector<bool> isDone;
@@ -87,8 +89,8 @@ std::vector<Transfer> findTransfers(const Profile& profile)
     if (asyncName != kNone && asyncCategory != kNone) {
         isDone.assign(profile.slices.size(), false);
         for (const Flow& f : profile.flows)
-            if (f.from != kNone && f.to != kNone && profile.types[f.type].name == asyncName &&
-                profile.types[f.type].category == asyncCategory) {
+            if (cancel(); f.from != kNone && f.to != kNone && profile.types[f.type].name == asyncName &&
+                          profile.types[f.type].category == asyncCategory) {
                 isDone[f.to] = true;
                 pairedEnd[f.from] = std::max(profile.slices[f.to].end(), profile.slices[f.from].end());
             }
@@ -96,6 +98,7 @@ std::vector<Transfer> findTransfers(const Profile& profile)
     std::vector<Transfer> out;
     ByteReader bytesOf(profile);
     for (std::uint32_t i = 0; i < profile.slices.size(); ++i) {
+        cancel();
         const Slice& s = profile.slices[i];
         const SliceClass c = profile.classOf(s);
         if (c != SliceClass::Memcpy && c != SliceClass::Memset && c != SliceClass::Communication)

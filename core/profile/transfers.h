@@ -8,6 +8,7 @@
 #include "profile/profile.h"
 
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 namespace xps::profile {
@@ -24,7 +25,8 @@ struct Transfer
 // Memcpy and memset slices, and communication slices with a byte count, by slice index. The done of an
 // asynchronous op is not a transfer of its own: XProf gives its bytes_accessed on both ends, and the
 // transfer is its start's.
-std::vector<Transfer> findTransfers(const Profile& profile);
+// Throws Cancelled (util/cancel.h) once `stop` is requested.
+std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop = {});
 
 // The bytes a slice says it moved: a per-slice argument or a member of its argument set named "bytes",
 // "bytes_accessed", "comm_size" or "tensor_size"; 0 if none.

@@ -4,6 +4,7 @@
 // drops whatever the stage had built. An exception, not a status threaded through every helper: the
 // analyses are deep call trees of loops, and a stop is the one way out of all of them at once.
 
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <stop_token>
@@ -13,6 +14,9 @@ namespace xps {
 struct Cancelled : std::exception
 {
     const char* what() const noexcept override { return "cancelled"; }
+    // When the stop was noticed: unwinding frees what the stage had built, which on a large replay takes
+    // longer than noticing (bench_cancel reports both).
+    std::chrono::steady_clock::time_point thrownAt = std::chrono::steady_clock::now();
 };
 
 // Throws Cancelled if `stop` was requested.

@@ -6,6 +6,8 @@
 // (one per track appended) are merged pairwise, O(n log runs); many runs (no order to speak of) go to
 // std::sort.
 
+#include "util/cancel.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -57,13 +59,20 @@ template <typename Container, typename Less = std::less<>> void sortRuns(Contain
 // (key, value) pairs with keys below `keyCount`, sorted as std::sort sorts them (by key, then value) in
 // O(n + keyCount): a counting sort by key, then each key's few values in order. For edges by slice (a
 // profile's flows by the slice they lead to), whose keys are dense and whose order nothing gives.
+// `cancel`, if given, is polled per pair and per key.
 template <typename Value>
-void sortPairsByKey(std::vector<std::pair<std::uint32_t, Value>>& pairs, std::size_t keyCount)
+void sortPairsByKey(std::vector<std::pair<std::uint32_t, Value>>& pairs, std::size_t keyCount,
+                    CancelPoint* cancel = nullptr)
 {
+    const auto poll = [cancel] {
+        if (cancel)
+            (*cancel)();
+    };
     if (pairs.size() < 2)
         return;
     std::vector<std::uint32_t> start(keyCount + 1, 0);
     for (const auto& p : pairs) {
+        poll();
         if (p.first >= keyCount) { // not dense after all
             std::sort(pairs.begin(), pairs.end());
             return;
@@ -74,10 +83,12 @@ void sortPairsByKey(std::vector<std::pair<std::uint32_t, Value>>& pairs, std::si
         start[k + 1] += start[k];
     std::vector<std::pair<std::uint32_t, Value>> out(pairs.size());
     std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
-    for (const auto& p : pairs)
+    for (const auto& p : pairs) {
+        poll();
         out[next[p.first]++] = p;
+    }
     for (std::size_t k = 0; k < keyCount; ++k)
-        if (start[k + 1] - start[k] > 1)
+        if (poll(); start[k + 1] - start[k] > 1)
             std::sort(out.begin() + start[k], out.begin() + start[k + 1]);
     pairs = std::move(out);
 }

@@ -7,6 +7,8 @@
 
 #include "analysis/analyze.h"
 #include "analysis/dependencies.h"
+#include "analysis/replay_profile.h"
+#include "profile/profile_analysis.h"
 #include "suggest/propose.h"
 #include "util/cancel.h"
 #include "workloads/workloads.h"
@@ -91,6 +93,43 @@ private slots:
         QVERIFY(!sa.empty());
         for (std::size_t i = 0; i < sa.size(); ++i)
             QCOMPARE(sb[i].title, sa[i].title);
+    }
+
+    // The replay seen as a profile (the explorer's "Analyse as a profile", and every imported profile's
+    // analyses): the conversion and each analysis pass throw Cancelled once stop is requested, and a token
+    // never requested changes nothing. They polled nothing before: Cancel left a 10 M-bundle conversion and
+    // its analyses running for seconds on a worker nobody waited for.
+    void theProfileAnalysesThrowCancelledOnceStopIsRequested()
+    {
+        const analysis::ReplayView running{m_replayed->trace, m_replayed->store,
+                                           m_replayed->result.totalCycles, m_replayed->result.chips};
+        std::stop_source source;
+        source.request_stop();
+        const std::stop_token stop = source.get_token();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, analysis::replayAsProfile(running, "stress", stop));
+        const profile::Profile converted = analysis::replayAsProfile(running, "stress");
+        QVERIFY(converted.slices.size() > 100'000);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::analyzeProfile(converted, stop));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::computeCriticalPath(converted, {}, stop));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::findTransfers(converted, stop));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::deviceUtilization(converted, stop));
+        profile::Profile copy = converted;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::addUtilizationCounters(copy, stop));
+
+        std::stop_source never;
+        const profile::Profile again = analysis::replayAsProfile(running, "stress", never.get_token());
+        QCOMPARE(again.slices.size(), converted.slices.size());
+        QCOMPARE(again.flows.size(), converted.flows.size());
+        const profile::ProfileAnalysis a = profile::analyzeProfile(converted);
+        const profile::ProfileAnalysis b = profile::analyzeProfile(converted, never.get_token());
+        QCOMPARE(b.criticalPath.length, a.criticalPath.length);
+        QCOMPARE(b.criticalPath.segments.size(), a.criticalPath.segments.size());
+        QVERIFY(a.criticalPath.length > 0);
+        QCOMPARE(b.ops.size(), a.ops.size());
+        QCOMPARE(b.devices.size(), a.devices.size());
+        for (std::size_t d = 0; d < a.devices.size(); ++d)
+            QCOMPARE(b.devices[d].busy, a.devices[d].busy);
+        QCOMPARE(b.transfers.size(), a.transfers.size());
     }
 };
 

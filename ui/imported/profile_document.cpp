@@ -3,12 +3,14 @@
 #include "profile/gpu_metrics.h"
 
 #include "import/import.h"
+#include "util/cancel.h"
 
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
 
 #include <algorithm>
+#include <optional>
 
 namespace xps::ui {
 
@@ -25,10 +27,10 @@ ProfileDocument::~ProfileDocument()
 
 void ProfileDocument::open(const QString& path)
 {
-    start(path, [path = path.toStdString()](const importing::ImportOptions& options) {
+    start(path, [path = path.toStdString()](const importing::ImportOptions& options, std::stop_token stop) {
         auto p = importing::importProfile(path, options);
         if (p.ok()) // derived, for the timeline only: `info` and `convert` keep the file's own events
-            profile::addUtilizationCounters(*p);
+            profile::addUtilizationCounters(*p, stop);
         return p;
     });
 }
@@ -51,8 +53,9 @@ void ProfileDocument::start(const QString& label, Builder build)
 
 void ProfileDocument::cancel()
 {
-    // Not joined here: the analyses do not check the stop token, and a join would hold the GUI thread for
-    // them. The superseded worker finishes in the background; its results are dropped by request number.
+    // Not joined here: the worker stops within milliseconds (the import, the conversion and the analyses
+    // poll its token), but freeing what it built can take longer, and that is not the GUI thread's to wait
+    // for. Its results, if any arrive, are dropped by request number.
     if (m_worker.joinable()) {
         m_worker.request_stop();
         m_retired.push_back(std::move(m_worker));
@@ -78,7 +81,13 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
             Qt::QueuedConnection);
         return !stop.stop_requested();
     };
-    auto imported = build(options);
+    std::optional<Result<profile::Profile>> built;
+    try {
+        built.emplace(build(options, stop));
+    } catch (const Cancelled&) {
+        return; // cancel() or a newer load already told the user
+    }
+    auto& imported = *built;
     if (!imported) {
         const QString message = QString::fromStdString(imported.error().toString());
         QMetaObject::invokeMethod(
@@ -95,9 +104,11 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
     auto run = std::make_shared<ProfileRun>();
     run->path = path;
     run->profile = std::move(imported).value();
-    run->analysis = profile::analyzeProfile(run->profile);
-    if (stop.stop_requested())
+    try {
+        run->analysis = profile::analyzeProfile(run->profile, stop);
+    } catch (const Cancelled&) {
         return;
+    }
     QMetaObject::invokeMethod(
         this,
         [self, request, run] {

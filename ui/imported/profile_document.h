@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -36,7 +37,9 @@ public:
     void open(const QString& path);
     // Shows a profile made by `build` on the worker instead of imported from a file: a replay seen through
     // the profile model (analysis/replay_profile.h). `label` stands for the file in titles and messages.
-    using Builder = std::function<Result<profile::Profile>(const importing::ImportOptions&)>;
+    // Runs on the worker; may throw Cancelled once `stop` is requested (a superseded or cancelled load).
+    using Builder =
+        std::function<Result<profile::Profile>(const importing::ImportOptions&, std::stop_token stop)>;
     void openBuilt(const QString& label, Builder build);
     void cancel();
     bool isBusy() const { return m_busy; }
