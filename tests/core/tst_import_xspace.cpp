@@ -6,6 +6,7 @@
 // The profile below is built with the stat names, line names and XFlow encoding that real TPU profiles use
 // (xprof's xplane_schema: "XLA Ops", "Async XLA Ops", hlo_category, hlo_op, bytes_accessed, flow with the
 // direction in its low two bits). No real TPU profile is in tests/data: see docs/import.md.
+#include "core/import_test_support.h"
 #include "core/round_trip.h"
 #include "core/xspace_fixture.h"
 #include "test_support.h"
@@ -30,6 +31,12 @@ using namespace xps;
 using profile::Nanos;
 using profile::Profile;
 using profile::SliceClass;
+using test::imported::hasWarning;
+using test::imported::importMutations;
+using test::imported::named;
+using test::imported::trackNamed;
+using test::imported::trainStepXSpace;
+using test::imported::writeGzip;
 namespace tp = tensorflow::profiler;
 using test::PlaneBuilder;
 using test::twoCoreStep;
@@ -243,6 +250,104 @@ private slots:
         for (const auto& o : j["ops"])
             named = named || (o["name"] == "fusion.1" && o["device"] == "/device:TPU:1");
         QVERIFY(named);
+    }
+
+    void xprofXSpace()
+    {
+        const tensorflow::profiler::XSpace space = trainStepXSpace();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("run.xplane.pb")).toStdString();
+        test::writeFile(path, space.SerializeAsString());
+        auto kind = importing::detectInput(path);
+        QVERIFY(kind.ok() && *kind == importing::InputKind::XSpace);
+        auto p = importing::importProfile(path);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QCOMPARE(p->format, std::string("XProf XSpace (xplane.pb)"));
+        QVERIFY(!p->tracks[trackNamed(*p, "/host:CPU")].device);
+        QVERIFY(p->tracks[trackNamed(*p, "/device:TPU:0")].device);
+        const auto fusionSlice = named(*p, "fusion.1");
+        QCOMPARE(fusionSlice.size(), std::size_t(1));
+        QCOMPARE(fusionSlice[0]->start, Nanos(1100));
+        QCOMPARE(fusionSlice[0]->duration, us(150));
+        QCOMPARE(p->classOf(*fusionSlice[0]), profile::SliceClass::Kernel);
+        QCOMPARE(p->categoryOf(*fusionSlice[0]), std::string("XLA Ops"));
+        QCOMPARE(p->args(fusionSlice[0]->args),
+                 std::string(R"j({"flops":1000000000,"long_name":"%fusion.1 = f32[128,128] fusion(...)",)j"
+                             R"j("hlo_category":"convolution"})j"));
+        QCOMPARE(p->classOf(*named(*p, "all-reduce.7")[0]), profile::SliceClass::Communication);
+        QCOMPARE(p->classOf(*named(*p, "copy-start.2")[0]), profile::SliceClass::Memcpy);
+        QCOMPARE(named(*p, "copy-start.2")[0]->start, Nanos(1000 + 300'002));
+        QCOMPARE(p->classOf(*named(*p, "jit_train_step")[0]), profile::SliceClass::DeviceAnnotation);
+        const auto train = named(*p, "train_step");
+        QCOMPARE(p->argsOf(static_cast<std::uint32_t>(train[0] - p->slices.data())),
+                 std::string(R"({"group_id":3})"));
+        QCOMPARE(p->flows.size(), std::size_t(1));
+        QCOMPARE(p->nameOf(p->slices[p->flows[0].from]), std::string("train_step"));
+        QCOMPARE(p->nameOf(p->slices[p->flows[0].to]), std::string("jit_train_step"));
+        QVERIFY(hasWarning(*p, "1 aggregated events"));
+
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.devices.size(), std::size_t(1));
+        QCOMPARE(a.devices[0].compute, us(150));
+        QCOMPARE(a.devices[0].communicationExposed(), us(100));
+        QCOMPARE(a.devices[0].memcpyExposed(), us(50));
+
+        // Planes are read one at a time: a file cut off in its second plane keeps the first and says what
+        // was dropped; cut off in its first plane, or not a protobuf at all, it is an error naming the file.
+        const std::string bytes = space.SerializeAsString();
+        const std::string hostPlane = space.planes(0).SerializeAsString();
+        const std::size_t secondPlane = 1 + 1 + hostPlane.size(); // tag, one-byte length, the plane
+        QVERIFY(hostPlane.size() < 128);
+        test::writeFile(path, bytes.substr(0, secondPlane + 20));
+        auto cut = importing::importProfile(path);
+        QVERIFY2(cut.ok(), cut.ok() ? "" : cut.error().toString().c_str());
+        QVERIFY(hasWarning(*cut, "plane 1 (at byte " + std::to_string(secondPlane)));
+        QVERIFY(hasWarning(*cut, "anything after it were dropped"));
+        QCOMPARE(named(*cut, "train_step").size(), std::size_t(1));
+        QCOMPARE(named(*cut, "fusion.1").size(), std::size_t(0));
+        for (const std::size_t length : {secondPlane - 5, std::size_t(3)}) {
+            test::writeFile(path, bytes.substr(0, length));
+            auto firstCut = importing::importProfile(path);
+            QVERIFY(!firstCut.ok());
+            QVERIFY2(firstCut.error().message().find("not a valid XProf XSpace") != std::string::npos &&
+                         firstCut.error().message().find("plane 0 (at byte 0") != std::string::npos,
+                     firstCut.error().toString().c_str());
+        }
+        test::writeFile(path, "this is not a protobuf at all\n");
+        auto text = importing::importProfile(path);
+        QVERIFY(!text.ok());
+        QVERIFY2(text.error().message().find("not a valid XProf XSpace") != std::string::npos,
+                 text.error().toString().c_str());
+        test::writeFile(path, "");
+        auto empty = importing::importProfile(path);
+        QVERIFY(!empty.ok());
+        QVERIFY2(empty.error().message().find("the file is empty") != std::string::npos,
+                 empty.error().toString().c_str());
+        // Gzip-compressed, as some tools store them: the same profile.
+        const std::string gzPath = path + ".gz";
+        QVERIFY(writeGzip(gzPath, bytes));
+        auto compressed = importing::importProfile(gzPath);
+        QVERIFY2(compressed.ok(), compressed.ok() ? "" : compressed.error().toString().c_str());
+        QCOMPARE(compressed->slices.size(), p->slices.size());
+        QCOMPARE(compressed->flows.size(), std::size_t(1));
+    }
+
+    void hostileXSpaceMutations()
+    {
+        // Bit flips, cut-offs, deleted spans and 0xff bytes (varints that never end, lengths of gigabytes) in
+        // a protobuf: each imports (what was read whole) or fails naming the file; never a crash or a hang.
+        importMutations(trainStepXSpace().SerializeAsString(), "m.xplane.pb", 20261124,
+                        [](std::string& s, auto& rng) {
+                            for (int edit = 0; edit < 1 + static_cast<int>(rng() % 3) && !s.empty(); ++edit) {
+                                const std::size_t at = rng() % s.size();
+                                switch (rng() % 4) {
+                                case 0: s[at] = static_cast<char>(s[at] ^ (1 << (rng() % 8))); break;
+                                case 1: s.resize(at); break;
+                                case 2: s.erase(at, std::min<std::size_t>(s.size() - at, rng() % 16)); break;
+                                case 3: s.insert(at, std::string(1 + rng() % 5, '\xff')); break;
+                                }
+                            }
+                        });
     }
 };
 

@@ -2,6 +2,7 @@
 // collectives is not launch-bound (the top finding of a real NCCL trace proposed CUDA graphs for it), while
 // a compute stream with the same pattern is; GPU utilization over time, SM efficiency and achieved occupancy
 // as PyTorch's TensorBoard plugin computes them.
+#include "core/import_test_support.h"
 #include "test_support.h"
 
 #include "import/import.h"
@@ -14,6 +15,11 @@
 
 using namespace xps;
 using profile::Nanos;
+using profile::Profile;
+using test::imported::fixture;
+using test::imported::importText;
+using test::imported::named;
+using test::imported::us;
 
 namespace {
 
@@ -219,6 +225,157 @@ private slots:
         QVERIFY2(timer.elapsed() < 10'000, std::to_string(timer.elapsed()).c_str());
         QVERIFY(a.criticalPath.approximate);
         QVERIFY(a.criticalPath.length > 0);
+    }
+
+    void kinetoAnalysis()
+    {
+        auto p = importing::importProfile(fixture());
+        QVERIFY(p.ok());
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.span, us(1000));
+        QCOMPARE(a.devices.size(), std::size_t(1));
+        const profile::DeviceBreakdown& d = a.devices[0];
+        // Device work: sgemm 40-240, memcpy 250-450, nccl 300-400, relu 520-530, sgemm 700-880, add 960-970.
+        QCOMPARE(d.busy, us(200 + 200 + 10 + 180 + 10));
+        QCOMPARE(d.compute, us(200 + 10 + 180 + 10));
+        QCOMPARE(d.communication, us(100));
+        QCOMPARE(d.communicationExposed(), us(100)); // no compute kernel runs 300-400
+        QCOMPARE(d.memcpy, us(200));
+        QCOMPARE(d.memcpyExposed(), us(200));
+        // TraceLens's exposed memcpy also takes off what ran under communication: 300-400 under nccl.
+        QCOMPARE(d.memcpyExposedTraceLens(), us(100));
+        QCOMPARE(d.idle(), us(400));
+        // HTA's and TraceLens's span: first device work (40) to last (970), and idle within it.
+        QCOMPARE(d.activeStart, us(40));
+        QCOMPARE(d.activeSpan(), us(930));
+        QCOMPARE(d.activeIdle(), us(330));
+        // Stream 7's gaps: 240-250 (launch issued at 80: not launch-bound), 450-520 (launched at 505),
+        // 530-700 (launched at 540), 880-960 (launched at 935): 10 + 70 + 170 + 80, of which 320
+        // launch-bound.
+        const auto stream = std::find_if(a.streams.begin(), a.streams.end(),
+                                         [](const auto& s) { return s.name == "GPU 0 / stream 7"; });
+        QVERIFY(stream != a.streams.end());
+        QCOMPARE(stream->items, std::uint64_t(5));
+        QCOMPARE(stream->idle, us(330));
+        QCOMPARE(stream->launchIdle, us(320));
+        QCOMPARE(stream->launchBoundGaps, std::uint64_t(3));
+        // Launch delays 20, 170, 205, 15, 160, 25 us.
+        QCOMPARE(a.launch.launches, std::uint64_t(6));
+        QCOMPARE(a.launch.meanDelay, Nanos(595000 / 6));
+        QCOMPARE(a.launch.p50Delay, us(160));
+        QCOMPARE(a.launch.maxDelay, us(205));
+        QCOMPARE(p->nameOf(p->slices[a.launch.maxDelaySlice]),
+                 std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
+        // Critical path, HTA's model (heaviest path; top-level gaps on the thread, a blocking call's wait and
+        // dependencies weigh 0; ProfilerStep#1 is an annotation, not an operator). Host operators in order:
+        // aten::mm 10-60 (50 us), aten::copy_ 70-110 (30: 40 minus the blocking cudaMemcpyAsync's 10),
+        // aten::relu 500-520 (20), then aten::mm 535 to its launch at 540 (5): 105 us. The launch delay to
+        // sgemm 540-700 (160; stream 7 was empty), sgemm 700-880 (180), which cudaDeviceSynchronize waited
+        // for (0), aten::add 930 to its launch at 935 (5), launch delay 935-960 (25), add_kernel 960-970
+        // (10): 485 us. (The memcpy chain, sgemm 40-240 then the copy to 450, is lighter, and so is the NCCL
+        // one.)
+        const profile::CriticalPath& path = a.criticalPath;
+        QCOMPARE(path.length, us(485));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Host)], us(105 + 5));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(180 + 10));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::LaunchDelay)], us(160 + 25));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Sync)], us(0));
+        QCOMPARE(path.segments.front().start, us(10));
+        QCOMPARE(path.segments.back().end, us(970));
+        // Each call stays identifiable: the segment before the big launch delay is aten::mm's, the delay
+        // is its cudaLaunchKernel's.
+        const auto delay = std::find_if(path.segments.begin(), path.segments.end(), [](const auto& sg) {
+            return sg.kind == profile::PathSegmentKind::LaunchDelay;
+        });
+        QVERIFY(delay != path.segments.end() && delay != path.segments.begin());
+        QCOMPARE(p->nameOf(p->slices[delay->slice]), std::string("cudaLaunchKernel"));
+        QCOMPARE(p->nameOf(p->slices[std::prev(delay)->slice]), std::string("aten::mm"));
+        // Operations: aten::mm twice (50 + 25 us, minus its two 10 us launches), launching both sgemms.
+        const auto op = [&](const std::string& name) {
+            for (const profile::OpStats& o : a.ops)
+                if (p->string(p->types[o.type].name) == name)
+                    return o;
+            return profile::OpStats{};
+        };
+        QCOMPARE(op("aten::mm").count, std::uint64_t(2));
+        QCOMPARE(op("aten::mm").total, us(75));
+        QCOMPARE(op("aten::mm").self, us(55));
+        QCOMPARE(op("aten::mm").deviceTime, us(380));
+        QCOMPARE(op("aten::copy_").deviceTime, us(300)); // the copy and the all-reduce it launched
+        QCOMPARE(op("ProfilerStep#1").self, us(1000 - 50 - 40 - 20 - 25 - 300 - 20));
+        QCOMPARE(a.ops.front().type, named(*p, "ProfilerStep#1")[0]->type); // the largest total first
+        // Findings, by estimated savings: exposed copies 200, exposed all-reduce 100, the synchronize that
+        // left the device idle 900-960 (60 us = 6% of the run).
+        QCOMPARE(a.findings.size(), std::size_t(3));
+        QCOMPARE(a.findings[0].kind, std::string("exposed-memcpy"));
+        QCOMPARE(a.findings[0].estimatedSavings, us(200));
+        QCOMPARE(a.findings[1].kind, std::string("exposed-communication"));
+        QCOMPARE(a.findings[2].kind, std::string("host-sync"));
+        QCOMPARE(a.findings[2].estimatedSavings, us(60));
+    }
+
+    void launchBoundStream()
+    {
+        // 40 kernels of 2 us, each launched (8 us call) only after the previous one finished: the stream
+        // waits for the host; the same kernels launched ahead of time do not.
+        QTemporaryDir dir;
+        for (const bool ahead : {false, true}) {
+            std::string json = R"({"traceEvents":[)";
+            for (int k = 0; k < 40; ++k) {
+                const int launch = ahead ? k * 3 : k * 12, start = ahead ? 200 + k * 3 : k * 12 + 9;
+                json +=
+                    (k ? "," : "") +
+                    std::string(
+                        R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)") +
+                    std::to_string(launch) + R"(,"dur":)" + (ahead ? "2" : "8") +
+                    R"(,"args":{"correlation":)" + std::to_string(k + 1) +
+                    R"(}},{"ph":"X","cat":"kernel","name":"tiny","pid":2,"tid":7,"ts":)" +
+                    std::to_string(start) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(k + 1) +
+                    "}}";
+            }
+            json += "]}";
+            const Profile p = importText(dir, ahead ? "ahead.json" : "late.json", json);
+            QCOMPARE(p.flows.size(), std::size_t(40)); // no ac2g events: launches found by correlation
+            const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+            const bool found = std::any_of(a.findings.begin(), a.findings.end(),
+                                           [](const auto& f) { return f.kind == "launch-bound"; });
+            QCOMPARE(found, !ahead);
+            if (!ahead) {
+                QCOMPARE(a.streams.size(), std::size_t(1));
+                QCOMPARE(a.streams[0].launchBoundGaps, std::uint64_t(39));
+                QCOMPARE(a.streams[0].launchIdle, us(39 * 10)); // each gap: 11 - 1 ... end 11, next start 21
+            }
+        }
+    }
+
+    void transfersAndTheirBandwidth()
+    {
+        // The step's one copy (4 MiB HtoD over 200 us on stream 7) is a transfer; the NCCL kernel, which does
+        // not say what it moved, is not. Its 4,194,304 bytes over 200,000 ns are 20.97 GB/s while it runs.
+        auto p = importing::importProfile(fixture());
+        QVERIFY(p.ok());
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.transfers.size(), std::size_t(1));
+        const profile::Slice& copy = p->slices[a.transfers[0].slice];
+        QCOMPARE(p->nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
+        QCOMPARE(a.transfers[0].bytes, std::uint64_t(4194304));
+        QCOMPARE(profile::transferBytes(*p, a.transfers[0].slice), std::uint64_t(4194304));
+        QCOMPARE(a.devices[0].transfers, std::uint64_t(1));
+        QCOMPARE(a.devices[0].transferBytes, std::uint64_t(4194304));
+        // Four bins over the copy alone: each at the copy's rate. Over the whole step in one bin: the bytes
+        // over the step.
+        auto bw = profile::transferBandwidth(*p, a.transfers, copy.start, copy.end(), 4);
+        QCOMPARE(bw.size(), std::size_t(1));
+        QCOMPARE(p->tracks[bw[0].process].name, std::string("GPU 0"));
+        for (const double v : bw[0].gbPerSecond)
+            QVERIFY(std::abs(v - 4194304.0 / 200000.0) < 1e-9);
+        bw = profile::transferBandwidth(*p, a.transfers, p->startTime(), p->endTime(), 1);
+        const double span = static_cast<double>(p->endTime() - p->startTime());
+        QVERIFY(std::abs(bw[0].gbPerSecond[0] - 4194304.0 / span) < 1e-9);
+        // A window that misses the copy has no series; half a copy in a bin gives half the rate there.
+        QVERIFY(profile::transferBandwidth(*p, a.transfers, copy.end(), copy.end() + 1000, 2).empty());
+        bw = profile::transferBandwidth(*p, a.transfers, copy.start - 100'000, copy.start + 100'000, 1);
+        QVERIFY(std::abs(bw[0].gbPerSecond[0] - 4194304.0 / 200000.0 / 2) < 1e-9);
     }
 };
 
