@@ -105,6 +105,74 @@ void Importer::readEvents(const std::string& arrayPath)
     }
 }
 
+namespace {
+
+// The event's members by name, told apart by length first: a chain of string comparisons per member was a
+// fifth of the import's time (each one a call to memcmp).
+enum class EventField : std::uint8_t {
+    Other,
+    Ph,
+    Name,
+    Cat,
+    Ts,
+    Dur,
+    Pid,
+    Tid,
+    Id,
+    Bp,
+    Scope,
+    Args,
+    BindId,
+    FlowIn,
+    FlowOut
+};
+
+EventField eventFieldOf(std::string_view k)
+{
+    switch (k.size()) {
+    case 1: return k[0] == 's' ? EventField::Scope : EventField::Other;
+    case 2:
+        return k == "ph"   ? EventField::Ph
+               : k == "ts" ? EventField::Ts
+               : k == "id" ? EventField::Id
+               : k == "bp" ? EventField::Bp
+                           : EventField::Other;
+    case 3:
+        return k == "cat"   ? EventField::Cat
+               : k == "dur" ? EventField::Dur
+               : k == "pid" ? EventField::Pid
+               : k == "tid" ? EventField::Tid
+               : k == "id2" ? EventField::Id
+                            : EventField::Other;
+    case 4: return k == "name" ? EventField::Name : k == "args" ? EventField::Args : EventField::Other;
+    case 7:
+        return k == "bind_id" ? EventField::BindId : k == "flow_in" ? EventField::FlowIn : EventField::Other;
+    case 8: return k == "flow_out" ? EventField::FlowOut : EventField::Other;
+    default: return EventField::Other;
+    }
+}
+
+// The arguments Kineto writes that the importer reads itself.
+enum class ArgKey : std::uint8_t { Other, Correlation, ExternalId, KinetoIndex, PerEvent };
+
+ArgKey argKeyOf(std::string_view k)
+{
+    switch (k.size()) {
+    case 6: return k == "Ev Idx" ? ArgKey::KinetoIndex : ArgKey::Other;
+    case 9: return k == "Python id" ? ArgKey::PerEvent : ArgKey::Other;
+    case 11:
+        return k == "correlation"   ? ArgKey::Correlation
+               : k == "External id" ? ArgKey::ExternalId
+                                    : ArgKey::Other;
+    case 15: return k == "Sequence number" ? ArgKey::PerEvent : ArgKey::Other;
+    case 16: return k == "Python parent id" ? ArgKey::PerEvent : ArgKey::Other;
+    case 18: return k == "Record function id" ? ArgKey::KinetoIndex : ArgKey::Other;
+    default: return ArgKey::Other;
+    }
+}
+
+} // namespace
+
 void Importer::readEvent()
 {
     RawEvent& e = m_event;
@@ -138,23 +206,18 @@ void Importer::readEvent()
             e.badField = std::string(field) + ": expected a number of microseconds";
     };
     while (r.nextMember(m_key, first)) {
-        const std::string& k = m_key;
-        if (k == "ph") {
+        switch (eventFieldOf(m_key)) {
+        case EventField::Ph:
             text(m_text, "ph");
             e.ph = m_text.size() == 1 ? m_text[0] : '?';
-        } else if (k == "name") {
-            text(e.name, "name");
-        } else if (k == "cat") {
-            text(e.cat, "cat");
-        } else if (k == "ts") {
-            micros(e.ts, e.hasTs, "ts");
-        } else if (k == "dur") {
-            micros(e.dur, e.hasDur, "dur");
-        } else if (k == "pid") {
-            text(e.pid, "pid");
-        } else if (k == "tid") {
-            text(e.tid, "tid");
-        } else if (k == "id" || k == "id2") {
+            break;
+        case EventField::Name: text(e.name, "name"); break;
+        case EventField::Cat: text(e.cat, "cat"); break;
+        case EventField::Ts: micros(e.ts, e.hasTs, "ts"); break;
+        case EventField::Dur: micros(e.dur, e.hasDur, "dur"); break;
+        case EventField::Pid: text(e.pid, "pid"); break;
+        case EventField::Tid: text(e.tid, "tid"); break;
+        case EventField::Id:
             if (r.peek() == JsonKind::Object) {
                 // id2: {"local": "0x1"} or {"global": "0x1"}
                 m_text.clear();
@@ -163,21 +226,22 @@ void Importer::readEvent()
             } else {
                 text(e.id, "id");
             }
-        } else if (k == "bp") {
-            text(e.bp, "bp");
-        } else if (k == "s") {
+            break;
+        case EventField::Bp: text(e.bp, "bp"); break;
+        case EventField::Scope:
             text(m_text, "s");
             e.scope = m_text.empty() ? 't' : m_text[0];
-        } else if (k == "args") {
-            readArgs(e);
-        } else if (k == "bind_id") {
-            text(e.bindId, "bind_id");
-        } else if (k == "flow_in" || k == "flow_out") {
+            break;
+        case EventField::Args: readArgs(e); break;
+        case EventField::BindId: text(e.bindId, "bind_id"); break;
+        case EventField::FlowIn:
+        case EventField::FlowOut: {
             const bool v = r.peek() == JsonKind::True || r.peek() == JsonKind::False ? r.readBool()
                                                                                      : (r.skipValue(), false);
-            (k == "flow_in" ? e.flowIn : e.flowOut) = v;
-        } else {
-            r.skipValue(); // tts, tdur, sf, stack, ...
+            (m_key == "flow_in" ? e.flowIn : e.flowOut) = v;
+            break;
+        }
+        case EventField::Other: r.skipValue(); break; // tts, tdur, sf, stack, ...
         }
     }
 }
@@ -195,11 +259,12 @@ void Importer::readArgs(RawEvent& e)
     while (r.nextMember(key, first)) {
         // Kineto's per-event counters become the slice's link (see profile.h) instead of an argument set of
         // their own per event; "Ev Idx" and "Record function id" are Kineto's internal indexes.
-        if (key == "correlation" || key == "External id") {
+        const ArgKey known = argKeyOf(key);
+        if (known == ArgKey::Correlation || known == ArgKey::ExternalId) {
             if (r.peek() == JsonKind::Number) {
                 std::int64_t v = 0;
                 if (parseScaled(r.readNumberText(), 1, v)) {
-                    (key == "correlation" ? e.correlation : e.externalId) = v;
+                    (known == ArgKey::Correlation ? e.correlation : e.externalId) = v;
                     continue;
                 }
                 e.args += e.args.size() > 1 ? "," : "";
@@ -208,11 +273,10 @@ void Importer::readArgs(RawEvent& e)
                 e.args += "null";
                 continue;
             }
-        } else if (key == "Ev Idx" || key == "Record function id") {
+        } else if (known == ArgKey::KinetoIndex) {
             r.skipValue();
             continue;
-        } else if ((key == "Sequence number" || key == "Python id" || key == "Python parent id") &&
-                   r.peek() == JsonKind::Number) {
+        } else if (known == ArgKey::PerEvent && r.peek() == JsonKind::Number) {
             std::int64_t v = 0;
             const std::string_view number = r.readNumberText();
             if (parseScaled(number, 1, v) && number.find_first_of(".eE") == std::string_view::npos) {
@@ -243,6 +307,15 @@ bool contains(std::string_view haystack, std::string_view needle)
     return haystack.find(needle) != std::string_view::npos;
 }
 
+// `text` in ASCII lower case, into `out` (whose capacity is reused).
+void lowerInto(std::string& out, std::string_view text)
+{
+    out.assign(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+}
+
 } // namespace
 
 using profile::Profile;
@@ -252,9 +325,12 @@ SliceClass classifySlice(std::string_view name, std::string_view category)
 {
     if (category.empty())
         return SliceClass::Other;
-    const std::string cat = text::lower(category);
+    // Lowered into buffers this thread keeps: called for every event of a multi-GB file, a fresh string
+    // (and for kernels a second one) per call was a measurable share of the import.
+    thread_local std::string cat, n;
+    lowerInto(cat, category);
     if (cat == "kernel") {
-        const std::string n = text::lower(name);
+        lowerInto(n, name);
         if (contains(n, "nccl") || contains(n, "rccl") || contains(n, "allreduce") ||
             contains(n, "all_reduce") || contains(n, "allgather") || contains(n, "all_gather") ||
             contains(n, "reducescatter") || contains(n, "reduce_scatter") || contains(n, "alltoall") ||

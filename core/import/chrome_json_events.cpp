@@ -159,9 +159,9 @@ std::uint64_t Importer::idKey(const std::string& id)
     return (1ull << 63) | p.intern(id);
 }
 
-std::uint32_t Importer::typeFor(const RawEvent& e)
+std::uint32_t Importer::typeFor(const RawEvent& e, SliceClass cls)
 {
-    return p.typeOf(e.name, e.cat, classifySlice(e.name, e.cat));
+    return p.typeOf(e.name, e.cat, cls);
 }
 
 void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& arrayPath)
@@ -200,7 +200,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             return;
         }
         const std::uint32_t s =
-            addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e), p.internArgs(e.args), link);
+            addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e, cls), p.internArgs(e.args), link);
         for (const auto& [key, value] : e.perEvent)
             p.sliceArgs.push_back({s, key, value});
         if (!e.bindId.empty() && (e.flowIn || e.flowOut)) {
@@ -213,7 +213,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     }
     case 'B': {
         const std::uint32_t track = threadTrack(e.pid, e.tid);
-        m_openB[track].push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
+        m_openB[track].push_back({e.ts, typeFor(e, cls), argsWithPerEvent(e), link, track});
         return;
     }
     case 'E': {
@@ -245,7 +245,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         const std::uint32_t track = e.scope == 't' && e.ph != 'R'
                                         ? threadTrack(e.pid, e.tid)
                                         : asyncTrack(pid, e.ph == 'R' ? "marks" : "instants");
-        addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
+        addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
         return;
     }
     case 'C': {
@@ -305,10 +305,10 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         if (e.ph == 'b' || e.ph == 'S') {
             // A nested begin joins its parent's track; an outermost one opens a track named by the event.
             const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
-            stack.push_back({e.ts, typeFor(e), argsWithPerEvent(e), link, track});
+            stack.push_back({e.ts, typeFor(e, cls), argsWithPerEvent(e), link, track});
         } else if (e.ph == 'n') {
             const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
-            addSlice(track, e.ts, 0, typeFor(e), argsWithPerEvent(e), link);
+            addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
         } else {
             if (stack.empty()) {
                 warn("async end events without a begin of the same id were skipped", path(""));

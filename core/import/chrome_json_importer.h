@@ -118,7 +118,8 @@ private:
     void checkEventLimit() const;
     std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
                            std::uint32_t args, std::uint32_t link);
-    std::uint32_t typeFor(const RawEvent& e);
+    // The event's type; `cls` is classifySlice of its name and category (worked out once per event).
+    std::uint32_t typeFor(const RawEvent& e, profile::SliceClass cls);
     // The event's arguments with its per-event integers put back (slices other than X keep them in the set).
     std::uint32_t argsWithPerEvent(const RawEvent& e);
     std::uint64_t idKey(const std::string& id);
