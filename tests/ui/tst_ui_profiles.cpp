@@ -51,6 +51,8 @@
 #include <QTreeWidget>
 
 using namespace xps;
+using test::distinctColours;
+using test::waitDone;
 
 namespace {
 
@@ -69,25 +71,7 @@ class TestUiProfiles : public test::UiTestSuite
 private:
     QTemporaryDir m_dir;
 
-    QString writeTrace(const char* name, const char* text)
-    {
-        const QString path = m_dir.filePath(QString::fromUtf8(name));
-        test::writeFile(path.toStdString(), text);
-        return path;
-    }
-
-    static bool waitDone(ui::MainWindow& w, int timeoutMs = 60000) { return test::waitDone(w, timeoutMs); }
-
-    // Distinct colours in a widget's rendering: a blank or single-colour view has very few.
-    static int distinctColours(QWidget* w)
-    {
-        const QImage image = w->grab().toImage();
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                colours.insert(image.pixel(x, y));
-        return static_cast<int>(colours.size());
-    }
+    QString writeTrace(const char* name, const char* text) { return test::writeTextFile(m_dir, name, text); }
 
 private slots:
     void anImportedProfileOpensInTheProfileExplorer()

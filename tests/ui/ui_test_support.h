@@ -8,8 +8,11 @@
 #include "test_support.h"
 
 #include <QElapsedTimer>
+#include <QImage>
+#include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QtGlobal>
 
@@ -61,6 +64,26 @@ inline bool waitDone(ui::MainWindow& w, int timeoutMs = 60000)
         QTest::qWait(10);
     }
     return false;
+}
+
+// Distinct colours in a widget's rendering (every third pixel each way): a blank or single-colour view has
+// very few.
+inline int distinctColours(QWidget* w)
+{
+    const QImage image = w->grab().toImage();
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+// `text` written to `name` in `dir`; its path.
+inline QString writeTextFile(const QTemporaryDir& dir, const char* name, const char* text)
+{
+    const QString path = dir.filePath(QString::fromUtf8(name));
+    writeFile(path.toStdString(), text);
+    return path;
 }
 
 // Shows `w` at 1366x768 (the smallest screen the explorer is checked at), opens the bundled sample `name`
