@@ -22,6 +22,7 @@ ColumnFitter::ColumnFitter(QTableView* table, int fillColumn, int maxColumnWidth
         if (!m_fitting)
             m_userSized = true;
     });
+    m_viewport = table->viewport();
     table->viewport()->installEventFilter(this);
     table->installEventFilter(this);
     // Measuring asks the delegate about ~1,000 rows per column (tens of milliseconds on the GUI thread): once
@@ -110,7 +111,10 @@ void ColumnFitter::distribute()
 bool ColumnFitter::eventFilter(QObject* watched, QEvent* event)
 {
     if (!m_userSized) {
-        if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        // Compared with the viewport kept at construction: while the table is being destroyed its events
+        // still arrive here, and asking it for its viewport then calls into a QWidget that is no longer a
+        // scroll area (UBSan: member call on a destroyed object's type).
+        if (watched == m_viewport && event->type() == QEvent::Resize)
             distribute();
         else if (watched == m_table &&
                  (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))

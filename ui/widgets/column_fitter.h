@@ -38,6 +38,7 @@ private:
     void distribute();
 
     QTableView* m_table;
+    const QObject* m_viewport = nullptr; // only compared, never called
     int m_fillColumn;
     int m_maxColumnWidth;
     std::vector<int> m_minimum; // by column
