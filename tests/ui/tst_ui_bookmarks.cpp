@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPointer>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -104,7 +105,9 @@ private slots:
         table->setFocus();
         table->setCurrentCell(1, 2);
         QTest::keyClick(table, Qt::Key_F2);
-        auto* editor = table->findChild<QLineEdit*>();
+        // The delegate's editor is deleted later once it commits: held by a QPointer, which becomes null
+        // then.
+        QPointer<QLineEdit> editor = table->findChild<QLineEdit*>();
         QVERIFY(editor && editor->isVisible());
         editor->selectAll();
         QTest::keyClicks(editor, QStringLiteral("steady loop"));
@@ -121,7 +124,7 @@ private slots:
         editor->selectAll();
         QTest::keyClicks(editor, QStringLiteral("   "));
         QTest::keyClick(editor, Qt::Key_Return);
-        QTRY_VERIFY(!editor->isVisible());
+        QTRY_VERIFY(!editor || !editor->isVisible());
         QCOMPARE(names(w)[1], QStringLiteral("steady loop"));
         QTRY_COMPARE(table->item(1, 2)->text(), QStringLiteral("steady loop"));
 
