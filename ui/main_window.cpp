@@ -29,6 +29,7 @@
 #include "views/vmem_heatmap_view.h"
 #include "welcome_page.h"
 #include "widgets/column_fitter.h"
+#include "widgets/filling_scroll_area.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -96,12 +97,22 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     createActions();
     // Scrolls rather than demanding its full height (502 px) of the window: with it, the window could not
     // be shorter than 866 px, and at 1366x768 the status bar with its progress and Cancel was off-screen.
-    addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea, /*scrollable=*/true);
+    addDock(m_summary, tr("Summary"), Qt::LeftDockWidgetArea, DockFit::Scrolled);
     QDockWidget* suggestions = addDock(m_suggestions, tr("Suggestions"), Qt::LeftDockWidgetArea);
     QDockWidget* disassembly = addDock(m_disassembly, tr("Disassembly"), Qt::BottomDockWidgetArea);
     auto* dmaLanes = new DmaLanesView(m_session, m_selection, this);
-    QDockWidget* dma = addDock(dmaLanes, tr("DMA lanes"), Qt::BottomDockWidgetArea);
+    // The bottom docks share one height, at least the largest minimum among them: the DMA lanes', the
+    // heatmap's and the graph's (lanes, a plot and a wrapped legend: 200+ px at 1.4x text) would hold it
+    // against the timeline in presentation mode. Scrolled, they fill the dock when it is large and scroll
+    // when it is not.
+    QDockWidget* dma =
+        addDock(dmaLanes, tr("DMA lanes"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
     m_timeline->setNotes(m_document->notes());
+    // A trace opened while presenting has its rows only now (the screenshot tool opens it after F11).
+    connect(m_timeline, &TimelineView::rowsChanged, this, [this] {
+        if (m_presenting)
+            QTimer::singleShot(100, this, [this] { fitTimelineForPresentation(); });
+    });
     m_suggestions->setNotes(m_document->notes());
     dmaLanes->lanes()->setNotes(m_document->notes());
     QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this),
@@ -111,9 +122,10 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     connect(m_bookmarks, &BookmarksView::showRequested, this, &MainWindow::showBookmark);
     auto* heatmapView = new VmemHeatmapView(m_session, m_selection, this);
     heatmapView->setNotes(m_document->notes());
-    QDockWidget* heatmap = addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea);
+    QDockWidget* heatmap =
+        addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
     QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this),
-                                 tr("Dependency graph"), Qt::BottomDockWidgetArea);
+                                 tr("Dependency graph"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
     tabifyDockWidget(disassembly, graph);
     tabifyDockWidget(graph, dma);
     tabifyDockWidget(dma, heatmap);
@@ -320,12 +332,15 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area,
-                                 bool scrollable)
+QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area, DockFit fit)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(view->objectName() + QStringLiteral("Dock")); // saveState() keys docks by name
-    if (scrollable) {
+    if (fit == DockFit::FilledOrScrolled) {
+        auto* scroll = new FillingScrollArea(dock);
+        scroll->setWidget(view);
+        dock->setWidget(scroll);
+    } else if (fit == DockFit::Scrolled) {
         auto* scroll = new QScrollArea(dock);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);

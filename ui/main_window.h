@@ -90,7 +90,12 @@ protected:
 
 private:
     void createActions();
-    QDockWidget* addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area, bool scrollable = false);
+    // How a dock holds its view: as it is; in a scroll area at the view's preferred height (a long summary);
+    // or filling the dock and scrolling only below the view's minimum (so a dock tabbed with others never
+    // holds the window to that minimum).
+    enum class DockFit { View, Scrolled, FilledOrScrolled };
+    QDockWidget* addDock(QWidget* view, const QString& title, Qt::DockWidgetArea area,
+                         DockFit fit = DockFit::View);
     void onStageChanged();
     void onOpenFailed(const QString& message);
     void addRecentFile(const QString& path);
@@ -114,6 +119,7 @@ private:
     void fitDefaultLayout();
     // Widens (or narrows) the left docks with the text: presentation mode's 1.4x font elided their tabs.
     void scaleSideDocks(double factor);
+    void fitTimelineForPresentation();
     void keepDockTabsWhole();
 
     ReplaySession* m_session;

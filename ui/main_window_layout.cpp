@@ -4,6 +4,9 @@
 // its size; from then on the person's own dock sizes are saved and restored.
 
 #include "main_window.h"
+#include "views/timeline_view.h"
+
+#include "widgets/qcustomplot.h"
 
 #include <QDockWidget>
 #include <QScreen>
@@ -72,6 +75,22 @@ void MainWindow::scaleSideDocks(double factor)
         }
     }
     keepDockTabsWhole();
+}
+
+void MainWindow::fitTimelineForPresentation()
+{
+    auto* bottom = findChild<QDockWidget*>(QStringLiteral("disassemblyDock"));
+    if (!m_presenting || !bottom || m_centre->currentWidget() != m_timeline)
+        return;
+    // A third off the bottom docks is not always enough: at 1366x768 and 1.4x text the timeline still hid
+    // its DMA and cross-lane rows behind a scroll bar. The audience looks at the timeline, so the bottom
+    // docks give it what every row needs, keeping a few of their own rows (never growing for it).
+    m_timeline->plot()->replot(QCustomPlot::rpImmediateRefresh); // margins for the new font
+    const int shared = m_centre->height() + bottom->height();
+    const int wanted = shared - m_timeline->heightForEveryRow();
+    const int keep = std::max(bottom->minimumSizeHint().height(), 5 * fontMetrics().height());
+    if (wanted < bottom->height())
+        resizeDocks({bottom}, {std::max(keep, wanted)}, Qt::Vertical);
 }
 
 } // namespace xps::ui

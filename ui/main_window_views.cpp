@@ -46,6 +46,10 @@ void MainWindow::setPresentationMode(bool on)
         }
     });
     Theme::instance().setPresentation(on);
+    // Once the larger text has reached the plot's axes: their margins follow the font, through the theme's
+    // restyle and a queued replot (measured at once, the timeline's non-lane height was 40 px short).
+    if (on)
+        QTimer::singleShot(100, this, [this] { fitTimelineForPresentation(); });
 }
 
 QWidget* MainWindow::viewByName(const QString& name) const

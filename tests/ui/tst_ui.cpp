@@ -258,7 +258,7 @@ private slots:
         QVERIFY(waitDone(w));
         auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
         QVERIFY(graph);
-        qobject_cast<QDockWidget*>(graph->parentWidget())->raise();
+        test::raiseDockOf(graph);
         using Kind = analysis::NodeRef::Kind;
 
         // Before anything is selected it shows the critical path's longest non-compute stretch: a DMA here.
@@ -344,7 +344,7 @@ private slots:
             auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
             QCOMPARE(heatmap->noteMarkerCount(), 2);
             QCOMPARE(dma->lanes()->noteMarkerCount(), 2);
-            qobject_cast<QDockWidget*>(heatmap->parentWidget())->raise();
+            test::raiseDockOf(heatmap);
             heatmap->plot()->replot();
             const std::int64_t column =
                 heatmap->addNoteAt(heatmap->pointAt(400, 0x100), QStringLiteral("buffer B refilled"));
@@ -357,7 +357,7 @@ private slots:
             // The notes panel lists both; selecting both measures the range between them.
             auto* notes = qobject_cast<ui::NotesView*>(w.viewByName(QStringLiteral("notes")));
             QVERIFY(notes);
-            qobject_cast<QDockWidget*>(notes->parentWidget())->raise();
+            test::raiseDockOf(notes);
             QTableWidget* table = notes->table();
             QCOMPARE(table->rowCount(), 2);
             QCOMPARE(table->item(0, 3)->text(), pinnedText);

@@ -85,7 +85,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&w));
         ui::BookmarksView* panel = w.bookmarks();
         QVERIFY(panel);
-        qobject_cast<QDockWidget*>(panel->parentWidget())->raise();
+        test::raiseDockOf(panel);
         QTableWidget* table = panel->table();
 
         // Three views, the first with Ctrl+B and its dialog.

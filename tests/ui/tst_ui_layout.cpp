@@ -197,6 +197,15 @@ private slots:
                          QStringLiteral("'%1' and '%2' %3 px apart").arg(labels[i - 1], labels[i]).arg(gap)));
         }
         checkTabsNotElided(w);
+        // Every lane is on screen (the offscreen screen is 800x800): the bottom docks gave the timeline what
+        // its rows need. A scroll bar hid the cross-lane and DMA rows before.
+        auto* rows = timeline->findChild<QScrollBar*>();
+        QVERIFY(rows);
+        QTRY_VERIFY2(!rows->isVisible(), qPrintable(QStringLiteral("%1 rows, %2 visible at %3 px")
+                                                        .arg(timeline->rowCount())
+                                                        .arg(rows->pageStep())
+                                                        .arg(timeline->plot()->axisRect()->height())));
+        QCOMPARE(timeline->rowCount(), 12); // regions x2, stalls, waits, 5 units, 3 DMA engines
 
         present->trigger();
         QTRY_VERIFY(!w.presentationMode());

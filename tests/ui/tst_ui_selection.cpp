@@ -32,7 +32,7 @@ private slots:
         auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
         auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
         QVERIFY(graph && dma);
-        qobject_cast<QDockWidget*>(graph->parentWidget())->raise();
+        test::raiseDockOf(graph);
         QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !graph->graph().nodes.empty(), 10000);
 
         // First a DMA, as the person did: the graph and the lanes show it.

@@ -47,7 +47,7 @@ private slots:
         ui::MainWindow w(false);
         QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
         ui::SuggestionsView* view = w.suggestions();
-        qobject_cast<QDockWidget*>(view->parentWidget())->raise();
+        test::raiseDockOf(view);
         QTableWidget* list = view->list();
         QComboBox* state = view->stateBox();
         QCheckBox* showDismissed = view->showDismissedBox();
@@ -120,7 +120,7 @@ private slots:
         const suggest::SuggestionGroup& group = run->groups.front();
         QVERIFY(group.combined && group.members.size() >= 20);
         ui::SuggestionsView* view = w.suggestions();
-        qobject_cast<QDockWidget*>(view->parentWidget())->raise();
+        test::raiseDockOf(view);
         QTableWidget* list = view->list();
         const QString dismissed = QString::fromStdString(group.members.back());
         int row = -1;

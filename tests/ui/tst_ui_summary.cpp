@@ -61,7 +61,7 @@ private slots:
         QVERIFY(test::waitDone(w));
         auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
         QVERIFY(heatmap);
-        qobject_cast<QDockWidget*>(heatmap->parentWidget())->raise();
+        test::raiseDockOf(heatmap);
         QTRY_VERIFY(heatmap->isVisible());
         QTRY_COMPARE(heatmap->emptyText(), QStringLiteral("No VMEM writes on chip 0 in this run"));
 

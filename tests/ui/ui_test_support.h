@@ -7,6 +7,7 @@
 #include "session/replay_session.h"
 #include "test_support.h"
 
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QSet>
@@ -88,6 +89,18 @@ inline QString writeTextFile(const QTemporaryDir& dir, const char* name, const c
 
 // Shows `w` at 1366x768 (the smallest screen the explorer is checked at), opens the bundled sample `name`
 // (resources/samples/...) and waits until it is replayed and analysed (false if that took over a minute).
+// Brings the dock a view sits in to the front of its tab group, as a click on its tab would (through the
+// scroll area some docks wrap their view in).
+inline void raiseDockOf(QWidget* view)
+{
+    for (QWidget* w = view; w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            dock->raise();
+            return;
+        }
+    QFAIL("the view is in no dock");
+}
+
 inline bool openSample(ui::MainWindow& w, const QString& name)
 {
     w.resize(1366, 768);

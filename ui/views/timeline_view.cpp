@@ -198,6 +198,7 @@ void TimelineView::rebuildRows()
     m_plot->yAxis->setTicker(ticker);
     m_lanes->setRows(std::move(rows));
     updateRowRange();
+    emit rowsChanged();
 }
 
 void TimelineView::fitTickCounts()
@@ -209,7 +210,15 @@ void TimelineView::fitTickCounts()
 int TimelineView::minRowPixels() const
 {
     // Two lane labels must never touch: at 1.4x text (presentation mode) a fixed 22 px row made them collide.
-    return std::max(kRowPixels, QFontMetrics(QApplication::font()).height() * 3 / 2);
+    // Six pixels between them read as separate lines; more only cost rows on a 768 px screen.
+    return std::max(kRowPixels, QFontMetrics(QApplication::font()).height() + 6);
+}
+
+int TimelineView::heightForEveryRow() const
+{
+    const int rows = std::max<int>(1, static_cast<int>(m_lanes->rows().size()));
+    // Everything but the lanes keeps its height: the axes' margins, the legend, the layout's spacing.
+    return height() - m_plot->axisRect()->height() + rows * minRowPixels();
 }
 
 int TimelineView::rowPixels() const

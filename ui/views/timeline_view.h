@@ -41,6 +41,9 @@ public:
     // Pixel centre of `row` at `cycle`, for tests that click like a person.
     QPoint pointAt(int row, double cycle) const;
     int rowOfLane(const QString& name, int chip) const; // -1 if not shown
+    // The height this view needs to show every row at its minimum (the axes, legend and lanes at the
+    // current font), so a layout can give it that instead of leaving rows behind a scroll bar.
+    int heightForEveryRow() const;
 
     // Lanes a person hid (context menu), by key "chip N/name"; bookmarks save and restore them.
     std::vector<std::string> hiddenLanes() const { return m_hidden; }
@@ -54,6 +57,9 @@ public:
     std::int64_t addNoteAt(const QPoint& pos, const QString& text);
     // Adds a note spanning the visible time range.
     std::int64_t addNoteForRange(const QString& text);
+
+signals:
+    void rowsChanged(); ///< lanes were added or hidden: heightForEveryRow() changed
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
