@@ -1,5 +1,7 @@
 #include "analysis/residuals.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -19,15 +21,19 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
         return out;
 
     // Region instances in the order they completed per (chip, region): instance n is the n-th exit.
-    std::map<std::pair<int, std::uint32_t>, std::vector<std::uint64_t>> durations;
-    for (const events::RegionRecord& r : store.regions())
-        durations[{r.chip, r.region}].push_back(r.exit - r.enter);
+    std::map<std::pair<int, std::uint32_t>, std::vector<const events::RegionRecord*>> durations;
+    const auto& regions = store.regions();
+    for (const events::RegionRecord& r : regions)
+        durations[{r.chip, r.region}].push_back(&r);
     for (const trace::RecordedRegion& rec : trace.recorded->regions) {
         RegionResidual res{rec.chip, rec.region, rec.instance, rec.cycles, std::nullopt};
         const int id = trace.chips[static_cast<std::size_t>(rec.chip)].symbols.findRegion(rec.region);
         const auto it = durations.find({rec.chip, static_cast<std::uint32_t>(id)});
-        if (it != durations.end() && rec.instance < it->second.size())
-            res.replayed = it->second[rec.instance];
+        if (it != durations.end() && rec.instance < it->second.size()) {
+            const events::RegionRecord& r = *it->second[rec.instance];
+            res.replayed = r.exit - r.enter;
+            res.replayedEnter = r.enter;
+        }
         out.regions.push_back(std::move(res));
     }
 
@@ -50,6 +56,35 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
             out.samples[it->second[k]].replayed = e.cycle;
     }
     return out;
+}
+
+RegionErrorStats regionErrorStats(const Residuals& residuals)
+{
+    RegionErrorStats stats;
+    stats.recorded = residuals.regions.size();
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < residuals.regions.size(); ++i) {
+        const RegionResidual& r = residuals.regions[i];
+        if (!r.replayed || r.recorded == 0)
+            continue;
+        const double e = 100.0 * r.relativeError();
+        if (errors.empty() || std::abs(e) > std::abs(stats.worstPercent)) {
+            stats.worstPercent = e;
+            stats.worst = i;
+        }
+        errors.push_back(std::abs(e));
+    }
+    stats.matched = errors.size();
+    if (errors.empty())
+        return stats;
+    double sum = 0;
+    for (double e : errors)
+        sum += e;
+    stats.meanAbsPercent = sum / static_cast<double>(errors.size());
+    std::sort(errors.begin(), errors.end());
+    const std::size_t n = errors.size();
+    stats.medianAbsPercent = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    return stats;
 }
 
 } // namespace xps::analysis

@@ -18,6 +18,7 @@ struct RegionResidual
     std::uint64_t instance = 0;
     std::uint64_t recorded = 0;
     std::optional<std::uint64_t> replayed; // empty if the replay never completed that instance
+    std::uint64_t replayedEnter = 0;       // the replayed instance's first cycle, when `replayed` is set
     double relativeError() const;          // (replayed - recorded) / recorded
 };
 
@@ -38,5 +39,16 @@ struct Residuals
 };
 
 Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& store);
+
+// How far the replay is from the recorded region durations, over the instances the replay completed: the
+// mean and median absolute percentage error (calibration's measures) and the worst instance.
+struct RegionErrorStats
+{
+    std::size_t recorded = 0;                                          // region instances the trace recorded
+    std::size_t matched = 0;                                           // of which the replay completed
+    double meanAbsPercent = 0, medianAbsPercent = 0, worstPercent = 0; // worst keeps its sign
+    std::size_t worst = 0; // index into Residuals::regions, when matched > 0
+};
+RegionErrorStats regionErrorStats(const Residuals& residuals);
 
 } // namespace xps::analysis

@@ -1,13 +1,16 @@
 #include "report/report.h"
 
 #include "analysis/activity_lanes.h"
+#include "analysis/residuals.h"
 #include "report/analysis_json.h"
 #include "report/palette.h"
 #include "report/report_entries.h"
 #include "util/text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 namespace xps::report {
@@ -18,6 +21,8 @@ const std::string kGreen = palette::hex(palette::kGreen);
 const std::string kOrange = palette::hex(palette::kOrange);
 const std::string kPurple = palette::hex(palette::kPurple);
 const std::string kGrey = palette::hex(palette::kGrey);
+const std::string kBlue = palette::hex(palette::kBlue);
+constexpr std::size_t kResidualFigureRows = 12;
 
 std::string pct(double fraction)
 {
@@ -31,6 +36,87 @@ std::string microseconds(double us)
     char b[48];
     std::snprintf(b, sizeof b, "%.2f µs", us);
     return b;
+}
+
+std::string signedPercent(double percent)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.1f%%", percent);
+    return b;
+}
+
+// The trace's recorded region durations against the replay: a headline figure (the error measures
+// calibration uses), a figure of the largest errors and a table of every instance, worst first.
+void addRecordedTiming(Report& r, const analysis::ReplayView& replay)
+{
+    if (!replay.trace.recorded || replay.trace.recorded->regions.empty())
+        return;
+    const analysis::Residuals residuals = analysis::computeResiduals(replay.trace, replay.store);
+    const analysis::RegionErrorStats stats = analysis::regionErrorStats(residuals);
+    std::string headline = std::to_string(stats.matched) + " of " + std::to_string(stats.recorded) +
+                           " recorded region instances replayed";
+    if (stats.matched) {
+        const analysis::RegionResidual& worst = residuals.regions[stats.worst];
+        char b[160];
+        std::snprintf(b, sizeof b, "; mean |error| %.1f%%, median %.1f%%, worst %s (%s #%llu)",
+                      stats.meanAbsPercent, stats.medianAbsPercent, signedPercent(stats.worstPercent).c_str(),
+                      worst.region.c_str(), static_cast<unsigned long long>(worst.instance));
+        headline += b;
+    }
+    r.headline.emplace_back("Replay vs recorded timing", headline);
+    nlohmann::json instances = nlohmann::json::array();
+
+    std::vector<const analysis::RegionResidual*> order;
+    for (const analysis::RegionResidual& x : residuals.regions)
+        order.push_back(&x);
+    // Worst first; instances the replay never completed lead (the model is furthest from the chip there).
+    const auto error = [](const analysis::RegionResidual* x) {
+        return x->replayed ? std::abs(x->relativeError()) : std::numeric_limits<double>::infinity();
+    };
+    std::stable_sort(order.begin(), order.end(), [&](auto* a, auto* b) { return error(a) > error(b); });
+
+    r.recordedTiming = {"recorded-timing",
+                        "Replay vs recorded timing (per region instance, worst first)",
+                        {"chip", "region", "instance", "recorded cycles", "replayed cycles", "error"},
+                        {true, false, true, true, true, true},
+                        {}};
+    const bool multiChip = replay.trace.chips.size() > 1;
+    Figure figure{
+        "recorded-timing",
+        "Replay vs recorded timing",
+        "Replayed minus recorded duration of the regions the model gets most wrong: orange where the "
+        "replay is slower than the chip, blue where it is faster.",
+        "%",
+        {}};
+    for (const analysis::RegionResidual* x : order) {
+        r.recordedTiming.rows.push_back({std::to_string(x->chip), x->region, text::withThousands(x->instance),
+                                         text::withThousands(x->recorded),
+                                         x->replayed ? text::withThousands(*x->replayed) : "not reached",
+                                         x->replayed ? signedPercent(100.0 * x->relativeError()) : "—"});
+        instances.push_back(
+            {{"chip", x->chip},
+             {"region", x->region},
+             {"instance", x->instance},
+             {"recorded_cycles", x->recorded},
+             {"replayed_cycles", x->replayed ? nlohmann::json(*x->replayed) : nlohmann::json()},
+             {"error_percent", x->replayed ? nlohmann::json(100.0 * x->relativeError()) : nlohmann::json()}});
+        if (!x->replayed || figure.rows.size() >= kResidualFigureRows)
+            continue;
+        const double e = 100.0 * x->relativeError();
+        figure.rows.push_back(
+            {(multiChip ? "chip " + std::to_string(x->chip) + " " : std::string()) + x->region + " #" +
+                 std::to_string(x->instance),
+             {{e >= 0 ? "replay slower" : "replay faster", std::abs(e), e >= 0 ? kOrange : kBlue}},
+             signedPercent(e)});
+    }
+    if (!figure.rows.empty())
+        r.figures.push_back(std::move(figure));
+    r.recordedTimingJson = {{"recorded", stats.recorded},
+                            {"replayed", stats.matched},
+                            {"mean_abs_error_percent", stats.meanAbsPercent},
+                            {"median_abs_error_percent", stats.medianAbsPercent},
+                            {"worst_error_percent", stats.worstPercent},
+                            {"instances", std::move(instances)}};
 }
 
 } // namespace
@@ -258,6 +344,8 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
         r.regions.rows.push_back({std::string(static_cast<std::size_t>(g.depth) * 2, ' ') + g.name, g.level,
                                   text::withThousands(g.instances), text::withThousands(g.cycles), pct(g.mxuUtilization()),
                                   text::formatBytes(g.dmaBytes), text::withThousands(g.totalStallCycles())});
+
+    addRecordedTiming(r, replay);
 
     r.suggestions = detail::rankEntries(suggestions, groups);
     if (!r.suggestions.empty()) {

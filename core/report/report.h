@@ -100,6 +100,10 @@ struct Report
     std::vector<Figure> figures;
     Table chips;
     Table regions;
+    // Replayed against recorded hardware durations per region instance, worst first; no rows when the trace
+    // recorded none (then no section is written).
+    Table recordedTiming;
+    nlohmann::json recordedTimingJson;        // the same with numbers (docs/report-json.md); null when none
     std::vector<SuggestionEntry> suggestions; // ranked
     std::vector<Annotation> annotations;
     std::vector<Bookmark> bookmarks;

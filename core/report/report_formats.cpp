@@ -240,6 +240,8 @@ std::string toMarkdown(const Report& r)
         markdownFigure(s, f, "##");
     markdownTable(s, r.chips);
     markdownTable(s, r.regions);
+    if (!r.recordedTiming.rows.empty())
+        markdownTable(s, r.recordedTiming);
     s << "## Suggestions\n\nRanked by measured gain; each was measured by replaying the changed program and comparing its "
          "outputs bit for bit.\n\n";
     if (r.suggestions.empty())
@@ -303,6 +305,8 @@ std::string toHtml(const Report& r, bool figureImages)
     s << "</section>\n";
     htmlTable(s, r.chips, figureImages);
     htmlTable(s, r.regions, figureImages);
+    if (!r.recordedTiming.rows.empty())
+        htmlTable(s, r.recordedTiming, figureImages);
     s << "<section id=\"suggestions\"><h2>Suggestions</h2>\n<p>Ranked by measured gain; each was measured by replaying the "
          "changed program and comparing its outputs bit for bit.</p>\n";
     if (r.suggestions.empty())
@@ -382,6 +386,8 @@ nlohmann::json toJson(const Report& r)
     for (const Bookmark& b : r.bookmarks)
         marks.push_back({{"name", b.name}, {"fromCycle", b.fromCycle}, {"toCycle", b.toCycle}});
     j["bookmarks"] = std::move(marks);
+    if (!r.recordedTimingJson.is_null())
+        j["recorded_timing"] = r.recordedTimingJson;
     j["analysis"] = r.analysis;
     return j;
 }

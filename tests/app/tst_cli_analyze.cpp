@@ -402,6 +402,64 @@ private slots:
             QVERIFY2(text.find(region) != std::string::npos, region);
         QVERIFY(text.find("Issue 20 DMAs earlier") != std::string::npos);
     }
+
+    // A trace that carries recorded hardware timing gets a "Replay vs recorded timing" section: the
+    // headline's error measures, a figure and a table worst first (#21: the report shows replay vs measured
+    // per region).
+    void reportComparesTheReplayWithRecordedTiming()
+    {
+        QTemporaryDir dir;
+        const std::string xasm = dir.filePath(QStringLiteral("r.xasm")).toStdString();
+        test::writeFile(
+            xasm, ".region body, level=op\n.sreg s1, 2\nregion.begin body\nsmul s1, s1, 3 ; smov s2, 1\n"
+                  "sadd s3, s1, 1\nregion.end\nhalt\n");
+        Result<trace::Trace> t = trace::loadTrace(xasm);
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
+        // The replay takes 5 cycles for body's one instance (tst_grm_timing's residual case): 4 recorded is
+        // +25%; a second instance was recorded but never runs.
+        t->recorded = trace::RecordedTiming{{{0, "body", 0, 4}, {0, "body", 1, 9}}, {}};
+        const std::string path = dir.filePath(QStringLiteral("r.xtrace.json")).toStdString();
+        QVERIFY(trace::saveTrace(*t, path).ok());
+
+        const QString json = dir.filePath(QStringLiteral("r.json"));
+        QCOMPARE(cli({QStringLiteral("report"), QString::fromStdString(path), QStringLiteral("-o"), json})
+                     .exitCode,
+                 0);
+        const nlohmann::json j = nlohmann::json::parse(test::readFile(json.toStdString()));
+        const nlohmann::json& rt = j.at("recorded_timing");
+        QCOMPARE(rt.at("recorded").get<int>(), 2);
+        QCOMPARE(rt.at("replayed").get<int>(), 1);
+        QCOMPARE(rt.at("mean_abs_error_percent").get<double>(), 25.0);
+        QCOMPARE(rt.at("worst_error_percent").get<double>(), 25.0);
+        QCOMPARE(rt.at("instances").size(), std::size_t(2));
+        QVERIFY(rt["instances"][0].at("replayed_cycles").is_null()); // not reached leads
+        QCOMPARE(rt["instances"][1].at("replayed_cycles").get<int>(), 5);
+        QCOMPARE(rt["instances"][1].at("error_percent").get<double>(), 25.0);
+        bool headline = false;
+        for (const nlohmann::json& h : j.at("headline"))
+            headline |= h.at("name") == "Replay vs recorded timing" &&
+                        h.at("value") ==
+                            "1 of 2 recorded region instances replayed; mean |error| 25.0%, median "
+                            "25.0%, worst +25.0% (body #0)";
+        QVERIFY2(headline, j.at("headline").dump().c_str());
+
+        const QString md = dir.filePath(QStringLiteral("r.md"));
+        QCOMPARE(
+            cli({QStringLiteral("report"), QString::fromStdString(path), QStringLiteral("-o"), md}).exitCode,
+            0);
+        const std::string text = test::readFile(md.toStdString());
+        QVERIFY2(text.find("| 0 | body | 0 | 4 | 5 | +25.0% |") != std::string::npos, text.c_str());
+        QVERIFY(text.find("| 0 | body | 1 | 9 | not reached | — |") != std::string::npos);
+        QVERIFY(text.find("Replay vs recorded timing") < text.find("## Suggestions"));
+
+        // A trace without recorded timing has no such section.
+        const QString plain = dir.filePath(QStringLiteral("plain.json"));
+        QCOMPARE(
+            cli({QStringLiteral("report"), sample("matmul_naive.xtrace.json"), QStringLiteral("-o"), plain})
+                .exitCode,
+            0);
+        QVERIFY(!nlohmann::json::parse(test::readFile(plain.toStdString())).contains("recorded_timing"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliAnalyze)
