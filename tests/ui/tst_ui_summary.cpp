@@ -8,8 +8,10 @@
 #include "ui_test_support.h"
 #include "views/summary_view.h"
 #include "views/vmem_heatmap_view.h"
+#include "widgets/qcustomplot.h"
 
 #include <QDockWidget>
+#include <QFontMetrics>
 #include <QTemporaryDir>
 
 #include <QRegularExpression>
@@ -71,6 +73,38 @@ private slots:
         QVERIFY(test::waitDone(w));
         QTRY_VERIFY(w.session()->run() && w.session()->run()->trace->chips.size() == 1 &&
                     heatmap->emptyText().isEmpty());
+    }
+
+    // decode_naive's small buffers sit between large ones: at 1366x768 their names ("probs", "av", "attn",
+    // "h1") were printed over each other on the address axis. Labels now stay a line apart.
+    void heatmapBufferNamesDoNotOverlap()
+    {
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
+        QVERIFY(heatmap);
+        test::raiseDockOf(heatmap);
+        QTRY_VERIFY(heatmap->isVisible());
+        QCustomPlot* plot = heatmap->plot();
+        QVERIFY(plot);
+        plot->replot();
+        const QCPAxis* y = plot->yAxis;
+        const QVector<double> ticks = y->tickVector();
+        const QVector<QString> labels = y->tickVectorLabels();
+        const int line = QFontMetrics(y->tickLabelFont()).height();
+        int shown = 0;
+        double last = -1e9;
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            if (labels[i].isEmpty())
+                continue;
+            ++shown;
+            const double pixel = y->coordToPixel(ticks[i]);
+            QVERIFY2(std::abs(pixel - last) >= line, qPrintable(labels[i]));
+            last = pixel;
+        }
+        QVERIFY2(shown >= 4 && shown < ticks.size(),
+                 qPrintable(QStringLiteral("%1 of %2").arg(shown).arg(ticks.size())));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "theme/theme.h"
 #include "views/event_text.h"
 #include "views/note_markers.h"
+#include "widgets/axis_ticks.h"
 #include "widgets/qcustomplot.h"
 
 #include <QComboBox>
@@ -223,7 +224,7 @@ void VmemHeatmapView::refresh()
     const Grid g = buildGrid(*run, m_chip, m_session->stage() != ReplaySession::Stage::Replaying);
     m_grid = {g.cyclesPerBin, g.bytesPerBin, g.base};
     const trace::ChipTrace& chip = run->trace->chips[static_cast<std::size_t>(m_chip)];
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QSharedPointer<QCPAxisTickerText> ticker(new SpacedTextTicker(m_plot->yAxis));
     const double top = g.base + g.bytesPerBin * g.addressBins;
     for (const trace::Buffer& b : chip.symbols.buffers) {
         if (b.space != isa::Space::Vmem || !b.aliasOf.empty() || static_cast<double>(b.address) >= top)
