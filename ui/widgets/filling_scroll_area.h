@@ -27,11 +27,12 @@ protected:
         QScrollArea::resizeEvent(event);
         fit();
     }
-    bool event(QEvent* event) override
+    // A view whose minimum changes (larger text) posts a layout request to its parent, the viewport.
+    bool viewportEvent(QEvent* event) override
     {
         if (event->type() == QEvent::LayoutRequest)
             fit();
-        return QScrollArea::event(event);
+        return QScrollArea::viewportEvent(event);
     }
 
 private:
