@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibrate/profile_measurements.h"
 #include "calibration.h"
 #include "commands.h"
+#include "import/import.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/parser.h"
 #include "trace/trace_io.h"
@@ -20,6 +22,35 @@ namespace {
 bool endsWith(const std::string& s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A CSV of measurements, or a profile of the ops on the chip (XProf's .xplane.pb, or Chrome JSON with the
+// same ops' HLO text): its device ops matched by op name and shape (calibrate/profile_measurements.h).
+Result<std::vector<calibrate::Measurement>> readMeasurementsOrProfile(const std::string& path, Streams io)
+{
+    if (endsWith(path, ".csv"))
+        return calibrate::readMeasurements(path);
+    auto kind = importing::detectInput(path);
+    if (!kind)
+        return kind.error();
+    if (*kind != importing::InputKind::XSpace && *kind != importing::InputKind::ChromeJson)
+        return Error(path, "expected a CSV file of measurements (.csv) or a profile of the ops on the chip "
+                           "(XProf .xplane.pb, Chrome JSON)");
+    auto profile = importing::importProfile(path);
+    if (!profile)
+        return profile.error();
+    auto found = calibrate::measurementsFromProfile(*profile, path);
+    if (!found)
+        return found.error();
+    io.err << path << ": " << found->rows.size() << " measurements from " << found->opsMatched
+           << " device op runs";
+    if (found->opsSkipped) {
+        io.err << "; " << found->opsSkipped << " runs of other ops left out, e.g.";
+        for (std::size_t i = 0; i < found->skippedExamples.size(); ++i)
+            io.err << (i ? ";" : "") << " " << found->skippedExamples[i];
+    }
+    io.err << "\n";
+    return std::move(found->rows);
 }
 
 } // namespace
@@ -62,9 +93,9 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
             inputs.push_back(a);
     }
     if (inputs.empty() || output.empty())
-        return usageError(
-            io, "calibrate: usage: calibrate MEASUREMENTS.csv... [--machine BASE.json] -o FITTED.json "
-                "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N]");
+        return usageError(io, "calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine "
+                              "BASE.json] -o FITTED.json "
+                              "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N]");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)
@@ -73,7 +104,7 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
     }
     std::vector<calibrate::Measurement> rows;
     for (const auto& path : inputs) {
-        auto read = calibrate::readMeasurements(path);
+        auto read = readMeasurementsOrProfile(path, io);
         if (!read)
             return inputError(io, read.error());
         rows.insert(rows.end(), read->begin(), read->end());

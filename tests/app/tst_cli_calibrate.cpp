@@ -2,6 +2,7 @@
 // its golden file, a calibration from a measurements file to the fitted machine, its page and its reuse as
 // a --machine, and the errors for bad files and wrong arguments.
 #include "cli_test_support.h"
+#include "core/xprof_ops_fixture.h"
 
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
@@ -103,6 +104,40 @@ private slots:
         QVERIFY2(e.exitCode == 0, e.err.c_str());
     }
 
+    // Measurements from an XProf profile of the ops on the chip, beside a CSV file (#21): its XLA ops are
+    // matched by op name and shape, and what it leaves out is said.
+    void calibrateReadsAnXProfProfileOfTheOps()
+    {
+        QTemporaryDir dir;
+        const QString profile = dir.filePath(QStringLiteral("ops.xplane.pb")),
+                      add = dir.filePath(QStringLiteral("add.csv")),
+                      fitted = dir.filePath(QStringLiteral("fitted.json"));
+        test::writeFile(profile.toStdString(), test::singleOpsOnTpu().SerializeAsString());
+        test::writeFile(add.toStdString(), kAdds);
+        const Run r = cli({QStringLiteral("calibrate"), profile, add, QStringLiteral("-o"), fitted,
+                           QStringLiteral("--evaluations"), QStringLiteral("30"), QStringLiteral("--seed"),
+                           QStringLiteral("7")});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QVERIFY2(r.err.find("ops.xplane.pb: 3 measurements from 7 device op runs; 2 runs of other ops left "
+                            "out, e.g. copy.1: a copy, not a matmul or an add; fusion.9: its HLO text does "
+                            "not print operand shapes") != std::string::npos,
+                 r.err.c_str());
+        QVERIFY2(r.out.find("of 6 measurements (seed 7)") != std::string::npos, r.out.c_str());
+        const auto j = nlohmann::json::parse(test::readFile(fitted.toStdString()));
+        bool fromProfile = false;
+        for (const auto& row : j["rows"])
+            fromProfile |= row.dump().find("fusion.7 on /device:TPU:0, 4 runs") != std::string::npos;
+        QVERIFY2(fromProfile, j["rows"].dump().c_str());
+
+        // Our own trace is not a profile of measured ops.
+        const Run wrong = cli({QStringLiteral("calibrate"), source("resources/samples/vector_add.xasm"),
+                               QStringLiteral("-o"), fitted});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.err.find("vector_add.xasm: expected a CSV file of measurements (.csv) or a profile") !=
+                     std::string::npos,
+                 wrong.err.c_str());
+    }
+
     void badInputAndArguments()
     {
         QTemporaryDir dir;
@@ -118,7 +153,8 @@ private slots:
 
         r = cli({QStringLiteral("calibrate"), bad});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.find("calibrate: usage: calibrate MEASUREMENTS.csv...") != std::string::npos,
+        QVERIFY2(r.err.find("calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb...") !=
+                     std::string::npos,
                  r.err.c_str());
         r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--seed"),
                  QStringLiteral("x")});
