@@ -126,9 +126,11 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
     QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this),
                                  tr("Dependency graph"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
+    QDockWidget* recorded = addRecordedTimingDock();
     tabifyDockWidget(disassembly, graph);
     tabifyDockWidget(graph, dma);
     tabifyDockWidget(dma, heatmap);
+    tabifyDockWidget(heatmap, recorded);
     disassembly->raise();
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("summaryDock")), suggestions);
     tabifyDockWidget(suggestions, notes);

@@ -56,7 +56,7 @@ public:
     SuggestionsView* suggestions() const { return m_suggestions; }
     WelcomePage* welcome() const { return m_welcome; }
     // A view by the name --screenshot --view takes: timeline, summary, disassembly, suggestions, heatmap,
-    // dma, graph, notes, profile; nullptr if unknown.
+    // dma, graph, notes, bookmarks, recorded, profile; nullptr if unknown.
     QWidget* viewByName(const QString& name) const;
     static QStringList viewNames();
     // Shows the view alone at `size` (its dock floats), for a screenshot of one view.
@@ -120,6 +120,8 @@ private:
     // Widens (or narrows) the left docks with the text: presentation mode's 1.4x font elided their tabs.
     void scaleSideDocks(double factor);
     void fitTimelineForPresentation();
+    // The Recorded timing tab, shown only while the open trace carries timing recorded on the chip.
+    QDockWidget* addRecordedTimingDock();
     void keepDockTabsWhole();
 
     ReplaySession* m_session;

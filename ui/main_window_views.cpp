@@ -1,15 +1,17 @@
-// The main window's views by name (for --view and --raise) and presentation mode.
+// The main window's views by name (for --view and --raise), the recorded-timing tab and presentation mode.
 
 #include "main_window.h"
 
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
 #include "theme/theme.h"
+#include "views/recorded_timing_view.h"
 #include "widgets/column_fitter.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
 
@@ -52,6 +54,24 @@ void MainWindow::setPresentationMode(bool on)
         QTimer::singleShot(100, this, [this] { fitTimelineForPresentation(); });
 }
 
+QDockWidget* MainWindow::addRecordedTimingDock()
+{
+    auto* view = new RecordedTimingView(m_session, m_selection, this);
+    QDockWidget* dock = addDock(view, tr("Recorded timing"), Qt::BottomDockWidgetArea);
+    // A tab only for traces that carry timing measured on the chip: for the others it could only say so.
+    dock->hide();
+    connect(view, &RecordedTimingView::availabilityChanged, this, [this, dock](bool has) {
+        m_hiddenDocks.removeAll(dock);
+        if (m_profileExplorer && m_centre->currentWidget() == m_profileExplorer) {
+            if (has)
+                m_hiddenDocks.push_back(dock); // shown with the replay's other docks
+        } else {
+            dock->setVisible(has);
+        }
+    });
+    return dock;
+}
+
 QWidget* MainWindow::viewByName(const QString& name) const
 {
     if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph") ||
@@ -82,13 +102,21 @@ void MainWindow::isolateView(const QString& name, QSize size)
 
 QStringList MainWindow::viewNames()
 {
-    return {QStringLiteral("timeline"),       QStringLiteral("summary"),
-            QStringLiteral("disassembly"),    QStringLiteral("suggestions"),
-            QStringLiteral("heatmap"),        QStringLiteral("dma"),
-            QStringLiteral("graph"),          QStringLiteral("notes"),
-            QStringLiteral("bookmarks"),      QStringLiteral("profile"),
-            QStringLiteral("profile-graph"),  QStringLiteral("profile-transfers"),
-            QStringLiteral("replay-profile"), QStringLiteral("replay-transfers")};
+    return {QStringLiteral("timeline"),
+            QStringLiteral("summary"),
+            QStringLiteral("disassembly"),
+            QStringLiteral("suggestions"),
+            QStringLiteral("heatmap"),
+            QStringLiteral("dma"),
+            QStringLiteral("graph"),
+            QStringLiteral("notes"),
+            QStringLiteral("bookmarks"),
+            QStringLiteral("recorded"),
+            QStringLiteral("profile"),
+            QStringLiteral("profile-graph"),
+            QStringLiteral("profile-transfers"),
+            QStringLiteral("replay-profile"),
+            QStringLiteral("replay-transfers")};
 }
 
 } // namespace xps::ui

@@ -92,17 +92,10 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
                               static_cast<unsigned long long>(x.recorded));
             out << line;
         }
-        std::size_t matched = 0;
-        double sumAbs = 0.0;
-        for (const analysis::SampleResidual& s : res.samples) {
-            if (!s.replayed)
-                continue;
-            ++matched;
-            sumAbs += std::abs(static_cast<double>(*s.replayed) - static_cast<double>(s.recorded));
-        }
-        if (!res.samples.empty())
-            out << "  samples: " << matched << " of " << res.samples.size() << " matched, mean |residual| "
-                << (matched ? sumAbs / static_cast<double>(matched) : 0.0) << " cycles\n";
+        const analysis::SampleErrorStats samples = analysis::sampleErrorStats(res);
+        if (samples.recorded)
+            out << "  samples: " << samples.matched << " of " << samples.recorded
+                << " matched, mean |residual| " << samples.meanAbsCycles << " cycles\n";
     }
     // Bundle issues live in chunks of 65,536 (24 bytes each), so small replays carry one mostly empty chunk.
     out << "\nevents: " << store.eventCount() << " recorded, " << text::formatBytes(store.residentBytes())

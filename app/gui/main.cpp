@@ -110,14 +110,13 @@ int main(int argc, char** argv)
         window.setPresentationMode(true);
     if (shooting && parser.isSet(view))
         window.isolateView(parser.value(view), QSize(width, height));
+    QDockWidget* raisedDock = nullptr; // the view's own, through a scroll area if it has one
     if (parser.isSet(raise)) {
-        QWidget* raised = window.viewByName(parser.value(raise));
-        QDockWidget* dock = nullptr; // the view's own, through a scroll area if it has one
-        for (QWidget* w = raised; w && !dock; w = w->parentWidget())
-            dock = qobject_cast<QDockWidget*>(w);
-        if (!dock)
+        for (QWidget* w = window.viewByName(parser.value(raise)); w && !raisedDock; w = w->parentWidget())
+            raisedDock = qobject_cast<QDockWidget*>(w);
+        if (!raisedDock)
             return fail(QStringLiteral("--raise: '%1' is not a view in a tab").arg(parser.value(raise)));
-        dock->raise();
+        raisedDock->raise();
     }
     if (args.isEmpty())
         return QApplication::exec();
@@ -160,9 +159,13 @@ int main(int argc, char** argv)
             settle->start();
         };
         QObject::connect(window.session(), &xps::ui::ReplaySession::stageChanged, &app,
-                         [&, shown, grabWhenSettled](auto stage) {
+                         [&, shown, grabWhenSettled, raisedDock](auto stage) {
                              if (stage != xps::ui::ReplaySession::Stage::Done)
                                  return;
+                             // Again: a tab shown only for some traces (recorded timing) appears as the
+                             // trace opens, after the first raise.
+                             if (raisedDock)
+                                 raisedDock->raise();
                              if (viewName == QStringLiteral("replay-profile") ||
                                  viewName == QStringLiteral("replay-transfers")) {
                                  window.showReplayAsProfile(); // grabbed once the profile has loaded

@@ -1,7 +1,11 @@
 #include "analysis/residuals.h"
 
+#include "util/cancel.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -14,7 +18,8 @@ double RegionResidual::relativeError() const
     return (static_cast<double>(*replayed) - static_cast<double>(recorded)) / static_cast<double>(recorded);
 }
 
-Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& store)
+Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& store,
+                           const std::stop_token& stop)
 {
     Residuals out;
     if (!trace.recorded)
@@ -45,7 +50,10 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
     }
     std::map<std::pair<int, std::uint32_t>, std::size_t> seen;
     const events::BundleSnapshot bundles = store.bundles();
+    throwIfStopped(stop);
+    CancelPoint poll(stop);
     for (std::size_t i = 0; i < bundles.size() && !wanted.empty(); ++i) {
+        poll();
         const events::BundleIssue e = bundles[i];
         const auto key = std::make_pair(static_cast<int>(e.chip), e.pc);
         const auto it = wanted.find(key);
@@ -85,6 +93,48 @@ RegionErrorStats regionErrorStats(const Residuals& residuals)
     const std::size_t n = errors.size();
     stats.medianAbsPercent = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
     return stats;
+}
+
+SampleErrorStats sampleErrorStats(const Residuals& residuals)
+{
+    SampleErrorStats stats;
+    stats.recorded = residuals.samples.size();
+    double sumAbs = 0.0;
+    for (const SampleResidual& s : residuals.samples) {
+        if (!s.replayed)
+            continue;
+        ++stats.matched;
+        sumAbs += std::abs(static_cast<double>(*s.replayed) - static_cast<double>(s.recorded));
+    }
+    stats.meanAbsCycles = stats.matched ? sumAbs / static_cast<double>(stats.matched) : 0.0;
+    return stats;
+}
+
+std::vector<std::size_t> worstFirst(const Residuals& residuals)
+{
+    std::vector<std::size_t> order(residuals.regions.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto error = [&](std::size_t i) {
+        const RegionResidual& x = residuals.regions[i];
+        return x.replayed ? std::abs(x.relativeError()) : std::numeric_limits<double>::infinity();
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return error(a) > error(b); });
+    return order;
+}
+
+std::string describeRegionErrors(const Residuals& residuals, const RegionErrorStats& stats)
+{
+    std::string text = std::to_string(stats.matched) + " of " + std::to_string(stats.recorded) +
+                       " recorded region instances replayed";
+    if (stats.matched == 0)
+        return text;
+    const RegionResidual& worst = residuals.regions[stats.worst];
+    char b[96];
+    std::snprintf(b, sizeof b, "; mean |error| %.1f%%, median %.1f%%, worst %+.1f%% (", stats.meanAbsPercent,
+                  stats.medianAbsPercent, stats.worstPercent);
+    return text + b + worst.region + " #" + std::to_string(worst.instance) + ")";
 }
 
 } // namespace xps::analysis

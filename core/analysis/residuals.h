@@ -7,6 +7,8 @@
 #include "trace/trace.h"
 
 #include <optional>
+#include <stop_token>
+#include <string>
 #include <vector>
 
 namespace xps::analysis {
@@ -38,7 +40,9 @@ struct Residuals
     std::vector<SampleResidual> samples;
 };
 
-Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& store);
+// Matching samples reads every bundle issue: `stop` is polled there (throws Cancelled, util/cancel.h).
+Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& store,
+                           const std::stop_token& stop = {});
 
 // How far the replay is from the recorded region durations, over the instances the replay completed: the
 // mean and median absolute percentage error (calibration's measures) and the worst instance.
@@ -50,5 +54,21 @@ struct RegionErrorStats
     std::size_t worst = 0; // index into Residuals::regions, when matched > 0
 };
 RegionErrorStats regionErrorStats(const Residuals& residuals);
+
+// The sampled pcs: how many the replay reached, and the mean absolute residual of those, in cycles.
+struct SampleErrorStats
+{
+    std::size_t recorded = 0, matched = 0;
+    double meanAbsCycles = 0;
+};
+SampleErrorStats sampleErrorStats(const Residuals& residuals);
+
+// Indices into residuals.regions, worst first by absolute relative error; instances the replay never
+// completed lead (the model is furthest from the chip there). Ties keep the trace's order.
+std::vector<std::size_t> worstFirst(const Residuals& residuals);
+
+// One line for a headline: "12 of 14 recorded region instances replayed; mean |error| 6.1%, median 4.0%,
+// worst +25.0% (attention #2)". The report and the explorer say it the same way.
+std::string describeRegionErrors(const Residuals& residuals, const RegionErrorStats& stats);
 
 } // namespace xps::analysis

@@ -53,27 +53,8 @@ void addRecordedTiming(Report& r, const analysis::ReplayView& replay)
         return;
     const analysis::Residuals residuals = analysis::computeResiduals(replay.trace, replay.store);
     const analysis::RegionErrorStats stats = analysis::regionErrorStats(residuals);
-    std::string headline = std::to_string(stats.matched) + " of " + std::to_string(stats.recorded) +
-                           " recorded region instances replayed";
-    if (stats.matched) {
-        const analysis::RegionResidual& worst = residuals.regions[stats.worst];
-        char b[160];
-        std::snprintf(b, sizeof b, "; mean |error| %.1f%%, median %.1f%%, worst %s (%s #%llu)",
-                      stats.meanAbsPercent, stats.medianAbsPercent, signedPercent(stats.worstPercent).c_str(),
-                      worst.region.c_str(), static_cast<unsigned long long>(worst.instance));
-        headline += b;
-    }
-    r.headline.emplace_back("Replay vs recorded timing", headline);
+    r.headline.emplace_back("Replay vs recorded timing", analysis::describeRegionErrors(residuals, stats));
     nlohmann::json instances = nlohmann::json::array();
-
-    std::vector<const analysis::RegionResidual*> order;
-    for (const analysis::RegionResidual& x : residuals.regions)
-        order.push_back(&x);
-    // Worst first; instances the replay never completed lead (the model is furthest from the chip there).
-    const auto error = [](const analysis::RegionResidual* x) {
-        return x->replayed ? std::abs(x->relativeError()) : std::numeric_limits<double>::infinity();
-    };
-    std::stable_sort(order.begin(), order.end(), [&](auto* a, auto* b) { return error(a) > error(b); });
 
     r.recordedTiming = {"recorded-timing",
                         "Replay vs recorded timing (per region instance, worst first)",
@@ -88,7 +69,8 @@ void addRecordedTiming(Report& r, const analysis::ReplayView& replay)
         "replay is slower than the chip, blue where it is faster.",
         "%",
         {}};
-    for (const analysis::RegionResidual* x : order) {
+    for (const std::size_t index : analysis::worstFirst(residuals)) {
+        const analysis::RegionResidual* x = &residuals.regions[index];
         r.recordedTiming.rows.push_back({std::to_string(x->chip), x->region, text::withThousands(x->instance),
                                          text::withThousands(x->recorded),
                                          x->replayed ? text::withThousands(*x->replayed) : "not reached",

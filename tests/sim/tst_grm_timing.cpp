@@ -6,6 +6,7 @@
 #include "analysis/unit_intervals.h"
 #include "isa/topology.h"
 #include "trace/trace_io.h"
+#include "util/cancel.h"
 #include "workloads/workloads.h"
 
 #include <chrono>
@@ -539,6 +540,21 @@ private slots:
         QVERIFY(!res.regions[1].replayed); // the region ran once
         QCOMPARE(res.samples[0].replayed, std::optional<std::uint64_t>(4));
         QCOMPARE(res.samples[1].replayed, std::optional<std::uint64_t>(6));
+        // Worst first: the instance never reached leads; the measures and the sentence the report and the
+        // explorer print.
+        QCOMPARE(analysis::worstFirst(res), (std::vector<std::size_t>{1, 0}));
+        const analysis::RegionErrorStats stats = analysis::regionErrorStats(res);
+        QCOMPARE(analysis::describeRegionErrors(res, stats),
+                 std::string("1 of 2 recorded region instances replayed; mean |error| 25.0%, median 25.0%, "
+                             "worst +25.0% (body #0)"));
+        const analysis::SampleErrorStats samples = analysis::sampleErrorStats(res);
+        QCOMPARE(samples.recorded, std::size_t(2));
+        QCOMPARE(samples.matched, std::size_t(2));
+        QCOMPARE(samples.meanAbsCycles, 0.5); // |4 - 4| and |6 - 7|
+        // Matching samples reads every bundle: a stop already requested ends it.
+        std::stop_source stop;
+        stop.request_stop();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, analysis::computeResiduals(*t, store, stop.get_token()));
     }
 
     void cancelStopsPromptlyAndKeepsPartialEvents()

@@ -190,6 +190,7 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
                                                     std::thread::hardware_concurrency() > 2);
         if (completed)
             run->suggestions = suggest::proposeSuggestions(*run->view, run->analyses);
+        run->residuals = analysis::computeResiduals(*trace, run->store, analysisStop);
         run->view->stop = {}; // later readers of the view (reports, exports) are not this worker's to cancel
     } catch (const Cancelled&) {
         run->view->stop = {};

@@ -10,6 +10,7 @@
 
 #include "analysis/activity_lanes.h"
 #include "analysis/analyze.h"
+#include "analysis/residuals.h"
 #include "compare_runs.h"
 #include "replayer.h"
 #include "suggest/group.h"
@@ -38,6 +39,7 @@ struct Run
     std::unique_ptr<analysis::DependencyGraph> graph;
     std::vector<suggest::Suggestion> suggestions;
     std::vector<suggest::SuggestionGroup> groups; // suggestions of one kind, measured applied together
+    analysis::Residuals residuals; // against the trace's recorded hardware timing, if it carries any
     // Held by whoever reads the baseline's final state (comparing outputs materialises memory pages).
     std::mutex baselineMutex;
 };

@@ -110,6 +110,13 @@ QColor Theme::dmaColor(analysis::DmaPathClass path) const
 
 QColor Theme::syncColor(bool byDma) const { return byDma ? kVermillion : kPurple; }
 
+QColor Theme::residualColor(bool replaySlower) const
+{
+    if (m_kind == Kind::Dark)
+        return replaySlower ? kOrange : kSkyBlue;
+    return replaySlower ? kVermillion : kBlue; // orange and sky blue are too pale on white for text
+}
+
 QColor Theme::regionColor(std::uint32_t region) const
 {
     static const QColor kCycle[] = {kSkyBlue, kGreen, kOrange, kPurple, kYellow, kBlue};

@@ -42,6 +42,9 @@ public:
     QColor syncColor(bool byDma) const;
     QColor regionColor(std::uint32_t region) const;
     QColor edgeColor(analysis::EdgeKind kind) const; // dependency-graph edges by type
+    // Replayed against recorded timing, as text: the report's orange where the replay is slower than the
+    // chip, blue where it is faster (each in the shade that reads on the theme's background).
+    QColor residualColor(bool replaySlower) const;
 
     // Background, axes, tick labels and grid of a plot in the current theme.
     void stylePlot(QCustomPlot* plot) const;
