@@ -17,12 +17,7 @@ inline std::int64_t psOfNs(std::int64_t v)
 inline tp::XSpace singleOpsOnTpu()
 {
     tp::XSpace space;
-    auto* host = space.add_planes();
-    host->set_id(1);
-    host->set_name("/host:CPU");
-    PlaneBuilder h(host);
-    (*host->mutable_event_metadata())[1].set_name("PjitFunction(matmul)");
-    h.event(h.line(1, "python3", 1'000'000), 1, 0, psOfUs(500));
+    addHostPlane(space, 1, "PjitFunction(matmul)", 500);
 
     auto* tpu = space.add_planes();
     tpu->set_id(2);

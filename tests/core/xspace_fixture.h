@@ -94,6 +94,17 @@ inline std::uint64_t xflow(std::uint64_t id, bool out)
     return (std::uint64_t{3} << 58) | (id << 2) | (out ? 2 : 1);
 }
 
+// The host's plane as XProf writes it beside the devices: a python3 thread running `call` for `us` at 1 ms.
+inline void addHostPlane(tp::XSpace& space, std::int64_t id, const std::string& call, std::int64_t us)
+{
+    auto* host = space.add_planes();
+    host->set_id(id);
+    host->set_name("/host:CPU");
+    PlaneBuilder h(host);
+    (*host->mutable_event_metadata())[1].set_name(call);
+    h.event(h.line(1, "python3", 1'000'000), 1, 0, psOfUs(us));
+}
+
 // Two TPU cores running the same step: fusion.1 for 10 us at 0 and at 100 us (host view: 12 us, 2 us late;
 // the device clock says 10 us), and on core 1 an "Async XLA Ops" line with an async copy from 10 to 100 us.
 // Core 0 also copies 4 MiB with copy-start.3 (20 us, 1 us) ... copy-done.3 (80 us, 2 us), paired by flow,
@@ -101,13 +112,7 @@ inline std::uint64_t xflow(std::uint64_t id, bool out)
 inline tp::XSpace twoCoreStep()
 {
     tp::XSpace space;
-    auto* host = space.add_planes();
-    host->set_id(0);
-    host->set_name("/host:CPU");
-    PlaneBuilder h(host);
-    (*host->mutable_event_metadata())[1].set_name("train_step");
-    auto* python = h.line(1, "python3", 1'000'000);
-    h.event(python, 1, 0, psOfUs(300));
+    addHostPlane(space, 0, "train_step", 300);
 
     for (int core = 0; core < 2; ++core) {
         auto* tpu = space.add_planes();
