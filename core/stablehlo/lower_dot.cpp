@@ -4,6 +4,11 @@
 // and 128-wide N block, each K block's weights are pushed and committed, the lhs rows stream through in
 // groups of up to the result FIFO's depth, and the products are popped and summed over K in a VMEM copy
 // of the result, which leaves for HBM at the end. Padding lanes and rows are zero, so they add nothing.
+//
+// When the whole working set (lhs panels, weight blocks, result panels) does not fit the machine's VMEM,
+// the op runs as tiles that do: one batch at a time, then N blocks and rows of M halved (the larger of the
+// weights and the panels first) until a tile fits; each tile is the kernel above on its part of the
+// operands, writing its part of the result. K is never split, so every tile sums all of K in VMEM.
 
 #include <algorithm>
 
@@ -80,69 +85,139 @@ MoveDim blockOf(const std::vector<std::int64_t>& dims, const TensorType& t,
 
 } // namespace
 
-void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out)
+namespace {
+
+std::int64_t rowsPadded(std::int64_t rows)
+{
+    return std::max<std::int64_t>((rows + 7) / 8 * 8, 8);
+}
+
+// The op's view as lhs [B, M, K] x rhs [B, K, N], and its operands' byte strides.
+struct DotShape
+{
+    DotDims l, r;
+    std::int64_t B = 1, M = 1, K = 1, N = 1, KB = 1, NB = 1;
+    std::vector<std::int64_t> ls, rs;
+};
+
+// A part of the op that fits VMEM: batches [b0, b0 + bc) (all or one), rows [m0, m0 + mc) of M and N blocks
+// [nb0, nb0 + nbc).
+struct DotTile
+{
+    std::int64_t b0 = 0, bc = 1, m0 = 0, mc = 1, nb0 = 0, nbc = 1;
+    bool allBatches(const DotShape& s) const { return b0 == 0 && bc == s.B; }
+    bool allRows(const DotShape& s) const { return m0 == 0 && mc == s.M; }
+};
+
+// VMEM bytes of a tile: lhs panels, weight blocks and result panels (each a multiple of 4 KiB).
+std::uint64_t tileBytes(const DotShape& s, std::int64_t bc, std::int64_t mc, std::int64_t nbc)
+{
+    const auto panel = static_cast<std::uint64_t>(rowsPadded(mc) * 512);
+    const auto b = static_cast<std::uint64_t>(bc), kb = static_cast<std::uint64_t>(s.KB),
+               nb = static_cast<std::uint64_t>(nbc);
+    return b * kb * panel + b * kb * nb * 65536 + b * nb * panel;
+}
+
+// Where batch `b` (an index over the batch dimensions, row-major) starts in a tensor with these strides.
+std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const TensorType& t,
+                         const std::vector<std::int64_t>& strides, std::int64_t b)
+{
+    std::int64_t offset = 0;
+    for (auto it = batchDims.rbegin(); it != batchDims.rend(); ++it) {
+        const auto d = static_cast<std::size_t>(*it);
+        offset += (b % t.shape[d]) * strides[d];
+        b /= t.shape[d];
+    }
+    return offset;
+}
+
+// The tiles, largest first (the buffers are sized by the first): the whole op when it fits.
+std::vector<DotTile> planTiles(const DotShape& s, std::uint64_t budget)
+{
+    if (tileBytes(s, s.B, s.M, s.NB) <= budget)
+        return {DotTile{0, s.B, 0, s.M, 0, s.NB}};
+    const bool rowsSplit = s.l.free.size() <= 1; // rows of one lhs dimension are one strided move
+    std::int64_t mc = s.M, nbc = s.NB;
+    while (tileBytes(s, 1, mc, nbc) > budget) {
+        const auto weights = s.KB * nbc * 65536, panels = (s.KB + nbc) * rowsPadded(mc) * 512;
+        if (nbc > 1 && (weights >= panels || mc <= 8 || !rowsSplit))
+            nbc = (nbc + 1) / 2;
+        else if (rowsSplit && mc > 8)
+            mc = std::max<std::int64_t>(8, rowsPadded((mc + 1) / 2));
+        else
+            lowerFail("dot_general: even its smallest tile (" +
+                      std::string(rowsSplit ? "8 rows" : "all " + std::to_string(s.M) + " rows") +
+                      ", one 128-wide N block, all of K = " + std::to_string(s.K) + ") needs " +
+                      std::to_string(tileBytes(s, 1, mc, nbc)) + " bytes of VMEM; " + std::to_string(budget) +
+                      " are free");
+    }
+    std::vector<DotTile> tiles;
+    for (std::int64_t b = 0; b < s.B; ++b)
+        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += nbc)
+            for (std::int64_t m0 = 0; m0 < s.M; m0 += mc)
+                tiles.push_back({b, 1, m0, std::min(mc, s.M - m0), nb0, std::min(nbc, s.NB - nb0)});
+    return tiles;
+}
+
+struct DotBuffers
+{
+    std::uint64_t lhs = 0, rhs = 0, out = 0;
+    std::vector<DmaStream> inputs; // up to 8 streams, by K block
+    DmaStream back;                // results to HBM
+};
+
+void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
+              const DotTile& tile, DotBuffers& buffers)
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
-    // f16 and bf16 are held as f32 (their values exactly): the MXU multiplies them as f32.
-    if (!isFloat(lhs.type.element) || !isFloat(rhs.type.element) || !isFloat(out.type.element))
-        lowerFail("dot_general on the MXU takes floating-point operands in this lowering (i32 comes next)");
-    DotDims l, r;
-    if (op.kind == OpKind::Dot) {
-        l = dimsOf({}, {lhs.type.rank() - 1}, lhs.type.rank());
-        r = dimsOf({}, {0}, rhs.type.rank());
-    } else {
-        l = dimsOf(intList(op, "lhs_batching_dimensions"), intList(op, "lhs_contracting_dimensions"),
-                   lhs.type.rank());
-        r = dimsOf(intList(op, "rhs_batching_dimensions"), intList(op, "rhs_contracting_dimensions"),
-                   rhs.type.rank());
-    }
-    const std::int64_t B = product(l.batch, lhs.type), M = product(l.free, lhs.type);
-    const std::int64_t K = product(l.contracting, lhs.type), N = product(r.free, rhs.type);
-    if ((K > 128 && l.contracting.size() != 1) || (N > 128 && r.free.size() != 1))
-        lowerFail("dot_general with several contracting (or rhs free) dimensions over 128 elements has no "
-                  "lowering yet");
-    const std::int64_t KB = std::max<std::int64_t>((K + 127) / 128, 1),
-                       NB = std::max<std::int64_t>((N + 127) / 128, 1);
-    const std::int64_t Mpad = std::max<std::int64_t>((M + 7) / 8 * 8, 8);
+    const std::int64_t B = tile.bc, KB = s.KB, NB = tile.nbc, M = tile.mc, N = s.N;
+    const std::int64_t Mpad = rowsPadded(M);
     const std::int64_t panelBytes = Mpad * 512;
-    const auto lhsV = w.vmem(static_cast<std::uint64_t>(B * KB * panelBytes), "dot_general's lhs panels");
-    const auto rhsV = w.vmem(static_cast<std::uint64_t>(B * KB * NB * 65536), "dot_general's weight blocks");
-    const auto outV = w.vmem(static_cast<std::uint64_t>(B * NB * panelBytes), "dot_general's result panels");
+    const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
     w.bundle("vbcast v15, 0");
     for (std::uint64_t a = lhsV; a < outV; a += 4096) // zero padding: lanes and rows past K, M and N
         w.bundle("vst v15, [" + std::to_string(a) + "]");
     // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
     // while the others are still on their way.
-    const std::int64_t groups = std::min<std::int64_t>(KB, 8);
+    std::vector<DmaStream>& inputs = buffers.inputs;
+    const auto groups = static_cast<std::int64_t>(inputs.size());
     const auto groupOf = [&](std::int64_t kb) { return static_cast<std::size_t>(kb * groups / KB); };
-    std::vector<DmaStream> inputs;
-    for (std::int64_t g = 0; g < groups; ++g)
-        inputs.push_back(w.stream());
     std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
     const auto needBlock = [&](std::int64_t kb) {
         if (!arrived[groupOf(kb)])
             w.waitAll(inputs[groupOf(kb)]);
         arrived[groupOf(kb)] = true;
     };
-    const auto ls = byteStrides(lhs.type.shape), rs = byteStrides(rhs.type.shape);
+    const auto& ls = s.ls;
+    const auto& rs = s.rs;
+    const std::int64_t lhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.l.batch, lhs.type, ls, tile.b0);
+    const std::int64_t rhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.r.batch, rhs.type, rs, tile.b0);
     for (std::int64_t kb = 0; kb < KB; ++kb) {
         DmaStream& in1 = inputs[groupOf(kb)];
         std::vector<MoveDim> m;
-        appendNested(m, l.batch, lhs.type, ls, KB * panelBytes);
-        appendNested(m, l.free, lhs.type, ls, 512);
-        std::int64_t offset = 0;
-        const auto k = blockOf(l.contracting, lhs.type, ls, kb, 4, offset, m);
+        std::int64_t offset = lhsBatch;
+        if (tile.allBatches(s))
+            appendNested(m, s.l.batch, lhs.type, ls, KB * panelBytes);
+        if (tile.allRows(s)) {
+            appendNested(m, s.l.free, lhs.type, ls, 512);
+        } else { // one lhs free dimension (planTiles): rows [m0, m0 + mc) of it
+            const auto d = static_cast<std::size_t>(s.l.free.front());
+            m.push_back({M, ls[d], 512});
+            offset += tile.m0 * ls[d];
+        }
+        const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, 4, offset, m);
         m.push_back(k);
         w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
                lhs.address + static_cast<std::uint64_t>(offset), m);
         for (std::int64_t nb = 0; nb < NB; ++nb) {
             std::vector<MoveDim> b;
-            appendNested(b, r.batch, rhs.type, rs, KB * NB * 65536);
-            std::int64_t rOffset = 0;
-            const auto kr = blockOf(r.contracting, rhs.type, rs, kb, 512, rOffset, b);
+            if (tile.allBatches(s))
+                appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
+            std::int64_t rOffset = rhsBatch;
+            const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, 512, rOffset, b);
             b.push_back(kr);
-            const auto nr = blockOf(r.free, rhs.type, rs, nb, 4, rOffset, b);
+            const auto nr = blockOf(s.r.free, rhs.type, rs, tile.nb0 + nb, 4, rOffset, b);
             b.push_back(nr);
             w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>((kb * NB + nb) * 65536),
                    isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset), b);
@@ -187,24 +262,26 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
     // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
     // * 4.
-    auto back = w.stream();
+    DmaStream& back = buffers.back;
     const auto writeBack = [&](const Job& j) {
-        const auto width = std::min<std::int64_t>(128, N - j.nb * 128);
-        w.move(back, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(j.b * M * N * 4 + j.nb * 512),
+        const std::int64_t nb = tile.nb0 + j.nb, b = tile.b0 + j.b;
+        const auto width = std::min<std::int64_t>(128, N - nb * 128);
+        w.move(back, isa::Space::Hbm,
+               out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N) * 4 + nb * 512),
                isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
                {{M, 512, N * 4}, {width, 4, 4}});
     };
     const auto accumulate = [&](std::size_t index) {
         const Job& j = jobs[index];
         const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
-        const auto tile = resultTile(j);
+        const auto resultAt = resultTile(j);
         w.bundle("mxu.pop " + sum);
         if (j.kb > 0) {
             const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
-            w.bundle("vld " + partial + ", [" + tile + "]");
+            w.bundle("vld " + partial + ", [" + resultAt + "]");
             w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
         }
-        w.bundle("vst " + sum + ", [" + tile + "]");
+        w.bundle("vst " + sum + ", [" + resultAt + "]");
         if (j.kb == KB - 1 && j.t == tiles - 1)
             writeBack(j);
     };
@@ -239,7 +316,54 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                              : 0;
          i < jobs.size(); ++i)
         accumulate(i);
+    // The result panels are the next tile's: its results must have left first.
     w.waitAll(back);
+}
+
+} // namespace
+
+void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out)
+{
+    const auto& lhs = in[0];
+    const auto& rhs = in[1];
+    // f16 and bf16 are held as f32 (their values exactly): the MXU multiplies them as f32.
+    if (!isFloat(lhs.type.element) || !isFloat(rhs.type.element) || !isFloat(out.type.element))
+        lowerFail("dot_general on the MXU takes floating-point operands in this lowering (i32 comes next)");
+    DotShape s;
+    if (op.kind == OpKind::Dot) {
+        s.l = dimsOf({}, {lhs.type.rank() - 1}, lhs.type.rank());
+        s.r = dimsOf({}, {0}, rhs.type.rank());
+    } else {
+        s.l = dimsOf(intList(op, "lhs_batching_dimensions"), intList(op, "lhs_contracting_dimensions"),
+                     lhs.type.rank());
+        s.r = dimsOf(intList(op, "rhs_batching_dimensions"), intList(op, "rhs_contracting_dimensions"),
+                     rhs.type.rank());
+    }
+    s.B = product(s.l.batch, lhs.type);
+    s.M = product(s.l.free, lhs.type);
+    s.K = product(s.l.contracting, lhs.type);
+    s.N = product(s.r.free, rhs.type);
+    if ((s.K > 128 && s.l.contracting.size() != 1) || (s.N > 128 && s.r.free.size() != 1))
+        lowerFail("dot_general with several contracting (or rhs free) dimensions over 128 elements has no "
+                  "lowering yet");
+    s.KB = std::max<std::int64_t>((s.K + 127) / 128, 1);
+    s.NB = std::max<std::int64_t>((s.N + 127) / 128, 1);
+    s.ls = byteStrides(lhs.type.shape);
+    s.rs = byteStrides(rhs.type.shape);
+    const std::vector<DotTile> tiles = planTiles(s, w.vmemAvailable());
+    const DotTile& first = tiles.front();
+    DotBuffers buffers;
+    const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
+    const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
+               nbc = static_cast<std::uint64_t>(first.nbc);
+    buffers.lhs = w.vmem(bc * kb * panel, "dot_general's lhs panels");
+    buffers.rhs = w.vmem(bc * kb * nbc * 65536, "dot_general's weight blocks");
+    buffers.out = w.vmem(bc * nbc * panel, "dot_general's result panels");
+    for (std::int64_t g = 0; g < std::min<std::int64_t>(s.KB, 8); ++g)
+        buffers.inputs.push_back(w.stream());
+    buffers.back = w.stream();
+    for (const DotTile& tile : tiles)
+        emitTile(w, in, out, s, tile, buffers);
 }
 
 } // namespace xps::shlo::lower

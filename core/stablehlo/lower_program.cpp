@@ -78,6 +78,12 @@ std::uint64_t ProgramWriter::vmem(std::uint64_t bytes, const char* what)
     return address;
 }
 
+std::uint64_t ProgramWriter::vmemAvailable() const
+{
+    const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.vmemBytes, 0));
+    return total > m_vmemNext ? total - m_vmemNext : 0;
+}
+
 namespace {
 constexpr int kCollectiveFlags = 16;
 }

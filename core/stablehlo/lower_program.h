@@ -54,6 +54,7 @@ public:
                             const std::vector<std::int64_t>& shape);
     // VMEM: the current kernel's arena, reset by beginKernel; aligned to 4 KiB (a vector register).
     std::uint64_t vmem(std::uint64_t bytes, const char* what);
+    std::uint64_t vmemAvailable() const; // what vmem() can still hand out in this kernel
     void beginKernel();
 
     DmaStream stream(); // a flag of its own for this kernel (kernels wait for their streams before ending)

@@ -68,6 +68,16 @@ std::string moduleText(const std::vector<std::int64_t>& a, const std::vector<std
     return flat + body + "  return %r : " + resultType + "\n}\n";
 }
 
+// %r = a dot_general of %a and %b with `dims` ("contracting_dims = [1] x [0]"), as a module.
+QString dotModule(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                  const std::string& dims, const std::vector<std::int64_t>& out)
+{
+    return QString::fromStdString(moduleText(a, b,
+                                             "  %r = stablehlo.dot_general %a, %b, " + dims + " : (" +
+                                                 type(a) + ", " + type(b) + ") -> " + type(out) + "\n",
+                                             type(out)));
+}
+
 // Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
 std::uint64_t worstUlp(const std::string& text, std::string* failure, const CompileOptions& options = {},
                        std::size_t* dmas = nullptr)
@@ -384,23 +394,15 @@ private slots:
                                                          "[0, 0]]}",
                                                          {1, 3, 3, 3})
                                                  << 0;
-        const auto dot = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
-                            const std::string& dims, const std::vector<std::int64_t>& out) {
-            return QString::fromStdString(moduleText(a, b,
-                                                     "  %r = stablehlo.dot_general %a, %b, " + dims + " : (" +
-                                                         type(a) + ", " + type(b) + ") -> " + type(out) +
-                                                         "\n",
-                                                     type(out)));
-        };
         // Values in 1/64 steps: products in 1/4096 steps, sums of up to 300 exact in f32.
         QTest::newRow("dot 2-D, K and N over 128, M not a multiple of 8")
-            << dot({13, 300}, {300, 200}, "contracting_dims = [1] x [0]", {13, 200}) << 0;
-        QTest::newRow("dot batched") << dot({2, 5, 7}, {2, 7, 3},
-                                            "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
-                                            {2, 5, 3})
+            << dotModule({13, 300}, {300, 200}, "contracting_dims = [1] x [0]", {13, 200}) << 0;
+        QTest::newRow("dot batched") << dotModule({2, 5, 7}, {2, 7, 3},
+                                                  "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                                                  {2, 5, 3})
                                      << 0;
         QTest::newRow("dot with the lhs contracted on its first dimension")
-            << dot({7, 5}, {7, 3}, "contracting_dims = [0] x [0]", {5, 3}) << 0;
+            << dotModule({7, 5}, {7, 3}, "contracting_dims = [0] x [0]", {5, 3}) << 0;
     }
     void replayMatchesTheInterpreter()
     {
@@ -427,6 +429,59 @@ private slots:
         // 192 KiB a tensor: 3 tiles of 64 KiB with 32 MiB; 21 KiB tiles (5 registers) with 1 MiB.
         QCOMPARE(roomy, std::size_t(3 * 3));
         QCOMPARE(tight, std::size_t(10 * 3));
+    }
+
+    // A dot_general whose working set is larger than VMEM runs as tiles that fit (one batch at a time, N
+    // blocks and rows of M halved), each summing all of K: the replay still matches the interpreter exactly.
+    void dotTilesFitTheMachinesVmem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        QTest::addColumn<int>("dmasAtLeast"); // more DMAs than the untiled kernel: operands come per tile
+        // 908 KiB untiled; in 256 KiB: one N block and 24 rows at a time (8 tiles, the last of 16 rows).
+        QTest::newRow("2-D, N and M split")
+            << dotModule({40, 300}, {300, 500}, "contracting_dims = [1] x [0]", {40, 500})
+            << qint64(256 << 10) << 16;
+        // Two batch dimensions: one batch at a time, its offset from both.
+        QTest::newRow("two batch dimensions, one at a time")
+            << dotModule({2, 3, 5, 7}, {2, 3, 7, 300},
+                         "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 5, 300})
+            << qint64(200 << 10) << 6;
+        // M over two lhs dimensions cannot be cut into rows by one move: N blocks alone are split.
+        QTest::newRow("M over two dimensions, N split")
+            << dotModule({4, 10, 200}, {200, 600}, "contracting_dims = [2] x [0]", {4, 10, 600})
+            << qint64(300 << 10) << 10;
+    }
+    void dotTilesFitTheMachinesVmem()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        QFETCH(int, dmasAtLeast);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QCOMPARE(worstUlp(text.toStdString(), &failure, {}, &roomy), std::uint64_t(0));
+        CompileOptions small;
+        small.machine.vmemBytes = vmem;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
+        QVERIFY2(tight >= roomy + static_cast<std::size_t>(dmasAtLeast),
+                 (std::to_string(roomy) + " DMAs untiled, " + std::to_string(tight) + " tiled").c_str());
+    }
+
+    // Too little VMEM even for one tile: a located error that says what the smallest tile needs.
+    void aDotWhoseSmallestTileDoesNotFitSaysWhy()
+    {
+        const std::string text = moduleText({8, 4096}, {4096, 128},
+                                            "  %r = stablehlo.dot_general %a, %b, "
+                                            "contracting_dims = [1] x [0] : (tensor<8x4096xf32>, "
+                                            "tensor<4096x128xf32>) -> tensor<8x128xf32>\n",
+                                            type({8, 128}));
+        std::string failure;
+        CompileOptions small;
+        small.machine.vmemBytes = 1 << 20; // K = 4096: 32 weight blocks of 64 KiB = 2 MiB
+        QCOMPARE(worstUlp(text, &failure, small), UINT64_MAX);
+        QVERIFY2(failure.find("dot_general: even its smallest tile (8 rows, one 128-wide N block, all of K = "
+                              "4096) needs") != std::string::npos,
+                 failure.c_str());
     }
 
     void aCompiledModuleShowsItsOpsAndLines()
