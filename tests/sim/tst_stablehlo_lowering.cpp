@@ -1,130 +1,15 @@
 // The StableHLO lowering against the reference interpreter: each op the lowering covers, compiled,
 // replayed in full mode on the GRM and compared element by element with the interpreter's result, within
 // the tolerance docs/stablehlo.md states for it (exact for data movement, integer and comparison ops).
-// Plus what the user sees of a compiled module: its regions, source lines and checks.
-#include "sim_support.h"
+// Plus what the user sees of a compiled module: its regions, source lines and checks. Tiles sized by the
+// machine's VMEM: tst_stablehlo_tiles.
+#include "stablehlo_lowering_support.h"
 
 #include "analysis/activity_lanes.h"
-#include "stablehlo/compile.h"
-#include "stablehlo/interpreter.h"
-#include "stablehlo/parser.h"
-#include "stablehlo_replay.h"
 
 using namespace xps;
 using namespace xps::shlo;
-
-namespace {
-
-// Deterministic pseudo-random f32 values in [-4, 4) with 1/64 steps, or in (0, 4] when `positive`: exact in
-// f32, so data movement compares bit for bit and sums of a few hundred stay exact.
-std::string literal(const std::vector<std::int64_t>& shape, std::uint32_t seed, bool positive = false,
-                    bool integer = false)
-{
-    std::int64_t n = 1;
-    for (const auto d : shape)
-        n *= d;
-    std::string out = "dense<[";
-    std::uint32_t x = seed * 2654435761u + 1;
-    for (std::int64_t i = 0; i < n; ++i) {
-        x = x * 1664525u + 1013904223u;
-        const int k = static_cast<int>((x >> 8) % 512);
-        const double value = integer ? (k % 64) - 32 : positive ? (k + 1) / 128.0 : (k - 256) / 64.0;
-        out += (i ? ", " : "") + (integer ? std::to_string(static_cast<int>(value)) : std::to_string(value));
-    }
-    return out + "]>";
-}
-
-std::string type(const std::vector<std::int64_t>& shape, const char* element = "f32")
-{
-    std::string out = "tensor<";
-    for (const auto d : shape)
-        out += std::to_string(d) + "x";
-    return out + element + ">";
-}
-
-// A module whose @main computes `body` (ending in %r) from constants %a, %b (shapes given).
-std::string moduleText(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
-                       const std::string& body, const std::string& resultType, const char* element = "f32",
-                       bool positive = false)
-{
-    const bool integer = std::string(element) == "i32";
-    std::string flat = "func.func public @main() -> " + resultType + " {\n";
-    const auto flatten = [](const std::vector<std::int64_t>& s) {
-        std::int64_t n = 1;
-        for (const auto d : s)
-            n *= d;
-        return n;
-    };
-    flat += "  %fa = stablehlo.constant " + literal(a, 1, positive, integer) + " : " +
-            type({flatten(a)}, element) + "\n";
-    flat +=
-        "  %a = stablehlo.reshape %fa : (" + type({flatten(a)}, element) + ") -> " + type(a, element) + "\n";
-    if (!b.empty() || body.find("%b") != std::string::npos) {
-        flat += "  %fb = stablehlo.constant " + literal(b, 2, positive, integer) + " : " +
-                type({flatten(b)}, element) + "\n";
-        flat += "  %b = stablehlo.reshape %fb : (" + type({flatten(b)}, element) + ") -> " +
-                type(b, element) + "\n";
-    }
-    return flat + body + "  return %r : " + resultType + "\n}\n";
-}
-
-// %r = a dot_general of %a and %b with `dims` ("contracting_dims = [1] x [0]"), as a module.
-QString dotModule(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
-                  const std::string& dims, const std::vector<std::int64_t>& out)
-{
-    return QString::fromStdString(moduleText(a, b,
-                                             "  %r = stablehlo.dot_general %a, %b, " + dims + " : (" +
-                                                 type(a) + ", " + type(b) + ") -> " + type(out) + "\n",
-                                             type(out)));
-}
-
-// Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
-std::uint64_t worstUlp(const std::string& text, std::string* failure, const CompileOptions& options = {},
-                       std::size_t* dmas = nullptr)
-{
-    auto m = parseModule(text, "case.mlir");
-    if (!m) {
-        *failure = m.error().toString();
-        return UINT64_MAX;
-    }
-    Interpreter interpreter(*m);
-    auto expected = interpreter.run(*m->entry(), {});
-    if (!expected) {
-        *failure = expected.error().toString();
-        return UINT64_MAX;
-    }
-    auto compiled = compileModule(*m, options);
-    if (!compiled) {
-        *failure = compiled.error().toString();
-        return UINT64_MAX;
-    }
-    if (dmas) {
-        *dmas = 0;
-        for (const auto& bundle : compiled->trace.chips.front().program.bundles)
-            for (const auto& insn : bundle.instructions)
-                *dmas += insn.opcode == isa::Opcode::DmaStart ? 1 : 0;
-    }
-    auto replayed = sim::replayAndCheck(*m, *compiled);
-    if (!replayed) {
-        *failure = replayed.error().toString();
-        return UINT64_MAX;
-    }
-    const auto& want = expected->front();
-    const auto& got = replayed->results.front();
-    std::uint64_t worst = 0;
-    for (std::size_t i = 0; i < want.data.size(); ++i) {
-        const auto ulp = ulpDifference(want.type.element, got.data[i], want.data[i]);
-        if (ulp > worst) {
-            worst = ulp;
-            *failure = "at " + formatIndex(want.type.shape, static_cast<std::int64_t>(i)) + ": replay " +
-                       formatElement(want.type.element, got.data[i]) + ", interpreter " +
-                       formatElement(want.type.element, want.data[i]);
-        }
-    }
-    return worst;
-}
-
-} // namespace
+using namespace xps::test;
 
 class TestStableHloLowering : public QObject
 {
@@ -412,76 +297,6 @@ private slots:
         const auto worst = worstUlp(text.toStdString(), &failure);
         QVERIFY2(worst <= static_cast<std::uint64_t>(ulps),
                  (std::to_string(worst) + " ulp " + failure).c_str());
-    }
-
-    // Tiles come from the machine: with 1 MiB of VMEM an element-wise op streams in smaller tiles (more
-    // DMAs), with the same result.
-    void tilesFitTheMachinesVmem()
-    {
-        const std::string text = moduleText(
-            {96, 512}, {96, 512}, "  %r = stablehlo.add %a, %b : tensor<96x512xf32>\n", type({96, 512}));
-        std::string failure;
-        std::size_t roomy = 0, tight = 0;
-        QCOMPARE(worstUlp(text, &failure, {}, &roomy), std::uint64_t(0));
-        CompileOptions small;
-        small.machine.vmemBytes = 1 << 20;
-        QCOMPARE(worstUlp(text, &failure, small, &tight), std::uint64_t(0));
-        // 192 KiB a tensor: 3 tiles of 64 KiB with 32 MiB; 21 KiB tiles (5 registers) with 1 MiB.
-        QCOMPARE(roomy, std::size_t(3 * 3));
-        QCOMPARE(tight, std::size_t(10 * 3));
-    }
-
-    // A dot_general whose working set is larger than VMEM runs as tiles that fit (one batch at a time, N
-    // blocks and rows of M halved), each summing all of K: the replay still matches the interpreter exactly.
-    void dotTilesFitTheMachinesVmem_data()
-    {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<qint64>("vmem");
-        QTest::addColumn<int>("dmasAtLeast"); // more DMAs than the untiled kernel: operands come per tile
-        // 908 KiB untiled; in 256 KiB: one N block and 24 rows at a time (8 tiles, the last of 16 rows).
-        QTest::newRow("2-D, N and M split")
-            << dotModule({40, 300}, {300, 500}, "contracting_dims = [1] x [0]", {40, 500})
-            << qint64(256 << 10) << 16;
-        // Two batch dimensions: one batch at a time, its offset from both.
-        QTest::newRow("two batch dimensions, one at a time")
-            << dotModule({2, 3, 5, 7}, {2, 3, 7, 300},
-                         "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 5, 300})
-            << qint64(200 << 10) << 6;
-        // M over two lhs dimensions cannot be cut into rows by one move: N blocks alone are split.
-        QTest::newRow("M over two dimensions, N split")
-            << dotModule({4, 10, 200}, {200, 600}, "contracting_dims = [2] x [0]", {4, 10, 600})
-            << qint64(300 << 10) << 10;
-    }
-    void dotTilesFitTheMachinesVmem()
-    {
-        QFETCH(QString, text);
-        QFETCH(qint64, vmem);
-        QFETCH(int, dmasAtLeast);
-        std::string failure;
-        std::size_t roomy = 0, tight = 0;
-        QCOMPARE(worstUlp(text.toStdString(), &failure, {}, &roomy), std::uint64_t(0));
-        CompileOptions small;
-        small.machine.vmemBytes = vmem;
-        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
-        QVERIFY2(tight >= roomy + static_cast<std::size_t>(dmasAtLeast),
-                 (std::to_string(roomy) + " DMAs untiled, " + std::to_string(tight) + " tiled").c_str());
-    }
-
-    // Too little VMEM even for one tile: a located error that says what the smallest tile needs.
-    void aDotWhoseSmallestTileDoesNotFitSaysWhy()
-    {
-        const std::string text = moduleText({8, 4096}, {4096, 128},
-                                            "  %r = stablehlo.dot_general %a, %b, "
-                                            "contracting_dims = [1] x [0] : (tensor<8x4096xf32>, "
-                                            "tensor<4096x128xf32>) -> tensor<8x128xf32>\n",
-                                            type({8, 128}));
-        std::string failure;
-        CompileOptions small;
-        small.machine.vmemBytes = 1 << 20; // K = 4096: 32 weight blocks of 64 KiB = 2 MiB
-        QCOMPARE(worstUlp(text, &failure, small), UINT64_MAX);
-        QVERIFY2(failure.find("dot_general: even its smallest tile (8 rows, one 128-wide N block, all of K = "
-                              "4096) needs") != std::string::npos,
-                 failure.c_str());
     }
 
     void aCompiledModuleShowsItsOpsAndLines()

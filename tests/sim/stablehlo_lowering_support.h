@@ -1,0 +1,127 @@
+#pragma once
+// The StableHLO lowering's test cases: deterministic literals, a module around one op, and the replay
+// compared with the reference interpreter in ulps (tst_stablehlo_lowering, tst_stablehlo_tiles).
+
+#include "sim_support.h"
+
+#include "stablehlo/compile.h"
+#include "stablehlo/interpreter.h"
+#include "stablehlo/parser.h"
+#include "stablehlo_replay.h"
+
+#include <QString>
+
+namespace xps::test {
+
+using namespace xps::shlo;
+
+// Deterministic pseudo-random f32 values in [-4, 4) with 1/64 steps, or in (0, 4] when `positive`: exact in
+// f32, so data movement compares bit for bit and sums of a few hundred stay exact.
+inline std::string literal(const std::vector<std::int64_t>& shape, std::uint32_t seed, bool positive = false,
+                           bool integer = false)
+{
+    std::int64_t n = 1;
+    for (const auto d : shape)
+        n *= d;
+    std::string out = "dense<[";
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (std::int64_t i = 0; i < n; ++i) {
+        x = x * 1664525u + 1013904223u;
+        const int k = static_cast<int>((x >> 8) % 512);
+        const double value = integer ? (k % 64) - 32 : positive ? (k + 1) / 128.0 : (k - 256) / 64.0;
+        out += (i ? ", " : "") + (integer ? std::to_string(static_cast<int>(value)) : std::to_string(value));
+    }
+    return out + "]>";
+}
+
+inline std::string type(const std::vector<std::int64_t>& shape, const char* element = "f32")
+{
+    std::string out = "tensor<";
+    for (const auto d : shape)
+        out += std::to_string(d) + "x";
+    return out + element + ">";
+}
+
+// A module whose @main computes `body` (ending in %r) from constants %a, %b (shapes given).
+inline std::string moduleText(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                              const std::string& body, const std::string& resultType,
+                              const char* element = "f32", bool positive = false)
+{
+    const bool integer = std::string(element) == "i32";
+    std::string flat = "func.func public @main() -> " + resultType + " {\n";
+    const auto flatten = [](const std::vector<std::int64_t>& s) {
+        std::int64_t n = 1;
+        for (const auto d : s)
+            n *= d;
+        return n;
+    };
+    flat += "  %fa = stablehlo.constant " + literal(a, 1, positive, integer) + " : " +
+            type({flatten(a)}, element) + "\n";
+    flat +=
+        "  %a = stablehlo.reshape %fa : (" + type({flatten(a)}, element) + ") -> " + type(a, element) + "\n";
+    if (!b.empty() || body.find("%b") != std::string::npos) {
+        flat += "  %fb = stablehlo.constant " + literal(b, 2, positive, integer) + " : " +
+                type({flatten(b)}, element) + "\n";
+        flat += "  %b = stablehlo.reshape %fb : (" + type({flatten(b)}, element) + ") -> " +
+                type(b, element) + "\n";
+    }
+    return flat + body + "  return %r : " + resultType + "\n}\n";
+}
+
+// %r = a dot_general of %a and %b with `dims` ("contracting_dims = [1] x [0]"), as a module.
+inline QString dotModule(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                         const std::string& dims, const std::vector<std::int64_t>& out)
+{
+    return QString::fromStdString(moduleText(a, b,
+                                             "  %r = stablehlo.dot_general %a, %b, " + dims + " : (" +
+                                                 type(a) + ", " + type(b) + ") -> " + type(out) + "\n",
+                                             type(out)));
+}
+
+// Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
+inline std::uint64_t worstUlp(const std::string& text, std::string* failure,
+                              const CompileOptions& options = {}, std::size_t* dmas = nullptr)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m) {
+        *failure = m.error().toString();
+        return UINT64_MAX;
+    }
+    Interpreter interpreter(*m);
+    auto expected = interpreter.run(*m->entry(), {});
+    if (!expected) {
+        *failure = expected.error().toString();
+        return UINT64_MAX;
+    }
+    auto compiled = compileModule(*m, options);
+    if (!compiled) {
+        *failure = compiled.error().toString();
+        return UINT64_MAX;
+    }
+    if (dmas) {
+        *dmas = 0;
+        for (const auto& bundle : compiled->trace.chips.front().program.bundles)
+            for (const auto& insn : bundle.instructions)
+                *dmas += insn.opcode == isa::Opcode::DmaStart ? 1 : 0;
+    }
+    auto replayed = sim::replayAndCheck(*m, *compiled);
+    if (!replayed) {
+        *failure = replayed.error().toString();
+        return UINT64_MAX;
+    }
+    const auto& want = expected->front();
+    const auto& got = replayed->results.front();
+    std::uint64_t worst = 0;
+    for (std::size_t i = 0; i < want.data.size(); ++i) {
+        const auto ulp = ulpDifference(want.type.element, got.data[i], want.data[i]);
+        if (ulp > worst) {
+            worst = ulp;
+            *failure = "at " + formatIndex(want.type.shape, static_cast<std::int64_t>(i)) + ": replay " +
+                       formatElement(want.type.element, got.data[i]) + ", interpreter " +
+                       formatElement(want.type.element, want.data[i]);
+        }
+    }
+    return worst;
+}
+
+} // namespace xps::test

@@ -1,0 +1,85 @@
+// Tiles come from the machine: element-wise kernels stream in tiles sized by VMEM, and a dot_general larger
+// than VMEM runs as tiles that fit; either way the replay matches the reference interpreter exactly.
+#include "stablehlo_lowering_support.h"
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+class TestStableHloTiles : public QObject
+{
+    Q_OBJECT
+private slots:
+    // Tiles come from the machine: with 1 MiB of VMEM an element-wise op streams in smaller tiles (more
+    // DMAs), with the same result.
+    void tilesFitTheMachinesVmem()
+    {
+        const std::string text = moduleText(
+            {96, 512}, {96, 512}, "  %r = stablehlo.add %a, %b : tensor<96x512xf32>\n", type({96, 512}));
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QCOMPARE(worstUlp(text, &failure, {}, &roomy), std::uint64_t(0));
+        CompileOptions small;
+        small.machine.vmemBytes = 1 << 20;
+        QCOMPARE(worstUlp(text, &failure, small, &tight), std::uint64_t(0));
+        // 192 KiB a tensor: 3 tiles of 64 KiB with 32 MiB; 21 KiB tiles (5 registers) with 1 MiB.
+        QCOMPARE(roomy, std::size_t(3 * 3));
+        QCOMPARE(tight, std::size_t(10 * 3));
+    }
+
+    // A dot_general whose working set is larger than VMEM runs as tiles that fit (one batch at a time, N
+    // blocks and rows of M halved), each summing all of K: the replay still matches the interpreter exactly.
+    void dotTilesFitTheMachinesVmem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        QTest::addColumn<int>("dmasAtLeast"); // more DMAs than the untiled kernel: operands come per tile
+        // 908 KiB untiled; in 256 KiB: one N block and 24 rows at a time (8 tiles, the last of 16 rows).
+        QTest::newRow("2-D, N and M split")
+            << dotModule({40, 300}, {300, 500}, "contracting_dims = [1] x [0]", {40, 500})
+            << qint64(256 << 10) << 16;
+        // Two batch dimensions: one batch at a time, its offset from both.
+        QTest::newRow("two batch dimensions, one at a time")
+            << dotModule({2, 3, 5, 7}, {2, 3, 7, 300},
+                         "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 5, 300})
+            << qint64(200 << 10) << 6;
+        // M over two lhs dimensions cannot be cut into rows by one move: N blocks alone are split.
+        QTest::newRow("M over two dimensions, N split")
+            << dotModule({4, 10, 200}, {200, 600}, "contracting_dims = [2] x [0]", {4, 10, 600})
+            << qint64(300 << 10) << 10;
+    }
+    void dotTilesFitTheMachinesVmem()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        QFETCH(int, dmasAtLeast);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QCOMPARE(worstUlp(text.toStdString(), &failure, {}, &roomy), std::uint64_t(0));
+        CompileOptions small;
+        small.machine.vmemBytes = vmem;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
+        QVERIFY2(tight >= roomy + static_cast<std::size_t>(dmasAtLeast),
+                 (std::to_string(roomy) + " DMAs untiled, " + std::to_string(tight) + " tiled").c_str());
+    }
+
+    // Too little VMEM even for one tile: a located error that says what the smallest tile needs.
+    void aDotWhoseSmallestTileDoesNotFitSaysWhy()
+    {
+        const std::string text = moduleText({8, 4096}, {4096, 128},
+                                            "  %r = stablehlo.dot_general %a, %b, "
+                                            "contracting_dims = [1] x [0] : (tensor<8x4096xf32>, "
+                                            "tensor<4096x128xf32>) -> tensor<8x128xf32>\n",
+                                            type({8, 128}));
+        std::string failure;
+        CompileOptions small;
+        small.machine.vmemBytes = 1 << 20; // K = 4096: 32 weight blocks of 64 KiB = 2 MiB
+        QCOMPARE(worstUlp(text, &failure, small), UINT64_MAX);
+        QVERIFY2(failure.find("dot_general: even its smallest tile (8 rows, one 128-wide N block, all of K = "
+                              "4096) needs") != std::string::npos,
+                 failure.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStableHloTiles)
+#include "tst_stablehlo_tiles.moc"
