@@ -9,6 +9,134 @@
 
 namespace xps::shlo::lower {
 
+namespace {
+
+// The result of a movement that reads one operand with one strided view (`dims`, one per result dimension,
+// each writing with the result's own strides): assembled in VMEM and sent to HBM whole when it fits, else
+// in slabs that do. A slab is a run of indices of one dimension k, at fixed indices of the dimensions
+// before it, with everything after it whole: contiguous in the result, so it leaves in one transfer. k is
+// the outermost dimension one index of which fits.
+void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims,
+                const TensorRef& out)
+{
+    const auto outStrides = byteStrides(out.type.shape);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096; // VMEM is handed out in 4 KiB
+    const std::size_t rank = dims.size();
+    const auto src = [&](std::int64_t offset) {
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(x.address) + srcBase + offset);
+    };
+    if (bytes <= budget || rank == 0) {
+        const auto staging = w.vmem(bytes, "the result of a data movement");
+        auto s = w.stream();
+        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src(0), dims);
+        w.waitAll(s);
+        auto back = w.stream();
+        if (bytes > 0)
+            w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+        w.waitAll(back);
+        return;
+    }
+    std::size_t k = 0;
+    while (k + 1 < rank && static_cast<std::uint64_t>(outStrides[k]) > budget)
+        ++k;
+    const auto slabStride = static_cast<std::uint64_t>(outStrides[k]); // bytes of one index of dimension k
+    if (slabStride > budget)
+        lowerFail("a data movement whose innermost dimension alone needs " + std::to_string(slabStride) +
+                  " bytes of VMEM; " + std::to_string(budget) + " are free");
+    const std::int64_t run =
+        std::min<std::int64_t>(dims[k].size, static_cast<std::int64_t>(budget / slabStride));
+    const auto staging = w.vmem(static_cast<std::uint64_t>(run) * slabStride, "a slab of a data movement");
+    auto s = w.stream();
+    auto back = w.stream();
+    std::int64_t leading = 1; // index combinations of the dimensions before k
+    for (std::size_t d = 0; d < k; ++d)
+        leading *= dims[d].size;
+    for (std::int64_t l = 0; l < leading; ++l) {
+        std::int64_t srcOffset = 0, dstOffset = 0;
+        for (std::int64_t rest = l, d = static_cast<std::int64_t>(k) - 1; d >= 0; --d) {
+            const auto i = rest % dims[static_cast<std::size_t>(d)].size;
+            rest /= dims[static_cast<std::size_t>(d)].size;
+            srcOffset += i * dims[static_cast<std::size_t>(d)].srcStride;
+            dstOffset += i * outStrides[static_cast<std::size_t>(d)];
+        }
+        for (std::int64_t first = 0; first < dims[k].size; first += run) {
+            const std::int64_t n = std::min(run, dims[k].size - first);
+            std::vector<MoveDim> slab(dims.begin() + static_cast<std::ptrdiff_t>(k), dims.end());
+            slab.front().size = n;
+            w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src(srcOffset + first * dims[k].srcStride),
+                   slab);
+            w.waitAll(s);
+            w.dma(back, isa::Space::Hbm,
+                  out.address + static_cast<std::uint64_t>(dstOffset + first * outStrides[k]),
+                  isa::Space::Vmem, staging, static_cast<std::uint64_t>(n) * slabStride);
+            w.waitAll(back); // the slab's staging is the next slab's
+        }
+    }
+}
+
+// Concatenate and pad: the result is assembled in VMEM whole (several views, or a fill and a view), then
+// leaves in one transfer.
+void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                    const TensorRef& out)
+{
+    const auto outStrides = byteStrides(out.type.shape);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
+    const auto staging = w.vmem(bytes, "the result of a data movement");
+    auto s = w.stream();
+    const auto rank = out.type.shape.size();
+    switch (op.kind) {
+    case OpKind::Concatenate: {
+        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
+        std::int64_t offset = 0;
+        for (const auto& x : in) {
+            const auto xs = byteStrides(x.type.shape);
+            std::vector<MoveDim> m(rank);
+            for (std::size_t d = 0; d < rank; ++d)
+                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
+            w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(offset * outStrides[dim]),
+                   isa::Space::Hbm, x.address, m);
+            offset += x.type.shape[dim];
+        }
+        break;
+    }
+    case OpKind::Pad: {
+        const auto low = detail::intsAttr(op, "edge_padding_low");
+        const auto high = detail::intsAttr(op, "edge_padding_high");
+        const auto interior = detail::intsAttr(op, "interior_padding");
+        // Every element starts as the padding value; the operand's elements are then placed among them.
+        broadcastScalar(w, in[1], 0);
+        for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
+            w.bundle("vst v0, [" + std::to_string(staging + offset) + "]");
+        // Operand element i lands at low + i * (interior + 1); negative padding crops the ones before 0 or
+        // past the end, so each dimension keeps one run of them.
+        const auto xs = byteStrides(in[0].type.shape);
+        std::vector<MoveDim> m(rank);
+        std::int64_t base = 0, src = 0;
+        for (std::size_t d = 0; d < rank; ++d) {
+            const std::int64_t step = interior[d] + 1, n = in[0].type.shape[d], size = out.type.shape[d];
+            const std::int64_t first = low[d] < 0 ? (-low[d] + step - 1) / step : 0;
+            const std::int64_t last =
+                size - 1 - low[d] >= 0 ? std::min(n - 1, (size - 1 - low[d]) / step) : -1;
+            m[d] = {std::max<std::int64_t>(last - first + 1, 0), xs[d], outStrides[d] * step};
+            src += first * xs[d];
+            base += (low[d] + first * step) * outStrides[d];
+        }
+        w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(base), isa::Space::Hbm,
+               in[0].address + static_cast<std::uint64_t>(src), m);
+        break;
+    }
+    default: lowerFail(std::string(opName(op.kind)) + " is not a data movement");
+    }
+    w.waitAll(s);
+    auto back = w.stream();
+    if (bytes > 0)
+        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+    w.waitAll(back);
+}
+
+} // namespace
+
 void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                    const TensorRef& out)
 {
@@ -17,14 +145,16 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         return;
     }
     const auto outStrides = byteStrides(out.type.shape);
-    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
-    const auto staging = w.vmem(bytes, "the result of a data movement");
-    auto s = w.stream();
     const auto rank = out.type.shape.size();
+    // Broadcast, transpose, slice and reverse read their operand through one strided view, and are tiled
+    // to VMEM; concatenate and pad assemble their whole result in VMEM.
     const auto moveWhole = [&](const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims) {
-        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm,
-               static_cast<std::uint64_t>(static_cast<std::int64_t>(x.address) + srcBase), dims);
+        moveByView(w, x, srcBase, dims, out);
     };
+    if (op.kind == OpKind::Concatenate || op.kind == OpKind::Pad) {
+        lowerAssembled(w, op, in, out);
+        return;
+    }
     switch (op.kind) {
     case OpKind::BroadcastInDim: {
         const auto dims = detail::intsAttr(op, "broadcast_dimensions");
@@ -77,53 +207,8 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         moveWhole(in[0], base, m);
         break;
     }
-    case OpKind::Concatenate: {
-        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
-        std::int64_t offset = 0;
-        for (const auto& x : in) {
-            const auto xs = byteStrides(x.type.shape);
-            std::vector<MoveDim> m(rank);
-            for (std::size_t d = 0; d < rank; ++d)
-                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
-            w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(offset * outStrides[dim]),
-                   isa::Space::Hbm, x.address, m);
-            offset += x.type.shape[dim];
-        }
-        break;
-    }
-    case OpKind::Pad: {
-        const auto low = detail::intsAttr(op, "edge_padding_low");
-        const auto high = detail::intsAttr(op, "edge_padding_high");
-        const auto interior = detail::intsAttr(op, "interior_padding");
-        // Every element starts as the padding value; the operand's elements are then placed among them.
-        broadcastScalar(w, in[1], 0);
-        for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
-            w.bundle("vst v0, [" + std::to_string(staging + offset) + "]");
-        // Operand element i lands at low + i * (interior + 1); negative padding crops the ones before 0 or
-        // past the end, so each dimension keeps one run of them.
-        const auto xs = byteStrides(in[0].type.shape);
-        std::vector<MoveDim> m(rank);
-        std::int64_t base = 0, src = 0;
-        for (std::size_t d = 0; d < rank; ++d) {
-            const std::int64_t step = interior[d] + 1, n = in[0].type.shape[d], size = out.type.shape[d];
-            const std::int64_t first = low[d] < 0 ? (-low[d] + step - 1) / step : 0;
-            const std::int64_t last =
-                size - 1 - low[d] >= 0 ? std::min(n - 1, (size - 1 - low[d]) / step) : -1;
-            m[d] = {std::max<std::int64_t>(last - first + 1, 0), xs[d], outStrides[d] * step};
-            src += first * xs[d];
-            base += (low[d] + first * step) * outStrides[d];
-        }
-        w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(base), isa::Space::Hbm,
-               in[0].address + static_cast<std::uint64_t>(src), m);
-        break;
-    }
     default: lowerFail(std::string(opName(op.kind)) + " is not a data movement");
     }
-    w.waitAll(s);
-    auto back = w.stream();
-    if (bytes > 0)
-        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
-    w.waitAll(back);
 }
 
 } // namespace xps::shlo::lower

@@ -1,5 +1,6 @@
-// Tiles come from the machine: element-wise kernels stream in tiles sized by VMEM, and a dot_general larger
-// than VMEM runs as tiles that fit; either way the replay matches the reference interpreter exactly.
+// Tiles come from the machine: element-wise kernels stream in tiles sized by VMEM, a dot_general larger than
+// VMEM runs as tiles that fit, and so does a data movement (in slabs); either way the replay matches the
+// reference interpreter exactly.
 #include "stablehlo_lowering_support.h"
 
 using namespace xps;
@@ -78,6 +79,53 @@ private slots:
         QVERIFY2(failure.find("dot_general: even its smallest tile (8 rows, one 128-wide N block, all of K = "
                               "4096) needs") != std::string::npos,
                  failure.c_str());
+    }
+
+    // Broadcast, transpose, slice and reverse larger than VMEM leave in slabs of the outermost dimension
+    // one index of which fits (whole rows below it), each slab contiguous in the result.
+    void movementsLeaveInSlabsThatFit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("slabsAtLeast"); // DMAs back to HBM beyond the untiled kernel's one
+        const auto op = [](const std::vector<std::int64_t>& a, const std::string& body,
+                           const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(moduleText(a, {}, body, type(out)));
+        };
+        // 48,000 B in 16 KiB: 102 rows of 160 B a slab.
+        QTest::newRow("transpose")
+            << op({40, 300},
+                  "  %r = stablehlo.transpose %a, dims = [1, 0] : (tensor<40x300xf32>) -> "
+                  "tensor<300x40xf32>\n",
+                  {300, 40})
+            << 2;
+        QTest::newRow("broadcast of a row") << op({300},
+                                                  "  %r = stablehlo.broadcast_in_dim %a, dims = [1] : "
+                                                  "(tensor<300xf32>) -> tensor<50x300xf32>\n",
+                                                  {50, 300})
+                                            << 3;
+        // One index of dimension 0 (60,000 B) does not fit: slabs of dimension 1 at each index of 0.
+        QTest::newRow("reverse, slabs of the second dimension")
+            << op({3, 50, 300}, "  %r = stablehlo.reverse %a, dims = [0, 2] : tensor<3x50x300xf32>\n",
+                  {3, 50, 300})
+            << 11;
+        QTest::newRow("strided slice") << op({100, 300},
+                                             "  %r = stablehlo.slice %a [5:95:2, 7:299:3] : "
+                                             "(tensor<100x300xf32>) -> tensor<45x98xf32>\n",
+                                             {45, 98})
+                                       << 1;
+    }
+    void movementsLeaveInSlabsThatFit()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, slabsAtLeast);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, {}, &roomy) == 0, failure.c_str());
+        CompileOptions small;
+        small.machine.vmemBytes = 16 << 10;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
+        QVERIFY2(tight >= roomy + static_cast<std::size_t>(slabsAtLeast),
+                 (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
     }
 };
 
