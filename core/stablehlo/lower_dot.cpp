@@ -131,11 +131,13 @@ std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const Tenso
     return offset;
 }
 
-// The tiles, largest first (the buffers are sized by the first): the whole op when it fits.
-std::vector<DotTile> planTiles(const DotShape& s, std::uint64_t budget)
+// The tile size: the whole op when it fits, else one batch, N blocks and rows of M halved until it does.
+// The tiles are visited by forEachTile, largest first (the buffers are sized by the first), never held in
+// a list: a hostile op of millions of batches must fail on instruction memory, not allocate first.
+DotTile planTile(const DotShape& s, std::uint64_t budget)
 {
     if (tileBytes(s, s.B, s.M, s.NB) <= budget)
-        return {DotTile{0, s.B, 0, s.M, 0, s.NB}};
+        return DotTile{0, s.B, 0, s.M, 0, s.NB};
     const bool rowsSplit = s.l.free.size() <= 1; // rows of one lhs dimension are one strided move
     std::int64_t mc = s.M, nbc = s.NB;
     while (tileBytes(s, 1, mc, nbc) > budget) {
@@ -151,12 +153,19 @@ std::vector<DotTile> planTiles(const DotShape& s, std::uint64_t budget)
                       std::to_string(tileBytes(s, 1, mc, nbc)) + " bytes of VMEM; " + std::to_string(budget) +
                       " are free");
     }
-    std::vector<DotTile> tiles;
+    return DotTile{0, 1, 0, mc, 0, nbc};
+}
+
+template <typename Fn> void forEachTile(const DotShape& s, const DotTile& size, Fn&& fn)
+{
+    if (size.bc == s.B && size.mc == s.M && size.nbc == s.NB) {
+        fn(size);
+        return;
+    }
     for (std::int64_t b = 0; b < s.B; ++b)
-        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += nbc)
-            for (std::int64_t m0 = 0; m0 < s.M; m0 += mc)
-                tiles.push_back({b, 1, m0, std::min(mc, s.M - m0), nb0, std::min(nbc, s.NB - nb0)});
-    return tiles;
+        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += size.nbc)
+            for (std::int64_t m0 = 0; m0 < s.M; m0 += size.mc)
+                fn(DotTile{b, 1, m0, std::min(size.mc, s.M - m0), nb0, std::min(size.nbc, s.NB - nb0)});
 }
 
 struct DotBuffers
@@ -350,8 +359,15 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     s.NB = std::max<std::int64_t>((s.N + 127) / 128, 1);
     s.ls = byteStrides(lhs.type.shape);
     s.rs = byteStrides(rhs.type.shape);
-    const std::vector<DotTile> tiles = planTiles(s, w.vmemAvailable());
-    const DotTile& first = tiles.front();
+    // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
+    // instruction memory is refused before any of it is written.
+    const double matmuls = static_cast<double>(s.B) * static_cast<double>(s.NB) * static_cast<double>(s.KB) *
+                           static_cast<double>((s.M + 7) / 8);
+    if (matmuls > static_cast<double>(w.machine().imemBundles))
+        lowerFail("dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
+                  " mxu.mm bundles; the machine's instruction memory holds " +
+                  std::to_string(w.machine().imemBundles) + " (code is unrolled)");
+    const DotTile first = planTile(s, w.vmemAvailable() / 4096 * 4096);
     DotBuffers buffers;
     const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
     const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
@@ -362,8 +378,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     for (std::int64_t g = 0; g < std::min<std::int64_t>(s.KB, 8); ++g)
         buffers.inputs.push_back(w.stream());
     buffers.back = w.stream();
-    for (const DotTile& tile : tiles)
-        emitTile(w, in, out, s, tile, buffers);
+    forEachTile(s, first, [&](const DotTile& tile) { emitTile(w, in, out, s, tile, buffers); });
 }
 
 } // namespace xps::shlo::lower
