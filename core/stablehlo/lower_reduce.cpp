@@ -2,7 +2,8 @@
 // reduced elements along the lanes (rows padded to 128 lanes with the op's identity), then each group of 8
 // rows is combined chunk by chunk on the vector unit and across lanes on the cross-lane unit; the initial
 // value joins last. The result's elements leave VMEM as one strided descriptor. reduce_window
-// (lower_window.cpp) fills the same rows with its windows.
+// (lower_window.cpp) fills the same rows with its windows. A reduce whose rows do not fit VMEM runs in
+// slabs of rows that do.
 
 #include <bit>
 #include <limits>
@@ -237,6 +238,74 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
     w.waitAll(back);
 }
 
+namespace {
+
+// VMEM of the row layout for `rows` rows: the rows in groups of 8, and a register of results per group.
+std::uint64_t rowsBytes(std::int64_t rows, std::int64_t rowBytes)
+{
+    const auto groups = static_cast<std::uint64_t>((rows + 7) / 8);
+    return groups * 8 * static_cast<std::uint64_t>(rowBytes) + groups * 4096;
+}
+
+// A reduce whose rows do not fit VMEM, in slabs that do: a run of indices of the outermost kept dimension
+// one index of which fits, at fixed indices of the kept dimensions before it (the movements' slabs). A
+// slab's results are contiguous in the result. The identity in the padding lanes is written once: every
+// slab fills the same lanes.
+void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>& kept,
+                       const std::vector<MoveDim>& lanesDims, std::int64_t rowBytes, std::int64_t width,
+                       const TensorRef& x, const TensorRef& init, const TensorRef& out, std::uint64_t budget)
+{
+    std::vector<std::int64_t> rowsPerIndex(kept.size()); // rows one index of kept dimension j spans
+    for (std::int64_t j = static_cast<std::int64_t>(kept.size()) - 1, n = 1; j >= 0; --j) {
+        rowsPerIndex[static_cast<std::size_t>(j)] = n;
+        n *= kept[static_cast<std::size_t>(j)].size;
+    }
+    std::size_t k = 0;
+    while (k < kept.size() && rowsBytes(rowsPerIndex[k], rowBytes) > budget)
+        ++k;
+    if (k == kept.size())
+        lowerFail("stablehlo.reduce: one row of " + std::to_string(width) + " reduced elements needs " +
+                  std::to_string(rowsBytes(1, rowBytes)) + " bytes of VMEM; " + std::to_string(budget) +
+                  " are free (a reduction this long is not split yet)");
+    // A row costs its bytes and an eighth of a results register; groups of 8 round that up a little.
+    const auto perIndex = static_cast<std::uint64_t>(rowsPerIndex[k] * (rowBytes + 512));
+    std::int64_t run = std::min<std::int64_t>(
+        kept[k].size, std::max<std::int64_t>(1, static_cast<std::int64_t>(budget / perIndex)));
+    while (run > 1 && rowsBytes(run * rowsPerIndex[k], rowBytes) > budget)
+        --run;
+    const ReductionRows rows = reductionRows(w, kind, run * rowsPerIndex[k], width);
+    auto s = w.stream();
+    std::int64_t leading = 1;
+    for (std::size_t d = 0; d < k; ++d)
+        leading *= kept[d].size;
+    for (std::int64_t l = 0; l < leading; ++l) {
+        std::int64_t srcOffset = 0, firstRow = 0;
+        for (std::int64_t rest = l, d = static_cast<std::int64_t>(k) - 1; d >= 0; --d) {
+            const auto u = static_cast<std::size_t>(d);
+            const auto i = rest % kept[u].size;
+            rest /= kept[u].size;
+            srcOffset += i * kept[u].srcStride;
+            firstRow += i * rowsPerIndex[u];
+        }
+        for (std::int64_t first = 0; first < kept[k].size; first += run) {
+            std::vector<MoveDim> slab(kept.begin() + static_cast<std::ptrdiff_t>(k), kept.end());
+            slab.front().size = std::min(run, kept[k].size - first);
+            slab.insert(slab.end(), lanesDims.begin(), lanesDims.end());
+            w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm,
+                   x.address + static_cast<std::uint64_t>(srcOffset + first * kept[k].srcStride), slab);
+            w.waitAll(s);
+            ReductionRows part = rows;
+            part.rows = slab.front().size * rowsPerIndex[k];
+            part.groups = (part.rows + 7) / 8;
+            TensorRef results = out;
+            results.address += static_cast<std::uint64_t>((firstRow + first * rowsPerIndex[k]) * 4);
+            combineRows(w, part, init, results); // waits for its results to leave: the staging is reused
+        }
+    }
+}
+
+} // namespace
+
 void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const std::vector<TensorRef>& outs)
 {
@@ -275,12 +344,12 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
         combineColumns(w, columns, in[1], out);
         return;
     }
-    const auto rows = reductionRows(w, kind, rowsCount, width);
     // Kept dimensions pick the row, reduced ones the lane.
     std::vector<MoveDim> kept, lanesDims;
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? lanesDims : kept).push_back({x.type.shape[d], xs[d], 0});
-    std::int64_t stride = rows.rowBytes;
+    const std::int64_t rowBytes = std::max<std::int64_t>((width + 127) / 128 * 128, 128) * 4;
+    std::int64_t stride = rowBytes;
     for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
         it->dstStride = stride;
         stride *= it->size;
@@ -290,11 +359,17 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
         it->dstStride = stride;
         stride *= it->size;
     }
-    kept.insert(kept.end(), lanesDims.begin(), lanesDims.end());
-    auto s = w.stream();
-    w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept);
-    w.waitAll(s);
-    combineRows(w, rows, in[1], out);
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+    if (rowsBytes(rowsCount, rowBytes) <= budget) {
+        const auto rows = reductionRows(w, kind, rowsCount, width);
+        kept.insert(kept.end(), lanesDims.begin(), lanesDims.end());
+        auto s = w.stream();
+        w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept);
+        w.waitAll(s);
+        combineRows(w, rows, in[1], out);
+        return;
+    }
+    reduceRowsInSlabs(w, kind, kept, lanesDims, rowBytes, width, x, in[1], out, budget);
 }
 
 } // namespace xps::shlo::lower

@@ -1,6 +1,6 @@
 // Tiles come from the machine: element-wise kernels stream in tiles sized by VMEM, a dot_general larger than
-// VMEM runs as tiles that fit, and so does a data movement (in slabs); either way the replay matches the
-// reference interpreter exactly.
+// VMEM runs as tiles that fit, and so do a data movement and a reduce (in slabs); either way the replay
+// matches the reference interpreter exactly.
 #include "stablehlo_lowering_support.h"
 
 using namespace xps;
@@ -126,6 +126,43 @@ private slots:
         QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
         QVERIFY2(tight >= roomy + static_cast<std::size_t>(slabsAtLeast),
                  (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
+    }
+
+    // A reduce whose rows (one per result, its reduced elements along the lanes) do not fit VMEM runs in
+    // slabs of rows; the sums of 1/64 steps are exact, so the replay equals the interpreter.
+    void reductionsRunInSlabsOfRows_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        const auto reduce = [](const std::vector<std::int64_t>& a, const char* reducer,
+                               const std::string& dims, const std::vector<std::int64_t>& out) {
+            const std::string init = std::string(reducer) == "add" ? "0.000000e+00" : "-1.000000e+03";
+            return QString::fromStdString(
+                moduleText(a, {},
+                           "  %z = stablehlo.constant dense<" + init +
+                               "> : tensor<f32>\n  %r = stablehlo.reduce(%a init: %z) "
+                               "applies stablehlo." +
+                               reducer + " across dimensions = " + dims + " : (" + type(a) +
+                               ", tensor<f32>) -> " + type(out) + "\n",
+                           type(out)));
+        };
+        QTest::newRow("sum of rows, 64 KiB") << reduce({300, 200}, "add", "[1]", {300}) << qint64(64 << 10);
+        QTest::newRow("sum of rows, one row a slab")
+            << reduce({30, 200}, "add", "[1]", {30}) << qint64(16 << 10);
+        QTest::newRow("max over the last of three, slabs of the middle")
+            << reduce({3, 40, 200}, "maximum", "[2]", {3, 40}) << qint64(48 << 10);
+        QTest::newRow("sum over the first dimension (strided lanes)")
+            << reduce({200, 90}, "add", "[0]", {90}) << qint64(32 << 10);
+    }
+    void reductionsRunInSlabsOfRows()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        std::string failure;
+        CompileOptions small;
+        small.machine.vmemBytes = vmem;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, {}) == 0, failure.c_str());
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small) == 0, failure.c_str());
     }
 };
 
