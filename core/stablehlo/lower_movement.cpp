@@ -11,44 +11,31 @@ namespace xps::shlo::lower {
 
 namespace {
 
-// The result of a movement that reads one operand with one strided view (`dims`, one per result dimension,
-// each writing with the result's own strides): assembled in VMEM and sent to HBM whole when it fits, else
-// in slabs that do. A slab is a run of indices of one dimension k, at fixed indices of the dimensions
-// before it, with everything after it whole: contiguous in the result, so it leaves in one transfer. k is
-// the outermost dimension one index of which fits.
-void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims,
-                const TensorRef& out)
+// Staging in VMEM for a movement done in slabs, and its two streams (in and back).
+struct SlabStaging
 {
-    const auto outStrides = byteStrides(out.type.shape);
-    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
-    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096; // VMEM is handed out in 4 KiB
+    std::uint64_t address = 0, capacity = 0;
+    DmaStream in, back;
+};
+
+// One strided view of `x` (`dims`: its sizes, source strides and the result's strides) written into the
+// result at `outAddress` in slabs: a run of indices of one dimension k, at fixed indices of the dimensions
+// before it, with everything after it whole, so a slab is contiguous in the result and leaves in one
+// transfer. k is the outermost dimension, not before `minDim`, one index of which fits the staging.
+void moveInSlabs(ProgramWriter& w, std::uint64_t src, const std::vector<MoveDim>& dims,
+                 const std::vector<std::int64_t>& outStrides, std::uint64_t outAddress, std::size_t minDim,
+                 SlabStaging& staging)
+{
     const std::size_t rank = dims.size();
-    const auto src = [&](std::int64_t offset) {
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(x.address) + srcBase + offset);
-    };
-    if (bytes <= budget || rank == 0) {
-        const auto staging = w.vmem(bytes, "the result of a data movement");
-        auto s = w.stream();
-        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src(0), dims);
-        w.waitAll(s);
-        auto back = w.stream();
-        if (bytes > 0)
-            w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
-        w.waitAll(back);
-        return;
-    }
-    std::size_t k = 0;
-    while (k + 1 < rank && static_cast<std::uint64_t>(outStrides[k]) > budget)
+    std::size_t k = std::min(minDim, rank - 1);
+    while (k + 1 < rank && static_cast<std::uint64_t>(outStrides[k]) > staging.capacity)
         ++k;
     const auto slabStride = static_cast<std::uint64_t>(outStrides[k]); // bytes of one index of dimension k
-    if (slabStride > budget)
+    if (slabStride > staging.capacity)
         lowerFail("a data movement whose innermost dimension alone needs " + std::to_string(slabStride) +
-                  " bytes of VMEM; " + std::to_string(budget) + " are free");
+                  " bytes of VMEM; " + std::to_string(staging.capacity) + " are free");
     const std::int64_t run =
-        std::min<std::int64_t>(dims[k].size, static_cast<std::int64_t>(budget / slabStride));
-    const auto staging = w.vmem(static_cast<std::uint64_t>(run) * slabStride, "a slab of a data movement");
-    auto s = w.stream();
-    auto back = w.stream();
+        std::min<std::int64_t>(dims[k].size, static_cast<std::int64_t>(staging.capacity / slabStride));
     std::int64_t leading = 1; // index combinations of the dimensions before k
     for (std::size_t d = 0; d < k; ++d)
         leading *= dims[d].size;
@@ -64,27 +51,72 @@ void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, cons
             const std::int64_t n = std::min(run, dims[k].size - first);
             std::vector<MoveDim> slab(dims.begin() + static_cast<std::ptrdiff_t>(k), dims.end());
             slab.front().size = n;
-            w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src(srcOffset + first * dims[k].srcStride),
+            w.move(staging.in, isa::Space::Vmem, staging.address, isa::Space::Hbm,
+                   static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset +
+                                              first * dims[k].srcStride),
                    slab);
-            w.waitAll(s);
-            w.dma(back, isa::Space::Hbm,
-                  out.address + static_cast<std::uint64_t>(dstOffset + first * outStrides[k]),
-                  isa::Space::Vmem, staging, static_cast<std::uint64_t>(n) * slabStride);
-            w.waitAll(back); // the slab's staging is the next slab's
+            w.waitAll(staging.in);
+            w.dma(staging.back, isa::Space::Hbm,
+                  outAddress + static_cast<std::uint64_t>(dstOffset + first * outStrides[k]),
+                  isa::Space::Vmem, staging.address, static_cast<std::uint64_t>(n) * slabStride);
+            w.waitAll(staging.back); // the slab's staging is the next slab's
         }
     }
 }
 
+// The result of a movement that reads one operand with one strided view (`dims`, one per result dimension,
+// each writing with the result's own strides): assembled in VMEM and sent to HBM whole when it fits, else
+// in slabs that do (moveInSlabs).
+void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims,
+                const TensorRef& out)
+{
+    const auto outStrides = byteStrides(out.type.shape);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096; // VMEM is handed out in 4 KiB
+    const auto src = static_cast<std::uint64_t>(static_cast<std::int64_t>(x.address) + srcBase);
+    if (bytes <= budget || dims.empty()) {
+        const auto staging = w.vmem(bytes, "the result of a data movement");
+        auto s = w.stream();
+        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src, dims);
+        w.waitAll(s);
+        auto back = w.stream();
+        if (bytes > 0)
+            w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+        w.waitAll(back);
+        return;
+    }
+    SlabStaging staging{w.vmem(budget, "a slab of a data movement"), budget, w.stream(), w.stream()};
+    moveInSlabs(w, src, dims, outStrides, out.address, 0, staging);
+}
+
 // Concatenate and pad: the result is assembled in VMEM whole (several views, or a fill and a view), then
-// leaves in one transfer.
+// leaves in one transfer; a concatenation larger than VMEM moves each input in slabs instead.
 void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                     const TensorRef& out)
 {
     const auto outStrides = byteStrides(out.type.shape);
     const std::uint64_t bytes = static_cast<std::uint64_t>(out.type.elementCount()) * 4;
+    const auto rank = out.type.shape.size();
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+    if (op.kind == OpKind::Concatenate && bytes > budget && rank > 0) {
+        // Each input in slabs of its own, into its part of the result: slabs at or inside the concatenated
+        // dimension, where the input's part of a slab is contiguous in the result.
+        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
+        SlabStaging staging{w.vmem(budget, "a slab of a data movement"), budget, w.stream(), w.stream()};
+        std::int64_t offset = 0;
+        for (const auto& x : in) {
+            const auto xs = byteStrides(x.type.shape);
+            std::vector<MoveDim> m(rank);
+            for (std::size_t d = 0; d < rank; ++d)
+                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
+            moveInSlabs(w, x.address, m, outStrides,
+                        out.address + static_cast<std::uint64_t>(offset * outStrides[dim]), dim, staging);
+            offset += x.type.shape[dim];
+        }
+        return;
+    }
     const auto staging = w.vmem(bytes, "the result of a data movement");
     auto s = w.stream();
-    const auto rank = out.type.shape.size();
     switch (op.kind) {
     case OpKind::Concatenate: {
         const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);

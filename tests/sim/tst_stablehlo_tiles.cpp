@@ -113,6 +113,21 @@ private slots:
                                              "(tensor<100x300xf32>) -> tensor<45x98xf32>\n",
                                              {45, 98})
                                        << 1;
+        // Each input in slabs of its own, inside the concatenated dimension's part of each row.
+        QTest::newRow("concatenate along the second dimension")
+            << op({100, 60},
+                  "  %c = stablehlo.reverse %a, dims = [1] : tensor<100x60xf32>\n  %r = "
+                  "stablehlo.concatenate %a, %c, %a, dim = "
+                  "1 : (tensor<100x60xf32>, tensor<100x60xf32>, tensor<100x60xf32>) -> tensor<100x180xf32>\n",
+                  {100, 180})
+            << 3;
+        QTest::newRow("concatenate along the first dimension")
+            << op({100, 60},
+                  "  %r = stablehlo.concatenate %a, %a, dim = 0 : (tensor<100x60xf32>, tensor<100x60xf32>) "
+                  "-> "
+                  "tensor<200x60xf32>\n",
+                  {200, 60})
+            << 2;
     }
     void movementsLeaveInSlabsThatFit()
     {
