@@ -89,6 +89,24 @@ void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, cons
     moveInSlabs(w, src, dims, outStrides, out.address, 0, staging);
 }
 
+// Each input of a concatenation as a view into the result: fn(input, its dims with the result's strides,
+// the byte offset of its part of the result, the concatenated dimension).
+template <typename Fn>
+void forEachConcatenated(const Operation& op, const std::vector<TensorRef>& in,
+                         const std::vector<std::int64_t>& outStrides, Fn&& fn)
+{
+    const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
+    std::int64_t offset = 0;
+    for (const auto& x : in) {
+        const auto xs = byteStrides(x.type.shape);
+        std::vector<MoveDim> m(outStrides.size());
+        for (std::size_t d = 0; d < m.size(); ++d)
+            m[d] = {x.type.shape[d], xs[d], outStrides[d]};
+        fn(x, m, static_cast<std::uint64_t>(offset * outStrides[dim]), dim);
+        offset += x.type.shape[dim];
+    }
+}
+
 // Concatenate and pad: the result is assembled in VMEM whole (several views, or a fill and a view), then
 // leaves in one transfer; a concatenation larger than VMEM moves each input in slabs instead.
 void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
@@ -101,37 +119,24 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
     if (op.kind == OpKind::Concatenate && bytes > budget && rank > 0) {
         // Each input in slabs of its own, into its part of the result: slabs at or inside the concatenated
         // dimension, where the input's part of a slab is contiguous in the result.
-        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
         SlabStaging staging{w.vmem(budget, "a slab of a data movement"), budget, w.stream(), w.stream()};
-        std::int64_t offset = 0;
-        for (const auto& x : in) {
-            const auto xs = byteStrides(x.type.shape);
-            std::vector<MoveDim> m(rank);
-            for (std::size_t d = 0; d < rank; ++d)
-                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
-            moveInSlabs(w, x.address, m, outStrides,
-                        out.address + static_cast<std::uint64_t>(offset * outStrides[dim]), dim, staging);
-            offset += x.type.shape[dim];
-        }
+        forEachConcatenated(
+            op, in, outStrides,
+            [&](const TensorRef& x, const std::vector<MoveDim>& m, std::uint64_t at, std::size_t dim) {
+                moveInSlabs(w, x.address, m, outStrides, out.address + at, dim, staging);
+            });
         return;
     }
     const auto staging = w.vmem(bytes, "the result of a data movement");
     auto s = w.stream();
     switch (op.kind) {
-    case OpKind::Concatenate: {
-        const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
-        std::int64_t offset = 0;
-        for (const auto& x : in) {
-            const auto xs = byteStrides(x.type.shape);
-            std::vector<MoveDim> m(rank);
-            for (std::size_t d = 0; d < rank; ++d)
-                m[d] = {x.type.shape[d], xs[d], outStrides[d]};
-            w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(offset * outStrides[dim]),
-                   isa::Space::Hbm, x.address, m);
-            offset += x.type.shape[dim];
-        }
+    case OpKind::Concatenate:
+        forEachConcatenated(
+            op, in, outStrides,
+            [&](const TensorRef& x, const std::vector<MoveDim>& m, std::uint64_t at, std::size_t) {
+                w.move(s, isa::Space::Vmem, staging + at, isa::Space::Hbm, x.address, m);
+            });
         break;
-    }
     case OpKind::Pad: {
         const auto low = detail::intsAttr(op, "edge_padding_low");
         const auto high = detail::intsAttr(op, "edge_padding_high");
