@@ -55,7 +55,7 @@ int convertProfile(const std::string& in, const std::string& out, Streams io)
         return inputError(io, profile.error());
     if (Status saved = exporting::writeProfileChromeTrace(*profile, out); !saved)
         return inputError(io, saved.error());
-    for (const std::string& w : profile->warnings)
+    for (const std::string& w : profile->warningLines())
         io.err << "warning: " << w << "\n";
     io.out << "wrote " << out << " (" << profile->slices.size() << " slices, " << profile->counters.size()
            << " counter samples, " << profile->flows.size() << " flows)\n";

@@ -429,8 +429,8 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             for (auto& [k, nodes] : arrived)
                 for (const std::size_t i : nodes)
                     place(i, startOf(work[i]));
-            p.warnings.push_back(
-                "collectives that not every rank reaches ran on the ranks that did, unsynchronized");
+            p.addRepair(profile::RepairKind::Assumed, 0,
+                        "collectives that not every rank reaches ran on the ranks that did, unsynchronized");
             arrived.clear();
             waiting = 0;
             continue;
@@ -532,9 +532,8 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
         if (sliceOf[d.from] != profile::kNone && sliceOf[d.to] != profile::kNone)
             p.flows.push_back({sliceOf[d.from], sliceOf[d.to], d.data ? dataFlow : ctrlFlow});
     if (unknownDeps > 0)
-        p.warnings.push_back(
-            text::withThousands(unknownDeps) +
-            " data dependencies name a node the rank does not have (or the node itself); ignored");
+        p.addRepair(profile::RepairKind::Skipped, unknownDeps,
+                    "data dependencies name a node the rank does not have (or the node itself); ignored");
     if (unknownCtrlDeps > 0)
         p.metadata.emplace_back("control dependencies",
                                 text::withThousands(unknownCtrlDeps) +
@@ -542,14 +541,14 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                                     "traces converted from PyTorch); like all control dependencies, they "
                                     "order nothing");
     if (untimed > 0)
-        p.warnings.push_back(text::withThousands(untimed) +
-                             " compute nodes have no duration_micros; each took no time");
+        p.addRepair(profile::RepairKind::Assumed, untimed,
+                    "compute nodes have no duration_micros; each took no time");
     p.metadata.emplace_back("nodes", text::withThousands(work.size()) + " read, " +
                                          text::withThousands(work.size() - unplaced) + " placed");
     if (unplaced > 0)
-        p.warnings.push_back(text::withThousands(unplaced) +
-                             " nodes are in a data dependency cycle or wait on one; " + "not placed. " +
-                             describeCycle(work, ranks, files));
+        p.addRepair(profile::RepairKind::Skipped, unplaced,
+                    "nodes are in a data dependency cycle or wait on one; not placed. " +
+                        describeCycle(work, ranks, files));
     p.finish();
     return p;
 }

@@ -11,13 +11,6 @@ namespace xps::importing {
 
 namespace detail {
 
-void Importer::warn(const std::string& what, const std::string& firstPath)
-{
-    auto& [count, path] = m_warnings[what];
-    if (count++ == 0)
-        path = firstPath;
-}
-
 std::int64_t Importer::numberOf(const std::string& idText, std::int64_t fallback)
 {
     std::int64_t v = 0;
@@ -47,9 +40,10 @@ void Importer::run()
         // A file cut off after some events (a crashed or still-running profiler): keep what was read.
         if (!(r.reachedEnd() && m_events > 0))
             throw;
-        p.warnings.push_back("the file ends early (" + e.message + " at byte " +
-                             text::withThousands(e.offset) + "): kept the " + text::withThousands(m_events) +
-                             " events before it; the last, incomplete one was dropped");
+        b.addRepair(profile::RepairKind::Truncated, 0,
+                    "the file ends early (" + e.message + " at byte " + text::withThousands(e.offset) +
+                        "): kept the " + text::withThousands(m_events) +
+                        " events before it; the last, incomplete one was dropped");
     }
     finish();
 }

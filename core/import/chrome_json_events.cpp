@@ -13,31 +13,12 @@
 
 namespace xps::importing::detail {
 
-namespace {
-
-// The track `key` names in `index`; the first time, the one `make` describes (which may add its process
-// first, so the new track's index is taken after it).
-template <typename Make>
-std::uint32_t findOrAdd(Profile& p, std::unordered_map<std::string, std::uint32_t>& index,
-                        const std::string& key, Make&& make)
+TrackId Importer::processTrack(const std::string& pid)
 {
-    if (const auto it = index.find(key); it != index.end())
-        return it->second;
-    profile::Track t = make();
-    const auto id = static_cast<std::uint32_t>(p.tracks.size());
-    p.tracks.push_back(std::move(t));
-    index.emplace(key, id);
-    return id;
-}
-
-} // namespace
-
-std::uint32_t Importer::processTrack(const std::string& pid)
-{
-    return findOrAdd(p, m_processes, pid, [&] {
+    return b.trackFor(TrackKind::Process, pid, [&] {
         profile::Track t;
         t.kind = TrackKind::Process;
-        t.pid = numberOf(pid, -static_cast<std::int64_t>(m_processes.size()) - 1);
+        t.pid = numberOf(pid, -static_cast<std::int64_t>(b.keyedTracks(TrackKind::Process)) - 1);
         t.sortIndex = t.pid;
         t.name = pid.empty() ? "(no pid)" : "Process " + pid;
         return t;
@@ -45,16 +26,15 @@ std::uint32_t Importer::processTrack(const std::string& pid)
 }
 
 // A track under process `pid`: thread, async or counter.
-std::uint32_t Importer::childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
-                                   const std::string& pid, const std::string& key, const std::string& name,
-                                   std::int64_t sortIndex, std::int64_t tid)
+TrackId Importer::childTrack(TrackKind kind, const std::string& pid, const std::string& key,
+                             const std::string& name, std::int64_t sortIndex, std::int64_t tid)
 {
-    return findOrAdd(p, index, pid + '\x1f' + key, [&] {
-        const std::uint32_t process = processTrack(pid);
+    return b.trackFor(kind, pid + '\x1f' + key, [&] {
+        const TrackId process = processTrack(pid);
         profile::Track t;
         t.kind = kind;
-        t.parent = process;
-        t.pid = p.tracks[process].pid;
+        t.parent = process.value;
+        t.pid = b.track(process).pid;
         t.tid = tid;
         t.sortIndex = sortIndex;
         t.name = name;
@@ -62,17 +42,18 @@ std::uint32_t Importer::childTrack(std::unordered_map<std::string, std::uint32_t
     });
 }
 
-std::uint32_t Importer::threadTrack(const std::string& pid, const std::string& tid)
+TrackId Importer::threadTrack(const std::string& pid, const std::string& tid)
 {
-    const std::int64_t number = numberOf(tid, -static_cast<std::int64_t>(m_threads.size()) - 1);
-    return childTrack(m_threads, TrackKind::Thread, pid, tid, tid.empty() ? "(no tid)" : "Thread " + tid,
-                      number, number);
+    const std::int64_t number =
+        numberOf(tid, -static_cast<std::int64_t>(b.keyedTracks(TrackKind::Thread)) - 1);
+    return childTrack(TrackKind::Thread, pid, tid, tid.empty() ? "(no tid)" : "Thread " + tid, number,
+                      number);
 }
 
-std::uint32_t Importer::asyncTrack(const std::string& pid, const std::string& name)
+TrackId Importer::asyncTrack(const std::string& pid, const std::string& name)
 {
-    return childTrack(m_async, TrackKind::Async, pid, name, name.empty() ? "async" : name,
-                      INT64_MAX / 2 + static_cast<std::int64_t>(m_async.size()));
+    return childTrack(TrackKind::Async, pid, name, name.empty() ? "async" : name,
+                      INT64_MAX / 2 + static_cast<std::int64_t>(b.keyedTracks(TrackKind::Async)));
 }
 
 // Kineto's allocator events: an instant "[memory]" per allocation or free, carrying the allocator's totals
@@ -99,42 +80,17 @@ bool Importer::addMemoryCounters(const RawEvent& e)
                                : type == 1 ? "GPU " + std::to_string(static_cast<long long>(id))
                                            : "device type " + std::to_string(static_cast<long long>(type)) +
                                                  " id " + std::to_string(static_cast<long long>(id));
-    checkEventLimit();
     if (allocated)
-        p.counters.push_back({e.ts, *allocated, counterTrack(e.pid, "memory allocated (" + device + ")")});
+        b.addCounter(counterTrack(e.pid, "memory allocated (" + device + ")"), e.ts, *allocated);
     if (reserved)
-        p.counters.push_back({e.ts, *reserved, counterTrack(e.pid, "memory reserved (" + device + ")")});
+        b.addCounter(counterTrack(e.pid, "memory reserved (" + device + ")"), e.ts, *reserved);
     return true;
 }
 
-std::uint32_t Importer::counterTrack(const std::string& pid, const std::string& name)
+TrackId Importer::counterTrack(const std::string& pid, const std::string& name)
 {
-    return childTrack(m_counterTracks, TrackKind::Counter, pid, name, name,
-                      INT64_MIN / 2 + static_cast<std::int64_t>(m_counterTracks.size()));
-}
-
-void Importer::checkEventLimit() const
-{
-    const std::uint64_t events = p.slices.size() + p.counters.size();
-    if (m_options.limits.maxEvents != 0 && events >= m_options.limits.maxEvents)
-        throw JsonSyntaxError{r.offset(), m_options.limits.eventsMessage()};
-}
-
-std::uint32_t Importer::addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
-                                 std::uint32_t args, std::uint32_t link)
-{
-    if (track >= (1u << 24))
-        throw JsonSyntaxError{r.offset(), "more than 16,777,216 tracks"};
-    checkEventLimit();
-    profile::Slice s;
-    s.start = start;
-    s.duration = profile::boundedDuration(start, dur);
-    s.trackAndDepth = track << 8;
-    s.type = type;
-    s.args = args;
-    s.link = link;
-    p.slices.push_back(s);
-    return static_cast<std::uint32_t>(p.slices.size() - 1);
+    return childTrack(TrackKind::Counter, pid, name, name,
+                      INT64_MIN / 2 + static_cast<std::int64_t>(b.keyedTracks(TrackKind::Counter)));
 }
 
 std::uint32_t Importer::argsWithPerEvent(const RawEvent& e)
@@ -194,30 +150,31 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     switch (e.ph) {
     case 'X': {
         if (!e.hasDur) {
-            warn("complete events (\"X\") without \"dur\" were read as instants", path("dur"));
+            warn("complete events (\"X\") without \"dur\" were read as instants", path("dur"),
+                 profile::RepairKind::Assumed);
         } else if (e.dur < 0) {
             warn("complete events with a negative \"dur\" were skipped", path("dur"));
             return;
         }
-        const std::uint32_t s =
-            addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e, cls), p.internArgs(e.args), link);
+        const SliceId s =
+            b.addSlice(threadTrack(e.pid, e.tid), e.ts, e.dur, typeFor(e, cls), p.internArgs(e.args), link);
         for (const auto& [key, value] : e.perEvent)
-            p.sliceArgs.push_back({s, key, value});
+            b.addSliceArg(s, key, value);
         if (!e.bindId.empty() && (e.flowIn || e.flowOut)) {
             if (e.flowIn)
-                m_flowsV2.push_back({idKey(e.bindId), s, false});
+                b.addFlowEnd(idKey(e.bindId), s, false);
             if (e.flowOut)
-                m_flowsV2.push_back({idKey(e.bindId), s, true});
+                b.addFlowEnd(idKey(e.bindId), s, true);
         }
         return;
     }
     case 'B': {
-        const std::uint32_t track = threadTrack(e.pid, e.tid);
+        const TrackId track = threadTrack(e.pid, e.tid);
         m_openB[track].push_back({e.ts, typeFor(e, cls), argsWithPerEvent(e), link, track});
         return;
     }
     case 'E': {
-        const std::uint32_t track = threadTrack(e.pid, e.tid);
+        const TrackId track = threadTrack(e.pid, e.tid);
         auto& stack = m_openB[track];
         if (stack.empty()) {
             warn("end events (\"E\") without a begin event on their thread were skipped", path(""));
@@ -231,7 +188,8 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         }
         // Arguments given at the end (Chrome merges them into the slice's): kept when the begin had none.
         const std::uint32_t args = o.args ? o.args : argsWithPerEvent(e);
-        addSlice(track, o.start, checked::saturatingSub(e.ts, o.start), o.type, args, o.link ? o.link : link);
+        b.addSlice(track, o.start, checked::saturatingSub(e.ts, o.start), o.type, args,
+                   o.link ? o.link : link);
         return;
     }
     case 'i':
@@ -242,10 +200,10 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     case 'R': {
         // Global and process-scoped instants go to a process-level track of their own.
         const std::string pid = e.scope == 'g' ? std::string("(global)") : e.pid;
-        const std::uint32_t track = e.scope == 't' && e.ph != 'R'
-                                        ? threadTrack(e.pid, e.tid)
-                                        : asyncTrack(pid, e.ph == 'R' ? "marks" : "instants");
-        addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
+        const TrackId track = e.scope == 't' && e.ph != 'R'
+                                  ? threadTrack(e.pid, e.tid)
+                                  : asyncTrack(pid, e.ph == 'R' ? "marks" : "instants");
+        b.addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
         return;
     }
     case 'C': {
@@ -266,8 +224,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             const std::string name = args.size() == 1 && (it.key() == "value" || it.key() == e.name)
                                          ? base
                                          : base + " " + it.key();
-            checkEventLimit();
-            p.counters.push_back({e.ts, value, counterTrack(e.pid, name)});
+            b.addCounter(counterTrack(e.pid, name), e.ts, value);
         }
         return;
     }
@@ -279,17 +236,17 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         const auto name = args.find("name");
         const auto sort = args.find("sort_index");
         if (e.name == "process_name" && name != args.end() && name->is_string()) {
-            p.tracks[processTrack(e.pid)].name = name->get<std::string>();
+            b.track(processTrack(e.pid)).name = name->get<std::string>();
         } else if (e.name == "thread_name" && name != args.end() && name->is_string()) {
-            p.tracks[threadTrack(e.pid, e.tid)].name = name->get<std::string>();
+            b.track(threadTrack(e.pid, e.tid)).name = name->get<std::string>();
         } else if (e.name == "process_sort_index" && sort != args.end() && sort->is_number_integer()) {
-            p.tracks[processTrack(e.pid)].sortIndex = sort->get<std::int64_t>();
+            b.track(processTrack(e.pid)).sortIndex = sort->get<std::int64_t>();
         } else if (e.name == "thread_sort_index" && sort != args.end() && sort->is_number_integer()) {
-            p.tracks[threadTrack(e.pid, e.tid)].sortIndex = sort->get<std::int64_t>();
+            b.track(threadTrack(e.pid, e.tid)).sortIndex = sort->get<std::int64_t>();
         } else if (e.name == "process_labels") {
             const auto labels = args.find("labels");
             if (labels != args.end() && labels->is_string()) {
-                std::string& n = p.tracks[processTrack(e.pid)].name;
+                std::string& n = b.track(processTrack(e.pid)).name;
                 n += " (" + labels->get<std::string>() + ")";
             }
         }
@@ -304,11 +261,11 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
         auto& stack = m_openAsync[key];
         if (e.ph == 'b' || e.ph == 'S') {
             // A nested begin joins its parent's track; an outermost one opens a track named by the event.
-            const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
+            const TrackId track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
             stack.push_back({e.ts, typeFor(e, cls), argsWithPerEvent(e), link, track});
         } else if (e.ph == 'n') {
-            const std::uint32_t track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
-            addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
+            const TrackId track = stack.empty() ? asyncTrack(e.pid, e.name) : stack.back().track;
+            b.addSlice(track, e.ts, 0, typeFor(e, cls), argsWithPerEvent(e), link);
         } else {
             if (stack.empty()) {
                 warn("async end events without a begin of the same id were skipped", path(""));
@@ -316,8 +273,8 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             }
             const OpenSlice o = stack.back();
             stack.pop_back();
-            addSlice(o.track, o.start, std::max<Nanos>(e.ts - o.start, 0), o.type,
-                     o.args ? o.args : argsWithPerEvent(e), o.link);
+            b.addSlice(o.track, o.start, std::max<Nanos>(e.ts - o.start, 0), o.type,
+                       o.args ? o.args : argsWithPerEvent(e), o.link);
             if (stack.empty())
                 m_openAsync.erase(key);
         }
@@ -326,12 +283,11 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     case 's':
     case 't':
     case 'f':
-        m_flows.push_back({{p.typeOf(e.name, e.cat, SliceClass::Other), idKey(e.id)},
-                           e.ph,
-                           e.ph != 'f' || e.bp == "e",
-                           threadTrack(e.pid, e.tid),
-                           e.ts,
-                           index});
+        b.addFlowStep(p.typeOf(e.name, e.cat, SliceClass::Other), idKey(e.id),
+                      e.ph == 's'   ? profile::FlowPhase::Start
+                      : e.ph == 't' ? profile::FlowPhase::Step
+                                    : profile::FlowPhase::Finish,
+                      e.ph != 'f' || e.bp == "e", threadTrack(e.pid, e.tid), e.ts, index);
         return;
     case 'T':
     case 'p': warn("async step events (\"T\", \"p\") were skipped", path("ph")); return;
@@ -342,75 +298,10 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     }
 }
 
-void Importer::bindFlows()
-{
-    // v1: s -> t ... -> f with the same category, id and name, in time order.
-    std::stable_sort(m_flows.begin(), m_flows.end(), [](const PendingFlow& a, const PendingFlow& b) {
-        return a.key != b.key ? a.key < b.key : a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
-    });
-    std::size_t unbound = 0;
-    const auto bind = [&](const PendingFlow& f) -> std::uint32_t {
-        if (f.enclosing)
-            return p.sliceAt(f.track, f.ts);
-        const profile::Track& t = p.tracks[f.track];
-        const auto first = p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
-        const auto it =
-            std::lower_bound(first, last, f.ts, [](const profile::Slice& s, Nanos v) { return s.start < v; });
-        return it == last ? profile::kNone : static_cast<std::uint32_t>(it - p.slices.begin());
-    };
-    for (std::size_t i = 0; i < m_flows.size();) {
-        std::size_t j = i;
-        while (j < m_flows.size() && m_flows[j].key == m_flows[i].key)
-            ++j;
-        std::uint32_t from = profile::kNone;
-        // One start and one finish with their own id: a flow, whichever comes first in time (a dependency
-        // can point back in time, as a Chakra control dependency on a parent that started later does).
-        if (j - i == 2 && m_flows[i + 1].ph == 's' && m_flows[i].ph == 'f')
-            std::swap(m_flows[i], m_flows[i + 1]);
-        for (std::size_t k = i; k < j; ++k) {
-            const PendingFlow& f = m_flows[k];
-            const std::uint32_t at = bind(f);
-            if (f.ph == 's') {
-                from = at;
-            } else if (from != profile::kNone && at != profile::kNone) {
-                p.flows.push_back({from, at, f.key.type});
-                from = f.ph == 't' ? at : profile::kNone;
-            } else {
-                ++unbound;
-            }
-        }
-        i = j;
-    }
-    // v2: a slice with flow_out and bind_id to the next slice with flow_in and the same bind_id.
-    std::stable_sort(m_flowsV2.begin(), m_flowsV2.end(), [&](const PendingFlowV2& a, const PendingFlowV2& b) {
-        return a.id != b.id ? a.id < b.id : p.slices[a.slice].start < p.slices[b.slice].start;
-    });
-    const std::uint32_t v2Type = p.typeOf("flow", "", SliceClass::Other);
-    for (std::size_t i = 0; i < m_flowsV2.size();) {
-        std::size_t j = i;
-        std::uint32_t from = profile::kNone;
-        for (; j < m_flowsV2.size() && m_flowsV2[j].id == m_flowsV2[i].id; ++j) {
-            if (!m_flowsV2[j].out && from != profile::kNone)
-                p.flows.push_back({from, m_flowsV2[j].slice, v2Type});
-            if (m_flowsV2[j].out)
-                from = m_flowsV2[j].slice;
-        }
-        i = j;
-    }
-    if (unbound > 0)
-        p.warnings.push_back(
-            std::to_string(unbound) +
-            " flow steps found no slice to bind to (or no start before them) and were dropped");
-}
-
 void Importer::linkByCorrelation()
 {
     // Old Kineto files and ROCm traces carry no ac2g flow events: their launches are found by the
-    // correlation id the runtime call and the device work share.
-    const std::uint32_t ac2g = p.intern("ac2g");
-    for (const profile::Flow& f : p.flows)
-        if (p.types[f.type].category == ac2g)
-            return;
+    // correlation id the runtime call and the device work share (added only if no ac2g flow binds).
     std::unordered_map<std::uint32_t, std::uint32_t> runtimeByCorrelation;
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const profile::Slice& s = p.slices[i];
@@ -419,13 +310,14 @@ void Importer::linkByCorrelation()
     }
     if (runtimeByCorrelation.empty())
         return;
+    const std::uint32_t ac2g = p.intern("ac2g");
     const std::uint32_t type = p.typeOf("launch", "ac2g", SliceClass::Other);
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const profile::Slice& s = p.slices[i];
         if (s.link == 0 || !profile::isDeviceWork(p.classOf(s)))
             continue;
         if (const auto it = runtimeByCorrelation.find(s.link); it != runtimeByCorrelation.end())
-            p.flows.push_back({it->second, i, type});
+            b.addFallbackFlow(SliceId(it->second), SliceId(i), type, ac2g);
     }
 }
 
@@ -442,29 +334,24 @@ void Importer::finish()
     for (const auto& [key, stack] : m_openAsync)
         for (const OpenSlice& o : stack)
             end = std::max(end, o.start);
-    std::size_t unclosed = 0;
+    std::uint64_t unclosed = 0;
     for (auto& [track, stack] : m_openB)
         for (const OpenSlice& o : stack) {
-            addSlice(track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
+            b.addSlice(track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
             ++unclosed;
         }
     for (auto& [key, stack] : m_openAsync)
         for (const OpenSlice& o : stack) {
-            addSlice(o.track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
+            b.addSlice(o.track, o.start, checked::saturatingSub(end, o.start), o.type, o.args, o.link);
             ++unclosed;
         }
     if (unclosed > 0)
-        p.warnings.push_back(std::to_string(unclosed) +
-                             " slices had a begin but no end; each was closed at the "
-                             "end of the trace");
-    for (const auto& [what, entry] : m_warnings)
-        p.warnings.push_back(text::withThousands(entry.first) + " " + what + "; the first at " +
-                             entry.second);
+        b.addRepair(profile::RepairKind::Closed, unclosed,
+                    "slices had a begin but no end; each was closed at the end of the trace");
     if (r.repairedStrings() > 0)
-        p.warnings.push_back(
-            text::withThousands(r.repairedStrings()) +
-            " strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at " +
-            r.errorAt(r.firstRepairOffset(), "").location());
+        b.addRepair(profile::RepairKind::Replaced, r.repairedStrings(),
+                    "strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD)",
+                    r.errorAt(r.firstRepairOffset(), "").location());
 
     // Device tracks: those that run device work, and their processes.
     for (const profile::Slice& s : p.slices)
@@ -480,15 +367,11 @@ void Importer::finish()
     // Our own export says what its slices and tracks are: trusted over the guesses above.
     if (!m_semantics.is_discarded() && !m_semantics.is_null())
         if (const std::size_t malformed = applyProfileSemantics(p, m_semantics); malformed > 0)
-            p.warnings.push_back(text::withThousands(malformed) + " malformed entries of $." +
-                                 std::string(kSemanticsKey) + " were ignored");
+            b.addRepair(profile::RepairKind::Skipped, malformed,
+                        "malformed entries of $." + std::string(kSemanticsKey) + " were ignored");
 
-    // Flows of v2 refer to slice indexes: rebind them through the permutation finish() applies.
-    const std::vector<std::uint32_t> moved = p.finish();
-    for (PendingFlowV2& f : m_flowsV2)
-        f.slice = moved[f.slice];
-    bindFlows();
     linkByCorrelation();
+    b.finish();
     p.format = m_kineto ? "PyTorch profiler (Kineto) JSON" : "Chrome trace JSON";
 }
 

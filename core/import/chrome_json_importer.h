@@ -4,10 +4,10 @@
 
 #include "import/chrome_json.h"
 #include "import/json_reader.h"
+#include "profile/profile_builder.h"
 
 #include <nlohmann/json.hpp>
 
-#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +17,8 @@ namespace xps::importing::detail {
 using profile::Nanos;
 using profile::Profile;
 using profile::SliceClass;
+using profile::SliceId;
+using profile::TrackId;
 using profile::TrackKind;
 
 struct RawEvent
@@ -57,39 +59,19 @@ struct OpenSlice
     std::uint32_t type;
     std::uint32_t args;
     std::uint32_t link;
-    std::uint32_t track;
-};
-
-// A flow's identity: its EventType (name and category scope the id) and its id, numeric or interned.
-struct FlowKey
-{
-    std::uint32_t type = 0;
-    std::uint64_t id = 0;
-    auto operator<=>(const FlowKey&) const = default;
-};
-
-struct PendingFlow
-{
-    FlowKey key;
-    char ph;        // s, t, f
-    bool enclosing; // bind to the slice enclosing ts (else the next one to start)
-    std::uint32_t track;
-    Nanos ts;
-    std::uint64_t order; // for steps at the same time
-};
-
-struct PendingFlowV2
-{
-    std::uint64_t id;
-    std::uint32_t slice;
-    bool out;
+    profile::TrackId track;
 };
 
 class Importer
 {
 public:
     Importer(JsonReader& reader, Profile& profile, const ImportOptions& options)
-        : r(reader), p(profile), m_options(options)
+        : r(reader), p(profile), m_options(options),
+          b(profile, options.limits.maxEvents, [this](profile::ProfileBuilder::Limit limit) {
+              throw JsonSyntaxError{r.offset(), limit == profile::ProfileBuilder::Limit::Events
+                                                    ? m_options.limits.eventsMessage()
+                                                    : std::string("more than 16,777,216 tracks")};
+          })
     {
     }
 
@@ -102,33 +84,32 @@ private:
     void readArgs(RawEvent& e);
     void place(const RawEvent& e, std::uint64_t index, const std::string& arrayPath);
     void finish();
-    void bindFlows();
     void linkByCorrelation();
 
-    std::uint32_t processTrack(const std::string& pid);
-    std::uint32_t threadTrack(const std::string& pid, const std::string& tid);
-    std::uint32_t asyncTrack(const std::string& pid, const std::string& name);
-    std::uint32_t counterTrack(const std::string& pid, const std::string& name);
+    TrackId processTrack(const std::string& pid);
+    TrackId threadTrack(const std::string& pid, const std::string& tid);
+    TrackId asyncTrack(const std::string& pid, const std::string& name);
+    TrackId counterTrack(const std::string& pid, const std::string& name);
     // A Kineto "[memory]" instant as samples of the allocator's totals; false if it carries none.
     bool addMemoryCounters(const RawEvent& e);
-    std::uint32_t childTrack(std::unordered_map<std::string, std::uint32_t>& index, TrackKind kind,
-                             const std::string& pid, const std::string& key, const std::string& name,
-                             std::int64_t sortIndex, std::int64_t tid = 0);
-    // Throws once the import holds as many events as its limits allow.
-    void checkEventLimit() const;
-    std::uint32_t addSlice(std::uint32_t track, Nanos start, Nanos dur, std::uint32_t type,
-                           std::uint32_t args, std::uint32_t link);
+    TrackId childTrack(TrackKind kind, const std::string& pid, const std::string& key,
+                       const std::string& name, std::int64_t sortIndex, std::int64_t tid = 0);
     // The event's type; `cls` is classifySlice of its name and category (worked out once per event).
     std::uint32_t typeFor(const RawEvent& e, profile::SliceClass cls);
     // The event's arguments with its per-event integers put back (slices other than X keep them in the set).
     std::uint32_t argsWithPerEvent(const RawEvent& e);
     std::uint64_t idKey(const std::string& id);
-    void warn(const std::string& what, const std::string& firstPath);
+    void warn(const std::string& what, const std::string& firstPath,
+              profile::RepairKind kind = profile::RepairKind::Skipped)
+    {
+        b.repair(kind, what, firstPath);
+    }
     static std::int64_t numberOf(const std::string& idText, std::int64_t fallback);
 
     JsonReader& r;
     Profile& p;
     const ImportOptions& m_options;
+    profile::ProfileBuilder b;
     RawEvent m_event;
     std::string m_key, m_text;
     std::uint64_t m_events = 0;
@@ -137,12 +118,8 @@ private:
     bool m_kineto = false;
     nlohmann::json m_semantics; // "xpushark_semantics" of our own export (profile_semantics.h), if any
 
-    std::unordered_map<std::string, std::uint32_t> m_processes, m_threads, m_async, m_counterTracks;
-    std::unordered_map<std::uint32_t, std::vector<OpenSlice>> m_openB;   // by thread track
+    std::unordered_map<TrackId, std::vector<OpenSlice>> m_openB;         // by thread track
     std::unordered_map<std::string, std::vector<OpenSlice>> m_openAsync; // by pid/cat/id
-    std::vector<PendingFlow> m_flows;
-    std::vector<PendingFlowV2> m_flowsV2;
-    std::map<std::string, std::pair<std::uint64_t, std::string>> m_warnings; // what -> (count, first path)
 };
 
 } // namespace xps::importing::detail

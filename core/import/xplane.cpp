@@ -496,7 +496,8 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                 if (planes == 0)
                     return notAnXSpace(where + ": the file is cut off or is not an xplane.pb");
                 // Best effort, as for a cut-off JSON trace: keep the planes read whole, say what is lost.
-                p.warnings.push_back(where + "; it and anything after it were dropped");
+                p.addRepair(profile::RepairKind::Truncated, 0,
+                            where + "; it and anything after it were dropped");
                 break;
             }
             if (!addPlane(plane, c))
@@ -511,15 +512,15 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                 !coded.ReadString(&value, static_cast<int>(std::min<std::uint32_t>(length, INT_MAX)))) {
                 if (planes == 0)
                     return notAnXSpace("cut off at byte " + text::withThousands(at));
-                p.warnings.push_back(
-                    "the file is cut off at byte " + text::withThousands(at) +
-                    " after its planes: hostnames, errors or warnings after it were dropped");
+                p.addRepair(profile::RepairKind::Truncated, 0,
+                            "the file is cut off at byte " + text::withThousands(at) +
+                                " after its planes: hostnames, errors or warnings after it were dropped");
                 break;
             }
             if (field == 2)
-                p.warnings.push_back("the profiler reported: " + value);
+                p.addRepair(profile::RepairKind::Reported, 0, "the profiler reported: " + value);
             else if (field == 3)
-                p.warnings.push_back("the profiler warned: " + value);
+                p.addRepair(profile::RepairKind::Reported, 0, "the profiler warned: " + value);
             else
                 hostnames.push_back(std::move(value));
         } else if (!WireFormatLite::SkipField(&coded, tag)) {
@@ -527,8 +528,9 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
             if (planes == 0)
                 return notAnXSpace("unreadable field " + std::to_string(field) + " at byte " +
                                    text::withThousands(at));
-            p.warnings.push_back("unreadable data at byte " + text::withThousands(at) + " after plane " +
-                                 std::to_string(planes - 1) + ": the rest was dropped");
+            p.addRepair(profile::RepairKind::Truncated, 0,
+                        "unreadable data at byte " + text::withThousands(at) + " after plane " +
+                            std::to_string(planes - 1) + ": the rest was dropped");
             break;
         }
         if (options.progress && !options.progress(file.fileOffset()))
@@ -545,11 +547,11 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     const std::uint64_t aggregated = c.aggregated, unknownMetadata = c.unknownMetadata;
     std::vector<FlowEnd>& flowEnds = c.flowEnds;
     if (aggregated > 0)
-        p.warnings.push_back(text::withThousands(aggregated) +
-                             " aggregated events (num_occurrences, no time of their own) were skipped");
+        p.addRepair(profile::RepairKind::Skipped, aggregated,
+                    "aggregated events (num_occurrences, no time of their own) were skipped");
     if (unknownMetadata > 0)
-        p.warnings.push_back(text::withThousands(unknownMetadata) +
-                             " events name metadata their plane does not have; each is named by its id");
+        p.addRepair(profile::RepairKind::Assumed, unknownMetadata,
+                    "events name metadata their plane does not have; each is named by its id");
     for (const profile::Slice& s : p.slices)
         if (profile::isDeviceWork(p.classOf(s)))
             p.tracks[s.track()].device = true;

@@ -47,6 +47,15 @@ std::string formatPercent(Nanos part, Nanos whole)
     return b;
 }
 
+std::vector<std::string> Profile::warningLines() const
+{
+    std::vector<std::string> lines;
+    lines.reserve(repairs.size());
+    for (const ImportRepair& r : repairs)
+        lines.push_back(r.text());
+    return lines;
+}
+
 std::uint32_t Profile::intern(std::string_view s)
 {
     if (const auto it = m_stringIds.find(s); it != m_stringIds.end())
@@ -97,11 +106,13 @@ std::uint32_t Profile::typeOf(std::string_view name, std::string_view category, 
 std::vector<std::uint32_t> Profile::finish()
 {
     // Warnings quote what the file said (a profiler's own warning, a bad value): keep them valid text too.
-    for (std::string& w : warnings)
-        text::repairUtf8(w);
+    for (ImportRepair& r : repairs) {
+        text::repairUtf8(r.what);
+        text::repairUtf8(r.firstAt);
+    }
     if (m_repairedStrings > 0)
-        warnings.push_back(text::withThousands(m_repairedStrings) +
-                           " names or argument sets held invalid UTF-8; each invalid sequence was replaced by U+FFFD");
+        addRepair(RepairKind::Replaced, m_repairedStrings,
+                  "names or argument sets held invalid UTF-8; each invalid sequence was replaced by U+FFFD");
     // Every analysis subtracts times of different events (gaps, spans, buckets): held within +-kTimeLimit,
     // any two differ by less than INT64_MAX. A real profile is nowhere near (2^62 ns is 146 years).
     std::uint64_t clamped = 0;
@@ -118,9 +129,8 @@ std::vector<std::uint32_t> Profile::finish()
         c.time = time;
     }
     if (clamped > 0)
-        warnings.push_back(
-            text::withThousands(clamped) +
-            " events lay beyond 2^62 ns (146 years) from the clock's zero; held at that limit");
+        addRepair(RepairKind::Clamped, clamped,
+                  "events lay beyond 2^62 ns (146 years) from the clock's zero; held at that limit");
     // Order: by track, then start, then the longer first (a parent before the child that starts with it).
     const auto before = [](const Slice& x, const Slice& y) {
         if (x.track() != y.track())
@@ -226,10 +236,9 @@ std::vector<std::uint32_t> Profile::finish()
         t.sliceCount = i - t.firstSlice;
     }
     if (improper > 0)
-        warnings.push_back(
-            std::to_string(improper) +
-            " slices overlap the slice they start in without ending inside it; each is drawn one "
-            "row below it");
+        addRepair(RepairKind::Nesting, improper,
+                  "slices overlap the slice they start in without ending inside it; each is drawn one row "
+                  "below it");
 
     std::stable_sort(counters.begin(), counters.end(), [](const CounterSample& a, const CounterSample& b) {
         return a.track != b.track ? a.track < b.track : a.time < b.time;

@@ -10,6 +10,8 @@
 // kernel with the same grid share one set. The per-event counters Kineto writes into every event's args
 // (correlation, External id) are the one number a slice keeps for itself: `link`.
 
+#include "profile/import_repair.h"
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -139,7 +141,7 @@ class Profile
 public:
     std::string source;                // the file it came from
     std::string format;                // "Chrome trace JSON", "PyTorch profiler (Kineto) JSON", ...
-    std::vector<std::string> warnings; // what was skipped or repaired, in words
+    std::vector<ImportRepair> repairs; // what was skipped or repaired, in the order first met
     std::vector<std::pair<std::string, std::string>> metadata; // top-level keys other than the events
 
     std::vector<Track> tracks;
@@ -148,6 +150,13 @@ public:
     std::vector<CounterSample> counters; // after finish(): grouped by track, sorted by time
     std::vector<Flow> flows;
     std::vector<SliceArg> sliceArgs; // after finish(): sorted by slice
+
+    void addRepair(RepairKind kind, std::uint64_t count, std::string what, std::string firstAt = {})
+    {
+        repairs.push_back({kind, count, std::move(what), std::move(firstAt)});
+    }
+    // Each repair as one line of text, in order: what `info`, reports and the explorer show as warnings.
+    std::vector<std::string> warningLines() const;
 
     // Interning. String id 0 is "". Argument set 0 is none.
     std::uint32_t intern(std::string_view s);

@@ -37,9 +37,9 @@ std::string describeProfile(const Profile& p)
     for (const Track& t : p.tracks)
         if (t.kind == TrackKind::Process)
             out << "  process " << t.pid << " \"" << t.name << "\"" << (t.device ? " (device)" : "") << "\n";
-    if (!p.warnings.empty()) {
+    if (!p.repairs.empty()) {
         out << "warnings:\n";
-        for (const std::string& w : p.warnings)
+        for (const std::string& w : p.warningLines())
             out << "  " << w << "\n";
     }
     return out.str();
@@ -146,9 +146,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             << formatPercent(f.estimatedSavings, a.span) << "); look at " << formatMs(f.from - p.startTime())
             << " .. " << formatMs(f.to - p.startTime()) << "\n";
     }
-    if (!p.warnings.empty()) {
+    if (!p.repairs.empty()) {
         out << "\nimport warnings:\n";
-        for (const std::string& w : p.warnings)
+        for (const std::string& w : p.warningLines())
             out << "  " << w << "\n";
     }
     return out.str();
@@ -231,7 +231,14 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                                  {"from_ns", f.from},
                                  {"to_ns", f.to}});
     }
-    j["warnings"] = p.warnings;
+    j["warnings"] = p.warningLines();
+    nlohmann::json repairs = nlohmann::json::array();
+    for (const ImportRepair& r : p.repairs)
+        repairs.push_back({{"kind", std::string(repairKindName(r.kind))},
+                           {"count", r.count},
+                           {"what", r.what},
+                           {"first_at", r.firstAt}});
+    j["repairs"] = std::move(repairs);
     return j;
 }
 

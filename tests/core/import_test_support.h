@@ -182,7 +182,7 @@ inline tensorflow::profiler::XSpace trainStepXSpace()
 
 inline bool hasWarning(const Profile& p, const std::string& part)
 {
-    for (const std::string& w : p.warnings)
+    for (const std::string& w : p.warningLines())
         if (w.find(part) != std::string::npos)
             return true;
     return false;

@@ -25,7 +25,7 @@ inline std::string roundTripDifference(const profile::Profile& original)
     if (p.slices.size() != original.slices.size())
         return "slices: " + std::to_string(p.slices.size()) + " vs " + std::to_string(original.slices.size());
     if (p.flows.size() != original.flows.size()) {
-        std::string w = p.warnings.empty() ? std::string() : p.warnings.front();
+        std::string w = p.repairs.empty() ? std::string() : p.repairs.front().text();
         return "flows: " + std::to_string(p.flows.size()) + " vs " + std::to_string(original.flows.size()) +
                (w.empty() ? "" : " (" + w + ")");
     }

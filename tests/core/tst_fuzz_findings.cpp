@@ -38,7 +38,7 @@ std::string analyzeJson(const profile::Profile& p)
 
 bool anyWarningContains(const profile::Profile& p, std::string_view what)
 {
-    for (const std::string& w : p.warnings)
+    for (const std::string& w : p.warningLines())
         if (w.find(what) != std::string::npos)
             return true;
     return false;
@@ -56,7 +56,7 @@ private slots:
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
         QVERIFY2(
             anyWarningContains(*p, "invalid UTF-8 (each invalid sequence replaced by U+FFFD); the first at "),
-            p->warnings.empty() ? "no warning" : p->warnings.back().c_str());
+            p->repairs.empty() ? "no warning" : p->warningLines().back().c_str());
         const std::string json = analyzeJson(*p);
         QVERIFY(text::isValidUtf8(json));
         QVERIFY(json.find("\xef\xbf\xbd") != std::string::npos); // the replaced name is kept, with U+FFFD
@@ -66,7 +66,7 @@ private slots:
     {
         auto p = importing::importProfile(finding("abort_analyze_json_xspace_warning_utf8.xplane.pb"));
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
-        for (const std::string& w : p->warnings)
+        for (const std::string& w : p->warningLines())
             QVERIFY2(text::isValidUtf8(w), w.c_str());
         QVERIFY(text::isValidUtf8(analyzeJson(*p)));
     }

@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(30));
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Host)], us(45));
         QCOMPARE(a.criticalPath.byKind[std::size_t(profile::PathSegmentKind::Communication)], us(20));
-        QVERIFY(p.warnings.empty());
+        QVERIFY(p.repairs.empty());
     }
 
     void anExportReimportsAsTheSameProfile()
@@ -152,8 +152,9 @@ private slots:
         const Profile p = importRank(convertedRank(true), dir);
         QCOMPARE(p.slices.size(), std::size_t(5));
         QCOMPARE(metadata(p, "nodes"), std::string("8 read, 5 placed"));
-        QCOMPARE(p.warnings.size(), std::size_t(1));
-        const std::string& w = p.warnings[0];
+        QCOMPARE(p.repairs.size(), std::size_t(1));
+        QCOMPARE(p.repairs[0].kind, profile::RepairKind::Skipped);
+        const std::string w = p.repairs[0].text();
         QVERIFY2(w.find("3 nodes are in a data dependency cycle or wait on one; not placed") == 0, w.c_str());
         QVERIFY2(w.find("A cycle on rank 0: node 20 -> node 21 -> node 20") != std::string::npos, w.c_str());
     }

@@ -6,6 +6,8 @@
 
 #include "export/profile_chrome.h"
 #include "import/json_reader.h"
+#include "profile/profile_analysis.h"
+#include "profile/profile_report.h"
 
 #include <filesystem>
 #include <fstream>
@@ -156,6 +158,27 @@ private slots:
         QVERIFY(hasWarning(p, "1 slices had a begin but no end"));
         QVERIFY(hasWarning(p, "events of phase \"O\""));
         QCOMPARE(named(p, "never ends")[0]->end(), p.endTime());
+        // The same repairs typed: by kind, with their count and first place apart.
+        const auto repairOf = [&](std::string_view what) -> const profile::ImportRepair* {
+            for (const profile::ImportRepair& r : p.repairs)
+                if (r.what.find(what) != std::string::npos)
+                    return &r;
+            return nullptr;
+        };
+        const profile::ImportRepair* negative = repairOf("negative \"dur\"");
+        QVERIFY(negative);
+        QCOMPARE(negative->kind, profile::RepairKind::Skipped);
+        QCOMPARE(negative->count, std::uint64_t(1));
+        QCOMPARE(negative->firstAt, std::string("$[21].dur"));
+        QVERIFY(repairOf("had a begin but no end"));
+        QCOMPARE(repairOf("had a begin but no end")->kind, profile::RepairKind::Closed);
+        const nlohmann::json json = profile::profileAnalysisJson(p, profile::analyzeProfile(p));
+        QCOMPARE(json["repairs"].size(), p.repairs.size());
+        QCOMPARE(json["warnings"].size(), p.repairs.size());
+        bool found = false;
+        for (const nlohmann::json& r : json["repairs"])
+            found = found || (r["kind"] == "skipped" && r["first_at"] == "$[21].dur" && r["count"] == 1);
+        QVERIFY(found);
     }
 
     void kinetoMemoryEventsBecomeCounters()
@@ -226,7 +249,7 @@ private slots:
         auto p = importing::importProfile(path);
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
         QCOMPARE(p->format, std::string("Chrome trace JSON"));
-        QVERIFY2(p->warnings.empty(), p->warnings.empty() ? "" : p->warnings[0].c_str());
+        QVERIFY2(p->repairs.empty(), p->repairs.empty() ? "" : p->repairs[0].text().c_str());
         QCOMPARE(p->slices.size(), std::size_t(60));
         QCOMPARE(p->tracks[trackNamed(*p, "node")].kind, profile::TrackKind::Process);
         QCOMPARE(p->tracks[trackNamed(*p, "JavaScriptMainThread")].kind, profile::TrackKind::Thread);

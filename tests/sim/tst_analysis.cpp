@@ -162,7 +162,7 @@ private slots:
         const double mhz = a.replayed->trace.machine.clockMhz;
         const profile::Profile p = analysis::replayAsProfile(*a.view, "matmul_naive");
         QCOMPARE(p.format, std::string(profile::kReplayFormat));
-        QVERIFY(p.warnings.empty());
+        QVERIFY(p.repairs.empty());
         const auto named = [&](const std::string& name) {
             std::vector<std::uint32_t> out;
             for (std::uint32_t i = 0; i < p.slices.size(); ++i)

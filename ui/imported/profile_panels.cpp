@@ -136,9 +136,9 @@ void ProfileSummaryPanel::refresh()
         }
         html += tr("Critical path %1:%2<br>").arg(formatDuration(a.criticalPath.length), parts);
     }
-    if (!run->profile.warnings.empty())
+    if (!run->profile.repairs.empty())
         html += tr("<i>%n import warning(s); see the CLI's info command</i>", nullptr,
-                   static_cast<int>(run->profile.warnings.size()));
+                   static_cast<int>(run->profile.repairs.size()));
     m_breakdown->setText(html);
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const profile::ProfileFinding& f = a.findings[i];

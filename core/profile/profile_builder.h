@@ -1,0 +1,129 @@
+#pragma once
+// The one way an importer writes a Profile (issue #23, step 2; Perfetto's track, slice and flow trackers):
+// tracks made once per key, slices and counter samples appended under the import's event limit, flows
+// linked by the ids this builder handed out or by the ids the file gives them, repairs counted by kind with
+// their first location, and finish(), which sorts once and binds everything to where the slices went.
+// Before it, each importer pushed into Profile's vectors and re-linked its flows through finish()'s
+// permutation by hand.
+//
+// A SliceId is the slice's place in arrival order: stable while the import runs, whatever finish() does.
+
+#include "profile/profile.h"
+#include "util/strong_id.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace xps::profile {
+
+using TrackId = StrongId<struct TrackTag>;
+using SliceId = StrongId<struct SliceTag>;
+
+// Chrome's flow events (v1): s starts a flow, t steps it, f finishes it; bound after sorting to the slice
+// that encloses the step's time on its thread, or (f with "bp": "e" absent) the next slice to start there.
+enum class FlowPhase : std::uint8_t { Start, Step, Finish };
+
+class ProfileBuilder
+{
+public:
+    // Called when the import would keep more than `maxEvents` slices and counter samples (0: no limit) or
+    // more than 2^24 tracks (what Slice keeps of a track); it must throw: the importer's own error, with
+    // its location and its words for the limit (InputLimits::eventsMessage).
+    enum class Limit : std::uint8_t { Events, Tracks };
+    using LimitHandler = std::function<void(Limit)>;
+
+    ProfileBuilder(Profile& profile, std::uint64_t maxEvents, LimitHandler onLimit);
+
+    Profile& profile() { return m_p; }
+
+    // Tracks. The track of `kind` that `key` names; made by `make` the first time (which may make other
+    // tracks itself, its process say: the new track's id is taken after them).
+    template <typename Make> TrackId trackFor(TrackKind kind, const std::string& key, Make&& make)
+    {
+        auto& index = m_trackIndex[static_cast<int>(kind)];
+        if (const auto it = index.find(key); it != index.end())
+            return it->second;
+        Track t = make();
+        const TrackId id = addTrack(std::move(t));
+        index.emplace(key, id);
+        return id;
+    }
+    // How many tracks of `kind` trackFor has made (an importer numbers unnamed ones by it).
+    std::size_t keyedTracks(TrackKind kind) const { return m_trackIndex[static_cast<int>(kind)].size(); }
+    TrackId addTrack(Track track);
+    Track& track(TrackId id) { return m_p.tracks[id.value]; }
+
+    // Events. The duration is made safe to store (boundedDuration).
+    SliceId addSlice(TrackId track, Nanos start, Nanos duration, std::uint32_t type, std::uint32_t args,
+                     std::uint32_t link);
+    const Slice& slice(SliceId id) const { return m_p.slices[id.value]; }
+    std::size_t sliceCount() const { return m_p.slices.size(); }
+    // An integer argument of this slice alone (profile::SliceArg).
+    void addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value);
+    void addCounter(TrackId track, Nanos time, double value);
+
+    // Flows. Between two slices of this builder.
+    void addFlow(SliceId from, SliceId to, std::uint32_t type);
+    // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; `order` breaks ties of
+    // steps at the same time (the event's place in the file).
+    void addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing, TrackId track,
+                     Nanos time, std::uint64_t order);
+    // A slice's end of a flow named by `id` alone (Chrome's flow v2: bind_id with flow_out / flow_in): each
+    // flow_in is joined to the latest flow_out of its id that starts before it.
+    void addFlowEnd(std::uint64_t id, SliceId slice, bool out);
+    // Flows to add only if, once every other flow is bound, none has category `category` (Kineto's ac2g:
+    // older files carry none, and their launches are linked by correlation id instead).
+    void addFallbackFlow(SliceId from, SliceId to, std::uint32_t type, std::uint32_t category);
+
+    // Repairs, counted per (kind, what) in the order first met; the first location kept.
+    void repair(RepairKind kind, const std::string& what, const std::string& firstAt = {});
+    // A repair already counted, or a statement of its own (count 0).
+    void addRepair(RepairKind kind, std::uint64_t count, std::string what, std::string firstAt = {});
+
+    // Sorts and nests (Profile::finish), then binds every flow. Returns where each SliceId went (new index by
+    // SliceId value), for what an importer keeps beside the profile.
+    std::vector<std::uint32_t> finish();
+
+private:
+    void checkEventLimit() const;
+    void bindFlowSteps();
+    void bindFlowEnds(const std::vector<std::uint32_t>& moved);
+
+    struct FlowStep
+    {
+        std::uint32_t type;
+        std::uint64_t id;
+        FlowPhase phase;
+        bool enclosing;
+        std::uint32_t track;
+        Nanos time;
+        std::uint64_t order;
+    };
+    struct FlowEnd
+    {
+        std::uint64_t id;
+        std::uint32_t slice;
+        bool out;
+    };
+    struct FallbackFlow
+    {
+        Flow flow;
+        std::uint32_t category;
+    };
+
+    Profile& m_p;
+    std::uint64_t m_maxEvents;
+    LimitHandler m_onLimit;
+    std::unordered_map<std::string, TrackId> m_trackIndex[4]; // by TrackKind
+    std::vector<Flow> m_flows;                                // by SliceId until finish()
+    std::vector<FlowStep> m_flowSteps;
+    std::vector<FlowEnd> m_flowEnds;
+    std::vector<FallbackFlow> m_fallbackFlows;
+    std::map<std::pair<RepairKind, std::string>, std::size_t> m_repairIndex; // -> index in Profile::repairs
+};
+
+} // namespace xps::profile
