@@ -298,10 +298,12 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     }
 }
 
-void Importer::linkByCorrelation()
+namespace {
+
+// Old Kineto files and ROCm traces carry no ac2g flow events: their launches are found by the correlation id
+// the runtime call and the device work share.
+void linkByCorrelation(const Profile& p, std::vector<profile::Flow>& out, std::uint32_t type)
 {
-    // Old Kineto files and ROCm traces carry no ac2g flow events: their launches are found by the
-    // correlation id the runtime call and the device work share (added only if no ac2g flow binds).
     std::unordered_map<std::uint32_t, std::uint32_t> runtimeByCorrelation;
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const profile::Slice& s = p.slices[i];
@@ -310,16 +312,16 @@ void Importer::linkByCorrelation()
     }
     if (runtimeByCorrelation.empty())
         return;
-    const std::uint32_t ac2g = p.intern("ac2g");
-    const std::uint32_t type = p.typeOf("launch", "ac2g", SliceClass::Other);
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const profile::Slice& s = p.slices[i];
         if (s.link == 0 || !profile::isDeviceWork(p.classOf(s)))
             continue;
         if (const auto it = runtimeByCorrelation.find(s.link); it != runtimeByCorrelation.end())
-            b.addFallbackFlow(SliceId(it->second), SliceId(i), type, ac2g);
+            out.push_back({it->second, i, type});
     }
 }
+
+} // namespace
 
 void Importer::finish()
 {
@@ -370,7 +372,10 @@ void Importer::finish()
             b.addRepair(profile::RepairKind::Skipped, malformed,
                         "malformed entries of $." + std::string(kSemanticsKey) + " were ignored");
 
-    linkByCorrelation();
+    const std::uint32_t launch = p.typeOf("launch", "ac2g", SliceClass::Other);
+    b.setFallbackLinker(p.intern("ac2g"), [launch](const Profile& finished, std::vector<profile::Flow>& out) {
+        linkByCorrelation(finished, out, launch);
+    });
     b.finish();
     p.format = m_kineto ? "PyTorch profiler (Kineto) JSON" : "Chrome trace JSON";
 }

@@ -84,7 +84,6 @@ private:
     void readArgs(RawEvent& e);
     void place(const RawEvent& e, std::uint64_t index, const std::string& arrayPath);
     void finish();
-    void linkByCorrelation();
 
     TrackId processTrack(const std::string& pid);
     TrackId threadTrack(const std::string& pid, const std::string& tid);

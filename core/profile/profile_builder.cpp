@@ -72,9 +72,10 @@ void ProfileBuilder::addFlowEnd(std::uint64_t id, SliceId slice, bool out)
     m_flowEnds.push_back({id, slice.value, out});
 }
 
-void ProfileBuilder::addFallbackFlow(SliceId from, SliceId to, std::uint32_t type, std::uint32_t category)
+void ProfileBuilder::setFallbackLinker(std::uint32_t category, FallbackLinker link)
 {
-    m_fallbackFlows.push_back({{from.value, to.value, type}, category});
+    m_fallbackCategory = category;
+    m_fallbackLinker = std::move(link);
 }
 
 void ProfileBuilder::repair(RepairKind kind, const std::string& what, const std::string& firstAt)
@@ -102,14 +103,13 @@ std::vector<std::uint32_t> ProfileBuilder::finish()
     m_flows = {};
     bindFlowSteps();
     bindFlowEnds(moved);
-    if (!m_fallbackFlows.empty()) {
-        const std::uint32_t category = m_fallbackFlows.front().category;
-        const bool bound = std::any_of(m_p.flows.begin(), m_p.flows.end(),
-                                       [&](const Flow& f) { return m_p.types[f.type].category == category; });
+    if (m_fallbackLinker) {
+        const bool bound = std::any_of(m_p.flows.begin(), m_p.flows.end(), [&](const Flow& f) {
+            return m_p.types[f.type].category == m_fallbackCategory;
+        });
         if (!bound)
-            for (const FallbackFlow& f : m_fallbackFlows)
-                m_p.flows.push_back({where(f.flow.from), where(f.flow.to), f.flow.type});
-        m_fallbackFlows = {};
+            m_fallbackLinker(m_p, m_p.flows);
+        m_fallbackLinker = nullptr;
     }
     m_p.flows.shrink_to_fit();
     return moved;

@@ -75,9 +75,11 @@ public:
     // A slice's end of a flow named by `id` alone (Chrome's flow v2: bind_id with flow_out / flow_in): each
     // flow_in is joined to the latest flow_out of its id that starts before it.
     void addFlowEnd(std::uint64_t id, SliceId slice, bool out);
-    // Flows to add only if, once every other flow is bound, none has category `category` (Kineto's ac2g:
-    // older files carry none, and their launches are linked by correlation id instead).
-    void addFallbackFlow(SliceId from, SliceId to, std::uint32_t type, std::uint32_t category);
+    // Flows worked out from the finished profile (slices sorted, indexes final), asked for only if no bound
+    // flow has category `category`: Kineto's ac2g, which older files lack, their launches then linked by
+    // correlation id. Lazy, because a file that has them would pay a pass and a map over all its slices.
+    using FallbackLinker = std::function<void(const Profile&, std::vector<Flow>& out)>;
+    void setFallbackLinker(std::uint32_t category, FallbackLinker link);
 
     // Repairs, counted per (kind, what) in the order first met; the first location kept.
     void repair(RepairKind kind, const std::string& what, const std::string& firstAt = {});
@@ -109,11 +111,6 @@ private:
         std::uint32_t slice;
         bool out;
     };
-    struct FallbackFlow
-    {
-        Flow flow;
-        std::uint32_t category;
-    };
 
     Profile& m_p;
     std::uint64_t m_maxEvents;
@@ -122,7 +119,8 @@ private:
     std::vector<Flow> m_flows;                                // by SliceId until finish()
     std::vector<FlowStep> m_flowSteps;
     std::vector<FlowEnd> m_flowEnds;
-    std::vector<FallbackFlow> m_fallbackFlows;
+    std::uint32_t m_fallbackCategory = kNone;
+    FallbackLinker m_fallbackLinker;
     std::map<std::pair<RepairKind, std::string>, std::size_t> m_repairIndex; // -> index in Profile::repairs
 };
 

@@ -186,17 +186,25 @@ private slots:
             auto b = builderOf(p);
             const TrackId host = b.addTrack(threadTrack(TrackId(), "host")),
                           gpu = b.addTrack(threadTrack(TrackId(), "gpu"));
-            const SliceId launch =
-                b.addSlice(host, 0, 10, p.typeOf("launch", "", profile::SliceClass::Runtime), 0, 1);
             const SliceId kernel =
                 b.addSlice(gpu, 20, 10, p.typeOf("kernel", "", profile::SliceClass::Kernel), 0, 1);
-            const std::uint32_t ac2g = p.intern("ac2g");
+            const SliceId launch =
+                b.addSlice(host, 0, 10, p.typeOf("launch", "", profile::SliceClass::Runtime), 0, 1);
             if (fileHasAc2g)
                 b.addFlow(launch, kernel, p.typeOf("from file", "ac2g", profile::SliceClass::Other));
-            b.addFallbackFlow(launch, kernel, p.typeOf("by correlation", "ac2g", profile::SliceClass::Other),
-                              ac2g);
+            int asked = 0;
+            const std::uint32_t byCorrelation =
+                p.typeOf("by correlation", "ac2g", profile::SliceClass::Other);
+            b.setFallbackLinker(p.intern("ac2g"),
+                                [&](const profile::Profile& finished, std::vector<profile::Flow>& out) {
+                                    ++asked;
+                                    // Called on the finished profile: host's slice sorts first now.
+                                    QCOMPARE(finished.nameOf(finished.slices[0]), std::string("launch"));
+                                    out.push_back({0, 1, byCorrelation});
+                                });
             b.finish();
-            QCOMPARE(p.flows.size(), std::size_t(1));
+            QCOMPARE(asked, fileHasAc2g ? 0 : 1);
+            QCOMPARE(flowNames(p), (Names{{"launch", "kernel"}}));
             QCOMPARE(p.string(p.types[p.flows[0].type].name),
                      std::string(fileHasAc2g ? "from file" : "by correlation"));
         }
