@@ -4,6 +4,7 @@
 #include "import/chakra_json.h"
 #include "import/chakra_ranks.h"
 #include "import/json_reader.h"
+#include "profile/profile_builder.h"
 #include "util/text.h"
 
 #include "import/proto/et_def.pb.h"
@@ -23,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace xps::importing {
@@ -461,10 +463,13 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
         }
     }
 
-    // The profile: a process per rank, a thread per stream it used.
-    std::vector<std::array<std::uint32_t, kStreams + 1>> tracks(ranks.size());
+    // The profile: a process per rank, a thread per stream it used. The node count was bounded above, and
+    // tracks are at most ranks x streams: the builder's limits cannot be reached.
+    profile::ProfileBuilder b(
+        p, 0, [](profile::ProfileBuilder::Limit) { throw std::length_error("more than 16,777,216 tracks"); });
+    std::vector<std::array<profile::TrackId, kStreams + 1>> tracks(ranks.size());
     const std::uint32_t idKey = p.intern("node_id");
-    std::vector<std::uint32_t> sliceOf(work.size(), profile::kNone);
+    std::vector<profile::SliceId> sliceOf(work.size());
     std::size_t unplaced = 0;
     for (int r = 0; r < rankCount; ++r) {
         profile::Track process;
@@ -473,9 +478,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
         process.sortIndex = process.pid;
         process.name = "rank " + std::to_string(process.pid);
         process.device = true;
-        const auto processIndex = static_cast<std::uint32_t>(p.tracks.size());
-        p.tracks.push_back(process);
-        tracks[static_cast<std::size_t>(r)].fill(profile::kNone);
+        const profile::TrackId processId = b.addTrack(process);
         for (std::size_t i = firstOfRank[static_cast<std::size_t>(r)]; i < work.size() && work[i].rank == r;
              ++i) {
             const Work& w = work[i];
@@ -485,18 +488,17 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             }
             const std::size_t s =
                 w.stream == kNoStream ? std::size_t(kStreams) : static_cast<std::size_t>(w.stream);
-            std::uint32_t& track = tracks[static_cast<std::size_t>(r)][s];
-            if (track == profile::kNone) {
+            profile::TrackId& track = tracks[static_cast<std::size_t>(r)][s];
+            if (!track.valid()) {
                 profile::Track t;
                 t.kind = TrackKind::Thread;
-                t.parent = processIndex;
+                t.parent = processId.value;
                 t.pid = process.pid;
                 t.tid = static_cast<std::int64_t>(s);
                 t.sortIndex = static_cast<std::int64_t>(s);
                 t.name = s == kStreams ? "other" : kStreamNames[s];
                 t.device = s != kCpu;
-                track = static_cast<std::uint32_t>(p.tracks.size());
-                p.tracks.push_back(t);
+                track = b.addTrack(std::move(t));
             }
             const pb::Node& n = ranks[static_cast<std::size_t>(r)][w.node];
             std::string args = "{";
@@ -512,27 +514,22 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                                    : w.stream == kComm   ? SliceClass::Communication
                                    : w.stream == kMemory ? SliceClass::Memcpy
                                                          : SliceClass::Other;
-            profile::Slice slice;
-            slice.start = w.start;
-            slice.duration = profile::boundedDuration(w.start, w.duration);
-            slice.trackAndDepth = track << 8;
-            slice.type = p.typeOf(n.name().empty() ? "node " + std::to_string(n.id()) : n.name(),
-                                  pb::NodeType_Name(n.type()), cls);
-            slice.args = p.internArgs(args);
-            sliceOf[i] = static_cast<std::uint32_t>(p.slices.size());
+            const std::uint32_t type =
+                p.typeOf(n.name().empty() ? "node " + std::to_string(n.id()) : n.name(),
+                         pb::NodeType_Name(n.type()), cls);
+            sliceOf[i] = b.addSlice(track, w.start, w.duration, type, p.internArgs(args), 0);
             if (n.id() <= static_cast<std::uint64_t>(INT64_MAX))
-                p.sliceArgs.push_back({sliceOf[i], idKey, static_cast<std::int64_t>(n.id())});
-            p.slices.push_back(slice);
+                b.addSliceArg(sliceOf[i], idKey, static_cast<std::int64_t>(n.id()));
         }
     }
     const std::uint32_t dataFlow = p.typeOf("data", "dependency", SliceClass::Other);
     // Control dependencies are drawn, but are not "dependency" flows: the critical path does not follow them.
     const std::uint32_t ctrlFlow = p.typeOf("control", "control dependency", SliceClass::Other);
     for (const Dependency& d : deps)
-        if (sliceOf[d.from] != profile::kNone && sliceOf[d.to] != profile::kNone)
-            p.flows.push_back({sliceOf[d.from], sliceOf[d.to], d.data ? dataFlow : ctrlFlow});
+        if (sliceOf[d.from].valid() && sliceOf[d.to].valid())
+            b.addFlow(sliceOf[d.from], sliceOf[d.to], d.data ? dataFlow : ctrlFlow);
     if (unknownDeps > 0)
-        p.addRepair(profile::RepairKind::Skipped, unknownDeps,
+        b.addRepair(profile::RepairKind::Skipped, unknownDeps,
                     "data dependencies name a node the rank does not have (or the node itself); ignored");
     if (unknownCtrlDeps > 0)
         p.metadata.emplace_back("control dependencies",
@@ -541,15 +538,15 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
                                     "traces converted from PyTorch); like all control dependencies, they "
                                     "order nothing");
     if (untimed > 0)
-        p.addRepair(profile::RepairKind::Assumed, untimed,
+        b.addRepair(profile::RepairKind::Assumed, untimed,
                     "compute nodes have no duration_micros; each took no time");
     p.metadata.emplace_back("nodes", text::withThousands(work.size()) + " read, " +
                                          text::withThousands(work.size() - unplaced) + " placed");
     if (unplaced > 0)
-        p.addRepair(profile::RepairKind::Skipped, unplaced,
+        b.addRepair(profile::RepairKind::Skipped, unplaced,
                     "nodes are in a data dependency cycle or wait on one; not placed. " +
                         describeCycle(work, ranks, files));
-    p.finish();
+    b.finish();
     return p;
 }
 
