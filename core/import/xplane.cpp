@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -207,8 +208,15 @@ thread_local ArenaBlockPool* ArenaBlockPool::t_pool = nullptr;
 // What converting the planes one by one accumulates.
 struct Conversion
 {
-    explicit Conversion(Profile& profile) : p(profile) {}
+    explicit Conversion(Profile& profile)
+        : p(profile), b(profile, 0, [](profile::ProfileBuilder::Limit) {
+              throw std::length_error("more than 16,777,216 tracks"); // addPlane checks first
+          })
+    {
+    }
     Profile& p;
+    // Events are counted against maxEvents here, plane by plane, so that the error names the plane.
+    profile::ProfileBuilder b;
     std::uint64_t maxEvents = 0; // 0: no limit
     bool overLimit = false;
     std::vector<FlowEnd> flowEnds;
@@ -265,8 +273,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     process.name = plane.name().empty() ? "plane " + std::to_string(plane.id()) : plane.name();
     const std::uint32_t planeIndex = c.planes++;
     DeviceClock clock;
-    const auto processIndex = static_cast<std::uint32_t>(p.tracks.size());
-    p.tracks.push_back(process);
+    const profile::TrackId processId = c.b.addTrack(process);
     std::unordered_map<std::int64_t, std::string> statNames;
     const auto statName = [&](std::int64_t id) -> const std::string& {
         auto [it, added] = statNames.try_emplace(id);
@@ -318,7 +325,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             }
             if (perEventSlice != profile::kNone &&
                 (key == "group_id" || key == "run_id" || key == "step_num")) {
-                p.sliceArgs.push_back({perEventSlice, p.intern(key), *integer});
+                c.b.addSliceArg(profile::SliceId(perEventSlice), p.intern(key), *integer);
                 return;
             }
         }
@@ -364,7 +371,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     for (const tensorflow::profiler::XLine& line : plane.lines()) {
         profile::Track thread;
         thread.kind = TrackKind::Thread;
-        thread.parent = processIndex;
+        thread.parent = processId.value;
         thread.pid = process.pid;
         thread.tid = line.id();
         thread.sortIndex = line.display_id() ? line.display_id() : line.id();
@@ -372,10 +379,9 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
                       : line.name().empty()        ? "line " + std::to_string(line.id())
                                                    : line.name();
         thread.device = process.device;
-        const auto trackIndex = static_cast<std::uint32_t>(p.tracks.size());
-        if (trackIndex >= (1u << 24))
+        if (p.tracks.size() >= (1u << 24))
             return false;
-        p.tracks.push_back(thread);
+        const profile::TrackId trackId = c.b.addTrack(thread);
         types.clear();
         for (const tensorflow::profiler::XEvent& event : line.events()) {
             if (c.maxEvents != 0 && p.slices.size() >= c.maxEvents) {
@@ -389,17 +395,18 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             const MetadataInfo& meta = metadataOf(event.metadata_id());
             if (!meta.known)
                 ++c.unknownMetadata;
-            const auto slice = static_cast<std::uint32_t>(p.slices.size());
-            profile::Slice s;
+            // The id the builder gives the slice added below (addStat keeps per-event values beside it).
+            const auto slice = static_cast<std::uint32_t>(c.b.sliceCount());
+            std::uint32_t args = 0;
             EventIds ids = meta.ids;
             if (event.stats().empty()) {
-                s.args = meta.argsAlone;
+                args = meta.argsAlone;
             } else {
                 std::string& members = c.args;
                 members = meta.members;
                 for (const auto& stat : event.stats())
                     addStat(stat, members, ids, slice);
-                s.args = members.empty() ? 0 : p.internArgs("{" + members + "}");
+                args = members.empty() ? 0 : p.internArgs("{" + members + "}");
             }
             for (int k = 0; k < 2; ++k)
                 if (ids.hasFlow[k])
@@ -411,15 +418,12 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
                                                            ids.facts.hloCategory, ids.facts.hloOp));
             const Nanos hostStart =
                 checked::saturatingAdd(line.timestamp_ns(), picosToNanos(event.offset_ps()));
-            std::tie(s.start, s.duration) = clock.timespan(
+            const auto [start, duration] = clock.timespan(
                 ids.facts, hostStart, profile::boundedDuration(hostStart, picosToNanos(event.duration_ps())));
-            s.trackAndDepth = trackIndex << 8;
-            s.type = type->second;
-            s.link = ids.link;
-            if (const SliceClass cls = p.types[s.type].cls;
+            if (const SliceClass cls = p.types[type->second].cls;
                 process.device && (cls == SliceClass::Memcpy || cls == SliceClass::Communication))
                 c.asyncPairs.note(slice, planeIndex, ids.facts, meta.name);
-            p.slices.push_back(s);
+            c.b.addSlice(trackId, start, duration, type->second, args, ids.link);
         }
     }
     c.onDeviceClock += clock.eventsOnDeviceClock();
@@ -496,8 +500,8 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                 if (planes == 0)
                     return notAnXSpace(where + ": the file is cut off or is not an xplane.pb");
                 // Best effort, as for a cut-off JSON trace: keep the planes read whole, say what is lost.
-                p.addRepair(profile::RepairKind::Truncated, 0,
-                            where + "; it and anything after it were dropped");
+                c.b.addRepair(profile::RepairKind::Truncated, 0,
+                              where + "; it and anything after it were dropped");
                 break;
             }
             if (!addPlane(plane, c))
@@ -512,15 +516,15 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                 !coded.ReadString(&value, static_cast<int>(std::min<std::uint32_t>(length, INT_MAX)))) {
                 if (planes == 0)
                     return notAnXSpace("cut off at byte " + text::withThousands(at));
-                p.addRepair(profile::RepairKind::Truncated, 0,
-                            "the file is cut off at byte " + text::withThousands(at) +
-                                " after its planes: hostnames, errors or warnings after it were dropped");
+                c.b.addRepair(profile::RepairKind::Truncated, 0,
+                              "the file is cut off at byte " + text::withThousands(at) +
+                                  " after its planes: hostnames, errors or warnings after it were dropped");
                 break;
             }
             if (field == 2)
-                p.addRepair(profile::RepairKind::Reported, 0, "the profiler reported: " + value);
+                c.b.addRepair(profile::RepairKind::Reported, 0, "the profiler reported: " + value);
             else if (field == 3)
-                p.addRepair(profile::RepairKind::Reported, 0, "the profiler warned: " + value);
+                c.b.addRepair(profile::RepairKind::Reported, 0, "the profiler warned: " + value);
             else
                 hostnames.push_back(std::move(value));
         } else if (!WireFormatLite::SkipField(&coded, tag)) {
@@ -528,9 +532,9 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
             if (planes == 0)
                 return notAnXSpace("unreadable field " + std::to_string(field) + " at byte " +
                                    text::withThousands(at));
-            p.addRepair(profile::RepairKind::Truncated, 0,
-                        "unreadable data at byte " + text::withThousands(at) + " after plane " +
-                            std::to_string(planes - 1) + ": the rest was dropped");
+            c.b.addRepair(profile::RepairKind::Truncated, 0,
+                          "unreadable data at byte " + text::withThousands(at) + " after plane " +
+                              std::to_string(planes - 1) + ": the rest was dropped");
             break;
         }
         if (options.progress && !options.progress(file.fileOffset()))
@@ -547,22 +551,21 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     const std::uint64_t aggregated = c.aggregated, unknownMetadata = c.unknownMetadata;
     std::vector<FlowEnd>& flowEnds = c.flowEnds;
     if (aggregated > 0)
-        p.addRepair(profile::RepairKind::Skipped, aggregated,
-                    "aggregated events (num_occurrences, no time of their own) were skipped");
+        c.b.addRepair(profile::RepairKind::Skipped, aggregated,
+                      "aggregated events (num_occurrences, no time of their own) were skipped");
     if (unknownMetadata > 0)
-        p.addRepair(profile::RepairKind::Assumed, unknownMetadata,
-                    "events name metadata their plane does not have; each is named by its id");
+        c.b.addRepair(profile::RepairKind::Assumed, unknownMetadata,
+                      "events name metadata their plane does not have; each is named by its id");
     for (const profile::Slice& s : p.slices)
         if (profile::isDeviceWork(p.classOf(s)))
             p.tracks[s.track()].device = true;
 
-    const std::vector<std::uint32_t> moved = p.finish();
-    c.asyncPairs.link(p, moved);
+    c.asyncPairs.link(c.b);
     // Producer -> consumer: same context type and id.
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> producers;
     for (const FlowEnd& f : flowEnds)
         if (f.producer)
-            producers[{f.type, f.id}].push_back(moved[f.slice]);
+            producers[{f.type, f.id}].push_back(f.slice);
     const std::uint32_t flowType = p.typeOf("context", "xprof", SliceClass::Other);
     for (const FlowEnd& f : flowEnds) {
         if (f.producer)
@@ -571,9 +574,10 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
         if (it == producers.end())
             continue;
         for (const std::uint32_t from : it->second)
-            if (from != moved[f.slice])
-                p.flows.push_back({from, moved[f.slice], flowType});
+            if (from != f.slice)
+                c.b.addFlow(profile::SliceId(from), profile::SliceId(f.slice), flowType);
     }
+    c.b.finish();
     return p;
 }
 

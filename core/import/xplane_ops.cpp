@@ -134,8 +134,9 @@ void AsyncPairs::note(std::uint32_t slice, std::uint32_t plane, const XlaOpFacts
     m_ends.push_back({slice, plane, end->second, flowId, std::move(end->first)});
 }
 
-std::uint64_t AsyncPairs::link(profile::Profile& p, const std::vector<std::uint32_t>& moved) const
+std::uint64_t AsyncPairs::link(profile::ProfileBuilder& builder) const
 {
+    profile::Profile& p = builder.profile();
     // Ends by (plane, flow id or stem), in time order; each done takes the oldest start still open (one HLO
     // instruction is never in flight twice, so first-in first-out is its execution order).
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::string_view>, std::vector<const End*>> groups;
@@ -145,19 +146,19 @@ std::uint64_t AsyncPairs::link(profile::Profile& p, const std::vector<std::uint3
     const std::uint32_t type =
         p.typeOf(profile::kAsyncPairFlow, profile::kAsyncPairFlowCategory, SliceClass::Other);
     std::uint64_t pairs = 0;
-    std::vector<std::uint32_t> open;
+    std::vector<profile::SliceId> open;
     for (auto& [key, ends] : groups) {
         std::stable_sort(ends.begin(), ends.end(), [&](const End* a, const End* b) {
-            const profile::Slice &x = p.slices[moved[a->slice]], &y = p.slices[moved[b->slice]];
+            const profile::Slice &x = p.slices[a->slice], &y = p.slices[b->slice];
             return x.start != y.start ? x.start < y.start : a->start && !b->start;
         });
         open.clear();
         std::size_t oldest = 0;
         for (const End* e : ends) {
             if (e->start) {
-                open.push_back(moved[e->slice]);
+                open.push_back(profile::SliceId(e->slice));
             } else if (oldest < open.size()) {
-                p.flows.push_back({open[oldest++], moved[e->slice], type});
+                builder.addFlow(open[oldest++], profile::SliceId(e->slice), type);
                 ++pairs;
             }
         }

@@ -12,6 +12,7 @@
 //   its transfer spans start -> done.
 
 #include "profile/profile.h"
+#include "profile/profile_builder.h"
 
 #include <cstdint>
 #include <optional>
@@ -62,15 +63,15 @@ private:
     std::uint64_t m_onDeviceClock = 0;
 };
 
-// Start and done events of asynchronous ops, paired after the profile is finished.
+// Start and done events of asynchronous ops, paired once every plane is read.
 class AsyncPairs
 {
 public:
     // Remembers a device event (slice index before finish()) that may be one end of an async op.
     void note(std::uint32_t slice, std::uint32_t plane, const XlaOpFacts& facts, std::string_view name);
-    // Adds a flow start -> done (profile::kAsyncPairFlow) for every pair found, with slice indices
-    // mapped through `moved` (Profile::finish()'s permutation). Returns the number of pairs.
-    std::uint64_t link(profile::Profile& p, const std::vector<std::uint32_t>& moved) const;
+    // Adds a flow start -> done (profile::kAsyncPairFlow) for every pair found, through the builder that
+    // made the slices (before it finishes). Returns the number of pairs.
+    std::uint64_t link(profile::ProfileBuilder& builder) const;
 
 private:
     struct End
