@@ -34,16 +34,16 @@ endif()
 target_compile_definitions(xps_compile_options INTERFACE
   QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)
 
-# Sanitizers cover core and everything linking it (CI runs the core tests this way).
+# Sanitizers cover core and everything linking it (CI runs the core and sim suites this way). With XPS_FUZZ
+# (the asan preset) the same objects are also instrumented for coverage (fuzzer-no-link), so that the suites
+# and the fuzz targets under fuzz/ (each linking libFuzzer's main) share one build. Any sanitizer report is a
+# finding: nothing recovers. The preset compiles at -O1 -gline-tables-only, OSS-Fuzz's defaults: a quarter
+# less compile time than -O2 -g, and reports keep file:line; asserts stay on.
 add_library(xps_sanitize INTERFACE)
-if(XPS_SANITIZE)
-  target_compile_options(xps_sanitize INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
-endif()
-# The fuzz build instruments core and sim for coverage (fuzzer-no-link); each target under fuzz/ links
-# libFuzzer's main. Any sanitizer report is a finding: nothing recovers. Its preset compiles at -O1
-# -gline-tables-only, OSS-Fuzz's defaults: a quarter less compile time than -O2 -g, reports keep file:line.
 if(XPS_FUZZ)
   target_compile_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(xps_sanitize INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
+elseif(XPS_SANITIZE)
+  target_compile_options(xps_sanitize INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
 endif()

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target (or all of them, one after another) for a while; any crash, sanitizer report,
-# timeout or memory blow-up fails the run and leaves the input in build-fuzz/findings/TARGET/.
+# timeout or memory blow-up fails the run and leaves the input in build-asan/findings/TARGET/.
 #
 #   scripts/fuzz.sh TARGET [SECONDS]      TARGET: one of the names below, or "all"; SECONDS: 60 by default
 #   scripts/fuzz.sh --list
 #
-# Installs clang and its fuzzer runtime if they are missing (Debian 12), configures and builds the `fuzz`
-# preset, and runs the target over its seeds (fuzz/corpus/TARGET, read only) and the corpus it grows
-# (build-fuzz/corpus/TARGET), with its dictionary (fuzz/dict) where it has one. The final line of each run
+# Installs what is missing (scripts/install-deps.sh: clang and its fuzzer runtime among it), configures the
+# `asan` preset and builds its fuzz targets, and runs the target over its seeds (fuzz/corpus/TARGET, read
+# only) and the corpus it grows (build-asan/corpus/TARGET), with its dictionary (fuzz/dict) where it has one. The final line of each run
 # gives executions, coverage and corpus size (libFuzzer's own figures). XPS_FUZZ_SEED=N fixes libFuzzer's
 # random seed (CI does, so a run is the same run every time); unset, each run explores anew.
 set -euo pipefail
@@ -43,30 +43,20 @@ if [ "$target" != all ] && [[ ! " ${targets[*]} " =~ " $target " ]]; then
   usage
 fi
 
-# clang 14 and its runtimes (libFuzzer, ASan, UBSan): only what is missing.
-missing=()
-for p in clang libclang-rt-14-dev ninja-build cmake libopenblas-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev \
-  protobuf-compiler libprotobuf-dev pkg-config; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  echo "fuzz.sh: installing ${missing[*]}"
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+# clang 14 and its runtimes (libFuzzer, ASan, UBSan), and what the build needs: only what is missing.
+./scripts/install-deps.sh
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+# The asan preset's build: core and sim instrumented once for the sanitizer suites and the fuzz targets.
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 # A sanitizer report names the function that failed, not only the library header it failed in.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 run_one() {
   local name=$1
-  local binary=build-fuzz/fuzz/fuzz_$name
-  local work=build-fuzz/corpus/$name findings=build-fuzz/findings/$name
+  local binary=build-asan/fuzz/fuzz_$name
+  local work=build-asan/corpus/$name findings=build-asan/findings/$name
   mkdir -p "$work" "$findings"
   local dict args=()
   dict=$(dictionary_of "$name")

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build lld pkg-config libopenblas-dev
+  clang libclang-rt-14-dev
   nlohmann-json3-dev libsqlite3-dev zlib1g-dev protobuf-compiler libprotobuf-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
   xvfb xauth
