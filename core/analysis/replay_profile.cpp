@@ -2,6 +2,7 @@
 
 #include "analysis/activity_lanes.h"
 #include "isa/isa.h"
+#include "profile/profile_builder.h"
 #include "util/cancel.h"
 #include "util/sort_runs.h"
 #include "util/text.h"
@@ -18,6 +19,8 @@ namespace xps::analysis {
 using profile::Nanos;
 using profile::Profile;
 using profile::SliceClass;
+using profile::SliceId;
+using profile::TrackId;
 using profile::TrackKind;
 
 profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz)
@@ -43,11 +46,57 @@ constexpr std::array<UnitTrack, 4> kUnitTracks = {{{UnitGroup::Mxu, SliceClass::
 // Cycles after a wait in which the core's first issue on each unit counts as waiting for it.
 constexpr events::Cycle kIssueWindow = 16;
 
-class Builder
+// One compute run (a unit group's busy run) as the dependency passes look it up: by its start or its end.
+struct ComputeRun
+{
+    Nanos time;
+    SliceId slice;
+    std::uint8_t unit; // index in kUnitTracks
+    bool operator<(const ComputeRun& o) const
+    {
+        return time != o.time ? time < o.time : slice.value < o.slice.value;
+    }
+};
+
+// One chip's compute runs (by start or by end) looked up at times that only grow, as the queries of one
+// pass do: the cursor sweeps the list once. A binary search per query over millions of runs costs a cache
+// miss per step, 1-2 us a query.
+class RunCursor
 {
 public:
-    Builder(const ReplayView& replay, const std::string& source, std::stop_token stop)
-        : m_replay(replay), m_stop(stop), m_cancel(std::move(stop))
+    explicit RunCursor(const std::vector<ComputeRun>& runs) : m_runs(runs) {}
+    // By end: the run that ended last at or before `time`, or none.
+    SliceId endedBy(Nanos time)
+    {
+        while (m_next < m_runs.size() && m_runs[m_next].time <= time)
+            ++m_next;
+        return m_next == 0 ? SliceId() : m_runs[m_next - 1].slice;
+    }
+    // By start: the runs that started in [from, to], as [first, last) of the list.
+    std::pair<std::size_t, std::size_t> startedIn(Nanos from, Nanos to)
+    {
+        while (m_next < m_runs.size() && m_runs[m_next].time < from)
+            ++m_next;
+        std::size_t last = m_next;
+        while (last < m_runs.size() && m_runs[last].time <= to)
+            ++last;
+        return {m_next, last};
+    }
+    const ComputeRun& operator[](std::size_t i) const { return m_runs[i]; }
+
+private:
+    const std::vector<ComputeRun>& m_runs;
+    std::size_t m_next = 0;
+};
+
+// Writes a finished replay into a profile through the one builder every importer uses (issue #23, step 3):
+// tracks made by key, slices by SliceId, flows between SliceIds, bound by the builder when it finishes.
+class ReplayWriter
+{
+public:
+    ReplayWriter(const ReplayView& replay, const std::string& source, std::stop_token stop)
+        : m_replay(replay), m_builder(m_p, 0, [](profile::ProfileBuilder::Limit) {}), m_stop(stop),
+          m_cancel(std::move(stop))
     {
         m_p.source = source;
         m_p.format = std::string(profile::kReplayFormat);
@@ -56,26 +105,20 @@ public:
         m_p.metadata.emplace_back("cycles", std::to_string(replay.totalCycles));
     }
 
-    Profile build()
+    Profile write()
     {
-        m_process.assign(m_replay.trace.chips.size(), profile::kNone);
-        m_threads.assign(m_replay.trace.chips.size() * static_cast<std::size_t>(waitTid() + 1),
-                         profile::kNone);
-        m_computeByStart.resize(m_replay.trace.chips.size());
-        m_computeByEnd.resize(m_replay.trace.chips.size());
+        const std::size_t chips = m_replay.trace.chips.size();
+        m_threads.assign(chips * static_cast<std::size_t>(waitTid() + 1), TrackId());
+        m_computeByStart.resize(chips);
+        m_computeByEnd.resize(chips);
         // Each step polls in its loops; between steps, the token itself.
-        for (void (Builder::*step)() :
-             {&Builder::addUnitRuns, &Builder::addRegions, &Builder::addDmas, &Builder::addSyncWaits}) {
+        for (void (ReplayWriter::*step)() : {&ReplayWriter::addUnitRuns, &ReplayWriter::addRegions,
+                                             &ReplayWriter::addDmas, &ReplayWriter::addSyncWaits}) {
             throwIfStopped(m_stop);
             (this->*step)();
         }
         throwIfStopped(m_stop);
-        std::vector<std::uint32_t> moved = m_p.finish();
-        for (profile::Flow& f : m_flows) {
-            f.from = moved[f.from];
-            f.to = moved[f.to];
-        }
-        m_p.flows = std::move(m_flows);
+        m_builder.finish();
         return std::move(m_p);
     }
 
@@ -98,53 +141,51 @@ private:
         return "sync waits";
     }
 
-    // The thread `tid` of `chip`, created when it gets its first slice: a unit or engine the program never
-    // used has no empty row.
-    std::uint32_t thread(std::size_t chip, std::int64_t tid)
+    // The thread `tid` of `chip`, made when it gets its first slice: a unit or engine the program never used
+    // has no empty row. The builder keys tracks by name; the ids are cached here, as a unit's thread is
+    // asked for once per run.
+    TrackId thread(std::size_t chip, std::int64_t tid)
     {
-        const auto tids = static_cast<std::size_t>(waitTid() + 1);
-        std::uint32_t& index = m_threads[chip * tids + static_cast<std::size_t>(tid)];
-        if (index != profile::kNone)
-            return index;
-        if (m_process[chip] == profile::kNone) {
-            profile::Track process;
-            process.kind = TrackKind::Process;
-            process.device = true;
-            process.pid = static_cast<std::int64_t>(chip);
-            process.sortIndex = process.pid;
-            process.name = "chip " + std::to_string(chip);
-            m_process[chip] = static_cast<std::uint32_t>(m_p.tracks.size());
-            m_p.tracks.push_back(std::move(process));
-        }
-        profile::Track t;
-        t.kind = TrackKind::Thread;
-        t.device = true;
-        t.parent = m_process[chip];
-        t.pid = static_cast<std::int64_t>(chip);
-        t.tid = tid;
-        t.sortIndex = tid;
-        t.name = threadName(tid);
-        m_p.tracks.push_back(std::move(t));
-        index = static_cast<std::uint32_t>(m_p.tracks.size() - 1);
-        return index;
+        const TrackId id =
+            m_threads[chip * static_cast<std::size_t>(waitTid() + 1) + static_cast<std::size_t>(tid)];
+        return id.valid() ? id : makeThread(chip, tid);
+    }
+    TrackId makeThread(std::size_t chip, std::int64_t tid)
+    {
+        TrackId& id =
+            m_threads[chip * static_cast<std::size_t>(waitTid() + 1) + static_cast<std::size_t>(tid)];
+        const std::string chipKey = std::to_string(chip);
+        id = m_builder.trackFor(TrackKind::Thread, chipKey + "/" + std::to_string(tid), [&] {
+            const TrackId process = m_builder.trackFor(TrackKind::Process, chipKey, [&] {
+                profile::Track p;
+                p.kind = TrackKind::Process;
+                p.device = true;
+                p.pid = static_cast<std::int64_t>(chip);
+                p.sortIndex = p.pid;
+                p.name = "chip " + chipKey;
+                return p;
+            });
+            profile::Track t;
+            t.kind = TrackKind::Thread;
+            t.device = true;
+            t.parent = process.value;
+            t.pid = static_cast<std::int64_t>(chip);
+            t.tid = tid;
+            t.sortIndex = tid;
+            t.name = threadName(tid);
+            return t;
+        });
+        return id;
     }
 
-    profile::Slice slice(std::uint32_t track, events::Cycle start, events::Cycle end,
-                         std::uint32_t type) const
+    SliceId addSlice(TrackId track, events::Cycle start, events::Cycle end, std::uint32_t type,
+                     std::uint32_t args = 0, std::uint32_t link = 0)
     {
-        profile::Slice s;
-        s.start = ns(start);
+        const Nanos from = ns(start);
         // At least a nanosecond for a cycle or more: at 1.05 GHz two cycles can round to the same
         // nanosecond, and a slice of no duration would be an instant.
-        s.duration = end > start ? std::max<Nanos>(ns(end) - s.start, 1) : 0;
-        s.trackAndDepth = track << 8;
-        s.type = type;
-        return s;
-    }
-
-    void addArg(std::uint32_t key, std::int64_t value)
-    {
-        m_p.sliceArgs.push_back({static_cast<std::uint32_t>(m_p.slices.size() - 1), key, value});
+        const Nanos duration = end > start ? std::max<Nanos>(ns(end) - from, 1) : 0;
+        return m_builder.addSlice(track, from, duration, type, args, link);
     }
 
     // Back-to-back busy cycles of a unit group, merged into one slice per run: one pass over the bundles.
@@ -161,7 +202,7 @@ private:
         for (std::size_t c = 0; c < chips; ++c)
             busy.push_back(unitGroupBusyPerPc(m_replay.trace, static_cast<int>(c)));
         std::vector<std::array<Run, kUnitTracks.size()>> open(chips);
-        // Runs are kept per chip and unit and emitted track by track afterwards: slices that arrive grouped
+        // Runs are kept per chip and unit and written track by track afterwards: slices that arrive grouped
         // by track and in time order within it need no sort (Profile::finish checks and skips it).
         std::vector<std::array<std::vector<Run>, kUnitTracks.size()>> finished(chips);
         const auto close = [&](std::size_t chip, std::size_t u) {
@@ -212,9 +253,8 @@ private:
             runCount += chipRuns;
         }
         const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
-        m_p.slices.reserve(runCount + m_replay.store.regions().size() + dmas + waits);
-        m_p.sliceArgs.reserve(runCount + 4 * dmas + 2 * waits);
-        m_flows.reserve(runCount + dmas + 3 * waits);
+        m_builder.reserve(runCount + m_replay.store.regions().size() + dmas + waits,
+                          runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
         std::array<std::uint32_t, kUnitTracks.size()> types{};
         for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
             types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
@@ -223,12 +263,13 @@ private:
             for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
                 for (const Run& r : finished[c][u]) {
                     m_cancel();
-                    m_p.slices.push_back(slice(thread(c, kFirstUnitTid + static_cast<std::int64_t>(u)),
-                                               r.start, r.end, types[u]));
-                    const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
-                    m_computeByStart[c].push_back({m_p.slices.back().start, index});
-                    m_computeByEnd[c].push_back({m_p.slices.back().end(), index});
-                    addArg(pcKey, r.firstPc);
+                    const SliceId id = addSlice(thread(c, kFirstUnitTid + static_cast<std::int64_t>(u)),
+                                                r.start, r.end, types[u]);
+                    const profile::Slice& s = m_builder.slice(id);
+                    const auto unit = static_cast<std::uint8_t>(u);
+                    m_computeByStart[c].push_back({s.start, id, unit});
+                    m_computeByEnd[c].push_back({s.end(), id, unit});
+                    m_builder.addSliceArg(id, pcKey, r.firstPc);
                 }
                 finished[c][u] = {};
             }
@@ -243,44 +284,13 @@ private:
         const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
         for (std::size_t c = 0; c < chips; ++c) {
             RunCursor ended(m_computeByEnd[c]);
-            for (const auto& [start, index] : m_computeByStart[c]) {
+            for (const ComputeRun& run : m_computeByStart[c]) {
                 m_cancel();
-                if (const std::uint32_t before = ended.endedBy(start); before != profile::kNone)
-                    m_flows.push_back({before, index, orderFlow});
+                if (const SliceId before = ended.endedBy(run.time); before.valid())
+                    m_builder.addFlow(before, run.slice, orderFlow);
             }
         }
     }
-
-    // One chip's compute runs (by start or by end) looked up at times that only grow, as the queries of one
-    // pass do: the cursor sweeps the list once. A binary search per query over millions of runs costs a
-    // cache miss per step, 1-2 us a query.
-    class RunCursor
-    {
-    public:
-        explicit RunCursor(const std::vector<std::pair<Nanos, std::uint32_t>>& runs) : m_runs(runs) {}
-        // By end: the run that ended last at or before `time`, or kNone.
-        std::uint32_t endedBy(Nanos time)
-        {
-            while (m_next < m_runs.size() && m_runs[m_next].first <= time)
-                ++m_next;
-            return m_next == 0 ? profile::kNone : m_runs[m_next - 1].second;
-        }
-        // By start: the runs that started in [from, to], as [first, last) of the list.
-        std::pair<std::size_t, std::size_t> startedIn(Nanos from, Nanos to)
-        {
-            while (m_next < m_runs.size() && m_runs[m_next].first < from)
-                ++m_next;
-            std::size_t last = m_next;
-            while (last < m_runs.size() && m_runs[last].first <= to)
-                ++last;
-            return {m_next, last};
-        }
-        const std::pair<Nanos, std::uint32_t>& operator[](std::size_t i) const { return m_runs[i]; }
-
-    private:
-        const std::vector<std::pair<Nanos, std::uint32_t>>& m_runs;
-        std::size_t m_next = 0;
-    };
 
     void addRegions()
     {
@@ -302,8 +312,8 @@ private:
             const std::string level = r.region < symbols.size() && !symbols[r.region].level.empty()
                                           ? symbols[r.region].level
                                           : std::string("region");
-            m_p.slices.push_back(slice(thread(r.chip, kRegionsTid), r.enter, r.exit,
-                                       m_p.typeOf(name, level, SliceClass::DeviceAnnotation)));
+            addSlice(thread(r.chip, kRegionsTid), r.enter, r.exit,
+                     m_p.typeOf(name, level, SliceClass::DeviceAnnotation));
         }
     }
 
@@ -336,10 +346,11 @@ private:
             return it->second;
         };
         // Each engine's DMAs by start (records never move while the store lives).
+        const std::size_t chips = m_replay.trace.chips.size();
         std::vector<const events::DmaRecord*> dmas;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
             m_cancel();
-            if (d.chip < m_process.size() && d.engine < m_replay.trace.machine.dmaEngines)
+            if (d.chip < chips && d.engine < m_replay.trace.machine.dmaEngines)
                 dmas.push_back(&d);
         });
         std::sort(dmas.begin(), dmas.end(),
@@ -349,7 +360,7 @@ private:
                   }));
         // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
         // what the DMA's start waited on. Looked up in issue order, after the loop.
-        std::vector<std::tuple<std::size_t, Nanos, std::uint32_t>> issues;
+        std::vector<std::tuple<std::size_t, Nanos, SliceId>> issues;
         issues.reserve(dmas.size());
         const events::DmaRecord* previous = nullptr;
         for (const events::DmaRecord* dma : dmas) {
@@ -361,20 +372,17 @@ private:
             const events::Cycle begin =
                 std::min(d.start, std::max(d.issue, sameEngine ? previous->end : events::Cycle(0)));
             previous = dma;
-            profile::Slice s = slice(thread(d.chip, kFirstEngineTid + d.engine), begin, d.end,
-                                     types[static_cast<std::size_t>(dmaPathClass(d))]);
-            s.args = argsOf(d);
-            s.link = d.id + 1; // 0 is "none"
-            m_p.slices.push_back(s);
+            const SliceId id = addSlice(thread(d.chip, kFirstEngineTid + d.engine), begin, d.end,
+                                        types[static_cast<std::size_t>(dmaPathClass(d))], argsOf(d),
+                                        d.id + 1); // link 0 is "none"
             if (d.id >= m_dmaSlice.size())
-                m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), profile::kNone);
-            const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
-            m_dmaSlice[d.id] = index;
-            issues.push_back({d.chip, ns(d.issue), index});
-            addArg(pcKey, d.pc);
-            addArg(bytesKey, static_cast<std::int64_t>(d.bytes));
-            addArg(flagKey, d.flag);
-            addArg(queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
+                m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), SliceId());
+            m_dmaSlice[d.id] = id;
+            issues.push_back({d.chip, ns(d.issue), id});
+            m_builder.addSliceArg(id, pcKey, d.pc);
+            m_builder.addSliceArg(id, bytesKey, static_cast<std::int64_t>(d.bytes));
+            m_builder.addSliceArg(id, flagKey, d.flag);
+            m_builder.addSliceArg(id, queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
         }
         sortRuns(issues, m_cancel.polling(std::less<>()));
         for (std::size_t i = 0; i < issues.size();) {
@@ -382,9 +390,8 @@ private:
             RunCursor ended(m_computeByEnd[chip]);
             for (; i < issues.size() && std::get<0>(issues[i]) == chip; ++i) {
                 m_cancel();
-                if (const std::uint32_t before = ended.endedBy(std::get<1>(issues[i]));
-                    before != profile::kNone)
-                    m_flows.push_back({before, std::get<2>(issues[i]), issueFlow});
+                if (const SliceId before = ended.endedBy(std::get<1>(issues[i])); before.valid())
+                    m_builder.addFlow(before, std::get<2>(issues[i]), issueFlow);
             }
         }
     }
@@ -396,10 +403,11 @@ private:
         const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag");
         // Stalled waits, chip by chip (recorded as they end, all chips interleaved; a core waits for one
         // thing at a time, so each chip's are in time order).
+        const std::size_t chips = m_replay.trace.chips.size();
         std::vector<const events::SyncWaitRecord*> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             m_cancel();
-            if (w.chip < m_process.size() && w.end > w.start)
+            if (w.chip < chips && w.end > w.start)
                 waits.push_back(&w);
         });
         std::stable_sort(waits.begin(), waits.end(),
@@ -411,42 +419,38 @@ private:
         for (const events::SyncWaitRecord* wait : waits) {
             m_cancel();
             const events::SyncWaitRecord& w = *wait;
-            m_p.slices.push_back(slice(thread(w.chip, waitTid()), w.start, w.end, type));
-            const auto index = static_cast<std::uint32_t>(m_p.slices.size() - 1);
-            addArg(pcKey, w.pc);
-            addArg(flagKey, w.flag);
+            const SliceId id = addSlice(thread(w.chip, waitTid()), w.start, w.end, type);
+            m_builder.addSliceArg(id, pcKey, w.pc);
+            m_builder.addSliceArg(id, flagKey, w.flag);
             if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
-                m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)] == profile::kNone)
+                !m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)].valid())
                 continue;
             // The DMA ended the wait, and what the core then issued on each unit waited for the DMA. (A run
             // that starts later depends on the runs before it, not on their issue: the model of
             // dependencies is "after the end of", so the wait's successors on every unit are linked.)
-            const std::uint32_t dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
-            m_flows.push_back({dma, index, flowType});
+            const SliceId dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
+            m_builder.addFlow(dma, id, flowType);
             // The first run on each unit in the window after the wait.
             std::array<bool, kUnitTracks.size()> linked{};
             RunCursor& cursor = resumed[w.chip];
             const auto [first, last] = cursor.startedIn(ns(w.end), ns(w.end + kIssueWindow));
             for (std::size_t k = first; k < last; ++k) {
-                const std::uint32_t after = cursor[k].second;
-                const std::int64_t unit = m_p.tracks[m_p.slices[after].track()].tid - kFirstUnitTid;
-                if (unit < 0 || unit >= static_cast<std::int64_t>(linked.size()) ||
-                    linked[static_cast<std::size_t>(unit)])
+                const ComputeRun& after = cursor[k];
+                if (linked[after.unit])
                     continue;
-                linked[static_cast<std::size_t>(unit)] = true;
-                m_flows.push_back({dma, after, flowType});
+                linked[after.unit] = true;
+                m_builder.addFlow(dma, after.slice, flowType);
             }
         }
     }
 
     const ReplayView& m_replay;
     Profile m_p;
-    std::vector<std::uint32_t> m_process;  // per chip, kNone until used
-    std::vector<std::uint32_t> m_threads;  // [chip][tid] -> track, kNone until used
-    std::vector<std::uint32_t> m_dmaSlice; // by DMA id: its slice before finish()
-    // Per chip, the compute runs' slices (before finish()) by start and by end.
-    std::vector<std::vector<std::pair<Nanos, std::uint32_t>>> m_computeByStart, m_computeByEnd;
-    std::vector<profile::Flow> m_flows;
+    profile::ProfileBuilder m_builder; // writes m_p
+    std::vector<TrackId> m_threads;    // [chip][tid], invalid until used
+    std::vector<SliceId> m_dmaSlice;   // by DMA id
+    // Per chip, the compute runs by start and by end.
+    std::vector<std::vector<ComputeRun>> m_computeByStart, m_computeByEnd;
     std::stop_token m_stop;
     CancelPoint m_cancel; // polled per bundle, region, DMA and wait
 };
@@ -455,7 +459,7 @@ private:
 
 profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source, std::stop_token stop)
 {
-    return Builder(replay, source, std::move(stop)).build();
+    return ReplayWriter(replay, source, std::move(stop)).write();
 }
 
 ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)

@@ -24,41 +24,17 @@ TrackId ProfileBuilder::addTrack(Track track)
     return TrackId(static_cast<std::uint32_t>(m_p.tracks.size() - 1));
 }
 
-void ProfileBuilder::checkEventLimit() const
+void ProfileBuilder::reserve(std::size_t slices, std::size_t sliceArgs, std::size_t flows)
 {
-    if (m_maxEvents != 0 && m_p.slices.size() + m_p.counters.size() >= m_maxEvents)
-        m_onLimit(Limit::Events);
-}
-
-SliceId ProfileBuilder::addSlice(TrackId track, Nanos start, Nanos duration, std::uint32_t type,
-                                 std::uint32_t args, std::uint32_t link)
-{
-    checkEventLimit();
-    Slice s;
-    s.start = start;
-    s.duration = boundedDuration(start, duration);
-    s.trackAndDepth = track.value << 8;
-    s.type = type;
-    s.args = args;
-    s.link = link;
-    m_p.slices.push_back(s);
-    return SliceId(static_cast<std::uint32_t>(m_p.slices.size() - 1));
-}
-
-void ProfileBuilder::addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value)
-{
-    m_p.sliceArgs.push_back({slice.value, key, value});
+    m_p.slices.reserve(m_p.slices.size() + slices);
+    m_p.sliceArgs.reserve(m_p.sliceArgs.size() + sliceArgs);
+    m_flows.reserve(m_flows.size() + flows);
 }
 
 void ProfileBuilder::addCounter(TrackId track, Nanos time, double value)
 {
     checkEventLimit();
     m_p.counters.push_back({time, value, track.value});
-}
-
-void ProfileBuilder::addFlow(SliceId from, SliceId to, std::uint32_t type)
-{
-    m_flows.push_back({from.value, to.value, type});
 }
 
 void ProfileBuilder::addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing,
@@ -99,7 +75,10 @@ std::vector<std::uint32_t> ProfileBuilder::finish()
         f.from = where(f.from);
         f.to = where(f.to);
     }
-    m_p.flows.insert(m_p.flows.end(), m_flows.begin(), m_flows.end());
+    if (m_p.flows.empty())
+        m_p.flows = std::move(m_flows); // no copy of what may be millions
+    else
+        m_p.flows.insert(m_p.flows.end(), m_flows.begin(), m_flows.end());
     m_flows = {};
     bindFlowSteps();
     bindFlowEnds(moved);

@@ -39,6 +39,9 @@ public:
     ProfileBuilder(Profile& profile, std::uint64_t maxEvents, LimitHandler onLimit);
 
     Profile& profile() { return m_p; }
+    // Room for what a writer knows it will add (a replay does; a file being parsed does not): vectors of
+    // millions grown by doubling copy themselves and touch twice the pages.
+    void reserve(std::size_t slices, std::size_t sliceArgs, std::size_t flows);
 
     // Tracks. The track of `kind` that `key` names; made by `make` the first time (which may make other
     // tracks itself, its process say: the new track's id is taken after them).
@@ -58,16 +61,35 @@ public:
     Track& track(TrackId id) { return m_p.tracks[id.value]; }
 
     // Events. The duration is made safe to store (boundedDuration).
+    // Inline, as the next three are: a replay writes millions, one call each.
     SliceId addSlice(TrackId track, Nanos start, Nanos duration, std::uint32_t type, std::uint32_t args,
-                     std::uint32_t link);
+                     std::uint32_t link)
+    {
+        checkEventLimit();
+        Slice s;
+        s.start = start;
+        s.duration = boundedDuration(start, duration);
+        s.trackAndDepth = track.value << 8;
+        s.type = type;
+        s.args = args;
+        s.link = link;
+        m_p.slices.push_back(s);
+        return SliceId(static_cast<std::uint32_t>(m_p.slices.size() - 1));
+    }
     const Slice& slice(SliceId id) const { return m_p.slices[id.value]; }
     std::size_t sliceCount() const { return m_p.slices.size(); }
     // An integer argument of this slice alone (profile::SliceArg).
-    void addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value);
+    void addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value)
+    {
+        m_p.sliceArgs.push_back({slice.value, key, value});
+    }
     void addCounter(TrackId track, Nanos time, double value);
 
     // Flows. Between two slices of this builder.
-    void addFlow(SliceId from, SliceId to, std::uint32_t type);
+    void addFlow(SliceId from, SliceId to, std::uint32_t type)
+    {
+        m_flows.push_back({from.value, to.value, type});
+    }
     // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; `order` breaks ties of
     // steps at the same time (the event's place in the file).
     void addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing, TrackId track,
@@ -91,7 +113,11 @@ public:
     std::vector<std::uint32_t> finish();
 
 private:
-    void checkEventLimit() const;
+    void checkEventLimit() const
+    {
+        if (m_maxEvents != 0 && m_p.slices.size() + m_p.counters.size() >= m_maxEvents)
+            m_onLimit(Limit::Events);
+    }
     void bindFlowSteps();
     void bindFlowEnds(const std::vector<std::uint32_t>& moved);
 
