@@ -1,6 +1,7 @@
 // Imported profiles in the explorer, clicked as a user clicks: a Kineto profile in the profile explorer
 // (timeline, tables, panels, flows), a replay seen as a profile and back to the replay views, a Chakra
-// profile's dependency graph, cancelling an import, and a broken file's located message.
+// profile's dependency graph, cancelling an import, the repairs an import made, and a broken file's located
+// message.
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
 #include "imported/profile_graph_view.h"
@@ -387,6 +388,59 @@ private slots:
         QTest::qWait(3000); // the abandoned import would have landed by now
         QVERIFY(w.profileDocument()->run() == nullptr);
         QCOMPARE(w.statusText(), QStringLiteral("Import cancelled"));
+    }
+
+    void aProfileThatNeededRepairsListsThem()
+    {
+        // Two events without "ts" (skipped, the first at $.traceEvents[1]) and a "B" that never ends
+        // (closed at the end of the trace).
+        const QString path = writeTrace("repaired.json", R"({"traceEvents": [
+  {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "X", "name": "b", "pid": 1, "tid": 1, "dur": 10},
+  {"ph": "X", "name": "c", "pid": 1, "tid": 1, "dur": 5},
+  {"ph": "B", "name": "open", "pid": 1, "tid": 2, "ts": 3},
+  {"ph": "X", "name": "d", "pid": 1, "tid": 1, "ts": 20, "dur": 4}
+]})");
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
+        auto* summary = w.profileExplorer()->findChild<ui::ProfileSummaryPanel*>();
+        QVERIFY(summary);
+        QToolButton* toggle = summary->repairsToggle();
+        QTRY_VERIFY(toggle->isVisible());
+        QCOMPARE(toggle->text(), QStringLiteral("2 import repairs (3 events)"));
+        QVERIFY(!summary->repairs()->isVisible()); // folded until asked for
+        QTest::mouseClick(toggle, Qt::LeftButton);
+        QTRY_VERIFY(summary->repairs()->isVisible());
+        QTableWidget* list = summary->repairs();
+        QCOMPARE(list->rowCount(), 2);
+        QCOMPARE(list->item(0, 0)->text(), QStringLiteral("skipped"));
+        QCOMPARE(list->item(0, 1)->text(), QStringLiteral("2"));
+        QCOMPARE(list->item(0, 2)->text(),
+                 QStringLiteral("events without \"ts\" were skipped; first at $.traceEvents[1]"));
+        QCOMPARE(list->item(1, 0)->text(), QStringLiteral("closed"));
+        QCOMPARE(list->item(1, 1)->text(), QStringLiteral("1"));
+        QVERIFY(list->item(1, 2)->text().contains(QStringLiteral("closed at the end of the trace")));
+        // Each repair can be read whole in the narrow panel: its words wrap (the row is taller than one
+        // line) and it lies inside the list.
+        const QFontMetrics metrics(list->font());
+        QTRY_VERIFY(list->rowHeight(0) > metrics.height() * 3 / 2);
+        const QRect second = list->visualItemRect(list->item(1, 2));
+        QVERIFY2(second.bottom() <= list->viewport()->height(), "the second repair is cut off");
+        QTest::mouseClick(toggle, Qt::LeftButton);
+        QTRY_VERIFY(!list->isVisible());
+
+        // A profile read without repairs shows no toggle.
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/tests/data/kineto_step.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr &&
+                                     w.profileDocument()->run()->profile.source.ends_with("kineto_step.json"),
+                                 20000);
+        QTRY_VERIFY(!toggle->isVisible());
+        QCOMPARE(list->rowCount(), 0);
     }
 
     void aBrokenProfileShowsWhereItBroke()

@@ -8,9 +8,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -29,20 +32,54 @@ QString percentOf(profile::Nanos part, profile::Nanos whole)
 } // namespace
 
 ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_breakdown(new QLabel(this)), m_caption(new QLabel(this)),
-      m_findings(new QTreeWidget(this)), m_detail(new QLabel(this))
+    : QWidget(parent), m_document(document), m_breakdown(new QLabel(this)),
+      m_repairsToggle(new QToolButton(this)), m_repairs(new QTableWidget(0, 3, this)),
+      m_caption(new QLabel(this)), m_findings(new QTreeWidget(this)), m_detail(new QLabel(this))
 {
     setObjectName(QStringLiteral("profileSummary"));
     m_breakdown->setWordWrap(true);
     m_breakdown->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // What the import repaired, folded away: it qualifies the numbers, it is not what the profile says.
+    m_repairsToggle->setObjectName(QStringLiteral("importRepairsToggle"));
+    m_repairsToggle->setCheckable(true);
+    m_repairsToggle->setAutoRaise(true);
+    m_repairsToggle->setArrowType(Qt::RightArrow);
+    m_repairsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_repairsToggle->setToolTip(tr("What the import skipped or changed to read this file"));
+    m_repairs->setObjectName(QStringLiteral("importRepairs"));
+    m_repairs->setHorizontalHeaderLabels({tr("Repair"), tr("Events"), tr("What, and where first")});
+    m_repairs->verticalHeader()->hide();
+    m_repairs->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_repairs->setWordWrap(true);
+    m_repairs->setShowGrid(false);
+    m_repairs->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_repairs->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_repairs->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_repairs->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_repairs->horizontalHeader()->setHighlightSections(false);
+    m_repairs->hide();
+    m_repairsToggle->hide();
+    // A wrapped row's height follows its column's width: the panel is narrow, the words long.
+    connect(m_repairs->horizontalHeader(), &QHeaderView::sectionResized, m_repairs,
+            [this] { fitRepairRows(); });
+    connect(m_repairsToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_repairsToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_repairs->setVisible(open);
+    });
     m_findings->setHeaderLabels({tr("Finding"), tr("Up to")});
     m_findings->setRootIsDecorated(false);
     m_findings->setWordWrap(true);
+    // Whatever height is left, a few rows at least: its preferred 192 px would make the panel scroll at
+    // 768 px once the import repairs are open (the scroll area sizes the panel by preferred heights).
+    m_findings->setMinimumHeight(fontMetrics().height() * 5);
+    m_findings->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     m_findings->header()->setStretchLastSection(false);
     m_findings->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_findings->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_breakdown);
+    layout->addWidget(m_repairsToggle);
+    layout->addWidget(m_repairs);
     m_caption->setWordWrap(true);
     layout->addWidget(m_caption);
     layout->addWidget(m_findings, 1);
@@ -81,6 +118,7 @@ void ProfileSummaryPanel::refresh()
 {
     m_findings->clear();
     m_detail->setText(tr("Click a finding to see its numbers and where it happened."));
+    fillRepairs();
     const ProfileRun* run = m_document->run();
     if (!run) {
         m_breakdown->clear();
@@ -136,9 +174,6 @@ void ProfileSummaryPanel::refresh()
         }
         html += tr("Critical path %1:%2<br>").arg(formatDuration(a.criticalPath.length), parts);
     }
-    if (!run->profile.repairs.empty())
-        html += tr("<i>%n import warning(s); see the CLI's info command</i>", nullptr,
-                   static_cast<int>(run->profile.repairs.size()));
     m_breakdown->setText(html);
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const profile::ProfileFinding& f = a.findings[i];
@@ -149,6 +184,57 @@ void ProfileSummaryPanel::refresh()
     }
     if (a.findings.empty())
         new QTreeWidgetItem(m_findings, {tr("No finding: nothing in this profile stands out")});
+}
+
+void ProfileSummaryPanel::fillRepairs()
+{
+    const ProfileRun* run = m_document->run();
+    const std::vector<profile::ImportRepair> none;
+    const auto& repairs = run ? run->profile.repairs : none;
+    m_repairs->setRowCount(static_cast<int>(repairs.size()));
+    std::uint64_t events = 0;
+    for (std::size_t i = 0; i < repairs.size(); ++i) {
+        const profile::ImportRepair& r = repairs[i];
+        events += r.count;
+        const int row = static_cast<int>(i);
+        m_repairs->setItem(row, 0,
+                           new QTableWidgetItem(QString::fromUtf8(profile::repairKindName(r.kind).data())));
+        auto* count = new QTableWidgetItem(r.count > 0 ? QLocale().toString(static_cast<qulonglong>(r.count))
+                                                       : QStringLiteral("—"));
+        count->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
+        m_repairs->setItem(row, 1, count);
+        // The panel is narrow: what and where wrap in one column rather than scroll out of sight.
+        QString what = QString::fromStdString(r.what);
+        if (!r.firstAt.empty())
+            what += tr("; first at %1").arg(QString::fromStdString(r.firstAt));
+        auto* text = new QTableWidgetItem(what);
+        text->setToolTip(QString::fromStdString(r.text()));
+        m_repairs->setItem(row, 2, text);
+        m_repairs->item(row, 0)->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+    }
+    fitRepairRows();
+    // "2 import repairs (3 events)": what the numbers above stand on, before the list is opened.
+    QString label = repairs.size() == 1
+                        ? tr("1 import repair")
+                        : tr("%1 import repairs").arg(static_cast<qulonglong>(repairs.size()));
+    if (events > 0)
+        label += events == 1 ? tr(" (1 event)")
+                             : tr(" (%1 events)").arg(QLocale().toString(static_cast<qulonglong>(events)));
+    m_repairsToggle->setText(label);
+    m_repairsToggle->setVisible(!repairs.empty());
+    m_repairs->setVisible(!repairs.empty() && m_repairsToggle->isChecked());
+}
+
+void ProfileSummaryPanel::fitRepairRows()
+{
+    // Rows as tall as their wrapped words; the list as tall as its rows, up to a dozen lines (then it
+    // scrolls), so a few repairs never hide behind a scroll bar nor leave the findings without room.
+    m_repairs->resizeRowsToContents();
+    int height = m_repairs->horizontalHeader()->height() + 2 * m_repairs->frameWidth();
+    for (int r = 0; r < m_repairs->rowCount(); ++r)
+        height += m_repairs->rowHeight(r);
+    m_repairs->setFixedHeight(std::min(height, fontMetrics().height() * 12));
 }
 
 ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)

@@ -3,7 +3,8 @@
 // to another.
 // - ProfileSummaryPanel: per device the time in compute, communication and copies (exposed vs overlapped),
 //   the critical path's composition, and the findings; a click on a finding shows its time range and
-//   selects its first piece of evidence.
+//   selects its first piece of evidence; what the import skipped or repaired (kind, how many, what, the
+//   first place in the file), listed under a toggle.
 // - ProfileOpsPanel: the per-operation table, filterable and sortable; a double-click shows the longest
 //   instance.
 // - ProfileDetailsPanel: the selected slice with its arguments and flows (a click follows a flow).
@@ -14,7 +15,9 @@ class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
+class QTableWidget;
 class QTextBrowser;
+class QToolButton;
 class QTreeWidget;
 
 namespace xps::ui {
@@ -28,13 +31,19 @@ class ProfileSummaryPanel : public QWidget
 public:
     explicit ProfileSummaryPanel(ProfileDocument* document, QWidget* parent = nullptr);
     QTreeWidget* findings() const { return m_findings; }
+    QToolButton* repairsToggle() const { return m_repairsToggle; } // hidden when the import repaired nothing
+    QTableWidget* repairs() const { return m_repairs; }            // one row per repair, shown by the toggle
     QString text() const;        // what the breakdown says, for tests
     QString findingText() const; // the current finding's explanation
 
 private:
     void refresh();
+    void fillRepairs();
+    void fitRepairRows();
     ProfileDocument* m_document;
     QLabel* m_breakdown;
+    QToolButton* m_repairsToggle;
+    QTableWidget* m_repairs;
     QLabel* m_caption; // what the findings are: estimates from an import, or from a replay
     QTreeWidget* m_findings;
     QLabel* m_detail; // the current finding in words
