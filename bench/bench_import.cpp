@@ -40,6 +40,15 @@ double rssMiB(const char* field)
     return 0;
 }
 
+// Resets VmHWM to the current RSS (Linux 4.0+), so that the next peak is this step's.
+void resetPeakRss()
+{
+    if (FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+        std::fputs("5", f);
+        std::fclose(f);
+    }
+}
+
 void dropPageCache()
 {
     ::sync();
@@ -53,8 +62,10 @@ void importOnce(const std::string& path, std::uint64_t bytes, const char* what, 
 {
     dropPageCache();
     const double rssBefore = rssMiB("VmRSS:");
+    resetPeakRss();
     const auto start = Clock::now();
     auto p = importing::importProfile(path);
+    const double peak = (rssMiB("VmHWM:") - rssBefore) * 1048576.0;
     const double s = seconds(start);
     if (!p) {
         std::printf("import failed: %s\n", p.error().toString().c_str());
@@ -68,6 +79,10 @@ void importOnce(const std::string& path, std::uint64_t bytes, const char* what, 
                 p->eventCount(), p->slices.size(), p->flows.size(),
                 static_cast<double>(p->residentBytes()) / static_cast<double>(p->eventCount()),
                 grew / static_cast<double>(p->eventCount()));
+    // Issue #27's bar: the import's peak within 1.5x of what it keeps.
+    std::printf("import %-10s: peak RSS growth %.0f MiB = %.2fx the %.0f MiB kept (model's accounting)\n",
+                what, peak / 1048576.0, peak / static_cast<double>(p->residentBytes()),
+                static_cast<double>(p->residentBytes()) / 1048576.0);
     if (std::string(what) != "plain")
         return;
     auto t = Clock::now();

@@ -1,4 +1,5 @@
 #include "analysis/replay_profile.h"
+#include "util/release_memory.h"
 
 #include "analysis/activity_lanes.h"
 #include "isa/isa.h"
@@ -253,8 +254,7 @@ private:
             runCount += chipRuns;
         }
         const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
-        m_builder.reserve(runCount + m_replay.store.regions().size() + dmas + waits,
-                          runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
+        m_builder.reserve(runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
         std::array<std::uint32_t, kUnitTracks.size()> types{};
         for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
             types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
@@ -271,7 +271,7 @@ private:
                     m_computeByEnd[c].push_back({s.end(), id, unit});
                     m_builder.addSliceArg(id, pcKey, r.firstPc);
                 }
-                finished[c][u] = {};
+                releaseMemory(finished[c][u]);
             }
         }
         // Each unit's runs are in time order already, the units' interleaved: merge rather than sort.

@@ -328,8 +328,7 @@ void Importer::finish()
     // Close what is still open at the end of the trace.
     // The end is the latest end or begin seen (a trace of only unclosed begins has no slice to end at).
     Nanos end = INT64_MIN;
-    for (const profile::Slice& s : p.slices)
-        end = std::max(end, s.end());
+    b.forEachSlice([&](const profile::Slice& s) { end = std::max(end, s.end()); });
     for (const auto& [track, stack] : m_openB)
         for (const OpenSlice& o : stack)
             end = std::max(end, o.start);
@@ -356,13 +355,14 @@ void Importer::finish()
                     r.errorAt(r.firstRepairOffset(), "").location());
 
     // Device tracks: those that run device work, and their processes.
-    for (const profile::Slice& s : p.slices)
+    b.forEachSlice([&](const profile::Slice& s) {
         if (profile::isDeviceWork(p.classOf(s))) {
             profile::Track& t = p.tracks[s.track()];
             t.device = true;
             if (t.parent != profile::kNone)
                 p.tracks[t.parent].device = true;
         }
+    });
     for (profile::Track& t : p.tracks)
         if (t.parent != profile::kNone && p.tracks[t.parent].device && t.kind == TrackKind::Thread)
             t.device = true;

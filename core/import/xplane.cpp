@@ -384,7 +384,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
         const profile::TrackId trackId = c.b.addTrack(thread);
         types.clear();
         for (const tensorflow::profiler::XEvent& event : line.events()) {
-            if (c.maxEvents != 0 && p.slices.size() >= c.maxEvents) {
+            if (c.maxEvents != 0 && c.b.sliceCount() >= c.maxEvents) {
                 c.overLimit = true;
                 return true;
             }
@@ -556,9 +556,10 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
     if (unknownMetadata > 0)
         c.b.addRepair(profile::RepairKind::Assumed, unknownMetadata,
                       "events name metadata their plane does not have; each is named by its id");
-    for (const profile::Slice& s : p.slices)
+    c.b.forEachSlice([&](const profile::Slice& s) {
         if (profile::isDeviceWork(p.classOf(s)))
             p.tracks[s.track()].device = true;
+    });
 
     c.asyncPairs.link(c.b);
     // Producer -> consumer: same context type and id.

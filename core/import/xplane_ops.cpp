@@ -149,7 +149,8 @@ std::uint64_t AsyncPairs::link(profile::ProfileBuilder& builder) const
     std::vector<profile::SliceId> open;
     for (auto& [key, ends] : groups) {
         std::stable_sort(ends.begin(), ends.end(), [&](const End* a, const End* b) {
-            const profile::Slice &x = p.slices[a->slice], &y = p.slices[b->slice];
+            const profile::Slice &x = builder.slice(profile::SliceId(a->slice)),
+                                 &y = builder.slice(profile::SliceId(b->slice));
             return x.start != y.start ? x.start < y.start : a->start && !b->start;
         });
         open.clear();

@@ -1,4 +1,5 @@
 #include "profile/profile_builder.h"
+#include "util/release_memory.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -12,6 +13,8 @@ constexpr std::uint32_t kMaxTracks = 1u << 24; // Slice::trackAndDepth keeps 24 
 ProfileBuilder::ProfileBuilder(Profile& profile, std::uint64_t maxEvents, LimitHandler onLimit)
     : m_p(profile), m_maxEvents(maxEvents), m_onLimit(std::move(onLimit))
 {
+    if (!m_p.slices.empty())
+        throw std::logic_error("ProfileBuilder: the profile already has slices");
 }
 
 TrackId ProfileBuilder::addTrack(Track track)
@@ -24,9 +27,8 @@ TrackId ProfileBuilder::addTrack(Track track)
     return TrackId(static_cast<std::uint32_t>(m_p.tracks.size() - 1));
 }
 
-void ProfileBuilder::reserve(std::size_t slices, std::size_t sliceArgs, std::size_t flows)
+void ProfileBuilder::reserve(std::size_t sliceArgs, std::size_t flows)
 {
-    m_p.slices.reserve(m_p.slices.size() + slices);
     m_p.sliceArgs.reserve(m_p.sliceArgs.size() + sliceArgs);
     m_flows.reserve(m_flows.size() + flows);
 }
@@ -67,8 +69,19 @@ void ProfileBuilder::addRepair(RepairKind kind, std::uint64_t count, std::string
     m_p.addRepair(kind, count, std::move(what), std::move(firstAt));
 }
 
+void ProfileBuilder::moveSlicesIntoProfile()
+{
+    m_p.slices.reserve(m_sliceCount); // exactly: Profile::finish's shrink then has nothing to copy
+    for (auto& chunk : m_sliceChunks) {
+        m_p.slices.insert(m_p.slices.end(), chunk.begin(), chunk.end());
+        releaseMemory(chunk); // freed now, not after the last one is copied
+    }
+    releaseMemory(m_sliceChunks);
+}
+
 std::vector<std::uint32_t> ProfileBuilder::finish()
 {
+    moveSlicesIntoProfile();
     std::vector<std::uint32_t> moved = m_p.finish();
     const auto where = [&](std::uint32_t slice) { return slice == kNone ? kNone : moved[slice]; };
     for (Flow& f : m_flows) {
@@ -79,7 +92,7 @@ std::vector<std::uint32_t> ProfileBuilder::finish()
         m_p.flows = std::move(m_flows); // no copy of what may be millions
     else
         m_p.flows.insert(m_p.flows.end(), m_flows.begin(), m_flows.end());
-    m_flows = {};
+    releaseMemory(m_flows);
     bindFlowSteps();
     bindFlowEnds(moved);
     if (m_fallbackLinker) {
@@ -138,7 +151,7 @@ void ProfileBuilder::bindFlowSteps()
         }
         i = j;
     }
-    steps = {};
+    releaseMemory(steps);
     if (unbound > 0)
         addRepair(RepairKind::Unbound, unbound,
                   "flow steps found no slice to bind to (or no start before them) and were dropped");
@@ -165,7 +178,7 @@ void ProfileBuilder::bindFlowEnds(const std::vector<std::uint32_t>& moved)
         }
         i = j;
     }
-    m_flowEnds = {};
+    releaseMemory(m_flowEnds);
 }
 
 } // namespace xps::profile

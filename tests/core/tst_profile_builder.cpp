@@ -103,7 +103,7 @@ private slots:
         } catch (const LimitReached& e) {
             QCOMPARE(e.limit, ProfileBuilder::Limit::Events);
         }
-        QCOMPARE(p.slices.size() + p.counters.size(), std::size_t(3));
+        QCOMPARE(b.sliceCount() + p.counters.size(), std::size_t(3));
     }
 
     void aDurationPastTheEndOfTimeIsHeldThere()
