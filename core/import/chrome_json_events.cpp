@@ -287,7 +287,7 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
                       e.ph == 's'   ? profile::FlowPhase::Start
                       : e.ph == 't' ? profile::FlowPhase::Step
                                     : profile::FlowPhase::Finish,
-                      e.ph != 'f' || e.bp == "e", threadTrack(e.pid, e.tid), e.ts, index);
+                      e.ph != 'f' || e.bp == "e", threadTrack(e.pid, e.tid), e.ts);
         return;
     case 'T':
     case 'p': warn("async step events (\"T\", \"p\") were skipped", path("ph")); return;

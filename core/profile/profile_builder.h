@@ -9,7 +9,7 @@
 // A SliceId is the slice's place in arrival order: stable while the import runs, whatever finish() does.
 
 #include "profile/profile.h"
-#include "util/page_allocator.h"
+#include "util/chunked_vector.h"
 #include "util/strong_id.h"
 
 #include <functional>
@@ -40,9 +40,10 @@ public:
     ProfileBuilder(Profile& profile, std::uint64_t maxEvents, LimitHandler onLimit);
 
     Profile& profile() { return m_p; }
-    // Room for what a writer knows it will add (a replay does; a file being parsed does not): vectors of
-    // millions grown by doubling copy themselves and touch twice the pages. (Slices need none: chunks.)
-    void reserve(std::size_t sliceArgs, std::size_t flows);
+    // Room for the flows a writer knows it will add (a replay does; a file being parsed does not): a vector
+    // of millions grown by doubling copies itself and touches twice the pages. (Slices and their arguments
+    // need none: they are kept in chunks.)
+    void reserveFlows(std::size_t flows) { m_flows.reserve(m_flows.size() + flows); }
 
     // Tracks. The track of `kind` that `key` names; made by `make` the first time (which may make other
     // tracks itself, its process say: the new track's id is taken after them).
@@ -67,35 +68,23 @@ public:
                      std::uint32_t link)
     {
         checkEventLimit();
-        if (m_sliceChunks.empty() || m_sliceChunks.back().size() == kSliceChunk) {
-            m_sliceChunks.emplace_back();
-            m_sliceChunks.back().reserve(kSliceChunk);
-        }
-        Slice& s = m_sliceChunks.back().emplace_back();
+        Slice& s = m_slices.emplace_back();
         s.start = start;
         s.duration = boundedDuration(start, duration);
         s.trackAndDepth = track.value << 8;
         s.type = type;
         s.args = args;
         s.link = link;
-        return SliceId(m_sliceCount++);
+        return SliceId(static_cast<std::uint32_t>(m_slices.size() - 1));
     }
     // Slices added so far, by id (until finish(), they are the builder's, not yet in the profile).
-    const Slice& slice(SliceId id) const
-    {
-        return m_sliceChunks[id.value >> kSliceChunkBits][id.value & (kSliceChunk - 1)];
-    }
-    std::size_t sliceCount() const { return m_sliceCount; }
-    template <typename Visit> void forEachSlice(Visit&& visit) const
-    {
-        for (const auto& chunk : m_sliceChunks)
-            for (const Slice& s : chunk)
-                visit(s);
-    }
+    const Slice& slice(SliceId id) const { return m_slices[id.value]; }
+    std::size_t sliceCount() const { return m_slices.size(); }
+    template <typename Visit> void forEachSlice(Visit&& visit) const { m_slices.forEach(visit); }
     // An integer argument of this slice alone (profile::SliceArg).
     void addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value)
     {
-        m_p.sliceArgs.push_back({slice.value, key, value});
+        m_sliceArgs.push_back({slice.value, key, value});
     }
     void addCounter(TrackId track, Nanos time, double value);
 
@@ -104,10 +93,10 @@ public:
     {
         m_flows.push_back({from.value, to.value, type});
     }
-    // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; `order` breaks ties of
-    // steps at the same time (the event's place in the file).
+    // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; steps at the same time keep
+    // the order they were added in (the file's).
     void addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing, TrackId track,
-                     Nanos time, std::uint64_t order);
+                     Nanos time);
     // A slice's end of a flow named by `id` alone (Chrome's flow v2: bind_id with flow_out / flow_in): each
     // flow_in is joined to the latest flow_out of its id that starts before it.
     void addFlowEnd(std::uint64_t id, SliceId slice, bool out);
@@ -129,22 +118,20 @@ public:
 private:
     void checkEventLimit() const
     {
-        if (m_maxEvents != 0 && m_sliceCount + m_p.counters.size() >= m_maxEvents)
+        if (m_maxEvents != 0 && m_slices.size() + m_p.counters.size() >= m_maxEvents)
             m_onLimit(Limit::Events);
     }
-    void moveSlicesIntoProfile();
     void bindFlowSteps();
     void bindFlowEnds(const std::vector<std::uint32_t>& moved);
 
-    struct FlowStep
+    struct FlowStep // 32 bytes: a Kineto trace has two per kernel launch
     {
-        std::uint32_t type;
         std::uint64_t id;
+        Nanos time;
+        std::uint32_t type;
+        std::uint32_t track;
         FlowPhase phase;
         bool enclosing;
-        std::uint32_t track;
-        Nanos time;
-        std::uint64_t order;
     };
     struct FlowEnd
     {
@@ -153,20 +140,17 @@ private:
         bool out;
     };
 
-    // Slices arrive in chunks of 2 MiB and move into the profile, sized exactly, at finish(), each chunk
-    // freed once copied: a vector grown by doubling holds up to twice what it keeps, and its final shrink
-    // copies it while the old one is alive (#27: the import's peak within 1.5x of what it keeps).
-    static constexpr unsigned kSliceChunkBits = 16;
-    static constexpr std::size_t kSliceChunk = std::size_t{1} << kSliceChunkBits;
-    std::vector<std::vector<Slice, PageAllocator<Slice>>> m_sliceChunks; // freed to the system as copied
-    std::uint32_t m_sliceCount = 0;
+    // Slices and flow steps arrive in chunks and move into the profile, sized exactly, at finish(), each
+    // chunk freed once copied (#27: the import's peak within 1.5x of what it keeps).
+    ChunkedVector<Slice> m_slices;
+    ChunkedVector<SliceArg> m_sliceArgs;
 
     Profile& m_p;
     std::uint64_t m_maxEvents;
     LimitHandler m_onLimit;
     std::unordered_map<std::string, TrackId> m_trackIndex[4]; // by TrackKind
     std::vector<Flow> m_flows;                                // by SliceId until finish()
-    std::vector<FlowStep> m_flowSteps;
+    ChunkedVector<FlowStep> m_flowSteps;
     std::vector<FlowEnd> m_flowEnds;
     std::uint32_t m_fallbackCategory = kNone;
     FallbackLinker m_fallbackLinker;

@@ -151,11 +151,16 @@ private slots:
         const std::uint32_t flow = type("ac2g");
         // s inside "launch"; f at 120 binds to the next slice to start on gpu ("kernel"); a t of an id that
         // never started is dropped and counted.
-        b.addFlowStep(flow, 9, FlowPhase::Start, true, host, 50, 0);
-        b.addFlowStep(flow, 9, FlowPhase::Finish, false, gpu, 120, 1);
-        b.addFlowStep(flow, 10, FlowPhase::Step, true, gpu, 310, 2);
+        b.addFlowStep(flow, 9, FlowPhase::Start, true, host, 50);
+        b.addFlowStep(flow, 9, FlowPhase::Finish, false, gpu, 120);
+        b.addFlowStep(flow, 10, FlowPhase::Step, true, gpu, 310);
+        // Steps at one time keep the file's order: t (in "kernel") before f (the next slice: "copy").
+        const std::uint32_t chained = type("chained");
+        b.addFlowStep(chained, 11, FlowPhase::Start, true, host, 60);
+        b.addFlowStep(chained, 11, FlowPhase::Step, true, gpu, 160);
+        b.addFlowStep(chained, 11, FlowPhase::Finish, false, gpu, 160);
         b.finish();
-        QCOMPARE(flowNames(p), (Names{{"launch", "kernel"}}));
+        QCOMPARE(flowNames(p), (Names{{"launch", "kernel"}, {"launch", "kernel"}, {"kernel", "copy"}}));
         QCOMPARE(p.repairs.size(), std::size_t(1));
         QCOMPARE(p.repairs[0].kind, RepairKind::Unbound);
         QCOMPARE(p.repairs[0].count, std::uint64_t(1));

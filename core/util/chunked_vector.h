@@ -1,0 +1,69 @@
+#pragma once
+// An append-only sequence kept in fixed chunks of their own pages (util/page_allocator.h): growing it never
+// copies, so it holds what it keeps plus at most one chunk, and moveInto() hands it over to one exactly sized
+// vector, giving each chunk back to the system as soon as it is copied. For what a builder collects by the
+// million before it knows how many: a vector grown by doubling holds up to twice what it keeps, and its final
+// shrink copies it while the old one is alive.
+
+#include "util/page_allocator.h"
+#include "util/release_memory.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace xps {
+
+template <typename T, unsigned ChunkBytesLog2 = 21> class ChunkedVector
+{
+    static constexpr std::size_t kPerChunk = (std::size_t{1} << ChunkBytesLog2) / sizeof(T) > 0
+                                                 ? (std::size_t{1} << ChunkBytesLog2) / sizeof(T)
+                                                 : 1;
+
+public:
+    template <typename... Args> T& emplace_back(Args&&... args)
+    {
+        if (m_chunks.empty() || m_chunks.back().size() == kPerChunk) {
+            m_chunks.emplace_back();
+            m_chunks.back().reserve(kPerChunk);
+        }
+        ++m_size;
+        return m_chunks.back().emplace_back(std::forward<Args>(args)...);
+    }
+    void push_back(const T& value) { emplace_back(value); }
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const T& operator[](std::size_t i) const { return m_chunks[i / kPerChunk][i % kPerChunk]; }
+    T& operator[](std::size_t i) { return m_chunks[i / kPerChunk][i % kPerChunk]; }
+
+    template <typename Visit> void forEach(Visit&& visit) const
+    {
+        for (const auto& chunk : m_chunks)
+            for (const T& value : chunk)
+                visit(value);
+    }
+
+    // Appends everything to `out` (grown once, exactly) and leaves this empty, its memory freed chunk by
+    // chunk.
+    void moveInto(std::vector<T>& out)
+    {
+        out.reserve(out.size() + m_size);
+        for (auto& chunk : m_chunks) {
+            out.insert(out.end(), chunk.begin(), chunk.end());
+            releaseMemory(chunk);
+        }
+        clear();
+    }
+    void clear()
+    {
+        releaseMemory(m_chunks);
+        m_size = 0;
+    }
+
+private:
+    std::vector<std::vector<T, PageAllocator<T>>> m_chunks;
+    std::size_t m_size = 0;
+};
+
+} // namespace xps
