@@ -254,7 +254,8 @@ private:
             runCount += chipRuns;
         }
         const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
-        m_builder.reserveFlows(runCount + dmas + 3 * waits);
+        m_builder.reserve(runCount + m_replay.store.regions().size() + dmas + waits,
+                          runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
         std::array<std::uint32_t, kUnitTracks.size()> types{};
         for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
             types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
