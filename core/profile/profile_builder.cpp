@@ -37,7 +37,8 @@ void ProfileBuilder::addCounter(TrackId track, Nanos time, double value)
 void ProfileBuilder::addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing,
                                  TrackId track, Nanos time)
 {
-    m_flowSteps.push_back({id, time, type, track.value, phase, enclosing});
+    m_flowSteps.push_back(
+        {id, time, type, track.value << 3 | static_cast<std::uint32_t>(phase) << 1 | (enclosing ? 1u : 0u)});
 }
 
 void ProfileBuilder::addFlowEnd(std::uint64_t id, SliceId slice, bool out)
@@ -64,7 +65,7 @@ void ProfileBuilder::addRepair(RepairKind kind, std::uint64_t count, std::string
     m_p.addRepair(kind, count, std::move(what), std::move(firstAt));
 }
 
-std::vector<std::uint32_t> ProfileBuilder::finish()
+void ProfileBuilder::finish()
 {
     m_slices.moveInto(m_p.slices); // exactly sized: Profile::finish's shrink has nothing to copy
     m_sliceArgs.moveInto(m_p.sliceArgs);
@@ -74,13 +75,16 @@ std::vector<std::uint32_t> ProfileBuilder::finish()
         f.from = where(f.from);
         f.to = where(f.to);
     }
+    for (FlowEnd& f : m_flowEnds)
+        f.slice = moved[f.slice];
+    releaseMemory(moved); // 4 bytes a slice, not needed past here: freed before the flow steps are bound
     if (m_p.flows.empty())
         m_p.flows = std::move(m_flows); // no copy of what may be millions
     else
         m_p.flows.insert(m_p.flows.end(), m_flows.begin(), m_flows.end());
     releaseMemory(m_flows);
     bindFlowSteps();
-    bindFlowEnds(moved);
+    bindFlowEnds();
     if (m_fallbackLinker) {
         const bool bound = std::any_of(m_p.flows.begin(), m_p.flows.end(), [&](const Flow& f) {
             return m_p.types[f.type].category == m_fallbackCategory;
@@ -90,7 +94,6 @@ std::vector<std::uint32_t> ProfileBuilder::finish()
         m_fallbackLinker = nullptr;
     }
     m_p.flows.shrink_to_fit();
-    return moved;
 }
 
 void ProfileBuilder::bindFlowSteps()
@@ -107,9 +110,9 @@ void ProfileBuilder::bindFlowSteps()
     });
     std::uint64_t unbound = 0;
     const auto bind = [&](const FlowStep& f) -> std::uint32_t {
-        if (f.enclosing)
-            return m_p.sliceAt(f.track, f.time);
-        const Track& t = m_p.tracks[f.track];
+        if (f.enclosing())
+            return m_p.sliceAt(f.track(), f.time);
+        const Track& t = m_p.tracks[f.track()];
         const auto first = m_p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
         const auto it =
             std::lower_bound(first, last, f.time, [](const Slice& s, Nanos v) { return s.start < v; });
@@ -121,7 +124,7 @@ void ProfileBuilder::bindFlowSteps()
     const auto step = [&](std::size_t k) -> const FlowStep& { return steps[byFlow[k]]; };
     // At most a flow per step that is not a start: room for them once, not by doubling.
     std::size_t ends = 0;
-    steps.forEach([&](const FlowStep& f) { ends += f.phase != FlowPhase::Start ? 1 : 0; });
+    steps.forEach([&](const FlowStep& f) { ends += f.phase() != FlowPhase::Start ? 1 : 0; });
     m_p.flows.reserve(m_p.flows.size() + ends);
     for (std::size_t i = 0; i < byFlow.size();) {
         std::size_t j = i;
@@ -129,17 +132,17 @@ void ProfileBuilder::bindFlowSteps()
             ++j;
         // One start and one finish with their own id: a flow, whichever comes first in time (a dependency
         // can point back in time, as a Chakra control dependency on a parent that started later does).
-        if (j - i == 2 && step(i + 1).phase == FlowPhase::Start && step(i).phase == FlowPhase::Finish)
+        if (j - i == 2 && step(i + 1).phase() == FlowPhase::Start && step(i).phase() == FlowPhase::Finish)
             std::swap(byFlow[i], byFlow[i + 1]);
         std::uint32_t from = kNone;
         for (std::size_t k = i; k < j; ++k) {
             const FlowStep& f = step(k);
             const std::uint32_t at = bind(f);
-            if (f.phase == FlowPhase::Start) {
+            if (f.phase() == FlowPhase::Start) {
                 from = at;
             } else if (from != kNone && at != kNone) {
                 m_p.flows.push_back({from, at, f.type});
-                from = f.phase == FlowPhase::Step ? at : kNone;
+                from = f.phase() == FlowPhase::Step ? at : kNone;
             } else {
                 ++unbound;
             }
@@ -152,12 +155,10 @@ void ProfileBuilder::bindFlowSteps()
                   "flow steps found no slice to bind to (or no start before them) and were dropped");
 }
 
-void ProfileBuilder::bindFlowEnds(const std::vector<std::uint32_t>& moved)
+void ProfileBuilder::bindFlowEnds()
 {
     if (m_flowEnds.empty())
         return;
-    for (FlowEnd& f : m_flowEnds)
-        f.slice = moved[f.slice];
     std::stable_sort(m_flowEnds.begin(), m_flowEnds.end(), [&](const FlowEnd& a, const FlowEnd& b) {
         return a.id != b.id ? a.id < b.id : m_p.slices[a.slice].start < m_p.slices[b.slice].start;
     });

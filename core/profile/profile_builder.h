@@ -6,7 +6,7 @@
 // Before it, each importer pushed into Profile's vectors and re-linked its flows through finish()'s
 // permutation by hand.
 //
-// A SliceId is the slice's place in arrival order: stable while the import runs, whatever finish() does.
+// A SliceId is the slice's place in arrival order: stable while the import runs, until finish().
 
 #include "profile/profile.h"
 #include "util/chunked_vector.h"
@@ -116,9 +116,10 @@ public:
     // A repair already counted, or a statement of its own (count 0).
     void addRepair(RepairKind kind, std::uint64_t count, std::string what, std::string firstAt = {});
 
-    // Sorts and nests (Profile::finish), then binds every flow. Returns where each SliceId went (new index by
-    // SliceId value), for what an importer keeps beside the profile.
-    std::vector<std::uint32_t> finish();
+    // Sorts and nests (Profile::finish), then binds every flow. SliceIds mean nothing after it: what an
+    // importer keeps beside the profile must be bound through flows or found again by time and track (the
+    // permutation, 4 bytes a slice, is freed before the flow steps are bound).
+    void finish();
 
 private:
     void checkEventLimit() const
@@ -127,17 +128,19 @@ private:
             m_onLimit(Limit::Events);
     }
     void bindFlowSteps();
-    void bindFlowEnds(const std::vector<std::uint32_t>& moved);
+    void bindFlowEnds();
 
-    struct FlowStep // 32 bytes: a Kineto trace has two per kernel launch
+    struct FlowStep // 24 bytes: a Kineto trace has two per kernel launch
     {
         std::uint64_t id;
         Nanos time;
         std::uint32_t type;
-        std::uint32_t track;
-        FlowPhase phase;
-        bool enclosing;
+        std::uint32_t packed; // track << 3 | phase << 1 | enclosing (a track fits 24 bits: kMaxTracks)
+        std::uint32_t track() const { return packed >> 3; }
+        FlowPhase phase() const { return static_cast<FlowPhase>(packed >> 1 & 3u); }
+        bool enclosing() const { return (packed & 1u) != 0; }
     };
+    static_assert(sizeof(FlowStep) == 24);
     struct FlowEnd
     {
         std::uint64_t id;
