@@ -119,7 +119,7 @@ public:
             (this->*step)();
         }
         throwIfStopped(m_stop);
-        m_builder.finish();
+        m_builder.finish(m_stop);
         return std::move(m_p);
     }
 

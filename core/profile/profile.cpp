@@ -1,4 +1,5 @@
 #include "profile/profile.h"
+#include "util/cancel.h"
 #include "util/release_memory.h"
 #include "util/text.h"
 #include "util/utf8.h"
@@ -104,8 +105,9 @@ std::uint32_t Profile::typeOf(std::string_view name, std::string_view category, 
     return id;
 }
 
-std::vector<std::uint32_t> Profile::finish()
+std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
 {
+    CancelPoint cancel(std::move(stop)); // polled per slice, argument and counter sample
     // Warnings quote what the file said (a profiler's own warning, a bad value): keep them valid text too.
     for (ImportRepair& r : repairs) {
         text::repairUtf8(r.what);
@@ -118,6 +120,7 @@ std::vector<std::uint32_t> Profile::finish()
     // any two differ by less than INT64_MAX. A real profile is nowhere near (2^62 ns is 146 years).
     std::uint64_t clamped = 0;
     for (Slice& x : slices) {
+        cancel();
         const Nanos start = std::clamp(x.start, -kTimeLimit, kTimeLimit);
         const Nanos duration = std::min(x.duration, kTimeLimit - start);
         clamped += start != x.start || duration != x.duration ? 1 : 0;
@@ -125,6 +128,7 @@ std::vector<std::uint32_t> Profile::finish()
         x.duration = duration;
     }
     for (CounterSample& c : counters) {
+        cancel();
         const Nanos time = std::clamp(c.time, -kTimeLimit, kTimeLimit);
         clamped += time != c.time ? 1 : 0;
         c.time = time;
@@ -144,7 +148,7 @@ std::vector<std::uint32_t> Profile::finish()
     std::iota(newIndex.begin(), newIndex.end(), 0u);
     // Importers that read track by track (XSpace lines, Chakra streams) append in order already: no sort,
     // no permutation.
-    if (!std::is_sorted(slices.begin(), slices.end(), before)) {
+    if (!std::is_sorted(slices.begin(), slices.end(), cancel.polling(before))) {
         // By track in one counting pass (an importer appends tracks interleaved, each mostly in time
         // order), then by time within a track, sorted only where it is not in order already.
         std::uint32_t trackCount = 0;
@@ -163,8 +167,8 @@ std::vector<std::uint32_t> Profile::finish()
         const auto byTime = [&](std::uint32_t a, std::uint32_t b) { return before(slices[a], slices[b]); };
         for (std::uint32_t t = 0; t < trackCount; ++t) {
             const auto from = order.begin() + begin[t], to = order.begin() + begin[t + 1];
-            if (!std::is_sorted(from, to, byTime))
-                std::stable_sort(from, to, byTime);
+            if (!std::is_sorted(from, to, cancel.polling(byTime)))
+                std::stable_sort(from, to, cancel.polling(byTime));
         }
         for (std::uint32_t k = 0; k < order.size(); ++k)
             newIndex[order[k]] = k;
@@ -172,6 +176,7 @@ std::vector<std::uint32_t> Profile::finish()
         // Moved in place, cycle by cycle, instead of into a sorted copy: 32 bytes per slice less at the peak.
         std::vector<bool> placed(slices.size());
         for (std::uint32_t first = 0; first < slices.size(); ++first) {
+            cancel();
             if (placed[first])
                 continue;
             Slice carried = slices[first];
@@ -184,16 +189,19 @@ std::vector<std::uint32_t> Profile::finish()
         }
     }
     for (Flow& f : flows) {
+        cancel();
         if (f.from != kNone)
             f.from = newIndex[f.from];
         if (f.to != kNone)
             f.to = newIndex[f.to];
     }
-    for (SliceArg& a : sliceArgs)
+    for (SliceArg& a : sliceArgs) {
+        cancel();
         a.slice = newIndex[a.slice];
+    }
     const auto bySlice = [](const SliceArg& a, const SliceArg& b) { return a.slice < b.slice; };
-    if (!std::is_sorted(sliceArgs.begin(), sliceArgs.end(), bySlice))
-        std::stable_sort(sliceArgs.begin(), sliceArgs.end(), bySlice);
+    if (!std::is_sorted(sliceArgs.begin(), sliceArgs.end(), cancel.polling(bySlice)))
+        std::stable_sort(sliceArgs.begin(), sliceArgs.end(), cancel.polling(bySlice));
 
     for (Track& t : tracks) {
         t.firstSlice = 0;
@@ -210,6 +218,7 @@ std::vector<std::uint32_t> Profile::finish()
         t.firstSlice = i;
         open.clear();
         for (; i < slices.size() && slices[i].track() == track; ++i) {
+            cancel();
             Slice& s = slices[i];
             m_start = std::min(m_start, s.start);
             m_end = std::max(m_end, s.end());
@@ -241,9 +250,10 @@ std::vector<std::uint32_t> Profile::finish()
                   "slices overlap the slice they start in without ending inside it; each is drawn one row "
                   "below it");
 
-    std::stable_sort(counters.begin(), counters.end(), [](const CounterSample& a, const CounterSample& b) {
-        return a.track != b.track ? a.track < b.track : a.time < b.time;
-    });
+    std::stable_sort(counters.begin(), counters.end(),
+                     cancel.polling([](const CounterSample& a, const CounterSample& b) {
+                         return a.track != b.track ? a.track < b.track : a.time < b.time;
+                     }));
     for (const CounterSample& c : counters) {
         m_start = std::min(m_start, c.time);
         m_end = std::max(m_end, c.time);
@@ -251,10 +261,10 @@ std::vector<std::uint32_t> Profile::finish()
     if (m_start > m_end)
         m_start = m_end = 0;
     // The importers grew these by doubling: give the slack back.
-    slices.shrink_to_fit();
-    counters.shrink_to_fit();
-    flows.shrink_to_fit();
-    sliceArgs.shrink_to_fit();
+    shrinkIfWasteful(slices);
+    shrinkIfWasteful(counters);
+    shrinkIfWasteful(flows);
+    shrinkIfWasteful(sliceArgs);
     return newIndex;
 }
 

@@ -1,4 +1,5 @@
 #include "profile/profile_builder.h"
+#include "util/cancel.h"
 #include "util/release_memory.h"
 
 #include <algorithm>
@@ -65,13 +66,15 @@ void ProfileBuilder::addRepair(RepairKind kind, std::uint64_t count, std::string
     m_p.addRepair(kind, count, std::move(what), std::move(firstAt));
 }
 
-void ProfileBuilder::finish()
+void ProfileBuilder::finish(std::stop_token stop)
 {
     m_slices.moveInto(m_p.slices); // exactly sized: Profile::finish's shrink has nothing to copy
     m_sliceArgs.moveInto(m_p.sliceArgs);
-    std::vector<std::uint32_t> moved = m_p.finish();
+    std::vector<std::uint32_t> moved = m_p.finish(stop);
+    CancelPoint cancel(std::move(stop));
     const auto where = [&](std::uint32_t slice) { return slice == kNone ? kNone : moved[slice]; };
     for (Flow& f : m_flows) {
+        cancel();
         f.from = where(f.from);
         f.to = where(f.to);
     }
@@ -93,7 +96,7 @@ void ProfileBuilder::finish()
             m_fallbackLinker(m_p, m_p.flows);
         m_fallbackLinker = nullptr;
     }
-    m_p.flows.shrink_to_fit();
+    shrinkIfWasteful(m_p.flows);
 }
 
 void ProfileBuilder::bindFlowSteps()

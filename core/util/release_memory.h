@@ -12,4 +12,13 @@ template <typename Container> void releaseMemory(Container& c)
     Container().swap(c);
 }
 
+// Gives back a vector's spare capacity when it is more than an eighth of what it holds: a vector grown by
+// doubling may hold twice its size, but one reserved for a close upper bound (a replay's counts) would be
+// copied whole, a quarter of a second at ten million slices that no one could cancel, to free a few percent.
+template <typename Vector> void shrinkIfWasteful(Vector& v)
+{
+    if (v.capacity() - v.size() > v.size() / 8)
+        v.shrink_to_fit();
+}
+
 } // namespace xps
