@@ -58,8 +58,10 @@ struct ChipState
     std::bitset<isa::kVectorRegisters> vValid;
     std::vector<std::uint32_t> flags;
     SparseMemory hbm, vmem, smem;
-    std::vector<float> mxuStaging = std::vector<float>(isa::kMxuDim * isa::kMxuDim);
-    std::vector<float> mxuActive = std::vector<float>(isa::kMxuDim * isa::kMxuDim);
+    // 128 x 128 weights each, allocated by a chip's first mxu.wpush that computes values: 128 KiB a chip
+    // that never uses the MXU (most chips of a many-chip DMA program) does not pay for.
+    std::vector<float> mxuStaging;
+    std::vector<float> mxuActive;
     int stagedRows = 0;
     bool weightsActive = false;
     Ring<MxuResult> fifo; // a deque allocated a block per 4 KiB product

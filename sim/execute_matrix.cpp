@@ -17,10 +17,12 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
         if (state.stagedRows + isa::kSublanes > D)
             throw SimFault{
                 "mxu.wpush beyond 128 staged weight rows: commit with mxu.wcommit after 16 pushes"};
-        if (options.computeVectors)
+        if (options.computeVectors) {
+            state.mxuStaging.resize(D * D); // no-op once allocated
             for (int i = 0; i < isa::kVectorElements; ++i)
                 state.mxuStaging[static_cast<std::size_t>(state.stagedRows * D + i)] =
                     std::bit_cast<float>(rows[i]);
+        }
         state.stagedRows += isa::kSublanes;
         return;
     }
@@ -41,9 +43,11 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
         // translation unit (the same bytes, no conversion): copying each 4 KiB operand in and out cost a
         // sixth of an MXU-bound replay.
         MxuResult& result = writes.mxuPush.emplace(); // zeroed: what timing-only mode leaves in it
-        if (options.computeVectors)
+        if (options.computeVectors) {
+            state.mxuActive.resize(D * D); // allocated by the pushes that committed it; a compare here
             blas::sgemm(isa::kSublanes, D, D, reinterpret_cast<const float*>(lhs.data()),
                         state.mxuActive.data(), reinterpret_cast<float*>(result.value.data()));
+        }
         return;
     }
     case isa::Opcode::MxuPop:
