@@ -1,5 +1,6 @@
 #include "import/json_reader.h"
 
+#include "import/read_ahead_file.h"
 #include "trace/trace_io.h"
 
 #include <zlib.h>
@@ -47,48 +48,34 @@ Result<std::unique_ptr<JsonReader>> JsonReader::open(const std::string& path, st
             r->m_maxDecompressed = maxDecompressedBytes;
             r->m_expansionMessage = std::move(expansionMessage);
         }
-        gzFile gz = gzopen(path.c_str(), "rb");
-        if (!gz)
-            return Error(path, std::string("cannot open: ") + std::strerror(errno));
-        gzbuffer(gz, 1u << 18);
-        r->m_gz = gz;
-        r->m_buffer = std::make_unique<char[]>(kBlock);
+        auto file = ReadAheadFile::open(path);
+        if (!file)
+            return file.error();
+        r->m_file = std::move(file).value();
         return r;
     }
 }
 
-JsonReader::~JsonReader()
-{
-    if (m_gz)
-        gzclose(static_cast<gzFile>(m_gz));
-}
+JsonReader::~JsonReader() = default;
 
 std::uint64_t JsonReader::fileOffset() const
 {
-    const z_off_t off = gzoffset(static_cast<gzFile>(m_gz));
-    return off < 0 ? 0 : static_cast<std::uint64_t>(off);
+    return m_file->fileOffset();
 }
 
 bool JsonReader::refill()
 {
     m_consumed += m_end;
     m_pos = m_end = 0;
-    const int n = gzread(static_cast<gzFile>(m_gz), m_buffer.get(), static_cast<unsigned>(kBlock));
-    if (n < 0) {
-        int code = 0;
-        const char* message = gzerror(static_cast<gzFile>(m_gz), &code);
-        // A truncated gzip stream reads what it has and then reports Z_BUF_ERROR: the end of the input.
-        if (code == Z_BUF_ERROR) {
-            m_reachedEnd = true;
-            return false;
-        }
-        fail(std::string("cannot read the compressed data: ") + (message ? message : "zlib error"));
-    }
-    m_end = static_cast<std::size_t>(n);
-    m_reachedEnd = n == 0;
+    const ReadAheadFile::Block& block = m_file->next(); // read and inflated on the file's own thread
+    if (!block.error.empty())
+        fail("cannot read the compressed data: " + block.error);
+    m_buffer = block.data;
+    m_end = block.size;
+    m_reachedEnd = m_end == 0; // a truncated gzip stream ends here too
     if (m_consumed + m_end > m_maxDecompressed)
         fail(m_expansionMessage);
-    return n > 0;
+    return m_end > 0;
 }
 
 void JsonReader::fail(const std::string& message) const
@@ -261,7 +248,7 @@ void JsonReader::readStringBody(std::string& out)
         while (run < m_end && m_buffer[run] != '"' && m_buffer[run] != '\\' &&
                static_cast<unsigned char>(m_buffer[run]) >= 0x20)
             ++run;
-        out.append(m_buffer.get() + m_pos, run - m_pos);
+        out.append(m_buffer + m_pos, run - m_pos);
         m_pos = run;
         if (out.size() > kMaxString)
             fail("a string longer than " + std::to_string(kMaxString >> 20) + " MiB");

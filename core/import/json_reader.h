@@ -1,9 +1,10 @@
 #pragma once
 // A pull reader over JSON text that streams from disk: plain or gzip-compressed (zlib's gzread reads both),
-// in 1 MiB blocks, so a 1 GB trace is never held as text. It hands out one token at a time and can capture
-// any value as compact JSON text (how the importers keep an event's `args`). Errors name the file, the
-// line and column (found by re-reading the file up to the failing byte, so the fast path counts nothing)
-// and what was expected. Limits keep hostile input bounded: nesting depth, string length.
+// in 1 MiB blocks read ahead on a thread of their own (read_ahead_file.h), so a 1 GB trace is never held as
+// text. It hands out one token at a time and can capture any value as compact JSON text (how the importers
+// keep an event's `args`). Errors name the file, the line and column (found by re-reading the file up to the
+// failing byte, so the fast path counts nothing) and what was expected. Limits keep hostile input bounded:
+// nesting depth, string length.
 
 #include "util/result.h"
 #include "util/utf8.h"
@@ -14,6 +15,8 @@
 #include <string_view>
 
 namespace xps::importing {
+
+class ReadAheadFile;
 
 struct JsonSyntaxError
 {
@@ -96,14 +99,14 @@ private:
     void skipValueAt(std::string* out, int depth);
 
     std::string m_path;
-    void* m_gz = nullptr; // gzFile
+    std::unique_ptr<ReadAheadFile> m_file;
     bool m_compressed = false;
     bool m_reachedEnd = false;
     std::uint64_t m_maxDecompressed = UINT64_MAX;
     std::string m_expansionMessage;
     std::uint64_t m_repairedStrings = 0;
     std::uint64_t m_firstRepairOffset = 0;
-    std::unique_ptr<char[]> m_buffer;
+    const char* m_buffer = nullptr; // the block being parsed: m_file's, valid until the next refill
     std::size_t m_pos = 0, m_end = 0;
     std::uint64_t m_consumed = 0; // bytes before m_buffer[0]
     std::string m_number;

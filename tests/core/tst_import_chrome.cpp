@@ -6,6 +6,7 @@
 
 #include "export/profile_chrome.h"
 #include "import/json_reader.h"
+#include "import/read_ahead_file.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_report.h"
 
@@ -287,6 +288,111 @@ private slots:
         QVERIFY(p.ok());
         QCOMPARE(p->slices.size(), std::size_t(19));
         QCOMPARE(profile::analyzeProfile(*p).criticalPath.length, us(485));
+    }
+
+    void readAheadHandsOutTheFileInOrder()
+    {
+        // 3.5 MiB and a few bytes: several of the reader's 1 MiB blocks, the last one short; plain and gzip.
+        QTemporaryDir dir;
+        std::string bytes(
+            3 * importing::ReadAheadFile::kBlockBytes + importing::ReadAheadFile::kBlockBytes / 2 + 17, '\0');
+        std::uint32_t x = 20261126;
+        for (char& c : bytes)
+            c = static_cast<char>((x = x * 1664525u + 1013904223u) >> 24);
+        const std::string plain = dir.filePath(QStringLiteral("blocks.bin")).toStdString();
+        const std::string packed = dir.filePath(QStringLiteral("blocks.bin.gz")).toStdString();
+        test::writeFile(plain, bytes);
+        QVERIFY(writeGzip(packed, bytes));
+        for (const std::string& path : {plain, packed}) {
+            auto file = importing::ReadAheadFile::open(path);
+            QVERIFY(file.ok());
+            std::string read;
+            std::uint64_t offset = 0;
+            int blocks = 0;
+            for (;;) {
+                const importing::ReadAheadFile::Block& b = (*file)->next();
+                QVERIFY2(b.error.empty(), b.error.c_str());
+                QVERIFY((*file)->fileOffset() >= offset); // progress never goes back
+                offset = (*file)->fileOffset();
+                if (b.size == 0)
+                    break;
+                read.append(b.data, b.size);
+                ++blocks;
+            }
+            QVERIFY(read == bytes);
+            QCOMPARE(blocks, 4);
+            QCOMPARE(offset, static_cast<std::uint64_t>(std::filesystem::file_size(path)));
+            QCOMPARE((*file)->next().size, std::size_t(0)); // the end stays the end
+        }
+        // Closed after one block, with the reader blocked on a full queue: the destructor stops and joins it.
+        {
+            auto file = importing::ReadAheadFile::open(plain);
+            QVERIFY(file.ok());
+            QCOMPARE((*file)->next().size, importing::ReadAheadFile::kBlockBytes);
+        }
+        // A damaged gzip stream: zlib's message, never a crash; a cut one reads what it holds, then ends.
+        std::string damaged = test::readFile(packed);
+        for (std::size_t i = damaged.size() / 2; i < damaged.size() / 2 + 64; ++i)
+            damaged[i] = static_cast<char>(~damaged[i]);
+        test::writeFile(packed, damaged);
+        {
+            auto file = importing::ReadAheadFile::open(packed);
+            QVERIFY(file.ok());
+            std::string error;
+            for (int i = 0; i < 8 && error.empty(); ++i) {
+                const importing::ReadAheadFile::Block& b = (*file)->next();
+                error = b.error;
+                if (b.size == 0 && error.empty())
+                    break;
+            }
+            QVERIFY2(!error.empty(), "a damaged stream reads as an error");
+        }
+        const std::string whole = test::readFile(packed);
+        QVERIFY(writeGzip(packed, bytes));
+        test::writeFile(packed, test::readFile(packed).substr(0, whole.size() / 2));
+        {
+            auto file = importing::ReadAheadFile::open(packed);
+            QVERIFY(file.ok());
+            std::size_t total = 0;
+            bool truncated = false;
+            for (;;) {
+                const importing::ReadAheadFile::Block& b = (*file)->next();
+                QVERIFY(b.error.empty());
+                total += b.size;
+                truncated = b.truncated;
+                if (b.size == 0)
+                    break;
+            }
+            QVERIFY(truncated);
+            QVERIFY(total > 0 && total < bytes.size());
+        }
+    }
+
+    void eventsAcrossReadBlocks()
+    {
+        // 40,000 events (about 3 MB of text): tokens and strings cut by the 1 MiB block boundaries.
+        QTemporaryDir dir;
+        std::string text = "{\"traceEvents\": [\n";
+        constexpr int kEvents = 40'000;
+        for (int i = 0; i < kEvents; ++i) {
+            text += "{\"ph\": \"X\", \"name\": \"kernel_" + std::to_string(i % 97) +
+                    "_with_a_long_name\", \"pid\": 1, \"tid\": " + std::to_string(i % 3) +
+                    ", \"ts\": " + std::to_string(i * 10) + ".5, \"dur\": 7.25}";
+            text += i + 1 < kEvents ? ",\n" : "\n";
+        }
+        text += "]}\n";
+        QVERIFY(text.size() > 2 * importing::ReadAheadFile::kBlockBytes);
+        const std::string plain = dir.filePath(QStringLiteral("many.json")).toStdString();
+        const std::string packed = dir.filePath(QStringLiteral("many.json.gz")).toStdString();
+        test::writeFile(plain, text);
+        QVERIFY(writeGzip(packed, text));
+        for (const std::string& path : {plain, packed}) {
+            auto p = importing::importProfile(path);
+            QVERIFY(p.ok());
+            QCOMPARE(p->slices.size(), std::size_t(kEvents));
+            QCOMPARE(named(*p, "kernel_96_with_a_long_name").size(), std::size_t(kEvents / 97));
+            QCOMPARE(p->repairs.size(), std::size_t(0));
+        }
     }
 
     void truncatedFileKeepsWhatItHas()
