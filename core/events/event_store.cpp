@@ -61,7 +61,8 @@ void EventStore::configure(int chips, std::uint64_t vmemBytes)
 {
     if (m_discard)
         return;
-    m_heatmaps.assign(static_cast<std::size_t>(chips), VmemHeatmap(vmemBytes));
+    m_heatmaps.assign(static_cast<std::size_t>(chips),
+                      VmemHeatmap(vmemBytes, VmemHeatmap::timeBinsFor(chips)));
     std::lock_guard lock(m_mutex);
     m_publishedHeatmaps = m_heatmaps;
 }

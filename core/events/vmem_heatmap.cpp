@@ -5,22 +5,32 @@
 
 namespace xps::events {
 
-VmemHeatmap::VmemHeatmap(std::uint64_t vmemBytes)
+VmemHeatmap::VmemHeatmap(std::uint64_t vmemBytes, int timeBins)
     : m_bytesPerBin(std::max<std::uint64_t>(1, (vmemBytes + kAddressBins - 1) / kAddressBins)),
-      m_binShift(std::has_single_bit(m_bytesPerBin) ? std::countr_zero(m_bytesPerBin) : -1), m_configured(true)
+      m_binShift(std::has_single_bit(m_bytesPerBin) ? std::countr_zero(m_bytesPerBin) : -1),
+      m_timeBins(static_cast<int>(std::bit_floor(static_cast<unsigned>(std::clamp(timeBins, 2, kTimeBins))))),
+      m_configured(true)
 {
+}
+
+int VmemHeatmap::timeBinsFor(int chips)
+{
+    constexpr std::size_t bytesPerTimeBin = kAddressBins * 2 * sizeof(std::uint64_t); // read and write
+    const std::size_t perChip = kBudgetBytes / static_cast<std::size_t>(std::max(chips, 1));
+    const std::size_t bins = std::clamp<std::size_t>(perChip / bytesPerTimeBin, 16, kTimeBins);
+    return static_cast<int>(std::bit_floor(bins));
 }
 
 void VmemHeatmap::coarsen()
 {
-    for (int t = 0; t < kTimeBins / 2; ++t) {
+    for (int t = 0; t < m_timeBins / 2; ++t) {
         for (int a = 0; a < kAddressBins; ++a) {
             m_read[index(t, a)] = m_read[index(2 * t, a)] + m_read[index(2 * t + 1, a)];
             m_write[index(t, a)] = m_write[index(2 * t, a)] + m_write[index(2 * t + 1, a)];
         }
     }
-    std::fill(m_read.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_read.end(), 0);
-    std::fill(m_write.begin() + static_cast<long>(index(kTimeBins / 2, 0)), m_write.end(), 0);
+    std::fill(m_read.begin() + static_cast<long>(index(m_timeBins / 2, 0)), m_read.end(), 0);
+    std::fill(m_write.begin() + static_cast<long>(index(m_timeBins / 2, 0)), m_write.end(), 0);
     m_cyclesPerBin *= 2;
     ++m_cycleShift;
     m_usedTimeBins = (m_usedTimeBins + 1) / 2;
@@ -32,10 +42,10 @@ void VmemHeatmap::add(std::uint64_t cycle, std::uint64_t address, std::uint64_t 
     if (!m_configured || bytes == 0 || dataBytes == 0)
         return;
     if (m_read.empty()) { // the chip's first VMEM access: only chips that touch VMEM hold a grid
-        m_read.assign(static_cast<std::size_t>(kTimeBins) * kAddressBins, 0);
+        m_read.assign(static_cast<std::size_t>(m_timeBins) * kAddressBins, 0);
         m_write.assign(m_read.size(), 0);
     }
-    while ((cycle >> m_cycleShift) >= static_cast<std::uint64_t>(kTimeBins))
+    while ((cycle >> m_cycleShift) >= static_cast<std::uint64_t>(m_timeBins))
         coarsen();
     const int t = static_cast<int>(cycle >> m_cycleShift);
     m_usedTimeBins = std::max(m_usedTimeBins, t + 1);

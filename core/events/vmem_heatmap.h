@@ -4,7 +4,9 @@
 // time bins merge pairwise and each bin covers twice the cycles, so a long replay costs what a short one
 // does. An access spanning several bins is split in proportion to its bytes in each. The grid (1 MiB) is
 // allocated at a chip's first access: a 4,096-chip machine whose chips never touch VMEM costs nothing (it
-// once cost 4 GiB before the first bundle, found by fuzz_replay).
+// once cost 4 GiB before the first bundle, found by fuzz_replay). A machine of many chips gets fewer time
+// bins per chip (timeBinsFor): 4,096 chips that all touch VMEM once took 8 GiB of grids and their published
+// copies (fuzz_replay again); they now share a fixed budget.
 
 #include <cstdint>
 #include <vector>
@@ -14,11 +16,15 @@ namespace xps::events {
 class VmemHeatmap
 {
 public:
-    static constexpr int kTimeBins = 512;
+    static constexpr int kTimeBins = 512; // at most; fewer when many chips share the budget
     static constexpr int kAddressBins = 128;
+    static constexpr std::size_t kBudgetBytes = 64u << 20; // all chips' grids (the store keeps a copy too)
 
     VmemHeatmap() = default;
-    explicit VmemHeatmap(std::uint64_t vmemBytes);
+    explicit VmemHeatmap(std::uint64_t vmemBytes, int timeBins = kTimeBins);
+    // The time bins each chip's grid gets on a machine of `chips`: kTimeBins up to 64 chips, then halved as
+    // the chips double, down to 16 from 2,048 chips on (4,096 chips: 128 MiB of grids in all).
+    static int timeBinsFor(int chips);
 
     // `dataBytes` moved within [address, address + rangeBytes), spread evenly (a strided access touches
     // a range larger than the bytes it moves).
@@ -28,6 +34,7 @@ public:
     std::uint64_t cyclesPerBin() const { return m_cyclesPerBin; }
     std::uint64_t bytesPerAddressBin() const { return m_bytesPerBin; }
     int usedTimeBins() const { return m_usedTimeBins; }
+    int timeBins() const { return m_timeBins; }
     std::uint64_t readBytes(int timeBin, int addressBin) const
     {
         return m_read.empty() ? 0 : m_read[index(timeBin, addressBin)];
@@ -59,6 +66,7 @@ private:
     std::uint64_t m_cyclesPerBin = 16; // always a power of two: 16 << m_cycleShift - 4
     int m_cycleShift = 4;
     int m_usedTimeBins = 0;
+    int m_timeBins = kTimeBins;        // a power of two: coarsening merges pairs
     bool m_configured = false;         // sized for a VMEM (the default-constructed map takes nothing)
     std::vector<std::uint64_t> m_read; // empty until the first access
     std::vector<std::uint64_t> m_write;

@@ -40,6 +40,30 @@ private slots:
         QCOMPARE(h.totalRead(), std::uint64_t(4096));
     }
 
+    void manyChipsShareTheHeatmapBudget()
+    {
+        // Full resolution up to 64 chips, then fewer time bins per chip: 4,096 chips that each touched VMEM
+        // once held 8 GiB of grids and copies (fuzz_replay: 1.5 KB of .xasm, 10 GB and 25 s to replay).
+        QCOMPARE(events::VmemHeatmap::timeBinsFor(1), 512);
+        QCOMPARE(events::VmemHeatmap::timeBinsFor(64), 512);
+        QCOMPARE(events::VmemHeatmap::timeBinsFor(65), 256);
+        QCOMPARE(events::VmemHeatmap::timeBinsFor(4096), 16);
+        events::VmemHeatmap h(1 << 20, events::VmemHeatmap::timeBinsFor(4096));
+        QCOMPARE(h.timeBins(), 16);
+        std::uint64_t read = 0;
+        for (std::uint64_t cycle = 0; cycle < 100'000; cycle += 31) {
+            h.add(cycle, (cycle * 512) % (1 << 20), 512, 512, false);
+            read += 512;
+        }
+        QCOMPARE(h.heldBytes(), std::size_t(16 * events::VmemHeatmap::kAddressBins * 2 * 8));
+        QVERIFY(h.usedTimeBins() <= 16 && h.cyclesPerBin() >= 100'000 / 16);
+        std::uint64_t sum = 0;
+        for (int t = 0; t < h.usedTimeBins(); ++t)
+            for (int a = 0; a < events::VmemHeatmap::kAddressBins; ++a)
+                sum += h.readBytes(t, a);
+        QCOMPARE(sum, read);
+    }
+
     void coarseningKeepsTotalsInBoundedMemory()
     {
         events::VmemHeatmap h(1 << 20);

@@ -334,6 +334,28 @@ private slots:
         QVERIFY(h.totalWritten() > 0);
     }
 
+    // Found by fuzz_replay (session 21, 25 minutes into its hour): 1.5 KB of .xasm on 4,096 chips that all
+    // touch VMEM took 10 GB and 25 s to replay: a 1 MiB heatmap grid per chip, copied on every publish. The
+    // chips now share a fixed budget of grids (fewer time bins each); that input takes 1.9 GB and 2.7 s, its
+    // own buffers (4,096 x 64 KiB in HBM and in VMEM). Minimised by hand to what the grids cost.
+    void manyChipsTouchingVmemShareTheHeatmapBudget()
+    {
+        const std::string path = finding("oom_replay_2048_chips_touching_vmem.xasm");
+        auto t = assembly::assemble(test::readFile(path), path);
+        QVERIFY(t.ok());
+        QCOMPARE(t->chips.size(), std::size_t(2048));
+        auto r = test::replayTrace(std::move(t).value());
+        QCOMPARE(r->result.status, sim::ReplayResult::Status::Completed);
+        std::size_t held = 0;
+        for (int chip = 0; chip < 2048; ++chip) {
+            const events::VmemHeatmap h = r->store.vmemHeatmap(chip);
+            QCOMPARE(h.timeBins(), 16);
+            QCOMPARE(h.totalWritten(), std::uint64_t(4096)); // one vector row
+            held += h.heldBytes();
+        }
+        QVERIFY(held <= events::VmemHeatmap::kBudgetBytes);
+    }
+
     void aProgramThatNeverHaltsStopsAtTheBundleLimit()
     {
         const std::string path = finding("unbounded_replay_spin.xasm");
