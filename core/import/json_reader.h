@@ -1,10 +1,10 @@
 #pragma once
 // A pull reader over JSON text that streams from disk: plain or gzip-compressed (zlib's gzread reads both),
-// in 1 MiB blocks read ahead on a thread of their own (read_ahead_file.h), so a 1 GB trace is never held as
-// text. It hands out one token at a time and can capture any value as compact JSON text (how the importers
-// keep an event's `args`). Errors name the file, the line and column (found by re-reading the file up to the
-// failing byte, so the fast path counts nothing) and what was expected. Limits keep hostile input bounded:
-// nesting depth, string length.
+// in blocks read ahead on a thread of their own (read_ahead_file.h; 1 MiB in all), so a 1 GB trace is never
+// held as text. It hands out one token at a time and can capture any value as compact JSON text (how the
+// importers keep an event's `args`). Errors name the file, the line and column (found by re-reading the file
+// up to the failing byte, so the fast path counts nothing) and what was expected. Limits keep hostile input
+// bounded: nesting depth, string length.
 
 #include "util/result.h"
 #include "util/utf8.h"

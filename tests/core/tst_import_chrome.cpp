@@ -292,7 +292,7 @@ private slots:
 
     void readAheadHandsOutTheFileInOrder()
     {
-        // 3.5 MiB and a few bytes: several of the reader's 1 MiB blocks, the last one short; plain and gzip.
+        // Three and a half of the reader's blocks and a few bytes, the last block short; plain and gzip.
         QTemporaryDir dir;
         std::string bytes(
             3 * importing::ReadAheadFile::kBlockBytes + importing::ReadAheadFile::kBlockBytes / 2 + 17, '\0');
@@ -370,7 +370,7 @@ private slots:
 
     void eventsAcrossReadBlocks()
     {
-        // 40,000 events (about 3 MB of text): tokens and strings cut by the 1 MiB block boundaries.
+        // 40,000 events (about 3 MB of text): tokens and strings cut by many block boundaries.
         QTemporaryDir dir;
         std::string text = "{\"traceEvents\": [\n";
         constexpr int kEvents = 40'000;
