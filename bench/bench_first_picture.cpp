@@ -15,6 +15,8 @@
 #include "widgets/qcustomplot.h"
 #include "workloads/workloads.h"
 
+#include "bench_args.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -117,15 +119,10 @@ bool measure(std::uint64_t millions, const QString& dir)
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::useOffscreenUnlessSet();
     QApplication app(argc, argv);
     QTemporaryDir dir;
-    std::vector<std::uint64_t> sizes;
-    for (int i = 1; i < argc; ++i)
-        sizes.push_back(std::stoull(argv[i]));
-    if (sizes.empty())
-        sizes = {1, 3, 10, 30, 100};
+    const std::vector<std::uint64_t> sizes = bench::sizesFromArgs(argc, argv, 1, {1, 3, 10, 30, 100});
     for (const std::uint64_t millions : sizes)
         if (!measure(millions, dir.path()))
             return 1;

@@ -5,6 +5,8 @@
 #include "imported/profile_timeline_view.h"
 #include "kineto_writer.h"
 
+#include "bench_args.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -64,15 +66,10 @@ void measure(std::uint64_t mib, const QString& dir)
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::useOffscreenUnlessSet();
     QApplication app(argc, argv);
     QTemporaryDir dir;
-    std::vector<std::uint64_t> sizes;
-    for (int i = 1; i < argc; ++i)
-        sizes.push_back(std::stoull(argv[i]));
-    if (sizes.empty())
-        sizes = {64, 512};
+    const std::vector<std::uint64_t> sizes = bench::sizesFromArgs(argc, argv, 1, {64, 512});
     for (const std::uint64_t mib : sizes)
         measure(mib, dir.path());
     return 0;

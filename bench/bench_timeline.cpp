@@ -10,6 +10,8 @@
 #include "views/timeline_view.h"
 #include "widgets/qcustomplot.h"
 
+#include "bench_args.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -117,15 +119,10 @@ void measure(std::uint64_t targetEvents, const QString& dir)
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bench::useOffscreenUnlessSet();
     QApplication app(argc, argv);
     QTemporaryDir dir;
-    std::vector<std::uint64_t> targets;
-    for (int i = 1; i < argc; ++i)
-        targets.push_back(std::stoull(argv[i]));
-    if (targets.empty())
-        targets = {1'000'000, 10'000'000};
+    const std::vector<std::uint64_t> targets = bench::sizesFromArgs(argc, argv, 1, {1'000'000, 10'000'000});
     for (std::uint64_t t : targets)
         measure(t, dir.path());
     return 0;
