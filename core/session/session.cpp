@@ -5,6 +5,8 @@
 #include "trace/trace_container.h"
 #include "util/sqlite.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 namespace xps::session {
@@ -18,7 +20,27 @@ CREATE TABLE annotations(id INTEGER PRIMARY KEY, text TEXT NOT NULL, from_cycle 
   to_cycle INTEGER NOT NULL, anchor_chip INTEGER, anchor_pc INTEGER, anchor_occurrence INTEGER);
 CREATE TABLE bookmarks(position INTEGER PRIMARY KEY, name TEXT NOT NULL, from_cycle INTEGER NOT NULL,
   to_cycle INTEGER NOT NULL, view TEXT NOT NULL);
+CREATE TABLE annotation_slices(id INTEGER PRIMARY KEY, track_kind INTEGER NOT NULL, pid INTEGER NOT NULL,
+  tid INTEGER NOT NULL, track TEXT NOT NULL, name TEXT NOT NULL, start INTEGER NOT NULL);
 )sql";
+
+nlohmann::json sliceAnchorToJson(const SliceAnchor& a)
+{
+    return {{"track_kind", a.trackKind}, {"pid", a.pid},   {"tid", a.tid},
+            {"track", a.track},          {"name", a.name}, {"start", a.start}};
+}
+
+SliceAnchor sliceAnchorFromJson(const nlohmann::json& j) // throws nlohmann::json::exception
+{
+    SliceAnchor a;
+    a.trackKind = j.at("track_kind").get<int>();
+    a.pid = j.at("pid").get<std::int64_t>();
+    a.tid = j.at("tid").get<std::int64_t>();
+    a.track = j.at("track").get<std::string>();
+    a.name = j.at("name").get<std::string>();
+    a.start = j.at("start").get<std::int64_t>();
+    return a;
+}
 
 std::string writeTables(sql::Database& db, const Session& s)
 {
@@ -35,8 +57,16 @@ std::string writeTables(sql::Database& db, const Session& s)
              {"source", s.source},
              {"replay_summary", text::jsonText(s.replaySummary)},
              {"window_layout", s.windowLayout}}) {
+        if (key == "source" && !s.profileSource.empty())
+            continue; // profile_source says it
         meta.bind(1, key);
         meta.bind(2, value);
+        if (!check(meta))
+            return db.lastError();
+    }
+    if (!s.profileSource.empty()) {
+        meta.bind(1, std::string_view("profile_source"));
+        meta.bind(2, s.profileSource);
         if (!check(meta))
             return db.lastError();
     }
@@ -66,12 +96,29 @@ std::string writeTables(sql::Database& db, const Session& s)
         if (!check(note)) // reset() also clears the bindings, so the next row's anchor starts NULL
             return db.lastError();
     }
+    sql::Statement pinned(db, "INSERT INTO annotation_slices(id, track_kind, pid, tid, track, name, start) "
+                              "VALUES(?, ?, ?, ?, ?, ?, ?)");
+    for (const Annotation& a : s.annotations) {
+        if (!a.slice)
+            continue;
+        pinned.bind(1, a.id);
+        pinned.bind(2, static_cast<std::int64_t>(a.slice->trackKind));
+        pinned.bind(3, a.slice->pid);
+        pinned.bind(4, a.slice->tid);
+        pinned.bind(5, a.slice->track);
+        pinned.bind(6, a.slice->name);
+        pinned.bind(7, a.slice->start);
+        if (!check(pinned))
+            return db.lastError();
+    }
     sql::Statement mark(db, "INSERT INTO bookmarks(position, name, from_cycle, to_cycle, view) VALUES(?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < s.bookmarks.size(); ++i) {
         const Bookmark& b = s.bookmarks[i];
         nlohmann::json view = {{"hidden_lanes", b.hiddenLanes}, {"selected_pcs", nlohmann::json::array()}};
         for (const auto& [chip, pc] : b.selectedPcs)
             view["selected_pcs"].push_back({chip, pc});
+        if (b.selectedSlice)
+            view["selected_slice"] = sliceAnchorToJson(*b.selectedSlice);
         mark.bind(1, static_cast<std::int64_t>(i));
         mark.bind(2, b.name);
         mark.bind(3, static_cast<std::int64_t>(b.fromCycle));
@@ -124,6 +171,34 @@ Status writeSession(const trace::Trace& trace, const Session& session, const std
     return trace::writeTraceContainer(trace, path, [&](sql::Database& db) { return writeTables(db, session); });
 }
 
+Status writeProfileSession(const Session& session, const std::string& path)
+{
+    return trace::writeContainer(path, [&](sql::Database& db) { return writeTables(db, session); });
+}
+
+bool isProfileSession(const std::string& path)
+{
+    if (!trace::looksLikeContainer(path))
+        return false;
+    sql::Database db;
+    if (!db.open(path, true).empty())
+        return false;
+    sql::Statement s(db, "SELECT 1 FROM session_meta WHERE key = 'profile_source'");
+    return s.valid() && s.step() == SQLITE_ROW;
+}
+
+std::string resolveProfileSource(const std::string& sessionPath, const std::string& source)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_regular_file(source, ec))
+        return source;
+    const fs::path beside = fs::path(sessionPath).parent_path() / fs::path(source).filename();
+    if (fs::is_regular_file(beside, ec))
+        return beside.string();
+    return source;
+}
+
 Status writeSession(const Session& session, const std::string& path)
 {
     return writeSession(session.trace, session, path);
@@ -151,6 +226,9 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
         return Error(at + "table session_meta", "session format version " + version->second + " is not one this build reads (" +
                                                    std::to_string(kSessionFormatVersion) + "): please update xpushark");
     s.source = values["source"];
+    s.profileSource = values["profile_source"];
+    if (!s.profileSource.empty())
+        s.source = s.profileSource;
     s.windowLayout = values["window_layout"];
     if (const auto summary = values.find("replay_summary"); summary != values.end()) {
         auto j = jsonColumn(summary->second, at + "table session_meta, row replay_summary");
@@ -193,6 +271,24 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
         }
         s.annotations.push_back(std::move(a));
     }
+    if (hasTable(db, "annotation_slices")) { // a session written before slice-pinned notes has none
+        sql::Statement pinned(db,
+                              "SELECT id, track_kind, pid, tid, track, name, start FROM annotation_slices");
+        while (pinned.step() == SQLITE_ROW) {
+            const std::int64_t id = pinned.int64(0);
+            const auto pinnedNote = std::find_if(s.annotations.begin(), s.annotations.end(),
+                                                 [&](const Annotation& a) { return a.id == id; });
+            const std::int64_t kind = pinned.int64(1);
+            const std::string where = at + "table annotation_slices, row id=" + std::to_string(id);
+            if (pinnedNote == s.annotations.end())
+                return Error(where, "pins a note the table annotations does not have");
+            if (kind < 0 || kind > 3)
+                return Error(where, "track_kind " + std::to_string(kind) +
+                                        " is not 0 to 3 (process, thread, async, counter)");
+            pinnedNote->slice = SliceAnchor{static_cast<int>(kind), pinned.int64(2), pinned.int64(3),
+                                            pinned.text(4),         pinned.text(5),  pinned.int64(6)};
+        }
+    }
 
     sql::Statement mark(db, "SELECT position, name, from_cycle, to_cycle, view FROM bookmarks ORDER BY position");
     while (mark.step() == SQLITE_ROW) {
@@ -216,6 +312,8 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
                                      ": expected [chip, pc] with a chip of the trace and a pc from 0 to 2^32-1");
                 b.selectedPcs.emplace_back(static_cast<int>(*chip), static_cast<std::uint32_t>(*bundle));
             }
+            if (const auto slice = view.value().find("selected_slice"); slice != view.value().end())
+                b.selectedSlice = sliceAnchorFromJson(*slice);
         } catch (const nlohmann::json::exception& e) {
             return Error(where + ", column view", std::string("unexpected content: ") + e.what());
         }

@@ -5,6 +5,7 @@
 // docs/trace-format.md), saved atomically: a crash or a full disk leaves the previous file.
 
 #include "events/event_store.h"
+#include "session/slice_anchor.h"
 #include "trace/trace.h"
 #include "util/result.h"
 
@@ -26,13 +27,16 @@ struct EventAnchor
     bool operator==(const EventAnchor&) const = default;
 };
 
+// Times of notes and bookmarks are in the document's timebase: cycles for a replay, the profile's
+// nanoseconds (stored as their two's-complement bits) for an imported profile.
 struct Annotation
 {
     std::int64_t id = 0; // stable within the session
     std::string text;
     std::uint64_t fromCycle = 0; // for an event anchor: where the event was at the last replay
     std::uint64_t toCycle = 0;
-    std::optional<EventAnchor> anchor; // none: a plain time range
+    std::optional<EventAnchor> anchor; // a replay's event; none: a plain time range (or a slice)
+    std::optional<SliceAnchor> slice;  // an imported profile's slice
 };
 
 // A named view: the time range, which lanes were hidden and what was selected.
@@ -43,6 +47,7 @@ struct Bookmark
     std::uint64_t toCycle = 0;
     std::vector<std::string> hiddenLanes;
     std::vector<std::pair<int, std::uint32_t>> selectedPcs;
+    std::optional<SliceAnchor> selectedSlice; // an imported profile's
 };
 
 enum class SuggestionState { Open, Applied, Dismissed };
@@ -67,6 +72,9 @@ struct Session
     std::vector<Annotation> annotations;
     std::vector<Bookmark> bookmarks;
     std::string windowLayout; // the explorer's saved dock state, base64; opaque here
+    // A session on an imported profile holds no trace: it names the profile it was made on (the path as
+    // saved, absolute), which opens with it. Empty for a session on a trace.
+    std::string profileSource;
 };
 
 inline constexpr int kSessionFormatVersion = 1; // of the session tables, in table session_meta
@@ -74,6 +82,15 @@ inline constexpr int kSessionFormatVersion = 1; // of the session tables, in tab
 Status writeSession(const Session& session, const std::string& path);
 // The same with the trace given apart (`session.trace` is ignored): a front end holds its trace elsewhere.
 Status writeSession(const trace::Trace& trace, const Session& session, const std::string& path);
+// A session on an imported profile (`profileSource` set, no trace): a container with the session tables only.
+Status writeProfileSession(const Session& session, const std::string& path);
+// True if `path` is a container holding a session on an imported profile (reads its session_meta only).
+bool isProfileSession(const std::string& path);
+// Where a profile session's profile is now: `source` as saved if it is there, else a file of the same name
+// beside the session (the two were moved or sent together), else `source` (whose opening then says it is
+// missing).
+std::string resolveProfileSource(const std::string& sessionPath, const std::string& source);
+
 // A container without session tables (a bare trace, or a version 1 file) reads as a session with nothing in
 // it but the trace.
 Result<Session> readSession(const std::string& path);

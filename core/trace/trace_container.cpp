@@ -131,6 +131,39 @@ bool looksLikeContainer(const std::string& path)
     return in.gcount() == 16 && std::memcmp(header, "SQLite format 3", 16) == 0;
 }
 
+namespace {
+// A fresh container in `temp` with its header pragmas, inside a transaction; an error text, empty on success.
+std::string beginContainer(sql::Database& db, const std::string& temp, int pageSize)
+{
+    if (std::string e = db.open(temp, false); !e.empty())
+        return e;
+    // A fresh temporary file: no journal needed; durability comes from the final rename.
+    const std::string pragmas = "PRAGMA page_size=" + std::to_string(pageSize) +
+                                "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                                "PRAGMA application_id=" +
+                                std::to_string(kContainerAppId) +
+                                "; PRAGMA user_version=" + std::to_string(kContainerSchemaVersion) + ";";
+    if (std::string e = db.exec(pragmas.c_str()); !e.empty())
+        return e;
+    return db.exec("BEGIN");
+}
+} // namespace
+
+Status writeContainer(const std::string& path, const ContainerExtension& extend)
+{
+    return writeFileAtomically(path, [&](const std::string& temp) -> Status {
+        sql::Database db;
+        std::string e = beginContainer(db, temp, 4096);
+        if (e.empty())
+            e = extend(db);
+        if (e.empty())
+            e = db.exec("COMMIT");
+        if (!e.empty())
+            return Error(path, "could not write the container: " + e);
+        return Ok{};
+    });
+}
+
 Status writeTraceContainer(const Trace& trace, const std::string& path, const ContainerExtension& extend)
 {
     return writeFileAtomically(path, [&](const std::string& temp) -> Status {
@@ -138,19 +171,9 @@ Status writeTraceContainer(const Trace& trace, const std::string& path, const Co
         auto fail = [&](const std::string& why) -> Status {
             return Error(path, "could not write the container: " + why);
         };
-        if (std::string e = db.open(temp, false); !e.empty())
-            return fail(e);
         // Large pages read large snapshots at disk speed; small pages keep small traces small.
         const int pageSize = trace.snapshotBytes() >= (16u << 20) ? 65536 : 4096;
-        // A fresh temporary file: no journal needed; durability comes from the final rename.
-        const std::string pragmas = "PRAGMA page_size=" + std::to_string(pageSize) +
-                                    "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                                    "PRAGMA application_id=" +
-                                    std::to_string(kContainerAppId) +
-                                    "; PRAGMA user_version=" + std::to_string(kContainerSchemaVersion) + ";";
-        if (std::string e = db.exec(pragmas.c_str()); !e.empty())
-            return fail(e);
-        if (std::string e = db.exec("BEGIN"); !e.empty())
+        if (std::string e = beginContainer(db, temp, pageSize); !e.empty())
             return fail(e);
         if (std::string e = db.exec(kSchema); !e.empty())
             return fail(e);
@@ -249,6 +272,13 @@ Result<Trace> readTraceContainer(const std::string& path)
     if (version < 1)
         return Error(path, "corrupt container: schema version " + std::to_string(version));
 
+    {
+        // A session on an imported profile has session tables and no trace (core/session): say so.
+        sql::Statement s(db, "SELECT value FROM session_meta WHERE key = 'profile_source'");
+        if (s.valid() && s.step() == SQLITE_ROW)
+            return Error(path, "a session on the imported profile " + s.text(0) +
+                                   ", not a trace: open it in the explorer (xpushark " + path + ")");
+    }
     Trace trace;
     const std::string at = path + ": ";
     try {

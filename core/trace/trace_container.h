@@ -27,6 +27,8 @@ inline constexpr std::size_t kBlobChunkBytes = 4u << 20;
 // empty on success.
 using ContainerExtension = std::function<std::string(sql::Database&)>;
 Status writeTraceContainer(const Trace& trace, const std::string& path, const ContainerExtension& extend = {});
+// A container holding only what `extend` writes (a session on an imported profile), written the same way.
+Status writeContainer(const std::string& path, const ContainerExtension& extend);
 Result<Trace> readTraceContainer(const std::string& path);
 
 // True if the file starts with the SQLite header.

@@ -321,9 +321,10 @@ private slots:
         session::Session s;
         s.trace = std::move(loaded).value();
         s.source = sample("vector_add.xasm").toStdString();
-        s.annotations.push_back({1, "the first load waits here", 10, 20, session::EventAnchor{0, 16, 0}});
-        s.annotations.push_back({2, "steady state starts", 300, 900, std::nullopt});
-        s.bookmarks.push_back({"prologue", 0, 120, {}, {}});
+        s.annotations.push_back(
+            {1, "the first load waits here", 10, 20, session::EventAnchor{0, 16, 0}, std::nullopt});
+        s.annotations.push_back({2, "steady state starts", 300, 900, std::nullopt, std::nullopt});
+        s.bookmarks.push_back({"prologue", 0, 120, {}, {}, std::nullopt});
         s.suggestions.push_back({"S1", "single-engine", "", session::SuggestionState::Dismissed, nullptr});
         const std::string path = dir.filePath(QStringLiteral("review.xps")).toStdString();
         QVERIFY(session::writeSession(s, path).ok());

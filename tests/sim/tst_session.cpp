@@ -47,7 +47,8 @@ session::Session sampleSession(const trace::Trace& trace, int notes)
             a.anchor = session::EventAnchor{0, 4, static_cast<std::uint64_t>(i)};
         s.annotations.push_back(a);
     }
-    s.bookmarks = {{"first DMA", 0, 300, {"chip 0 / MXU"}, {{0, 2}, {0, 4}}}, {"steady state", 2000, 9000, {}, {}}};
+    s.bookmarks = {{"first DMA", 0, 300, {"chip 0 / MXU"}, {{0, 2}, {0, 4}}, std::nullopt},
+                   {"steady state", 2000, 9000, {}, {}, std::nullopt}};
     s.windowLayout = "AAAA/w==";
     return s;
 }
@@ -261,7 +262,8 @@ private slots:
         const auto anchor = session::anchorOf(index, fast->store);
         QVERIFY(anchor);
         QCOMPARE(*anchor, (session::EventAnchor{0, 4, 6}));
-        session::Annotation note{1, "this wait", bundles[index].cycle, bundles[index].cycle + 10, anchor};
+        session::Annotation note{1,      "this wait", bundles[index].cycle, bundles[index].cycle + 10,
+                                 anchor, std::nullopt};
 
         // The same program on a machine with a quarter of the HBM bandwidth: the wait moves later.
         trace::Trace slower = fast->trace;
@@ -291,8 +293,9 @@ private slots:
             if (moved[i].pc == 4 && moved[i].chip == 0)
                 cycles.push_back(moved[i].cycle);
         for (std::uint64_t k = 0; k < 6; ++k)
-            many.push_back({static_cast<std::int64_t>(k + 1), "wait", 0, 0, session::EventAnchor{0, 4, 5 - k}});
-        many.push_back({7, "range", 5, 9, std::nullopt});
+            many.push_back({static_cast<std::int64_t>(k + 1), "wait", 0, 0, session::EventAnchor{0, 4, 5 - k},
+                            std::nullopt});
+        many.push_back({7, "range", 5, 9, std::nullopt, std::nullopt});
         QCOMPARE(session::relocate(many, store), std::size_t{0});
         for (std::uint64_t k = 0; k < 6; ++k)
             QCOMPARE(many[k].fromCycle, cycles[5 - k]);
