@@ -78,7 +78,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
       m_summary(new SummaryView(m_session, this)),
       m_suggestions(new SuggestionsView(m_session, m_selection, this)), m_stageLabel(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_cancel(new QToolButton(this)),
-      m_document(new SessionDocument(m_session, this))
+      m_document(new SessionDocument(m_session, m_profile, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("xpushark"));
@@ -475,6 +475,8 @@ void MainWindow::createActions()
 void MainWindow::openFile(const QString& path)
 {
     if (path.isEmpty())
+        return;
+    if (openProfileSession(path))
         return;
     // Reads at most 64 KiB to tell a profile from a trace; the import itself runs on the document's worker.
     const auto kind = importing::detectInput(path.toStdString());

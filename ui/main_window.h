@@ -113,6 +113,11 @@ private:
     void showProblem(const QString& name, const QString& title, const QString& message);
     void updateBookmarkMenu();
     void ensureProfileExplorer();
+    // If `path` is a session on an imported profile: opens its profile (its notes and bookmarks follow once
+    // it is loaded), or says why not; true either way. False for anything else.
+    bool openProfileSession(const QString& path);
+    // The profile explorer is shown with a profile imported from a file (not a replay seen as one).
+    bool showsImportedProfile() const;
     // Which page the centre shows: the replay's timeline with its docks, or the profile explorer.
     void showReplayViews(bool replay);
     // The first layout of a window with none saved: the main views get the space (main_window_layout.cpp).

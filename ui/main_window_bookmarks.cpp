@@ -3,6 +3,7 @@
 
 #include "main_window.h"
 
+#include "imported/profile_document.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
@@ -20,14 +21,23 @@ namespace xps::ui {
 
 void MainWindow::addBookmark(const QString& name)
 {
-    if (!m_session->run() || name.trimmed().isEmpty())
+    const bool profile = m_document->isProfile() && showsImportedProfile();
+    if ((!profile && !m_session->run()) || name.trimmed().isEmpty())
         return;
     session::Bookmark b;
     b.name = name.trimmed().toStdString();
-    b.fromCycle = m_selection->from();
-    b.toCycle = m_selection->to();
-    b.selectedPcs = m_selection->selection().pcs;
-    b.hiddenLanes = m_timeline->hiddenLanes();
+    if (profile) {
+        // The profile's visible time range (its nanoseconds) and selected slice.
+        const auto [from, to] = m_profile->visibleRange();
+        b.fromCycle = static_cast<std::uint64_t>(from);
+        b.toCycle = static_cast<std::uint64_t>(to);
+        b.selectedSlice = session::sliceAnchorOf(m_profile->run()->profile, m_profile->selectedSlice());
+    } else {
+        b.fromCycle = m_selection->from();
+        b.toCycle = m_selection->to();
+        b.selectedPcs = m_selection->selection().pcs;
+        b.hiddenLanes = m_timeline->hiddenLanes();
+    }
     m_document->notes()->addBookmark(std::move(b));
     m_currentBookmark = static_cast<int>(m_document->notes()->bookmarks().size()) - 1;
 }
@@ -40,15 +50,27 @@ void MainWindow::showBookmark(int index)
     const int n = static_cast<int>(bookmarks.size());
     m_currentBookmark = ((index % n) + n) % n;
     const session::Bookmark& b = bookmarks[static_cast<std::size_t>(m_currentBookmark)];
+    const QString message =
+        tr("Bookmark %1 of %2: %3").arg(m_currentBookmark + 1).arg(n).arg(QString::fromStdString(b.name));
+    if (m_document->isProfile()) {
+        if (!showsImportedProfile())
+            return;
+        const profile::Profile& shown = m_profile->run()->profile;
+        const auto slice = b.selectedSlice ? session::locateSlice(shown, *b.selectedSlice) : std::nullopt;
+        m_profile->selectSlice(slice.value_or(profile::kNone),
+                               tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
+        m_profile->setVisibleRange(static_cast<profile::Nanos>(b.fromCycle),
+                                   static_cast<profile::Nanos>(b.toCycle));
+        statusBar()->showMessage(message, 5000);
+        return;
+    }
     m_selection->setTimeRange(b.fromCycle, std::max(b.toCycle, b.fromCycle + 1));
     m_timeline->setHiddenLanes(b.hiddenLanes);
     Selection s;
     s.pcs = b.selectedPcs;
     s.origin = tr("bookmark “%1”").arg(QString::fromStdString(b.name));
     m_selection->select(std::move(s));
-    statusBar()->showMessage(
-        tr("Bookmark %1 of %2: %3").arg(m_currentBookmark + 1).arg(n).arg(QString::fromStdString(b.name)),
-        5000);
+    statusBar()->showMessage(message, 5000);
 }
 
 void MainWindow::stepBookmark(int delta)

@@ -3,6 +3,8 @@
 
 #include "main_window.h"
 
+#include "imported/profile_document.h"
+
 #include "export/chrome_trace.h"
 #include "report/analysis_json.h"
 #include "report/report.h"
@@ -113,14 +115,18 @@ void MainWindow::exportReport(const QString& chosen)
 
 void MainWindow::saveSessionAs()
 {
+    // The document is what the window shows: an imported profile, or else the replay.
+    const bool profile = showsImportedProfile();
     const Run* run = m_session->run();
-    if (!run) {
-        QMessageBox::information(this, tr("Save session"), tr("Open a trace first."));
+    if (!run && !profile) {
+        QMessageBox::information(this, tr("Save session"), tr("Open a trace or a profile first."));
         return;
     }
     QString suggested = m_document->path();
     if (suggested.isEmpty())
-        suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+        suggested = QFileInfo(profile ? m_profile->run()->path : run->path)
+                        .completeBaseName()
+                        .section(QLatin1Char('.'), 0, 0) +
                     QStringLiteral("-session.xps");
     QString path =
         QFileDialog::getSaveFileName(this, tr("Save session"), suggested, tr("xpushark session (*.xps)"));

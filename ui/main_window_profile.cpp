@@ -8,6 +8,8 @@
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
 #include "session/replay_session.h"
+#include "session/session_document.h"
+#include "session/session_notes.h"
 #include "views/timeline_view.h"
 
 #include <QDockWidget>
@@ -20,12 +22,36 @@ void MainWindow::ensureProfileExplorer()
 {
     // Made on first use: laying out its tables and panels would otherwise cost every replay's first frame.
     if (!m_profileExplorer) {
-        m_profileExplorer = new ProfileExplorer(m_profile, this);
+        m_profileExplorer = new ProfileExplorer(m_profile, m_document->notes(), this);
         // Its minimum must not add to the replay docks' while both are there (they hide once it is shown):
         // the window grew to 826 px on a 768 px screen, its status bar out of sight.
         m_profileExplorer->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         m_centre->addWidget(m_profileExplorer);
     }
+}
+
+bool MainWindow::openProfileSession(const QString& path)
+{
+    if (!session::isProfileSession(path.toStdString()))
+        return false;
+    QString error;
+    const QString source = m_document->expectProfileSession(path, &error);
+    if (source.isEmpty()) {
+        onOpenFailed(error);
+        return true;
+    }
+    ensureProfileExplorer();
+    m_projectedRun.reset();
+    m_converting = false;
+    m_profile->open(source);
+    addRecentFile(path);
+    return true;
+}
+
+bool MainWindow::showsImportedProfile() const
+{
+    return m_profileExplorer && m_centre->currentWidget() == m_profileExplorer && m_profile->run() &&
+           m_profile->run()->fromFile;
 }
 
 void MainWindow::showReplayAsProfile()

@@ -75,8 +75,8 @@ QDockWidget* MainWindow::addRecordedTimingDock()
 QWidget* MainWindow::viewByName(const QString& name) const
 {
     if (name == QStringLiteral("profile") || name == QStringLiteral("profile-graph") ||
-        name == QStringLiteral("profile-transfers") || name == QStringLiteral("replay-profile") ||
-        name == QStringLiteral("replay-transfers"))
+        name == QStringLiteral("profile-transfers") || name == QStringLiteral("profile-notes") ||
+        name == QStringLiteral("replay-profile") || name == QStringLiteral("replay-transfers"))
         return m_profileExplorer; // nullptr until a profile was opened
     for (QWidget* v : m_views)
         if (v->objectName() == name)
@@ -115,6 +115,7 @@ QStringList MainWindow::viewNames()
             QStringLiteral("profile"),
             QStringLiteral("profile-graph"),
             QStringLiteral("profile-transfers"),
+            QStringLiteral("profile-notes"),
             QStringLiteral("replay-profile"),
             QStringLiteral("replay-transfers")};
 }

@@ -186,6 +186,8 @@ int main(int argc, char** argv)
                              if (viewName == QStringLiteral("profile-transfers") ||
                                  viewName == QStringLiteral("replay-transfers"))
                                  window.profileExplorer()->showTransfers();
+                             if (viewName == QStringLiteral("profile-notes"))
+                                 window.profileExplorer()->showNotes();
                              grabWhenSettled();
                          });
         QObject::connect(window.profileDocument(), &xps::ui::ProfileDocument::failed, &app,

@@ -28,20 +28,6 @@ using namespace xps;
 
 namespace {
 
-// Answers the next text dialog as a person would: types `text` over what it proposes and presses Enter.
-void answerNextDialog(const QString& text)
-{
-    QTimer::singleShot(0, [text] {
-        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
-        QVERIFY(dialog);
-        auto* edit = dialog->findChild<QLineEdit*>();
-        QVERIFY(edit);
-        edit->selectAll();
-        QTest::keyClicks(edit, text);
-        QTest::keyClick(edit, Qt::Key_Return);
-    });
-}
-
 QMenu* bookmarksMenu(ui::MainWindow& w)
 {
     for (QAction* a : w.menuBar()->actions())
@@ -90,7 +76,7 @@ private slots:
 
         // Three views, the first with Ctrl+B and its dialog.
         w.selection()->setTimeRange(0, 2000);
-        answerNextDialog(QStringLiteral("prologue"));
+        test::answerNextDialog(QStringLiteral("prologue"));
         QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
         QTRY_COMPARE(names(w), QStringList{QStringLiteral("prologue")});
         w.selection()->setTimeRange(5000, 9000);
@@ -151,7 +137,7 @@ private slots:
         QAction* rename = menuAction(w, QStringLiteral("&Rename"));
         QVERIFY(rename && rename->isEnabled());
         QCOMPARE(rename->text(), QStringLiteral("&Rename “steady loop”…"));
-        answerNextDialog(QStringLiteral("main loop"));
+        test::answerNextDialog(QStringLiteral("main loop"));
         rename->trigger();
         QTRY_COMPARE(names(w)[0], QStringLiteral("main loop"));
         QCOMPARE(table->item(0, 2)->text(), QStringLiteral("main loop"));

@@ -7,14 +7,22 @@
 #include "session/replay_session.h"
 #include "test_support.h"
 
+#include <QApplication>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QtGlobal>
 
 #include <cstdio>
@@ -35,8 +43,11 @@ inline void uiMessageHandler(QtMsgType type, const QMessageLogContext&, const QS
         std::fprintf(stderr, "%s\n", qPrintable(message));
         return;
     }
+    // The offscreen platform's own: it has no window manager to raise a popup or grab the keyboard for it.
     if (message.contains(QStringLiteral("propagateSizeHints")) ||
-        message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+        message.contains(QStringLiteral("XDG_RUNTIME_DIR")) ||
+        message.contains(QStringLiteral("This plugin does not support raise()")) ||
+        message.contains(QStringLiteral("This plugin does not support grabbing the keyboard")))
         return;
     unexpectedMessages().push_back(message);
 }
@@ -120,6 +131,51 @@ inline std::string kernelTraceJson(int kernels)
             std::to_string(i * 3) + R"(,"dur":2,"args":{"grid":[1,2,3],"block":[256,1,1],"correlation":)" +
             std::to_string(i + 1) + "}}";
     return json + "]";
+}
+
+// Answers the next text dialog as a person would: types `text` over what it proposes and presses Enter (a
+// one-line dialog) or clicks OK (a multi-line one, where Enter starts a new line).
+inline void answerNextDialog(const QString& text)
+{
+    QTimer::singleShot(0, [text] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        if (auto* edit = dialog->findChild<QLineEdit*>(); edit && edit->isVisible()) {
+            edit->selectAll();
+            QTest::keyClicks(edit, text);
+            QTest::keyClick(edit, Qt::Key_Return);
+            return;
+        }
+        auto* lines = dialog->findChild<QPlainTextEdit*>();
+        QVERIFY(lines);
+        lines->selectAll();
+        QTest::keyClicks(lines, text);
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        QVERIFY(buttons && buttons->button(QDialogButtonBox::Ok));
+        QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+}
+
+// Once the next popup menu is open: clicks its item whose text starts with `prefix` (and fails if there is
+// none, closing the menu). Its texts are kept in `seen` for the test to look at.
+inline void clickNextMenuItem(const QString& prefix, QStringList* seen = nullptr)
+{
+    QTimer::singleShot(0, [prefix, seen] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        QVERIFY(menu);
+        QAction* chosen = nullptr;
+        for (QAction* a : menu->actions()) {
+            if (seen)
+                seen->push_back(a->text());
+            if (!chosen && a->text().startsWith(prefix))
+                chosen = a;
+        }
+        if (!chosen) {
+            menu->close();
+            QFAIL(qPrintable(QStringLiteral("no menu item starts with ") + prefix));
+        }
+        QTest::mouseClick(menu, Qt::LeftButton, Qt::NoModifier, menu->actionGeometry(chosen).center());
+    });
 }
 
 } // namespace xps::test

@@ -27,27 +27,30 @@ ProfileDocument::~ProfileDocument()
 
 void ProfileDocument::open(const QString& path)
 {
-    start(path, [path = path.toStdString()](const importing::ImportOptions& options, std::stop_token stop) {
-        auto p = importing::importProfile(path, options);
-        if (p.ok()) // derived, for the timeline only: `info` and `convert` keep the file's own events
-            profile::addUtilizationCounters(*p, stop);
-        return p;
-    });
+    start(
+        path,
+        [path = path.toStdString()](const importing::ImportOptions& options, std::stop_token stop) {
+            auto p = importing::importProfile(path, options);
+            if (p.ok()) // derived, for the timeline only: `info` and `convert` keep the file's own events
+                profile::addUtilizationCounters(*p, stop);
+            return p;
+        },
+        true);
 }
 
 void ProfileDocument::openBuilt(const QString& label, Builder build)
 {
-    start(label, std::move(build));
+    start(label, std::move(build), false);
 }
 
-void ProfileDocument::start(const QString& label, Builder build)
+void ProfileDocument::start(const QString& label, Builder build, bool fromFile)
 {
     cancel();
     const std::uint64_t request = ++m_request;
     m_busy = true;
     emit loadStarted(label);
-    m_worker = std::jthread([this, request, label, build = std::move(build)](std::stop_token stop) {
-        work(stop, request, label, build);
+    m_worker = std::jthread([this, request, label, build = std::move(build), fromFile](std::stop_token stop) {
+        work(stop, request, label, build, fromFile);
     });
 }
 
@@ -66,7 +69,8 @@ void ProfileDocument::cancel()
     }
 }
 
-void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString path, const Builder& build)
+void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString path, const Builder& build,
+                           bool fromFile)
 {
     const quint64 fileBytes = static_cast<quint64>(QFileInfo(path).size());
     QPointer<ProfileDocument> self(this);
@@ -103,6 +107,7 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
     }
     auto run = std::make_shared<ProfileRun>();
     run->path = path;
+    run->fromFile = fromFile;
     run->profile = std::move(imported).value();
     try {
         run->analysis = profile::analyzeProfile(run->profile, stop);

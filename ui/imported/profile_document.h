@@ -25,6 +25,9 @@ struct ProfileRun
     QString path;
     profile::Profile profile;
     profile::ProfileAnalysis analysis;
+    // Imported from the file at `path` (notes, bookmarks and sessions are the profile's own), not a replay
+    // seen through the profile model (whose notes belong to the replay).
+    bool fromFile = false;
 };
 
 class ProfileDocument : public QObject
@@ -64,8 +67,9 @@ signals:
     void rangeChanged();
 
 private:
-    void start(const QString& label, Builder build);
-    void work(std::stop_token stop, std::uint64_t request, QString label, const Builder& build);
+    void start(const QString& label, Builder build, bool fromFile);
+    void work(std::stop_token stop, std::uint64_t request, QString label, const Builder& build,
+              bool fromFile);
 
     std::shared_ptr<const ProfileRun> m_run;
     std::uint32_t m_selected = profile::kNone;

@@ -1,10 +1,13 @@
 #include "imported/profile_explorer.h"
 
+#include "imported/profile_document.h"
 #include "imported/profile_graph_view.h"
+#include "imported/profile_notes_view.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
 #include "imported/profile_transfers_view.h"
 
+#include <QMenu>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -12,11 +15,12 @@
 
 namespace xps::ui {
 
-ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
+ProfileExplorer::ProfileExplorer(ProfileDocument* document, SessionNotes* notes, QWidget* parent)
     : QWidget(parent), m_timeline(new ProfileTimelineView(document, this)),
       m_summary(new ProfileSummaryPanel(document, this)), m_ops(new ProfileOpsPanel(document, this)),
       m_details(new ProfileDetailsPanel(document, this)), m_graph(new ProfileGraphView(document, this)),
-      m_transfers(new ProfileTransfersView(document, this)), m_tabs(new QTabWidget(this))
+      m_transfers(new ProfileTransfersView(document, this)),
+      m_notes(new ProfileNotesView(document, notes, this)), m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("profileExplorer"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
@@ -37,6 +41,12 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
     m_tabs->addTab(m_transfers, tr("Transfers"));
     m_tabs->setTabToolTip(
         2, tr("Copies, memsets and DMAs by stream or engine, and the bandwidth they achieved"));
+    m_tabs->addTab(m_notes, tr("Notes"));
+    m_tabs->setTabToolTip(
+        3, tr("Your notes on this profile, pinned to slices or time ranges; saved with the session"));
+    m_timeline->setNotes(notes);
+    m_timeline->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_timeline, &QWidget::customContextMenuRequested, this, &ProfileExplorer::showTimelineMenu);
     bottom->addWidget(m_tabs);
     bottom->addWidget(m_details);
     bottom->setStretchFactor(0, 3);
@@ -56,6 +66,35 @@ ProfileExplorer::ProfileExplorer(ProfileDocument* document, QWidget* parent)
 void ProfileExplorer::showGraph()
 {
     m_tabs->setCurrentWidget(m_graph);
+}
+
+void ProfileExplorer::showNotes()
+{
+    m_tabs->setCurrentWidget(m_notes);
+}
+
+void ProfileExplorer::showTimelineMenu(const QPoint& pos)
+{
+    const ProfileRun* run = m_timeline->document()->run();
+    if (!run || !run->fromFile)
+        return; // a replay seen as a profile: its notes are the replay's
+    QMenu menu(this);
+    const std::uint32_t slice = m_timeline->sliceAt(pos);
+    if (slice != profile::kNone) {
+        const QString name = QString::fromStdString(run->profile.nameOf(run->profile.slices[slice]));
+        const QString shown =
+            fontMetrics().elidedText(name, Qt::ElideMiddle, 40 * fontMetrics().averageCharWidth());
+        menu.addAction(tr("Add note on “%1”…").arg(shown), this, [this, slice] {
+            m_timeline->document()->selectSlice(slice, QStringLiteral("timeline"));
+            showNotes();
+            m_notes->addNoteOnSlice(slice);
+        });
+    }
+    menu.addAction(tr("Add note on the visible range…"), this, [this] {
+        showNotes();
+        m_notes->addNoteOnVisibleRange();
+    });
+    menu.exec(m_timeline->mapToGlobal(pos));
 }
 
 void ProfileExplorer::showTransfers()

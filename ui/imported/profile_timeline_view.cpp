@@ -1,7 +1,9 @@
 #include "imported/profile_timeline_view.h"
 
 #include "imported/profile_document.h"
+#include "imported/profile_note_bands.h"
 #include "imported/profile_text.h"
+#include "session/session_notes.h"
 #include "theme/theme.h"
 
 #include <QHelpEvent>
@@ -87,6 +89,13 @@ void ProfileTimelineView::setSliceFilter(std::function<bool(const ProfileRun&, s
 {
     m_keep = std::move(keep);
     rebuild();
+}
+
+void ProfileTimelineView::setNotes(SessionNotes* notes)
+{
+    m_notes = notes;
+    connect(notes, &SessionNotes::notesChanged, this, qOverload<>(&QWidget::update));
+    update();
 }
 
 void ProfileTimelineView::rebuild()
@@ -264,6 +273,10 @@ void ProfileTimelineView::paintEvent(QPaintEvent*)
     }
     painter.setClipRect(gutter(), axisHeight(), right - gutter(), height() - axisHeight());
     drawFlows(painter);
+    if (m_notes && run->fromFile)
+        drawNoteBands(painter, m_notes->notes(),
+                      QRect(gutter(), axisHeight(), right - gutter(), height() - axisHeight()),
+                      [this](profile::Nanos t) { return xOf(t); });
     painter.setClipping(false);
     painter.setPen(theme.grid());
     painter.drawLine(gutter() - 1, axisHeight(), gutter() - 1, height());

@@ -19,6 +19,7 @@ namespace xps::ui {
 
 class ProfileDocument;
 struct ProfileRun;
+class SessionNotes;
 
 class ProfileTimelineView : public QWidget
 {
@@ -27,6 +28,9 @@ public:
     explicit ProfileTimelineView(ProfileDocument* document, QWidget* parent = nullptr);
     // Draws only the slices `keep` accepts (the transfers tab's lanes), and only the rows that keep some.
     void setSliceFilter(std::function<bool(const ProfileRun&, std::uint32_t slice)> keep);
+    // Draws the document's notes over the slices (profile_note_bands.h) when the profile is imported.
+    void setNotes(SessionNotes* notes);
+    ProfileDocument* document() const { return m_document; }
 
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     QString rowLabel(int row) const;
@@ -69,6 +73,7 @@ private:
 
     ProfileDocument* m_document;
     std::function<bool(const ProfileRun&, std::uint32_t)> m_keep; // empty: every slice
+    SessionNotes* m_notes = nullptr;
     QScrollBar* m_scroll;
     std::vector<ProfileRow> m_rows;
     std::vector<int> m_tops;            // per row, plus the total at the end

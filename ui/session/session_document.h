@@ -1,8 +1,10 @@
 #pragma once
 // The open document as a session: its notes and bookmarks, where it is saved, and saving. A trace opened
 // from an .xps file is its own session (its notes, bookmarks and layout load with it); any other trace
-// becomes one on File > Save session as. Once a document has a session file, note and bookmark changes are
-// saved to it automatically. Saves run on a worker, one at a time, atomically.
+// becomes one on File > Save session as. An imported profile is a document too: its session names the
+// profile file and opens it (core/session), its notes are pinned to slices. Once a document has a session
+// file, note and bookmark changes are saved to it automatically. Saves run on a worker, one at a time,
+// atomically.
 
 #include "session/session_notes.h"
 
@@ -14,17 +16,24 @@
 
 namespace xps::ui {
 
+class ProfileDocument;
 class ReplaySession;
 
 class SessionDocument : public QObject
 {
     Q_OBJECT
 public:
-    explicit SessionDocument(ReplaySession* replay, QObject* parent = nullptr);
+    SessionDocument(ReplaySession* replay, ProfileDocument* profile, QObject* parent = nullptr);
     ~SessionDocument() override; // waits for a save in progress
 
     SessionNotes* notes() const { return m_notes; }
     QString path() const { return m_path; } // empty until the document has a session file
+    // The document is an imported profile (times in its nanoseconds, notes pinned to slices), not a replay.
+    bool isProfile() const { return m_profileDocument; }
+
+    // Reads the session on an imported profile at `path` (its tables only) and holds it until its profile
+    // has loaded; returns the profile's path to open, or an empty string and `error`.
+    QString expectProfileSession(const QString& path, QString* error);
     QByteArray windowLayout() const { return m_layout; } // as the opened session saved it
     // What to save as the window layout (the main window's dock state).
     void setLayoutProvider(std::function<QByteArray()> provider) { m_layoutProvider = std::move(provider); }
@@ -41,9 +50,16 @@ signals:
 
 private:
     void onOpened();
+    void onProfileLoaded();
+    void saveProfileSession(const QString& path);
+    void startSave(const QString& path, std::function<QString()> write);
 
     ReplaySession* m_replay;
+    ProfileDocument* m_profile;
     SessionNotes* m_notes;
+    bool m_profileDocument = false;
+    QString m_pendingPath;            // a profile session waiting for its profile
+    session::Session m_pendingTables; // (its tables; no trace)
     QString m_path;
     QByteArray m_layout;
     std::function<QByteArray()> m_layoutProvider;

@@ -19,8 +19,7 @@ std::int64_t SessionNotes::addNote(session::Annotation note)
     if (note.toCycle < note.fromCycle)
         std::swap(note.fromCycle, note.toCycle);
     m_notes.push_back(std::move(note));
-    std::stable_sort(m_notes.begin(), m_notes.end(),
-                     [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+    sortByTime();
     emit notesChanged();
     return next;
 }
@@ -47,8 +46,7 @@ void SessionNotes::relocate(const events::EventStore& store)
     if (std::none_of(m_notes.begin(), m_notes.end(), [](const session::Annotation& a) { return a.anchor.has_value(); }))
         return;
     session::relocate(m_notes, store);
-    std::stable_sort(m_notes.begin(), m_notes.end(),
-                     [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+    sortByTime();
     emit notesChanged();
 }
 
@@ -94,10 +92,20 @@ void SessionNotes::setSuggestionState(const std::string& id, session::Suggestion
     emit suggestionStatesChanged();
 }
 
+void SessionNotes::sortByTime()
+{
+    std::stable_sort(
+        m_notes.begin(), m_notes.end(),
+        [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+}
+
 void SessionNotes::replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks,
                            std::map<std::string, session::SuggestionState> states)
 {
     m_notes = std::move(notes);
+    // In time order, as addNote keeps them: a note's number is the same before and after the session is
+    // reopened (the file lists them by id).
+    sortByTime();
     m_bookmarks = std::move(bookmarks);
     m_states = std::move(states);
     emit notesChanged();

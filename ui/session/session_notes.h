@@ -49,6 +49,8 @@ signals:
     void suggestionStatesChanged();
 
 private:
+    void sortByTime();
+
     std::vector<session::Annotation> m_notes;
     std::vector<session::Bookmark> m_bookmarks;
     std::map<std::string, session::SuggestionState> m_states;

@@ -1,0 +1,269 @@
+// Notes, bookmarks and sessions on an imported profile, as a person uses them (#23 step 6): right-click a
+// kernel on the timeline to pin a note to it, note the visible range from the Notes tab, bookmark the view
+// with Ctrl+B, save the session, edit a note (saved by itself), close, and open the session again: the
+// profile comes back with its notes on their slices, a double-click on a note shows its kernel and the
+// bookmark brings back the view. A session whose profile moved with it still opens; one whose profile is gone
+// says so.
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
+#include "imported/profile_notes_model.h"
+#include "imported/profile_notes_view.h"
+#include "imported/profile_timeline_view.h"
+#include "main_window.h"
+#include "session/session.h"
+#include "session/session_document.h"
+#include "session/session_notes.h"
+#include "ui_test_suite.h"
+#include "ui_test_support.h"
+
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QHeaderView>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableView>
+
+using namespace xps;
+
+namespace {
+
+// The Kineto step copied where a test may move or delete it.
+QString copyOfKinetoStep(const QTemporaryDir& dir, const QString& name = QStringLiteral("step.json"))
+{
+    const QString path = dir.filePath(name);
+    QFile::copy(QString::fromStdString(test::sourceDir()) + QStringLiteral("/tests/data/kineto_step.json"),
+                path);
+    return path;
+}
+
+bool openAndWait(ui::MainWindow& w, const QString& path)
+{
+    w.openFile(path);
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 20000) {
+        const ui::ProfileRun* run = w.profileDocument()->run();
+        if (run && !w.profileDocument()->isBusy() && w.profileExplorer() && w.profileExplorer()->isVisible())
+            return true;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+std::uint32_t sliceNamed(const profile::Profile& p, std::string_view name)
+{
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+        if (p.nameOf(p.slices[i]) == name)
+            return i;
+    return profile::kNone;
+}
+
+// A right-click as the window system delivers it: a context-menu event at `pos`.
+void rightClick(QWidget* widget, const QPoint& pos)
+{
+    QContextMenuEvent event(QContextMenuEvent::Mouse, pos, widget->mapToGlobal(pos));
+    QApplication::sendEvent(widget, &event);
+}
+
+// The note labels' amber (profile_note_bands.cpp: #FFE08A at 90% over the slices), in a run of pixels as
+// wide as a label's number: no slice colour is that close to it.
+bool hasAmberLabel(QWidget* widget)
+{
+    const QImage image = widget->grab().toImage();
+    for (int y = 0; y < image.height(); ++y) {
+        int run = 0;
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c(image.pixel(x, y));
+            const bool amber =
+                c.red() >= 235 && c.green() >= 200 && c.green() <= 235 && c.blue() >= 110 && c.blue() <= 165;
+            run = amber ? run + 1 : 0;
+            if (run >= 8)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool waitSaved(QSignalSpy& spy, int count)
+{
+    if (!QTest::qWaitFor([&] { return spy.count() >= count; }, 10000))
+        return false;
+    return spy.last().at(1).toString().isEmpty(); // no error
+}
+
+} // namespace
+
+class TestUiProfileNotes : public test::UiTestSuite
+{
+    Q_OBJECT
+private slots:
+    void notesAndBookmarksOnAProfileAreSavedAndComeBack()
+    {
+        QTemporaryDir dir;
+        const QString profilePath = copyOfKinetoStep(dir);
+        const QString sessionPath = dir.filePath(QStringLiteral("review.xps"));
+        std::uint32_t sgemm = profile::kNone;
+        {
+            ui::MainWindow w(false);
+            w.resize(1366, 768);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(openAndWait(w, profilePath));
+            QApplication::setActiveWindow(&w); // keys go where a person's would: the focused widget
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            ui::ProfileExplorer* explorer = w.profileExplorer();
+            ui::ProfileTimelineView* timeline = explorer->timeline();
+            const profile::Profile& p = w.profileDocument()->run()->profile;
+            sgemm = sliceNamed(p, "sgemm_128x64");
+            QVERIFY(sgemm != profile::kNone);
+            QTRY_VERIFY(!timeline->pointAt(sgemm).isNull());
+            QVERIFY(!hasAmberLabel(timeline));
+
+            // Right-click the kernel: the menu offers a note on it; the note is pinned to it.
+            QStringList items;
+            test::clickNextMenuItem(QStringLiteral("Add note on “sgemm_128x64”"), &items);
+            test::answerNextDialog(QStringLiteral("tile too small: 40% of the SMs idle"));
+            rightClick(timeline, timeline->pointAt(sgemm));
+            QVERIFY2(items.contains(QStringLiteral("Add note on the visible range…")),
+                     qPrintable(items.join(u'|')));
+            ui::SessionNotes* notes = w.document()->notes();
+            QCOMPARE(notes->notes().size(), std::size_t{1});
+            const session::Annotation& pinned = notes->notes()[0];
+            QVERIFY(pinned.slice);
+            QCOMPARE(pinned.slice->name, std::string("sgemm_128x64"));
+            QCOMPARE(pinned.slice->track, std::string("stream 7"));
+            QCOMPARE(static_cast<profile::Nanos>(pinned.fromCycle), p.slices[sgemm].start);
+            QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
+            // The Notes tab is shown and lists it; the timeline draws it.
+            ui::ProfileNotesView* panel = explorer->notes();
+            QTRY_VERIFY(panel->isVisible());
+            QTableView* table = panel->table();
+            QCOMPARE(table->model()->rowCount(), 1);
+            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Pinned).data().toString(),
+                     QStringLiteral("sgemm_128x64 on stream 7"));
+            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Text).data().toString(),
+                     QStringLiteral("tile too small: 40% of the SMs idle"));
+            QTRY_VERIFY(hasAmberLabel(timeline));
+
+            // A note on the visible range (the whole step), from the tab's button: notes are listed in time
+            // order, so it comes first.
+            auto* onRange = panel->findChild<QPushButton*>(QStringLiteral("profileNoteOnRange"));
+            QVERIFY(onRange && onRange->isEnabled());
+            test::answerNextDialog(QStringLiteral("the whole step"));
+            QTest::mouseClick(onRange, Qt::LeftButton);
+            QCOMPARE(notes->notes().size(), std::size_t{2});
+            QVERIFY(!notes->notes()[0].slice);
+            QCOMPARE(notes->notes()[0].text, std::string("the whole step"));
+            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Pinned).data().toString(),
+                     QStringLiteral("time range"));
+            QCOMPARE(table->model()->index(1, ui::ProfileNotesModel::Pinned).data().toString(),
+                     QStringLiteral("sgemm_128x64 on stream 7"));
+
+            // Ctrl+B bookmarks the view: its range and the selected kernel.
+            const auto range = w.profileDocument()->visibleRange();
+            // The offscreen platform does not hand activation back to the window when a dialog closes, as a
+            // window manager would.
+            QApplication::setActiveWindow(&w);
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            test::answerNextDialog(QStringLiteral("the gemm"));
+            QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+            QTRY_COMPARE(notes->bookmarks().size(), std::size_t{1});
+            QVERIFY(notes->bookmarks()[0].selectedSlice);
+            QCOMPARE(notes->bookmarks()[0].selectedSlice->name, std::string("sgemm_128x64"));
+            QCOMPARE(static_cast<profile::Nanos>(notes->bookmarks()[0].fromCycle), range.first);
+
+            // Saved; from now on an edit saves by itself.
+            QSignalSpy saved(w.document(), &ui::SessionDocument::saved);
+            w.document()->save(sessionPath);
+            QVERIFY(waitSaved(saved, 1));
+            QCOMPARE(w.document()->path(), sessionPath);
+            QVERIFY(session::isProfileSession(sessionPath.toStdString()));
+            QApplication::setActiveWindow(&w);
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            const QModelIndex text = table->model()->index(0, ui::ProfileNotesModel::Text);
+            table->setCurrentIndex(text);
+            table->setFocus();
+            QTest::keyClick(table, Qt::Key_F2);
+            QWidget* editor = QApplication::focusWidget();
+            QVERIFY(editor && editor != table);
+            QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+            QTest::keyClicks(editor, QStringLiteral("warm-up step"));
+            QTest::keyClick(editor, Qt::Key_Return);
+            // The delegate commits on the next turn of the event loop.
+            QTRY_COMPARE(notes->notes()[0].text, std::string("warm-up step"));
+            QVERIFY(waitSaved(saved, 2));
+            QCOMPARE(w.document()->path(), sessionPath);
+        }
+
+        // Another window opens the session: the profile, its notes on their slices, the bookmark.
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, sessionPath));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QCOMPARE(w.profileDocument()->run()->path, profilePath);
+        QCOMPARE(w.document()->path(), sessionPath);
+        ui::SessionNotes* notes = w.document()->notes();
+        QCOMPARE(notes->notes().size(), std::size_t{2});
+        QCOMPARE(notes->notes()[0].text, std::string("warm-up step"));
+        QCOMPARE(notes->notes()[1].text, std::string("tile too small: 40% of the SMs idle"));
+        QCOMPARE(notes->bookmarks().size(), std::size_t{1});
+        ui::ProfileExplorer* explorer = w.profileExplorer();
+        explorer->showNotes();
+        QTableView* table = explorer->notes()->table();
+        QTRY_VERIFY(table->isVisible());
+        QCOMPARE(w.profileDocument()->selectedSlice(), profile::kNone);
+        const QRect cell = table->visualRect(table->model()->index(1, ui::ProfileNotesModel::When));
+        // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+        QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
+        const profile::Slice& kernel = w.profileDocument()->run()->profile.slices[sgemm];
+        const auto shown = w.profileDocument()->visibleRange();
+        QVERIFY(shown.first <= kernel.start && kernel.end() <= shown.second);
+        QTRY_VERIFY(hasAmberLabel(explorer->timeline()));
+
+        // PageDown shows the bookmark: its range and its kernel.
+        w.profileDocument()->selectSlice(profile::kNone, QStringLiteral("test"));
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
+        QCOMPARE(w.profileDocument()->visibleRange().first,
+                 static_cast<profile::Nanos>(notes->bookmarks()[0].fromCycle));
+    }
+
+    void aSessionMovedWithItsProfileOpens()
+    {
+        QTemporaryDir first, second;
+        const QString profilePath = copyOfKinetoStep(first);
+        const QString sessionPath = first.filePath(QStringLiteral("s.xps"));
+        session::Session s;
+        s.profileSource = profilePath.toStdString();
+        s.annotations.push_back({1, "here", 0, 1, std::nullopt, std::nullopt});
+        QVERIFY(session::writeProfileSession(s, sessionPath.toStdString()));
+        // Both sent to a colleague: the profile is no longer where the session says.
+        const QString movedSession = second.filePath(QStringLiteral("s.xps"));
+        QVERIFY(QFile::rename(sessionPath, movedSession));
+        QVERIFY(QFile::rename(profilePath, second.filePath(QStringLiteral("step.json"))));
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(openAndWait(w, movedSession));
+        QCOMPARE(w.profileDocument()->run()->path, second.filePath(QStringLiteral("step.json")));
+        QCOMPARE(w.document()->notes()->notes().size(), std::size_t{1});
+
+        // Without its profile, the session says which file it needs.
+        QVERIFY(QFile::remove(second.filePath(QStringLiteral("step.json"))));
+        w.openFile(movedSession);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox*>(QStringLiteral("openError"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("is not there any more")) &&
+                     box->text().contains(QStringLiteral("step.json")),
+                 qPrintable(box->text()));
+        QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    }
+};
+
+QTEST_MAIN(TestUiProfileNotes)
+#include "tst_ui_profile_notes.moc"

@@ -1,0 +1,157 @@
+#include "imported/profile_notes_view.h"
+
+#include "imported/profile_document.h"
+#include "imported/profile_notes_model.h"
+#include "session/session_notes.h"
+#include "widgets/column_fitter.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace xps::ui {
+
+ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* notes, QWidget* parent)
+    : QWidget(parent), m_document(document), m_notes(notes),
+      m_model(new ProfileNotesModel(document, notes, this)), m_table(new QTableView(this)),
+      m_onSlice(new QPushButton(tr("Note on selected slice…"), this)),
+      m_onRange(new QPushButton(tr("Note on visible range…"), this)),
+      m_delete(new QPushButton(tr("Delete"), this)), m_hint(new QLabel(this))
+{
+    setObjectName(QStringLiteral("profileNotes"));
+    m_onSlice->setObjectName(QStringLiteral("profileNoteOnSlice"));
+    m_onRange->setObjectName(QStringLiteral("profileNoteOnRange"));
+    m_delete->setObjectName(QStringLiteral("profileNoteDelete"));
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    // The time and the slice's name whole (a long kernel name up to 320 px), the note's text the rest.
+    new ColumnFitter(m_table, ProfileNotesModel::Text);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle); // a kernel's name: its start and its end tell it apart
+    m_hint->setWordWrap(true);
+    m_hint->setText(tr("<i>Right-click the timeline to add a note; double-click a note to show it.</i>"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_onSlice);
+    buttons->addWidget(m_onRange);
+    buttons->addStretch(1);
+    buttons->addWidget(m_delete);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(buttons);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_hint);
+
+    connect(m_onSlice, &QPushButton::clicked, this, [this] { addNoteOnSlice(m_document->selectedSlice()); });
+    connect(m_onRange, &QPushButton::clicked, this, &ProfileNotesView::addNoteOnVisibleRange);
+    connect(m_delete, &QPushButton::clicked, this, &ProfileNotesView::removeSelected);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() != ProfileNotesModel::Text)
+            showNote(index.row());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ProfileNotesView::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ProfileNotesView::updateActions);
+    connect(document, &ProfileDocument::selectionChanged, this, &ProfileNotesView::updateActions);
+    connect(document, &ProfileDocument::loaded, this, &ProfileNotesView::updateActions);
+    updateActions();
+}
+
+bool ProfileNotesView::notesBelongToProfile() const
+{
+    return m_document->run() && m_document->run()->fromFile;
+}
+
+void ProfileNotesView::updateActions()
+{
+    const bool own = notesBelongToProfile();
+    m_onSlice->setEnabled(own && m_document->selectedSlice() != profile::kNone);
+    m_onRange->setEnabled(own);
+    m_delete->setEnabled(own && m_table->selectionModel()->hasSelection());
+    m_table->setEnabled(own);
+    if (!own && m_document->run())
+        m_hint->setText(
+            tr("<i>This is a replay seen as a profile: its notes are made on the replay's timeline "
+               "(View ▸ Replay as a profile, again, to go back).</i>"));
+    else
+        m_hint->setText(tr("<i>Right-click the timeline to add a note; double-click a note to show it.</i>"));
+}
+
+QString ProfileNotesView::askText(const QString& title, const QString& about)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(this, title, about, QString(), &ok);
+    return ok ? text.trimmed() : QString();
+}
+
+void ProfileNotesView::addNoteOnSlice(std::uint32_t slice)
+{
+    const ProfileRun* run = m_document->run();
+    if (!notesBelongToProfile() || slice >= run->profile.slices.size())
+        return;
+    const profile::Slice& s = run->profile.slices[slice];
+    const QString text =
+        askText(tr("Note on a slice"), tr("Note on %1:").arg(QString::fromStdString(run->profile.nameOf(s))));
+    run = m_document->run(); // the dialog ran the event loop: a newer profile may have replaced this one
+    if (text.isEmpty() || !notesBelongToProfile() || slice >= run->profile.slices.size())
+        return;
+    session::Annotation note;
+    note.text = text.toStdString();
+    note.fromCycle = static_cast<std::uint64_t>(run->profile.slices[slice].start);
+    note.toCycle = static_cast<std::uint64_t>(run->profile.slices[slice].end());
+    note.slice = session::sliceAnchorOf(run->profile, slice);
+    m_notes->addNote(std::move(note));
+}
+
+void ProfileNotesView::addNoteOnVisibleRange()
+{
+    if (!notesBelongToProfile())
+        return;
+    const QString text = askText(tr("Note on a time range"), tr("Note on the visible time range:"));
+    if (text.isEmpty() || !notesBelongToProfile())
+        return;
+    const auto [from, to] = m_document->visibleRange();
+    session::Annotation note;
+    note.text = text.toStdString();
+    note.fromCycle = static_cast<std::uint64_t>(from);
+    note.toCycle = static_cast<std::uint64_t>(to);
+    m_notes->addNote(std::move(note));
+}
+
+void ProfileNotesView::showNote(int row)
+{
+    const session::Annotation* note = m_model->noteAt(row);
+    if (!note || !notesBelongToProfile())
+        return;
+    const QString origin = QStringLiteral("notes");
+    if (const auto slice = m_model->sliceOf(row)) {
+        m_document->reveal(*slice, origin);
+        return;
+    }
+    const auto from = static_cast<profile::Nanos>(note->fromCycle);
+    const auto to = std::max(static_cast<profile::Nanos>(note->toCycle), from + 1);
+    const profile::Nanos margin = (to - from) / 10 + 1; // the range's edges in sight
+    m_document->setVisibleRange(from - margin, to + margin);
+}
+
+void ProfileNotesView::removeSelected()
+{
+    std::vector<std::int64_t> ids;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        if (const session::Annotation* note = m_model->noteAt(index.row()))
+            ids.push_back(note->id);
+    for (std::int64_t id : ids)
+        m_notes->removeNote(id);
+}
+
+} // namespace xps::ui

@@ -1,0 +1,52 @@
+#pragma once
+// The notes tab of the profile explorer: every note of the imported profile, pinned to a slice or to a time
+// range; add one on the selected slice or on the visible range (also from the timeline's context menu),
+// edit the text in place, double-click to show the note's slice (or range) on the timeline, Delete removes
+// the selected notes. A replay seen as a profile keeps its notes on the replay's own pages.
+
+#include "profile/profile.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace xps::ui {
+
+class ProfileDocument;
+class ProfileNotesModel;
+class SessionNotes;
+
+class ProfileNotesView : public QWidget
+{
+    Q_OBJECT
+public:
+    ProfileNotesView(ProfileDocument* document, SessionNotes* notes, QWidget* parent = nullptr);
+
+    QTableView* table() const { return m_table; }
+    ProfileNotesModel* model() const { return m_model; }
+    // Ask for the note's text, then pin it to `slice` / to the visible time range. Nothing if the person
+    // cancels or the shown profile is a replay's.
+    void addNoteOnSlice(std::uint32_t slice);
+    void addNoteOnVisibleRange();
+    // Shows the note of `row` on the timeline: its slice selected, or its range.
+    void showNote(int row);
+
+private:
+    bool notesBelongToProfile() const;
+    QString askText(const QString& title, const QString& about);
+    void updateActions();
+    void removeSelected();
+
+    ProfileDocument* m_document;
+    SessionNotes* m_notes;
+    ProfileNotesModel* m_model;
+    QTableView* m_table;
+    QPushButton* m_onSlice;
+    QPushButton* m_onRange;
+    QPushButton* m_delete;
+    QLabel* m_hint;
+};
+
+} // namespace xps::ui
