@@ -82,11 +82,16 @@ void MainWindow::exportAnalysisJson()
 
 void MainWindow::exportReport(const QString& chosen)
 {
-    const Run* run = analysedRunOrSayWhyNot();
-    if (!run)
+    // The report is of what the window shows: an imported profile (with its notes and bookmarks), or else
+    // the analysed replay.
+    const std::shared_ptr<const ProfileRun> profile =
+        showsImportedProfile() ? m_profile->runHandle() : nullptr;
+    const Run* run = profile ? nullptr : analysedRunOrSayWhyNot();
+    if (!run && !profile)
         return;
-    const QString suggested = QFileInfo(run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
-                              QStringLiteral("-report.html");
+    const QString suggested =
+        QFileInfo(profile ? profile->path : run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+        QStringLiteral("-report.html");
     const QString path =
         !chosen.isEmpty()
             ? chosen
@@ -103,6 +108,16 @@ void MainWindow::exportReport(const QString& chosen)
     const std::string generator =
         QStringLiteral("xpushark %1").arg(QApplication::applicationVersion()).toStdString();
     const SessionNotes* notes = m_document->notes();
+    if (profile) {
+        exportInBackground(path, [profile, file = path.toStdString(), format = *format, generator,
+                                  annotations = notes->notes(), bookmarks = notes->bookmarks()] {
+            report::Report r = report::buildImportedReport(profile->profile, profile->analysis,
+                                                           profile->path.toStdString(), generator);
+            report::addImportedSessionContent(r, annotations, bookmarks);
+            return writeReport(r, file, format);
+        });
+        return;
+    }
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString(), format = *format,
                               generator, annotations = notes->notes(), bookmarks = notes->bookmarks(),
                               states = notes->suggestionStates()] {

@@ -1,9 +1,12 @@
 // `xpushark-cli report TRACE_OR_SESSION -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures
 // the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states.
-// Headless: the PDF is laid out on Qt's offscreen platform.
+// An imported profile (or a session on one) is imported and analysed instead: its report has the estimated
+// findings and the session's notes and bookmarks. Headless: the PDF is laid out on Qt's offscreen platform.
 #include "analyzed_trace.h"
 #include "commands.h"
 
+#include "import/import.h"
+#include "profile/profile_analysis.h"
 #include "report/report.h"
 #include "report/report_file.h"
 #include "session/session.h"
@@ -37,6 +40,41 @@ std::unique_ptr<QGuiApplication> guiForPdf()
     static char name[] = "xpushark-cli";
     static char* argv[] = {name, nullptr};
     return std::make_unique<QGuiApplication>(argc, argv);
+}
+
+// The report of an imported profile, or of a session on one (its notes found again on their slices); an
+// error if the profile cannot be read.
+Result<report::Report> importedReport(const std::string& path)
+{
+    std::string source = path;
+    std::optional<session::Session> tables;
+    if (session::isProfileSession(path)) {
+        Result<session::Session> s = session::readSessionTables(path);
+        if (!s)
+            return s.error();
+        source = session::resolveProfileSource(path, s->profileSource);
+        tables = std::move(s).value();
+    }
+    Result<profile::Profile> p = importing::importProfile(source);
+    if (!p)
+        return p.error();
+    const profile::ProfileAnalysis analysis = profile::analyzeProfile(*p);
+    report::Report r =
+        report::buildImportedReport(*p, analysis, source, std::string("xpushark-cli ") + XPS_VERSION);
+    if (tables) {
+        r.source = path + " (session on " + source + ")";
+        session::relocate(tables->annotations, *p);
+        report::addImportedSessionContent(r, tables->annotations, tables->bookmarks);
+    }
+    return r;
+}
+
+bool isImported(const std::string& path)
+{
+    if (session::isProfileSession(path))
+        return true;
+    const auto kind = importing::detectInput(path);
+    return kind && *kind != importing::InputKind::XpuTrace;
 }
 
 } // namespace
@@ -76,12 +114,20 @@ int runReport(const std::vector<std::string>& args, Streams io)
                                   "': use .html, .md, .json or .pdf, or --format html|md|json|pdf");
 
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure, limits);
-    if (!a)
+    std::unique_ptr<Analyzed> a;
+    report::Report r;
+    if (isImported(path)) {
+        Result<report::Report> imported = importedReport(path);
+        if (!imported)
+            return inputError(io, imported.error());
+        r = std::move(imported).value();
+    } else if (!(a = analyzeFile(path, io, code, measure, limits))) {
         return code;
-    report::Report r = report::buildReport(*a->view, a->analyses, a->suggestions, path,
-                                           std::string("xpushark-cli ") + XPS_VERSION, a->groups);
-    if (trace::looksLikeContainer(path)) {
+    } else {
+        r = report::buildReport(*a->view, a->analyses, a->suggestions, path,
+                                std::string("xpushark-cli ") + XPS_VERSION, a->groups);
+    }
+    if (a && trace::looksLikeContainer(path)) {
         // A session: its notes (moved to where their events are in this replay), bookmarks and the state of
         // each suggestion go into the report.
         Result<session::Session> s = session::readSession(path);
@@ -100,8 +146,12 @@ int runReport(const std::vector<std::string>& args, Streams io)
         io.err << error << "\n";
         return kExitBadInput;
     }
-    io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)"
-           << (measure ? ", measured" : "") << "\n";
+    if (r.imported)
+        io.out << "wrote " << output << ": " << r.findings.rows.size()
+               << " finding(s), estimated from the profile\n";
+    else
+        io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)"
+               << (measure ? ", measured" : "") << "\n";
     return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 // a report of a bare trace has none and says so.
 
 #include "analysis/analyze.h"
+#include "profile/profile_analysis.h"
 #include "session/session.h"
 #include "suggest/group.h"
 #include "suggest/suggestion.h"
@@ -108,6 +109,14 @@ struct Report
     std::vector<Annotation> annotations;
     std::vector<Bookmark> bookmarks;
     nlohmann::json analysis; // the stable analysis form (docs/analysis-json.md), carried into the JSON report
+
+    // An imported profile's report (buildImportedReport): times are the profile's nanoseconds, written from
+    // `timeOrigin` (its start) in ms; `findings` are estimates from the profile (there is no program to
+    // re-simulate), in place of the measured suggestions; `machine` names the profile's format.
+    bool imported = false;
+    std::int64_t timeOrigin = 0;
+    Table findings;
+    std::vector<std::string> findingDetails; // per finding, its numbers in words ("1. GPU 0: ...")
 };
 
 // `groups`: suggestions of one kind measured applied together (sim::measureGroups); each is one entry of
@@ -125,6 +134,14 @@ std::vector<const Figure*> allFigures(const Report& report);
 void addSessionContent(Report& report, const analysis::ReplayView& replay, const std::vector<session::Annotation>& notes,
                        const std::vector<session::Bookmark>& bookmarks,
                        const std::map<std::string, session::SuggestionState>& states);
+
+// The report of an imported profile (Chrome / Kineto JSON, XSpace, Chakra): headline, the device breakdown
+// as a figure and a table, the top operations, the estimated findings; `analysis` is its `analyze --json`.
+Report buildImportedReport(const profile::Profile& profile, const profile::ProfileAnalysis& analysis,
+                           const std::string& source, const std::string& generator);
+// A session's notes (pinned to slices or ranges) and bookmarks on that profile.
+void addImportedSessionContent(Report& report, const std::vector<session::Annotation>& notes,
+                               const std::vector<session::Bookmark>& bookmarks);
 
 std::string toMarkdown(const Report& report);
 // Self-contained: styles and figures inline. With `figureImages`, each figure is an <img src="figure:ID">

@@ -231,6 +231,17 @@ private slots:
         QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
         QCOMPARE(w.profileDocument()->visibleRange().first,
                  static_cast<profile::Nanos>(notes->bookmarks()[0].fromCycle));
+
+        // File > Export report: the profile's report, with the notes and the bookmark.
+        const QString reportPath = dir.filePath(QStringLiteral("review.md"));
+        w.exportReport(reportPath);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(reportPath), 10000);
+        const std::string report = test::readFile(reportPath.toStdString());
+        QVERIFY2(report.find("# Profile report: step.json") != std::string::npos, report.c_str());
+        QVERIFY(report.find("sgemm_128x64 on stream 7: tile too small: 40% of the SMs idle") !=
+                std::string::npos);
+        QVERIFY(report.find(": warm-up step") != std::string::npos);
+        QVERIFY(report.find("- the gemm: ") != std::string::npos);
     }
 
     void aSessionMovedWithItsProfileOpens()
