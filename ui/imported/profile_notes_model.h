@@ -1,7 +1,7 @@
 #pragma once
-// The notes of an imported profile as a table model: number (as the timeline's labels count them), when (ms
-// from the profile's start, and how long), what the note is pinned to (a slice on its track, or a time
-// range) and the text, which is edited in place. Reads the document's notes and the shown profile; changes
+// The notes of an imported profile as a table model: number (as the timeline's labels count them), the text
+// (edited in place), when (ms from the profile's start, and how long) and what the note is pinned to (a
+// slice on its track, or a time range). Reads the document's notes and the shown profile; changes
 // go to SessionNotes, whose signal refreshes the model.
 
 #include "profile/profile.h"
@@ -23,7 +23,8 @@ class ProfileNotesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Number, When, Pinned, Text, ColumnCount };
+    // The text second: what a person wrote is what they read first, and stays in sight on a narrow pane.
+    enum Column { Number, Text, When, Pinned, ColumnCount };
 
     ProfileNotesModel(ProfileDocument* document, SessionNotes* notes, QObject* parent = nullptr);
 
