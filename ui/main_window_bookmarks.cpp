@@ -82,6 +82,18 @@ void MainWindow::updateBookmarkMenu()
 {
     if (!m_bookmarkMenu)
         return;
+    // The panel (made after the menu) writes ranges in the document's time: cycles, or an imported
+    // profile's from its start.
+    if (m_bookmarks && m_document->isProfile())
+        m_bookmarks->setRangeFormat(tr("time"), [this](std::uint64_t from, std::uint64_t to) {
+            const ProfileRun* run = m_profile->run();
+            const profile::Nanos origin = run ? run->profile.startTime() : 0;
+            return QStringLiteral("%1–%2").arg(
+                QString::fromStdString(profile::formatMs(static_cast<profile::Nanos>(from) - origin)),
+                QString::fromStdString(profile::formatMs(static_cast<profile::Nanos>(to) - origin)));
+        });
+    else if (m_bookmarks)
+        m_bookmarks->setRangeFormat(tr("cycles"), {});
     m_bookmarkMenu->clear();
     m_bookmarkMenu->addAction(
         tr("&Add bookmark for this view…"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] {

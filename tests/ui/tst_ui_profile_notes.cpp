@@ -15,6 +15,7 @@
 #include "session/session_notes.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
+#include "views/bookmarks_view.h"
 
 #include <QContextMenuEvent>
 #include <QFile>
@@ -22,6 +23,7 @@
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 
 using namespace xps;
 
@@ -224,6 +226,13 @@ private slots:
         const auto shown = w.profileDocument()->visibleRange();
         QVERIFY(shown.first <= kernel.start && kernel.end() <= shown.second);
         QTRY_VERIFY(hasAmberLabel(explorer->timeline()));
+
+        // The Bookmarks panel writes the bookmark's range in the profile's time, not cycles.
+        QTableWidget* marks = w.bookmarks()->table();
+        QCOMPARE(marks->horizontalHeaderItem(1)->text(), QStringLiteral("time"));
+        QVERIFY2(marks->item(0, 1)->text().endsWith(QStringLiteral(" ms")),
+                 qPrintable(marks->item(0, 1)->text()));
+        QCOMPARE(marks->item(0, 2)->text(), QStringLiteral("the gemm"));
 
         // PageDown shows the bookmark: its range and its kernel.
         w.profileDocument()->selectSlice(profile::kNone, QStringLiteral("test"));

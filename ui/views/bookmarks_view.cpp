@@ -92,6 +92,16 @@ int BookmarksView::selectedRow() const
     return row >= 0 && m_table->selectionModel()->isRowSelected(row, {}) ? row : -1;
 }
 
+void BookmarksView::setRangeFormat(const QString& header, RangeText text)
+{
+    m_rangeText = std::move(text);
+    // Refilled only when the timebase changes: a refill while a name is being edited would drop the editor.
+    if (m_table->horizontalHeaderItem(Cycles)->text() == header)
+        return;
+    m_table->horizontalHeaderItem(Cycles)->setText(header);
+    fill();
+}
+
 void BookmarksView::fill()
 {
     m_filling = true;
@@ -102,8 +112,9 @@ void BookmarksView::fill()
         const int row = static_cast<int>(i);
         auto* number = new QTableWidgetItem(QString::number(row + 1));
         number->setFlags(number->flags() & ~Qt::ItemIsEditable);
-        auto* cycles =
-            new QTableWidgetItem(QStringLiteral("%1–%2").arg(cyclesText(b.fromCycle), cyclesText(b.toCycle)));
+        auto* cycles = new QTableWidgetItem(
+            m_rangeText ? m_rangeText(b.fromCycle, b.toCycle)
+                        : QStringLiteral("%1–%2").arg(cyclesText(b.fromCycle), cyclesText(b.toCycle)));
         cycles->setFlags(cycles->flags() & ~Qt::ItemIsEditable);
         cycles->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, Number, number);

@@ -1,9 +1,13 @@
 #pragma once
-// The bookmarks panel: every named view of the document with its cycle range. A double-click (or Show)
+// The bookmarks panel: every named view of the document with its time range (cycles for a replay; an imported
+// profile's time, as setRangeFormat says). A double-click (or Show)
 // brings the views back to it; its name is edited in place (F2, or a click on the selected name);
 // Delete removes the selected ones. The Bookmarks menu does the same for the bookmark last shown.
 
 #include <QWidget>
+
+#include <cstdint>
+#include <functional>
 
 class QPushButton;
 class QTableWidget;
@@ -21,6 +25,9 @@ public:
     QTableWidget* table() const { return m_table; }
     QPushButton* showButton() const { return m_show; }
     QPushButton* deleteButton() const { return m_delete; }
+    // How the range column reads: its header and each range's text. Cycles until set.
+    using RangeText = std::function<QString(std::uint64_t from, std::uint64_t to)>;
+    void setRangeFormat(const QString& header, RangeText text);
     // Starts editing bookmark `index`'s name in the table.
     void editName(int index);
 
@@ -40,6 +47,7 @@ private:
     QPushButton* m_show;
     QPushButton* m_delete;
     bool m_filling = false;
+    RangeText m_rangeText;
 };
 
 } // namespace xps::ui
