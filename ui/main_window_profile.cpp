@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QSignalBlocker>
 #include <QStackedWidget>
+#include <QStatusBar>
 
 namespace xps::ui {
 
@@ -27,6 +28,16 @@ void MainWindow::ensureProfileExplorer()
         // the window grew to 826 px on a 768 px screen, its status bar out of sight.
         m_profileExplorer->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         m_centre->addWidget(m_profileExplorer);
+        connect(m_document, &SessionDocument::pinnedNotesNotFound, this, [this](int count) {
+            statusBar()->showMessage(
+                count == 1
+                    ? tr("A note of this session is pinned to a slice the profile no longer has; it stays "
+                         "at its saved time.")
+                    : tr("%1 notes of this session are pinned to slices the profile no longer has; they "
+                         "stay at their saved times.")
+                          .arg(count),
+                15000);
+        });
     }
 }
 

@@ -22,6 +22,7 @@
 #include <QHeaderView>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 
@@ -261,6 +262,9 @@ private slots:
         session::Session s;
         s.profileSource = profilePath.toStdString();
         s.annotations.push_back({1, "here", 0, 1, std::nullopt, std::nullopt});
+        // Pinned to a kernel the profile does not have (a re-run renamed it): said in the status bar.
+        s.annotations.push_back(
+            {2, "gone", 5, 6, std::nullopt, session::SliceAnchor{1, 0, 7, "stream 7", "sgemm_v2", 40000}});
         QVERIFY(session::writeProfileSession(s, sessionPath.toStdString()));
         // Both sent to a colleague: the profile is no longer where the session says.
         const QString movedSession = second.filePath(QStringLiteral("s.xps"));
@@ -271,7 +275,11 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, movedSession));
         QCOMPARE(w.profileDocument()->run()->path, second.filePath(QStringLiteral("step.json")));
-        QCOMPARE(w.document()->notes()->notes().size(), std::size_t{1});
+        QCOMPARE(w.document()->notes()->notes().size(), std::size_t{2});
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("A note of this session is pinned to a slice the profile no "
+                                    "longer has")),
+                 qPrintable(w.statusBar()->currentMessage()));
 
         // Without its profile, the session says which file it needs.
         QVERIFY(QFile::remove(second.filePath(QStringLiteral("step.json"))));

@@ -110,11 +110,12 @@ void SessionDocument::onProfileLoaded()
     m_layout.clear();
     std::vector<session::Annotation> notes;
     std::vector<session::Bookmark> bookmarks;
+    std::size_t notFound = 0;
     if (!m_pendingPath.isEmpty() && run->path.toStdString() == m_pendingTables.profileSource) {
         notes = std::move(m_pendingTables.annotations);
         bookmarks = std::move(m_pendingTables.bookmarks);
         // Pinned notes move onto their slices, wherever this import put them.
-        session::relocate(notes, run->profile);
+        notFound = session::relocate(notes, run->profile);
         m_path = m_pendingPath;
     }
     m_pendingPath.clear();
@@ -122,6 +123,8 @@ void SessionDocument::onProfileLoaded()
     m_notes->replace(std::move(notes), std::move(bookmarks));
     m_autosave.stop(); // loading is not a change to save
     emit loaded();
+    if (notFound > 0)
+        emit pinnedNotesNotFound(static_cast<int>(notFound));
 }
 
 void SessionDocument::save(const QString& target)

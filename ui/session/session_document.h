@@ -47,6 +47,9 @@ signals:
     void loaded(); // an opened session's notes, bookmarks and layout are in place
     void saved(const QString& path, const QString& error); // on success the document's session file is `path`
     void loadFailed(const QString& message); // the trace opened, its session tables could not be read
+    // A reopened profile session's notes pinned to slices the profile no longer has (they stay at their
+    // saved times): after loaded().
+    void pinnedNotesNotFound(int count);
 
 private:
     void onOpened();
