@@ -113,6 +113,9 @@ private:
     void showProblem(const QString& name, const QString& title, const QString& message);
     void updateBookmarkMenu();
     void ensureProfileExplorer();
+    // The profile document's loads in the status bar, its results on the profile page, its selection (of a
+    // replay seen as a profile) in the replay's views.
+    void connectProfileDocument();
     // If `path` is a session on an imported profile: opens its profile (its notes and bookmarks follow once
     // it is loaded), or says why not; true either way. False for anything else.
     bool openProfileSession(const QString& path);

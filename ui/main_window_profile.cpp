@@ -1,5 +1,6 @@
 // The main window's profile page: the profile explorer, made on first use, in place of the replay's
-// timeline and docks.
+// timeline and docks; the profile document's progress, results and failures in the status bar; sessions on
+// imported profiles.
 
 #include "main_window.h"
 
@@ -7,17 +8,90 @@
 #include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
+#include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "views/timeline_view.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolButton>
 
 namespace xps::ui {
+
+void MainWindow::connectProfileDocument()
+{
+    connect(m_profile, &ProfileDocument::loadStarted, this, [this](const QString& path) {
+        m_stageLabel->setText(
+            m_converting ? tr("Seeing the replay of %1 as a profile…").arg(QFileInfo(path).fileName())
+                         : tr("Importing %1…").arg(QFileInfo(path).fileName()));
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(QString());
+        m_progress->show();
+        m_cancel->show();
+    });
+    connect(m_profile, &ProfileDocument::progress, this, [this](quint64 read, quint64 total) {
+        if (total == 0) { // a stream of unknown length: how much, not how far
+            m_progress->setRange(0, 0);
+            m_progress->setFormat(tr("%1 MB read").arg(static_cast<double>(read) / 1e6, 0, 'f', 0));
+            return;
+        }
+        const int permille =
+            static_cast<int>(1000.0 * std::min(1.0, static_cast<double>(read) / static_cast<double>(total)));
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(permille);
+        m_progress->setFormat(tr("%1% of %2 MB")
+                                  .arg(permille / 10)
+                                  .arg(static_cast<double>(total) / 1e6, 0, 'f', total < 10'000'000 ? 1 : 0));
+    });
+    connect(m_profile, &ProfileDocument::loaded, this, [this] {
+        const ProfileRun* run = m_profile->run();
+        m_progress->hide();
+        m_cancel->hide();
+        m_converting = false;
+        showReplayViews(false);
+        setWindowTitle(tr("%1 — xpushark").arg(QFileInfo(run->path).fileName()));
+        addRecentFile(run->path);
+        m_stageLabel->setText(tr("%1: %2 slices, %3 flows on %4 tracks; %5 finding(s)")
+                                  .arg(QString::fromStdString(run->profile.format))
+                                  .arg(run->profile.slices.size())
+                                  .arg(run->profile.flows.size())
+                                  .arg(run->profile.tracks.size())
+                                  .arg(run->analysis.findings.size()));
+    });
+    connect(m_profile, &ProfileDocument::selectionChanged, this, [this] {
+        // A selection in the replay seen as a profile selects the same DMA or pc in the replay's views.
+        const std::shared_ptr<const Run> run = m_projectedRun.lock();
+        const ProfileRun* shown = m_profile->run();
+        if (!run || run != m_session->runHandle() || !shown || m_profile->selectedSlice() == profile::kNone)
+            return;
+        const analysis::ReplayRef ref = analysis::replayRefOf(shown->profile, m_profile->selectedSlice());
+        Selection selection;
+        selection.origin = tr("replay as a profile");
+        if (ref.dma) {
+            selection.dmas = {*ref.dma};
+            selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, *ref.dma};
+        }
+        if (ref.pc && ref.chip >= 0)
+            selection.pcs = {{ref.chip, *ref.pc}};
+        if (!selection.empty())
+            m_selection->select(std::move(selection));
+    });
+    connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
+        m_converting = false;
+        m_projectedRun.reset();
+        m_progress->hide();
+        m_cancel->hide();
+        onOpenFailed(message);
+    });
+}
 
 void MainWindow::ensureProfileExplorer()
 {
