@@ -262,6 +262,9 @@ private slots:
         session::Session s;
         s.profileSource = profilePath.toStdString();
         s.annotations.push_back({1, "here", 0, 1, std::nullopt, std::nullopt});
+        // A range from before the profile's first event (times are signed nanoseconds): first, not swapped.
+        s.annotations.push_back({3, "before the step", static_cast<std::uint64_t>(std::int64_t{-1000}), 5000,
+                                 std::nullopt, std::nullopt});
         // Pinned to a kernel the profile does not have (a re-run renamed it): said in the status bar.
         s.annotations.push_back(
             {2, "gone", 5, 6, std::nullopt, session::SliceAnchor{1, 0, 7, "stream 7", "sgemm_v2", 40000}});
@@ -275,7 +278,11 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, movedSession));
         QCOMPARE(w.profileDocument()->run()->path, second.filePath(QStringLiteral("step.json")));
-        QCOMPARE(w.document()->notes()->notes().size(), std::size_t{2});
+        QCOMPARE(w.document()->notes()->notes().size(), std::size_t{3});
+        const session::Annotation& earliest = w.document()->notes()->notes()[0];
+        QCOMPARE(earliest.text, std::string("before the step"));
+        QCOMPARE(static_cast<std::int64_t>(earliest.fromCycle), std::int64_t{-1000});
+        QCOMPARE(earliest.toCycle, std::uint64_t{5000});
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("A note of this session is pinned to a slice the profile no "
                                     "longer has")),

@@ -72,6 +72,7 @@ void SessionDocument::onOpened()
                                 .arg(QString::fromStdString(s.error().toString())));
         }
     }
+    m_notes->setSignedTimes(false);
     m_notes->replace(std::move(notes), std::move(bookmarks), std::move(states));
     m_autosave.stop(); // loading is not a change to save
     emit loaded();
@@ -120,6 +121,7 @@ void SessionDocument::onProfileLoaded()
     }
     m_pendingPath.clear();
     m_pendingTables = {};
+    m_notes->setSignedTimes(true);
     m_notes->replace(std::move(notes), std::move(bookmarks));
     m_autosave.stop(); // loading is not a change to save
     emit loaded();

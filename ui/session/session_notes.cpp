@@ -16,7 +16,7 @@ std::int64_t SessionNotes::addNote(session::Annotation note)
     for (const session::Annotation& a : m_notes)
         next = std::max(next, a.id + 1);
     note.id = next;
-    if (note.toCycle < note.fromCycle)
+    if (before(note.toCycle, note.fromCycle))
         std::swap(note.fromCycle, note.toCycle);
     m_notes.push_back(std::move(note));
     sortByTime();
@@ -92,11 +92,17 @@ void SessionNotes::setSuggestionState(const std::string& id, session::Suggestion
     emit suggestionStatesChanged();
 }
 
+bool SessionNotes::before(std::uint64_t a, std::uint64_t b) const
+{
+    return m_signedTimes ? static_cast<std::int64_t>(a) < static_cast<std::int64_t>(b) : a < b;
+}
+
 void SessionNotes::sortByTime()
 {
-    std::stable_sort(
-        m_notes.begin(), m_notes.end(),
-        [](const session::Annotation& a, const session::Annotation& b) { return a.fromCycle < b.fromCycle; });
+    std::stable_sort(m_notes.begin(), m_notes.end(),
+                     [this](const session::Annotation& a, const session::Annotation& b) {
+                         return before(a.fromCycle, b.fromCycle);
+                     });
 }
 
 void SessionNotes::replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks,

@@ -38,6 +38,10 @@ public:
     void setSuggestionState(const std::string& id, session::SuggestionState state);
     const std::map<std::string, session::SuggestionState>& suggestionStates() const { return m_states; }
 
+    // Times are an imported profile's nanoseconds (int64 bits, session.h; a profile may start before 0), not
+    // cycles: set before replace() by whoever opens the document.
+    void setSignedTimes(bool on) { m_signedTimes = on; }
+
     // A newly opened document's (or nothing).
     void replace(std::vector<session::Annotation> notes, std::vector<session::Bookmark> bookmarks,
                  std::map<std::string, session::SuggestionState> states = {});
@@ -50,7 +54,9 @@ signals:
 
 private:
     void sortByTime();
+    bool before(std::uint64_t a, std::uint64_t b) const; // in the document's time order
 
+    bool m_signedTimes = false;
     std::vector<session::Annotation> m_notes;
     std::vector<session::Bookmark> m_bookmarks;
     std::map<std::string, session::SuggestionState> m_states;
