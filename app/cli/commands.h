@@ -32,7 +32,10 @@ int runApply(const std::vector<std::string>& args, Streams io);
 int runReport(const std::vector<std::string>& args, Streams io);
 
 // Imported profiles (profile_commands.cpp): info, analyze and convert of a Chrome / Kineto JSON trace.
+// An imported profile, or a session on one (core/session); profilePathOf gives the profile such a session
+// names (the path itself for anything else).
 bool isImportedProfile(const std::string& path);
+Result<std::string> profilePathOf(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
 // `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.
 int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io);

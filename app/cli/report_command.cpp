@@ -46,35 +46,24 @@ std::unique_ptr<QGuiApplication> guiForPdf()
 // error if the profile cannot be read.
 Result<report::Report> importedReport(const std::string& path)
 {
-    std::string source = path;
-    std::optional<session::Session> tables;
-    if (session::isProfileSession(path)) {
-        Result<session::Session> s = session::readSessionTables(path);
-        if (!s)
-            return s.error();
-        source = session::resolveProfileSource(path, s->profileSource);
-        tables = std::move(s).value();
-    }
-    Result<profile::Profile> p = importing::importProfile(source);
+    Result<std::string> source = profilePathOf(path);
+    if (!source)
+        return source.error();
+    Result<profile::Profile> p = importing::importProfile(*source);
     if (!p)
         return p.error();
     const profile::ProfileAnalysis analysis = profile::analyzeProfile(*p);
     report::Report r =
-        report::buildImportedReport(*p, analysis, source, std::string("xpushark-cli ") + XPS_VERSION);
-    if (tables) {
-        r.source = path + " (session on " + source + ")";
-        session::relocate(tables->annotations, *p);
-        report::addImportedSessionContent(r, tables->annotations, tables->bookmarks);
+        report::buildImportedReport(*p, analysis, *source, std::string("xpushark-cli ") + XPS_VERSION);
+    if (*source != path) { // a session: its notes and bookmarks
+        Result<session::Session> s = session::readSessionTables(path);
+        if (!s)
+            return s.error();
+        r.source = path + " (session on " + *source + ")";
+        session::relocate(s->annotations, *p);
+        report::addImportedSessionContent(r, s->annotations, s->bookmarks);
     }
     return r;
-}
-
-bool isImported(const std::string& path)
-{
-    if (session::isProfileSession(path))
-        return true;
-    const auto kind = importing::detectInput(path);
-    return kind && *kind != importing::InputKind::XpuTrace;
 }
 
 } // namespace
@@ -116,7 +105,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
     int code = kExitOk;
     std::unique_ptr<Analyzed> a;
     report::Report r;
-    if (isImported(path)) {
+    if (isImportedProfile(path)) {
         Result<report::Report> imported = importedReport(path);
         if (!imported)
             return inputError(io, imported.error());

@@ -122,6 +122,14 @@ private slots:
         QCOMPARE(j["annotations"][1]["toNs"].get<std::int64_t>(), std::int64_t(880000));
         QVERIFY(!j["annotations"][1].contains("fromCycle"));
 
+        // info and analyze take the session for its profile, as report does.
+        const Run analyzed = cli({QStringLiteral("analyze"), QStringLiteral("--json"), sessionPath});
+        QVERIFY2(analyzed.exitCode == 0, analyzed.err.c_str());
+        QCOMPARE(nlohmann::json::parse(analyzed.out), j["analysis"]);
+        const Run info = cli({QStringLiteral("info"), sessionPath});
+        QVERIFY2(info.exitCode == 0 && info.out.find("PyTorch profiler (Kineto) JSON") != std::string::npos,
+                 info.out.c_str());
+
         // Without its profile, the report says which file it could not read.
         QVERIFY(QFile::remove(step));
         const Run missing = cli({QStringLiteral("report"), sessionPath, QStringLiteral("-o"), md});
