@@ -181,6 +181,8 @@ void Parser::parseBody(Body& body, Scope& scope)
 
 void Parser::parseOperation(Body& body, Scope& scope)
 {
+    if (limits.stop.stop_requested())
+        cursor.fail("cancelled");
     cursor.skipSpace();
     const auto start = cursor.offset();
     struct ResultName

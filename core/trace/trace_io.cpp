@@ -95,7 +95,9 @@ Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
     if (*kind == TraceFileKind::Assembly)
         return assembly::assemble(*content, path, stop);
     if (*kind == TraceFileKind::StableHlo) {
-        auto module = shlo::parseModule(std::move(*content), path);
+        shlo::ParseLimits parsing;
+        parsing.stop = stop;
+        auto module = shlo::parseModule(std::move(*content), path, parsing);
         if (!module)
             return module.error();
         shlo::CompileOptions options;

@@ -258,6 +258,16 @@ private slots:
         many += "1.0]> : tensor<2001xf32>\n  func.return\n}";
         QVERIFY(errorOf(many, small).find("a dense literal with more than 1000 elements") !=
                 std::string::npos);
+        // A Stop while parsing ends the parse at the next op, located there.
+        std::stop_source stopped;
+        stopped.request_stop();
+        ParseLimits cancelled;
+        cancelled.stop = stopped.get_token();
+        const std::string stopAt =
+            errorOf("func.func @f() {\n  %0 = stablehlo.constant dense<1.0> : tensor<f32>\n  "
+                    "func.return\n}",
+                    cancelled);
+        QVERIFY2(stopAt == "t.mlir:2:3: cancelled", stopAt.c_str());
         // A file over the size limit is refused before it is read.
         small.maxSourceBytes = 100;
         QVERIFY(errorOf(many, small).find("bytes; the limit is 100") != std::string::npos);
