@@ -102,8 +102,8 @@ void ProfileNotesView::addNoteOnSlice(std::uint32_t slice)
     const profile::Slice& s = run->profile.slices[slice];
     const QString text =
         askText(tr("Note on a slice"), tr("Note on %1:").arg(QString::fromStdString(run->profile.nameOf(s))));
-    run = m_document->run(); // the dialog ran the event loop: a newer profile may have replaced this one
-    if (text.isEmpty() || !notesBelongToProfile() || slice >= run->profile.slices.size())
+    // The dialog ran the event loop: a newer profile may have replaced this one, its slice `slice` another.
+    if (text.isEmpty() || m_document->run() != run)
         return;
     session::Annotation note;
     note.text = text.toStdString();
