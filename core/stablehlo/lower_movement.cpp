@@ -2,10 +2,11 @@
 // the strides the op implies (a stride of 0 repeats an element, a negative one walks backwards), then
 // leaves for HBM in one transfer. ProgramWriter::move merges what is contiguous, so a broadcast of a row
 // or a slice of whole rows is a handful of descriptors; a transpose of the innermost dimension is one per
-// element row.
+// element row. A result larger than VMEM is assembled and sent in slabs (lower_slabs.h).
 
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
+#include "stablehlo/lower_slabs.h"
 
 namespace xps::shlo::lower {
 
@@ -19,49 +20,29 @@ struct SlabStaging
 };
 
 // One strided view of `x` (`dims`: its sizes, source strides and the result's strides) written into the
-// result at `outAddress` in slabs: a run of indices of one dimension k, at fixed indices of the dimensions
-// before it, with everything after it whole, so a slab is contiguous in the result and leaves in one
-// transfer. k is the outermost dimension, not before `minDim`, one index of which fits the staging.
+// result at `outAddress` in slabs (forEachSlab: at or inside dimension `minDim`), each contiguous in the
+// result, so it leaves in one transfer.
 void moveInSlabs(ProgramWriter& w, std::uint64_t src, const std::vector<MoveDim>& dims,
                  const std::vector<std::int64_t>& outStrides, std::uint64_t outAddress, std::size_t minDim,
                  SlabStaging& staging)
 {
-    const std::size_t rank = dims.size();
-    std::size_t k = std::min(minDim, rank - 1);
-    while (k + 1 < rank && static_cast<std::uint64_t>(outStrides[k]) > staging.capacity)
-        ++k;
-    const auto slabStride = static_cast<std::uint64_t>(outStrides[k]); // bytes of one index of dimension k
-    if (slabStride > staging.capacity)
-        lowerFail("a data movement whose innermost dimension alone needs " + std::to_string(slabStride) +
-                  " bytes of VMEM; " + std::to_string(staging.capacity) + " are free");
-    const std::int64_t run =
-        std::min<std::int64_t>(dims[k].size, static_cast<std::int64_t>(staging.capacity / slabStride));
-    std::int64_t leading = 1; // index combinations of the dimensions before k
-    for (std::size_t d = 0; d < k; ++d)
-        leading *= dims[d].size;
-    for (std::int64_t l = 0; l < leading; ++l) {
-        std::int64_t srcOffset = 0, dstOffset = 0;
-        for (std::int64_t rest = l, d = static_cast<std::int64_t>(k) - 1; d >= 0; --d) {
-            const auto i = rest % dims[static_cast<std::size_t>(d)].size;
-            rest /= dims[static_cast<std::size_t>(d)].size;
-            srcOffset += i * dims[static_cast<std::size_t>(d)].srcStride;
-            dstOffset += i * outStrides[static_cast<std::size_t>(d)];
-        }
-        for (std::int64_t first = 0; first < dims[k].size; first += run) {
-            const std::int64_t n = std::min(run, dims[k].size - first);
-            std::vector<MoveDim> slab(dims.begin() + static_cast<std::ptrdiff_t>(k), dims.end());
-            slab.front().size = n;
-            w.move(staging.in, isa::Space::Vmem, staging.address, isa::Space::Hbm,
-                   static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset +
-                                              first * dims[k].srcStride),
-                   slab);
-            w.waitAll(staging.in);
-            w.dma(staging.back, isa::Space::Hbm,
-                  outAddress + static_cast<std::uint64_t>(dstOffset + first * outStrides[k]),
-                  isa::Space::Vmem, staging.address, static_cast<std::uint64_t>(n) * slabStride);
-            w.waitAll(staging.back); // the slab's staging is the next slab's
-        }
-    }
+    std::vector<std::int64_t> sizes(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d)
+        sizes[d] = dims[d].size;
+    forEachSlab(sizes, outStrides, staging.capacity, minDim, "a data movement", [&](const Slab& slab) {
+        const auto k = slab.dimension;
+        std::int64_t srcOffset = 0;
+        for (std::size_t d = 0; d <= k; ++d)
+            srcOffset += slab.lo[d] * dims[d].srcStride;
+        std::vector<MoveDim> part(dims.begin() + static_cast<std::ptrdiff_t>(k), dims.end());
+        part.front().size = slab.hi[k] - slab.lo[k];
+        w.move(staging.in, isa::Space::Vmem, staging.address, isa::Space::Hbm,
+               static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset), part);
+        w.waitAll(staging.in);
+        w.dma(staging.back, isa::Space::Hbm, outAddress + static_cast<std::uint64_t>(slab.offset),
+              isa::Space::Vmem, staging.address, slab.bytes);
+        w.waitAll(staging.back); // the slab's staging is the next slab's
+    });
 }
 
 // The result of a movement that reads one operand with one strided view (`dims`, one per result dimension,
@@ -107,8 +88,52 @@ void forEachConcatenated(const Operation& op, const std::vector<TensorRef>& in,
     }
 }
 
+// Writes v0 over `bytes` of VMEM from `address` (a register at a time).
+void fill(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
+{
+    for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
+        w.bundle("vst v0, [" + std::to_string(address + offset) + "]");
+}
+
+Slab wholeSlab(const std::vector<std::int64_t>& shape, std::uint64_t bytes)
+{
+    Slab slab;
+    slab.lo.assign(shape.size(), 0);
+    slab.hi = shape;
+    slab.bytes = bytes;
+    return slab;
+}
+
+// Pad's operand elements that land in `slab` of the result, moved to `staging` (the slab's first byte).
+// Along each dimension operand element i lands at low + i * (interior + 1): a progression over the result
+// (stride 1, offset -low, base dilation interior + 1), negative padding cropping the ones before 0 or past
+// the end.
+void padInto(ProgramWriter& w, DmaStream& s, std::uint64_t staging, const Operation& op, const TensorRef& x,
+             const TensorRef& out, const Slab& slab)
+{
+    const auto low = detail::intsAttr(op, "edge_padding_low");
+    const auto interior = detail::intsAttr(op, "interior_padding");
+    const auto xs = byteStrides(x.type.shape);
+    const auto outStrides = byteStrides(out.type.shape);
+    const auto rank = out.type.shape.size();
+    std::vector<MoveDim> m(rank);
+    std::int64_t dst = 0, src = 0;
+    for (std::size_t d = 0; d < rank; ++d) {
+        const auto all = progression(out.type.shape[d], x.type.shape[d], 1, -low[d], interior[d] + 1);
+        const auto p = restrictTo(all, slab.lo[d], slab.hi[d]);
+        if (p.count == 0)
+            return; // the slab is all padding
+        m[d] = {p.count, p.iStep * xs[d], p.oStep * outStrides[d]};
+        src += p.i0 * xs[d];
+        dst += (p.o0 - slab.lo[d]) * outStrides[d];
+    }
+    w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
+           x.address + static_cast<std::uint64_t>(src), m);
+}
+
 // Concatenate and pad: the result is assembled in VMEM whole (several views, or a fill and a view), then
-// leaves in one transfer; a concatenation larger than VMEM moves each input in slabs instead.
+// leaves in one transfer; larger than VMEM, a concatenation moves each input in slabs of its own, and a pad
+// fills and assembles one slab of its result at a time.
 void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                     const TensorRef& out)
 {
@@ -127,6 +152,21 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
             });
         return;
     }
+    if (op.kind == OpKind::Pad && bytes > budget && rank > 0) {
+        // Slabs of the result, each filled with the padding value and then given the operand's elements
+        // that land in it.
+        SlabStaging staging{w.vmem(budget, "a slab of a data movement"), budget, w.stream(), w.stream()};
+        broadcastScalar(w, in[1], 0);
+        forEachSlab(out.type.shape, outStrides, budget, 0, "a pad", [&](const Slab& slab) {
+            fill(w, staging.address, slab.bytes);
+            padInto(w, staging.in, staging.address, op, in[0], out, slab);
+            w.waitAll(staging.in);
+            w.dma(staging.back, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(slab.offset),
+                  isa::Space::Vmem, staging.address, slab.bytes);
+            w.waitAll(staging.back); // the slab's staging is the next slab's
+        });
+        return;
+    }
     const auto staging = w.vmem(bytes, "the result of a data movement");
     auto s = w.stream();
     switch (op.kind) {
@@ -138,29 +178,10 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
             });
         break;
     case OpKind::Pad: {
-        const auto low = detail::intsAttr(op, "edge_padding_low");
-        const auto high = detail::intsAttr(op, "edge_padding_high");
-        const auto interior = detail::intsAttr(op, "interior_padding");
         // Every element starts as the padding value; the operand's elements are then placed among them.
         broadcastScalar(w, in[1], 0);
-        for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
-            w.bundle("vst v0, [" + std::to_string(staging + offset) + "]");
-        // Operand element i lands at low + i * (interior + 1); negative padding crops the ones before 0 or
-        // past the end, so each dimension keeps one run of them.
-        const auto xs = byteStrides(in[0].type.shape);
-        std::vector<MoveDim> m(rank);
-        std::int64_t base = 0, src = 0;
-        for (std::size_t d = 0; d < rank; ++d) {
-            const std::int64_t step = interior[d] + 1, n = in[0].type.shape[d], size = out.type.shape[d];
-            const std::int64_t first = low[d] < 0 ? (-low[d] + step - 1) / step : 0;
-            const std::int64_t last =
-                size - 1 - low[d] >= 0 ? std::min(n - 1, (size - 1 - low[d]) / step) : -1;
-            m[d] = {std::max<std::int64_t>(last - first + 1, 0), xs[d], outStrides[d] * step};
-            src += first * xs[d];
-            base += (low[d] + first * step) * outStrides[d];
-        }
-        w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(base), isa::Space::Hbm,
-               in[0].address + static_cast<std::uint64_t>(src), m);
+        fill(w, staging, bytes);
+        padInto(w, s, staging, op, in[0], out, wholeSlab(out.type.shape, bytes));
         break;
     }
     default: lowerFail(std::string(opName(op.kind)) + " is not a data movement");
@@ -183,8 +204,8 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
     }
     const auto outStrides = byteStrides(out.type.shape);
     const auto rank = out.type.shape.size();
-    // Broadcast, transpose, slice and reverse read their operand through one strided view, and are tiled
-    // to VMEM; concatenate and pad assemble their whole result in VMEM.
+    // Broadcast, transpose, slice and reverse read their operand through one strided view; concatenate and
+    // pad assemble their result from several views, or a fill and a view. Each is tiled to VMEM.
     const auto moveWhole = [&](const TensorRef& x, std::int64_t srcBase, const std::vector<MoveDim>& dims) {
         moveByView(w, x, srcBase, dims, out);
     };

@@ -12,46 +12,11 @@
 
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
+#include "stablehlo/lower_slabs.h"
 
 namespace xps::shlo::lower {
 
 namespace {
-
-std::int64_t floorDiv(std::int64_t a, std::int64_t b)
-{
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
-
-struct Progression
-{
-    std::int64_t o0 = 0, oStep = 1, i0 = 0, iStep = 0, count = 0;
-};
-
-// The output positions o < outSize whose input position p = o * stride + offset is a real element:
-// 0 <= p <= (inSize - 1) * baseDilation and p a multiple of baseDilation.
-Progression progression(std::int64_t outSize, std::int64_t inSize, std::int64_t stride, std::int64_t offset,
-                        std::int64_t baseDilation)
-{
-    Progression p;
-    if (inSize == 0 || outSize == 0)
-        return p;
-    p.oStep = baseDilation / std::gcd(stride, baseDilation);
-    const std::int64_t oMin = std::max<std::int64_t>(0, -floorDiv(offset, stride));
-    std::int64_t o0 = -1;
-    for (std::int64_t o = oMin; o < oMin + p.oStep; ++o)
-        if ((o * stride + offset) >= 0 && (o * stride + offset) % baseDilation == 0) {
-            o0 = o;
-            break;
-        }
-    const std::int64_t oMax = std::min(outSize - 1, floorDiv((inSize - 1) * baseDilation - offset, stride));
-    if (o0 < 0 || o0 > oMax)
-        return p;
-    p.o0 = o0;
-    p.count = (oMax - o0) / p.oStep + 1;
-    p.i0 = (o0 * stride + offset) / baseDilation;
-    p.iStep = p.oStep * stride / baseDilation;
-    return p;
-}
 
 // Calls fn(k) for every index of `shape`, row-major.
 template <typename Fn> void forEach(const std::vector<std::int64_t>& shape, Fn&& fn)
@@ -158,6 +123,137 @@ std::int64_t at(const TensorType& t, std::int64_t d)
     return t.shape[static_cast<std::size_t>(d)];
 }
 
+// A convolution as im2col: its layouts, window and the patch matrix [N * out positions, kernel positions x
+// Cg] of one feature group (row-major over [N, out spatial...], `rowStride` bytes per spatial step).
+struct Im2col
+{
+    detail::ConvLayout L, K, O;
+    std::size_t S = 0; // spatial dimensions
+    std::vector<std::int64_t> strides, padding, lhsDil, rhsDil, reversal;
+    std::int64_t N = 0, Cg = 0, Fg = 0, G = 1, positions = 0, width = 0, batchStride = 0;
+    std::vector<std::int64_t> kernel, outSpatial, rowStride, ls, ks;
+
+    // The patch matrix's rows as a row-major array: its sizes and byte strides.
+    std::vector<std::int64_t> rowSizes() const
+    {
+        std::vector<std::int64_t> sizes{N};
+        sizes.insert(sizes.end(), outSpatial.begin(), outSpatial.end());
+        return sizes;
+    }
+    std::vector<std::int64_t> rowStrides() const
+    {
+        std::vector<std::int64_t> out{batchStride};
+        out.insert(out.end(), rowStride.begin(), rowStride.end());
+        return out;
+    }
+};
+
+Im2col im2colOf(const Operation& op, const TensorRef& lhs, const TensorRef& rhs, const TensorRef& out)
+{
+    Im2col c;
+    const int rank = lhs.type.rank();
+    const auto* numbers = op.attributes.find("dimension_numbers");
+    if (!numbers || numbers->kind != Attribute::Kind::List || numbers->items.size() != 3)
+        lowerFail("missing dimension numbers");
+    c.L = detail::convLayout(numbers->items[0], 'b', 'f', rank);
+    c.K = detail::convLayout(numbers->items[1], 'i', 'o', rank);
+    c.O = detail::convLayout(numbers->items[2], 'b', 'f', rank);
+    const auto* batchGroups = op.attributes.find("batch_group_count");
+    if (batchGroups && batchGroups->integer != 1)
+        lowerFail("convolutions with batch_group_count > 1 have no lowering yet");
+    const auto* groupCount = op.attributes.find("feature_group_count");
+    c.G = groupCount ? groupCount->integer : 1;
+    c.S = static_cast<std::size_t>(rank - 2);
+    c.strides = detail::flatIntsAttr(op, "window_strides", c.S, 1);
+    c.padding = detail::flatIntsAttr(op, "padding", 2 * c.S, 0);
+    c.lhsDil = detail::flatIntsAttr(op, "lhs_dilation", c.S, 1);
+    c.rhsDil = detail::flatIntsAttr(op, "rhs_dilation", c.S, 1);
+    c.reversal = detail::flatIntsAttr(op, "window_reversal", c.S, 0);
+    c.N = at(lhs.type, c.L.batch);
+    const std::int64_t C = at(lhs.type, c.L.feature), F = at(rhs.type, c.K.feature);
+    if (c.G < 1 || C % c.G != 0 || F % c.G != 0 || at(rhs.type, c.K.batch) != C / c.G)
+        lowerFail("feature_group_count does not divide the input and output features");
+    c.Cg = C / c.G; // each group: Cg input features to Fg output features
+    c.Fg = F / c.G;
+    c.kernel.resize(c.S);
+    c.outSpatial.resize(c.S);
+    c.positions = c.N;
+    std::int64_t kernelCount = 1;
+    for (std::size_t s = 0; s < c.S; ++s) {
+        c.kernel[s] = at(rhs.type, c.K.spatial[s]);
+        c.outSpatial[s] = at(out.type, c.O.spatial[s]);
+        c.positions *= c.outSpatial[s];
+        kernelCount *= c.kernel[s];
+    }
+    c.width = kernelCount * c.Cg;
+    c.ls = byteStrides(lhs.type.shape);
+    c.ks = byteStrides(rhs.type.shape);
+    c.rowStride.resize(c.S);
+    std::int64_t stride = c.width * 4;
+    for (int s = static_cast<int>(c.S) - 1; s >= 0; --s) {
+        c.rowStride[static_cast<std::size_t>(s)] = stride;
+        stride *= c.outSpatial[static_cast<std::size_t>(s)];
+    }
+    c.batchStride = stride;
+    return c;
+}
+
+// Group g's patches of the rows in `slab` (of rowSizes()), gathered from lhs into VMEM at `base` (the slab's
+// first row), which holds zeros where the window reads padding: one strided move per kernel position.
+void gatherPatches(ProgramWriter& w, DmaStream& stream, std::uint64_t base, const Im2col& c,
+                   const TensorRef& lhs, std::int64_t g, const Slab& slab)
+{
+    const std::int64_t channel = g * c.Cg * c.ls[static_cast<std::size_t>(c.L.feature)];
+    forEach(c.kernel, [&](const std::vector<std::int64_t>& k, std::int64_t column) {
+        const auto batch = restrictTo(identityProgression(c.N), slab.lo[0], slab.hi[0]);
+        if (batch.count == 0)
+            return;
+        std::vector<MoveDim> dims = {{batch.count, c.ls[static_cast<std::size_t>(c.L.batch)], c.batchStride}};
+        std::int64_t src = channel + batch.i0 * c.ls[static_cast<std::size_t>(c.L.batch)];
+        std::int64_t dst = column * c.Cg * 4 + (batch.o0 - slab.lo[0]) * c.batchStride;
+        for (std::size_t s = 0; s < c.S; ++s) {
+            const auto kk = c.reversal[s] ? c.kernel[s] - 1 - k[s] : k[s];
+            const auto inSpatial = c.ls[static_cast<std::size_t>(c.L.spatial[s])];
+            const auto all = progression(c.outSpatial[s], at(lhs.type, c.L.spatial[s]), c.strides[s],
+                                         kk * c.rhsDil[s] - c.padding[2 * s], c.lhsDil[s]);
+            const auto p = restrictTo(all, slab.lo[s + 1], slab.hi[s + 1]);
+            if (p.count == 0)
+                return;
+            dims.push_back({p.count, p.iStep * inSpatial, p.oStep * c.rowStride[s]});
+            src += p.i0 * inSpatial;
+            dst += (p.o0 - slab.lo[s + 1]) * c.rowStride[s];
+        }
+        dims.push_back({c.Cg, c.ls[static_cast<std::size_t>(c.L.feature)], 4});
+        w.move(stream, isa::Space::Vmem, base + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
+               lhs.address + static_cast<std::uint64_t>(src), dims);
+    });
+}
+
+// Group g's kernel as a [kernel positions x Cg, Fg] matrix, rows in the patch columns' order, moved to
+// `dst` in `space`.
+void moveKernelMatrix(ProgramWriter& w, DmaStream& stream, isa::Space space, std::uint64_t dst,
+                      const Im2col& c, const TensorRef& rhs, std::int64_t g)
+{
+    std::vector<MoveDim> kdims(c.S);
+    std::int64_t kstride = c.Cg * c.Fg * 4;
+    for (int s = static_cast<int>(c.S) - 1; s >= 0; --s) {
+        const auto u = static_cast<std::size_t>(s);
+        kdims[u] = {c.kernel[u], c.ks[static_cast<std::size_t>(c.K.spatial[u])], kstride};
+        kstride *= c.kernel[u];
+    }
+    kdims.push_back({c.Cg, c.ks[static_cast<std::size_t>(c.K.batch)], c.Fg * 4});
+    kdims.push_back({c.Fg, c.ks[static_cast<std::size_t>(c.K.feature)], 4});
+    w.move(stream, space, dst, isa::Space::Hbm,
+           rhs.address + static_cast<std::uint64_t>(g * c.Fg * c.ks[static_cast<std::size_t>(c.K.feature)]),
+           kdims);
+}
+
+void zero(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
+{
+    for (std::uint64_t a = 0; a < bytes; a += 4096)
+        w.bundle("vst v15, [" + std::to_string(address + a) + "]");
+}
+
 } // namespace
 
 void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
@@ -165,111 +261,77 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
+    const auto c = im2colOf(op, lhs, rhs, out);
     const int rank = lhs.type.rank();
-    const auto* numbers = op.attributes.find("dimension_numbers");
-    if (!numbers || numbers->kind != Attribute::Kind::List || numbers->items.size() != 3)
-        lowerFail("missing dimension numbers");
-    const auto L = detail::convLayout(numbers->items[0], 'b', 'f', rank);
-    const auto K = detail::convLayout(numbers->items[1], 'i', 'o', rank);
-    const auto O = detail::convLayout(numbers->items[2], 'b', 'f', rank);
-    const auto* batchGroups = op.attributes.find("batch_group_count");
-    if (batchGroups && batchGroups->integer != 1)
-        lowerFail("convolutions with batch_group_count > 1 have no lowering yet");
-    const auto* groupCount = op.attributes.find("feature_group_count");
-    const std::int64_t G = groupCount ? groupCount->integer : 1;
-    const auto S = static_cast<std::size_t>(rank - 2);
-    const auto strides = detail::flatIntsAttr(op, "window_strides", S, 1);
-    const auto padding = detail::flatIntsAttr(op, "padding", 2 * S, 0);
-    const auto lhsDil = detail::flatIntsAttr(op, "lhs_dilation", S, 1);
-    const auto rhsDil = detail::flatIntsAttr(op, "rhs_dilation", S, 1);
-    const auto reversal = detail::flatIntsAttr(op, "window_reversal", S, 0);
-    const std::int64_t N = at(lhs.type, L.batch), C = at(lhs.type, L.feature), F = at(rhs.type, K.feature);
-    if (G < 1 || C % G != 0 || F % G != 0 || at(rhs.type, K.batch) != C / G)
-        lowerFail("feature_group_count does not divide the input and output features");
-    const std::int64_t Cg = C / G, Fg = F / G; // each group: Cg input features to Fg output features
-    std::vector<std::int64_t> kernel(S), outSpatial(S);
-    std::int64_t positions = N, kernelCount = 1;
-    for (std::size_t s = 0; s < S; ++s) {
-        kernel[s] = at(rhs.type, K.spatial[s]);
-        outSpatial[s] = at(out.type, O.spatial[s]);
-        positions *= outSpatial[s];
-        kernelCount *= kernel[s];
-    }
-    const std::int64_t width = kernelCount * Cg;
-    const auto ls = byteStrides(lhs.type.shape);
-    const auto ks = byteStrides(rhs.type.shape);
     const auto os = byteStrides(out.type.shape);
-    std::vector<std::int64_t> rowStride(S);
-    std::int64_t stride = width * 4;
-    for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
-        rowStride[static_cast<std::size_t>(s)] = stride;
-        stride *= outSpatial[static_cast<std::size_t>(s)];
-    }
-    const std::int64_t batchStride = stride;
+    const auto S = c.S;
     // The product [N * out positions, Fg] is the result itself when there is one group and the result is laid
     // out [b, spatial..., f]; otherwise each group's product is moved into its features of the result.
-    bool direct = G == 1 && O.batch == 0 && O.feature == rank - 1;
+    bool direct = c.G == 1 && c.O.batch == 0 && c.O.feature == rank - 1;
     for (std::size_t s = 0; s < S; ++s)
-        direct &= O.spatial[s] == static_cast<std::int64_t>(s) + 1;
-    for (std::int64_t g = 0; g < G; ++g) {
+        direct &= c.O.spatial[s] == static_cast<std::int64_t>(s) + 1;
+    const auto patchesBytes = static_cast<std::uint64_t>(c.positions * c.width * 4);
+    const auto kernelBytes = static_cast<std::uint64_t>(c.width * c.Fg * 4);
+    const auto aligned = [](std::uint64_t bytes) {
+        return (std::max<std::uint64_t>(bytes, 1) + 4095) / 4096 * 4096;
+    };
+    for (std::int64_t g = 0; g < c.G; ++g) {
         w.beginKernel();
-        // The patch matrix [N * out positions, kernel positions * Cg], zero where the window reads padding.
-        const auto patchesBytes = static_cast<std::uint64_t>(positions * width * 4);
-        const auto patchesV = w.vmem(patchesBytes, "the convolution's patch matrix");
         w.bundle("vbcast v15, 0");
-        for (std::uint64_t a = 0; a < patchesBytes; a += 4096)
-            w.bundle("vst v15, [" + std::to_string(patchesV + a) + "]");
-        auto gather = w.stream();
-        const std::int64_t channel = g * Cg * ls[static_cast<std::size_t>(L.feature)];
-        forEach(kernel, [&](const std::vector<std::int64_t>& k, std::int64_t column) {
-            std::vector<MoveDim> dims = {{N, ls[static_cast<std::size_t>(L.batch)], batchStride}};
-            std::int64_t src = channel, dst = column * Cg * 4;
-            for (std::size_t s = 0; s < S; ++s) {
-                const auto kk = reversal[s] ? kernel[s] - 1 - k[s] : k[s];
-                const auto p = progression(outSpatial[s], at(lhs.type, L.spatial[s]), strides[s],
-                                           kk * rhsDil[s] - padding[2 * s], lhsDil[s]);
-                if (p.count == 0)
-                    return;
-                dims.push_back(
-                    {p.count, p.iStep * ls[static_cast<std::size_t>(L.spatial[s])], p.oStep * rowStride[s]});
-                src += p.i0 * ls[static_cast<std::size_t>(L.spatial[s])];
-                dst += p.o0 * rowStride[s];
-            }
-            dims.push_back({Cg, ls[static_cast<std::size_t>(L.feature)], 4});
-            w.move(gather, isa::Space::Vmem, patchesV + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
-                   lhs.address + static_cast<std::uint64_t>(src), dims);
-        });
-        // The group's kernel as a [kernel positions * Cg, Fg] matrix, rows in the patch columns' order.
-        const auto kernelBytes = static_cast<std::uint64_t>(width * Fg * 4);
-        const auto kernelV = w.vmem(kernelBytes, "the convolution's kernel matrix");
-        std::vector<MoveDim> kdims(S);
-        std::int64_t kstride = Cg * Fg * 4;
-        for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
-            const auto u = static_cast<std::size_t>(s);
-            kdims[u] = {kernel[u], ks[static_cast<std::size_t>(K.spatial[u])], kstride};
-            kstride *= kernel[u];
+        TensorRef patches, matrix;
+        const auto hbmOperands = [&] {
+            patches = {w.hbmBuffer("conv_patches", patchesBytes, "f32", {c.positions, c.width}),
+                       {{c.positions, c.width}, ElementType::F32},
+                       {}};
+            matrix = {w.hbmBuffer("conv_kernel", kernelBytes, "f32", {c.width, c.Fg}),
+                      {{c.width, c.Fg}, ElementType::F32},
+                      {}};
+        };
+        const Slab whole{std::vector<std::int64_t>(S + 1, 0), c.rowSizes(), 0, patchesBytes, 0};
+        if (aligned(patchesBytes) + aligned(kernelBytes) <= w.vmemAvailable()) {
+            // The patch matrix and the kernel matrix both in VMEM, then to HBM for the MXU kernel.
+            const auto patchesV = w.vmem(patchesBytes, "the convolution's patch matrix");
+            zero(w, patchesV, patchesBytes);
+            auto gather = w.stream();
+            gatherPatches(w, gather, patchesV, c, lhs, g, whole);
+            const auto kernelV = w.vmem(kernelBytes, "the convolution's kernel matrix");
+            moveKernelMatrix(w, gather, isa::Space::Vmem, kernelV, c, rhs, g);
+            w.waitAll(gather);
+            hbmOperands();
+            auto spill = w.stream();
+            if (patchesBytes > 0)
+                w.dma(spill, isa::Space::Hbm, patches.address, isa::Space::Vmem, patchesV, patchesBytes);
+            if (kernelBytes > 0)
+                w.dma(spill, isa::Space::Hbm, matrix.address, isa::Space::Vmem, kernelV, kernelBytes);
+            w.waitAll(spill);
+        } else {
+            // Larger than VMEM: the kernel matrix is gathered HBM to HBM, and the patch matrix is built in
+            // slabs of rows that fit (a run of batches, or of rows of one spatial dimension), each zeroed,
+            // gathered and sent to its rows in HBM.
+            hbmOperands();
+            auto weights = w.stream();
+            moveKernelMatrix(w, weights, isa::Space::Hbm, matrix.address, c, rhs, g);
+            const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+            const auto staging = w.vmem(budget, "a slab of the convolution's patch matrix");
+            auto gather = w.stream();
+            auto spill = w.stream();
+            forEachSlab(c.rowSizes(), c.rowStrides(), budget, 0, "a convolution's patch matrix",
+                        [&](const Slab& slab) {
+                            zero(w, staging, slab.bytes);
+                            gatherPatches(w, gather, staging, c, lhs, g, slab);
+                            w.waitAll(gather);
+                            w.dma(spill, isa::Space::Hbm,
+                                  patches.address + static_cast<std::uint64_t>(slab.offset), isa::Space::Vmem,
+                                  staging, slab.bytes);
+                            w.waitAll(spill); // the slab's staging is the next slab's
+                        });
+            w.waitAll(weights);
         }
-        kdims.push_back({Cg, ks[static_cast<std::size_t>(K.batch)], Fg * 4});
-        kdims.push_back({Fg, ks[static_cast<std::size_t>(K.feature)], 4});
-        w.move(gather, isa::Space::Vmem, kernelV, isa::Space::Hbm,
-               rhs.address + static_cast<std::uint64_t>(g * Fg * ks[static_cast<std::size_t>(K.feature)]),
-               kdims);
-        w.waitAll(gather);
-        TensorRef patches{w.hbmBuffer("conv_patches", patchesBytes, "f32", {positions, width}),
-                          {{positions, width}, ElementType::F32},
-                          {}};
-        TensorRef matrix{
-            w.hbmBuffer("conv_kernel", kernelBytes, "f32", {width, Fg}), {{width, Fg}, ElementType::F32}, {}};
-        auto spill = w.stream();
-        if (patchesBytes > 0)
-            w.dma(spill, isa::Space::Hbm, patches.address, isa::Space::Vmem, patchesV, patchesBytes);
-        if (kernelBytes > 0)
-            w.dma(spill, isa::Space::Hbm, matrix.address, isa::Space::Vmem, kernelV, kernelBytes);
-        w.waitAll(spill);
         TensorRef product{direct ? out.address
-                                 : w.hbmBuffer("conv_product", static_cast<std::uint64_t>(positions * Fg * 4),
-                                               "f32", {positions, Fg}),
-                          {{positions, Fg}, ElementType::F32},
+                                 : w.hbmBuffer("conv_product",
+                                               static_cast<std::uint64_t>(c.positions * c.Fg * 4), "f32",
+                                               {c.positions, c.Fg}),
+                          {{c.positions, c.Fg}, ElementType::F32},
                           {}};
         Operation dot;
         dot.kind = OpKind::Dot;
@@ -279,20 +341,20 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
         if (direct)
             return;
         // [N, spatial..., Fg] into the group's features of the result, HBM to HBM.
-        std::vector<MoveDim> m = {
-            {N, positions / std::max<std::int64_t>(N, 1) * Fg * 4, os[static_cast<std::size_t>(O.batch)]}};
-        std::int64_t ps = Fg * 4;
+        std::vector<MoveDim> m = {{c.N, c.positions / std::max<std::int64_t>(c.N, 1) * c.Fg * 4,
+                                   os[static_cast<std::size_t>(c.O.batch)]}};
+        std::int64_t ps = c.Fg * 4;
         std::vector<MoveDim> sp(S);
         for (int s = static_cast<int>(S) - 1; s >= 0; --s) {
             const auto u = static_cast<std::size_t>(s);
-            sp[u] = {outSpatial[u], ps, os[static_cast<std::size_t>(O.spatial[u])]};
-            ps *= outSpatial[u];
+            sp[u] = {c.outSpatial[u], ps, os[static_cast<std::size_t>(c.O.spatial[u])]};
+            ps *= c.outSpatial[u];
         }
         m.insert(m.end(), sp.begin(), sp.end());
-        m.push_back({Fg, 4, os[static_cast<std::size_t>(O.feature)]});
+        m.push_back({c.Fg, 4, os[static_cast<std::size_t>(c.O.feature)]});
         auto back = w.stream();
         w.move(back, isa::Space::Hbm,
-               out.address + static_cast<std::uint64_t>(g * Fg * os[static_cast<std::size_t>(O.feature)]),
+               out.address + static_cast<std::uint64_t>(g * c.Fg * os[static_cast<std::size_t>(c.O.feature)]),
                isa::Space::Hbm, product.address, m);
         w.waitAll(back);
     }

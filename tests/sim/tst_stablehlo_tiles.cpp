@@ -1,6 +1,6 @@
 // Tiles come from the machine: element-wise kernels stream in tiles sized by VMEM, a dot_general larger than
-// VMEM runs as tiles that fit, and so do a data movement and a reduce (in slabs); either way the replay
-// matches the reference interpreter exactly.
+// VMEM runs as tiles that fit, and so do a data movement, a pad, a reduce and a convolution's patch matrix
+// (in slabs); either way the replay matches the reference interpreter as the untiled kernel does.
 #include "stablehlo_lowering_support.h"
 
 using namespace xps;
@@ -140,6 +140,104 @@ private slots:
         small.machine.vmemBytes = 16 << 10;
         QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
         QVERIFY2(tight >= roomy + static_cast<std::size_t>(slabsAtLeast),
+                 (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
+    }
+
+    // A pad larger than VMEM fills and assembles one slab of its result at a time: slabs that are all padding
+    // (a negative or interior pad), cropped edges, and slabs inside the second dimension when one index of
+    // the first does not fit.
+    void padsLeaveInSlabsThatFit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("slabsAtLeast");
+        const auto pad = [](const std::vector<std::int64_t>& a, const std::string& widths,
+                            const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(moduleText(a, {},
+                                                     "  %z = stablehlo.constant dense<7.5> : tensor<f32>\n"
+                                                     "  %r = stablehlo.pad %a, %z, " +
+                                                         widths + " : (" + type(a) + ", tensor<f32>) -> " +
+                                                         type(out) + "\n",
+                                                     type(out)));
+        };
+        // 207 x 180 x 4 = 149,040 B in 16 KiB: 22 rows of 720 B a slab.
+        QTest::newRow("interior, negative and edge padding")
+            << pad({100, 60}, "low = [3, -2], high = [5, 4], interior = [1, 2]", {207, 180}) << 6;
+        // One index of the first dimension is 102 x 43 x 4 = 17,544 B: slabs of rows of the second; the
+        // first index is all padding.
+        QTest::newRow("slabs of the second dimension, some all padding")
+            << pad({3, 50, 40}, "low = [1, 2, 0], high = [0, 1, 3], interior = [0, 1, 0]", {4, 102, 43}) << 6;
+        QTest::newRow("cropped on both sides")
+            << pad({90, 70}, "low = [-5, -3], high = [-4, 2], interior = [0, 0]", {81, 69}) << 2;
+    }
+    void padsLeaveInSlabsThatFit()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, slabsAtLeast);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, {}, &roomy) == 0, failure.c_str());
+        CompileOptions small;
+        small.machine.vmemBytes = 16 << 10;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
+        QVERIFY2(tight >= roomy + static_cast<std::size_t>(slabsAtLeast),
+                 (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
+    }
+
+    // A convolution whose patch matrix does not fit VMEM builds it in slabs of rows (a run of batches, or
+    // of output rows of one image), each zeroed, gathered and sent to HBM, and gathers its kernel matrix
+    // HBM to HBM; the MXU product is the same, so the replay equals the interpreter as the untiled one does.
+    void convolutionsBuildTheirPatchesInSlabs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        const auto conv = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                             const std::string& spec, const std::vector<std::int64_t>& out, int groups = 1) {
+            return QString::fromStdString(moduleText(
+                a, b,
+                "  %r = stablehlo.convolution(%a, %b) " + spec +
+                    " {batch_group_count = 1 : i64, feature_group_count = " + std::to_string(groups) +
+                    " : i64} : (" + type(a) + ", " + type(b) + ") -> " + type(out) + "\n",
+                type(out)));
+        };
+        const std::string nhwc = "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], ";
+        // 800 rows x 144 columns = 460,800 B of patches; one image's 230,400 B fit 256 KiB: two slabs.
+        QTest::newRow("NHWC 3x3 same, a batch a slab")
+            << conv({2, 20, 20, 16}, {3, 3, 16, 8},
+                    nhwc + "window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}", {2, 20, 20, 8})
+            << qint64(256 << 10);
+        // One image (460,800 B) does not fit: slabs of its output rows.
+        QTest::newRow("one image in slabs of rows")
+            << conv({1, 40, 20, 16}, {3, 3, 16, 8},
+                    nhwc + "window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}", {1, 40, 20, 8})
+            << qint64(256 << 10);
+        QTest::newRow("strides, dilations, reversal, uneven padding")
+            << conv(
+                   {1, 45, 24, 8}, {3, 2, 8, 4},
+                   nhwc +
+                       "window = {stride = [2, 1], pad = [[2, 0], [0, 3]], lhs_dilate = [2, 1], rhs_dilate = "
+                       "[1, 2], reverse = [true, false]}",
+                   {1, 45, 25, 4})
+            << qint64(160 << 10);
+        // Two feature groups, NCHW: each group's patches in slabs, its product moved into its features.
+        QTest::newRow("two groups, NCHW x OIHW")
+            << conv({2, 8, 30, 30}, {6, 4, 3, 3},
+                    "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = "
+                    "[[1, 1], [1, 1]]}",
+                    {2, 6, 30, 30}, 2)
+            << qint64(192 << 10);
+    }
+    void convolutionsBuildTheirPatchesInSlabs()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        const auto whole = worstUlp(text.toStdString(), &failure, {}, &roomy);
+        QVERIFY2(whole <= 2, failure.c_str());
+        CompileOptions small;
+        small.machine.vmemBytes = vmem;
+        QCOMPARE(worstUlp(text.toStdString(), &failure, small, &tight), whole);
+        QVERIFY2(tight > roomy,
                  (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
     }
 
