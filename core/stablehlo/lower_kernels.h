@@ -72,7 +72,10 @@ struct ReductionRows
     std::uint64_t staging = 0, results = 0;
 };
 ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, std::int64_t width);
-void combineRows(ProgramWriter& w, const ReductionRows& rows, const TensorRef& init, const TensorRef& out);
+// The results leave on `results` when given (a kernel combining slab after slab keeps to one flag), else on
+// a stream of their own.
+void combineRows(ProgramWriter& w, const ReductionRows& rows, const TensorRef& init, const TensorRef& out,
+                 DmaStream* results = nullptr);
 // The other layout, used when it fits: one block of `outputs` elements (padded to a vector register) per
 // reduced element, so whole registers combine in the interpreter's own order (initial value, then every
 // element in row-major order): the results are those of the reference interpreter, bit for bit. Element

@@ -61,7 +61,8 @@ ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, st
     return r;
 }
 
-void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init, const TensorRef& out)
+void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init, const TensorRef& out,
+                 DmaStream* results)
 {
     broadcastScalar(w, init, 7);
     if (r.kind == OpKind::Minimum)
@@ -89,7 +90,8 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
         w.bundle(std::string(combine) + " v4, v7, v3");
         w.bundle("vst v4, [" + std::to_string(r.results + static_cast<std::uint64_t>(g * 4096)) + "]");
     }
-    auto back = w.stream();
+    DmaStream own = results ? DmaStream{} : w.stream();
+    DmaStream& back = results ? *results : own;
     if (r.rows > 0)
         w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, r.results, 4,
               static_cast<std::uint64_t>(r.rows), 512, 4);
@@ -275,6 +277,7 @@ void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>
         --run;
     const ReductionRows rows = reductionRows(w, kind, run * rowsPerIndex[k], width);
     auto s = w.stream();
+    auto back = w.stream();
     std::int64_t leading = 1;
     for (std::size_t d = 0; d < k; ++d)
         leading *= kept[d].size;
@@ -299,7 +302,8 @@ void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>
             part.groups = (part.rows + 7) / 8;
             TensorRef results = out;
             results.address += static_cast<std::uint64_t>((firstRow + first * rowsPerIndex[k]) * 4);
-            combineRows(w, part, init, results); // waits for its results to leave: the staging is reused
+            combineRows(w, part, init, results,
+                        &back); // waits for its results to leave: the staging is reused
         }
     }
 }

@@ -7,6 +7,7 @@
 // it by the kernel on the MXU.
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <numeric>
 
@@ -49,20 +50,23 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         windowCount *= k;
     const auto xs = byteStrides(x.type.shape);
     const auto outputs = out.type.elementCount();
-    // For each window position, the output positions that read a real element there, and where.
+    // For each window position, the output positions of `slab` that read a real element there, and where
+    // (relative to the slab's first output).
+    const Slab whole{std::vector<std::int64_t>(rank, 0), out.type.shape, 0, 0, 0};
     const auto gather = [&](DmaStream& s, std::uint64_t base, const std::vector<std::int64_t>& outStride,
-                            std::int64_t positionStride) {
+                            std::int64_t positionStride, const Slab& slab) {
         forEach(window, [&](const std::vector<std::int64_t>& k, std::int64_t position) {
             std::vector<MoveDim> dims;
             std::int64_t src = 0, dst = position * positionStride;
             for (std::size_t d = 0; d < rank; ++d) {
-                const auto p = progression(out.type.shape[d], x.type.shape[d], strides[d],
-                                           k[d] * winDil[d] - padding[2 * d], baseDil[d]);
+                const auto all = progression(out.type.shape[d], x.type.shape[d], strides[d],
+                                             k[d] * winDil[d] - padding[2 * d], baseDil[d]);
+                const auto p = restrictTo(all, slab.lo[d], slab.hi[d]);
                 if (p.count == 0)
                     return;
                 dims.push_back({p.count, p.iStep * xs[d], p.oStep * outStride[d]});
                 src += p.i0 * xs[d];
-                dst += p.o0 * outStride[d];
+                dst += (p.o0 - slab.lo[d]) * outStride[d];
             }
             w.move(s, isa::Space::Vmem, base + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
                    x.address + static_cast<std::uint64_t>(src), dims);
@@ -83,7 +87,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
             stride *= out.type.shape[static_cast<std::size_t>(d)];
         }
         auto s = w.stream();
-        gather(s, columns.staging, outStride, columns.padded * 4);
+        gather(s, columns.staging, outStride, columns.padded * 4, whole);
         w.waitAll(s);
         if (simple)
             combineColumns(w, columns, in[1], out);
@@ -104,16 +108,63 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         lowerFail(
             "a reduce_window this large with padding or base dilation needs an initial value equal to the "
             "reducer's identity (0 for add, -inf for maximum, +inf for minimum)");
-    const auto rows = reductionRows(w, kind, outputs, windowCount);
-    std::int64_t stride = rows.rowBytes;
+    const std::int64_t rowBytes = std::max<std::int64_t>((windowCount + 127) / 128 * 128, 128) * 4;
+    std::int64_t stride = rowBytes;
     for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
         outStride[static_cast<std::size_t>(d)] = stride;
         stride *= out.type.shape[static_cast<std::size_t>(d)];
     }
+    // The rows (in groups of 8) and a results register per group.
+    const auto rowsBytes = [&](std::int64_t n) {
+        return static_cast<std::uint64_t>((n + 7) / 8 * (8 * rowBytes + 4096));
+    };
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+    if (rowsBytes(outputs) <= budget) {
+        const auto rows = reductionRows(w, kind, outputs, windowCount);
+        auto s = w.stream();
+        gather(s, rows.staging, outStride, 4, whole);
+        w.waitAll(s);
+        combineRows(w, rows, in[1], out);
+        return;
+    }
+    // Larger than VMEM: slabs of outputs (forEachSlab; a row costs its bytes and an eighth of a results
+    // register, and a slab's last group of 8 may be partial), each gathered into the same rows and combined
+    // into its part of the result. With padding, a slab's holes differ from the one before: the rows go
+    // back to the identity first.
+    const std::uint64_t reserve = static_cast<std::uint64_t>(8 * rowBytes + 4096);
+    if (budget <= reserve)
+        lowerFail("a reduce_window whose windows (" + std::to_string(windowCount) + " elements) need " +
+                  std::to_string(rowsBytes(1)) + " bytes of VMEM for one output; " + std::to_string(budget) +
+                  " are free");
+    const std::uint64_t capacity = budget - reserve;
+    const auto perRow = rowBytes + 512;
+    std::vector<std::int64_t> slabStrides(rank);
+    for (std::int64_t d = static_cast<std::int64_t>(rank) - 1, n = perRow; d >= 0; --d) {
+        slabStrides[static_cast<std::size_t>(d)] = n;
+        n *= out.type.shape[static_cast<std::size_t>(d)];
+    }
+    const auto most = std::min<std::int64_t>(outputs, static_cast<std::int64_t>(capacity / perRow));
+    const ReductionRows rows = reductionRows(w, kind, std::max<std::int64_t>(most, 1), windowCount);
     auto s = w.stream();
-    gather(s, rows.staging, outStride, 4);
-    w.waitAll(s);
-    combineRows(w, rows, in[1], out);
+    auto back = w.stream();
+    bool first = true;
+    forEachSlab(out.type.shape, slabStrides, capacity, 0, "a reduce_window", [&](const Slab& slab) {
+        if (padded && !first) {
+            w.bundle("vbcast v0, " + std::to_string(std::bit_cast<std::uint32_t>(reducerIdentity(kind))));
+            for (std::int64_t offset = 0; offset < rows.groups * 8 * rowBytes; offset += 4096)
+                w.bundle("vst v0, [" + std::to_string(rows.staging + static_cast<std::uint64_t>(offset)) +
+                         "]");
+        }
+        first = false;
+        gather(s, rows.staging, outStride, 4, slab);
+        w.waitAll(s);
+        ReductionRows part = rows;
+        part.rows = static_cast<std::int64_t>(slab.bytes) / perRow;
+        part.groups = (part.rows + 7) / 8;
+        TensorRef results = out;
+        results.address += static_cast<std::uint64_t>(slab.offset / perRow * 4);
+        combineRows(w, part, in[1], results, &back); // waits for its results to leave: the rows are reused
+    });
 }
 
 namespace {

@@ -241,6 +241,57 @@ private slots:
                  (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
     }
 
+    // A reduce_window whose windows, one row per output, do not fit VMEM runs in slabs of outputs, each
+    // gathered into the same rows (back to the identity first when the window reads padding) and combined
+    // into its part of the result.
+    void reduceWindowsRunInSlabsOfOutputs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        const auto window = [](const char* op, const char* init, const std::vector<std::int64_t>& shape,
+                               const std::string& attrs, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(
+                moduleText(shape, {},
+                           std::string("  %i = stablehlo.constant dense<") + init + "> : tensor<f32>\n" +
+                               "  %r = \"stablehlo.reduce_window\"(%a, %i) <{" + attrs + "}> ({\n" +
+                               "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %m = " + op +
+                               " %x, %y : tensor<f32>\n" + "    stablehlo.return %m : tensor<f32>\n  }) : (" +
+                               type(shape) + ", tensor<f32>) -> " + type(out) + "\n",
+                           type(out)));
+        };
+        // 3,200 outputs of 512-byte rows: 3.3 MB against 256 KiB, slabs of rows of one image.
+        QTest::newRow("max pool 3x3, stride 2, padded")
+            << window("stablehlo.maximum", "0xFF800000", {2, 40, 40, 4},
+                      "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                      "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
+                      {2, 20, 20, 4})
+            << qint64(256 << 10);
+        QTest::newRow("sum pool 2x2 with window dilation, unpadded")
+            << window("stablehlo.add", "0.0", {1, 50, 60, 4},
+                      "window_dimensions = array<i64: 1, 2, 2, 1>, window_dilations = array<i64: 1, 2, 3, 1>",
+                      {1, 48, 57, 4})
+            << qint64(192 << 10);
+        QTest::newRow("min with base dilation and padding, slabs inside a row")
+            << window("stablehlo.minimum", "0x7F800000", {3, 30, 200},
+                      "window_dimensions = array<i64: 1, 2, 3>, base_dilations = array<i64: 1, 2, 1>, "
+                      "padding = dense<[[0, 0], [1, 0], [1, 1]]> : tensor<3x2xi64>",
+                      {3, 59, 200})
+            << qint64(128 << 10);
+    }
+    void reduceWindowsRunInSlabsOfOutputs()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        std::string failure;
+        std::size_t roomy = 0, tight = 0;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, {}, &roomy) == 0, failure.c_str());
+        CompileOptions small;
+        small.machine.vmemBytes = vmem;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
+        QVERIFY2(tight > roomy,
+                 (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
+    }
+
     // A reduce whose rows (one per result, its reduced elements along the lanes) do not fit VMEM runs in
     // slabs of rows; the sums of 1/64 steps are exact, so the replay equals the interpreter.
     void reductionsRunInSlabsOfRows_data()
@@ -262,6 +313,9 @@ private slots:
         QTest::newRow("sum of rows, 64 KiB") << reduce({300, 200}, "add", "[1]", {300}) << qint64(64 << 10);
         QTest::newRow("sum of rows, one row a slab")
             << reduce({30, 200}, "add", "[1]", {30}) << qint64(16 << 10);
+        // 50 slabs of 8 rows: more slabs than sync flags, so every slab's results leave on one stream.
+        QTest::newRow("sum of rows, more slabs than flags")
+            << reduce({400, 200}, "add", "[1]", {400}) << qint64(16 << 10);
         QTest::newRow("max over the last of three, slabs of the middle")
             << reduce({3, 40, 200}, "maximum", "[2]", {3, 40}) << qint64(48 << 10);
         QTest::newRow("sum over the first dimension (strided lanes)")
