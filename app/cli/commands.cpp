@@ -82,9 +82,11 @@ commands:
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does
 
-  compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json
+  compile MODEL.mlir [--machine M.json] [--loops auto|always|never] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
-                             into an xpu-v1 trace: one region per op, the .mlir line on every bundle
+                             into an xpu-v1 trace: one region per op, the .mlir line on every bundle;
+                             kernels are unrolled, and written as counted loops when the unrolled
+                             program outgrows instruction memory (--loops auto; always, never force)
   check MODEL.mlir... [--json] [--engine replay|reference]
                              compile the module, replay it in full mode and evaluate every check it
                              carries on the replayed tensors (custom_call @check.expect_close /

@@ -162,8 +162,21 @@ int runCheck(const std::vector<std::string>& args, Streams io)
 int runCompile(const std::vector<std::string>& args, Streams io)
 {
     std::string input, output, machinePath;
+    shlo::CompileOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
+        if (a == "--loops") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            if (mode == "auto")
+                options.loops = shlo::CompileOptions::Loops::WhenNeeded;
+            else if (mode == "always")
+                options.loops = shlo::CompileOptions::Loops::Always;
+            else if (mode == "never")
+                options.loops = shlo::CompileOptions::Loops::Never;
+            else
+                return usageError(io, "compile: --loops takes auto, always or never, not '" + mode + "'");
+            continue;
+        }
         if ((a == "-o" || a == "--output" || a == "--machine") && i + 1 >= args.size())
             return usageError(io, "compile: " + a + " needs a file name");
         if (a == "-o" || a == "--output")
@@ -178,8 +191,9 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             return usageError(io, "compile: expected one MODEL.mlir, got a second: '" + a + "'");
     }
     if (input.empty() || output.empty())
-        return usageError(io, "compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json");
-    shlo::CompileOptions options;
+        return usageError(io,
+                          "compile: usage: compile MODEL.mlir [--machine M.json] [--loops auto|always|never] "
+                          "-o OUT.xtrace.json");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)
@@ -197,9 +211,14 @@ int runCompile(const std::vector<std::string>& args, Streams io)
         return inputError(io, compiled.error());
     if (auto saved = trace::saveTrace(compiled->trace, output); !saved)
         return inputError(io, saved.error());
-    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, "
-           << compiled->trace.chips.at(0).program.bundles.size() << " bundles, " << compiled->checks.size()
-           << " checks bound to output buffers\n";
+    const auto& bundles = compiled->trace.chips.at(0).program.bundles;
+    std::size_t loops = 0; // the lowering branches only to close a counted loop
+    for (const auto& bundle : bundles)
+        for (const auto& insn : bundle.instructions)
+            loops += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
+    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, " << bundles.size() << " bundles"
+           << (loops > 0 ? " (long kernels as " + std::to_string(loops) + " loops)" : std::string()) << ", "
+           << compiled->checks.size() << " checks bound to output buffers\n";
     return kExitOk;
 }
 

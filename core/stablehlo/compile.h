@@ -10,10 +10,10 @@
 
 #include "isa/machine_config.h"
 
-#include <stop_token>
 #include "stablehlo/module.h"
 #include "trace/trace.h"
 #include "util/result.h"
+#include <stop_token>
 
 namespace xps::shlo {
 
@@ -23,6 +23,10 @@ struct CompileOptions
     // Looked at before every op and every few thousand lines of assembly: a cancelled compile ends in
     // the error "cancelled" (the explorer's Stop while it compiles).
     std::stop_token stop;
+    // Kernels are unrolled; a program that outgrows instruction memory is compiled again with long kernels
+    // written as counted loops (WhenNeeded). Always and Never force one way (tests, measurements).
+    enum class Loops { WhenNeeded, Always, Never };
+    Loops loops = Loops::WhenNeeded;
 };
 
 struct CompiledTensor

@@ -185,8 +185,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t panelBytes = Mpad * 512;
     const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
     w.bundle("vbcast v15, 0");
-    for (std::uint64_t a = lhsV; a < outV; a += 4096) // zero padding: lanes and rows past K, M and N
-        w.bundle("vst v15, [" + std::to_string(a) + "]");
+    w.fill("v15", lhsV, outV - lhsV); // zero padding: lanes and rows past K, M and N
     // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
     // while the others are still on their way.
     std::vector<DmaStream>& inputs = buffers.inputs;
@@ -255,8 +254,13 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const auto weights = [&](const Job& j) {
         return rhsV + static_cast<std::uint64_t>(((j.b * KB + j.kb) * NB + j.nb) * 65536);
     };
-    const auto resultTile = [&](const Job& j) {
-        return std::to_string(outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096));
+    // A VMEM address; in a loop's body, through its offset (the tile index times 4 KiB).
+    const auto at = [](std::uint64_t address, bool looped) {
+        return looped ? std::string(ProgramWriter::offset()) + " + " + std::to_string(address)
+                      : std::to_string(address);
+    };
+    const auto resultTile = [&](const Job& j, bool looped) {
+        return at(outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096), looped);
     };
     const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
         return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
@@ -280,10 +284,10 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
                {{M, 512, N * 4}, {width, 4, 4}});
     };
-    const auto accumulate = [&](std::size_t index) {
+    const auto accumulate = [&](std::size_t index, bool looped) {
         const Job& j = jobs[index];
         const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
-        const auto resultAt = resultTile(j);
+        const auto resultAt = resultTile(j, looped);
         w.bundle("mxu.pop " + sum);
         if (j.kb > 0) {
             const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
@@ -298,8 +302,31 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     for (int row = 0; row < 16; ++row)
         pushRow(weights(jobs.front()), row);
     int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
+    // Tile j's rows through the MXU.
+    const auto issue = [&](std::size_t i, bool looped) {
+        const Job& j = jobs[i];
+        const auto lhsTile = lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
+        const auto rows = reg({0, 1, 2, 3, 9, 10, 11, 12}, i);
+        w.bundle("vld " + rows + ", [" + at(lhsTile, looped) + "]");
+        w.bundle("mxu.mm " + rows);
+    };
+    // In loop mode a block's steady state is a counted loop of 8 tiles an iteration (the registers turn
+    // once): from its 16th tile on, the next block's weights are staged and every pop sums a tile of the
+    // same block, so tiles differ only in their addresses.
+    constexpr std::int64_t kSteadyFrom = 16, kUnroll = 8;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
+        if (w.loops() && j.t == kSteadyFrom && (tiles - kSteadyFrom) / kUnroll >= 2) {
+            const std::int64_t iterations = (tiles - kSteadyFrom) / kUnroll;
+            w.beginLoop(iterations, kUnroll * 4096);
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                accumulate(i + u - static_cast<std::size_t>(depth), true);
+                issue(i + u, true);
+            }
+            w.endLoop();
+            i += static_cast<std::size_t>(iterations * kUnroll) - 1;
+            continue;
+        }
         if (j.t == 0) { // a new block: its staged weights become active
             needBlock(j.kb);
             for (; stagedRows < 16; ++stagedRows)
@@ -308,11 +335,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             stagedRows = 0;
         }
         if (i >= static_cast<std::size_t>(depth))
-            accumulate(i - static_cast<std::size_t>(depth));
-        const auto lhsTile = lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
-        const auto rows = reg({0, 1, 2, 3, 9, 10, 11, 12}, i);
-        w.bundle("vld " + rows + ", [" + std::to_string(lhsTile) + "]");
-        w.bundle("mxu.mm " + rows);
+            accumulate(i - static_cast<std::size_t>(depth), false);
+        issue(i, false);
         // Stage a row of the next block's weights while this block streams.
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
         if (hasNext && stagedRows < 16) {
@@ -324,7 +348,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                              ? jobs.size() - static_cast<std::size_t>(depth)
                              : 0;
          i < jobs.size(); ++i)
-        accumulate(i);
+        accumulate(i, false);
     // The result panels are the next tile's: its results must have left first.
     w.waitAll(back);
 }
@@ -361,12 +385,17 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     s.rs = byteStrides(rhs.type.shape);
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
     // instruction memory is refused before any of it is written.
-    const double matmuls = static_cast<double>(s.B) * static_cast<double>(s.NB) * static_cast<double>(s.KB) *
-                           static_cast<double>((s.M + 7) / 8);
+    // In loop mode each (batch, N block, K block) writes at most about 48 tiles' code.
+    const double tilesWritten = w.loops() ? std::min<double>(static_cast<double>((s.M + 7) / 8), 48.0)
+                                          : static_cast<double>((s.M + 7) / 8);
+    const double matmuls =
+        static_cast<double>(s.B) * static_cast<double>(s.NB) * static_cast<double>(s.KB) * tilesWritten;
     if (matmuls > static_cast<double>(w.machine().imemBundles))
-        lowerFail("dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
-                  " mxu.mm bundles; the machine's instruction memory holds " +
-                  std::to_string(w.machine().imemBundles) + " (code is unrolled)");
+        instructionMemoryFail(
+            "dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
+            " mxu.mm bundles; the machine's instruction memory holds " +
+            std::to_string(w.machine().imemBundles) +
+            (w.loops() ? " (rows of M in loops, the rest unrolled)" : " (code is unrolled)"));
     const DotTile first = planTile(s, w.vmemAvailable() / 4096 * 4096);
     DotBuffers buffers;
     const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);

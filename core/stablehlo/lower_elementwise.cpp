@@ -468,12 +468,14 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         outputs.push_back(w.stream());
     }
     const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
-    const auto fetch = [&](std::int64_t t) {
+    // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
+    // offset (iteration x inFlight tiles).
+    const auto fetch = [&](std::int64_t t, bool looped) {
         for (std::size_t k = 0; k < streamed.size(); ++k)
             w.dma(inputs[slotOf(t)], isa::Space::Vmem,
                   slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
                   in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
-                  static_cast<std::uint64_t>(tileSpan(t)));
+                  static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0, {false, looped});
     };
     // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
     const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
@@ -483,12 +485,10 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         w.declareRegion(loop, "loop");
         w.regionBegin(loop);
     }
-    for (std::int64_t t = 0; t + 1 < inFlight; ++t)
-        fetch(t);
-    for (std::int64_t t = 0; t < tiles; ++t) {
+    const auto computeTile = [&](std::int64_t t, bool looped) {
         // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
         if (t + inFlight - 1 < tiles)
-            fetch(t + inFlight - 1);
+            fetch(t + inFlight - 1, looped);
         w.waitAll(inputs[slotOf(t)]);
         if (t >= inFlight)
             w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
@@ -506,7 +506,32 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
                      std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
         }
         w.dma(outputs[slot], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
-              isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)));
+              isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
+              {looped, false});
+    };
+    // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
+    // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
+    std::int64_t loopFirst = tiles, loopIterations = 0;
+    if (w.loops()) {
+        const std::int64_t lastSteady =
+            bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
+        if (lastSteady >= inFlight)
+            loopIterations = (lastSteady - inFlight + 1) / inFlight;
+        if (loopIterations >= 2)
+            loopFirst = inFlight;
+    }
+    for (std::int64_t t = 0; t + 1 < inFlight; ++t)
+        fetch(t, false);
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        if (t != loopFirst) {
+            computeTile(t, false);
+            continue;
+        }
+        w.beginLoop(loopIterations, inFlight * tileBytes);
+        for (std::int64_t u = 0; u < inFlight; ++u)
+            computeTile(t + u, true);
+        w.endLoop();
+        t += loopIterations * inFlight - 1;
     }
     for (const DmaStream& s : outputs)
         w.waitAll(s);

@@ -77,8 +77,8 @@ class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
-             std::stop_token stop)
-        : m_module(module), m_writer(machine), m_chip(chip), m_stop(std::move(stop))
+             std::stop_token stop, bool loops)
+        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop))
     {
     }
 
@@ -227,7 +227,8 @@ private:
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
-                throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
+                throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message,
+                                    e.instructionMemory};
             } catch (const detail::EvalError& e) {
                 throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
             }
@@ -351,7 +352,9 @@ std::string machineDirectives(const isa::MachineConfig& machine)
     return out;
 }
 
-Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
+namespace {
+
+Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& options, bool loops)
 {
     try {
         // One copy of the program per chip (replicas x partitions): group members, ranks and expected
@@ -362,8 +365,8 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
         std::vector<std::unique_ptr<Lowering>> lowerings;
         std::string text;
         for (int c = 0; c < chips; ++c) {
-            lowerings.push_back(
-                std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips}, options.stop));
+            lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
+                                                           options.stop, loops));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)
@@ -387,11 +390,22 @@ Result<CompiledModule> compileModule(const Module& module, const CompileOptions&
     } catch (const Cancelled&) {
         return Error(module.fileName, "cancelled");
     } catch (const LoweringError& e) {
+        if (e.instructionMemory && !loops && options.loops == CompileOptions::Loops::WhenNeeded)
+            return compileOnce(module, options, true);
         const auto split = e.message.find(": ", module.fileName.size());
         if (e.message.rfind(module.fileName + ":", 0) == 0 && split != std::string::npos)
-            return Error(e.message.substr(0, split), e.message.substr(split + 2));
+            return Error(e.message.substr(0, split),
+                         e.message.substr(split + 2) +
+                             (e.instructionMemory && loops ? ", even with its long kernels as loops" : ""));
         return Error(module.fileName, e.message);
     }
+}
+
+} // namespace
+
+Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
+{
+    return compileOnce(module, options, options.loops == CompileOptions::Loops::Always);
 }
 
 } // namespace xps::shlo

@@ -91,8 +91,7 @@ void forEachConcatenated(const Operation& op, const std::vector<TensorRef>& in,
 // Writes v0 over `bytes` of VMEM from `address` (a register at a time).
 void fill(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
 {
-    for (std::uint64_t offset = 0; offset < bytes; offset += 4096)
-        w.bundle("vst v0, [" + std::to_string(address + offset) + "]");
+    w.fill("v0", address, bytes);
 }
 
 Slab wholeSlab(const std::vector<std::int64_t>& shape, std::uint64_t bytes)

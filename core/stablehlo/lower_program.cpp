@@ -11,6 +11,11 @@ void lowerFail(std::string message)
     throw LoweringError{std::move(message)};
 }
 
+void instructionMemoryFail(std::string message)
+{
+    throw LoweringError{std::move(message), true};
+}
+
 namespace {
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a)
 {
@@ -29,10 +34,14 @@ constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
 // Bundles the packer may hold before they are emitted: it bounds its work per instruction; kernels'
 // independent work lies much closer together.
 constexpr std::size_t kMaxPackWindow = 2048;
+// Loop registers: the iteration counter, the offset (s30) and the waits' counts; the kernels use s1.
+constexpr const char* kCounter = "s31";
+constexpr int kFirstWaitRegister = 29;
+constexpr int kLastWaitRegister = 20;
 } // namespace
 
-ProgramWriter::ProgramWriter(const isa::MachineConfig& machine)
-    : m_machine(machine), m_packer(machine),
+ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
+    : m_machine(machine), m_loops(loops), m_packer(machine),
       m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
 {
 }
@@ -127,17 +136,22 @@ void ProgramWriter::dmaToChip(const DmaStream& s, int chip, std::uint64_t dst, s
 
 void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
                         std::uint64_t src, std::uint64_t bytes, std::uint64_t rows, std::uint64_t srcStride,
-                        std::uint64_t dstStride)
+                        std::uint64_t dstStride, DmaAddressing addressing)
 {
     const std::uint64_t total = bytes * rows;
     if (total == 0) // an empty tensor: nothing to move (the DMA engine refuses an empty descriptor)
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" + std::to_string(dst) +
-                       "], " + std::string(isa::spaceName(srcSpace)) + "[" + std::to_string(src) + "], " +
-                       std::to_string(bytes) + ", " + std::to_string(s.flag) +
-                       ", engine=" + std::to_string(m_nextEngine);
+    if ((addressing.dstByOffset || addressing.srcByOffset) && !m_loop)
+        lowerFail("a DMA addressed through the loop's offset outside a loop (a lowering bug)");
+    const auto address = [](std::uint64_t a, bool byOffset) {
+        return byOffset ? std::string(offset()) + " + " + std::to_string(a) : std::to_string(a);
+    };
+    std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" +
+                       address(dst, addressing.dstByOffset) + "], " + std::string(isa::spaceName(srcSpace)) +
+                       "[" + address(src, addressing.srcByOffset) + "], " + std::to_string(bytes) + ", " +
+                       std::to_string(s.flag) + ", engine=" + std::to_string(m_nextEngine);
     if (rows > 1)
         text += ", rows=" + std::to_string(rows) + ", sstride=" + std::to_string(srcStride) +
                 ", dstride=" + std::to_string(dstStride);
@@ -148,8 +162,93 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
 
 void ProgramWriter::waitAll(const DmaStream& s)
 {
-    bundle("sync.wait " + std::to_string(s.flag) + ", " +
-           std::to_string(m_flagCount[static_cast<std::size_t>(s.flag)]));
+    const auto count = m_flagCount[static_cast<std::size_t>(s.flag)];
+    if (!m_loop) {
+        bundle("sync.wait " + std::to_string(s.flag) + ", " + std::to_string(count));
+        return;
+    }
+    // In a loop the count grows from one iteration to the next: a register holds it (s29 down to s20).
+    const int reg = kFirstWaitRegister - static_cast<int>(m_loop->waits.size());
+    if (reg < kLastWaitRegister)
+        lowerFail("a loop body with more than " + std::to_string(kFirstWaitRegister - kLastWaitRegister + 1) +
+                  " waits (a lowering bug)");
+    m_loop->waits.push_back({reg, s.flag, count});
+    bundle("sync.wait " + std::to_string(s.flag) + ", s" + std::to_string(reg));
+}
+
+void ProgramWriter::fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes)
+{
+    constexpr std::uint64_t kStores = 16, kRegister = 4096;
+    const std::uint64_t stores = (bytes + kRegister - 1) / kRegister;
+    std::uint64_t done = 0;
+    if (m_loops && !m_loop && stores >= 4 * kStores) {
+        const auto iterations = static_cast<std::int64_t>(stores / kStores);
+        beginLoop(iterations, static_cast<std::int64_t>(kStores * kRegister));
+        for (std::uint64_t k = 0; k < kStores; ++k)
+            bundle("vst " + vreg + ", [" + offset() + " + " + std::to_string(address + k * kRegister) + "]");
+        endLoop();
+        done = static_cast<std::uint64_t>(iterations) * kStores;
+    }
+    for (std::uint64_t k = done; k < stores; ++k)
+        bundle("vst " + vreg + ", [" + std::to_string(address + k * kRegister) + "]");
+}
+
+void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step)
+{
+    if (m_loop)
+        lowerFail("loops inside loops (a lowering bug)");
+    if (iterations < 1 || step < 0 || step > INT32_MAX ||
+        static_cast<double>(iterations) * static_cast<double>(step) >= 4294967296.0)
+        lowerFail("a loop of " + std::to_string(iterations) + " iterations of " + std::to_string(step) +
+                  " bytes: its offsets do not fit a 32-bit register");
+    finish(); // the body starts a bundle of its own: the branch target
+    Loop loop;
+    loop.label = "loop_" + std::to_string(m_nextLoop++);
+    loop.iterations = iterations;
+    loop.step = step;
+    loop.codeAt = m_code.size();
+    loop.flagsAt = m_flagCount;
+    m_loop = std::move(loop);
+}
+
+void ProgramWriter::endLoop()
+{
+    if (!m_loop)
+        lowerFail("endLoop without a loop (a lowering bug)");
+    const Loop loop = std::move(*m_loop);
+    m_loop.reset();
+    // What one iteration adds to each flag.
+    std::vector<std::uint64_t> perIteration(m_flagCount.size());
+    for (std::size_t f = 0; f < m_flagCount.size(); ++f)
+        perIteration[f] = m_flagCount[f] - loop.flagsAt[f];
+    if (loop.step != 0)
+        bundle("sadd " + std::string(offset()) + ", " + offset() + ", " + std::to_string(loop.step));
+    for (const auto& wait : loop.waits)
+        if (const auto grow = perIteration[static_cast<std::size_t>(wait.flag)]; grow != 0)
+            bundle("sadd s" + std::to_string(wait.reg) + ", s" + std::to_string(wait.reg) + ", " +
+                   std::to_string(grow));
+    bundle(std::string("ssub ") + kCounter + ", " + kCounter + ", 1");
+    bundle(std::string("brnz ") + kCounter + ", " + loop.label);
+    finish();
+    for (std::size_t f = 0; f < m_flagCount.size(); ++f)
+        m_flagCount[f] += perIteration[f] * static_cast<std::uint64_t>(loop.iterations - 1);
+    // The registers' first values, two to a bundle, then the label, before the body.
+    std::vector<std::string> starts = {std::string("smov ") + kCounter + ", " +
+                                           std::to_string(loop.iterations),
+                                       std::string("smov ") + offset() + ", 0"};
+    for (const auto& wait : loop.waits) {
+        if (wait.first > UINT32_MAX)
+            lowerFail("a loop's wait counts pass 2^32 (a lowering bug)");
+        starts.push_back("smov s" + std::to_string(wait.reg) + ", " + std::to_string(wait.first));
+    }
+    std::string preamble;
+    for (std::size_t i = 0; i < starts.size(); i += 2) {
+        if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
+            instructionMemoryFail("the program is longer than the machine's instruction memory (" +
+                                  std::to_string(m_machine.imemBundles) + " bundles)");
+        preamble += "    " + starts[i] + (i + 1 < starts.size() ? " ; " + starts[i + 1] : "") + "\n";
+    }
+    m_code.insert(loop.codeAt, preamble + loop.label + ":\n");
 }
 
 void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
@@ -221,8 +320,8 @@ void ProgramWriter::finish()
 void ProgramWriter::emit(const std::string& line)
 {
     if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
-        lowerFail("the program is longer than the machine's instruction memory (" +
-                  std::to_string(m_machine.imemBundles) + " bundles)");
+        instructionMemoryFail("the program is longer than the machine's instruction memory (" +
+                              std::to_string(m_machine.imemBundles) + " bundles)");
     m_code += "    " + line + "\n";
 }
 

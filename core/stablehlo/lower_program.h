@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,10 @@ std::uint64_t chunksOf(std::uint64_t bytes);
 struct LoweringError
 {
     std::string message;
+    bool instructionMemory = false; // the program outgrew instruction memory: written with loops, it may fit
 };
 [[noreturn]] void lowerFail(std::string message);
+[[noreturn]] void instructionMemoryFail(std::string message);
 
 // A stream of DMAs sharing one sync flag: each descriptor completes as one chunk, so the flag counts
 // descriptors and `waitAll` waits for every one issued so far.
@@ -42,12 +45,52 @@ struct MoveDim
     std::int64_t dstStride = 0;
 };
 
+// Which side of a DMA is addressed through the loop's offset register ([s30 + address]).
+struct DmaAddressing
+{
+    bool dstByOffset = false;
+    bool srcByOffset = false;
+};
+
+// A counted loop being written (ProgramWriter::beginLoop).
+struct Loop
+{
+    std::string label;
+    std::int64_t iterations = 0;
+    std::int64_t step = 0;              // what the offset register grows by per iteration (bytes)
+    std::size_t codeAt = 0;             // where the body starts in the code
+    std::vector<std::uint64_t> flagsAt; // each flag's expected count when the body began
+    struct Wait
+    {
+        int reg = 0, flag = 0;
+        std::uint64_t first = 0; // its value in the first iteration
+    };
+    std::vector<Wait> waits;
+};
+
 class ProgramWriter
 {
 public:
-    explicit ProgramWriter(const isa::MachineConfig& machine);
+    explicit ProgramWriter(const isa::MachineConfig& machine, bool loops = false);
 
     const isa::MachineConfig& machine() const { return m_machine; }
+    // Loop mode: kernels whose unrolled code would be long write counted loops instead (the lowering's
+    // second attempt at a program that outgrew instruction memory unrolled).
+    bool loops() const { return m_loops; }
+
+    // Counted loops, one at a time. The body is written once, as iteration 0: addresses that move from one
+    // iteration to the next are [s30 + address] (s30 = iteration x step; `offset()`), DMAs name them
+    // through DmaAddressing, and waitAll waits on a register that grows by what one iteration adds to its
+    // flag. endLoop closes the body with the increments and the branch, and puts the registers' first
+    // values before it; the flags' expected counts then include every iteration.
+    // `vreg` stored over `bytes` of VMEM from `address` (4 KiB aligned), a register at a time; in loop mode a
+    // long fill is a loop of 16 stores an iteration.
+    void fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes);
+
+    void beginLoop(std::int64_t iterations, std::int64_t step);
+    void endLoop();
+    bool inLoop() const { return m_loop.has_value(); }
+    static constexpr const char* offset() { return "s30"; }
 
     // HBM: a buffer for a tensor (or a scratch area), 512-byte aligned; its name appears in the views.
     std::uint64_t hbmBuffer(const std::string& name, std::uint64_t bytes, const std::string& dtype,
@@ -69,7 +112,7 @@ public:
     // dma.start of rows x bytes from src to dst on the next engine; the stream's flag counts it.
     void dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
              std::uint64_t bytes, std::uint64_t rows = 1, std::uint64_t srcStride = 0,
-             std::uint64_t dstStride = 0);
+             std::uint64_t dstStride = 0, DmaAddressing addressing = {});
     void waitAll(const DmaStream& s);
     // Copies a strided view (4-byte elements) with as few descriptors as the strides allow.
     void move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
@@ -104,6 +147,9 @@ private:
     void emit(const std::string& line);
 
     isa::MachineConfig m_machine;
+    bool m_loops = false;
+    std::optional<Loop> m_loop; // the loop being written
+    int m_nextLoop = 0;
     BundlePacker m_packer;
     std::string m_header, m_code;
     std::vector<HbmBuffer> m_hbm;

@@ -56,8 +56,7 @@ ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, st
     r.results = w.vmem(static_cast<std::uint64_t>(r.groups * 4096), "the results of a reduction");
     // The reducer's identity in every lane, so padding changes nothing.
     w.bundle("vbcast v0, " + std::to_string(std::bit_cast<std::uint32_t>(reducerIdentity(kind))));
-    for (std::int64_t offset = 0; offset < r.groups * 8 * r.rowBytes; offset += 4096)
-        w.bundle("vst v0, [" + std::to_string(r.staging + static_cast<std::uint64_t>(offset)) + "]");
+    w.fill("v0", r.staging, static_cast<std::uint64_t>(r.groups * 8 * r.rowBytes));
     return r;
 }
 

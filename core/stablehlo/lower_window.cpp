@@ -78,9 +78,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         // window combines in the interpreter's order.
         const auto columns = reductionColumns(w, kind, outputs, windowCount);
         broadcastScalar(w, in[1], 0);
-        for (std::int64_t offset = 0; offset < columns.padded * windowCount * 4; offset += 4096)
-            w.bundle("vst v0, [" + std::to_string(columns.staging + static_cast<std::uint64_t>(offset)) +
-                     "]");
+        w.fill("v0", columns.staging, static_cast<std::uint64_t>(columns.padded * windowCount * 4));
         std::int64_t stride = 4;
         for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
             outStride[static_cast<std::size_t>(d)] = stride;
@@ -151,9 +149,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
     forEachSlab(out.type.shape, slabStrides, capacity, 0, "a reduce_window", [&](const Slab& slab) {
         if (padded && !first) {
             w.bundle("vbcast v0, " + std::to_string(std::bit_cast<std::uint32_t>(reducerIdentity(kind))));
-            for (std::int64_t offset = 0; offset < rows.groups * 8 * rowBytes; offset += 4096)
-                w.bundle("vst v0, [" + std::to_string(rows.staging + static_cast<std::uint64_t>(offset)) +
-                         "]");
+            w.fill("v0", rows.staging, static_cast<std::uint64_t>(rows.groups * 8 * rowBytes));
         }
         first = false;
         gather(s, rows.staging, outStride, 4, slab);
@@ -301,8 +297,7 @@ void moveKernelMatrix(ProgramWriter& w, DmaStream& stream, isa::Space space, std
 
 void zero(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
 {
-    for (std::uint64_t a = 0; a < bytes; a += 4096)
-        w.bundle("vst v15, [" + std::to_string(address + a) + "]");
+    w.fill("v15", address, bytes);
 }
 
 } // namespace

@@ -149,10 +149,23 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir")});
         QCOMPARE(r.exitCode, 2);
-        QCOMPARE(
-            r.err.substr(0, r.err.find('\n')),
-            std::string(
-                "xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] -o OUT.xtrace.json"));
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] [--loops "
+                             "auto|always|never] -o OUT.xtrace.json"));
+        // Loops forced on: the transformer's long matmul rows and element-wise tiles as counted loops, said
+        // in the output.
+        r = cli({QStringLiteral("compile"),
+                 QString::fromStdString(test::sourceDir() + "/resources/samples/transformer_block.mlir"),
+                 QStringLiteral("--loops"), QStringLiteral("always"), QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("62 kernels, ") != std::string::npos &&
+                     r.out.find(" loops), ") != std::string::npos,
+                 r.out.c_str());
+        r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("--loops"),
+                 QStringLiteral("sometimes"), QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: compile: --loops takes auto, always or never, not 'sometimes'"));
     }
 
     void infoDescribesAModule()

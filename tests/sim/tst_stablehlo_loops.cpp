@@ -1,0 +1,187 @@
+// Programs longer than instruction memory: kernels written as counted loops (the lowering's second attempt
+// when the unrolled program does not fit). Each looped kernel is compiled with loops forced on and replayed
+// against the reference interpreter, and a model whose unrolled code outgrows instruction memory compiles
+// with loops when needed.
+#include "stablehlo_lowering_support.h"
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+CompileOptions looped()
+{
+    CompileOptions o;
+    o.loops = CompileOptions::Loops::Always;
+    return o;
+}
+
+// The bundles of chip 0's program and how many of them branch back (the loops).
+std::pair<std::size_t, std::size_t> programShape(const std::string& text, const CompileOptions& options)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m)
+        return {0, 0};
+    auto compiled = compileModule(*m, options);
+    if (!compiled)
+        return {0, 0};
+    const auto& bundles = compiled->trace.chips.front().program.bundles;
+    std::size_t branches = 0;
+    for (const auto& bundle : bundles)
+        for (const auto& insn : bundle.instructions)
+            branches += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
+    return {bundles.size(), branches};
+}
+
+} // namespace
+
+class TestStableHloLoops : public QObject
+{
+    Q_OBJECT
+private slots:
+    // Element-wise kernels: the steady-state tiles in a loop of four tiles an iteration; the first and the
+    // last tiles (and a partial one) unrolled around it.
+    void elementwiseTilesLoop_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("loops");
+        const auto binary = [](const std::vector<std::int64_t>& shape, const char* op) {
+            return QString::fromStdString(moduleText(
+                shape, shape, std::string("  %r = stablehlo.") + op + " %a, %b : " + type(shape) + "\n",
+                type(shape)));
+        };
+        // With 1 MiB of VMEM, tiles of 5 registers (20 KiB). 640 KiB: 32 tiles, 6 iterations of 4 in the
+        // loop.
+        QTest::newRow("add, 32 tiles") << binary({160, 1024}, "add") << 1;
+        // A partial last tile after the loop.
+        QTest::newRow("maximum, 41 tiles and a part") << binary({107, 2000}, "maximum") << 1;
+        QTest::newRow("too few tiles for a loop") << binary({96, 512}, "multiply") << 0;
+    }
+    void elementwiseTilesLoop()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, loops);
+        std::string failure;
+        auto options = looped();
+        options.machine.vmemBytes = 1 << 20;
+        auto unrolledOptions = options;
+        unrolledOptions.loops = CompileOptions::Loops::Never;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, options) == 0, failure.c_str());
+        const auto [unrolled, none] = programShape(text.toStdString(), unrolledOptions);
+        const auto [bundles, branches] = programShape(text.toStdString(), options);
+        QCOMPARE(none, std::size_t(0));
+        QCOMPARE(branches, std::size_t(loops));
+        if (loops > 0)
+            QVERIFY2(bundles < unrolled / 2,
+                     (std::to_string(bundles) + " bundles looped, " + std::to_string(unrolled) + " unrolled")
+                         .c_str());
+    }
+
+    // dot_general: each block's tiles of 8 rows from the 16th on run in a loop of 8 an iteration; the
+    // first 16 (which stage the next block's weights) and the rest unrolled. Sums of 1/64 steps are exact.
+    void dotRowTilesLoop_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("vmem");
+        QTest::addColumn<int>("loops");
+        // 300 rows: 38 tiles, 2 iterations in each of the 3 K blocks.
+        QTest::newRow("K in 3 blocks, 300 rows")
+            << dotModule({300, 300}, {300, 100}, "contracting_dims = [1] x [0]", {300, 100}) << qint64(0)
+            << 3;
+        // Two batches and two N blocks: a loop in every (batch, N block, K block).
+        QTest::newRow("batched, two N blocks")
+            << dotModule({2, 300, 64}, {2, 64, 200},
+                         "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {2, 300, 200})
+            << qint64(0) << 4;
+        // Tiled for a small VMEM too: each row tile of M has its own loops.
+        QTest::newRow("tiled rows of M in 512 KiB")
+            << dotModule({1000, 256}, {256, 128}, "contracting_dims = [1] x [0]", {1000, 128})
+            << qint64(512 << 10) << 4;
+    }
+    void dotRowTilesLoop()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, vmem);
+        QFETCH(int, loops);
+        auto options = looped();
+        if (vmem > 0)
+            options.machine.vmemBytes = vmem;
+        std::string failure;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, options) == 0, failure.c_str());
+        const auto [bundles, branches] = programShape(text.toStdString(), options);
+        QVERIFY2(branches >= static_cast<std::size_t>(loops), std::to_string(branches).c_str());
+    }
+
+    // Padded convolutions (im2col: the patch matrix zeroed by a fill loop, the MXU rows in loops) and the
+    // ReLU between them, as a ResNet block has them, all written with loops.
+    void aConvolutionBlockWithLoops()
+    {
+        const std::string conv = "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = "
+                                 "[1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                                 "feature_group_count = 1 : i64}";
+        const std::string text =
+            moduleText({2, 24, 24, 16}, {3, 3, 16, 16},
+                       "  %c = stablehlo.convolution(%a, %b) " + conv + " : (" + type({2, 24, 24, 16}) +
+                           ", " + type({3, 3, 16, 16}) + ") -> " + type({2, 24, 24, 16}) +
+                           "\n  %z = stablehlo.constant dense<0.0> : " + type({2, 24, 24, 16}) +
+                           "\n  %r = stablehlo.maximum %c, %z : " + type({2, 24, 24, 16}) + "\n",
+                       type({2, 24, 24, 16}));
+        std::string failure;
+        const auto unrolled = worstUlp(text, &failure);
+        QVERIFY2(unrolled <= 2, failure.c_str());
+        QCOMPARE(worstUlp(text, &failure, looped()), unrolled);
+        const auto [bundles, branches] = programShape(text, looped());
+        QVERIFY2(branches >= 3, std::to_string(branches).c_str());
+    }
+
+    // The bundled transformer block with every long kernel looped still matches the interpreter.
+    void theTransformerSampleLoopedMatchesTheInterpreter()
+    {
+        auto modules = parseFile(test::sourceDir() + "/resources/samples/transformer_block.mlir");
+        QVERIFY2(modules.ok(), modules.ok() ? "" : modules.error().toString().c_str());
+        auto compiled = compileModule(modules->front(), looped());
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        std::size_t branches = 0;
+        for (const auto& bundle : compiled->trace.chips.front().program.bundles)
+            for (const auto& insn : bundle.instructions)
+                branches += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
+        QVERIFY2(branches >= 4, std::to_string(branches).c_str());
+        auto replayed = sim::replayAndCheck(modules->front(), *compiled, true);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        const auto& c = replayed->check.checks.back();
+        QCOMPARE(c.check, std::string("reference.results"));
+        QVERIFY2(c.passed, c.worst.c_str());
+    }
+
+    // A program that does not fit instruction memory unrolled is compiled again with loops (the default);
+    // with loops refused, or when even the looped program does not fit, a located error says so.
+    void loopsWhenTheUnrolledProgramDoesNotFit()
+    {
+        const std::string text =
+            moduleText({160, 1024}, {160, 1024}, "  %r = stablehlo.add %a, %b : " + type({160, 1024}) + "\n",
+                       type({160, 1024}));
+        CompileOptions small;
+        small.machine.vmemBytes = 1 << 20; // 32 tiles of 20 KiB
+        small.machine.imemBundles = 300;
+        const auto [bundles, branches] = programShape(text, small);
+        QVERIFY2(bundles > 0 && bundles <= 300, std::to_string(bundles).c_str());
+        QCOMPARE(branches, std::size_t(1));
+        std::string failure;
+        QVERIFY2(worstUlp(text, &failure, small) == 0, failure.c_str());
+
+        auto never = small;
+        never.loops = CompileOptions::Loops::Never;
+        QCOMPARE(worstUlp(text, &failure, never), UINT64_MAX);
+        QCOMPARE(failure,
+                 std::string("case.mlir:6:8: stablehlo.add: the program is longer than the machine's "
+                             "instruction memory (300 bundles)"));
+        auto tiny = small;
+        tiny.machine.imemBundles = 60;
+        QCOMPARE(worstUlp(text, &failure, tiny), UINT64_MAX);
+        QVERIFY2(failure.find("even with its long kernels as loops") != std::string::npos, failure.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStableHloLoops)
+#include "tst_stablehlo_loops.moc"
