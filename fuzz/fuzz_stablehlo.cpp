@@ -1,6 +1,7 @@
 // The StableHLO frontend: the MLIR text parser (both op forms, attributes, dense literals, locations); for
 // text that parses, the reference interpreter under small limits, checks included; and for modules it
-// evaluates, the lowering to xpu-v1 and a full-mode replay of the compiled program under a cycle cap.
+// evaluates, the lowering to xpu-v1 (unrolled, or with loops) and a full-mode replay of the compiled program
+// under a cycle cap.
 #include "fuzz_support.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/interpreter.h"
@@ -22,6 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // module small enough to evaluate is small enough to replay (the program within 4,096 bundles).
         xps::shlo::CompileOptions options;
         options.machine.imemBundles = 4096;
+        // Half the inputs (by length) compile with every long kernel as a loop, so the looped code is fuzzed
+        // on small modules too.
+        if (size % 2 == 1)
+            options.loops = xps::shlo::CompileOptions::Loops::Always;
         auto compiled = xps::shlo::compileModule(*module, options);
         if (compiled && evaluates)
             (void)xps::sim::replayAndCheck(*module, *compiled);
