@@ -475,7 +475,8 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
             w.dma(inputs[slotOf(t)], isa::Space::Vmem,
                   slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
                   in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
-                  static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0, {false, looped});
+                  static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
+                  {LoopOffset::None, looped ? LoopOffset::First : LoopOffset::None});
     };
     // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
     const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
@@ -507,7 +508,7 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         }
         w.dma(outputs[slot], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
               isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
-              {looped, false});
+              {looped ? LoopOffset::First : LoopOffset::None, LoopOffset::None});
     };
     // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
     // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.

@@ -36,8 +36,10 @@ constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
 constexpr std::size_t kMaxPackWindow = 2048;
 // Loop registers: the iteration counter, the offset (s30) and the waits' counts; the kernels use s1.
 constexpr const char* kCounter = "s31";
-constexpr int kFirstWaitRegister = 29;
+constexpr int kFirstWaitRegister = 28;
 constexpr int kLastWaitRegister = 20;
+// A data movement of this many descriptors or more is looped in loop mode.
+constexpr std::uint64_t kLoopDescriptorsAtLeast = 32;
 } // namespace
 
 ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
@@ -143,14 +145,16 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    if ((addressing.dstByOffset || addressing.srcByOffset) && !m_loop)
+    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && !m_loop)
         lowerFail("a DMA addressed through the loop's offset outside a loop (a lowering bug)");
-    const auto address = [](std::uint64_t a, bool byOffset) {
-        return byOffset ? std::string(offset()) + " + " + std::to_string(a) : std::to_string(a);
+    const auto address = [](std::uint64_t a, LoopOffset by) {
+        if (by == LoopOffset::None)
+            return std::to_string(a);
+        return std::string(by == LoopOffset::First ? offset() : offset2()) + " + " + std::to_string(a);
     };
     std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" +
-                       address(dst, addressing.dstByOffset) + "], " + std::string(isa::spaceName(srcSpace)) +
-                       "[" + address(src, addressing.srcByOffset) + "], " + std::to_string(bytes) + ", " +
+                       address(dst, addressing.dst) + "], " + std::string(isa::spaceName(srcSpace)) + "[" +
+                       address(src, addressing.src) + "], " + std::to_string(bytes) + ", " +
                        std::to_string(s.flag) + ", engine=" + std::to_string(m_nextEngine);
     if (rows > 1)
         text += ", rows=" + std::to_string(rows) + ", sstride=" + std::to_string(srcStride) +
@@ -167,7 +171,7 @@ void ProgramWriter::waitAll(const DmaStream& s)
         bundle("sync.wait " + std::to_string(s.flag) + ", " + std::to_string(count));
         return;
     }
-    // In a loop the count grows from one iteration to the next: a register holds it (s29 down to s20).
+    // In a loop the count grows from one iteration to the next: a register holds it (s28 down to s20).
     const int reg = kFirstWaitRegister - static_cast<int>(m_loop->waits.size());
     if (reg < kLastWaitRegister)
         lowerFail("a loop body with more than " + std::to_string(kFirstWaitRegister - kLastWaitRegister + 1) +
@@ -193,12 +197,17 @@ void ProgramWriter::fill(const std::string& vreg, std::uint64_t address, std::ui
         bundle("vst " + vreg + ", [" + std::to_string(address + k * kRegister) + "]");
 }
 
-void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step)
+bool ProgramWriter::loopFits(std::int64_t iterations, std::int64_t step)
+{
+    return iterations >= 1 && step >= 0 && step <= INT32_MAX &&
+           static_cast<double>(iterations) * static_cast<double>(step) < 4294967296.0;
+}
+
+void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2)
 {
     if (m_loop)
         lowerFail("loops inside loops (a lowering bug)");
-    if (iterations < 1 || step < 0 || step > INT32_MAX ||
-        static_cast<double>(iterations) * static_cast<double>(step) >= 4294967296.0)
+    if (!loopFits(iterations, step) || !loopFits(iterations, step2))
         lowerFail("a loop of " + std::to_string(iterations) + " iterations of " + std::to_string(step) +
                   " bytes: its offsets do not fit a 32-bit register");
     finish(); // the body starts a bundle of its own: the branch target
@@ -206,6 +215,7 @@ void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step)
     loop.label = "loop_" + std::to_string(m_nextLoop++);
     loop.iterations = iterations;
     loop.step = step;
+    loop.step2 = step2;
     loop.codeAt = m_code.size();
     loop.flagsAt = m_flagCount;
     m_loop = std::move(loop);
@@ -223,6 +233,8 @@ void ProgramWriter::endLoop()
         perIteration[f] = m_flagCount[f] - loop.flagsAt[f];
     if (loop.step != 0)
         bundle("sadd " + std::string(offset()) + ", " + offset() + ", " + std::to_string(loop.step));
+    if (loop.step2 != 0)
+        bundle("sadd " + std::string(offset2()) + ", " + offset2() + ", " + std::to_string(loop.step2));
     for (const auto& wait : loop.waits)
         if (const auto grow = perIteration[static_cast<std::size_t>(wait.flag)]; grow != 0)
             bundle("sadd s" + std::to_string(wait.reg) + ", s" + std::to_string(wait.reg) + ", " +
@@ -236,6 +248,8 @@ void ProgramWriter::endLoop()
     std::vector<std::string> starts = {std::string("smov ") + kCounter + ", " +
                                            std::to_string(loop.iterations),
                                        std::string("smov ") + offset() + ", 0"};
+    if (loop.step2 != 0)
+        starts.push_back(std::string("smov ") + offset2() + ", 0");
     for (const auto& wait : loop.waits) {
         if (wait.first > UINT32_MAX)
             lowerFail("a loop's wait counts pass 2^32 (a lowering bug)");
@@ -280,6 +294,15 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
     if (descriptors > kMaxDescriptorsPerMove)
         lowerFail("a data movement of " + std::to_string(descriptors) + " DMA descriptors (more than " +
                   std::to_string(kMaxDescriptorsPerMove) + "): its layout is too fine-grained for DMA alone");
+    const auto issue = [&](std::int64_t srcOffset, std::int64_t dstOffset, DmaAddressing addressing) {
+        dma(s, dstSpace, static_cast<std::uint64_t>(static_cast<std::int64_t>(dst) + dstOffset), srcSpace,
+            static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset),
+            static_cast<std::uint64_t>(run), static_cast<std::uint64_t>(rows.size),
+            static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride),
+            addressing);
+    };
+    if (m_loops && !m_loop && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
+        return;
     std::vector<std::int64_t> index(dims.size(), 0);
     for (std::uint64_t n = 0; n < descriptors; ++n) {
         std::int64_t srcOffset = 0, dstOffset = 0;
@@ -287,10 +310,7 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             srcOffset += index[i] * dims[i].srcStride;
             dstOffset += index[i] * dims[i].dstStride;
         }
-        dma(s, dstSpace, static_cast<std::uint64_t>(static_cast<std::int64_t>(dst) + dstOffset), srcSpace,
-            static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset),
-            static_cast<std::uint64_t>(run), static_cast<std::uint64_t>(rows.size),
-            static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride));
+        issue(srcOffset, dstOffset, {});
         for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
             const auto u = static_cast<std::size_t>(i);
             if (++index[u] < dims[u].size)
@@ -298,6 +318,55 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             index[u] = 0;
         }
     }
+}
+
+// In loop mode, a movement's descriptors as loops over its largest dimension whose strides are not negative
+// (a DMA for each engine an iteration, the destination through the first offset and the source through the
+// second), one loop for each index of its other dimensions, what does not fill an iteration unrolled after.
+// False when no dimension suits; the caller unrolls.
+bool ProgramWriter::moveInLoops(const std::vector<MoveDim>& dims, const IssueDescriptor& issue)
+{
+    const auto engines = std::max<std::int64_t>(m_machine.dmaEngines, 1);
+    std::size_t best = dims.size();
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        if (dims[i].srcStride >= 0 && dims[i].dstStride >= 0 &&
+            (best == dims.size() || dims[i].size > dims[best].size))
+            best = i;
+    if (best == dims.size())
+        return false;
+    const MoveDim along = dims[best];
+    const std::int64_t iterations = along.size / engines;
+    const std::int64_t dstStep = engines * along.dstStride, srcStep = engines * along.srcStride;
+    if (iterations < 4 || !loopFits(iterations, dstStep) || !loopFits(iterations, srcStep))
+        return false;
+    const DmaAddressing addressing{dstStep != 0 ? LoopOffset::First : LoopOffset::None,
+                                   srcStep != 0 ? LoopOffset::Second : LoopOffset::None};
+    std::vector<MoveDim> others = dims;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(best));
+    std::uint64_t combinations = 1;
+    for (const auto& d : others)
+        combinations *= static_cast<std::uint64_t>(d.size);
+    std::vector<std::int64_t> index(others.size(), 0);
+    for (std::uint64_t n = 0; n < combinations; ++n) {
+        std::int64_t srcBase = 0, dstBase = 0;
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            srcBase += index[i] * others[i].srcStride;
+            dstBase += index[i] * others[i].dstStride;
+        }
+        beginLoop(iterations, dstStep, srcStep);
+        for (std::int64_t u = 0; u < engines; ++u)
+            issue(srcBase + u * along.srcStride, dstBase + u * along.dstStride, addressing);
+        endLoop();
+        for (std::int64_t i = iterations * engines; i < along.size; ++i)
+            issue(srcBase + i * along.srcStride, dstBase + i * along.dstStride, {});
+        for (int i = static_cast<int>(others.size()) - 1; i >= 0; --i) {
+            const auto u = static_cast<std::size_t>(i);
+            if (++index[u] < others[u].size)
+                break;
+            index[u] = 0;
+        }
+    }
+    return true;
 }
 
 void ProgramWriter::bundle(const std::string& text)

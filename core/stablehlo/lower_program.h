@@ -5,6 +5,7 @@
 // keeps the program within instruction memory and the VMEM within its size, or says which op broke them.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,11 +46,13 @@ struct MoveDim
     std::int64_t dstStride = 0;
 };
 
-// Which side of a DMA is addressed through the loop's offset register ([s30 + address]).
+// What a DMA address is relative to in a loop's body: nothing, the loop's offset (s30) or its second
+// offset (s29), as [sN + address].
+enum class LoopOffset : std::uint8_t { None, First, Second };
 struct DmaAddressing
 {
-    bool dstByOffset = false;
-    bool srcByOffset = false;
+    LoopOffset dst = LoopOffset::None;
+    LoopOffset src = LoopOffset::None;
 };
 
 // A counted loop being written (ProgramWriter::beginLoop).
@@ -58,6 +61,7 @@ struct Loop
     std::string label;
     std::int64_t iterations = 0;
     std::int64_t step = 0;              // what the offset register grows by per iteration (bytes)
+    std::int64_t step2 = 0;             // and the second offset register
     std::size_t codeAt = 0;             // where the body starts in the code
     std::vector<std::uint64_t> flagsAt; // each flag's expected count when the body began
     struct Wait
@@ -87,10 +91,13 @@ public:
     // long fill is a loop of 16 stores an iteration.
     void fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes);
 
-    void beginLoop(std::int64_t iterations, std::int64_t step);
+    void beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2 = 0);
+    // Whether offsets of `iterations` x `step` fit the 32-bit registers that hold them.
+    static bool loopFits(std::int64_t iterations, std::int64_t step);
     void endLoop();
     bool inLoop() const { return m_loop.has_value(); }
     static constexpr const char* offset() { return "s30"; }
+    static constexpr const char* offset2() { return "s29"; }
 
     // HBM: a buffer for a tensor (or a scratch area), 512-byte aligned; its name appears in the views.
     std::uint64_t hbmBuffer(const std::string& name, std::uint64_t bytes, const std::string& dtype,
@@ -145,6 +152,9 @@ public:
 
 private:
     void emit(const std::string& line);
+    using IssueDescriptor =
+        std::function<void(std::int64_t srcOffset, std::int64_t dstOffset, DmaAddressing)>;
+    bool moveInLoops(const std::vector<MoveDim>& dims, const IssueDescriptor& issue);
 
     isa::MachineConfig m_machine;
     bool m_loops = false;

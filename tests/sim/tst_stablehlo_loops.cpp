@@ -113,6 +113,44 @@ private slots:
         QVERIFY2(branches >= static_cast<std::size_t>(loops), std::to_string(branches).c_str());
     }
 
+    // Data movements of many descriptors: loops over their largest dimension whose strides are not
+    // negative, a DMA per engine an iteration, one loop per index of the other dimensions.
+    void movementDescriptorsLoop_data()
+    {
+        QTest::addColumn<QString>("text");
+        const auto op = [](const std::vector<std::int64_t>& a, const std::string& body,
+                           const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(moduleText(a, {}, body, type(out)));
+        };
+        QTest::newRow("transpose") << op(
+            {64, 300},
+            "  %r = stablehlo.transpose %a, dims = [1, 0] : (tensor<64x300xf32>) -> "
+            "tensor<300x64xf32>\n",
+            {300, 64});
+        QTest::newRow("transpose of three dimensions")
+            << op({6, 40, 50},
+                  "  %r = stablehlo.transpose %a, dims = [2, 0, 1] : (tensor<6x40x50xf32>) -> "
+                  "tensor<50x6x40xf32>\n",
+                  {50, 6, 40});
+        QTest::newRow("broadcast of a column (source stride 0)") << op(
+            {200},
+            "  %r = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<200xf32>) -> tensor<200x77xf32>\n",
+            {200, 77});
+    }
+    void movementDescriptorsLoop()
+    {
+        QFETCH(QString, text);
+        std::string failure;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, looped()) == 0, failure.c_str());
+        auto never = looped();
+        never.loops = CompileOptions::Loops::Never;
+        const auto [unrolled, none] = programShape(text.toStdString(), never);
+        const auto [bundles, branches] = programShape(text.toStdString(), looped());
+        QVERIFY2(
+            branches >= 1 && bundles < unrolled,
+            (std::to_string(bundles) + " bundles looped, " + std::to_string(unrolled) + " unrolled").c_str());
+    }
+
     // Padded convolutions (im2col: the patch matrix zeroed by a fill loop, the MXU rows in loops) and the
     // ReLU between them, as a ResNet block has them, all written with loops.
     void aConvolutionBlockWithLoops()
