@@ -13,6 +13,20 @@
 namespace xps::shlo::lower {
 
 namespace {
+// A VMEM address, or in a loop's body one relative to an offset register.
+std::string at(std::uint64_t address, const char* offset = nullptr)
+{
+    return offset ? std::string(offset) + " + " + std::to_string(address) : std::to_string(address);
+}
+
+// In loop mode: whether `count` repetitions of a body advancing by `step` (and `step2`) bytes are worth a
+// counted loop and fit its registers.
+bool loopsOver(const ProgramWriter& w, std::int64_t count, std::int64_t step, std::int64_t step2 = 0)
+{
+    return w.loops() && !w.inLoop() && count >= 8 && ProgramWriter::loopFits(count, step) &&
+           ProgramWriter::loopFits(count, step2);
+}
+
 std::string v(int r)
 {
     return "v" + std::to_string(r);
@@ -69,10 +83,16 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
     const char* combine = r.kind == OpKind::Add       ? "vadd.f32"
                           : r.kind == OpKind::Maximum ? "vmax.f32"
                                                       : "vmin.f32";
-    for (std::int64_t g = 0; g < r.groups; ++g) {
+    // In loop mode, one group an iteration: its rows through the loop's offset, its results through the
+    // second.
+    const bool looped = loopsOver(w, r.groups, 8 * r.rowBytes, 4096);
+    if (looped)
+        w.beginLoop(r.groups, 8 * r.rowBytes, 4096);
+    for (std::int64_t g = 0; g < (looped ? 1 : r.groups); ++g) {
         for (std::int64_t c = 0; c < r.lanes / 128; ++c) {
             const auto address = r.staging + static_cast<std::uint64_t>(g * 8 * r.rowBytes + c * 512);
-            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" + std::to_string(address) + "], " +
+            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" +
+                     at(address, looped ? ProgramWriter::offset() : nullptr) + "], " +
                      std::to_string(r.rowBytes));
             if (c > 0)
                 w.bundle(std::string(combine) + " v1, v1, v2");
@@ -87,8 +107,13 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
             w.bundle("vxor v3, v3, v6");
         }
         w.bundle(std::string(combine) + " v4, v7, v3");
-        w.bundle("vst v4, [" + std::to_string(r.results + static_cast<std::uint64_t>(g * 4096)) + "]");
+        w.bundle("vst v4, [" +
+                 at(r.results + static_cast<std::uint64_t>(g * 4096),
+                    looped ? ProgramWriter::offset2() : nullptr) +
+                 "]");
     }
+    if (looped)
+        w.endLoop();
     DmaStream own = results ? DmaStream{} : w.stream();
     DmaStream& back = results ? *results : own;
     if (r.rows > 0)
@@ -121,15 +146,22 @@ void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef
     const char* combine = c.kind == OpKind::Add       ? "vadd.f32"
                           : c.kind == OpKind::Maximum ? "vmax.f32"
                                                       : "vmin.f32";
-    for (std::int64_t r = 0; r < c.padded; r += 1024) {
+    // In loop mode, a register of results an iteration (every address moves by 4 KiB).
+    const bool looped = loopsOver(w, c.padded / 1024, 4096);
+    const char* offset = looped ? ProgramWriter::offset() : nullptr;
+    if (looped)
+        w.beginLoop(c.padded / 1024, 4096);
+    for (std::int64_t r = 0; r < (looped ? 1024 : c.padded); r += 1024) {
         w.bundle("vmov v1, v7");
         for (std::int64_t j = 0; j < c.width; ++j) {
             const auto address = c.staging + static_cast<std::uint64_t>((j * c.padded + r) * 4);
-            w.bundle("vld v2, [" + std::to_string(address) + "]");
+            w.bundle("vld v2, [" + at(address, offset) + "]");
             w.bundle(std::string(combine) + " v1, v1, v2");
         }
-        w.bundle("vst v1, [" + std::to_string(c.results + static_cast<std::uint64_t>(r * 4)) + "]");
+        w.bundle("vst v1, [" + at(c.results + static_cast<std::uint64_t>(r * 4), offset) + "]");
     }
+    if (looped)
+        w.endLoop();
     auto back = w.stream();
     w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, c.results,
           static_cast<std::uint64_t>(c.outputs * 4));
@@ -211,13 +243,18 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
     std::vector<int> args;
     for (std::size_t i = 0; i < 2 * n; ++i)
         args.push_back(acc + static_cast<int>(i));
-    for (std::int64_t r = 0; r < padded; r += 1024) {
+    // In loop mode, a register of results an iteration (every address moves by 4 KiB).
+    const bool looped = loopsOver(w, padded / 1024, 4096);
+    const char* offset = looped ? ProgramWriter::offset() : nullptr;
+    if (looped)
+        w.beginLoop(padded / 1024, 4096);
+    for (std::int64_t r = 0; r < (looped ? 1024 : padded); r += 1024) {
         for (std::size_t i = 0; i < n; ++i)
             w.bundle("vmov " + v(acc + static_cast<int>(i)) + ", " + v(29 - static_cast<int>(i)));
         for (std::int64_t j = 0; j < width; ++j) {
             for (std::size_t i = 0; i < n; ++i)
                 w.bundle("vld " + v(element + static_cast<int>(i)) + ", [" +
-                         std::to_string(staging[i] + static_cast<std::uint64_t>((j * padded + r) * 4)) + "]");
+                         at(staging[i] + static_cast<std::uint64_t>((j * padded + r) * 4), offset) + "]");
             auto res = regionCode(w, region, args, last);
             // Results that are themselves arguments go through temporaries, so the moves cannot clobber.
             for (std::size_t i = 0; i < n; ++i)
@@ -230,8 +267,10 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
         }
         for (std::size_t i = 0; i < n; ++i)
             w.bundle("vst " + v(acc + static_cast<int>(i)) + ", [" +
-                     std::to_string(results[i] + static_cast<std::uint64_t>(r * 4)) + "]");
+                     at(results[i] + static_cast<std::uint64_t>(r * 4), offset) + "]");
     }
+    if (looped)
+        w.endLoop();
     auto back = w.stream();
     for (std::size_t i = 0; i < n; ++i)
         w.dma(back, isa::Space::Hbm, out[i].address, isa::Space::Vmem, results[i],

@@ -151,6 +151,43 @@ private slots:
             (std::to_string(bundles) + " bundles looped, " + std::to_string(unrolled) + " unrolled").c_str());
     }
 
+    // Reductions: the combination of the gathered elements, a register of results (or a group of 8 rows)
+    // an iteration, for each of the three layouts.
+    void reductionsCombineInLoops_data()
+    {
+        QTest::addColumn<QString>("text");
+        const auto reduce = [](const std::vector<std::int64_t>& a, const char* reducer, const char* init,
+                               const std::string& dims, const std::vector<std::int64_t>& out) {
+            return QString::fromStdString(
+                moduleText(a, {},
+                           std::string("  %z = stablehlo.constant dense<") + init +
+                               "> : tensor<f32>\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo." +
+                               reducer + " across dimensions = " + dims + " : (" + type(a) +
+                               ", tensor<f32>) -> " + type(out) + "\n",
+                           type(out), "f32", std::string(reducer) == "multiply"));
+        };
+        // 9,000 outputs of 3 elements: the register-block layout, 9 registers of results.
+        QTest::newRow("columns: sums of 3") << reduce({9000, 3}, "add", "0.0", "[1]", {9000});
+        // Any other reducer goes through the region's code, the same layout.
+        QTest::newRow("columns: products of 2 (a region)")
+            << reduce({9000, 2}, "multiply", "1.0", "[1]", {9000});
+        // Rows of 5,000 lanes: the row layout, 100 rows in 13 groups of 8.
+        QTest::newRow("rows: maxima of 5,000") << reduce({100, 5000}, "maximum", "-1000.0", "[1]", {100});
+    }
+    void reductionsCombineInLoops()
+    {
+        QFETCH(QString, text);
+        std::string failure;
+        QVERIFY2(worstUlp(text.toStdString(), &failure, looped()) == 0, failure.c_str());
+        auto never = looped();
+        never.loops = CompileOptions::Loops::Never;
+        const auto [unrolled, none] = programShape(text.toStdString(), never);
+        const auto [bundles, branches] = programShape(text.toStdString(), looped());
+        QVERIFY2(
+            branches >= 1 && bundles < unrolled,
+            (std::to_string(bundles) + " bundles looped, " + std::to_string(unrolled) + " unrolled").c_str());
+    }
+
     // Padded convolutions (im2col: the patch matrix zeroed by a fill loop, the MXU rows in loops) and the
     // ReLU between them, as a ResNet block has them, all written with loops.
     void aConvolutionBlockWithLoops()
