@@ -300,6 +300,22 @@ void zero(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
     w.fill("v15", address, bytes);
 }
 
+// Whether some window reads padding or a dilation hole: only then has the patch matrix elements no gather
+// writes, which must be zero (a 1x1 or "valid" convolution writes every one).
+bool readsPadding(const Im2col& c, const TensorRef& lhs)
+{
+    bool holes = false;
+    forEach(c.kernel, [&](const std::vector<std::int64_t>& k, std::int64_t) {
+        for (std::size_t s = 0; s < c.S; ++s) {
+            const auto kk = c.reversal[s] ? c.kernel[s] - 1 - k[s] : k[s];
+            holes |= progression(c.outSpatial[s], at(lhs.type, c.L.spatial[s]), c.strides[s],
+                                 kk * c.rhsDil[s] - c.padding[2 * s], c.lhsDil[s])
+                         .count != c.outSpatial[s];
+        }
+    });
+    return holes;
+}
+
 } // namespace
 
 void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
@@ -321,6 +337,7 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
     const auto aligned = [](std::uint64_t bytes) {
         return (std::max<std::uint64_t>(bytes, 1) + 4095) / 4096 * 4096;
     };
+    const bool holes = readsPadding(c, lhs);
     for (std::int64_t g = 0; g < c.G; ++g) {
         w.beginKernel();
         w.bundle("vbcast v15, 0");
@@ -337,7 +354,8 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
         if (aligned(patchesBytes) + aligned(kernelBytes) <= w.vmemAvailable()) {
             // The patch matrix and the kernel matrix both in VMEM, then to HBM for the MXU kernel.
             const auto patchesV = w.vmem(patchesBytes, "the convolution's patch matrix");
-            zero(w, patchesV, patchesBytes);
+            if (holes)
+                zero(w, patchesV, patchesBytes);
             auto gather = w.stream();
             gatherPatches(w, gather, patchesV, c, lhs, g, whole);
             const auto kernelV = w.vmem(kernelBytes, "the convolution's kernel matrix");
@@ -363,7 +381,8 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
             auto spill = w.stream();
             forEachSlab(c.rowSizes(), c.rowStrides(), budget, 0, "a convolution's patch matrix",
                         [&](const Slab& slab) {
-                            zero(w, staging, slab.bytes);
+                            if (holes)
+                                zero(w, staging, slab.bytes);
                             gatherPatches(w, gather, staging, c, lhs, g, slab);
                             w.waitAll(gather);
                             w.dma(spill, isa::Space::Hbm,
