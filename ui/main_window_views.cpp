@@ -27,6 +27,7 @@ void MainWindow::setPresentationMode(bool on)
         QFont big = m_normalFont;
         big.setPointSizeF(m_normalFont.pointSizeF() * 1.4);
         QApplication::setFont(big);
+
         showFullScreen();
         scaleSideDocks(1.4);
     } else {
@@ -38,6 +39,11 @@ void MainWindow::setPresentationMode(bool on)
         action->setChecked(on);
     // Columns sized for the old font would cut their headers: resize once the new font has reached them.
     QTimer::singleShot(0, this, [this] {
+        // The headers of tables on a page not shown (an imported profile's) kept the old size (9 pt headers
+        // over 12.6 pt rows): an empty font makes each take its table's again.
+        for (QHeaderView* header : findChildren<QHeaderView*>())
+            if (!header->testAttribute(Qt::WA_SetFont))
+                header->setFont(QFont());
         for (QTableView* table : findChildren<QTableView*>()) {
             QHeaderView* header = table->horizontalHeader();
             if (header->sectionResizeMode(0) != QHeaderView::Interactive ||

@@ -4,6 +4,8 @@
 // their names touched; the disassembly elided `dma.start … chunk=…` beside 600 px of nothing; the
 // dependency graph was fitted into a strip at 0.55x (6-7 px text); the summary's stall chart squeezed eight
 // reasons' names into 170 px; the docks' tabs were elided in presentation mode.
+#include "imported/profile_document.h"
+#include "imported/profile_explorer.h"
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
@@ -21,6 +23,7 @@
 #include <QDockWidget>
 #include <QGraphicsView>
 #include <QHeaderView>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -230,6 +233,61 @@ private slots:
         QTest::qWait(100);
         QCOMPARE(w.height(), 768);
         QVERIFY(w.statusBar()->geometry().bottom() < w.height());
+    }
+
+    // Presentation mode on an imported profile, turned on before the profile opens and after: every table's
+    // header in the text size of its rows (the profile page's headers stayed at 9 pt over 12.6 pt rows), and
+    // the summary's words whole (its last line was cut in a narrow pane).
+    void presentationModeReachesTheProfilePage_data()
+    {
+        QTest::addColumn<bool>("presentFirst");
+        QTest::newRow("turned on, then the profile opened") << true;
+        QTest::newRow("the profile opened, then turned on") << false;
+    }
+    void presentationModeReachesTheProfilePage()
+    {
+        QFETCH(bool, presentFirst);
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction* present = w.findChild<QAction*>(QStringLiteral("presentationAction"));
+        QVERIFY(present);
+        if (presentFirst) {
+            present->trigger();
+            QTRY_VERIFY(w.presentationMode());
+        }
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/tests/data/kineto_step.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
+        if (!presentFirst) {
+            present->trigger();
+            QTRY_VERIFY(w.presentationMode());
+        }
+        QTest::qWait(50);
+        int headers = 0;
+        for (const QHeaderView* header : w.profileExplorer()->findChildren<QHeaderView*>()) {
+            if (!header->isVisible())
+                continue;
+            ++headers;
+            QCOMPARE(header->font().pointSizeF(), header->parentWidget()->font().pointSizeF());
+            QVERIFY2(header->font().pointSizeF() > 11,
+                     qPrintable(QString::number(header->font().pointSizeF())));
+        }
+        QVERIFY(headers >= 2); // the operations' and the findings'
+        const auto* summary = w.profileExplorer()->findChild<QWidget*>(QStringLiteral("profileSummary"));
+        QVERIFY(summary);
+        for (const QLabel* label : summary->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->wordWrap() || label->text().isEmpty())
+                continue;
+            QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("'%1…' %2 px tall, needs %3")
+                                        .arg(label->text().left(30))
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))));
+        }
+        present->trigger();
+        QTRY_VERIFY(!w.presentationMode());
     }
 };
 

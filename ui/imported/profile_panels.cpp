@@ -5,6 +5,7 @@
 #include "imported/profile_text.h"
 #include "profile/profile_report.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +14,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -224,6 +226,32 @@ void ProfileSummaryPanel::fillRepairs()
     m_repairsToggle->setText(label);
     m_repairsToggle->setVisible(!repairs.empty());
     m_repairs->setVisible(!repairs.empty() && m_repairsToggle->isChecked());
+}
+
+void ProfileSummaryPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitWrappedText();
+}
+
+void ProfileSummaryPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) // presentation mode: more lines for the same width
+        QTimer::singleShot(0, this, [this] { fitWrappedText(); });
+}
+
+void ProfileSummaryPanel::fitWrappedText()
+{
+    // The scroll area sizes the panel by preferred heights, which a wrapped label computes for its own
+    // preferred width: in a narrow pane (1366x768, presentation mode) the breakdown's last line was cut and
+    // the findings kept two rows. Each label is as tall as its words at the width it has.
+    for (QLabel* label : {m_breakdown, m_caption, m_detail}) {
+        const int height = label->heightForWidth(label->width());
+        if (height > 0 && label->minimumHeight() != height)
+            label->setMinimumHeight(height);
+    }
+    m_findings->setMinimumHeight(fontMetrics().height() * 5);
 }
 
 void ProfileSummaryPanel::fitRepairRows()

@@ -36,10 +36,15 @@ public:
     QString text() const;        // what the breakdown says, for tests
     QString findingText() const; // the current finding's explanation
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
     void fillRepairs();
     void fitRepairRows();
+    void fitWrappedText();
     ProfileDocument* m_document;
     QLabel* m_breakdown;
     QToolButton* m_repairsToggle;
