@@ -6,6 +6,7 @@
 // reasons' names into 170 px; the docks' tabs were elided in presentation mode.
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
+#include "imported/profile_timeline_view.h"
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
@@ -286,6 +287,17 @@ private slots:
                                         .arg(label->height())
                                         .arg(label->heightForWidth(label->width()))));
         }
+        // The timeline's label gutter fits its labels whole (these are short), no wider than it needs: a
+        // fixed 22 'M's took 330 px of a 1920 px screen for labels of 15 characters.
+        const ui::ProfileTimelineView* timeline = w.profileExplorer()->timeline();
+        const QFontMetrics metrics = timeline->fontMetrics();
+        int widest = 0;
+        for (const char* label : {"kernel utilization (%)", "stream 7", "stream 20", "main thread"})
+            widest = std::max(widest, metrics.horizontalAdvance(QString::fromLatin1(label)));
+        QVERIFY2(timeline->gutter() - 20 >= widest &&
+                     timeline->gutter() < 22 * metrics.horizontalAdvance(QLatin1Char('M')),
+                 qPrintable(
+                     QStringLiteral("%1 px gutter, widest label %2 px").arg(timeline->gutter()).arg(widest)));
         present->trigger();
         QTRY_VERIFY(!w.presentationMode());
     }

@@ -57,6 +57,7 @@ protected:
 
 private:
     void rebuild();
+    void fitGutter() const;
     void updateScrollRange();
     int rowHeight(int row) const;
     int rowTop(int row) const; // in content coordinates (before scrolling)
@@ -83,6 +84,9 @@ private:
     profile::Nanos m_pressFrom = 0, m_pressTo = 0;
     bool m_dragging = false;
     int m_paintedRows = 0;
+    // Fitted to the labels in the font it was measured with (fitGutter): refitted when the font changes.
+    mutable int m_gutter = 0;
+    mutable QString m_gutterFont;
 };
 
 } // namespace xps::ui
