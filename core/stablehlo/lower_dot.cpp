@@ -254,22 +254,25 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const auto weights = [&](const Job& j) {
         return rhsV + static_cast<std::uint64_t>(((j.b * KB + j.kb) * NB + j.nb) * 65536);
     };
-    // A VMEM address; in a loop's body, through its offset (the tile index times 4 KiB).
-    const auto at = [](std::uint64_t address, bool looped) {
-        return looped ? std::string(ProgramWriter::offset()) + " + " + std::to_string(address)
-                      : std::to_string(address);
+    // A VMEM address, or one relative to a loop's offset register (`base`).
+    const auto at = [](std::uint64_t address, const std::string& base) {
+        return base.empty() ? std::to_string(address) : base + " + " + std::to_string(address);
     };
-    const auto resultTile = [&](const Job& j, bool looped) {
-        return at(outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096), looped);
+    // In a loop's body: the registers the addresses that move are relative to (empty: they do not move).
+    struct Bases
+    {
+        std::string lhs, result, weights; // the lhs tile, the result tile, the next block's weights
+    };
+    const auto resultAddress = [&](const Job& j) {
+        return outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096);
     };
     const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
         return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
     };
     std::size_t pushes = 0;
-    const auto pushRow = [&](std::uint64_t block, int row) {
+    const auto pushRow = [&](std::uint64_t block, int row, const std::string& base) {
         const auto source = reg({8, 13, 14}, pushes++);
-        w.bundle("vld " + source + ", [" + std::to_string(block + static_cast<std::uint64_t>(row * 4096)) +
-                 "]");
+        w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) + "]");
         w.bundle("mxu.wpush " + source);
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
@@ -284,14 +287,22 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
                {{M, 512, N * 4}, {width, 4, 4}});
     };
-    const auto accumulate = [&](std::size_t index, bool looped) {
+    // The partial sum of tile `index` over the K blocks before its own (from `ahead` tiles further on).
+    const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
+        if (jobs[index].kb > 0)
+            w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, index) + ", [" +
+                     at(resultAddress(jobs[index]) + ahead * 4096, base) + "]");
+    };
+    // Tile `index`'s product popped and summed (its partial loaded here unless `preloaded`).
+    const auto accumulate = [&](std::size_t index, const std::string& base, bool preloaded = false) {
         const Job& j = jobs[index];
         const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
-        const auto resultAt = resultTile(j, looped);
+        const auto resultAt = at(resultAddress(j), base);
         w.bundle("mxu.pop " + sum);
         if (j.kb > 0) {
             const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
-            w.bundle("vld " + partial + ", [" + resultAt + "]");
+            if (!preloaded)
+                loadPartial(index, base, 0);
             w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
         }
         w.bundle("vst " + sum + ", [" + resultAt + "]");
@@ -300,55 +311,99 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     };
     needBlock(jobs.front().kb);
     for (int row = 0; row < 16; ++row)
-        pushRow(weights(jobs.front()), row);
+        pushRow(weights(jobs.front()), row, {});
     int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
-    // Tile j's rows through the MXU.
-    const auto issue = [&](std::size_t i, bool looped) {
+    // Tile j's rows through the MXU: loaded (from `ahead` tiles further on), and multiplied.
+    const auto lhsTile = [&](std::size_t i) {
         const Job& j = jobs[i];
-        const auto lhsTile = lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
-        const auto rows = reg({0, 1, 2, 3, 9, 10, 11, 12}, i);
-        w.bundle("vld " + rows + ", [" + at(lhsTile, looped) + "]");
-        w.bundle("mxu.mm " + rows);
+        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
+    };
+    const auto loadRows = [&](std::size_t i, const std::string& base, std::uint64_t ahead) {
+        w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" + at(lhsTile(i) + ahead * 4096, base) +
+                 "]");
+    };
+    const auto multiply = [&](std::size_t i) { w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i)); };
+    const auto issue = [&](std::size_t i, const std::string& base) {
+        loadRows(i, base, 0);
+        multiply(i);
     };
     // In loop mode a block's steady state is a counted loop of 8 tiles an iteration (the registers turn
     // once): from its 16th tile on, the next block's weights are staged and every pop sums a tile of the
-    // same block, so tiles differ only in their addresses.
-    constexpr std::int64_t kSteadyFrom = 16, kUnroll = 8;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
+    // same block, so tiles differ only in their addresses. And the middle K blocks of every (batch, N
+    // block), from the third to the one before the last, are a loop around that one: their code differs
+    // only in the lhs panel and the next block's weights (the first two and the last stay unrolled: the
+    // first sums nothing, the last writes back), their operands all awaited before it.
+    constexpr std::int64_t kSteadyFrom = 16, kUnroll = 8, kFirstLoopedBlock = 2;
+    // Each iteration loads the next one's rows: the loop leaves at least kUnroll tiles after it to load.
+    const std::int64_t steadyIterations = (tiles - kSteadyFrom - kUnroll) / kUnroll;
+    const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
+    const bool loopBlocks = w.loops() && !w.inLoop() && steadyIterations >= 2 && blockIterations >= 2 &&
+                            ProgramWriter::loopFits(blockIterations, panelBytes) &&
+                            ProgramWriter::loopFits(blockIterations, NB * 65536);
+    // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
+    const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
         const Job& j = jobs[i];
-        if (w.loops() && j.t == kSteadyFrom && (tiles - kSteadyFrom) / kUnroll >= 2) {
-            const std::int64_t iterations = (tiles - kSteadyFrom) / kUnroll;
-            w.beginLoop(iterations, kUnroll * 4096);
+        if (w.loops() && j.t == kSteadyFrom && steadyIterations >= 2) {
+            // Software-pipelined: the first iteration's rows are loaded before the loop, and each iteration
+            // loads the next one's after its matmuls, so no matmul waits for its load at the loop's head.
+            // The lhs offset starts from the block loop's (when there is one); the results' does not move
+            // with the block.
+            const auto before = static_cast<std::size_t>(depth); // the tile a job's pop sums
             for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
-                accumulate(i + u - static_cast<std::size_t>(depth), true);
-                issue(i + u, true);
+                loadRows(i + u, bases.lhs, 0);
+                loadPartial(i + u - before, bases.result, 0);
+            }
+            w.beginLoop(steadyIterations, kUnroll * 4096, bases.lhs.empty() ? 0 : kUnroll * 4096, bases.lhs);
+            const std::string lhsBase = w.offset(), resultBase = bases.lhs.empty() ? w.offset() : w.offset2();
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                accumulate(i + u - before, resultBase, true);
+                multiply(i + u);
+            }
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                loadRows(i + u, lhsBase, static_cast<std::uint64_t>(kUnroll));
+                loadPartial(i + u - before, resultBase, static_cast<std::uint64_t>(kUnroll));
             }
             w.endLoop();
-            i += static_cast<std::size_t>(iterations * kUnroll) - 1;
-            continue;
+            return i + static_cast<std::size_t>(steadyIterations * kUnroll);
         }
         if (j.t == 0) { // a new block: its staged weights become active
             needBlock(j.kb);
             for (; stagedRows < 16; ++stagedRows)
-                pushRow(weights(j), stagedRows);
+                pushRow(weights(j), stagedRows, {});
             w.bundle("mxu.wcommit");
             stagedRows = 0;
         }
         if (i >= static_cast<std::size_t>(depth))
-            accumulate(i - static_cast<std::size_t>(depth), false);
-        issue(i, false);
+            accumulate(i - static_cast<std::size_t>(depth), bases.result);
+        issue(i, bases.lhs);
         // Stage a row of the next block's weights while this block streams.
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
         if (hasNext && stagedRows < 16) {
             needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
-            pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++);
+            pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++, bases.weights);
         }
+        return i + 1;
+    };
+    for (std::size_t i = 0; i < jobs.size();) {
+        const Job& j = jobs[i];
+        if (loopBlocks && j.kb == kFirstLoopedBlock && j.t == 0) {
+            for (std::int64_t kb = kFirstLoopedBlock; kb < KB; ++kb)
+                needBlock(kb);
+            w.beginLoop(blockIterations, panelBytes, NB * 65536);
+            const Bases bases{w.offset(), {}, w.offset2()};
+            for (std::size_t k = i; k < i + static_cast<std::size_t>(tiles);)
+                k = emitStep(k, bases);
+            w.endLoop();
+            i += static_cast<std::size_t>(blockIterations * tiles);
+            continue;
+        }
+        i = emitStep(i, {});
     }
     for (std::size_t i = jobs.size() > static_cast<std::size_t>(depth)
                              ? jobs.size() - static_cast<std::size_t>(depth)
                              : 0;
          i < jobs.size(); ++i)
-        accumulate(i, false);
+        accumulate(i, {});
     // The result panels are the next tile's: its results must have left first.
     w.waitAll(back);
 }

@@ -42,9 +42,20 @@ bool packable(const isa::Instruction& insn)
                 return false;
         return packableUnit(insn.info().unit);
     }
-    // Unit-stride and at a fixed VMEM address: the range it touches is known.
+    // Unit-stride at a fixed VMEM address, or at a fixed offset from a loop's register: the range it
+    // touches is known (see pageKey).
     const isa::Operand& a = insn.operands[1];
-    return a.form == isa::Operand::Form::Mem && !a.hasBase && a.space == isa::Space::Vmem && a.value >= 0;
+    return a.form == isa::Operand::Form::Mem && a.space == isa::Space::Vmem && a.value >= 0;
+}
+
+// The key of a 4 KiB page an access touches. A loop body addresses each buffer through one register of its
+// own ([sN + offset], the lowering's loops), which the body does not change until its increments at the
+// end: accesses through the same register overlap as their offsets do, and accesses through different
+// registers, or one at a fixed address, never overlap (they are different buffers). Pages are keyed by
+// the register too.
+std::uint64_t pageKey(const isa::Operand& a, std::uint64_t page)
+{
+    return (a.hasBase ? (static_cast<std::uint64_t>(a.reg) + 1) << 56 : 0) | page;
 }
 
 } // namespace
@@ -137,7 +148,7 @@ bool BundlePacker::add(const std::string& text)
         firstPage = address / kPage;
         lastPage = (address + isa::kVectorBytes - 1) / kPage;
         for (std::uint64_t page = firstPage; page <= lastPage; ++page) {
-            const auto it = m_pages.find(page);
+            const auto it = m_pages.find(pageKey(insn.operands[1], page));
             if (it == m_pages.end())
                 continue;
             require(p, it->second.lastStore);
@@ -210,7 +221,7 @@ bool BundlePacker::add(const std::string& text)
     if (occupancy(insn) > 0)
         m_unitFree[unit] = std::max(m_unitFree[unit], at + occupancy(insn));
     for (std::uint64_t page = firstPage; (isLoad || isStore) && page <= lastPage; ++page) {
-        PageUse& u = m_pages[page];
+        PageUse& u = m_pages[pageKey(insn.operands[1], page)];
         (isStore ? u.lastStore : u.lastLoad) = std::max(isStore ? u.lastStore : u.lastLoad, at);
     }
     switch (insn.opcode) {

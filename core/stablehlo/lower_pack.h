@@ -5,8 +5,10 @@
 // VMEM ranges; the MXU's weight staging, commit, matmul stream and result FIFO in program order and within
 // its depth) and has a free slot of its kind, and not before its operands are ready by the machine's
 // latencies unless that would only add a bundle at the end. Instructions with effects the packer does not
-// model (DMA, sync, regions, scalar memory, strided or register-based addresses, branches) close the
-// window and stand alone, so packing never crosses a kernel's DMA waits or an op's region.
+// model (DMA, sync, regions, scalar memory, strided addresses, branches) close the
+// window and stand alone, so packing never crosses a kernel's DMA waits or an op's region. A load or store
+// through a loop's register ([sN + offset]) is packed too: in the lowering's loop bodies each buffer has
+// a register of its own, so accesses through different registers never overlap (lower_pack.cpp, pageKey).
 //
 // The values computed are the same as unpacked: every instruction still reads what it read before.
 

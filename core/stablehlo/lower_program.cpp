@@ -35,9 +35,12 @@ constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
 // independent work lies much closer together.
 constexpr std::size_t kMaxPackWindow = 2048;
 // Loop registers: the iteration counter, the offset (s30) and the waits' counts; the kernels use s1.
-constexpr const char* kCounter = "s31";
-constexpr int kFirstWaitRegister = 28;
-constexpr int kLastWaitRegister = 20;
+// Per nesting level: the counter and the two offsets.
+constexpr const char* kCounter[2] = {"s31", "s28"};
+constexpr const char* kOffset[2] = {"s30", "s27"};
+constexpr const char* kOffset2[2] = {"s29", "s26"};
+constexpr int kFirstWaitRegister = 25;
+constexpr int kLastWaitRegister = 10;
 // A data movement of this many descriptors or more is looped in loop mode.
 constexpr std::uint64_t kLoopDescriptorsAtLeast = 32;
 } // namespace
@@ -145,9 +148,9 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && !m_loop)
+    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && m_loops_.empty())
         lowerFail("a DMA addressed through the loop's offset outside a loop (a lowering bug)");
-    const auto address = [](std::uint64_t a, LoopOffset by) {
+    const auto address = [this](std::uint64_t a, LoopOffset by) {
         if (by == LoopOffset::None)
             return std::to_string(a);
         return std::string(by == LoopOffset::First ? offset() : offset2()) + " + " + std::to_string(a);
@@ -167,16 +170,19 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
 void ProgramWriter::waitAll(const DmaStream& s)
 {
     const auto count = m_flagCount[static_cast<std::size_t>(s.flag)];
-    if (!m_loop) {
+    if (m_loops_.empty()) {
         bundle("sync.wait " + std::to_string(s.flag) + ", " + std::to_string(count));
         return;
     }
-    // In a loop the count grows from one iteration to the next: a register holds it (s28 down to s20).
-    const int reg = kFirstWaitRegister - static_cast<int>(m_loop->waits.size());
+    // In a loop the count grows from one iteration to the next: a register holds it (s25 down to s10).
+    std::size_t used = 0;
+    for (const Loop& loop : m_loops_)
+        used += loop.waits.size();
+    const int reg = kFirstWaitRegister - static_cast<int>(used);
     if (reg < kLastWaitRegister)
         lowerFail("a loop body with more than " + std::to_string(kFirstWaitRegister - kLastWaitRegister + 1) +
                   " waits (a lowering bug)");
-    m_loop->waits.push_back({reg, s.flag, count});
+    m_loops_.back().waits.push_back({reg, s.flag, count});
     bundle("sync.wait " + std::to_string(s.flag) + ", s" + std::to_string(reg));
 }
 
@@ -185,7 +191,7 @@ void ProgramWriter::fill(const std::string& vreg, std::uint64_t address, std::ui
     constexpr std::uint64_t kStores = 16, kRegister = 4096;
     const std::uint64_t stores = (bytes + kRegister - 1) / kRegister;
     std::uint64_t done = 0;
-    if (m_loops && !m_loop && stores >= 4 * kStores) {
+    if (m_loops && m_loops_.empty() && stores >= 4 * kStores) {
         const auto iterations = static_cast<std::int64_t>(stores / kStores);
         beginLoop(iterations, static_cast<std::int64_t>(kStores * kRegister));
         for (std::uint64_t k = 0; k < kStores; ++k)
@@ -203,10 +209,28 @@ bool ProgramWriter::loopFits(std::int64_t iterations, std::int64_t step)
            static_cast<double>(iterations) * static_cast<double>(step) < 4294967296.0;
 }
 
-void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2)
+const char* ProgramWriter::offset() const
 {
-    if (m_loop)
-        lowerFail("loops inside loops (a lowering bug)");
+    return kOffset[m_loops_.empty() ? 0 : m_loops_.size() - 1];
+}
+
+const char* ProgramWriter::offset2() const
+{
+    return kOffset2[m_loops_.empty() ? 0 : m_loops_.size() - 1];
+}
+
+void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2,
+                              const std::string& startFrom)
+{
+    if (m_loops_.size() >= 2)
+        lowerFail("loops three deep (a lowering bug)");
+    if (!startFrom.empty() && (m_loops_.empty() || startFrom != kOffset[0]))
+        lowerFail("a loop starting from a register other than its outer loop's offset (a lowering bug)");
+    if (!startFrom.empty() &&
+        static_cast<double>(m_loops_.back().iterations) * static_cast<double>(m_loops_.back().step) +
+                static_cast<double>(iterations) * static_cast<double>(step) >=
+            4294967296.0)
+        lowerFail("nested loops whose offsets together do not fit a 32-bit register");
     if (!loopFits(iterations, step) || !loopFits(iterations, step2))
         lowerFail("a loop of " + std::to_string(iterations) + " iterations of " + std::to_string(step) +
                   " bytes: its offsets do not fit a 32-bit register");
@@ -218,38 +242,42 @@ void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::i
     loop.step2 = step2;
     loop.codeAt = m_code.size();
     loop.flagsAt = m_flagCount;
-    m_loop = std::move(loop);
+    loop.level = static_cast<int>(m_loops_.size());
+    loop.startFrom = startFrom;
+    m_loops_.push_back(std::move(loop));
 }
 
 void ProgramWriter::endLoop()
 {
-    if (!m_loop)
+    if (m_loops_.empty())
         lowerFail("endLoop without a loop (a lowering bug)");
-    const Loop loop = std::move(*m_loop);
-    m_loop.reset();
+    const Loop loop = std::move(m_loops_.back());
+    m_loops_.pop_back();
+    const auto level = static_cast<std::size_t>(loop.level);
+    const std::string counter = kCounter[level], first = kOffset[level], second = kOffset2[level];
     // What one iteration adds to each flag.
     std::vector<std::uint64_t> perIteration(m_flagCount.size());
     for (std::size_t f = 0; f < m_flagCount.size(); ++f)
         perIteration[f] = m_flagCount[f] - loop.flagsAt[f];
     if (loop.step != 0)
-        bundle("sadd " + std::string(offset()) + ", " + offset() + ", " + std::to_string(loop.step));
+        bundle("sadd " + first + ", " + first + ", " + std::to_string(loop.step));
     if (loop.step2 != 0)
-        bundle("sadd " + std::string(offset2()) + ", " + offset2() + ", " + std::to_string(loop.step2));
+        bundle("sadd " + second + ", " + second + ", " + std::to_string(loop.step2));
     for (const auto& wait : loop.waits)
         if (const auto grow = perIteration[static_cast<std::size_t>(wait.flag)]; grow != 0)
             bundle("sadd s" + std::to_string(wait.reg) + ", s" + std::to_string(wait.reg) + ", " +
                    std::to_string(grow));
-    bundle(std::string("ssub ") + kCounter + ", " + kCounter + ", 1");
-    bundle(std::string("brnz ") + kCounter + ", " + loop.label);
+    bundle("ssub " + counter + ", " + counter + ", 1");
+    bundle("brnz " + counter + ", " + loop.label);
     finish();
     for (std::size_t f = 0; f < m_flagCount.size(); ++f)
         m_flagCount[f] += perIteration[f] * static_cast<std::uint64_t>(loop.iterations - 1);
     // The registers' first values, two to a bundle, then the label, before the body.
-    std::vector<std::string> starts = {std::string("smov ") + kCounter + ", " +
-                                           std::to_string(loop.iterations),
-                                       std::string("smov ") + offset() + ", 0"};
+    std::vector<std::string> starts = {
+        "smov " + counter + ", " + std::to_string(loop.iterations),
+        loop.startFrom.empty() ? "smov " + first + ", 0" : "sadd " + first + ", " + loop.startFrom + ", 0"};
     if (loop.step2 != 0)
-        starts.push_back(std::string("smov ") + offset2() + ", 0");
+        starts.push_back("smov " + second + ", 0");
     for (const auto& wait : loop.waits) {
         if (wait.first > UINT32_MAX)
             lowerFail("a loop's wait counts pass 2^32 (a lowering bug)");
@@ -301,7 +329,7 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride),
             addressing);
     };
-    if (m_loops && !m_loop && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
+    if (m_loops && m_loops_.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;
     std::vector<std::int64_t> index(dims.size(), 0);
     for (std::uint64_t n = 0; n < descriptors; ++n) {

@@ -64,6 +64,8 @@ struct Loop
     std::int64_t step2 = 0;             // and the second offset register
     std::size_t codeAt = 0;             // where the body starts in the code
     std::vector<std::uint64_t> flagsAt; // each flag's expected count when the body began
+    int level = 0;                      // 0, or 1 inside another loop: which registers it has
+    std::string startFrom;              // the register the first offset starts from (else 0)
     struct Wait
     {
         int reg = 0, flag = 0;
@@ -82,22 +84,26 @@ public:
     // second attempt at a program that outgrew instruction memory unrolled).
     bool loops() const { return m_loops; }
 
-    // Counted loops, one at a time. The body is written once, as iteration 0: addresses that move from one
-    // iteration to the next are [s30 + address] (s30 = iteration x step; `offset()`), DMAs name them
-    // through DmaAddressing, and waitAll waits on a register that grows by what one iteration adds to its
-    // flag. endLoop closes the body with the increments and the branch, and puts the registers' first
-    // values before it; the flags' expected counts then include every iteration.
+    // Counted loops, one inside another at most. The body is written once, as iteration 0: addresses that
+    // move from one iteration to the next are [offset() + address] (the offset = iteration x step, or that
+    // plus the register `startFrom`, e.g. the outer loop's offset), DMAs name them through DmaAddressing,
+    // and waitAll waits on a register that grows by what one iteration adds to its flag. endLoop closes the
+    // body with the increments and the branch, and puts the registers' first values before it; the flags'
+    // expected counts then include every iteration. Registers: the outer (or only) loop's counter s31 and
+    // offsets s30, s29; an inner loop's s28, s27, s26; waits' counts s25 down to s10.
     // `vreg` stored over `bytes` of VMEM from `address` (4 KiB aligned), a register at a time; in loop mode a
     // long fill is a loop of 16 stores an iteration.
     void fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes);
 
-    void beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2 = 0);
+    void beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2 = 0,
+                   const std::string& startFrom = {});
     // Whether offsets of `iterations` x `step` fit the 32-bit registers that hold them.
     static bool loopFits(std::int64_t iterations, std::int64_t step);
     void endLoop();
-    bool inLoop() const { return m_loop.has_value(); }
-    static constexpr const char* offset() { return "s30"; }
-    static constexpr const char* offset2() { return "s29"; }
+    bool inLoop() const { return !m_loops_.empty(); }
+    // The innermost open loop's offset registers; with none open, those of the next loop begun.
+    const char* offset() const;
+    const char* offset2() const;
 
     // HBM: a buffer for a tensor (or a scratch area), 512-byte aligned; its name appears in the views.
     std::uint64_t hbmBuffer(const std::string& name, std::uint64_t bytes, const std::string& dtype,
@@ -158,7 +164,7 @@ private:
 
     isa::MachineConfig m_machine;
     bool m_loops = false;
-    std::optional<Loop> m_loop; // the loop being written
+    std::vector<Loop> m_loops_; // the loops being written, outermost first
     int m_nextLoop = 0;
     BundlePacker m_packer;
     std::string m_header, m_code;

@@ -91,9 +91,8 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
     for (std::int64_t g = 0; g < (looped ? 1 : r.groups); ++g) {
         for (std::int64_t c = 0; c < r.lanes / 128; ++c) {
             const auto address = r.staging + static_cast<std::uint64_t>(g * 8 * r.rowBytes + c * 512);
-            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" +
-                     at(address, looped ? ProgramWriter::offset() : nullptr) + "], " +
-                     std::to_string(r.rowBytes));
+            w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" + at(address, looped ? w.offset() : nullptr) +
+                     "], " + std::to_string(r.rowBytes));
             if (c > 0)
                 w.bundle(std::string(combine) + " v1, v1, v2");
         }
@@ -108,9 +107,7 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
         }
         w.bundle(std::string(combine) + " v4, v7, v3");
         w.bundle("vst v4, [" +
-                 at(r.results + static_cast<std::uint64_t>(g * 4096),
-                    looped ? ProgramWriter::offset2() : nullptr) +
-                 "]");
+                 at(r.results + static_cast<std::uint64_t>(g * 4096), looped ? w.offset2() : nullptr) + "]");
     }
     if (looped)
         w.endLoop();
@@ -148,7 +145,7 @@ void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef
                                                       : "vmin.f32";
     // In loop mode, a register of results an iteration (every address moves by 4 KiB).
     const bool looped = loopsOver(w, c.padded / 1024, 4096);
-    const char* offset = looped ? ProgramWriter::offset() : nullptr;
+    const char* offset = looped ? w.offset() : nullptr;
     if (looped)
         w.beginLoop(c.padded / 1024, 4096);
     for (std::int64_t r = 0; r < (looped ? 1024 : c.padded); r += 1024) {
@@ -245,7 +242,7 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
         args.push_back(acc + static_cast<int>(i));
     // In loop mode, a register of results an iteration (every address moves by 4 KiB).
     const bool looped = loopsOver(w, padded / 1024, 4096);
-    const char* offset = looped ? ProgramWriter::offset() : nullptr;
+    const char* offset = looped ? w.offset() : nullptr;
     if (looped)
         w.beginLoop(padded / 1024, 4096);
     for (std::int64_t r = 0; r < (looped ? 1024 : padded); r += 1024) {

@@ -391,12 +391,30 @@ private slots:
         }
         QVERIFY(firstPop >= 0 && thirdMatmul > firstPop);
 
-        // Left alone: DMA, sync, regions, strided and register-based addresses, a written bundle.
+        // Left alone: DMA, sync, regions, strided addresses, a written bundle.
         for (const char* insn :
              {"dma.start vmem[0], hbm[0], 64, 1", "sync.wait 1, 1", "region.end", "vld.s v1, [0], s1",
-              "vld v1, [s2 + 0]", "vadd.f32 v1, v2, v3 ; vbcast v4, 1", "sld s1, [0]", "halt"})
+              "vadd.f32 v1, v2, v3 ; vbcast v4, 1", "sld s1, [0]", "halt"})
             QVERIFY2(!p.add(insn), insn);
         QCOMPARE(p.pending(), std::size_t(0));
+
+        // Through a loop's registers (each buffer its own): a store and a load of the same offset from the
+        // same register stay in order; through another register, or at a fixed address, they do not
+        // overlap; the register's increment comes no earlier than its last use.
+        for (const char* insn : {"vst v1, [s30 + 4096]", "vld v2, [s30 + 4096]", "vld v3, [s29 + 4096]",
+                                 "vld v4, [4096]", "sadd s30, s30, 8192"})
+            QVERIFY2(p.add(insn), insn);
+        const std::vector<std::string> r = p.flush();
+        const auto placedAt = [&](const char* text) {
+            for (std::size_t i = 0; i < r.size(); ++i)
+                if (r[i].find(text) != std::string::npos)
+                    return static_cast<int>(i);
+            return -1;
+        };
+        QVERIFY(placedAt("vld v2, [s30 + 4096]") > placedAt("vst v1, [s30 + 4096]"));
+        QVERIFY(placedAt("vld v3, [s29 + 4096]") < placedAt("vld v2, [s30 + 4096]"));
+        QVERIFY(placedAt("vld v4, [4096]") >= 0);
+        QVERIFY(placedAt("sadd s30") >= placedAt("vld v2, [s30 + 4096]"));
     }
 };
 

@@ -85,14 +85,18 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<qint64>("vmem");
         QTest::addColumn<int>("loops");
-        // 300 rows: 38 tiles, 2 iterations in each of the 3 K blocks.
-        QTest::newRow("K in 3 blocks, 300 rows")
-            << dotModule({300, 300}, {300, 100}, "contracting_dims = [1] x [0]", {300, 100}) << qint64(0)
+        // 400 rows: 50 tiles, 3 iterations in each of the 3 K blocks (16 tiles before, at least 8 after).
+        QTest::newRow("K in 3 blocks, 400 rows")
+            << dotModule({400, 300}, {300, 100}, "contracting_dims = [1] x [0]", {400, 100}) << qint64(0)
             << 3;
+        // K in 8 blocks: the middle five (the third to the seventh) are a loop around the tiles' loop.
+        QTest::newRow("K in 8 blocks, the middle ones looped")
+            << dotModule({400, 1024}, {1024, 64}, "contracting_dims = [1] x [0]", {400, 64}) << qint64(0)
+            << 4;
         // Two batches and two N blocks: a loop in every (batch, N block, K block).
         QTest::newRow("batched, two N blocks")
-            << dotModule({2, 300, 64}, {2, 64, 200},
-                         "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {2, 300, 200})
+            << dotModule({2, 400, 64}, {2, 64, 200},
+                         "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {2, 400, 200})
             << qint64(0) << 4;
         // Tiled for a small VMEM too: each row tile of M has its own loops.
         QTest::newRow("tiled rows of M in 512 KiB")
