@@ -148,7 +148,7 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && m_loops_.empty())
+    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && m_open.empty())
         lowerFail("a DMA addressed through the loop's offset outside a loop (a lowering bug)");
     const auto address = [this](std::uint64_t a, LoopOffset by) {
         if (by == LoopOffset::None)
@@ -170,19 +170,19 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
 void ProgramWriter::waitAll(const DmaStream& s)
 {
     const auto count = m_flagCount[static_cast<std::size_t>(s.flag)];
-    if (m_loops_.empty()) {
+    if (m_open.empty()) {
         bundle("sync.wait " + std::to_string(s.flag) + ", " + std::to_string(count));
         return;
     }
     // In a loop the count grows from one iteration to the next: a register holds it (s25 down to s10).
     std::size_t used = 0;
-    for (const Loop& loop : m_loops_)
+    for (const Loop& loop : m_open)
         used += loop.waits.size();
     const int reg = kFirstWaitRegister - static_cast<int>(used);
     if (reg < kLastWaitRegister)
         lowerFail("a loop body with more than " + std::to_string(kFirstWaitRegister - kLastWaitRegister + 1) +
                   " waits (a lowering bug)");
-    m_loops_.back().waits.push_back({reg, s.flag, count});
+    m_open.back().waits.push_back({reg, s.flag, count});
     bundle("sync.wait " + std::to_string(s.flag) + ", s" + std::to_string(reg));
 }
 
@@ -191,7 +191,7 @@ void ProgramWriter::fill(const std::string& vreg, std::uint64_t address, std::ui
     constexpr std::uint64_t kStores = 16, kRegister = 4096;
     const std::uint64_t stores = (bytes + kRegister - 1) / kRegister;
     std::uint64_t done = 0;
-    if (m_loops && m_loops_.empty() && stores >= 4 * kStores) {
+    if (m_loops && m_open.empty() && stores >= 4 * kStores) {
         const auto iterations = static_cast<std::int64_t>(stores / kStores);
         beginLoop(iterations, static_cast<std::int64_t>(kStores * kRegister));
         for (std::uint64_t k = 0; k < kStores; ++k)
@@ -211,23 +211,23 @@ bool ProgramWriter::loopFits(std::int64_t iterations, std::int64_t step)
 
 const char* ProgramWriter::offset() const
 {
-    return kOffset[m_loops_.empty() ? 0 : m_loops_.size() - 1];
+    return kOffset[m_open.empty() ? 0 : m_open.size() - 1];
 }
 
 const char* ProgramWriter::offset2() const
 {
-    return kOffset2[m_loops_.empty() ? 0 : m_loops_.size() - 1];
+    return kOffset2[m_open.empty() ? 0 : m_open.size() - 1];
 }
 
 void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2,
                               const std::string& startFrom)
 {
-    if (m_loops_.size() >= 2)
+    if (m_open.size() >= 2)
         lowerFail("loops three deep (a lowering bug)");
-    if (!startFrom.empty() && (m_loops_.empty() || startFrom != kOffset[0]))
+    if (!startFrom.empty() && (m_open.empty() || startFrom != kOffset[0]))
         lowerFail("a loop starting from a register other than its outer loop's offset (a lowering bug)");
     if (!startFrom.empty() &&
-        static_cast<double>(m_loops_.back().iterations) * static_cast<double>(m_loops_.back().step) +
+        static_cast<double>(m_open.back().iterations) * static_cast<double>(m_open.back().step) +
                 static_cast<double>(iterations) * static_cast<double>(step) >=
             4294967296.0)
         lowerFail("nested loops whose offsets together do not fit a 32-bit register");
@@ -242,17 +242,17 @@ void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::i
     loop.step2 = step2;
     loop.codeAt = m_code.size();
     loop.flagsAt = m_flagCount;
-    loop.level = static_cast<int>(m_loops_.size());
+    loop.level = static_cast<int>(m_open.size());
     loop.startFrom = startFrom;
-    m_loops_.push_back(std::move(loop));
+    m_open.push_back(std::move(loop));
 }
 
 void ProgramWriter::endLoop()
 {
-    if (m_loops_.empty())
+    if (m_open.empty())
         lowerFail("endLoop without a loop (a lowering bug)");
-    const Loop loop = std::move(m_loops_.back());
-    m_loops_.pop_back();
+    const Loop loop = std::move(m_open.back());
+    m_open.pop_back();
     const auto level = static_cast<std::size_t>(loop.level);
     const std::string counter = kCounter[level], first = kOffset[level], second = kOffset2[level];
     // What one iteration adds to each flag.
@@ -329,7 +329,7 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride),
             addressing);
     };
-    if (m_loops && m_loops_.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
+    if (m_loops && m_open.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;
     std::vector<std::int64_t> index(dims.size(), 0);
     for (std::uint64_t n = 0; n < descriptors; ++n) {

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,19 +90,19 @@ public:
     // body with the increments and the branch, and puts the registers' first values before it; the flags'
     // expected counts then include every iteration. Registers: the outer (or only) loop's counter s31 and
     // offsets s30, s29; an inner loop's s28, s27, s26; waits' counts s25 down to s10.
-    // `vreg` stored over `bytes` of VMEM from `address` (4 KiB aligned), a register at a time; in loop mode a
-    // long fill is a loop of 16 stores an iteration.
-    void fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes);
-
     void beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2 = 0,
                    const std::string& startFrom = {});
     // Whether offsets of `iterations` x `step` fit the 32-bit registers that hold them.
     static bool loopFits(std::int64_t iterations, std::int64_t step);
     void endLoop();
-    bool inLoop() const { return !m_loops_.empty(); }
+    bool inLoop() const { return !m_open.empty(); }
     // The innermost open loop's offset registers; with none open, those of the next loop begun.
     const char* offset() const;
     const char* offset2() const;
+
+    // `vreg` stored over `bytes` of VMEM from `address` (4 KiB aligned), a register at a time; in loop mode a
+    // long fill is a loop of 16 stores an iteration.
+    void fill(const std::string& vreg, std::uint64_t address, std::uint64_t bytes);
 
     // HBM: a buffer for a tensor (or a scratch area), 512-byte aligned; its name appears in the views.
     std::uint64_t hbmBuffer(const std::string& name, std::uint64_t bytes, const std::string& dtype,
@@ -164,7 +163,7 @@ private:
 
     isa::MachineConfig m_machine;
     bool m_loops = false;
-    std::vector<Loop> m_loops_; // the loops being written, outermost first
+    std::vector<Loop> m_open; // the loops being written, outermost first
     int m_nextLoop = 0;
     BundlePacker m_packer;
     std::string m_header, m_code;
