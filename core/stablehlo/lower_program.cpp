@@ -43,6 +43,29 @@ constexpr int kFirstWaitRegister = 25;
 constexpr int kLastWaitRegister = 10;
 // A data movement of this many descriptors or more is looped in loop mode.
 constexpr std::uint64_t kLoopDescriptorsAtLeast = 32;
+
+// Calls fn(source offset, destination offset) for every index of `dims`, row-major.
+template <typename Fn> void forEachOffset(const std::vector<MoveDim>& dims, Fn&& fn)
+{
+    std::uint64_t count = 1;
+    for (const auto& d : dims)
+        count *= static_cast<std::uint64_t>(d.size);
+    std::vector<std::int64_t> index(dims.size(), 0);
+    for (std::uint64_t n = 0; n < count; ++n) {
+        std::int64_t srcOffset = 0, dstOffset = 0;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            srcOffset += index[i] * dims[i].srcStride;
+            dstOffset += index[i] * dims[i].dstStride;
+        }
+        fn(srcOffset, dstOffset);
+        for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+            const auto u = static_cast<std::size_t>(i);
+            if (++index[u] < dims[u].size)
+                break;
+            index[u] = 0;
+        }
+    }
+}
 } // namespace
 
 ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
@@ -331,21 +354,8 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
     };
     if (m_loops && m_open.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;
-    std::vector<std::int64_t> index(dims.size(), 0);
-    for (std::uint64_t n = 0; n < descriptors; ++n) {
-        std::int64_t srcOffset = 0, dstOffset = 0;
-        for (std::size_t i = 0; i < dims.size(); ++i) {
-            srcOffset += index[i] * dims[i].srcStride;
-            dstOffset += index[i] * dims[i].dstStride;
-        }
-        issue(srcOffset, dstOffset, {});
-        for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
-            const auto u = static_cast<std::size_t>(i);
-            if (++index[u] < dims[u].size)
-                break;
-            index[u] = 0;
-        }
-    }
+    forEachOffset(dims,
+                  [&](std::int64_t srcOffset, std::int64_t dstOffset) { issue(srcOffset, dstOffset, {}); });
 }
 
 // In loop mode, a movement's descriptors as loops over its largest dimension whose strides are not negative
@@ -371,29 +381,14 @@ bool ProgramWriter::moveInLoops(const std::vector<MoveDim>& dims, const IssueDes
                                    srcStep != 0 ? LoopOffset::Second : LoopOffset::None};
     std::vector<MoveDim> others = dims;
     others.erase(others.begin() + static_cast<std::ptrdiff_t>(best));
-    std::uint64_t combinations = 1;
-    for (const auto& d : others)
-        combinations *= static_cast<std::uint64_t>(d.size);
-    std::vector<std::int64_t> index(others.size(), 0);
-    for (std::uint64_t n = 0; n < combinations; ++n) {
-        std::int64_t srcBase = 0, dstBase = 0;
-        for (std::size_t i = 0; i < others.size(); ++i) {
-            srcBase += index[i] * others[i].srcStride;
-            dstBase += index[i] * others[i].dstStride;
-        }
+    forEachOffset(others, [&](std::int64_t srcBase, std::int64_t dstBase) {
         beginLoop(iterations, dstStep, srcStep);
         for (std::int64_t u = 0; u < engines; ++u)
             issue(srcBase + u * along.srcStride, dstBase + u * along.dstStride, addressing);
         endLoop();
         for (std::int64_t i = iterations * engines; i < along.size; ++i)
             issue(srcBase + i * along.srcStride, dstBase + i * along.dstStride, {});
-        for (int i = static_cast<int>(others.size()) - 1; i >= 0; --i) {
-            const auto u = static_cast<std::size_t>(i);
-            if (++index[u] < others[u].size)
-                break;
-            index[u] = 0;
-        }
-    }
+    });
     return true;
 }
 

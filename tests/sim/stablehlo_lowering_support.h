@@ -68,6 +68,21 @@ inline std::string moduleText(const std::vector<std::int64_t>& a, const std::vec
     return flat + body + "  return %r : " + resultType + "\n}\n";
 }
 
+// %r = a reduce_window of %a (shape given) with initial value `init` and a reducer of one `op`
+// ("stablehlo.maximum"), its window given by `attrs` in the generic form's properties, as a module.
+inline QString windowModule(const char* op, const char* init, const std::vector<std::int64_t>& shape,
+                            const std::string& attrs, const std::vector<std::int64_t>& out)
+{
+    return QString::fromStdString(
+        moduleText(shape, {},
+                   std::string("  %i = stablehlo.constant dense<") + init + "> : tensor<f32>\n" +
+                       "  %r = \"stablehlo.reduce_window\"(%a, %i) <{" + attrs + "}> ({\n" +
+                       "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %m = " + op +
+                       " %x, %y : tensor<f32>\n" + "    stablehlo.return %m : tensor<f32>\n  }) : (" +
+                       type(shape) + ", tensor<f32>) -> " + type(out) + "\n",
+                   type(out)));
+}
+
 // %r = a dot_general of %a and %b with `dims` ("contracting_dims = [1] x [0]"), as a module.
 inline QString dotModule(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
                          const std::string& dims, const std::vector<std::int64_t>& out)

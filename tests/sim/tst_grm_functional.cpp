@@ -136,8 +136,10 @@ private slots:
         QVERIFY2(!r.fault, r.fault ? r.fault->toString().c_str() : "");
         const auto a = test::generated(randomF32(11), static_cast<std::size_t>(m) * k);
         const auto b = test::generated(randomF32(12), static_cast<std::size_t>(k) * n);
-        const std::uint64_t cAddress = (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n) * 4;
-        const auto c = test::readFloats(r.finalState[0], isa::Space::Hbm, cAddress, static_cast<std::size_t>(m) * n);
+        const std::uint64_t cAddress =
+            (static_cast<std::uint64_t>(m) * k + static_cast<std::uint64_t>(k) * n) * 4;
+        const auto c =
+            test::readFloats(r.finalState[0], isa::Space::Hbm, cAddress, static_cast<std::size_t>(m) * n);
         double worst = 0.0;
         for (int i = 0; i < m; ++i)
             for (int j = 0; j < n; ++j) {
@@ -148,7 +150,8 @@ private slots:
                     magnitude += std::abs(p);
                 }
                 // f32 accumulation over k terms: a few ulps of the sum of magnitudes.
-                const double error = std::abs(double(c[std::size_t(i) * n + j]) - ref) / (magnitude * 1e-6 + 1e-30);
+                const double error =
+                    std::abs(double(c[std::size_t(i) * n + j]) - ref) / (magnitude * 1e-6 + 1e-30);
                 worst = std::max(worst, error);
             }
         QVERIFY2(worst < 1.0, std::to_string(worst).c_str());
@@ -172,7 +175,8 @@ private slots:
         QFETCH(int, batch);
         QFETCH(int, seq);
         QFETCH(int, heads);
-        auto t = workloads::generate("decode", variant.toStdString(), {{"batch", batch}, {"seq", seq}, {"heads", heads}});
+        auto t = workloads::generate("decode", variant.toStdString(),
+                                     {{"batch", batch}, {"seq", seq}, {"heads", heads}});
         QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
         events::EventStore store;
         sim::ReplayResult replayed = sim::replay(*t, {}, store);
@@ -185,7 +189,9 @@ private slots:
             return test::generated(g, count);
         };
         using Matrix = std::vector<std::vector<double>>;
-        const auto matrix = [](int rows, int cols) { return Matrix(std::size_t(rows), std::vector<double>(std::size_t(cols), 0.0)); };
+        const auto matrix = [](int rows, int cols) {
+            return Matrix(std::size_t(rows), std::vector<double>(std::size_t(cols), 0.0));
+        };
         // Tiles: element (r, c) of an 8-row activation is tile c / 128, offset r x 128 + c % 128.
         const auto fromTiles = [&](const std::vector<float>& v, int cols) {
             Matrix m = matrix(8, cols);
@@ -202,7 +208,8 @@ private slots:
             const int kb = rows / 128;
             for (int k = 0; k < rows; ++k)
                 for (int n = 0; n < cols; ++n)
-                    w[k][n] = v[(std::size_t(n / 128) * kb + std::size_t(k / 128)) * 16384 + std::size_t(k % 128) * 128 + std::size_t(n % 128)];
+                    w[k][n] = v[(std::size_t(n / 128) * kb + std::size_t(k / 128)) * 16384 +
+                                std::size_t(k % 128) * 128 + std::size_t(n % 128)];
             return w;
         };
         const auto multiply = [&](const Matrix& a, const Matrix& w) {
@@ -230,7 +237,9 @@ private slots:
                 std::vector<double> score(static_cast<std::size_t>(seq));
                 for (int s = 0; s < seq; ++s) {
                     for (int i = 0; i < 128; ++i)
-                        score[s] += qkv[b][h * 128 + i] * kt[std::size_t(s / 128) * 16384 + std::size_t(i) * 128 + std::size_t(s % 128)];
+                        score[s] +=
+                            qkv[b][h * 128 + i] *
+                            kt[std::size_t(s / 128) * 16384 + std::size_t(i) * 128 + std::size_t(s % 128)];
                     score[s] *= 0.08838834764831845;
                 }
                 const double top = *std::max_element(score.begin(), score.end());
@@ -262,8 +271,12 @@ private slots:
             qFatal("no buffer %s", name);
         };
         const trace::Buffer outBuffer = buffer("out"), kvBuffer = buffer("kv_new");
-        const Matrix got = fromTiles(test::readFloats(replayed.finalState[0], isa::Space::Hbm, outBuffer.address, std::size_t(d) * 8), d);
-        const Matrix kv = fromTiles(test::readFloats(replayed.finalState[0], isa::Space::Hbm, kvBuffer.address, std::size_t(d) * 16), 2 * d);
+        const Matrix got = fromTiles(
+            test::readFloats(replayed.finalState[0], isa::Space::Hbm, outBuffer.address, std::size_t(d) * 8),
+            d);
+        const Matrix kv = fromTiles(
+            test::readFloats(replayed.finalState[0], isa::Space::Hbm, kvBuffer.address, std::size_t(d) * 16),
+            2 * d);
         double worst = 0.0;
         for (int r = 0; r < batch; ++r)
             for (int c = 0; c < d; ++c)
@@ -288,7 +301,8 @@ private slots:
         QFETCH(QByteArray, variant);
         QFETCH(int, tile);
         constexpr int total = 256 << 10;
-        auto t = workloads::generate("smalltile", variant.toStdString(), {{"total_bytes", total}, {"tile_bytes", tile}});
+        auto t = workloads::generate("smalltile", variant.toStdString(),
+                                     {{"total_bytes", total}, {"tile_bytes", tile}});
         QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
         events::EventStore store;
         sim::ReplayResult r = sim::replay(*t, {}, store);

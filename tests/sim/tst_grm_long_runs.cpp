@@ -22,7 +22,9 @@ std::string longDelayThenDmas(int iterations, bool withDmas)
                     ".sreg s1, 0\n.sreg s2, 1\n";
     s += "delay:\n"
          "    smul s2, s2, 1 ; sadd s1, s1, 1\n"
-         "    scmp.lt s6, s1, " + std::to_string(iterations) + "\n"
+         "    scmp.lt s6, s1, " +
+         std::to_string(iterations) +
+         "\n"
          "    brnz s6, delay\n"
          "    smul s2, s2, 1\n"; // wait out the last multiply: the section starts on a whole cycle
     if (withDmas)
@@ -39,7 +41,8 @@ std::string longDelayThenDmas(int iterations, bool withDmas)
 struct SectionTiming
 {
     std::uint64_t totalCycles = 0;
-    std::vector<std::uint64_t> relative; // every DMA's start and end, every wait's end, minus the section start
+    std::vector<std::uint64_t>
+        relative; // every DMA's start and end, every wait's end, minus the section start
 };
 
 SectionTiming replayLongDelay(int iterations, bool withDmas)
@@ -78,8 +81,8 @@ class TestGrmLongRuns : public QObject
 private slots:
     void dmaTimeKeepsSubCycleResolutionAtAnyClock()
     {
-        for (const std::uint64_t base : {std::uint64_t{0}, std::uint64_t{1} << 25, std::uint64_t{1} << 52,
-                                         std::uint64_t{1} << 62}) {
+        for (const std::uint64_t base :
+             {std::uint64_t{0}, std::uint64_t{1} << 25, std::uint64_t{1} << 52, std::uint64_t{1} << 62}) {
             const sim::DmaTime t = sim::DmaTime::at(base).plus(1e-9);
             QVERIFY2(sim::DmaTime::at(base) < t, qPrintable(QString::number(base)));
             QCOMPARE(t.ceilCycle(), base + 1);
@@ -128,7 +131,8 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::newRow("livelock") << QStringLiteral("hang_dma_livelock.xasm");
-        QTest::newRow("clock 1 MHz wait loop") << QStringLiteral("hang_dma_livelock_clock1_dma_wait_loop.xasm");
+        QTest::newRow("clock 1 MHz wait loop")
+            << QStringLiteral("hang_dma_livelock_clock1_dma_wait_loop.xasm");
     }
     void fuzzFoundDmaLivelocksFinish()
     {
@@ -155,8 +159,9 @@ private slots:
         const sim::ReplayResult r = sim::replay(t.value(), options, store);
         QCOMPARE(r.status, sim::ReplayResult::Status::LimitReached);
         QCOMPARE(r.chips[0].bundles, std::uint64_t(50'000));
-        QVERIFY2(r.limitMessage.starts_with("the bundle limit (50,000 bundles); chip 0 still running at pc 0x"),
-                 r.limitMessage.c_str());
+        QVERIFY2(
+            r.limitMessage.starts_with("the bundle limit (50,000 bundles); chip 0 still running at pc 0x"),
+            r.limitMessage.c_str());
         // Both loop bundles ran 24,999 or 25,000 times; the first of the two is named.
         QVERIFY2(r.limitMessage.find("its most executed bundle pc 0x1 (`sadd s1, s1, 1`, 25,000 times)") !=
                      std::string::npos,

@@ -33,9 +33,13 @@ session::Session sampleSession(const trace::Trace& trace, int notes)
     s.trace = trace;
     s.source = "/traces/loop.xasm";
     s.replaySummary = {{"total_cycles", 1234}, {"mxu_utilization", 0.25}};
-    s.suggestions = {{"S1", "late-dma", "Issue the DMA at pc 2 earlier", session::SuggestionState::Applied,
+    s.suggestions = {{"S1",
+                      "late-dma",
+                      "Issue the DMA at pc 2 earlier",
+                      session::SuggestionState::Applied,
                       {{"verdict", "improves"}, {"gain_percent", 12.5}}},
-                     {"S2", "hbm-bandwidth", "What if HBM bandwidth doubled?", session::SuggestionState::Dismissed, nullptr},
+                     {"S2", "hbm-bandwidth", "What if HBM bandwidth doubled?",
+                      session::SuggestionState::Dismissed, nullptr},
                      {"S3", "single-engine", "Split the DMA", session::SuggestionState::Open, nullptr}};
     for (int i = 0; i < notes; ++i) {
         session::Annotation a;
@@ -138,21 +142,24 @@ private slots:
         setPragma(path, "PRAGMA user_version = 3");
         auto loaded = session::readSession(path);
         QVERIFY(!loaded.ok());
-        QVERIFY2(loaded.error().toString().find("written by a newer xpushark (container schema version 3") != std::string::npos,
+        QVERIFY2(loaded.error().toString().find("written by a newer xpushark (container schema version 3") !=
+                     std::string::npos,
                  loaded.error().toString().c_str());
 
         QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
         setPragma(path, "UPDATE session_meta SET value = '7' WHERE key = 'format_version'");
         loaded = session::readSession(path);
         QVERIFY(!loaded.ok());
-        QCOMPARE(loaded.error().toString(), path + ": table session_meta: session format version 7 is not one this build reads (1): "
-                                                   "please update xpushark");
+        QCOMPARE(loaded.error().toString(),
+                 path + ": table session_meta: session format version 7 is not one this build reads (1): "
+                        "please update xpushark");
 
         QVERIFY(session::writeSession(sampleSession(replayed->trace, 1), path).ok());
         setPragma(path, "UPDATE suggestion_states SET measurement = '{broken' WHERE id = 'S1'");
         loaded = session::readSession(path);
         QVERIFY(!loaded.ok());
-        QCOMPARE(loaded.error().toString(), path + ": table suggestion_states, row id=S1, column measurement: is not valid JSON");
+        QCOMPARE(loaded.error().toString(),
+                 path + ": table suggestion_states, row id=S1, column measurement: is not valid JSON");
     }
 
     void anInterruptedSaveKeepsThePreviousFile()
@@ -227,7 +234,8 @@ private slots:
         QTemporaryDir dir;
         const std::string notADirectory = dir.filePath(QStringLiteral("file")).toStdString();
         test::writeFile(notADirectory, "x");
-        const Status intoAFile = session::writeSession(sampleSession(replayed->trace, 2), notADirectory + "/s.xps");
+        const Status intoAFile =
+            session::writeSession(sampleSession(replayed->trace, 2), notADirectory + "/s.xps");
         QVERIFY(!intoAFile.ok());
         QVERIFY2(intoAFile.error().toString().starts_with(notADirectory + "/s.xps: "),
                  intoAFile.error().toString().c_str());
@@ -237,7 +245,8 @@ private slots:
             QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("ro")));
             QVERIFY(session::writeSession(sampleSession(replayed->trace, 2), path).ok());
             std::filesystem::permissions(dir.filePath(QStringLiteral("ro")).toStdString(),
-                                         std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+                                         std::filesystem::perms::owner_read |
+                                             std::filesystem::perms::owner_exec);
             const Status denied = session::writeSession(sampleSession(replayed->trace, 3), path);
             std::filesystem::permissions(dir.filePath(QStringLiteral("ro")).toStdString(),
                                          std::filesystem::perms::owner_all);

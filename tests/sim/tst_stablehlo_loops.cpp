@@ -118,8 +118,9 @@ private slots:
     }
 
     // Data movements of many descriptors: loops over their largest dimension whose strides are not
-    // negative, a DMA per engine an iteration, one loop per index of the other dimensions.
-    void movementDescriptorsLoop_data()
+    // negative, a DMA per engine an iteration, one loop per index of the other dimensions. Reductions: the
+    // combination of the gathered elements in loops.
+    void longKernelsLoop_data()
     {
         QTest::addColumn<QString>("text");
         const auto op = [](const std::vector<std::int64_t>& a, const std::string& body,
@@ -140,26 +141,9 @@ private slots:
             {200},
             "  %r = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<200xf32>) -> tensor<200x77xf32>\n",
             {200, 77});
-    }
-    void movementDescriptorsLoop()
-    {
-        QFETCH(QString, text);
-        std::string failure;
-        QVERIFY2(worstUlp(text.toStdString(), &failure, looped()) == 0, failure.c_str());
-        auto never = looped();
-        never.loops = CompileOptions::Loops::Never;
-        const auto [unrolled, none] = programShape(text.toStdString(), never);
-        const auto [bundles, branches] = programShape(text.toStdString(), looped());
-        QVERIFY2(
-            branches >= 1 && bundles < unrolled,
-            (std::to_string(bundles) + " bundles looped, " + std::to_string(unrolled) + " unrolled").c_str());
-    }
+        // Reductions: the combination of the gathered elements, a register of results (or a group of 8 rows)
+        // an iteration, for each of the three layouts.
 
-    // Reductions: the combination of the gathered elements, a register of results (or a group of 8 rows)
-    // an iteration, for each of the three layouts.
-    void reductionsCombineInLoops_data()
-    {
-        QTest::addColumn<QString>("text");
         const auto reduce = [](const std::vector<std::int64_t>& a, const char* reducer, const char* init,
                                const std::string& dims, const std::vector<std::int64_t>& out) {
             return QString::fromStdString(
@@ -178,7 +162,7 @@ private slots:
         // Rows of 5,000 lanes: the row layout, 100 rows in 13 groups of 8.
         QTest::newRow("rows: maxima of 5,000") << reduce({100, 5000}, "maximum", "-1000.0", "[1]", {100});
     }
-    void reductionsCombineInLoops()
+    void longKernelsLoop()
     {
         QFETCH(QString, text);
         std::string failure;

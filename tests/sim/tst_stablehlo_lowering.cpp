@@ -212,34 +212,24 @@ private slots:
         // 5,000 elements a row: past what the register-block layout holds in VMEM, so rows along the lanes.
         QTest::newRow("reduce add, lane layout")
             << reduce("stablehlo.add", "0.0", {2, 5000}, "[1]", {2}) << 0;
-        const auto window = [](const char* op, const char* init, const std::vector<std::int64_t>& shape,
-                               const std::string& attrs, const std::vector<std::int64_t>& out) {
-            return QString::fromStdString(
-                moduleText(shape, {},
-                           std::string("  %i = stablehlo.constant dense<") + init + "> : tensor<f32>\n" +
-                               "  %r = \"stablehlo.reduce_window\"(%a, %i) <{" + attrs + "}> ({\n" +
-                               "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %m = " + op +
-                               " %x, %y : tensor<f32>\n" + "    stablehlo.return %m : tensor<f32>\n  }) : (" +
-                               type(shape) + ", tensor<f32>) -> " + type(out) + "\n",
-                           type(out)));
-        };
         QTest::newRow("max pool 3x3, stride 2, padded")
-            << window("stablehlo.maximum", "0xFF800000", {1, 9, 9, 2},
-                      "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
-                      "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
-                      {1, 5, 5, 2})
+            << windowModule(
+                   "stablehlo.maximum", "0xFF800000", {1, 9, 9, 2},
+                   "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                   "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
+                   {1, 5, 5, 2})
             << 0;
         QTest::newRow("cumulative sum: padding holds a non-identity initial value")
-            << window("stablehlo.add", "1.5", {8, 3},
-                      "window_dimensions = array<i64: 8, 1>, padding = dense<[[7, 0], [0, 0]]> : "
-                      "tensor<2x2xi64>",
-                      {8, 3})
+            << windowModule("stablehlo.add", "1.5", {8, 3},
+                            "window_dimensions = array<i64: 8, 1>, padding = dense<[[7, 0], [0, 0]]> : "
+                            "tensor<2x2xi64>",
+                            {8, 3})
             << 0;
         QTest::newRow("window with base and window dilation")
-            << window("stablehlo.minimum", "0x7F800000", {5, 6},
-                      "window_dimensions = array<i64: 2, 2>, base_dilations = array<i64: 2, 1>, "
-                      "window_dilations = array<i64: 1, 2>",
-                      {8, 4})
+            << windowModule("stablehlo.minimum", "0x7F800000", {5, 6},
+                            "window_dimensions = array<i64: 2, 2>, base_dilations = array<i64: 2, 1>, "
+                            "window_dilations = array<i64: 1, 2>",
+                            {8, 4})
             << 0;
         const auto conv = [](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
                              const std::string& spec, const std::vector<std::int64_t>& out) {

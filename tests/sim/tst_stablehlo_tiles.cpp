@@ -128,28 +128,10 @@ private slots:
                   "tensor<200x60xf32>\n",
                   {200, 60})
             << 2;
-    }
-    void movementsLeaveInSlabsThatFit()
-    {
-        QFETCH(QString, text);
-        QFETCH(int, slabsAtLeast);
-        std::string failure;
-        std::size_t roomy = 0, tight = 0;
-        QVERIFY2(worstUlp(text.toStdString(), &failure, {}, &roomy) == 0, failure.c_str());
-        CompileOptions small;
-        small.machine.vmemBytes = 16 << 10;
-        QVERIFY2(worstUlp(text.toStdString(), &failure, small, &tight) == 0, failure.c_str());
-        QVERIFY2(tight >= roomy + static_cast<std::size_t>(slabsAtLeast),
-                 (std::to_string(roomy) + " DMAs whole, " + std::to_string(tight) + " in slabs").c_str());
-    }
+        // A pad larger than VMEM fills and assembles one slab of its result at a time: slabs that are all
+        // padding (a negative or interior pad), cropped edges, and slabs inside the second dimension when one
+        // index of the first does not fit.
 
-    // A pad larger than VMEM fills and assembles one slab of its result at a time: slabs that are all padding
-    // (a negative or interior pad), cropped edges, and slabs inside the second dimension when one index of
-    // the first does not fit.
-    void padsLeaveInSlabsThatFit_data()
-    {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<int>("slabsAtLeast");
         const auto pad = [](const std::vector<std::int64_t>& a, const std::string& widths,
                             const std::vector<std::int64_t>& out) {
             return QString::fromStdString(moduleText(a, {},
@@ -169,7 +151,7 @@ private slots:
         QTest::newRow("cropped on both sides")
             << pad({90, 70}, "low = [-5, -3], high = [-4, 2], interior = [0, 0]", {81, 69}) << 2;
     }
-    void padsLeaveInSlabsThatFit()
+    void movementsLeaveInSlabsThatFit()
     {
         QFETCH(QString, text);
         QFETCH(int, slabsAtLeast);
@@ -248,34 +230,25 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<qint64>("vmem");
-        const auto window = [](const char* op, const char* init, const std::vector<std::int64_t>& shape,
-                               const std::string& attrs, const std::vector<std::int64_t>& out) {
-            return QString::fromStdString(
-                moduleText(shape, {},
-                           std::string("  %i = stablehlo.constant dense<") + init + "> : tensor<f32>\n" +
-                               "  %r = \"stablehlo.reduce_window\"(%a, %i) <{" + attrs + "}> ({\n" +
-                               "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %m = " + op +
-                               " %x, %y : tensor<f32>\n" + "    stablehlo.return %m : tensor<f32>\n  }) : (" +
-                               type(shape) + ", tensor<f32>) -> " + type(out) + "\n",
-                           type(out)));
-        };
         // 3,200 outputs of 512-byte rows: 3.3 MB against 256 KiB, slabs of rows of one image.
         QTest::newRow("max pool 3x3, stride 2, padded")
-            << window("stablehlo.maximum", "0xFF800000", {2, 40, 40, 4},
-                      "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
-                      "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
-                      {2, 20, 20, 4})
+            << windowModule(
+                   "stablehlo.maximum", "0xFF800000", {2, 40, 40, 4},
+                   "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                   "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
+                   {2, 20, 20, 4})
             << qint64(256 << 10);
         QTest::newRow("sum pool 2x2 with window dilation, unpadded")
-            << window("stablehlo.add", "0.0", {1, 50, 60, 4},
-                      "window_dimensions = array<i64: 1, 2, 2, 1>, window_dilations = array<i64: 1, 2, 3, 1>",
-                      {1, 48, 57, 4})
+            << windowModule(
+                   "stablehlo.add", "0.0", {1, 50, 60, 4},
+                   "window_dimensions = array<i64: 1, 2, 2, 1>, window_dilations = array<i64: 1, 2, 3, 1>",
+                   {1, 48, 57, 4})
             << qint64(192 << 10);
         QTest::newRow("min with base dilation and padding, slabs inside a row")
-            << window("stablehlo.minimum", "0x7F800000", {3, 30, 200},
-                      "window_dimensions = array<i64: 1, 2, 3>, base_dilations = array<i64: 1, 2, 1>, "
-                      "padding = dense<[[0, 0], [1, 0], [1, 1]]> : tensor<3x2xi64>",
-                      {3, 59, 200})
+            << windowModule("stablehlo.minimum", "0x7F800000", {3, 30, 200},
+                            "window_dimensions = array<i64: 1, 2, 3>, base_dilations = array<i64: 1, 2, 1>, "
+                            "padding = dense<[[0, 0], [1, 0], [1, 1]]> : tensor<3x2xi64>",
+                            {3, 59, 200})
             << qint64(128 << 10);
     }
     void reduceWindowsRunInSlabsOfOutputs()
