@@ -530,6 +530,18 @@ private slots:
         QVERIFY(waitDone(w));
         QVERIFY(w.summary()->headline().contains(QStringLiteral("cycles")));
 
+        // The disassembly names a branch target by its label, as a listing does: the tile loop's head runs
+        // once a tile.
+        std::uint32_t loopPc = 0;
+        for (const auto& label : w.session()->run()->trace->chips.front().symbols.labels)
+            if (label.name == "loop")
+                loopPc = label.pc;
+        const ui::DisassemblyModel* listing = w.disassembly()->model();
+        const QString head =
+            listing->index(listing->rowOfPc(loopPc), ui::DisassemblyModel::Bundle).data().toString();
+        QVERIFY2(loopPc > 0 && head.startsWith(QStringLiteral("loop:  region.begin")), qPrintable(head));
+        QCOMPARE(listing->activity(listing->rowOfPc(loopPc)).executions, std::uint64_t{16});
+
         // The heatmap: the cell a DMA wrote selects that DMA and the instructions that read it.
         auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
         events::DmaRecord load;

@@ -3,6 +3,8 @@
 #include "session/replay_session.h"
 #include "views/event_text.h"
 
+#include <QHash>
+
 namespace xps::ui {
 
 void DisassemblyModel::setRun(const Run* run, int chip)
@@ -21,6 +23,10 @@ void DisassemblyModel::setRun(const Run* run, int chip)
         std::vector<QString> open;
         std::size_t line = 0; // source lines are sorted by pc
         QString source;
+        // A branch target shows its labels before its bundle, as a listing does (a loop's head: "loop_0: ").
+        QHash<std::uint32_t, QString> labels;
+        for (const auto& label : c.symbols.labels)
+            labels[label.pc] += QString::fromStdString(label.name) + QStringLiteral(":  ");
         for (std::uint32_t pc = 0; pc < c.program.bundles.size(); ++pc) {
             while (line < c.symbols.sourceLines.size() && c.symbols.sourceLines[line].pc <= pc) {
                 const auto& l = c.symbols.sourceLines[line++];
@@ -30,7 +36,7 @@ void DisassemblyModel::setRun(const Run* run, int chip)
                     QLatin1Char(':') + QString::number(l.line);
             }
             m_sources.push_back(source);
-            m_text.push_back(bundleText(*run->trace, chip, pc));
+            m_text.push_back(labels.value(pc) + bundleText(*run->trace, chip, pc));
             for (const isa::Instruction& insn : c.program.bundles[pc].instructions)
                 if (insn.opcode == isa::Opcode::RegionBegin)
                     open.push_back(
