@@ -87,13 +87,14 @@ commands:
                              into an xpu-v1 trace: one region per op, the .mlir line on every bundle;
                              kernels are unrolled, and written as counted loops when the unrolled
                              program outgrows instruction memory (--loops auto; always, never force)
-  check MODEL.mlir... [--json] [--engine replay|reference]
+  check MODEL.mlir... [--json] [--engine replay|reference] [--loops auto|always|never]
                              compile the module, replay it in full mode and evaluate every check it
                              carries on the replayed tensors (custom_call @check.expect_close /
                              expect_almost_eq / expect_eq / eq, and the check dialect of StableHLO's
                              interpreter tests); --engine reference evaluates with the reference
                              interpreter instead; exit 0 only when all hold, 1 with each failing
-                             check, its tolerance and worst element otherwise (docs/stablehlo.md)
+                             check, its tolerance and worst element otherwise; --loops as for
+                             compile, to hold the looped code to the checks too (docs/stablehlo.md)
   estimate MODEL.mlir [--machine M.json] [--json]
                              compile and replay in timing mode; the predicted time in microseconds per
                              op region and in total (--json: total_us, regions[].us; docs/calibration.md)

@@ -1,6 +1,7 @@
 // StableHLO modules (.mlir) in the CLI: `check` evaluates a module's checks; `info` describes a module.
 
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -46,11 +47,34 @@ nlohmann::json outcomeJson(const shlo::CheckOutcome& c)
 
 // The checks of one module, evaluated by the engine asked for: the compiled program replayed on the GRM,
 // or the reference interpreter.
-Result<shlo::ModuleCheck> checkWith(const std::string& engine, const shlo::Module& module, std::string& note)
+// `--loops MODE`: when the lowering writes long kernels as counted loops.
+std::optional<shlo::CompileOptions::Loops> loopsMode(const std::string& mode)
+{
+    if (mode == "auto")
+        return shlo::CompileOptions::Loops::WhenNeeded;
+    if (mode == "always")
+        return shlo::CompileOptions::Loops::Always;
+    if (mode == "never")
+        return shlo::CompileOptions::Loops::Never;
+    return std::nullopt;
+}
+
+// The branches a compiled program loops with (the lowering branches only to close a counted loop).
+std::size_t loopsIn(const trace::Trace& trace)
+{
+    std::size_t loops = 0;
+    for (const auto& bundle : trace.chips.at(0).program.bundles)
+        for (const auto& insn : bundle.instructions)
+            loops += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
+    return loops;
+}
+
+Result<shlo::ModuleCheck> checkWith(const std::string& engine, const shlo::Module& module,
+                                    const shlo::CompileOptions& options, std::string& note)
 {
     if (engine == "reference")
         return shlo::checkModule(module);
-    auto compiled = shlo::compileModule(module);
+    auto compiled = shlo::compileModule(module, options);
     if (!compiled)
         return compiled.error();
     // A module without checks (a model as JAX exports it) is held to the reference interpreter instead.
@@ -61,8 +85,11 @@ Result<shlo::ModuleCheck> checkWith(const std::string& engine, const shlo::Modul
     auto replayed = sim::replayAndCheck(module, *compiled, !hasChecks);
     if (!replayed)
         return replayed.error();
-    note = std::to_string(compiled->kernels) + " kernels, " + std::to_string(replayed->bundles) +
-           " bundles, " + std::to_string(replayed->cycles) + " cycles on the GRM";
+    const std::size_t loops = loopsIn(compiled->trace);
+    note = std::to_string(compiled->kernels) + " kernels, " +
+           (loops > 0 ? "long kernels as " + std::to_string(loops) + " loops, " : std::string()) +
+           std::to_string(replayed->bundles) + " bundles, " + std::to_string(replayed->cycles) +
+           " cycles on the GRM";
     return std::move(replayed->check);
 }
 
@@ -70,11 +97,18 @@ int runCheck(const std::vector<std::string>& args, Streams io)
 {
     bool json = false;
     std::string engine = "replay";
+    shlo::CompileOptions options;
     std::vector<std::string> files;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--json") {
             json = true;
+        } else if (a == "--loops") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            const auto loops = loopsMode(mode);
+            if (!loops)
+                return usageError(io, "check: --loops takes auto, always or never, not '" + mode + "'");
+            options.loops = *loops;
         } else if (a == "--engine") {
             if (i + 1 >= args.size())
                 return usageError(io, "check: --engine needs replay or reference");
@@ -107,7 +141,7 @@ int runCheck(const std::vector<std::string>& args, Streams io)
             entry["checks"] = nlohmann::json::array();
             for (const auto& module : *modules) {
                 std::string note;
-                auto result = checkWith(engine, module, note);
+                auto result = checkWith(engine, module, options, note);
                 if (!result) {
                     filePasses = false;
                     entry["error"] = result.error().toString();
@@ -167,14 +201,10 @@ int runCompile(const std::vector<std::string>& args, Streams io)
         const auto& a = args[i];
         if (a == "--loops") {
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
-            if (mode == "auto")
-                options.loops = shlo::CompileOptions::Loops::WhenNeeded;
-            else if (mode == "always")
-                options.loops = shlo::CompileOptions::Loops::Always;
-            else if (mode == "never")
-                options.loops = shlo::CompileOptions::Loops::Never;
-            else
+            const auto loops = loopsMode(mode);
+            if (!loops)
                 return usageError(io, "compile: --loops takes auto, always or never, not '" + mode + "'");
+            options.loops = *loops;
             continue;
         }
         if ((a == "-o" || a == "--output" || a == "--machine") && i + 1 >= args.size())
@@ -211,12 +241,9 @@ int runCompile(const std::vector<std::string>& args, Streams io)
         return inputError(io, compiled.error());
     if (auto saved = trace::saveTrace(compiled->trace, output); !saved)
         return inputError(io, saved.error());
-    const auto& bundles = compiled->trace.chips.at(0).program.bundles;
-    std::size_t loops = 0; // the lowering branches only to close a counted loop
-    for (const auto& bundle : bundles)
-        for (const auto& insn : bundle.instructions)
-            loops += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
-    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, " << bundles.size() << " bundles"
+    const std::size_t loops = loopsIn(compiled->trace);
+    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, "
+           << compiled->trace.chips.at(0).program.bundles.size() << " bundles"
            << (loops > 0 ? " (long kernels as " + std::to_string(loops) + " loops)" : std::string()) << ", "
            << compiled->checks.size() << " checks bound to output buffers\n";
     return kExitOk;

@@ -161,6 +161,14 @@ private slots:
         QVERIFY2(r.out.find("62 kernels, ") != std::string::npos &&
                      r.out.find(" loops), ") != std::string::npos,
                  r.out.c_str());
+        // check holds the looped code to the module's checks as well.
+        r = cli({QStringLiteral("check"),
+                 QString::fromStdString(test::sourceDir() + "/resources/samples/transformer_block.mlir"),
+                 QStringLiteral("--loops"), QStringLiteral("always")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("62 kernels, long kernels as ") != std::string::npos &&
+                     r.out.find("1 of 1 checks hold") != std::string::npos,
+                 r.out.c_str());
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("--loops"),
                  QStringLiteral("sometimes"), QStringLiteral("-o"), out});
         QCOMPARE(r.exitCode, 2);
