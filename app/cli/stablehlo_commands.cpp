@@ -107,7 +107,9 @@ int runCheck(const std::vector<std::string>& args, Streams io)
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
             const auto loops = loopsMode(mode);
             if (!loops)
-                return usageError(io, "check: --loops takes auto, always or never, not '" + mode + "'");
+                return usageError(io, mode.empty()
+                                          ? std::string("check: --loops needs auto, always or never")
+                                          : "check: --loops takes auto, always or never, not '" + mode + "'");
             options.loops = *loops;
         } else if (a == "--engine") {
             if (i + 1 >= args.size())
@@ -203,7 +205,9 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
             const auto loops = loopsMode(mode);
             if (!loops)
-                return usageError(io, "compile: --loops takes auto, always or never, not '" + mode + "'");
+                return usageError(
+                    io, mode.empty() ? std::string("compile: --loops needs auto, always or never")
+                                     : "compile: --loops takes auto, always or never, not '" + mode + "'");
             options.loops = *loops;
             continue;
         }

@@ -440,17 +440,20 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     s.rs = byteStrides(rhs.type.shape);
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
     // instruction memory is refused before any of it is written.
-    // In loop mode each (batch, N block, K block) writes at most about 48 tiles' code.
-    const double tilesWritten = w.loops() ? std::min<double>(static_cast<double>((s.M + 7) / 8), 48.0)
-                                          : static_cast<double>((s.M + 7) / 8);
+    // In loop mode each K block written has at most about 48 tiles' code, and a (batch, N block) whose K
+    // blocks loop (five or more, with tiles enough for the tiles' loop: emitTile) writes four of them.
+    const std::int64_t tiles = (s.M + 7) / 8;
+    const double tilesWritten =
+        w.loops() ? std::min<double>(static_cast<double>(tiles), 48.0) : static_cast<double>(tiles);
+    const double blocksWritten = w.loops() && s.KB >= 5 && tiles >= 40 ? 4.0 : static_cast<double>(s.KB);
     const double matmuls =
-        static_cast<double>(s.B) * static_cast<double>(s.NB) * static_cast<double>(s.KB) * tilesWritten;
+        static_cast<double>(s.B) * static_cast<double>(s.NB) * blocksWritten * tilesWritten;
     if (matmuls > static_cast<double>(w.machine().imemBundles))
-        instructionMemoryFail(
-            "dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
-            " mxu.mm bundles; the machine's instruction memory holds " +
-            std::to_string(w.machine().imemBundles) +
-            (w.loops() ? " (rows of M in loops, the rest unrolled)" : " (code is unrolled)"));
+        instructionMemoryFail("dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
+                              " mxu.mm bundles; the machine's instruction memory holds " +
+                              std::to_string(w.machine().imemBundles) +
+                              (w.loops() ? " (rows of M and K blocks in loops, batches and N blocks unrolled)"
+                                         : " (code is unrolled)"));
     const DotTile first = planTile(s, w.vmemAvailable() / 4096 * 4096);
     DotBuffers buffers;
     const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);

@@ -174,6 +174,10 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
                  std::string("xpushark-cli: compile: --loops takes auto, always or never, not 'sometimes'"));
+        r = cli({QStringLiteral("check"), model("mlp_relu.mlir"), QStringLiteral("--loops")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: check: --loops needs auto, always or never"));
     }
 
     void infoDescribesAModule()

@@ -47,14 +47,11 @@ ProfileTimelineView::ProfileTimelineView(ProfileDocument* document, QWidget* par
 
 int ProfileTimelineView::gutter() const
 {
-    if (m_gutterFont != font().key())
-        fitGutter();
     return m_gutter > 0 ? m_gutter : fontMetrics().horizontalAdvance(QLatin1Char('M')) * 22;
 }
 
-void ProfileTimelineView::fitGutter() const
+void ProfileTimelineView::fitGutter()
 {
-    m_gutterFont = font().key();
     // As wide as the longest label (and the axis's "… visible"), between 10 and 22 'M's: a fixed 22 left
     // 330 px of a 1920 px screen to labels of 15 characters in presentation mode; longer ones are elided.
     const QFontMetrics metrics = fontMetrics();
@@ -540,6 +537,10 @@ void ProfileTimelineView::keyPressEvent(QKeyEvent* event)
 
 bool ProfileTimelineView::event(QEvent* event)
 {
+    if (event->type() == QEvent::FontChange) { // presentation mode: wider labels (gutter() is read per slice)
+        fitGutter();
+        update();
+    }
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         const std::uint32_t s = sliceAt(help->pos());

@@ -57,7 +57,7 @@ protected:
 
 private:
     void rebuild();
-    void fitGutter() const;
+    void fitGutter();
     void updateScrollRange();
     int rowHeight(int row) const;
     int rowTop(int row) const; // in content coordinates (before scrolling)
@@ -84,9 +84,7 @@ private:
     profile::Nanos m_pressFrom = 0, m_pressTo = 0;
     bool m_dragging = false;
     int m_paintedRows = 0;
-    // Fitted to the labels in the font it was measured with (fitGutter): refitted when the font changes.
-    mutable int m_gutter = 0;
-    mutable QString m_gutterFont;
+    int m_gutter = 0; // fitted to the labels (fitGutter), again when the font changes; 0 until there are rows
 };
 
 } // namespace xps::ui
