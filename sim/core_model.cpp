@@ -131,6 +131,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             dd.dstStride = o[7].present() ? scalarOperand(m_state, o[7]) : 0;
             dd.chunkBytes = o[8].present() ? static_cast<std::uint64_t>(o[8].value) : 0;
             dd.longWay = o[10].present() && o[10].value != 0;
+            dd.convert = static_cast<std::uint8_t>(
+                o[11].present() ? std::clamp<std::int64_t>(o[11].value, 0, 255) : 0); // issue() refuses > 4
             m_dma.issue(dd, t);
             break;
         }

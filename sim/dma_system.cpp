@@ -1,12 +1,40 @@
 #include "dma_system.h"
 
 #include "isa/topology.h"
+#include "util/half_float.h"
 #include "util/text.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace xps::sim {
+
+namespace {
+
+// dma.start cvt=: the elements of `in` (2-byte for 1 and 2, 4-byte for 3 and 4) converted into `out`.
+void convertElements(std::uint8_t convert, const std::vector<std::uint8_t>& in,
+                     std::vector<std::uint8_t>& out)
+{
+    const bool widen = convert <= 2;
+    const std::size_t elements = in.size() / (widen ? 2 : 4);
+    out.resize(elements * (widen ? 4 : 2));
+    for (std::size_t i = 0; i < elements; ++i) {
+        if (widen) {
+            std::uint16_t h = 0;
+            std::memcpy(&h, in.data() + 2 * i, 2);
+            const std::uint32_t f = convert == 1 ? half::f16ToF32(h) : half::bf16ToF32(h);
+            std::memcpy(out.data() + 4 * i, &f, 4);
+        } else {
+            std::uint32_t f = 0;
+            std::memcpy(&f, in.data() + 4 * i, 4);
+            const std::uint16_t h = convert == 3 ? half::f32ToF16(f) : half::f32ToBf16(f);
+            std::memcpy(out.data() + 2 * i, &h, 2);
+        }
+    }
+}
+
+} // namespace
 
 DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips,
                      events::EventStore& store, bool copyPayload)
@@ -38,21 +66,34 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     // DMA ids and chunk counts are 32-bit in the event records: refuse rather than wrap.
     if (m_nextId == UINT32_MAX)
         throw SimFault{"more than 4,294,967,295 DMAs in one replay: DMA ids are 32-bit"};
+    // A converting copy reads elements of one size and writes another: each side's row has its own bytes.
+    if (d.convert > 4)
+        throw SimFault{"invalid DMA descriptor: cvt=" + std::to_string(d.convert) +
+                       " is not a conversion (0 none, 1 f16->f32, 2 bf16->f32, 3 f32->f16, 4 f32->bf16)"};
+    const std::uint8_t srcElement = d.convert == 0 ? 1 : d.convert <= 2 ? 2 : 4;
+    const std::uint8_t dstElement = d.convert == 0 ? 1 : d.convert <= 2 ? 4 : 2;
+    if (d.rowBytes % srcElement != 0)
+        throw SimFault{"invalid DMA descriptor: cvt=" + std::to_string(d.convert) + " reads " +
+                       std::to_string(srcElement) + "-byte elements, but bytes per row (" +
+                       std::to_string(d.rowBytes) + ") is not a multiple of " + std::to_string(srcElement)};
+    if (d.rowBytes > UINT64_MAX / 2)
+        throw SimFault{"invalid DMA descriptor: bytes per row overflows 64 bits"};
+    const std::uint64_t dstRowBytes = d.rowBytes / srcElement * dstElement;
     const std::uint64_t srcStride = d.srcStride ? d.srcStride : d.rowBytes;
-    const std::uint64_t dstStride = d.dstStride ? d.dstStride : d.rowBytes;
+    const std::uint64_t dstStride = d.dstStride ? d.dstStride : dstRowBytes;
     const auto check = [&](int chip, isa::Space space, std::uint64_t address, std::uint64_t stride,
-                           const char* what) {
+                           std::uint64_t rowBytes, const char* what) {
         const SparseMemory& m = m_chips[static_cast<std::size_t>(chip)].memory(space);
-        const std::uint64_t span = (d.rows - 1) * stride + d.rowBytes;
-        const bool overflow = d.rows > 1 && stride > (UINT64_MAX - d.rowBytes) / (d.rows - 1);
+        const std::uint64_t span = (d.rows - 1) * stride + rowBytes;
+        const bool overflow = d.rows > 1 && stride > (UINT64_MAX - rowBytes) / (d.rows - 1);
         if (overflow || !m.contains(address, span))
             throw SimFault{std::string("invalid DMA descriptor: ") + what + " " +
                            std::string(isa::spaceName(space)) + "[" + text::hex(address) + ", +" +
                            std::to_string(span) + ") is outside " + std::string(isa::spaceName(space)) +
                            " (" + text::formatBytes(m.size()) + ")"};
     };
-    check(d.chip, d.srcSpace, d.srcAddress, srcStride, "source");
-    check(d.dstChip, d.dstSpace, d.dstAddress, dstStride, "destination");
+    check(d.chip, d.srcSpace, d.srcAddress, srcStride, d.rowBytes, "source");
+    check(d.dstChip, d.dstSpace, d.dstAddress, dstStride, dstRowBytes, "destination");
 
     ++m_version;
     Transfer t;
@@ -62,8 +103,14 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.d.dstStride = dstStride;
     if (d.rows > UINT64_MAX / d.rowBytes)
         throw SimFault{"invalid DMA descriptor: rows x bytes per row overflows 64 bits"};
-    t.total = d.rows * d.rowBytes;
+    t.unitElement = d.convert == 0 ? 1 : 2;
+    t.srcElement = srcElement;
+    t.dstElement = dstElement;
+    t.unitRow = d.rowBytes / srcElement * t.unitElement;
+    t.total = d.rows * t.unitRow;
     t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
+    if (d.convert != 0) // chunks end between elements of the 2-byte side
+        t.chunk = std::max<std::uint64_t>(2, t.chunk & ~std::uint64_t{1});
     // Chunks, rounded up without total + chunk - 1 (a chunk= of ~2^64 from a negative operand would wrap).
     const std::uint64_t chunks = t.total / t.chunk + (t.total % t.chunk != 0 ? 1 : 0);
     if (chunks > UINT32_MAX)
@@ -83,6 +130,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.srcSpace = static_cast<std::uint8_t>(d.srcSpace);
     r.dstSpace = static_cast<std::uint8_t>(d.dstSpace);
     r.longWay = d.longWay ? 1 : 0;
+    r.convert = d.convert & 7;
     r.srcAddress = d.srcAddress;
     r.dstAddress = d.dstAddress;
     r.bytes = t.total;
@@ -219,16 +267,19 @@ void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t t
 {
     ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
     ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
-    std::vector<std::uint8_t> buffer;
-    for (std::uint64_t at = from; at < to;) {
-        const std::uint64_t row = at / t.d.rowBytes;
-        const std::uint64_t col = at % t.d.rowBytes;
-        const std::uint64_t n = std::min(t.d.rowBytes - col, to - at);
-        buffer.resize(n);
-        src.memory(t.d.srcSpace).read(t.d.srcAddress + row * t.d.srcStride + col, buffer);
-        dst.memory(t.d.dstSpace).write(t.d.dstAddress + row * t.d.dstStride + col, buffer);
-        at += n;
-    }
+    std::vector<std::uint8_t> buffer, converted;
+    forEachRun(
+        t, from, to,
+        [&](std::uint64_t srcAddress, std::uint64_t srcBytes, std::uint64_t dstAddress, std::uint64_t) {
+            buffer.resize(srcBytes);
+            src.memory(t.d.srcSpace).read(srcAddress, buffer);
+            if (t.d.convert == 0) {
+                dst.memory(t.d.dstSpace).write(dstAddress, buffer);
+                return;
+            }
+            convertElements(t.d.convert, buffer, converted);
+            dst.memory(t.d.dstSpace).write(dstAddress, converted);
+        });
 }
 
 void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to)
@@ -237,18 +288,14 @@ void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint6
     // unknown only where its source was.
     const ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
     ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
-    for (std::uint64_t at = from; at < to;) {
-        const std::uint64_t row = at / t.d.rowBytes;
-        const std::uint64_t col = at % t.d.rowBytes;
-        const std::uint64_t n = std::min(t.d.rowBytes - col, to - at);
-        const std::uint64_t srcAddress = t.d.srcAddress + row * t.d.srcStride + col;
-        const std::uint64_t dstAddress = t.d.dstAddress + row * t.d.dstStride + col;
-        if (t.d.dstSpace != isa::Space::Smem || src.stale.any(t.d.srcSpace, srcAddress, n))
-            dst.stale.mark(t.d.dstSpace, dstAddress, n, dst.memory(t.d.dstSpace).size());
-        else
-            dst.stale.clearSmem(dstAddress, n);
-        at += n;
-    }
+    forEachRun(t, from, to,
+               [&](std::uint64_t srcAddress, std::uint64_t srcBytes, std::uint64_t dstAddress,
+                   std::uint64_t dstBytes) {
+                   if (t.d.dstSpace != isa::Space::Smem || src.stale.any(t.d.srcSpace, srcAddress, srcBytes))
+                       dst.stale.mark(t.d.dstSpace, dstAddress, dstBytes, dst.memory(t.d.dstSpace).size());
+                   else
+                       dst.stale.clearSmem(dstAddress, dstBytes);
+               });
 }
 
 void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to,
@@ -256,24 +303,24 @@ void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::u
 {
     if (t.d.srcSpace != isa::Space::Vmem && t.d.dstSpace != isa::Space::Vmem)
         return;
-    for (std::uint64_t at = from; at < to;) {
-        const std::uint64_t row = at / t.d.rowBytes;
-        const std::uint64_t col = at % t.d.rowBytes;
-        // A record's byte count is 32-bit: a chunk of 4 GiB (VMEM's largest) is recorded in two halves.
-        const auto n =
-            static_cast<std::uint32_t>(std::min({t.d.rowBytes - col, to - at, std::uint64_t{1} << 31}));
-        if (t.d.srcSpace == isa::Space::Vmem)
-            m_store.appendVmemAccess({cycle,
-                                      static_cast<std::uint32_t>(t.d.srcAddress + row * t.d.srcStride + col),
-                                      n, t.id, static_cast<std::uint16_t>(t.d.chip), 2},
+    // A record's byte count is 32-bit: a run of 4 GiB (VMEM's largest) is recorded in pieces of 2 GiB.
+    const auto record = [&](std::uint64_t address, std::uint64_t bytes, int chip, std::uint8_t kind) {
+        for (std::uint64_t done = 0; done < bytes;) {
+            const auto n = static_cast<std::uint32_t>(std::min(bytes - done, std::uint64_t{1} << 31));
+            m_store.appendVmemAccess({cycle, static_cast<std::uint32_t>(address + done), n, t.id,
+                                      static_cast<std::uint16_t>(chip), kind},
                                      n);
-        if (t.d.dstSpace == isa::Space::Vmem)
-            m_store.appendVmemAccess({cycle,
-                                      static_cast<std::uint32_t>(t.d.dstAddress + row * t.d.dstStride + col),
-                                      n, t.id, static_cast<std::uint16_t>(t.d.dstChip), 3},
-                                     n);
-        at += n;
-    }
+            done += n;
+        }
+    };
+    forEachRun(t, from, to,
+               [&](std::uint64_t srcAddress, std::uint64_t srcBytes, std::uint64_t dstAddress,
+                   std::uint64_t dstBytes) {
+                   if (t.d.srcSpace == isa::Space::Vmem)
+                       record(srcAddress, srcBytes, t.d.chip, 2);
+                   if (t.d.dstSpace == isa::Space::Vmem)
+                       record(dstAddress, dstBytes, t.d.dstChip, 3);
+               });
 }
 
 void DmaSystem::completeChunks(Transfer& t)
@@ -289,10 +336,10 @@ void DmaSystem::completeChunks(Transfer& t)
         recordVmemAccesses(t, t.chunksDone * t.chunk, boundary, m_now.ceilCycle());
         const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
         DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
-        if (t.d.srcSpace == isa::Space::Hbm)
-            src.hbmBytes += bytes;
+        if (t.d.srcSpace == isa::Space::Hbm) // each side's own bytes (a converting copy's sides differ)
+            src.hbmBytes += bytes / t.unitElement * t.srcElement;
         if (t.d.dstSpace == isa::Space::Hbm)
-            m_totals[static_cast<std::size_t>(t.d.dstChip)].hbmBytes += bytes;
+            m_totals[static_cast<std::size_t>(t.d.dstChip)].hbmBytes += bytes / t.unitElement * t.dstElement;
         if (!t.links.empty())
             src.iciBytes += bytes;
         src.bytesByPath[static_cast<int>(t.d.srcSpace)][static_cast<int>(t.d.dstSpace)] += bytes;

@@ -11,6 +11,7 @@
 #include "isa/machine_config.h"
 #include "ring.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -41,6 +42,8 @@ struct DmaDescriptor
     std::uint64_t chunkBytes = 0;
     std::uint32_t flag = 0;
     bool longWay = false; // route=1: the other way round the ring
+    // cvt=: each element converted on the way (isa::DmaConvert). rowBytes is the source's bytes per row.
+    std::uint8_t convert = 0;
 };
 
 struct DmaTotals
@@ -84,8 +87,13 @@ private:
     {
         std::uint32_t id;
         DmaDescriptor d;
+        // Progress, chunks and the record count "unit" bytes: the source's, or for a converting transfer its
+        // 2-byte side's (the element index x 2); unitRow is a row's unit bytes, each side's byte offset in a
+        // row is (unit offset x its element size / unit element size).
         std::uint64_t total;
         std::uint64_t chunk;
+        std::uint64_t unitRow = 0;
+        std::uint8_t unitElement = 1, srcElement = 1, dstElement = 1;
         std::uint64_t chunksDone = 0;
         // Progress is exact by construction: bytes move at a constant rate from an anchor (the time and
         // bytes moved when the rate last changed or a chunk last completed), and a chunk completes when the
@@ -122,6 +130,9 @@ private:
     static void planBoundary(Transfer& t);
     void completeChunks(Transfer& t);
     [[noreturn]] void reportStuck(std::uint64_t events) const;
+    // Calls fn(srcAddress, srcBytes, dstAddress, dstBytes) for each row's run of [from, to) (unit bytes).
+    template <typename Fn>
+    static void forEachRun(const Transfer& t, std::uint64_t from, std::uint64_t to, Fn&& fn);
     void copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void trackStaleness(const Transfer& t, std::uint64_t from, std::uint64_t to);
     void recordVmemAccesses(const Transfer& t, std::uint64_t from, std::uint64_t to, std::uint64_t cycle);
@@ -158,6 +169,21 @@ private:
         std::vector<int> hbm, vmem, links;
     } m_users;
 };
+
+template <typename Fn>
+void DmaSystem::forEachRun(const Transfer& t, std::uint64_t from, std::uint64_t to, Fn&& fn)
+{
+    for (std::uint64_t at = from; at < to;) {
+        const std::uint64_t row = at / t.unitRow;
+        const std::uint64_t col = at % t.unitRow;
+        const std::uint64_t n = std::min(t.unitRow - col, to - at);
+        fn(t.d.srcAddress + row * t.d.srcStride + col / t.unitElement * t.srcElement,
+           n / t.unitElement * t.srcElement,
+           t.d.dstAddress + row * t.d.dstStride + col / t.unitElement * t.dstElement,
+           n / t.unitElement * t.dstElement);
+        at += n;
+    }
+}
 
 template <typename Fn> void DmaSystem::forEachBusyQueue(Fn&& fn)
 {

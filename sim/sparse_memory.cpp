@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "util/half_float.h"
+
 namespace xps::sim {
 namespace {
 
@@ -15,20 +17,27 @@ std::uint64_t splitmix64(std::uint64_t x)
     return x ^ (x >> 31);
 }
 
+// A uniform draw in [a, b) for element `index`: 24 random bits give every representable step of a float.
+double uniform(const trace::Generator& g, std::uint64_t index)
+{
+    const double unit = static_cast<double>(splitmix64(g.seed * 0x100000001b3ull ^ index) >> 40) / 16777216.0;
+    return g.a + (g.b - g.a) * unit;
+}
+
+// Element `index` of a generator (2-byte kinds in the low half).
 std::uint32_t element(const trace::Generator& g, std::uint64_t index)
 {
     using Kind = trace::Generator::Kind;
     switch (g.kind) {
+    case Kind::RandomF16:
+        return half::f32ToF16(std::bit_cast<std::uint32_t>(static_cast<float>(uniform(g, index))));
+    case Kind::RandomBF16:
+        return half::f32ToBf16(std::bit_cast<std::uint32_t>(static_cast<float>(uniform(g, index))));
     case Kind::Zero: return 0;
     case Kind::ConstU32: return g.bits;
     case Kind::ConstF32: return std::bit_cast<std::uint32_t>(static_cast<float>(g.a));
     case Kind::RandomU32: return static_cast<std::uint32_t>(splitmix64(g.seed * 0x100000001b3ull ^ index));
-    case Kind::RandomF32: {
-        // 24 random bits give every representable step of a float in [0, 1).
-        const double unit =
-            static_cast<double>(splitmix64(g.seed * 0x100000001b3ull ^ index) >> 40) / 16777216.0;
-        return std::bit_cast<std::uint32_t>(static_cast<float>(g.a + (g.b - g.a) * unit));
-    }
+    case Kind::RandomF32: return std::bit_cast<std::uint32_t>(static_cast<float>(uniform(g, index)));
     case Kind::IotaS32: return static_cast<std::uint32_t>(index);
     }
     return 0;
@@ -38,14 +47,18 @@ std::uint32_t element(const trace::Generator& g, std::uint64_t index)
 
 void generateBytes(const trace::Generator& generator, std::uint64_t offset, std::span<std::uint8_t> out)
 {
+    const std::uint64_t size = generator.kind == trace::Generator::Kind::RandomF16 ||
+                                       generator.kind == trace::Generator::Kind::RandomBF16
+                                   ? 2
+                                   : 4;
     std::uint64_t i = 0;
     while (i < out.size()) {
         const std::uint64_t at = offset + i;
-        const std::uint32_t value = element(generator, at / 4);
+        const std::uint32_t value = element(generator, at / size);
         std::uint8_t bytes[4];
-        std::memcpy(bytes, &value, 4);
-        const std::uint64_t within = at % 4;
-        const std::uint64_t n = std::min<std::uint64_t>(4 - within, out.size() - i);
+        std::memcpy(bytes, &value, 4); // little-endian: a 2-byte element is the first two
+        const std::uint64_t within = at % size;
+        const std::uint64_t n = std::min<std::uint64_t>(size - within, out.size() - i);
         std::memcpy(out.data() + i, bytes + within, n);
         i += n;
     }

@@ -7,18 +7,29 @@
 #include "replayer.h"
 #include "stablehlo/checks.h"
 #include "stablehlo/eval_ops.h"
+#include "stablehlo/tensor_value.h"
 
 namespace xps::sim {
 
 namespace {
 
-// A tensor as the replay left it: 4-byte elements, f32 bits or an s32 (i1 as 0 or 1).
+// A tensor as the replay left it: f16 and bf16 packed in 2 bytes, the rest 4-byte f32 bits or an s32 (i1 as
+// 0 or 1).
 shlo::TensorValue readTensor(SparseMemory& hbm, const shlo::CompiledTensor& t)
 {
     shlo::TensorValue v{t.type, {}};
     const auto n = static_cast<std::uint64_t>(t.type.elementCount());
     v.data.reserve(n);
+    const bool packed = shlo::storageBytes(t.type.element) == 2;
     for (std::uint64_t i = 0; i < n; ++i) {
+        if (packed) {
+            std::uint8_t bytes[2];
+            hbm.read(t.address + 2 * i, bytes);
+            const auto bits = static_cast<std::uint16_t>(bytes[0] | (bytes[1] << 8));
+            v.data.push_back(t.type.element == shlo::ElementType::BF16 ? shlo::bfloat16Value(bits)
+                                                                       : shlo::halfValue(bits));
+            continue;
+        }
         const std::uint32_t bits = hbm.read32(t.address + 4 * i);
         if (shlo::isFloat(t.type.element))
             v.data.push_back(static_cast<double>(std::bit_cast<float>(bits)));
@@ -41,7 +52,16 @@ shlo::CheckOutcome compareResult(const shlo::TensorValue& replayed, const shlo::
     c.check = "reference.results";
     c.location = location;
     c.function = "main, result " + std::to_string(index);
-    c.tolerance = "|difference| <= 1e-4 x max(1, |reference|)";
+    // Relative to the type: f32 1e-4; a packed type one unit in its last place (2^-10 for f16, 2^-7 for
+    // bf16), since every op's result is rounded to it and a last-bit difference of f32 may round either way.
+    const auto element = reference.type.element;
+    const double relative = element == shlo::ElementType::F16    ? std::ldexp(1.0, -10)
+                            : element == shlo::ElementType::BF16 ? std::ldexp(1.0, -7)
+                                                                 : 1e-4;
+    c.tolerance =
+        element == shlo::ElementType::F16    ? "|difference| <= 2^-10 x max(1, |reference|) (one f16 ulp)"
+        : element == shlo::ElementType::BF16 ? "|difference| <= 2^-7 x max(1, |reference|) (one bf16 ulp)"
+                                             : "|difference| <= 1e-4 x max(1, |reference|)";
     c.elements = static_cast<std::int64_t>(reference.data.size());
     double worst = -1, largest = 0;
     std::size_t largestAt = 0;
@@ -53,7 +73,7 @@ shlo::CheckOutcome compareResult(const shlo::TensorValue& replayed, const shlo::
             largest = difference;
             largestAt = i;
         }
-        const bool ok = same || difference <= 1e-4 * std::max(1.0, std::fabs(e));
+        const bool ok = same || difference <= relative * std::max(1.0, std::fabs(e));
         if (ok)
             continue;
         ++c.failing;

@@ -25,11 +25,11 @@ struct Range
 };
 Range sourceOf(const DmaRecord& d)
 {
-    return {d.chip, d.srcSpace, d.srcAddress, d.srcAddress + d.bytes};
+    return {d.chip, d.srcSpace, d.srcAddress, d.srcAddress + events::dmaSourceBytes(d)};
 }
 Range destinationOf(const DmaRecord& d)
 {
-    return {d.dstChip, d.dstSpace, d.dstAddress, d.dstAddress + d.bytes};
+    return {d.dstChip, d.dstSpace, d.dstAddress, d.dstAddress + events::dmaDestinationBytes(d)};
 }
 
 bool dependent(const DmaRecord& a, const DmaRecord& b)
@@ -153,19 +153,20 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
         }
         std::uint64_t earliest = 0;
         if (d.srcSpace == static_cast<int>(Space::Vmem))
-            earliest = std::max(earliest, vmem.lastWrite(d.chip, d.srcAddress, d.bytes));
+            earliest = std::max(earliest, vmem.lastWrite(d.chip, d.srcAddress, events::dmaSourceBytes(d)));
         if (d.dstSpace == static_cast<int>(Space::Vmem))
-            earliest = std::max(earliest, vmem.lastAccess(d.dstChip, d.dstAddress, d.bytes));
+            earliest =
+                std::max(earliest, vmem.lastAccess(d.dstChip, d.dstAddress, events::dmaDestinationBytes(d)));
         for (; nextEnd < byEnd.size() && dmas[byEnd[nextEnd]].record.end <= d.issue; ++nextEnd) {
             const DmaRecord& e = dmas[byEnd[nextEnd]].record;
-            forPages(e.dstChip, e.dstSpace, e.dstAddress, e.bytes,
+            forPages(e.dstChip, e.dstSpace, e.dstAddress, events::dmaDestinationBytes(e),
                      [&](auto& t) { t.first = t.second = e.end; });
-            forPages(e.chip, e.srcSpace, e.srcAddress, e.bytes,
+            forPages(e.chip, e.srcSpace, e.srcAddress, events::dmaSourceBytes(e),
                      [&](auto& t) { t.second = std::max(t.second, e.end); });
         }
-        forPages(d.chip, d.srcSpace, d.srcAddress, d.bytes,
+        forPages(d.chip, d.srcSpace, d.srcAddress, events::dmaSourceBytes(d),
                  [&](auto& t) { earliest = std::max(earliest, t.first); });
-        forPages(d.dstChip, d.dstSpace, d.dstAddress, d.bytes,
+        forPages(d.dstChip, d.dstSpace, d.dstAddress, events::dmaDestinationBytes(d),
                  [&](auto& t) { earliest = std::max(earliest, t.second); });
         f.earliestIssue = std::min(earliest, d.issue);
         f.lateCycles = d.issue - f.earliestIssue;

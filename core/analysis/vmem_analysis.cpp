@@ -127,7 +127,8 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
             continue;
         for (std::size_t i : perChip[d.dstChip].byAddress) {
             const BufferLiveRange& b = out.buffers[i];
-            if (b.alias || d.dstAddress < b.address || d.dstAddress + d.bytes > b.address + b.size)
+            if (b.alias || d.dstAddress < b.address ||
+                d.dstAddress + events::dmaDestinationBytes(d) > b.address + b.size)
                 continue;
             SingleBufferedLoop& l = loops[{d.dstChip, b.name, d.pc}];
             // Refills that land at different addresses (slots of one buffer) are already multi-buffered.

@@ -240,13 +240,13 @@ namespace {
 
 trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
 {
-    const Token kindToken =
-        expectIdentifier(c, "a generator (zero, const_f32, const_u32, random_f32, random_u32, iota_s32)");
+    const Token kindToken = expectIdentifier(c, "a generator (zero, const_f32, const_u32, random_f32, "
+                                                "random_f16, random_bf16, random_u32, iota_s32)");
     const auto kind = trace::generatorKindFromName(kindToken.text);
     if (!kind) {
         std::string message = "unknown generator '" + std::string(kindToken.text) + "'";
-        constexpr std::string_view kinds[] = {"zero",       "const_f32",  "const_u32",
-                                              "random_f32", "random_u32", "iota_s32"};
+        constexpr std::string_view kinds[] = {"zero",       "const_f32",   "const_u32",  "random_f32",
+                                              "random_f16", "random_bf16", "random_u32", "iota_s32"};
         if (std::string guess = text::nearest(kindToken.text, kinds); !guess.empty())
             message += "; did you mean '" + guess + "'?";
         throw ParseError{kindToken.column, message};
@@ -254,7 +254,7 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
     trace::Payload p;
     p.isGenerator = true;
     p.generator.kind = *kind;
-    if (*kind == trace::Generator::Kind::RandomF32) {
+    if (trace::isRandomFloat(*kind)) {
         p.generator.a = -1.0;
         p.generator.b = 1.0;
     }
@@ -273,20 +273,19 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
     while (c.accept(',')) {
         const Token key = expectIdentifier(c, "seed=, lo= or hi=");
         c.expect('=', "'=' after " + std::string(key.text));
-        const bool random =
-            *kind == trace::Generator::Kind::RandomF32 || *kind == trace::Generator::Kind::RandomU32;
+        const bool random = trace::isRandomFloat(*kind) || *kind == trace::Generator::Kind::RandomU32;
         if (key.text == "seed" && random)
             p.generator.seed = static_cast<std::uint64_t>(expectNonNegative(c, scope, "seed"));
-        else if (key.text == "lo" && *kind == trace::Generator::Kind::RandomF32)
+        else if (key.text == "lo" && trace::isRandomFloat(*kind))
             p.generator.a = expectReal(c, scope);
-        else if (key.text == "hi" && *kind == trace::Generator::Kind::RandomF32)
+        else if (key.text == "hi" && trace::isRandomFloat(*kind))
             p.generator.b = expectReal(c, scope);
         else
             throw ParseError{key.column, "generator " + std::string(kindToken.text) + " takes no '" +
                                              std::string(key.text) + "'"};
     }
-    if (*kind == trace::Generator::Kind::RandomF32 && !(p.generator.a < p.generator.b))
-        throw ParseError{kindToken.column, "random_f32 needs lo < hi"};
+    if (trace::isRandomFloat(*kind) && !(p.generator.a < p.generator.b))
+        throw ParseError{kindToken.column, std::string(kindToken.text) + " needs lo < hi"};
     return p;
 }
 

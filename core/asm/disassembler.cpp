@@ -71,6 +71,8 @@ std::string generatorText(const trace::Payload& p)
         break;
     case trace::Generator::Kind::ConstU32: out += ", " + std::to_string(g.bits); break;
     case trace::Generator::Kind::RandomF32:
+    case trace::Generator::Kind::RandomF16:
+    case trace::Generator::Kind::RandomBF16:
         std::snprintf(buffer, sizeof buffer, ", seed=%llu, lo=%.17g, hi=%.17g",
                       static_cast<unsigned long long>(g.seed), g.a, g.b);
         out += buffer;

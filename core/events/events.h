@@ -62,7 +62,9 @@ struct DmaRecord
     std::uint8_t engine = 0;
     std::uint8_t srcSpace = 0; // isa::Space
     std::uint8_t dstSpace = 0;
-    std::uint8_t longWay = 0;  // remote copy sent the long way round (dma.start route=1)
+    std::uint8_t longWay : 1 = 0; // remote copy sent the long way round (dma.start route=1)
+    std::uint8_t convert : 3 =
+        0; // dma.start cvt=: each element converted (bytes then counts the 2-byte side)
     std::uint64_t srcAddress = 0;
     std::uint64_t dstAddress = 0;
     std::uint64_t bytes = 0; // total (rows x bytes per row)
@@ -72,6 +74,17 @@ struct DmaRecord
     Cycle start = 0; // first byte moved
     Cycle end = 0;   // last chunk landed
 };
+
+// The bytes a DMA read at its source and wrote at its destination: `bytes` for a plain copy; a converting
+// copy (cvt=) counts its 2-byte side's bytes, and its 4-byte side spans twice as many.
+inline std::uint64_t dmaSourceBytes(const DmaRecord& d)
+{
+    return d.convert >= 3 ? d.bytes * 2 : d.bytes;
+}
+inline std::uint64_t dmaDestinationBytes(const DmaRecord& d)
+{
+    return d.convert == 1 || d.convert == 2 ? d.bytes * 2 : d.bytes;
+}
 
 struct SyncWaitRecord
 {

@@ -217,7 +217,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, 4, offset, m);
         m.push_back(k);
         w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(offset), m);
+               lhs.address + static_cast<std::uint64_t>(offset), m, lhs.widening());
         for (std::int64_t nb = 0; nb < NB; ++nb) {
             std::vector<MoveDim> b;
             if (tile.allBatches(s))
@@ -228,7 +228,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             const auto nr = blockOf(s.r.free, rhs.type, rs, tile.nb0 + nb, 4, rOffset, b);
             b.push_back(nr);
             w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>((kb * NB + nb) * 65536),
-                   isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset), b);
+                   isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset), b, rhs.widening());
         }
     }
     // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
@@ -277,15 +277,16 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
     // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
-    // * 4.
+    // * its element's bytes (narrowed on the way out when packed).
     DmaStream& back = buffers.back;
     const auto writeBack = [&](const Job& j) {
         const std::int64_t nb = tile.nb0 + j.nb, b = tile.b0 + j.b;
         const auto width = std::min<std::int64_t>(128, N - nb * 128);
+        const std::int64_t e = out.elementBytes;
         w.move(back, isa::Space::Hbm,
-               out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N) * 4 + nb * 512),
+               out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e),
                isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
-               {{M, 512, N * 4}, {width, 4, 4}});
+               {{M, 512, N * e}, {width, 4, e}}, out.narrowing());
     };
     // The partial sum of tile `index` over the K blocks before its own (from `ahead` tiles further on).
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
@@ -436,8 +437,9 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                   "lowering yet");
     s.KB = std::max<std::int64_t>((s.K + 127) / 128, 1);
     s.NB = std::max<std::int64_t>((s.N + 127) / 128, 1);
-    s.ls = byteStrides(lhs.type.shape);
-    s.rs = byteStrides(rhs.type.shape);
+    s.ls =
+        byteStrides(lhs.type.shape, lhs.elementBytes); // packed f16/bf16 operands are widened on the way in
+    s.rs = byteStrides(rhs.type.shape, rhs.elementBytes);
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
     // instruction memory is refused before any of it is written.
     // In loop mode each K block written has at most about 48 tiles' code, and a (batch, N block) whose K

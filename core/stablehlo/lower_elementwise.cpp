@@ -379,11 +379,11 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     }
 }
 
-std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape)
+std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape, std::int64_t elementBytes)
 {
     auto s = stridesOf(shape);
     for (auto& x : s)
-        x *= 4;
+        x *= elementBytes;
     return s;
 }
 
@@ -398,7 +398,8 @@ void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
         return;
     }
     auto s = w.stream();
-    w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, scalar.address, 4);
+    w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, scalar.address,
+          static_cast<std::uint64_t>(scalar.elementBytes), 1, 0, 0, {}, scalar.widening());
     w.waitAll(s);
     w.bundle("sld s1, [0]");
     w.bundle("vbcast " + v(vreg) + ", s1");
@@ -469,14 +470,20 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
     }
     const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
     // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
-    // offset (iteration x inFlight tiles).
+    // offset (iteration x inFlight tiles): the first offset for 4-byte tensors, the second for packed ones.
+    // Tiles are counted in VMEM's 4-byte elements; a packed tensor's HBM tile is half as many bytes.
+    const auto loopOffset = [](const TensorRef& t, bool looped) {
+        return !looped ? LoopOffset::None : t.packed() ? LoopOffset::Second : LoopOffset::First;
+    };
     const auto fetch = [&](std::int64_t t, bool looped) {
-        for (std::size_t k = 0; k < streamed.size(); ++k)
+        for (std::size_t k = 0; k < streamed.size(); ++k) {
+            const TensorRef& x = in[streamed[k]];
             w.dma(inputs[slotOf(t)], isa::Space::Vmem,
                   slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
-                  in[streamed[k]].address + static_cast<std::uint64_t>(t * tileBytes),
-                  static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
-                  {LoopOffset::None, looped ? LoopOffset::First : LoopOffset::None});
+                  x.address + x.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)),
+                  x.hbmBytes(static_cast<std::uint64_t>(tileSpan(t))), 1, 0, 0,
+                  {LoopOffset::None, loopOffset(x, looped)}, x.widening());
+        }
     };
     // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
     const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
@@ -506,9 +513,10 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
             w.bundle("vst " + v(kResult) + ", [" +
                      std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
         }
-        w.dma(outputs[slot], isa::Space::Hbm, out.address + static_cast<std::uint64_t>(t * tileBytes),
-              isa::Space::Vmem, outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
-              {looped ? LoopOffset::First : LoopOffset::None, LoopOffset::None});
+        w.dma(outputs[slot], isa::Space::Hbm,
+              out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
+              outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
+              {loopOffset(out, looped), LoopOffset::None}, out.narrowing());
     };
     // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
     // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
@@ -528,7 +536,9 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
             computeTile(t, false);
             continue;
         }
-        w.beginLoop(loopIterations, inFlight * tileBytes);
+        const bool anyPacked = out.packed() || std::any_of(streamed.begin(), streamed.end(),
+                                                           [&](std::size_t k) { return in[k].packed(); });
+        w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0);
         for (std::int64_t u = 0; u < inFlight; ++u)
             computeTile(t + u, true);
         w.endLoop();
@@ -551,8 +561,10 @@ void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out)
         w.bundle("vst v0, [" + std::to_string(tile + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
     auto s = w.stream();
     for (std::int64_t offset = 0; offset < bytes; offset += tileVregs * kVregBytes)
-        w.dma(s, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(offset), isa::Space::Vmem, tile,
-              static_cast<std::uint64_t>(std::min(tileVregs * kVregBytes, bytes - offset)));
+        w.dma(s, isa::Space::Hbm, out.address + out.hbmBytes(static_cast<std::uint64_t>(offset)),
+              isa::Space::Vmem, tile,
+              static_cast<std::uint64_t>(std::min(tileVregs * kVregBytes, bytes - offset)), 1, 0, 0, {},
+              out.narrowing());
     w.waitAll(s);
 }
 

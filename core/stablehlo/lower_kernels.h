@@ -1,6 +1,9 @@
 #pragma once
 // The lowering's kernels (internal to core/stablehlo): each turns one op whose operands and result live in
-// HBM into xpu-v1 code. Tensors are row-major with 4-byte elements (f32, i32; i1 as an i32 0 or 1).
+// HBM into xpu-v1 code. Tensors are row-major with 4-byte elements (f32, i32; i1 as an i32 0 or 1), except
+// f16 and bf16, packed in 2 bytes; in VMEM every element is 4 bytes (f16 and bf16 as the f32 of their value),
+// so DMAs between the two convert (lower_program.h: Convert). Kernels that do not read packed tensors get
+// widened copies (lower_module.cpp).
 
 #include <cstdint>
 #include <optional>
@@ -16,14 +19,35 @@ struct TensorRef
     std::uint64_t address = 0; // in HBM
     TensorType type;
     std::optional<double> scalarConstant; // a scalar whose value is known when compiling
+    std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for a widened copy
+
+    bool packed() const { return elementBytes == 2; }
+    // The conversion of a DMA bringing this tensor into VMEM (widening) or writing it from VMEM (narrowing).
+    Convert widening() const
+    {
+        return !packed()                           ? Convert::None
+               : type.element == ElementType::BF16 ? Convert::WidenBF16
+                                                   : Convert::WidenF16;
+    }
+    Convert narrowing() const
+    {
+        return !packed()                           ? Convert::None
+               : type.element == ElementType::BF16 ? Convert::NarrowBF16
+                                                   : Convert::NarrowF16;
+    }
+    // The HBM bytes of `vmemBytes` bytes of this tensor's elements as VMEM holds them (4 bytes each).
+    std::uint64_t hbmBytes(std::uint64_t vmemBytes) const
+    {
+        return vmemBytes / 4 * static_cast<std::uint64_t>(elementBytes);
+    }
 };
 
 // lower_validate.cpp: what the kernels take on trust (dimensions in range, shapes that agree, positive
 // strides), checked before one runs; a located refusal otherwise.
 void validateOp(const Operation& op, const std::vector<TensorRef>& in);
 
-// Row-major byte strides of a shape with 4-byte elements.
-std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape);
+// Row-major byte strides of a shape with elements of `elementBytes` (4, or 2 for a packed tensor).
+std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape, std::int64_t elementBytes = 4);
 
 // lower_elementwise.cpp: streams the operands through VMEM in double-buffered tiles of vector registers.
 void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,

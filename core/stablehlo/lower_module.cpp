@@ -60,12 +60,18 @@ std::string regionName(const Operation& op)
     return out;
 }
 
-// A conversion that keeps every value's 4-byte form: a type to itself, i1 to i32, and f16 or bf16 to f32
-// (f16 and bf16 tensors are held as f32: every value of theirs is one).
+// A conversion that keeps every value's bytes in HBM: a type to itself, and i1 to i32 (i1 is held as an i32
+// 0 or 1). f16 and bf16 are packed in 2 bytes: their conversions are kernels.
 bool sameBytes(ElementType from, ElementType to)
 {
-    return from == to || (from == ElementType::I1 && to == ElementType::I32) ||
-           ((from == ElementType::F16 || from == ElementType::BF16) && to == ElementType::F32);
+    return from == to || (from == ElementType::I1 && to == ElementType::I32);
+}
+
+// Kernels that read and write packed (2-byte) f16/bf16 tensors themselves; the others get copies widened
+// to 4 bytes, and their packed results are narrowed from a 4-byte copy (lowerOp).
+bool readsPacked(OpKind kind)
+{
+    return elementwiseArity(kind) > 0 || kind == OpKind::DotGeneral || kind == OpKind::Dot;
 }
 
 // Thrown between ops when the compile is cancelled.
@@ -119,8 +125,14 @@ private:
             unique += "_" + std::to_string(n);
         TensorRef t;
         t.type = type;
-        t.address = m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount()) * 4,
-                                       std::string(isFloat(type.element) ? "f32" : "s32"), type.shape);
+        t.elementBytes = storageBytes(type.element);
+        t.address =
+            m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount() * t.elementBytes),
+                               std::string(type.element == ElementType::F16    ? "f16"
+                                           : type.element == ElementType::BF16 ? "bf16"
+                                           : isFloat(type.element)             ? "f32"
+                                                                               : "s32"),
+                               type.shape);
         m_bufferNames[t.address] = m_writer.hbmBuffers().back().name;
         return t;
     }
@@ -139,10 +151,13 @@ private:
         trace::MemoryInit init;
         init.space = isa::Space::Hbm;
         init.address = t.address;
-        init.size = static_cast<std::uint64_t>(t.type.elementCount()) * 4;
+        init.size = static_cast<std::uint64_t>(t.type.elementCount() * t.elementBytes);
         init.payload.isGenerator = true;
-        init.payload.generator.kind =
-            isFloat(t.type.element) ? trace::Generator::Kind::RandomF32 : trace::Generator::Kind::RandomU32;
+        init.payload.generator.kind = t.type.element == ElementType::F16 ? trace::Generator::Kind::RandomF16
+                                      : t.type.element == ElementType::BF16
+                                          ? trace::Generator::Kind::RandomBF16
+                                      : isFloat(t.type.element) ? trace::Generator::Kind::RandomF32
+                                                                : trace::Generator::Kind::RandomU32;
         // Each chip holds its own shard of an argument; a replicated one (mhlo.sharding = "{replicated}") is
         // the same on every chip.
         const auto* sharding =
@@ -171,10 +186,13 @@ private:
         trace::MemoryInit init;
         init.space = isa::Space::Hbm;
         init.address = t.address;
-        init.size = value.data.size() * 4;
+        const auto size = static_cast<std::size_t>(t.elementBytes);
+        init.size = value.data.size() * size;
+        // An element's bits as HBM holds them (a packed one in the low half).
         const auto bitsOf32 = [&](double v) {
-            return isFloat(value.type.element) ? std::bit_cast<std::uint32_t>(static_cast<float>(v))
-                                               : static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+            return t.packed()                    ? static_cast<std::uint32_t>(bitsOf(value.type.element, v))
+                   : isFloat(value.type.element) ? std::bit_cast<std::uint32_t>(static_cast<float>(v))
+                                                 : static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
         };
         const bool splat = value.data.size() > 1 &&
                            std::all_of(value.data.begin(), value.data.end(),
@@ -182,12 +200,15 @@ private:
         if (splat) { // a generator: no bytes in the trace for a tensor of one value
             init.payload.isGenerator = true;
             init.payload.generator.kind = trace::Generator::Kind::ConstU32;
-            init.payload.generator.bits = bitsOf32(value.data[0]);
+            // A packed splat repeats its 2 bytes twice in each 4 (buffers start 4-byte aligned).
+            const auto bits = bitsOf32(value.data[0]);
+            init.payload.generator.bits = t.packed() ? bits | (bits << 16) : bits;
         } else {
             init.payload.bytes.resize(init.size);
             for (std::size_t i = 0; i < value.data.size(); ++i) {
                 const auto bits = bitsOf32(value.data[i]);
-                std::memcpy(init.payload.bytes.data() + 4 * i, &bits, 4);
+                std::memcpy(init.payload.bytes.data() + size * i, &bits,
+                            size); // little-endian: the low bytes
             }
         }
         if (init.size > 0)
@@ -291,12 +312,35 @@ private:
         std::vector<TensorRef> outs;
         for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
             outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));
-        const auto& out = outs[0];
         const std::string region = regionName(op);
         m_writer.declareRegion(region, "op");
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);
         m_writer.beginKernel();
+        // A kernel that does not read packed tensors works on 4-byte copies: its packed operands widened
+        // before it runs, its packed results narrowed (to nearest even) after.
+        std::vector<TensorRef> kernelIn = in, kernelOuts = outs;
+        if (!readsPacked(op.kind)) {
+            for (auto& t : kernelIn)
+                if (t.packed())
+                    t = convertedCopy(t, name + "_wide", t.widening());
+            for (auto& t : kernelOuts)
+                if (t.packed())
+                    t = wideBuffer(t, name + "_wide");
+        }
+        lowerKernel(op, kernelIn, kernelOuts);
+        for (std::size_t i = 0; i < outs.size(); ++i)
+            if (kernelOuts[i].address != outs[i].address)
+                convertInto(kernelOuts[i], outs[i], outs[i].narrowing());
+        m_writer.regionEnd();
+        ++m_result.kernels;
+        return outs;
+    }
+
+    void lowerKernel(const Operation& op, const std::vector<TensorRef>& in,
+                     const std::vector<TensorRef>& outs)
+    {
+        const auto& out = outs[0];
         if (elementwiseArity(op.kind) > 0)
             lower::lowerElementwise(m_writer, op, in, out);
         else
@@ -320,9 +364,33 @@ private:
                 break;
             default: lowerFail("no lowering to xpu-v1 yet");
             }
-        m_writer.regionEnd();
-        ++m_result.kernels;
-        return outs;
+    }
+
+    // A 4-byte HBM buffer for a packed tensor's values.
+    TensorRef wideBuffer(const TensorRef& t, const std::string& name)
+    {
+        TensorRef wide = t;
+        wide.elementBytes = 4;
+        wide.address = m_writer.hbmBuffer(
+            identifier(name), static_cast<std::uint64_t>(t.type.elementCount()) * 4, "f32", t.type.shape);
+        return wide;
+    }
+
+    // One HBM-to-HBM DMA converting every element of `from` into `to`, waited for.
+    void convertInto(const TensorRef& from, const TensorRef& to, lower::Convert convert)
+    {
+        auto s = m_writer.stream();
+        m_writer.dma(s, isa::Space::Hbm, to.address, isa::Space::Hbm, from.address,
+                     static_cast<std::uint64_t>(from.type.elementCount() * from.elementBytes), 1, 0, 0, {},
+                     convert);
+        m_writer.waitAll(s);
+    }
+
+    TensorRef convertedCopy(const TensorRef& t, const std::string& name, lower::Convert convert)
+    {
+        auto wide = wideBuffer(t, name);
+        convertInto(t, wide, convert);
+        return wide;
     }
 
     const Module& m_module;

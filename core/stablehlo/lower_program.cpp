@@ -164,9 +164,11 @@ void ProgramWriter::dmaToChip(const DmaStream& s, int chip, std::uint64_t dst, s
 
 void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
                         std::uint64_t src, std::uint64_t bytes, std::uint64_t rows, std::uint64_t srcStride,
-                        std::uint64_t dstStride, DmaAddressing addressing)
+                        std::uint64_t dstStride, DmaAddressing addressing, Convert convert)
 {
-    const std::uint64_t total = bytes * rows;
+    // A converting DMA's chunks count its 2-byte side: a narrowing one's is half what it reads.
+    const bool narrows = convert == Convert::NarrowF16 || convert == Convert::NarrowBF16;
+    const std::uint64_t total = bytes * rows / (narrows ? 2 : 1);
     if (total == 0) // an empty tensor: nothing to move (the DMA engine refuses an empty descriptor)
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
@@ -186,6 +188,8 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         text += ", rows=" + std::to_string(rows) + ", sstride=" + std::to_string(srcStride) +
                 ", dstride=" + std::to_string(dstStride);
     text += ", chunk=" + std::to_string(chunk);
+    if (convert != Convert::None)
+        text += ", cvt=" + std::to_string(static_cast<int>(convert));
     m_nextEngine = (m_nextEngine + 1) % static_cast<int>(std::max<std::int64_t>(m_machine.dmaEngines, 1));
     bundle(text);
 }
@@ -317,15 +321,20 @@ void ProgramWriter::endLoop()
 }
 
 void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
-                         std::uint64_t src, std::vector<MoveDim> dims)
+                         std::uint64_t src, std::vector<MoveDim> dims, Convert convert,
+                         std::int64_t elementBytes)
 {
     std::erase_if(dims, [](const MoveDim& d) { return d.size == 1; });
     if (std::any_of(dims.begin(), dims.end(), [](const MoveDim& d) { return d.size == 0; }))
         return; // nothing to move
+    const bool widens = convert == Convert::WidenF16 || convert == Convert::WidenBF16;
+    const bool narrows = convert == Convert::NarrowF16 || convert == Convert::NarrowBF16;
     // The contiguous run: the innermost dimensions that are dense in both source and destination.
-    std::int64_t run = 4;
-    while (!dims.empty() && dims.back().srcStride == run && dims.back().dstStride == run) {
+    std::int64_t run = widens ? 2 : narrows ? 4 : elementBytes;
+    std::int64_t dstRun = widens ? 4 : narrows ? 2 : elementBytes;
+    while (!dims.empty() && dims.back().srcStride == run && dims.back().dstStride == dstRun) {
         run *= dims.back().size;
+        dstRun *= dims.back().size;
         dims.pop_back();
     }
     // The rows of one descriptor: the largest dimension that moves forward in both.
@@ -350,7 +359,7 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset),
             static_cast<std::uint64_t>(run), static_cast<std::uint64_t>(rows.size),
             static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride),
-            addressing);
+            addressing, convert);
     };
     if (m_loops && m_open.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;

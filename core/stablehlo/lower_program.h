@@ -45,6 +45,10 @@ struct MoveDim
     std::int64_t dstStride = 0;
 };
 
+// dma.start cvt=: f16 and bf16 tensors are held in 2 bytes in HBM and as f32 in VMEM and SMEM; a DMA
+// between the two widens or narrows (to nearest even) each element on the way.
+enum class Convert : std::uint8_t { None = 0, WidenF16 = 1, WidenBF16 = 2, NarrowF16 = 3, NarrowBF16 = 4 };
+
 // What a DMA address is relative to in a loop's body: nothing, the loop's offset (s30) or its second
 // offset (s29), as [sN + address].
 enum class LoopOffset : std::uint8_t { None, First, Second };
@@ -124,11 +128,12 @@ public:
     // dma.start of rows x bytes from src to dst on the next engine; the stream's flag counts it.
     void dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
              std::uint64_t bytes, std::uint64_t rows = 1, std::uint64_t srcStride = 0,
-             std::uint64_t dstStride = 0, DmaAddressing addressing = {});
+             std::uint64_t dstStride = 0, DmaAddressing addressing = {}, Convert convert = Convert::None);
     void waitAll(const DmaStream& s);
-    // Copies a strided view (4-byte elements) with as few descriptors as the strides allow.
+    // Copies a strided view with as few descriptors as the strides allow: 4-byte elements, or 2-byte ones on
+    // the side a conversion packs (`convert`), or of `elementBytes` on both sides of a plain copy.
     void move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
-              std::vector<MoveDim> dims);
+              std::vector<MoveDim> dims, Convert convert = Convert::None, std::int64_t elementBytes = 4);
 
     // One instruction (or a bundle: instructions separated by " ; "). Single instructions the packer
     // models are packed with their neighbours into VLIW bundles (lower_pack.h); the rest stand alone.

@@ -53,6 +53,11 @@ int bytesOf(ElementType type)
     return infoOf(type).bytes;
 }
 
+int storageBytes(ElementType type)
+{
+    return type == ElementType::F16 || type == ElementType::BF16 ? 2 : 4;
+}
+
 std::int64_t TensorType::elementCount() const
 {
     std::int64_t n = 1;

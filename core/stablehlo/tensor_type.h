@@ -19,6 +19,8 @@ std::optional<ElementType> elementTypeNamed(std::string_view name);
 std::string_view elementTypeName(ElementType type);
 bool isFloat(ElementType type);
 int bytesOf(ElementType type); // storage size in HBM/VMEM: f16 and bf16 take 2 bytes, i1 one byte
+// An element's bytes in a compiled program's HBM tensors: f16 and bf16 2, the rest 4 (i1 as an i32 0 or 1).
+int storageBytes(ElementType type);
 
 // The largest number of elements one tensor may have: 2^31, far past any tensor this machine can hold
 // (HBM is at most a few GiB), so a shape whose product overflows is refused before anything is allocated.

@@ -116,9 +116,9 @@ std::pair<std::int64_t, std::int64_t> ProposalContext::legalRange(int c, std::ui
         if (d->dstChip != d->chip)
             return none; // a remote destination's readers are on another chip: not checked here
         if (d->srcSpace == static_cast<int>(isa::Space::Vmem))
-            src.add(d->srcAddress, d->srcAddress + d->bytes);
+            src.add(d->srcAddress, d->srcAddress + events::dmaSourceBytes(*d));
         if (d->dstSpace == static_cast<int>(isa::Space::Vmem))
-            dst.add(d->dstAddress, d->dstAddress + d->bytes);
+            dst.add(d->dstAddress, d->dstAddress + events::dmaDestinationBytes(*d));
         if (d->srcSpace == static_cast<int>(isa::Space::Smem) ||
             d->dstSpace == static_cast<int>(isa::Space::Smem))
             return none;
@@ -185,9 +185,13 @@ bool ProposalContext::overlapping(const events::DmaRecord& a, const events::DmaR
 {
     const auto ov = [](int ca, int sa, std::uint64_t aa, int cb, int sb, std::uint64_t ab, std::uint64_t n,
                        std::uint64_t m) { return ca == cb && sa == sb && aa < ab + m && ab < aa + n; };
-    return ov(a.dstChip, a.dstSpace, a.dstAddress, b.chip, b.srcSpace, b.srcAddress, a.bytes, b.bytes) ||
-           ov(a.dstChip, a.dstSpace, a.dstAddress, b.dstChip, b.dstSpace, b.dstAddress, a.bytes, b.bytes) ||
-           ov(a.chip, a.srcSpace, a.srcAddress, b.dstChip, b.dstSpace, b.dstAddress, a.bytes, b.bytes);
+    using events::dmaDestinationBytes, events::dmaSourceBytes;
+    return ov(a.dstChip, a.dstSpace, a.dstAddress, b.chip, b.srcSpace, b.srcAddress, dmaDestinationBytes(a),
+              dmaSourceBytes(b)) ||
+           ov(a.dstChip, a.dstSpace, a.dstAddress, b.dstChip, b.dstSpace, b.dstAddress,
+              dmaDestinationBytes(a), dmaDestinationBytes(b)) ||
+           ov(a.chip, a.srcSpace, a.srcAddress, b.dstChip, b.dstSpace, b.dstAddress, dmaSourceBytes(a),
+              dmaDestinationBytes(b));
 }
 
 int ProposalContext::leastBusyEngine(int c, int except) const

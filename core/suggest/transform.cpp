@@ -63,7 +63,7 @@ void cutDma(trace::ChipTrace& chip, std::uint32_t pc, isa::Instruction& insn, st
     isa::Instruction first = insn;
     first.operands[kBytes].value = firstBytes;
     insn.operands[kBytes].value -= firstBytes;
-    insn.operands[kDst].value += firstBytes;
+    insn.operands[kDst].value += convertedBytes(insn, firstBytes);
     insn.operands[kSrc].value += firstBytes;
     insn.operands[kEngine] = isa::Operand::imm(engine);
     if (longWay)
@@ -238,8 +238,16 @@ Result<std::int64_t> wholeChunkBytes(const isa::Instruction& insn, const isa::Ma
         return Error("", "a strided (multi-row) copy");
     if (insn.operands[kRoute].present() && insn.operands[kRoute].value != 0)
         return Error("", "already sent the long way round");
-    return insn.operands[kChunk].present() && insn.operands[kChunk].value > 0 ? insn.operands[kChunk].value
-                                                                              : machine.dmaChunkBytes;
+    const std::int64_t chunk = insn.operands[kChunk].present() && insn.operands[kChunk].value > 0
+                                   ? insn.operands[kChunk].value
+                                   : machine.dmaChunkBytes;
+    const std::int64_t convert = insn.operands[kConvert].present() ? insn.operands[kConvert].value : 0;
+    if (convert == 0)
+        return chunk;
+    // A converting copy's chunks count its 2-byte side (even, as the GRM rounds them): in source bytes, a
+    // narrowing copy's chunk reads twice as many.
+    const std::int64_t unitChunk = std::max<std::int64_t>(2, chunk & ~std::int64_t{1});
+    return convert >= 3 ? unitChunk * 2 : unitChunk;
 }
 
 Result<std::int64_t> splitHalfBytes(const isa::Instruction& insn, const isa::MachineConfig& machine)

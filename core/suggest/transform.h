@@ -11,8 +11,15 @@ namespace xps::suggest {
 
 // dma.start operand positions (core/isa/opcodes.cpp).
 namespace dma_operand {
-inline constexpr std::size_t kDst = 0, kSrc = 1, kBytes = 2, kFlag = 3, kEngine = 4, kRows = 5, kChunk = 8, kChip = 9,
-                       kRoute = 10;
+inline constexpr std::size_t kDst = 0, kSrc = 1, kBytes = 2, kFlag = 3, kEngine = 4, kRows = 5, kChunk = 8,
+                             kChip = 9, kRoute = 10, kConvert = 11;
+// A converting dma.start (cvt=): its destination's bytes per source byte, as numerator / denominator.
+inline std::int64_t convertedBytes(const isa::Instruction& insn, std::int64_t sourceBytes)
+{
+    const isa::Operand& cvt = insn.operands[kConvert];
+    const std::int64_t c = cvt.present() ? cvt.value : 0;
+    return c == 1 || c == 2 ? sourceBytes * 2 : c == 3 || c == 4 ? sourceBytes / 2 : sourceBytes;
+}
 }
 
 // The chunk size of a dma.start whose transfer can be cut into parts of whole chunks (single row,

@@ -26,6 +26,8 @@ constexpr std::pair<Generator::Kind, std::string_view> kGeneratorNames[] = {
     {Generator::Kind::RandomF32, "random_f32"},
     {Generator::Kind::RandomU32, "random_u32"},
     {Generator::Kind::IotaS32, "iota_s32"},
+    {Generator::Kind::RandomF16, "random_f16"},
+    {Generator::Kind::RandomBF16, "random_bf16"},
 };
 } // namespace
 

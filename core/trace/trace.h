@@ -67,15 +67,31 @@ struct SymbolTable
 // input without carrying them.
 struct Generator
 {
-    enum class Kind : std::uint8_t { Zero, ConstU32, ConstF32, RandomF32, RandomU32, IotaS32 };
+    // RandomF16 and RandomBF16 write 2-byte elements (the f16 or bf16 nearest a uniform draw); the rest 4.
+    enum class Kind : std::uint8_t {
+        Zero,
+        ConstU32,
+        ConstF32,
+        RandomF32,
+        RandomU32,
+        IotaS32,
+        RandomF16,
+        RandomBF16
+    };
     Kind kind = Kind::Zero;
     std::uint64_t seed = 0; // Random*
-    double a = 0.0;         // ConstF32 value; RandomF32 lower bound
-    double b = 0.0;         // RandomF32 upper bound
+    double a = 0.0;         // ConstF32 value; RandomF32/F16/BF16 lower bound
+    double b = 0.0;         // RandomF32/F16/BF16 upper bound
     std::uint32_t bits = 0; // ConstU32 value
     bool operator==(const Generator&) const = default;
 };
 std::string_view generatorKindName(Generator::Kind kind);
+// A generator of uniform floats between lo and hi (random_f32, random_f16, random_bf16).
+inline bool isRandomFloat(Generator::Kind kind)
+{
+    return kind == Generator::Kind::RandomF32 || kind == Generator::Kind::RandomF16 ||
+           kind == Generator::Kind::RandomBF16;
+}
 std::optional<Generator::Kind> generatorKindFromName(std::string_view name);
 
 // Where initial bytes come from: literal data (inline in JSON, a blob in the container) or a generator.

@@ -48,6 +48,8 @@ ojson generatorToJson(const Generator& g)
     case Generator::Kind::ConstF32: j["value"] = g.a; break;
     case Generator::Kind::ConstU32: j["value"] = g.bits; break;
     case Generator::Kind::RandomF32:
+    case Generator::Kind::RandomF16:
+    case Generator::Kind::RandomBF16:
         j["seed"] = g.seed;
         j["lo"] = g.a;
         j["hi"] = g.b;
@@ -95,19 +97,23 @@ Generator generatorFrom(const JsonCursor& c)
     const std::string& kindName = kindCursor.str(32);
     const auto kind = generatorKindFromName(kindName);
     if (!kind)
-        kindCursor.fail("unknown generator '" + kindName +
-                        "': expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
+        kindCursor.fail(
+            "unknown generator '" + kindName +
+            "': expected zero, const_u32, const_f32, random_f32, random_f16, random_bf16, random_u32 or "
+            "iota_s32");
     Generator g;
     g.kind = *kind;
     switch (g.kind) {
     case Generator::Kind::ConstF32: g.a = c.at("value").real(); break;
     case Generator::Kind::ConstU32: g.bits = static_cast<std::uint32_t>(c.at("value").u64(UINT32_MAX)); break;
     case Generator::Kind::RandomF32:
+    case Generator::Kind::RandomF16:
+    case Generator::Kind::RandomBF16:
         g.seed = c.at("seed").u64();
         g.a = c.at("lo").real();
         g.b = c.at("hi").real();
         if (!(g.a < g.b))
-            c.fail("random_f32 needs lo < hi");
+            c.fail(kindName + " needs lo < hi");
         break;
     case Generator::Kind::RandomU32: g.seed = c.at("seed").u64(); break;
     default: break;

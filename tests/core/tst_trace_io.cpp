@@ -205,7 +205,8 @@ private slots:
             << QByteArray::fromStdString(minimalJson(
                    R"({"chips": [{"chip": 0, "program": [], "initial": {"memory": [{"space": "hbm", "address": 0, "size": 16, "generator": {"kind": "gauss"}}]}}]})"))
             << QByteArray("t.json: $.chips[0].initial.memory[0].generator.kind: unknown generator 'gauss': "
-                          "expected zero, const_u32, const_f32, random_f32, random_u32 or iota_s32");
+                          "expected zero, const_u32, const_f32, random_f32, random_f16, random_bf16, "
+                          "random_u32 or iota_s32");
         QTest::newRow("undefined region")
             << QByteArray::fromStdString(
                    minimalJson(R"({"chips": [{"chip": 0, "program": ["region.begin nope"]}]})"))

@@ -82,7 +82,8 @@ void proposeRelaxedWaits(ProposalContext& ctx, std::vector<Suggestion>& out)
             if (const auto d = ctx.dmasAt.find({c, q}); d != ctx.dmasAt.end())
                 for (const events::DmaRecord* r : d->second)
                     if (r->srcSpace == static_cast<int>(isa::Space::Vmem) && r->chip == c)
-                        need = std::max(need, lastChunk({r->srcAddress, r->srcAddress + r->bytes}));
+                        need = std::max(
+                            need, lastChunk({r->srcAddress, r->srcAddress + events::dmaSourceBytes(*r)}));
             if (need + 1 > landed) {
                 landed = need + 1;
                 s.change.pcs.push_back(q);

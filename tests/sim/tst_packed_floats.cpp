@@ -1,0 +1,320 @@
+// f16 and bf16 held in 2 bytes: the conversions (core/util/half_float.h) against the interpreter's rounding,
+// the GRM's converting DMAs (dma.start cvt=), and compiled StableHLO whose f16/bf16 tensors are packed in
+// HBM: results exact against the reference interpreter, half the HBM bytes of the f32 module.
+#include "stablehlo_lowering_support.h"
+
+#include "stablehlo/tensor_value.h"
+#include "util/half_float.h"
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+std::uint32_t bitsOfFloat(float f)
+{
+    return std::bit_cast<std::uint32_t>(f);
+}
+
+// f32 bit patterns that probe every rounding case: a stride over all of them, plus, for every value of the
+// narrow format, the value itself, its midpoints to both neighbours and one f32 step either side of them.
+std::vector<std::uint32_t> probes(bool bf16)
+{
+    std::vector<std::uint32_t> out;
+    for (std::uint64_t b = 0; b <= 0xFFFFFFFFull; b += 65521)
+        out.push_back(static_cast<std::uint32_t>(b));
+    for (std::uint32_t h = 0; h < 0x10000; ++h) {
+        const double v =
+            bf16 ? bfloat16Value(static_cast<std::uint16_t>(h)) : halfValue(static_cast<std::uint16_t>(h));
+        if (!std::isfinite(v))
+            continue;
+        const double step = bf16 ? std::ldexp(1.0, std::max(std::ilogb(v == 0 ? 1e-40 : v), -126) - 7)
+                                 : std::ldexp(1.0, std::max(std::ilogb(v == 0 ? 1e-10 : v), -14) - 10);
+        for (const double m : {v, v + step / 2, v - step / 2}) {
+            const float f = static_cast<float>(m);
+            out.push_back(bitsOfFloat(f));
+            out.push_back(bitsOfFloat(std::nextafter(f, INFINITY)));
+            out.push_back(bitsOfFloat(std::nextafter(f, -INFINITY)));
+        }
+    }
+    return out;
+}
+
+struct HbmTraffic
+{
+    std::uint64_t cycles = 0, hbmBytes = 0;
+};
+
+HbmTraffic replayTraffic(const std::string& text)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m)
+        qFatal("%s", m.error().toString().c_str());
+    auto compiled = compileModule(*m, {});
+    if (!compiled)
+        qFatal("%s", compiled.error().toString().c_str());
+    auto r = replayTrace(compiled->trace, sim::ReplayMode::TimingOnly);
+    return {r->result.totalCycles, r->result.dma.at(0).hbmBytes};
+}
+
+} // namespace
+
+class TestPackedFloats : public QObject
+{
+    Q_OBJECT
+private slots:
+    void narrowingRoundsAsTheInterpreter()
+    {
+        for (const bool bf16 : {false, true}) {
+            std::size_t checked = 0;
+            for (const std::uint32_t bits : probes(bf16)) {
+                const float f = std::bit_cast<float>(bits);
+                const std::uint16_t got = bf16 ? half::f32ToBf16(bits) : half::f32ToF16(bits);
+                if (std::isnan(f)) { // NaN stays NaN, sign kept
+                    const double back = bf16 ? bfloat16Value(got) : halfValue(got);
+                    QVERIFY(std::isnan(back));
+                    QCOMPARE(got >> 15, bits >> 31);
+                    continue;
+                }
+                const std::uint16_t want = bf16 ? bfloat16Bits(f) : halfBits(f);
+                if (got != want)
+                    QFAIL(qPrintable(QStringLiteral("%1 of %2 (0x%3): 0x%4, the interpreter 0x%5")
+                                         .arg(bf16 ? QStringLiteral("bf16") : QStringLiteral("f16"))
+                                         .arg(static_cast<double>(f), 0, 'g', 9)
+                                         .arg(bits, 8, 16, QLatin1Char('0'))
+                                         .arg(got, 4, 16, QLatin1Char('0'))
+                                         .arg(want, 4, 16, QLatin1Char('0'))));
+                ++checked;
+            }
+            QVERIFY(checked > 300000);
+        }
+    }
+
+    void wideningIsExactForEveryValue()
+    {
+        for (std::uint32_t h = 0; h < 0x10000; ++h) {
+            const auto bits = static_cast<std::uint16_t>(h);
+            const float f16 = std::bit_cast<float>(half::f16ToF32(bits));
+            const float bf16 = std::bit_cast<float>(half::bf16ToF32(bits));
+            if (std::isnan(halfValue(bits))) {
+                QVERIFY(std::isnan(f16));
+            } else {
+                QCOMPARE(static_cast<double>(f16), halfValue(bits));
+                QCOMPARE(half::f32ToF16(half::f16ToF32(bits)), bits); // and back, bit for bit
+            }
+            if (std::isnan(bfloat16Value(bits)))
+                QVERIFY(std::isnan(bf16));
+            else
+                QCOMPARE(static_cast<double>(bf16), bfloat16Value(bits));
+        }
+    }
+
+    // Rows of f16 widened into VMEM with strides on both sides, then narrowed back into another layout.
+    void convertingDmasMoveElements()
+    {
+        auto r = replaySource(R"(
+            .hbm src, 0, 4096
+            .hbm back, 8192, 4096
+            .init src, random_f16, seed=3, lo=-100.0, hi=100.0
+            .output back
+                dma.start vmem[0], hbm[0], 20, 0, rows=3, sstride=64, dstride=512, cvt=1
+                sync.wait 0, 1
+                dma.start hbm[8192], vmem[0], 40, 1, rows=3, sstride=512, dstride=32, cvt=3
+                sync.wait 1, 1
+                halt
+        )");
+        QVERIFY2(r->result.status == sim::ReplayResult::Status::Completed, faultText(*r).c_str());
+        auto& chip = r->result.finalState.at(0);
+        std::vector<std::uint8_t> source(4096), back(4096);
+        chip.hbm.read(0, source);
+        chip.hbm.read(8192, back);
+        for (int row = 0; row < 3; ++row)
+            for (int e = 0; e < 10; ++e) {
+                std::uint16_t h = 0, out = 0;
+                std::memcpy(&h, source.data() + row * 64 + e * 2, 2);
+                std::memcpy(&out, back.data() + row * 32 + e * 2, 2);
+                const float wide =
+                    readFloats(chip, isa::Space::Vmem, static_cast<std::uint64_t>(row * 512 + e * 4), 1)[0];
+                QCOMPARE(static_cast<double>(wide), halfValue(h));
+                QCOMPARE(out, h); // widened and narrowed: the same bits
+            }
+        // Each side is charged its own bytes: 60 read from HBM, 60 written back.
+        QCOMPARE(r->result.dma.at(0).hbmBytes, std::uint64_t{120});
+        const auto dmas = r->store.dmas();
+        QCOMPARE(dmas.size(), std::size_t{2});
+        QCOMPARE(dmas[0].bytes, std::uint64_t{60}); // the 2-byte side
+        QCOMPARE(events::dmaDestinationBytes(dmas[0]), std::uint64_t{120});
+        QCOMPARE(events::dmaSourceBytes(dmas[1]), std::uint64_t{120});
+    }
+
+    void badConversionsAreFaults()
+    {
+        auto unknown = replaySource(".hbm a, 0, 64\n dma.start vmem[0], hbm[0], 16, 0, cvt=5\n halt\n");
+        QCOMPARE(unknown->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(faultText(*unknown).find("cvt=5 is not a conversion") != std::string::npos,
+                 faultText(*unknown).c_str());
+        auto odd = replaySource(".hbm a, 0, 64\n dma.start hbm[32], vmem[0], 6, 0, cvt=3\n halt\n");
+        QCOMPARE(odd->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(faultText(*odd).find("not a multiple of 4") != std::string::npos, faultText(*odd).c_str());
+    }
+
+    // Packed tensors through every kind of kernel: element-wise and dot_general read and write them
+    // themselves, the rest through widened copies. Every single op rounds its result as the interpreter
+    // does, so the results are exact.
+    void packedModulesMatchTheInterpreter_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("ulps");
+        for (const char* element : {"f16", "bf16"}) {
+            const std::string e = element;
+            const auto binary = [&](const char* op) {
+                return QString::fromStdString(
+                    moduleText({3, 700}, {3, 700},
+                               std::string("  %r = ") + op + " %a, %b : " + type({3, 700}, element) + "\n",
+                               type({3, 700}, element), element));
+            };
+            QTest::newRow((e + " add").c_str()) << binary("stablehlo.add") << 0;
+            QTest::newRow((e + " multiply").c_str()) << binary("stablehlo.multiply") << 0;
+            QTest::newRow((e + " maximum").c_str()) << binary("stablehlo.maximum") << 0;
+            QTest::newRow((e + " exponential").c_str())
+                << QString::fromStdString(moduleText(
+                       {5, 300}, {}, "  %r = stablehlo.exponential %a : " + type({5, 300}, element) + "\n",
+                       type({5, 300}, element), element))
+                << 1;
+            QTest::newRow((e + " transpose (widened copies)").c_str())
+                << QString::fromStdString(moduleText({37, 130}, {},
+                                                     "  %r = stablehlo.transpose %a, dims = [1, 0] : (" +
+                                                         type({37, 130}, element) + ") -> " +
+                                                         type({130, 37}, element) + "\n",
+                                                     type({130, 37}, element), element))
+                << 0;
+            QTest::newRow((e + " convert to f32").c_str())
+                << QString::fromStdString(moduleText({9, 70}, {},
+                                                     "  %r = stablehlo.convert %a : (" +
+                                                         type({9, 70}, element) + ") -> " + type({9, 70}) +
+                                                         "\n",
+                                                     type({9, 70}), element))
+                << 0;
+            // K = 200: products of 1/64 steps, summed exactly in f32 by the MXU and the vector unit.
+            const auto dot = [&](const char* result) {
+                return QString::fromStdString(
+                    moduleText({40, 200}, {200, 130},
+                               "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
+                                   type({40, 200}, element) + ", " + type({200, 130}, element) + ") -> " +
+                                   type({40, 130}, result) + "\n",
+                               type({40, 130}, result), element));
+            };
+            QTest::newRow((e + " dot_general, f32 result").c_str()) << dot("f32") << 0;
+        }
+        QTest::newRow("f32 -> f16 convert rounds to nearest even")
+            << QString::fromStdString("func.func public @main() -> tensor<4xf16> {\n"
+                                      "  %a = stablehlo.constant dense<[1.00048828125, 1.00146484375, "
+                                      "65519.0, 1.0e-7]> : tensor<4xf32>\n"
+                                      "  %r = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf16>\n"
+                                      "  return %r : tensor<4xf16>\n}\n")
+            << 0;
+    }
+
+    void packedModulesMatchTheInterpreter()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, ulps);
+        std::string failure;
+        const auto worst = worstUlp(text.toStdString(), &failure);
+        QVERIFY2(worst <= static_cast<std::uint64_t>(ulps), failure.c_str());
+    }
+
+    // A packed dot_general result is the f32 sum rounded once (the MXU accumulates in f32, as XLA on a TPU
+    // does): exactly the f32-result module's values rounded to the packed type. StableHLO's interpreter
+    // rounds every partial sum to the packed type instead (docs/stablehlo.md).
+    void packedDotRoundsTheF32SumOnce()
+    {
+        for (const char* element : {"f16", "bf16"}) {
+            const auto dot = [&](const char* result) {
+                return moduleText({40, 200}, {200, 130},
+                                  "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
+                                      type({40, 200}, element) + ", " + type({200, 130}, element) + ") -> " +
+                                      type({40, 130}, result) + "\n",
+                                  type({40, 130}, result), element);
+            };
+            const auto run = [](const std::string& text) {
+                auto m = parseModule(text, "case.mlir");
+                auto compiled = compileModule(*m, {});
+                if (!compiled)
+                    qFatal("%s", compiled.error().toString().c_str());
+                auto replayed = sim::replayAndCheck(*m, *compiled);
+                if (!replayed)
+                    qFatal("%s", replayed.error().toString().c_str());
+                return replayed->results.front();
+            };
+            const auto wide = run(dot("f32"));
+            const auto packed = run(dot(element));
+            QCOMPARE(packed.data.size(), wide.data.size());
+            for (std::size_t i = 0; i < wide.data.size(); ++i)
+                QCOMPARE(packed.data[i], roundTo(packed.type.element, wide.data[i]));
+        }
+    }
+
+    // What packing is for: an f16 add moves half the HBM bytes of the f32 add, and takes fewer cycles.
+    void packedTensorsHalveHbmTraffic()
+    {
+        const auto add = [](const char* element) {
+            const std::vector<std::int64_t> shape{512, 1024};
+            return "func.func public @main(%a: " + type(shape, element) + ", %b: " + type(shape, element) +
+                   ") -> " + type(shape, element) +
+                   " {\n  %r = stablehlo.add %a, %b : " + type(shape, element) +
+                   "\n  return %r : " + type(shape, element) + "\n}\n";
+        };
+        const auto f32 = replayTraffic(add("f32"));
+        const auto f16 = replayTraffic(add("f16"));
+        const auto bf16 = replayTraffic(add("bf16"));
+        QCOMPARE(f32.hbmBytes, std::uint64_t{3 * 512 * 1024 * 4});
+        QCOMPARE(f16.hbmBytes, f32.hbmBytes / 2);
+        QCOMPARE(bf16.hbmBytes, f32.hbmBytes / 2);
+        QVERIFY2(f16.cycles * 10 < f32.cycles * 7,
+                 qPrintable(QStringLiteral("f16 %1 cycles, f32 %2").arg(f16.cycles).arg(f32.cycles)));
+        // A matmul's operands and result are packed too.
+        const auto matmul = [](const char* element) {
+            return "func.func public @main(%a: " + type({256, 512}, element) +
+                   ", %b: " + type({512, 384}, element) + ") -> " + type({256, 384}, element) +
+                   " {\n  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
+                   type({256, 512}, element) + ", " + type({512, 384}, element) + ") -> " +
+                   type({256, 384}, element) + "\n  return %r : " + type({256, 384}, element) + "\n}\n";
+        };
+        const auto m32 = replayTraffic(matmul("f32"));
+        const auto m16 = replayTraffic(matmul("f16"));
+        QCOMPARE(m16.hbmBytes * 2, m32.hbmBytes);
+        QVERIFY(m16.cycles < m32.cycles);
+    }
+
+    // Arguments are packed random values (random_f16), the same ones `check` hands the interpreter.
+    void packedArgumentsAreRandomHalfValues()
+    {
+        auto m = parseModule(
+            "func.func public @main(%a: tensor<1000xbf16>) -> tensor<1000xbf16> {\n"
+            "  %r = stablehlo.negate %a : tensor<1000xbf16>\n  return %r : tensor<1000xbf16>\n}\n",
+            "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m, {});
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        const auto& init = compiled->trace.chips.at(0).initial.memory.at(0);
+        QCOMPARE(init.size, std::uint64_t{2000});
+        QCOMPARE(init.payload.generator.kind, trace::Generator::Kind::RandomBF16);
+        auto replayed = sim::replayAndCheck(*m, *compiled, true);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        QVERIFY(!replayed->check.checks.empty());
+        for (const auto& c : replayed->check.checks)
+            QVERIFY2(c.passed, c.worst.c_str());
+        std::set<double> distinct(replayed->results.front().data.begin(),
+                                  replayed->results.front().data.end());
+        QVERIFY(distinct.size() > 100);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackedFloats)
+#include "tst_packed_floats.moc"
