@@ -27,8 +27,11 @@ std::vector<FreeParameter> defaultFreeParameters()
          "from a descriptor reaching its engine to its first byte; holds the engine"},
         {"dma_engine_peak_gbs", 10, 1200, false, "the rate of one DMA engine"},
         {"hbm_bandwidth_gbs", 50, 1200, false,
-         "HBM bandwidth shared by every transfer (datasheet: 1,200 GB/s); tensors of f16 are held as f32 by "
-         "the lowering, so this is the rate in f32 bytes"},
+         "HBM bandwidth shared by every transfer (datasheet: 1,200 GB/s); f16 tensors are packed in 2 bytes"},
+        {"convert_gbs", 10, 2400, false,
+         "the rate one DMA engine widens f16 to f32 or narrows it back (2-byte bytes a second): the "
+         "conversion "
+         "work a TPU does on its vector unit (f16 is not one of its native types)"},
         {"occ_mxu_matmul", 1, 64, true,
          "cycles an mxu.mm of 8 rows holds the MXU's input: 8 for one 128 x 128 MXU; a TensorCore's 4 MXUs "
          "working on one matmul read as 2"},
@@ -41,9 +44,15 @@ std::vector<FreeParameter> defaultFreeParameters()
 
 bool isTimingParameter(std::string_view key)
 {
-    static constexpr std::string_view kKeys[] = {
-        "dma_setup_cycles",       "dma_completion_cycles", "dma_engine_peak_gbs", "hbm_bandwidth_gbs",
-        "vmem_dma_bandwidth_gbs", "ici_link_gbs",          "ici_latency_cycles",  "clock_mhz"};
+    static constexpr std::string_view kKeys[] = {"dma_setup_cycles",
+                                                 "dma_completion_cycles",
+                                                 "dma_engine_peak_gbs",
+                                                 "hbm_bandwidth_gbs",
+                                                 "vmem_dma_bandwidth_gbs",
+                                                 "ici_link_gbs",
+                                                 "ici_latency_cycles",
+                                                 "clock_mhz",
+                                                 "convert_gbs"};
     if (key.starts_with("lat_") || key.starts_with("occ_"))
         return true;
     return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);

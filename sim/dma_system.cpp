@@ -226,11 +226,12 @@ void DmaSystem::recomputeRates()
     const double hbm = m_config.bytesPerCycle(m_config.hbmBandwidthGBs);
     const double vmem = m_config.bytesPerCycle(m_config.vmemDmaBandwidthGBs);
     const double link = m_config.bytesPerCycle(m_config.iciLinkGBs);
+    const double convert = m_config.bytesPerCycle(m_config.convertGBs);
     forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
         if (!q.front().active)
             return;
         Transfer& t = q.front();
-        double rate = enginePeak;
+        double rate = t.d.convert != 0 ? std::min(enginePeak, convert) : enginePeak;
         touches(t, [&](char kind, int index) {
             const auto i = static_cast<std::size_t>(index);
             if (kind == 'h')

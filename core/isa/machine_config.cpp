@@ -76,6 +76,7 @@ const std::array kRows = {
     Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6}, &MachineConfig::dmaEnginePeakGBs},
     Row{{"hbm_bandwidth_gbs", "dma", "GB/s", "HBM bandwidth, shared by all transfers touching HBM", kCloudTpuV4, 0.001, 1e6}, &MachineConfig::hbmBandwidthGBs},
     Row{{"vmem_dma_bandwidth_gbs", "dma", "GB/s", "VMEM-to-VMEM DMA bandwidth", kAssumption, 0.001, 1e6}, &MachineConfig::vmemDmaBandwidthGBs},
+    Row{{"convert_gbs", "dma", "GB/s", "rate at which one engine widens or narrows f16/bf16 elements (dma.start cvt=), in bytes of the 2-byte side: the conversion work a chip does on its vector unit", kAssumption, 0.001, 1e6}, &MachineConfig::convertGBs},
     Row{{"ici_link_gbs", "ici", "GB/s", "bandwidth of one ICI link, per direction", kAssumption, 0.001, 1e6}, &MachineConfig::iciLinkGBs},
     Row{{"ici_latency_cycles", "ici", "cycles", "latency of one ICI hop", kAssumption, 0, 1 << 24}, &MachineConfig::iciLatencyCycles},
 };

@@ -67,6 +67,7 @@ struct MachineConfig
     double dmaEnginePeakGBs = 600.0;
     double hbmBandwidthGBs = 1200.0;
     double vmemDmaBandwidthGBs = 2400.0;
+    double convertGBs = 2400.0; // per engine, 2-byte-side bytes of a converting DMA (cvt=)
     double iciLinkGBs = 45.0;
     std::int64_t iciLatencyCycles = 1050;
 

@@ -1,6 +1,7 @@
-// Contractions of the reference interpreter (see eval_ops.h): dot_general, dot and convolution. As in
-// StableHLO's own interpreter, every product and every partial sum is rounded to the result's element type
-// (accumulation in f32 for f32), summing in row-major order of the contracting dimensions; integers wrap.
+// Contractions of the reference interpreter (see eval_ops.h): dot_general, dot and convolution. Every
+// product and every partial sum is rounded to the accumulation type (f32 for f32, f16 and bf16: unlike
+// StableHLO's own interpreter, which rounds f16/bf16 partial sums to f16/bf16, and as XLA computes them),
+// summing in row-major order of the contracting dimensions; integers wrap.
 
 #include <algorithm>
 #include <cstdlib>
@@ -51,6 +52,15 @@ void checkDims(const std::vector<std::int64_t>& dims, int rank, const char* what
             evalFail(std::string(what) + " must be distinct dimensions of the operand");
         seen[static_cast<std::size_t>(d)] = true;
     }
+}
+
+// The type products and partial sums are rounded to: the result's, except f16 and bf16, which accumulate
+// in f32 as XLA does on TPUs and GPUs (the MXU sums in f32) and as the StableHLO test suite's expected values
+// were computed; the sum is rounded to the result's type once, at the end. StableHLO leaves the
+// accumulation type to the implementation when no `algorithm` is given.
+ElementType accumulationType(ElementType type)
+{
+    return type == ElementType::F16 || type == ElementType::BF16 ? ElementType::F32 : type;
 }
 
 double finish(ElementType type, double sum, std::uint64_t isum)
@@ -118,6 +128,7 @@ TensorValue dotGeneral(const Operation& op, const TensorValue& lhs, const Tensor
     TensorValue r{out, {}};
     r.data.reserve(static_cast<std::size_t>(outCount));
     const bool flt = isFloat(out.element);
+    const ElementType accumulation = accumulationType(out.element);
     forEachIndex(out.shape, [&](const std::vector<std::int64_t>& o, std::int64_t linear) {
         std::int64_t lBase = 0, rBase = 0;
         std::size_t k = 0;
@@ -139,8 +150,8 @@ TensorValue dotGeneral(const Operation& op, const TensorValue& lhs, const Tensor
             }
             const double a = lhs.data[static_cast<std::size_t>(li)];
             const double b = rhs.data[static_cast<std::size_t>(ri)];
-            if (flt) // StableHLO's interpreter rounds every product and partial sum to the element type
-                sum = roundTo(out.element, sum + roundTo(out.element, a * b));
+            if (flt) // every product and partial sum rounded to the accumulation type
+                sum = roundTo(accumulation, sum + roundTo(accumulation, a * b));
             else
                 isum += static_cast<std::uint64_t>(static_cast<std::int64_t>(a) *
                                                    static_cast<std::int64_t>(b)); // wraps, defined
@@ -253,6 +264,7 @@ TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& me
     const auto ls = stridesOf(lhs.type.shape), ks = stridesOf(rhs.type.shape);
     const auto outPerGroup = OF / groups, outPerBatchGroup = OF / batchGroups;
     const bool flt = isFloat(out.element);
+    const ElementType accumulation = accumulationType(out.element);
     TensorValue r{out, std::vector<double>(static_cast<std::size_t>(outCount))};
     std::vector<std::int64_t> windowShape = kernel;
     forEachIndex(out.shape, [&](const std::vector<std::int64_t>& o, std::int64_t linear) {
@@ -279,7 +291,7 @@ TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& me
                 const double b =
                     rhs.data[static_cast<std::size_t>(kBase + c * ks[static_cast<std::size_t>(K.batch)])];
                 if (flt)
-                    sum = roundTo(out.element, sum + roundTo(out.element, a * b));
+                    sum = roundTo(accumulation, sum + roundTo(accumulation, a * b));
                 else
                     isum += static_cast<std::uint64_t>(static_cast<std::int64_t>(a) *
                                                        static_cast<std::int64_t>(b)); // wraps, defined
