@@ -71,7 +71,9 @@ bool sameBytes(ElementType from, ElementType to)
 // to 4 bytes, and their packed results are narrowed from a 4-byte copy (lowerOp).
 bool readsPacked(OpKind kind)
 {
-    return elementwiseArity(kind) > 0 || kind == OpKind::DotGeneral || kind == OpKind::Dot;
+    return elementwiseArity(kind) > 0 || kind == OpKind::DotGeneral || kind == OpKind::Dot ||
+           kind == OpKind::BroadcastInDim || kind == OpKind::Transpose || kind == OpKind::Slice ||
+           kind == OpKind::Reverse || kind == OpKind::Concatenate || kind == OpKind::Pad;
 }
 
 // Thrown between ops when the compile is cancelled.

@@ -2,7 +2,9 @@
 // the strides the op implies (a stride of 0 repeats an element, a negative one walks backwards), then
 // leaves for HBM in one transfer. ProgramWriter::move merges what is contiguous, so a broadcast of a row
 // or a slice of whole rows is a handful of descriptors; a transpose of the innermost dimension is one per
-// element row. A result larger than VMEM is assembled and sent in slabs (lower_slabs.h).
+// element row. A result larger than VMEM is assembled and sent in slabs (lower_slabs.h). VMEM holds the
+// result with 4-byte elements; a packed (f16/bf16) operand is widened on its way in and a packed result
+// narrowed on its way out, so only the HBM side's strides and offsets depend on the element's bytes.
 
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
@@ -19,12 +21,12 @@ struct SlabStaging
     DmaStream in, back;
 };
 
-// One strided view of `x` (`dims`: its sizes, source strides and the result's strides) written into the
-// result at `outAddress` in slabs (forEachSlab: at or inside dimension `minDim`), each contiguous in the
-// result, so it leaves in one transfer.
-void moveInSlabs(ProgramWriter& w, std::uint64_t src, const std::vector<MoveDim>& dims,
-                 const std::vector<std::int64_t>& outStrides, std::uint64_t outAddress, std::size_t minDim,
-                 SlabStaging& staging)
+// One strided view of `x` from `src` (`dims`: its sizes, source strides in x's HBM bytes and the result's
+// strides in VMEM's) written into `out` from `outOffset` (VMEM bytes of the result) in slabs (forEachSlab:
+// at or inside dimension `minDim`), each contiguous in the result, so it leaves in one transfer.
+void moveInSlabs(ProgramWriter& w, const TensorRef& x, std::uint64_t src, const std::vector<MoveDim>& dims,
+                 const std::vector<std::int64_t>& outStrides, const TensorRef& out, std::uint64_t outOffset,
+                 std::size_t minDim, SlabStaging& staging)
 {
     std::vector<std::int64_t> sizes(dims.size());
     for (std::size_t d = 0; d < dims.size(); ++d)
@@ -37,10 +39,11 @@ void moveInSlabs(ProgramWriter& w, std::uint64_t src, const std::vector<MoveDim>
         std::vector<MoveDim> part(dims.begin() + static_cast<std::ptrdiff_t>(k), dims.end());
         part.front().size = slab.hi[k] - slab.lo[k];
         w.move(staging.in, isa::Space::Vmem, staging.address, isa::Space::Hbm,
-               static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset), part);
+               static_cast<std::uint64_t>(static_cast<std::int64_t>(src) + srcOffset), part, x.widening());
         w.waitAll(staging.in);
-        w.dma(staging.back, isa::Space::Hbm, outAddress + static_cast<std::uint64_t>(slab.offset),
-              isa::Space::Vmem, staging.address, slab.bytes);
+        w.dma(staging.back, isa::Space::Hbm,
+              out.address + out.hbmBytes(outOffset + static_cast<std::uint64_t>(slab.offset)),
+              isa::Space::Vmem, staging.address, slab.bytes, 1, 0, 0, {}, out.narrowing());
         w.waitAll(staging.back); // the slab's staging is the next slab's
     });
 }
@@ -58,16 +61,17 @@ void moveByView(ProgramWriter& w, const TensorRef& x, std::int64_t srcBase, cons
     if (bytes <= budget || dims.empty()) {
         const auto staging = w.vmem(bytes, "the result of a data movement");
         auto s = w.stream();
-        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src, dims);
+        w.move(s, isa::Space::Vmem, staging, isa::Space::Hbm, src, dims, x.widening());
         w.waitAll(s);
         auto back = w.stream();
         if (bytes > 0)
-            w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+            w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes, 1, 0, 0, {},
+                  out.narrowing());
         w.waitAll(back);
         return;
     }
     SlabStaging staging{w.vmem(budget, "a slab of a data movement"), budget, w.stream(), w.stream()};
-    moveInSlabs(w, src, dims, outStrides, out.address, 0, staging);
+    moveInSlabs(w, x, src, dims, outStrides, out, 0, 0, staging);
 }
 
 // Each input of a concatenation as a view into the result: fn(input, its dims with the result's strides,
@@ -79,7 +83,7 @@ void forEachConcatenated(const Operation& op, const std::vector<TensorRef>& in,
     const auto dim = static_cast<std::size_t>(op.attributes.find("dimension")->integer);
     std::int64_t offset = 0;
     for (const auto& x : in) {
-        const auto xs = byteStrides(x.type.shape);
+        const auto xs = byteStrides(x.type.shape, x.elementBytes);
         std::vector<MoveDim> m(outStrides.size());
         for (std::size_t d = 0; d < m.size(); ++d)
             m[d] = {x.type.shape[d], xs[d], outStrides[d]};
@@ -112,7 +116,7 @@ void padInto(ProgramWriter& w, DmaStream& s, std::uint64_t staging, const Operat
 {
     const auto low = detail::intsAttr(op, "edge_padding_low");
     const auto interior = detail::intsAttr(op, "interior_padding");
-    const auto xs = byteStrides(x.type.shape);
+    const auto xs = byteStrides(x.type.shape, x.elementBytes);
     const auto outStrides = byteStrides(out.type.shape);
     const auto rank = out.type.shape.size();
     std::vector<MoveDim> m(rank);
@@ -127,7 +131,7 @@ void padInto(ProgramWriter& w, DmaStream& s, std::uint64_t staging, const Operat
         dst += (p.o0 - slab.lo[d]) * outStrides[d];
     }
     w.move(s, isa::Space::Vmem, staging + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
-           x.address + static_cast<std::uint64_t>(src), m);
+           x.address + static_cast<std::uint64_t>(src), m, x.widening());
 }
 
 // Concatenate and pad: the result is assembled in VMEM whole (several views, or a fill and a view), then
@@ -147,7 +151,7 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
         forEachConcatenated(
             op, in, outStrides,
             [&](const TensorRef& x, const std::vector<MoveDim>& m, std::uint64_t at, std::size_t dim) {
-                moveInSlabs(w, x.address, m, outStrides, out.address + at, dim, staging);
+                moveInSlabs(w, x, x.address, m, outStrides, out, at, dim, staging);
             });
         return;
     }
@@ -160,8 +164,9 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
             fill(w, staging.address, slab.bytes);
             padInto(w, staging.in, staging.address, op, in[0], out, slab);
             w.waitAll(staging.in);
-            w.dma(staging.back, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(slab.offset),
-                  isa::Space::Vmem, staging.address, slab.bytes);
+            w.dma(staging.back, isa::Space::Hbm,
+                  out.address + out.hbmBytes(static_cast<std::uint64_t>(slab.offset)), isa::Space::Vmem,
+                  staging.address, slab.bytes, 1, 0, 0, {}, out.narrowing());
             w.waitAll(staging.back); // the slab's staging is the next slab's
         });
         return;
@@ -173,7 +178,7 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
         forEachConcatenated(
             op, in, outStrides,
             [&](const TensorRef& x, const std::vector<MoveDim>& m, std::uint64_t at, std::size_t) {
-                w.move(s, isa::Space::Vmem, staging + at, isa::Space::Hbm, x.address, m);
+                w.move(s, isa::Space::Vmem, staging + at, isa::Space::Hbm, x.address, m, x.widening());
             });
         break;
     case OpKind::Pad: {
@@ -188,7 +193,8 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
     w.waitAll(s);
     auto back = w.stream();
     if (bytes > 0)
-        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes);
+        w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, staging, bytes, 1, 0, 0, {},
+              out.narrowing());
     w.waitAll(back);
 }
 
@@ -215,7 +221,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
     switch (op.kind) {
     case OpKind::BroadcastInDim: {
         const auto dims = detail::intsAttr(op, "broadcast_dimensions");
-        const auto inStrides = byteStrides(in[0].type.shape);
+        const auto inStrides = byteStrides(in[0].type.shape, in[0].elementBytes);
         std::vector<MoveDim> m(rank);
         for (std::size_t d = 0; d < rank; ++d)
             m[d] = {out.type.shape[d], 0, outStrides[d]};
@@ -227,7 +233,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
     }
     case OpKind::Transpose: {
         const auto perm = detail::intsAttr(op, "permutation");
-        const auto inStrides = byteStrides(in[0].type.shape);
+        const auto inStrides = byteStrides(in[0].type.shape, in[0].elementBytes);
         std::vector<MoveDim> m(rank);
         for (std::size_t d = 0; d < rank; ++d)
             m[d] = {out.type.shape[d], inStrides[static_cast<std::size_t>(perm[d])], outStrides[d]};
@@ -239,7 +245,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
         auto strides = detail::intsAttr(op, "strides", false);
         if (strides.empty())
             strides.assign(rank, 1);
-        const auto inStrides = byteStrides(in[0].type.shape);
+        const auto inStrides = byteStrides(in[0].type.shape, in[0].elementBytes);
         std::vector<MoveDim> m(rank);
         std::int64_t base = 0;
         for (std::size_t d = 0; d < rank; ++d) {
@@ -251,7 +257,7 @@ void lowerMovement(ProgramWriter& w, const Operation& op, const std::vector<Tens
     }
     case OpKind::Reverse: {
         const auto dims = detail::intsAttr(op, "dimensions");
-        const auto inStrides = byteStrides(in[0].type.shape);
+        const auto inStrides = byteStrides(in[0].type.shape, in[0].elementBytes);
         std::vector<MoveDim> m(rank);
         std::int64_t base = 0;
         for (std::size_t d = 0; d < rank; ++d)

@@ -207,7 +207,46 @@ private slots:
                        {5, 300}, {}, "  %r = stablehlo.exponential %a : " + type({5, 300}, element) + "\n",
                        type({5, 300}, element), element))
                 << 1;
-            QTest::newRow((e + " transpose (widened copies)").c_str())
+            const auto unaryOp = [&](const std::vector<std::int64_t>& in, const std::string& op,
+                                     const std::vector<std::int64_t>& out) {
+                return QString::fromStdString(moduleText(
+                    in, {}, "  %r = " + op + " : (" + type(in, element) + ") -> " + type(out, element) + "\n",
+                    type(out, element), element));
+            };
+            QTest::newRow((e + " slice").c_str())
+                << unaryOp({37, 130}, "stablehlo.slice %a [3:35:2, 1:129:3]", {16, 43}) << 0;
+            QTest::newRow((e + " reverse").c_str())
+                << unaryOp({37, 130}, "stablehlo.reverse %a, dims = [0, 1]", {37, 130}) << 0;
+            QTest::newRow((e + " broadcast_in_dim").c_str())
+                << unaryOp({130}, "stablehlo.broadcast_in_dim %a, dims = [1]", {9, 130}) << 0;
+            QTest::newRow((e + " concatenate").c_str())
+                << QString::fromStdString(moduleText(
+                       {7, 130}, {5, 130},
+                       "  %r = stablehlo.concatenate %a, %b, dim = 0 : (" + type({7, 130}, element) + ", " +
+                           type({5, 130}, element) + ") -> " + type({12, 130}, element) + "\n",
+                       type({12, 130}, element), element))
+                << 0;
+            QTest::newRow((e + " pad").c_str())
+                << QString::fromStdString(
+                       moduleText({7, 30}, {},
+                                  "  %p = stablehlo.constant dense<1.5> : " + type({}, element) +
+                                      "\n  %r = stablehlo.pad %a, %p, low = [1, -2], high = [2, 3], "
+                                      "interior = [1, 0] : (" +
+                                      type({7, 30}, element) + ", " + type({}, element) + ") -> " +
+                                      type({16, 31}, element) + "\n",
+                                  type({16, 31}, element), element))
+                << 0;
+            QTest::newRow((e + " reduce (widened copies)").c_str())
+                << QString::fromStdString(
+                       moduleText({37, 130}, {},
+                                  "  %z = stablehlo.constant dense<0.0> : " + type({}, element) +
+                                      "\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo.maximum "
+                                      "across dimensions = [1] : (" +
+                                      type({37, 130}, element) + ", " + type({}, element) + ") -> " +
+                                      type({37}, element) + "\n",
+                                  type({37}, element), element))
+                << 0;
+            QTest::newRow((e + " transpose").c_str())
                 << QString::fromStdString(moduleText({37, 130}, {},
                                                      "  %r = stablehlo.transpose %a, dims = [1, 0] : (" +
                                                          type({37, 130}, element) + ") -> " +
