@@ -415,7 +415,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
-    // f16 and bf16 are held as f32 (their values exactly): the MXU multiplies them as f32.
+    // f16 and bf16 arrive in VMEM widened to f32 (their values exactly): the MXU multiplies them as f32.
     if (!isFloat(lhs.type.element) || !isFloat(rhs.type.element) || !isFloat(out.type.element))
         lowerFail("dot_general on the MXU takes floating-point operands in this lowering (i32 comes next)");
     DotShape s;
