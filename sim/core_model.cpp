@@ -131,8 +131,10 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             dd.dstStride = o[7].present() ? scalarOperand(m_state, o[7]) : 0;
             dd.chunkBytes = o[8].present() ? static_cast<std::uint64_t>(o[8].value) : 0;
             dd.longWay = o[10].present() && o[10].value != 0;
-            dd.convert = static_cast<std::uint8_t>(
-                o[11].present() ? std::clamp<std::int64_t>(o[11].value, 0, 255) : 0); // issue() refuses > 4
+            // Out of range (negative too) becomes 255, which issue() refuses with the valid codes.
+            dd.convert = static_cast<std::uint8_t>(!o[11].present()                       ? 0
+                                                   : o[11].value < 0 || o[11].value > 255 ? 255
+                                                                                          : o[11].value);
             m_dma.issue(dd, t);
             break;
         }

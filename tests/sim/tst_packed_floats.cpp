@@ -179,6 +179,10 @@ private slots:
         QCOMPARE(unknown->result.status, sim::ReplayResult::Status::Faulted);
         QVERIFY2(faultText(*unknown).find("cvt=5 is not a conversion") != std::string::npos,
                  faultText(*unknown).c_str());
+        auto negative = replaySource(".hbm a, 0, 64\n dma.start vmem[0], hbm[0], 16, 0, cvt=-1\n halt\n");
+        QCOMPARE(negative->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(faultText(*negative).find("cvt=255 is not a conversion") != std::string::npos,
+                 faultText(*negative).c_str());
         auto odd = replaySource(".hbm a, 0, 64\n dma.start hbm[32], vmem[0], 6, 0, cvt=3\n halt\n");
         QCOMPARE(odd->result.status, sim::ReplayResult::Status::Faulted);
         QVERIFY2(faultText(*odd).find("not a multiple of 4") != std::string::npos, faultText(*odd).c_str());
