@@ -3,7 +3,7 @@
 // flows), then times importing it (plain and gzip-compressed), the analyses and the export to Chrome JSON,
 // and prints the resident bytes per event. `xspace` writes an XProf-shaped XSpace of 8 TPU planes instead and
 // times its import. The page cache is dropped before each read when run as root.
-#include "export/profile_chrome.h"
+#include "export/chrome_trace.h"
 #include "import/import.h"
 #include "kineto_writer.h"
 #include "profile/profile_analysis.h"
@@ -91,7 +91,7 @@ void importOnce(const std::string& path, std::uint64_t bytes, const char* what, 
                 a.findings.size(), a.criticalPath.segments.size());
     t = Clock::now();
     const std::string out = path + ".export.json";
-    if (!exporting::writeProfileChromeTrace(*p, out)) {
+    if (!exporting::writeChromeTrace(*p, out)) {
         std::printf("export failed\n");
         std::exit(1);
     }

@@ -300,7 +300,7 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
-    file->addAction(tr("Export &Chrome/Perfetto trace…"), this, &MainWindow::exportChromeTrace);
+    file->addAction(tr("Export &Chrome/Perfetto trace…"), this, [this] { exportChromeTrace(); });
     QAction* save = file->addAction(tr("&Save session"), this, [this] {
         if (m_document->path().isEmpty())
             saveSessionAs();

@@ -65,6 +65,9 @@ public:
     // File > Export report: to `path` (format by its extension), or to a file the user picks when empty.
     // Written in the background; the status bar says when it is done.
     void exportReport(const QString& path = {});
+    // File > Export Chrome/Perfetto trace of what the window shows (an imported profile, or the replay); asks
+    // for the file's name unless `path` gives it.
+    void exportChromeTrace(const QString& path = {});
     SessionDocument* document() const { return m_document; }
     // Bookmarks: add the current view under `name`; show bookmark `index` (wraps); step to the next or
     // previous one (PageDown / PageUp).
@@ -103,7 +106,6 @@ private:
     void showIsaReference();
     // The open run if its analyses are ready, else nullptr after telling the person why (for the exports).
     const Run* analysedRunOrSayWhyNot();
-    void exportChromeTrace();
     void exportAnalysisJson();
     // Runs `write` (which returns an error message, empty on success) on a pool thread: exports of a large
     // replay take seconds. The result shows in the status bar, an error in a dialog.

@@ -40,19 +40,34 @@ const Run* MainWindow::analysedRunOrSayWhyNot()
     return nullptr;
 }
 
-void MainWindow::exportChromeTrace()
+void MainWindow::exportChromeTrace(const QString& chosen)
 {
-    const Run* run = m_session->run();
-    if (!run || m_session->isBusy()) {
+    // What the window shows: an imported profile, or else the replay (its profile and its own rows).
+    const std::shared_ptr<const ProfileRun> profile =
+        showsImportedProfile() ? m_profile->runHandle() : nullptr;
+    const Run* run = profile ? nullptr : m_session->run();
+    if (!profile && (!run || !run->view || m_session->isBusy())) {
         QMessageBox::information(this, tr("Export"), tr("Open a trace and let its replay finish first."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome/Perfetto trace"), QString(),
-                                                      tr("Chrome trace (*.json)"));
+    const QString suggested =
+        QFileInfo(profile ? profile->path : run->path).completeBaseName().section(QLatin1Char('.'), 0, 0) +
+        QStringLiteral("-perfetto.json");
+    const QString path = !chosen.isEmpty()
+                             ? chosen
+                             : QFileDialog::getSaveFileName(this, tr("Export Chrome/Perfetto trace"),
+                                                            suggested, tr("Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
+    if (profile) {
+        exportInBackground(path, [profile, file = path.toStdString()] {
+            const Status s = exporting::writeChromeTrace(profile->profile, file);
+            return s ? std::string() : s.error().toString();
+        });
+        return;
+    }
     exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
-        const Status s = exporting::writeChromeTrace(*run->trace, run->store, file);
+        const Status s = exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file);
         return s ? std::string() : s.error().toString();
     });
 }

@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "util/json_text.h"
 
-#include "export/profile_chrome.h"
+#include "export/chrome_trace.h"
 #include "import/import.h"
 #include "profile/critical_path.h"
 #include "profile/profile_analysis.h"
@@ -79,7 +79,7 @@ int convertProfile(const std::string& in, const std::string& out, Streams io)
     auto profile = importProfileOrSession(in);
     if (!profile)
         return inputError(io, profile.error());
-    if (Status saved = exporting::writeProfileChromeTrace(*profile, out); !saved)
+    if (Status saved = exporting::writeChromeTrace(*profile, out); !saved)
         return inputError(io, saved.error());
     for (const std::string& w : profile->warningLines())
         io.err << "warning: " << w << "\n";

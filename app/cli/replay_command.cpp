@@ -159,7 +159,8 @@ int runReplay(const std::vector<std::string>& args, Streams io)
         return kExitBadInput;
     }
     if (!chromeTrace.empty()) {
-        if (Status written = exporting::writeChromeTrace(*trace, store, chromeTrace); !written)
+        const analysis::ReplayView view{*trace, store, result.totalCycles, result.chips};
+        if (Status written = exporting::writeReplayChromeTrace(view, path, chromeTrace); !written)
             return inputError(io, written.error());
     }
     if (result.status == sim::ReplayResult::Status::LimitReached)
@@ -192,7 +193,8 @@ int convertReplayToChrome(const std::string& in, const std::string& out, Streams
         io.err << in << ": replay stopped: " << result.fault->toString() << "\n";
         return kExitBadInput;
     }
-    if (Status written = exporting::writeChromeTrace(*trace, store, out); !written)
+    const analysis::ReplayView view{*trace, store, result.totalCycles, result.chips};
+    if (Status written = exporting::writeReplayChromeTrace(view, in, out); !written)
         return inputError(io, written.error());
     io.out << "wrote " << out << " (the replay: " << result.totalCycles << " cycles)\n";
     return kExitOk;

@@ -128,7 +128,9 @@ private:
 
     // Threads by tid, in the order a kernel author reads a chip: regions, the units, the DMA engines, the
     // waits.
-    static constexpr std::int64_t kRegionsTid = 0, kFirstUnitTid = 1, kFirstEngineTid = 10;
+    static constexpr std::int64_t kRegionsTid = replay_tid::kRegions, kFirstUnitTid = replay_tid::kFirstUnit,
+                                  kFirstEngineTid = replay_tid::kFirstEngine;
+    static_assert(kFirstUnitTid + static_cast<std::int64_t>(kUnitTracks.size()) <= replay_tid::kBundles);
     std::int64_t waitTid() const { return kFirstEngineTid + m_replay.trace.machine.dmaEngines; }
     std::string threadName(std::int64_t tid) const
     {

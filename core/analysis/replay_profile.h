@@ -41,6 +41,14 @@ struct ReplayRef
 };
 ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice);
 
+// The thread ids of a chip's rows in that profile, in the order a kernel author reads a chip, and of the two
+// rows its Chrome export adds (export/chrome_replay_rows.h): what only a replay has, bundles and stalls,
+// beside the units they keep busy. DMA engine E is kFirstEngine + E; the sync waits come after the last
+// engine.
+namespace replay_tid {
+inline constexpr std::int64_t kRegions = 0, kFirstUnit = 1, kBundles = 5, kStalls = 6, kFirstEngine = 10;
+} // namespace replay_tid
+
 // The cycle as nanoseconds at `clockMhz`, rounded.
 profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz);
 

@@ -1,173 +1,185 @@
 #include "export/chrome_trace.h"
-#include "util/utf8.h"
 
-#include "asm/disassembler.h"
+#include "analysis/replay_profile.h"
+#include "export/chrome_replay_rows.h"
+#include "export/chrome_writer.h"
+#include "import/json_reader.h"
+#include "import/profile_semantics.h"
 #include "util/atomic_file.h"
-#include "util/text.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <map>
 
 namespace xps::exporting {
 namespace {
 
-constexpr int kBundleThread = 1;
-constexpr int kStallThread = 2;
-constexpr int kWaitThread = 3;
-constexpr int kRegionThread = 4;
-constexpr int kDmaThreadBase = 100;
+using profile::Profile;
+using profile::Slice;
+using profile::TrackKind;
 
-std::string jsonString(std::string_view s)
-{
-    std::string out;
-    text::appendJsonString(out, s);
-    return out;
-}
-
-class Writer
+// How a profile's tables read as Chrome events.
+class ProfileEvents
 {
 public:
-    Writer(std::FILE* f, double clockMhz) : m_f(f), m_clock(clockMhz) {}
+    ProfileEvents(const Profile& profile, const ReplayRows* rows) : p(profile), m_rows(rows) {}
 
-    double us(std::uint64_t cycle) const { return static_cast<double>(cycle) / m_clock; }
-
-    void event(const std::string& body)
+    std::string where(std::uint32_t track) const
     {
-        std::fputs(m_first ? "\n" : ",\n", m_f);
-        m_first = false;
-        std::fputs(body.c_str(), m_f);
+        const profile::Track& t = p.tracks[track];
+        return "\"pid\":" + std::to_string(t.pid) +
+               ",\"tid\":" + std::to_string(t.kind == TrackKind::Thread ? t.tid : 0);
     }
-    void meta(int pid, int tid, const char* what, const std::string& name)
+    std::string nameAndCategory(std::uint32_t type) const
     {
-        char b[160];
-        std::snprintf(b, sizeof b,
-                      "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid,
-                      what);
-        event(b + jsonString(name) + "}}");
+        std::string s = "\"name\":";
+        importing::appendJsonString(s, p.string(p.types[type].name));
+        if (p.types[type].category != 0) {
+            s += ",\"cat\":";
+            importing::appendJsonString(s, p.string(p.types[type].category));
+        }
+        return s;
     }
-    void slice(int pid, int tid, const std::string& name, std::uint64_t start, std::uint64_t end,
-               const std::string& args)
+    // The argument set with the slice's link put back as what it stands for.
+    std::string args(std::uint32_t index) const
     {
-        char b[160];
-        // A zero-length slice still gets one cycle so it can be seen and clicked.
-        std::snprintf(b, sizeof b,
-                      "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"name\":", pid, tid,
-                      us(start), us(std::max(end, start + 1)) - us(start));
-        event(b + jsonString(name) + ",\"args\":{" + args + "}}");
-    }
-    void flow(char phase, int id, int pid, int tid, double ts)
-    {
-        char b[200];
-        std::snprintf(b, sizeof b,
-                      "{\"ph\":\"%c\",\"id\":%d,\"pid\":%d,\"tid\":%d,\"ts\":%.4f,\"name\":\"dma->wait\","
-                      "\"cat\":\"flow\"%s}",
-                      phase, id, pid, tid, ts, phase == 'f' ? ",\"bp\":\"e\"" : "");
-        event(b);
+        const Slice& s = p.slices[index];
+        std::string a = p.argsOf(index);
+        if (s.link == 0)
+            return a;
+        const std::string field = linkField(s);
+        if (!field.empty())
+            a.insert(a.size() - 1, a.size() > 2 ? "," + field : field);
+        return a;
     }
 
 private:
-    std::FILE* m_f;
-    double m_clock;
-    bool m_first = true;
+    std::string linkField(const Slice& s) const
+    {
+        if (p.format == profile::kReplayFormat) {
+            // A replay links a DMA's slice to its DMA by id + 1 (analysis/replay_profile.h); its rows know
+            // the rest of the DMA.
+            if (p.categoryOf(s) != "dma")
+                return {};
+            std::string fields = m_rows ? m_rows->dmaArgs(s.link - 1) : std::string();
+            return fields.empty() ? "\"dma\":" + std::to_string(s.link - 1) : fields;
+        }
+        // Under the names Kineto writes and the importer reads back.
+        const profile::SliceClass c = p.classOf(s);
+        const bool correlation = profile::isDeviceWork(c) || c == profile::SliceClass::Runtime ||
+                                 c == profile::SliceClass::RuntimeSync;
+        return std::string(correlation ? "\"correlation\":" : "\"External id\":") + std::to_string(s.link);
+    }
+
+    const Profile& p;
+    const ReplayRows* m_rows;
 };
 
-} // namespace
-
-namespace {
-Status writeEvents(const trace::Trace& trace, const events::EventStore& store, const std::string& temp,
-                   const std::string& path);
-} // namespace
-
-Status writeChromeTrace(const trace::Trace& trace, const events::EventStore& store, const std::string& path)
+void writeTracks(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
 {
-    return writeFileAtomically(
-        path, [&](const std::string& temp) { return writeEvents(trace, store, temp, path); });
-}
-
-namespace {
-
-Status writeEvents(const trace::Trace& trace, const events::EventStore& store, const std::string& temp,
-                   const std::string& path)
-{
-    std::FILE* f = std::fopen(temp.c_str(), "wb");
-    if (!f)
-        return Error(path, std::string("cannot write: ") + std::strerror(errno));
-    Writer w(f, trace.machine.clockMhz);
-    std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
-
-    const auto dmas = store.dmas();
-    for (const trace::ChipTrace& chip : trace.chips) {
-        const int pid = chip.chip;
-        w.meta(pid, 0, "process_name", "chip " + std::to_string(chip.chip));
-        w.meta(pid, kBundleThread, "thread_name", "bundles");
-        w.meta(pid, kStallThread, "thread_name", "stalls");
-        w.meta(pid, kWaitThread, "thread_name", "sync waits");
-        w.meta(pid, kRegionThread, "thread_name", "regions");
-        for (int e = 0; e < trace.machine.dmaEngines; ++e)
-            w.meta(pid, kDmaThreadBase + e, "thread_name", "DMA engine " + std::to_string(e));
-    }
-
-    // Bundle text once per pc, not once per issue.
-    std::vector<std::vector<std::string>> text(trace.chips.size());
-    for (std::size_t c = 0; c < trace.chips.size(); ++c)
-        for (const isa::Bundle& b : trace.chips[c].program.bundles)
-            text[c].push_back(jsonString(assembly::disassembleBundle(b, trace.chips[c].symbols)));
-
-    const events::BundleSnapshot bundles = store.bundles();
-    for (std::size_t i = 0; i < bundles.size(); ++i) {
-        const events::BundleIssue e = bundles[i];
-        const std::string& bundleText = text[e.chip][e.pc];
-        w.slice(e.chip, kBundleThread, "pc " + text::hex(e.pc), e.cycle, e.cycle + 1,
-                "\"bundle\":" + bundleText);
-        if (e.stallCycles > 0)
-            w.slice(e.chip, kStallThread, std::string(events::stallReasonName(e.reason)),
-                    e.cycle - e.stallCycles, e.cycle,
-                    "\"pc\":\"" + text::hex(e.pc) + "\",\"bundle\":" + bundleText);
-    }
-    std::map<std::uint32_t, const events::DmaRecord*> byId;
-    for (const events::DmaRecord& d : dmas) {
-        byId[d.id] = &d;
-        const std::string name = "dma #" + std::to_string(d.id) + " " +
-                                 std::string(isa::spaceName(static_cast<isa::Space>(d.srcSpace))) + "->" +
-                                 std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) +
-                                 (d.dstChip != d.chip ? " chip " + std::to_string(d.dstChip) : std::string());
-        w.slice(d.chip, kDmaThreadBase + d.engine, name, d.start, d.end,
-                "\"bytes\":" + std::to_string(d.bytes) + ",\"src\":\"" + text::hex(d.srcAddress) +
-                    "\",\"dst\":\"" + text::hex(d.dstAddress) + "\",\"flag\":" + std::to_string(d.flag) +
-                    ",\"issue_pc\":\"" + text::hex(d.pc) +
-                    "\",\"issued_at_cycle\":" + std::to_string(d.issue));
-    }
-    int flowId = 0;
-    for (const events::SyncWaitRecord& s : store.syncWaits()) {
-        w.slice(s.chip, kWaitThread,
-                "wait flag " + std::to_string(s.flag) + " >= " + std::to_string(s.target), s.start, s.end,
-                "\"pc\":\"" + text::hex(s.pc) + "\",\"satisfied_by_dma\":" + std::to_string(s.satisfiedBy));
-        const auto it =
-            s.satisfiedBy >= 0 ? byId.find(static_cast<std::uint32_t>(s.satisfiedBy)) : byId.end();
-        if (it == byId.end() || s.end == s.start)
+    for (std::uint32_t t = 0; t < p.tracks.size(); ++t) {
+        const profile::Track& track = p.tracks[t];
+        if (track.kind != TrackKind::Process && track.kind != TrackKind::Thread)
             continue;
-        const events::DmaRecord& d = *it->second;
-        ++flowId;
-        // The arrow leaves the DMA's slice just before it ends and enters the wait's slice at its end.
-        w.flow('s', flowId, d.chip, kDmaThreadBase + d.engine, w.us(std::max(d.end, d.start + 1)) - 0.0005);
-        w.flow('f', flowId, s.chip, kWaitThread, w.us(std::max(s.end, s.start + 1)) - 0.0005);
+        const bool process = track.kind == TrackKind::Process;
+        std::string name;
+        importing::appendJsonString(name, track.name);
+        w.event("{\"ph\":\"M\"," + e.where(t) + ",\"name\":\"" + (process ? "process_name" : "thread_name") +
+                "\",\"args\":{\"name\":" + name + "}}");
+        w.event("{\"ph\":\"M\"," + e.where(t) + ",\"name\":\"" +
+                (process ? "process_sort_index" : "thread_sort_index") +
+                "\",\"args\":{\"sort_index\":" + std::to_string(track.sortIndex) + "}}");
     }
-    for (const events::RegionRecord& r : store.regions()) {
-        const auto& regions = trace.chips[r.chip].symbols.regions;
-        const std::string name =
-            r.region < regions.size() ? regions[r.region].name : "region #" + std::to_string(r.region);
-        w.slice(r.chip, kRegionThread, name, r.enter, r.exit, "\"depth\":" + std::to_string(r.depth));
+}
+
+void writeSlices(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
+{
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        const Slice& s = p.slices[i];
+        const profile::Track& track = p.tracks[s.track()];
+        const std::string common =
+            e.where(s.track()) + "," + e.nameAndCategory(s.type) + ",\"args\":" + e.args(i);
+        if (track.kind == TrackKind::Async) {
+            const std::string id = ",\"id\":" + std::to_string(i);
+            w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") +
+                    "\",\"ts\":" + microsFromNanos(s.start) + id + "," + common + "}");
+            if (s.duration > 0)
+                w.event("{\"ph\":\"e\",\"ts\":" + microsFromNanos(s.end()) + id + "," + e.where(s.track()) +
+                        "," + e.nameAndCategory(s.type) + "}");
+        } else if (s.duration == 0) {
+            w.event("{\"ph\":\"i\",\"s\":\"t\",\"ts\":" + microsFromNanos(s.start) + "," + common + "}");
+        } else {
+            w.event("{\"ph\":\"X\",\"ts\":" + microsFromNanos(s.start) +
+                    ",\"dur\":" + microsFromNanos(s.duration) + "," + common + "}");
+        }
     }
+}
+
+void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
+{
+    for (const profile::CounterSample& c : p.counters) {
+        std::string name;
+        importing::appendJsonString(name, p.tracks[c.track].name);
+        char value[40];
+        std::snprintf(value, sizeof value, "%.17g", c.value);
+        w.event("{\"ph\":\"C\",\"ts\":" + microsFromNanos(c.time) + "," + e.where(c.track) +
+                ",\"name\":" + name + ",\"args\":{\"value\":" + value + "}}");
+    }
+    for (std::size_t k = 0; k < p.flows.size(); ++k) {
+        const profile::Flow& fl = p.flows[k];
+        if (fl.from == profile::kNone || fl.to == profile::kNone)
+            continue;
+        const std::string id = ",\"id\":" + std::to_string(k + 1) + "," + e.nameAndCategory(fl.type);
+        w.event("{\"ph\":\"s\",\"ts\":" + microsFromNanos(p.slices[fl.from].start) + "," +
+                e.where(p.slices[fl.from].track()) + id + "}");
+        w.event("{\"ph\":\"f\",\"bp\":\"e\",\"ts\":" + microsFromNanos(p.slices[fl.to].start) + "," +
+                e.where(p.slices[fl.to].track()) + id + "}");
+    }
+}
+
+void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f)
+{
+    // What Chrome JSON cannot say (classes, device tracks), first: the importer reads it back.
+    nlohmann::json semantics = importing::profileSemantics(p);
+    if (rows)
+        rows->addDeviceTracks(p, semantics);
+    std::fputs(("{\"displayTimeUnit\":\"ns\",\"" + std::string(importing::kSemanticsKey) +
+                "\":" + semantics.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                ",\"traceEvents\":[")
+                   .c_str(),
+               f);
+    ChromeEventWriter w(f);
+    const ProfileEvents events(p, rows);
+    writeTracks(p, events, w);
+    if (rows)
+        rows->write(w, p);
+    writeSlices(p, events, w);
+    writeCountersAndFlows(p, events, w);
     std::fputs("\n]}\n", f);
-    const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-    std::fclose(f);
-    if (!ok)
-        return Error(path, "could not write the Chrome trace (disk full?)");
-    return Ok{};
 }
 
 } // namespace
+
+Status writeChromeTrace(const Profile& profile, const std::string& path, const ReplayRows* replayRows)
+{
+    return writeFileAtomically(path, [&](const std::string& temp) -> Status {
+        std::FILE* f = std::fopen(temp.c_str(), "wb");
+        if (!f)
+            return Error(path, std::string("cannot write: ") + std::strerror(errno));
+        writeEvents(profile, replayRows, f);
+        const bool failed = std::fflush(f) != 0 || std::ferror(f) != 0;
+        if (std::fclose(f) != 0 || failed)
+            return Error(path, std::string("cannot write (disk full?): ") + std::strerror(errno));
+        return Ok{};
+    });
+}
+
+Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
+                              const std::string& path, std::stop_token stop)
+{
+    const Profile profile = analysis::replayAsProfile(replay, source, std::move(stop));
+    const ReplayRows rows(replay.trace, replay.store);
+    return writeChromeTrace(profile, path, &rows);
+}
 
 } // namespace xps::exporting

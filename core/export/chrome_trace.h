@@ -1,17 +1,32 @@
 #pragma once
-// Writes a replay as Chrome Trace Event JSON, which Perfetto and chrome://tracing open. One process per
-// chip; threads for issued bundles, stalls (named by reason), sync waits, regions and each DMA engine;
-// a flow arrow from each DMA to the sync.wait it satisfied. Timestamps are microseconds at the machine's
-// clock. Streamed to disk (no document in memory), written to a temporary file and renamed when complete.
+// The one Chrome Trace Event JSON exporter (what Perfetto and chrome://tracing open), for imported profiles
+// and replays alike (issue #23): a profile's tables are written as they are (process and thread names and
+// sort order as metadata, slices as complete events, instants, async tracks as b/e pairs, counters, flows
+// as s/f pairs bound to their slices), and a replay is written as its profile (analysis/replay_profile.h:
+// regions, unit runs, DMA engines, sync waits and the dependencies between them) plus the rows only a replay
+// has (chrome_replay_rows.h: issued bundles and stalls). What Chrome JSON cannot say (slice classes, device
+// tracks) goes in a top-level member the importer reads back, so an export re-imports as the same profile.
+// Timestamps are microseconds: a profile's nanoseconds exactly, a replay's bundle rows to the picosecond.
+// Streamed, and written atomically (a temporary file renamed when complete).
 
-#include "events/event_store.h"
-#include "trace/trace.h"
+#include "analysis/replay_view.h"
+#include "profile/profile.h"
 #include "util/result.h"
 
+#include <stop_token>
 #include <string>
 
 namespace xps::exporting {
 
-Status writeChromeTrace(const trace::Trace& trace, const events::EventStore& store, const std::string& path);
+class ReplayRows;
+
+// `replayRows`: the rows of the replay `profile` was made from, or null.
+Status writeChromeTrace(const profile::Profile& profile, const std::string& path,
+                        const ReplayRows* replayRows = nullptr);
+
+// A replay: its profile and its own rows. `source` names the trace in the file's metadata. Throws Cancelled
+// (util/cancel.h) once `stop` is requested while the profile is made.
+Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
+                              const std::string& path, std::stop_token stop = {});
 
 } // namespace xps::exporting

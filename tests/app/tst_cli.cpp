@@ -187,34 +187,50 @@ private slots:
         const Run r = cli({QStringLiteral("replay"), source, QStringLiteral("--chrome-trace"), out});
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json doc = nlohmann::json::parse(test::readFile(out.toStdString()));
+        // The one exporter's rows of a replay (docs/import.md, "Export"): DMA engine E is tid 10 + E, the
+        // sync waits follow the last engine (4 by default), bundles are tid 5.
         std::map<std::pair<int, int>, std::string> threads;
         const nlohmann::json* dma = nullptr;
         const nlohmann::json* wait = nullptr;
-        std::vector<const nlohmann::json*> flows;
+        std::map<int, std::vector<const nlohmann::json*>> flows; // by id
+        std::size_t bundles = 0;
         for (const auto& e : doc["traceEvents"]) {
             if (e["ph"] == "M" && e["name"] == "thread_name")
                 threads[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"];
-            if (e["ph"] == "X" && e["name"].get<std::string>().starts_with("dma #0"))
+            if (e["ph"] == "X" && e.value("cat", "") == "dma")
                 dma = &e;
-            if (e["ph"] == "X" && e["name"] == "wait flag 3 >= 1")
+            if (e["ph"] == "X" && e["name"] == "sync.wait")
                 wait = &e;
-            if (e["ph"] == "s" || e["ph"] == "f")
-                flows.push_back(&e);
+            if (e["ph"] == "X" && e.value("cat", "") == "bundle")
+                ++bundles;
+            if ((e["ph"] == "s" || e["ph"] == "f") && e["name"] == "ends wait")
+                flows[e["id"].get<int>()].push_back(&e);
         }
-        QCOMPARE(threads[std::make_pair(0, 102)], std::string("DMA engine 2"));
-        QCOMPARE(threads[std::make_pair(1, 3)], std::string("sync waits"));
+        QCOMPARE(threads[std::make_pair(0, 12)], std::string("DMA engine 2"));
+        QCOMPARE(threads[std::make_pair(1, 14)], std::string("sync waits"));
+        QCOMPARE(threads[std::make_pair(0, 5)], std::string("bundles"));
+        QCOMPARE(threads[std::make_pair(1, 6)], std::string("stalls"));
+        QCOMPARE(bundles, std::size_t(4)); // dma.start and halt on chip 0, sync.wait and halt on chip 1
         QVERIFY(dma && wait);
-        QCOMPARE((*dma)["name"].get<std::string>(), std::string("dma #0 vmem->vmem chip 1"));
+        QCOMPARE((*dma)["name"].get<std::string>(), std::string("DMA ICI"));
         QCOMPARE((*dma)["pid"].get<int>(), 0);
+        QCOMPARE((*dma)["args"]["dma"].get<int>(), 0);
         QCOMPARE((*dma)["args"]["bytes"].get<int>(), 4096);
+        QCOMPARE((*dma)["args"]["to chip"].get<int>(), 1);
+        QCOMPARE((*dma)["args"]["dst"].get<std::string>(), std::string("0x1000"));
         QCOMPARE((*wait)["pid"].get<int>(), 1);
-        QCOMPARE(flows.size(), std::size_t(2));
-        QCOMPARE((*flows[0])["id"], (*flows[1])["id"]);
-        QCOMPARE((*flows[1])["pid"].get<int>(), 1);
-        // The wait ends when the DMA ends (microseconds at 1050 MHz).
+        // The DMA ended the wait: one flow from the engine's row to the waits' row.
+        QCOMPARE(flows.size(), std::size_t(1));
+        const auto& arrow = flows.begin()->second;
+        QCOMPARE(arrow.size(), std::size_t(2));
+        QCOMPARE((*arrow[0])["ph"].get<std::string>(), std::string("s"));
+        QCOMPARE((*arrow[0])["tid"].get<int>(), 12);
+        QCOMPARE((*arrow[1])["pid"].get<int>(), 1);
+        QCOMPARE((*arrow[1])["tid"].get<int>(), 14);
+        // The wait ends when the DMA ends (microseconds, the replay's nanoseconds exactly).
         const double dmaEnd = (*dma)["ts"].get<double>() + (*dma)["dur"].get<double>();
         const double waitEnd = (*wait)["ts"].get<double>() + (*wait)["dur"].get<double>();
-        QVERIFY(std::abs(dmaEnd - waitEnd) < 0.002);
+        QVERIFY(std::abs(dmaEnd - waitEnd) < 0.0005);
     }
 
     void endlessProgramsStopAtTheCycleLimit()

@@ -2,7 +2,7 @@
 // The Chrome JSON export of a profile, imported again: what differs from the original in tracks, slices,
 // flows and analysis, in words ("" when it is the same profile). Every importer's round-trip test uses it.
 
-#include "export/profile_chrome.h"
+#include "export/chrome_trace.h"
 #include "import/import.h"
 #include "profile/profile_analysis.h"
 
@@ -16,7 +16,7 @@ inline std::string roundTripDifference(const profile::Profile& original)
 {
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("round-trip.json")).toStdString();
-    if (auto written = exporting::writeProfileChromeTrace(original, path); !written.ok())
+    if (auto written = exporting::writeChromeTrace(original, path); !written.ok())
         return "export failed: " + written.error().toString();
     auto again = importing::importProfile(path);
     if (!again.ok())

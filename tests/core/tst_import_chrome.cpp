@@ -4,7 +4,7 @@
 #include "core/import_test_support.h"
 #include "core/round_trip.h"
 
-#include "export/profile_chrome.h"
+#include "export/chrome_trace.h"
 #include "import/json_reader.h"
 #include "import/read_ahead_file.h"
 #include "profile/profile_analysis.h"
@@ -270,7 +270,7 @@ private slots:
         // Through our Chrome export and back: the same slices.
         QTemporaryDir dir;
         const std::string out = dir.filePath(QStringLiteral("again.json")).toStdString();
-        QVERIFY(exporting::writeProfileChromeTrace(*p, out).ok());
+        QVERIFY(exporting::writeChromeTrace(*p, out).ok());
         auto again = importing::importProfile(out);
         QVERIFY(again.ok());
         QCOMPARE(again->slices.size(), p->slices.size());
@@ -462,7 +462,7 @@ private slots:
         QVERIFY(original.ok());
         QTemporaryDir dir;
         const std::string out = dir.filePath(QStringLiteral("out.json")).toStdString();
-        QVERIFY(exporting::writeProfileChromeTrace(*original, out).ok());
+        QVERIFY(exporting::writeChromeTrace(*original, out).ok());
         auto again = importing::importProfile(out);
         QVERIFY(again.ok());
         QCOMPARE(again->slices.size(), original->slices.size());

@@ -11,7 +11,7 @@
 #include "core/xspace_fixture.h"
 #include "test_support.h"
 
-#include "export/profile_chrome.h"
+#include "export/chrome_trace.h"
 #include "import/import.h"
 #include "import/xplane_ops.h"
 #include "profile/profile_analysis.h"
@@ -187,7 +187,7 @@ private slots:
         // The Chrome export keeps the three processes apart.
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("tpu.json")).toStdString();
-        QVERIFY(exporting::writeProfileChromeTrace(p, path).ok());
+        QVERIFY(exporting::writeChromeTrace(p, path).ok());
         const auto j = nlohmann::json::parse(test::readFile(path));
         std::set<std::int64_t> pids;
         for (const auto& e : j["traceEvents"])

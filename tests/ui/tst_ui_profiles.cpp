@@ -2,6 +2,7 @@
 // (timeline, tables, panels, flows), a replay seen as a profile and back to the replay views, a Chakra
 // profile's dependency graph, cancelling an import, the repairs an import made, and a broken file's located
 // message.
+#include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
 #include "imported/profile_graph_view.h"
@@ -56,6 +57,14 @@ using test::distinctColours;
 using test::waitDone;
 
 namespace {
+
+QToolButton* toolButtonOf(ui::MainWindow& w, QAction* action)
+{
+    for (QToolBar* bar : w.findChildren<QToolBar*>())
+        if (auto* b = qobject_cast<QToolButton*>(bar->widgetForAction(action)))
+            return b;
+    return nullptr;
+}
 
 QString sample(const char* name)
 {
@@ -304,6 +313,42 @@ private slots:
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_VERIFY(explorer->isVisible());
         QCOMPARE(w.profileDocument()->run(), converted);
+    }
+
+    void exportChromeWritesWhatTheWindowShows()
+    {
+        // File > Export Chrome/Perfetto trace goes through the one exporter: an imported profile re-imports
+        // as itself; a replay is written with its bundle rows, also while it is seen as a profile.
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/tests/data/kineto_step.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
+        const QString profilePath = m_dir.filePath(QStringLiteral("step-perfetto.json"));
+        w.exportChromeTrace(profilePath);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage() == QStringLiteral("Wrote ") + profilePath,
+                                 10000);
+        auto again = importing::importProfile(profilePath.toStdString());
+        QVERIFY(again.ok());
+        QCOMPARE(again->slices.size(), w.profileDocument()->run()->profile.slices.size());
+        QCOMPARE(again->flows.size(), w.profileDocument()->run()->profile.flows.size());
+
+        w.openFile(sample("matmul_naive.xtrace.json"));
+        QVERIFY(waitDone(w));
+        QTest::mouseClick(toolButtonOf(w, w.replayAsProfileAction()), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileExplorer()->isVisible() && w.profileDocument()->run() &&
+                                     !w.profileDocument()->run()->fromFile,
+                                 20000);
+        const QString replayPath = m_dir.filePath(QStringLiteral("matmul-perfetto.json"));
+        w.exportChromeTrace(replayPath);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage() == QStringLiteral("Wrote ") + replayPath,
+                                 20000);
+        const std::string text = test::readFile(replayPath.toStdString());
+        QVERIFY(text.find("\"name\":\"thread_name\",\"args\":{\"name\":\"bundles\"}") != std::string::npos);
+        QVERIFY(text.find("\"cat\":\"bundle\"") != std::string::npos);
+        QVERIFY(importing::importProfile(replayPath.toStdString()).ok());
     }
 
     void aChakraProfileDrawsItsDependencies()

@@ -1,0 +1,199 @@
+// The one Chrome/Perfetto exporter on replays (issue #23): a replay is written as its profile plus the rows
+// only a replay has, and the file re-imports as the profile the replay is: the same tracks and slices on
+// them, the same flows, the same analyses; the bundle and stall rows hold every issue and every stall.
+#include "sim/analysis_test_support.h"
+
+#include "analysis/replay_profile.h"
+#include "export/chrome_trace.h"
+#include "import/import.h"
+#include "profile/profile_analysis.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace xps;
+
+namespace {
+
+nlohmann::json readJson(const std::string& path)
+{
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+test::Analyzed analyzedSample(const std::string& name)
+{
+    auto loaded = trace::loadTrace(test::sourceDir() + "/resources/samples/" + name + ".xtrace.json");
+    if (!loaded.ok())
+        qFatal("%s", loaded.error().toString().c_str());
+    return test::analyze(std::move(loaded).value());
+}
+
+// (pid, tid, name, start, duration) of every slice not on a bundles or stalls row: what the profile part of
+// an export holds, whatever order the importer put tracks in.
+using SliceKey = std::tuple<std::int64_t, std::int64_t, std::string, profile::Nanos, profile::Nanos>;
+std::multiset<SliceKey> profileSlices(const profile::Profile& p)
+{
+    std::multiset<SliceKey> out;
+    for (const profile::Slice& s : p.slices) {
+        const profile::Track& t = p.tracks[s.track()];
+        if (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls)
+            continue;
+        out.insert({t.pid, t.tid, p.nameOf(s), s.start, s.duration});
+    }
+    return out;
+}
+
+} // namespace
+
+class TestChromeExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aReplayReimportsAsItsProfile_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char* s : {"matmul_naive", "allgather_tuned", "decode_naive"})
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+    void aReplayReimportsAsItsProfile()
+    {
+        QFETCH(QString, sample);
+        const test::Analyzed a = analyzedSample(sample.toStdString());
+        const profile::Profile original = analysis::replayAsProfile(*a.view, sample.toStdString());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("replay.json")).toStdString();
+        const Status written = exporting::writeReplayChromeTrace(*a.view, sample.toStdString(), path);
+        QVERIFY2(written.ok(), written ? "" : written.error().toString().c_str());
+
+        auto again = importing::importProfile(path);
+        QVERIFY2(again.ok(), again ? "" : again.error().toString().c_str());
+        const profile::Profile& p = *again;
+        QVERIFY2(p.repairs.empty(), p.repairs.empty() ? "" : p.repairs.front().text().c_str());
+        // The profile's slices, at the same nanoseconds on the same rows, and its flows.
+        QCOMPARE(profileSlices(p), profileSlices(original));
+        QCOMPARE(p.flows.size(), original.flows.size());
+        // Every issue on the bundles row, every stall on the stalls row.
+        std::size_t issues = 0, stalls = 0;
+        const events::BundleSnapshot bundles = a.replayed->store.bundles();
+        for (std::size_t i = 0; i < bundles.size(); ++i)
+            stalls += bundles[i].stallCycles > 0;
+        for (const profile::Slice& s : p.slices) {
+            const profile::Track& t = p.tracks[s.track()];
+            issues += t.tid == analysis::replay_tid::kBundles;
+            if (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls) {
+                QVERIFY(t.device); // the semantics say so: a device's rows, neither compute nor copies
+                QCOMPARE(p.classOf(s), profile::SliceClass::Other);
+            }
+        }
+        QCOMPARE(issues, bundles.size());
+        std::size_t stallSlices = 0;
+        for (const profile::Slice& s : p.slices)
+            stallSlices += p.tracks[s.track()].tid == analysis::replay_tid::kStalls;
+        QCOMPARE(stallSlices, stalls);
+        // The analyses of the re-import are the replay's: those rows add nothing to them.
+        const profile::ProfileAnalysis x = profile::analyzeProfile(p), y = profile::analyzeProfile(original);
+        QCOMPARE(x.devices.size(), y.devices.size());
+        for (std::size_t d = 0; d < x.devices.size(); ++d) {
+            QCOMPARE(x.devices[d].busy, y.devices[d].busy);
+            QCOMPARE(x.devices[d].compute, y.devices[d].compute);
+            QCOMPARE(x.devices[d].communication, y.devices[d].communication);
+            QCOMPARE(x.devices[d].memcpy, y.devices[d].memcpy);
+            QCOMPARE(x.devices[d].transferBytes, y.devices[d].transferBytes);
+        }
+        QCOMPARE(x.criticalPath.length, y.criticalPath.length);
+        QCOMPARE(x.criticalPath.byKind, y.criticalPath.byKind);
+    }
+
+    void bundleRowsAreExactInCyclesAndDmasKeepTheirFields()
+    {
+        // One chip at 1050 MHz: one-cycle bundles one cycle apart must not overlap on their row, which
+        // nanoseconds rounded per cycle would make them do (two cycles in one nanosecond).
+        const test::Analyzed a = analyzedSample("matmul_naive");
+        const double mhz = a.replayed->trace.machine.clockMhz;
+        QVERIFY(mhz > 1000);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("replay.json")).toStdString();
+        QVERIFY(exporting::writeReplayChromeTrace(*a.view, "matmul_naive", path).ok());
+        const nlohmann::json doc = readJson(path);
+        std::map<std::int64_t, std::string> threads; // of chip 0
+        std::vector<std::pair<double, double>> bundleRow;
+        std::map<std::uint32_t, events::DmaRecord> dmas;
+        for (const events::DmaRecord& d : a.replayed->store.dmas())
+            dmas[d.id] = d;
+        std::size_t dmaSlices = 0;
+        for (const nlohmann::json& e : doc["traceEvents"]) {
+            if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 0)
+                threads[e["tid"].get<std::int64_t>()] = e["args"]["name"];
+            if (e["ph"] != "X")
+                continue;
+            if (e["tid"] == analysis::replay_tid::kBundles)
+                bundleRow.push_back({e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>()});
+            if (e.value("cat", "") == "dma") {
+                ++dmaSlices;
+                const events::DmaRecord& d = dmas.at(e["args"]["dma"].get<std::uint32_t>());
+                QCOMPARE(e["args"]["src"].get<std::string>(), text::hex(d.srcAddress));
+                QCOMPARE(e["args"]["dst"].get<std::string>(), text::hex(d.dstAddress));
+                QCOMPARE(e["args"]["issued_at_cycle"].get<std::uint64_t>(), d.issue);
+                QCOMPARE(e["args"]["bytes"].get<std::uint64_t>(), d.bytes);
+                QCOMPARE(e["args"]["pc"].get<std::uint32_t>(), d.pc);
+            }
+        }
+        QCOMPARE(dmaSlices, dmas.size());
+        QCOMPARE(threads[analysis::replay_tid::kRegions], std::string("regions"));
+        QCOMPARE(threads[analysis::replay_tid::kBundles], std::string("bundles"));
+        QCOMPARE(threads[analysis::replay_tid::kStalls], std::string("stalls"));
+        QCOMPARE(threads[analysis::replay_tid::kFirstEngine], std::string("DMA engine 0"));
+        QCOMPARE(bundleRow.size(), a.replayed->store.bundles().size());
+        const events::BundleSnapshot bundles = a.replayed->store.bundles();
+        for (std::size_t i = 0; i < bundleRow.size(); ++i) {
+            QVERIFY(std::abs(bundleRow[i].first - static_cast<double>(bundles[i].cycle) / mhz) < 1e-4);
+            if (i > 0)
+                QVERIFY2(bundleRow[i].first >= bundleRow[i - 1].second - 1e-9, std::to_string(i).c_str());
+        }
+    }
+
+    void aChipThatRanOnlyScalarCodeStillHasItsProcess()
+    {
+        // No unit the profile draws, no DMA, no region: the chip's process comes from the bundle rows.
+        auto r = test::replaySource("    smov s1, 1\n    sadd s1, s1, s1\n    halt\n");
+        QVERIFY(!r->result.fault);
+        const analysis::ReplayView view{r->trace, r->store, r->result.totalCycles, r->result.chips};
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("scalar.json")).toStdString();
+        QVERIFY(exporting::writeReplayChromeTrace(view, "scalar", path).ok());
+        const nlohmann::json doc = readJson(path);
+        std::set<std::string> names;
+        std::size_t issues = 0;
+        for (const nlohmann::json& e : doc["traceEvents"]) {
+            if (e["ph"] == "M" && e["name"] == "process_name")
+                names.insert(e["args"]["name"].get<std::string>());
+            issues += e["ph"] == "X" && e.value("cat", "") == "bundle";
+        }
+        QCOMPARE(names, std::set<std::string>{"chip 0"});
+        QCOMPARE(issues, r->store.bundles().size());
+        auto again = importing::importProfile(path);
+        QVERIFY(again.ok());
+        QCOMPARE(again->slices.size(), issues);
+    }
+
+    void anUnwritableFileIsAnErrorNamingIt()
+    {
+        const test::Analyzed a = analyzedSample("matmul_naive");
+        const Status s = exporting::writeReplayChromeTrace(*a.view, "m", "/nonexistent-dir/out.json");
+        QVERIFY(!s.ok());
+        QVERIFY(s.error().toString().find("/nonexistent-dir/out.json") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChromeExport)
+#include "tst_chrome_export.moc"
