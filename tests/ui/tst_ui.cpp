@@ -10,6 +10,7 @@
 #include "imported/profile_transfers_view.h"
 #include "main_window.h"
 #include "selection/selection_model.h"
+#include "session/notes_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
 #include "session/session_notes.h"
@@ -358,13 +359,17 @@ private slots:
             auto* notes = qobject_cast<ui::NotesView*>(w.viewByName(QStringLiteral("notes")));
             QVERIFY(notes);
             test::raiseDockOf(notes);
-            QTableWidget* table = notes->table();
-            QCOMPARE(table->rowCount(), 2);
-            QCOMPARE(table->item(0, 3)->text(), pinnedText);
-            QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
-                              table->visualItemRect(table->item(0, 1)).center());
+            QTableView* table = notes->table();
+            const auto cell = [&](int noteRow, int noteColumn) {
+                return table->visualRect(table->model()->index(noteRow, noteColumn)).center();
+            };
+            QCOMPARE(table->model()->rowCount(), 2);
+            QCOMPARE(table->model()->index(0, ui::NotesModel::Text).data().toString(), pinnedText);
+            QCOMPARE(table->model()->headerData(ui::NotesModel::When, Qt::Horizontal).toString(),
+                     QStringLiteral("cycles"));
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell(0, ui::NotesModel::When));
             QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::ControlModifier,
-                              table->visualItemRect(table->item(1, 1)).center());
+                              cell(1, ui::NotesModel::When));
             QVERIFY2(notes->measurement().contains(
                          QStringLiteral("Δ %1 cycles").arg(ui::cyclesText(700 - pinnedCycle))),
                      qPrintable(notes->measurement()));
@@ -373,7 +378,7 @@ private slots:
             // A double-click on a note's cycles jumps the views there.
             w.selection()->setTimeRange(1000, 1200);
             // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
-            const QPoint cycles = table->visualItemRect(table->item(0, 1)).center();
+            const QPoint cycles = cell(0, ui::NotesModel::When);
             QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cycles);
             QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cycles);
             QVERIFY2(w.selection()->from() <= pinnedCycle && w.selection()->to() > pinnedCycle,

@@ -6,10 +6,10 @@
 // says so.
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "imported/profile_notes_model.h"
 #include "imported/profile_notes_view.h"
 #include "imported/profile_timeline_view.h"
 #include "main_window.h"
+#include "session/notes_model.h"
 #include "session/session.h"
 #include "session/session_document.h"
 #include "session/session_notes.h"
@@ -142,9 +142,9 @@ private slots:
             QTRY_VERIFY(panel->isVisible());
             QTableView* table = panel->table();
             QCOMPARE(table->model()->rowCount(), 1);
-            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Pinned).data().toString(),
+            QCOMPARE(table->model()->index(0, ui::NotesModel::Pinned).data().toString(),
                      QStringLiteral("sgemm_128x64 on stream 7"));
-            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Text).data().toString(),
+            QCOMPARE(table->model()->index(0, ui::NotesModel::Text).data().toString(),
                      QStringLiteral("tile too small: 40% of the SMs idle"));
             QTRY_VERIFY(hasAmberLabel(timeline));
 
@@ -157,9 +157,9 @@ private slots:
             QCOMPARE(notes->notes().size(), std::size_t{2});
             QVERIFY(!notes->notes()[0].slice);
             QCOMPARE(notes->notes()[0].text, std::string("the whole step"));
-            QCOMPARE(table->model()->index(0, ui::ProfileNotesModel::Pinned).data().toString(),
+            QCOMPARE(table->model()->index(0, ui::NotesModel::Pinned).data().toString(),
                      QStringLiteral("time range"));
-            QCOMPARE(table->model()->index(1, ui::ProfileNotesModel::Pinned).data().toString(),
+            QCOMPARE(table->model()->index(1, ui::NotesModel::Pinned).data().toString(),
                      QStringLiteral("sgemm_128x64 on stream 7"));
 
             // Ctrl+B bookmarks the view: its range and the selected kernel.
@@ -183,7 +183,7 @@ private slots:
             QVERIFY(session::isProfileSession(sessionPath.toStdString()));
             QApplication::setActiveWindow(&w);
             QVERIFY(QTest::qWaitForWindowActive(&w));
-            const QModelIndex text = table->model()->index(0, ui::ProfileNotesModel::Text);
+            const QModelIndex text = table->model()->index(0, ui::NotesModel::Text);
             table->setCurrentIndex(text);
             table->setFocus();
             QTest::keyClick(table, Qt::Key_F2);
@@ -218,7 +218,7 @@ private slots:
         QTableView* table = explorer->notes()->table();
         QTRY_VERIFY(table->isVisible());
         QCOMPARE(w.profileDocument()->selectedSlice(), profile::kNone);
-        const QRect cell = table->visualRect(table->model()->index(1, ui::ProfileNotesModel::When));
+        const QRect cell = table->visualRect(table->model()->index(1, ui::NotesModel::When));
         // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
         QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());

@@ -1,7 +1,7 @@
 #include "imported/profile_notes_view.h"
 
 #include "imported/profile_document.h"
-#include "imported/profile_notes_model.h"
+#include "session/notes_model.h"
 #include "session/session_notes.h"
 #include "widgets/column_fitter.h"
 
@@ -17,10 +17,45 @@
 #include <algorithm>
 
 namespace xps::ui {
+namespace {
+
+// How a note of an imported profile reads: when, in ms from the profile's start as the timeline's axis
+// counts, and how long; pinned to "aten::mm on thread 7", or a time range.
+NoteDescription profileNotes(ProfileDocument* document)
+{
+    NoteDescription d;
+    d.whenHeader = ProfileNotesView::tr("at (length)");
+    d.when = [document](const session::Annotation& note) {
+        const ProfileRun* run = document->run();
+        if (!run)
+            return QString();
+        const auto from = static_cast<profile::Nanos>(note.fromCycle);
+        const auto to = static_cast<profile::Nanos>(note.toCycle);
+        return ProfileNotesView::tr("%1 (%2)").arg(
+            QString::fromStdString(profile::formatMs(from - run->profile.startTime())),
+            QString::fromStdString(profile::formatUs(std::max<profile::Nanos>(to - from, 0))));
+    };
+    d.pinned = [](const session::Annotation& note) {
+        if (!note.slice)
+            return ProfileNotesView::tr("time range");
+        return ProfileNotesView::tr("%1 on %2")
+            .arg(QString::fromStdString(note.slice->name), QString::fromStdString(note.slice->track));
+    };
+    d.pinnedToolTip = [document](const session::Annotation& note) {
+        const ProfileRun* run = document->run();
+        return note.slice && run && !session::locateSlice(run->profile, *note.slice)
+                   ? ProfileNotesView::tr(
+                         "This profile has no such slice; the note stays at the time it was made.")
+                   : QString();
+    };
+    return d;
+}
+
+} // namespace
 
 ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* notes, QWidget* parent)
     : QWidget(parent), m_document(document), m_notes(notes),
-      m_model(new ProfileNotesModel(document, notes, this)), m_table(new QTableView(this)),
+      m_model(new NotesModel(notes, profileNotes(document), this)), m_table(new QTableView(this)),
       m_onSlice(new QPushButton(tr("Note on selected slice…"), this)),
       m_onRange(new QPushButton(tr("Note on visible range…"), this)),
       m_delete(new QPushButton(tr("Delete"), this)), m_hint(new QLabel(this))
@@ -33,7 +68,7 @@ ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* note
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     // The time and the slice's name whole (a long kernel name up to 320 px), the note's text the rest.
-    new ColumnFitter(m_table, ProfileNotesModel::Text);
+    new ColumnFitter(m_table, NotesModel::Text);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
     m_table->setWordWrap(false);
@@ -56,14 +91,17 @@ ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* note
     connect(m_onRange, &QPushButton::clicked, this, &ProfileNotesView::addNoteOnVisibleRange);
     connect(m_delete, &QPushButton::clicked, this, &ProfileNotesView::removeSelected);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        if (index.column() != ProfileNotesModel::Text)
+        if (index.column() != NotesModel::Text)
             showNote(index.row());
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ProfileNotesView::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ProfileNotesView::updateActions);
     connect(document, &ProfileDocument::selectionChanged, this, &ProfileNotesView::updateActions);
-    connect(document, &ProfileDocument::loaded, this, &ProfileNotesView::updateActions);
+    connect(document, &ProfileDocument::loaded, this, [this] {
+        m_model->refresh(); // times and slices are the new profile's
+        updateActions();
+    });
     updateActions();
 }
 
@@ -134,7 +172,7 @@ void ProfileNotesView::showNote(int row)
     if (!note || !notesBelongToProfile())
         return;
     const QString origin = QStringLiteral("notes");
-    if (const auto slice = m_model->sliceOf(row)) {
+    if (const auto slice = sliceOf(row)) {
         m_document->reveal(*slice, origin);
         return;
     }
@@ -142,6 +180,15 @@ void ProfileNotesView::showNote(int row)
     const auto to = std::max(static_cast<profile::Nanos>(note->toCycle), from + 1);
     const profile::Nanos margin = (to - from) / 10 + 1; // the range's edges in sight
     m_document->setVisibleRange(from - margin, to + margin);
+}
+
+std::optional<std::uint32_t> ProfileNotesView::sliceOf(int row) const
+{
+    const session::Annotation* note = m_model->noteAt(row);
+    const ProfileRun* run = m_document->run();
+    if (!note || !note->slice || !run)
+        return std::nullopt;
+    return session::locateSlice(run->profile, *note->slice);
 }
 
 void ProfileNotesView::removeSelected()

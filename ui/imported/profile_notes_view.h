@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -15,7 +17,7 @@ class QTableView;
 namespace xps::ui {
 
 class ProfileDocument;
-class ProfileNotesModel;
+class NotesModel;
 class SessionNotes;
 
 class ProfileNotesView : public QWidget
@@ -25,7 +27,9 @@ public:
     ProfileNotesView(ProfileDocument* document, SessionNotes* notes, QWidget* parent = nullptr);
 
     QTableView* table() const { return m_table; }
-    ProfileNotesModel* model() const { return m_model; }
+    NotesModel* model() const { return m_model; }
+    // The slice the note of `row` is pinned to in the shown profile, if it is pinned and found there.
+    std::optional<std::uint32_t> sliceOf(int row) const;
     // Ask for the note's text, then pin it to `slice` / to the visible time range. Nothing if the person
     // cancels or the shown profile is a replay's.
     void addNoteOnSlice(std::uint32_t slice);
@@ -41,7 +45,7 @@ private:
 
     ProfileDocument* m_document;
     SessionNotes* m_notes;
-    ProfileNotesModel* m_model;
+    NotesModel* m_model;
     QTableView* m_table;
     QPushButton* m_onSlice;
     QPushButton* m_onRange;

@@ -1,15 +1,18 @@
 #include "views/notes_view.h"
 
 #include "selection/selection_model.h"
+#include "session/notes_model.h"
 #include "session/replay_session.h"
 #include "session/session_notes.h"
 #include "views/event_text.h"
+#include "widgets/column_fitter.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -17,25 +20,47 @@
 namespace xps::ui {
 namespace {
 
-enum Column { Number, Cycles, Pinned, Text, ColumnCount };
+// How a note of a replay reads: its cycles, and the event it is pinned to (found again after each replay).
+NoteDescription replayNotes()
+{
+    NoteDescription d;
+    d.whenHeader = NotesView::tr("cycles");
+    d.when = [](const session::Annotation& n) {
+        return n.toCycle > n.fromCycle
+                   ? QStringLiteral("%1–%2").arg(cyclesText(n.fromCycle), cyclesText(n.toCycle))
+                   : cyclesText(n.fromCycle);
+    };
+    d.pinned = [](const session::Annotation& n) {
+        return n.anchor ? NotesView::tr("chip %1 pc %2, execution %3")
+                              .arg(n.anchor->chip)
+                              .arg(n.anchor->pc)
+                              .arg(n.anchor->occurrence + 1)
+                        : NotesView::tr("time range");
+    };
+    return d;
+}
 
 } // namespace
 
 NotesView::NotesView(ReplaySession* session, SelectionModel* selection, SessionNotes* notes, QWidget* parent)
-    : QWidget(parent), m_session(session), m_selection(selection), m_notes(notes), m_table(new QTableWidget(this)),
+    : QWidget(parent), m_session(session), m_selection(selection), m_notes(notes),
+      m_model(new NotesModel(notes, replayNotes(), this)), m_table(new QTableView(this)),
       m_delete(new QPushButton(tr("Delete"), this)), m_measure(new QLabel(this))
 {
     setObjectName(QStringLiteral("notes"));
-    m_table->setColumnCount(ColumnCount);
-    m_table->setHorizontalHeaderLabels({tr("#"), tr("cycles"), tr("pinned to"), tr("note")});
-    m_table->horizontalHeader()->setSectionResizeMode(Text, QHeaderView::Stretch);
+    m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    new ColumnFitter(m_table, NotesModel::Text); // the cycles and the anchor whole, the note's text the rest
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    m_table->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed |
+                             QAbstractItemView::SelectedClicked);
+    m_table->setWordWrap(false);
     m_measure->setWordWrap(true);
     m_measure->setTextFormat(Qt::RichText);
     m_measure->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_measure->setText(tr("<i>Right-click the timeline to add a note. Select two notes to measure between them.</i>"));
+    m_measure->setText(
+        tr("<i>Right-click the timeline to add a note. Select two notes to measure between them.</i>"));
     m_delete->setEnabled(false);
 
     auto* buttons = new QHBoxLayout;
@@ -47,55 +72,23 @@ NotesView::NotesView(ReplaySession* session, SelectionModel* selection, SessionN
     layout->addWidget(m_measure);
     layout->addLayout(buttons);
 
-    connect(notes, &SessionNotes::notesChanged, this, &NotesView::showNotes);
-    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
-        if (!m_filling && item->column() == Text)
-            m_notes->setNoteText(idAt(item->row()), item->text().toStdString());
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() != NotesModel::Text)
+            jumpTo(index.row());
     });
-    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
-        if (column != Text)
-            jumpTo(row);
-    });
-    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
+    const auto selectionChanged = [this] {
         m_delete->setEnabled(!m_table->selectionModel()->selectedRows().isEmpty());
         measureSelection();
-    });
+    };
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, selectionChanged);
+    connect(m_model, &QAbstractItemModel::modelReset, this, selectionChanged);
     connect(m_delete, &QPushButton::clicked, this, &NotesView::removeSelected);
-    showNotes();
 }
 
 std::int64_t NotesView::idAt(int row) const
 {
-    const QTableWidgetItem* item = m_table->item(row, Number);
-    return item ? item->data(Qt::UserRole).toLongLong() : 0;
-}
-
-void NotesView::showNotes()
-{
-    m_filling = true;
-    const auto& notes = m_notes->notes();
-    m_table->setRowCount(static_cast<int>(notes.size()));
-    for (std::size_t i = 0; i < notes.size(); ++i) {
-        const session::Annotation& n = notes[i];
-        const int row = static_cast<int>(i);
-        auto* number = new QTableWidgetItem(QString::number(row + 1));
-        number->setData(Qt::UserRole, static_cast<qlonglong>(n.id));
-        number->setFlags(number->flags() & ~Qt::ItemIsEditable);
-        auto* cycles = new QTableWidgetItem(n.toCycle > n.fromCycle ? QStringLiteral("%1–%2").arg(cyclesText(n.fromCycle), cyclesText(n.toCycle))
-                                                                    : cyclesText(n.fromCycle));
-        cycles->setFlags(cycles->flags() & ~Qt::ItemIsEditable);
-        cycles->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* pinned = new QTableWidgetItem(n.anchor ? tr("chip %1 pc %2, execution %3").arg(n.anchor->chip).arg(n.anchor->pc).arg(n.anchor->occurrence + 1)
-                                                     : tr("time range"));
-        pinned->setFlags(pinned->flags() & ~Qt::ItemIsEditable);
-        m_table->setItem(row, Number, number);
-        m_table->setItem(row, Cycles, cycles);
-        m_table->setItem(row, Pinned, pinned);
-        m_table->setItem(row, Text, new QTableWidgetItem(QString::fromStdString(n.text)));
-    }
-    for (int c : {Number, Cycles, Pinned})
-        m_table->resizeColumnToContents(c);
-    m_filling = false;
+    const session::Annotation* note = m_model->noteAt(row);
+    return note ? note->id : 0;
 }
 
 void NotesView::jumpTo(int row)

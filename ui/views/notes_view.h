@@ -1,6 +1,7 @@
 #pragma once
-// The notes panel: every note of the document with its cycles and what it is pinned to; the text is edited
-// in place, a double-click jumps the views to the note, Delete removes it. Select two notes to measure the
+// The notes panel of a replay: every note of the document with its cycles and what it is pinned to, in the
+// one notes model the profile explorer's Notes tab also shows (session/notes_model.h); the text is edited in
+// place, a double-click jumps the views to the note, Delete removes it. Select two notes to measure the
 // range between them (as AWS Neuron Explorer's annotation pairs do): Δ cycles and time, DMA bytes moved and
 // the achieved rate, and each unit's utilization within it.
 
@@ -8,10 +9,11 @@
 
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 
 namespace xps::ui {
 
+class NotesModel;
 class ReplaySession;
 class SelectionModel;
 class SessionNotes;
@@ -22,11 +24,11 @@ class NotesView : public QWidget
 public:
     NotesView(ReplaySession* session, SelectionModel* selection, SessionNotes* notes, QWidget* parent = nullptr);
 
-    QTableWidget* table() const { return m_table; }
+    QTableView* table() const { return m_table; }
+    NotesModel* model() const { return m_model; }
     QString measurement() const; // the text under the table
 
 private:
-    void showNotes();
     void measureSelection();
     void jumpTo(int row);
     void removeSelected();
@@ -35,10 +37,10 @@ private:
     ReplaySession* m_session;
     SelectionModel* m_selection;
     SessionNotes* m_notes;
-    QTableWidget* m_table;
+    NotesModel* m_model;
+    QTableView* m_table;
     QPushButton* m_delete;
     QLabel* m_measure;
-    bool m_filling = false;
 };
 
 } // namespace xps::ui
