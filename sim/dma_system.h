@@ -173,6 +173,18 @@ private:
 template <typename Fn>
 void DmaSystem::forEachRun(const Transfer& t, std::uint64_t from, std::uint64_t to, Fn&& fn)
 {
+    if (t.unitElement == 1) {
+        // A plain copy: unit bytes are bytes on both sides, and the element divisions (64-bit divides, three
+        // a run) are not needed.
+        for (std::uint64_t at = from; at < to;) {
+            const std::uint64_t row = at / t.unitRow;
+            const std::uint64_t col = at - row * t.unitRow;
+            const std::uint64_t n = std::min(t.unitRow - col, to - at);
+            fn(t.d.srcAddress + row * t.d.srcStride + col, n, t.d.dstAddress + row * t.d.dstStride + col, n);
+            at += n;
+        }
+        return;
+    }
     for (std::uint64_t at = from; at < to;) {
         const std::uint64_t row = at / t.unitRow;
         const std::uint64_t col = at % t.unitRow;

@@ -153,26 +153,14 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
     }
 }
 
-void commit(ChipState& state, PendingWrites& writes)
+void commitMemoryAndMxu(ChipState& state, PendingWrites& writes)
 {
-    for (int i = 0; i < writes.m_scalarCount; ++i) {
-        state.s[writes.m_scalars[i].reg] = writes.m_scalars[i].value;
-        state.sValid[writes.m_scalars[i].reg] = true;
-    }
-    for (int i = 0; i < writes.m_vectorCount; ++i) {
-        const int reg = writes.m_vectorRegs[i];
-        if (writes.m_vectorComputed[i])
-            state.v[reg] = writes.m_vectorValues[i];
-        state.vValid[reg] = true;
-    }
     for (const auto& w : writes.m_memory)
         state.memory(w.space).write(w.address, {writes.m_bytes.data() + w.offset, w.size});
     if (writes.mxuPop)
         state.fifo.pop_front();
     if (writes.mxuPush)
         state.fifo.push_back(std::move(*writes.mxuPush));
-    writes.m_scalarCount = 0;
-    writes.m_vectorCount = 0;
     writes.m_memory.clear();
     writes.m_bytes.clear();
     writes.mxuPush.reset();
