@@ -109,7 +109,10 @@ private:
     void exportAnalysisJson();
     // Runs `write` (which returns an error message, empty on success) on a pool thread: exports of a large
     // replay take seconds. The result shows in the status bar, an error in a dialog.
-    void exportInBackground(const QString& path, std::function<std::string()> write);
+    // `finished`, if given, runs on the GUI thread when the write is done and says whether a stop was asked
+    // for.
+    void exportInBackground(const QString& path, std::function<std::string()> write,
+                            std::function<bool()> finished = {});
     void saveSessionAs();
     // A warning the person must see, without blocking the event loop (background saves report here).
     void showProblem(const QString& name, const QString& title, const QString& message);

@@ -21,10 +21,13 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QStatusBar>
 #include <QThreadPool>
 
 #include <fstream>
+#include <memory>
+#include <stop_token>
 
 namespace xps::ui {
 
@@ -59,16 +62,47 @@ void MainWindow::exportChromeTrace(const QString& chosen)
                                                             suggested, tr("Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
-    if (profile) {
-        exportInBackground(path, [profile, file = path.toStdString()] {
-            const Status s = exporting::writeChromeTrace(profile->profile, file);
-            return s ? std::string() : s.error().toString();
-        });
-        return;
-    }
-    exportInBackground(path, [run = m_session->runHandle(), file = path.toStdString()] {
-        const Status s = exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file);
+    // Gigabytes for a long replay: written on a pool thread, with its progress and a Cancel in a dialog.
+    auto* dialog =
+        new QProgressDialog(tr("Writing %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
+    dialog->setObjectName(QStringLiteral("chromeExportProgress"));
+    dialog->setWindowTitle(tr("Export Chrome/Perfetto trace"));
+    dialog->setMinimumWidth(dialog->fontMetrics().averageCharWidth() * 56); // a long file name fits
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setMinimumDuration(300); // a small export comes and goes without a flash
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    dialog->setValue(0);
+    auto stop = std::make_shared<std::stop_source>();
+    connect(dialog, &QProgressDialog::canceled, this, [stop] { stop->request_stop(); });
+    exporting::ExportControl control;
+    control.stop = stop->get_token();
+    // From the exporting thread; the dialog is only touched on the GUI thread, while it exists.
+    control.progress = [dialog = QPointer<QProgressDialog>(dialog),
+                        last = std::make_shared<int>(-1)](double f) {
+        const int permille = static_cast<int>(f * 1000);
+        if (permille == *last)
+            return;
+        *last = permille;
+        QMetaObject::invokeMethod(
+            qApp,
+            [dialog, permille] {
+                if (dialog && !dialog->wasCanceled())
+                    dialog->setValue(permille);
+            },
+            Qt::QueuedConnection);
+    };
+    const auto write = [profile, run = profile ? nullptr : m_session->runHandle(), file = path.toStdString(),
+                        control, stop] {
+        const Status s =
+            profile ? exporting::writeChromeTrace(profile->profile, file, nullptr, control)
+                    : exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file, control);
         return s ? std::string() : s.error().toString();
+    };
+    exportInBackground(path, write, [dialog = QPointer<QProgressDialog>(dialog), stop] {
+        if (dialog)
+            dialog->close();
+        return stop->stop_requested();
     });
 }
 
@@ -167,26 +201,32 @@ void MainWindow::saveSessionAs()
     m_document->save(path);
 }
 
-void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write)
+void MainWindow::exportInBackground(const QString& path, std::function<std::string()> write,
+                                    std::function<bool()> finished)
 {
     statusBar()->showMessage(tr("Writing %1…").arg(path));
-    QThreadPool::globalInstance()->start(
-        [write = std::move(write), path, window = QPointer<MainWindow>(this)] {
-            const std::string error = write();
-            // The window is only looked at on the GUI thread, where it is deleted.
-            QMetaObject::invokeMethod(
-                qApp,
-                [window, path, error] {
-                    if (!window)
-                        return;
-                    if (error.empty())
-                        window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
-                    else
-                        window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"),
-                                            QString::fromStdString(error));
-                },
-                Qt::QueuedConnection);
-        });
+    QThreadPool::globalInstance()->start([write = std::move(write), finished = std::move(finished), path,
+                                          window = QPointer<MainWindow>(this)] {
+        const std::string error = write();
+        // The window is only looked at on the GUI thread, where it is deleted.
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, path, error, finished] {
+                // Cancelled only if the write stopped: a Cancel after the last byte changes nothing.
+                const bool cancelled = finished && finished() && !error.empty();
+                if (!window)
+                    return;
+                if (cancelled)
+                    window->statusBar()->showMessage(
+                        window->tr("Export cancelled: %1 was not written").arg(path), 10000);
+                else if (error.empty())
+                    window->statusBar()->showMessage(window->tr("Wrote %1").arg(path), 10000);
+                else
+                    window->showProblem(QStringLiteral("exportError"), window->tr("Export failed"),
+                                        QString::fromStdString(error));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 } // namespace xps::ui

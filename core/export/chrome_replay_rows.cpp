@@ -32,6 +32,13 @@ ReplayRows::ReplayRows(const trace::Trace& trace, const events::EventStore& stor
             m_dmaById.resize(std::max<std::size_t>(d.id + 1, m_dmaById.size() * 2), nullptr);
         m_dmaById[d.id] = &d;
     });
+    // Four metadata events a chip (two more where the profile has no process for it), a slice per bundle
+    // and one per stall.
+    m_events = 6 * trace.chips.size();
+    const events::BundleSnapshot bundles = m_store.bundles();
+    for (const auto& chunk : bundles.chunks())
+        for (std::size_t i = 0; i < chunk->size; ++i)
+            m_events += 1 + (chunk->stallCycles[i] > 0);
 }
 
 std::string ReplayRows::dmaArgs(std::uint32_t dmaId) const

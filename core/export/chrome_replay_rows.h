@@ -22,6 +22,8 @@ class ReplayRows
 public:
     ReplayRows(const trace::Trace& trace, const events::EventStore& store);
 
+    // The events write() writes: what an export's progress counts.
+    std::uint64_t eventCount() const { return m_events; }
     // The DMA's fields its profile slice lacks, as `"key":value` pairs joined by commas; empty for an id the
     // replay did not record.
     std::string dmaArgs(std::uint32_t dmaId) const;
@@ -39,6 +41,7 @@ private:
     const trace::Trace& m_trace;
     const events::EventStore& m_store;
     std::vector<const events::DmaRecord*> m_dmaById; // records never move while the store lives
+    std::uint64_t m_events = 0;
 };
 
 } // namespace xps::exporting

@@ -6,6 +6,7 @@
 #include "import/json_reader.h"
 #include "import/profile_semantics.h"
 #include "util/atomic_file.h"
+#include "util/cancel.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -137,7 +138,17 @@ void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEvent
     }
 }
 
-void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f)
+// Events the file will hold: what progress is measured against.
+std::uint64_t expectedEvents(const Profile& p, const ReplayRows* rows)
+{
+    std::uint64_t n = 2 * p.tracks.size() + p.slices.size() + p.counters.size() + 2 * p.flows.size();
+    for (const profile::Track& t : p.tracks)
+        if (t.kind == TrackKind::Async)
+            n += t.sliceCount; // an end event each
+    return n + (rows ? rows->eventCount() : 0);
+}
+
+void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f, const ExportControl& control)
 {
     // What Chrome JSON cannot say (classes, device tracks), first: the importer reads it back.
     nlohmann::json semantics = importing::profileSemantics(p);
@@ -148,7 +159,7 @@ void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f)
                 ",\"traceEvents\":[")
                    .c_str(),
                f);
-    ChromeEventWriter w(f);
+    ChromeEventWriter w(f, control.stop, control.progress, expectedEvents(p, rows));
     const ProfileEvents events(p, rows);
     writeTracks(p, events, w);
     if (rows)
@@ -160,13 +171,21 @@ void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f)
 
 } // namespace
 
-Status writeChromeTrace(const Profile& profile, const std::string& path, const ReplayRows* replayRows)
+Status writeChromeTrace(const Profile& profile, const std::string& path, const ReplayRows* replayRows,
+                        const ExportControl& control)
 {
     return writeFileAtomically(path, [&](const std::string& temp) -> Status {
+        if (control.stop.stop_requested())
+            return Error(path, kCancelledMessage);
         std::FILE* f = std::fopen(temp.c_str(), "wb");
         if (!f)
             return Error(path, std::string("cannot write: ") + std::strerror(errno));
-        writeEvents(profile, replayRows, f);
+        try {
+            writeEvents(profile, replayRows, f, control);
+        } catch (const Cancelled&) {
+            std::fclose(f);
+            return Error(path, kCancelledMessage); // the temporary file is removed
+        }
         const bool failed = std::fflush(f) != 0 || std::ferror(f) != 0;
         if (std::fclose(f) != 0 || failed)
             return Error(path, std::string("cannot write (disk full?): ") + std::strerror(errno));
@@ -175,11 +194,15 @@ Status writeChromeTrace(const Profile& profile, const std::string& path, const R
 }
 
 Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
-                              const std::string& path, std::stop_token stop)
+                              const std::string& path, const ExportControl& control)
 {
-    const Profile profile = analysis::replayAsProfile(replay, source, std::move(stop));
-    const ReplayRows rows(replay.trace, replay.store);
-    return writeChromeTrace(profile, path, &rows);
+    try {
+        const Profile profile = analysis::replayAsProfile(replay, source, control.stop);
+        const ReplayRows rows(replay.trace, replay.store);
+        return writeChromeTrace(profile, path, &rows, control);
+    } catch (const Cancelled&) {
+        return Error(path, kCancelledMessage);
+    }
 }
 
 } // namespace xps::exporting

@@ -13,6 +13,7 @@
 #include "profile/profile.h"
 #include "util/result.h"
 
+#include <functional>
 #include <stop_token>
 #include <string>
 
@@ -20,13 +21,22 @@ namespace xps::exporting {
 
 class ReplayRows;
 
+// Stopping an export and hearing how far it got, for the explorer (an export of ten million bundles writes
+// gigabytes). Stopped, the export returns the error kCancelledMessage and leaves no file behind (the
+// target, if it existed, is untouched).
+struct ExportControl
+{
+    std::stop_token stop;
+    std::function<void(double fraction)> progress; // 0..1, every few thousand events, on the exporting thread
+};
+inline constexpr const char* kCancelledMessage = "export cancelled";
+
 // `replayRows`: the rows of the replay `profile` was made from, or null.
 Status writeChromeTrace(const profile::Profile& profile, const std::string& path,
-                        const ReplayRows* replayRows = nullptr);
+                        const ReplayRows* replayRows = nullptr, const ExportControl& control = {});
 
-// A replay: its profile and its own rows. `source` names the trace in the file's metadata. Throws Cancelled
-// (util/cancel.h) once `stop` is requested while the profile is made.
+// A replay: its profile and its own rows. `source` names the trace in the file's metadata.
 Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
-                              const std::string& path, std::stop_token stop = {});
+                              const std::string& path, const ExportControl& control = {});
 
 } // namespace xps::exporting

@@ -4,11 +4,15 @@
 // written from integer ticks without going through a double where the tick is a nanosecond.
 
 #include "profile/profile.h"
+#include "util/cancel.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <stop_token>
 #include <string>
 
 namespace xps::exporting {
@@ -42,22 +46,43 @@ inline std::string microsFromPicos(std::int64_t ps)
     return b;
 }
 
-// Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened.
+// Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened. Every
+// kPollEvents events it looks at the stop token (throwing Cancelled) and reports how far it is through
+// `expectedEvents`.
 class ChromeEventWriter
 {
 public:
-    explicit ChromeEventWriter(std::FILE* f) : m_f(f) {}
+    ChromeEventWriter(std::FILE* f, std::stop_token stop, std::function<void(double)> progress,
+                      std::uint64_t expectedEvents)
+        : m_f(f), m_stop(std::move(stop)), m_progress(std::move(progress)),
+          m_expected(std::max<std::uint64_t>(expectedEvents, 1))
+    {
+    }
 
     void event(const std::string& body)
     {
         std::fputs(m_first ? "\n" : ",\n", m_f);
         m_first = false;
         std::fputs(body.c_str(), m_f);
+        if ((++m_written & (kPollEvents - 1)) == 0)
+            poll();
     }
 
 private:
+    static constexpr std::uint64_t kPollEvents = 4096; // well under a millisecond of writing
+    void poll()
+    {
+        throwIfStopped(m_stop);
+        if (m_progress)
+            m_progress(std::min(1.0, static_cast<double>(m_written) / static_cast<double>(m_expected)));
+    }
+
     std::FILE* m_f;
     bool m_first = true;
+    std::stop_token m_stop;
+    std::function<void(double)> m_progress;
+    std::uint64_t m_expected;
+    std::uint64_t m_written = 0;
 };
 
 } // namespace xps::exporting

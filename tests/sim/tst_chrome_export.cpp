@@ -10,14 +10,17 @@
 #include "trace/trace_io.h"
 #include "util/text.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
+#include <stop_token>
 
 using namespace xps;
 
@@ -184,6 +187,40 @@ private slots:
         auto again = importing::importProfile(path);
         QVERIFY(again.ok());
         QCOMPARE(again->slices.size(), issues);
+    }
+
+    void progressGrowsToTheEndAndAStopLeavesTheOldFile()
+    {
+        const test::Analyzed a = analyzedSample("matmul_naive");
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("replay.json")).toStdString();
+        std::vector<double> seen;
+        exporting::ExportControl control;
+        control.progress = [&](double f) { seen.push_back(f); };
+        QVERIFY(exporting::writeReplayChromeTrace(*a.view, "m", path, control).ok());
+        QVERIFY(seen.size() >= 2); // tens of thousands of events, reported every 4,096
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QVERIFY(seen.back() > 0.9 && seen.back() <= 1.0);
+        const std::string before = test::readFile(path);
+
+        // A stop while the file is written: the export says so, the earlier file stays as it was and no
+        // temporary file is left beside it.
+        std::stop_source stop;
+        control.stop = stop.get_token();
+        control.progress = [&](double f) {
+            if (f > 0.3)
+                stop.request_stop();
+        };
+        const Status s = exporting::writeReplayChromeTrace(*a.view, "m", path, control);
+        QVERIFY(!s.ok());
+        QVERIFY(s.error().toString().find(exporting::kCancelledMessage) != std::string::npos);
+        QCOMPARE(test::readFile(path), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+        // Stopped before it began (while the replay is made a profile): the same.
+        const Status early = exporting::writeReplayChromeTrace(
+            *a.view, "m", dir.filePath(QStringLiteral("b.json")).toStdString(), control);
+        QVERIFY(!early.ok());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
 
     void anUnwritableFileIsAnErrorNamingIt()

@@ -16,6 +16,7 @@
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "test_support.h"
+#include "trace/trace_io.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/dependency_graph_view.h"
@@ -30,12 +31,14 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "widgets/qcustomplot.h"
+#include "workloads/workloads.h"
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QGraphicsView>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -349,6 +352,37 @@ private slots:
         QVERIFY(text.find("\"name\":\"thread_name\",\"args\":{\"name\":\"bundles\"}") != std::string::npos);
         QVERIFY(text.find("\"cat\":\"bundle\"") != std::string::npos);
         QVERIFY(importing::importProfile(replayPath.toStdString()).ok());
+    }
+
+    void cancellingAChromeExportWritesNothing()
+    {
+        // A 4-chip stress replay of 200,000 bundles writes about 110 MB: Cancel in the export's progress
+        // dialog stops it, says so, and leaves no file.
+        auto t = workloads::generate("stress", "", {{"bundles", std::int64_t{200000}}});
+        QVERIFY(t.ok());
+        const QString tracePath = m_dir.filePath(QStringLiteral("stress_export.xtrace.json"));
+        QVERIFY(trace::saveTrace(*t, tracePath.toStdString()).ok());
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFile(tracePath);
+        QVERIFY(waitDone(w));
+        const QString out = m_dir.filePath(QStringLiteral("stress-perfetto.json"));
+        w.exportChromeTrace(out);
+        auto* dialog = w.findChild<QProgressDialog*>(QStringLiteral("chromeExportProgress"));
+        QVERIFY(dialog);
+        dialog->show(); // as it shows itself after 300 ms of work
+        QPushButton* cancel = nullptr;
+        for (QPushButton* b : dialog->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Cancel"))
+                cancel = b;
+        QVERIFY(cancel);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.statusBar()->currentMessage().startsWith(QStringLiteral("Export cancelled")), 10000);
+        QVERIFY(!QFile::exists(out));
+        QTRY_VERIFY(w.findChild<QProgressDialog*>(QStringLiteral("chromeExportProgress")) == nullptr);
     }
 
     void aChakraProfileDrawsItsDependencies()
