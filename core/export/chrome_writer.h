@@ -17,14 +17,24 @@
 
 namespace xps::exporting {
 
-// Microseconds with exactly three decimals: a profile's nanoseconds survive the round trip.
+// `units` of 10^-decimals microseconds, written exactly with `decimals` (3 or 6) decimals: no double on the
+// way, so a time survives the round trip to the unit.
+inline std::string fixedPointMicros(std::int64_t units, int decimals)
+{
+    const std::uint64_t scale = decimals == 6 ? 1000000 : 1000;
+    char b[40];
+    const bool negative = units < 0;
+    const std::uint64_t v =
+        negative ? 0 - static_cast<std::uint64_t>(units) : static_cast<std::uint64_t>(units);
+    std::snprintf(b, sizeof b, "%s%" PRIu64 ".%0*" PRIu64, negative ? "-" : "", v / scale, decimals,
+                  v % scale);
+    return b;
+}
+
+// A profile's nanoseconds.
 inline std::string microsFromNanos(profile::Nanos ns)
 {
-    char b[40];
-    const bool negative = ns < 0;
-    const std::uint64_t v = negative ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
-    std::snprintf(b, sizeof b, "%s%" PRIu64 ".%03" PRIu64, negative ? "-" : "", v / 1000, v % 1000);
-    return b;
+    return fixedPointMicros(ns, 3);
 }
 
 // A cycle count at `clockMhz` in picoseconds: a replay's bundle rows are written in them, because at clocks
@@ -36,14 +46,9 @@ inline std::int64_t picosFromCycles(std::uint64_t cycles, double clockMhz)
     return static_cast<std::int64_t>(std::llround(static_cast<double>(cycles) * 1e6 / clockMhz));
 }
 
-// Microseconds with exactly six decimals.
 inline std::string microsFromPicos(std::int64_t ps)
 {
-    char b[40];
-    const bool negative = ps < 0;
-    const std::uint64_t v = negative ? 0 - static_cast<std::uint64_t>(ps) : static_cast<std::uint64_t>(ps);
-    std::snprintf(b, sizeof b, "%s%" PRIu64 ".%06" PRIu64, negative ? "-" : "", v / 1000000, v % 1000000);
-    return b;
+    return fixedPointMicros(ps, 6);
 }
 
 // Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened. Every
