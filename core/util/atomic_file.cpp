@@ -29,7 +29,14 @@ Status writeFileAtomically(const std::string& path,
     const std::string temp = path + ".tmp-" + std::to_string(::getpid());
     std::error_code ec;
     std::filesystem::remove(temp, ec);
-    Status written = write(temp);
+    Status written = Ok{};
+    try {
+        written = write(temp);
+    } catch (...) {
+        // A writer that throws (a cancelled stage, bad_alloc) leaves no temporary file behind either.
+        std::filesystem::remove(temp, ec);
+        throw;
+    }
     if (written && !syncToDisk(temp, O_RDONLY))
         written = Error(path, std::string("could not sync to disk: ") + std::strerror(errno));
     if (written) {

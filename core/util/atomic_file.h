@@ -11,7 +11,8 @@
 namespace xps {
 
 // `write` fills the temporary file (given its path) and returns Ok or the reason it could not. The
-// temporary file is removed whenever the target is not replaced.
+// temporary file is removed whenever the target is not replaced, an exception from `write` included (which
+// is then rethrown; a stream `write` opened is its own to close).
 Status writeFileAtomically(const std::string& path,
                            const std::function<Status(const std::string& temporaryPath)>& write);
 // The same for a file whose whole content is in memory.

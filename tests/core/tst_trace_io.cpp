@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QTemporaryDir>
+#include <stdexcept>
 
 #include <chrono>
 #include <csignal>
@@ -393,6 +394,14 @@ private slots:
                     test::writeFile(temp, "new");
                     return Ok{};
                 }).ok());
+        QCOMPARE(test::readFile(path), std::string("new"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+        // A writer that throws half way: rethrown, the file as it was, no temporary left.
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 writeFileAtomically(path, [](const std::string& temp) -> Status {
+                                     test::writeFile(temp, "half");
+                                     throw std::runtime_error("stopped");
+                                 }));
         QCOMPARE(test::readFile(path), std::string("new"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
