@@ -397,11 +397,11 @@ private slots:
         QCOMPARE(test::readFile(path), std::string("new"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
         // A writer that throws half way: rethrown, the file as it was, no temporary left.
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 writeFileAtomically(path, [](const std::string& temp) -> Status {
-                                     test::writeFile(temp, "half");
-                                     throw std::runtime_error("stopped");
-                                 }));
+        const auto throwing = [](const std::string& temp) -> Status {
+            test::writeFile(temp, "half");
+            throw std::runtime_error("stopped");
+        };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, static_cast<void>(writeFileAtomically(path, throwing)));
         QCOMPARE(test::readFile(path), std::string("new"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
