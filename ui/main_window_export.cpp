@@ -93,7 +93,7 @@ void MainWindow::exportChromeTrace(const QString& chosen)
             Qt::QueuedConnection);
     };
     const auto write = [profile, run = profile ? nullptr : m_session->runHandle(), file = path.toStdString(),
-                        control, stop] {
+                        control] {
         const Status s =
             profile ? exporting::writeChromeTrace(profile->profile, file, nullptr, control)
                     : exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file, control);
