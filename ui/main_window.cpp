@@ -22,6 +22,7 @@
 #include "views/dma_lanes_view.h"
 #include "views/event_text.h"
 #include "views/notes_view.h"
+#include "views/replay_graph_source.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
 #include "views/timeline_view.h"
@@ -118,7 +119,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     heatmapView->setNotes(m_document->notes());
     QDockWidget* heatmap =
         addDock(heatmapView, tr("VMEM heatmap"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
-    QDockWidget* graph = addDock(new DependencyGraphView(m_session, m_selection, this),
+    QDockWidget* graph = addDock(new DependencyGraphView(new ReplayGraphSource(m_session, m_selection), this),
                                  tr("Dependency graph"), Qt::BottomDockWidgetArea, DockFit::FilledOrScrolled);
     QDockWidget* recorded = addRecordedTimingDock();
     tabifyDockWidget(disassembly, graph);

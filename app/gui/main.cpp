@@ -4,7 +4,6 @@
 
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "imported/profile_graph_view.h"
 #include "imported/profile_panels.h"
 #include "main_window.h"
 #include "session/replay_session.h"
@@ -137,11 +136,8 @@ int main(int argc, char** argv)
             settle->setInterval(100);
             QObject::connect(settle, &QTimer::timeout, &app, [&, settle, out, viewName, ticks = 0]() mutable {
                 const auto graphs = window.findChildren<xps::ui::DependencyGraphView*>();
-                const auto profileGraphs = window.findChildren<xps::ui::ProfileGraphView*>();
                 const bool layingOut =
-                    std::any_of(graphs.begin(), graphs.end(), [](auto* g) { return g->isLayingOut(); }) ||
-                    std::any_of(profileGraphs.begin(), profileGraphs.end(),
-                                [](auto* g) { return g->isLayingOut(); });
+                    std::any_of(graphs.begin(), graphs.end(), [](auto* g) { return g->isLayingOut(); });
                 if (++ticks < 3 || (layingOut && ticks < 100))
                     return;
                 settle->stop();

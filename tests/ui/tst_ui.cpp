@@ -3,7 +3,6 @@
 
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "imported/profile_graph_view.h"
 #include "imported/profile_ops_model.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
@@ -156,10 +155,10 @@ private slots:
         // Dependency graph: laid out around the critical path, which is nearly all ICI DMA time here.
         auto* graph = qobject_cast<ui::DependencyGraphView*>(w.viewByName(QStringLiteral("graph")));
         QVERIFY(graph);
-        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().nodes.size() >= 3, 10000);
-        QCOMPARE(graph->graph().nodes.front().ref.kind, analysis::NodeRef::Kind::Dma);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && test::replayGraph(graph).nodes.size() >= 3, 10000);
+        QCOMPARE(test::replayGraph(graph).nodes.front().ref.kind, analysis::NodeRef::Kind::Dma);
         QVERIFY(std::any_of(
-            graph->graph().edges.begin(), graph->graph().edges.end(),
+            test::replayGraph(graph).edges.begin(), test::replayGraph(graph).edges.end(),
             [](const analysis::GraphEdge& e) { return e.kind == analysis::EdgeKind::Flag && e.critical; }));
 
         // Suggestions: measured; the program change (half the ring's links idle) first, then the what-ifs.
@@ -263,10 +262,10 @@ private slots:
         using Kind = analysis::NodeRef::Kind;
 
         // Before anything is selected it shows the critical path's longest non-compute stretch: a DMA here.
-        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !graph->graph().nodes.empty(), 10000);
-        QVERIFY(graph->graph().nodes.front().critical);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !test::replayGraph(graph).nodes.empty(), 10000);
+        QVERIFY(test::replayGraph(graph).nodes.front().critical);
         QVERIFY2(graph->info().contains(QStringLiteral("Critical path")), qPrintable(graph->info()));
-        const std::optional<analysis::NodeRef> initial = graph->centre();
+        const std::optional<analysis::NodeRef> initial = test::replayCentre(graph);
 
         // A click on the second DMA in the timeline rebuilds the graph around it.
         const events::DmaRecord second = w.session()->run()->store.dmas().at(1);
@@ -277,12 +276,12 @@ private slots:
         QTest::mouseClick(timeline->plot(), Qt::LeftButton, {},
                           timeline->pointAt(row, static_cast<double>(second.start + second.end) / 2));
         const analysis::NodeRef dma{Kind::Dma, second.id};
-        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == dma && !graph->isLayingOut(), 10000);
-        QCOMPARE(graph->graph().nodes.front().ref, dma);
+        QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == dma && !graph->isLayingOut(), 10000);
+        QCOMPARE(test::replayGraph(graph).nodes.front().ref, dma);
 
         // Its issuing bundle is in the graph with an issue edge; a click on it selects it everywhere and
         // leaves the graph where it is.
-        const analysis::Subgraph& g = graph->graph();
+        const analysis::Subgraph& g = test::replayGraph(graph);
         std::size_t issuer = g.nodes.size();
         for (const analysis::GraphEdge& e : g.edges)
             if (e.kind == analysis::EdgeKind::Issue && e.to == 0)
@@ -294,22 +293,22 @@ private slots:
         QCOMPARE(w.selection()->selection().focus, std::optional<analysis::NodeRef>(bundle.ref));
         QCOMPARE(w.disassembly()->selectedPcs(), std::vector<std::uint32_t>{bundle.pc});
         QVERIFY(graph->isHighlighted(issuer));
-        QCOMPARE(graph->centre(), std::optional<analysis::NodeRef>(dma));
+        QCOMPARE(test::replayCentre(graph), std::optional<analysis::NodeRef>(dma));
         const QCPRange range = timeline->plot()->xAxis->range();
         QVERIFY(range.lower <= static_cast<double>(bundle.start) &&
                 range.upper > static_cast<double>(bundle.start));
 
         // A double-click centres the graph on it; Back returns to the DMA, then to the first centre.
         QTest::mouseDClick(graph->canvas()->viewport(), Qt::LeftButton, {}, graph->viewportPosition(issuer));
-        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == bundle.ref && !graph->isLayingOut(), 10000);
-        QCOMPARE(graph->graph().nodes.front().ref, bundle.ref);
+        QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == bundle.ref && !graph->isLayingOut(), 10000);
+        QCOMPARE(test::replayGraph(graph).nodes.front().ref, bundle.ref);
         auto* back = graph->findChild<QToolButton*>(QStringLiteral("graphBackButton"));
         QVERIFY(back && back->isEnabled());
         QTest::mouseClick(back, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == dma && !graph->isLayingOut(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == dma && !graph->isLayingOut(), 10000);
         if (initial != dma) {
             QTest::mouseClick(back, Qt::LeftButton);
-            QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == initial && !graph->isLayingOut(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == initial && !graph->isLayingOut(), 10000);
         }
         QVERIFY(!back->isEnabled());
     }

@@ -5,7 +5,7 @@
 #include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "imported/profile_graph_view.h"
+#include "imported/profile_graph_source.h"
 #include "imported/profile_ops_model.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
@@ -401,20 +401,23 @@ private slots:
         QVERIFY(tabs);
         QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, Qt::NoModifier,
                           tabs->tabBar()->tabRect(1).center());
-        ui::ProfileGraphView* graph = explorer->graph();
-        QVERIFY(graph->isVisible());
+        ui::DependencyGraphView* graph = explorer->graph();
+        const auto* source = qobject_cast<const ui::ProfileGraphSource*>(graph->source());
+        QVERIFY(graph->isVisible() && source);
+        const auto centre = [&] { return ui::ProfileGraphSource::sliceOf(graph->centre().value()); };
         // Before anything is selected it shows the critical path's longest communication and what it
         // depended on: several slices joined by flows that are the profile's own.
-        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().slices.size() > 2, 10000);
-        const profile::FlowGraph& g = graph->graph();
-        QCOMPARE(g.slices.front(), graph->centre());
-        QCOMPARE(p.classOf(p.slices[graph->centre()]), profile::SliceClass::Communication);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && source->graph().slices.size() > 2, 10000);
+        const profile::FlowGraph& g = source->graph();
+        QCOMPARE(g.slices.front(), centre());
+        QCOMPARE(p.classOf(p.slices[centre()]), profile::SliceClass::Communication);
         QVERIFY(!g.edges.empty());
         for (const profile::FlowGraph::Edge& e : g.edges) {
             QCOMPARE(p.flows[e.flow].from, g.slices[e.from]);
             QCOMPARE(p.flows[e.flow].to, g.slices[e.to]);
         }
         QVERIFY2(graph->info().contains(QStringLiteral("within 2 flows")), qPrintable(graph->info()));
+        const std::uint32_t initial = centre();
 
         // A click on a node selects its slice: the details beside the graph describe it.
         const std::uint32_t other = g.slices[1];
@@ -422,24 +425,44 @@ private slots:
                           graph->viewportPosition(1));
         QCOMPARE(w.profileDocument()->selectedSlice(), other);
         QVERIFY(explorer->details()->text().contains(QString::fromStdString(p.nameOf(p.slices[other]))));
-        QCOMPARE(graph->centre(), g.slices.front()); // a click does not rebuild the graph
+        QVERIFY(graph->isHighlighted(1) && !graph->isHighlighted(0));
+        QCOMPARE(centre(), initial); // a click does not rebuild the graph
 
         // A double-click centres the graph on it.
-        QSignalSpy laidOut(graph, &ui::ProfileGraphView::laidOut);
+        QSignalSpy laidOut(graph, &ui::DependencyGraphView::laidOut);
         const QPoint at = graph->viewportPosition(1);
         QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, at);
         QTest::mouseDClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, at);
         QTRY_VERIFY_WITH_TIMEOUT(laidOut.count() > 0 && !graph->isLayingOut(), 10000);
-        QCOMPARE(graph->centre(), other);
-        QCOMPARE(graph->graph().slices.front(), other);
+        QCOMPARE(centre(), other);
+        QCOMPARE(source->graph().slices.front(), other);
 
         // Depth 1 keeps only its direct dependencies and dependants.
-        auto* depth = graph->findChild<QSpinBox*>();
+        auto* depth = graph->findChild<QSpinBox*>(QStringLiteral("graphDepth"));
         QVERIFY(depth);
         depth->setValue(1);
-        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && graph->graph().slices.front() == other, 10000);
-        for (const int d : graph->graph().distance)
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && source->graph().slices.front() == other, 10000);
+        for (const int d : source->graph().distance)
             QVERIFY(d <= 1);
+
+        // Back returns to the critical path's communication, as on a replay's graph.
+        auto* back = graph->findChild<QToolButton*>(QStringLiteral("graphBackButton"));
+        QVERIFY(back && back->isEnabled());
+        QTest::mouseClick(back, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(centre() == initial && !graph->isLayingOut(), 10000);
+        QCOMPARE(source->graph().slices.front(), initial);
+        QVERIFY(!back->isEnabled());
+
+        // Selecting a slice in another view (here the document, as the timeline does) re-centres the graph.
+        w.profileDocument()->selectSlice(other, QStringLiteral("timeline"));
+        QTRY_VERIFY_WITH_TIMEOUT(centre() == other && !graph->isLayingOut(), 10000);
+        QCOMPARE(source->graph().slices.front(), other);
+
+        // Critical path comes back to where the graph started.
+        auto* critical = graph->findChild<QToolButton*>(QStringLiteral("graphCriticalButton"));
+        QVERIFY(critical);
+        QTest::mouseClick(critical, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(centre() == initial && !graph->isLayingOut(), 10000);
     }
 
     void cancellingAnImportReturnsAtOnceAndDropsIt()

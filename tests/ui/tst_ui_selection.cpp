@@ -33,7 +33,7 @@ private slots:
         auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
         QVERIFY(graph && dma);
         test::raiseDockOf(graph);
-        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !graph->graph().nodes.empty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut() && !test::replayGraph(graph).nodes.empty(), 10000);
 
         // First a DMA, as the person did: the graph and the lanes show it.
         const ui::Run* run = w.session()->run();
@@ -67,8 +67,8 @@ private slots:
         QCOMPARE(run->store.bundles()[s.focus->index].pc, wait.pc);
         QCOMPARE(run->store.bundles()[s.focus->index].cycle, wait.end);
         // The graph re-centres on the wait; the lanes show the DMA that ended it, or say none did.
-        QTRY_VERIFY_WITH_TIMEOUT(graph->centre() == s.focus && !graph->isLayingOut(), 10000);
-        QCOMPARE(graph->graph().nodes.front().ref, *s.focus);
+        QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == s.focus && !graph->isLayingOut(), 10000);
+        QCOMPARE(test::replayGraph(graph).nodes.front().ref, *s.focus);
         if (wait.satisfiedBy >= 0)
             QVERIFY(dma->details().contains(QStringLiteral("DMA #%1").arg(wait.satisfiedBy)));
         else

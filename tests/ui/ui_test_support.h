@@ -6,6 +6,8 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "views/dependency_graph_view.h"
+#include "views/replay_graph_source.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -26,6 +28,7 @@
 #include <QtGlobal>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -110,6 +113,19 @@ inline void raiseDockOf(QWidget* view)
             return;
         }
     QFAIL("the view is in no dock");
+}
+
+// A replay's dependency graph: the subgraph on screen, and the centre asked for last.
+inline const analysis::Subgraph& replayGraph(const ui::DependencyGraphView* view)
+{
+    return qobject_cast<const ui::ReplayGraphSource*>(view->source())->graph();
+}
+
+inline std::optional<analysis::NodeRef> replayCentre(const ui::DependencyGraphView* view)
+{
+    if (const std::optional<ui::GraphNodeKey> centre = view->centre())
+        return ui::ReplayGraphSource::nodeOf(*centre);
+    return std::nullopt;
 }
 
 inline bool openSample(ui::MainWindow& w, const QString& name)

@@ -1,11 +1,12 @@
 #include "imported/profile_explorer.h"
 
 #include "imported/profile_document.h"
-#include "imported/profile_graph_view.h"
+#include "imported/profile_graph_source.h"
 #include "imported/profile_notes_view.h"
 #include "imported/profile_panels.h"
 #include "imported/profile_timeline_view.h"
 #include "imported/profile_transfers_view.h"
+#include "views/dependency_graph_view.h"
 
 #include <QMenu>
 #include <QScrollArea>
@@ -18,11 +19,13 @@ namespace xps::ui {
 ProfileExplorer::ProfileExplorer(ProfileDocument* document, SessionNotes* notes, QWidget* parent)
     : QWidget(parent), m_timeline(new ProfileTimelineView(document, this)),
       m_summary(new ProfileSummaryPanel(document, this)), m_ops(new ProfileOpsPanel(document, this)),
-      m_details(new ProfileDetailsPanel(document, this)), m_graph(new ProfileGraphView(document, this)),
+      m_details(new ProfileDetailsPanel(document, this)),
+      m_graph(new DependencyGraphView(new ProfileGraphSource(document), this)),
       m_transfers(new ProfileTransfersView(document, this)),
       m_notes(new ProfileNotesView(document, notes, this)), m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("profileExplorer"));
+    m_graph->setObjectName(QStringLiteral("profileGraph"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     // Scrolls rather than sets the window's minimum: four ranks' breakdown (and sixteen GPUs' more so) made
     // the window 826 px tall, its status bar below a 768 px screen.

@@ -15,7 +15,7 @@ class ProfileTimelineView;
 class ProfileSummaryPanel;
 class ProfileOpsPanel;
 class ProfileDetailsPanel;
-class ProfileGraphView;
+class DependencyGraphView;
 class ProfileTransfersView;
 class ProfileNotesView;
 class SessionNotes;
@@ -31,7 +31,7 @@ public:
     ProfileSummaryPanel* summary() const { return m_summary; }
     ProfileOpsPanel* operations() const { return m_ops; }
     ProfileDetailsPanel* details() const { return m_details; }
-    ProfileGraphView* graph() const { return m_graph; }
+    DependencyGraphView* graph() const { return m_graph; }
     ProfileTransfersView* transfers() const { return m_transfers; }
     ProfileNotesView* notes() const { return m_notes; }
     // Shows the dependency graph's (or the transfers') tab instead of the operations table.
@@ -44,7 +44,7 @@ private:
     ProfileSummaryPanel* m_summary;
     ProfileOpsPanel* m_ops;
     ProfileDetailsPanel* m_details;
-    ProfileGraphView* m_graph;
+    DependencyGraphView* m_graph;
     ProfileTransfersView* m_transfers;
     ProfileNotesView* m_notes;
     QTabWidget* m_tabs;

@@ -1,10 +1,12 @@
 #pragma once
-// The dependency graph around the selection: the bundles, DMAs and waits within a few edges of the focus
-// node, edges typed (program order, data, memory, flag, issue, structural) and the critical path drawn in
-// red; laid out by Graphviz `dot` on a worker thread and drawn in a QGraphicsView with wheel zoom and
-// drag pan. A click on a node selects it everywhere; a double-click rebuilds the graph around it.
+// The dependency graph around the selection, for a replay and for an imported profile alike: the nodes
+// within a few edges of the centre, edges typed by colour and labelled with the time they span, the
+// critical path drawn in red; laid out by Graphviz `dot` on a worker thread and drawn in a canvas with wheel
+// zoom and drag pan, along the dock's longer side. A click on a node selects it everywhere; a double-click
+// rebuilds the graph around it; Back returns to the previous centre. What the nodes are comes from its
+// GraphSource (views/replay_graph_source.h, imported/profile_graph_source.h).
 
-#include "analysis/dependencies.h"
+#include "views/graph_source.h"
 
 #include <QThreadPool>
 #include <QTransform>
@@ -24,39 +26,39 @@ namespace xps::ui {
 
 class GraphCanvas;
 class GraphNodeItem;
-class ReplaySession;
-class SelectionModel;
-struct GraphJobResult;
 
 class DependencyGraphView : public QWidget
 {
     Q_OBJECT
 public:
-    DependencyGraphView(ReplaySession* session, SelectionModel* selection, QWidget* parent = nullptr);
+    static constexpr std::size_t kMaxNodes = 60;
+
+    // Takes `source` over (it becomes the view's child).
+    explicit DependencyGraphView(GraphSource* source, QWidget* parent = nullptr);
     ~DependencyGraphView() override; // waits for a layout in progress
 
+    GraphSource* source() const { return m_source; }
+
     // What is shown (tests and the screenshot option read these).
-    std::optional<analysis::NodeRef> centre() const { return m_centre; }
-    const analysis::Subgraph& graph() const;
+    std::optional<GraphNodeKey> centre() const { return m_centre; } // the newest requested centre
+    const GraphContent* content() const { return m_content.get(); } // the graph on screen, if any
     bool isLayingOut() const { return m_pending != 0; }
     QString info() const;
     QPoint viewportPosition(std::size_t node) const; // where node `node` is drawn, in canvas()->viewport()
     bool isHighlighted(std::size_t node) const;
     QGraphicsView* canvas() const;
 
-    // Rebuilds the graph around the end of the longest non-compute stretch of the critical path.
     void centreOnCriticalPath();
 
 signals:
     void laidOut(); // a new graph is on screen
 
 private:
-    void centreOn(analysis::NodeRef node, bool remember);
+    void centreOn(GraphNodeKey node, bool remember);
     void startLayout();
-    void showResult(std::uint64_t generation, std::shared_ptr<GraphJobResult> result);
+    void showResult(std::uint64_t generation, std::shared_ptr<GraphContent> content);
     void rebuildScene();
     void showHighlights();
-    void showInfo();
     void clicked(std::optional<std::size_t> node);
     void goBack();
     void fit();
@@ -70,17 +72,16 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    ReplaySession* m_session;
-    SelectionModel* m_selection;
+    GraphSource* m_source;
     QGraphicsScene* m_scene;
     GraphCanvas* m_canvas;
     QLabel* m_info;
     QLabel* m_legend;
     QToolButton* m_back;
     QSpinBox* m_depth;
-    std::optional<analysis::NodeRef> m_centre;
-    std::vector<analysis::NodeRef> m_history; // earlier centres, for Back
-    std::shared_ptr<GraphJobResult> m_result;
+    std::optional<GraphNodeKey> m_centre;
+    std::vector<GraphNodeKey> m_history; // earlier centres, for Back
+    std::shared_ptr<const GraphContent> m_content;
     std::vector<GraphNodeItem*> m_nodes;
     std::uint64_t m_generation = 0; // of the newest layout request
     std::uint64_t m_pending = 0;    // the request being laid out, 0 when none
