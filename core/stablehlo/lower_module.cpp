@@ -73,7 +73,8 @@ bool readsPacked(OpKind kind)
 {
     return elementwiseArity(kind) > 0 || kind == OpKind::DotGeneral || kind == OpKind::Dot ||
            kind == OpKind::BroadcastInDim || kind == OpKind::Transpose || kind == OpKind::Slice ||
-           kind == OpKind::Reverse || kind == OpKind::Concatenate || kind == OpKind::Pad;
+           kind == OpKind::Reverse || kind == OpKind::Concatenate || kind == OpKind::Pad ||
+           kind == OpKind::Reduce || kind == OpKind::ReduceWindow;
 }
 
 // Thrown between ops when the compile is cancelled.

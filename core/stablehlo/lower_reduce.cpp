@@ -3,7 +3,8 @@
 // rows is combined chunk by chunk on the vector unit and across lanes on the cross-lane unit; the initial
 // value joins last. The result's elements leave VMEM as one strided descriptor. reduce_window
 // (lower_window.cpp) fills the same rows with its windows. A reduce whose rows do not fit VMEM runs in
-// slabs of rows that do.
+// slabs of rows that do. A packed (f16/bf16) input is widened by the DMAs that bring it in, a packed result
+// narrowed by the one that writes it back: no 4-byte copies in HBM.
 
 #include <bit>
 #include <limits>
@@ -115,7 +116,8 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
     DmaStream& back = results ? *results : own;
     if (r.rows > 0)
         w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, r.results, 4,
-              static_cast<std::uint64_t>(r.rows), 512, 4);
+              static_cast<std::uint64_t>(r.rows), 512, static_cast<std::uint64_t>(out.elementBytes), {},
+              out.narrowing());
     w.waitAll(back);
 }
 
@@ -161,7 +163,7 @@ void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef
         w.endLoop();
     auto back = w.stream();
     w.dma(back, isa::Space::Hbm, out.address, isa::Space::Vmem, c.results,
-          static_cast<std::uint64_t>(c.outputs * 4));
+          static_cast<std::uint64_t>(c.outputs * 4), 1, 0, 0, {}, out.narrowing());
     w.waitAll(back);
 }
 
@@ -196,10 +198,10 @@ void lowerReduceRegion(ProgramWriter& w, const Operation& op, const std::vector<
     const std::int64_t padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
     std::vector<std::uint64_t> staging;
     auto s = w.stream();
-    const auto xs = byteStrides(shape);
     for (std::size_t i = 0; i < n; ++i) {
         if (in[i].type.shape != shape)
             lowerFail("every input of reduce must have one shape");
+        const auto xs = byteStrides(shape, in[i].elementBytes);
         staging.push_back(
             w.vmem(static_cast<std::uint64_t>(padded * width * 4), "the elements of a reduction"));
         std::vector<MoveDim> dims(shape.size());
@@ -210,7 +212,7 @@ void lowerReduceRegion(ProgramWriter& w, const Operation& op, const std::vector<
             dims[u] = {shape[u], xs[u], stride};
             stride *= shape[u];
         }
-        w.move(s, isa::Space::Vmem, staging.back(), isa::Space::Hbm, in[i].address, dims);
+        w.move(s, isa::Space::Vmem, staging.back(), isa::Space::Hbm, in[i].address, dims, in[i].widening());
     }
     w.waitAll(s);
     combineBlocks(w, op.regions[0], staging, padded, width, outputs,
@@ -271,7 +273,7 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
     auto back = w.stream();
     for (std::size_t i = 0; i < n; ++i)
         w.dma(back, isa::Space::Hbm, out[i].address, isa::Space::Vmem, results[i],
-              static_cast<std::uint64_t>(outputs * 4));
+              static_cast<std::uint64_t>(outputs * 4), 1, 0, 0, {}, out[i].narrowing());
     w.waitAll(back);
 }
 
@@ -330,13 +332,15 @@ void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>
             slab.front().size = std::min(run, kept[k].size - first);
             slab.insert(slab.end(), lanesDims.begin(), lanesDims.end());
             w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm,
-                   x.address + static_cast<std::uint64_t>(srcOffset + first * kept[k].srcStride), slab);
+                   x.address + static_cast<std::uint64_t>(srcOffset + first * kept[k].srcStride), slab,
+                   x.widening());
             w.waitAll(s);
             ReductionRows part = rows;
             part.rows = slab.front().size * rowsPerIndex[k];
             part.groups = (part.rows + 7) / 8;
             TensorRef results = out;
-            results.address += static_cast<std::uint64_t>((firstRow + first * rowsPerIndex[k]) * 4);
+            results.address +=
+                static_cast<std::uint64_t>((firstRow + first * rowsPerIndex[k]) * out.elementBytes);
             combineRows(w, part, init, results,
                         &back); // waits for its results to leave: the staging is reused
         }
@@ -365,7 +369,7 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     std::int64_t rowsCount = 1, width = 1;
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? width : rowsCount) *= x.type.shape[d];
-    const auto xs = byteStrides(x.type.shape);
+    const auto xs = byteStrides(x.type.shape, x.elementBytes); // packed (f16/bf16): widened on the way in
     if (fitsColumns(w, rowsCount, width)) {
         // Kept dimensions pick the element of a block, reduced ones the block.
         const auto columns = reductionColumns(w, kind, rowsCount, width);
@@ -378,7 +382,7 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
             stride *= x.type.shape[u];
         }
         auto s = w.stream();
-        w.move(s, isa::Space::Vmem, columns.staging, isa::Space::Hbm, x.address, dims);
+        w.move(s, isa::Space::Vmem, columns.staging, isa::Space::Hbm, x.address, dims, x.widening());
         w.waitAll(s);
         combineColumns(w, columns, in[1], out);
         return;
@@ -403,7 +407,7 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
         const auto rows = reductionRows(w, kind, rowsCount, width);
         kept.insert(kept.end(), lanesDims.begin(), lanesDims.end());
         auto s = w.stream();
-        w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept);
+        w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept, x.widening());
         w.waitAll(s);
         combineRows(w, rows, in[1], out);
         return;

@@ -48,7 +48,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
     std::int64_t windowCount = 1;
     for (const auto k : window)
         windowCount *= k;
-    const auto xs = byteStrides(x.type.shape);
+    const auto xs = byteStrides(x.type.shape, x.elementBytes); // packed (f16/bf16): widened on the way in
     const auto outputs = out.type.elementCount();
     // For each window position, the output positions of `slab` that read a real element there, and where
     // (relative to the slab's first output).
@@ -69,7 +69,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
                 dst += (p.o0 - slab.lo[d]) * outStride[d];
             }
             w.move(s, isa::Space::Vmem, base + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
-                   x.address + static_cast<std::uint64_t>(src), dims);
+                   x.address + static_cast<std::uint64_t>(src), dims, x.widening());
         });
     };
     std::vector<std::int64_t> outStride(rank);
@@ -158,7 +158,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         part.rows = static_cast<std::int64_t>(slab.bytes) / perRow;
         part.groups = (part.rows + 7) / 8;
         TensorRef results = out;
-        results.address += static_cast<std::uint64_t>(slab.offset / perRow * 4);
+        results.address += static_cast<std::uint64_t>(slab.offset / perRow * out.elementBytes);
         combineRows(w, part, in[1], results, &back); // waits for its results to leave: the rows are reused
     });
 }

@@ -240,15 +240,59 @@ private slots:
                                       type({16, 31}, element) + "\n",
                                   type({16, 31}, element), element))
                 << 0;
-            QTest::newRow((e + " reduce (widened copies)").c_str())
-                << QString::fromStdString(
-                       moduleText({37, 130}, {},
-                                  "  %z = stablehlo.constant dense<0.0> : " + type({}, element) +
-                                      "\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo.maximum "
-                                      "across dimensions = [1] : (" +
-                                      type({37, 130}, element) + ", " + type({}, element) + ") -> " +
-                                      type({37}, element) + "\n",
-                                  type({37}, element), element))
+            // reduce and reduce_window read and write packed tensors themselves (widening DMAs in, narrowing
+            // ones out), in each of their layouts. Maximum and minimum are exact in any order.
+            const auto reduce = [&](const char* op, const char* init, const std::vector<std::int64_t>& in,
+                                    const char* dims, const std::vector<std::int64_t>& out) {
+                return QString::fromStdString(moduleText(
+                    in, {},
+                    std::string("  %z = stablehlo.constant dense<") + init + "> : " + type({}, element) +
+                        "\n  %r = stablehlo.reduce(%a init: %z) applies " + op +
+                        " across dimensions = " + dims + " : (" + type(in, element) + ", " +
+                        type({}, element) + ") -> " + type(out, element) + "\n",
+                    type(out, element), element));
+            };
+            QTest::newRow((e + " reduce maximum, register blocks").c_str())
+                << reduce("stablehlo.maximum", "0.0", {37, 130}, "[1]", {37}) << 0;
+            QTest::newRow((e + " reduce minimum over the outer dimension").c_str())
+                << reduce("stablehlo.minimum", "1.0", {37, 130}, "[0]", {130}) << 0;
+            // 5,000 elements a row: past what the register blocks hold in VMEM, so rows along the lanes.
+            QTest::newRow((e + " reduce maximum, lane layout").c_str())
+                << reduce("stablehlo.maximum", "-5.0", {3, 5000}, "[1]", {3}) << 0;
+            QTest::newRow((e + " reduce, a compare-and-select reducer").c_str())
+                << QString::fromStdString(moduleText(
+                       {6, 40}, {},
+                       "  %z = stablehlo.constant dense<-8.0> : " + type({}, element) +
+                           "\n  %r = stablehlo.reduce(%a init: %z) across dimensions = [1] : (" +
+                           type({6, 40}, element) + ", " + type({}, element) + ") -> " + type({6}, element) +
+                           "\n   reducer(%x: " + type({}, element) + ", %y: " + type({}, element) +
+                           ")  {\n    %gt = stablehlo.compare  GT, %x, %y,  FLOAT : (" + type({}, element) +
+                           ", " + type({}, element) +
+                           ") -> tensor<i1>\n    %v = stablehlo.select %gt, %x, %y "
+                           ": tensor<i1>, " +
+                           type({}, element) + "\n    stablehlo.return %v : " + type({}, element) + "\n  }\n",
+                       type({6}, element), element))
+                << 0;
+            const auto window = [&](const std::vector<std::int64_t>& in, const std::string& attrs,
+                                    const std::vector<std::int64_t>& out) {
+                return QString::fromStdString(moduleText(
+                    in, {},
+                    "  %i = stablehlo.constant dense<0xFF800000> : tensor<f32>\n  %n = stablehlo.convert %i "
+                    ": "
+                    "(tensor<f32>) -> " +
+                        type({}, element) + "\n  %r = \"stablehlo.reduce_window\"(%a, %n) <{" + attrs +
+                        "}> ({\n  ^bb0(%x: " + type({}, element) + ", %y: " + type({}, element) +
+                        "):\n    %m = stablehlo.maximum %x, %y : " + type({}, element) +
+                        "\n    stablehlo.return %m : " + type({}, element) + "\n  }) : (" +
+                        type(in, element) + ", " + type({}, element) + ") -> " + type(out, element) + "\n",
+                    type(out, element), element));
+            };
+            QTest::newRow((e + " max pool 3x3, stride 2, padded").c_str())
+                << window(
+                       {1, 17, 19, 3},
+                       "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                       "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
+                       {1, 9, 10, 3})
                 << 0;
             QTest::newRow((e + " transpose").c_str())
                 << QString::fromStdString(moduleText({37, 130}, {},
@@ -326,7 +370,8 @@ private slots:
         }
     }
 
-    // What packing is for: an f16 add moves half the HBM bytes of the f32 add, and takes fewer cycles.
+    // What packing is for: an f16 add moves half the HBM bytes of the f32 add, and takes fewer cycles; so do
+    // a matmul, a reduce and a max pool.
     void packedTensorsHalveHbmTraffic()
     {
         const auto add = [](const char* element) {
@@ -356,6 +401,42 @@ private slots:
         const auto m16 = replayTraffic(matmul("f16"));
         QCOMPARE(m16.hbmBytes * 2, m32.hbmBytes);
         QVERIFY(m16.cycles < m32.cycles);
+        // So are a reduction's and a pooling's: no widened copies of the input, no narrowed copy of the
+        // result (each was a round trip through HBM).
+        const auto reduce = [](const char* element) {
+            return "func.func public @main(%a: " + type({256, 1024}, element) + ") -> " +
+                   type({256}, element) + " {\n  %z = stablehlo.constant dense<0.0> : " + type({}, element) +
+                   "\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [1] "
+                   ": (" +
+                   type({256, 1024}, element) + ", " + type({}, element) + ") -> " + type({256}, element) +
+                   "\n  return %r : " + type({256}, element) + "\n}\n";
+        };
+        const auto r32 = replayTraffic(reduce("f32"));
+        const auto r16 = replayTraffic(reduce("bf16"));
+        QCOMPARE(r32.hbmBytes, std::uint64_t{(256 * 1024 + 256) * 4});
+        QCOMPARE(r16.hbmBytes * 2, r32.hbmBytes);
+        QVERIFY2(r16.cycles < r32.cycles,
+                 qPrintable(QStringLiteral("bf16 %1 cycles, f32 %2").arg(r16.cycles).arg(r32.cycles)));
+        const auto pool = [](const char* element) {
+            const std::string x = type({4, 64, 64, 32}, element), y = type({4, 32, 32, 32}, element),
+                              s = type({}, element);
+            return "func.func public @main(%a: " + x + ") -> " + y +
+                   " {\n  %z = stablehlo.constant dense<0.0> : " + s +
+                   "\n  %r = \"stablehlo.reduce_window\"(%a, %z) <{window_dimensions = array<i64: 1, 2, 2, "
+                   "1>, "
+                   "window_strides = array<i64: 1, 2, 2, 1>}> ({\n  ^bb0(%x: " +
+                   s + ", %y: " + s + "):\n    %m = stablehlo.maximum %x, %y : " + s +
+                   "\n    stablehlo.return %m : " + s + "\n  }) : (" + x + ", " + s + ") -> " + y +
+                   "\n  return %r : " + y + "\n}\n";
+        };
+        const auto p32 = replayTraffic(pool("f32"));
+        const auto p16 = replayTraffic(pool("bf16"));
+        QCOMPARE(p16.hbmBytes * 2, p32.hbmBytes);
+        QVERIFY2(p16.cycles < p32.cycles,
+                 qPrintable(QStringLiteral("bf16 %1 cycles, f32 %2").arg(p16.cycles).arg(p32.cycles)));
+        qInfo("reduce 256x1024: f32 %llu cycles, bf16 %llu; max pool 4x64x64x32: f32 %llu, bf16 %llu",
+              static_cast<unsigned long long>(r32.cycles), static_cast<unsigned long long>(r16.cycles),
+              static_cast<unsigned long long>(p32.cycles), static_cast<unsigned long long>(p16.cycles));
     }
 
     // Arguments are packed random values (random_f16), the same ones `check` hands the interpreter.
