@@ -4,7 +4,9 @@
 // rank's slot, on DMA engine 0 so its sends land in order, and waits until every member's slot has landed
 // on its flag; all_reduce and reduce_scatter then combine the slots in the group's order on the vector
 // unit (the reference interpreter's order, so results match it bit for bit), all_gather concatenates them.
-// collective_permute writes each source's operand into its target's result buffer.
+// collective_permute writes each source's operand into its target's result buffer. Packed (f16/bf16) tensors
+// travel packed (half the ICI bytes), and a combination rounds to their type at every step, as the
+// interpreter's reducer does.
 
 #include "stablehlo/eval_collectives.h"
 #include "stablehlo/lower_kernels.h"
@@ -25,7 +27,14 @@ OpKind combinerOf(const Operation& op)
     return ops[0].kind;
 }
 
-// out = slot 0 op slot 1 op ... in order, through temporaries in HBM.
+std::string dtypeOf(const TensorRef& t)
+{
+    return t.packed()                ? std::string(elementTypeName(t.type.element))
+           : isFloat(t.type.element) ? "f32"
+                                     : "s32";
+}
+
+// out = slot 0 op slot 1 op ... in order, through temporaries in HBM of out's element type.
 void combine(ProgramWriter& w, OpKind kind, const std::vector<TensorRef>& slots, const TensorRef& out)
 {
     Operation op;
@@ -35,9 +44,9 @@ void combine(ProgramWriter& w, OpKind kind, const std::vector<TensorRef>& slots,
     for (std::size_t k = 1; k < slots.size(); ++k) {
         TensorRef next = out;
         if (k + 1 < slots.size())
-            next.address =
-                w.hbmBuffer("collective_partial", static_cast<std::uint64_t>(out.type.elementCount()) * 4,
-                            "f32", out.type.shape);
+            next.address = w.hbmBuffer("collective_partial",
+                                       static_cast<std::uint64_t>(out.type.elementCount() * out.elementBytes),
+                                       dtypeOf(out), out.type.shape);
         w.beginKernel();
         lowerElementwise(w, op, {acc, slots[k]}, next);
         acc = next;
@@ -49,7 +58,7 @@ void combine(ProgramWriter& w, OpKind kind, const std::vector<TensorRef>& slots,
 void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, const TensorRef& out,
                      const ChipContext& chip)
 {
-    const auto bytes = static_cast<std::uint64_t>(x.type.elementCount()) * 4;
+    const auto bytes = static_cast<std::uint64_t>(x.type.elementCount() * x.elementBytes);
     auto flag = w.collectiveStream();
     if (op.kind == OpKind::CollectivePermute) {
         const auto* pairs = op.attributes.find("source_target_pairs");
@@ -87,7 +96,7 @@ void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, 
         op.attributes.find("scatter_dimension")->integer != 0)
         lowerFail("reduce_scatter along a dimension other than the first has no lowering yet");
     const auto slotBytes = scatter ? bytes / G : bytes;
-    const auto receive = w.hbmBuffer("collective_receive", slotBytes * G, "f32", {});
+    const auto receive = w.hbmBuffer("collective_receive", slotBytes * G, dtypeOf(x), {});
     for (std::size_t k = 0; k < G; ++k) {
         const auto src = x.address + (scatter ? k * slotBytes : 0); // reduce_scatter: member k's block
         const auto dst = receive + rank * slotBytes;
@@ -101,7 +110,7 @@ void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, 
     std::vector<TensorRef> slots;
     TensorType slotType = scatter ? out.type : x.type;
     for (std::size_t k = 0; k < G; ++k)
-        slots.push_back({receive + k * slotBytes, slotType, {}});
+        slots.push_back({receive + k * slotBytes, slotType, {}, x.elementBytes});
     if (op.kind == OpKind::AllGather) {
         Operation concat;
         concat.kind = OpKind::Concatenate;

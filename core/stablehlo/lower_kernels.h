@@ -2,8 +2,8 @@
 // The lowering's kernels (internal to core/stablehlo): each turns one op whose operands and result live in
 // HBM into xpu-v1 code. Tensors are row-major with 4-byte elements (f32, i32; i1 as an i32 0 or 1), except
 // f16 and bf16, packed in 2 bytes; in VMEM every element is 4 bytes (f16 and bf16 as the f32 of their value),
-// so DMAs between the two convert (lower_program.h: Convert). Kernels that do not read packed tensors get
-// widened copies (lower_module.cpp).
+// so DMAs between the two convert (lower_program.h: Convert). Every kernel reads and writes packed tensors
+// itself; intermediates a kernel keeps in HBM (a convolution's patch matrix) are f32.
 
 #include <cstdint>
 #include <optional>
@@ -19,7 +19,7 @@ struct TensorRef
     std::uint64_t address = 0; // in HBM
     TensorType type;
     std::optional<double> scalarConstant; // a scalar whose value is known when compiling
-    std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for a widened copy
+    std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for an f32 intermediate
 
     bool packed() const { return elementBytes == 2; }
     // The conversion of a DMA bringing this tensor into VMEM (widening) or writing it from VMEM (narrowing).

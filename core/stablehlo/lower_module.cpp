@@ -67,16 +67,6 @@ bool sameBytes(ElementType from, ElementType to)
     return from == to || (from == ElementType::I1 && to == ElementType::I32);
 }
 
-// Kernels that read and write packed (2-byte) f16/bf16 tensors themselves; the others get copies widened
-// to 4 bytes, and their packed results are narrowed from a 4-byte copy (lowerOp).
-bool readsPacked(OpKind kind)
-{
-    return elementwiseArity(kind) > 0 || kind == OpKind::DotGeneral || kind == OpKind::Dot ||
-           kind == OpKind::BroadcastInDim || kind == OpKind::Transpose || kind == OpKind::Slice ||
-           kind == OpKind::Reverse || kind == OpKind::Concatenate || kind == OpKind::Pad ||
-           kind == OpKind::Reduce || kind == OpKind::ReduceWindow;
-}
-
 // Thrown between ops when the compile is cancelled.
 struct Cancelled
 {
@@ -320,21 +310,9 @@ private:
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);
         m_writer.beginKernel();
-        // A kernel that does not read packed tensors works on 4-byte copies: its packed operands widened
-        // before it runs, its packed results narrowed (to nearest even) after.
-        std::vector<TensorRef> kernelIn = in, kernelOuts = outs;
-        if (!readsPacked(op.kind)) {
-            for (auto& t : kernelIn)
-                if (t.packed())
-                    t = convertedCopy(t, name + "_wide", t.widening());
-            for (auto& t : kernelOuts)
-                if (t.packed())
-                    t = wideBuffer(t, name + "_wide");
-        }
-        lowerKernel(op, kernelIn, kernelOuts);
-        for (std::size_t i = 0; i < outs.size(); ++i)
-            if (kernelOuts[i].address != outs[i].address)
-                convertInto(kernelOuts[i], outs[i], outs[i].narrowing());
+        // Every kernel reads and writes packed (f16/bf16) tensors itself: widening DMAs bring them into VMEM,
+        // narrowing ones write results back (lower_kernels.h).
+        lowerKernel(op, in, outs);
         m_writer.regionEnd();
         ++m_result.kernels;
         return outs;
@@ -367,33 +345,6 @@ private:
                 break;
             default: lowerFail("no lowering to xpu-v1 yet");
             }
-    }
-
-    // A 4-byte HBM buffer for a packed tensor's values.
-    TensorRef wideBuffer(const TensorRef& t, const std::string& name)
-    {
-        TensorRef wide = t;
-        wide.elementBytes = 4;
-        wide.address = m_writer.hbmBuffer(
-            identifier(name), static_cast<std::uint64_t>(t.type.elementCount()) * 4, "f32", t.type.shape);
-        return wide;
-    }
-
-    // One HBM-to-HBM DMA converting every element of `from` into `to`, waited for.
-    void convertInto(const TensorRef& from, const TensorRef& to, lower::Convert convert)
-    {
-        auto s = m_writer.stream();
-        m_writer.dma(s, isa::Space::Hbm, to.address, isa::Space::Hbm, from.address,
-                     static_cast<std::uint64_t>(from.type.elementCount() * from.elementBytes), 1, 0, 0, {},
-                     convert);
-        m_writer.waitAll(s);
-    }
-
-    TensorRef convertedCopy(const TensorRef& t, const std::string& name, lower::Convert convert)
-    {
-        auto wide = wideBuffer(t, name);
-        convertInto(t, wide, convert);
-        return wide;
     }
 
     const Module& m_module;

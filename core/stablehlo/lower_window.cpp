@@ -233,8 +233,9 @@ Im2col im2colOf(const Operation& op, const TensorRef& lhs, const TensorRef& rhs,
         kernelCount *= c.kernel[s];
     }
     c.width = kernelCount * c.Cg;
-    c.ls = byteStrides(lhs.type.shape);
-    c.ks = byteStrides(rhs.type.shape);
+    // Packed (f16/bf16) operands are widened by the moves that gather them.
+    c.ls = byteStrides(lhs.type.shape, lhs.elementBytes);
+    c.ks = byteStrides(rhs.type.shape, rhs.elementBytes);
     c.rowStride.resize(c.S);
     std::int64_t stride = c.width * 4;
     for (int s = static_cast<int>(c.S) - 1; s >= 0; --s) {
@@ -272,7 +273,7 @@ void gatherPatches(ProgramWriter& w, DmaStream& stream, std::uint64_t base, cons
         }
         dims.push_back({c.Cg, c.ls[static_cast<std::size_t>(c.L.feature)], 4});
         w.move(stream, isa::Space::Vmem, base + static_cast<std::uint64_t>(dst), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(src), dims);
+               lhs.address + static_cast<std::uint64_t>(src), dims, lhs.widening());
     });
 }
 
@@ -292,7 +293,7 @@ void moveKernelMatrix(ProgramWriter& w, DmaStream& stream, isa::Space space, std
     kdims.push_back({c.Fg, c.ks[static_cast<std::size_t>(c.K.feature)], 4});
     w.move(stream, space, dst, isa::Space::Hbm,
            rhs.address + static_cast<std::uint64_t>(g * c.Fg * c.ks[static_cast<std::size_t>(c.K.feature)]),
-           kdims);
+           kdims, rhs.widening());
 }
 
 void zero(ProgramWriter& w, std::uint64_t address, std::uint64_t bytes)
@@ -325,7 +326,7 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
     const auto& rhs = in[1];
     const auto c = im2colOf(op, lhs, rhs, out);
     const int rank = lhs.type.rank();
-    const auto os = byteStrides(out.type.shape);
+    const auto os = byteStrides(out.type.shape, out.elementBytes); // a packed result is narrowed on its way
     const auto S = c.S;
     // The product [N * out positions, Fg] is the result itself when there is one group and the result is laid
     // out [b, spatial..., f]; otherwise each group's product is moved into its features of the result.
@@ -392,12 +393,14 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
                         });
             w.waitAll(weights);
         }
-        TensorRef product{direct ? out.address
-                                 : w.hbmBuffer("conv_product",
-                                               static_cast<std::uint64_t>(c.positions * c.Fg * 4), "f32",
-                                               {c.positions, c.Fg}),
-                          {{c.positions, c.Fg}, ElementType::F32},
-                          {}};
+        // Written by the MXU kernel into the result itself (narrowed there if it is packed), or as f32 into a
+        // buffer the group's features are moved from.
+        const TensorRef product =
+            direct ? TensorRef{out.address, {{c.positions, c.Fg}, out.type.element}, {}, out.elementBytes}
+                   : TensorRef{w.hbmBuffer("conv_product", static_cast<std::uint64_t>(c.positions * c.Fg * 4),
+                                           "f32", {c.positions, c.Fg}),
+                               {{c.positions, c.Fg}, ElementType::F32},
+                               {}};
         Operation dot;
         dot.kind = OpKind::Dot;
         dot.resultTypes = {product.type};
@@ -420,7 +423,7 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
         auto back = w.stream();
         w.move(back, isa::Space::Hbm,
                out.address + static_cast<std::uint64_t>(g * c.Fg * os[static_cast<std::size_t>(c.O.feature)]),
-               isa::Space::Hbm, product.address, m);
+               isa::Space::Hbm, product.address, m, out.narrowing());
         w.waitAll(back);
     }
 }

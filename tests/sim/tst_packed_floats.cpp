@@ -294,6 +294,36 @@ private slots:
                        "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>",
                        {1, 9, 10, 3})
                 << 0;
+            // The convolution gathers its patches and kernel widened, and writes its result narrowed: into
+            // the result itself, or into each feature group's part of it.
+            const auto conv = [&](const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                                  const std::string& spec, int groups, const std::vector<std::int64_t>& out) {
+                return QString::fromStdString(moduleText(
+                    a, b,
+                    "  %r = stablehlo.convolution(%a, %b) " + spec +
+                        " {batch_group_count = 1 : i64, feature_group_count = " + std::to_string(groups) +
+                        " : i64} : (" + type(a, element) + ", " + type(b, element) + ") -> " +
+                        type(out, element) + "\n",
+                    type(out, element), element));
+            };
+            QTest::newRow((e + " convolution NHWC 3x3, same padding").c_str())
+                << conv({2, 6, 6, 3}, {3, 3, 3, 4},
+                        "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], "
+                        "pad = [[1, 1], [1, 1]]}",
+                        1, {2, 6, 6, 4})
+                << 0;
+            QTest::newRow((e + " convolution, 2 feature groups").c_str())
+                << conv({1, 5, 5, 4}, {3, 3, 2, 6},
+                        "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], "
+                        "pad = [[1, 1], [1, 1]]}",
+                        2, {1, 5, 5, 6})
+                << 0;
+            QTest::newRow((e + " convolution NCHW x OIHW").c_str())
+                << conv({1, 2, 5, 5}, {3, 2, 3, 3},
+                        "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], "
+                        "pad = [[0, 0], [0, 0]]}",
+                        1, {1, 3, 3, 3})
+                << 0;
             QTest::newRow((e + " transpose").c_str())
                 << QString::fromStdString(moduleText({37, 130}, {},
                                                      "  %r = stablehlo.transpose %a, dims = [1, 0] : (" +
@@ -337,6 +367,52 @@ private slots:
         std::string failure;
         const auto worst = worstUlp(text.toStdString(), &failure);
         QVERIFY2(worst <= static_cast<std::uint64_t>(ulps), failure.c_str());
+    }
+
+    // The same kernels larger than VMEM (reduce rows, reduce_window outputs and the convolution's patch
+    // matrix in slabs) read and write packed tensors just as well.
+    void packedSlabsMatchTheInterpreter()
+    {
+        // In 128 KiB none fits whole: the reduce's rows take 466 KiB, the pool's rows 11.8 MiB, the
+        // convolution's patch matrix 162 KiB (f32 in VMEM).
+        CompileOptions small;
+        small.machine.vmemBytes = 128 << 10;
+        for (const char* element : {"f16", "bf16"}) {
+            const std::string e = element, s = type({}, element);
+            const std::string reduce =
+                moduleText({300, 200}, {},
+                           "  %z = stablehlo.constant dense<-5.0> : " + s +
+                               "\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across "
+                               "dimensions = [1] : "
+                               "(" +
+                               type({300, 200}, element) + ", " + s + ") -> " + type({300}, element) + "\n",
+                           type({300}, element), element);
+            const std::string window = moduleText(
+                {1, 40, 40, 8}, {},
+                "  %z = stablehlo.constant dense<-5.0> : " + s +
+                    "\n  %r = \"stablehlo.reduce_window\"(%a, %z) <{window_dimensions = array<i64: 1, 3, 3, "
+                    "1>, "
+                    "window_strides = array<i64: 1, 1, 1, 1>}> ({\n  ^bb0(%x: " +
+                    s + ", %y: " + s + "):\n    %m = stablehlo.maximum %x, %y : " + s +
+                    "\n    stablehlo.return %m : " + s + "\n  }) : (" + type({1, 40, 40, 8}, element) + ", " +
+                    s + ") -> " + type({1, 38, 38, 8}, element) + "\n",
+                type({1, 38, 38, 8}, element), element);
+            const std::string conv = moduleText(
+                {2, 24, 24, 4}, {3, 3, 4, 8},
+                "  %r = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+                "window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                "feature_group_count = 1 : i64} : (" +
+                    type({2, 24, 24, 4}, element) + ", " + type({3, 3, 4, 8}, element) + ") -> " +
+                    type({2, 24, 24, 8}, element) + "\n",
+                type({2, 24, 24, 8}, element), element);
+            for (const auto& [name, text] : {std::pair{"reduce", reduce}, std::pair{"reduce_window", window},
+                                             std::pair{"convolution", conv}}) {
+                std::string failure;
+                QVERIFY2(worstUlp(text, &failure) == 0, (e + " " + name + ": " + failure).c_str());
+                QVERIFY2(worstUlp(text, &failure, small) == 0,
+                         (e + " " + name + " in slabs: " + failure).c_str());
+            }
+        }
     }
 
     // A packed dot_general result is the f32 sum rounded once (the MXU accumulates in f32, as XLA on a TPU
