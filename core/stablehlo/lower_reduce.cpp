@@ -303,7 +303,7 @@ void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>
     while (k < kept.size() && rowsBytes(rowsPerIndex[k], rowBytes) > budget)
         ++k;
     if (k == kept.size())
-        lowerFail("stablehlo.reduce: one row of " + std::to_string(width) + " reduced elements needs " +
+        lowerFail("one row of " + std::to_string(width) + " reduced elements needs " +
                   std::to_string(rowsBytes(1, rowBytes)) + " bytes of VMEM; " + std::to_string(budget) +
                   " are free (a reduction this long is not split yet)");
     // A row costs its bytes and an eighth of a results register; groups of 8 round that up a little.
@@ -345,6 +345,100 @@ void reduceRowsInSlabs(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>
                         &back); // waits for its results to leave: the staging is reused
         }
     }
+}
+
+// Rows of `kept` (row-major) of the elements `lanes` picks (their source strides set), from x into out:
+// whole, or in slabs; a row too long for VMEM in two passes.
+void reduceRows(ProgramWriter& w, OpKind kind, std::vector<MoveDim> kept, std::vector<MoveDim> lanes,
+                const TensorRef& x, const TensorRef& init, const TensorRef& out);
+
+std::int64_t product(const std::vector<MoveDim>& dims)
+{
+    std::int64_t n = 1;
+    for (const auto& d : dims)
+        n *= d.size;
+    return n;
+}
+
+std::int64_t laneRowBytes(std::int64_t width)
+{
+    return std::max<std::int64_t>((width + 127) / 128 * 128, 128) * 4;
+}
+
+// A row longer than VMEM holds (a sum over a whole large tensor): the first pass reduces runs of the
+// innermost reduced elements that fit to partial results in HBM (f32, from the reducer's identity), the
+// second reduces each row's partials with the initial value. The leading reduced dimensions become rows
+// of the first pass; if the innermost alone is too long it is split into equal runs (a divisor of its
+// size). Adds are summed in another order than the interpreter's (within check's f32 tolerance); maximum
+// and minimum are exact in any order.
+void reduceInTwoPasses(ProgramWriter& w, OpKind kind, const std::vector<MoveDim>& kept,
+                       std::vector<MoveDim> lanes, const TensorRef& x, const TensorRef& init,
+                       const TensorRef& out, std::uint64_t budget)
+{
+    const auto fits = [&](std::int64_t width) { return rowsBytes(1, laneRowBytes(width)) <= budget / 2; };
+    std::vector<MoveDim> outer; // reduced dimensions that become rows of the first pass
+    while (lanes.size() > 1 && !fits(product(lanes))) {
+        outer.push_back(lanes.front());
+        lanes.erase(lanes.begin());
+    }
+    if (!fits(product(lanes))) {
+        const MoveDim d = lanes.front();
+        std::int64_t run = 0;
+        for (std::int64_t b = std::min<std::int64_t>(d.size - 1, budget / 64); b >= 2 && run == 0; --b)
+            if (d.size % b == 0 && fits(b))
+                run = b;
+        if (run == 0)
+            lowerFail("a reduction of " + std::to_string(d.size) +
+                      " elements along one dimension whose size has no divisor that fits VMEM (" +
+                      std::to_string(budget) + " bytes free) has no lowering yet");
+        outer.push_back({d.size / run, d.srcStride * run, 0});
+        lanes.front() = {run, d.srcStride, 0};
+    }
+    const std::int64_t rows = product(kept), partialsPerRow = product(outer);
+    TensorRef partials;
+    partials.type = TensorType{{rows, partialsPerRow}, ElementType::F32};
+    partials.address = w.hbmBuffer("reduce_partials", static_cast<std::uint64_t>(rows * partialsPerRow * 4),
+                                   "f32", partials.type.shape);
+    TensorRef identity;
+    identity.type = TensorType{{}, ElementType::F32};
+    identity.scalarConstant = reducerIdentity(kind);
+    std::vector<MoveDim> firstRows = kept;
+    firstRows.insert(firstRows.end(), outer.begin(), outer.end());
+    reduceRows(w, kind, firstRows, lanes, x, identity, partials);
+    w.beginKernel(); // the first pass's rows in VMEM are spent (it waited for its results)
+    reduceRows(w, kind, {{rows, partialsPerRow * 4, 0}}, {{partialsPerRow, 4, 0}}, partials, init, out);
+}
+
+void reduceRows(ProgramWriter& w, OpKind kind, std::vector<MoveDim> kept, std::vector<MoveDim> lanes,
+                const TensorRef& x, const TensorRef& init, const TensorRef& out)
+{
+    const std::int64_t width = product(lanes), rowsCount = product(kept);
+    const std::int64_t rowBytes = laneRowBytes(width);
+    std::int64_t stride = rowBytes;
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+        it->dstStride = stride;
+        stride *= it->size;
+    }
+    stride = 4;
+    for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
+        it->dstStride = stride;
+        stride *= it->size;
+    }
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+    if (rowsBytes(1, rowBytes) > budget) {
+        reduceInTwoPasses(w, kind, kept, lanes, x, init, out, budget);
+        return;
+    }
+    if (rowsBytes(rowsCount, rowBytes) <= budget) {
+        const auto rows = reductionRows(w, kind, rowsCount, width);
+        kept.insert(kept.end(), lanes.begin(), lanes.end());
+        auto s = w.stream();
+        w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept, x.widening());
+        w.waitAll(s);
+        combineRows(w, rows, init, out);
+        return;
+    }
+    reduceRowsInSlabs(w, kind, kept, lanes, rowBytes, width, x, init, out, budget);
 }
 
 } // namespace
@@ -391,28 +485,7 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     std::vector<MoveDim> kept, lanesDims;
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? lanesDims : kept).push_back({x.type.shape[d], xs[d], 0});
-    const std::int64_t rowBytes = std::max<std::int64_t>((width + 127) / 128 * 128, 128) * 4;
-    std::int64_t stride = rowBytes;
-    for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
-        it->dstStride = stride;
-        stride *= it->size;
-    }
-    stride = 4;
-    for (auto it = lanesDims.rbegin(); it != lanesDims.rend(); ++it) {
-        it->dstStride = stride;
-        stride *= it->size;
-    }
-    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
-    if (rowsBytes(rowsCount, rowBytes) <= budget) {
-        const auto rows = reductionRows(w, kind, rowsCount, width);
-        kept.insert(kept.end(), lanesDims.begin(), lanesDims.end());
-        auto s = w.stream();
-        w.move(s, isa::Space::Vmem, rows.staging, isa::Space::Hbm, x.address, kept, x.widening());
-        w.waitAll(s);
-        combineRows(w, rows, in[1], out);
-        return;
-    }
-    reduceRowsInSlabs(w, kind, kept, lanesDims, rowBytes, width, x, in[1], out, budget);
+    reduceRows(w, kind, kept, lanesDims, x, in[1], out);
 }
 
 } // namespace xps::shlo::lower

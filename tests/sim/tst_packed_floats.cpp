@@ -405,8 +405,18 @@ private slots:
                     type({2, 24, 24, 4}, element) + ", " + type({3, 3, 4, 8}, element) + ") -> " +
                     type({2, 24, 24, 8}, element) + "\n",
                 type({2, 24, 24, 8}, element), element);
-            for (const auto& [name, text] : {std::pair{"reduce", reduce}, std::pair{"reduce_window", window},
-                                             std::pair{"convolution", conv}}) {
+            // Rows of 6,000 elements: longer than 128 KiB holds, so two passes (partials in HBM).
+            const std::string longRows =
+                moduleText({4, 6000}, {},
+                           "  %z = stablehlo.constant dense<-5.0> : " + s +
+                               "\n  %r = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across "
+                               "dimensions = [1] : "
+                               "(" +
+                               type({4, 6000}, element) + ", " + s + ") -> " + type({4}, element) + "\n",
+                           type({4}, element), element);
+            for (const auto& [name, text] :
+                 {std::pair{"reduce", reduce}, std::pair{"reduce_window", window},
+                  std::pair{"convolution", conv}, std::pair{"reduce of long rows", longRows}}) {
                 std::string failure;
                 QVERIFY2(worstUlp(text, &failure) == 0, (e + " " + name + ": " + failure).c_str());
                 QVERIFY2(worstUlp(text, &failure, small) == 0,

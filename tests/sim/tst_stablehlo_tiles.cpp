@@ -293,6 +293,17 @@ private slots:
             << reduce({3, 40, 200}, "maximum", "[2]", {3, 40}) << qint64(48 << 10);
         QTest::newRow("sum over the first dimension (strided lanes)")
             << reduce({200, 90}, "add", "[0]", {90}) << qint64(32 << 10);
+        // Rows longer than VMEM holds (in 64 KiB, 896 lanes): two passes, partial results in HBM. A sum of
+        // everything (the leading reduced dimension becomes rows of the first pass, the last is cut into 4
+        // runs of 750).
+        QTest::newRow("sum of everything, two passes")
+            << reduce({50, 3000}, "add", "[0, 1]", {}) << qint64(64 << 10);
+        QTest::newRow("max of long rows, each cut into 16 runs of 625")
+            << reduce({6, 10000}, "maximum", "[1]", {6}) << qint64(64 << 10);
+        QTest::newRow("max over a long first dimension (strided lanes), two passes")
+            << reduce({5000, 3}, "maximum", "[0]", {3}) << qint64(64 << 10);
+        QTest::newRow("sum over two of three dimensions, two passes")
+            << reduce({40, 3, 1200}, "add", "[0, 2]", {3}) << qint64(64 << 10);
     }
     void reductionsRunInSlabsOfRows()
     {
@@ -303,6 +314,26 @@ private slots:
         small.machine.vmemBytes = vmem;
         QVERIFY2(worstUlp(text.toStdString(), &failure, {}) == 0, failure.c_str());
         QVERIFY2(worstUlp(text.toStdString(), &failure, small) == 0, failure.c_str());
+    }
+
+    // A row too long for VMEM along one dimension whose size has no divisor that fits: a located refusal
+    // that says why, not a crash or a silent truncation.
+    void aReductionThatCannotBeCutSaysWhy()
+    {
+        const std::string text =
+            moduleText({7919}, {},
+                       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                       "  %r = stablehlo.reduce(%a init: %z) applies stablehlo.add across "
+                       "dimensions = [0] : (tensor<7919xf32>, tensor<f32>) -> tensor<f32>\n",
+                       "tensor<f32>");
+        std::string failure;
+        QCOMPARE(worstUlp(text, &failure), std::uint64_t(0));
+        CompileOptions small;
+        small.machine.vmemBytes = 64 << 10;
+        QCOMPARE(worstUlp(text, &failure, small), UINT64_MAX);
+        QVERIFY2(failure.find("case.mlir:5:8: stablehlo.reduce: a reduction of 7919 elements along one "
+                              "dimension whose size has no divisor that fits VMEM") != std::string::npos,
+                 failure.c_str());
     }
 };
 
