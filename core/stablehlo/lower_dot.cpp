@@ -1,6 +1,8 @@
 // dot_general on the MXU. The operands are viewed as lhs [B, M, K] and rhs [B, K, N] (batch, free and
 // contracting dimensions in the op's order) and brought into VMEM in the MXU's shapes: the lhs as
-// 128-lane panels per 128-wide K block, M rows each; the rhs as 128 x 128 weight blocks. For every batch
+// 128-lane panels per 128-wide K block, M rows each; the rhs row-major, K rows of the tile's N blocks side
+// by side (so one DMA brings a K block's weights for every N block, a contiguous run when the tile spans
+// all of N), each 128 x 128 weight block pushed 8 rows at a time with a strided load. For every batch
 // and 128-wide N block, each K block's weights are pushed and committed, the lhs rows stream through in
 // groups of up to the result FIFO's depth, and the products are popped and summed over K in a VMEM copy
 // of the result, which leaves for HBM at the end. Padding lanes and rows are zero, so they add nothing.
@@ -184,6 +186,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t Mpad = rowsPadded(M);
     const std::int64_t panelBytes = Mpad * 512;
     const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
+    // The weights in VMEM: per batch, KB * 128 rows of the tile's N blocks side by side.
+    const std::int64_t weightRow = NB * 512;
     w.bundle("vbcast v15, 0");
     w.fill("v15", lhsV, outV - lhsV); // zero padding: lanes and rows past K, M and N
     // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
@@ -218,18 +222,24 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         m.push_back(k);
         w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
                lhs.address + static_cast<std::uint64_t>(offset), m, lhs.widening());
-        for (std::int64_t nb = 0; nb < NB; ++nb) {
-            std::vector<MoveDim> b;
-            if (tile.allBatches(s))
-                appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
-            std::int64_t rOffset = rhsBatch;
-            const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, 512, rOffset, b);
-            b.push_back(kr);
-            const auto nr = blockOf(s.r.free, rhs.type, rs, tile.nb0 + nb, 4, rOffset, b);
+        // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
+        // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
+        std::vector<MoveDim> b;
+        if (tile.allBatches(s))
+            appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
+        std::int64_t rOffset = rhsBatch;
+        const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
+        b.push_back(kr);
+        if (s.r.free.size() == 1) {
+            const auto d = static_cast<std::size_t>(s.r.free.front());
+            rOffset += tile.nb0 * 128 * rs[d];
+            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], 4});
+        } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
+            const auto nr = blockOf(s.r.free, rhs.type, rs, 0, 4, rOffset, b);
             b.push_back(nr);
-            w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>((kb * NB + nb) * 65536),
-                   isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset), b, rhs.widening());
         }
+        w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * 65536), isa::Space::Hbm,
+               rhs.address + static_cast<std::uint64_t>(rOffset), b, rhs.widening());
     }
     // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
     // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
@@ -251,8 +261,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t kb = 0; kb < KB; ++kb)
                 for (std::int64_t t = 0; t < tiles; ++t)
                     jobs.push_back({b, nb, kb, t});
+    // Where block (kb, nb) of batch b starts: its 8-row registers are weightRow * 8 bytes apart.
     const auto weights = [&](const Job& j) {
-        return rhsV + static_cast<std::uint64_t>(((j.b * KB + j.kb) * NB + j.nb) * 65536);
+        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 + j.nb * 512);
     };
     // A VMEM address, or one relative to a loop's offset register (`base`).
     const auto at = [](std::uint64_t address, const std::string& base) {
@@ -272,7 +283,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     std::size_t pushes = 0;
     const auto pushRow = [&](std::uint64_t block, int row, const std::string& base) {
         const auto source = reg({8, 13, 14}, pushes++);
-        w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) + "]");
+        const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
+        w.bundle(weightRow == 512 ? "vld " + source + ", [" + address + "]"
+                                  : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
         w.bundle("mxu.wpush " + source);
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
