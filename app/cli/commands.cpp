@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "asm/disassembler.h"
+#include "export/chrome_trace.h"
 #include "isa/isa_reference.h"
 #include "trace/trace_info.h"
 #include "trace/trace_io.h"
@@ -39,6 +40,14 @@ int inputError(Streams io, const Error& error)
     return kExitBadInput;
 }
 
+int exportFailed(Streams io, const Error& error, const std::string& out)
+{
+    if (error.message() != exporting::kCancelledMessage)
+        return inputError(io, error);
+    io.err << out << ": export interrupted; nothing was written (a file already there is as it was)\n";
+    return kExitInterrupted;
+}
+
 namespace {
 
 constexpr std::string_view kUsage = R"(usage: xpushark-cli COMMAND [ARGS]
@@ -49,7 +58,8 @@ commands:
   convert IN -o OUT [--to chrome]
                              convert between .xasm, .xtrace.json and .xps (lossless between JSON and .xps);
                              an imported profile converts to Chrome trace JSON (OUT.json) for Perfetto;
-                             --to chrome replays a trace (full mode) and writes the replay as Chrome JSON
+                             --to chrome replays a trace (full mode) and writes the replay as Chrome JSON;
+                             Ctrl-C stops an import, replay or export: nothing is written, exit code 130
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
   replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json]

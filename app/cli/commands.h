@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands of xpushark-cli. Each returns the process exit code: 0 success, 1 the input was bad
-// (the message says where), 2 the command line was wrong.
+// (the message says where), 2 the command line was wrong, 130 interrupted by Ctrl-C before its output was
+// written (the shell's code for SIGINT).
 
 #include "isa/machine_config.h"
 #include "util/result.h"
@@ -14,6 +15,7 @@ namespace xps::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 130;
 
 struct Streams
 {
@@ -63,6 +65,9 @@ Result<isa::MachineConfig> readMachine(const std::string& path);
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);
 int inputError(Streams io, const Error& error);
+// An export that failed: stopped by Ctrl-C (nothing written, `out` as it was; kExitInterrupted), or an
+// input or write error.
+int exportFailed(Streams io, const Error& error, const std::string& out);
 
 // Dispatches argv (without the program name).
 int run(const std::vector<std::string>& args, Streams io);

@@ -1,6 +1,7 @@
 // `xpushark-cli replay`: replays a trace on the GRM and prints what a kernel author looks at first.
 #include "analyzed_trace.h"
 #include "commands.h"
+#include "interrupt.h"
 
 #include "analysis/residuals.h"
 #include "export/chrome_trace.h"
@@ -10,7 +11,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -18,8 +18,6 @@
 
 namespace xps::cli {
 namespace {
-
-std::stop_source* g_interrupt = nullptr; // the running replay, for the SIGINT handler
 
 std::string percent(double part, double whole)
 {
@@ -143,25 +141,21 @@ int runReplay(const std::vector<std::string>& args, Streams io)
         return inputError(io, trace.error());
     events::EventStore store;
     const auto start = std::chrono::steady_clock::now();
-    // Ctrl-C stops the replay like the GUI's cancel button: what ran so far is still summarised.
-    std::stop_source stop;
-    g_interrupt = &stop;
-    const auto previous = std::signal(SIGINT, [](int) {
-        if (g_interrupt)
-            g_interrupt->request_stop(); // with no stop_callback registered (none is), this is atomics only
-    });
-    sim::ReplayResult result = sim::Replayer(*trace, options, store).run(stop.get_token());
-    std::signal(SIGINT, previous);
-    g_interrupt = nullptr;
+    // Ctrl-C stops the replay like the GUI's cancel button: what ran so far is still summarised (and
+    // not exported: a second Ctrl-C is not needed to skip a partial export).
+    const InterruptScope interrupt;
+    sim::ReplayResult result = sim::Replayer(*trace, options, store).run(interrupt.token());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.fault) {
         io.err << path << ": replay stopped: " << result.fault->toString() << "\n";
         return kExitBadInput;
     }
-    if (!chromeTrace.empty()) {
+    if (!chromeTrace.empty() && !interrupt.interrupted()) {
         const analysis::ReplayView view{*trace, store, result.totalCycles, result.chips};
-        if (Status written = exporting::writeReplayChromeTrace(view, path, chromeTrace); !written)
-            return inputError(io, written.error());
+        if (Status written =
+                exporting::writeReplayChromeTrace(view, path, chromeTrace, {interrupt.token(), {}});
+            !written)
+            return exportFailed(io, written.error(), chromeTrace);
     }
     if (result.status == sim::ReplayResult::Status::LimitReached)
         io.err << path << ": replay stopped at " << result.limitMessage << "\n"
@@ -188,14 +182,20 @@ int convertReplayToChrome(const std::string& in, const std::string& out, Streams
     events::EventStore store;
     sim::ReplayOptions options;
     options.mode = sim::ReplayMode::Full;
-    const sim::ReplayResult result = sim::Replayer(*trace, options, store).run();
+    const InterruptScope interrupt; // Ctrl-C stops the replay, then writes nothing
+    const sim::ReplayResult result = sim::Replayer(*trace, options, store).run(interrupt.token());
     if (result.fault) {
         io.err << in << ": replay stopped: " << result.fault->toString() << "\n";
         return kExitBadInput;
     }
+    if (result.status == sim::ReplayResult::Status::Cancelled) {
+        io.err << in << ": replay interrupted at cycle " << result.totalCycles << "; " << out
+               << " was not written\n";
+        return kExitInterrupted;
+    }
     const analysis::ReplayView view{*trace, store, result.totalCycles, result.chips};
-    if (Status written = exporting::writeReplayChromeTrace(view, in, out); !written)
-        return inputError(io, written.error());
+    if (Status written = exporting::writeReplayChromeTrace(view, in, out, {interrupt.token(), {}}); !written)
+        return exportFailed(io, written.error(), out);
     io.out << "wrote " << out << " (the replay: " << result.totalCycles << " cycles)\n";
     return kExitOk;
 }

@@ -5,6 +5,7 @@
 #include "session/session.h"
 #include "trace/trace_io.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <csignal>
@@ -296,6 +297,42 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAllStandardError().contains("replay interrupted at cycle"));
         QVERIFY(p.readAllStandardOutput().contains("did not halt"));
+    }
+
+    // Ctrl-C while a large profile converts to Chrome JSON: it stops (the import or the export, whichever is
+    // running), writes nothing, leaves the file already at OUT as it was, and exits 130 as a shell expects.
+    void interruptStopsAConversionAndWritesNothing()
+    {
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.json"));
+        {
+            std::string json = "[";
+            json.reserve(70u << 20);
+            for (int i = 0; i < 600000; ++i)
+                json += (i ? ",\n" : "") +
+                        std::string(R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":7,"ts":)") +
+                        std::to_string(i * 10) + R"(,"dur":5,"args":{"correlation":)" + std::to_string(i) +
+                        R"(,"stream":7,"grid":[1,1,1]}})";
+            test::writeFile(big.toStdString(), json + "]");
+        }
+        const QString out = dir.filePath(QStringLiteral("out.json"));
+        test::writeFile(out.toStdString(), "the previous export");
+        QProcess p;
+        p.start(QString::fromLocal8Bit(qgetenv("XPS_CLI")),
+                {QStringLiteral("convert"), big, QStringLiteral("-o"), out});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(250);
+        QCOMPARE(p.state(), QProcess::Running); // still importing: the signal lands mid-work
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(10000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains("import interrupted") ||
+                     err.contains("export interrupted; nothing was written"),
+                 err.constData());
+        QCOMPARE(test::readFile(out.toStdString()), std::string("the previous export"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2); // no temporary file left behind
     }
 
     void bundledSamplesAreWhatGenerateWrites()
