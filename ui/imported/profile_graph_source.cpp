@@ -142,7 +142,12 @@ std::shared_ptr<GraphContent> build(std::shared_ptr<const ProfileRun> run,
 
 } // namespace
 
-ProfileGraphSource::ProfileGraphSource(ProfileDocument* document) : m_document(document)
+ProfileGraphSource::ProfileGraphSource(ProfileDocument* document)
+    : GraphSource({tr("Select a slice to see what it depended on and what depended on it: data and control "
+                      "dependencies, launches and other flows."),
+                   6,
+                   tr("How many flows away from the selected slice the graph reaches (at most %1 slices)")}),
+      m_document(document)
 {
     connect(document, &ProfileDocument::loadStarted, this, [this] {
         forget();
@@ -182,18 +187,6 @@ const profile::FlowGraph& ProfileGraphSource::graph() const
     static const profile::FlowGraph kEmpty;
     const auto* shown = shownAs<ProfileGraphContent>();
     return shown ? shown->graph : kEmpty;
-}
-
-QString ProfileGraphSource::placeholder() const
-{
-    return tr("Select a slice to see what it depended on and what depended on it: data and control "
-              "dependencies, launches and other flows.");
-}
-
-QString ProfileGraphSource::depthToolTip(std::size_t maxNodes) const
-{
-    return tr("How many flows away from the selected slice the graph reaches (at most %1 slices)")
-        .arg(maxNodes);
 }
 
 std::optional<GraphNodeKey> ProfileGraphSource::initialCentre() const

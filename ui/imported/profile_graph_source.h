@@ -16,15 +16,12 @@ class ProfileGraphSource : public GraphSource
 public:
     explicit ProfileGraphSource(ProfileDocument* document);
 
+    // The slices and flows around the selected slice (empty before the first graph).
+    const profile::FlowGraph& graph() const;
+    // A slice (its index in the profile) as the view knows it, and back.
     static GraphNodeKey keyOf(std::uint32_t slice) { return GraphNodeKey{slice}; }
     static std::uint32_t sliceOf(GraphNodeKey key) { return static_cast<std::uint32_t>(key.value); }
 
-    // The graph on screen (empty before the first).
-    const profile::FlowGraph& graph() const;
-
-    QString placeholder() const override;
-    int maxDepth() const override { return 6; }
-    QString depthToolTip(std::size_t maxNodes) const override;
     std::optional<GraphNodeKey> initialCentre() const override;
     std::optional<GraphNodeKey> criticalPathCentre() const override;
     Build prepare(GraphNodeKey centre, int depth, std::size_t maxNodes) const override;

@@ -85,10 +85,10 @@ DependencyGraphView::DependencyGraphView(GraphSource* source, QWidget* parent)
     fitButton->setToolTip(tr("Show the whole graph"));
     connect(fitButton, &QToolButton::clicked, this, &DependencyGraphView::fit);
     m_depth->setObjectName(QStringLiteral("graphDepth"));
-    m_depth->setRange(1, source->maxDepth());
+    m_depth->setRange(1, source->words().maxDepth);
     m_depth->setValue(2);
     m_depth->setPrefix(tr("depth "));
-    m_depth->setToolTip(source->depthToolTip(kMaxNodes));
+    m_depth->setToolTip(source->words().depthToolTip.arg(kMaxNodes));
     connect(m_depth, &QSpinBox::valueChanged, this, [this] { startLayout(); });
     m_legend->setTextFormat(Qt::RichText);
     wrapToAnyWidth(m_legend); // the legend's seven edge kinds made the window at least 1,013 px wide
@@ -151,7 +151,7 @@ void DependencyGraphView::reset()
     m_content.reset();
     m_source->setShown(nullptr);
     rebuildScene();
-    m_info->setText(QStringLiteral("<i>%1</i>").arg(m_source->placeholder().toHtmlEscaped()));
+    m_info->setText(QStringLiteral("<i>%1</i>").arg(m_source->words().placeholder.toHtmlEscaped()));
 }
 
 void DependencyGraphView::centreOnCriticalPath()

@@ -64,6 +64,14 @@ struct GraphContent
     GraphLayout layout;                                         // filled by the view's worker
 };
 
+// What the view says of a source's graph.
+struct GraphSourceWords
+{
+    QString placeholder;  // while there is nothing to draw yet
+    int maxDepth = 4;     // the largest depth offered
+    QString depthToolTip; // the depth box's; %1 is the most nodes a graph shows
+};
+
 class GraphSource : public QObject
 {
     Q_OBJECT
@@ -71,13 +79,9 @@ public:
     // Runs on the layout worker: the graph around a centre, without its layout.
     using Build = std::function<std::shared_ptr<GraphContent>(const GraphFonts& fonts)>;
 
-    using QObject::QObject;
+    explicit GraphSource(GraphSourceWords words) : m_words(std::move(words)) {}
 
-    // What the view says while there is nothing to draw yet.
-    virtual QString placeholder() const = 0;
-    // The largest depth offered, and what the depth box's tooltip says of it.
-    virtual int maxDepth() const = 0;
-    virtual QString depthToolTip(std::size_t maxNodes) const = 0;
+    const GraphSourceWords& words() const { return m_words; }
     // Where a graph starts once the source is ready: the selection, else the critical path.
     virtual std::optional<GraphNodeKey> initialCentre() const = 0;
     // The end of the longest stretch of the critical path that is not plain compute, where a dependency
@@ -114,6 +118,7 @@ protected:
     virtual void shownChanged() {}
 
 private:
+    GraphSourceWords m_words;
     std::shared_ptr<const GraphContent> m_shown;
 };
 

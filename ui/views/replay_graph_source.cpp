@@ -141,7 +141,11 @@ std::shared_ptr<GraphContent> build(const Run& run, analysis::NodeRef centre, in
 } // namespace
 
 ReplayGraphSource::ReplayGraphSource(ReplaySession* session, SelectionModel* selection)
-    : m_session(session), m_selection(selection)
+    : GraphSource(
+          {tr("The graph appears when the analyses are done. Click an event in any view to see what it "
+              "waited for and what waited for it."),
+           4, tr("How many edges away from the centre the graph reaches (at most %1 nodes)")}),
+      m_session(session), m_selection(selection)
 {
     connect(session, &ReplaySession::opened, this, &GraphSource::cleared);
     connect(session, &ReplaySession::analysesCancelled, this, [this] {
@@ -174,17 +178,6 @@ const analysis::Subgraph& ReplayGraphSource::graph() const
     static const analysis::Subgraph kEmpty;
     const auto* shown = shownAs<ReplayGraphContent>();
     return shown ? shown->graph : kEmpty;
-}
-
-QString ReplayGraphSource::placeholder() const
-{
-    return tr("The graph appears when the analyses are done. Click an event in any view to see what it "
-              "waited for and what waited for it.");
-}
-
-QString ReplayGraphSource::depthToolTip(std::size_t maxNodes) const
-{
-    return tr("How many edges away from the centre the graph reaches (at most %1 nodes)").arg(maxNodes);
 }
 
 std::optional<GraphNodeKey> ReplayGraphSource::initialCentre() const

@@ -16,20 +16,17 @@ class ReplayGraphSource : public GraphSource
 public:
     ReplayGraphSource(ReplaySession* session, SelectionModel* selection);
 
-    static GraphNodeKey keyOf(analysis::NodeRef node);
-    static analysis::NodeRef nodeOf(GraphNodeKey key);
-
-    // The graph on screen (empty before the first).
-    const analysis::Subgraph& graph() const;
-
-    QString placeholder() const override;
-    int maxDepth() const override { return 4; }
-    QString depthToolTip(std::size_t maxNodes) const override;
     std::optional<GraphNodeKey> initialCentre() const override;
     std::optional<GraphNodeKey> criticalPathCentre() const override;
     Build prepare(GraphNodeKey centre, int depth, std::size_t maxNodes) const override;
     bool isSelected(const GraphContent& content, std::size_t node) const override;
     void select(const GraphContent& content, std::size_t node) override;
+
+    // A node as the view knows it, and back.
+    static GraphNodeKey keyOf(analysis::NodeRef node);
+    static analysis::NodeRef nodeOf(GraphNodeKey key);
+    // The subgraph on screen (empty before the first).
+    const analysis::Subgraph& graph() const;
 
 private:
     ReplaySession* m_session;
