@@ -211,6 +211,8 @@ void DependencyGraphView::showResult(std::uint64_t generation, std::shared_ptr<G
     m_source->setShown(m_content);
     rebuildScene();
     fit();
+    if (!m_content) // the centre is in no graph (a source found nothing around it)
+        m_info->setText(QStringLiteral("<i>%1</i>").arg(m_source->words().placeholder.toHtmlEscaped()));
     emit laidOut();
 }
 

@@ -76,7 +76,7 @@ class GraphSource : public QObject
 {
     Q_OBJECT
 public:
-    // Runs on the layout worker: the graph around a centre, without its layout.
+    // Runs on the layout worker: the graph around a centre, without its layout (null: the centre is in none).
     using Build = std::function<std::shared_ptr<GraphContent>(const GraphFonts& fonts)>;
 
     explicit GraphSource(GraphSourceWords words) : m_words(std::move(words)) {}
