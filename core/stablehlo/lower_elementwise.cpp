@@ -323,6 +323,19 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 code.push_back("vcvt.f32.s32 v5, " + a);
                 x = "v5";
             }
+            if (!f && bf) {
+                // From 2^24 on, i32 -> f32 rounds, and a second rounding to bf16 could land on the wrong
+                // side of a tie (16,842,753 -> 16,842,752, a bf16 midpoint -> 16,777,216 instead of
+                // 16,908,288). bf16 keeps 8 bits, so there the low 8 bits of i matter only as "some":
+                // i & ~255, plus 128 if any was set, is exact in f32 and rounds to bf16 as i does.
+                code.insert(code.end(),
+                            {"vbcast v4, 255", "vand v3, " + a + ", v4", "vcvt.f32.s32 v3, v3",
+                             "vcmp.eq.f32 v3, v3, " + v(kZero), "vbcast v4, 128",
+                             "vsel v3, v3, " + v(kZero) + ", v4", "vbcast v4, 4294967040",
+                             "vand v4, " + a + ", v4", "vadd.s32 v3, v4, v3", "vcvt.f32.s32 v3, v3",
+                             "vand v4, v5, " + v(kAbsMask), "vbcast v30, " + f32Bits(16777216.0f),
+                             "vcmp.lt.f32 v4, v4, v30", "vsel v5, v4, v5, v3"});
+            }
             code.insert(code.end(),
                         {std::string("vbcast v4, ") + (bf ? "65536" : "8192"), "vand v3, " + x + ", v4",
                          "vcvt.f32.s32 v3, v3", "vbcast v4, " + f32Bits(bf ? 1.0f / 65536 : 1.0f / 8192),

@@ -351,6 +351,16 @@ private slots:
             // The interpreter accumulates f16/bf16 in f32 too and rounds once (docs/stablehlo.md).
             QTest::newRow((e + " dot_general, packed result").c_str()) << dot(element) << 0;
         }
+        // i32 past 2^24 rounds once to bf16, not through f32: 16,842,753 lies just above the bf16 midpoint
+        // 16,842,752 (f32 would round it onto the midpoint, and bf16 then down to 16,777,216).
+        QTest::newRow("i32 -> bf16 convert rounds once")
+            << QString::fromStdString(
+                   "func.func public @main() -> tensor<8xbf16> {\n"
+                   "  %a = stablehlo.constant dense<[16842753, -16842753, 33685506, -33685506, "
+                   "2147483647, -2147483648, 16777217, 12345]> : tensor<8xi32>\n"
+                   "  %r = stablehlo.convert %a : (tensor<8xi32>) -> tensor<8xbf16>\n"
+                   "  return %r : tensor<8xbf16>\n}\n")
+            << 0;
         QTest::newRow("f32 -> f16 convert rounds to nearest even")
             << QString::fromStdString("func.func public @main() -> tensor<4xf16> {\n"
                                       "  %a = stablehlo.constant dense<[1.00048828125, 1.00146484375, "
