@@ -27,13 +27,6 @@ OpKind combinerOf(const Operation& op)
     return ops[0].kind;
 }
 
-std::string dtypeOf(const TensorRef& t)
-{
-    return t.packed()                ? std::string(elementTypeName(t.type.element))
-           : isFloat(t.type.element) ? "f32"
-                                     : "s32";
-}
-
 // out = slot 0 op slot 1 op ... in order, through temporaries in HBM of out's element type.
 void combine(ProgramWriter& w, OpKind kind, const std::vector<TensorRef>& slots, const TensorRef& out)
 {
@@ -46,7 +39,7 @@ void combine(ProgramWriter& w, OpKind kind, const std::vector<TensorRef>& slots,
         if (k + 1 < slots.size())
             next.address = w.hbmBuffer("collective_partial",
                                        static_cast<std::uint64_t>(out.type.elementCount() * out.elementBytes),
-                                       dtypeOf(out), out.type.shape);
+                                       out.bufferDtype(), out.type.shape);
         w.beginKernel();
         lowerElementwise(w, op, {acc, slots[k]}, next);
         acc = next;
@@ -96,7 +89,7 @@ void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, 
         op.attributes.find("scatter_dimension")->integer != 0)
         lowerFail("reduce_scatter along a dimension other than the first has no lowering yet");
     const auto slotBytes = scatter ? bytes / G : bytes;
-    const auto receive = w.hbmBuffer("collective_receive", slotBytes * G, dtypeOf(x), {});
+    const auto receive = w.hbmBuffer("collective_receive", slotBytes * G, x.bufferDtype(), {});
     for (std::size_t k = 0; k < G; ++k) {
         const auto src = x.address + (scatter ? k * slotBytes : 0); // reduce_scatter: member k's block
         const auto dst = receive + rank * slotBytes;

@@ -35,6 +35,14 @@ struct TensorRef
                : type.element == ElementType::BF16 ? Convert::NarrowBF16
                                                    : Convert::NarrowF16;
     }
+    // The element type its HBM buffer is declared with (what the views show): f16, bf16, f32 or s32.
+    const char* bufferDtype() const
+    {
+        return type.element == ElementType::F16    ? "f16"
+               : type.element == ElementType::BF16 ? "bf16"
+               : isFloat(type.element)             ? "f32"
+                                                   : "s32";
+    }
     // The HBM bytes of `vmemBytes` bytes of this tensor's elements as VMEM holds them (4 bytes each).
     std::uint64_t hbmBytes(std::uint64_t vmemBytes) const
     {

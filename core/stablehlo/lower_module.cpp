@@ -121,11 +121,7 @@ private:
         t.elementBytes = storageBytes(type.element);
         t.address =
             m_writer.hbmBuffer(unique, static_cast<std::uint64_t>(type.elementCount() * t.elementBytes),
-                               std::string(type.element == ElementType::F16    ? "f16"
-                                           : type.element == ElementType::BF16 ? "bf16"
-                                           : isFloat(type.element)             ? "f32"
-                                                                               : "s32"),
-                               type.shape);
+                               t.bufferDtype(), type.shape);
         m_bufferNames[t.address] = m_writer.hbmBuffers().back().name;
         return t;
     }
