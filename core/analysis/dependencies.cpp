@@ -313,9 +313,14 @@ void DependencyGraph::walkCriticalPath()
         }
         r.push_back({from, to});
     };
-    for (const PathSegment& s : m_path.segments) {
+    for (std::size_t i = 0; i < m_path.segments.size(); ++i) {
+        const PathSegment& s = m_path.segments[i];
         cancel();
         m_path.cycles[static_cast<int>(s.kind)] += s.to - s.from;
+        if (s.kind != PathKind::Compute && (m_path.longestStall == CriticalPath::kNoSegment ||
+                                            s.to - s.from > m_path.segments[m_path.longestStall].to -
+                                                                m_path.segments[m_path.longestStall].from))
+            m_path.longestStall = i;
         if (s.kind == PathKind::Compute)
             addRange(s.chip, s.from, s.to); // covers its begin and end bundles
         for (const NodeRef& n : {s.begin, s.end}) {
@@ -327,6 +332,8 @@ void DependencyGraph::walkCriticalPath()
             }
         }
     }
+    if (m_path.longestStall == CriticalPath::kNoSegment && !m_path.segments.empty())
+        m_path.longestStall = m_path.segments.size() - 1;
     for (auto& r : m_criticalRanges) {
         if (!std::is_sorted(r.begin(), r.end()))
             std::sort(r.begin(), r.end());

@@ -56,6 +56,11 @@ struct CriticalPath
 {
     std::vector<PathSegment> segments; // in time order
     std::uint64_t cycles[kPathKindCount] = {};
+    // The longest segment that is not plain compute (else the last one), found while the path is built
+    // so that a view centring on it does not walk millions of segments on the GUI thread. kNoSegment
+    // when the path is empty.
+    static constexpr std::size_t kNoSegment = static_cast<std::size_t>(-1);
+    std::size_t longestStall = kNoSegment;
     std::uint64_t total() const;
     double share(PathKind kind) const;
 };

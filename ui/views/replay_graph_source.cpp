@@ -192,16 +192,10 @@ std::optional<GraphNodeKey> ReplayGraphSource::criticalPathCentre() const
     const Run* run = m_session->run();
     if (!run || !run->graph || !m_session->analysesAvailable())
         return std::nullopt;
-    const analysis::PathSegment* longest = nullptr;
-    const std::vector<analysis::PathSegment>& segments = run->analyses.criticalPath.segments;
-    for (const analysis::PathSegment& s : segments)
-        if (s.kind != analysis::PathKind::Compute &&
-            (!longest || s.to - s.from > longest->to - longest->from))
-            longest = &s;
-    if (!longest && !segments.empty())
-        longest = &segments.back();
-    if (!longest)
+    const analysis::CriticalPath& path = run->analyses.criticalPath;
+    if (path.longestStall == analysis::CriticalPath::kNoSegment)
         return std::nullopt;
+    const analysis::PathSegment* longest = &path.segments.at(path.longestStall);
     return keyOf(longest->end);
 }
 
