@@ -158,17 +158,13 @@ DotTile planTile(const DotShape& s, std::uint64_t budget)
     return DotTile{0, 1, 0, mc, 0, nbc};
 }
 
-template <typename Fn> void forEachTile(const DotShape& s, const DotTile& size, Fn&& fn)
+// Registers a tile's HBM addresses are relative to, when a loop runs it over the rows of M: the lhs rows'
+// source and the results' destination (null: absolute addresses).
+struct TileBases
 {
-    if (size.bc == s.B && size.mc == s.M && size.nbc == s.NB) {
-        fn(size);
-        return;
-    }
-    for (std::int64_t b = 0; b < s.B; ++b)
-        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += size.nbc)
-            for (std::int64_t m0 = 0; m0 < s.M; m0 += size.mc)
-                fn(DotTile{b, 1, m0, std::min(size.mc, s.M - m0), nb0, std::min(size.nbc, s.NB - nb0)});
-}
+    const char* lhs = nullptr;
+    const char* out = nullptr;
+};
 
 struct DotBuffers
 {
@@ -177,8 +173,11 @@ struct DotBuffers
     DmaStream back;                // results to HBM
 };
 
+// One tile. `zeroPadding`: the VMEM operands are zeroed first, so that lanes and rows past K, M and N
+// are zero (a loop over tiles of one shape zeroes them once, before it: its DMAs write the same bytes of
+// them every iteration).
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
-              const DotTile& tile, DotBuffers& buffers)
+              const DotTile& tile, DotBuffers& buffers, TileBases hbm = {}, bool zeroPadding = true)
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
@@ -188,8 +187,10 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
     // The weights in VMEM: per batch, KB * 128 rows of the tile's N blocks side by side.
     const std::int64_t weightRow = NB * 512;
-    w.bundle("vbcast v15, 0");
-    w.fill("v15", lhsV, outV - lhsV); // zero padding: lanes and rows past K, M and N
+    if (zeroPadding) {
+        w.bundle("vbcast v15, 0");
+        w.fill("v15", lhsV, outV - lhsV);
+    }
     // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
     // while the others are still on their way.
     std::vector<DmaStream>& inputs = buffers.inputs;
@@ -221,7 +222,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, 4, offset, m);
         m.push_back(k);
         w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(offset), m, lhs.widening());
+               lhs.address + static_cast<std::uint64_t>(offset), m, lhs.widening(), 4,
+               {.srcRegister = hbm.lhs});
         // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
         // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
         std::vector<MoveDim> b;
@@ -299,7 +301,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         w.move(back, isa::Space::Hbm,
                out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e),
                isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
-               {{M, 512, N * e}, {width, 4, e}}, out.narrowing());
+               {{M, 512, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
     };
     // The partial sum of tile `index` over the K blocks before its own (from `ahead` tiles further on).
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
@@ -351,13 +353,15 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // Each iteration loads the next one's rows: the loop leaves at least kUnroll tiles after it to load.
     const std::int64_t steadyIterations = (tiles - kSteadyFrom - kUnroll) / kUnroll;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
-    const bool loopBlocks = w.loops() && !w.inLoop() && steadyIterations >= 2 && blockIterations >= 2 &&
+    const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
+                            steadyIterations >= 2 && blockIterations >= 2 &&
                             ProgramWriter::loopFits(blockIterations, panelBytes) &&
                             ProgramWriter::loopFits(blockIterations, NB * 65536);
     // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
     const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
         const Job& j = jobs[i];
-        if (w.loops() && j.t == kSteadyFrom && steadyIterations >= 2) {
+        if (w.loops() && w.loopDepth() < ProgramWriter::kMaxLoopDepth && j.t == kSteadyFrom &&
+            steadyIterations >= 2) {
             // Software-pipelined: the first iteration's rows are loaded before the loop, and each iteration
             // loads the next one's after its matmuls, so no matmul waits for its load at the loop's head.
             // The lhs offset starts from the block loop's (when there is one); the results' does not move
@@ -480,7 +484,37 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     for (std::int64_t g = 0; g < std::min<std::int64_t>(s.KB, 8); ++g)
         buffers.inputs.push_back(w.stream());
     buffers.back = w.stream();
-    forEachTile(s, first, [&](const DotTile& tile) { emitTile(w, in, out, s, tile, buffers); });
+    if (first.bc == s.B && first.mc == s.M && first.nbc == s.NB) {
+        emitTile(w, in, out, s, first, buffers);
+        return;
+    }
+    // The tiles, batch by batch and N blocks by N blocks; in loop mode the full tiles along M are a loop
+    // whose iterations move the lhs rows' and the results' HBM addresses on (the weights stay: every row
+    // meets the same ones), so a matmul of any M is as long as one tile.
+    for (std::int64_t b = 0; b < s.B; ++b)
+        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += first.nbc) {
+            const std::int64_t blocks = std::min(first.nbc, s.NB - nb0);
+            std::int64_t m0 = 0;
+            const std::int64_t fullTiles = s.M / first.mc;
+            if (w.loops() && first.mc < s.M && fullTiles >= 2) {
+                const auto d =
+                    static_cast<std::size_t>(s.l.free.front()); // rows are split: one free dimension
+                const std::int64_t lhsStep = first.mc * s.ls[d], outStep = first.mc * s.N * out.elementBytes;
+                if (ProgramWriter::loopFits(fullTiles, lhsStep) &&
+                    ProgramWriter::loopFits(fullTiles, outStep)) {
+                    w.bundle("vbcast v15, 0");
+                    w.fill("v15", buffers.lhs, buffers.out - buffers.lhs);
+                    w.beginLoop(fullTiles, lhsStep, outStep);
+                    const TileBases bases{w.offset(), w.offset2()};
+                    emitTile(w, in, out, s, DotTile{b, 1, 0, first.mc, nb0, blocks}, buffers, bases, false);
+                    w.endLoop();
+                    m0 = fullTiles * first.mc;
+                }
+            }
+            for (; m0 < s.M; m0 += first.mc)
+                emitTile(w, in, out, s, DotTile{b, 1, m0, std::min(first.mc, s.M - m0), nb0, blocks},
+                         buffers);
+        }
 }
 
 } // namespace xps::shlo::lower

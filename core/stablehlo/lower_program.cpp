@@ -34,11 +34,12 @@ constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
 // Bundles the packer may hold before they are emitted: it bounds its work per instruction; kernels'
 // independent work lies much closer together.
 constexpr std::size_t kMaxPackWindow = 2048;
-// Loop registers: the iteration counter, the offset (s30) and the waits' counts; the kernels use s1.
-// Per nesting level: the counter and the two offsets.
-constexpr const char* kCounter[2] = {"s31", "s28"};
-constexpr const char* kOffset[2] = {"s30", "s27"};
-constexpr const char* kOffset2[2] = {"s29", "s26"};
+// Loop registers: the iteration counter, the offsets and the waits' counts; the kernels use s1.
+// Per nesting level: the counter and the three offsets.
+constexpr const char* kCounter[ProgramWriter::kMaxLoopDepth] = {"s31", "s28", "s9"};
+constexpr const char* kOffset[ProgramWriter::kMaxLoopDepth] = {"s30", "s27", "s8"};
+constexpr const char* kOffset2[ProgramWriter::kMaxLoopDepth] = {"s29", "s26", "s7"};
+constexpr const char* kOffset3[ProgramWriter::kMaxLoopDepth] = {"s6", "s5", "s4"};
 constexpr int kFirstWaitRegister = 25;
 constexpr int kLastWaitRegister = 10;
 // A data movement of this many descriptors or more is looped in loop mode.
@@ -173,17 +174,25 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && m_open.empty())
-        lowerFail("a DMA addressed through the loop's offset outside a loop (a lowering bug)");
-    const auto address = [this](std::uint64_t a, LoopOffset by) {
+    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None || addressing.dstRegister ||
+         addressing.srcRegister) &&
+        m_open.empty())
+        lowerFail("a DMA addressed through a loop's offset outside a loop (a lowering bug)");
+    if ((addressing.dstRegister && addressing.dst != LoopOffset::None) ||
+        (addressing.srcRegister && addressing.src != LoopOffset::None))
+        lowerFail("a DMA address relative to two registers (a lowering bug)");
+    const auto address = [this](std::uint64_t a, LoopOffset by, const char* reg) {
+        if (reg)
+            return std::string(reg) + " + " + std::to_string(a);
         if (by == LoopOffset::None)
             return std::to_string(a);
         return std::string(by == LoopOffset::First ? offset() : offset2()) + " + " + std::to_string(a);
     };
     std::string text = "dma.start " + std::string(isa::spaceName(dstSpace)) + "[" +
-                       address(dst, addressing.dst) + "], " + std::string(isa::spaceName(srcSpace)) + "[" +
-                       address(src, addressing.src) + "], " + std::to_string(bytes) + ", " +
-                       std::to_string(s.flag) + ", engine=" + std::to_string(m_nextEngine);
+                       address(dst, addressing.dst, addressing.dstRegister) + "], " +
+                       std::string(isa::spaceName(srcSpace)) + "[" +
+                       address(src, addressing.src, addressing.srcRegister) + "], " + std::to_string(bytes) +
+                       ", " + std::to_string(s.flag) + ", engine=" + std::to_string(m_nextEngine);
     if (rows > 1)
         text += ", rows=" + std::to_string(rows) + ", sstride=" + std::to_string(srcStride) +
                 ", dstride=" + std::to_string(dstStride);
@@ -202,6 +211,9 @@ void ProgramWriter::waitAll(const DmaStream& s)
         return;
     }
     // In a loop the count grows from one iteration to the next: a register holds it (s25 down to s10).
+    if (m_open.size() > 1)
+        lowerFail("a wait inside a nested loop (a lowering bug: its first count would be wrong after the "
+                  "outer loop's first iteration)");
     std::size_t used = 0;
     for (const Loop& loop : m_open)
         used += loop.waits.size();
@@ -246,19 +258,24 @@ const char* ProgramWriter::offset2() const
     return kOffset2[m_open.empty() ? 0 : m_open.size() - 1];
 }
 
-void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2,
-                              const std::string& startFrom)
+const char* ProgramWriter::offset3() const
 {
-    if (m_open.size() >= 2)
-        lowerFail("loops three deep (a lowering bug)");
-    if (!startFrom.empty() && (m_open.empty() || startFrom != kOffset[0]))
+    return kOffset3[m_open.empty() ? 0 : m_open.size() - 1];
+}
+
+void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2,
+                              const std::string& startFrom, std::int64_t step3)
+{
+    if (m_open.size() >= static_cast<std::size_t>(kMaxLoopDepth))
+        lowerFail("loops " + std::to_string(kMaxLoopDepth + 1) + " deep (a lowering bug)");
+    if (!startFrom.empty() && (m_open.empty() || startFrom != kOffset[m_open.size() - 1]))
         lowerFail("a loop starting from a register other than its outer loop's offset (a lowering bug)");
     if (!startFrom.empty() &&
         static_cast<double>(m_open.back().iterations) * static_cast<double>(m_open.back().step) +
                 static_cast<double>(iterations) * static_cast<double>(step) >=
             4294967296.0)
         lowerFail("nested loops whose offsets together do not fit a 32-bit register");
-    if (!loopFits(iterations, step) || !loopFits(iterations, step2))
+    if (!loopFits(iterations, step) || !loopFits(iterations, step2) || !loopFits(iterations, step3))
         lowerFail("a loop of " + std::to_string(iterations) + " iterations of " + std::to_string(step) +
                   " bytes: its offsets do not fit a 32-bit register");
     finish(); // the body starts a bundle of its own: the branch target
@@ -267,6 +284,7 @@ void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::i
     loop.iterations = iterations;
     loop.step = step;
     loop.step2 = step2;
+    loop.step3 = step3;
     loop.codeAt = m_code.size();
     loop.flagsAt = m_flagCount;
     loop.level = static_cast<int>(m_open.size());
@@ -281,7 +299,8 @@ void ProgramWriter::endLoop()
     const Loop loop = std::move(m_open.back());
     m_open.pop_back();
     const auto level = static_cast<std::size_t>(loop.level);
-    const std::string counter = kCounter[level], first = kOffset[level], second = kOffset2[level];
+    const std::string counter = kCounter[level], first = kOffset[level], second = kOffset2[level],
+                      third = kOffset3[level];
     // What one iteration adds to each flag.
     std::vector<std::uint64_t> perIteration(m_flagCount.size());
     for (std::size_t f = 0; f < m_flagCount.size(); ++f)
@@ -290,6 +309,8 @@ void ProgramWriter::endLoop()
         bundle("sadd " + first + ", " + first + ", " + std::to_string(loop.step));
     if (loop.step2 != 0)
         bundle("sadd " + second + ", " + second + ", " + std::to_string(loop.step2));
+    if (loop.step3 != 0)
+        bundle("sadd " + third + ", " + third + ", " + std::to_string(loop.step3));
     for (const auto& wait : loop.waits)
         if (const auto grow = perIteration[static_cast<std::size_t>(wait.flag)]; grow != 0)
             bundle("sadd s" + std::to_string(wait.reg) + ", s" + std::to_string(wait.reg) + ", " +
@@ -305,6 +326,8 @@ void ProgramWriter::endLoop()
         loop.startFrom.empty() ? "smov " + first + ", 0" : "sadd " + first + ", " + loop.startFrom + ", 0"};
     if (loop.step2 != 0)
         starts.push_back("smov " + second + ", 0");
+    if (loop.step3 != 0)
+        starts.push_back("smov " + third + ", 0");
     for (const auto& wait : loop.waits) {
         if (wait.first > UINT32_MAX)
             lowerFail("a loop's wait counts pass 2^32 (a lowering bug)");
@@ -322,8 +345,11 @@ void ProgramWriter::endLoop()
 
 void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
                          std::uint64_t src, std::vector<MoveDim> dims, Convert convert,
-                         std::int64_t elementBytes)
+                         std::int64_t elementBytes, DmaAddressing base)
 {
+    if (base.dst != LoopOffset::None || base.src != LoopOffset::None)
+        lowerFail(
+            "a data movement relative to a loop offset by position (a lowering bug: name the register)");
     std::erase_if(dims, [](const MoveDim& d) { return d.size == 1; });
     if (std::any_of(dims.begin(), dims.end(), [](const MoveDim& d) { return d.size == 0; }))
         return; // nothing to move
@@ -364,7 +390,7 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
     if (m_loops && m_open.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;
     forEachOffset(dims,
-                  [&](std::int64_t srcOffset, std::int64_t dstOffset) { issue(srcOffset, dstOffset, {}); });
+                  [&](std::int64_t srcOffset, std::int64_t dstOffset) { issue(srcOffset, dstOffset, base); });
 }
 
 // In loop mode, a movement's descriptors as loops over its largest dimension whose strides are not negative

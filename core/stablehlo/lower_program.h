@@ -49,13 +49,16 @@ struct MoveDim
 // between the two widens or narrows (to nearest even) each element on the way.
 enum class Convert : std::uint8_t { None = 0, WidenF16 = 1, WidenBF16 = 2, NarrowF16 = 3, NarrowBF16 = 4 };
 
-// What a DMA address is relative to in a loop's body: nothing, the loop's offset (s30) or its second
-// offset (s29), as [sN + address].
+// What a DMA address is relative to in a loop's body: nothing, the innermost loop's offset (s30 at the
+// outer level) or its second offset (s29), as [sN + address]; or a register named outright (an outer
+// loop's offset, e.g. a loop over a kernel's tiles whose DMAs move through HBM while inner loops run).
 enum class LoopOffset : std::uint8_t { None, First, Second };
 struct DmaAddressing
 {
     LoopOffset dst = LoopOffset::None;
     LoopOffset src = LoopOffset::None;
+    const char* dstRegister = nullptr; // instead of dst: [register + address]
+    const char* srcRegister = nullptr;
 };
 
 // A counted loop being written (ProgramWriter::beginLoop).
@@ -67,7 +70,8 @@ struct Loop
     std::int64_t step2 = 0;             // and the second offset register
     std::size_t codeAt = 0;             // where the body starts in the code
     std::vector<std::uint64_t> flagsAt; // each flag's expected count when the body began
-    int level = 0;                      // 0, or 1 inside another loop: which registers it has
+    std::int64_t step3 = 0;             // and the third
+    int level = 0;                      // how many loops it is inside: which registers it has
     std::string startFrom;              // the register the first offset starts from (else 0)
     struct Wait
     {
@@ -87,22 +91,27 @@ public:
     // second attempt at a program that outgrew instruction memory unrolled).
     bool loops() const { return m_loops; }
 
-    // Counted loops, one inside another at most. The body is written once, as iteration 0: addresses that
-    // move from one iteration to the next are [offset() + address] (the offset = iteration x step, or that
-    // plus the register `startFrom`, e.g. the outer loop's offset), DMAs name them through DmaAddressing,
-    // and waitAll waits on a register that grows by what one iteration adds to its flag. endLoop closes the
-    // body with the increments and the branch, and puts the registers' first values before it; the flags'
-    // expected counts then include every iteration. Registers: the outer (or only) loop's counter s31 and
-    // offsets s30, s29; an inner loop's s28, s27, s26; waits' counts s25 down to s10.
+    // Counted loops, up to kMaxLoopDepth one inside another. The body is written once, as iteration 0:
+    // addresses that move from one iteration to the next are [offset() + address] (the offset = iteration
+    // x step, or that plus the register `startFrom`, the enclosing loop's offset), DMAs name them through
+    // DmaAddressing, and waitAll waits on a register that grows by what one iteration adds to its flag
+    // (only in a loop no other loop encloses: a nested loop's first count would be the outer loop's first
+    // iteration's). endLoop closes the body with the increments and the branch, and puts the registers'
+    // first values before it; the flags' expected counts then include every iteration. Registers, by
+    // depth: counter s31 and offsets s30, s29, s6; then s28, s27, s26, s5; then s9, s8, s7, s4. Waits'
+    // counts: s25 down to s10.
+    static constexpr int kMaxLoopDepth = 3;
     void beginLoop(std::int64_t iterations, std::int64_t step, std::int64_t step2 = 0,
-                   const std::string& startFrom = {});
+                   const std::string& startFrom = {}, std::int64_t step3 = 0);
     // Whether offsets of `iterations` x `step` fit the 32-bit registers that hold them.
     static bool loopFits(std::int64_t iterations, std::int64_t step);
     void endLoop();
     bool inLoop() const { return !m_open.empty(); }
+    int loopDepth() const { return static_cast<int>(m_open.size()); }
     // The innermost open loop's offset registers; with none open, those of the next loop begun.
     const char* offset() const;
     const char* offset2() const;
+    const char* offset3() const;
 
     // `vreg` stored over `bytes` of VMEM from `address` (4 KiB aligned), a register at a time; in loop mode a
     // long fill is a loop of 16 stores an iteration.
@@ -132,8 +141,10 @@ public:
     void waitAll(const DmaStream& s);
     // Copies a strided view with as few descriptors as the strides allow: 4-byte elements, or 2-byte ones on
     // the side a conversion packs (`convert`), or of `elementBytes` on both sides of a plain copy.
+    // `base` names registers the destination or source addresses are relative to (never a LoopOffset).
     void move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
-              std::vector<MoveDim> dims, Convert convert = Convert::None, std::int64_t elementBytes = 4);
+              std::vector<MoveDim> dims, Convert convert = Convert::None, std::int64_t elementBytes = 4,
+              DmaAddressing base = {});
 
     // One instruction (or a bundle: instructions separated by " ; "). Single instructions the packer
     // models are packed with their neighbours into VLIW bundles (lower_pack.h); the rest stand alone.

@@ -98,10 +98,16 @@ private slots:
             << dotModule({2, 400, 64}, {2, 64, 200},
                          "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {2, 400, 200})
             << qint64(0) << 4;
-        // Tiled for a small VMEM too: each row tile of M has its own loops.
+        // Tiled for a small VMEM too: the full row tiles of M are a loop around one tile's code (its rows'
+        // loop inside), the last partial tile after it.
         QTest::newRow("tiled rows of M in 512 KiB")
             << dotModule({1000, 256}, {256, 128}, "contracting_dims = [1] x [0]", {1000, 128})
-            << qint64(512 << 10) << 4;
+            << qint64(512 << 10) << 3;
+        // Tiles of rows and of N blocks, K in 8 blocks: the tiles' loop, the K blocks' loop inside it and the
+        // rows' loop inside that, three deep.
+        QTest::newRow("tiles of rows and N blocks, K blocks looped inside")
+            << dotModule({640, 1024}, {1024, 256}, "contracting_dims = [1] x [0]", {640, 256})
+            << qint64(3 << 20) << 3;
     }
     void dotRowTilesLoop()
     {
@@ -115,6 +121,44 @@ private slots:
         QVERIFY2(worstUlp(text.toStdString(), &failure, options) == 0, failure.c_str());
         const auto [bundles, branches] = programShape(text.toStdString(), options);
         QVERIFY2(branches >= static_cast<std::size_t>(loops), std::to_string(branches).c_str());
+    }
+
+    // The rows of M are a loop over tiles when the op does not fit VMEM: a matmul four times as tall is
+    // no longer, and still exact. And the matmuls of a large model (4096 x 4096 x 4096, or 8192 x 1024 x
+    // 8192) fit instruction memory on the default machine, where unrolled tiles did not (issue #20).
+    void aMatmulOfAnyHeightIsAsLongAsOneTile()
+    {
+        auto options = looped();
+        options.machine.vmemBytes = 512 << 10;
+        const auto tall = [](std::int64_t m) {
+            return dotModule({m, 256}, {256, 128}, "contracting_dims = [1] x [0]", {m, 128}).toStdString();
+        };
+        std::string failure;
+        QVERIFY2(worstUlp(tall(4000), &failure, options) == 0, failure.c_str());
+        const auto [shorter, loops] = programShape(tall(1000), options);
+        const auto [taller, loops4] = programShape(tall(4000), options);
+        QVERIFY2(
+            loops > 0 && loops4 == loops && taller <= shorter + 64,
+            (std::to_string(shorter) + " bundles for 1,000 rows, " + std::to_string(taller) + " for 4,000")
+                .c_str());
+        for (const auto& [m, k, n] : {std::tuple{4096, 4096, 4096}, {8192, 1024, 8192}, {1024, 8192, 1024}}) {
+            const std::string text =
+                "module @m {\n  func.func public @main(%a: tensor<" + std::to_string(m) + "x" +
+                std::to_string(k) + "xbf16>, %b: tensor<" + std::to_string(k) + "x" + std::to_string(n) +
+                "xbf16>) -> tensor<" + std::to_string(m) + "x" + std::to_string(n) +
+                "xbf16> {\n    %0 = stablehlo.dot_general %a, %b, "
+                "contracting_dims = [1] x [0] : (tensor<" +
+                std::to_string(m) + "x" + std::to_string(k) + "xbf16>, tensor<" + std::to_string(k) + "x" +
+                std::to_string(n) + "xbf16>) -> tensor<" + std::to_string(m) + "x" + std::to_string(n) +
+                "xbf16>\n    return %0 : tensor<" + std::to_string(m) + "x" + std::to_string(n) +
+                "xbf16>\n  }\n}\n";
+            auto module = parseModule(text, "large.mlir");
+            QVERIFY(module.ok());
+            auto compiled = compileModule(*module, CompileOptions{});
+            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+            QVERIFY(compiled->trace.chips.front().program.bundles.size() <=
+                    static_cast<std::size_t>(CompileOptions{}.machine.imemBundles));
+        }
     }
 
     // Data movements of many descriptors: loops over their largest dimension whose strides are not
