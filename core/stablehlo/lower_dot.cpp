@@ -158,13 +158,33 @@ DotTile planTile(const DotShape& s, std::uint64_t budget)
     return DotTile{0, 1, 0, mc, 0, nbc};
 }
 
-// Registers a tile's HBM addresses are relative to, when a loop runs it over the rows of M: the lhs rows'
-// source and the results' destination (null: absolute addresses).
+// Registers a tile's HBM addresses are relative to when a loop runs it over batches, groups of N blocks or
+// rows of M: the lhs rows' and the weights' sources and the results' destination (null: absolute).
 struct TileBases
 {
     const char* lhs = nullptr;
+    const char* rhs = nullptr;
     const char* out = nullptr;
 };
+
+// What one iteration of a loop over tiles moves each operand's HBM address on by (bytes).
+struct TileSteps
+{
+    std::int64_t lhs = 0, rhs = 0, out = 0;
+};
+
+// Whether batch b of a tensor starts at b times its innermost batch dimension's stride: the batch
+// dimensions nest, each the next one's extent times its stride (one batch dimension always does).
+bool batchesNest(const std::vector<std::int64_t>& dims, const TensorType& t,
+                 const std::vector<std::int64_t>& strides)
+{
+    for (std::size_t i = 0; i + 1 < dims.size(); ++i) {
+        const auto d = static_cast<std::size_t>(dims[i]), next = static_cast<std::size_t>(dims[i + 1]);
+        if (strides[d] != t.shape[next] * strides[next])
+            return false;
+    }
+    return true;
+}
 
 struct DotBuffers
 {
@@ -241,7 +261,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             b.push_back(nr);
         }
         w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * 65536), isa::Space::Hbm,
-               rhs.address + static_cast<std::uint64_t>(rOffset), b, rhs.widening());
+               rhs.address + static_cast<std::uint64_t>(rOffset), b, rhs.widening(), 4,
+               {.srcRegister = hbm.rhs});
     }
     // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
     // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
@@ -465,15 +486,29 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     const double tilesWritten =
         w.loops() ? std::min<double>(static_cast<double>(tiles), 48.0) : static_cast<double>(tiles);
     const double blocksWritten = w.loops() && s.KB >= 5 && tiles >= 40 ? 4.0 : static_cast<double>(s.KB);
-    const double matmuls =
-        static_cast<double>(s.B) * static_cast<double>(s.NB) * blocksWritten * tilesWritten;
+    // Batches that loop (one batch's tile fits VMEM, checked below) and groups of N blocks that loop are
+    // written about once; count them in full here only when unrolled.
+    const double matmuls = (w.loops() ? 2.0 : static_cast<double>(s.B) * static_cast<double>(s.NB)) *
+                           blocksWritten * tilesWritten;
     if (matmuls > static_cast<double>(w.machine().imemBundles))
         instructionMemoryFail("dot_general needs " + std::to_string(static_cast<std::uint64_t>(matmuls)) +
                               " mxu.mm bundles; the machine's instruction memory holds " +
                               std::to_string(w.machine().imemBundles) +
-                              (w.loops() ? " (rows of M and K blocks in loops, batches and N blocks unrolled)"
-                                         : " (code is unrolled)"));
-    const DotTile first = planTile(s, w.vmemAvailable() / 4096 * 4096);
+                              (w.loops() ? " (with loops)" : " (code is unrolled)"));
+    const std::uint64_t budget = w.vmemAvailable() / 4096 * 4096;
+    DotTile first = planTile(s, budget);
+    // In loop mode, batches whose tile (all of M and N) fits VMEM are a loop over one batch's code, its
+    // DMAs moving through the three operands by their batch strides.
+    const TileSteps batchSteps{s.l.batch.empty() ? 0 : s.ls[static_cast<std::size_t>(s.l.batch.back())],
+                               s.r.batch.empty() ? 0 : s.rs[static_cast<std::size_t>(s.r.batch.back())],
+                               s.M * s.N * out.elementBytes};
+    const bool loopBatches = w.loops() && s.B >= 2 && batchesNest(s.l.batch, lhs.type, s.ls) &&
+                             batchesNest(s.r.batch, rhs.type, s.rs) && tileBytes(s, 1, s.M, s.NB) <= budget &&
+                             ProgramWriter::loopFits(s.B, batchSteps.lhs) &&
+                             ProgramWriter::loopFits(s.B, batchSteps.rhs) &&
+                             ProgramWriter::loopFits(s.B, batchSteps.out);
+    if (loopBatches)
+        first = DotTile{0, 1, 0, s.M, 0, s.NB};
     DotBuffers buffers;
     const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
     const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
@@ -488,33 +523,55 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         emitTile(w, in, out, s, first, buffers);
         return;
     }
-    // The tiles, batch by batch and N blocks by N blocks; in loop mode the full tiles along M are a loop
-    // whose iterations move the lhs rows' and the results' HBM addresses on (the weights stay: every row
-    // meets the same ones), so a matmul of any M is as long as one tile.
-    for (std::int64_t b = 0; b < s.B; ++b)
-        for (std::int64_t nb0 = 0; nb0 < s.NB; nb0 += first.nbc) {
+    // `iterations` tiles of one shape (`tile`, at the loop's first position) as a loop whose iterations move
+    // the HBM addresses on by `steps`; false when the offsets do not fit the loop's registers. The padding
+    // is zeroed once, before it: each iteration's DMAs write the same bytes of the VMEM operands.
+    const auto loopTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
+        if (iterations < 2 || !ProgramWriter::loopFits(iterations, steps.lhs) ||
+            !ProgramWriter::loopFits(iterations, steps.rhs) ||
+            !ProgramWriter::loopFits(iterations, steps.out))
+            return false;
+        w.bundle("vbcast v15, 0");
+        w.fill("v15", buffers.lhs, buffers.out - buffers.lhs);
+        w.beginLoop(iterations, steps.lhs, steps.out, {}, steps.rhs);
+        const TileBases bases{steps.lhs != 0 ? w.offset() : nullptr, steps.rhs != 0 ? w.offset3() : nullptr,
+                              w.offset2()};
+        emitTile(w, in, out, s, tile, buffers, bases, false);
+        w.endLoop();
+        return true;
+    };
+    if (loopBatches && loopTiles(s.B, batchSteps, first))
+        return;
+    // The tiles, batch by batch and N blocks by N blocks. In loop mode, when a tile has all of M, the full
+    // groups of N blocks are a loop (the weights' and the results' addresses move on, the lhs rows stay);
+    // else the full tiles along M are (the lhs rows' and the results' move on, the weights stay, re-read
+    // every tile), so the code does not grow with M, nor with N when M fits.
+    for (std::int64_t b = 0; b < s.B; ++b) {
+        std::int64_t nb0 = 0;
+        if (w.loops() && first.mc == s.M && s.r.free.size() == 1) {
+            const std::int64_t groups =
+                s.N / 128 / first.nbc; // of full blocks only: the last may be narrower
+            const auto d = static_cast<std::size_t>(s.r.free.front());
+            const TileSteps steps{0, first.nbc * 128 * s.rs[d], first.nbc * 128 * out.elementBytes};
+            if (loopTiles(groups, steps, DotTile{b, 1, 0, s.M, 0, first.nbc}))
+                nb0 = groups * first.nbc;
+        }
+        for (; nb0 < s.NB; nb0 += first.nbc) {
             const std::int64_t blocks = std::min(first.nbc, s.NB - nb0);
             std::int64_t m0 = 0;
             const std::int64_t fullTiles = s.M / first.mc;
-            if (w.loops() && first.mc < s.M && fullTiles >= 2) {
+            if (w.loops() && first.mc < s.M) {
                 const auto d =
                     static_cast<std::size_t>(s.l.free.front()); // rows are split: one free dimension
-                const std::int64_t lhsStep = first.mc * s.ls[d], outStep = first.mc * s.N * out.elementBytes;
-                if (ProgramWriter::loopFits(fullTiles, lhsStep) &&
-                    ProgramWriter::loopFits(fullTiles, outStep)) {
-                    w.bundle("vbcast v15, 0");
-                    w.fill("v15", buffers.lhs, buffers.out - buffers.lhs);
-                    w.beginLoop(fullTiles, lhsStep, outStep);
-                    const TileBases bases{w.offset(), w.offset2()};
-                    emitTile(w, in, out, s, DotTile{b, 1, 0, first.mc, nb0, blocks}, buffers, bases, false);
-                    w.endLoop();
+                const TileSteps steps{first.mc * s.ls[d], 0, first.mc * s.N * out.elementBytes};
+                if (loopTiles(fullTiles, steps, DotTile{b, 1, 0, first.mc, nb0, blocks}))
                     m0 = fullTiles * first.mc;
-                }
             }
             for (; m0 < s.M; m0 += first.mc)
                 emitTile(w, in, out, s, DotTile{b, 1, m0, std::min(first.mc, s.M - m0), nb0, blocks},
                          buffers);
         }
+    }
 }
 
 } // namespace xps::shlo::lower

@@ -108,6 +108,24 @@ private slots:
         QTest::newRow("tiles of rows and N blocks, K blocks looped inside")
             << dotModule({640, 1024}, {1024, 256}, "contracting_dims = [1] x [0]", {640, 256})
             << qint64(3 << 20) << 3;
+        // Many batches: a loop over one batch's code, the DMAs moving through the three operands.
+        QTest::newRow("batches as a loop")
+            << dotModule({6, 64, 96}, {6, 96, 80}, "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                         {6, 64, 80})
+            << qint64(0) << 1;
+        QTest::newRow("two batch dimensions that nest, as one loop")
+            << dotModule({2, 3, 64, 96}, {2, 3, 96, 80},
+                         "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 64, 80})
+            << qint64(0) << 1;
+        // Batch dimensions apart in the lhs (batch b is not b times a stride): unrolled, still exact.
+        QTest::newRow("batch dimensions that do not nest, unrolled")
+            << dotModule({2, 64, 3, 96}, {2, 3, 96, 80},
+                         "batching_dims = [0, 2] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 64, 80})
+            << qint64(0) << 0;
+        // Weights too large for VMEM with all of M: the groups of N blocks are a loop (the last narrower).
+        QTest::newRow("groups of N blocks as a loop")
+            << dotModule({64, 256}, {256, 1000}, "contracting_dims = [1] x [0]", {64, 1000})
+            << qint64(512 << 10) << 1;
     }
     void dotRowTilesLoop()
     {
@@ -123,10 +141,11 @@ private slots:
         QVERIFY2(branches >= static_cast<std::size_t>(loops), std::to_string(branches).c_str());
     }
 
-    // The rows of M are a loop over tiles when the op does not fit VMEM: a matmul four times as tall is
-    // no longer, and still exact. And the matmuls of a large model (4096 x 4096 x 4096, or 8192 x 1024 x
-    // 8192) fit instruction memory on the default machine, where unrolled tiles did not (issue #20).
-    void aMatmulOfAnyHeightIsAsLongAsOneTile()
+    // The rows of M are a loop over tiles when the op does not fit VMEM, batches are a loop, and so are
+    // groups of N blocks when the weights do not fit: four times as many of any is no longer, and exact. And
+    // the matmuls of a large model (4096 x 4096 x 4096, or 8192 x 1024 x 8192) fit instruction memory on the
+    // default machine, where unrolled tiles did not (issue #20).
+    void aMatmulsCodeDoesNotGrowWithItsRowsBatchesOrColumns()
     {
         auto options = looped();
         options.machine.vmemBytes = 512 << 10;
@@ -141,6 +160,25 @@ private slots:
             loops > 0 && loops4 == loops && taller <= shorter + 64,
             (std::to_string(shorter) + " bundles for 1,000 rows, " + std::to_string(taller) + " for 4,000")
                 .c_str());
+        // Four times the batches, or (when the weights do not fit with all of M) four times N: no longer.
+        const auto batched = [](std::int64_t b) {
+            return dotModule({b, 64, 96}, {b, 96, 80},
+                             "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {b, 64, 80})
+                .toStdString();
+        };
+        const auto wide = [](std::int64_t n) {
+            return dotModule({64, 256}, {256, n}, "contracting_dims = [1] x [0]", {64, n}).toStdString();
+        };
+        QVERIFY2(worstUlp(batched(16), &failure, looped()) == 0, failure.c_str());
+        QVERIFY2(worstUlp(wide(4000), &failure, options) == 0, failure.c_str());
+        for (const auto& [few, many, machine] :
+             {std::tuple{batched(4), batched(16), looped()}, std::tuple{wide(1000), wide(4000), options}}) {
+            const auto [fewBundles, fewLoops] = programShape(few, machine);
+            const auto [manyBundles, manyLoops] = programShape(many, machine);
+            QVERIFY2(fewLoops > 0 && manyLoops == fewLoops && manyBundles <= fewBundles + 64,
+                     (std::to_string(fewBundles) + " bundles, " + std::to_string(manyBundles) + " for 4x")
+                         .c_str());
+        }
         for (const auto& [m, k, n] : {std::tuple{4096, 4096, 4096}, {8192, 1024, 8192}, {1024, 8192, 1024}}) {
             const std::string text =
                 "module @m {\n  func.func public @main(%a: tensor<" + std::to_string(m) + "x" +
