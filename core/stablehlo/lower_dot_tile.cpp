@@ -1,0 +1,318 @@
+// dot_general on the MXU. The operands are viewed as lhs [B, M, K] and rhs [B, K, N] (batch, free and
+// contracting dimensions in the op's order) and brought into VMEM in the MXU's shapes: the lhs as
+// 128-lane panels per 128-wide K block, M rows each; the rhs row-major, K rows of the tile's N blocks side
+// by side (so one DMA brings a K block's weights for every N block, a contiguous run when the tile spans
+// all of N), each 128 x 128 weight block pushed 8 rows at a time with a strided load. For every batch
+// and 128-wide N block, each K block's weights are pushed and committed, the lhs rows stream through in
+// groups of up to the result FIFO's depth, and the products are popped and summed over K in a VMEM copy
+// of the result, which leaves for HBM at the end. Padding lanes and rows are zero, so they add nothing.
+
+#include "stablehlo/lower_dot_tile.h"
+
+namespace xps::shlo::lower::dot {
+
+namespace {
+
+// MoveDims of `dims` of `t` whose destination strides nest inside `outer` (the innermost dimension gets
+// `inner`), e.g. rows of 512 B for the M dimensions.
+void appendNested(std::vector<MoveDim>& out, const std::vector<std::int64_t>& dims, const TensorType& t,
+                  const std::vector<std::int64_t>& srcStrides, std::int64_t inner)
+{
+    std::vector<MoveDim> m;
+    std::int64_t stride = inner;
+    for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+        const auto d = static_cast<std::size_t>(*it);
+        m.insert(m.begin(), MoveDim{t.shape[d], srcStrides[d], stride});
+        stride *= t.shape[d];
+    }
+    out.insert(out.end(), m.begin(), m.end());
+}
+
+// The one dimension a 128-wide block of K or N is cut from; several are allowed only when the whole
+// extent fits one block.
+MoveDim blockOf(const std::vector<std::int64_t>& dims, const TensorType& t,
+                const std::vector<std::int64_t>& strides, std::int64_t block, std::int64_t dstStride,
+                std::int64_t& srcOffset, std::vector<MoveDim>& whole)
+{
+    if (dims.size() != 1) {
+        appendNested(whole, dims, t, strides, dstStride);
+        return {1, 0, 0};
+    }
+    const auto d = static_cast<std::size_t>(dims[0]);
+    const auto size = std::min<std::int64_t>(128, t.shape[d] - block * 128);
+    srcOffset += block * 128 * strides[d];
+    return {size, strides[d], dstStride};
+}
+
+// Where batch `b` (an index over the batch dimensions, row-major) starts in a tensor with these strides.
+std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const TensorType& t,
+                         const std::vector<std::int64_t>& strides, std::int64_t b)
+{
+    std::int64_t offset = 0;
+    for (auto it = batchDims.rbegin(); it != batchDims.rend(); ++it) {
+        const auto d = static_cast<std::size_t>(*it);
+        offset += (b % t.shape[d]) * strides[d];
+        b /= t.shape[d];
+    }
+    return offset;
+}
+
+} // namespace
+
+void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
+              const DotTile& tile, DotBuffers& buffers, TileBases hbm, bool zeroPadding, TilePhase phase,
+              TileSteps shift)
+{
+    const auto& lhs = in[0];
+    const auto& rhs = in[1];
+    const std::int64_t B = tile.bc, KB = s.KB, NB = tile.nbc, M = tile.mc, N = s.N;
+    const std::int64_t Mpad = rowsPadded(M);
+    const std::int64_t panelBytes = Mpad * 512;
+    const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
+    // The weights in VMEM: per batch, KB * 128 rows of the tile's N blocks side by side.
+    const std::int64_t weightRow = NB * 512;
+    if (zeroPadding && phase != TilePhase::Compute) {
+        w.bundle("vbcast v15, 0");
+        w.fill("v15", lhsV, outV - lhsV);
+    }
+    // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
+    // while the others are still on their way.
+    std::vector<DmaStream>& inputs = buffers.inputs;
+    const auto groups = static_cast<std::int64_t>(inputs.size());
+    const auto groupOf = [&](std::int64_t kb) { return static_cast<std::size_t>(kb * groups / KB); };
+    std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
+    const auto needBlock = [&](std::int64_t kb) {
+        if (!arrived[groupOf(kb)])
+            w.waitAll(inputs[groupOf(kb)]);
+        arrived[groupOf(kb)] = true;
+    };
+    const auto& ls = s.ls;
+    const auto& rs = s.rs;
+    const std::int64_t lhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.l.batch, lhs.type, ls, tile.b0);
+    const std::int64_t rhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.r.batch, rhs.type, rs, tile.b0);
+    for (std::int64_t kb = 0; kb < KB && phase != TilePhase::Compute; ++kb) {
+        DmaStream& in1 = inputs[groupOf(kb)];
+        std::vector<MoveDim> m;
+        std::int64_t offset = lhsBatch;
+        if (tile.allBatches(s))
+            appendNested(m, s.l.batch, lhs.type, ls, KB * panelBytes);
+        if (tile.allRows(s)) {
+            appendNested(m, s.l.free, lhs.type, ls, 512);
+        } else { // one lhs free dimension (planTiles): rows [m0, m0 + mc) of it
+            const auto d = static_cast<std::size_t>(s.l.free.front());
+            m.push_back({M, ls[d], 512});
+            offset += tile.m0 * ls[d];
+        }
+        const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, 4, offset, m);
+        m.push_back(k);
+        w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
+               lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhs.widening(), 4,
+               {.srcRegister = hbm.lhs});
+        // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
+        // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
+        std::vector<MoveDim> b;
+        if (tile.allBatches(s))
+            appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
+        std::int64_t rOffset = rhsBatch;
+        const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
+        b.push_back(kr);
+        if (s.r.free.size() == 1) {
+            const auto d = static_cast<std::size_t>(s.r.free.front());
+            rOffset += tile.nb0 * 128 * rs[d];
+            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], 4});
+        } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
+            const auto nr = blockOf(s.r.free, rhs.type, rs, 0, 4, rOffset, b);
+            b.push_back(nr);
+        }
+        w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * 65536), isa::Space::Hbm,
+               rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhs.widening(), 4,
+               {.srcRegister = hbm.rhs});
+    }
+    if (phase == TilePhase::Load)
+        return;
+    // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
+    // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
+    // result) just before tile j + depth is multiplied: the result FIFO holds `depth` results, and with
+    // its latency covered by `depth` matmuls in flight, a pop finds its result ready. The next block's
+    // weights are staged, a row per tile, while the current block's tiles stream; the commit comes after
+    // the block's last matmul. Registers rotate so neighbouring tiles do not wait on each other's.
+    const std::int64_t tiles = Mpad / 8;
+    const std::int64_t depth =
+        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
+    struct Job
+    {
+        std::int64_t b, nb, kb, t;
+    };
+    std::vector<Job> jobs;
+    jobs.reserve(static_cast<std::size_t>(B * NB * KB * tiles));
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t nb = 0; nb < NB; ++nb)
+            for (std::int64_t kb = 0; kb < KB; ++kb)
+                for (std::int64_t t = 0; t < tiles; ++t)
+                    jobs.push_back({b, nb, kb, t});
+    // Where block (kb, nb) of batch b starts: its 8-row registers are weightRow * 8 bytes apart.
+    const auto weights = [&](const Job& j) {
+        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 + j.nb * 512);
+    };
+    // A VMEM address, or one relative to a loop's offset register (`base`).
+    const auto at = [](std::uint64_t address, const std::string& base) {
+        return base.empty() ? std::to_string(address) : base + " + " + std::to_string(address);
+    };
+    // In a loop's body: the registers the addresses that move are relative to (empty: they do not move).
+    struct Bases
+    {
+        std::string lhs, result, weights; // the lhs tile, the result tile, the next block's weights
+    };
+    const auto resultAddress = [&](const Job& j) {
+        return outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096);
+    };
+    const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
+        return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
+    };
+    std::size_t pushes = 0;
+    const auto pushRow = [&](std::uint64_t block, int row, const std::string& base) {
+        const auto source = reg({8, 13, 14}, pushes++);
+        const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
+        w.bundle(weightRow == 512 ? "vld " + source + ", [" + address + "]"
+                                  : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
+        w.bundle("mxu.wpush " + source);
+    };
+    // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
+    // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
+    // * its element's bytes (narrowed on the way out when packed).
+    DmaStream& back = buffers.back;
+    const auto writeBack = [&](const Job& j) {
+        const std::int64_t nb = tile.nb0 + j.nb, b = tile.b0 + j.b;
+        const auto width = std::min<std::int64_t>(128, N - nb * 128);
+        const std::int64_t e = out.elementBytes;
+        w.move(back, isa::Space::Hbm,
+               out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e + shift.out),
+               isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
+               {{M, 512, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
+    };
+    // The partial sum of tile `index` over the K blocks before its own (from `ahead` tiles further on).
+    const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
+        if (jobs[index].kb > 0)
+            w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, index) + ", [" +
+                     at(resultAddress(jobs[index]) + ahead * 4096, base) + "]");
+    };
+    // Tile `index`'s product popped and summed (its partial loaded here unless `preloaded`).
+    const auto accumulate = [&](std::size_t index, const std::string& base, bool preloaded = false) {
+        const Job& j = jobs[index];
+        const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
+        const auto resultAt = at(resultAddress(j), base);
+        w.bundle("mxu.pop " + sum);
+        if (j.kb > 0) {
+            const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
+            if (!preloaded)
+                loadPartial(index, base, 0);
+            w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
+        }
+        w.bundle("vst " + sum + ", [" + resultAt + "]");
+        if (j.kb == KB - 1 && j.t == tiles - 1)
+            writeBack(j);
+    };
+    needBlock(jobs.front().kb);
+    for (int row = 0; row < 16; ++row)
+        pushRow(weights(jobs.front()), row, {});
+    int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
+    // Tile j's rows through the MXU: loaded (from `ahead` tiles further on), and multiplied.
+    const auto lhsTile = [&](std::size_t i) {
+        const Job& j = jobs[i];
+        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
+    };
+    const auto loadRows = [&](std::size_t i, const std::string& base, std::uint64_t ahead) {
+        w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" + at(lhsTile(i) + ahead * 4096, base) +
+                 "]");
+    };
+    const auto multiply = [&](std::size_t i) { w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i)); };
+    const auto issue = [&](std::size_t i, const std::string& base) {
+        loadRows(i, base, 0);
+        multiply(i);
+    };
+    // In loop mode a block's steady state is a counted loop of 8 tiles an iteration (the registers turn
+    // once): from its 16th tile on, the next block's weights are staged and every pop sums a tile of the
+    // same block, so tiles differ only in their addresses. And the middle K blocks of every (batch, N
+    // block), from the third to the one before the last, are a loop around that one: their code differs
+    // only in the lhs panel and the next block's weights (the first two and the last stay unrolled: the
+    // first sums nothing, the last writes back), their operands all awaited before it.
+    constexpr std::int64_t kSteadyFrom = 16, kUnroll = 8, kFirstLoopedBlock = 2;
+    // Each iteration loads the next one's rows: the loop leaves at least kUnroll tiles after it to load.
+    const std::int64_t steadyIterations = (tiles - kSteadyFrom - kUnroll) / kUnroll;
+    const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
+    const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
+                            steadyIterations >= 2 && blockIterations >= 2 &&
+                            ProgramWriter::loopFits(blockIterations, panelBytes) &&
+                            ProgramWriter::loopFits(blockIterations, NB * 65536);
+    // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
+    const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
+        const Job& j = jobs[i];
+        if (w.loops() && w.loopDepth() < ProgramWriter::kMaxLoopDepth && j.t == kSteadyFrom &&
+            steadyIterations >= 2) {
+            // Software-pipelined: the first iteration's rows are loaded before the loop, and each iteration
+            // loads the next one's after its matmuls, so no matmul waits for its load at the loop's head.
+            // The lhs offset starts from the block loop's (when there is one); the results' does not move
+            // with the block.
+            const auto before = static_cast<std::size_t>(depth); // the tile a job's pop sums
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                loadRows(i + u, bases.lhs, 0);
+                loadPartial(i + u - before, bases.result, 0);
+            }
+            w.beginLoop(steadyIterations, kUnroll * 4096, bases.lhs.empty() ? 0 : kUnroll * 4096, bases.lhs);
+            const std::string lhsBase = w.offset(), resultBase = bases.lhs.empty() ? w.offset() : w.offset2();
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                accumulate(i + u - before, resultBase, true);
+                multiply(i + u);
+            }
+            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+                loadRows(i + u, lhsBase, static_cast<std::uint64_t>(kUnroll));
+                loadPartial(i + u - before, resultBase, static_cast<std::uint64_t>(kUnroll));
+            }
+            w.endLoop();
+            return i + static_cast<std::size_t>(steadyIterations * kUnroll);
+        }
+        if (j.t == 0) { // a new block: its staged weights become active
+            needBlock(j.kb);
+            for (; stagedRows < 16; ++stagedRows)
+                pushRow(weights(j), stagedRows, {});
+            w.bundle("mxu.wcommit");
+            stagedRows = 0;
+        }
+        if (i >= static_cast<std::size_t>(depth))
+            accumulate(i - static_cast<std::size_t>(depth), bases.result);
+        issue(i, bases.lhs);
+        // Stage a row of the next block's weights while this block streams.
+        const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
+        if (hasNext && stagedRows < 16) {
+            needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
+            pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++, bases.weights);
+        }
+        return i + 1;
+    };
+    for (std::size_t i = 0; i < jobs.size();) {
+        const Job& j = jobs[i];
+        if (loopBlocks && j.kb == kFirstLoopedBlock && j.t == 0) {
+            for (std::int64_t kb = kFirstLoopedBlock; kb < KB; ++kb)
+                needBlock(kb);
+            w.beginLoop(blockIterations, panelBytes, NB * 65536);
+            const Bases bases{w.offset(), {}, w.offset2()};
+            for (std::size_t k = i; k < i + static_cast<std::size_t>(tiles);)
+                k = emitStep(k, bases);
+            w.endLoop();
+            i += static_cast<std::size_t>(blockIterations * tiles);
+            continue;
+        }
+        i = emitStep(i, {});
+    }
+    for (std::size_t i = jobs.size() > static_cast<std::size_t>(depth)
+                             ? jobs.size() - static_cast<std::size_t>(depth)
+                             : 0;
+         i < jobs.size(); ++i)
+        accumulate(i, {});
+    // The result panels are the next tile's: its results must have left first (a pipelined loop waits
+    // before its next use of them instead).
+    if (phase == TilePhase::LoadAndCompute)
+        w.waitAll(back);
+}
+
+} // namespace xps::shlo::lower::dot

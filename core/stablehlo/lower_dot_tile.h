@@ -1,0 +1,76 @@
+#pragma once
+// dot_general's kernel for one tile (internal to core/stablehlo; lower_dot.cpp plans the tiles and the
+// loops over them). The operands are viewed as lhs [B, M, K] and rhs [B, K, N]: batch, free and
+// contracting dimensions in the op's order.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "stablehlo/lower_kernels.h"
+
+namespace xps::shlo::lower::dot {
+
+struct DotDims
+{
+    std::vector<std::int64_t> batch, contracting, free;
+};
+
+inline std::int64_t rowsPadded(std::int64_t rows)
+{
+    return std::max<std::int64_t>((rows + 7) / 8 * 8, 8);
+}
+
+// The op's view as lhs [B, M, K] x rhs [B, K, N], and its operands' byte strides.
+struct DotShape
+{
+    DotDims l, r;
+    std::int64_t B = 1, M = 1, K = 1, N = 1, KB = 1, NB = 1;
+    std::vector<std::int64_t> ls, rs;
+};
+
+// A part of the op that fits VMEM: batches [b0, b0 + bc) (all or one), rows [m0, m0 + mc) of M and N blocks
+// [nb0, nb0 + nbc).
+struct DotTile
+{
+    std::int64_t b0 = 0, bc = 1, m0 = 0, mc = 1, nb0 = 0, nbc = 1;
+    bool allBatches(const DotShape& s) const { return b0 == 0 && bc == s.B; }
+    bool allRows(const DotShape& s) const { return m0 == 0 && mc == s.M; }
+};
+
+// Registers a tile's HBM addresses are relative to when a loop runs it over batches, groups of N blocks or
+// rows of M: the lhs rows' and the weights' sources and the results' destination (null: absolute).
+struct TileBases
+{
+    const char* lhs = nullptr;
+    const char* rhs = nullptr;
+    const char* out = nullptr;
+};
+
+// What one iteration of a loop over tiles moves each operand's HBM address on by (bytes).
+struct TileSteps
+{
+    std::int64_t lhs = 0, rhs = 0, out = 0;
+};
+
+struct DotBuffers
+{
+    std::uint64_t lhs = 0, rhs = 0, out = 0;
+    std::vector<DmaStream> inputs; // up to 8 streams, by K block
+    DmaStream back;                // results to HBM
+};
+
+// What of a tile to write: all of it, or (a loop that loads one tile while the MXU works on another) only
+// its loads or only its matmuls and write-back.
+enum class TilePhase : std::uint8_t { LoadAndCompute, Load, Compute };
+
+// One tile. `hbm`: registers its HBM addresses are relative to (a loop over tiles); `shift`: bytes added
+// to them (a pipelined loop's next tile). `zeroPadding`: the VMEM operands are zeroed first, so that lanes
+// and rows past K, M and N are zero (a loop over tiles of one shape zeroes them once, before it: its DMAs
+// write the same bytes of them every iteration). LoadAndCompute waits for the results' write-back at the
+// end; Compute leaves that wait to the caller.
+void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
+              const DotTile& tile, DotBuffers& buffers, TileBases hbm = {}, bool zeroPadding = true,
+              TilePhase phase = TilePhase::LoadAndCompute, TileSteps shift = {});
+
+} // namespace xps::shlo::lower::dot
