@@ -149,30 +149,85 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                              ProgramWriter::loopFits(s.B, batchSteps.out);
     if (loopBatches)
         first = DotTile{0, 1, 0, s.M, 0, s.NB};
-    DotBuffers buffers;
-    const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
-    const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
-               nbc = static_cast<std::uint64_t>(first.nbc);
-    buffers.lhs = w.vmem(bc * kb * panel, "dot_general's lhs panels");
-    buffers.rhs = w.vmem(bc * kb * nbc * 65536, "dot_general's weight blocks");
-    buffers.out = w.vmem(bc * nbc * panel, "dot_general's result panels");
-    for (std::int64_t g = 0; g < std::min<std::int64_t>(s.KB, 8); ++g)
-        buffers.inputs.push_back(w.stream());
-    buffers.back = w.stream();
-    if (first.bc == s.B && first.mc == s.M && first.nbc == s.NB) {
+    const bool wholeOp = first.bc == s.B && first.mc == s.M && first.nbc == s.NB;
+    // In loop mode, when two tiles fit VMEM (one batch of many: the tiles the planner cuts for VMEM fill
+    // more than half of it), loops over tiles are pipelined: two sets of buffers, the next tile's operands
+    // loading while the MXU works on this one's (each set's loads on one stream: a loop's waits take a
+    // register each, 16 in all).
+    const bool twoSets = w.loops() && !wholeOp && 2 * tileBytes(s, first.bc, first.mc, first.nbc) <= budget;
+    const auto allocate = [&](int streams) {
+        DotBuffers set;
+        const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
+        const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
+                   nbc = static_cast<std::uint64_t>(first.nbc);
+        set.lhs = w.vmem(bc * kb * panel, "dot_general's lhs panels");
+        set.rhs = w.vmem(bc * kb * nbc * 65536, "dot_general's weight blocks");
+        set.out = w.vmem(bc * nbc * panel, "dot_general's result panels");
+        for (int g = 0; g < streams; ++g)
+            set.inputs.push_back(w.stream());
+        set.back = w.stream();
+        return set;
+    };
+    DotBuffers buffers = allocate(twoSets ? 1 : static_cast<int>(std::min<std::int64_t>(s.KB, 8)));
+    if (wholeOp) {
         emitTile(w, in, out, s, first, buffers);
         return;
     }
+    DotBuffers other = twoSets ? allocate(1) : DotBuffers{};
+    const auto zero = [&](const DotBuffers& set) {
+        w.bundle("vbcast v15, 0");
+        w.fill("v15", set.lhs, set.out - set.lhs);
+    };
+    const auto times = [](TileSteps steps, std::int64_t n) {
+        return TileSteps{steps.lhs * n, steps.rhs * n, steps.out * n};
+    };
+    // Pipelined: tile 0's loads before the loop; each iteration loads tile 2i + 1 into the other set,
+    // multiplies tile 2i, loads tile 2i + 2 into the first set and multiplies tile 2i + 1 (each set's
+    // result panels free once its previous write-back has left); the one or two tiles left after it.
+    const auto pipelineTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
+        const std::int64_t pairs = (iterations - 1) / 2;
+        const TileSteps pair = times(steps, 2);
+        if (pairs < 1 || !ProgramWriter::loopFits(pairs, pair.lhs) ||
+            !ProgramWriter::loopFits(pairs, pair.rhs) || !ProgramWriter::loopFits(pairs, pair.out))
+            return false;
+        zero(buffers);
+        zero(other);
+        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Load);
+        w.beginLoop(pairs, pair.lhs, pair.out, {}, pair.rhs);
+        const TileBases bases{pair.lhs != 0 ? w.offset() : nullptr, pair.rhs != 0 ? w.offset3() : nullptr,
+                              w.offset2()};
+        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Load, steps);
+        w.waitAll(buffers.back);
+        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Compute);
+        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Load, pair);
+        w.waitAll(other.back);
+        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Compute, steps);
+        w.endLoop();
+        const TileSteps at = times(steps, 2 * pairs), next = times(steps, 2 * pairs + 1);
+        const bool two = iterations - 2 * pairs == 2;
+        if (two)
+            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Load, next);
+        w.waitAll(buffers.back);
+        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Compute, at);
+        if (two) {
+            w.waitAll(other.back);
+            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Compute, next);
+        }
+        w.waitAll(buffers.back);
+        w.waitAll(other.back);
+        return true;
+    };
     // `iterations` tiles of one shape (`tile`, at the loop's first position) as a loop whose iterations move
     // the HBM addresses on by `steps`; false when the offsets do not fit the loop's registers. The padding
     // is zeroed once, before it: each iteration's DMAs write the same bytes of the VMEM operands.
     const auto loopTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
+        if (twoSets && iterations >= 3 && pipelineTiles(iterations, steps, tile))
+            return true;
         if (iterations < 2 || !ProgramWriter::loopFits(iterations, steps.lhs) ||
             !ProgramWriter::loopFits(iterations, steps.rhs) ||
             !ProgramWriter::loopFits(iterations, steps.out))
             return false;
-        w.bundle("vbcast v15, 0");
-        w.fill("v15", buffers.lhs, buffers.out - buffers.lhs);
+        zero(buffers);
         w.beginLoop(iterations, steps.lhs, steps.out, {}, steps.rhs);
         const TileBases bases{steps.lhs != 0 ? w.offset() : nullptr, steps.rhs != 0 ? w.offset3() : nullptr,
                               w.offset2()};

@@ -55,7 +55,7 @@ struct TileSteps
 
 struct DotBuffers
 {
-    std::uint64_t lhs = 0, rhs = 0, out = 0;
+    std::uint64_t lhs = 0, rhs = 0, out = 0; // VMEM: lhs panels, weight blocks, result panels
     std::vector<DmaStream> inputs; // up to 8 streams, by K block
     DmaStream back;                // results to HBM
 };

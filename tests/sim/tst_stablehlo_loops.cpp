@@ -108,10 +108,15 @@ private slots:
         QTest::newRow("tiles of rows and N blocks, K blocks looped inside")
             << dotModule({640, 1024}, {1024, 256}, "contracting_dims = [1] x [0]", {640, 256})
             << qint64(3 << 20) << 3;
-        // Many batches: a loop over one batch's code, the DMAs moving through the three operands.
-        QTest::newRow("batches as a loop")
+        // Many batches: a loop over one batch's code, the DMAs moving through the three operands; two
+        // batches an iteration, each loading while the other multiplies, one or two batches after it.
+        QTest::newRow("batches as a loop, an even count")
             << dotModule({6, 64, 96}, {6, 96, 80}, "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
                          {6, 64, 80})
+            << qint64(0) << 1;
+        QTest::newRow("batches as a loop, an odd count")
+            << dotModule({7, 64, 96}, {7, 96, 80}, "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                         {7, 64, 80})
             << qint64(0) << 1;
         QTest::newRow("two batch dimensions that nest, as one loop")
             << dotModule({2, 3, 64, 96}, {2, 3, 96, 80},
