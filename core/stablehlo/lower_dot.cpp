@@ -150,11 +150,11 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     if (loopBatches)
         first = DotTile{0, 1, 0, s.M, 0, s.NB};
     const bool wholeOp = first.bc == s.B && first.mc == s.M && first.nbc == s.NB;
-    // In loop mode, when two tiles fit VMEM (one batch of many: the tiles the planner cuts for VMEM fill
-    // more than half of it), loops over tiles are pipelined: two sets of buffers, the next tile's operands
+    // When two tiles fit VMEM (one batch of many: the tiles the planner cuts for VMEM fill more than half
+    // of it), tiles are pipelined, unrolled or in loops: two sets of buffers, the next tile's operands
     // loading while the MXU works on this one's (each set's loads on one stream: a loop's waits take a
     // register each, 16 in all).
-    const bool twoSets = w.loops() && !wholeOp && 2 * tileBytes(s, first.bc, first.mc, first.nbc) <= budget;
+    const bool twoSets = !wholeOp && 2 * tileBytes(s, first.bc, first.mc, first.nbc) <= budget;
     const auto allocate = [&](int streams) {
         DotBuffers set;
         const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
@@ -237,6 +237,47 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     };
     if (loopBatches && loopTiles(s.B, batchSteps, first))
         return;
+    // Tiles written one by one, pipelined when there are two sets: each tile's loads go into the set the
+    // previous tile does not use, then the previous tile is multiplied (`pending`). A set's padding is
+    // zeroed when a tile of another shape comes to it.
+    DotBuffers* sets[2] = {&buffers, &other};
+    struct Pending
+    {
+        DotTile tile;
+        int set;
+    };
+    std::optional<Pending> pending;
+    int nextSet = 0;
+    std::optional<DotTile> zeroedFor[2];
+    const auto sameShape = [&](const DotTile& a, const DotTile& b) {
+        return a.mc == b.mc && a.nbc == b.nbc && (a.nb0 + a.nbc >= s.NB) == (b.nb0 + b.nbc >= s.NB);
+    };
+    const auto flush = [&] {
+        if (!pending)
+            return;
+        DotBuffers& set = *sets[pending->set];
+        w.waitAll(set.back);
+        emitTile(w, in, out, s, pending->tile, set, {}, false, TilePhase::Compute);
+        pending.reset();
+    };
+    const auto emitInTurn = [&](const DotTile& tile) {
+        if (!twoSets) {
+            emitTile(w, in, out, s, tile, buffers);
+            return;
+        }
+        const bool zeroed = zeroedFor[nextSet] && sameShape(*zeroedFor[nextSet], tile);
+        emitTile(w, in, out, s, tile, *sets[nextSet], {}, !zeroed, TilePhase::Load);
+        zeroedFor[nextSet] = tile;
+        flush();
+        pending = Pending{tile, nextSet};
+        nextSet ^= 1;
+    };
+    // Before and after a loop over tiles: the tile in flight multiplied, the sets' padding unknown.
+    const auto aroundLoop = [&] {
+        flush();
+        zeroedFor[0].reset();
+        zeroedFor[1].reset();
+    };
     // The tiles, batch by batch and N blocks by N blocks. In loop mode, when a tile has all of M, the full
     // groups of N blocks are a loop (the weights' and the results' addresses move on, the lhs rows stay);
     // else the full tiles along M are (the lhs rows' and the results' move on, the weights stay, re-read
@@ -248,6 +289,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                 s.N / 128 / first.nbc; // of full blocks only: the last may be narrower
             const auto d = static_cast<std::size_t>(s.r.free.front());
             const TileSteps steps{0, first.nbc * 128 * s.rs[d], first.nbc * 128 * out.elementBytes};
+            aroundLoop();
             if (loopTiles(groups, steps, DotTile{b, 1, 0, s.M, 0, first.nbc}))
                 nb0 = groups * first.nbc;
         }
@@ -259,13 +301,18 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                 const auto d =
                     static_cast<std::size_t>(s.l.free.front()); // rows are split: one free dimension
                 const TileSteps steps{first.mc * s.ls[d], 0, first.mc * s.N * out.elementBytes};
+                aroundLoop();
                 if (loopTiles(fullTiles, steps, DotTile{b, 1, 0, first.mc, nb0, blocks}))
                     m0 = fullTiles * first.mc;
             }
             for (; m0 < s.M; m0 += first.mc)
-                emitTile(w, in, out, s, DotTile{b, 1, m0, std::min(first.mc, s.M - m0), nb0, blocks},
-                         buffers);
+                emitInTurn(DotTile{b, 1, m0, std::min(first.mc, s.M - m0), nb0, blocks});
         }
+    }
+    flush();
+    if (twoSets) {
+        w.waitAll(buffers.back);
+        w.waitAll(other.back);
     }
 }
 

@@ -207,6 +207,8 @@ void ProgramWriter::waitAll(const DmaStream& s)
 {
     const auto count = m_flagCount[static_cast<std::size_t>(s.flag)];
     if (m_open.empty()) {
+        if (count == 0)
+            return; // nothing issued on it (a pipelined kernel's first use of a set's write-back stream)
         bundle("sync.wait " + std::to_string(s.flag) + ", " + std::to_string(count));
         return;
     }

@@ -44,6 +44,12 @@ private slots:
             << dotModule({2, 3, 5, 7}, {2, 3, 7, 300},
                          "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 5, 300})
             << qint64(200 << 10) << 6;
+        // 1 MiB untiled; in 512 KiB two batches' tiles (128 KiB each) fit: pipelined, each batch loading
+        // while the MXU multiplies the one before, in two sets of buffers taken in turn.
+        QTest::newRow("batches pipelined in two sets of buffers")
+            << dotModule({8, 64, 96}, {8, 96, 80}, "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                         {8, 64, 80})
+            << qint64(512 << 10) << 0; // a DMA per batch and operand either way
         // M over two lhs dimensions cannot be cut into rows by one move: N blocks alone are split.
         QTest::newRow("M over two dimensions, N split")
             << dotModule({4, 10, 200}, {200, 600}, "contracting_dims = [2] x [0]", {4, 10, 600})
