@@ -26,6 +26,23 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
         state.stagedRows += isa::kSublanes;
         return;
     }
+    case isa::Opcode::MxuWPushT: {
+        // Row r of va is column stagedRows + r of the staged weights: a [N, K] matrix (keys, as attention
+        // multiplies by their transpose) pushed 8 rows of N at a time becomes the [K, N] weights.
+        const VReg& columns = vectorOperand(state, insn.operands[0]);
+        if (state.stagedRows + isa::kSublanes > D)
+            throw SimFault{
+                "mxu.wpush.t beyond 128 staged weight columns: commit with mxu.wcommit after 16 pushes"};
+        if (options.computeVectors) {
+            state.mxuStaging.resize(D * D);
+            for (int r = 0; r < isa::kSublanes; ++r)
+                for (int lane = 0; lane < D; ++lane)
+                    state.mxuStaging[static_cast<std::size_t>(lane * D + state.stagedRows + r)] =
+                        std::bit_cast<float>(columns[static_cast<std::size_t>(r * D + lane)]);
+        }
+        state.stagedRows += isa::kSublanes;
+        return;
+    }
     case isa::Opcode::MxuWCommit:
         if (state.stagedRows != D)
             throw SimFault{"mxu.wcommit with " + std::to_string(state.stagedRows) +

@@ -141,6 +141,7 @@ enum class Opcode : std::uint16_t {
     VStS,
     // MXU
     MxuWPush,
+    MxuWPushT,
     MxuWCommit,
     MxuMm,
     MxuPop,

@@ -116,6 +116,7 @@ constexpr OpcodeInfo kTable[] = {
     make({O::VStS, "vst.s", S::VectorStore, U::VectorStore, {vs, addr, stride}, "lat_vector_store", "", "512 B of VMEM at addr + r * stride = row r of vs"}),
 
     make({O::MxuWPush, "mxu.wpush", S::MatrixPush, U::MxuWeights, {va}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight rows (va) into the staging buffer; 16 pushes stage 128 x 128"}),
+    make({O::MxuWPushT, "mxu.wpush.t", S::MatrixPush, U::MxuWeights, {va}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight columns, transposed: row r of va becomes column 8p + r of the staged weights (p: pushes so far), as a transposed-rhs matmul loads them"}),
     make({O::MxuWCommit, "mxu.wcommit", S::MatrixPush, U::MxuWeights, {}, "lat_mxu_wcommit", "occ_mxu_wcommit", "the staged weights become the active weights (staging is cleared)"}),
     make({O::MxuMm, "mxu.mm", S::MatrixPush, U::MxuMatmul, {va}, "lat_mxu_matmul", "occ_mxu_matmul", "stream 8 rows of va (8 x 128) through the active weights W; push va x W (8 x 128, f32) to the result FIFO"}),
     make({O::MxuPop, "mxu.pop", S::MatrixPop, U::MxuResult, {vd}, "lat_mxu_pop", "", "vd = oldest result in the FIFO; waits while it is empty"}),

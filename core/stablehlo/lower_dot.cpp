@@ -118,6 +118,8 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     s.ls =
         byteStrides(lhs.type.shape, lhs.elementBytes); // packed f16/bf16 operands are widened on the way in
     s.rs = byteStrides(rhs.type.shape, rhs.elementBytes);
+    s.transposedRhs = s.r.contracting.size() == 1 && s.r.free.size() == 1 &&
+                      s.rs[static_cast<std::size_t>(s.r.contracting.front())] == rhs.elementBytes && s.K > 1;
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
     // instruction memory is refused before any of it is written.
     // In loop mode each K block written has at most about 48 tiles' code, and a (batch, N block) whose K

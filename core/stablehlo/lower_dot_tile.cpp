@@ -114,15 +114,23 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         if (tile.allBatches(s))
             appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
         std::int64_t rOffset = rhsBatch;
-        const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
-        b.push_back(kr);
-        if (s.r.free.size() == 1) {
-            const auto d = static_cast<std::size_t>(s.r.free.front());
-            rOffset += tile.nb0 * 128 * rs[d];
-            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], 4});
-        } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
-            const auto nr = blockOf(s.r.free, rhs.type, rs, 0, 4, rOffset, b);
-            b.push_back(nr);
+        if (s.transposedRhs) { // rows of N, K along the lanes: a contiguous run of K per row
+            const auto dn = static_cast<std::size_t>(s.r.free.front()),
+                       dk = static_cast<std::size_t>(s.r.contracting.front());
+            rOffset += tile.nb0 * 128 * rs[dn] + kb * 128 * rs[dk];
+            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[dn], 512});
+            b.push_back({std::min<std::int64_t>(128, s.K - kb * 128), rs[dk], 4});
+        } else {
+            const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
+            b.push_back(kr);
+            if (s.r.free.size() == 1) {
+                const auto d = static_cast<std::size_t>(s.r.free.front());
+                rOffset += tile.nb0 * 128 * rs[d];
+                b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], 4});
+            } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
+                const auto nr = blockOf(s.r.free, rhs.type, rs, 0, 4, rOffset, b);
+                b.push_back(nr);
+            }
         }
         w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * 65536), isa::Space::Hbm,
                rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhs.widening(), 4,
@@ -150,9 +158,11 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t kb = 0; kb < KB; ++kb)
                 for (std::int64_t t = 0; t < tiles; ++t)
                     jobs.push_back({b, nb, kb, t});
-    // Where block (kb, nb) of batch b starts: its 8-row registers are weightRow * 8 bytes apart.
+    // Where block (kb, nb) of batch b starts: its 8-row registers are weightRow * 8 bytes apart (a
+    // transposed rhs: blocks of 128 rows of N one after another, 8 rows a register).
     const auto weights = [&](const Job& j) {
-        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 + j.nb * 512);
+        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 +
+                                                 j.nb * (s.transposedRhs ? 65536 : 512));
     };
     // A VMEM address, or one relative to a loop's offset register (`base`).
     const auto at = [](std::uint64_t address, const std::string& base) {
@@ -172,6 +182,12 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     std::size_t pushes = 0;
     const auto pushRow = [&](std::uint64_t block, int row, const std::string& base) {
         const auto source = reg({8, 13, 14}, pushes++);
+        if (s.transposedRhs) {
+            w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
+                     "]");
+            w.bundle("mxu.wpush.t " + source);
+            return;
+        }
         const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
         w.bundle(weightRow == 512 ? "vld " + source + ", [" + address + "]"
                                   : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));

@@ -27,6 +27,9 @@ struct DotShape
     DotDims l, r;
     std::int64_t B = 1, M = 1, K = 1, N = 1, KB = 1, NB = 1;
     std::vector<std::int64_t> ls, rs;
+    // The rhs's contracting dimension is its innermost (attention's scores against keys [N, K]): its rows
+    // of N come in as they lie, K along the lanes, and are pushed transposed (mxu.wpush.t).
+    bool transposedRhs = false;
 };
 
 // A part of the op that fits VMEM: batches [b0, b0 + bc) (all or one), rows [m0, m0 + mc) of M and N blocks

@@ -160,7 +160,8 @@ bool BundlePacker::add(const std::string& text)
     // The MXU, in program order where its state is shared.
     std::uint64_t matmulNumber = 0, popNumber = 0;
     switch (insn.opcode) {
-    case Opcode::MxuWPush: require(p, std::max(m_lastCommit, m_lastPush)); break;
+    case Opcode::MxuWPush:
+    case Opcode::MxuWPushT: require(p, std::max(m_lastCommit, m_lastPush)); break;
     case Opcode::MxuWCommit: require(p, std::max({m_lastPush, m_lastMatmul, m_lastCommit})); break;
     case Opcode::MxuMm: {
         matmulNumber = m_matmuls++;
@@ -225,7 +226,8 @@ bool BundlePacker::add(const std::string& text)
         (isStore ? u.lastStore : u.lastLoad) = std::max(isStore ? u.lastStore : u.lastLoad, at);
     }
     switch (insn.opcode) {
-    case Opcode::MxuWPush: m_lastPush = std::max(m_lastPush, at); break;
+    case Opcode::MxuWPush:
+    case Opcode::MxuWPushT: m_lastPush = std::max(m_lastPush, at); break;
     case Opcode::MxuWCommit:
         m_lastCommit = at;
         m_commitReady = at + latency(insn);

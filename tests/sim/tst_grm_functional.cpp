@@ -364,9 +364,18 @@ private slots:
         }
     }
 
+    void matmulMatchesReferenceGemm_data()
+    {
+        QTest::addColumn<bool>("transposed");
+        QTest::newRow("weights pushed by rows (mxu.wpush)") << false;
+        // The same memory pushed by columns: it holds W's transpose, [N, K] as attention's keys lie.
+        QTest::newRow("weights pushed by columns (mxu.wpush.t)") << true;
+    }
     void matmulMatchesReferenceGemm()
     {
-        // W (128 x 128) from HBM via 16 pushes, LHS 8 x 128; result = LHS x W.
+        QFETCH(bool, transposed);
+        // W (128 x 128) from HBM via 16 pushes, LHS 8 x 128; result = LHS x W, where memory holds W
+        // (row k at k * 512) or, pushed transposed, its transpose (row n at n * 512).
         std::string source = R"(
 .hbm  w_hbm, 0, 65536
 .vmem w, 0, 65536
@@ -380,7 +389,7 @@ private slots:
         for (int i = 0; i < 16; ++i)
             source += "    vld v" + std::to_string(i) + ", [" + std::to_string(i * 4096) + "]\n";
         for (int i = 0; i < 16; ++i)
-            source += "    mxu.wpush v" + std::to_string(i) + "\n";
+            source += (transposed ? "    mxu.wpush.t v" : "    mxu.wpush v") + std::to_string(i) + "\n";
         source += "    mxu.wcommit\n    vld v20, [lhs]\n    mxu.mm v20\n    mxu.pop v21\n    vst v21, "
                   "[out]\n    halt\n";
         auto r = test::replaySource(source);
@@ -392,7 +401,8 @@ private slots:
             for (int j = 0; j < 128; ++j) {
                 double ref = 0;
                 for (int k = 0; k < 128; ++k)
-                    ref += static_cast<double>(a[i * 128 + k]) * w[k * 128 + j];
+                    ref +=
+                        static_cast<double>(a[i * 128 + k]) * (transposed ? w[j * 128 + k] : w[k * 128 + j]);
                 QVERIFY2(std::abs(c[i * 128 + j] - ref) < 1e-4,
                          qPrintable(QString::number(c[i * 128 + j]) + QStringLiteral(" vs ") +
                                     QString::number(ref)));

@@ -276,6 +276,14 @@ private slots:
                                                   "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
                                                   {2, 5, 3})
                                      << 0;
+        // The rhs contracted on its last dimension (attention's keys): its rows of N pushed transposed
+        // (mxu.wpush.t), K in three blocks and N in two, both partial.
+        QTest::newRow("dot with the rhs contracted on its last dimension")
+            << dotModule({20, 300}, {200, 300}, "contracting_dims = [1] x [1]", {20, 200}) << 0;
+        QTest::newRow("dot batched, the rhs contracted on its last dimension")
+            << dotModule({3, 9, 40}, {3, 130, 40}, "batching_dims = [0] x [0], contracting_dims = [2] x [2]",
+                         {3, 9, 130})
+            << 0;
         QTest::newRow("dot with the lhs contracted on its first dimension")
             << dotModule({7, 5}, {7, 3}, "contracting_dims = [0] x [0]", {5, 3}) << 0;
     }
