@@ -12,33 +12,27 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
 {
     constexpr int D = isa::kMxuDim;
     switch (insn.opcode) {
-    case isa::Opcode::MxuWPush: {
-        const VReg& rows = vectorOperand(state, insn.operands[0]);
+    case isa::Opcode::MxuWPush:
+    case isa::Opcode::MxuWPushT: {
+        // mxu.wpush: va's 8 rows are the next 8 rows of the staged weights. mxu.wpush.t: they are its next 8
+        // columns, so a [N, K] matrix (keys, as attention multiplies by their transpose) pushed 8 rows of N
+        // at a time becomes the [K, N] weights.
+        const bool columns = insn.opcode == isa::Opcode::MxuWPushT;
+        const VReg& pushed = vectorOperand(state, insn.operands[0]);
         if (state.stagedRows + isa::kSublanes > D)
-            throw SimFault{
-                "mxu.wpush beyond 128 staged weight rows: commit with mxu.wcommit after 16 pushes"};
+            throw SimFault{columns ? "mxu.wpush.t beyond 128 staged weight columns: commit with mxu.wcommit "
+                                     "after 16 pushes"
+                                   : "mxu.wpush beyond 128 staged weight rows: commit with mxu.wcommit after "
+                                     "16 pushes"};
         if (options.computeVectors) {
             state.mxuStaging.resize(D * D); // no-op once allocated
-            for (int i = 0; i < isa::kVectorElements; ++i)
-                state.mxuStaging[static_cast<std::size_t>(state.stagedRows * D + i)] =
-                    std::bit_cast<float>(rows[i]);
-        }
-        state.stagedRows += isa::kSublanes;
-        return;
-    }
-    case isa::Opcode::MxuWPushT: {
-        // Row r of va is column stagedRows + r of the staged weights: a [N, K] matrix (keys, as attention
-        // multiplies by their transpose) pushed 8 rows of N at a time becomes the [K, N] weights.
-        const VReg& columns = vectorOperand(state, insn.operands[0]);
-        if (state.stagedRows + isa::kSublanes > D)
-            throw SimFault{
-                "mxu.wpush.t beyond 128 staged weight columns: commit with mxu.wcommit after 16 pushes"};
-        if (options.computeVectors) {
-            state.mxuStaging.resize(D * D);
             for (int r = 0; r < isa::kSublanes; ++r)
-                for (int lane = 0; lane < D; ++lane)
-                    state.mxuStaging[static_cast<std::size_t>(lane * D + state.stagedRows + r)] =
-                        std::bit_cast<float>(columns[static_cast<std::size_t>(r * D + lane)]);
+                for (int lane = 0; lane < D; ++lane) {
+                    const int row = columns ? lane : state.stagedRows + r,
+                              column = columns ? state.stagedRows + r : lane;
+                    state.mxuStaging[static_cast<std::size_t>(row * D + column)] =
+                        std::bit_cast<float>(pushed[static_cast<std::size_t>(r * D + lane)]);
+                }
         }
         state.stagedRows += isa::kSublanes;
         return;
