@@ -183,62 +183,6 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     const auto times = [](TileSteps steps, std::int64_t n) {
         return TileSteps{steps.lhs * n, steps.rhs * n, steps.out * n};
     };
-    // Pipelined: tile 0's loads before the loop; each iteration loads tile 2i + 1 into the other set,
-    // multiplies tile 2i, loads tile 2i + 2 into the first set and multiplies tile 2i + 1 (each set's
-    // result panels free once its previous write-back has left); the one or two tiles left after it.
-    const auto pipelineTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
-        const std::int64_t pairs = (iterations - 1) / 2;
-        const TileSteps pair = times(steps, 2);
-        if (pairs < 1 || !ProgramWriter::loopFits(pairs, pair.lhs) ||
-            !ProgramWriter::loopFits(pairs, pair.rhs) || !ProgramWriter::loopFits(pairs, pair.out))
-            return false;
-        zero(buffers);
-        zero(other);
-        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Load);
-        w.beginLoop(pairs, pair.lhs, pair.out, {}, pair.rhs);
-        const TileBases bases{pair.lhs != 0 ? w.offset() : nullptr, pair.rhs != 0 ? w.offset3() : nullptr,
-                              w.offset2()};
-        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Load, steps);
-        w.waitAll(buffers.back);
-        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Compute);
-        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Load, pair);
-        w.waitAll(other.back);
-        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Compute, steps);
-        w.endLoop();
-        const TileSteps at = times(steps, 2 * pairs), next = times(steps, 2 * pairs + 1);
-        const bool two = iterations - 2 * pairs == 2;
-        if (two)
-            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Load, next);
-        w.waitAll(buffers.back);
-        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Compute, at);
-        if (two) {
-            w.waitAll(other.back);
-            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Compute, next);
-        }
-        w.waitAll(buffers.back);
-        w.waitAll(other.back);
-        return true;
-    };
-    // `iterations` tiles of one shape (`tile`, at the loop's first position) as a loop whose iterations move
-    // the HBM addresses on by `steps`; false when the offsets do not fit the loop's registers. The padding
-    // is zeroed once, before it: each iteration's DMAs write the same bytes of the VMEM operands.
-    const auto loopTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
-        if (twoSets && iterations >= 3 && pipelineTiles(iterations, steps, tile))
-            return true;
-        if (iterations < 2 || !ProgramWriter::loopFits(iterations, steps.lhs) ||
-            !ProgramWriter::loopFits(iterations, steps.rhs) ||
-            !ProgramWriter::loopFits(iterations, steps.out))
-            return false;
-        zero(buffers);
-        w.beginLoop(iterations, steps.lhs, steps.out, {}, steps.rhs);
-        const TileBases bases{steps.lhs != 0 ? w.offset() : nullptr, steps.rhs != 0 ? w.offset3() : nullptr,
-                              w.offset2()};
-        emitTile(w, in, out, s, tile, buffers, bases, false);
-        w.endLoop();
-        return true;
-    };
-    if (loopBatches && loopTiles(s.B, batchSteps, first))
-        return;
     // Tiles written one by one, pipelined when there are two sets: each tile's loads go into the set the
     // previous tile does not use, then the previous tile is multiplied (`pending`). A set's padding is
     // zeroed when a tile of another shape comes to it.
@@ -274,12 +218,73 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         pending = Pending{tile, nextSet};
         nextSet ^= 1;
     };
-    // Before and after a loop over tiles: the tile in flight multiplied, the sets' padding unknown.
-    const auto aroundLoop = [&] {
+    // Before a loop over tiles: the tile in flight multiplied, the sets' padding unknown after it.
+    const auto beforeLoop = [&] {
         flush();
         zeroedFor[0].reset();
         zeroedFor[1].reset();
     };
+    // Pipelined: tile 0's loads before the loop; each iteration loads tile 2i + 1 into the other set,
+    // multiplies tile 2i, loads tile 2i + 2 into the first set and multiplies tile 2i + 1 (each set's
+    // result panels free once its previous write-back has left); the one or two tiles left after it.
+    const auto loopFits = [](std::int64_t iterations, TileSteps steps) {
+        return iterations >= 1 && ProgramWriter::loopFits(iterations, steps.lhs) &&
+               ProgramWriter::loopFits(iterations, steps.rhs) &&
+               ProgramWriter::loopFits(iterations, steps.out);
+    };
+    const auto pipelineTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
+        const std::int64_t pairs = (iterations - 1) / 2;
+        const TileSteps pair = times(steps, 2);
+        if (!loopFits(pairs, pair))
+            return false;
+        beforeLoop();
+        zero(buffers);
+        zero(other);
+        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Load);
+        w.beginLoop(pairs, pair.lhs, pair.out, {}, pair.rhs);
+        const TileBases bases{pair.lhs != 0 ? w.offset() : nullptr, pair.rhs != 0 ? w.offset3() : nullptr,
+                              w.offset2()};
+        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Load, steps);
+        w.waitAll(buffers.back);
+        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Compute);
+        emitTile(w, in, out, s, tile, buffers, bases, false, TilePhase::Load, pair);
+        w.waitAll(other.back);
+        emitTile(w, in, out, s, tile, other, bases, false, TilePhase::Compute, steps);
+        w.endLoop();
+        const TileSteps at = times(steps, 2 * pairs), next = times(steps, 2 * pairs + 1);
+        const bool two = iterations - 2 * pairs == 2;
+        if (two)
+            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Load, next);
+        w.waitAll(buffers.back);
+        emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Compute, at);
+        if (two) {
+            w.waitAll(other.back);
+            emitTile(w, in, out, s, tile, other, {}, false, TilePhase::Compute, next);
+        }
+        w.waitAll(buffers.back);
+        w.waitAll(other.back);
+        return true;
+    };
+    // `iterations` tiles of one shape (`tile`, at the loop's first position) as a loop whose iterations move
+    // the HBM addresses on by `steps`; false (nothing written, the tile in flight still in flight) when
+    // there are too few or the offsets do not fit the loop's registers. The padding is zeroed once, before
+    // it: each iteration's DMAs write the same bytes of the VMEM operands.
+    const auto loopTiles = [&](std::int64_t iterations, TileSteps steps, const DotTile& tile) {
+        if (twoSets && iterations >= 3 && pipelineTiles(iterations, steps, tile))
+            return true;
+        if (iterations < 2 || !loopFits(iterations, steps))
+            return false;
+        beforeLoop();
+        zero(buffers);
+        w.beginLoop(iterations, steps.lhs, steps.out, {}, steps.rhs);
+        const TileBases bases{steps.lhs != 0 ? w.offset() : nullptr, steps.rhs != 0 ? w.offset3() : nullptr,
+                              w.offset2()};
+        emitTile(w, in, out, s, tile, buffers, bases, false);
+        w.endLoop();
+        return true;
+    };
+    if (loopBatches && loopTiles(s.B, batchSteps, first))
+        return;
     // The tiles, batch by batch and N blocks by N blocks. In loop mode, when a tile has all of M, the full
     // groups of N blocks are a loop (the weights' and the results' addresses move on, the lhs rows stay);
     // else the full tiles along M are (the lhs rows' and the results' move on, the weights stay, re-read
@@ -291,7 +296,6 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                 s.N / 128 / first.nbc; // of full blocks only: the last may be narrower
             const auto d = static_cast<std::size_t>(s.r.free.front());
             const TileSteps steps{0, first.nbc * 128 * s.rs[d], first.nbc * 128 * out.elementBytes};
-            aroundLoop();
             if (loopTiles(groups, steps, DotTile{b, 1, 0, s.M, 0, first.nbc}))
                 nb0 = groups * first.nbc;
         }
@@ -303,7 +307,6 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                 const auto d =
                     static_cast<std::size_t>(s.l.free.front()); // rows are split: one free dimension
                 const TileSteps steps{first.mc * s.ls[d], 0, first.mc * s.N * out.elementBytes};
-                aroundLoop();
                 if (loopTiles(fullTiles, steps, DotTile{b, 1, 0, first.mc, nb0, blocks}))
                     m0 = fullTiles * first.mc;
             }

@@ -70,6 +70,49 @@ private slots:
                  (std::to_string(roomy) + " DMAs untiled, " + std::to_string(tight) + " tiled").c_str());
     }
 
+    // Two batches' tiles fit VMEM: the second batch's operands are on their way before the first batch's
+    // first matmul (pipelined), and the replay is faster than with room for one tile only; both exact.
+    void theNextBatchLoadsWhileTheMxuMultiplies()
+    {
+        const std::string text =
+            dotModule({8, 64, 96}, {8, 96, 80}, "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                      {8, 64, 80})
+                .toStdString();
+        const auto compiled = [&](std::int64_t vmem) {
+            CompileOptions o;
+            o.machine.vmemBytes = vmem;
+            auto module = parseModule(text, "case.mlir");
+            return compileModule(*module, o);
+        };
+        const auto loadsBeforeTheFirstMatmul = [](const CompiledModule& m) {
+            std::size_t loads = 0;
+            for (const auto& bundle : m.trace.chips.front().program.bundles)
+                for (const auto& insn : bundle.instructions) {
+                    if (insn.opcode == isa::Opcode::MxuMm)
+                        return loads;
+                    loads += insn.opcode == isa::Opcode::DmaStart ? 1 : 0;
+                }
+            return loads;
+        };
+        auto two = compiled(512 << 10), one = compiled(200 << 10); // tiles of 128 KiB
+        QVERIFY(two.ok() && one.ok());
+        QCOMPARE(loadsBeforeTheFirstMatmul(*one), std::size_t(2)); // its lhs rows and weights
+        QCOMPARE(loadsBeforeTheFirstMatmul(*two), std::size_t(4)); // and the next batch's
+        std::string failure;
+        CompileOptions roomy;
+        roomy.machine.vmemBytes = 512 << 10;
+        QVERIFY2(worstUlp(text, &failure, roomy) == 0, failure.c_str());
+        auto module = parseModule(text, "case.mlir");
+        const auto cycles = [&](const CompiledModule& m) {
+            auto r = sim::replayAndCheck(*module, m, false);
+            return r.ok() ? r->cycles : 0;
+        };
+        const auto pipelined = cycles(*two), serial = cycles(*one);
+        QVERIFY2(pipelined > 0 && pipelined < serial, (std::to_string(pipelined) + " cycles pipelined, " +
+                                                       std::to_string(serial) + " one at a time")
+                                                          .c_str());
+    }
+
     // Too little VMEM even for one tile: a located error that says what the smallest tile needs.
     void aDotWhoseSmallestTileDoesNotFitSaysWhy()
     {
