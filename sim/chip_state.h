@@ -49,6 +49,18 @@ private:
     std::array<Bitmap, 3> m_maps; // by isa::Space
 };
 
+// One matrix unit: its staged and active 128 x 128 weights, allocated by its first mxu.wpush that computes
+// values (128 KiB a chip that never uses the MXU, as most chips of a many-chip DMA program, or an MXU the
+// program leaves idle, does not pay for), and its result FIFO.
+struct MxuState
+{
+    std::vector<float> staging;
+    std::vector<float> active;
+    int stagedRows = 0;
+    bool weightsActive = false;
+    Ring<MxuResult> fifo; // a deque allocated a block per 4 KiB product
+};
+
 struct ChipState
 {
     int chip = 0;
@@ -58,13 +70,8 @@ struct ChipState
     std::bitset<isa::kVectorRegisters> vValid;
     std::vector<std::uint32_t> flags;
     SparseMemory hbm, vmem, smem;
-    // 128 x 128 weights each, allocated by a chip's first mxu.wpush that computes values: 128 KiB a chip
-    // that never uses the MXU (most chips of a many-chip DMA program) does not pay for.
-    std::vector<float> mxuStaging;
-    std::vector<float> mxuActive;
-    int stagedRows = 0;
-    bool weightsActive = false;
-    Ring<MxuResult> fifo; // a deque allocated a block per 4 KiB product
+    // By an instruction's mxu= operand; the trace validator keeps it below the machine's mxu_count.
+    std::array<MxuState, isa::kMaxMxus> mxus;
     Staleness stale; // timing-only mode
 
     SparseMemory& memory(isa::Space space)

@@ -37,30 +37,32 @@ Attempt CoreModel::stall(std::uint64_t cycle, StallReason reason, CauseKind kind
 Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
 {
     for (const DecodedInstruction& d : b.instructions) {
-        const int unit = static_cast<int>(d.unit);
-        if (d.occupancy > 0 && m_unitBusy[unit] > t) {
+        if (d.occupancy > 0 && busyUntil(d) > t) {
             const bool mxu = d.unit == isa::Unit::MxuWeights || d.unit == isa::Unit::MxuMatmul;
             return stall(t, mxu ? StallReason::MxuBusy : StallReason::UnitBusy, CauseKind::None, 0,
-                         m_unitBusy[unit]);
+                         busyUntil(d));
         }
         const isa::Instruction& insn = *d.insn;
         switch (insn.opcode) {
         case Opcode::MxuMm: {
-            // A pop in the same bundle frees its slot first (steady state: `mxu.mm v1 ; mxu.pop v2`);
-            // if that pop must wait, its own check below reports why.
-            const std::size_t freed = b.pops ? 1 : 0;
-            if (m_state.fifo.size() - std::min(freed, m_state.fifo.size()) >=
+            // A pop of the same MXU in the same bundle frees its slot first (steady state: `mxu.mm v1 ;
+            // mxu.pop v2`); if that pop must wait, its own check below reports why.
+            const auto& fifo = m_state.mxus[d.mxu].fifo;
+            const std::size_t freed = b.popMxu == d.mxu ? 1 : 0;
+            if (fifo.size() - std::min(freed, fifo.size()) >=
                 static_cast<std::size_t>(m_config.mxuResultFifoDepth))
                 return stall(t, StallReason::ResultFifoFull, CauseKind::None, 0, kNever);
             break;
         }
-        case Opcode::MxuPop:
-            if (m_state.fifo.empty())
+        case Opcode::MxuPop: {
+            const auto& fifo = m_state.mxus[d.mxu].fifo;
+            if (fifo.empty())
                 throw SimFault{"mxu.pop with an empty result FIFO and no mxu.mm in flight"};
-            if (m_state.fifo.front().ready > t)
-                return stall(t, StallReason::ResultFifoEmpty, CauseKind::Instruction,
-                             m_state.fifo.front().producer, m_state.fifo.front().ready);
+            if (fifo.front().ready > t)
+                return stall(t, StallReason::ResultFifoEmpty, CauseKind::Instruction, fifo.front().producer,
+                             fifo.front().ready);
             break;
+        }
         case Opcode::DmaStart: {
             const auto engine = static_cast<int>(insn.operands[4].present() ? insn.operands[4].value : 0);
             if (engine >= 0 && engine < m_config.dmaEngines && m_dma.queueFull(m_state.chip, engine))
@@ -216,7 +218,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             m_vProducer[d.writesV] = seq;
         }
         if (d.occupancy > 0)
-            m_unitBusy[static_cast<int>(d.unit)] = t + d.occupancy;
+            busyUntil(d) = t + d.occupancy;
     }
     if (m_writes.mxuPush) {
         m_writes.mxuPush->ready = t + m_config.latMxuMatmul;

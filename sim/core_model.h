@@ -68,6 +68,14 @@ private:
     std::array<std::uint32_t, isa::kScalarRegisters> m_sProducer{};
     std::array<std::uint32_t, isa::kVectorRegisters> m_vProducer{};
     std::uint64_t m_unitBusy[kUnitCount] = {};
+    // Each MXU's weight path and LHS stream are busy on their own (the MXU units' entries above stay 0).
+    std::array<std::array<std::uint64_t, 2>, isa::kMaxMxus> m_mxuBusy{};
+    std::uint64_t& busyUntil(const DecodedInstruction& d)
+    {
+        if (d.unit == isa::Unit::MxuWeights || d.unit == isa::Unit::MxuMatmul)
+            return m_mxuBusy[d.mxu][d.unit == isa::Unit::MxuMatmul ? 1 : 0];
+        return m_unitBusy[static_cast<int>(d.unit)];
+    }
 
     // The pending bundle's stall bookkeeping.
     std::uint64_t m_eligibleSince = 0;

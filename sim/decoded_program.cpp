@@ -3,6 +3,8 @@
 #include "execute.h"
 #include "isa/register_use.h"
 
+#include <algorithm>
+
 namespace xps::sim {
 
 std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa::MachineConfig& config)
@@ -32,7 +34,14 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
                              insn.operands[0].reg == d.writesV;
             d.scalarAlu = isScalarAluOp(insn);
             db.unitCycles[static_cast<std::size_t>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
-            db.pops = db.pops || insn.opcode == isa::Opcode::MxuPop;
+            if (info.slot == isa::SlotKind::MatrixPush || info.slot == isa::SlotKind::MatrixPop) {
+                // The mxu= operand is the last one; the trace validator keeps it below mxu_count.
+                const isa::Operand& which = insn.operands[static_cast<std::size_t>(info.operandCount - 1)];
+                d.mxu = static_cast<std::uint8_t>(
+                    which.present() ? std::clamp<std::int64_t>(which.value, 0, isa::kMaxMxus - 1) : 0);
+            }
+            if (insn.opcode == isa::Opcode::MxuPop)
+                db.popMxu = d.mxu;
             db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == isa::Opcode::MxuMm ||
                                 insn.opcode == isa::Opcode::MxuPop || insn.opcode == isa::Opcode::DmaStart ||
                                 insn.opcode == isa::Opcode::SyncWait;

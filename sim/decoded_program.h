@@ -22,6 +22,7 @@ struct DecodedInstruction
     std::uint32_t latency = 1;   // cycles until the result is usable
     std::uint32_t occupancy = 0; // cycles its unit stays busy (0: pipelined)
     isa::Unit unit = isa::Unit::Control;
+    std::uint8_t mxu = 0; // an MXU instruction's MXU (its mxu= operand)
     // A vector or cross-lane op whose only effect, when values are not computed, is to write vd: in
     // timing-only mode the core model marks vd written once every source register is valid.
     bool onlyWritesVd = false;
@@ -33,7 +34,7 @@ struct DecodedBundle
     std::vector<DecodedInstruction> instructions;
     std::uint32_t readsS = 0;
     std::uint32_t readsV = 0;
-    bool pops = false; // holds an mxu.pop
+    int popMxu = -1; // the MXU an mxu.pop in it pops, or -1
     // Holds an instruction with a check beyond operand readiness (a unit with occupancy, the MXU FIFO, a
     // DMA queue, a flag): most bundles hold none, and the core model skips those checks for them.
     bool hasIssueChecks = false;

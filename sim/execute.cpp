@@ -157,14 +157,14 @@ void commitMemoryAndMxu(ChipState& state, PendingWrites& writes)
 {
     for (const auto& w : writes.m_memory)
         state.memory(w.space).write(w.address, {writes.m_bytes.data() + w.offset, w.size});
-    if (writes.mxuPop)
-        state.fifo.pop_front();
+    if (writes.popMxu >= 0)
+        state.mxus[static_cast<std::size_t>(writes.popMxu)].fifo.pop_front();
     if (writes.mxuPush)
-        state.fifo.push_back(std::move(*writes.mxuPush));
+        state.mxus[static_cast<std::size_t>(writes.pushMxu)].fifo.push_back(std::move(*writes.mxuPush));
     writes.m_memory.clear();
     writes.m_bytes.clear();
     writes.mxuPush.reset();
-    writes.mxuPop = false;
+    writes.popMxu = -1;
 }
 
 } // namespace xps::sim

@@ -40,7 +40,8 @@ public:
     }
 
     std::optional<MxuResult> mxuPush; // mxu.mm product; `ready` and `producer` set by the core model
-    bool mxuPop = false;
+    int pushMxu = 0;                  // the MXU whose FIFO it enters
+    int popMxu = -1;                  // an mxu.pop's MXU, or -1
 
     // What commit() does inline: the register writes. True if memory writes or MXU FIFO changes are pending.
     bool commitRegisters(ChipState& state)
@@ -57,7 +58,7 @@ public:
         }
         m_scalarCount = 0;
         m_vectorCount = 0;
-        return !m_memory.empty() || mxuPush || mxuPop;
+        return !m_memory.empty() || mxuPush || popMxu >= 0;
     }
 
 private:

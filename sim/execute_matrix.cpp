@@ -11,6 +11,12 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
                    PendingWrites& writes)
 {
     constexpr int D = isa::kMxuDim;
+    // Every MXU opcode's last operand names its MXU (default 0); the trace validator bounds it.
+    const isa::Operand& which = insn.operands[insn.opcode == isa::Opcode::MxuWCommit ? 0 : 1];
+    const int index = which.present() ? static_cast<int>(which.value) : 0;
+    if (index < 0 || index >= isa::kMaxMxus)
+        throw SimFault{"mxu=" + std::to_string(index) + " names no MXU"};
+    MxuState& mxu = state.mxus[static_cast<std::size_t>(index)];
     switch (insn.opcode) {
     case isa::Opcode::MxuWPush:
     case isa::Opcode::MxuWPushT: {
@@ -19,54 +25,55 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
         // at a time becomes the [K, N] weights.
         const bool columns = insn.opcode == isa::Opcode::MxuWPushT;
         const VReg& pushed = vectorOperand(state, insn.operands[0]);
-        if (state.stagedRows + isa::kSublanes > D)
+        if (mxu.stagedRows + isa::kSublanes > D)
             throw SimFault{columns ? "mxu.wpush.t beyond 128 staged weight columns: commit with mxu.wcommit "
                                      "after 16 pushes"
                                    : "mxu.wpush beyond 128 staged weight rows: commit with mxu.wcommit after "
                                      "16 pushes"};
         if (options.computeVectors) {
-            state.mxuStaging.resize(D * D); // no-op once allocated
+            mxu.staging.resize(D * D); // no-op once allocated
             for (int r = 0; r < isa::kSublanes; ++r)
                 for (int lane = 0; lane < D; ++lane) {
-                    const int row = columns ? lane : state.stagedRows + r,
-                              column = columns ? state.stagedRows + r : lane;
-                    state.mxuStaging[static_cast<std::size_t>(row * D + column)] =
+                    const int row = columns ? lane : mxu.stagedRows + r,
+                              column = columns ? mxu.stagedRows + r : lane;
+                    mxu.staging[static_cast<std::size_t>(row * D + column)] =
                         std::bit_cast<float>(pushed[static_cast<std::size_t>(r * D + lane)]);
                 }
         }
-        state.stagedRows += isa::kSublanes;
+        mxu.stagedRows += isa::kSublanes;
         return;
     }
     case isa::Opcode::MxuWCommit:
-        if (state.stagedRows != D)
-            throw SimFault{"mxu.wcommit with " + std::to_string(state.stagedRows) +
+        if (mxu.stagedRows != D)
+            throw SimFault{"mxu.wcommit with " + std::to_string(mxu.stagedRows) +
                            " staged weight rows: 16 mxu.wpush (128 rows) must precede it"};
-        std::swap(state.mxuActive, state.mxuStaging);
-        state.stagedRows = 0;
-        state.weightsActive = true;
+        std::swap(mxu.active, mxu.staging);
+        mxu.stagedRows = 0;
+        mxu.weightsActive = true;
         return;
     case isa::Opcode::MxuMm: {
         const VReg& lhs = vectorOperand(state, insn.operands[0]);
-        if (!state.weightsActive)
+        if (!mxu.weightsActive)
             throw SimFault{"mxu.mm before any weights were committed (mxu.wcommit)"};
         // The product is computed straight into the FIFO entry to be pushed. Registers hold f32 bit
         // patterns; BLAS reads and writes them as floats through pointers it only sees from outside this
         // translation unit (the same bytes, no conversion): copying each 4 KiB operand in and out cost a
         // sixth of an MXU-bound replay.
         MxuResult& result = writes.mxuPush.emplace(); // zeroed: what timing-only mode leaves in it
+        writes.pushMxu = index;
         if (options.computeVectors) {
-            state.mxuActive.resize(D * D); // allocated by the pushes that committed it; a compare here
-            blas::sgemm(isa::kSublanes, D, D, reinterpret_cast<const float*>(lhs.data()),
-                        state.mxuActive.data(), reinterpret_cast<float*>(result.value.data()));
+            mxu.active.resize(D * D); // allocated by the pushes that committed it; a compare here
+            blas::sgemm(isa::kSublanes, D, D, reinterpret_cast<const float*>(lhs.data()), mxu.active.data(),
+                        reinterpret_cast<float*>(result.value.data()));
         }
         return;
     }
     case isa::Opcode::MxuPop:
-        if (state.fifo.empty())
+        if (mxu.fifo.empty())
             throw SimFault{"mxu.pop with an empty result FIFO"};
         if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
-            *out = state.fifo.front().value;
-        writes.mxuPop = true;
+            *out = mxu.fifo.front().value;
+        writes.popMxu = index;
         return;
     default: return;
     }

@@ -41,9 +41,12 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
         out << "\nchip " << c << ": " << s.bundles << " bundles, " << s.instructions << " instructions, "
             << (s.halted ? "halted at cycle " + std::to_string(s.haltCycle) : std::string("did not halt"))
             << "\n";
+        // Of all the core's MXUs: busy cycles are summed over them.
+        const double mxus = static_cast<double>(m.mxuCount);
         out << "  MXU utilization:            "
-            << percent(static_cast<double>(s.unitBusyCycles[static_cast<int>(isa::Unit::MxuMatmul)]), cycles)
-            << "\n";
+            << percent(static_cast<double>(s.unitBusyCycles[static_cast<int>(isa::Unit::MxuMatmul)]),
+                       cycles * mxus)
+            << (m.mxuCount > 1 ? "  (of " + std::to_string(m.mxuCount) + " MXUs)" : std::string()) << "\n";
         const double hbmPeak = m.bytesPerCycle(m.hbmBandwidthGBs) * cycles;
         out << "  HBM bandwidth utilization:  " << percent(static_cast<double>(r.dma[c].hbmBytes), hbmPeak)
             << "  (" << text::formatBytes(r.dma[c].hbmBytes) << " moved)\n";
@@ -51,10 +54,13 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
         for (int u = 0; u < sim::kUnitCount; ++u) {
             if (s.unitBusyCycles[u] == 0)
                 continue;
-            std::snprintf(line, sizeof line, "    %-16s %s  (%llu cycles)\n",
-                          std::string(isa::unitName(static_cast<isa::Unit>(u))).c_str(),
-                          percent(static_cast<double>(s.unitBusyCycles[u]), cycles).c_str(),
-                          static_cast<unsigned long long>(s.unitBusyCycles[u]));
+            const auto unit = static_cast<isa::Unit>(u);
+            const bool perMxu =
+                unit == isa::Unit::MxuWeights || unit == isa::Unit::MxuMatmul || unit == isa::Unit::MxuResult;
+            std::snprintf(
+                line, sizeof line, "    %-16s %s  (%llu cycles)\n", std::string(isa::unitName(unit)).c_str(),
+                percent(static_cast<double>(s.unitBusyCycles[u]), cycles * (perMxu ? mxus : 1.0)).c_str(),
+                static_cast<unsigned long long>(s.unitBusyCycles[u]));
             out << line;
         }
         std::uint64_t stalled = 0;

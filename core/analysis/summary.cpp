@@ -110,6 +110,7 @@ private:
             }
             const std::size_t slot = slotFor(chip, r, stack);
             RegionSummary& s = m_out[slot];
+            s.mxus = static_cast<std::uint64_t>(m_replay.trace.machine.mxuCount);
             ++s.instances;
             s.cycles += r.exit - r.enter;
             open.push_back(r);
@@ -192,8 +193,9 @@ Summary summarize(const ReplayView& replay)
         std::copy(std::begin(st.stallCycles), std::end(st.stallCycles), cs.stallCycles);
         for (int r = 0; r < events::kStallReasonCount; ++r)
             s.stallCycles[r] += st.stallCycles[r];
-        cs.mxuUtilization =
-            static_cast<double>(st.unitBusyCycles[static_cast<int>(isa::Unit::MxuMatmul)]) / cycles;
+        // Of all the core's MXUs: their busy cycles are summed.
+        cs.mxuUtilization = static_cast<double>(st.unitBusyCycles[static_cast<int>(isa::Unit::MxuMatmul)]) /
+                            (cycles * static_cast<double>(m.mxuCount));
         cs.hbmBytes = hbmBytes[c];
         cs.hbmUtilization = static_cast<double>(cs.hbmBytes) / (hbmPerCycle * cycles);
         s.mxuUtilization += cs.mxuUtilization / static_cast<double>(replay.chips.size());

@@ -46,9 +46,13 @@ struct RegionSummary
     std::uint64_t cycles = 0; // sum over instances of (exit - enter)
     std::uint64_t bundles = 0;
     std::uint64_t stallCycles[events::kStallReasonCount] = {};
-    std::uint64_t mxuBusyCycles = 0;
-    std::uint64_t dmaBytes = 0; // issued from within the region
-    double mxuUtilization() const { return cycles ? static_cast<double>(mxuBusyCycles) / static_cast<double>(cycles) : 0.0; }
+    std::uint64_t mxuBusyCycles = 0; // summed over the core's MXUs
+    std::uint64_t mxus = 1;          // the machine's mxu_count
+    std::uint64_t dmaBytes = 0;      // issued from within the region
+    double mxuUtilization() const
+    {
+        return cycles ? static_cast<double>(mxuBusyCycles) / static_cast<double>(cycles * mxus) : 0.0;
+    }
     std::uint64_t totalStallCycles() const;
 };
 

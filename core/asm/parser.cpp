@@ -375,13 +375,16 @@ isa::Instruction parseInstruction(TokenCursor& c, const Scope& scope)
                                                   ") of " + std::string(op.mnemonic)};
         insn.operands[static_cast<std::size_t>(i)] = parseOperand(c, scope, specs[i], op);
     }
-    // keyword operands: `, name=value` in any order
-    while (!atInstructionEnd(c)) {
+    // keyword operands: `, name=value` in any order (the first without its comma when there are no
+    // positional operands: `mxu.wcommit mxu=1`)
+    for (bool first = true; !atInstructionEnd(c); first = false) {
         const Token& sep = c.peek();
-        if (!sep.is(','))
+        const bool bare = first && positional == 0 && sep.kind == Token::Kind::Identifier;
+        if (!bare && !sep.is(','))
             throw ParseError{sep.column, "expected ';' or end of line after " + std::string(op.mnemonic) +
                                              " operands, found " + describe(sep)};
-        c.next();
+        if (!bare)
+            c.next();
         const Token key = c.next();
         std::vector<std::string_view> keywords;
         for (const auto& s : specs)

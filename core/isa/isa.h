@@ -19,6 +19,7 @@ inline constexpr int kVectorElements = kSublanes * kLanes; // 32-bit elements pe
 inline constexpr int kVectorBytes = kVectorElements * 4;   // 4 KiB
 inline constexpr int kMxuDim = 128;                        // systolic array is kMxuDim x kMxuDim
 inline constexpr int kMaxOperands = 12;
+inline constexpr int kMaxMxus = 16; // mxu_count's upper bound
 
 // The kind of bundle slot an instruction occupies. A bundle has two scalar, two vector and one of each
 // other slot; the assembler places instructions and reports a conflict when a kind is over-subscribed.

@@ -1,5 +1,7 @@
 #include "isa/machine_config.h"
 
+#include "isa/isa.h"
+
 #include "util/text.h"
 
 #include <array>
@@ -67,6 +69,7 @@ const std::array kRows = {
     Row{{"occ_mxu_matmul", "mxu", "cycles", "cycles an mxu.mm occupies the LHS stream (8 rows, one per cycle)", kAssumption, 1, 1 << 20}, &MachineConfig::occMxuMatmul},
     Row{{"lat_mxu_pop", "mxu", "cycles", "result pop latency", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuPop},
     Row{{"mxu_result_fifo_depth", "mxu", "entries", "results (8 x 128 each) the MXU result FIFO holds; mxu.mm stalls when full", kAssumption, 1, 4096}, &MachineConfig::mxuResultFifoDepth},
+    Row{{"mxu_count", "mxu", "MXUs", "matrix units per core, each with its own staged and active weights, result FIFO and occupancy; an mxu.* instruction names one with mxu=", "xpu-v1: one MXU (TPU v4 has 4 per TensorCore: Cloud TPU v4 documentation)", 1, kMaxMxus}, &MachineConfig::mxuCount},
 
     Row{{"dma_engines", "dma", "engines", "DMA engines (independent FIFO queues) per chip", kAssumption, 1, 256}, &MachineConfig::dmaEngines},
     Row{{"dma_queue_depth", "dma", "descriptors", "descriptors an engine's queue holds; dma.start stalls when full", kAssumption, 1, 65536}, &MachineConfig::dmaQueueDepth},

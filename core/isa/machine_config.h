@@ -58,6 +58,7 @@ struct MachineConfig
     std::int64_t occMxuMatmul = 8;
     std::int64_t latMxuPop = 1;
     std::int64_t mxuResultFifoDepth = 16;
+    std::int64_t mxuCount = 1; // MXUs per core, each with its own weights, FIFO and occupancy
     // DMA and interconnect
     std::int64_t dmaEngines = 4;
     std::int64_t dmaQueueDepth = 16;

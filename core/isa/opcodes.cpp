@@ -25,6 +25,8 @@ constexpr OperandSpec value{OperandKind::SRegOrImm, "value"};
 constexpr OperandSpec stride{OperandKind::SRegOrImm, "stride"};
 constexpr OperandSpec region{OperandKind::Region, "name"};
 constexpr OperandSpec remoteChip{OperandKind::SRegOrImm, "chip", true, -1};
+// Which of the core's MXUs (mxu_count) an MXU instruction acts on; each has its own weights and FIFO.
+constexpr OperandSpec mxu{OperandKind::Imm, "mxu", true, 0};
 
 struct Row
 {
@@ -115,11 +117,11 @@ constexpr OpcodeInfo kTable[] = {
     make({O::VSt, "vst", S::VectorStore, U::VectorStore, {vs, addr}, "lat_vector_store", "", "4 KiB of VMEM at addr = vs"}),
     make({O::VStS, "vst.s", S::VectorStore, U::VectorStore, {vs, addr, stride}, "lat_vector_store", "", "512 B of VMEM at addr + r * stride = row r of vs"}),
 
-    make({O::MxuWPush, "mxu.wpush", S::MatrixPush, U::MxuWeights, {va}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight rows (va) into the staging buffer; 16 pushes stage 128 x 128"}),
-    make({O::MxuWPushT, "mxu.wpush.t", S::MatrixPush, U::MxuWeights, {va}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight columns, transposed: row r of va becomes column 8p + r of the staged weights (p: pushes so far), as a transposed-rhs matmul loads them"}),
-    make({O::MxuWCommit, "mxu.wcommit", S::MatrixPush, U::MxuWeights, {}, "lat_mxu_wcommit", "occ_mxu_wcommit", "the staged weights become the active weights (staging is cleared)"}),
-    make({O::MxuMm, "mxu.mm", S::MatrixPush, U::MxuMatmul, {va}, "lat_mxu_matmul", "occ_mxu_matmul", "stream 8 rows of va (8 x 128) through the active weights W; push va x W (8 x 128, f32) to the result FIFO"}),
-    make({O::MxuPop, "mxu.pop", S::MatrixPop, U::MxuResult, {vd}, "lat_mxu_pop", "", "vd = oldest result in the FIFO; waits while it is empty"}),
+    make({O::MxuWPush, "mxu.wpush", S::MatrixPush, U::MxuWeights, {va, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight rows (va) into MXU mxu's staging buffer; 16 pushes stage 128 x 128"}),
+    make({O::MxuWPushT, "mxu.wpush.t", S::MatrixPush, U::MxuWeights, {va, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight columns, transposed: row r of va becomes column 8p + r of the staged weights (p: pushes so far), as a transposed-rhs matmul loads them"}),
+    make({O::MxuWCommit, "mxu.wcommit", S::MatrixPush, U::MxuWeights, {mxu}, "lat_mxu_wcommit", "occ_mxu_wcommit", "MXU mxu's staged weights become its active weights (staging is cleared)"}),
+    make({O::MxuMm, "mxu.mm", S::MatrixPush, U::MxuMatmul, {va, mxu}, "lat_mxu_matmul", "occ_mxu_matmul", "stream 8 rows of va (8 x 128) through MXU mxu's active weights W; push va x W (8 x 128, f32) to its result FIFO"}),
+    make({O::MxuPop, "mxu.pop", S::MatrixPop, U::MxuResult, {vd, mxu}, "lat_mxu_pop", "", "vd = oldest result in MXU mxu's FIFO; waits while it is empty"}),
 
     make({O::XluRSum, "xlu.rsum.f32", S::CrossLane, U::CrossLane, {vd, va}, "lat_xlu", "occ_xlu", "every lane of row r of vd = sum of row r of va (f32, pairwise tree order)"}),
     make({O::XluRMax, "xlu.rmax.f32", S::CrossLane, U::CrossLane, {vd, va}, "lat_xlu", "occ_xlu", "every lane of row r of vd = max of row r of va"}),

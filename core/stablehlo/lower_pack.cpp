@@ -138,7 +138,15 @@ bool BundlePacker::add(const std::string& text)
         p.atLeast = std::max(p.atLeast, m_sRead[use.writesS]);
     }
     const auto unit = static_cast<std::size_t>(info.unit);
-    p.ready = std::max(p.ready, m_unitFree[unit]);
+    const bool onMxu = info.slot == isa::SlotKind::MatrixPush || info.slot == isa::SlotKind::MatrixPop;
+    // The mxu= operand is an MXU opcode's last (default 0).
+    const isa::Operand& which = insn.operands[static_cast<std::size_t>(std::max(info.operandCount - 1, 0))];
+    MxuTrack& mxu = m_mxus[static_cast<std::size_t>(
+        onMxu && which.present() ? std::clamp<std::int64_t>(which.value, 0, isa::kMaxMxus - 1) : 0)];
+    int& unitFree = info.unit == Unit::MxuWeights  ? mxu.unitFree[0]
+                    : info.unit == Unit::MxuMatmul ? mxu.unitFree[1]
+                                                   : m_unitFree[unit];
+    p.ready = std::max(p.ready, unitFree);
 
     // VMEM: the 4 KiB pages the access touches, in order with the other accesses that touch them.
     const bool isLoad = insn.opcode == Opcode::VLd, isStore = insn.opcode == Opcode::VSt;
@@ -161,25 +169,25 @@ bool BundlePacker::add(const std::string& text)
     std::uint64_t matmulNumber = 0, popNumber = 0;
     switch (insn.opcode) {
     case Opcode::MxuWPush:
-    case Opcode::MxuWPushT: require(p, std::max(m_lastCommit, m_lastPush)); break;
-    case Opcode::MxuWCommit: require(p, std::max({m_lastPush, m_lastMatmul, m_lastCommit})); break;
+    case Opcode::MxuWPushT: require(p, std::max(mxu.lastCommit, mxu.lastPush)); break;
+    case Opcode::MxuWCommit: require(p, std::max({mxu.lastPush, mxu.lastMatmul, mxu.lastCommit})); break;
     case Opcode::MxuMm: {
-        matmulNumber = m_matmuls++;
-        require(p, std::max(m_lastMatmul, m_lastCommit));
-        p.ready = std::max(p.ready, m_commitReady);
+        matmulNumber = mxu.matmuls++;
+        require(p, std::max(mxu.lastMatmul, mxu.lastCommit));
+        p.ready = std::max(p.ready, mxu.commitReady);
         // Room in the result FIFO: the pop `depth` places back must have been issued.
         const auto depth =
             static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.mxuResultFifoDepth, 1));
         if (matmulNumber >= depth)
-            for (const auto& [number, bundle] : m_popBundles)
+            for (const auto& [number, bundle] : mxu.popBundles)
                 if (number == matmulNumber - depth)
                     require(p, bundle);
         break;
     }
     case Opcode::MxuPop: {
-        popNumber = m_pops++;
-        require(p, m_lastPop);
-        for (const auto& [number, bundle] : m_matmulBundles)
+        popNumber = mxu.pops++;
+        require(p, mxu.lastPop);
+        for (const auto& [number, bundle] : mxu.matmulBundles)
             if (number == popNumber) {
                 require(p, bundle);
                 p.ready = std::max(p.ready, bundle + m_latency[static_cast<std::size_t>(Opcode::MxuMm)]);
@@ -220,27 +228,27 @@ bool BundlePacker::add(const std::string& text)
         m_sReady[use.writesS] = at + latency(insn);
     }
     if (occupancy(insn) > 0)
-        m_unitFree[unit] = std::max(m_unitFree[unit], at + occupancy(insn));
+        unitFree = std::max(unitFree, at + occupancy(insn));
     for (std::uint64_t page = firstPage; (isLoad || isStore) && page <= lastPage; ++page) {
         PageUse& u = m_pages[pageKey(insn.operands[1], page)];
         (isStore ? u.lastStore : u.lastLoad) = std::max(isStore ? u.lastStore : u.lastLoad, at);
     }
     switch (insn.opcode) {
     case Opcode::MxuWPush:
-    case Opcode::MxuWPushT: m_lastPush = std::max(m_lastPush, at); break;
+    case Opcode::MxuWPushT: mxu.lastPush = std::max(mxu.lastPush, at); break;
     case Opcode::MxuWCommit:
-        m_lastCommit = at;
-        m_commitReady = at + latency(insn);
+        mxu.lastCommit = at;
+        mxu.commitReady = at + latency(insn);
         break;
     case Opcode::MxuMm:
-        m_lastMatmul = at;
-        m_matmulBundles.emplace_back(matmulNumber, at);
+        mxu.lastMatmul = at;
+        mxu.matmulBundles.emplace_back(matmulNumber, at);
         break;
     case Opcode::MxuPop:
-        m_lastPop = at;
-        m_popBundles.emplace_back(popNumber, at);
-        while (!m_matmulBundles.empty() && m_matmulBundles.front().first <= popNumber)
-            m_matmulBundles.pop_front();
+        mxu.lastPop = at;
+        mxu.popBundles.emplace_back(popNumber, at);
+        while (!mxu.matmulBundles.empty() && mxu.matmulBundles.front().first <= popNumber)
+            mxu.matmulBundles.pop_front();
         break;
     default: break;
     }
@@ -263,10 +271,13 @@ std::vector<std::string> BundlePacker::flush()
     m_sReady.fill(0);
     m_unitFree.fill(0);
     m_pages.clear();
-    m_matmulBundles.clear();
-    m_popBundles.clear();
-    m_lastMatmul = m_lastPop = m_lastPush = m_lastCommit = -1;
-    m_commitReady = 0;
+    for (MxuTrack& mxu : m_mxus) {
+        mxu.matmulBundles.clear();
+        mxu.popBundles.clear();
+        mxu.lastMatmul = mxu.lastPop = mxu.lastPush = mxu.lastCommit = -1;
+        mxu.commitReady = 0;
+        mxu.unitFree.fill(0);
+    }
     return lines;
 }
 

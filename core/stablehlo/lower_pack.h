@@ -68,11 +68,17 @@ private:
     std::array<int, isa::kScalarRegisters> m_sWrite{}, m_sReady{}, m_sRead{};
     std::array<int, 32> m_unitFree{}; // by unit: the bundle from which it takes another instruction
     std::unordered_map<std::uint64_t, PageUse> m_pages; // 4 KiB VMEM pages touched in the window
-    // MXU: every matmul and pop in program order since the start; those still in the window carry bundles.
-    std::uint64_t m_matmuls = 0, m_pops = 0;
-    std::deque<std::pair<std::uint64_t, int>> m_matmulBundles; // (matmul number, bundle), not yet popped
-    std::deque<std::pair<std::uint64_t, int>> m_popBundles;    // (pop number, bundle) in the window
-    int m_lastMatmul = -1, m_lastPop = -1, m_lastPush = -1, m_lastCommit = -1, m_commitReady = 0;
+    // One MXU's state, in program order: its instructions depend on each other, never on another MXU's.
+    struct MxuTrack
+    {
+        // Every matmul and pop since the start; those still in the window carry bundles.
+        std::uint64_t matmuls = 0, pops = 0;
+        std::deque<std::pair<std::uint64_t, int>> matmulBundles; // (matmul number, bundle), not yet popped
+        std::deque<std::pair<std::uint64_t, int>> popBundles;    // (pop number, bundle) in the window
+        int lastMatmul = -1, lastPop = -1, lastPush = -1, lastCommit = -1, commitReady = 0;
+        std::array<int, 2> unitFree{}; // the weight path's and the LHS stream's (occupancy)
+    };
+    std::array<MxuTrack, isa::kMaxMxus> m_mxus;
 };
 
 } // namespace xps::shlo::lower

@@ -119,6 +119,10 @@ private:
                 report(at, name() + " " + std::to_string(o.value) +
                                " does not exist: the machine has dma_engines=" +
                                std::to_string(m_machine.dmaEngines));
+            if (spec.name == "mxu" && (o.value < 0 || o.value >= m_machine.mxuCount))
+                report(at, name() + " " + std::to_string(o.value) +
+                               " does not exist: the machine has mxu_count=" +
+                               std::to_string(m_machine.mxuCount));
             if (spec.name == "chip" && (o.value < -1 || o.value >= m_machine.chips))
                 report(at, name() + " " + std::to_string(o.value) + " does not exist: the machine has " +
                                std::to_string(m_machine.chips) + " chip(s)");

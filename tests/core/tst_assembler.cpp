@@ -261,6 +261,9 @@ start:
         QTest::newRow("dma engine")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, engine=9")
             << QByteArray("k.xasm:1:1: dma.start engine 9 does not exist: the machine has dma_engines=4");
+        QTest::newRow("mxu index")
+            << QByteArray("mxu.mm v1, mxu=1")
+            << QByteArray("k.xasm:1:1: mxu.mm mxu 1 does not exist: the machine has mxu_count=1");
         QTest::newRow("dma route")
             << QByteArray("dma.start vmem[0], hbm[0], 64, 0, route=2")
             << QByteArray(

@@ -3,6 +3,7 @@
 #include "sim/sim_support.h"
 
 #include "analysis/residuals.h"
+#include "analysis/summary.h"
 #include "analysis/unit_intervals.h"
 #include "isa/topology.h"
 #include "trace/trace_io.h"
@@ -386,6 +387,47 @@ private slots:
         const auto waits = r->store.syncWaits();
         QCOMPARE(waits.size(), std::size_t(1));
         QCOMPARE(waits[0].satisfiedBy, std::int64_t(-1));
+    }
+
+    void severalMxusWorkInParallel()
+    {
+        // Two MXUs: weights of ones on MXU 0, twos on MXU 1, pushed alternately through the one push slot.
+        std::string source = ".machine mxu_count=2\n.init v1, const_f32, 1.0\n.init v3, const_f32, 2.0\n";
+        for (int i = 0; i < 16; ++i)
+            source += "mxu.wpush v1\nmxu.wpush v3, mxu=1\n";
+        source += "mxu.wcommit\nmxu.wcommit mxu=1\nmxu.mm v1\nmxu.mm v1, mxu=1\n";
+        // Each FIFO is its own: MXU 1's product is popped first.
+        source += "mxu.pop v5, mxu=1\nmxu.pop v4\nhalt\n";
+        auto r = test::replaySource(source);
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto b = bundles(*r);
+        // Each weight path is busy 8 cycles a push, on its own: MXU 1's first push does not wait for
+        // MXU 0's, and the 32 pushes take as long as 16 on one MXU (push p of MXU m at 8p + m).
+        QCOMPARE(atPc(b, 1)->cycle, std::uint64_t(1));
+        QCOMPARE(atPc(b, 2)->cycle, std::uint64_t(8));
+        QCOMPARE(atPc(b, 2)->reason, events::StallReason::MxuBusy);
+        QCOMPARE(atPc(b, 31)->cycle, std::uint64_t(8 * 15 + 1));
+        // The two matmuls stream side by side: the second issues the cycle after the first.
+        QCOMPARE(atPc(b, 35)->cycle, atPc(b, 34)->cycle + 1);
+        QCOMPARE(atPc(b, 36)->cycle, atPc(b, 35)->cycle + 136); // MXU 1's product, lat_mxu_matmul
+        std::vector<float> ones(1024), twos(1024);
+        std::memcpy(ones.data(), r->result.finalState[0].v[4].data(), 4096);
+        std::memcpy(twos.data(), r->result.finalState[0].v[5].data(), 4096);
+        QCOMPARE(ones[7], 128.0f);
+        QCOMPARE(twos[7], 256.0f);
+        // Utilization is of both MXUs: two 8-cycle streams over the run, out of twice its cycles.
+        const auto summary = analysis::summarize(
+            analysis::ReplayView{r->trace, r->store, r->result.totalCycles, r->result.chips});
+        QCOMPARE(summary.chips[0].mxuUtilization, 16.0 / (2.0 * static_cast<double>(r->result.totalCycles)));
+        // A pop of an MXU that was given nothing to multiply is a fault, whatever the other MXU holds.
+        std::string wrong = ".machine mxu_count=2\n.init v1, const_f32, 1.0\n";
+        for (int i = 0; i < 16; ++i)
+            wrong += "mxu.wpush v1\n";
+        auto empty = test::replaySource(wrong + "mxu.wcommit\nmxu.mm v1\nmxu.pop v2, mxu=1\nhalt\n");
+        QCOMPARE(empty->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(
+            test::faultText(*empty).ends_with("mxu.pop with an empty result FIFO and no mxu.mm in flight"),
+            test::faultText(*empty).c_str());
     }
 
     void resultFifoFullWithAPopInTheSameBundle()
