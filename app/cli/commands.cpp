@@ -97,7 +97,7 @@ commands:
                              into an xpu-v1 trace: one region per op, the .mlir line on every bundle;
                              kernels are unrolled, and written as counted loops when the unrolled
                              program outgrows instruction memory (--loops auto; always, never force)
-  check MODEL.mlir... [--json] [--engine replay|reference] [--loops auto|always|never]
+  check MODEL.mlir... [--json] [--engine replay|reference] [--machine M.json] [--loops auto|always|never]
                              compile the module, replay it in full mode and evaluate every check it
                              carries on the replayed tensors (custom_call @check.expect_close /
                              expect_almost_eq / expect_eq / eq, and the check dialect of StableHLO's

@@ -111,6 +111,14 @@ int runCheck(const std::vector<std::string>& args, Streams io)
                                           ? std::string("check: --loops needs auto, always or never")
                                           : "check: --loops takes auto, always or never, not '" + mode + "'");
             options.loops = *loops;
+        } else if (a == "--machine") {
+            // The machine the module is compiled for and replayed on (a what-if: mxu_count, vmem_bytes).
+            if (i + 1 >= args.size())
+                return usageError(io, "check: --machine needs a machine JSON file");
+            auto machine = readMachine(args[++i]);
+            if (!machine)
+                return inputError(io, machine.error());
+            options.machine = *machine;
         } else if (a == "--engine") {
             if (i + 1 >= args.size())
                 return usageError(io, "check: --engine needs replay or reference");

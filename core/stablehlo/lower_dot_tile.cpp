@@ -144,25 +144,35 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // its latency covered by `depth` matmuls in flight, a pop finds its result ready. The next block's
     // weights are staged, a row per tile, while the current block's tiles stream; the commit comes after
     // the block's last matmul. Registers rotate so neighbouring tiles do not wait on each other's.
+    //
+    // With several MXUs (mxu_count), each takes one of a group of N blocks: a tile's rows are loaded once
+    // and multiplied on every MXU of the group, each MXU with its own weights, FIFO and results; a "job"
+    // is then (batch, group of N blocks, K block, tile) and everything per N block is done per lane.
     const std::int64_t tiles = Mpad / 8;
     const std::int64_t depth =
         std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
+    const std::int64_t P = std::clamp<std::int64_t>(w.machine().mxuCount, 1, NB); // lanes of a group
+    const std::int64_t NG = (NB + P - 1) / P;
     struct Job
     {
-        std::int64_t b, nb, kb, t;
+        std::int64_t b, g, kb, t;
     };
+    const auto lanes = [&](const Job& j) { return std::min(P, NB - j.g * P); };
     std::vector<Job> jobs;
-    jobs.reserve(static_cast<std::size_t>(B * NB * KB * tiles));
+    jobs.reserve(static_cast<std::size_t>(B * NG * KB * tiles));
     for (std::int64_t b = 0; b < B; ++b)
-        for (std::int64_t nb = 0; nb < NB; ++nb)
+        for (std::int64_t g = 0; g < NG; ++g)
             for (std::int64_t kb = 0; kb < KB; ++kb)
                 for (std::int64_t t = 0; t < tiles; ++t)
-                    jobs.push_back({b, nb, kb, t});
-    // Where block (kb, nb) of batch b starts: its 8-row registers are weightRow * 8 bytes apart (a
-    // transposed rhs: blocks of 128 rows of N one after another, 8 rows a register).
-    const auto weights = [&](const Job& j) {
+                    jobs.push_back({b, g, kb, t});
+    // The mxu= operand of lane p (MXU 0's is left out, as a one-MXU machine's code has none).
+    const auto onMxu = [](std::int64_t p) { return p == 0 ? std::string() : ", mxu=" + std::to_string(p); };
+    // Where block (kb, nb) of batch b starts (nb: lane p of the job's group): its 8-row registers are
+    // weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows of N one after another, 8 rows a
+    // register).
+    const auto weights = [&](const Job& j, std::int64_t p) {
         return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 +
-                                                 j.nb * (s.transposedRhs ? 65536 : 512));
+                                                 (j.g * P + p) * (s.transposedRhs ? 65536 : 512));
     };
     // A VMEM address, or one relative to a loop's offset register (`base`).
     const auto at = [](std::uint64_t address, const std::string& base) {
@@ -173,64 +183,76 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     {
         std::string lhs, result, weights; // the lhs tile, the result tile, the next block's weights
     };
-    const auto resultAddress = [&](const Job& j) {
-        return outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes + j.t * 4096);
+    const auto resultAddress = [&](const Job& j, std::int64_t p) {
+        return outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * panelBytes + j.t * 4096);
     };
     const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
         return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
     };
     std::size_t pushes = 0;
-    const auto pushRow = [&](std::uint64_t block, int row, const std::string& base) {
-        const auto source = reg({8, 13, 14}, pushes++);
-        if (s.transposedRhs) {
-            w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
-                     "]");
-            w.bundle("mxu.wpush.t " + source);
-            return;
+    // Row `row` of job j's next weights, on every lane.
+    const auto pushRow = [&](const Job& j, int row, const std::string& base) {
+        for (std::int64_t p = 0; p < lanes(j); ++p) {
+            const std::uint64_t block = weights(j, p);
+            const auto source = reg({8, 13, 14}, pushes++);
+            if (s.transposedRhs) {
+                w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
+                         "]");
+                w.bundle("mxu.wpush.t " + source + onMxu(p));
+                continue;
+            }
+            const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
+            w.bundle(weightRow == 512
+                         ? "vld " + source + ", [" + address + "]"
+                         : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
+            w.bundle("mxu.wpush " + source + onMxu(p));
         }
-        const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
-        w.bundle(weightRow == 512 ? "vld " + source + ", [" + address + "]"
-                                  : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
-        w.bundle("mxu.wpush " + source);
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
     // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
     // * its element's bytes (narrowed on the way out when packed).
     DmaStream& back = buffers.back;
-    const auto writeBack = [&](const Job& j) {
-        const std::int64_t nb = tile.nb0 + j.nb, b = tile.b0 + j.b;
+    const auto writeBack = [&](const Job& j, std::int64_t p) {
+        const std::int64_t nb = tile.nb0 + j.g * P + p, b = tile.b0 + j.b;
         const auto width = std::min<std::int64_t>(128, N - nb * 128);
         const std::int64_t e = out.elementBytes;
         w.move(back, isa::Space::Hbm,
                out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e + shift.out),
-               isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.nb) * panelBytes),
+               isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * panelBytes),
                {{M, 512, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
     };
-    // The partial sum of tile `index` over the K blocks before its own (from `ahead` tiles further on).
+    // The sum and partial registers of tile `index` on lane p: 8 of each, in turn.
+    const auto slot = [&](std::size_t index, std::int64_t p) {
+        return index * static_cast<std::size_t>(P) + static_cast<std::size_t>(p);
+    };
+    // The partial sums of tile `index` over the K blocks before its own (from `ahead` tiles further on).
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
         if (jobs[index].kb > 0)
-            w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, index) + ", [" +
-                     at(resultAddress(jobs[index]) + ahead * 4096, base) + "]");
+            for (std::int64_t p = 0; p < lanes(jobs[index]); ++p)
+                w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", [" +
+                         at(resultAddress(jobs[index], p) + ahead * 4096, base) + "]");
     };
-    // Tile `index`'s product popped and summed (its partial loaded here unless `preloaded`).
+    // Tile `index`'s products popped and summed (its partials loaded here unless `preloaded`).
     const auto accumulate = [&](std::size_t index, const std::string& base, bool preloaded = false) {
         const Job& j = jobs[index];
-        const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, index);
-        const auto resultAt = at(resultAddress(j), base);
-        w.bundle("mxu.pop " + sum);
-        if (j.kb > 0) {
-            const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, index);
-            if (!preloaded)
-                loadPartial(index, base, 0);
-            w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
+        for (std::int64_t p = 0; p < lanes(j); ++p) {
+            const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, slot(index, p));
+            const auto resultAt = at(resultAddress(j, p), base);
+            w.bundle("mxu.pop " + sum + onMxu(p));
+            if (j.kb > 0) {
+                const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p));
+                if (!preloaded)
+                    w.bundle("vld " + partial + ", [" + resultAt + "]");
+                w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
+            }
+            w.bundle("vst " + sum + ", [" + resultAt + "]");
+            if (j.kb == KB - 1 && j.t == tiles - 1)
+                writeBack(j, p);
         }
-        w.bundle("vst " + sum + ", [" + resultAt + "]");
-        if (j.kb == KB - 1 && j.t == tiles - 1)
-            writeBack(j);
     };
     needBlock(jobs.front().kb);
     for (int row = 0; row < 16; ++row)
-        pushRow(weights(jobs.front()), row, {});
+        pushRow(jobs.front(), row, {});
     int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
     // Tile j's rows through the MXU: loaded (from `ahead` tiles further on), and multiplied.
     const auto lhsTile = [&](std::size_t i) {
@@ -241,20 +263,26 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" + at(lhsTile(i) + ahead * 4096, base) +
                  "]");
     };
-    const auto multiply = [&](std::size_t i) { w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i)); };
+    const auto multiply = [&](std::size_t i) {
+        for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
+            w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + onMxu(p));
+    };
     const auto issue = [&](std::size_t i, const std::string& base) {
         loadRows(i, base, 0);
         multiply(i);
     };
-    // In loop mode a block's steady state is a counted loop of 8 tiles an iteration (the registers turn
-    // once): from its 16th tile on, the next block's weights are staged and every pop sums a tile of the
+    // In loop mode a block's steady state is a counted loop of 8 tiles an iteration (8 / lanes with several
+    // MXUs): from its 16th tile on, the next block's weights are staged and every pop sums a tile of the
     // same block, so tiles differ only in their addresses. And the middle K blocks of every (batch, N
     // block), from the third to the one before the last, are a loop around that one: their code differs
     // only in the lhs panel and the next block's weights (the first two and the last stay unrolled: the
     // first sums nothing, the last writes back), their operands all awaited before it.
-    constexpr std::int64_t kSteadyFrom = 16, kUnroll = 8, kFirstLoopedBlock = 2;
-    // Each iteration loads the next one's rows: the loop leaves at least kUnroll tiles after it to load.
-    const std::int64_t steadyIterations = (tiles - kSteadyFrom - kUnroll) / kUnroll;
+    // An iteration's partial sums are preloaded, a register each of 8: with several lanes it holds fewer
+    // tiles.
+    constexpr std::int64_t kSteadyFrom = 16, kFirstLoopedBlock = 2;
+    const std::int64_t unroll = std::max<std::int64_t>(8 / P, 1);
+    // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
+    const std::int64_t steadyIterations = (tiles - kSteadyFrom - unroll) / unroll;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
     const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
                             steadyIterations >= 2 && blockIterations >= 2 &&
@@ -270,28 +298,29 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             // The lhs offset starts from the block loop's (when there is one); the results' does not move
             // with the block.
             const auto before = static_cast<std::size_t>(depth); // the tile a job's pop sums
-            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+            for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
                 loadRows(i + u, bases.lhs, 0);
                 loadPartial(i + u - before, bases.result, 0);
             }
-            w.beginLoop(steadyIterations, kUnroll * 4096, bases.lhs.empty() ? 0 : kUnroll * 4096, bases.lhs);
+            w.beginLoop(steadyIterations, unroll * 4096, bases.lhs.empty() ? 0 : unroll * 4096, bases.lhs);
             const std::string lhsBase = w.offset(), resultBase = bases.lhs.empty() ? w.offset() : w.offset2();
-            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
+            for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
                 accumulate(i + u - before, resultBase, true);
                 multiply(i + u);
             }
-            for (std::size_t u = 0; u < static_cast<std::size_t>(kUnroll); ++u) {
-                loadRows(i + u, lhsBase, static_cast<std::uint64_t>(kUnroll));
-                loadPartial(i + u - before, resultBase, static_cast<std::uint64_t>(kUnroll));
+            for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
+                loadRows(i + u, lhsBase, static_cast<std::uint64_t>(unroll));
+                loadPartial(i + u - before, resultBase, static_cast<std::uint64_t>(unroll));
             }
             w.endLoop();
-            return i + static_cast<std::size_t>(steadyIterations * kUnroll);
+            return i + static_cast<std::size_t>(steadyIterations * unroll);
         }
         if (j.t == 0) { // a new block: its staged weights become active
             needBlock(j.kb);
             for (; stagedRows < 16; ++stagedRows)
-                pushRow(weights(j), stagedRows, {});
-            w.bundle("mxu.wcommit");
+                pushRow(j, stagedRows, {});
+            for (std::int64_t p = 0; p < lanes(j); ++p)
+                w.bundle(p == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(p));
             stagedRows = 0;
         }
         if (i >= static_cast<std::size_t>(depth))
@@ -301,7 +330,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
         if (hasNext && stagedRows < 16) {
             needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
-            pushRow(weights(jobs[i + static_cast<std::size_t>(tiles - j.t)]), stagedRows++, bases.weights);
+            pushRow(jobs[i + static_cast<std::size_t>(tiles - j.t)], stagedRows++, bases.weights);
         }
         return i + 1;
     };

@@ -33,10 +33,15 @@ bool packableUnit(Unit unit)
     }
 }
 
+bool vmemAccess(Opcode op)
+{
+    return op == Opcode::VLd || op == Opcode::VSt || op == Opcode::VLdS || op == Opcode::VStS;
+}
+
 bool packable(const isa::Instruction& insn)
 {
-    if (insn.opcode != Opcode::VLd && insn.opcode != Opcode::VSt) {
-        // Memory the packer does not track (strided, scalar): left alone, whatever its unit.
+    if (!vmemAccess(insn.opcode)) {
+        // Memory the packer does not track (scalar, a register stride): left alone, whatever its unit.
         for (const isa::OperandSpec& spec : insn.info().operandSpecs())
             if (spec.kind == isa::OperandKind::Addr)
                 return false;
@@ -44,8 +49,11 @@ bool packable(const isa::Instruction& insn)
     }
     // Unit-stride at a fixed VMEM address, or at a fixed offset from a loop's register: the range it
     // touches is known (see pageKey).
+    // A strided access (a 128 x 128 weight block's 8 rows out of a wider matrix) with a fixed stride too.
     const isa::Operand& a = insn.operands[1];
-    return a.form == isa::Operand::Form::Mem && a.space == isa::Space::Vmem && a.value >= 0;
+    const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
+    return a.form == isa::Operand::Form::Mem && a.space == isa::Space::Vmem && a.value >= 0 &&
+           (!strided || (insn.operands[2].form == isa::Operand::Form::Imm && insn.operands[2].value >= 0));
 }
 
 // The key of a 4 KiB page an access touches. A loop body addresses each buffer through one register of its
@@ -56,6 +64,22 @@ bool packable(const isa::Instruction& insn)
 std::uint64_t pageKey(const isa::Operand& a, std::uint64_t page)
 {
     return (a.hasBase ? (static_cast<std::uint64_t>(a.reg) + 1) << 56 : 0) | page;
+}
+
+// The 4 KiB pages an access touches (keyed as pageKey does): one 4 KiB run, or 8 rows of 512 B `stride`
+// apart.
+void touchedPages(const isa::Instruction& insn, std::vector<std::uint64_t>& pages)
+{
+    pages.clear();
+    const auto address = static_cast<std::uint64_t>(insn.operands[1].value);
+    const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
+    const std::uint64_t rows = strided ? isa::kSublanes : 1, rowBytes = strided ? 512 : isa::kVectorBytes,
+                        stride = strided ? static_cast<std::uint64_t>(insn.operands[2].value) : 0;
+    for (std::uint64_t r = 0; r < rows; ++r)
+        for (std::uint64_t page = (address + r * stride) / kPage;
+             page <= (address + r * stride + rowBytes - 1) / kPage; ++page)
+            if (pages.empty() || pages.back() != pageKey(insn.operands[1], page))
+                pages.push_back(pageKey(insn.operands[1], page));
 }
 
 } // namespace
@@ -149,20 +173,17 @@ bool BundlePacker::add(const std::string& text)
     p.ready = std::max(p.ready, unitFree);
 
     // VMEM: the 4 KiB pages the access touches, in order with the other accesses that touch them.
-    const bool isLoad = insn.opcode == Opcode::VLd, isStore = insn.opcode == Opcode::VSt;
-    std::uint64_t firstPage = 0, lastPage = 0;
-    if (isLoad || isStore) {
-        const auto address = static_cast<std::uint64_t>(insn.operands[1].value);
-        firstPage = address / kPage;
-        lastPage = (address + isa::kVectorBytes - 1) / kPage;
-        for (std::uint64_t page = firstPage; page <= lastPage; ++page) {
-            const auto it = m_pages.find(pageKey(insn.operands[1], page));
-            if (it == m_pages.end())
-                continue;
-            require(p, it->second.lastStore);
-            if (isStore)
-                require(p, it->second.lastLoad);
-        }
+    const bool isStore = insn.opcode == Opcode::VSt || insn.opcode == Opcode::VStS;
+    m_touched.clear();
+    if (vmemAccess(insn.opcode))
+        touchedPages(insn, m_touched);
+    for (const std::uint64_t key : m_touched) {
+        const auto it = m_pages.find(key);
+        if (it == m_pages.end())
+            continue;
+        require(p, it->second.lastStore);
+        if (isStore)
+            require(p, it->second.lastLoad);
     }
 
     // The MXU, in program order where its state is shared.
@@ -229,8 +250,8 @@ bool BundlePacker::add(const std::string& text)
     }
     if (occupancy(insn) > 0)
         unitFree = std::max(unitFree, at + occupancy(insn));
-    for (std::uint64_t page = firstPage; (isLoad || isStore) && page <= lastPage; ++page) {
-        PageUse& u = m_pages[pageKey(insn.operands[1], page)];
+    for (const std::uint64_t key : m_touched) {
+        PageUse& u = m_pages[key];
         (isStore ? u.lastStore : u.lastLoad) = std::max(isStore ? u.lastStore : u.lastLoad, at);
     }
     switch (insn.opcode) {

@@ -68,6 +68,7 @@ private:
     std::array<int, isa::kScalarRegisters> m_sWrite{}, m_sReady{}, m_sRead{};
     std::array<int, 32> m_unitFree{}; // by unit: the bundle from which it takes another instruction
     std::unordered_map<std::uint64_t, PageUse> m_pages; // 4 KiB VMEM pages touched in the window
+    std::vector<std::uint64_t> m_touched;               // scratch: the pages the access being placed touches
     // One MXU's state, in program order: its instructions depend on each other, never on another MXU's.
     struct MxuTrack
     {

@@ -1,0 +1,122 @@
+// Several MXUs (mxu_count): a dot_general spreads its N blocks over them, each MXU with its own weights,
+// result FIFO and partial sums; the replay matches the reference interpreter exactly whatever the count, in
+// unrolled and in looped code, and more MXUs make a matmul with several N blocks faster.
+#include "stablehlo_lowering_support.h"
+
+#include "asm/disassembler.h"
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+struct Lowered
+{
+    std::uint64_t cycles = 0;
+    int highestMxu = -1; // the highest mxu= operand in the code (0: every instruction on MXU 0)
+    std::size_t matmuls = 0;
+};
+
+Lowered lower(const std::string& text, std::int64_t mxus, CompileOptions::Loops loops, std::string& failure)
+{
+    auto module = parseModule(text, "case.mlir");
+    if (!module) {
+        failure = module.error().toString();
+        return {};
+    }
+    CompileOptions options;
+    options.machine.mxuCount = mxus;
+    options.loops = loops;
+    auto compiled = compileModule(*module, options);
+    if (!compiled) {
+        failure = compiled.error().toString();
+        return {};
+    }
+    Lowered out;
+    for (const auto& bundle : compiled->trace.chips.front().program.bundles)
+        for (const auto& insn : bundle.instructions) {
+            const isa::OpcodeInfo& info = insn.info();
+            if (info.slot != isa::SlotKind::MatrixPush && info.slot != isa::SlotKind::MatrixPop)
+                continue;
+            const isa::Operand& which = insn.operands[static_cast<std::size_t>(info.operandCount - 1)];
+            out.highestMxu = std::max(out.highestMxu, which.present() ? static_cast<int>(which.value) : 0);
+            out.matmuls += insn.opcode == isa::Opcode::MxuMm ? 1 : 0;
+        }
+    auto replayed = sim::replayAndCheck(*module, *compiled, false);
+    if (!replayed) {
+        failure = replayed.error().toString();
+        return {};
+    }
+    out.cycles = replayed->cycles;
+    return out;
+}
+
+} // namespace
+
+class TestStableHloMxus : public QObject
+{
+    Q_OBJECT
+private slots:
+    void aMatmulSpreadsItsNBlocksOverTheMxus_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("looped");
+        QTest::addColumn<int>("nBlocks");
+        // 5 N blocks: on 4 MXUs a group of 4 and a group of 1; 3 K blocks, so partial sums are carried.
+        QTest::newRow("96 x 300 x 640, uneven groups")
+            << dotModule({96, 300}, {300, 640}, "contracting_dims = [1] x [0]", {96, 640}) << false << 5;
+        // Attention's scores against keys [N, K] (pushed transposed), batched: 3 N blocks a batch.
+        QTest::newRow("4 x 72 x 64 x 300, keys transposed")
+            << dotModule({4, 72, 64}, {4, 300, 64}, "batching_dims = [0] x [0], contracting_dims = [2] x [2]",
+                         {4, 72, 300})
+            << false << 3;
+        // Loop mode: the K blocks' loop and each block's steady loop of 8 / lanes tiles an iteration.
+        QTest::newRow("256 x 640 x 256, looped")
+            << dotModule({256, 640}, {640, 256}, "contracting_dims = [1] x [0]", {256, 256}) << true << 2;
+    }
+    void aMatmulSpreadsItsNBlocksOverTheMxus()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, looped);
+        QFETCH(int, nBlocks);
+        const auto loops = looped ? CompileOptions::Loops::Always : CompileOptions::Loops::Never;
+        std::uint64_t oneMxu = 0;
+        for (const std::int64_t mxus : {1, 2, 3, 4}) {
+            const std::string label = std::to_string(mxus) + " MXU(s): ";
+            std::string failure;
+            CompileOptions options;
+            options.machine.mxuCount = mxus;
+            options.loops = loops;
+            // Exact: the literals' products and their sums are exact in f32, in any order.
+            QVERIFY2(worstUlp(text.toStdString(), &failure, options) == 0, (label + failure).c_str());
+            const Lowered l = lower(text.toStdString(), mxus, loops, failure);
+            QVERIFY2(l.cycles > 0, (label + failure).c_str());
+            // Every MXU up to one per N block takes a share.
+            QCOMPARE(l.highestMxu, static_cast<int>(std::min<std::int64_t>(mxus, nBlocks)) - 1);
+            if (mxus == 1)
+                oneMxu = l.cycles;
+            else
+                QVERIFY2(l.cycles < oneMxu,
+                         (label + std::to_string(l.cycles) + " cycles, one MXU " + std::to_string(oneMxu))
+                             .c_str());
+        }
+    }
+
+    // Code for one MXU names none (mxu= is left out): what a one-MXU machine ran before is unchanged.
+    void oneMxusCodeNamesNone()
+    {
+        auto module = parseModule(
+            dotModule({64, 128}, {128, 384}, "contracting_dims = [1] x [0]", {64, 384}).toStdString(),
+            "case.mlir");
+        QVERIFY(module.ok());
+        auto compiled = compileModule(*module, {});
+        QVERIFY(compiled.ok());
+        const std::string text = assembly::disassembleTrace(compiled->trace);
+        QVERIFY(text.find("mxu.mm") != std::string::npos);
+        QVERIFY(text.find("mxu=") == std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStableHloMxus)
+#include "tst_stablehlo_mxus.moc"
