@@ -1,6 +1,7 @@
 // `calibrate`: fits the GRM's timing parameters to measured op latencies (docs/calibration.md);
 // `estimate`: a model's predicted time on a machine, per region and in total.
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 
@@ -63,7 +64,7 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         const bool takesValue = a == "-o" || a == "--output" || a == "--machine" || a == "--html" ||
-                                a == "--seed" || a == "--evaluations" || a == "--threads";
+                                a == "--seed" || a == "--evaluations" || a == "--threads" || a == "--fix";
         if (takesValue && i + 1 >= args.size())
             return usageError(io, "calibrate: " + a + " needs a value");
         if (a == "-o" || a == "--output")
@@ -72,7 +73,26 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
             machinePath = args[++i];
         else if (a == "--html")
             htmlPath = args[++i];
-        else if (a == "--seed" || a == "--evaluations" || a == "--threads") {
+        else if (a == "--fix") {
+            // Parameters the base machine's values hold for (e.g. one a datasheet gives): not fitted.
+            const std::string list = args[++i];
+            for (std::size_t from = 0; from <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', from), list.size());
+                const std::string key = list.substr(from, comma - from);
+                from = comma + 1;
+                const auto it = std::find_if(options.parameters.begin(), options.parameters.end(),
+                                             [&](const auto& p) { return p.key == key; });
+                if (it == options.parameters.end()) {
+                    std::string names;
+                    for (const auto& p : options.parameters)
+                        names += (names.empty() ? "" : ", ") + p.key;
+                    return usageError(io, "calibrate: --fix: '" + key +
+                                              "' is not a free parameter; they are " +
+                                              (names.empty() ? "none left" : names));
+                }
+                options.parameters.erase(it);
+            }
+        } else if (a == "--seed" || a == "--evaluations" || a == "--threads") {
             const std::string& v = args[++i];
             char* end = nullptr;
             const long long n = std::strtoll(v.c_str(), &end, 10);
@@ -93,9 +113,10 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
             inputs.push_back(a);
     }
     if (inputs.empty() || output.empty())
-        return usageError(io, "calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine "
-                              "BASE.json] -o FITTED.json "
-                              "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N]");
+        return usageError(io,
+                          "calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine "
+                          "BASE.json] -o FITTED.json "
+                          "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N] [--fix KEY,...]");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

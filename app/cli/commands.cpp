@@ -109,13 +109,15 @@ commands:
                              compile and replay in timing mode; the predicted time in microseconds per
                              op region and in total (--json: total_us, regions[].us; docs/calibration.md)
   calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine BASE.json] -o FITTED.json
-            [--html PAGE.html] [--seed N] [--evaluations N] [--threads N]
+            [--html PAGE.html] [--seed N] [--evaluations N] [--threads N] [--fix KEY,...]
                              measured ops from CSV files or from XProf profiles of the ops on the chip
                              (matched by op name and shape); compile every measured op (matmul, add)
-                             with the StableHLO lowering, fit the machine's timing parameters to the measured averages on a random 70% of the
-                             rows and report the error on the other 30%: per op class and size, MAPE,
-                             median, p90, worst and R^2; FITTED.json holds the fitted machine (it is a
-                             --machine for compile, estimate and calibrate), PAGE.html the scatter plot
+                             with the StableHLO lowering, fit the machine's timing parameters to the
+                             measured averages on a random 70% of the rows and report the error on the
+                             other 30%: per op class and size, MAPE, median, p90, worst and R^2;
+                             FITTED.json holds the fitted machine (it is a --machine for compile,
+                             estimate and calibrate), PAGE.html the scatter plot; --fix keeps the base
+                             machine's value of the free parameters named
 
   generate WORKLOAD [--variant V] [--PARAM N ...] -o OUT
                              write a reference workload (.xtrace.json, .xps or its .xasm);

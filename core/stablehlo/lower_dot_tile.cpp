@@ -149,9 +149,20 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // and multiplied on every MXU of the group, each MXU with its own weights, FIFO and results; a "job"
     // is then (batch, group of N blocks, K block, tile) and everything per N block is done per lane.
     const std::int64_t tiles = Mpad / 8;
+    // Few N blocks for the MXUs (N-split would leave half of them idle: a tall matmul of N <= 128, say):
+    // the tiles of rows take turns on R MXUs instead, tile t on MXU t mod R, each MXU holding the same
+    // weights (pushed to all R), so the MXUs still stream side by side. R is a power of two dividing the
+    // tiles of a block, so a steady loop's 8 tiles an iteration, and a loop's blocks, land on the same MXUs
+    // every iteration.
+    const std::int64_t mxus = std::clamp<std::int64_t>(w.machine().mxuCount, 1, 8);
+    std::int64_t R = 1;
+    while (2 * NB <= mxus && R * 2 <= mxus && tiles % (R * 2) == 0 && tiles >= 4 * R)
+        R *= 2;
+    const bool byRows = R > 1;
+    const std::int64_t P = byRows ? 1 : std::min(mxus, NB); // lanes of a group
+    // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many.
     const std::int64_t depth =
-        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
-    const std::int64_t P = std::clamp<std::int64_t>(w.machine().mxuCount, 1, NB); // lanes of a group
+        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1) * R;
     const std::int64_t NG = (NB + P - 1) / P;
     struct Job
     {
@@ -165,8 +176,10 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t kb = 0; kb < KB; ++kb)
                 for (std::int64_t t = 0; t < tiles; ++t)
                     jobs.push_back({b, g, kb, t});
-    // The mxu= operand of lane p (MXU 0's is left out, as a one-MXU machine's code has none).
-    const auto onMxu = [](std::int64_t p) { return p == 0 ? std::string() : ", mxu=" + std::to_string(p); };
+    // The mxu= operand of MXU m (MXU 0's is left out, as a one-MXU machine's code has none), and the MXU
+    // job j's lane p runs on.
+    const auto onMxu = [](std::int64_t m) { return m == 0 ? std::string() : ", mxu=" + std::to_string(m); };
+    const auto mxuOf = [&](const Job& j, std::int64_t p) { return byRows ? j.t % R : p; };
     // Where block (kb, nb) of batch b starts (nb: lane p of the job's group): its 8-row registers are
     // weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows of N one after another, 8 rows a
     // register).
@@ -198,14 +211,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             if (s.transposedRhs) {
                 w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
                          "]");
-                w.bundle("mxu.wpush.t " + source + onMxu(p));
-                continue;
+            } else {
+                const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
+                w.bundle(weightRow == 512
+                             ? "vld " + source + ", [" + address + "]"
+                             : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
             }
-            const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
-            w.bundle(weightRow == 512
-                         ? "vld " + source + ", [" + address + "]"
-                         : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
-            w.bundle("mxu.wpush " + source + onMxu(p));
+            for (std::int64_t m = byRows ? 0 : p; m < (byRows ? R : p + 1); ++m)
+                w.bundle((s.transposedRhs ? "mxu.wpush.t " : "mxu.wpush ") + source + onMxu(m));
         }
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
@@ -238,7 +251,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         for (std::int64_t p = 0; p < lanes(j); ++p) {
             const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, slot(index, p));
             const auto resultAt = at(resultAddress(j, p), base);
-            w.bundle("mxu.pop " + sum + onMxu(p));
+            w.bundle("mxu.pop " + sum + onMxu(mxuOf(j, p)));
             if (j.kb > 0) {
                 const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p));
                 if (!preloaded)
@@ -265,7 +278,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     };
     const auto multiply = [&](std::size_t i) {
         for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
-            w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + onMxu(p));
+            w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + onMxu(mxuOf(jobs[i], p)));
     };
     const auto issue = [&](std::size_t i, const std::string& base) {
         loadRows(i, base, 0);
@@ -279,10 +292,12 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // first sums nothing, the last writes back), their operands all awaited before it.
     // An iteration's partial sums are preloaded, a register each of 8: with several lanes it holds fewer
     // tiles.
-    constexpr std::int64_t kSteadyFrom = 16, kFirstLoopedBlock = 2;
+    // (From the tile whose pop is of the same block: the 16th, or later when R MXUs hold more in flight.)
+    constexpr std::int64_t kFirstLoopedBlock = 2;
+    const std::int64_t steadyFrom = std::max<std::int64_t>(16, depth);
     const std::int64_t unroll = std::max<std::int64_t>(8 / P, 1);
     // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
-    const std::int64_t steadyIterations = (tiles - kSteadyFrom - unroll) / unroll;
+    const std::int64_t steadyIterations = (tiles - steadyFrom - unroll) / unroll;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
     const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
                             steadyIterations >= 2 && blockIterations >= 2 &&
@@ -291,7 +306,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
     const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
         const Job& j = jobs[i];
-        if (w.loops() && w.loopDepth() < ProgramWriter::kMaxLoopDepth && j.t == kSteadyFrom &&
+        if (w.loops() && w.loopDepth() < ProgramWriter::kMaxLoopDepth && j.t == steadyFrom &&
             steadyIterations >= 2) {
             // Software-pipelined: the first iteration's rows are loaded before the loop, and each iteration
             // loads the next one's after its matmuls, so no matmul waits for its load at the loop's head.
@@ -319,8 +334,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             needBlock(j.kb);
             for (; stagedRows < 16; ++stagedRows)
                 pushRow(j, stagedRows, {});
-            for (std::int64_t p = 0; p < lanes(j); ++p)
-                w.bundle(p == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(p));
+            for (std::int64_t m = 0; m < (byRows ? R : lanes(j)); ++m)
+                w.bundle(m == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(m));
             stagedRows = 0;
         }
         if (i >= static_cast<std::size_t>(depth))

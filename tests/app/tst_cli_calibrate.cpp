@@ -81,9 +81,11 @@ private slots:
         test::writeFile(add.toStdString(), kAdds);
         const QString fitted = dir.filePath(QStringLiteral("fitted.json")),
                       page = dir.filePath(QStringLiteral("fit.html"));
+        // --fix: the MXU's occupancy keeps the base machine's value (8: a row a cycle) and is not fitted.
         const Run r = cli({QStringLiteral("calibrate"), mm, add, QStringLiteral("-o"), fitted,
                            QStringLiteral("--html"), page, QStringLiteral("--evaluations"),
-                           QStringLiteral("60"), QStringLiteral("--seed"), QStringLiteral("7")});
+                           QStringLiteral("60"), QStringLiteral("--seed"), QStringLiteral("7"),
+                           QStringLiteral("--fix"), QStringLiteral("occ_mxu_matmul,lat_vector_load")});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         QVERIFY2(r.out.find("calibrated on 4 of 6 measurements (seed 7)") != std::string::npos,
                  r.out.c_str());
@@ -91,8 +93,11 @@ private slots:
         QVERIFY(r.out.find("  held-out  all ") != std::string::npos);
         QVERIFY(r.err.find("fitting dma_completion_cycles") !=
                 std::string::npos); // the free parameters named
+        QVERIFY2(r.err.find("occ_mxu_matmul") == std::string::npos, r.err.c_str());
+        QVERIFY(r.out.find("occ_mxu_matmul [") == std::string::npos);
         const auto j = nlohmann::json::parse(test::readFile(fitted.toStdString()));
         QCOMPARE(j["format"].get<std::string>(), std::string("xpushark-calibration"));
+        QCOMPARE(j["machine"]["occ_mxu_matmul"].get<int>(), 8);
         QCOMPARE(j["rows"].size(), std::size_t(6));
         QCOMPARE(j["evaluations"].get<int>(), 60);
         const std::string html = test::readFile(page.toStdString());
@@ -162,6 +167,12 @@ private slots:
         QVERIFY2(r.err.find("--seed expects an integer") != std::string::npos, r.err.c_str());
         r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--fast")});
         QCOMPARE(r.exitCode, 2);
+        r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--fix"),
+                 QStringLiteral("vmem_bytes")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("--fix: 'vmem_bytes' is not a free parameter; they are dma_completion_cycles,") !=
+                     std::string::npos,
+                 r.err.c_str());
         r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--machine"),
                  source("README.md")});
         QCOMPARE(r.exitCode, 1);
