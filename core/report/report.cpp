@@ -264,10 +264,12 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
 
     r.headline = {
         {"Total", text::withThousands(s.totalCycles) + " cycles = " + microseconds(s.microseconds)},
-        {"MXU utilization", pct(s.mxuUtilization)},
+        {"MXU utilization",
+         pct(s.mxuUtilization) +
+             (m.mxuCount > 1 ? " of " + std::to_string(m.mxuCount) + " MXUs" : std::string())},
         {"HBM bandwidth utilization", pct(s.hbmUtilization)},
-        {"VMEM peak", text::formatBytes(a.vmem.peakLiveBytes) + " of " + text::formatBytes(a.vmem.capacity) + " (" +
-                          pct(a.vmem.unusedFraction()) + " never used)"},
+        {"VMEM peak", text::formatBytes(a.vmem.peakLiveBytes) + " of " + text::formatBytes(a.vmem.capacity) +
+                          " (" + pct(a.vmem.unusedFraction()) + " never used)"},
         {"Exposed DMA time", text::withThousands(a.dma.exposedCycles) + " cycles"},
         {"Serialized DMA pairs", std::to_string(a.dma.serialized.size())},
         {"Critical path", text::withThousands(a.criticalPath.total()) + " cycles"},

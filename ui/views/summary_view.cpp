@@ -159,11 +159,15 @@ void SummaryView::showAnalyses()
            "<tr><td><b>VMEM peak</b></td><td>%8 of %9 (%10 unused)</td></tr>"
            "<tr><td><b>exposed DMA time</b></td><td>%11 cycles; %12 serialized DMA pairs</td></tr>"
            "<tr><td><b>critical path</b></td><td>%13</td></tr></table>")
-            .arg(QString::fromStdString(run->trace->name).toHtmlEscaped(), partial ? tr(" (partial replay)") : QString(),
-                 cyclesText(s.totalCycles), timeText(s.totalCycles, run->trace->machine))
+            .arg(QString::fromStdString(run->trace->name).toHtmlEscaped(),
+                 partial ? tr(" (partial replay)") : QString(), cyclesText(s.totalCycles),
+                 timeText(s.totalCycles, run->trace->machine))
             .arg(run->trace->chips.size())
-            .arg(percent(s.mxuUtilization), percent(s.hbmUtilization), bytesText(a.vmem.peakLiveBytes),
-                 bytesText(a.vmem.capacity), percent(a.vmem.unusedFraction()), cyclesText(a.dma.exposedCycles))
+            .arg(percent(s.mxuUtilization) + (run->trace->machine.mxuCount > 1
+                                                  ? tr(" of %1 MXUs").arg(run->trace->machine.mxuCount)
+                                                  : QString()),
+                 percent(s.hbmUtilization), bytesText(a.vmem.peakLiveBytes), bytesText(a.vmem.capacity),
+                 percent(a.vmem.unusedFraction()), cyclesText(a.dma.exposedCycles))
             .arg(a.dma.serialized.size())
             .arg(path.isEmpty() ? tr("–") : path));
 
