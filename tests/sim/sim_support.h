@@ -54,4 +54,22 @@ inline std::string faultText(const Replayed& r)
     return r.result.fault ? r.result.fault->toString() : std::string("<no fault>");
 }
 
+// Every bundle issue a replay recorded, in order, and the first one of `pc`.
+inline std::vector<events::BundleIssue> bundles(const Replayed& r)
+{
+    const auto snapshot = r.store.bundles();
+    std::vector<events::BundleIssue> out;
+    for (std::size_t i = 0; i < snapshot.size(); ++i)
+        out.push_back(snapshot[i]);
+    return out;
+}
+
+inline const events::BundleIssue* atPc(const std::vector<events::BundleIssue>& b, std::uint32_t pc)
+{
+    for (const auto& e : b)
+        if (e.pc == pc)
+            return &e;
+    return nullptr;
+}
+
 } // namespace xps::test
