@@ -11,6 +11,8 @@
 
 #include <QString>
 
+#include <functional>
+
 namespace xps::test {
 
 using namespace xps::shlo;
@@ -94,8 +96,10 @@ inline QString dotModule(const std::vector<std::int64_t>& a, const std::vector<s
 }
 
 // Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
+// `inspect` is shown the compiled module and the replay's cycles.
 inline std::uint64_t worstUlp(const std::string& text, std::string* failure,
-                              const CompileOptions& options = {}, std::size_t* dmas = nullptr)
+                              const CompileOptions& options = {}, std::size_t* dmas = nullptr,
+                              const std::function<void(const CompiledModule&, std::uint64_t)>& inspect = {})
 {
     auto m = parseModule(text, "case.mlir");
     if (!m) {
@@ -124,6 +128,8 @@ inline std::uint64_t worstUlp(const std::string& text, std::string* failure,
         *failure = replayed.error().toString();
         return UINT64_MAX;
     }
+    if (inspect)
+        inspect(*compiled, replayed->cycles);
     const auto& want = expected->front();
     const auto& got = replayed->results.front();
     std::uint64_t worst = 0;
