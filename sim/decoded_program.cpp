@@ -34,12 +34,9 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
                              insn.operands[0].reg == d.writesV;
             d.scalarAlu = isScalarAluOp(insn);
             db.unitCycles[static_cast<std::size_t>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
-            if (info.slot == isa::SlotKind::MatrixPush || info.slot == isa::SlotKind::MatrixPop) {
-                // The mxu= operand is the last one; the trace validator keeps it below mxu_count.
-                const isa::Operand& which = insn.operands[static_cast<std::size_t>(info.operandCount - 1)];
-                d.mxu = static_cast<std::uint8_t>(
-                    which.present() ? std::clamp<std::int64_t>(which.value, 0, isa::kMaxMxus - 1) : 0);
-            }
+            // Clamped only to stay in bounds: execute() faults on an MXU that does not exist.
+            d.mxu = static_cast<std::uint8_t>(
+                std::clamp<std::int64_t>(isa::mxuIndex(insn), 0, isa::kMaxMxus - 1));
             if (insn.opcode == isa::Opcode::MxuPop)
                 db.popMxu = d.mxu;
             db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == isa::Opcode::MxuMm ||

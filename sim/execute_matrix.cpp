@@ -11,9 +11,8 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
                    PendingWrites& writes)
 {
     constexpr int D = isa::kMxuDim;
-    // Every MXU opcode's last operand names its MXU (default 0); the trace validator bounds it.
-    const isa::Operand& which = insn.operands[insn.opcode == isa::Opcode::MxuWCommit ? 0 : 1];
-    const int index = which.present() ? static_cast<int>(which.value) : 0;
+    // The trace validator keeps mxu= below the machine's mxu_count; this guards a program it did not see.
+    const std::int64_t index = isa::mxuIndex(insn);
     if (index < 0 || index >= isa::kMaxMxus)
         throw SimFault{"mxu=" + std::to_string(index) + " names no MXU"};
     MxuState& mxu = state.mxus[static_cast<std::size_t>(index)];
@@ -60,7 +59,7 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
         // translation unit (the same bytes, no conversion): copying each 4 KiB operand in and out cost a
         // sixth of an MXU-bound replay.
         MxuResult& result = writes.mxuPush.emplace(); // zeroed: what timing-only mode leaves in it
-        writes.pushMxu = index;
+        writes.pushMxu = static_cast<int>(index);
         if (options.computeVectors) {
             mxu.active.resize(D * D); // allocated by the pushes that committed it; a compare here
             blas::sgemm(isa::kSublanes, D, D, reinterpret_cast<const float*>(lhs.data()), mxu.active.data(),
@@ -73,7 +72,7 @@ void executeMatrix(ChipState& state, const isa::Instruction& insn, const ExecOpt
             throw SimFault{"mxu.pop with an empty result FIFO"};
         if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
             *out = mxu.fifo.front().value;
-        writes.popMxu = index;
+        writes.popMxu = static_cast<int>(index);
         return;
     default: return;
     }

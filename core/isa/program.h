@@ -42,6 +42,17 @@ struct Instruction
     bool operator==(const Instruction&) const = default;
 };
 
+// The MXU an MXU instruction (matrix push or pop slot) acts on: its mxu= operand, the last one, 0 when
+// omitted; -1 for any other instruction. Not range-checked: the trace validator keeps it below mxu_count.
+inline std::int64_t mxuIndex(const Instruction& insn)
+{
+    const OpcodeInfo& op = insn.info();
+    if (op.slot != SlotKind::MatrixPush && op.slot != SlotKind::MatrixPop)
+        return -1;
+    const Operand& which = insn.operands[static_cast<std::size_t>(op.operandCount - 1)];
+    return which.present() ? which.value : 0;
+}
+
 // One VLIW bundle: the instructions issued together in one cycle, in slot order. Empty means nop.
 struct Bundle
 {

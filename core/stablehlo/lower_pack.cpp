@@ -162,11 +162,9 @@ bool BundlePacker::add(const std::string& text)
         p.atLeast = std::max(p.atLeast, m_sRead[use.writesS]);
     }
     const auto unit = static_cast<std::size_t>(info.unit);
-    const bool onMxu = info.slot == isa::SlotKind::MatrixPush || info.slot == isa::SlotKind::MatrixPop;
-    // The mxu= operand is an MXU opcode's last (default 0).
-    const isa::Operand& which = insn.operands[static_cast<std::size_t>(std::max(info.operandCount - 1, 0))];
-    MxuTrack& mxu = m_mxus[static_cast<std::size_t>(
-        onMxu && which.present() ? std::clamp<std::int64_t>(which.value, 0, isa::kMaxMxus - 1) : 0)];
+    // The instruction's MXU (any other instruction gets MXU 0's, and leaves it alone).
+    MxuTrack& mxu =
+        m_mxus[static_cast<std::size_t>(std::clamp<std::int64_t>(isa::mxuIndex(insn), 0, isa::kMaxMxus - 1))];
     int& unitFree = info.unit == Unit::MxuWeights  ? mxu.unitFree[0]
                     : info.unit == Unit::MxuMatmul ? mxu.unitFree[1]
                                                    : m_unitFree[unit];

@@ -23,13 +23,8 @@ int highestMxu(const CompiledModule& compiled)
 {
     int highest = -1;
     for (const auto& bundle : compiled.trace.chips.front().program.bundles)
-        for (const auto& insn : bundle.instructions) {
-            const isa::OpcodeInfo& info = insn.info();
-            if (info.slot != isa::SlotKind::MatrixPush && info.slot != isa::SlotKind::MatrixPop)
-                continue;
-            const isa::Operand& which = insn.operands[static_cast<std::size_t>(info.operandCount - 1)];
-            highest = std::max(highest, which.present() ? static_cast<int>(which.value) : 0);
-        }
+        for (const auto& insn : bundle.instructions)
+            highest = std::max(highest, static_cast<int>(isa::mxuIndex(insn)));
     return highest;
 }
 
