@@ -238,12 +238,17 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const auto slot = [&](std::size_t index, std::int64_t p) {
         return index * static_cast<std::size_t>(P) + static_cast<std::size_t>(p);
     };
-    // The partial sums of tile `index` over the K blocks before its own (from `ahead` tiles further on).
+    // The partial sum of tile `index` on lane p over the K blocks before its own (from `ahead` tiles
+    // further on), and those of every lane.
+    const auto loadLanePartial = [&](std::size_t index, std::int64_t p, const std::string& base,
+                                     std::uint64_t ahead) {
+        w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", [" +
+                 at(resultAddress(jobs[index], p) + ahead * 4096, base) + "]");
+    };
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
         if (jobs[index].kb > 0)
             for (std::int64_t p = 0; p < lanes(jobs[index]); ++p)
-                w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", [" +
-                         at(resultAddress(jobs[index], p) + ahead * 4096, base) + "]");
+                loadLanePartial(index, p, base, ahead);
     };
     // Tile `index`'s products popped and summed (its partials loaded here unless `preloaded`).
     const auto accumulate = [&](std::size_t index, const std::string& base, bool preloaded = false) {
@@ -255,7 +260,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             if (j.kb > 0) {
                 const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p));
                 if (!preloaded)
-                    w.bundle("vld " + partial + ", [" + resultAt + "]");
+                    loadLanePartial(index, p, base, 0);
                 w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
             }
             w.bundle("vst " + sum + ", [" + resultAt + "]");
@@ -290,9 +295,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // block), from the third to the one before the last, are a loop around that one: their code differs
     // only in the lhs panel and the next block's weights (the first two and the last stay unrolled: the
     // first sums nothing, the last writes back), their operands all awaited before it.
-    // An iteration's partial sums are preloaded, a register each of 8: with several lanes it holds fewer
-    // tiles.
-    // (From the tile whose pop is of the same block: the 16th, or later when R MXUs hold more in flight.)
+    // The steady loop starts at the first tile whose pop is of the same block (the 16th, or later when R
+    // MXUs hold more products in flight). An iteration preloads its partial sums, a register each of 8, so
+    // with several lanes it holds fewer tiles.
     constexpr std::int64_t kFirstLoopedBlock = 2;
     const std::int64_t steadyFrom = std::max<std::int64_t>(16, depth);
     const std::int64_t unroll = std::max<std::int64_t>(8 / P, 1);
