@@ -49,7 +49,8 @@ Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
             // mxu.pop v2`); if that pop must wait, its own check below reports why.
             const auto& fifo = m_state.mxus[d.mxu].fifo;
             const std::size_t freed = b.popMxu == d.mxu ? 1 : 0;
-            if (fifo.size() - std::min(freed, fifo.size()) >=
+            const auto pushed = static_cast<std::size_t>(isa::mxuRowsPerRegister(d.format) / isa::kSublanes);
+            if (fifo.size() - std::min(freed, fifo.size()) + pushed >
                 static_cast<std::size_t>(m_config.mxuResultFifoDepth))
                 return stall(t, StallReason::ResultFifoFull, CauseKind::None, 0, kNever);
             break;
@@ -182,13 +183,16 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
         }
         case Opcode::VLd:
         case Opcode::VLdS:
+        case Opcode::VLdSH:
         case Opcode::VSt:
         case Opcode::VStS: {
             execute(m_state, insn, m_exec, m_writes); // faults on bad addresses before anything is recorded
-            const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
+            const bool halves = insn.opcode == Opcode::VLdSH;
+            const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS || halves;
             const std::uint64_t stride = strided ? scalarOperand(m_state, o[2]) : 512;
             const std::uint64_t base = effectiveAddress(m_state, o[1]);
-            const std::uint64_t span = stride * (isa::kSublanes - 1) + 512;
+            const std::uint64_t span =
+                halves ? stride * (2 * isa::kSublanes - 1) + 256 : stride * (isa::kSublanes - 1) + 512;
             const bool write = insn.opcode == Opcode::VSt || insn.opcode == Opcode::VStS;
             m_store.appendVmemAccess({t, static_cast<std::uint32_t>(base),
                                       static_cast<std::uint32_t>(std::max<std::uint64_t>(span, 512)), seq,
@@ -220,9 +224,11 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
         if (d.occupancy > 0)
             busyUntil(d) = t + d.occupancy;
     }
-    if (m_writes.mxuPush) {
-        m_writes.mxuPush->ready = t + m_config.latMxuMatmul;
-        m_writes.mxuPush->producer = seq;
+    // The rows of 16 packed ones (a second result) leave the array an LHS-stream occupancy later.
+    for (int i = 0; i < m_writes.mxuPushes; ++i) {
+        MxuResult& result = m_writes.mxuResults[static_cast<std::size_t>(i)];
+        result.ready = t + static_cast<std::uint64_t>(m_config.latMxuMatmul + i * m_config.occMxuMatmul);
+        result.producer = seq;
     }
     commit(m_state, m_writes);
     if (halts) {

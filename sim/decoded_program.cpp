@@ -21,9 +21,8 @@ std::vector<DecodedBundle> decodeProgram(const isa::Program& program, const isa:
             d.latency = info.latencyParam.empty()
                             ? 1u
                             : static_cast<std::uint32_t>(isa::machineParamInt(config, info.latencyParam));
-            d.occupancy = info.occupancyParam.empty()
-                              ? 0u
-                              : static_cast<std::uint32_t>(isa::machineParamInt(config, info.occupancyParam));
+            d.occupancy = static_cast<std::uint32_t>(isa::occupancyCycles(insn, config));
+            d.format = static_cast<std::uint8_t>(std::clamp<std::int64_t>(isa::mxuFormat(insn), 0, 2));
             const isa::RegisterUse use = isa::registerUse(insn);
             d.readsS = use.readsS;
             d.readsV = use.readsV;

@@ -22,7 +22,8 @@ struct DecodedInstruction
     std::uint32_t latency = 1;   // cycles until the result is usable
     std::uint32_t occupancy = 0; // cycles its unit stays busy (0: pipelined)
     isa::Unit unit = isa::Unit::Control;
-    std::uint8_t mxu = 0; // an MXU instruction's MXU (its mxu= operand)
+    std::uint8_t mxu = 0;    // an MXU instruction's MXU (its mxu= operand)
+    std::uint8_t format = 0; // an MXU instruction's operand format (fmt=: isa::kMxuF32, kMxuF16, kMxuBf16)
     // A vector or cross-lane op whose only effect, when values are not computed, is to write vd: in
     // timing-only mode the core model marks vd written once every source register is valid.
     bool onlyWritesVd = false;

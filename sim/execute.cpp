@@ -55,31 +55,39 @@ void checkAccess(ChipState& state, isa::Space space, std::uint64_t address, std:
 
 namespace {
 
-// The rows of a vld/vst: row r at base + r * stride, 512 bytes each. Rows only go up, so when the base and
-// the stride are aligned and the last row fits, every row does; otherwise each row is checked in order so
-// the fault names the first bad one.
-void checkRows(ChipState& state, std::uint64_t base, std::uint64_t stride, std::uint64_t alignment)
+// The rows of a vld/vst: `rows` rows of `rowBytes` at base + r * stride. Rows only go up, so when the
+// base and the stride are aligned and the last row fits, every row does; otherwise each row is checked in
+// order so the fault names the first bad one.
+void checkRows(ChipState& state, std::uint64_t base, std::uint64_t stride, std::uint64_t alignment,
+               int rows = isa::kSublanes, std::uint64_t rowBytes = isa::kLanes * 4)
 {
-    constexpr std::uint64_t rowBytes = isa::kLanes * 4;
-    const std::uint64_t last = base + (isa::kSublanes - 1) * stride;
+    const std::uint64_t last = base + static_cast<std::uint64_t>(rows - 1) * stride;
     if (((base | stride) & (alignment - 1)) == 0 && state.vmem.contains(last, rowBytes)) // a power of two
         return;
-    for (int r = 0; r < isa::kSublanes; ++r)
-        detail::checkAccess(state, isa::Space::Vmem, base + r * stride, rowBytes, alignment);
+    for (int r = 0; r < rows; ++r)
+        detail::checkAccess(state, isa::Space::Vmem, base + static_cast<std::uint64_t>(r) * stride, rowBytes,
+                            alignment);
 }
 
-// vld/vst (strided or not): row r at address + r * stride, 512 bytes each.
+// vld/vst (strided or not): row r at address + r * stride, 512 bytes each. vld.sh: 16 half rows of 256 B
+// at address + h * stride, half h into row h / 2 (the first or the second 256 B of it): packed 16-bit rows
+// as the MXU takes them (fmt=), each aligned to half a vector row.
 void vectorLoad(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
                 PendingWrites& writes)
 {
     const std::uint64_t base = effectiveAddress(state, insn.operands[1]);
-    const std::uint64_t stride = insn.opcode == Opcode::VLdS ? scalarOperand(state, insn.operands[2]) : 512;
-    constexpr std::uint64_t rowBytes = isa::kLanes * 4;
-    checkRows(state, base, stride, options.vmemAlignment);
+    const bool halves = insn.opcode == Opcode::VLdSH;
+    const std::uint64_t stride =
+        insn.opcode == Opcode::VLdS || halves ? scalarOperand(state, insn.operands[2]) : 512;
+    const int rows = halves ? 2 * isa::kSublanes : isa::kSublanes;
+    const std::uint64_t rowBytes = halves ? isa::kLanes * 2 : isa::kLanes * 4;
+    checkRows(state, base, stride,
+              halves ? std::max<std::uint64_t>(options.vmemAlignment / 2, 2) : options.vmemAlignment, rows,
+              rowBytes);
     if (VReg* out = writes.vector(insn.operands[0].reg, options.computeVectors))
-        for (int r = 0; r < isa::kSublanes; ++r)
-            state.vmem.read(base + r * stride,
-                            {reinterpret_cast<std::uint8_t*>(out->data() + r * isa::kLanes), rowBytes});
+        for (int r = 0; r < rows; ++r)
+            state.vmem.read(base + static_cast<std::uint64_t>(r) * stride,
+                            {reinterpret_cast<std::uint8_t*>(out->data()) + r * rowBytes, rowBytes});
 }
 
 void vectorStore(ChipState& state, const isa::Instruction& insn, const ExecOptions& options,
@@ -132,7 +140,8 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
         return;
     }
     case Opcode::VLd:
-    case Opcode::VLdS: vectorLoad(state, insn, options, writes); return;
+    case Opcode::VLdS:
+    case Opcode::VLdSH: vectorLoad(state, insn, options, writes); return;
     case Opcode::VSt:
     case Opcode::VStS: vectorStore(state, insn, options, writes); return;
     default: break;
@@ -159,11 +168,12 @@ void commitMemoryAndMxu(ChipState& state, PendingWrites& writes)
         state.memory(w.space).write(w.address, {writes.m_bytes.data() + w.offset, w.size});
     if (writes.popMxu >= 0)
         state.mxus[static_cast<std::size_t>(writes.popMxu)].fifo.pop_front();
-    if (writes.mxuPush)
-        state.mxus[static_cast<std::size_t>(writes.pushMxu)].fifo.push_back(std::move(*writes.mxuPush));
+    for (int i = 0; i < writes.mxuPushes; ++i)
+        state.mxus[static_cast<std::size_t>(writes.pushMxu)].fifo.push_back(
+            std::move(writes.mxuResults[static_cast<std::size_t>(i)]));
     writes.m_memory.clear();
     writes.m_bytes.clear();
-    writes.mxuPush.reset();
+    writes.mxuPushes = 0;
     writes.popMxu = -1;
 }
 

@@ -39,9 +39,18 @@ public:
         m_bytes.insert(m_bytes.end(), bytes.begin(), bytes.end());
     }
 
-    std::optional<MxuResult> mxuPush; // mxu.mm product; `ready` and `producer` set by the core model
-    int pushMxu = 0;                  // the MXU whose FIFO it enters
-    int popMxu = -1;                  // an mxu.pop's MXU, or -1
+    // An mxu.mm's products: one result of 8 rows, or two of 16 packed rows (fmt=). Zeroed, as timing-only
+    // mode leaves them; `ready` and `producer` are set by the core model.
+    MxuResult& pushResult()
+    {
+        MxuResult& r = mxuResults[static_cast<std::size_t>(mxuPushes++)];
+        r = MxuResult{};
+        return r;
+    }
+    std::array<MxuResult, 2> mxuResults{};
+    int mxuPushes = 0; // entries of mxuResults the bundle's mxu.mm pushes
+    int pushMxu = 0;   // the MXU whose FIFO they enter
+    int popMxu = -1;   // an mxu.pop's MXU, or -1
 
     // What commit() does inline: the register writes. True if memory writes or MXU FIFO changes are pending.
     bool commitRegisters(ChipState& state)
@@ -58,7 +67,7 @@ public:
         }
         m_scalarCount = 0;
         m_vectorCount = 0;
-        return !m_memory.empty() || mxuPush || popMxu >= 0;
+        return !m_memory.empty() || mxuPushes > 0 || popMxu >= 0;
     }
 
 private:

@@ -36,8 +36,7 @@ std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const
             const int g = unitGroupIndex(info.unit);
             if (g < 0)
                 continue;
-            const std::int64_t occupancy =
-                info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
+            const std::int64_t occupancy = isa::occupancyCycles(insn, trace.machine);
             auto& cycles = busy[pc][static_cast<std::size_t>(g)];
             cycles = std::max(cycles, static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
         }

@@ -13,8 +13,7 @@ std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, int chip, is
             const isa::OpcodeInfo& info = insn.info();
             if (info.unit != unit)
                 continue;
-            const std::int64_t occupancy =
-                info.occupancyParam.empty() ? 1 : isa::machineParamInt(trace.machine, info.occupancyParam);
+            const std::int64_t occupancy = isa::occupancyCycles(insn, trace.machine);
             busy[pc] = std::max(busy[pc], static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
         }
     }

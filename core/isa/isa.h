@@ -138,6 +138,7 @@ enum class Opcode : std::uint16_t {
     // vector memory
     VLd,
     VLdS,
+    VLdSH,
     VSt,
     VStS,
     // MXU

@@ -1,6 +1,7 @@
 #include "isa/machine_config.h"
 
 #include "isa/isa.h"
+#include "isa/program.h"
 
 #include "util/text.h"
 
@@ -70,6 +71,8 @@ const std::array kRows = {
     Row{{"lat_mxu_pop", "mxu", "cycles", "result pop latency", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuPop},
     Row{{"mxu_result_fifo_depth", "mxu", "entries", "results (8 x 128 each) the MXU result FIFO holds; mxu.mm stalls when full", kAssumption, 1, 4096}, &MachineConfig::mxuResultFifoDepth},
     Row{{"mxu_count", "mxu", "MXUs", "matrix units per core, each with its own staged and active weights, result FIFO and occupancy; an mxu.* instruction names one with mxu=", "xpu-v1: one MXU (TPU v4 has 4 per TensorCore: Cloud TPU v4 documentation)", 1, kMaxMxus}, &MachineConfig::mxuCount},
+    Row{{"mxu_bf16", "mxu", "0/1", "1: the MXU takes bf16 operands packed two to a lane, 16 rows a register (fmt=2 on mxu.wpush, mxu.wpush.t and mxu.mm), so they stay 2 bytes in VMEM", "xpu-v1: f32 operands only (a TPU's MXUs take bf16 inputs and accumulate in f32: Cloud TPU system architecture documentation)", 0, 1}, &MachineConfig::mxuBf16},
+    Row{{"mxu_f16", "mxu", "0/1", "1: the MXU takes f16 operands packed two to a lane (fmt=1)", "xpu-v1: f32 operands only (a TPU's MXUs take no f16: XLA computes f16 in f32)", 0, 1}, &MachineConfig::mxuF16},
 
     Row{{"dma_engines", "dma", "engines", "DMA engines (independent FIFO queues) per chip", kAssumption, 1, 256}, &MachineConfig::dmaEngines},
     Row{{"dma_queue_depth", "dma", "descriptors", "descriptors an engine's queue holds; dma.start stalls when full", kAssumption, 1, 65536}, &MachineConfig::dmaQueueDepth},
@@ -295,6 +298,15 @@ std::int64_t machineParamInt(const MachineConfig& config, std::string_view key)
     if (!row || !std::holds_alternative<IntField>(row->field))
         return 0;
     return config.*std::get<IntField>(row->field);
+}
+
+std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& config)
+{
+    const OpcodeInfo& info = insn.info();
+    if (info.occupancyParam.empty())
+        return 0;
+    const std::int64_t cycles = machineParamInt(config, info.occupancyParam);
+    return insn.opcode == Opcode::MxuMm ? cycles * mxuRowsPerRegister(mxuFormat(insn)) / kSublanes : cycles;
 }
 
 std::string_view topologyName(Topology t)

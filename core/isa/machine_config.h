@@ -59,6 +59,8 @@ struct MachineConfig
     std::int64_t latMxuPop = 1;
     std::int64_t mxuResultFifoDepth = 16;
     std::int64_t mxuCount = 1; // MXUs per core, each with its own weights, FIFO and occupancy
+    std::int64_t mxuF16 = 0;   // 1: the MXU takes packed f16 operands (fmt=1)
+    std::int64_t mxuBf16 = 0;  // 1: the MXU takes packed bf16 operands (fmt=2)
     // DMA and interconnect
     std::int64_t dmaEngines = 4;
     std::int64_t dmaQueueDepth = 16;
@@ -105,6 +107,12 @@ nlohmann::json machineConfigToJson(const MachineConfig& config);
 std::string machineParamText(const MachineConfig& config, std::string_view key);
 // The numeric value of a parameter by key (the GRM looks latencies up by an opcode's latency key).
 std::int64_t machineParamInt(const MachineConfig& config, std::string_view key);
+
+struct Instruction; // isa/program.h
+// Cycles an instruction keeps its unit busy on a machine: its opcode's occupancy parameter (0: it names
+// none, the unit is pipelined), twice that for an mxu.mm of 16 packed rows (fmt=). The one definition the
+// GRM's issue model and the analyses that draw unit activity share.
+std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& config);
 
 std::string_view topologyName(Topology t);
 

@@ -27,6 +27,10 @@ constexpr OperandSpec region{OperandKind::Region, "name"};
 constexpr OperandSpec remoteChip{OperandKind::SRegOrImm, "chip", true, -1};
 // Which of the core's MXUs (mxu_count) an MXU instruction acts on; each has its own weights and FIFO.
 constexpr OperandSpec mxu{OperandKind::Imm, "mxu", true, 0};
+// The element format of an MXU operand register: 0 f32 (8 rows of 128), or 16-bit elements packed two to a
+// 32-bit lane, 16 rows of 128 (1 f16, 2 bf16: dma.start's cvt= codes of the 2-byte types); the machine
+// says which the MXU takes (mxu_f16, mxu_bf16). It precedes mxu=, which stays the last operand.
+constexpr OperandSpec fmt{OperandKind::Imm, "fmt", true, 0};
 
 struct Row
 {
@@ -114,13 +118,14 @@ constexpr OpcodeInfo kTable[] = {
 
     make({O::VLd, "vld", S::VectorLoad, U::VectorLoad, {vd, addr}, "lat_vector_load", "", "vd = 4 KiB of VMEM at addr (8 rows of 512 B)"}),
     make({O::VLdS, "vld.s", S::VectorLoad, U::VectorLoad, {vd, addr, stride}, "lat_vector_load", "", "row r of vd = 512 B of VMEM at addr + r * stride"}),
+    make({O::VLdSH, "vld.sh", S::VectorLoad, U::VectorLoad, {vd, addr, stride}, "lat_vector_load", "", "16 half rows: half h of vd (row h / 2, lanes 64 (h % 2) on) = 256 B of VMEM at addr + h * stride, 16 packed f16/bf16 rows as the MXU takes them (fmt=)"}),
     make({O::VSt, "vst", S::VectorStore, U::VectorStore, {vs, addr}, "lat_vector_store", "", "4 KiB of VMEM at addr = vs"}),
     make({O::VStS, "vst.s", S::VectorStore, U::VectorStore, {vs, addr, stride}, "lat_vector_store", "", "512 B of VMEM at addr + r * stride = row r of vs"}),
 
-    make({O::MxuWPush, "mxu.wpush", S::MatrixPush, U::MxuWeights, {va, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight rows (va) into MXU mxu's staging buffer; 16 pushes stage 128 x 128"}),
-    make({O::MxuWPushT, "mxu.wpush.t", S::MatrixPush, U::MxuWeights, {va, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight columns, transposed: row r of va becomes column 8p + r of the staged weights (p: pushes so far), as a transposed-rhs matmul loads them"}),
+    make({O::MxuWPush, "mxu.wpush", S::MatrixPush, U::MxuWeights, {va, fmt, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight rows (va) into MXU mxu's staging buffer, or 16 packed rows (fmt=1 f16, 2 bf16); 128 rows stage 128 x 128"}),
+    make({O::MxuWPushT, "mxu.wpush.t", S::MatrixPush, U::MxuWeights, {va, fmt, mxu}, "lat_mxu_wpush", "occ_mxu_wpush", "push 8 weight columns (16 packed, fmt=), transposed: row r of va becomes column c + r of the staged weights (c: columns staged so far), as a transposed-rhs matmul loads them"}),
     make({O::MxuWCommit, "mxu.wcommit", S::MatrixPush, U::MxuWeights, {mxu}, "lat_mxu_wcommit", "occ_mxu_wcommit", "MXU mxu's staged weights become its active weights (staging is cleared)"}),
-    make({O::MxuMm, "mxu.mm", S::MatrixPush, U::MxuMatmul, {va, mxu}, "lat_mxu_matmul", "occ_mxu_matmul", "stream 8 rows of va (8 x 128) through MXU mxu's active weights W; push va x W (8 x 128, f32) to its result FIFO"}),
+    make({O::MxuMm, "mxu.mm", S::MatrixPush, U::MxuMatmul, {va, fmt, mxu}, "lat_mxu_matmul", "occ_mxu_matmul", "stream 8 rows of va (8 x 128) through MXU mxu's active weights W; push va x W (8 x 128, f32) to its result FIFO; fmt=1 or 2: 16 packed f16/bf16 rows, two results, twice the occupancy"}),
     make({O::MxuPop, "mxu.pop", S::MatrixPop, U::MxuResult, {vd, mxu}, "lat_mxu_pop", "", "vd = oldest result in MXU mxu's FIFO; waits while it is empty"}),
 
     make({O::XluRSum, "xlu.rsum.f32", S::CrossLane, U::CrossLane, {vd, va}, "lat_xlu", "occ_xlu", "every lane of row r of vd = sum of row r of va (f32, pairwise tree order)"}),

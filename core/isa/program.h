@@ -53,6 +53,28 @@ inline std::int64_t mxuIndex(const Instruction& insn)
     return which.present() ? which.value : 0;
 }
 
+// MXU operand formats (an mxu.wpush, mxu.wpush.t or mxu.mm's fmt= operand): f32 rows, or f16/bf16 packed
+// two to a 32-bit lane, so that a register holds 16 rows (the codes are dma.start cvt='s for the 2-byte
+// types that widen to f32).
+inline constexpr std::int64_t kMxuF32 = 0, kMxuF16 = 1, kMxuBf16 = 2;
+
+// The format of an MXU instruction's register operand: its fmt= operand (the one before mxu=), 0 when
+// omitted or for an instruction without one. Not range-checked: the trace validator does that.
+inline std::int64_t mxuFormat(const Instruction& insn)
+{
+    const OpcodeInfo& op = insn.info();
+    if (insn.opcode != Opcode::MxuWPush && insn.opcode != Opcode::MxuWPushT && insn.opcode != Opcode::MxuMm)
+        return kMxuF32;
+    const Operand& format = insn.operands[static_cast<std::size_t>(op.operandCount - 2)];
+    return format.present() ? format.value : kMxuF32;
+}
+
+// Rows of 128 an MXU operand register holds in a format: 8 of f32, 16 packed.
+inline int mxuRowsPerRegister(std::int64_t format)
+{
+    return format == kMxuF32 ? kSublanes : 2 * kSublanes;
+}
+
 // One VLIW bundle: the instructions issued together in one cycle, in slot order. Empty means nop.
 struct Bundle
 {

@@ -35,7 +35,8 @@ bool packableUnit(Unit unit)
 
 bool vmemAccess(Opcode op)
 {
-    return op == Opcode::VLd || op == Opcode::VSt || op == Opcode::VLdS || op == Opcode::VStS;
+    return op == Opcode::VLd || op == Opcode::VSt || op == Opcode::VLdS || op == Opcode::VStS ||
+           op == Opcode::VLdSH;
 }
 
 bool packable(const isa::Instruction& insn)
@@ -51,7 +52,8 @@ bool packable(const isa::Instruction& insn)
     // touches is known (see pageKey).
     // A strided access (a 128 x 128 weight block's 8 rows out of a wider matrix) with a fixed stride too.
     const isa::Operand& a = insn.operands[1];
-    const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
+    const bool strided =
+        insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS || insn.opcode == Opcode::VLdSH;
     return a.form == isa::Operand::Form::Mem && a.space == isa::Space::Vmem && a.value >= 0 &&
            (!strided || (insn.operands[2].form == isa::Operand::Form::Imm && insn.operands[2].value >= 0));
 }
@@ -66,14 +68,20 @@ std::uint64_t pageKey(const isa::Operand& a, std::uint64_t page)
     return (a.hasBase ? (static_cast<std::uint64_t>(a.reg) + 1) << 56 : 0) | page;
 }
 
-// The 4 KiB pages an access touches (keyed as pageKey does): one 4 KiB run, or 8 rows of 512 B `stride`
-// apart.
+// The 4 KiB pages an access touches (keyed as pageKey does): one 4 KiB run, 8 rows of 512 B `stride`
+// apart, or (vld.sh) 16 half rows of 256 B.
 void touchedPages(const isa::Instruction& insn, std::vector<std::uint64_t>& pages)
 {
     pages.clear();
     const auto address = static_cast<std::uint64_t>(insn.operands[1].value);
-    const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS;
-    const std::uint64_t rows = strided ? isa::kSublanes : 1, rowBytes = strided ? 512 : isa::kVectorBytes,
+    const bool halves = insn.opcode == Opcode::VLdSH;
+    const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS || halves;
+    const std::uint64_t rows = halves    ? 2 * isa::kSublanes
+                               : strided ? isa::kSublanes
+                                         : 1,
+                        rowBytes = halves    ? 256
+                                   : strided ? 512
+                                             : isa::kVectorBytes,
                         stride = strided ? static_cast<std::uint64_t>(insn.operands[2].value) : 0;
     for (std::uint64_t r = 0; r < rows; ++r)
         for (std::uint64_t page = (address + r * stride) / kPage;
@@ -106,7 +114,9 @@ int BundlePacker::latency(const isa::Instruction& insn) const
 
 int BundlePacker::occupancy(const isa::Instruction& insn) const
 {
-    return m_occupancy[static_cast<std::size_t>(insn.opcode)];
+    const int rows =
+        insn.opcode == Opcode::MxuMm ? isa::mxuRowsPerRegister(isa::mxuFormat(insn)) : isa::kSublanes;
+    return m_occupancy[static_cast<std::size_t>(insn.opcode)] * rows / isa::kSublanes;
 }
 
 void BundlePacker::require(Place& p, int strictlyAfter) const
@@ -191,15 +201,18 @@ bool BundlePacker::add(const std::string& text)
     case Opcode::MxuWPushT: require(p, std::max(mxu.lastCommit, mxu.lastPush)); break;
     case Opcode::MxuWCommit: require(p, std::max({mxu.lastPush, mxu.lastMatmul, mxu.lastCommit})); break;
     case Opcode::MxuMm: {
-        matmulNumber = mxu.matmuls++;
+        // Results are numbered as the pops that take them: 16 packed rows (fmt=) are two.
+        matmulNumber = mxu.matmuls;
+        mxu.matmuls +=
+            static_cast<std::uint64_t>(isa::mxuRowsPerRegister(isa::mxuFormat(insn)) / isa::kSublanes);
         require(p, std::max(mxu.lastMatmul, mxu.lastCommit));
         p.ready = std::max(p.ready, mxu.commitReady);
-        // Room in the result FIFO: the pop `depth` places back must have been issued.
+        // Room in the result FIFO: the pop `depth` places before its last result must have been issued.
         const auto depth =
             static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.mxuResultFifoDepth, 1));
-        if (matmulNumber >= depth)
+        if (mxu.matmuls > depth)
             for (const auto& [number, bundle] : mxu.popBundles)
-                if (number == matmulNumber - depth)
+                if (number == mxu.matmuls - 1 - depth)
                     require(p, bundle);
         break;
     }
@@ -265,7 +278,8 @@ bool BundlePacker::add(const std::string& text)
         break;
     case Opcode::MxuMm:
         mxu.lastMatmul = at;
-        mxu.matmulBundles.emplace_back(matmulNumber, at);
+        for (std::uint64_t n = matmulNumber; n < mxu.matmuls; ++n)
+            mxu.matmulBundles.emplace_back(n, at);
         break;
     case Opcode::MxuPop:
         mxu.lastPop = at;

@@ -123,6 +123,8 @@ private:
                 report(at, name() + " " + std::to_string(o.value) +
                                " does not exist: the machine has mxu_count=" +
                                std::to_string(m_machine.mxuCount));
+            if (spec.name == "fmt")
+                checkMxuFormat(at, name(), o.value, op.opcode == isa::Opcode::MxuMm);
             if (spec.name == "chip" && (o.value < -1 || o.value >= m_machine.chips))
                 report(at, name() + " " + std::to_string(o.value) + " does not exist: the machine has " +
                                std::to_string(m_machine.chips) + " chip(s)");
@@ -133,6 +135,25 @@ private:
             if (spec.name == "route" && o.value != 0 && o.value != 1)
                 report(at, name() + " must be 0 (shortest) or 1 (the long way round), got " + std::to_string(o.value));
         }
+    }
+
+    // An MXU operand format the machine's MXU takes: f32 always, packed f16/bf16 where it says so.
+    void checkMxuFormat(const Where& at, const std::string& what, std::int64_t format, bool matmul)
+    {
+        if (format == isa::kMxuF32)
+            return;
+        if (format != isa::kMxuF16 && format != isa::kMxuBf16)
+            return report(at, what + " must be 0 (f32), 1 (packed f16) or 2 (packed bf16), got " +
+                                  std::to_string(format));
+        const bool bf16 = format == isa::kMxuBf16;
+        if ((bf16 ? m_machine.mxuBf16 : m_machine.mxuF16) == 0)
+            report(at, what + " " + std::to_string(format) + " (packed " + (bf16 ? "bf16" : "f16") +
+                           "): the machine's MXU does not take " + (bf16 ? "bf16" : "f16") + " operands (" +
+                           (bf16 ? "mxu_bf16" : "mxu_f16") + "=0)");
+        else if (matmul && m_machine.mxuResultFifoDepth < 2) // it would wait forever for room
+            report(at, what + " " + std::to_string(format) +
+                           ": 16 packed rows make two results, and the result FIFO holds one "
+                           "(mxu_result_fifo_depth=1)");
     }
 
     void buffers(const ChipTrace& c, int chip)

@@ -1,10 +1,13 @@
 // The MXU's timing in the GRM: its pipeline and result FIFO, a full FIFO with a pop in the same bundle, and
-// several MXUs (mxu_count) working side by side, each with its own weights, FIFO and busy paths.
+// several MXUs (mxu_count) working side by side, each with its own weights, FIFO and busy paths, and packed
+// f16/bf16 operands (fmt=): 16 rows a register, the same products as their values widened to f32.
 #include "sim/sim_support.h"
 
 #include "analysis/summary.h"
 #include "analysis/unit_intervals.h"
+#include "asm/disassembler.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace xps;
@@ -117,6 +120,100 @@ private slots:
             test::faultText(*stuck).ends_with("deadlock: every running chip waits on something nothing in "
                                               "flight can change; chip 0 at pc 0x13 result FIFO full"),
             test::faultText(*stuck).c_str());
+    }
+
+    // Packed bf16 (or f16) operands multiply exactly their widened values: the same weights and rows, once
+    // packed on MXU 0 and once widened to f32 by the DMA on MXU 1, give the same bits. The weights are the
+    // second 128 columns of a 128 x 256 matrix, so vld.sh picks 16 half rows 512 B apart.
+    void packedOperandsAreTheirWidenedValues_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::newRow("bf16") << 2;
+        QTest::newRow("f16") << 1;
+    }
+    void packedOperandsAreTheirWidenedValues()
+    {
+        QFETCH(int, format);
+        const std::string type = format == 2 ? "bf16" : "f16", fmt = ", fmt=" + std::to_string(format);
+        std::string source = ".machine mxu_count=2, mxu_" + type + "=1\n" +
+                             ".hbm w, 0, 65536\n.hbm x, 65536, 4096\n"
+                             ".init w, random_" +
+                             type + ", seed=3\n.init x, random_" + type +
+                             ", seed=4\n"
+                             // packed at VMEM 0 and 65536; widened at 131072 and 262144
+                             "dma.start vmem[0], hbm[0], 65536, 0, chunk=65536\n"
+                             "dma.start vmem[65536], hbm[65536], 4096, 0\n"
+                             "dma.start vmem[131072], hbm[0], 65536, 1, chunk=65536, cvt=" +
+                             std::to_string(format) +
+                             "\n"
+                             "dma.start vmem[262144], hbm[65536], 4096, 1, cvt=" +
+                             std::to_string(format) +
+                             "\n"
+                             "sync.wait 0, 2\nsync.wait 1, 2\n";
+        for (int i = 0; i < 8; ++i) // 16 rows of 256 B, each from a row of 512 B
+            source += "vld.sh v1, [" + std::to_string(256 + i * 16 * 512) +
+                      "], 512\n"
+                      "mxu.wpush v1" +
+                      fmt + "\n";
+        for (int i = 0; i < 16; ++i) // 8 rows of 512 B, each from a row of 1 KiB
+            source += "vld.s v1, [" + std::to_string(131072 + 512 + i * 8 * 1024) +
+                      "], 1024\n"
+                      "mxu.wpush v1, mxu=1\n";
+        source += "mxu.wcommit\nmxu.wcommit mxu=1\nvld v2, [65536]\nvld v3, [262144]\n"
+                  "vld v4, [266240]\nmxu.mm v2" +
+                  fmt +
+                  "\n"
+                  "mxu.mm v3, mxu=1\nmxu.mm v4, mxu=1\n"
+                  "mxu.pop v5\nmxu.pop v6\nmxu.pop v7, mxu=1\nmxu.pop v8, mxu=1\nhalt\n";
+        auto r = test::replaySource(source);
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto& v = r->result.finalState[0].v;
+        QVERIFY(v[5] == v[7]); // rows 0..7
+        QVERIFY(v[6] == v[8]); // rows 8..15
+        QVERIFY(v[5] != v[6]);
+        // 16 rows stream for 16 cycles, and the second 8 leave the array 8 cycles after the first.
+        const auto b = bundles(*r);
+        const auto pc = [&](std::string_view text) {
+            return static_cast<std::uint32_t>(std::distance(
+                r->trace.chips[0].program.bundles.begin(),
+                std::find_if(r->trace.chips[0].program.bundles.begin(),
+                             r->trace.chips[0].program.bundles.end(), [&](const isa::Bundle& bundle) {
+                                 return assembly::disassembleBundle(bundle, r->trace.chips[0].symbols) ==
+                                        text;
+                             })));
+        };
+        const std::uint64_t mm = atPc(b, pc("mxu.mm v2" + fmt))->cycle;
+        QCOMPARE(atPc(b, pc("mxu.pop v5"))->cycle, mm + 136);
+        QCOMPARE(atPc(b, pc("mxu.pop v6"))->cycle, mm + 136 + 8);
+        const auto snapshot = r->store.bundles();
+        const auto stream =
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuMatmul);
+        QCOMPARE(stream.front().end - stream.front().start, std::uint64_t(16));
+        // 8 packed weight pushes, each one weight-path occupancy (the same bytes as 8 rows of f32).
+        const auto pushes =
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuWeights);
+        QCOMPARE(pushes.size(), std::size_t(8 + 16 + 2));
+    }
+
+    void packedFormatsTheMachineDoesNotTakeAreRefused()
+    {
+        const auto error = [](const std::string& source) {
+            auto t = assembly::assemble(source, "packed.xasm");
+            return t.ok() ? std::string("<assembled>") : t.error().toString();
+        };
+        const std::string program = ".init v1, const_f32, 1.0\nmxu.mm v1, fmt=2\nhalt\n";
+        QVERIFY2(error(program).find("mxu.mm fmt 2 (packed bf16): the machine's MXU does not take bf16 "
+                                     "operands (mxu_bf16=0)") != std::string::npos,
+                 error(program).c_str());
+        QVERIFY2(error(".machine mxu_f16=1\nmxu.wpush v1, fmt=3\nhalt\n")
+                         .find("mxu.wpush fmt must be 0 (f32), 1 (packed f16) or 2 (packed bf16), got 3") !=
+                     std::string::npos,
+                 error(".machine mxu_f16=1\nmxu.wpush v1, fmt=3\nhalt\n").c_str());
+        // Two results need two FIFO entries: with one, the matmul could never issue.
+        const std::string oneEntry = ".machine mxu_bf16=1, mxu_result_fifo_depth=1\n" + program;
+        QVERIFY2(error(oneEntry).find("two results, and the result FIFO holds one") != std::string::npos,
+                 error(oneEntry).c_str());
+        QCOMPARE(error(".machine mxu_bf16=1\n" + program), std::string("<assembled>"));
     }
 };
 
