@@ -43,10 +43,11 @@ std::int64_t product(const std::vector<std::int64_t>& dims, const TensorType& t)
 // VMEM bytes of a tile: lhs panels, weight blocks and result panels (each a multiple of 4 KiB).
 std::uint64_t tileBytes(const DotShape& s, std::int64_t bc, std::int64_t mc, std::int64_t nbc)
 {
-    const auto panel = static_cast<std::uint64_t>(rowsPadded(mc) * 512);
+    const auto rows = static_cast<std::uint64_t>(s.rowsPadded(mc));
     const auto b = static_cast<std::uint64_t>(bc), kb = static_cast<std::uint64_t>(s.KB),
                nb = static_cast<std::uint64_t>(nbc);
-    return b * kb * panel + b * kb * nb * 65536 + b * nb * panel;
+    return b * kb * rows * static_cast<std::uint64_t>(s.lhsRowBytes()) +
+           b * kb * nb * static_cast<std::uint64_t>(s.weightBlockBytes()) + b * nb * rows * 512;
 }
 
 // The tile size: the whole op when it fits, else one batch, N blocks and rows of M halved until it does.
@@ -58,15 +59,18 @@ DotTile planTile(const DotShape& s, std::uint64_t budget)
         return DotTile{0, s.B, 0, s.M, 0, s.NB};
     const bool rowsSplit = s.l.free.size() <= 1; // rows of one lhs dimension are one strided move
     std::int64_t mc = s.M, nbc = s.NB;
+    const std::int64_t fewestRows = s.rowsPadded(1); // one lhs register: 8 rows, or 16 packed
     while (tileBytes(s, 1, mc, nbc) > budget) {
-        const auto weights = s.KB * nbc * 65536, panels = (s.KB + nbc) * rowsPadded(mc) * 512;
-        if (nbc > 1 && (weights >= panels || mc <= 8 || !rowsSplit))
+        const auto weights = s.KB * nbc * s.weightBlockBytes(),
+                   panels = (s.KB * s.lhsRowBytes() + nbc * 512) * s.rowsPadded(mc);
+        if (nbc > 1 && (weights >= panels || mc <= fewestRows || !rowsSplit))
             nbc = (nbc + 1) / 2;
-        else if (rowsSplit && mc > 8)
-            mc = std::max<std::int64_t>(8, rowsPadded((mc + 1) / 2));
+        else if (rowsSplit && mc > fewestRows)
+            mc = std::max(fewestRows, s.rowsPadded((mc + 1) / 2));
         else
             lowerFail("dot_general: even its smallest tile (" +
-                      std::string(rowsSplit ? "8 rows" : "all " + std::to_string(s.M) + " rows") +
+                      std::string(rowsSplit ? std::to_string(fewestRows) + " rows"
+                                            : "all " + std::to_string(s.M) + " rows") +
                       ", one 128-wide N block, all of K = " + std::to_string(s.K) + ") needs " +
                       std::to_string(tileBytes(s, 1, mc, nbc)) + " bytes of VMEM; " + std::to_string(budget) +
                       " are free");
@@ -93,7 +97,8 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
-    // f16 and bf16 arrive in VMEM widened to f32 (their values exactly): the MXU multiplies them as f32.
+    // f16 and bf16 arrive in VMEM packed when the MXU takes them, else widened to f32 (their values
+    // exactly): either way the MXU multiplies the same values and sums in f32.
     if (!isFloat(lhs.type.element) || !isFloat(rhs.type.element) || !isFloat(out.type.element))
         lowerFail("dot_general on the MXU takes floating-point operands in this lowering (i32 comes next)");
     DotShape s;
@@ -115,9 +120,31 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                   "lowering yet");
     s.KB = std::max<std::int64_t>((s.K + 127) / 128, 1);
     s.NB = std::max<std::int64_t>((s.N + 127) / 128, 1);
-    s.ls =
-        byteStrides(lhs.type.shape, lhs.elementBytes); // packed f16/bf16 operands are widened on the way in
+    s.ls = byteStrides(lhs.type.shape, lhs.elementBytes);
     s.rs = byteStrides(rhs.type.shape, rhs.elementBytes);
+    // A packed operand the MXU takes stays packed (16 rows a register); every other one is widened on the
+    // way in. Packed lhs rows make two results a matmul, the second a stream occupancy after the first:
+    // when that second result comes later than a full FIFO's worth of streaming (the default machine's
+    // 136 + 8 cycles against 16 x 8), each pop waits 8 cycles longer than with f32 rows, which costs an
+    // MXU-bound matmul more than the halved loads and matmul issues save (256 x 512 x 640 bf16: 7,319
+    // cycles packed, 7,233 widened), so the lhs is then widened.
+    const isa::MachineConfig& m = w.machine();
+    const auto formatOf = [&](const TensorRef& t) {
+        if (!t.packed())
+            return isa::kMxuF32;
+        return t.type.element == ElementType::BF16 ? (m.mxuBf16 != 0 ? isa::kMxuBf16 : isa::kMxuF32)
+                                                   : (m.mxuF16 != 0 ? isa::kMxuF16 : isa::kMxuF32);
+    };
+    // Rows taking turns on R MXUs (few N blocks: emitTile) hold R FIFOs' worth in flight.
+    const std::int64_t mxus = std::clamp<std::int64_t>(m.mxuCount, 1, 8);
+    std::int64_t turns = 1;
+    while (2 * s.NB <= mxus && turns * 2 <= std::min<std::int64_t>(mxus, 4))
+        turns *= 2;
+    const bool pairsKeepUp = m.mxuResultFifoDepth >= 2 &&
+                             m.latMxuMatmul + m.occMxuMatmul <=
+                                 std::min<std::int64_t>(m.mxuResultFifoDepth, 16) * m.occMxuMatmul * turns;
+    s.lhsFormat = pairsKeepUp ? formatOf(lhs) : isa::kMxuF32;
+    s.rhsFormat = formatOf(rhs);
     s.transposedRhs = s.r.contracting.size() == 1 && s.r.free.size() == 1 &&
                       s.rs[static_cast<std::size_t>(s.r.contracting.front())] == rhs.elementBytes && s.K > 1;
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
@@ -159,12 +186,14 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     const bool twoSets = !wholeOp && 2 * tileBytes(s, first.bc, first.mc, first.nbc) <= budget;
     const auto allocate = [&](int streams) {
         DotBuffers set;
-        const auto panel = static_cast<std::uint64_t>(rowsPadded(first.mc) * 512);
+        const auto rows = static_cast<std::uint64_t>(s.rowsPadded(first.mc));
         const auto bc = static_cast<std::uint64_t>(first.bc), kb = static_cast<std::uint64_t>(s.KB),
                    nbc = static_cast<std::uint64_t>(first.nbc);
-        set.lhs = w.vmem(bc * kb * panel, "dot_general's lhs panels");
-        set.rhs = w.vmem(bc * kb * nbc * 65536, "dot_general's weight blocks");
-        set.out = w.vmem(bc * nbc * panel, "dot_general's result panels");
+        set.lhs =
+            w.vmem(bc * kb * rows * static_cast<std::uint64_t>(s.lhsRowBytes()), "dot_general's lhs panels");
+        set.rhs = w.vmem(bc * kb * nbc * static_cast<std::uint64_t>(s.weightBlockBytes()),
+                         "dot_general's weight blocks");
+        set.out = w.vmem(bc * nbc * rows * 512, "dot_general's result panels");
         for (int g = 0; g < streams; ++g)
             set.inputs.push_back(w.stream());
         set.back = w.stream();

@@ -6,6 +6,8 @@
 // and 128-wide N block, each K block's weights are pushed and committed, the lhs rows stream through in
 // groups of up to the result FIFO's depth, and the products are popped and summed over K in a VMEM copy
 // of the result, which leaves for HBM at the end. Padding lanes and rows are zero, so they add nothing.
+// A bf16/f16 operand the machine's MXU takes stays packed in VMEM (DotShape::lhsFormat, rhsFormat): 16
+// rows a register, pushed and multiplied with fmt=, an lhs register's two results popped as two tiles.
 
 #include "stablehlo/lower_dot_tile.h"
 
@@ -66,11 +68,16 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const auto& lhs = in[0];
     const auto& rhs = in[1];
     const std::int64_t B = tile.bc, KB = s.KB, NB = tile.nbc, M = tile.mc, N = s.N;
-    const std::int64_t Mpad = rowsPadded(M);
-    const std::int64_t panelBytes = Mpad * 512;
+    const std::int64_t Mpad = s.rowsPadded(M);
+    // An lhs panel (M rows of a 128-wide K block, 2 or 4 bytes an element) and a result panel (f32).
+    const std::int64_t panelBytes = Mpad * s.lhsRowBytes(), resultPanelBytes = Mpad * 512;
     const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
     // The weights in VMEM: per batch, KB * 128 rows of the tile's N blocks side by side.
-    const std::int64_t weightRow = NB * 512;
+    const std::int64_t weightRow = NB * s.weightRowBytes(), weightBlock = s.weightBlockBytes();
+    // Element bytes of each operand in VMEM, and the conversion on its way in (none when packed).
+    const std::int64_t lhsElement = s.packedLhs() ? 2 : 4, rhsElement = s.packedRhs() ? 2 : 4;
+    const Convert lhsConvert = s.packedLhs() ? Convert::None : lhs.widening(),
+                  rhsConvert = s.packedRhs() ? Convert::None : rhs.widening();
     if (zeroPadding && phase != TilePhase::Compute) {
         w.bundle("vbcast v15, 0");
         w.fill("v15", lhsV, outV - lhsV);
@@ -97,44 +104,44 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         if (tile.allBatches(s))
             appendNested(m, s.l.batch, lhs.type, ls, KB * panelBytes);
         if (tile.allRows(s)) {
-            appendNested(m, s.l.free, lhs.type, ls, 512);
+            appendNested(m, s.l.free, lhs.type, ls, s.lhsRowBytes());
         } else { // one lhs free dimension (planTiles): rows [m0, m0 + mc) of it
             const auto d = static_cast<std::size_t>(s.l.free.front());
-            m.push_back({M, ls[d], 512});
+            m.push_back({M, ls[d], s.lhsRowBytes()});
             offset += tile.m0 * ls[d];
         }
-        const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, 4, offset, m);
+        const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, lhsElement, offset, m);
         m.push_back(k);
         w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhs.widening(), 4,
+               lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhsConvert, lhsElement,
                {.srcRegister = hbm.lhs});
         // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
         // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
         std::vector<MoveDim> b;
         if (tile.allBatches(s))
-            appendNested(b, s.r.batch, rhs.type, rs, KB * NB * 65536);
+            appendNested(b, s.r.batch, rhs.type, rs, KB * NB * weightBlock);
         std::int64_t rOffset = rhsBatch;
         if (s.transposedRhs) { // rows of N, K along the lanes: a contiguous run of K per row
             const auto dn = static_cast<std::size_t>(s.r.free.front()),
                        dk = static_cast<std::size_t>(s.r.contracting.front());
             rOffset += tile.nb0 * 128 * rs[dn] + kb * 128 * rs[dk];
-            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[dn], 512});
-            b.push_back({std::min<std::int64_t>(128, s.K - kb * 128), rs[dk], 4});
+            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[dn], s.weightRowBytes()});
+            b.push_back({std::min<std::int64_t>(128, s.K - kb * 128), rs[dk], rhsElement});
         } else {
             const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
             b.push_back(kr);
             if (s.r.free.size() == 1) {
                 const auto d = static_cast<std::size_t>(s.r.free.front());
                 rOffset += tile.nb0 * 128 * rs[d];
-                b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], 4});
+                b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], rhsElement});
             } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
-                const auto nr = blockOf(s.r.free, rhs.type, rs, 0, 4, rOffset, b);
+                const auto nr = blockOf(s.r.free, rhs.type, rs, 0, rhsElement, rOffset, b);
                 b.push_back(nr);
             }
         }
-        w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * 65536), isa::Space::Hbm,
-               rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhs.widening(), 4,
-               {.srcRegister = hbm.rhs});
+        w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * weightBlock),
+               isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert,
+               rhsElement, {.srcRegister = hbm.rhs});
     }
     if (phase == TilePhase::Load)
         return;
@@ -149,6 +156,13 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // and multiplied on every MXU of the group, each MXU with its own weights, FIFO and results; a "job"
     // is then (batch, group of N blocks, K block, tile) and everything per N block is done per lane.
     const std::int64_t tiles = Mpad / 8;
+    // Packed lhs rows: one register (and one mxu.mm) holds a pair of 8-row tiles, whose two results are
+    // popped as the tiles' own; a pair is multiplied at its first tile.
+    const std::int64_t pair = s.packedLhs() ? 2 : 1;
+    const std::string lhsFormat = s.packedLhs() ? ", fmt=" + std::to_string(s.lhsFormat) : std::string();
+    const std::string rhsFormat = s.packedRhs() ? ", fmt=" + std::to_string(s.rhsFormat) : std::string();
+    // Weight pushes per block: 16 of 8 rows, or 8 of 16 packed rows.
+    const int pushesPerBlock = s.packedRhs() ? 8 : 16;
     // Few N blocks for the MXUs (N-split would leave half of them idle: a tall matmul of N <= 128, say):
     // the tiles of rows take turns on R MXUs instead, tile t on MXU t mod R, each MXU holding the same
     // weights (pushed to all R), so the MXUs still stream side by side. R is a power of two dividing the
@@ -156,13 +170,19 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // every iteration.
     const std::int64_t mxus = std::clamp<std::int64_t>(w.machine().mxuCount, 1, 8);
     std::int64_t R = 1;
-    while (2 * NB <= mxus && R * 2 <= mxus && tiles % (R * 2) == 0 && tiles >= 4 * R)
+    const std::int64_t matmulsPerBlock = tiles / pair;
+    while (2 * NB <= mxus && R * 2 <= mxus && R * 2 * pair <= 8 && matmulsPerBlock % (R * 2) == 0 &&
+           matmulsPerBlock >= 4 * R)
         R *= 2;
     const bool byRows = R > 1;
     const std::int64_t P = byRows ? 1 : std::min(mxus, NB); // lanes of a group
-    // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many.
-    const std::int64_t depth =
-        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1) * R;
+    // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many (an
+    // even number with packed rows: a matmul's two results go in together). Tile j is popped `lag` tiles
+    // after it: at `depth`, or one fewer with packed rows, so that a pair's matmul finds room for both.
+    const std::int64_t fifo =
+        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
+    const std::int64_t depth = (fifo - fifo % pair) * R;
+    const std::int64_t lag = depth - (pair - 1);
     const std::int64_t NG = (NB + P - 1) / P;
     struct Job
     {
@@ -179,13 +199,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // The mxu= operand of MXU m (MXU 0's is left out, as a one-MXU machine's code has none), and the MXU
     // job j's lane p runs on.
     const auto onMxu = [](std::int64_t m) { return m == 0 ? std::string() : ", mxu=" + std::to_string(m); };
-    const auto mxuOf = [&](const Job& j, std::int64_t p) { return byRows ? j.t % R : p; };
+    const auto mxuOf = [&](const Job& j, std::int64_t p) { return byRows ? j.t / pair % R : p; };
     // Where block (kb, nb) of batch b starts (nb: lane p of the job's group): its 8-row registers are
     // weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows of N one after another, 8 rows a
     // register).
     const auto weights = [&](const Job& j, std::int64_t p) {
-        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * 65536 +
-                                                 (j.g * P + p) * (s.transposedRhs ? 65536 : 512));
+        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * weightBlock +
+                                                 (j.g * P + p) *
+                                                     (s.transposedRhs ? weightBlock : s.weightRowBytes()));
     };
     // A VMEM address, or one relative to a loop's offset register (`base`).
     const auto at = [](std::uint64_t address, const std::string& base) {
@@ -197,7 +218,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         std::string lhs, result, weights; // the lhs tile, the result tile, the next block's weights
     };
     const auto resultAddress = [&](const Job& j, std::int64_t p) {
-        return outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * panelBytes + j.t * 4096);
+        return outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * resultPanelBytes + j.t * 4096);
     };
     const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
         return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
@@ -211,14 +232,16 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             if (s.transposedRhs) {
                 w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
                          "]");
-            } else {
-                const auto address = at(block + static_cast<std::uint64_t>(row * 8 * weightRow), base);
-                w.bundle(weightRow == 512
-                             ? "vld " + source + ", [" + address + "]"
+            } else { // 8 rows, or 16 packed ones, of the block
+                const auto address =
+                    at(block + static_cast<std::uint64_t>(row * (128 / pushesPerBlock) * weightRow), base);
+                w.bundle(weightRow == s.weightRowBytes() ? "vld " + source + ", [" + address + "]"
+                         : s.packedRhs()
+                             ? "vld.sh " + source + ", [" + address + "], " + std::to_string(weightRow)
                              : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
             }
             for (std::int64_t m = byRows ? 0 : p; m < (byRows ? R : p + 1); ++m)
-                w.bundle((s.transposedRhs ? "mxu.wpush.t " : "mxu.wpush ") + source + onMxu(m));
+                w.bundle((s.transposedRhs ? "mxu.wpush.t " : "mxu.wpush ") + source + rhsFormat + onMxu(m));
         }
     };
     // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
@@ -231,7 +254,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         const std::int64_t e = out.elementBytes;
         w.move(back, isa::Space::Hbm,
                out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e + shift.out),
-               isa::Space::Vmem, outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * panelBytes),
+               isa::Space::Vmem,
+               outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * resultPanelBytes),
                {{M, 512, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
     };
     // The sum and partial registers of tile `index` on lane p: 8 of each, in turn.
@@ -269,21 +293,27 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         }
     };
     needBlock(jobs.front().kb);
-    for (int row = 0; row < 16; ++row)
+    for (int row = 0; row < pushesPerBlock; ++row)
         pushRow(jobs.front(), row, {});
-    int stagedRows = 16; // rows of the next block staged so far (16: the first block is complete)
+    int stagedRows = pushesPerBlock; // pushes of the next block staged so far (all: the first is complete)
     // Tile j's rows through the MXU: loaded (from `ahead` tiles further on), and multiplied.
+    // Bytes of 8 lhs rows in a panel; a tile that is the second of a packed pair has no load or matmul.
+    const std::int64_t tileBytes = 8 * s.lhsRowBytes();
+    const auto firstOfPair = [&](std::size_t i) { return jobs[i].t % pair == 0; };
     const auto lhsTile = [&](std::size_t i) {
         const Job& j = jobs[i];
-        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * 4096);
+        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * tileBytes);
     };
     const auto loadRows = [&](std::size_t i, const std::string& base, std::uint64_t ahead) {
-        w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" + at(lhsTile(i) + ahead * 4096, base) +
-                 "]");
+        if (firstOfPair(i))
+            w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" +
+                     at(lhsTile(i) + ahead * static_cast<std::uint64_t>(tileBytes), base) + "]");
     };
     const auto multiply = [&](std::size_t i) {
-        for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
-            w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + onMxu(mxuOf(jobs[i], p)));
+        if (firstOfPair(i))
+            for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
+                w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + lhsFormat +
+                         onMxu(mxuOf(jobs[i], p)));
     };
     const auto issue = [&](std::size_t i, const std::string& base) {
         loadRows(i, base, 0);
@@ -300,14 +330,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // with several lanes it holds fewer tiles.
     constexpr std::int64_t kFirstLoopedBlock = 2;
     const std::int64_t steadyFrom = std::max<std::int64_t>(16, depth);
-    const std::int64_t unroll = std::max<std::int64_t>(8 / P, 1);
+    const std::int64_t unroll = std::max<std::int64_t>(8 / P, pair);
     // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
     const std::int64_t steadyIterations = (tiles - steadyFrom - unroll) / unroll;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
     const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
                             steadyIterations >= 2 && blockIterations >= 2 &&
                             ProgramWriter::loopFits(blockIterations, panelBytes) &&
-                            ProgramWriter::loopFits(blockIterations, NB * 65536);
+                            ProgramWriter::loopFits(blockIterations, NB * weightBlock);
     // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
     const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
         const Job& j = jobs[i];
@@ -317,13 +347,16 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             // loads the next one's after its matmuls, so no matmul waits for its load at the loop's head.
             // The lhs offset starts from the block loop's (when there is one); the results' does not move
             // with the block.
-            const auto before = static_cast<std::size_t>(depth); // the tile a job's pop sums
+            const auto before = static_cast<std::size_t>(lag); // the tile a job's pop sums
             for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
                 loadRows(i + u, bases.lhs, 0);
                 loadPartial(i + u - before, bases.result, 0);
             }
-            w.beginLoop(steadyIterations, unroll * 4096, bases.lhs.empty() ? 0 : unroll * 4096, bases.lhs);
-            const std::string lhsBase = w.offset(), resultBase = bases.lhs.empty() ? w.offset() : w.offset2();
+            // The lhs rows and the results move on alike unless the rows are packed (or start from a
+            // block loop's offset): then the results have an offset of their own.
+            const bool ownResultOffset = !bases.lhs.empty() || tileBytes != 4096;
+            w.beginLoop(steadyIterations, unroll * tileBytes, ownResultOffset ? unroll * 4096 : 0, bases.lhs);
+            const std::string lhsBase = w.offset(), resultBase = ownResultOffset ? w.offset2() : w.offset();
             for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
                 accumulate(i + u - before, resultBase, true);
                 multiply(i + u);
@@ -337,18 +370,18 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         }
         if (j.t == 0) { // a new block: its staged weights become active
             needBlock(j.kb);
-            for (; stagedRows < 16; ++stagedRows)
+            for (; stagedRows < pushesPerBlock; ++stagedRows)
                 pushRow(j, stagedRows, {});
             for (std::int64_t m = 0; m < (byRows ? R : lanes(j)); ++m)
                 w.bundle(m == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(m));
             stagedRows = 0;
         }
-        if (i >= static_cast<std::size_t>(depth))
-            accumulate(i - static_cast<std::size_t>(depth), bases.result);
+        if (i >= static_cast<std::size_t>(lag))
+            accumulate(i - static_cast<std::size_t>(lag), bases.result);
         issue(i, bases.lhs);
         // Stage a row of the next block's weights while this block streams.
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
-        if (hasNext && stagedRows < 16) {
+        if (hasNext && stagedRows < pushesPerBlock) {
             needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
             pushRow(jobs[i + static_cast<std::size_t>(tiles - j.t)], stagedRows++, bases.weights);
         }
@@ -359,7 +392,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         if (loopBlocks && j.kb == kFirstLoopedBlock && j.t == 0) {
             for (std::int64_t kb = kFirstLoopedBlock; kb < KB; ++kb)
                 needBlock(kb);
-            w.beginLoop(blockIterations, panelBytes, NB * 65536);
+            w.beginLoop(blockIterations, panelBytes, NB * weightBlock);
             const Bases bases{w.offset(), {}, w.offset2()};
             for (std::size_t k = i; k < i + static_cast<std::size_t>(tiles);)
                 k = emitStep(k, bases);
@@ -369,9 +402,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         }
         i = emitStep(i, {});
     }
-    for (std::size_t i = jobs.size() > static_cast<std::size_t>(depth)
-                             ? jobs.size() - static_cast<std::size_t>(depth)
-                             : 0;
+    for (std::size_t i =
+             jobs.size() > static_cast<std::size_t>(lag) ? jobs.size() - static_cast<std::size_t>(lag) : 0;
          i < jobs.size(); ++i)
         accumulate(i, {});
     // The result panels are the next tile's: its results must have left first (a pipelined loop waits

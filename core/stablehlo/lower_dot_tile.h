@@ -16,11 +16,6 @@ struct DotDims
     std::vector<std::int64_t> batch, contracting, free;
 };
 
-inline std::int64_t rowsPadded(std::int64_t rows)
-{
-    return std::max<std::int64_t>((rows + 7) / 8 * 8, 8);
-}
-
 // The op's view as lhs [B, M, K] x rhs [B, K, N], and its operands' byte strides.
 struct DotShape
 {
@@ -30,6 +25,23 @@ struct DotShape
     // The rhs's contracting dimension is its innermost (attention's scores against keys [N, K]): its rows
     // of N come in as they lie, K along the lanes, and are pushed transposed (mxu.wpush.t).
     bool transposedRhs = false;
+    // Operands the MXU takes packed (a 2-byte type the machine's MXU multiplies: mxu_bf16, mxu_f16): they
+    // stay 2 bytes in VMEM, a register holds 16 of their rows, and the MXU instructions say so (fmt=).
+    // Else f16 and bf16 are widened to f32 on their way into VMEM, as every other kernel reads them.
+    std::int64_t lhsFormat = isa::kMxuF32, rhsFormat = isa::kMxuF32;
+
+    bool packedLhs() const { return lhsFormat != isa::kMxuF32; }
+    bool packedRhs() const { return rhsFormat != isa::kMxuF32; }
+    // Rows of M a tile's lhs panels and result panels hold: a whole number of lhs registers (8 or 16 rows).
+    std::int64_t rowsPadded(std::int64_t rows) const
+    {
+        const std::int64_t unit = packedLhs() ? 16 : 8;
+        return std::max<std::int64_t>((rows + unit - 1) / unit * unit, unit);
+    }
+    // Bytes of one 128-wide row of K in an lhs panel, and of one row of a 128 x 128 weight block.
+    std::int64_t lhsRowBytes() const { return packedLhs() ? 256 : 512; }
+    std::int64_t weightRowBytes() const { return packedRhs() ? 256 : 512; }
+    std::int64_t weightBlockBytes() const { return 128 * weightRowBytes(); }
 };
 
 // A part of the op that fits VMEM: batches [b0, b0 + bc) (all or one), rows [m0, m0 + mc) of M and N blocks
