@@ -312,6 +312,47 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         w.endLoop();
         return true;
     };
+    // In loop mode, when M is cut into tiles and there are more full groups of N blocks than tiles of rows,
+    // the groups are the loop and a group's tiles of rows its body, one after another (each tile's loads
+    // going into the set the one before it does not use, when there are two): the code then grows with the
+    // tiles of rows, not with N. A vocabulary projection of 2048 x 2048 x 32768 is 64 groups of 8 tiles,
+    // whose 64 loops over tiles did not fit instruction memory. Only when the tiles of rows are all whole:
+    // a shorter last one would lay its panels over the others' padding, zeroed once before the loop.
+    const auto loopGroupsOfRowTiles = [&](std::int64_t b, std::int64_t groups, TileSteps steps) {
+        const std::int64_t rowTiles = s.M / first.mc;
+        if (groups < 2 || groups <= rowTiles || s.M % first.mc != 0 || !loopFits(groups, steps))
+            return false;
+        beforeLoop();
+        zero(buffers);
+        if (twoSets)
+            zero(other);
+        w.beginLoop(groups, 0, steps.out, {}, steps.rhs);
+        const TileBases bases{nullptr, w.offset3(), w.offset2()};
+        std::optional<Pending> loaded; // a tile whose loads are written and whose matmuls are not
+        int set = 0;
+        for (std::int64_t t = 0; t < rowTiles; ++t) {
+            const DotTile tile{b, 1, t * first.mc, first.mc, 0, first.nbc};
+            if (!twoSets) {
+                emitTile(w, in, out, s, tile, buffers, bases, false);
+                continue;
+            }
+            emitTile(w, in, out, s, tile, *sets[set], bases, false, TilePhase::Load);
+            if (loaded) {
+                w.waitAll(sets[loaded->set]->back);
+                emitTile(w, in, out, s, loaded->tile, *sets[loaded->set], bases, false, TilePhase::Compute);
+            }
+            loaded = Pending{tile, set};
+            set ^= 1;
+        }
+        if (loaded) {
+            w.waitAll(sets[loaded->set]->back);
+            emitTile(w, in, out, s, loaded->tile, *sets[loaded->set], bases, false, TilePhase::Compute);
+            w.waitAll(buffers.back);
+            w.waitAll(other.back);
+        }
+        w.endLoop();
+        return true;
+    };
     if (loopBatches && loopTiles(s.B, batchSteps, first))
         return;
     // The tiles, batch by batch and N blocks by N blocks. In loop mode, when a tile has all of M, the full
@@ -326,6 +367,12 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
             const auto d = static_cast<std::size_t>(s.r.free.front());
             const TileSteps steps{0, first.nbc * 128 * s.rs[d], first.nbc * 128 * out.elementBytes};
             if (loopTiles(groups, steps, DotTile{b, 1, 0, s.M, 0, first.nbc}))
+                nb0 = groups * first.nbc;
+        } else if (w.loops() && s.r.free.size() == 1) {
+            const std::int64_t groups = s.N / 128 / first.nbc;
+            const auto d = static_cast<std::size_t>(s.r.free.front());
+            if (loopGroupsOfRowTiles(b, groups,
+                                     {0, first.nbc * 128 * s.rs[d], first.nbc * 128 * out.elementBytes}))
                 nb0 = groups * first.nbc;
         }
         for (; nb0 < s.NB; nb0 += first.nbc) {

@@ -334,8 +334,13 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
     const std::int64_t steadyIterations = (tiles - steadyFrom - unroll) / unroll;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
-    const bool loopBlocks = w.loops() && w.loopDepth() + 2 <= ProgramWriter::kMaxLoopDepth &&
-                            steadyIterations >= 2 && blockIterations >= 2 &&
+    // A block's code is the same for every middle block once its weights are all staged within it and its
+    // pops sum only the block before (tiles >= 16 and >= depth), with or without a steady loop inside (a
+    // tile of 128 rows has none: without the block loop, a K of 8192 wrote 64 blocks of 16 tiles each).
+    const bool steadyLoop = steadyIterations >= 2;
+    const bool loopBlocks = w.loops() &&
+                            w.loopDepth() + (steadyLoop ? 2 : 1) <= ProgramWriter::kMaxLoopDepth &&
+                            tiles >= std::max<std::int64_t>(16, depth) && blockIterations >= 2 &&
                             ProgramWriter::loopFits(blockIterations, panelBytes) &&
                             ProgramWriter::loopFits(blockIterations, NB * weightBlock);
     // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.

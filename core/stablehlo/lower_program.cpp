@@ -34,7 +34,8 @@ constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
 // Bundles the packer may hold before they are emitted: it bounds its work per instruction; kernels'
 // independent work lies much closer together.
 constexpr std::size_t kMaxPackWindow = 2048;
-// Loop registers: the iteration counter, the offsets and the waits' counts; the kernels use s1.
+// Loop registers: the iteration counter, the offsets and the waits' counts (and s2 for a later wait on the
+// same flag); the kernels use s1.
 // Per nesting level: the counter and the three offsets.
 constexpr const char* kCounter[ProgramWriter::kMaxLoopDepth] = {"s31", "s28", "s9"};
 constexpr const char* kOffset[ProgramWriter::kMaxLoopDepth] = {"s30", "s27", "s8"};
@@ -42,6 +43,7 @@ constexpr const char* kOffset2[ProgramWriter::kMaxLoopDepth] = {"s29", "s26", "s
 constexpr const char* kOffset3[ProgramWriter::kMaxLoopDepth] = {"s6", "s5", "s4"};
 constexpr int kFirstWaitRegister = 25;
 constexpr int kLastWaitRegister = 10;
+constexpr const char* kWaitScratch = "s2"; // a later wait's count on a flag the loop body already waits on
 // A data movement of this many descriptors or more is looped in loop mode.
 constexpr std::uint64_t kLoopDescriptorsAtLeast = 32;
 
@@ -216,6 +218,24 @@ void ProgramWriter::waitAll(const DmaStream& s)
     if (m_open.size() > 1)
         lowerFail("a wait inside a nested loop (a lowering bug: its first count would be wrong after the "
                   "outer loop's first iteration)");
+    // A later wait on a flag the body already waits on needs no register of its own: it expects a fixed
+    // number more than the first wait (both grow by the flag's increments per iteration), so the count is
+    // made from the first one's register in kWaitScratch (a body of eight tiles of a matmul, two waits each
+    // on four flags, fits the 16 registers so).
+    for (const Loop::Wait& earlier : m_open.back().waits)
+        if (earlier.flag == s.flag) {
+            const std::uint64_t more = count - earlier.first;
+            if (more == 0) {
+                bundle("sync.wait " + std::to_string(s.flag) + ", s" + std::to_string(earlier.reg));
+                return;
+            }
+            if (more > INT32_MAX)
+                lowerFail("a loop body whose waits on one flag are more than 2^31 apart (a lowering bug)");
+            bundle(std::string("sadd ") + kWaitScratch + ", s" + std::to_string(earlier.reg) + ", " +
+                   std::to_string(more));
+            bundle("sync.wait " + std::to_string(s.flag) + ", " + kWaitScratch);
+            return;
+        }
     std::size_t used = 0;
     for (const Loop& loop : m_open)
         used += loop.waits.size();

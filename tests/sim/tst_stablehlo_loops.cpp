@@ -93,6 +93,9 @@ private slots:
         QTest::newRow("K in 8 blocks, the middle ones looped")
             << dotModule({400, 1024}, {1024, 64}, "contracting_dims = [1] x [0]", {400, 64}) << qint64(0)
             << 4;
+        // 16 tiles of rows, too few for the rows' loop: the middle K blocks are a loop all the same.
+        QTest::newRow("K in 5 blocks of 16 tiles, the middle ones looped")
+            << dotModule({128, 640}, {640, 64}, "contracting_dims = [1] x [0]", {128, 64}) << qint64(0) << 1;
         // Two batches and two N blocks: a loop in every (batch, N block, K block).
         QTest::newRow("batched, two N blocks")
             << dotModule({2, 400, 64}, {2, 64, 200},
@@ -127,6 +130,11 @@ private slots:
             << dotModule({2, 64, 3, 96}, {2, 3, 96, 80},
                          "batching_dims = [0, 2] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 64, 80})
             << qint64(0) << 0;
+        // Tiles of rows and more groups of N blocks than tiles: the groups are the loop, a group's tiles of
+        // rows (each with its K blocks' loop) its body.
+        QTest::newRow("groups of N blocks as a loop around tiles of rows")
+            << dotModule({128, 640}, {640, 1024}, "contracting_dims = [1] x [0]", {128, 1024})
+            << qint64(512 << 10) << 2;
         // Weights too large for VMEM with all of M: the groups of N blocks are a loop (the last narrower).
         QTest::newRow("groups of N blocks as a loop")
             << dotModule({64, 256}, {256, 1000}, "contracting_dims = [1] x [0]", {64, 1000})
@@ -184,7 +192,14 @@ private slots:
                      (std::to_string(fewBundles) + " bundles, " + std::to_string(manyBundles) + " for 4x")
                          .c_str());
         }
-        for (const auto& [m, k, n] : {std::tuple{4096, 4096, 4096}, {8192, 1024, 8192}, {1024, 8192, 1024}}) {
+        // And a language model's vocabulary projection (2048 x 2048 x 32768) and a wide 4096 x 8192 x 16384,
+        // whose tiles of rows loop inside a loop over groups of N blocks (before: "longer than instruction
+        // memory").
+        for (const auto& [m, k, n] : {std::tuple{4096, 4096, 4096},
+                                      {8192, 1024, 8192},
+                                      {1024, 8192, 1024},
+                                      {2048, 2048, 32768},
+                                      {4096, 8192, 16384}}) {
             const std::string text =
                 "module @m {\n  func.func public @main(%a: tensor<" + std::to_string(m) + "x" +
                 std::to_string(k) + "xbf16>, %b: tensor<" + std::to_string(k) + "x" + std::to_string(n) +
