@@ -150,11 +150,14 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     // Every 8 rows of M meet every 128 x 128 weight block in one mxu.mm bundle: a program of more than
     // instruction memory is refused before any of it is written.
     // In loop mode each K block written has at most about 48 tiles' code, and a (batch, N block) whose K
-    // blocks loop (five or more, with tiles enough for the tiles' loop: emitTile) writes four of them.
+    // blocks loop (five or more, with 16 tiles or more: emitTile) writes at most eleven of them (the first
+    // two, the last, and a loop per input stream).
     const std::int64_t tiles = (s.M + 7) / 8;
     const double tilesWritten =
         w.loops() ? std::min<double>(static_cast<double>(tiles), 48.0) : static_cast<double>(tiles);
-    const double blocksWritten = w.loops() && s.KB >= 5 && tiles >= 40 ? 4.0 : static_cast<double>(s.KB);
+    const double blocksWritten = w.loops() && s.KB >= 5 && tiles >= 16
+                                     ? std::min(11.0, static_cast<double>(s.KB))
+                                     : static_cast<double>(s.KB);
     // Batches that loop (one batch's tile fits VMEM, checked below) and groups of N blocks that loop are
     // written about once; count them in full here only when unrolled.
     const double matmuls = (w.loops() ? 2.0 : static_cast<double>(s.B) * static_cast<double>(s.NB)) *
