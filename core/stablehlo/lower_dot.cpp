@@ -5,6 +5,8 @@
 
 #include "stablehlo/lower_dot_tile.h"
 
+#include <cmath>
+
 namespace xps::shlo::lower {
 
 using namespace dot;
@@ -74,6 +76,32 @@ DotTile planTile(const DotShape& s, std::uint64_t budget)
                       ", one 128-wide N block, all of K = " + std::to_string(s.K) + ") needs " +
                       std::to_string(tileBytes(s, 1, mc, nbc)) + " bytes of VMEM; " + std::to_string(budget) +
                       " are free");
+    }
+    // Every tile loads its rows of the lhs and its N blocks' weights, so the lhs is read once per group of
+    // N blocks and the weights once per tile of rows. Halving by size alone can cut M into many tiles
+    // while the weights are far larger than the lhs (a 2048 x 2048 x 32768 vocabulary projection: 8 tiles
+    // of rows, 1 GiB of bf16 weight traffic): when another tile that fits at most halves those elements
+    // read, take the one that reads fewest (of as few tiles as can be).
+    if (rowsSplit) {
+        const auto traffic = [&](std::int64_t rows, std::int64_t blocks) {
+            const double rowTiles = std::ceil(static_cast<double>(s.M) / static_cast<double>(rows)),
+                         groups = std::ceil(static_cast<double>(s.NB) / static_cast<double>(blocks));
+            return rowTiles * static_cast<double>(s.K) * static_cast<double>(s.N) +
+                   groups * static_cast<double>(s.M) * static_cast<double>(s.K);
+        };
+        const double halved = traffic(mc, nbc);
+        double best = halved / 2;
+        for (std::int64_t rows = s.M;; rows = std::max(fewestRows, s.rowsPadded((rows + 1) / 2))) {
+            for (std::int64_t blocks = s.NB; blocks >= 1; blocks = blocks == 1 ? 0 : (blocks + 1) / 2)
+                if (tileBytes(s, 1, rows, blocks) <= budget && traffic(rows, blocks) <= best) {
+                    best = traffic(rows, blocks);
+                    mc = rows;
+                    nbc = blocks;
+                    break; // the largest group of N blocks for these rows
+                }
+            if (rows <= fewestRows)
+                break;
+        }
     }
     return DotTile{0, 1, 0, mc, 0, nbc};
 }
