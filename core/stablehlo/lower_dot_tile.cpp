@@ -63,7 +63,7 @@ std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const Tenso
 
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
               const DotTile& tile, DotBuffers& buffers, TileBases hbm, bool zeroPadding, TilePhase phase,
-              TileSteps shift)
+              TileSteps shift, TileLoads loads)
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
@@ -99,22 +99,26 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t rhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.r.batch, rhs.type, rs, tile.b0);
     for (std::int64_t kb = 0; kb < KB && phase != TilePhase::Compute; ++kb) {
         DmaStream& in1 = inputs[groupOf(kb)];
-        std::vector<MoveDim> m;
-        std::int64_t offset = lhsBatch;
-        if (tile.allBatches(s))
-            appendNested(m, s.l.batch, lhs.type, ls, KB * panelBytes);
-        if (tile.allRows(s)) {
-            appendNested(m, s.l.free, lhs.type, ls, s.lhsRowBytes());
-        } else { // one lhs free dimension (planTiles): rows [m0, m0 + mc) of it
-            const auto d = static_cast<std::size_t>(s.l.free.front());
-            m.push_back({M, ls[d], s.lhsRowBytes()});
-            offset += tile.m0 * ls[d];
+        if (loads != TileLoads::RhsOnly) {
+            std::vector<MoveDim> m;
+            std::int64_t offset = lhsBatch;
+            if (tile.allBatches(s))
+                appendNested(m, s.l.batch, lhs.type, ls, KB * panelBytes);
+            if (tile.allRows(s)) {
+                appendNested(m, s.l.free, lhs.type, ls, s.lhsRowBytes());
+            } else { // one lhs free dimension (planTiles): rows [m0, m0 + mc) of it
+                const auto d = static_cast<std::size_t>(s.l.free.front());
+                m.push_back({M, ls[d], s.lhsRowBytes()});
+                offset += tile.m0 * ls[d];
+            }
+            const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, lhsElement, offset, m);
+            m.push_back(k);
+            w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
+                   lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhsConvert, lhsElement,
+                   {.srcRegister = hbm.lhs});
         }
-        const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, lhsElement, offset, m);
-        m.push_back(k);
-        w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
-               lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhsConvert, lhsElement,
-               {.srcRegister = hbm.lhs});
+        if (loads == TileLoads::LhsOnly)
+            continue;
         // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
         // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
         std::vector<MoveDim> b;

@@ -79,6 +79,10 @@ struct DotBuffers
 // its loads or only its matmuls and write-back.
 enum class TilePhase : std::uint8_t { LoadAndCompute, Load, Compute };
 
+// Which operands a tile's loads bring: both, or only one (a loop whose iterations share the lhs rows loads
+// them once, before it, and only the weights in each iteration).
+enum class TileLoads : std::uint8_t { Both, LhsOnly, RhsOnly };
+
 // One tile. `hbm`: registers its HBM addresses are relative to (a loop over tiles); `shift`: bytes added
 // to them (a pipelined loop's next tile). `zeroPadding`: the VMEM operands are zeroed first, so that lanes
 // and rows past K, M and N are zero (a loop over tiles of one shape zeroes them once, before it: its DMAs
@@ -86,6 +90,7 @@ enum class TilePhase : std::uint8_t { LoadAndCompute, Load, Compute };
 // end; Compute leaves that wait to the caller.
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
               const DotTile& tile, DotBuffers& buffers, TileBases hbm = {}, bool zeroPadding = true,
-              TilePhase phase = TilePhase::LoadAndCompute, TileSteps shift = {});
+              TilePhase phase = TilePhase::LoadAndCompute, TileSteps shift = {},
+              TileLoads loads = TileLoads::Both);
 
 } // namespace xps::shlo::lower::dot
