@@ -336,9 +336,9 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
             return false;
         beforeLoop();
         zero(buffers);
-        // Iterations whose lhs rows do not move (groups of N blocks with all of M, or batches of a weight
-        // without batch dimensions) share them: loaded once, before the loop (the 2048 x 2048 x 32768 bf16
-        // projection on tpu_v4.json read its 8 MiB lhs in each of its 16 iterations).
+        // Iterations whose lhs rows do not move (groups of N blocks with all of M) share them: loaded once,
+        // before the loop (the 2048 x 2048 x 32768 bf16 projection on tpu_v4.json read its 8 MiB lhs in each
+        // of its 16 iterations).
         const bool sharedLhs = steps.lhs == 0;
         if (sharedLhs)
             emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Load, {}, TileLoads::LhsOnly);
