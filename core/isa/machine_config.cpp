@@ -306,7 +306,7 @@ std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& confi
     if (info.occupancyParam.empty())
         return 0;
     const std::int64_t cycles = machineParamInt(config, info.occupancyParam);
-    return insn.opcode == Opcode::MxuMm ? cycles * mxuRowsPerRegister(mxuFormat(insn)) / kSublanes : cycles;
+    return cycles * occupancyMultiple(insn);
 }
 
 std::string_view topologyName(Topology t)

@@ -75,6 +75,14 @@ inline int mxuRowsPerRegister(std::int64_t format)
     return format == kMxuF32 ? kSublanes : 2 * kSublanes;
 }
 
+// How many times its opcode's occupancy an instruction keeps its unit busy: twice for an mxu.mm of 16
+// packed rows (the LHS stream at a row a cycle), else once. isa::occupancyCycles and the StableHLO packer's
+// cached occupancies both scale by it.
+inline int occupancyMultiple(const Instruction& insn)
+{
+    return insn.opcode == Opcode::MxuMm ? mxuRowsPerRegister(mxuFormat(insn)) / kSublanes : 1;
+}
+
 // One VLIW bundle: the instructions issued together in one cycle, in slot order. Empty means nop.
 struct Bundle
 {

@@ -114,9 +114,7 @@ int BundlePacker::latency(const isa::Instruction& insn) const
 
 int BundlePacker::occupancy(const isa::Instruction& insn) const
 {
-    const int rows =
-        insn.opcode == Opcode::MxuMm ? isa::mxuRowsPerRegister(isa::mxuFormat(insn)) : isa::kSublanes;
-    return m_occupancy[static_cast<std::size_t>(insn.opcode)] * rows / isa::kSublanes;
+    return m_occupancy[static_cast<std::size_t>(insn.opcode)] * isa::occupancyMultiple(insn);
 }
 
 void BundlePacker::require(Place& p, int strictlyAfter) const
