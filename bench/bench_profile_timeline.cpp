@@ -4,6 +4,7 @@
 #include "imported/profile_document.h"
 #include "imported/profile_timeline_view.h"
 #include "kineto_writer.h"
+#include "selection/selection_model.h"
 
 #include "bench_args.h"
 
@@ -24,7 +25,8 @@ void measure(std::uint64_t mib, const QString& dir)
 {
     const std::string path = QString(dir + QStringLiteral("/bench.pt.trace.json")).toStdString();
     bench::writeKineto(path, mib << 20, nullptr);
-    ui::ProfileDocument document;
+    ui::SelectionModel selection;
+    ui::ProfileDocument document(&selection);
     ui::ProfileTimelineView view(&document);
     view.resize(1600, 1000);
     QEventLoop loop;

@@ -71,9 +71,10 @@ const QString kTraceFilter = QStringLiteral("Traces, models and profiles (*.xtra
 } // namespace
 
 MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
-    : QMainWindow(parent), m_session(new ReplaySession(this)), m_profile(new ProfileDocument(this)),
-      m_profileExplorer(nullptr), m_selection(new SelectionModel(this)), m_centre(new QStackedWidget(this)),
-      m_welcome(new WelcomePage(this)), m_timeline(new TimelineView(m_session, m_selection, this)),
+    : QMainWindow(parent), m_session(new ReplaySession(this)), m_selection(new SelectionModel(this)),
+      m_profile(new ProfileDocument(m_selection, this)), m_profileExplorer(nullptr),
+      m_centre(new QStackedWidget(this)), m_welcome(new WelcomePage(this)),
+      m_timeline(new TimelineView(m_session, m_selection, this)),
       m_disassembly(new DisassemblyView(m_session, m_selection, this)),
       m_summary(new SummaryView(m_session, this)),
       m_suggestions(new SuggestionsView(m_session, m_selection, this)), m_stageLabel(new QLabel(this)),
@@ -163,6 +164,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop the replay or the measurements; the views keep what ran"));
     m_cancel->hide();
+    m_stageLabel->setObjectName(QStringLiteral("stageLabel"));
     statusBar()->addWidget(m_stageLabel, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -232,7 +234,12 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
             });
     connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
         const Selection& s = m_selection->selection();
-        if (!s.empty() && !m_session->isBusy())
+        if (s.slice.valid() && m_profile->selectedSlice() != profile::kNone) {
+            const ProfileRun* run = m_profile->run();
+            m_stageLabel->setText(tr("Selected from %1: %2")
+                                      .arg(s.origin, QString::fromStdString(run->profile.nameOf(
+                                                         run->profile.slices[s.slice.value]))));
+        } else if (!s.empty() && !m_session->isBusy())
             m_stageLabel->setText(tr("Selected from %1: %2 pc(s), %3 DMA(s)")
                                       .arg(s.origin)
                                       .arg(s.pcs.size())

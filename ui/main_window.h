@@ -138,12 +138,12 @@ private:
     void keepDockTabsWhole();
 
     ReplaySession* m_session;
+    SelectionModel* m_selection; // the one selection, both pages'
     ProfileDocument* m_profile;
     ProfileExplorer* m_profileExplorer;
     QList<QDockWidget*> m_hiddenDocks; // replay docks hidden while a profile is shown
     QStringList m_recentFiles;         // the File menu's; saved by m_settingsWriter
     QThreadPool m_settingsWriter;      // one thread: settings written off the GUI thread, in order
-    SelectionModel* m_selection;
     QStackedWidget* m_centre;
     WelcomePage* m_welcome;
     TimelineView* m_timeline;

@@ -8,7 +8,6 @@
 #include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
-#include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "session/session_document.h"
 #include "session/session_notes.h"
@@ -65,24 +64,6 @@ void MainWindow::connectProfileDocument()
                                   .arg(run->profile.flows.size())
                                   .arg(run->profile.tracks.size())
                                   .arg(run->analysis.findings.size()));
-    });
-    connect(m_profile, &ProfileDocument::selectionChanged, this, [this] {
-        // A selection in the replay seen as a profile selects the same DMA or pc in the replay's views.
-        const std::shared_ptr<const Run> run = m_projectedRun.lock();
-        const ProfileRun* shown = m_profile->run();
-        if (!run || run != m_session->runHandle() || !shown || m_profile->selectedSlice() == profile::kNone)
-            return;
-        const analysis::ReplayRef ref = analysis::replayRefOf(shown->profile, m_profile->selectedSlice());
-        Selection selection;
-        selection.origin = tr("replay as a profile");
-        if (ref.dma) {
-            selection.dmas = {*ref.dma};
-            selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, *ref.dma};
-        }
-        if (ref.pc && ref.chip >= 0)
-            selection.pcs = {{ref.chip, *ref.pc}};
-        if (!selection.empty())
-            m_selection->select(std::move(selection));
     });
     connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
         m_converting = false;

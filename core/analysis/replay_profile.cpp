@@ -484,4 +484,22 @@ ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)
     return ref;
 }
 
+std::vector<std::uint32_t> dmaSlicesOf(const profile::Profile& profile)
+{
+    std::vector<std::uint32_t> slices;
+    const std::uint32_t dmaCategory = profile.findString("dma");
+    if (profile.format != profile::kReplayFormat || dmaCategory == profile::kNone)
+        return slices;
+    for (std::uint32_t i = 0; i < profile.slices.size(); ++i) {
+        const profile::Slice& s = profile.slices[i];
+        if (s.link == 0 || profile.types[s.type].category != dmaCategory)
+            continue;
+        const std::uint32_t dma = s.link - 1;
+        if (dma >= slices.size())
+            slices.resize(std::size_t{dma} + 1, profile::kNone);
+        slices[dma] = i;
+    }
+    return slices;
+}
+
 } // namespace xps::analysis

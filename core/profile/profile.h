@@ -11,6 +11,7 @@
 // (correlation, External id) are the one number a slice keeps for itself: `link`.
 
 #include "profile/import_repair.h"
+#include "util/strong_id.h"
 
 #include <cstdint>
 #include <deque>
@@ -24,6 +25,10 @@ namespace xps::profile {
 
 using Nanos = std::int64_t;
 inline constexpr std::uint32_t kNone = UINT32_MAX;
+// A slice's row in a finished profile's `slices` (Perfetto's slice table row): what a selection, a note or a
+// bookmark names. The builder's SliceId is another thing, a place in arrival order, gone at finish().
+using SliceRow = StrongId<struct SliceRowTag>;
+static_assert(SliceRow::kInvalid == kNone);
 // Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Nanos.
 inline constexpr Nanos kTimeLimit = (Nanos{1} << 62) - 1;
 

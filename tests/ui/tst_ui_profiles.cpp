@@ -127,6 +127,9 @@ private slots:
         QVERIFY(!at.isNull());
         QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at);
         QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
+        // The status bar names what was picked, as it does for the replay's views.
+        const QString stage = w.findChild<QLabel*>(QStringLiteral("stageLabel"))->text();
+        QVERIFY2(stage == QStringLiteral("Selected from timeline: sgemm_128x64"), qPrintable(stage));
         const QString details = explorer->details()->text();
         QVERIFY2(details.contains(QStringLiteral("sgemm_128x64")) &&
                      details.contains(QStringLiteral("GPU 0 / stream 7")) &&
@@ -312,10 +315,33 @@ private slots:
                                 .arg(visible.first)
                                 .arg(visible.second)));
         QCOMPARE(w.selection()->selection().dmas, picked.dmas);
+        // One selection for both pages: another DMA, clicked in the replay's timeline, is the slice the
+        // profile explorer shows selected when it comes back.
+        std::optional<events::DmaRecord> other;
+        for (const events::DmaRecord& d : w.session()->run()->store.dmas())
+            if (d.id != picked.dmas[0] && d.end > d.start + 20 && !other)
+                other = d;
+        QVERIFY(other);
+        w.selection()->setTimeRange(other->start > 200 ? other->start - 200 : 0, other->end + 200);
+        const int otherRow = w.timeline()->rowOfLane(QStringLiteral("DMA %1").arg(other->engine), 0);
+        QVERIFY(otherRow >= 0);
+        w.timeline()->plot()->replot();
+        QTest::mouseClick(
+            w.timeline()->plot(), Qt::LeftButton, {},
+            w.timeline()->pointAt(otherRow, static_cast<double>(other->start + other->end) / 2));
+        QCOMPARE(w.selection()->selection().dmas, std::vector<std::uint32_t>{other->id});
         const ui::ProfileRun* converted = w.profileDocument()->run();
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_VERIFY(explorer->isVisible());
         QCOMPARE(w.profileDocument()->run(), converted);
+        const std::uint32_t otherSlice = w.profileDocument()->selectedSlice();
+        QVERIFY(otherSlice != profile::kNone && otherSlice != dma);
+        QCOMPARE(converted->profile.slices[otherSlice].link, other->id + 1);
+        const QString otherName =
+            QString::fromStdString(converted->profile.nameOf(converted->profile.slices[otherSlice]));
+        QVERIFY(otherName.startsWith(QStringLiteral("DMA ")));
+        QVERIFY2(explorer->details()->text().contains(otherName), qPrintable(explorer->details()->text()));
+        QVERIFY(timeline->rowOf(otherSlice) >= 0);
     }
 
     void exportChromeWritesWhatTheWindowShows()

@@ -2,7 +2,9 @@
 
 #include "profile/gpu_metrics.h"
 
+#include "analysis/replay_profile.h"
 #include "import/import.h"
+#include "selection/selection_model.h"
 #include "util/cancel.h"
 
 #include <QFileInfo>
@@ -14,7 +16,10 @@
 
 namespace xps::ui {
 
-ProfileDocument::ProfileDocument(QObject* parent) : QObject(parent) {}
+ProfileDocument::ProfileDocument(SelectionModel* selection, QObject* parent)
+    : QObject(parent), m_selection(selection)
+{
+}
 
 ProfileDocument::~ProfileDocument()
 {
@@ -111,6 +116,8 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
     run->profile = std::move(imported).value();
     try {
         run->analysis = profile::analyzeProfile(run->profile, stop);
+        if (!fromFile)
+            run->dmaSlices = analysis::dmaSlicesOf(run->profile);
     } catch (const Cancelled&) {
         return;
     }
@@ -121,7 +128,13 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
                 return;
             self->m_busy = false;
             self->m_run = run;
-            self->m_selected = profile::kNone;
+            // A slice selected in the profile shown before names nothing in this one; what the replay's
+            // views selected stays theirs.
+            if (self->m_selection->selection().slice.valid()) {
+                Selection kept = self->m_selection->selection();
+                kept.slice = {};
+                self->m_selection->select(std::move(kept));
+            }
             const profile::Nanos from = run->profile.startTime(),
                                  to = std::max(run->profile.endTime(), from + 1);
             self->m_range = {from, to};
@@ -131,12 +144,38 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
         Qt::QueuedConnection);
 }
 
+std::uint32_t ProfileDocument::selectedSlice() const
+{
+    if (!m_run)
+        return profile::kNone;
+    const Selection& s = m_selection->selection();
+    if (s.slice.valid())
+        return s.slice.value < m_run->profile.slices.size() ? s.slice.value : profile::kNone;
+    if (s.dmas.size() == 1 && s.dmas[0] < m_run->dmaSlices.size())
+        return m_run->dmaSlices[s.dmas[0]];
+    return profile::kNone;
+}
+
 void ProfileDocument::selectSlice(std::uint32_t slice, const QString& origin)
 {
     if (m_run && slice != profile::kNone && slice >= m_run->profile.slices.size())
         return;
-    m_selected = slice;
-    emit selectionChanged(origin);
+    Selection selection;
+    selection.origin = origin;
+    if (m_run && slice != profile::kNone) {
+        selection.slice = profile::SliceRow(slice);
+        if (!m_run->fromFile) {
+            // The same DMA, and the pc it or the unit run began at, in the replay's own views.
+            const analysis::ReplayRef ref = analysis::replayRefOf(m_run->profile, slice);
+            if (ref.dma) {
+                selection.dmas = {*ref.dma};
+                selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, *ref.dma};
+            }
+            if (ref.pc && ref.chip >= 0)
+                selection.pcs = {{ref.chip, *ref.pc}};
+        }
+    }
+    m_selection->select(std::move(selection));
 }
 
 void ProfileDocument::setVisibleRange(profile::Nanos from, profile::Nanos to)

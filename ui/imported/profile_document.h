@@ -2,8 +2,8 @@
 // The explorer's document for an imported profile (Chrome / Perfetto / PyTorch profiler JSON, XSpace,
 // Chakra) or a replay seen as one: the import (or the conversion) and the analyses run on a worker thread
 // with progress and cancel; the result crosses to the GUI thread as one immutable ProfileRun, tagged with a
-// request number so a superseded or cancelled load is dropped. Also holds what the profile views share: the
-// selected slice and the visible time range.
+// request number so a superseded or cancelled load is dropped. Also holds the profile views' visible time
+// range; the slice they show selected is the window's one selection (selection/selection_model.h).
 
 #include "import/chrome_json.h"
 #include "profile/profile.h"
@@ -28,13 +28,17 @@ struct ProfileRun
     // Imported from the file at `path` (notes, bookmarks and sessions are the profile's own), not a replay
     // seen through the profile model (whose notes belong to the replay).
     bool fromFile = false;
+    // A replay seen as a profile: the slice of each of its DMAs (analysis::dmaSlicesOf); empty otherwise.
+    std::vector<std::uint32_t> dmaSlices;
 };
+
+class SelectionModel;
 
 class ProfileDocument : public QObject
 {
     Q_OBJECT
 public:
-    explicit ProfileDocument(QObject* parent = nullptr);
+    ProfileDocument(SelectionModel* selection, QObject* parent = nullptr);
     ~ProfileDocument() override; // stops the work and waits for it
 
     void open(const QString& path);
@@ -50,9 +54,15 @@ public:
     // The run shared: work on another thread keeps it alive while a newer profile replaces it.
     std::shared_ptr<const ProfileRun> runHandle() const { return m_run; }
 
-    // Shared by the views. Times are the profile's nanoseconds.
-    std::uint32_t selectedSlice() const { return m_selected; }
+    // The selection the profile views follow, the window's one: they react to its selectionChanged.
+    SelectionModel* selection() const { return m_selection; }
+    // The selected slice of the profile shown (profile::kNone: none): the one selected in the profile views,
+    // or, in a replay seen as a profile, the slice of the one DMA selected in the replay's views.
+    std::uint32_t selectedSlice() const;
+    // Selects `slice` (kNone: nothing) in the window's selection; a slice of a replay seen as a profile
+    // selects its DMA and pc in the replay's views too.
     void selectSlice(std::uint32_t slice, const QString& origin);
+    // Times are the profile's nanoseconds.
     std::pair<profile::Nanos, profile::Nanos> visibleRange() const { return m_range; }
     void setVisibleRange(profile::Nanos from, profile::Nanos to);
     // Shows `slice` with some context around it and selects it.
@@ -63,7 +73,6 @@ signals:
     void progress(quint64 bytesRead, quint64 fileBytes);
     void loaded();
     void failed(const QString& message);
-    void selectionChanged(const QString& origin);
     void rangeChanged();
 
 private:
@@ -72,7 +81,7 @@ private:
               bool fromFile);
 
     std::shared_ptr<const ProfileRun> m_run;
-    std::uint32_t m_selected = profile::kNone;
+    SelectionModel* m_selection;
     std::pair<profile::Nanos, profile::Nanos> m_range{0, 1};
     bool m_busy = false;
     std::uint64_t m_request = 0; // GUI thread only

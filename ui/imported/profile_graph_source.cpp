@@ -1,4 +1,5 @@
 #include "imported/profile_graph_source.h"
+#include "selection/selection_model.h"
 
 #include "imported/profile_document.h"
 #include "imported/profile_text.h"
@@ -154,8 +155,9 @@ ProfileGraphSource::ProfileGraphSource(ProfileDocument* document)
         emit cleared();
     });
     connect(document, &ProfileDocument::loaded, this, &ProfileGraphSource::load);
-    connect(document, &ProfileDocument::selectionChanged, this, [this](const QString& origin) {
-        if (origin != kOrigin && m_document->selectedSlice() != profile::kNone)
+    connect(document->selection(), &SelectionModel::selectionChanged, this, [this] {
+        if (m_document->selection()->selection().origin != kOrigin &&
+            m_document->selectedSlice() != profile::kNone)
             emit follow(keyOf(m_document->selectedSlice()));
         emit selectionChanged();
     });

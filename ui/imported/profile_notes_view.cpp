@@ -1,4 +1,5 @@
 #include "imported/profile_notes_view.h"
+#include "selection/selection_model.h"
 
 #include "imported/profile_document.h"
 #include "session/notes_model.h"
@@ -97,7 +98,7 @@ ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* note
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ProfileNotesView::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ProfileNotesView::updateActions);
-    connect(document, &ProfileDocument::selectionChanged, this, &ProfileNotesView::updateActions);
+    connect(document->selection(), &SelectionModel::selectionChanged, this, &ProfileNotesView::updateActions);
     connect(document, &ProfileDocument::loaded, this, [this] {
         m_model->refresh(); // times and slices are the new profile's
         updateActions();

@@ -1,4 +1,5 @@
 #include "imported/profile_panels.h"
+#include "selection/selection_model.h"
 
 #include "imported/profile_document.h"
 #include "imported/profile_ops_model.h"
@@ -337,7 +338,7 @@ ProfileDetailsPanel::ProfileDetailsPanel(ProfileDocument* document, QWidget* par
         else
             m_browser->setHtml(sliceDetailsHtml(run->profile, s));
     };
-    connect(m_document, &ProfileDocument::selectionChanged, this, refresh);
+    connect(m_document->selection(), &SelectionModel::selectionChanged, this, refresh);
     connect(m_document, &ProfileDocument::loaded, this, refresh);
     connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QStringLiteral("slice"))

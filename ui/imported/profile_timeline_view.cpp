@@ -1,4 +1,5 @@
 #include "imported/profile_timeline_view.h"
+#include "selection/selection_model.h"
 
 #include "imported/profile_document.h"
 #include "imported/profile_note_bands.h"
@@ -32,10 +33,10 @@ ProfileTimelineView::ProfileTimelineView(ProfileDocument* document, QWidget* par
     connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::loaded, this, &ProfileTimelineView::rebuild);
     connect(m_document, &ProfileDocument::rangeChanged, this, qOverload<>(&QWidget::update));
-    connect(m_document, &ProfileDocument::selectionChanged, this, [this](const QString& origin) {
+    connect(m_document->selection(), &SelectionModel::selectionChanged, this, [this] {
         // Scroll a slice selected elsewhere into view.
         const int row = rowOf(m_document->selectedSlice());
-        if (row >= 0 && origin != QStringLiteral("timeline")) {
+        if (row >= 0 && m_document->selection()->selection().origin != QStringLiteral("timeline")) {
             const int top = rowTop(row) - axisHeight(), visible = height() - axisHeight();
             if (top < m_scroll->value() || top + rowHeight(row) > m_scroll->value() + visible)
                 m_scroll->setValue(std::max(0, top - visible / 3));

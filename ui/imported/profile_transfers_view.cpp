@@ -1,4 +1,5 @@
 #include "imported/profile_transfers_view.h"
+#include "selection/selection_model.h"
 
 #include "imported/profile_document.h"
 #include "imported/profile_text.h"
@@ -70,7 +71,8 @@ ProfileTransfersView::ProfileTransfersView(ProfileDocument* document, QWidget* p
         showSelection();
     });
     connect(m_document, &ProfileDocument::rangeChanged, this, &ProfileTransfersView::showBandwidth);
-    connect(m_document, &ProfileDocument::selectionChanged, this, &ProfileTransfersView::showSelection);
+    connect(m_document->selection(), &SelectionModel::selectionChanged, this,
+            &ProfileTransfersView::showSelection);
     connect(&Theme::instance(), &Theme::changed, this, &ProfileTransfersView::applyTheme);
     applyTheme();
     showSelection();

@@ -1,10 +1,15 @@
 #pragma once
-// The one selection every view follows: a time range (what the timeline, heatmap and DMA lanes show), a
-// set of selected pcs and DMAs (what they highlight; the disassembly selects the pcs) and a focus node
-// (the bundle event or DMA the dependency graph is centred on). Views write it on a click and react to
-// its signals; they never call each other.
+// The one selection every view follows, the replay's and the profile explorer's alike (issue #23): a set
+// of selected pcs and DMAs (what the replay's views highlight; the disassembly selects the pcs), a focus
+// node (the bundle event or DMA the replay's dependency graph is centred on) and a slice of the profile the
+// explorer shows. A slice of a replay seen as a profile carries the replay's DMA and pc with it, and a DMA
+// picked in the replay's views is its slice in the profile views (ProfileDocument::selectedSlice), so both
+// pages show one selection. Also the replay's visible time range (what its timeline, heatmap and DMA lanes
+// show); the profile explorer's is the profile document's, in its nanoseconds. Views write it on a click and
+// react to its signals; they never call each other.
 
 #include "analysis/dependencies.h"
+#include "profile/profile.h"
 
 #include <QObject>
 
@@ -19,8 +24,9 @@ struct Selection
     std::vector<std::pair<int, std::uint32_t>> pcs; // (chip, pc), sorted
     std::vector<std::uint32_t> dmas;                // DMA ids, sorted
     std::optional<analysis::NodeRef> focus;
+    profile::SliceRow slice; // in the profile the explorer shows; invalid: none
     QString origin; // which view made it ("timeline", "suggestion S2", ...), for the status bar
-    bool empty() const { return pcs.empty() && dmas.empty() && !focus; }
+    bool empty() const { return pcs.empty() && dmas.empty() && !focus && !slice.valid(); }
     bool containsPc(int chip, std::uint32_t pc) const;
     bool containsDma(std::uint32_t id) const;
 };
