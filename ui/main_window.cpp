@@ -236,9 +236,11 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
         const Selection& s = m_selection->selection();
         if (s.slice.valid() && m_profile->selectedSlice() != profile::kNone) {
             const ProfileRun* run = m_profile->run();
-            m_stageLabel->setText(tr("Selected from %1: %2")
-                                      .arg(s.origin, QString::fromStdString(run->profile.nameOf(
-                                                         run->profile.slices[s.slice.value]))));
+            // A kernel's mangled name can run to hundreds of characters: the label must not widen the window.
+            const QString name = m_stageLabel->fontMetrics().elidedText(
+                QString::fromStdString(run->profile.nameOf(run->profile.slices[s.slice.value])),
+                Qt::ElideMiddle, m_stageLabel->fontMetrics().horizontalAdvance(QLatin1Char('M')) * 60);
+            m_stageLabel->setText(tr("Selected from %1: %2").arg(s.origin, name));
         } else if (!s.empty() && !m_session->isBusy())
             m_stageLabel->setText(tr("Selected from %1: %2 pc(s), %3 DMA(s)")
                                       .arg(s.origin)
