@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 using namespace xps;
@@ -68,6 +69,9 @@ void measure(const char* what, std::string text)
     }
     shlo::CompileOptions options;
     options.machine.imemBundles = std::int64_t{1} << 24; // the unrolled program of a long model
+    // XPS_BENCH_FUSION=off: a kernel per op, to measure what fusion costs the compile and gains the replay.
+    if (const char* fusion = std::getenv("XPS_BENCH_FUSION"); fusion && std::string(fusion) == "off")
+        options.fuse = false;
     // The best of three: this machine is shared, and a compile is short enough to repeat.
     double compile = 1e300;
     auto compiled = shlo::compileModule(*module, options);

@@ -152,14 +152,20 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
 int runEstimate(const std::vector<std::string>& args, Streams io)
 {
     std::string input, machinePath;
-    bool json = false;
+    bool json = false, fuse = true;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--machine" && i + 1 >= args.size())
             return usageError(io, "estimate: --machine needs a file name");
         if (a == "--machine")
             machinePath = args[++i];
-        else if (a == "--json")
+        else if (a == "--fusion") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            const auto on = fusionMode(mode);
+            if (!on)
+                return usageError(io, "estimate: --fusion takes on or off, not '" + mode + "'");
+            fuse = *on;
+        } else if (a == "--json")
             json = true;
         else if (a.size() > 1 && a[0] == '-')
             return usageError(io, "estimate: unknown option '" + a + "'");
@@ -169,8 +175,10 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
             return usageError(io, "estimate: expected one MODEL.mlir, got a second: '" + a + "'");
     }
     if (input.empty())
-        return usageError(io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--json]");
+        return usageError(
+            io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]");
     shlo::CompileOptions options;
+    options.fuse = fuse;
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

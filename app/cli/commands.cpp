@@ -92,20 +92,23 @@ commands:
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does
 
-  compile MODEL.mlir [--machine M.json] [--loops auto|always|never] -o OUT.xtrace.json
+  compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
                              into an xpu-v1 trace: one region per op, the .mlir line on every bundle;
                              kernels are unrolled, and written as counted loops when the unrolled
-                             program outgrows instruction memory (--loops auto; always, never force)
+                             program outgrows instruction memory (--loops auto; always, never force);
+                             chains of element-wise ops are fused into one kernel each (--fusion off:
+                             a kernel per op)
   check MODEL.mlir... [--json] [--engine replay|reference] [--machine M.json] [--loops auto|always|never]
+            [--fusion on|off]
                              compile the module, replay it in full mode and evaluate every check it
                              carries on the replayed tensors (custom_call @check.expect_close /
                              expect_almost_eq / expect_eq / eq, and the check dialect of StableHLO's
                              interpreter tests); --engine reference evaluates with the reference
                              interpreter instead; exit 0 only when all hold, 1 with each failing
-                             check, its tolerance and worst element otherwise; --loops as for
-                             compile, to hold the looped code to the checks too (docs/stablehlo.md)
-  estimate MODEL.mlir [--machine M.json] [--json]
+                             check, its tolerance and worst element otherwise; --loops and --fusion
+                             as for compile, to hold that code to the checks too (docs/stablehlo.md)
+  estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]
                              compile and replay in timing mode; the predicted time in microseconds per
                              op region and in total (--json: total_us, regions[].us; docs/calibration.md)
   calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine BASE.json] -o FITTED.json

@@ -6,6 +6,7 @@
 #include "isa/machine_config.h"
 #include "util/result.h"
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ int runEstimate(const std::vector<std::string>& args, Streams io);
 // A machine description (--machine): an object of parameters (docs/isa.md), or a calibration's output,
 // whose fitted machine it takes.
 Result<isa::MachineConfig> readMachine(const std::string& path);
+// `--fusion on|off` of compile, check and estimate (stablehlo_commands.cpp): element-wise chains fused
+// into one kernel each, or a kernel per op; nullopt for anything else.
+std::optional<bool> fusionMode(const std::string& mode);
 
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);

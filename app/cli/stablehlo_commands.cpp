@@ -59,6 +59,24 @@ std::optional<shlo::CompileOptions::Loops> loopsMode(const std::string& mode)
     return std::nullopt;
 }
 
+std::optional<bool> fusionMode(const std::string& mode)
+{
+    if (mode == "on")
+        return true;
+    if (mode == "off")
+        return false;
+    return std::nullopt;
+}
+
+// "3 ops fused into them, " after a module's kernel count, or nothing.
+std::string fusedNote(const shlo::CompiledModule& compiled)
+{
+    if (compiled.fusedOps == 0)
+        return {};
+    return std::to_string(compiled.fusedOps) + (compiled.fusedOps == 1 ? " op" : " ops") +
+           " fused into them, ";
+}
+
 // The branches a compiled program loops with (the lowering branches only to close a counted loop).
 std::size_t loopsIn(const trace::Trace& trace)
 {
@@ -86,7 +104,7 @@ Result<shlo::ModuleCheck> checkWith(const std::string& engine, const shlo::Modul
     if (!replayed)
         return replayed.error();
     const std::size_t loops = loopsIn(compiled->trace);
-    note = std::to_string(compiled->kernels) + " kernels, " +
+    note = std::to_string(compiled->kernels) + " kernels, " + fusedNote(*compiled) +
            (loops > 0 ? "long kernels as " + std::to_string(loops) + " loops, " : std::string()) +
            std::to_string(replayed->bundles) + " bundles, " + std::to_string(replayed->cycles) +
            " cycles on the GRM";
@@ -111,6 +129,12 @@ int runCheck(const std::vector<std::string>& args, Streams io)
                                           ? std::string("check: --loops needs auto, always or never")
                                           : "check: --loops takes auto, always or never, not '" + mode + "'");
             options.loops = *loops;
+        } else if (a == "--fusion") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            const auto fuse = fusionMode(mode);
+            if (!fuse)
+                return usageError(io, "check: --fusion takes on or off, not '" + mode + "'");
+            options.fuse = *fuse;
         } else if (a == "--machine") {
             // The machine the module is compiled for and replayed on (a what-if: mxu_count, vmem_bytes).
             if (i + 1 >= args.size())
@@ -219,6 +243,14 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             options.loops = *loops;
             continue;
         }
+        if (a == "--fusion") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            const auto fuse = fusionMode(mode);
+            if (!fuse)
+                return usageError(io, "compile: --fusion takes on or off, not '" + mode + "'");
+            options.fuse = *fuse;
+            continue;
+        }
         if ((a == "-o" || a == "--output" || a == "--machine") && i + 1 >= args.size())
             return usageError(io, "compile: " + a + " needs a file name");
         if (a == "-o" || a == "--output")
@@ -235,7 +267,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
     if (input.empty() || output.empty())
         return usageError(io,
                           "compile: usage: compile MODEL.mlir [--machine M.json] [--loops auto|always|never] "
-                          "-o OUT.xtrace.json");
+                          "[--fusion on|off] -o OUT.xtrace.json");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)
@@ -254,7 +286,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
     if (auto saved = trace::saveTrace(compiled->trace, output); !saved)
         return inputError(io, saved.error());
     const std::size_t loops = loopsIn(compiled->trace);
-    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, "
+    io.out << "wrote " << output << ": " << compiled->kernels << " kernels, " << fusedNote(*compiled)
            << compiled->trace.chips.at(0).program.bundles.size() << " bundles"
            << (loops > 0 ? " (long kernels as " + std::to_string(loops) + " loops)" : std::string()) << ", "
            << compiled->checks.size() << " checks bound to output buffers\n";

@@ -27,6 +27,9 @@ struct CompileOptions
     // written as counted loops (WhenNeeded). Always and Never force one way (tests, measurements).
     enum class Loops { WhenNeeded, Always, Never };
     Loops loops = Loops::WhenNeeded;
+    // Chains of element-wise ops are fused into one kernel each (lower_fusion.h); false keeps a kernel per
+    // op (`compile --fusion off`: measuring what fusion gains, checking it changes no result).
+    bool fuse = true;
 };
 
 struct CompiledTensor
@@ -52,6 +55,7 @@ struct CompiledModule
     std::vector<CompiledTensor> arguments; // @main's arguments, filled by the trace's generators
     std::size_t kernels = 0;               // ops that became code
     std::size_t freeOps = 0;               // constants, reshapes, calls, checks: no code of their own
+    std::size_t fusedOps = 0;              // element-wise ops computed in another op's kernel (fusion)
 };
 
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options = {});

@@ -1,7 +1,5 @@
-// Element-wise kernels: every operand of the result's shape streams HBM -> VMEM in tiles of up to 16
-// vector registers (64 KiB), four tiles in flight, one vector instruction sequence per
-// register, and the result streams back. Scalar operands (select's predicate, clamp's bounds) are
-// broadcast into a register once.
+// Element-wise ops as vector code: the instruction sequence computing one register of an op's result from
+// its operands' registers (the kernel around it, tiles and DMAs: lower_elementwise_kernel.cpp).
 
 #include <bit>
 #include <cmath>
@@ -14,12 +12,9 @@ namespace xps::shlo::lower {
 
 namespace {
 
-constexpr std::int64_t kVregBytes = 4096;
-constexpr std::int64_t kTileVregs = 16;
-constexpr std::int64_t kTilesInFlight = 4;
-// Registers: operands v0-v2, temporaries v3-v5, result v6; broadcast scalars v10-v12; constants v7-v9,
-// v13-v15; v30-v31 for integer compares; v16-v29 are left to lowered reducer regions (lower_region.cpp).
-constexpr int kResult = 6;
+// Registers: operands and results where the caller puts them (the kernels: v0-v2, v10, v16-v29 and the
+// result v6; a reducer region: v16 up); temporaries v3-v5, v30-v31 (and v6 for atan2); the constants
+// setUpElementwiseConstants leaves in v7-v9, v13-v15 and, for the roundings, v11-v12.
 constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
 
 std::string v(int r)
@@ -71,10 +66,10 @@ std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::
 } // namespace
 
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
-                                         const std::vector<int>& r)
+                                         const std::vector<int>& r, int result)
 {
     const bool f = isFloat(in);
-    const auto res = v(kResult);
+    const auto res = v(result); // written by each sequence's last instruction only
     const auto a = v(r[0]);
     const auto b = r.size() > 1 ? v(r[1]) : std::string();
     const auto c = r.size() > 2 ? v(r[2]) : std::string();
@@ -367,7 +362,7 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
             // The vector unit compares f32 only: integers convert exactly while |x| < 2^24 (indices,
             // counters); larger ones may compare equal when they are not (docs/stablehlo.md).
             prefix = {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b};
-            auto code = elementwiseCode(op, ElementType::F32, out, {30, 31});
+            auto code = elementwiseCode(op, ElementType::F32, out, {30, 31}, result);
             code.insert(code.begin(), prefix.begin(), prefix.end());
             return code;
         }
@@ -400,24 +395,6 @@ std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape, st
     return s;
 }
 
-void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
-{
-    if (scalar.scalarConstant) {
-        const double value = *scalar.scalarConstant;
-        const std::uint32_t bits = isFloat(scalar.type.element)
-                                       ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
-                                       : static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
-        w.bundle("vbcast " + v(vreg) + ", " + std::to_string(bits));
-        return;
-    }
-    auto s = w.stream();
-    w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, scalar.address,
-          static_cast<std::uint64_t>(scalar.elementBytes), 1, 0, 0, {}, scalar.widening());
-    w.waitAll(s);
-    w.bundle("sld s1, [0]");
-    w.bundle("vbcast " + v(vreg) + ", s1");
-}
-
 void setUpElementwiseConstants(ProgramWriter& w, OpKind kind)
 {
     w.bundle("vbcast " + v(kSignMask) + ", 2147483648");
@@ -431,154 +408,6 @@ void setUpElementwiseConstants(ProgramWriter& w, OpKind kind)
         w.bundle("vbcast v12, " + f32Bits(8388608.0f)); // 2^23
         w.bundle("vbcast v11, " + f32Bits(0.5f));
     }
-}
-
-void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                      const TensorRef& out)
-{
-    std::vector<int> regs;
-    std::vector<std::size_t> streamed; // operands read tile by tile
-    int nextScalar = 10;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        if (in[i].type.shape.empty() && !out.type.shape.empty()) {
-            regs.push_back(nextScalar++);
-        } else {
-            regs.push_back(static_cast<int>(streamed.size()));
-            streamed.push_back(i);
-        }
-    }
-    const auto code = elementwiseCode(op, in[0].type.element, out.type.element, regs);
-    if (code.empty())
-        lowerFail(std::string(opName(op.kind)) + " on " + std::string(elementTypeName(in[0].type.element)) +
-                  " has no lowering to xpu-v1 yet");
-    setUpElementwiseConstants(w, op.kind);
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (regs[i] >= 10)
-            broadcastScalar(w, in[i], regs[i]);
-    const std::int64_t bytes = out.type.elementCount() * 4;
-    const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
-    // Tiles of up to 16 registers, fewer when VMEM is small: the slots of every stream for every tile in
-    // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
-    // a machine with less VMEM gets smaller tiles, not a failure.
-    const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1) * kTilesInFlight;
-    const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
-    const std::int64_t tileVregs =
-        std::clamp<std::int64_t>(std::min(kTileVregs, fitting), 1, std::max<std::int64_t>(vregs, 1));
-    const std::int64_t tileBytes = tileVregs * kVregBytes;
-    const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
-    // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the
-    // tiles ahead of it, as in the kernels XLA writes; 4 keeps 3 tiles landing while one computes.
-    const std::int64_t inFlight = std::min<std::int64_t>(kTilesInFlight, tiles);
-    const auto slotOf = [&](std::int64_t t) { return static_cast<std::size_t>(t % inFlight); };
-    std::vector<std::uint64_t> slots; // operand k, slot s: slots[k * inFlight + s]
-    for (std::size_t k = 0; k < streamed.size(); ++k)
-        for (std::int64_t s = 0; s < inFlight; ++s)
-            slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
-    std::vector<std::uint64_t> outSlots;
-    std::vector<DmaStream> inputs, outputs;
-    for (std::int64_t s = 0; s < inFlight; ++s) {
-        outSlots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
-        inputs.push_back(w.stream());
-        outputs.push_back(w.stream());
-    }
-    const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
-    // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
-    // offset (iteration x inFlight tiles): the first offset for 4-byte tensors, the second for packed ones.
-    // Tiles are counted in VMEM's 4-byte elements; a packed tensor's HBM tile is half as many bytes.
-    const auto loopOffset = [](const TensorRef& t, bool looped) {
-        return !looped ? LoopOffset::None : t.packed() ? LoopOffset::Second : LoopOffset::First;
-    };
-    const auto fetch = [&](std::int64_t t, bool looped) {
-        for (std::size_t k = 0; k < streamed.size(); ++k) {
-            const TensorRef& x = in[streamed[k]];
-            w.dma(inputs[slotOf(t)], isa::Space::Vmem,
-                  slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
-                  x.address + x.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)),
-                  x.hbmBytes(static_cast<std::uint64_t>(tileSpan(t))), 1, 0, 0,
-                  {LoopOffset::None, loopOffset(x, looped)}, x.widening());
-        }
-    };
-    // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
-    const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
-    const std::string loop =
-        std::string(kind) + (op.resultName.empty() ? "" : " " + op.resultName) + " tiles";
-    if (tiles > 1) {
-        w.declareRegion(loop, "loop");
-        w.regionBegin(loop);
-    }
-    const auto computeTile = [&](std::int64_t t, bool looped) {
-        // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
-        if (t + inFlight - 1 < tiles)
-            fetch(t + inFlight - 1, looped);
-        w.waitAll(inputs[slotOf(t)]);
-        if (t >= inFlight)
-            w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
-        const std::size_t slot = slotOf(t);
-        const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
-        for (std::int64_t r = 0; r < count; ++r) {
-            for (std::size_t k = 0; k < streamed.size(); ++k)
-                w.bundle("vld " + v(static_cast<int>(k)) + ", [" +
-                         std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
-                                        static_cast<std::uint64_t>(r * kVregBytes)) +
-                         "]");
-            for (const auto& instruction : code)
-                w.bundle(instruction);
-            w.bundle("vst " + v(kResult) + ", [" +
-                     std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
-        }
-        w.dma(outputs[slot], isa::Space::Hbm,
-              out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
-              outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
-              {loopOffset(out, looped), LoopOffset::None}, out.narrowing());
-    };
-    // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
-    // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
-    std::int64_t loopFirst = tiles, loopIterations = 0;
-    if (w.loops()) {
-        const std::int64_t lastSteady =
-            bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
-        if (lastSteady >= inFlight)
-            loopIterations = (lastSteady - inFlight + 1) / inFlight;
-        if (loopIterations >= 2)
-            loopFirst = inFlight;
-    }
-    for (std::int64_t t = 0; t + 1 < inFlight; ++t)
-        fetch(t, false);
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        if (t != loopFirst) {
-            computeTile(t, false);
-            continue;
-        }
-        const bool anyPacked = out.packed() || std::any_of(streamed.begin(), streamed.end(),
-                                                           [&](std::size_t k) { return in[k].packed(); });
-        w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0);
-        for (std::int64_t u = 0; u < inFlight; ++u)
-            computeTile(t + u, true);
-        w.endLoop();
-        t += loopIterations * inFlight - 1;
-    }
-    for (const DmaStream& s : outputs)
-        w.waitAll(s);
-    if (tiles > 1)
-        w.regionEnd();
-}
-
-void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out)
-{
-    broadcastScalar(w, scalar, 0);
-    const std::int64_t bytes = out.type.elementCount() * 4;
-    const std::int64_t vregs = std::max<std::int64_t>((bytes + kVregBytes - 1) / kVregBytes, 1);
-    const std::int64_t tileVregs = std::min<std::int64_t>(vregs, kTileVregs);
-    const auto tile = w.vmem(static_cast<std::uint64_t>(tileVregs * kVregBytes), "a splat tile");
-    for (std::int64_t r = 0; r < tileVregs; ++r)
-        w.bundle("vst v0, [" + std::to_string(tile + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
-    auto s = w.stream();
-    for (std::int64_t offset = 0; offset < bytes; offset += tileVregs * kVregBytes)
-        w.dma(s, isa::Space::Hbm, out.address + out.hbmBytes(static_cast<std::uint64_t>(offset)),
-              isa::Space::Vmem, tile,
-              static_cast<std::uint64_t>(std::min(tileVregs * kVregBytes, bytes - offset)), 1, 0, 0, {},
-              out.narrowing());
-    w.waitAll(s);
 }
 
 } // namespace xps::shlo::lower

@@ -20,6 +20,7 @@ struct TensorRef
     TensorType type;
     std::optional<double> scalarConstant; // a scalar whose value is known when compiling
     std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for an f32 intermediate
+    std::optional<double> splat = std::nullopt; // a constant of any shape whose elements all have this value
 
     bool packed() const { return elementBytes == 2; }
     // The conversion of a DMA bringing this tensor into VMEM (widening) or writing it from VMEM (narrowing).
@@ -57,14 +58,34 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in);
 // Row-major byte strides of a shape with elements of `elementBytes` (4, or 2 for a packed tensor).
 std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape, std::int64_t elementBytes = 4);
 
-// lower_elementwise.cpp: streams the operands through VMEM in double-buffered tiles of vector registers.
+// lower_elementwise_kernel.cpp: an element-wise kernel, one op or a fusion of several (lower_fusion.h):
+// its inputs stream through VMEM in tiles of vector registers, four tiles in flight, each register of the
+// result computed by every step's code in turn, intermediates kept in registers; the result streams back.
+// Rank-0 inputs (of a kernel whose result is not) and splat constants are broadcast into a register once.
+struct ElementwiseStep
+{
+    const Operation* op = nullptr;
+    // Per operand: an index into the kernel's inputs (>= 0), or ~k for the result of step k (< 0).
+    std::vector<int> operands;
+    ElementType in = ElementType::F32; // the first operand's element type (the code's input type)
+};
+struct ElementwiseKernel
+{
+    std::vector<ElementwiseStep> steps; // in program order; the last one's result is the kernel's
+    std::vector<TensorRef> inputs;      // every operand from outside the kernel, once
+};
+// The registers a kernel's inputs and intermediate results take (the result is v6): at most this many.
+inline constexpr int kElementwiseRegisters = 18;
+void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const TensorRef& out);
+// One op, its operands `in`.
 void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                       const TensorRef& out);
-// The vector instructions computing v6 from the registers `operands` for an element-wise op, using v3-v5
-// as temporaries and the constants setUpElementwiseConstants leaves in v7-v9 and v13-v15 (and v11-v12 for
-// the roundings); empty if the op has no lowering for these types.
+// lower_elementwise.cpp: the vector instructions computing register `result` from the registers
+// `operands` for an element-wise op, written last (an operand may not be `result`), with v3-v5, v30-v31
+// (and v6) as temporaries and the constants setUpElementwiseConstants leaves in v7-v9 and v13-v15 (and
+// v11-v12 for the roundings); empty if the op has no lowering for these types.
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
-                                         const std::vector<int>& operands);
+                                         const std::vector<int>& operands, int result = 6);
 void setUpElementwiseConstants(ProgramWriter& w, OpKind kind);
 
 // lower_region.cpp: a reducer region's body as vector code over registers (one lane per reduction):

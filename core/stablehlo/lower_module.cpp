@@ -17,6 +17,7 @@
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
 #include "stablehlo/tensor_value.h"
 
@@ -76,8 +77,8 @@ class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
-             std::stop_token stop, bool loops)
-        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop))
+             std::stop_token stop, bool loops, bool fuse)
+        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse)
     {
     }
 
@@ -187,6 +188,8 @@ private:
                            std::all_of(value.data.begin(), value.data.end(),
                                        [&](double v) { return bitsOf32(v) == bitsOf32(value.data[0]); });
         if (splat) { // a generator: no bytes in the trace for a tensor of one value
+            t.splat =
+                value.data[0]; // element-wise kernels broadcast it into a register instead of reading it
             init.payload.isGenerator = true;
             init.payload.generator.kind = trace::Generator::Kind::ConstU32;
             // A packed splat repeats its 2 bytes twice in each 4 (buffers start 4-byte aligned).
@@ -220,9 +223,17 @@ private:
         m_writer.regionBegin(region);
         std::vector<TensorRef> values(f.body.valueTypes.size());
         std::copy(args.begin(), args.end(), values.begin());
-        for (const auto& op : f.body.operations) {
+        const std::vector<std::int32_t> rootOf =
+            m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters) : std::vector<std::int32_t>{};
+        for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
+            const Operation& op = f.body.operations[i];
             if (m_stop.stop_requested())
                 throw Cancelled{};
+            const auto fusedInto = i < rootOf.size() ? rootOf[i] : -1;
+            if (fusedInto >= 0 && static_cast<std::size_t>(fusedInto) != i) {
+                ++m_result.fusedOps; // computed by the kernel of the op it is fused into, later
+                continue;
+            }
             std::vector<TensorRef> in;
             for (const auto v : op.operands)
                 in.push_back(values[v]);
@@ -233,7 +244,7 @@ private:
             }
             std::vector<TensorRef> out;
             try {
-                out = lowerOp(f, op, in);
+                out = fusedInto >= 0 ? lowerFusion(f, i, rootOf, values) : lowerOp(f, op, in);
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
@@ -242,10 +253,75 @@ private:
             } catch (const detail::EvalError& e) {
                 throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
             }
-            for (std::size_t i = 0; i < out.size(); ++i)
-                values[op.firstResult + i] = out[i];
+            for (std::size_t r = 0; r < out.size(); ++r)
+                values[op.firstResult + r] = out[r];
         }
         lowerFail("@" + f.name + " has no return");
+    }
+
+    // The element-wise kernel of the op `root` of `f` with the ops fused into it (lower_fusion.h): each op's
+    // operands are its fused producers' registers or the kernel's inputs, every outside value read once.
+    std::vector<TensorRef> lowerFusion(const Function& f, std::size_t root,
+                                       const std::vector<std::int32_t>& rootOf,
+                                       const std::vector<TensorRef>& values)
+    {
+        const auto& ops = f.body.operations;
+        std::vector<std::size_t> members;
+        for (std::size_t j = 0; j <= root; ++j)
+            if (rootOf[j] == static_cast<std::int32_t>(root))
+                members.push_back(j);
+        const Operation& op = ops[root];
+        if (members.size() == 1) {
+            std::vector<TensorRef> in;
+            for (const auto v : op.operands)
+                in.push_back(values[v]);
+            return lowerOp(f, op, in);
+        }
+        lower::ElementwiseKernel kernel;
+        std::map<std::uint32_t, int> stepOf, inputOf; // by value
+        std::string fused;
+        for (const std::size_t j : members) {
+            const Operation& member = ops[j];
+            lower::ElementwiseStep step{&member, {}, f.body.valueTypes.at(member.operands.at(0)).element};
+            std::vector<TensorRef> seen; // what validateOp checks: the operands' types
+            for (const auto v : member.operands) {
+                if (const auto it = stepOf.find(v); it != stepOf.end()) {
+                    step.operands.push_back(~it->second);
+                    TensorRef kept;
+                    kept.type = f.body.valueTypes.at(v);
+                    seen.push_back(kept);
+                    continue;
+                }
+                const auto [it, added] = inputOf.emplace(v, static_cast<int>(kernel.inputs.size()));
+                if (added)
+                    kernel.inputs.push_back(values[v]);
+                step.operands.push_back(it->second);
+                seen.push_back(values[v]);
+            }
+            try {
+                lower::validateOp(member, seen);
+            } catch (const LoweringError& e) {
+                throw LoweringError{where(member) + ": " + std::string(opName(member.kind)) + ": " +
+                                    e.message};
+            }
+            stepOf[member.firstResult] = static_cast<int>(kernel.steps.size());
+            kernel.steps.push_back(std::move(step));
+            if (j != root)
+                fused += (fused.empty() ? "" : " ") + member.resultName;
+        }
+        const std::string name =
+            f.name + "_" + (op.resultName.empty() ? std::string("v") : op.resultName.substr(1));
+        const TensorRef out = allocate(op.resultTypes[0], name);
+        // The root's region, the fused ops' results named after it: the timeline shows what the kernel holds.
+        const std::string region = regionName(op) + " \u00b7 fused " + fused;
+        m_writer.declareRegion(region, "op");
+        m_writer.sourceLine(m_module.fileName, op.location.line);
+        m_writer.regionBegin(region);
+        m_writer.beginKernel();
+        lower::lowerElementwise(m_writer, kernel, out);
+        m_writer.regionEnd();
+        ++m_result.kernels;
+        return {out};
     }
 
     std::vector<TensorRef> lowerOp(const Function& f, const Operation& op, const std::vector<TensorRef>& in)
@@ -353,6 +429,7 @@ private:
     int m_depth = 0;
     lower::ChipContext m_chip;
     std::stop_token m_stop;
+    bool m_fuse = true;
 };
 
 } // namespace
@@ -384,7 +461,7 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         std::string text;
         for (int c = 0; c < chips; ++c) {
             lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
-                                                           options.stop, loops));
+                                                           options.stop, loops, options.fuse));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)

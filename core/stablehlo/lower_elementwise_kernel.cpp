@@ -1,0 +1,246 @@
+// Element-wise kernels (lower_kernels.h): every input of the result's shape streams HBM -> VMEM in tiles
+// of up to 16 vector registers (64 KiB), four tiles in flight; each register of the result is computed by
+// the vector code of every step of the kernel in turn (one op, or a fusion of several: lower_fusion.h), the
+// steps' results kept in registers, and the result streams back. Rank-0 inputs and splat constants are
+// broadcast into a register once.
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+#include "stablehlo/lower_kernels.h"
+
+namespace xps::shlo::lower {
+
+namespace {
+
+constexpr std::int64_t kVregBytes = 4096;
+constexpr std::int64_t kTileVregs = 16;
+constexpr std::int64_t kTilesInFlight = 4;
+constexpr int kResult = 6;
+
+std::string v(int r)
+{
+    return "v" + std::to_string(r);
+}
+
+} // namespace
+
+void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
+{
+    if (scalar.scalarConstant) {
+        const double value = *scalar.scalarConstant;
+        const std::uint32_t bits = isFloat(scalar.type.element)
+                                       ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                                       : static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
+        w.bundle("vbcast " + v(vreg) + ", " + std::to_string(bits));
+        return;
+    }
+    auto s = w.stream();
+    w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, scalar.address,
+          static_cast<std::uint64_t>(scalar.elementBytes), 1, 0, 0, {}, scalar.widening());
+    w.waitAll(s);
+    w.bundle("sld s1, [0]");
+    w.bundle("vbcast " + v(vreg) + ", s1");
+}
+
+void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const TensorRef& out)
+{
+    // Each input and each step's result but the last (v6) a register of its own, for the whole kernel.
+    static constexpr std::array<int, kElementwiseRegisters> kRegisters = {0,  1,  2,  10, 16, 17, 18, 19, 20,
+                                                                          21, 22, 23, 24, 25, 26, 27, 28, 29};
+    std::size_t taken = 0;
+    const auto take = [&] {
+        if (taken == kRegisters.size())
+            lowerFail("an element-wise kernel needing more than " + std::to_string(kElementwiseRegisters) +
+                      " registers (a fusion planning bug)");
+        return kRegisters[taken++];
+    };
+    const auto broadcast = [&](const TensorRef& x) {
+        return x.splat.has_value() || (x.type.shape.empty() && !out.type.shape.empty());
+    };
+    std::vector<int> inputRegister;
+    std::vector<std::size_t> streamed; // inputs read tile by tile
+    for (std::size_t i = 0; i < kernel.inputs.size(); ++i) {
+        inputRegister.push_back(take());
+        if (!broadcast(kernel.inputs[i]))
+            streamed.push_back(i);
+    }
+    std::vector<int> stepRegister;
+    std::vector<std::string> code;
+    bool rounds = false;
+    for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
+        const ElementwiseStep& step = kernel.steps[k];
+        stepRegister.push_back(k + 1 == kernel.steps.size() ? 6 : take());
+        std::vector<int> registers;
+        for (const int operand : step.operands)
+            registers.push_back(operand >= 0 ? inputRegister.at(static_cast<std::size_t>(operand))
+                                             : stepRegister.at(static_cast<std::size_t>(~operand)));
+        const auto stepCode = elementwiseCode(*step.op, step.in, step.op->resultTypes.at(0).element,
+                                              registers, stepRegister[k]);
+        if (stepCode.empty())
+            lowerFail(
+                std::string(opName(step.op->kind)) + " on " + std::string(elementTypeName(step.in)) +
+                " has no lowering to xpu-v1 yet" +
+                (k + 1 < kernel.steps.size() ? " (" + step.op->resultName + ", fused into this op)" : ""));
+        code.insert(code.end(), stepCode.begin(), stepCode.end());
+        const OpKind kind = step.op->kind;
+        rounds = rounds || kind == OpKind::Floor || kind == OpKind::Ceil ||
+                 kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
+    }
+    setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
+    for (std::size_t i = 0; i < kernel.inputs.size(); ++i)
+        if (broadcast(kernel.inputs[i])) {
+            TensorRef scalar = kernel.inputs[i];
+            if (scalar.splat)
+                scalar.scalarConstant = scalar.splat;
+            broadcastScalar(w, scalar, inputRegister[i]);
+        }
+    const Operation& op = *kernel.steps.back().op;
+    const auto& in = kernel.inputs;
+    const std::int64_t bytes = out.type.elementCount() * 4;
+    const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
+    // Tiles of up to 16 registers, fewer when VMEM is small: the slots of every stream for every tile in
+    // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
+    // a machine with less VMEM gets smaller tiles, not a failure.
+    const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1) * kTilesInFlight;
+    const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
+    const std::int64_t tileVregs =
+        std::clamp<std::int64_t>(std::min(kTileVregs, fitting), 1, std::max<std::int64_t>(vregs, 1));
+    const std::int64_t tileBytes = tileVregs * kVregBytes;
+    const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
+    // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the
+    // tiles ahead of it, as in the kernels XLA writes; 4 keeps 3 tiles landing while one computes.
+    const std::int64_t inFlight = std::min<std::int64_t>(kTilesInFlight, tiles);
+    const auto slotOf = [&](std::int64_t t) { return static_cast<std::size_t>(t % inFlight); };
+    std::vector<std::uint64_t> slots; // operand k, slot s: slots[k * inFlight + s]
+    for (std::size_t k = 0; k < streamed.size(); ++k)
+        for (std::int64_t s = 0; s < inFlight; ++s)
+            slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+    std::vector<std::uint64_t> outSlots;
+    std::vector<DmaStream> inputs, outputs;
+    for (std::int64_t s = 0; s < inFlight; ++s) {
+        outSlots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+        inputs.push_back(w.stream());
+        outputs.push_back(w.stream());
+    }
+    const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
+    // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
+    // offset (iteration x inFlight tiles): the first offset for 4-byte tensors, the second for packed ones.
+    // Tiles are counted in VMEM's 4-byte elements; a packed tensor's HBM tile is half as many bytes.
+    const auto loopOffset = [](const TensorRef& t, bool looped) {
+        return !looped ? LoopOffset::None : t.packed() ? LoopOffset::Second : LoopOffset::First;
+    };
+    const auto fetch = [&](std::int64_t t, bool looped) {
+        for (std::size_t k = 0; k < streamed.size(); ++k) {
+            const TensorRef& x = in[streamed[k]];
+            w.dma(inputs[slotOf(t)], isa::Space::Vmem,
+                  slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)], isa::Space::Hbm,
+                  x.address + x.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)),
+                  x.hbmBytes(static_cast<std::uint64_t>(tileSpan(t))), 1, 0, 0,
+                  {LoopOffset::None, loopOffset(x, looped)}, x.widening());
+        }
+    };
+    // The tile loop, a region of level loop named after its op: the timeline's deepest row shows it.
+    const auto kind = opName(op.kind).substr(opName(op.kind).find('.') + 1);
+    const std::string loop =
+        std::string(kind) + (op.resultName.empty() ? "" : " " + op.resultName) + " tiles";
+    if (tiles > 1) {
+        w.declareRegion(loop, "loop");
+        w.regionBegin(loop);
+    }
+    const auto computeTile = [&](std::int64_t t, bool looped) {
+        // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
+        if (t + inFlight - 1 < tiles)
+            fetch(t + inFlight - 1, looped);
+        w.waitAll(inputs[slotOf(t)]);
+        if (t >= inFlight)
+            w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
+        const std::size_t slot = slotOf(t);
+        const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
+        for (std::int64_t r = 0; r < count; ++r) {
+            for (std::size_t k = 0; k < streamed.size(); ++k)
+                w.bundle("vld " + v(inputRegister[streamed[k]]) + ", [" +
+                         std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
+                                        static_cast<std::uint64_t>(r * kVregBytes)) +
+                         "]");
+            for (const auto& instruction : code)
+                w.bundle(instruction);
+            w.bundle("vst " + v(kResult) + ", [" +
+                     std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+        }
+        w.dma(outputs[slot], isa::Space::Hbm,
+              out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
+              outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
+              {loopOffset(out, looped), LoopOffset::None}, out.narrowing());
+    };
+    // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
+    // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
+    std::int64_t loopFirst = tiles, loopIterations = 0;
+    if (w.loops()) {
+        const std::int64_t lastSteady =
+            bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
+        if (lastSteady >= inFlight)
+            loopIterations = (lastSteady - inFlight + 1) / inFlight;
+        if (loopIterations >= 2)
+            loopFirst = inFlight;
+    }
+    for (std::int64_t t = 0; t + 1 < inFlight; ++t)
+        fetch(t, false);
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        if (t != loopFirst) {
+            computeTile(t, false);
+            continue;
+        }
+        const bool anyPacked = out.packed() || std::any_of(streamed.begin(), streamed.end(),
+                                                           [&](std::size_t k) { return in[k].packed(); });
+        w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0);
+        for (std::int64_t u = 0; u < inFlight; ++u)
+            computeTile(t + u, true);
+        w.endLoop();
+        t += loopIterations * inFlight - 1;
+    }
+    for (const DmaStream& s : outputs)
+        w.waitAll(s);
+    if (tiles > 1)
+        w.regionEnd();
+}
+
+void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                      const TensorRef& out)
+{
+    ElementwiseKernel kernel;
+    ElementwiseStep step{&op, {}, in.at(0).type.element};
+    for (const TensorRef& x : in) {
+        // An operand given twice (x * x) is read once.
+        const auto same = std::find_if(kernel.inputs.begin(), kernel.inputs.end(), [&](const TensorRef& y) {
+            return y.address == x.address && y.type == x.type && y.elementBytes == x.elementBytes &&
+                   y.scalarConstant == x.scalarConstant && y.splat == x.splat;
+        });
+        step.operands.push_back(static_cast<int>(same - kernel.inputs.begin()));
+        if (same == kernel.inputs.end())
+            kernel.inputs.push_back(x);
+    }
+    kernel.steps.push_back(std::move(step));
+    lowerElementwise(w, kernel, out);
+}
+
+void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out)
+{
+    broadcastScalar(w, scalar, 0);
+    const std::int64_t bytes = out.type.elementCount() * 4;
+    const std::int64_t vregs = std::max<std::int64_t>((bytes + kVregBytes - 1) / kVregBytes, 1);
+    const std::int64_t tileVregs = std::min<std::int64_t>(vregs, kTileVregs);
+    const auto tile = w.vmem(static_cast<std::uint64_t>(tileVregs * kVregBytes), "a splat tile");
+    for (std::int64_t r = 0; r < tileVregs; ++r)
+        w.bundle("vst v0, [" + std::to_string(tile + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+    auto s = w.stream();
+    for (std::int64_t offset = 0; offset < bytes; offset += tileVregs * kVregBytes)
+        w.dma(s, isa::Space::Hbm, out.address + out.hbmBytes(static_cast<std::uint64_t>(offset)),
+              isa::Space::Vmem, tile,
+              static_cast<std::uint64_t>(std::min(tileVregs * kVregBytes, bytes - offset)), 1, 0, 0, {},
+              out.narrowing());
+    w.waitAll(s);
+}
+
+} // namespace xps::shlo::lower

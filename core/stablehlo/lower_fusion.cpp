@@ -1,0 +1,75 @@
+#include "stablehlo/lower_fusion.h"
+
+#include <algorithm>
+#include <set>
+
+namespace xps::shlo::lower {
+
+namespace {
+
+// An element-wise op with a kernel of its own: not an alias (a conversion that keeps every value's bytes).
+bool elementwiseKernel(const Body& body, const Operation& op)
+{
+    if (elementwiseArity(op.kind) == 0 || op.resultTypes.size() != 1 || op.operands.empty())
+        return false;
+    if (op.kind == OpKind::Convert) {
+        const ElementType from = body.valueTypes.at(op.operands[0]).element, to = op.resultTypes[0].element;
+        if (from == to || (from == ElementType::I1 && to == ElementType::I32))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<std::int32_t> planFusion(const Body& body, int registers)
+{
+    const auto& ops = body.operations;
+    std::vector<std::int32_t> rootOf(ops.size(), -1);
+    std::vector<std::uint32_t> uses(body.valueTypes.size(), 0);
+    std::vector<std::int32_t> producer(body.valueTypes.size(), -1);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        for (const std::uint32_t v : ops[i].operands)
+            if (v < uses.size())
+                ++uses[v];
+        for (std::size_t r = 0; r < ops[i].resultTypes.size(); ++r)
+            if (ops[i].firstResult + r < producer.size())
+                producer[ops[i].firstResult + r] = static_cast<std::int32_t>(i);
+    }
+    // From the last op back: each element-wise op not yet in a fusion roots one, and takes in every operand
+    // whose producer can join (element-wise, read by this fusion only, a 4-byte type: an f16 or bf16
+    // intermediate is rounded on its way through HBM, and fused it would not be), while the registers last.
+    for (std::size_t r = ops.size(); r-- > 0;) {
+        if (rootOf[r] >= 0 || !elementwiseKernel(body, ops[r]))
+            continue;
+        const auto root = static_cast<std::int32_t>(r);
+        rootOf[r] = root;
+        const std::int64_t elements = ops[r].resultTypes[0].elementCount();
+        std::set<std::uint32_t> inputs(ops[r].operands.begin(), ops[r].operands.end());
+        int members = 1;
+        std::vector<std::uint32_t> pending(ops[r].operands.begin(), ops[r].operands.end());
+        while (!pending.empty()) {
+            const std::uint32_t v = pending.back();
+            pending.pop_back();
+            const std::int32_t p = v < producer.size() ? producer[v] : -1;
+            if (p < 0 || rootOf[static_cast<std::size_t>(p)] >= 0 || uses[v] != 1 || !inputs.count(v))
+                continue;
+            const Operation& op = ops[static_cast<std::size_t>(p)];
+            if (!elementwiseKernel(body, op) || op.resultTypes[0].elementCount() != elements ||
+                storageBytes(op.resultTypes[0].element) != 4)
+                continue;
+            std::set<std::uint32_t> grown = inputs;
+            grown.erase(v);
+            grown.insert(op.operands.begin(), op.operands.end());
+            if (static_cast<int>(grown.size()) + members > registers) // the root's result is v6
+                continue;
+            inputs = std::move(grown);
+            ++members;
+            rootOf[static_cast<std::size_t>(p)] = root;
+            pending.insert(pending.end(), op.operands.begin(), op.operands.end());
+        }
+    }
+    return rootOf;
+}
+
+} // namespace xps::shlo::lower

@@ -1,0 +1,190 @@
+// Loop fusion of element-wise ops (core/stablehlo/lower_fusion.h): a chain becomes one kernel whose
+// intermediates stay in registers, with the results of the kernels it replaces bit for bit; what must go
+// through HBM (a value read twice, an f16/bf16 intermediate, a non-element-wise reader) is not fused, and a
+// chain longer than the registers is split. Compared with `--fusion off` and the reference interpreter.
+#include "stablehlo_lowering_support.h"
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+struct Compiled
+{
+    std::size_t kernels = 0, fusedOps = 0, dmas = 0;
+    std::uint64_t cycles = 0;
+    std::vector<std::string> opRegions;
+};
+
+// Compiles and replays `text` with fusion on or off; fails the test unless the replay holds to the
+// interpreter within `ulps`.
+Compiled compileAndReplay(const std::string& text, bool fuse, std::uint64_t ulps = 0)
+{
+    CompileOptions options;
+    options.fuse = fuse;
+    Compiled c;
+    std::string failure;
+    const auto worst =
+        worstUlp(text, &failure, options, &c.dmas, [&](const CompiledModule& m, std::uint64_t cycles) {
+            c.kernels = m.kernels;
+            c.fusedOps = m.fusedOps;
+            c.cycles = cycles;
+            for (const auto& region : m.trace.chips.front().symbols.regions)
+                if (region.level == "op")
+                    c.opRegions.push_back(region.name);
+        });
+    if (worst > ulps)
+        qWarning("%s: %llu ulp %s", fuse ? "fused" : "unfused", static_cast<unsigned long long>(worst),
+                 failure.c_str());
+    return worst <= ulps ? c : Compiled{};
+}
+
+const std::string kGelu = // JAX's tanh GELU of %a, its constants splats of the full shape
+    "  %x3a = stablehlo.multiply %a, %a : tensor<96x512xf32>\n"
+    "  %x3 = stablehlo.multiply %x3a, %a : tensor<96x512xf32>\n"
+    "  %c1 = stablehlo.constant dense<4.471500e-02> : tensor<96x512xf32>\n"
+    "  %t1 = stablehlo.multiply %c1, %x3 : tensor<96x512xf32>\n"
+    "  %t2 = stablehlo.add %a, %t1 : tensor<96x512xf32>\n"
+    "  %c2 = stablehlo.constant dense<0.797884583> : tensor<96x512xf32>\n"
+    "  %t3 = stablehlo.multiply %c2, %t2 : tensor<96x512xf32>\n"
+    "  %t4 = stablehlo.tanh %t3 : tensor<96x512xf32>\n"
+    "  %c3 = stablehlo.constant dense<1.000000e+00> : tensor<96x512xf32>\n"
+    "  %t5 = stablehlo.add %c3, %t4 : tensor<96x512xf32>\n"
+    "  %c4 = stablehlo.constant dense<5.000000e-01> : tensor<96x512xf32>\n"
+    "  %h = stablehlo.multiply %c4, %a : tensor<96x512xf32>\n"
+    "  %r = stablehlo.multiply %h, %t5 : tensor<96x512xf32>\n";
+
+} // namespace
+
+class TestStableHloFusion : public QObject
+{
+    Q_OBJECT
+private slots:
+    void aChainIsOneKernelWithTheSameResults()
+    {
+        const std::string text = moduleText({96, 512}, {}, kGelu, type({96, 512}));
+        const Compiled fused = compileAndReplay(text, true, 64), apart = compileAndReplay(text, false, 64);
+        QVERIFY(fused.kernels > 0 && apart.kernels > 0);
+        // Nine ops, one kernel: x is read once and the result written once (3 tiles of 64 KiB each way),
+        // where the nine kernels read 15 tensors (the splats among them) and wrote 9.
+        QCOMPARE(fused.kernels, std::size_t{1});
+        QCOMPARE(fused.fusedOps, std::size_t{8});
+        QCOMPARE(apart.kernels, std::size_t{9});
+        QCOMPARE(fused.dmas, std::size_t{3 + 3});
+        QVERIFY2(fused.cycles * 3 < apart.cycles,
+                 qPrintable(QStringLiteral("%1 cycles fused, %2 apart").arg(fused.cycles).arg(apart.cycles)));
+        // The kernel's region is its root's, naming the ops computed in it.
+        QCOMPARE(fused.opRegions,
+                 (std::vector<std::string>{"multiply %r \u00b7 fused %x3a %x3 %t1 %t2 %t3 %t4 %t5 %h"}));
+    }
+
+    void fusedResultsAreTheUnfusedOnesBitForBit()
+    {
+        // Every op the planner may fuse, on values where rounding shows: the fused kernel computes each op
+        // with the same instructions on the same f32 values, only without the trips through HBM.
+        const std::string body =
+            "  %s = stablehlo.subtract %a, %b : tensor<64x256xf32>\n"
+            "  %e = stablehlo.exponential %s : tensor<64x256xf32>\n"
+            "  %d = stablehlo.divide %e, %b : tensor<64x256xf32>\n"
+            "  %m = stablehlo.maximum %d, %a : tensor<64x256xf32>\n"
+            "  %q = stablehlo.rsqrt %m : tensor<64x256xf32>\n"
+            "  %f = stablehlo.floor %q : tensor<64x256xf32>\n"
+            "  %l = stablehlo.logistic %f : tensor<64x256xf32>\n"
+            "  %c = stablehlo.compare GT, %l, %a : (tensor<64x256xf32>, tensor<64x256xf32>) "
+            "-> tensor<64x256xi1>\n"
+            "  %r = stablehlo.select %c, %a, %b : tensor<64x256xi1>, tensor<64x256xf32>\n";
+        const std::string text = moduleText({64, 256}, {64, 256}, body, type({64, 256}), "f32", true);
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        std::vector<std::vector<double>> results;
+        std::vector<std::size_t> kernels;
+        for (const bool fuse : {true, false}) {
+            CompileOptions options;
+            options.fuse = fuse;
+            auto compiled = compileModule(*m, options);
+            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+            auto replayed = sim::replayAndCheck(*m, *compiled);
+            QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+            results.push_back(replayed->results.front().data);
+            kernels.push_back(compiled->kernels);
+        }
+        QCOMPARE(kernels, (std::vector<std::size_t>{1, 9}));
+        QCOMPARE(results[0].size(), std::size_t{64 * 256});
+        QVERIFY(results[0] == results[1]);
+    }
+
+    void theTransformerSampleFusedIsBitForBitAndFaster()
+    {
+        // resources/samples/transformer_block.mlir: GELU, the layer norms' tails and softmax's exp fused.
+        auto modules = parseFile(test::sourceDir() + "/resources/samples/transformer_block.mlir");
+        QVERIFY2(modules.ok(), modules.ok() ? "" : modules.error().toString().c_str());
+        std::vector<std::vector<double>> results;
+        std::vector<std::uint64_t> cycles;
+        for (const bool fuse : {true, false}) {
+            CompileOptions options;
+            options.fuse = fuse;
+            auto compiled = compileModule(modules->front(), options);
+            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+            QCOMPARE(compiled->fusedOps, std::size_t{fuse ? 17u : 0u});
+            auto replayed = sim::replayAndCheck(modules->front(), *compiled);
+            QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+            results.push_back(replayed->results.front().data);
+            cycles.push_back(replayed->cycles);
+        }
+        QVERIFY(results[0] == results[1]);
+        QVERIFY2(cycles[0] * 10 < cycles[1] * 9, // at least 10% fewer
+                 qPrintable(QStringLiteral("%1 cycles fused, %2 apart").arg(cycles[0]).arg(cycles[1])));
+    }
+
+    void whatMustGoThroughHbmIsNotFused()
+    {
+        // A value read twice keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded on its
+        // way through HBM, so %n stays a kernel of its own; a reduce reads its operand from HBM (%w).
+        const std::string body =
+            "  %t = stablehlo.add %a, %b : tensor<16x128xf32>\n"
+            "  %u = stablehlo.multiply %t, %a : tensor<16x128xf32>\n"
+            "  %v = stablehlo.subtract %t, %b : tensor<16x128xf32>\n"
+            "  %n = stablehlo.convert %u : (tensor<16x128xf32>) -> tensor<16x128xbf16>\n"
+            "  %nw = stablehlo.convert %n : (tensor<16x128xbf16>) -> tensor<16x128xf32>\n"
+            "  %w = stablehlo.add %nw, %v : tensor<16x128xf32>\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %s = stablehlo.reduce(%w init: %z) applies stablehlo.add across dimensions = [1] : "
+            "(tensor<16x128xf32>, tensor<f32>) -> tensor<16xf32>\n"
+            "  %r = stablehlo.negate %s : tensor<16xf32>\n";
+        const std::string text = moduleText({16, 128}, {16, 128}, body, type({16}));
+        const Compiled fused = compileAndReplay(text, true);
+        QVERIFY(fused.kernels > 0);
+        std::vector<std::string> roots;
+        for (const auto& region : fused.opRegions)
+            roots.push_back(region.substr(0, region.find(" \u00b7")));
+        QCOMPARE(roots,
+                 (std::vector<std::string>{"add %t", "convert %n", "add %w", "reduce %s", "negate %r"}));
+        QCOMPARE(fused.opRegions[2], std::string("add %w \u00b7 fused %v %nw"));
+        QCOMPARE(fused.opRegions[1], std::string("convert %n \u00b7 fused %u"));
+    }
+
+    void aChainLongerThanTheRegistersIsSplit()
+    {
+        // r = c0 + c1 + ... + c23: 24 inputs of their own cannot all be in registers at once; the chain is
+        // cut where they run out, each part a kernel, the sum the same.
+        std::string text = "func.func public @main() -> " + type({1024}) + " {\n";
+        for (int i = 0; i < 24; ++i)
+            text += "  %c" + std::to_string(i) + " = stablehlo.constant " +
+                    literal({1024}, static_cast<std::uint32_t>(i + 1)) + " : " + type({1024}) + "\n";
+        std::string last = "%c0";
+        for (int i = 1; i < 24; ++i) {
+            const std::string name = i == 23 ? "%r" : "%s" + std::to_string(i);
+            text += "  " + name + " = stablehlo.add " + last + ", %c" + std::to_string(i) + " : " +
+                    type({1024}) + "\n";
+            last = name;
+        }
+        text += "  return %r : " + type({1024}) + "\n}\n";
+        const Compiled fused = compileAndReplay(text, true);
+        QVERIFY(fused.kernels > 1 && fused.kernels < 23);
+        QCOMPARE(fused.kernels + fused.fusedOps, std::size_t{23});
+    }
+};
+
+QTEST_MAIN(TestStableHloFusion)
+#include "tst_stablehlo_fusion.moc"
