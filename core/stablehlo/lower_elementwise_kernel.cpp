@@ -56,14 +56,18 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                       " registers (a fusion planning bug)");
         return kRegisters[taken++];
     };
+    // One value for every element: a register of it, set once.
     const auto broadcast = [&](const TensorRef& x) {
-        return x.splat.has_value() || (x.type.shape.empty() && !out.type.shape.empty());
+        return x.splat.has_value() || x.broadcastPeriod == 1 ||
+               (x.type.shape.empty() && !out.type.shape.empty());
     };
+    // A broadcast repeating a pattern that divides a register: the register of it, set once.
+    const auto pattern = [&](const TensorRef& x) { return !broadcast(x) && x.broadcastPeriod > 1; };
     std::vector<int> inputRegister;
     std::vector<std::size_t> streamed; // inputs read tile by tile
     for (std::size_t i = 0; i < kernel.inputs.size(); ++i) {
         inputRegister.push_back(take());
-        if (!broadcast(kernel.inputs[i]))
+        if (!broadcast(kernel.inputs[i]) && !pattern(kernel.inputs[i]))
             streamed.push_back(i);
     }
     std::vector<int> stepRegister;
@@ -95,6 +99,20 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             if (scalar.splat)
                 scalar.scalarConstant = scalar.splat;
             broadcastScalar(w, scalar, inputRegister[i]);
+        } else if (pattern(kernel.inputs[i])) {
+            // The operand once into VMEM, doubled in place until it fills a register, then loaded.
+            const TensorRef& x = kernel.inputs[i];
+            const auto patternBytes = static_cast<std::uint64_t>(x.broadcastPeriod * 4);
+            const std::uint64_t buffer = w.vmem(kVregBytes, "a broadcast pattern");
+            auto s = w.stream();
+            w.dma(s, isa::Space::Vmem, buffer, isa::Space::Hbm, x.address, x.hbmBytes(patternBytes), 1, 0, 0,
+                  {}, x.widening());
+            for (std::uint64_t filled = patternBytes; filled < kVregBytes; filled *= 2) {
+                w.waitAll(s);
+                w.dma(s, isa::Space::Vmem, buffer + filled, isa::Space::Vmem, buffer, filled);
+            }
+            w.waitAll(s);
+            w.bundle("vld " + v(inputRegister[i]) + ", [" + std::to_string(buffer) + "]");
         }
     const Operation& op = *kernel.steps.back().op;
     const auto& in = kernel.inputs;
@@ -215,7 +233,8 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         // An operand given twice (x * x) is read once.
         const auto same = std::find_if(kernel.inputs.begin(), kernel.inputs.end(), [&](const TensorRef& y) {
             return y.address == x.address && y.type == x.type && y.elementBytes == x.elementBytes &&
-                   y.scalarConstant == x.scalarConstant && y.splat == x.splat;
+                   y.scalarConstant == x.scalarConstant && y.splat == x.splat &&
+                   y.broadcastPeriod == x.broadcastPeriod;
         });
         step.operands.push_back(static_cast<int>(same - kernel.inputs.begin()));
         if (same == kernel.inputs.end())

@@ -72,4 +72,44 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers)
     return rootOf;
 }
 
+std::int64_t broadcastPeriod(const Operation& op, const TensorType& operand)
+{
+    if (op.kind != OpKind::BroadcastInDim || op.resultTypes.size() != 1 || op.resultTypes[0] == operand)
+        return 0;
+    const TensorType& out = op.resultTypes[0];
+    const std::int64_t elements = operand.elementCount();
+    if (elements == 1)
+        return 1;
+    const Attribute* attribute = op.attributes.find("broadcast_dimensions");
+    const auto dims = attribute ? attribute->integers() : std::nullopt;
+    if (!dims || dims->size() != operand.shape.size() || operand.shape.size() > out.shape.size())
+        return 0;
+    const std::size_t lead = out.shape.size() - operand.shape.size();
+    for (std::size_t i = 0; i < operand.shape.size(); ++i)
+        if ((*dims)[i] != static_cast<std::int64_t>(lead + i) || operand.shape[i] != out.shape[lead + i])
+            return 0;
+    return kRegisterElements % elements == 0 ? elements : 0;
+}
+
+std::vector<bool> registerBroadcasts(const Body& body)
+{
+    const auto& ops = body.operations;
+    std::vector<bool> readByOthers(body.valueTypes.size(), false);
+    for (const Operation& op : ops)
+        if (!elementwiseKernel(body, op))
+            for (const std::uint32_t v : op.operands)
+                if (v < readByOthers.size())
+                    readByOthers[v] = true;
+    std::vector<bool> inRegisters(ops.size(), false);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Operation& op = ops[i];
+        if (op.kind != OpKind::BroadcastInDim || op.operands.size() != 1 ||
+            op.firstResult >= readByOthers.size() || op.operands[0] >= body.valueTypes.size())
+            continue;
+        inRegisters[i] =
+            !readByOthers[op.firstResult] && broadcastPeriod(op, body.valueTypes[op.operands[0]]) > 0;
+    }
+    return inRegisters;
+}
+
 } // namespace xps::shlo::lower

@@ -17,4 +17,16 @@ namespace xps::shlo::lower {
 // fusion's inputs plus its results kept in registers (every op's but the root's).
 std::vector<std::int32_t> planFusion(const Body& body, int registers);
 
+// A broadcast_in_dim whose result each vector register (1024 elements) of an element-wise kernel sees the
+// same way: element e of the result is element e % period of the operand. True of a scalar (period 1) and
+// of an operand the result repeats along its leading dimensions, when its size divides 1024 (a bias row of
+// 256). 0 for any other broadcast.
+inline constexpr std::int64_t kRegisterElements = 1024;
+std::int64_t broadcastPeriod(const Operation& op, const TensorType& operand);
+
+// For every op of `body`: true for a broadcast_in_dim with a period whose every reader is an element-wise
+// kernel. Such a broadcast is never written to HBM: the kernels reading it hold its pattern in a register
+// (lower_elementwise_kernel.cpp), where a bias row's broadcast was a kernel writing the whole tensor.
+std::vector<bool> registerBroadcasts(const Body& body);
+
 } // namespace xps::shlo::lower

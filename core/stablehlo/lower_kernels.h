@@ -21,6 +21,9 @@ struct TensorRef
     std::optional<double> scalarConstant; // a scalar whose value is known when compiling
     std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for an f32 intermediate
     std::optional<double> splat = std::nullopt; // a constant of any shape whose elements all have this value
+    // A broadcast_in_dim not written to HBM (lower_fusion.h): element e is element e % broadcastPeriod of
+    // the operand at `address`; only element-wise kernels read it. 0: a tensor in HBM.
+    std::int64_t broadcastPeriod = 0;
 
     bool packed() const { return elementBytes == 2; }
     // The conversion of a DMA bringing this tensor into VMEM (widening) or writing it from VMEM (narrowing).

@@ -225,10 +225,24 @@ private:
         std::copy(args.begin(), args.end(), values.begin());
         const std::vector<std::int32_t> rootOf =
             m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters) : std::vector<std::int32_t>{};
+        const std::vector<bool> inRegisters =
+            m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
             const Operation& op = f.body.operations[i];
             if (m_stop.stop_requested())
                 throw Cancelled{};
+            if (i < inRegisters.size() && inRegisters[i]) {
+                // Read only by element-wise kernels, which hold its pattern in a register: no code.
+                const TensorRef& x = values[op.operands[0]];
+                TensorRef broadcast = x;
+                broadcast.type = op.resultTypes[0];
+                broadcast.broadcastPeriod = lower::broadcastPeriod(op, x.type);
+                broadcast.splat = x.splat ? x.splat : x.scalarConstant;
+                broadcast.scalarConstant.reset();
+                values[op.firstResult] = broadcast;
+                ++m_result.freeOps;
+                continue;
+            }
             const auto fusedInto = i < rootOf.size() ? rootOf[i] : -1;
             if (fusedInto >= 0 && static_cast<std::size_t>(fusedInto) != i) {
                 ++m_result.fusedOps; // computed by the kernel of the op it is fused into, later

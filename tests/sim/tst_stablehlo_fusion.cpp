@@ -164,6 +164,63 @@ private slots:
         QCOMPARE(fused.opRegions[1], std::string("convert %n \u00b7 fused %u"));
     }
 
+    void broadcastsElementWiseKernelsReadAreRegisters()
+    {
+        // A bias row repeated over the rows (period 512, a divisor of a register's 1024 elements) and a
+        // scalar's broadcast are registers of the one kernel computing max(x + bias, 0): never written to
+        // HBM. The bias is read by one DMA and doubled in VMEM by a second (2 KiB -> 4 KiB).
+        const std::string body =
+            "  %bias = stablehlo.slice %b [0:1, 0:512] : (tensor<96x512xf32>) -> tensor<1x512xf32>\n"
+            "  %row = stablehlo.reshape %bias : (tensor<1x512xf32>) -> tensor<512xf32>\n"
+            "  %bb = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<512xf32>) -> tensor<96x512xf32>\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<96x512xf32>\n"
+            "  %y = stablehlo.add %a, %bb : tensor<96x512xf32>\n"
+            "  %r = stablehlo.maximum %y, %zb : tensor<96x512xf32>\n";
+        const std::string text = moduleText({96, 512}, {96, 512}, body, type({96, 512}));
+        const Compiled fused = compileAndReplay(text, true), apart = compileAndReplay(text, false);
+        QVERIFY(fused.kernels > 0 && apart.kernels > 0);
+        QCOMPARE(fused.opRegions, (std::vector<std::string>{"slice %bias", "maximum %r \u00b7 fused %y"}));
+        QCOMPARE(apart.kernels, std::size_t{5}); // slice, two broadcasts, add, maximum
+        // The slice's own (1 in, 1 out), then x in 3 tiles, the bias and its doubling, 3 tiles out.
+        QCOMPARE(fused.dmas, std::size_t{2 + 3 + 2 + 3});
+        QVERIFY(fused.cycles * 2 < apart.cycles);
+    }
+
+    void broadcastsOthersReadOrThatVaryByRowAreWritten()
+    {
+        // A column broadcast (each row its own value) varies within a register; a row of 3 does not divide
+        // one; a broadcast a dot_general reads must be in HBM. Each is a kernel, and the results hold.
+        const std::string body =
+            "  %col = stablehlo.slice %b [0:16, 0:1] : (tensor<16x128xf32>) -> tensor<16x1xf32>\n"
+            "  %c = stablehlo.reshape %col : (tensor<16x1xf32>) -> tensor<16xf32>\n"
+            "  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<16xf32>) -> tensor<16x128xf32>\n"
+            "  %t = stablehlo.slice %b [0:1, 0:3] : (tensor<16x128xf32>) -> tensor<1x3xf32>\n"
+            "  %t3 = stablehlo.reshape %t : (tensor<1x3xf32>) -> tensor<3xf32>\n"
+            "  %tb = stablehlo.broadcast_in_dim %t3, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>\n"
+            "  %w = stablehlo.slice %b [0:3, 0:128] : (tensor<16x128xf32>) -> tensor<3x128xf32>\n"
+            "  %p = stablehlo.dot_general %tb, %w, contracting_dims = [1] x [0] : (tensor<4x3xf32>, "
+            "tensor<3x128xf32>) -> tensor<4x128xf32>\n"
+            "  %row = stablehlo.slice %a [0:1, 0:128] : (tensor<16x128xf32>) -> tensor<1x128xf32>\n"
+            "  %rr = stablehlo.reshape %row : (tensor<1x128xf32>) -> tensor<128xf32>\n"
+            "  %rb = stablehlo.broadcast_in_dim %rr, dims = [1] : (tensor<128xf32>) -> tensor<16x128xf32>\n"
+            "  %pp = stablehlo.slice %p [0:1, 0:128] : (tensor<4x128xf32>) -> tensor<1x128xf32>\n"
+            "  %pr = stablehlo.reshape %pp : (tensor<1x128xf32>) -> tensor<128xf32>\n"
+            "  %pb = stablehlo.broadcast_in_dim %pr, dims = [1] : (tensor<128xf32>) -> tensor<16x128xf32>\n"
+            "  %s = stablehlo.add %a, %cb : tensor<16x128xf32>\n"
+            "  %u = stablehlo.multiply %s, %rb : tensor<16x128xf32>\n"
+            "  %r = stablehlo.subtract %u, %pb : tensor<16x128xf32>\n";
+        const std::string text = moduleText({16, 128}, {16, 128}, body, type({16, 128}));
+        const Compiled fused = compileAndReplay(text, true);
+        QVERIFY(fused.kernels > 0);
+        std::vector<std::string> broadcasts;
+        for (const auto& region : fused.opRegions)
+            if (region.rfind("broadcast_in_dim", 0) == 0)
+                broadcasts.push_back(region);
+        QCOMPARE(broadcasts, (std::vector<std::string>{"broadcast_in_dim %cb", "broadcast_in_dim %tb"}));
+        QCOMPARE(fused.opRegions.back(), std::string("subtract %r \u00b7 fused %s %u"));
+    }
+
     void aChainLongerThanTheRegistersIsSplit()
     {
         // r = c0 + c1 + ... + c23: 24 inputs of their own cannot all be in registers at once; the chain is
