@@ -66,6 +66,11 @@ struct ChipState
     int chip = 0;
     std::array<std::uint32_t, isa::kScalarRegisters> s{};
     std::bitset<isa::kScalarRegisters> sValid;
+    // Timing-only mode: registers an sld loaded from SMEM that a DMA filled with data this mode does not
+    // compute (a computed scalar, broadcast by vbcast). Not valid: any scalar use of one is a fault that
+    // says so; a vector instruction may read one, its result being uncomputed anyway. A bit means something
+    // only while its register is not valid.
+    std::bitset<isa::kScalarRegisters> sUnknown;
     std::array<VReg, isa::kVectorRegisters> v{};
     std::bitset<isa::kVectorRegisters> vValid;
     std::vector<std::uint32_t> flags;

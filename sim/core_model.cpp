@@ -88,9 +88,10 @@ Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
     return {true};
 }
 
-bool CoreModel::sourcesValid(const DecodedInstruction& d) const
+bool CoreModel::sourcesKnowable(const DecodedInstruction& d) const
 {
-    return (d.readsS & ~static_cast<std::uint32_t>(m_state.sValid.to_ulong())) == 0 &&
+    const auto scalars = static_cast<std::uint32_t>((m_state.sValid | m_state.sUnknown).to_ulong());
+    return (d.readsS & ~scalars) == 0 &&
            (d.readsV & ~static_cast<std::uint32_t>(m_state.vValid.to_ulong())) == 0;
 }
 
@@ -206,7 +207,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             if (d.scalarAlu)
                 m_writes.scalar(o[0].reg, scalarAlu(insn.opcode, scalarOperand(m_state, o[1]),
                                                     scalarOperand(m_state, o[2])));
-            else if (d.onlyWritesVd && !m_exec.computeVectors && sourcesValid(d))
+            else if (d.onlyWritesVd && !m_exec.computeVectors && sourcesKnowable(d))
                 m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
             else
                 execute(m_state, insn, m_exec, m_writes);

@@ -48,7 +48,9 @@ private:
     Attempt checkIssueConditions(const DecodedBundle& bundle, std::uint64_t cycle);
     void issue(const DecodedBundle& bundle, std::uint64_t cycle);
     // Every register `d` reads holds a value (else execute() reports the first that does not).
-    bool sourcesValid(const DecodedInstruction& d) const;
+    // Timing-only mode: valid, or unknown scalars (ChipState::sUnknown) an instruction that only writes a
+    // vector register may read, its result not being computed.
+    bool sourcesKnowable(const DecodedInstruction& d) const;
 
     const trace::ChipTrace& m_chip;
     ChipState& m_state;

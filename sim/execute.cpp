@@ -11,8 +11,13 @@ namespace xps::sim {
 
 using isa::Opcode;
 
-void throwUninitialisedScalar(int reg)
+void throwUninitialisedScalar(const ChipState& state, int reg)
 {
+    if (state.sUnknown[static_cast<std::size_t>(reg)])
+        throw SimFault{
+            "timing-only mode cannot know the value of s" + std::to_string(reg) +
+            ": an sld read it from SMEM that a DMA filled with vector or DMA results this mode does "
+            "not compute, and it is used here as a scalar; replay in full mode"};
     throw SimFault{"reads uninitialised scalar register s" + std::to_string(reg)};
 }
 
@@ -123,11 +128,11 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
     case Opcode::SLd: {
         const std::uint64_t a = effectiveAddress(state, o[1]);
         detail::checkAccess(state, isa::Space::Smem, a, 4, 4);
-        if (state.stale.any(isa::Space::Smem, a, 4))
-            throw SimFault{
-                "timing-only mode cannot know the value sld reads at smem[" + text::hex(a) +
-                "]: a DMA filled it from memory holding vector or DMA results this mode does not compute; "
-                "replay in full mode"};
+        if (state.stale.any(isa::Space::Smem, a, 4)) {
+            // A computed value: fine for a vector broadcast (not computed either), a fault at a scalar use.
+            writes.unknownScalar(o[0].reg);
+            return;
+        }
         writes.scalar(o[0].reg, state.smem.read32(a));
         return;
     }
@@ -171,6 +176,13 @@ void commitMemoryAndMxu(ChipState& state, PendingWrites& writes)
     for (int i = 0; i < writes.mxuPushes; ++i)
         state.mxus[static_cast<std::size_t>(writes.pushMxu)].fifo.push_back(
             std::move(writes.mxuResults[static_cast<std::size_t>(i)]));
+    if (writes.m_unknownScalars != 0) {
+        // An sUnknown bit is read only while its register is not valid: a later write need not clear it.
+        const std::bitset<isa::kScalarRegisters> unknown(writes.m_unknownScalars);
+        state.sValid &= ~unknown;
+        state.sUnknown |= unknown;
+        writes.m_unknownScalars = 0;
+    }
     writes.m_memory.clear();
     writes.m_bytes.clear();
     writes.mxuPushes = 0;

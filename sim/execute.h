@@ -24,6 +24,15 @@ public:
     static constexpr int kMaxVectorWrites = 8; // more than a bundle's vector-writing slots
 
     void scalar(int reg, std::uint32_t value) { m_scalars[m_scalarCount++] = {reg, value}; }
+    // Timing-only mode: `reg` is written with a value this mode cannot know (ChipState::sUnknown).
+    void unknownScalar(int reg)
+    {
+        scalar(reg, 0);
+        m_unknownScalars |= std::uint32_t{1} << reg;
+        // An empty memory write: the one test commitRegisters already makes sends this bundle to
+        // commitMemoryAndMxu, which marks the register; every other bundle pays nothing for it.
+        memory(isa::Space::Smem, 0, {});
+    }
     // The slot to compute vector register `reg`'s new value into; null when values are not computed
     // (timing-only mode): the register is then only marked written.
     VReg* vector(int reg, bool computed)
@@ -52,7 +61,8 @@ public:
     int pushMxu = 0;   // the MXU whose FIFO they enter
     int popMxu = -1;   // an mxu.pop's MXU, or -1
 
-    // What commit() does inline: the register writes. True if memory writes or MXU FIFO changes are pending.
+    // What commit() does inline: the register writes. True if memory writes or MXU FIFO changes are pending
+    // (commitMemoryAndMxu; also for unknown scalars, which add an empty memory write).
     bool commitRegisters(ChipState& state)
     {
         for (int i = 0; i < m_scalarCount; ++i) {
@@ -86,6 +96,7 @@ private:
     };
     std::array<ScalarWrite, 8> m_scalars{};
     int m_scalarCount = 0;
+    std::uint32_t m_unknownScalars = 0; // registers unknownScalar wrote this bundle
     std::array<VReg, kMaxVectorWrites> m_vectorValues{};
     std::array<int, kMaxVectorWrites> m_vectorRegs{};
     std::array<bool, kMaxVectorWrites> m_vectorComputed{};
@@ -100,7 +111,8 @@ struct ExecOptions
     std::uint64_t vmemAlignment = 512;
 };
 
-[[noreturn]] void throwUninitialisedScalar(int reg);
+// An invalid register read as a scalar: uninitialised, or unknown in timing-only mode (ChipState::sUnknown).
+[[noreturn]] void throwUninitialisedScalar(const ChipState& state, int reg);
 
 // Reads a scalar operand (register or immediate). Throws SimFault on an uninitialised register.
 // Inline, as effectiveAddress and scalarAlu: the issue loop reads a few operands every bundle.
@@ -109,7 +121,7 @@ struct ExecOptions
     if (o.form == isa::Operand::Form::Imm)
         return static_cast<std::uint32_t>(o.value);
     if (!state.sValid[o.reg]) [[unlikely]]
-        throwUninitialisedScalar(o.reg);
+        throwUninitialisedScalar(state, o.reg);
     return state.s[o.reg];
 }
 
@@ -119,7 +131,7 @@ inline std::uint64_t effectiveAddress(const ChipState& state, const isa::Operand
     std::uint64_t base = 0;
     if (o.hasBase) {
         if (!state.sValid[o.reg]) [[unlikely]]
-            throwUninitialisedScalar(o.reg);
+            throwUninitialisedScalar(state, o.reg);
         base = state.s[o.reg];
     }
     return base + static_cast<std::uint64_t>(o.value);

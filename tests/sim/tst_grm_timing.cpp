@@ -351,25 +351,32 @@ private slots:
 
     void timingOnlyModeNeverSilentlyDiverges()
     {
-        // A scalar loaded from SMEM that a DMA filled from vector results: timing-only mode must stop.
+        // A scalar loaded from SMEM that a DMA filled from vector results: timing-only mode cannot know it.
+        // Broadcast into a vector register (a computed scalar, as a compiled kernel broadcasts a row's
+        // mean) it needs no value: the vector is not computed either. Used as a scalar, the replay stops.
         const char* dataDependent = R"(
 .init v1, const_u32, 3
     vst v1, [0]
     dma.start smem[0], vmem[0], 16, 0
     sync.wait 0, 1
     sld s1, [0]
+    vbcast v2, s1
+    sadd s2, s1, 1
     halt
 )";
         auto full = test::replaySource(dataDependent);
         QVERIFY2(!full->result.fault, test::faultText(*full).c_str());
-        QCOMPARE(full->result.finalState[0].s[1], 3u);
+        QCOMPARE(full->result.finalState[0].s[2], 4u);
         auto timing = test::replaySource(dataDependent, sim::ReplayMode::TimingOnly);
         QCOMPARE(timing->result.status, sim::ReplayResult::Status::Faulted);
-        QVERIFY2(test::faultText(*timing).starts_with("chip 0, pc 0x3, cycle "),
+        QVERIFY2(test::faultText(*timing).starts_with("chip 0, pc 0x5, cycle "),
                  test::faultText(*timing).c_str());
-        QVERIFY(test::faultText(*timing).ends_with(
-            "(`sld s1, [0x0]`): timing-only mode cannot know the value sld reads at smem[0x0]: a DMA filled "
-            "it from memory holding vector or DMA results this mode does not compute; replay in full mode"));
+        QVERIFY2(
+            test::faultText(*timing).ends_with(
+                "(`sadd s2, s1, 1`): timing-only mode cannot know the value of s1: an sld read it from "
+                "SMEM that a DMA filled with vector or DMA results this mode does not compute, and it is "
+                "used here as a scalar; replay in full mode"),
+            test::faultText(*timing).c_str());
 
         // From generator-initialised HBM the value is known: no false alarm, same value as full mode.
         const char* known = R"(
