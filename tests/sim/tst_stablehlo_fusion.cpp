@@ -221,6 +221,61 @@ private slots:
         QCOMPARE(fused.opRegions.back(), std::string("subtract %r \u00b7 fused %s %u"));
     }
 
+    void columnBroadcastsHoldInEveryLayout_data()
+    {
+        QTest::addColumn<QString>("text");
+        // Runs of 384 elements: each value's second 4 KiB store overlaps the next value's first.
+        QTest::newRow("runs of 384") << QString::fromStdString(moduleText(
+            {24, 384}, {},
+            "  %m = stablehlo.slice %a [0:24, 0:1] : (tensor<24x384xf32>) -> tensor<24x1xf32>\n"
+            "  %c = stablehlo.reshape %m : (tensor<24x1xf32>) -> tensor<24xf32>\n"
+            "  %r = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<24xf32>) -> tensor<24x384xf32>\n",
+            type({24, 384})));
+        // Two leading dimensions, runs of 128, a bf16 operand widened into SMEM and a bf16 result narrowed.
+        QTest::newRow("bf16, two leading dimensions") << QString::fromStdString(moduleText(
+            {2, 3, 128}, {},
+            "  %m = stablehlo.slice %a [0:2, 0:3, 5:6] : (tensor<2x3x128xf32>) -> tensor<2x3x1xf32>\n"
+            "  %c = stablehlo.reshape %m : (tensor<2x3x1xf32>) -> tensor<2x3xf32>\n"
+            "  %h = stablehlo.convert %c : (tensor<2x3xf32>) -> tensor<2x3xbf16>\n"
+            "  %w = stablehlo.broadcast_in_dim %h, dims = [0, 1] : (tensor<2x3xbf16>) -> "
+            "tensor<2x3x256xbf16>\n"
+            "  %r = stablehlo.convert %w : (tensor<2x3x256xbf16>) -> tensor<2x3x256xf32>\n",
+            type({2, 3, 256})));
+    }
+    void columnBroadcastsHoldInEveryLayout()
+    {
+        QFETCH(QString, text);
+        std::string failure;
+        std::vector<std::string> regions;
+        std::uint64_t fullCycles = 0;
+        int broadcasts = 0; // vbcast of a scalar register: one a value on the vector unit's path (24, 6 here)
+        const auto worst = worstUlp(
+            text.toStdString(), &failure, {}, nullptr, [&](const CompiledModule& m, std::uint64_t cycles) {
+                fullCycles = cycles;
+                for (const auto& region : m.trace.chips.front().symbols.regions)
+                    regions.push_back(region.name);
+                for (const auto& bundle : m.trace.chips.front().program.bundles)
+                    for (const auto& insn : bundle.instructions)
+                        broadcasts += insn.opcode == isa::Opcode::VBcast &&
+                                              insn.operands[1].form != isa::Operand::Form::Imm
+                                          ? 1
+                                          : 0;
+            });
+        QVERIFY2(worst == 0, failure.c_str());
+        QVERIFY2(broadcasts >= 6, qPrintable(QString::number(broadcasts)));
+        QVERIFY(std::any_of(regions.begin(), regions.end(),
+                            [](const std::string& r) { return r.rfind("broadcast_in_dim", 0) == 0; }));
+        // Timing-only mode broadcasts the computed values without knowing them, in the same cycles.
+        auto m = parseModule(text.toStdString(), "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m);
+        QVERIFY(compiled.ok());
+        events::EventStore store;
+        const auto timing = sim::replay(compiled->trace, {sim::ReplayMode::TimingOnly}, store);
+        QVERIFY2(!timing.fault, timing.fault ? timing.fault->message.c_str() : "");
+        QCOMPARE(timing.totalCycles, fullCycles);
+    }
+
     void aChainLongerThanTheRegistersIsSplit()
     {
         // r = c0 + c1 + ... + c23: 24 inputs of their own cannot all be in registers at once; the chain is
