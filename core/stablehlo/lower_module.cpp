@@ -227,6 +227,10 @@ private:
             m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters) : std::vector<std::int32_t>{};
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
+        std::map<std::size_t, std::vector<std::size_t>> fusions; // root -> its ops in program order
+        for (std::size_t i = 0; i < rootOf.size(); ++i)
+            if (rootOf[i] >= 0)
+                fusions[static_cast<std::size_t>(rootOf[i])].push_back(i);
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
             const Operation& op = f.body.operations[i];
             if (m_stop.stop_requested())
@@ -258,7 +262,7 @@ private:
             }
             std::vector<TensorRef> out;
             try {
-                out = fusedInto >= 0 ? lowerFusion(f, i, rootOf, values) : lowerOp(f, op, in);
+                out = fusedInto >= 0 ? lowerFusion(f, fusions.at(i), values) : lowerOp(f, op, in);
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
@@ -273,17 +277,13 @@ private:
         lowerFail("@" + f.name + " has no return");
     }
 
-    // The element-wise kernel of the op `root` of `f` with the ops fused into it (lower_fusion.h): each op's
+    // The element-wise kernel of the ops `members` of `f` (lower_fusion.h; the last is the root): each op's
     // operands are its fused producers' registers or the kernel's inputs, every outside value read once.
-    std::vector<TensorRef> lowerFusion(const Function& f, std::size_t root,
-                                       const std::vector<std::int32_t>& rootOf,
+    std::vector<TensorRef> lowerFusion(const Function& f, const std::vector<std::size_t>& members,
                                        const std::vector<TensorRef>& values)
     {
         const auto& ops = f.body.operations;
-        std::vector<std::size_t> members;
-        for (std::size_t j = 0; j <= root; ++j)
-            if (rootOf[j] == static_cast<std::int32_t>(root))
-                members.push_back(j);
+        const std::size_t root = members.back();
         const Operation& op = ops[root];
         if (members.size() == 1) {
             std::vector<TensorRef> in;
