@@ -4,6 +4,9 @@
 // chain longer than the registers is split. Compared with `--fusion off` and the reference interpreter.
 #include "stablehlo_lowering_support.h"
 
+#include <array>
+#include <optional>
+
 using namespace xps;
 using namespace xps::shlo;
 using namespace xps::test;
@@ -55,6 +58,39 @@ const std::string kGelu = // JAX's tanh GELU of %a, its constants splats of the 
     "  %h = stablehlo.multiply %c4, %a : tensor<96x512xf32>\n"
     "  %r = stablehlo.multiply %h, %t5 : tensor<96x512xf32>\n";
 
+// `m` compiled with fusion ([0]) and without ([1]), each replayed in full mode; nullopt and `failure` set if
+// either does not compile or replay.
+struct Lowered
+{
+    std::vector<double> results;
+    std::uint64_t cycles = 0;
+    std::size_t kernels = 0, fusedOps = 0;
+};
+std::optional<std::array<Lowered, 2>> fusedAndApart(const Module& m, std::string* failure)
+{
+    std::array<Lowered, 2> both;
+    for (const bool fuse : {true, false}) {
+        CompileOptions options;
+        options.fuse = fuse;
+        auto compiled = compileModule(m, options);
+        if (!compiled) {
+            *failure = compiled.error().toString();
+            return std::nullopt;
+        }
+        auto replayed = sim::replayAndCheck(m, *compiled);
+        if (!replayed) {
+            *failure = replayed.error().toString();
+            return std::nullopt;
+        }
+        Lowered& l = both[fuse ? 0 : 1];
+        l.results = replayed->results.front().data;
+        l.cycles = replayed->cycles;
+        l.kernels = compiled->kernels;
+        l.fusedOps = compiled->fusedOps;
+    }
+    return both;
+}
+
 } // namespace
 
 class TestStableHloFusion : public QObject
@@ -97,21 +133,13 @@ private slots:
         const std::string text = moduleText({64, 256}, {64, 256}, body, type({64, 256}), "f32", true);
         auto m = parseModule(text, "case.mlir");
         QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
-        std::vector<std::vector<double>> results;
-        std::vector<std::size_t> kernels;
-        for (const bool fuse : {true, false}) {
-            CompileOptions options;
-            options.fuse = fuse;
-            auto compiled = compileModule(*m, options);
-            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
-            auto replayed = sim::replayAndCheck(*m, *compiled);
-            QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
-            results.push_back(replayed->results.front().data);
-            kernels.push_back(compiled->kernels);
-        }
-        QCOMPARE(kernels, (std::vector<std::size_t>{1, 9}));
-        QCOMPARE(results[0].size(), std::size_t{64 * 256});
-        QVERIFY(results[0] == results[1]);
+        std::string failure;
+        const auto both = fusedAndApart(*m, &failure);
+        QVERIFY2(both, failure.c_str());
+        QCOMPARE((*both)[0].kernels, std::size_t{1});
+        QCOMPARE((*both)[1].kernels, std::size_t{9});
+        QCOMPARE((*both)[0].results.size(), std::size_t{64 * 256});
+        QVERIFY((*both)[0].results == (*both)[1].results);
     }
 
     void theTransformerSampleFusedIsBitForBitAndFaster()
@@ -119,22 +147,16 @@ private slots:
         // resources/samples/transformer_block.mlir: GELU, the layer norms' tails and softmax's exp fused.
         auto modules = parseFile(test::sourceDir() + "/resources/samples/transformer_block.mlir");
         QVERIFY2(modules.ok(), modules.ok() ? "" : modules.error().toString().c_str());
-        std::vector<std::vector<double>> results;
-        std::vector<std::uint64_t> cycles;
-        for (const bool fuse : {true, false}) {
-            CompileOptions options;
-            options.fuse = fuse;
-            auto compiled = compileModule(modules->front(), options);
-            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
-            QCOMPARE(compiled->fusedOps, std::size_t{fuse ? 17u : 0u});
-            auto replayed = sim::replayAndCheck(modules->front(), *compiled);
-            QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
-            results.push_back(replayed->results.front().data);
-            cycles.push_back(replayed->cycles);
-        }
-        QVERIFY(results[0] == results[1]);
-        QVERIFY2(cycles[0] * 10 < cycles[1] * 9, // at least 10% fewer
-                 qPrintable(QStringLiteral("%1 cycles fused, %2 apart").arg(cycles[0]).arg(cycles[1])));
+        std::string failure;
+        const auto both = fusedAndApart(modules->front(), &failure);
+        QVERIFY2(both, failure.c_str());
+        QCOMPARE((*both)[0].fusedOps, std::size_t{17});
+        QCOMPARE((*both)[1].fusedOps, std::size_t{0});
+        QVERIFY((*both)[0].results == (*both)[1].results);
+        QVERIFY2(
+            (*both)[0].cycles * 10 < (*both)[1].cycles * 9, // at least 10% fewer
+            qPrintable(
+                QStringLiteral("%1 cycles fused, %2 apart").arg((*both)[0].cycles).arg((*both)[1].cycles)));
     }
 
     void whatMustGoThroughHbmIsNotFused()
