@@ -46,7 +46,7 @@ void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
 
 void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const TensorRef& out)
 {
-    // Each input and each step's result but the last (v6) a register of its own, for the whole kernel.
+    // Each input and each step's result but the last (kResult) a register of its own, for the whole kernel.
     static constexpr std::array<int, kElementwiseRegisters> kRegisters = {0,  1,  2,  10, 16, 17, 18, 19, 20,
                                                                           21, 22, 23, 24, 25, 26, 27, 28, 29};
     std::size_t taken = 0;
@@ -75,7 +75,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     bool rounds = false;
     for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
         const ElementwiseStep& step = kernel.steps[k];
-        stepRegister.push_back(k + 1 == kernel.steps.size() ? 6 : take());
+        stepRegister.push_back(k + 1 == kernel.steps.size() ? kResult : take());
         std::vector<int> registers;
         for (const int operand : step.operands)
             registers.push_back(operand >= 0 ? inputRegister.at(static_cast<std::size_t>(operand))
