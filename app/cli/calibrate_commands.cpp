@@ -163,7 +163,9 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
             const auto on = fusionMode(mode);
             if (!on)
-                return usageError(io, "estimate: --fusion takes on or off, not '" + mode + "'");
+                return usageError(io, mode.empty()
+                                          ? std::string("estimate: --fusion needs on or off")
+                                          : "estimate: --fusion takes on or off, not '" + mode + "'");
             fuse = *on;
         } else if (a == "--json")
             json = true;

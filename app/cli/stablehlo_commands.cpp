@@ -133,7 +133,8 @@ int runCheck(const std::vector<std::string>& args, Streams io)
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
             const auto fuse = fusionMode(mode);
             if (!fuse)
-                return usageError(io, "check: --fusion takes on or off, not '" + mode + "'");
+                return usageError(io, mode.empty() ? std::string("check: --fusion needs on or off")
+                                                   : "check: --fusion takes on or off, not '" + mode + "'");
             options.fuse = *fuse;
         } else if (a == "--machine") {
             // The machine the module is compiled for and replayed on (a what-if: mxu_count, vmem_bytes).
@@ -247,7 +248,8 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
             const auto fuse = fusionMode(mode);
             if (!fuse)
-                return usageError(io, "compile: --fusion takes on or off, not '" + mode + "'");
+                return usageError(io, mode.empty() ? std::string("compile: --fusion needs on or off")
+                                                   : "compile: --fusion takes on or off, not '" + mode + "'");
             options.fuse = *fuse;
             continue;
         }

@@ -12,15 +12,16 @@ bool elementwiseKernel(const Body& body, const Operation& op)
 {
     if (elementwiseArity(op.kind) == 0 || op.resultTypes.size() != 1 || op.operands.empty())
         return false;
-    if (op.kind == OpKind::Convert) {
-        const ElementType from = body.valueTypes.at(op.operands[0]).element, to = op.resultTypes[0].element;
-        if (from == to || (from == ElementType::I1 && to == ElementType::I32))
-            return false;
-    }
-    return true;
+    return op.kind != OpKind::Convert ||
+           !sameBytes(body.valueTypes.at(op.operands[0]).element, op.resultTypes[0].element);
 }
 
 } // namespace
+
+bool sameBytes(ElementType from, ElementType to)
+{
+    return from == to || (from == ElementType::I1 && to == ElementType::I32);
+}
 
 std::vector<std::int32_t> planFusion(const Body& body, int registers)
 {
@@ -80,6 +81,8 @@ std::int64_t broadcastPeriod(const Operation& op, const TensorType& operand)
     const std::int64_t elements = operand.elementCount();
     if (elements == 1)
         return 1;
+    if (elements == 0) // an empty tensor: nothing to hold in a register (and no period to divide by)
+        return 0;
     const Attribute* attribute = op.attributes.find("broadcast_dimensions");
     const auto dims = attribute ? attribute->integers() : std::nullopt;
     if (!dims || dims->size() != operand.shape.size() || operand.shape.size() > out.shape.size())

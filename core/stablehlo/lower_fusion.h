@@ -12,6 +12,10 @@
 
 namespace xps::shlo::lower {
 
+// A conversion that keeps every value's bytes in HBM: a type to itself, and i1 to i32 (i1 is held as an i32
+// 0 or 1). It is an alias, no kernel; f16 and bf16 are packed in 2 bytes, so their conversions are kernels.
+bool sameBytes(ElementType from, ElementType to);
+
 // For every op of `body`, the op whose kernel computes it: itself for a kernel's root (or an op not fused),
 // a later op for a member of that op's fusion; -1 for an op that is not element-wise. `registers` bounds a
 // fusion's inputs plus its results kept in registers (every op's but the root's).

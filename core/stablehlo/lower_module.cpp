@@ -61,13 +61,6 @@ std::string regionName(const Operation& op)
     return out;
 }
 
-// A conversion that keeps every value's bytes in HBM: a type to itself, and i1 to i32 (i1 is held as an i32
-// 0 or 1). f16 and bf16 are packed in 2 bytes: their conversions are kernels.
-bool sameBytes(ElementType from, ElementType to)
-{
-    return from == to || (from == ElementType::I1 && to == ElementType::I32);
-}
-
 // Thrown between ops when the compile is cancelled.
 struct Cancelled
 {
@@ -376,7 +369,7 @@ private:
                       std::to_string(op.resultTypes.size()));
         const bool identityBroadcast = op.kind == OpKind::BroadcastInDim && in[0].type == op.resultTypes[0];
         if (op.kind == OpKind::Reshape || identityBroadcast ||
-            (op.kind == OpKind::Convert && sameBytes(in[0].type.element, op.resultTypes[0].element))) {
+            (op.kind == OpKind::Convert && lower::sameBytes(in[0].type.element, op.resultTypes[0].element))) {
             // The same bytes under another shape or type: no code.
             if (in[0].type.elementCount() != op.resultTypes[0].elementCount())
                 lowerFail("the element count changes");

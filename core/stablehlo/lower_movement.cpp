@@ -217,7 +217,8 @@ bool broadcastColumns(ProgramWriter& w, const Operation& op, const TensorRef& x,
     const std::int64_t values = x.type.elementCount(),
                        columns = out.type.elementCount() / std::max<std::int64_t>(values, 1);
     const std::int64_t bytes = out.type.elementCount() * 4;
-    if (values > kMaxValues || columns % kRowElements != 0 || bytes + kVregBytes > w.machine().vmemBytes / 4)
+    if (values == 0 || values > kMaxValues || columns % kRowElements != 0 ||
+        bytes + kVregBytes > w.machine().vmemBytes / 4)
         return false;
     auto s = w.stream();
     w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, x.address,

@@ -153,7 +153,10 @@ private slots:
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
                  std::string("xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] [--loops "
                              "auto|always|never] [--fusion on|off] -o OUT.xtrace.json"));
-        // A wrong --fusion says what it takes; off compiles a kernel per op.
+        // A missing or wrong --fusion says what it takes; off compiles a kernel per op.
+        r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("--fusion")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("compile: --fusion needs on or off") != std::string::npos, r.err.c_str());
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("--fusion"),
                  QStringLiteral("no"), QStringLiteral("-o"), out});
         QCOMPARE(r.exitCode, 2);
