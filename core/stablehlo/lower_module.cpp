@@ -400,6 +400,11 @@ private:
     void lowerKernel(const Operation& op, const std::vector<TensorRef>& in,
                      const std::vector<TensorRef>& outs)
     {
+        // A result of no elements has nothing to compute or write: the op's region stays, empty. (Each
+        // kernel's tiling divides by its tiles; a batched dot_general of no batches had none to emit.)
+        if (std::all_of(outs.begin(), outs.end(),
+                        [](const TensorRef& t) { return t.type.elementCount() == 0; }))
+            return;
         const auto& out = outs[0];
         if (elementwiseArity(op.kind) > 0)
             lower::lowerElementwise(m_writer, op, in, out);

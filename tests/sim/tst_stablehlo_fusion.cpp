@@ -298,38 +298,6 @@ private slots:
         QCOMPARE(timing.totalCycles, fullCycles);
     }
 
-    void emptyBroadcastsCompile()
-    {
-        // An empty operand repeated along the trailing dimension has no period to hold in a register: it
-        // took 1024 % 0 (SIGFPE) until session 30's review. An empty result has no tiles in flight: with
-        // every kernel a loop it divided by zero working out the loop's iterations (CI's fuzz stage, session
-        // 31). Every way of lowering it (fused or not, looped or not) compiles and replays to nothing.
-        const std::string text =
-            "func.func public @main(%x: tensor<0xf32>, %y: tensor<4x0xf32>, %z: tensor<4x0xf32>)"
-            " -> (tensor<4x0xf32>, tensor<4x0xf32>) {\n"
-            "  %b = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<0xf32>) -> tensor<4x0xf32>\n"
-            "  %r = stablehlo.add %b, %y : tensor<4x0xf32>\n"
-            "  %s = stablehlo.multiply %y, %z : tensor<4x0xf32>\n"
-            "  %t = stablehlo.exponential %s : tensor<4x0xf32>\n"
-            "  return %r, %t : tensor<4x0xf32>, tensor<4x0xf32>\n}\n";
-        auto m = parseModule(text, "case.mlir");
-        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
-        for (const bool fuse : {true, false})
-            for (const auto loops : {CompileOptions::Loops::WhenNeeded, CompileOptions::Loops::Always,
-                                     CompileOptions::Loops::Never}) {
-                CompileOptions options;
-                options.fuse = fuse;
-                options.loops = loops;
-                auto compiled = compileModule(*m, options);
-                QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
-                auto replayed = sim::replayAndCheck(*m, *compiled, true);
-                QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
-                QCOMPARE(replayed->results.size(), std::size_t{2});
-                QVERIFY(replayed->results[0].data.empty());
-                QVERIFY(replayed->results[1].data.empty());
-            }
-    }
-
     void aChainLongerThanTheRegistersIsSplit()
     {
         // r = c0 + c1 + ... + c23: 24 inputs of their own cannot all be in registers at once; the chain is
