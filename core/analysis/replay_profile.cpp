@@ -171,7 +171,7 @@ private:
             profile::Track t;
             t.kind = TrackKind::Thread;
             t.device = true;
-            t.parent = process.value;
+            t.parent = process;
             t.pid = static_cast<std::int64_t>(chip);
             t.tid = tid;
             t.sortIndex = tid;
@@ -471,14 +471,15 @@ ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)
     if (slice >= profile.slices.size() || profile.format != profile::kReplayFormat)
         return ref;
     const profile::Slice& s = profile.slices[slice];
-    ref.chip = static_cast<int>(profile.tracks[s.track()].pid);
+    ref.chip = static_cast<int>(profile.track(s.track()).pid);
     if (profile.categoryOf(s) == "dma" && s.link > 0)
         ref.dma = s.link - 1;
     const std::uint32_t pcKey = profile.findString("pc"), firstPcKey = profile.findString("first pc");
     const auto& args = profile.sliceArgs; // sorted by slice
-    for (auto it = std::lower_bound(args.begin(), args.end(), slice,
-                                    [](const profile::SliceArg&a, std::uint32_t x) { return a.slice < x; });
-         it != args.end() && it->slice == slice; ++it)
+    for (auto it =
+             std::lower_bound(args.begin(), args.end(), slice,
+                              [](const profile::SliceArg&a, std::uint32_t x) { return a.slice.value < x; });
+         it != args.end() && it->slice.value == slice; ++it)
         if ((it->key == pcKey || it->key == firstPcKey) && it->value >= 0)
             ref.pc = static_cast<std::uint32_t>(it->value);
     return ref;

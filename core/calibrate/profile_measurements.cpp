@@ -288,8 +288,7 @@ Result<ProfileMeasurements> measurementsFromProfile(const profile::Profile& prof
     std::map<std::string, Runs> runs;                     // by label: "matmul 128x256x64 f16"
     std::size_t deviceOps = 0;
     for (const profile::Track& track : profile.tracks) {
-        const bool device =
-            track.device || (track.parent != profile::kNone && profile.tracks[track.parent].device);
+        const bool device = track.device || (track.parent.valid() && profile.track(track.parent).device);
         if (!device)
             continue;
         for (std::uint32_t i = track.firstSlice; i < track.firstSlice + track.sliceCount; ++i) {
@@ -320,8 +319,7 @@ Result<ProfileMeasurements> measurementsFromProfile(const profile::Profile& prof
             if (r.count == 0) {
                 r.row = *c.row;
                 r.firstOp = profile.nameOf(slice);
-                const profile::Track& process =
-                    track.parent != profile::kNone ? profile.tracks[track.parent] : track;
+                const profile::Track& process = track.parent.valid() ? profile.track(track.parent) : track;
                 r.device = process.name;
             }
             r.add(static_cast<double>(slice.duration) / 1000.0);

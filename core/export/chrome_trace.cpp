@@ -25,9 +25,9 @@ class ProfileEvents
 public:
     ProfileEvents(const Profile& profile, const ReplayRows* rows) : p(profile), m_rows(rows) {}
 
-    std::string where(std::uint32_t track) const
+    std::string where(profile::TrackId track) const
     {
-        const profile::Track& t = p.tracks[track];
+        const profile::Track& t = p.track(track);
         return "\"pid\":" + std::to_string(t.pid) +
                ",\"tid\":" + std::to_string(t.kind == TrackKind::Thread ? t.tid : 0);
     }
@@ -42,10 +42,10 @@ public:
         return s;
     }
     // The argument set with the slice's link put back as what it stands for.
-    std::string args(std::uint32_t index) const
+    std::string args(profile::SliceRow row) const
     {
-        const Slice& s = p.slices[index];
-        std::string a = p.argsOf(index);
+        const Slice& s = p.slice(row);
+        std::string a = p.argsOf(row);
         if (s.link == 0)
             return a;
         const std::string field = linkField(s);
@@ -85,9 +85,9 @@ void writeTracks(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
         const bool process = track.kind == TrackKind::Process;
         std::string name;
         importing::appendJsonString(name, track.name);
-        w.event("{\"ph\":\"M\"," + e.where(t) + ",\"name\":\"" + (process ? "process_name" : "thread_name") +
-                "\",\"args\":{\"name\":" + name + "}}");
-        w.event("{\"ph\":\"M\"," + e.where(t) + ",\"name\":\"" +
+        w.event("{\"ph\":\"M\"," + e.where(profile::TrackId(t)) + ",\"name\":\"" +
+                (process ? "process_name" : "thread_name") + "\",\"args\":{\"name\":" + name + "}}");
+        w.event("{\"ph\":\"M\"," + e.where(profile::TrackId(t)) + ",\"name\":\"" +
                 (process ? "process_sort_index" : "thread_sort_index") +
                 "\",\"args\":{\"sort_index\":" + std::to_string(track.sortIndex) + "}}");
     }
@@ -97,9 +97,9 @@ void writeSlices(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
 {
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         const Slice& s = p.slices[i];
-        const profile::Track& track = p.tracks[s.track()];
-        const std::string common =
-            e.where(s.track()) + "," + e.nameAndCategory(s.type) + ",\"args\":" + e.args(i);
+        const profile::Track& track = p.track(s.track());
+        const std::string common = e.where(s.track()) + "," + e.nameAndCategory(s.type) +
+                                   ",\"args\":" + e.args(profile::SliceRow(i));
         if (track.kind == TrackKind::Async) {
             const std::string id = ",\"id\":" + std::to_string(i);
             w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") +
@@ -120,7 +120,7 @@ void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEvent
 {
     for (const profile::CounterSample& c : p.counters) {
         std::string name;
-        importing::appendJsonString(name, p.tracks[c.track].name);
+        importing::appendJsonString(name, p.track(c.track).name);
         char value[40];
         std::snprintf(value, sizeof value, "%.17g", c.value);
         w.event("{\"ph\":\"C\",\"ts\":" + microsFromNanos(c.time) + "," + e.where(c.track) +
@@ -128,13 +128,13 @@ void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEvent
     }
     for (std::size_t k = 0; k < p.flows.size(); ++k) {
         const profile::Flow& fl = p.flows[k];
-        if (fl.from == profile::kNone || fl.to == profile::kNone)
+        if (!fl.from.valid() || !fl.to.valid())
             continue;
         const std::string id = ",\"id\":" + std::to_string(k + 1) + "," + e.nameAndCategory(fl.type);
-        w.event("{\"ph\":\"s\",\"ts\":" + microsFromNanos(p.slices[fl.from].start) + "," +
-                e.where(p.slices[fl.from].track()) + id + "}");
-        w.event("{\"ph\":\"f\",\"bp\":\"e\",\"ts\":" + microsFromNanos(p.slices[fl.to].start) + "," +
-                e.where(p.slices[fl.to].track()) + id + "}");
+        w.event("{\"ph\":\"s\",\"ts\":" + microsFromNanos(p.slice(fl.from).start) + "," +
+                e.where(p.slice(fl.from).track()) + id + "}");
+        w.event("{\"ph\":\"f\",\"bp\":\"e\",\"ts\":" + microsFromNanos(p.slice(fl.to).start) + "," +
+                e.where(p.slice(fl.to).track()) + id + "}");
     }
 }
 

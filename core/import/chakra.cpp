@@ -492,7 +492,7 @@ Result<Profile> importChakra(const std::string& path, const ImportOptions& optio
             if (!track.valid()) {
                 profile::Track t;
                 t.kind = TrackKind::Thread;
-                t.parent = processId.value;
+                t.parent = processId;
                 t.pid = process.pid;
                 t.tid = static_cast<std::int64_t>(s);
                 t.sortIndex = static_cast<std::int64_t>(s);

@@ -33,7 +33,7 @@ TrackId Importer::childTrack(TrackKind kind, const std::string& pid, const std::
         const TrackId process = processTrack(pid);
         profile::Track t;
         t.kind = kind;
-        t.parent = process.value;
+        t.parent = process;
         t.pid = b.track(process).pid;
         t.tid = tid;
         t.sortIndex = sortIndex;
@@ -317,7 +317,7 @@ void linkByCorrelation(const Profile& p, std::vector<profile::Flow>& out, std::u
         if (s.link == 0 || !profile::isDeviceWork(p.classOf(s)))
             continue;
         if (const auto it = runtimeByCorrelation.find(s.link); it != runtimeByCorrelation.end())
-            out.push_back({it->second, i, type});
+            out.push_back({profile::SliceRow(it->second), profile::SliceRow(i), type});
     }
 }
 
@@ -357,14 +357,14 @@ void Importer::finish()
     // Device tracks: those that run device work, and their processes.
     b.forEachSlice([&](const profile::Slice& s) {
         if (profile::isDeviceWork(p.classOf(s))) {
-            profile::Track& t = p.tracks[s.track()];
+            profile::Track& t = p.track(s.track());
             t.device = true;
-            if (t.parent != profile::kNone)
-                p.tracks[t.parent].device = true;
+            if (t.parent.valid())
+                p.track(t.parent).device = true;
         }
     });
     for (profile::Track& t : p.tracks)
-        if (t.parent != profile::kNone && p.tracks[t.parent].device && t.kind == TrackKind::Thread)
+        if (t.parent.valid() && p.track(t.parent).device && t.kind == TrackKind::Thread)
             t.device = true;
     // Our own export says what its slices and tracks are: trusted over the guesses above.
     if (!m_semantics.is_discarded() && !m_semantics.is_null())

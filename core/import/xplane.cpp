@@ -371,7 +371,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
     for (const tensorflow::profiler::XLine& line : plane.lines()) {
         profile::Track thread;
         thread.kind = TrackKind::Thread;
-        thread.parent = processId.value;
+        thread.parent = processId;
         thread.pid = process.pid;
         thread.tid = line.id();
         thread.sortIndex = line.display_id() ? line.display_id() : line.id();
@@ -558,7 +558,7 @@ Result<Profile> importXSpace(const std::string& path, const ImportOptions& optio
                       "events name metadata their plane does not have; each is named by its id");
     c.b.forEachSlice([&](const profile::Slice& s) {
         if (profile::isDeviceWork(p.classOf(s)))
-            p.tracks[s.track()].device = true;
+            p.track(s.track()).device = true;
     });
 
     c.asyncPairs.link(c.b);

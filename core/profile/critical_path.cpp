@@ -59,7 +59,7 @@ public:
             m_cancel();
             const Slice& s = p.slices[i];
             const SliceClass c = p.classOf(s);
-            const Track& t = p.tracks[s.track()];
+            const Track& t = p.track(s.track());
             if (s.duration <= 0 || s.start < window.from || s.end() > window.to ||
                 t.kind != TrackKind::Thread)
                 continue;
@@ -108,14 +108,14 @@ private:
         const std::uint32_t dependency = p.findString("dependency");
         for (const Flow& f : p.flows) {
             m_cancel();
-            if (f.from == kNone || f.to == kNone)
+            if (!f.from.valid() || !f.to.valid())
                 continue;
-            const SliceClass from = p.classOf(p.slices[f.from]);
+            const SliceClass from = p.classOf(p.slice(f.from));
             if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) &&
-                isDeviceWork(p.classOf(p.slices[f.to])))
-                m_launcher[f.to] = f.from;
+                isDeviceWork(p.classOf(p.slice(f.to))))
+                m_launcher[f.to.value] = f.from.value;
             else if (dependency != kNone && p.types[f.type].category == dependency)
-                m_dependencies.emplace_back(f.to, f.from);
+                m_dependencies.emplace_back(f.to.value, f.from.value);
         }
         sortPairsByKey(m_dependencies, p.slices.size(), &m_cancel); // linear: slices are dense ids
     }
@@ -213,7 +213,7 @@ private:
         for (const std::uint32_t call : m_slices) {
             m_cancel();
             const Slice& r = p.slices[call];
-            if (p.tracks[r.track()].device || !isBlocking(p, r))
+            if (p.track(r.track()).device || !isBlocking(p, r))
                 continue;
             if (budget < m_streamWork.size()) {
                 m_approximate = true;

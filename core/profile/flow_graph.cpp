@@ -11,7 +11,7 @@ void buildCsr(const Profile& p, bool byFrom, std::vector<std::uint32_t>& starts,
               std::vector<std::uint32_t>& flows)
 {
     starts.assign(p.slices.size() + 1, 0);
-    const auto endOf = [&](const Flow& f) { return byFrom ? f.from : f.to; };
+    const auto endOf = [&](const Flow& f) { return (byFrom ? f.from : f.to).value; }; // kNone if unbound
     for (const Flow& f : p.flows)
         if (endOf(f) < p.slices.size())
             ++starts[endOf(f) + 1];
@@ -71,13 +71,13 @@ FlowGraph flowNeighbourhood(const Profile& profile, const FlowIndex& index, std:
             continue;
         const std::uint32_t s = g.slices[i];
         for (const std::uint32_t f : index.incoming(s))
-            add(profile.flows[f].from, g.distance[i] + 1);
+            add(profile.flows[f].from.value, g.distance[i] + 1);
         for (const std::uint32_t f : index.outgoing(s))
-            add(profile.flows[f].to, g.distance[i] + 1);
+            add(profile.flows[f].to.value, g.distance[i] + 1);
     }
     for (std::size_t i = 0; i < g.slices.size(); ++i)
         for (const std::uint32_t f : index.outgoing(g.slices[i]))
-            if (const auto to = at.find(profile.flows[f].to); to != at.end())
+            if (const auto to = at.find(profile.flows[f].to.value); to != at.end())
                 g.edges.push_back({i, to->second, f});
     return g;
 }

@@ -66,10 +66,10 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
     for (const Slice& s : p.slices) {
         cancel();
         const SliceClass c = p.classOf(s);
-        const Track& track = p.tracks[s.track()];
+        const Track& track = p.track(s.track());
         if ((c != SliceClass::Kernel && c != SliceClass::Communication) || !track.device || s.duration <= 0)
             continue;
-        const std::uint32_t process = track.parent != kNone ? track.parent : s.track();
+        const std::uint32_t process = (track.parent.valid() ? track.parent : s.track()).value;
         auto [it, added] = indexOf.try_emplace(process, out.size());
         if (added) {
             out.push_back({});
@@ -157,18 +157,18 @@ void addUtilizationCounters(Profile& p, std::stop_token stop)
     for (const DeviceUtilization& u : all) {
         bool has = false;
         for (const Track& t : p.tracks)
-            has = has ||
-                  (t.kind == TrackKind::Counter && t.parent == u.process && t.name == kUtilizationCounter);
+            has = has || (t.kind == TrackKind::Counter && t.parent == TrackId(u.process) &&
+                          t.name == kUtilizationCounter);
         if (has)
             continue;
         Track counter;
         counter.kind = TrackKind::Counter;
-        counter.parent = u.process;
+        counter.parent = TrackId(u.process);
         counter.pid = p.tracks[u.process].pid;
         counter.device = true;
         counter.name = std::string(kUtilizationCounter);
         counter.sortIndex = -1; // above the streams
-        const auto track = static_cast<std::uint32_t>(p.tracks.size());
+        const TrackId track(static_cast<std::uint32_t>(p.tracks.size()));
         p.tracks.push_back(counter);
         for (std::size_t b = 0; b < u.busyFraction.size(); ++b)
             p.counters.push_back(

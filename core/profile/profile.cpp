@@ -153,16 +153,16 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
         // order), then by time within a track, sorted only where it is not in order already.
         std::uint32_t trackCount = 0;
         for (const Slice& x : slices)
-            trackCount = std::max(trackCount, x.track() + 1);
+            trackCount = std::max(trackCount, x.track().value + 1);
         std::vector<std::uint32_t> begin(trackCount + 1, 0);
         for (const Slice& x : slices)
-            ++begin[x.track() + 1];
+            ++begin[x.track().value + 1];
         std::partial_sum(begin.begin(), begin.end(), begin.begin());
         std::vector<std::uint32_t> order(slices.size());
         {
             std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
             for (std::uint32_t i = 0; i < slices.size(); ++i)
-                order[next[slices[i].track()]++] = i;
+                order[next[slices[i].track().value]++] = i;
         }
         const auto byTime = [&](std::uint32_t a, std::uint32_t b) { return before(slices[a], slices[b]); };
         for (std::uint32_t t = 0; t < trackCount; ++t) {
@@ -190,14 +190,14 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     }
     for (Flow& f : flows) {
         cancel();
-        if (f.from != kNone)
-            f.from = newIndex[f.from];
-        if (f.to != kNone)
-            f.to = newIndex[f.to];
+        if (f.from.valid())
+            f.from = SliceRow(newIndex[f.from.value]);
+        if (f.to.valid())
+            f.to = SliceRow(newIndex[f.to.value]);
     }
     for (SliceArg& a : sliceArgs) {
         cancel();
-        a.slice = newIndex[a.slice];
+        a.slice = SliceRow(newIndex[a.slice.value]);
     }
     const auto bySlice = [](const SliceArg& a, const SliceArg& b) { return a.slice < b.slice; };
     if (!std::is_sorted(sliceArgs.begin(), sliceArgs.end(), cancel.polling(bySlice)))
@@ -213,8 +213,8 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     std::vector<Nanos> open; // ends of the enclosing slices (threads) or of each row (async)
     std::size_t improper = 0;
     for (std::uint32_t i = 0; i < slices.size();) {
-        const std::uint32_t track = slices[i].track();
-        Track& t = tracks[track];
+        const TrackId track = slices[i].track();
+        Track& t = tracks[track.value];
         t.firstSlice = i;
         open.clear();
         for (; i < slices.size() && slices[i].track() == track; ++i) {
@@ -240,7 +240,7 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
                 if (s.duration > 0)
                     open.push_back(s.end());
             }
-            s.trackAndDepth = track << 8 | std::min<std::uint32_t>(depth, 255);
+            s.trackAndDepth = track.value << 8 | std::min<std::uint32_t>(depth, 255);
             t.maxDepth = std::max(t.maxDepth, std::min<std::uint32_t>(depth, 255));
         }
         t.sliceCount = i - t.firstSlice;
@@ -268,11 +268,11 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     return newIndex;
 }
 
-std::uint32_t Profile::sliceAt(std::uint32_t track, Nanos time, int depth) const
+SliceRow Profile::sliceAt(TrackId track, Nanos time, int depth) const
 {
-    if (track >= tracks.size())
-        return kNone;
-    const Track& t = tracks[track];
+    if (track.value >= tracks.size())
+        return {};
+    const Track& t = tracks[track.value];
     const auto first = slices.begin() + t.firstSlice, last = first + t.sliceCount;
     auto it = std::upper_bound(first, last, time, [](Nanos v, const Slice& s) { return v < s.start; });
     while (it != first) {
@@ -280,19 +280,20 @@ std::uint32_t Profile::sliceAt(std::uint32_t track, Nanos time, int depth) const
         const Slice& s = *it;
         const bool contains = s.start <= time && (time < s.end() || (s.duration == 0 && time == s.start));
         if (depth < 0 ? contains : static_cast<int>(s.depth()) == depth)
-            return contains ? static_cast<std::uint32_t>(it - slices.begin()) : kNone;
+            return contains ? SliceRow(static_cast<std::uint32_t>(it - slices.begin())) : SliceRow();
         if (s.depth() == 0 && t.kind != TrackKind::Async)
-            return kNone; // nothing that starts earlier reaches past a top-level slice that has ended
+            return {}; // nothing that starts earlier reaches past a top-level slice that has ended
     }
-    return kNone;
+    return {};
 }
 
-std::string Profile::argsOf(std::uint32_t index) const
+std::string Profile::argsOf(SliceRow row) const
 {
-    std::string out = slices[index].args ? m_argSets[slices[index].args] : std::string("{}");
-    auto it = std::lower_bound(sliceArgs.begin(), sliceArgs.end(), index,
-                               [](const SliceArg& a, std::uint32_t v) { return a.slice < v; });
-    for (; it != sliceArgs.end() && it->slice == index; ++it) {
+    const Slice& s = slice(row);
+    std::string out = s.args ? m_argSets[s.args] : std::string("{}");
+    auto it = std::lower_bound(sliceArgs.begin(), sliceArgs.end(), row,
+                               [](const SliceArg& a, SliceRow v) { return a.slice < v; });
+    for (; it != sliceArgs.end() && it->slice == row; ++it) {
         std::string member = out.size() > 2 ? "," : "";
         member += '"';
         for (const char c : m_strings[it->key]) {

@@ -29,6 +29,9 @@ inline constexpr std::uint32_t kNone = UINT32_MAX;
 // bookmark names. The builder's SliceId is another thing, a place in arrival order, gone at finish().
 using SliceRow = StrongId<struct SliceRowTag>;
 static_assert(SliceRow::kInvalid == kNone);
+// A track's row in `tracks`: the same from the builder's addTrack to the finished profile (tracks are never
+// reordered, unlike slices).
+using TrackId = StrongId<struct TrackTag>;
 // Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Nanos.
 inline constexpr Nanos kTimeLimit = (Nanos{1} << 62) - 1;
 
@@ -74,7 +77,7 @@ struct Track
 {
     TrackKind kind = TrackKind::Thread;
     bool device = false;          // a device stream (or a device process): its slices are device work
-    std::uint32_t parent = kNone; // the process track of a thread, async or counter track
+    TrackId parent;               // the process track of a thread, async or counter track
     std::int64_t pid = 0;         // as in the source; string pids are numbered in order of appearance
     std::int64_t tid = 0;
     std::int64_t sortIndex = 0; // process_sort_index / thread_sort_index, else the pid / tid
@@ -102,7 +105,7 @@ struct Slice // 32 bytes
     std::uint32_t args = 0;          // argument set id (0: none)
     std::uint32_t link = 0; // correlation id (runtime calls, device work) or External id (CPU ops); 0: none
 
-    std::uint32_t track() const { return trackAndDepth >> 8; }
+    TrackId track() const { return TrackId(trackAndDepth >> 8); }
     std::uint32_t depth() const { return trackAndDepth & 0xff; }
     Nanos end() const { return start + duration; } // never overflows: see boundedDuration
 };
@@ -112,7 +115,7 @@ struct CounterSample // 24 bytes
 {
     Nanos time = 0;
     double value = 0;
-    std::uint32_t track = 0;
+    TrackId track{0};
 };
 
 // An integer argument unique to one slice (Kineto's "Sequence number", "Python id"): kept beside the slice so
@@ -130,15 +133,15 @@ inline Nanos boundedDuration(Nanos start, Nanos duration)
 
 struct SliceArg // 16 bytes
 {
-    std::uint32_t slice = 0;
+    SliceRow slice{0};
     std::uint32_t key = 0; // string id
     std::int64_t value = 0;
 };
 
 struct Flow
 {
-    std::uint32_t from = kNone; // slice index
-    std::uint32_t to = kNone;
+    SliceRow from;
+    SliceRow to;
     std::uint32_t type = 0; // EventType of the flow ("ac2g", "fwdbwd", ...)
 };
 
@@ -178,9 +181,12 @@ public:
     std::uint64_t repairedStrings() const { return m_repairedStrings; }
     const std::string& args(std::uint32_t id) const { return m_argSets[id]; }
     // Slice `index`'s arguments as compact JSON: its set with its own values (SliceArg) added; "{}" if none.
-    std::string argsOf(std::uint32_t index) const;
+    std::string argsOf(SliceRow row) const;
     std::uint32_t typeOf(std::string_view name, std::string_view category, SliceClass cls);
 
+    const Track& track(TrackId id) const { return tracks[id.value]; }
+    Track& track(TrackId id) { return tracks[id.value]; }
+    const Slice& slice(SliceRow row) const { return slices[row.value]; }
     const std::string& nameOf(const Slice& s) const { return m_strings[types[s.type].name]; }
     const std::string& categoryOf(const Slice& s) const { return m_strings[types[s.type].category]; }
     SliceClass classOf(const Slice& s) const { return types[s.type].cls; }
@@ -201,8 +207,8 @@ public:
     std::size_t residentBytes() const;
     std::size_t eventCount() const { return slices.size() + counters.size() + flows.size(); }
 
-    // The slice at `time` on `track` at `depth` (the deepest containing `time` if depth < 0), or kNone.
-    std::uint32_t sliceAt(std::uint32_t track, Nanos time, int depth = -1) const;
+    // The slice at `time` on `track` at `depth` (the deepest containing `time` if depth < 0), or none.
+    SliceRow sliceAt(TrackId track, Nanos time, int depth = -1) const;
 
 private:
     std::deque<std::string> m_strings{std::string()};

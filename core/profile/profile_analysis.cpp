@@ -53,13 +53,13 @@ void Analyzer::indexLaunches()
     const std::uint32_t dependency = p.findString("dependency");
     for (const Flow& f : p.flows) {
         m_cancel();
-        if (f.from == kNone || f.to == kNone)
+        if (!f.from.valid() || !f.to.valid())
             continue;
         if (p.types[f.type].category == dependency)
-            m_dependsOn.emplace_back(f.to, f.from);
-        const SliceClass from = p.classOf(p.slices[f.from]);
-        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to))
-            m_launcher[f.to] = f.from;
+            m_dependsOn.emplace_back(f.to.value, f.from.value);
+        const SliceClass from = p.classOf(p.slice(f.from));
+        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to.value))
+            m_launcher[f.to.value] = f.from.value;
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         m_cancel();
@@ -67,9 +67,9 @@ void Analyzer::indexLaunches()
         const SliceClass c = p.classOf(s);
         if (isDeviceWork(c)) {
             m_deviceByEnd.push_back(i);
-            m_deviceOnTrack[s.track()].push_back(i);
+            m_deviceOnTrack[s.track().value].push_back(i);
         } else if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync) {
-            m_anchorsOnTrack[s.track()].push_back(i);
+            m_anchorsOnTrack[s.track().value].push_back(i);
         }
     }
     // A track's slices come in time order: merge the tracks' runs. Dependencies by slice: a counting sort.
@@ -87,7 +87,7 @@ void Analyzer::devices(ProfileAnalysis& out)
             continue;
         Intervals all, compute, comm, copy, set;
         for (std::uint32_t c = 0; c < p.tracks.size(); ++c) {
-            if (p.tracks[c].parent != t)
+            if (p.tracks[c].parent != TrackId(t))
                 continue;
             const auto it = m_deviceOnTrack.find(c);
             if (it == m_deviceOnTrack.end())
@@ -136,7 +136,7 @@ void Analyzer::streams(ProfileAnalysis& out)
     for (const auto& [track, items] : m_deviceOnTrack) {
         StreamUse u;
         u.track = track;
-        u.name = trackLabel(p, track);
+        u.name = trackLabel(p, TrackId(track));
         u.items = items.size();
         Nanos communication = 0, all = 0;
         for (const std::uint32_t i : items) {
@@ -233,10 +233,10 @@ void Analyzer::ops(ProfileAnalysis& out)
     std::unordered_map<std::uint64_t, std::uint32_t> deviceRow; // type << 32 | process
     const auto rowOf = [&](std::uint32_t slice) -> OpStats& {
         const Slice& s = p.slices[slice];
-        const Track& track = p.tracks[s.track()];
+        const Track& track = p.track(s.track());
         const bool device = track.device && isDeviceWork(p.classOf(s));
         std::uint32_t* row = &hostRow[s.type];
-        const std::uint32_t process = track.parent != kNone ? track.parent : s.track();
+        const std::uint32_t process = (track.parent.valid() ? track.parent : s.track()).value;
         if (device)
             row = &deviceRow.try_emplace(std::uint64_t{s.type} << 32 | process, kNone).first->second;
         if (*row == kNone) {
@@ -284,7 +284,7 @@ void Analyzer::findings(ProfileAnalysis& out)
     const auto longest = [&](std::uint32_t process, SliceClass cls) {
         std::vector<std::uint32_t> v;
         for (const auto& [track, items] : m_deviceOnTrack)
-            if (p.tracks[track].parent == process)
+            if (p.tracks[track].parent == TrackId(process))
                 for (const std::uint32_t i : items)
                     if (m_cancel(); p.classOf(p.slices[i]) == cls)
                         v.push_back(i);
@@ -470,7 +470,7 @@ ProfileAnalysis Analyzer::run()
     }
     out.transfers = findTransfers(p, m_stop);
     for (const Transfer& t : out.transfers) {
-        const std::uint32_t process = p.tracks[p.slices[t.slice].track()].parent;
+        const std::uint32_t process = p.track(p.slices[t.slice].track()).parent.value;
         for (DeviceBreakdown& d : out.devices)
             if (d.process == process) {
                 ++d.transfers;
@@ -488,12 +488,12 @@ ProfileAnalysis Analyzer::run()
 
 } // namespace
 
-std::string trackLabel(const Profile& profile, std::uint32_t track)
+std::string trackLabel(const Profile& profile, TrackId track)
 {
-    const Track& t = profile.tracks[track];
-    if (t.parent == kNone)
+    const Track& t = profile.track(track);
+    if (!t.parent.valid())
         return t.name;
-    return profile.tracks[t.parent].name + " / " + t.name;
+    return profile.track(t.parent).name + " / " + t.name;
 }
 
 ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop)

@@ -112,6 +112,6 @@ struct ProfileAnalysis
 ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop = {});
 
 // "GPU 0 / stream 7": a track's name with its process's.
-std::string trackLabel(const Profile& profile, std::uint32_t track);
+std::string trackLabel(const Profile& profile, TrackId track);
 
 } // namespace xps::profile

@@ -32,7 +32,7 @@ TrackId ProfileBuilder::addTrack(Track track)
 void ProfileBuilder::addCounter(TrackId track, Nanos time, double value)
 {
     checkEventLimit();
-    m_p.counters.push_back({time, value, track.value});
+    m_p.counters.push_back({time, value, track});
 }
 
 void ProfileBuilder::addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing,
@@ -72,7 +72,8 @@ void ProfileBuilder::finish(std::stop_token stop)
     m_sliceArgs.moveInto(m_p.sliceArgs);
     std::vector<std::uint32_t> moved = m_p.finish(stop);
     CancelPoint cancel(std::move(stop));
-    const auto where = [&](std::uint32_t slice) { return slice == kNone ? kNone : moved[slice]; };
+    // Flows and slice arguments held SliceIds' values in their rows' places until now.
+    const auto where = [&](SliceRow id) { return id.valid() ? SliceRow(moved[id.value]) : id; };
     for (Flow& f : m_flows) {
         cancel();
         f.from = where(f.from);
@@ -112,14 +113,14 @@ void ProfileBuilder::bindFlowSteps()
         return a.time < b.time; // stable: ties keep the order they came in
     });
     std::uint64_t unbound = 0;
-    const auto bind = [&](const FlowStep& f) -> std::uint32_t {
+    const auto bind = [&](const FlowStep& f) -> SliceRow {
         if (f.enclosing())
             return m_p.sliceAt(f.track(), f.time);
-        const Track& t = m_p.tracks[f.track()];
+        const Track& t = m_p.track(f.track());
         const auto first = m_p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
         const auto it =
             std::lower_bound(first, last, f.time, [](const Slice& s, Nanos v) { return s.start < v; });
-        return it == last ? kNone : static_cast<std::uint32_t>(it - m_p.slices.begin());
+        return it == last ? SliceRow() : SliceRow(static_cast<std::uint32_t>(it - m_p.slices.begin()));
     };
     const auto sameFlow = [](const FlowStep& a, const FlowStep& b) {
         return a.type == b.type && a.id == b.id;
@@ -137,15 +138,15 @@ void ProfileBuilder::bindFlowSteps()
         // can point back in time, as a Chakra control dependency on a parent that started later does).
         if (j - i == 2 && step(i + 1).phase() == FlowPhase::Start && step(i).phase() == FlowPhase::Finish)
             std::swap(byFlow[i], byFlow[i + 1]);
-        std::uint32_t from = kNone;
+        SliceRow from;
         for (std::size_t k = i; k < j; ++k) {
             const FlowStep& f = step(k);
-            const std::uint32_t at = bind(f);
+            const SliceRow at = bind(f);
             if (f.phase() == FlowPhase::Start) {
                 from = at;
-            } else if (from != kNone && at != kNone) {
+            } else if (from.valid() && at.valid()) {
                 m_p.flows.push_back({from, at, f.type});
-                from = f.phase() == FlowPhase::Step ? at : kNone;
+                from = f.phase() == FlowPhase::Step ? at : SliceRow();
             } else {
                 ++unbound;
             }
@@ -168,12 +169,12 @@ void ProfileBuilder::bindFlowEnds()
     const std::uint32_t type = m_p.typeOf("flow", "", SliceClass::Other);
     for (std::size_t i = 0; i < m_flowEnds.size();) {
         std::size_t j = i;
-        std::uint32_t from = kNone;
+        SliceRow from;
         for (; j < m_flowEnds.size() && m_flowEnds[j].id == m_flowEnds[i].id; ++j) {
-            if (!m_flowEnds[j].out && from != kNone)
-                m_p.flows.push_back({from, m_flowEnds[j].slice, type});
+            if (!m_flowEnds[j].out && from.valid())
+                m_p.flows.push_back({from, SliceRow(m_flowEnds[j].slice), type});
             if (m_flowEnds[j].out)
-                from = m_flowEnds[j].slice;
+                from = SliceRow(m_flowEnds[j].slice);
         }
         i = j;
     }

@@ -22,7 +22,6 @@
 
 namespace xps::profile {
 
-using TrackId = StrongId<struct TrackTag>;
 using SliceId = StrongId<struct SliceTag>;
 
 // Chrome's flow events (v1): s starts a flow, t steps it, f finishes it; bound after sorting to the slice
@@ -90,14 +89,14 @@ public:
     // An integer argument of this slice alone (profile::SliceArg).
     void addSliceArg(SliceId slice, std::uint32_t key, std::int64_t value)
     {
-        m_sliceArgs.push_back({slice.value, key, value});
+        m_sliceArgs.push_back({SliceRow(slice.value), key, value}); // a row from finish() on
     }
     void addCounter(TrackId track, Nanos time, double value);
 
     // Flows. Between two slices of this builder.
     void addFlow(SliceId from, SliceId to, std::uint32_t type)
     {
-        m_flows.push_back({from.value, to.value, type});
+        m_flows.push_back({SliceRow(from.value), SliceRow(to.value), type}); // rows from finish() on
     }
     // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; steps at the same time keep
     // the order they were added in (the file's).
@@ -139,7 +138,7 @@ private:
         Nanos time;
         std::uint32_t type;
         std::uint32_t packed; // track << 3 | phase << 1 | enclosing (a track fits 24 bits: kMaxTracks)
-        std::uint32_t track() const { return packed >> 3; }
+        TrackId track() const { return TrackId(packed >> 3); }
         FlowPhase phase() const { return static_cast<FlowPhase>(packed >> 1 & 3u); }
         bool enclosing() const { return (packed & 1u) != 0; }
     };

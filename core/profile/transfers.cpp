@@ -51,8 +51,8 @@ public:
     {
         const auto& args = m_p.sliceArgs; // sorted by slice
         for (auto it = std::lower_bound(args.begin(), args.end(), slice,
-                                        [](const SliceArg&a, std::uint32_t s) { return a.slice < s; });
-             it != args.end() && it->slice == slice; ++it)
+                                        [](const SliceArg&a, std::uint32_t s) { return a.slice.value < s; });
+             it != args.end() && it->slice.value == slice; ++it)
             if (std::find(m_keys.begin(), m_keys.end(), it->key) != m_keys.end())
                 if (const std::uint64_t bytes = plausibleBytes(it->value); bytes > 0)
                     return bytes;
@@ -89,10 +89,10 @@ std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop
     if (asyncName != kNone && asyncCategory != kNone) {
         isDone.assign(profile.slices.size(), false);
         for (const Flow& f : profile.flows)
-            if (cancel(); f.from != kNone && f.to != kNone && profile.types[f.type].name == asyncName &&
+            if (cancel(); f.from.valid() && f.to.valid() && profile.types[f.type].name == asyncName &&
                           profile.types[f.type].category == asyncCategory) {
-                isDone[f.to] = true;
-                pairedEnd[f.from] = std::max(profile.slices[f.to].end(), profile.slices[f.from].end());
+                isDone[f.to.value] = true;
+                pairedEnd[f.from.value] = std::max(profile.slice(f.to).end(), profile.slice(f.from).end());
             }
     }
     std::vector<Transfer> out;
@@ -126,8 +126,8 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         const Slice& s = profile.slices[t.slice];
         if (t.bytes == 0 || t.end <= t.start || t.end <= from || t.start >= to)
             continue;
-        const std::uint32_t process =
-            profile.tracks[s.track()].parent != kNone ? profile.tracks[s.track()].parent : s.track();
+        const TrackId parent = profile.track(s.track()).parent;
+        const std::uint32_t process = (parent.valid() ? parent : s.track()).value;
         auto [it, added] = seriesOf.try_emplace(process, out.size());
         if (added)
             out.push_back({process, std::vector<double>(static_cast<std::size_t>(bins), 0.0)});

@@ -12,7 +12,7 @@ std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, std::u
     if (index >= profile.slices.size())
         return std::nullopt;
     const profile::Slice& s = profile.slices[index];
-    const profile::Track& track = profile.tracks[s.track()];
+    const profile::Track& track = profile.track(s.track());
     return SliceAnchor{
         static_cast<int>(track.kind), track.pid, track.tid, track.name, profile.nameOf(s), s.start};
 }

@@ -93,12 +93,12 @@ inline std::vector<const profile::Slice*> named(const Profile& p, const std::str
     return out;
 }
 
-inline std::uint32_t trackNamed(const Profile& p, const std::string& name)
+inline profile::TrackId trackNamed(const Profile& p, const std::string& name)
 {
     for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
         if (p.tracks[t].name == name)
-            return t;
-    return profile::kNone;
+            return profile::TrackId(t);
+    return {};
 }
 
 // A host thread whose train_step (producer 42) launches a TPU module (consumer 42) of three ops: a fusion

@@ -33,15 +33,15 @@ inline std::string roundTripDifference(const profile::Profile& original)
         const profile::Slice &a = p.slices[i], &b = original.slices[i];
         if (a.start != b.start || a.duration != b.duration || p.nameOf(a) != original.nameOf(b) ||
             p.classOf(a) != original.classOf(b) ||
-            p.tracks[a.track()].name != original.tracks[b.track()].name ||
-            p.tracks[a.track()].device != original.tracks[b.track()].device)
+            p.track(a.track()).name != original.track(b.track()).name ||
+            p.track(a.track()).device != original.track(b.track()).device)
             return "slice " + std::to_string(i) + " (" + original.nameOf(b) + ") differs: " + p.nameOf(a) +
                    " " + std::to_string(a.start) + "+" + std::to_string(a.duration) + " class " +
-                   std::string(profile::sliceClassName(p.classOf(a))) + " on " + p.tracks[a.track()].name +
-                   (p.tracks[a.track()].device ? " (device)" : "") + " vs " + std::to_string(b.start) + "+" +
+                   std::string(profile::sliceClassName(p.classOf(a))) + " on " + p.track(a.track()).name +
+                   (p.track(a.track()).device ? " (device)" : "") + " vs " + std::to_string(b.start) + "+" +
                    std::to_string(b.duration) + " class " +
                    std::string(profile::sliceClassName(original.classOf(b))) + " on " +
-                   original.tracks[b.track()].name + (original.tracks[b.track()].device ? " (device)" : "");
+                   original.track(b.track()).name + (original.track(b.track()).device ? " (device)" : "");
     }
     const profile::ProfileAnalysis x = profile::analyzeProfile(p), y = profile::analyzeProfile(original);
     if (x.devices.size() != y.devices.size())

@@ -119,9 +119,9 @@ private slots:
         QCOMPARE(slice(p, "ncclAllReduce")->start, us(75));
         // Communication the CPU ran is host work; the device's collective is communication.
         QCOMPARE(p.classOf(*slice(p, "record_param_comms")), SliceClass::CpuOp);
-        QCOMPARE(p.tracks[slice(p, "record_param_comms")->track()].name, std::string("CPU"));
+        QCOMPARE(p.track(slice(p, "record_param_comms")->track()).name, std::string("CPU"));
         QCOMPARE(p.classOf(*slice(p, "ncclAllReduce")), SliceClass::Communication);
-        QCOMPARE(p.tracks[slice(p, "ncclAllReduce")->track()].name, std::string("communication"));
+        QCOMPARE(p.track(slice(p, "ncclAllReduce")->track()).name, std::string("communication"));
         // The control dependency 11 -> 10 is drawn as a "control dependency" flow, not followed as a
         // dependency.
         std::size_t control = 0;
@@ -186,7 +186,7 @@ private slots:
         QCOMPARE(b[0]->start, us(100));
         for (const profile::Slice* x : c)
             QCOMPARE(x->start, us(200) + 20486);
-        QCOMPARE(p->argsOf(static_cast<std::uint32_t>(reduce[0] - p->slices.data())),
+        QCOMPARE(p->argsOf(profile::SliceRow(static_cast<std::uint32_t>(reduce[0] - p->slices.data()))),
                  std::string(R"({"comm_type":0,"comm_size":1048576,"node_id":3})"));
 
         const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
@@ -218,8 +218,8 @@ private slots:
         QCOMPARE(two.slices.size(), std::size_t(4));
         QCOMPARE(two.edges.size(), std::size_t(4)); // and a -> b, b -> c
         for (const profile::FlowGraph::Edge& e : two.edges) {
-            QCOMPARE(p->flows[e.flow].from, two.slices[e.from]);
-            QCOMPARE(p->flows[e.flow].to, two.slices[e.to]);
+            QCOMPARE(p->flows[e.flow].from, profile::SliceRow(two.slices[e.from]));
+            QCOMPARE(p->flows[e.flow].to, profile::SliceRow(two.slices[e.to]));
         }
         QVERIFY(!two.truncated);
         const profile::FlowGraph capped = profile::flowNeighbourhood(*p, index, reduce0, 2, 2);
@@ -266,7 +266,8 @@ private slots:
             QCOMPARE(json->nameOf(json->slices[i]), et->nameOf(et->slices[i]));
             QCOMPARE(json->slices[i].start, et->slices[i].start);
             QCOMPARE(json->slices[i].duration, et->slices[i].duration);
-            QCOMPARE(json->argsOf(static_cast<std::uint32_t>(i)), et->argsOf(static_cast<std::uint32_t>(i)));
+            QCOMPARE(json->argsOf(profile::SliceRow(static_cast<std::uint32_t>(i))),
+                     et->argsOf(profile::SliceRow(static_cast<std::uint32_t>(i))));
         }
         QCOMPARE(profile::analyzeProfile(*json).criticalPath.length, us(230) + 20486);
 

@@ -32,18 +32,18 @@ private slots:
         QCOMPARE(p->format, std::string("PyTorch profiler (Kineto) JSON"));
         QCOMPARE(p->slices.size(), std::size_t(19));
         QCOMPARE(p->flows.size(), std::size_t(6)); // one ac2g flow per launch
-        const std::uint32_t gpu = trackNamed(*p, "GPU 0"), stream7 = trackNamed(*p, "stream 7"),
-                            host = trackNamed(*p, "main thread");
-        QVERIFY(gpu != profile::kNone && stream7 != profile::kNone && host != profile::kNone);
-        QVERIFY(p->tracks[gpu].device);
-        QVERIFY(p->tracks[stream7].device);
-        QVERIFY(!p->tracks[host].device);
-        QCOMPARE(p->tracks[stream7].parent, gpu);
+        const profile::TrackId gpu = trackNamed(*p, "GPU 0"), stream7 = trackNamed(*p, "stream 7"),
+                               host = trackNamed(*p, "main thread");
+        QVERIFY(gpu.valid() && stream7.valid() && host.valid());
+        QVERIFY(p->track(gpu).device);
+        QVERIFY(p->track(stream7).device);
+        QVERIFY(!p->track(host).device);
+        QCOMPARE(p->track(stream7).parent, gpu);
         // Every flow runs from a launch call on the host thread to device work on a stream.
         for (const profile::Flow& f : p->flows) {
-            QCOMPARE(p->slices[f.from].track(), host);
-            QVERIFY(profile::isDeviceWork(p->classOf(p->slices[f.to])));
-            QCOMPARE(p->slices[f.from].link, p->slices[f.to].link); // the same correlation id
+            QCOMPARE(p->slice(f.from).track(), host);
+            QVERIFY(profile::isDeviceWork(p->classOf(p->slice(f.to))));
+            QCOMPARE(p->slice(f.from).link, p->slice(f.to).link); // the same correlation id
         }
         // Nesting: ProfilerStep > aten::mm > cudaLaunchKernel.
         QCOMPARE(named(*p, "ProfilerStep#1")[0]->depth(), 0u);
@@ -74,12 +74,12 @@ private slots:
         const auto add = named(p, "aten::add");
         QCOMPARE(add.size(), std::size_t(2));
         QCOMPARE(add[0]->args, add[1]->args);
-        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(add[0] - p.slices.data())),
+        QCOMPARE(p.argsOf(profile::SliceRow(static_cast<std::uint32_t>(add[0] - p.slices.data()))),
                  std::string(R"({"Fwd thread id":0,"Sequence number":41})"));
-        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(add[1] - p.slices.data())),
+        QCOMPARE(p.argsOf(profile::SliceRow(static_cast<std::uint32_t>(add[1] - p.slices.data()))),
                  std::string(R"({"Fwd thread id":0,"Sequence number":42})"));
         const auto mul = named(p, "aten::mul");
-        QCOMPARE(p.argsOf(static_cast<std::uint32_t>(mul[0] - p.slices.data())),
+        QCOMPARE(p.argsOf(profile::SliceRow(static_cast<std::uint32_t>(mul[0] - p.slices.data()))),
                  std::string(R"({"Sequence number":43})"));
     }
 
@@ -114,9 +114,9 @@ private slots:
 {"ph":"O","name":"object","pid":"Renderer","ts":61,"id":"0x2"}
 ])");
         QCOMPARE(p.format, std::string("Chrome trace JSON"));
-        const std::uint32_t main = trackNamed(p, "CrRendererMain");
-        QVERIFY(main != profile::kNone);
-        QCOMPARE(p.tracks[p.tracks[main].parent].name, std::string("renderer"));
+        const profile::TrackId main = trackNamed(p, "CrRendererMain");
+        QVERIFY(main.valid());
+        QCOMPARE(p.track(p.track(main).parent).name, std::string("renderer"));
         const auto outer = named(p, "outer"), inner = named(p, "inner");
         QCOMPARE(outer.size(), std::size_t(1));
         QCOMPARE(outer[0]->start, us(10));
@@ -127,10 +127,10 @@ private slots:
         QCOMPARE(p.args(outer[0]->args), std::string(R"({"end":1})")); // given at its end
         QCOMPARE(named(p, "thread-instant")[0]->duration, Nanos(0));
         QCOMPARE(named(p, "thread-instant")[0]->depth(), 2u); // inside outer > inner
-        QCOMPARE(p.tracks[named(p, "global-instant")[0]->track()].name, std::string("instants"));
+        QCOMPARE(p.track(named(p, "global-instant")[0]->track()).name, std::string("instants"));
         // Counters: one track per series; a numeric string counts.
-        const std::uint32_t used = trackNamed(p, "heap used"), freeBytes = trackNamed(p, "heap free");
-        QVERIFY(used != profile::kNone && freeBytes != profile::kNone);
+        const profile::TrackId used = trackNamed(p, "heap used"), freeBytes = trackNamed(p, "heap free");
+        QVERIFY(used.valid() && freeBytes.valid());
         QCOMPARE(p.counters.size(), std::size_t(4));
         std::vector<double> freeValues;
         for (const profile::CounterSample& c : p.counters)
@@ -140,15 +140,15 @@ private slots:
         // Async: nested begin on the same track one row down; the async instant on it too.
         const auto load = named(p, "load"), dns = named(p, "dns");
         QCOMPARE(load[0]->track(), dns[0]->track());
-        QCOMPARE(p.tracks[load[0]->track()].kind, profile::TrackKind::Async);
+        QCOMPARE(p.track(load[0]->track()).kind, profile::TrackKind::Async);
         QCOMPARE(dns[0]->depth(), 1u);
         QCOMPARE(load[0]->duration, us(8));
         QCOMPARE(named(p, "redirect")[0]->track(), load[0]->track());
         // Flows: v2 (post -> reply) and v1 (s inside task -> f binding to the next slice, reply).
         QCOMPARE(p.flows.size(), std::size_t(2));
         for (const profile::Flow& f : p.flows) {
-            QCOMPARE(p.nameOf(p.slices[f.to]), std::string("reply"));
-            const std::string from = p.nameOf(p.slices[f.from]);
+            QCOMPARE(p.nameOf(p.slice(f.to)), std::string("reply"));
+            const std::string from = p.nameOf(p.slice(f.from));
             QVERIFY2(from == "post" || from == "task", from.c_str());
         }
         // Repairs, each said once with the first place it happened.
@@ -197,12 +197,11 @@ private slots:
  "args":{"Device Type":1,"Device Id":0,"Addr":140000,"Bytes":-4096,"Total Allocated":0,"Total Reserved":2097152}},
 {"ph":"i","name":"[memory]","pid":7,"tid":7,"ts":21,"s":"t"}
 ]})");
-        const std::uint32_t gpuAllocated = trackNamed(p, "memory allocated (GPU 0)"),
-                            gpuReserved = trackNamed(p, "memory reserved (GPU 0)"),
-                            cpuAllocated = trackNamed(p, "memory allocated (CPU)");
-        QVERIFY(gpuAllocated != profile::kNone && gpuReserved != profile::kNone &&
-                cpuAllocated != profile::kNone);
-        QCOMPARE(p.tracks[gpuAllocated].kind, profile::TrackKind::Counter);
+        const profile::TrackId gpuAllocated = trackNamed(p, "memory allocated (GPU 0)"),
+                               gpuReserved = trackNamed(p, "memory reserved (GPU 0)"),
+                               cpuAllocated = trackNamed(p, "memory allocated (CPU)");
+        QVERIFY(gpuAllocated.valid() && gpuReserved.valid() && cpuAllocated.valid());
+        QCOMPARE(p.track(gpuAllocated).kind, profile::TrackKind::Counter);
         std::vector<std::pair<Nanos, double>> allocated;
         for (const profile::CounterSample& c : p.counters)
             if (c.track == gpuAllocated)
@@ -252,15 +251,15 @@ private slots:
         QCOMPARE(p->format, std::string("Chrome trace JSON"));
         QVERIFY2(p->repairs.empty(), p->repairs.empty() ? "" : p->repairs[0].text().c_str());
         QCOMPARE(p->slices.size(), std::size_t(60));
-        QCOMPARE(p->tracks[trackNamed(*p, "node")].kind, profile::TrackKind::Process);
-        QCOMPARE(p->tracks[trackNamed(*p, "JavaScriptMainThread")].kind, profile::TrackKind::Thread);
+        QCOMPARE(p->track(trackNamed(*p, "node")).kind, profile::TrackKind::Process);
+        QCOMPARE(p->track(trackNamed(*p, "JavaScriptMainThread")).kind, profile::TrackKind::Thread);
         // Four sync writes of the blocks, five reads (the script, then the blocks); four gzips, as async
         // slices on their own track.
         QCOMPARE(named(*p, "fs.sync.write").size(), std::size_t(4));
         QCOMPARE(named(*p, "fs.sync.read").size(), std::size_t(5));
         const auto gzips = named(*p, "ZLIB");
         QCOMPARE(gzips.size(), std::size_t(4));
-        QCOMPARE(p->tracks[gzips[0]->track()].kind, profile::TrackKind::Async);
+        QCOMPARE(p->track(gzips[0]->track()).kind, profile::TrackKind::Async);
         // The timer's callback runs inside RunTimers: nested one level deeper, within its time.
         const profile::Slice* timers = named(*p, "RunTimers")[0];
         const profile::Slice* callback = named(*p, "Timeout_CALLBACK")[0];
@@ -475,9 +474,9 @@ private slots:
             QCOMPARE(b.duration, a.duration);
             QCOMPARE(b.link, a.link);
             QCOMPARE(b.depth(), a.depth());
-            QCOMPARE(again->argsOf(static_cast<std::uint32_t>(i)),
-                     original->argsOf(static_cast<std::uint32_t>(i)));
-            QCOMPARE(again->tracks[b.track()].name, original->tracks[a.track()].name);
+            QCOMPARE(again->argsOf(profile::SliceRow(static_cast<std::uint32_t>(i))),
+                     original->argsOf(profile::SliceRow(static_cast<std::uint32_t>(i))));
+            QCOMPARE(again->track(b.track()).name, original->track(a.track()).name);
         }
         QCOMPARE(profile::analyzeProfile(*again).criticalPath.length, us(485));
         const std::string difference = test::roundTripDifference(*original);

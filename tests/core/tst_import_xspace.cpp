@@ -59,20 +59,21 @@ Profile importSpace(const tp::XSpace& space)
     return std::move(*p);
 }
 
-std::uint32_t processNamed(const Profile& p, const std::string& name)
+profile::TrackId processNamed(const Profile& p, const std::string& name)
 {
     for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
         if (p.tracks[t].kind == profile::TrackKind::Process && p.tracks[t].name == name)
-            return t;
-    return profile::kNone;
+            return profile::TrackId(t);
+    return {};
 }
 
-std::vector<std::uint32_t> slicesNamed(const Profile& p, const std::string& name, std::uint32_t process)
+std::vector<profile::SliceRow> slicesNamed(const Profile& p, const std::string& name,
+                                           profile::TrackId process)
 {
-    std::vector<std::uint32_t> out;
+    std::vector<profile::SliceRow> out;
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
-        if (p.nameOf(p.slices[i]) == name && p.tracks[p.slices[i].track()].parent == process)
-            out.push_back(i);
+        if (p.nameOf(p.slices[i]) == name && p.track(p.slices[i].track()).parent == process)
+            out.push_back(profile::SliceRow(i));
     return out;
 }
 
@@ -85,15 +86,15 @@ private slots:
     void deviceEventsAreOnTheDeviceClock()
     {
         const Profile p = importSpace(twoCoreStep());
-        const std::uint32_t core0 = processNamed(p, "/device:TPU:0");
+        const profile::TrackId core0 = processNamed(p, "/device:TPU:0");
         const auto fusions = slicesNamed(p, "fusion.1", core0);
         QCOMPARE(fusions.size(), std::size_t(2));
         // The first sits where the host saw it (line 1 ms + 2 us); the second 100 us later by the device
         // clock, not 100 us later by the host's; both last the device's 10 us, not the host's 12.
-        QCOMPARE(p.slices[fusions[0]].start, Nanos(1'000'000) + us(2));
-        QCOMPARE(p.slices[fusions[1]].start, Nanos(1'000'000) + us(102));
-        QCOMPARE(p.slices[fusions[0]].duration, us(10));
-        QCOMPARE(p.slices[fusions[1]].duration, us(10));
+        QCOMPARE(p.slice(fusions[0]).start, Nanos(1'000'000) + us(2));
+        QCOMPARE(p.slice(fusions[1]).start, Nanos(1'000'000) + us(102));
+        QCOMPARE(p.slice(fusions[0]).duration, us(10));
+        QCOMPARE(p.slice(fusions[1]).duration, us(10));
         // The device clock's stats are the time, not arguments of every event.
         QVERIFY(p.argsOf(fusions[0]).find("device_offset_ps") == std::string::npos);
         bool said = false;
@@ -135,11 +136,11 @@ private slots:
     void anAsyncCopyIsOneTransferFromStartToDone()
     {
         const Profile p = importSpace(twoCoreStep());
-        const std::uint32_t core0 = processNamed(p, "/device:TPU:0");
+        const profile::TrackId core0 = processNamed(p, "/device:TPU:0");
         const std::vector<profile::Transfer> transfers = profile::findTransfers(p);
         std::vector<profile::Transfer> onCore0;
         for (const profile::Transfer& t : transfers)
-            if (p.tracks[p.slices[t.slice].track()].parent == core0)
+            if (p.track(p.slices[t.slice].track()).parent == core0)
                 onCore0.push_back(t);
         // Two copies, not four: each counted on its start, spanning to the end of its done.
         QCOMPARE(onCore0.size(), std::size_t(2));
@@ -153,7 +154,7 @@ private slots:
         QCOMPARE(namePaired.end - namePaired.start, us(31)); // 30 us -> 61 us
 
         const profile::ProfileAnalysis a = profile::analyzeProfile(p);
-        const auto& d = a.devices[0].process == core0 ? a.devices[0] : a.devices[1];
+        const auto& d = profile::TrackId(a.devices[0].process) == core0 ? a.devices[0] : a.devices[1];
         QCOMPARE(d.transfers, std::uint64_t(2));
         QCOMPARE(d.transferBytes, std::uint64_t(5 << 20));
         // Bandwidth: 4 MiB over 62 us and 1 MiB over 31 us, spread over their spans, sum to the bytes.
@@ -169,15 +170,15 @@ private slots:
     void theHloTextIsKeptAndEveryPlaneIsItsOwnProcess()
     {
         const Profile p = importSpace(twoCoreStep());
-        const std::uint32_t core0 = processNamed(p, "/device:TPU:0");
-        const std::uint32_t core1 = processNamed(p, "/device:TPU:1");
-        const std::uint32_t host = processNamed(p, "/host:CPU");
-        QVERIFY(core0 != profile::kNone && core1 != profile::kNone && host != profile::kNone);
+        const profile::TrackId core0 = processNamed(p, "/device:TPU:0");
+        const profile::TrackId core1 = processNamed(p, "/device:TPU:1");
+        const profile::TrackId host = processNamed(p, "/host:CPU");
+        QVERIFY(core0.valid() && core1.valid() && host.valid());
         // Three planes with id 0: three processes with three pids, devices sorted first.
-        QVERIFY(p.tracks[core0].pid != p.tracks[core1].pid);
-        QVERIFY(p.tracks[core0].pid != p.tracks[host].pid && p.tracks[core1].pid != p.tracks[host].pid);
-        QVERIFY(p.tracks[core0].sortIndex < p.tracks[core1].sortIndex);
-        QVERIFY(p.tracks[core1].sortIndex < p.tracks[host].sortIndex);
+        QVERIFY(p.track(core0).pid != p.track(core1).pid);
+        QVERIFY(p.track(core0).pid != p.track(host).pid && p.track(core1).pid != p.track(host).pid);
+        QVERIFY(p.track(core0).sortIndex < p.track(core1).sortIndex);
+        QVERIFY(p.track(core1).sortIndex < p.track(host).sortIndex);
         const auto fusion = slicesNamed(p, "fusion.1", core0);
         const auto args = nlohmann::json::parse(p.argsOf(fusion[0]));
         QCOMPARE(args.value("long_name", std::string()),
@@ -263,8 +264,8 @@ private slots:
         auto p = importing::importProfile(path);
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
         QCOMPARE(p->format, std::string("XProf XSpace (xplane.pb)"));
-        QVERIFY(!p->tracks[trackNamed(*p, "/host:CPU")].device);
-        QVERIFY(p->tracks[trackNamed(*p, "/device:TPU:0")].device);
+        QVERIFY(!p->track(trackNamed(*p, "/host:CPU")).device);
+        QVERIFY(p->track(trackNamed(*p, "/device:TPU:0")).device);
         const auto fusionSlice = named(*p, "fusion.1");
         QCOMPARE(fusionSlice.size(), std::size_t(1));
         QCOMPARE(fusionSlice[0]->start, Nanos(1100));
@@ -279,11 +280,11 @@ private slots:
         QCOMPARE(named(*p, "copy-start.2")[0]->start, Nanos(1000 + 300'002));
         QCOMPARE(p->classOf(*named(*p, "jit_train_step")[0]), profile::SliceClass::DeviceAnnotation);
         const auto train = named(*p, "train_step");
-        QCOMPARE(p->argsOf(static_cast<std::uint32_t>(train[0] - p->slices.data())),
+        QCOMPARE(p->argsOf(profile::SliceRow(static_cast<std::uint32_t>(train[0] - p->slices.data()))),
                  std::string(R"({"group_id":3})"));
         QCOMPARE(p->flows.size(), std::size_t(1));
-        QCOMPARE(p->nameOf(p->slices[p->flows[0].from]), std::string("train_step"));
-        QCOMPARE(p->nameOf(p->slices[p->flows[0].to]), std::string("jit_train_step"));
+        QCOMPARE(p->nameOf(p->slice(p->flows[0].from)), std::string("train_step"));
+        QCOMPARE(p->nameOf(p->slice(p->flows[0].to)), std::string("jit_train_step"));
         QVERIFY(hasWarning(*p, "1 aggregated events"));
 
         const profile::ProfileAnalysis a = profile::analyzeProfile(*p);

@@ -178,7 +178,7 @@ private slots:
             if (p.tracks[t].name == profile::kUtilizationCounter) {
                 ++tracks;
                 for (const profile::CounterSample& c : p.counters)
-                    samples += c.track == t;
+                    samples += c.track == profile::TrackId(t);
             }
         QCOMPARE(tracks, std::size_t(1));
         QCOMPARE(samples, std::size_t(101)); // a sample per bucket and a 0 at the end

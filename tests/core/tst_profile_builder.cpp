@@ -30,7 +30,7 @@ profile::Track threadTrack(TrackId process, const char* name)
 {
     profile::Track t;
     t.kind = TrackKind::Thread;
-    t.parent = process.value;
+    t.parent = process;
     t.name = name;
     return t;
 }
@@ -40,7 +40,7 @@ std::vector<std::pair<std::string, std::string>> flowNames(const profile::Profil
 {
     std::vector<std::pair<std::string, std::string>> out;
     for (const profile::Flow& f : p.flows)
-        out.emplace_back(p.nameOf(p.slices[f.from]), p.nameOf(p.slices[f.to]));
+        out.emplace_back(p.nameOf(p.slice(f.from)), p.nameOf(p.slice(f.to)));
     return out;
 }
 
@@ -77,7 +77,7 @@ private slots:
         // The process was made inside the thread's make, so it came first.
         QCOMPARE(process(), TrackId(0));
         QCOMPARE(first, TrackId(1));
-        QCOMPARE(b.track(first).parent, 0u);
+        QCOMPARE(b.track(first).parent, TrackId(0));
         // The same key of another kind is another track.
         const TrackId counter = b.trackFor(TrackKind::Counter, "7/1", [&] {
             profile::Track t = threadTrack(process(), "bytes");
@@ -137,7 +137,7 @@ private slots:
         QCOMPARE(p.nameOf(p.slices[1]), std::string("late"));
         QCOMPARE(p.nameOf(p.slices[2]), std::string("other"));
         QCOMPARE(flowNames(p), (Names{{"late", "other"}, {"early", "late"}}));
-        QCOMPARE(p.argsOf(1), std::string("{\"step\":42}"));
+        QCOMPARE(p.argsOf(profile::SliceRow(1)), std::string("{\"step\":42}"));
     }
 
     void flowStepsBindToTheEnclosingOrTheNextSlice()
@@ -207,7 +207,8 @@ private slots:
                                     ++asked;
                                     // Called on the finished profile: host's slice sorts first now.
                                     QCOMPARE(finished.nameOf(finished.slices[0]), std::string("launch"));
-                                    out.push_back({0, 1, byCorrelation});
+                                    out.push_back(
+                                        {profile::SliceRow(0), profile::SliceRow(1), byCorrelation});
                                 });
             b.finish();
             QCOMPARE(asked, fileHasAc2g ? 0 : 1);

@@ -165,7 +165,7 @@ private slots:
             const profile::Slice& b = second.slices[*found];
             QCOMPARE(b.start, a.start);
             QCOMPARE(second.nameOf(b), first.nameOf(a));
-            QCOMPARE(second.tracks[b.track()].name, first.tracks[a.track()].name);
+            QCOMPARE(second.track(b.track()).name, first.track(a.track()).name);
             ++checked;
         }
         QCOMPARE(checked, first.slices.size());

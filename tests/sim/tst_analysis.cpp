@@ -184,7 +184,8 @@ private slots:
             QCOMPARE(s.end(), analysis::cycleToNanos(d.end, mhz));
             QVERIFY(s.start <= analysis::cycleToNanos(d.start, mhz));
             QVERIFY(s.start >= analysis::cycleToNanos(d.issue, mhz));
-            QVERIFY(p.argsOf(i).find("\"bytes\":" + std::to_string(d.bytes)) != std::string::npos);
+            QVERIFY(p.argsOf(profile::SliceRow(i)).find("\"bytes\":" + std::to_string(d.bytes)) !=
+                    std::string::npos);
         }
         // Stalled waits, each with a flow from the DMA that ended it.
         std::size_t stalled = 0;
@@ -194,10 +195,10 @@ private slots:
         QCOMPARE(waits.size(), stalled);
         std::size_t waitsEndedByDma = 0;
         for (const profile::Flow& f : p.flows)
-            if (p.nameOf(p.slices[f.to]) == "sync.wait" &&
-                p.classOf(p.slices[f.from]) == profile::SliceClass::Memcpy) {
+            if (p.nameOf(p.slice(f.to)) == "sync.wait" &&
+                p.classOf(p.slice(f.from)) == profile::SliceClass::Memcpy) {
                 ++waitsEndedByDma;
-                QCOMPARE(p.slices[f.from].end(), p.slices[f.to].end());
+                QCOMPARE(p.slice(f.from).end(), p.slice(f.to).end());
             }
         QVERIFY(waitsEndedByDma > 0 && waitsEndedByDma <= waits.size());
         // A DMA slice stands for its DMA and the pc that issued it; a region for neither.

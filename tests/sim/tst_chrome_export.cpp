@@ -47,7 +47,7 @@ std::multiset<SliceKey> profileSlices(const profile::Profile& p)
 {
     std::multiset<SliceKey> out;
     for (const profile::Slice& s : p.slices) {
-        const profile::Track& t = p.tracks[s.track()];
+        const profile::Track& t = p.track(s.track());
         if (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls)
             continue;
         out.insert({t.pid, t.tid, p.nameOf(s), s.start, s.duration});
@@ -91,7 +91,7 @@ private slots:
         for (std::size_t i = 0; i < bundles.size(); ++i)
             stalls += bundles[i].stallCycles > 0;
         for (const profile::Slice& s : p.slices) {
-            const profile::Track& t = p.tracks[s.track()];
+            const profile::Track& t = p.track(s.track());
             issues += t.tid == analysis::replay_tid::kBundles;
             if (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls) {
                 QVERIFY(t.device); // the semantics say so: a device's rows, neither compute nor copies
@@ -101,7 +101,7 @@ private slots:
         QCOMPARE(issues, bundles.size());
         std::size_t stallSlices = 0;
         for (const profile::Slice& s : p.slices)
-            stallSlices += p.tracks[s.track()].tid == analysis::replay_tid::kStalls;
+            stallSlices += p.track(s.track()).tid == analysis::replay_tid::kStalls;
         QCOMPARE(stallSlices, stalls);
         // The analyses of the re-import are the replay's: those rows add nothing to them.
         const profile::ProfileAnalysis x = profile::analyzeProfile(p), y = profile::analyzeProfile(original);

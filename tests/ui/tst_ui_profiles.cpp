@@ -120,8 +120,8 @@ private slots:
             if (run->profile.nameOf(run->profile.slices[i]) == "sgemm_128x64")
                 sgemm = i;
         for (const profile::Flow& f : run->profile.flows)
-            if (f.to == sgemm)
-                launch = f.from;
+            if (f.to == profile::SliceRow(sgemm))
+                launch = f.from.value;
         QVERIFY(sgemm != profile::kNone && launch != profile::kNone);
         const QPoint at = timeline->pointAt(sgemm);
         QVERIFY(!at.isNull());
@@ -439,8 +439,8 @@ private slots:
         QCOMPARE(p.classOf(p.slices[centre()]), profile::SliceClass::Communication);
         QVERIFY(!g.edges.empty());
         for (const profile::FlowGraph::Edge& e : g.edges) {
-            QCOMPARE(p.flows[e.flow].from, g.slices[e.from]);
-            QCOMPARE(p.flows[e.flow].to, g.slices[e.to]);
+            QCOMPARE(p.flows[e.flow].from, profile::SliceRow(g.slices[e.from]));
+            QCOMPARE(p.flows[e.flow].to, profile::SliceRow(g.slices[e.to]));
         }
         QVERIFY2(graph->info().contains(QStringLiteral("within 2 flows")), qPrintable(graph->info()));
         const std::uint32_t initial = centre();

@@ -26,10 +26,10 @@ struct ProfileGraphContent : GraphContent
 // "rank 0 / compute": the slice's track under its process.
 QString trackPath(const profile::Profile& p, const profile::Slice& s)
 {
-    const profile::Track& track = p.tracks[s.track()];
+    const profile::Track& track = p.track(s.track());
     QString name = QString::fromStdString(track.name);
-    if (track.parent != profile::kNone && track.parent < p.tracks.size())
-        name = QString::fromStdString(p.tracks[track.parent].name) + QStringLiteral(" / ") + name;
+    if (track.parent.valid() && track.parent.value < p.tracks.size())
+        name = QString::fromStdString(p.track(track.parent).name) + QStringLiteral(" / ") + name;
     return name;
 }
 
@@ -118,13 +118,13 @@ std::shared_ptr<GraphContent> build(std::shared_ptr<const ProfileRun> run,
     std::set<std::pair<analysis::EdgeKind, QString>> kinds; // for the legend: each flow type drawn
     for (const profile::FlowGraph::Edge& e : out->graph.edges) {
         const profile::Flow& flow = p.flows[e.flow];
-        const profile::Slice& from = p.slices[flow.from];
-        const profile::Slice& to = p.slices[flow.to];
+        const profile::Slice& from = p.slice(flow.from);
+        const profile::Slice& to = p.slice(flow.to);
         GraphContent::Edge edge;
         edge.from = e.from;
         edge.to = e.to;
         edge.kind = edgeKindOf(p, flow);
-        edge.critical = isCritical(flow.from) && isCritical(flow.to);
+        edge.critical = isCritical(flow.from.value) && isCritical(flow.to.value);
         // The time the dependency spans: from the end of one slice to the start of the next.
         const profile::Nanos gap = to.start - from.end();
         if (gap > 0)

@@ -17,8 +17,8 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
     for (std::uint32_t t = 0; t < p.tracks.size(); ++t) {
         if (p.tracks[t].kind == TrackKind::Process)
             processes.push_back(t);
-        else if (p.tracks[t].parent != profile::kNone)
-            children[p.tracks[t].parent].push_back(t);
+        else if (p.tracks[t].parent.valid())
+            children[p.tracks[t].parent.value].push_back(t);
     }
     const auto order = [&](std::uint32_t a, std::uint32_t b) {
         const profile::Track &x = p.tracks[a], &y = p.tracks[b];
@@ -35,14 +35,14 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
         std::uint32_t j = i;
         while (j < p.counters.size() && p.counters[j].track == p.counters[i].track)
             ++j;
-        counterRange[p.counters[i].track] = {i, j - i};
+        counterRange[p.counters[i].track.value] = {i, j - i};
         i = j;
     }
     for (const std::uint32_t process : processes) {
         const std::size_t headerRow = rows.size();
         ProfileRow header;
         header.kind = ProfileRow::Kind::Process;
-        header.track = process;
+        header.track = profile::TrackId(process);
         header.label = p.tracks[process].name;
         rows.push_back(std::move(header));
         std::vector<std::uint32_t>& tracks = children[process];
@@ -63,7 +63,7 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
                     continue;
                 ProfileRow row;
                 row.kind = ProfileRow::Kind::Counter;
-                row.track = t;
+                row.track = profile::TrackId(t);
                 row.label = track.name;
                 row.firstCounter = counterRange[t].first;
                 row.counterCount = counterRange[t].second;
@@ -75,7 +75,7 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
             const std::size_t first = rows.size();
             for (std::uint32_t d = 0; d <= track.maxDepth; ++d) {
                 ProfileRow row;
-                row.track = t;
+                row.track = profile::TrackId(t);
                 row.depth = d;
                 if (d == 0)
                     row.label = track.name;

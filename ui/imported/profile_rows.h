@@ -17,7 +17,7 @@ struct ProfileRow
 {
     enum class Kind { Process, Slices, Counter };
     Kind kind = Kind::Slices;
-    std::uint32_t track = profile::kNone;
+    profile::TrackId track;
     std::uint32_t depth = 0;
     std::string label;                 // shown in the gutter (the track's name on its first row)
     std::vector<std::uint32_t> slices; // Slices: slice indexes at this depth, by start

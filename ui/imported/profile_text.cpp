@@ -102,7 +102,8 @@ QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
                 ? QStringLiteral("correlation")
                 : QStringLiteral("External id"),
             QString::number(s.link));
-    const nlohmann::json args = nlohmann::json::parse(profile.argsOf(index), nullptr, false);
+    const nlohmann::json args =
+        nlohmann::json::parse(profile.argsOf(profile::SliceRow(index)), nullptr, false);
     if (args.is_object())
         for (auto it = args.begin(); it != args.end(); ++it)
             row(QString::fromStdString(it.key()).toHtmlEscaped(),
@@ -112,12 +113,12 @@ QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
     html += QStringLiteral("</table>");
     QString flows;
     for (const profile::Flow& f : profile.flows) {
-        if (f.from != index && f.to != index)
+        if (f.from.value != index && f.to.value != index)
             continue;
-        const std::uint32_t other = f.from == index ? f.to : f.from;
+        const std::uint32_t other = (f.from.value == index ? f.to : f.from).value;
         const profile::Slice& o = profile.slices[other];
         flows += QStringLiteral("<li>%1 <a href='slice:%2'>%3</a> (%4, %5 %6)</li>")
-                     .arg(f.from == index ? QStringLiteral("to") : QStringLiteral("from"))
+                     .arg(f.from.value == index ? QStringLiteral("to") : QStringLiteral("from"))
                      .arg(other)
                      .arg(QString::fromStdString(profile.nameOf(o)).toHtmlEscaped(),
                           QString::fromStdString(profile.string(profile.types[f.type].name)).toHtmlEscaped(),

@@ -125,8 +125,8 @@ void ProfileTimelineView::rebuild()
     m_firstRowOfTrack.assign(run ? run->profile.tracks.size() : 0, -1);
     for (int r = 0; r < rowCount(); ++r)
         if (const ProfileRow& row = m_rows[static_cast<std::size_t>(r)];
-            row.kind == ProfileRow::Kind::Slices && m_firstRowOfTrack[row.track] < 0)
-            m_firstRowOfTrack[row.track] = r;
+            row.kind == ProfileRow::Kind::Slices && m_firstRowOfTrack[row.track.value] < 0)
+            m_firstRowOfTrack[row.track.value] = r;
     m_critical.assign(run ? run->profile.slices.size() : 0, false);
     if (run)
         for (const profile::PathSegment& seg : run->analysis.criticalPath.segments)
@@ -176,7 +176,7 @@ QString ProfileTimelineView::rowLabel(int row) const
     const ProfileRow& r = m_rows[static_cast<std::size_t>(row)];
     if (!r.label.empty() || !m_document->run())
         return QString::fromStdString(r.label);
-    return QString::fromStdString(m_document->run()->profile.tracks[r.track].name) +
+    return QString::fromStdString(m_document->run()->profile.track(r.track).name) +
            QStringLiteral(" (depth %1)").arg(r.depth);
 }
 
@@ -187,7 +187,7 @@ int ProfileTimelineView::rowOf(std::uint32_t slice) const
         return -1;
     const profile::Slice& s = run->profile.slices[slice];
     // A track's rows are consecutive, one per depth (with a filter, only the depths that kept something).
-    for (int r = m_firstRowOfTrack[s.track()]; r >= 0 && r < rowCount(); ++r) {
+    for (int r = m_firstRowOfTrack[s.track().value]; r >= 0 && r < rowCount(); ++r) {
         const ProfileRow& row = m_rows[static_cast<std::size_t>(r)];
         if (row.kind != ProfileRow::Kind::Slices || row.track != s.track())
             break;
@@ -265,7 +265,7 @@ void ProfileTimelineView::paintEvent(QPaintEvent*)
             painter.setFont(bold);
             painter.setPen(theme.foreground());
             const QString label = QString::fromStdString(row.label) +
-                                  (run->profile.tracks[row.track].device ? tr("  (device)") : QString());
+                                  (run->profile.track(row.track).device ? tr("  (device)") : QString());
             // A header row has no slices: its name may use the row's width, but no more (bold metrics).
             painter.drawText(QRect(6, top, right - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
                              QFontMetrics(bold).elidedText(label, Qt::ElideMiddle, right - 12));
@@ -441,17 +441,17 @@ void ProfileTimelineView::drawFlows(QPainter& painter)
     const profile::Profile& p = m_document->run()->profile;
     const Theme& theme = Theme::instance();
     for (const profile::Flow& f : p.flows) {
-        if (f.from != selected && f.to != selected)
+        if (f.from.value != selected && f.to.value != selected)
             continue;
-        const int r0 = rowOf(f.from), r1 = rowOf(f.to);
+        const int r0 = rowOf(f.from.value), r1 = rowOf(f.to.value);
         if (r0 < 0 || r1 < 0)
             continue;
         // An end off screen is drawn at the plot's edge on its own row, so the arrow shows where it comes
         // from.
         const double left = gutter(), right = width() - m_scroll->width();
-        const QPointF a(std::clamp(xOf(p.slices[f.from].start), left, right),
+        const QPointF a(std::clamp(xOf(p.slice(f.from).start), left, right),
                         rowTop(r0) - m_scroll->value() + rowHeight(r0) / 2.0);
-        const QPointF b(std::clamp(xOf(p.slices[f.to].start), left, right),
+        const QPointF b(std::clamp(xOf(p.slice(f.to).start), left, right),
                         rowTop(r1) - m_scroll->value() + rowHeight(r1) / 2.0);
         QPainterPath path(a);
         path.cubicTo(QPointF(a.x() + 40, a.y()), QPointF(b.x() - 40, b.y()), b);
