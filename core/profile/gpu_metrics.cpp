@@ -73,7 +73,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
         auto [it, added] = indexOf.try_emplace(process, out.size());
         if (added) {
             out.push_back({});
-            out.back().process = process;
+            out.back().process = TrackId(process);
             kernels.emplace_back();
             smEvents.emplace_back();
             occupancy.emplace_back(0.0, 0);
@@ -157,14 +157,14 @@ void addUtilizationCounters(Profile& p, std::stop_token stop)
     for (const DeviceUtilization& u : all) {
         bool has = false;
         for (const Track& t : p.tracks)
-            has = has || (t.kind == TrackKind::Counter && t.parent == TrackId(u.process) &&
-                          t.name == kUtilizationCounter);
+            has = has ||
+                  (t.kind == TrackKind::Counter && t.parent == u.process && t.name == kUtilizationCounter);
         if (has)
             continue;
         Track counter;
         counter.kind = TrackKind::Counter;
-        counter.parent = TrackId(u.process);
-        counter.pid = p.tracks[u.process].pid;
+        counter.parent = u.process;
+        counter.pid = p.track(u.process).pid;
         counter.device = true;
         counter.name = std::string(kUtilizationCounter);
         counter.sortIndex = -1; // above the streams

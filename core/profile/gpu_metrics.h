@@ -23,7 +23,7 @@ namespace xps::profile {
 
 struct DeviceUtilization
 {
-    std::uint32_t process = kNone; // the device's process track
+    TrackId process; // the device's process track
     Nanos stepsStart = 0, stepsEnd = 0;
     double utilization = 0;             // kernel-busy fraction of [stepsStart, stepsEnd)
     std::optional<double> smEfficiency; // fraction, when kernels carry "blocks per SM"

@@ -107,7 +107,7 @@ void Analyzer::devices(ProfileAnalysis& out)
             }
         }
         DeviceBreakdown d;
-        d.process = t;
+        d.process = TrackId(t);
         d.name = process.name;
         d.span = out.span;
         const Intervals c = merged(std::move(compute), &m_cancel), m = merged(std::move(comm), &m_cancel),
@@ -135,7 +135,7 @@ void Analyzer::streams(ProfileAnalysis& out)
 {
     for (const auto& [track, items] : m_deviceOnTrack) {
         StreamUse u;
-        u.track = track;
+        u.track = TrackId(track);
         u.name = trackLabel(p, TrackId(track));
         u.items = items.size();
         Nanos communication = 0, all = 0;
@@ -245,7 +245,7 @@ void Analyzer::ops(ProfileAnalysis& out)
             o.type = s.type;
             o.cls = p.classOf(s);
             o.device = track.device;
-            o.process = device ? process : kNone;
+            o.process = device ? TrackId(process) : TrackId();
             o.min = s.duration;
             rows.push_back(o);
         }
@@ -255,7 +255,7 @@ void Analyzer::ops(ProfileAnalysis& out)
         m_cancel();
         const Slice& s = p.slices[i];
         OpStats& o = rowOf(i);
-        if (o.process != kNone)
+        if (o.process.valid())
             o.deviceTime += s.duration;
         ++o.count;
         o.total += s.duration;
@@ -281,10 +281,10 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
 
 void Analyzer::findings(ProfileAnalysis& out)
 {
-    const auto longest = [&](std::uint32_t process, SliceClass cls) {
+    const auto longest = [&](TrackId process, SliceClass cls) {
         std::vector<std::uint32_t> v;
         for (const auto& [track, items] : m_deviceOnTrack)
-            if (p.tracks[track].parent == TrackId(process))
+            if (p.tracks[track].parent == process)
                 for (const std::uint32_t i : items)
                     if (m_cancel(); p.classOf(p.slices[i]) == cls)
                         v.push_back(i);
@@ -470,7 +470,7 @@ ProfileAnalysis Analyzer::run()
     }
     out.transfers = findTransfers(p, m_stop);
     for (const Transfer& t : out.transfers) {
-        const std::uint32_t process = p.track(p.slices[t.slice].track()).parent.value;
+        const TrackId process = p.track(p.slices[t.slice].track()).parent;
         for (DeviceBreakdown& d : out.devices)
             if (d.process == process) {
                 ++d.transfers;

@@ -23,7 +23,7 @@ namespace xps::profile {
 // `activeIdle()`), which is what TraceLens and HTA call a device's total and idle time.
 struct DeviceBreakdown
 {
-    std::uint32_t process = kNone; // track
+    TrackId process; // the device's process track
     std::string name;
     Nanos span = 0;                       // the profile's extent
     Nanos activeStart = 0, activeEnd = 0; // first device work's start, last one's end (0, 0: none)
@@ -50,7 +50,7 @@ struct DeviceBreakdown
 
 struct StreamUse
 {
-    std::uint32_t track = kNone;
+    TrackId track;
     std::string name; // "GPU 0 / stream 7"
     std::uint64_t items = 0;
     Nanos busy = 0;
@@ -78,7 +78,7 @@ struct OpStats
     std::uint32_t type = 0; // EventType
     SliceClass cls = SliceClass::Other;
     bool device = false;
-    std::uint32_t process = kNone; // device work: the device (process track) it ran on; else none
+    TrackId process; // device work: the device (process track) it ran on; else none
     std::uint64_t count = 0;
     Nanos total = 0, self = 0, min = 0, max = 0;
     // Device work: its own time on the device. CPU ops: the device work launched inside them.

@@ -62,7 +62,7 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             out << " (exposed " << formatMs(d.memcpyExposed()) << ", " << formatMs(d.memcpyExposedTraceLens())
                 << " under neither compute nor communication)";
         out << ", memset " << formatMs(d.memset) << "\n";
-        if (d.kernels.process != kNone) {
+        if (d.kernels.process.valid()) {
             char line[200];
             std::snprintf(line, sizeof line, "  GPU utilization %.1f%% within the steps",
                           100 * d.kernels.utilization);
@@ -126,7 +126,7 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
         const OpStats& o = a.ops[i];
         const std::string& name = p.string(p.types[o.type].name);
-        const std::string device = o.process != kNone ? p.tracks[o.process].name : std::string();
+        const std::string device = o.process.valid() ? p.track(o.process).name : std::string();
         std::snprintf(line, sizeof line, "  %-48s %-14s %-16s %8llu %13s %13s %13s %13s\n",
                       (name.size() > 48 ? name.substr(0, 45) + "..." : name).c_str(),
                       std::string(sliceClassName(o.cls)).c_str(),
@@ -180,7 +180,7 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
              {"memcpy_exposed_ns", d.memcpyExposed()},
              {"memcpy_exposed_tracelens_ns", d.memcpyExposedTraceLens()},
              {"memset_ns", d.memset},
-             {"gpu_utilization", d.kernels.process != kNone ? json(d.kernels.utilization) : json()},
+             {"gpu_utilization", d.kernels.process.valid() ? json(d.kernels.utilization) : json()},
              {"sm_efficiency", d.kernels.smEfficiency ? json(*d.kernels.smEfficiency) : json()},
              {"achieved_occupancy_pct", d.kernels.occupancyPct ? json(*d.kernels.occupancyPct) : json()},
              {"transfers", d.transfers},
@@ -211,7 +211,7 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
         const OpStats& o = a.ops[i];
         j["ops"].push_back({{"name", p.string(p.types[o.type].name)},
                             {"category", p.string(p.types[o.type].category)},
-                            {"device", o.process != kNone ? json(p.tracks[o.process].name) : json()},
+                            {"device", o.process.valid() ? json(p.track(o.process).name) : json()},
                             {"kind", std::string(sliceClassName(o.cls))},
                             {"count", o.count},
                             {"total_ns", o.total},

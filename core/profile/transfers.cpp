@@ -130,7 +130,7 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         const std::uint32_t process = (parent.valid() ? parent : s.track()).value;
         auto [it, added] = seriesOf.try_emplace(process, out.size());
         if (added)
-            out.push_back({process, std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
+            out.push_back({TrackId(process), std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
         std::vector<double>& bw = out[it->second].gbPerSecond;
         const double perNano = static_cast<double>(t.bytes) / static_cast<double>(t.end - t.start);
         const double a = static_cast<double>(std::max(t.start, from) - from);
@@ -144,8 +144,8 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         }
     }
     std::sort(out.begin(), out.end(), [&](const BandwidthSeries& x, const BandwidthSeries& y) {
-        return profile.tracks[x.process].sortIndex != profile.tracks[y.process].sortIndex
-                   ? profile.tracks[x.process].sortIndex < profile.tracks[y.process].sortIndex
+        return profile.track(x.process).sortIndex != profile.track(y.process).sortIndex
+                   ? profile.track(x.process).sortIndex < profile.track(y.process).sortIndex
                    : x.process < y.process;
     });
     return out;

@@ -36,7 +36,7 @@ std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice);
 // evenly over [start, end), in GB/s (bytes per nanosecond). Devices without transfers are left out.
 struct BandwidthSeries
 {
-    std::uint32_t process = kNone; // track
+    TrackId process;
     std::vector<double> gbPerSecond;
 };
 std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std::vector<Transfer>& transfers,

@@ -366,7 +366,7 @@ private slots:
         // over the step.
         auto bw = profile::transferBandwidth(*p, a.transfers, copy.start, copy.end(), 4);
         QCOMPARE(bw.size(), std::size_t(1));
-        QCOMPARE(p->tracks[bw[0].process].name, std::string("GPU 0"));
+        QCOMPARE(p->track(bw[0].process).name, std::string("GPU 0"));
         for (const double v : bw[0].gbPerSecond)
             QVERIFY(std::abs(v - 4194304.0 / 200000.0) < 1e-9);
         bw = profile::transferBandwidth(*p, a.transfers, p->startTime(), p->endTime(), 1);

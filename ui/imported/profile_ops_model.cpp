@@ -16,7 +16,7 @@ void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile:
     if (profile && analysis) {
         m_longNames.reserve(analysis->ops.size());
         for (const profile::OpStats& o : analysis->ops) {
-            m_hasDevices = m_hasDevices || o.process != profile::kNone;
+            m_hasDevices = m_hasDevices || o.process.valid();
             QString longName;
             // Only an XLA op's argument set has one; the others are not parsed (this runs on the GUI thread).
             const std::uint32_t set = o.longest != profile::kNone ? profile->slices[o.longest].args : 0;
@@ -69,8 +69,7 @@ QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
     case Name: return QString::fromStdString(m_profile->string(m_profile->types[o.type].name));
     case Kind: return QString::fromUtf8(profile::sliceClassName(o.cls).data());
     case Device:
-        return o.process != profile::kNone ? QString::fromStdString(m_profile->tracks[o.process].name)
-                                           : QString();
+        return o.process.valid() ? QString::fromStdString(m_profile->track(o.process).name) : QString();
     case Count: return static_cast<qulonglong>(o.count);
     case Total: return sort ? QVariant(static_cast<qlonglong>(o.total)) : QVariant(formatDuration(o.total));
     case Self: return sort ? QVariant(static_cast<qlonglong>(o.self)) : QVariant(formatDuration(o.self));

@@ -138,7 +138,7 @@ void ProfileSummaryPanel::refresh()
     for (const profile::DeviceBreakdown& d : a.devices) {
         // Only what the device did: a device without copies gets no "memcpy 0 ns".
         QStringList parts{tr("busy %1").arg(percentOf(d.busy, d.span))};
-        if (d.kernels.process != profile::kNone) {
+        if (d.kernels.process.valid()) {
             QString kernels = tr("kernels %1% of the steps").arg(100 * d.kernels.utilization, 0, 'f', 1);
             if (d.kernels.smEfficiency)
                 kernels += tr(", SM efficiency %1%").arg(100 * *d.kernels.smEfficiency, 0, 'f', 1);

@@ -102,7 +102,7 @@ void ProfileTransfersView::showBandwidth()
     double peak = 0;
     for (std::size_t k = 0; k < series.size(); ++k) {
         QCPGraph* g = m_bandwidth->addGraph();
-        g->setName(QString::fromStdString(run->profile.tracks[series[k].process].name));
+        g->setName(QString::fromStdString(run->profile.track(series[k].process).name));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(QPen(QColor::fromRgb(palette::seriesColour(k)), 1.5));
         QVector<double> x, y;
