@@ -297,7 +297,7 @@ private:
             m_cancel();
             const Edge& e = m_edges[via[n]];
             if (e.weight > 0)
-                path.segments.push_back({kindOf(e), time(e.from), time(e.to), e.slice});
+                path.segments.push_back({kindOf(e), time(e.from), time(e.to), SliceRow(e.slice)});
             n = e.from;
         }
         std::reverse(path.segments.begin(), path.segments.end());

@@ -44,7 +44,7 @@ struct PathSegment
 {
     PathSegmentKind kind = PathSegmentKind::Idle;
     Nanos start = 0, end = 0;
-    std::uint32_t slice = kNone; // the call, operator or kernel the time is attributed to
+    SliceRow slice; // the call, operator or kernel the time is attributed to
 };
 
 struct CriticalPath

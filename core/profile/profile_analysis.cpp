@@ -196,7 +196,7 @@ void Analyzer::launches(ProfileAnalysis& out)
     l.p50Delay = delays[delays.size() / 2].first;
     l.p95Delay = delays[std::min(delays.size() - 1, delays.size() * 95 / 100)].first;
     l.maxDelay = delays.back().first;
-    l.maxDelaySlice = delays.back().second;
+    l.maxDelaySlice = SliceRow(delays.back().second);
 }
 
 void Analyzer::ops(ProfileAnalysis& out)
@@ -261,9 +261,9 @@ void Analyzer::ops(ProfileAnalysis& out)
         o.total += s.duration;
         o.self += std::max<Nanos>(s.duration - childTime[i], 0);
         o.min = std::min(o.min, s.duration);
-        if (o.longest == kNone || s.duration > o.max) {
+        if (!o.longest.valid() || s.duration > o.max) {
             o.max = s.duration;
-            o.longest = i;
+            o.longest = SliceRow(i);
         }
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
@@ -282,20 +282,19 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
 void Analyzer::findings(ProfileAnalysis& out)
 {
     const auto longest = [&](TrackId process, SliceClass cls) {
-        std::vector<std::uint32_t> v;
+        std::vector<SliceRow> v;
         for (const auto& [track, items] : m_deviceOnTrack)
             if (p.tracks[track].parent == process)
                 for (const std::uint32_t i : items)
                     if (m_cancel(); p.classOf(p.slices[i]) == cls)
-                        v.push_back(i);
+                        v.push_back(SliceRow(i));
         // The three longest (the earliest of equals first): no need to order the other million.
         const std::size_t kept = std::min<std::size_t>(v.size(), 3);
-        std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kept), v.end(),
-                          [&](std::uint32_t a, std::uint32_t b) {
-                              return p.slices[a].duration != p.slices[b].duration
-                                         ? p.slices[a].duration > p.slices[b].duration
-                                         : a < b;
-                          });
+        std::partial_sort(
+            v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kept), v.end(), [&](SliceRow a, SliceRow b) {
+                return p.slice(a).duration != p.slice(b).duration ? p.slice(a).duration > p.slice(b).duration
+                                                                  : a < b;
+            });
         v.resize(kept);
         return v;
     };
@@ -307,9 +306,9 @@ void Analyzer::findings(ProfileAnalysis& out)
         }
         f.from = INT64_MAX;
         f.to = INT64_MIN;
-        for (const std::uint32_t i : f.slices) {
-            f.from = std::min(f.from, p.slices[i].start);
-            f.to = std::max(f.to, p.slices[i].end());
+        for (const SliceRow i : f.slices) {
+            f.from = std::min(f.from, p.slice(i).start);
+            f.to = std::max(f.to, p.slice(i).end());
         }
     };
     // Exposed copies and communication: one finding each, over every device that shows it. Devices run in
@@ -446,7 +445,7 @@ void Analyzer::findings(ProfileAnalysis& out)
                          0,
                          {}};
         for (std::size_t k = 0; k < std::min<std::size_t>(worst.size(), 3); ++k)
-            f.slices.push_back(worst[k].second);
+            f.slices.push_back(SliceRow(worst[k].second));
         rangeOf(f);
         out.findings.push_back(std::move(f));
     }
@@ -470,7 +469,7 @@ ProfileAnalysis Analyzer::run()
     }
     out.transfers = findTransfers(p, m_stop);
     for (const Transfer& t : out.transfers) {
-        const TrackId process = p.track(p.slices[t.slice].track()).parent;
+        const TrackId process = p.track(p.slice(t.slice).track()).parent;
         for (DeviceBreakdown& d : out.devices)
             if (d.process == process) {
                 ++d.transfers;

@@ -67,7 +67,7 @@ struct LaunchStats
     std::uint64_t launches = 0; // runtime call -> device work pairs found
     Nanos meanDelay = 0;        // call start -> work start
     Nanos p50Delay = 0, p95Delay = 0, maxDelay = 0;
-    std::uint32_t maxDelaySlice = kNone;
+    SliceRow maxDelaySlice;
     std::uint64_t shortKernels = 0; // device work shorter than the call that launched it
 };
 
@@ -83,7 +83,7 @@ struct OpStats
     Nanos total = 0, self = 0, min = 0, max = 0;
     // Device work: its own time on the device. CPU ops: the device work launched inside them.
     Nanos deviceTime = 0;
-    std::uint32_t longest = kNone; // slice
+    SliceRow longest;
 };
 
 struct ProfileFinding
@@ -93,7 +93,7 @@ struct ProfileFinding
     std::string detail;                // the numbers, in words
     Nanos estimatedSavings = 0;        // an upper bound from the evidence, not a measurement
     Nanos from = 0, to = 0;            // where to look
-    std::vector<std::uint32_t> slices; // evidence (at most a few)
+    std::vector<SliceRow> slices;      // evidence (at most a few)
 };
 
 struct ProfileAnalysis

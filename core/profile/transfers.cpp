@@ -73,9 +73,9 @@ private:
 
 } // namespace
 
-std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice)
+std::uint64_t transferBytes(const Profile& profile, SliceRow slice)
 {
-    return ByteReader(profile)(slice);
+    return ByteReader(profile)(slice.value);
 }
 
 std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop)
@@ -109,7 +109,7 @@ std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop
         if (c == SliceClass::Communication && bytes == 0)
             continue; // a collective kernel that does not say what it moved: not a transfer to draw
         const auto paired = pairedEnd.find(i);
-        out.push_back({i, bytes, s.start, paired != pairedEnd.end() ? paired->second : s.end()});
+        out.push_back({SliceRow(i), bytes, s.start, paired != pairedEnd.end() ? paired->second : s.end()});
     }
     return out;
 }
@@ -123,7 +123,7 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
     const double width = static_cast<double>(to - from) / bins;
     std::unordered_map<std::uint32_t, std::size_t> seriesOf;
     for (const Transfer& t : transfers) {
-        const Slice& s = profile.slices[t.slice];
+        const Slice& s = profile.slice(t.slice);
         if (t.bytes == 0 || t.end <= t.start || t.end <= from || t.start >= to)
             continue;
         const TrackId parent = profile.track(s.track()).parent;

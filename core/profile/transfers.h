@@ -15,7 +15,7 @@ namespace xps::profile {
 
 struct Transfer
 {
-    std::uint32_t slice = kNone;
+    SliceRow slice;
     std::uint64_t bytes = 0; // 0: the profile does not say
     // When it moved: the slice's own span, or for an asynchronous op (a start joined to its done by a
     // kAsyncPairFlow) from the start's beginning to the done's end.
@@ -30,7 +30,7 @@ std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop
 
 // The bytes a slice says it moved: a per-slice argument or a member of its argument set named "bytes",
 // "bytes_accessed", "comm_size" or "tensor_size"; 0 if none.
-std::uint64_t transferBytes(const Profile& profile, std::uint32_t slice);
+std::uint64_t transferBytes(const Profile& profile, SliceRow slice);
 
 // Achieved bandwidth per device process in `bins` equal parts of [from, to): each transfer's bytes spread
 // evenly over [start, end), in GB/s (bytes per nanosecond). Devices without transfers are left out.

@@ -140,17 +140,17 @@ private slots:
         const std::vector<profile::Transfer> transfers = profile::findTransfers(p);
         std::vector<profile::Transfer> onCore0;
         for (const profile::Transfer& t : transfers)
-            if (p.track(p.slices[t.slice].track()).parent == core0)
+            if (p.track(p.slice(t.slice).track()).parent == core0)
                 onCore0.push_back(t);
         // Two copies, not four: each counted on its start, spanning to the end of its done.
         QCOMPARE(onCore0.size(), std::size_t(2));
         const profile::Transfer& flowPaired =
-            p.nameOf(p.slices[onCore0[0].slice]) == "copy-start.3" ? onCore0[0] : onCore0[1];
+            p.nameOf(p.slice(onCore0[0].slice)) == "copy-start.3" ? onCore0[0] : onCore0[1];
         const profile::Transfer& namePaired = &flowPaired == &onCore0[0] ? onCore0[1] : onCore0[0];
-        QCOMPARE(p.nameOf(p.slices[flowPaired.slice]), std::string("copy-start.3"));
+        QCOMPARE(p.nameOf(p.slice(flowPaired.slice)), std::string("copy-start.3"));
         QCOMPARE(flowPaired.bytes, std::uint64_t(4 << 20));
         QCOMPARE(flowPaired.end - flowPaired.start, us(62)); // 20 us -> 82 us
-        QCOMPARE(p.nameOf(p.slices[namePaired.slice]), std::string("copy-start.4"));
+        QCOMPARE(p.nameOf(p.slice(namePaired.slice)), std::string("copy-start.4"));
         QCOMPARE(namePaired.end - namePaired.start, us(31)); // 30 us -> 61 us
 
         const profile::ProfileAnalysis a = profile::analyzeProfile(p);

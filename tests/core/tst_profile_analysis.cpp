@@ -117,7 +117,7 @@ std::vector<std::string> namesOn(const profile::Profile& p, const profile::Criti
 {
     std::vector<std::string> out;
     for (const profile::PathSegment& s : path.segments)
-        out.push_back(std::string(profile::pathSegmentName(s.kind)) + " " + p.nameOf(p.slices[s.slice]));
+        out.push_back(std::string(profile::pathSegmentName(s.kind)) + " " + p.nameOf(p.slice(s.slice)));
     return out;
 }
 
@@ -264,7 +264,7 @@ private slots:
         QCOMPARE(a.launch.meanDelay, Nanos(595000 / 6));
         QCOMPARE(a.launch.p50Delay, us(160));
         QCOMPARE(a.launch.maxDelay, us(205));
-        QCOMPARE(p->nameOf(p->slices[a.launch.maxDelaySlice]),
+        QCOMPARE(p->nameOf(p->slice(a.launch.maxDelaySlice)),
                  std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
         // Critical path, HTA's model (heaviest path; top-level gaps on the thread, a blocking call's wait and
         // dependencies weigh 0; ProfilerStep#1 is an annotation, not an operator). Host operators in order:
@@ -288,8 +288,8 @@ private slots:
             return sg.kind == profile::PathSegmentKind::LaunchDelay;
         });
         QVERIFY(delay != path.segments.end() && delay != path.segments.begin());
-        QCOMPARE(p->nameOf(p->slices[delay->slice]), std::string("cudaLaunchKernel"));
-        QCOMPARE(p->nameOf(p->slices[std::prev(delay)->slice]), std::string("aten::mm"));
+        QCOMPARE(p->nameOf(p->slice(delay->slice)), std::string("cudaLaunchKernel"));
+        QCOMPARE(p->nameOf(p->slice(std::prev(delay)->slice)), std::string("aten::mm"));
         // Operations: aten::mm twice (50 + 25 us, minus its two 10 us launches), launching both sgemms.
         const auto op = [&](const std::string& name) {
             for (const profile::OpStats& o : a.ops)
@@ -356,7 +356,7 @@ private slots:
         QVERIFY(p.ok());
         const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
         QCOMPARE(a.transfers.size(), std::size_t(1));
-        const profile::Slice& copy = p->slices[a.transfers[0].slice];
+        const profile::Slice& copy = p->slice(a.transfers[0].slice);
         QCOMPARE(p->nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
         QCOMPARE(a.transfers[0].bytes, std::uint64_t(4194304));
         QCOMPARE(profile::transferBytes(*p, a.transfers[0].slice), std::uint64_t(4194304));

@@ -178,8 +178,8 @@ void ProfileGraphSource::load()
         return;
     auto critical = std::make_shared<std::vector<bool>>(run->profile.slices.size(), false);
     for (const profile::PathSegment& s : run->analysis.criticalPath.segments)
-        if (s.slice < critical->size())
-            (*critical)[s.slice] = true;
+        if (s.slice.value < critical->size())
+            (*critical)[s.slice.value] = true;
     m_critical = std::move(critical);
     emit ready();
 }
@@ -207,15 +207,15 @@ std::optional<GraphNodeKey> ProfileGraphSource::criticalPathCentre() const
     // launch), else its first slice.
     const profile::PathSegment* best = nullptr;
     for (const profile::PathSegment& s : run->analysis.criticalPath.segments)
-        if (s.slice != profile::kNone && s.kind != profile::PathSegmentKind::Kernel &&
+        if (s.slice.valid() && s.kind != profile::PathSegmentKind::Kernel &&
             (!best || s.end - s.start > best->end - best->start))
             best = &s;
     for (const profile::PathSegment& s : run->analysis.criticalPath.segments)
-        if (!best && s.slice != profile::kNone)
+        if (!best && s.slice.valid())
             best = &s;
     if (!best)
         return std::nullopt;
-    return keyOf(best->slice);
+    return keyOf(best->slice.value);
 }
 
 GraphSource::Build ProfileGraphSource::prepare(GraphNodeKey centre, int depth, std::size_t maxNodes) const

@@ -19,7 +19,7 @@ void ProfileOpsModel::setProfile(const profile::Profile* profile, const profile:
             m_hasDevices = m_hasDevices || o.process.valid();
             QString longName;
             // Only an XLA op's argument set has one; the others are not parsed (this runs on the GUI thread).
-            const std::uint32_t set = o.longest != profile::kNone ? profile->slices[o.longest].args : 0;
+            const std::uint32_t set = o.longest.valid() ? profile->slice(o.longest).args : 0;
             if (set != 0 && profile->args(set).find("\"long_name\"") != std::string::npos) {
                 const auto args = nlohmann::json::parse(profile->args(set), nullptr, false);
                 if (args.is_object())
@@ -49,7 +49,7 @@ QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
     const profile::OpStats& o = m_analysis->ops[static_cast<std::size_t>(index.row())];
     const profile::Nanos mean = o.count ? o.total / static_cast<profile::Nanos>(o.count) : 0;
     if (role == LongestSliceRole)
-        return static_cast<qulonglong>(o.longest);
+        return static_cast<qulonglong>(o.longest.value);
     if (role == Qt::TextAlignmentRole)
         return index.column() >= Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);

@@ -103,7 +103,7 @@ ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* par
         const profile::Nanos margin = std::max<profile::Nanos>((f.to - f.from) / 10, 1000);
         m_document->setVisibleRange(f.from - margin, f.to + margin);
         if (!f.slices.empty())
-            m_document->selectSlice(f.slices.front(), QStringLiteral("findings"));
+            m_document->selectSlice(f.slices.front().value, QStringLiteral("findings"));
     });
 }
 

@@ -130,8 +130,8 @@ void ProfileTimelineView::rebuild()
     m_critical.assign(run ? run->profile.slices.size() : 0, false);
     if (run)
         for (const profile::PathSegment& seg : run->analysis.criticalPath.segments)
-            if (seg.slice != profile::kNone)
-                m_critical[seg.slice] = true;
+            if (seg.slice.valid())
+                m_critical[seg.slice.value] = true;
     fitGutter();
     m_scroll->setValue(0);
     updateScrollRange();

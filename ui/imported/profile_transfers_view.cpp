@@ -22,9 +22,10 @@ constexpr int kBandwidthBins = 400;
 const profile::Transfer* findTransfer(const ProfileRun& run, std::uint32_t slice)
 {
     const auto& t = run.analysis.transfers; // by slice
-    const auto it = std::lower_bound(t.begin(), t.end(), slice,
-                                     [](const profile::Transfer& x, std::uint32_t s) { return x.slice < s; });
-    return it != t.end() && it->slice == slice ? &*it : nullptr;
+    const auto it =
+        std::lower_bound(t.begin(), t.end(), profile::SliceRow(slice),
+                         [](const profile::Transfer& x, profile::SliceRow s) { return x.slice < s; });
+    return it != t.end() && it->slice == profile::SliceRow(slice) ? &*it : nullptr;
 }
 
 QString rate(std::uint64_t bytes, profile::Nanos duration)
@@ -58,7 +59,7 @@ ProfileTransfersView::ProfileTransfersView(ProfileDocument* document, QWidget* p
         if (m_flagsFor.lock().get() != &run) {
             m_isTransfer.assign(run.profile.slices.size(), false);
             for (const profile::Transfer& t : run.analysis.transfers)
-                m_isTransfer[t.slice] = true;
+                m_isTransfer[t.slice.value] = true;
             m_flagsFor = m_document->runHandle();
         }
         return slice < m_isTransfer.size() && m_isTransfer[slice];
@@ -148,7 +149,7 @@ void ProfileTransfersView::showSelection()
                                        bytesText(bytes)));
         return;
     }
-    const profile::Slice& s = run->profile.slices[t->slice];
+    const profile::Slice& s = run->profile.slice(t->slice);
     const profile::Nanos span = t->end - t->start;
     m_info->setText(
         tr("<b>%1</b> on %2: %3 in %4%5 = <b>%6</b>")
