@@ -234,7 +234,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
             });
     connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
         const Selection& s = m_selection->selection();
-        if (s.slice.valid() && m_profile->selectedSlice() != profile::kNone) {
+        if (s.slice.valid() && m_profile->selectedSlice().valid()) {
             const ProfileRun* run = m_profile->run();
             // A kernel's mangled name can run to hundreds of characters: the label must not widen the window.
             const QString name = m_stageLabel->fontMetrics().elidedText(

@@ -56,9 +56,9 @@ void MainWindow::showBookmark(int index)
         if (!showsImportedProfile())
             return;
         const profile::Profile& shown = m_profile->run()->profile;
-        const auto slice = b.selectedSlice ? session::locateSlice(shown, *b.selectedSlice) : std::nullopt;
-        m_profile->selectSlice(slice.value_or(profile::kNone),
-                               tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
+        const profile::SliceRow slice =
+            b.selectedSlice ? session::locateSlice(shown, *b.selectedSlice) : profile::SliceRow();
+        m_profile->selectSlice(slice, tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
         m_profile->setVisibleRange(static_cast<profile::Nanos>(b.fromCycle),
                                    static_cast<profile::Nanos>(b.toCycle));
         statusBar()->showMessage(message, 5000);

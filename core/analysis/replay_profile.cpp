@@ -465,12 +465,12 @@ profile::Profile replayAsProfile(const ReplayView& replay, const std::string& so
     return ReplayWriter(replay, source, std::move(stop)).write();
 }
 
-ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)
+ReplayRef replayRefOf(const profile::Profile& profile, profile::SliceRow slice)
 {
     ReplayRef ref;
-    if (slice >= profile.slices.size() || profile.format != profile::kReplayFormat)
+    if (!slice.valid() || slice.value >= profile.slices.size() || profile.format != profile::kReplayFormat)
         return ref;
-    const profile::Slice& s = profile.slices[slice];
+    const profile::Slice& s = profile.slice(slice);
     ref.chip = static_cast<int>(profile.track(s.track()).pid);
     if (profile.categoryOf(s) == "dma" && s.link > 0)
         ref.dma = s.link - 1;
@@ -478,16 +478,16 @@ ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice)
     const auto& args = profile.sliceArgs; // sorted by slice
     for (auto it =
              std::lower_bound(args.begin(), args.end(), slice,
-                              [](const profile::SliceArg&a, std::uint32_t x) { return a.slice.value < x; });
-         it != args.end() && it->slice.value == slice; ++it)
+                              [](const profile::SliceArg&a, profile::SliceRow x) { return a.slice < x; });
+         it != args.end() && it->slice == slice; ++it)
         if ((it->key == pcKey || it->key == firstPcKey) && it->value >= 0)
             ref.pc = static_cast<std::uint32_t>(it->value);
     return ref;
 }
 
-std::vector<std::uint32_t> dmaSlicesOf(const profile::Profile& profile)
+std::vector<profile::SliceRow> dmaSlicesOf(const profile::Profile& profile)
 {
-    std::vector<std::uint32_t> slices;
+    std::vector<profile::SliceRow> slices;
     const std::uint32_t dmaCategory = profile.findString("dma");
     if (profile.format != profile::kReplayFormat || dmaCategory == profile::kNone)
         return slices;
@@ -497,8 +497,8 @@ std::vector<std::uint32_t> dmaSlicesOf(const profile::Profile& profile)
             continue;
         const std::uint32_t dma = s.link - 1;
         if (dma >= slices.size())
-            slices.resize(std::size_t{dma} + 1, profile::kNone);
-        slices[dma] = i;
+            slices.resize(std::size_t{dma} + 1);
+        slices[dma] = profile::SliceRow(i);
     }
     return slices;
 }

@@ -40,11 +40,11 @@ struct ReplayRef
     std::optional<std::uint32_t> dma;
     std::optional<std::uint32_t> pc;
 };
-ReplayRef replayRefOf(const profile::Profile& profile, std::uint32_t slice);
+ReplayRef replayRefOf(const profile::Profile& profile, profile::SliceRow slice);
 // The other way: the slice of each DMA (by id; profile::kNone for an id it has no slice of), so that a DMA
 // selected in the replay's views is selected in the profile views too. Empty for a profile not made by
 // replayAsProfile. One pass over the slices.
-std::vector<std::uint32_t> dmaSlicesOf(const profile::Profile& profile);
+std::vector<profile::SliceRow> dmaSlicesOf(const profile::Profile& profile);
 
 // The thread ids of a chip's rows in that profile, in the order a kernel author reads a chip, and of the two
 // rows its Chrome export adds (export/chrome_replay_rows.h): what only a replay has, bundles and stalls,

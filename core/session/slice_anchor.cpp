@@ -7,11 +7,11 @@
 
 namespace xps::session {
 
-std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, std::uint32_t index)
+std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, profile::SliceRow row)
 {
-    if (index >= profile.slices.size())
+    if (!row.valid() || row.value >= profile.slices.size())
         return std::nullopt;
-    const profile::Slice& s = profile.slices[index];
+    const profile::Slice& s = profile.slice(row);
     const profile::Track& track = profile.track(s.track());
     return SliceAnchor{
         static_cast<int>(track.kind), track.pid, track.tid, track.name, profile.nameOf(s), s.start};
@@ -19,10 +19,10 @@ std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, std::u
 
 namespace {
 
-// The slice of `anchor`'s name starting at its time on `track`, or kNone: the track's slices are sorted by
+// The slice of `anchor`'s name starting at its time on `track`, or none: the track's slices are sorted by
 // start (Profile::finish), so this is one binary search and a scan over the slices starting together.
-std::uint32_t findOnTrack(const profile::Profile& profile, const profile::Track& track,
-                          const SliceAnchor& anchor)
+profile::SliceRow findOnTrack(const profile::Profile& profile, const profile::Track& track,
+                              const SliceAnchor& anchor)
 {
     const auto first = profile.slices.begin() + track.firstSlice;
     const auto last = first + track.sliceCount;
@@ -30,29 +30,27 @@ std::uint32_t findOnTrack(const profile::Profile& profile, const profile::Track&
                                [](const profile::Slice& s, profile::Nanos t) { return s.start < t; });
     for (; it != last && it->start == anchor.start; ++it)
         if (profile.nameOf(*it) == anchor.name)
-            return static_cast<std::uint32_t>(it - profile.slices.begin());
-    return profile::kNone;
+            return profile::SliceRow(static_cast<std::uint32_t>(it - profile.slices.begin()));
+    return {};
 }
 
 } // namespace
 
-std::optional<std::uint32_t> locateSlice(const profile::Profile& profile, const SliceAnchor& anchor)
+profile::SliceRow locateSlice(const profile::Profile& profile, const SliceAnchor& anchor)
 {
-    std::uint32_t fallback = profile::kNone;
+    profile::SliceRow fallback;
     for (const profile::Track& track : profile.tracks) {
         if (static_cast<int>(track.kind) != anchor.trackKind || track.pid != anchor.pid ||
             track.tid != anchor.tid)
             continue;
-        const std::uint32_t found = findOnTrack(profile, track, anchor);
-        if (found == profile::kNone)
+        const profile::SliceRow found = findOnTrack(profile, track, anchor);
+        if (!found.valid())
             continue;
         if (track.name == anchor.track)
             return found;
-        if (fallback == profile::kNone)
+        if (!fallback.valid())
             fallback = found;
     }
-    if (fallback == profile::kNone)
-        return std::nullopt;
     return fallback;
 }
 
@@ -62,12 +60,12 @@ std::size_t relocate(std::vector<Annotation>& annotations, const profile::Profil
     for (Annotation& a : annotations) {
         if (!a.slice)
             continue;
-        const std::optional<std::uint32_t> found = locateSlice(profile, *a.slice);
-        if (!found) {
+        const profile::SliceRow found = locateSlice(profile, *a.slice);
+        if (!found.valid()) {
             ++missing;
             continue;
         }
-        const profile::Slice& s = profile.slices[*found];
+        const profile::Slice& s = profile.slice(found);
         a.fromCycle = static_cast<std::uint64_t>(s.start);
         a.toCycle = static_cast<std::uint64_t>(s.end());
     }

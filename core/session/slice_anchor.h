@@ -4,14 +4,12 @@
 // (kind, pid, tid as the file gives them, and the track's name) and its own name and start time. The same
 // file re-imported finds the same slice; a profile the slice is not in leaves the note on its time range.
 
+#include "profile/profile.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace xps::profile {
-class Profile;
-}
 
 namespace xps::session {
 
@@ -28,11 +26,11 @@ struct SliceAnchor
     bool operator==(const SliceAnchor&) const = default;
 };
 
-// The anchor of slice `index` of `profile` (finished), or nullopt if there is no such slice.
-std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, std::uint32_t index);
-// The slice `anchor` names in `profile`, or nullopt. Among tracks of the same kind, pid and tid, one of the
-// same name is preferred; among slices starting at the same time, the first of the anchor's name.
-std::optional<std::uint32_t> locateSlice(const profile::Profile& profile, const SliceAnchor& anchor);
+// The anchor of slice `row` of `profile` (finished), or nullopt if there is no such slice.
+std::optional<SliceAnchor> sliceAnchorOf(const profile::Profile& profile, profile::SliceRow row);
+// The slice `anchor` names in `profile`, or none (not valid()). Among tracks of the same kind, pid and tid,
+// one of the same name is preferred; among slices starting at the same time, the first of the anchor's name.
+profile::SliceRow locateSlice(const profile::Profile& profile, const SliceAnchor& anchor);
 // Moves every slice-pinned note onto its slice's time range in `profile`; returns how many were not found
 // (they keep the times they had).
 std::size_t relocate(std::vector<Annotation>& annotations, const profile::Profile& profile);

@@ -60,7 +60,7 @@ session::Session profileSession(const profile::Profile& profile, const std::stri
         a.text = "note on " + profile.nameOf(profile.slices[slice]);
         a.fromCycle = static_cast<std::uint64_t>(profile.slices[slice].start);
         a.toCycle = static_cast<std::uint64_t>(profile.slices[slice].end());
-        a.slice = session::sliceAnchorOf(profile, slice);
+        a.slice = session::sliceAnchorOf(profile, profile::SliceRow(slice));
         s.annotations.push_back(std::move(a));
     }
     session::Annotation range; // a plain time range, negative-free but not on any slice
@@ -73,7 +73,8 @@ session::Session profileSession(const profile::Profile& profile, const std::stri
     b.name = "first half";
     b.fromCycle = range.fromCycle;
     b.toCycle = range.toCycle;
-    b.selectedSlice = session::sliceAnchorOf(profile, static_cast<std::uint32_t>(profile.slices.size() / 2));
+    b.selectedSlice = session::sliceAnchorOf(
+        profile, profile::SliceRow(static_cast<std::uint32_t>(profile.slices.size() / 2)));
     s.bookmarks.push_back(b);
     return s;
 }
@@ -155,21 +156,22 @@ private slots:
         const profile::Profile second = imported(file.toStdString());
         std::size_t checked = 0;
         for (std::uint32_t i = 0; i < first.slices.size(); ++i) {
-            const auto anchor = session::sliceAnchorOf(first, i);
+            const auto anchor = session::sliceAnchorOf(first, profile::SliceRow(i));
             QVERIFY(anchor);
             const auto found = session::locateSlice(second, *anchor);
-            QVERIFY2(found, anchor->name.c_str());
+            QVERIFY2(found.valid(), anchor->name.c_str());
             // Two slices of one name starting together on one track are the same to a person; the first
             // is the one found.
             const profile::Slice& a = first.slices[i];
-            const profile::Slice& b = second.slices[*found];
+            const profile::Slice& b = second.slice(found);
             QCOMPARE(b.start, a.start);
             QCOMPARE(second.nameOf(b), first.nameOf(a));
             QCOMPARE(second.track(b.track()).name, first.track(a.track()).name);
             ++checked;
         }
         QCOMPARE(checked, first.slices.size());
-        QVERIFY(!session::sliceAnchorOf(first, static_cast<std::uint32_t>(first.slices.size())));
+        QVERIFY(!session::sliceAnchorOf(first,
+                                        profile::SliceRow(static_cast<std::uint32_t>(first.slices.size()))));
     }
 
     void relocateMovesNotesOntoTheirSlices()
@@ -184,9 +186,9 @@ private slots:
         QCOMPARE(s.annotations[0].fromCycle, std::uint64_t{0}); // not found: keeps its times
         for (std::size_t i = 1; i + 1 < s.annotations.size(); ++i) {
             const auto slice = session::locateSlice(profile, *s.annotations[i].slice);
-            QVERIFY(slice);
-            QCOMPARE(s.annotations[i].fromCycle, static_cast<std::uint64_t>(profile.slices[*slice].start));
-            QCOMPARE(s.annotations[i].toCycle, static_cast<std::uint64_t>(profile.slices[*slice].end()));
+            QVERIFY(slice.valid());
+            QCOMPARE(s.annotations[i].fromCycle, static_cast<std::uint64_t>(profile.slice(slice).start));
+            QCOMPARE(s.annotations[i].toCycle, static_cast<std::uint64_t>(profile.slice(slice).end()));
         }
     }
 

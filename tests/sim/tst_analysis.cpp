@@ -202,12 +202,12 @@ private slots:
             }
         QVERIFY(waitsEndedByDma > 0 && waitsEndedByDma <= waits.size());
         // A DMA slice stands for its DMA and the pc that issued it; a region for neither.
-        const analysis::ReplayRef dmaRef = analysis::replayRefOf(p, loads[0]);
+        const analysis::ReplayRef dmaRef = analysis::replayRefOf(p, profile::SliceRow(loads[0]));
         QCOMPARE(dmaRef.chip, 0);
         QVERIFY(dmaRef.dma.has_value() && dmaRef.pc.has_value());
         QCOMPARE(*dmaRef.pc, dmas.at(*dmaRef.dma).pc);
         QCOMPARE(analysis::cycleToNanos(dmas.at(*dmaRef.dma).end, mhz), p.slices[loads[0]].end());
-        const analysis::ReplayRef regionRef = analysis::replayRefOf(p, named("matmul")[0]);
+        const analysis::ReplayRef regionRef = analysis::replayRefOf(p, profile::SliceRow(named("matmul")[0]));
         QVERIFY(!regionRef.dma && !regionRef.pc);
         // Regions, nested as the program nests them.
         QCOMPARE(named("matmul").size(), std::size_t(1));

@@ -53,12 +53,12 @@ bool openAndWait(ui::MainWindow& w, const QString& path)
     return false;
 }
 
-std::uint32_t sliceNamed(const profile::Profile& p, std::string_view name)
+profile::SliceRow sliceNamed(const profile::Profile& p, std::string_view name)
 {
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
         if (p.nameOf(p.slices[i]) == name)
-            return i;
-    return profile::kNone;
+            return profile::SliceRow(i);
+    return {};
 }
 
 // A right-click as the window system delivers it: a context-menu event at `pos`.
@@ -105,7 +105,7 @@ private slots:
         QTemporaryDir dir;
         const QString profilePath = copyOfKinetoStep(dir);
         const QString sessionPath = dir.filePath(QStringLiteral("review.xps"));
-        std::uint32_t sgemm = profile::kNone;
+        profile::SliceRow sgemm;
         {
             ui::MainWindow w(false);
             w.resize(1366, 768);
@@ -118,7 +118,7 @@ private slots:
             ui::ProfileTimelineView* timeline = explorer->timeline();
             const profile::Profile& p = w.profileDocument()->run()->profile;
             sgemm = sliceNamed(p, "sgemm_128x64");
-            QVERIFY(sgemm != profile::kNone);
+            QVERIFY(sgemm.valid());
             QTRY_VERIFY(!timeline->pointAt(sgemm).isNull());
             QVERIFY(!hasAmberLabel(timeline));
 
@@ -135,7 +135,7 @@ private slots:
             QVERIFY(pinned.slice);
             QCOMPARE(pinned.slice->name, std::string("sgemm_128x64"));
             QCOMPARE(pinned.slice->track, std::string("stream 7"));
-            QCOMPARE(static_cast<profile::Nanos>(pinned.fromCycle), p.slices[sgemm].start);
+            QCOMPARE(static_cast<profile::Nanos>(pinned.fromCycle), p.slice(sgemm).start);
             QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
             // The Notes tab is shown and lists it; the timeline draws it.
             ui::ProfileNotesView* panel = explorer->notes();
@@ -217,13 +217,13 @@ private slots:
         explorer->showNotes();
         QTableView* table = explorer->notes()->table();
         QTRY_VERIFY(table->isVisible());
-        QCOMPARE(w.profileDocument()->selectedSlice(), profile::kNone);
+        QCOMPARE(w.profileDocument()->selectedSlice(), profile::SliceRow());
         const QRect cell = table->visualRect(table->model()->index(1, ui::NotesModel::When));
         // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
         QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
         QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
-        const profile::Slice& kernel = w.profileDocument()->run()->profile.slices[sgemm];
+        const profile::Slice& kernel = w.profileDocument()->run()->profile.slice(sgemm);
         const auto shown = w.profileDocument()->visibleRange();
         QVERIFY(shown.first <= kernel.start && kernel.end() <= shown.second);
         QTRY_VERIFY(hasAmberLabel(explorer->timeline()));
@@ -236,7 +236,7 @@ private slots:
         QCOMPARE(marks->item(0, 2)->text(), QStringLiteral("the gemm"));
 
         // PageDown shows the bookmark: its range and its kernel.
-        w.profileDocument()->selectSlice(profile::kNone, QStringLiteral("test"));
+        w.profileDocument()->selectSlice(profile::SliceRow(), QStringLiteral("test"));
         QTest::keyClick(&w, Qt::Key_PageDown);
         QCOMPARE(w.profileDocument()->selectedSlice(), sgemm);
         QCOMPARE(w.profileDocument()->visibleRange().first,

@@ -115,14 +115,14 @@ private slots:
         QVERIFY(distinctColours(timeline) > 8);
 
         // A click on the first sgemm selects it; the details name it and its launch.
-        std::uint32_t sgemm = profile::kNone, launch = profile::kNone;
-        for (std::uint32_t i = 0; i < run->profile.slices.size() && sgemm == profile::kNone; ++i)
+        profile::SliceRow sgemm, launch;
+        for (std::uint32_t i = 0; i < run->profile.slices.size() && !sgemm.valid(); ++i)
             if (run->profile.nameOf(run->profile.slices[i]) == "sgemm_128x64")
-                sgemm = i;
+                sgemm = profile::SliceRow(i);
         for (const profile::Flow& f : run->profile.flows)
-            if (f.to == profile::SliceRow(sgemm))
-                launch = f.from.value;
-        QVERIFY(sgemm != profile::kNone && launch != profile::kNone);
+            if (f.to == sgemm)
+                launch = f.from;
+        QVERIFY(sgemm.valid() && launch.valid());
         const QPoint at = timeline->pointAt(sgemm);
         QVERIFY(!at.isNull());
         QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, at);
@@ -137,7 +137,8 @@ private slots:
                  qPrintable(details));
         QVERIFY(details.contains(QStringLiteral("from cudaLaunchKernel")));
         // Following the flow link selects the launch on the host thread.
-        emit explorer->details()->browser()->anchorClicked(QUrl(QStringLiteral("slice:%1").arg(launch)));
+        emit explorer->details()->browser()->anchorClicked(
+            QUrl(QStringLiteral("slice:%1").arg(launch.value)));
         QCOMPARE(w.profileDocument()->selectedSlice(), launch);
 
         // Wheel zoom at the pointer narrows the range around it; the slice under the pointer stays put.
@@ -157,7 +158,7 @@ private slots:
         QCOMPARE(findings->topLevelItemCount(), 3);
         QTest::mouseClick(findings->viewport(), Qt::LeftButton, Qt::NoModifier,
                           findings->visualItemRect(findings->topLevelItem(0)).center());
-        const profile::Slice& copy = run->profile.slices[w.profileDocument()->selectedSlice()];
+        const profile::Slice& copy = run->profile.slice(w.profileDocument()->selectedSlice());
         QCOMPARE(run->profile.nameOf(copy), std::string("Memcpy HtoD (Pageable -> Device)"));
         const auto range = w.profileDocument()->visibleRange();
         QVERIFY(range.first <= copy.start && copy.end() <= range.second);
@@ -178,7 +179,7 @@ private slots:
                           table->visualRect(first).center());
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
                            table->visualRect(first).center());
-        QCOMPARE(run->profile.nameOf(run->profile.slices[w.profileDocument()->selectedSlice()]),
+        QCOMPARE(run->profile.nameOf(run->profile.slice(w.profileDocument()->selectedSlice())),
                  std::string("aten::mm"));
 
         // Transfers: a click on the tab shows the copy alone in its stream's lane, with its bandwidth under
@@ -197,7 +198,7 @@ private slots:
         // (The whole step in view: the double-click above zoomed to aten::mm, before the copy.)
         w.profileDocument()->setVisibleRange(run->profile.startTime(), run->profile.endTime());
         QCOMPARE(explorer->transfers()->bandwidth()->graphCount(), 1);
-        const std::uint32_t copyIndex = static_cast<std::uint32_t>(&copy - run->profile.slices.data());
+        const profile::SliceRow copyIndex(static_cast<std::uint32_t>(&copy - run->profile.slices.data()));
         QTRY_VERIFY(!lanes->pointAt(copyIndex).isNull());
         QTest::mouseClick(lanes, Qt::LeftButton, Qt::NoModifier, lanes->pointAt(copyIndex));
         QCOMPARE(w.profileDocument()->selectedSlice(), copyIndex);
@@ -265,11 +266,11 @@ private slots:
 
         // A click on a DMA in the timeline: its details say what it moved.
         const auto* run = w.profileDocument()->run();
-        std::uint32_t dma = profile::kNone;
-        for (std::uint32_t i = 0; i < run->profile.slices.size() && dma == profile::kNone; ++i)
+        profile::SliceRow dma;
+        for (std::uint32_t i = 0; i < run->profile.slices.size() && !dma.valid(); ++i)
             if (run->profile.nameOf(run->profile.slices[i]) == "DMA HBM->VMEM")
-                dma = i;
-        QVERIFY(dma != profile::kNone);
+                dma = profile::SliceRow(i);
+        QVERIFY(dma.valid());
         w.profileDocument()->reveal(dma, QStringLiteral("test"));
         QTRY_VERIFY(!timeline->pointAt(dma).isNull());
         QTest::mouseClick(timeline, Qt::LeftButton, Qt::NoModifier, timeline->pointAt(dma));
@@ -282,7 +283,7 @@ private slots:
         // The replay's own views select the same DMA and its issuing pc.
         const ui::Selection picked = w.selection()->selection();
         QCOMPARE(picked.dmas.size(), std::size_t(1));
-        QCOMPARE(picked.dmas[0], run->profile.slices[dma].link - 1);
+        QCOMPARE(picked.dmas[0], run->profile.slice(dma).link - 1);
         QCOMPARE(picked.pcs.size(), std::size_t(1));
         const auto visible = w.profileDocument()->visibleRange();
 
@@ -334,11 +335,11 @@ private slots:
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_VERIFY(explorer->isVisible());
         QCOMPARE(w.profileDocument()->run(), converted);
-        const std::uint32_t otherSlice = w.profileDocument()->selectedSlice();
-        QVERIFY(otherSlice != profile::kNone && otherSlice != dma);
-        QCOMPARE(converted->profile.slices[otherSlice].link, other->id + 1);
+        const profile::SliceRow otherSlice = w.profileDocument()->selectedSlice();
+        QVERIFY(otherSlice.valid() && otherSlice != dma);
+        QCOMPARE(converted->profile.slice(otherSlice).link, other->id + 1);
         const QString otherName =
-            QString::fromStdString(converted->profile.nameOf(converted->profile.slices[otherSlice]));
+            QString::fromStdString(converted->profile.nameOf(converted->profile.slice(otherSlice)));
         QVERIFY(otherName.startsWith(QStringLiteral("DMA ")));
         QVERIFY2(explorer->details()->text().contains(otherName), qPrintable(explorer->details()->text()));
         QVERIFY(timeline->rowOf(otherSlice) >= 0);
@@ -449,7 +450,7 @@ private slots:
         const std::uint32_t other = g.slices[1];
         QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier,
                           graph->viewportPosition(1));
-        QCOMPARE(w.profileDocument()->selectedSlice(), other);
+        QCOMPARE(w.profileDocument()->selectedSlice(), profile::SliceRow(other));
         QVERIFY(explorer->details()->text().contains(QString::fromStdString(p.nameOf(p.slices[other]))));
         QVERIFY(graph->isHighlighted(1) && !graph->isHighlighted(0));
         QCOMPARE(centre(), initial); // a click does not rebuild the graph
@@ -480,7 +481,7 @@ private slots:
         QVERIFY(!back->isEnabled());
 
         // Selecting a slice in another view (here the document, as the timeline does) re-centres the graph.
-        w.profileDocument()->selectSlice(other, QStringLiteral("timeline"));
+        w.profileDocument()->selectSlice(profile::SliceRow(other), QStringLiteral("timeline"));
         QTRY_VERIFY_WITH_TIMEOUT(centre() == other && !graph->isLayingOut(), 10000);
         QCOMPARE(source->graph().slices.front(), other);
 

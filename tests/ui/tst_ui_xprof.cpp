@@ -98,11 +98,11 @@ private slots:
         QVERIFY(explorer->transfers()->isVisible());
         QTRY_VERIFY(explorer->transfers()->details().contains(QStringLiteral("3 transfers, 5.00 MiB")));
         const profile::Profile& p = w.profileDocument()->run()->profile;
-        std::uint32_t copy = profile::kNone;
+        profile::SliceRow copy;
         for (std::uint32_t i = 0; i < p.slices.size(); ++i)
             if (p.nameOf(p.slices[i]) == "copy-start.3")
-                copy = i;
-        QVERIFY(copy != profile::kNone);
+                copy = profile::SliceRow(i);
+        QVERIFY(copy.valid());
         ui::ProfileTimelineView* lanes = explorer->transfers()->lanes();
         QTRY_VERIFY(lanes->paintedRows() == lanes->rowCount());
         const QPoint at = lanes->pointAt(copy);

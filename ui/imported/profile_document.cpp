@@ -144,26 +144,26 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
         Qt::QueuedConnection);
 }
 
-std::uint32_t ProfileDocument::selectedSlice() const
+profile::SliceRow ProfileDocument::selectedSlice() const
 {
     if (!m_run)
-        return profile::kNone;
+        return {};
     const Selection& s = m_selection->selection();
     if (s.slice.valid())
-        return s.slice.value < m_run->profile.slices.size() ? s.slice.value : profile::kNone;
+        return s.slice.value < m_run->profile.slices.size() ? s.slice : profile::SliceRow();
     if (s.dmas.size() == 1 && s.dmas[0] < m_run->dmaSlices.size())
         return m_run->dmaSlices[s.dmas[0]];
-    return profile::kNone;
+    return {};
 }
 
-void ProfileDocument::selectSlice(std::uint32_t slice, const QString& origin)
+void ProfileDocument::selectSlice(profile::SliceRow slice, const QString& origin)
 {
-    if (m_run && slice != profile::kNone && slice >= m_run->profile.slices.size())
+    if (m_run && slice.valid() && slice.value >= m_run->profile.slices.size())
         return;
     Selection selection;
     selection.origin = origin;
-    if (m_run && slice != profile::kNone) {
-        selection.slice = profile::SliceRow(slice);
+    if (m_run && slice.valid()) {
+        selection.slice = slice;
         if (!m_run->fromFile) {
             // The same DMA, and the pc it or the unit run began at, in the replay's own views.
             const analysis::ReplayRef ref = analysis::replayRefOf(m_run->profile, slice);
@@ -188,11 +188,11 @@ void ProfileDocument::setVisibleRange(profile::Nanos from, profile::Nanos to)
     emit rangeChanged();
 }
 
-void ProfileDocument::reveal(std::uint32_t slice, const QString& origin)
+void ProfileDocument::reveal(profile::SliceRow slice, const QString& origin)
 {
-    if (!m_run || slice >= m_run->profile.slices.size())
+    if (!m_run || !slice.valid() || slice.value >= m_run->profile.slices.size())
         return;
-    const profile::Slice& s = m_run->profile.slices[slice];
+    const profile::Slice& s = m_run->profile.slice(slice);
     const profile::Nanos margin = std::max<profile::Nanos>(s.duration * 2, 1000);
     setVisibleRange(s.start - margin, s.end() + margin);
     selectSlice(slice, origin);

@@ -29,7 +29,7 @@ struct ProfileRun
     // seen through the profile model (whose notes belong to the replay).
     bool fromFile = false;
     // A replay seen as a profile: the slice of each of its DMAs (analysis::dmaSlicesOf); empty otherwise.
-    std::vector<std::uint32_t> dmaSlices;
+    std::vector<profile::SliceRow> dmaSlices;
 };
 
 class SelectionModel;
@@ -58,15 +58,15 @@ public:
     SelectionModel* selection() const { return m_selection; }
     // The selected slice of the profile shown (profile::kNone: none): the one selected in the profile views,
     // or, in a replay seen as a profile, the slice of the one DMA selected in the replay's views.
-    std::uint32_t selectedSlice() const;
+    profile::SliceRow selectedSlice() const;
     // Selects `slice` (kNone: nothing) in the window's selection; a slice of a replay seen as a profile
     // selects its DMA and pc in the replay's views too.
-    void selectSlice(std::uint32_t slice, const QString& origin);
+    void selectSlice(profile::SliceRow slice, const QString& origin);
     // Times are the profile's nanoseconds.
     std::pair<profile::Nanos, profile::Nanos> visibleRange() const { return m_range; }
     void setVisibleRange(profile::Nanos from, profile::Nanos to);
     // Shows `slice` with some context around it and selects it.
-    void reveal(std::uint32_t slice, const QString& origin);
+    void reveal(profile::SliceRow slice, const QString& origin);
 
 signals:
     void loadStarted(const QString& path);

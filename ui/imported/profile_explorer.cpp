@@ -82,9 +82,9 @@ void ProfileExplorer::showTimelineMenu(const QPoint& pos)
     if (!run || !run->fromFile)
         return; // a replay seen as a profile: its notes are the replay's
     QMenu menu(this);
-    const std::uint32_t slice = m_timeline->sliceAt(pos);
-    if (slice != profile::kNone) {
-        const QString name = QString::fromStdString(run->profile.nameOf(run->profile.slices[slice]));
+    const profile::SliceRow slice = m_timeline->sliceAt(pos);
+    if (slice.valid()) {
+        const QString name = QString::fromStdString(run->profile.nameOf(run->profile.slice(slice)));
         const QString shown =
             fontMetrics().elidedText(name, Qt::ElideMiddle, 40 * fontMetrics().averageCharWidth());
         menu.addAction(tr("Add note on “%1”…").arg(shown), this, [this, slice] {

@@ -76,7 +76,8 @@ GraphContent::Node nodeOf(const profile::Profile& p, std::uint32_t slice, bool c
     node.toolTip =
         QObject::tr("%1<br>%2<i>Click to select it everywhere; double-click to centre the graph on "
                     "it.</i>")
-            .arg(sliceSummary(p, slice), critical ? QObject::tr("On the critical path.<br>") : QString());
+            .arg(sliceSummary(p, profile::SliceRow(slice)),
+                 critical ? QObject::tr("On the critical path.<br>") : QString());
     return node;
 }
 
@@ -156,9 +157,8 @@ ProfileGraphSource::ProfileGraphSource(ProfileDocument* document)
     });
     connect(document, &ProfileDocument::loaded, this, &ProfileGraphSource::load);
     connect(document->selection(), &SelectionModel::selectionChanged, this, [this] {
-        if (m_document->selection()->selection().origin != kOrigin &&
-            m_document->selectedSlice() != profile::kNone)
-            emit follow(keyOf(m_document->selectedSlice()));
+        if (m_document->selection()->selection().origin != kOrigin && m_document->selectedSlice().valid())
+            emit follow(keyOf(m_document->selectedSlice().value));
         emit selectionChanged();
     });
 }
@@ -193,8 +193,8 @@ const profile::FlowGraph& ProfileGraphSource::graph() const
 
 std::optional<GraphNodeKey> ProfileGraphSource::initialCentre() const
 {
-    if (m_document->selectedSlice() != profile::kNone)
-        return keyOf(m_document->selectedSlice());
+    if (m_document->selectedSlice().valid())
+        return keyOf(m_document->selectedSlice().value);
     return criticalPathCentre();
 }
 
@@ -240,7 +240,7 @@ void ProfileGraphSource::shownChanged()
 
 bool ProfileGraphSource::isSelected(const GraphContent& content, std::size_t node) const
 {
-    return static_cast<const ProfileGraphContent&>(content).graph.slices.at(node) ==
+    return profile::SliceRow(static_cast<const ProfileGraphContent&>(content).graph.slices.at(node)) ==
            m_document->selectedSlice();
 }
 
@@ -256,7 +256,7 @@ void ProfileGraphSource::select(const GraphContent& content, std::size_t node)
         const profile::Nanos middle = s.start + s.duration / 2;
         m_document->setVisibleRange(middle - width / 2, middle - width / 2 + width);
     }
-    m_document->selectSlice(slice, kOrigin);
+    m_document->selectSlice(profile::SliceRow(slice), kOrigin);
 }
 
 } // namespace xps::ui

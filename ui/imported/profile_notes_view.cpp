@@ -44,7 +44,7 @@ NoteDescription profileNotes(ProfileDocument* document)
     };
     d.pinnedToolTip = [document](const session::Annotation& note) {
         const ProfileRun* run = document->run();
-        return note.slice && run && !session::locateSlice(run->profile, *note.slice)
+        return note.slice && run && !session::locateSlice(run->profile, *note.slice).valid()
                    ? ProfileNotesView::tr(
                          "This profile has no such slice; the note stays at the time it was made.")
                    : QString();
@@ -114,7 +114,7 @@ bool ProfileNotesView::notesBelongToProfile() const
 void ProfileNotesView::updateActions()
 {
     const bool own = notesBelongToProfile();
-    m_onSlice->setEnabled(own && m_document->selectedSlice() != profile::kNone);
+    m_onSlice->setEnabled(own && m_document->selectedSlice().valid());
     m_onRange->setEnabled(own);
     m_delete->setEnabled(own && m_table->selectionModel()->hasSelection());
     m_table->setEnabled(own);
@@ -133,12 +133,12 @@ QString ProfileNotesView::askText(const QString& title, const QString& about)
     return ok ? text.trimmed() : QString();
 }
 
-void ProfileNotesView::addNoteOnSlice(std::uint32_t slice)
+void ProfileNotesView::addNoteOnSlice(profile::SliceRow slice)
 {
     const ProfileRun* run = m_document->run();
-    if (!notesBelongToProfile() || slice >= run->profile.slices.size())
+    if (!notesBelongToProfile() || !slice.valid() || slice.value >= run->profile.slices.size())
         return;
-    const profile::Slice& s = run->profile.slices[slice];
+    const profile::Slice& s = run->profile.slice(slice);
     const QString text =
         askText(tr("Note on a slice"), tr("Note on %1:").arg(QString::fromStdString(run->profile.nameOf(s))));
     // The dialog ran the event loop: a newer profile may have replaced this one, its slice `slice` another.
@@ -146,8 +146,8 @@ void ProfileNotesView::addNoteOnSlice(std::uint32_t slice)
         return;
     session::Annotation note;
     note.text = text.toStdString();
-    note.fromCycle = static_cast<std::uint64_t>(run->profile.slices[slice].start);
-    note.toCycle = static_cast<std::uint64_t>(run->profile.slices[slice].end());
+    note.fromCycle = static_cast<std::uint64_t>(run->profile.slice(slice).start);
+    note.toCycle = static_cast<std::uint64_t>(run->profile.slice(slice).end());
     note.slice = session::sliceAnchorOf(run->profile, slice);
     m_notes->addNote(std::move(note));
 }
@@ -173,8 +173,8 @@ void ProfileNotesView::showNote(int row)
     if (!note || !notesBelongToProfile())
         return;
     const QString origin = QStringLiteral("notes");
-    if (const auto slice = sliceOf(row)) {
-        m_document->reveal(*slice, origin);
+    if (const profile::SliceRow slice = sliceOf(row); slice.valid()) {
+        m_document->reveal(slice, origin);
         return;
     }
     const auto from = static_cast<profile::Nanos>(note->fromCycle);
@@ -183,12 +183,12 @@ void ProfileNotesView::showNote(int row)
     m_document->setVisibleRange(from - margin, to + margin);
 }
 
-std::optional<std::uint32_t> ProfileNotesView::sliceOf(int row) const
+profile::SliceRow ProfileNotesView::sliceOf(int row) const
 {
     const session::Annotation* note = m_model->noteAt(row);
     const ProfileRun* run = m_document->run();
     if (!note || !note->slice || !run)
-        return std::nullopt;
+        return {};
     return session::locateSlice(run->profile, *note->slice);
 }
 

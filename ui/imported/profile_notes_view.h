@@ -29,10 +29,10 @@ public:
     QTableView* table() const { return m_table; }
     NotesModel* model() const { return m_model; }
     // The slice the note of `row` is pinned to in the shown profile, if it is pinned and found there.
-    std::optional<std::uint32_t> sliceOf(int row) const;
+    profile::SliceRow sliceOf(int row) const; // not valid(): the note has no slice here
     // Ask for the note's text, then pin it to `slice` / to the visible time range. Nothing if the person
     // cancels or the shown profile is a replay's.
-    void addNoteOnSlice(std::uint32_t slice);
+    void addNoteOnSlice(profile::SliceRow slice);
     void addNoteOnVisibleRange();
     // Shows the note of `row` on the timeline: its slice selected, or its range.
     void showNote(int row);

@@ -103,7 +103,7 @@ ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* par
         const profile::Nanos margin = std::max<profile::Nanos>((f.to - f.from) / 10, 1000);
         m_document->setVisibleRange(f.from - margin, f.to + margin);
         if (!f.slices.empty())
-            m_document->selectSlice(f.slices.front().value, QStringLiteral("findings"));
+            m_document->selectSlice(f.slices.front(), QStringLiteral("findings"));
     });
 }
 
@@ -300,8 +300,8 @@ ProfileOpsPanel::ProfileOpsPanel(ProfileDocument* document, QWidget* parent)
         fitColumns();
     });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const auto slice =
-            static_cast<std::uint32_t>(index.data(ProfileOpsModel::LongestSliceRole).toULongLong());
+        const profile::SliceRow slice(
+            static_cast<std::uint32_t>(index.data(ProfileOpsModel::LongestSliceRole).toULongLong()));
         m_document->reveal(slice, QStringLiteral("operations"));
     });
 }
@@ -332,8 +332,8 @@ ProfileDetailsPanel::ProfileDetailsPanel(ProfileDocument* document, QWidget* par
     layout->addWidget(m_browser);
     const auto refresh = [this] {
         const ProfileRun* run = m_document->run();
-        const std::uint32_t s = m_document->selectedSlice();
-        if (!run || s == profile::kNone)
+        const profile::SliceRow s = m_document->selectedSlice();
+        if (!run || !s.valid())
             m_browser->setHtml(tr("<p>Click a slice in the timeline to see its arguments and flows.</p>"));
         else
             m_browser->setHtml(sliceDetailsHtml(run->profile, s));
@@ -342,7 +342,7 @@ ProfileDetailsPanel::ProfileDetailsPanel(ProfileDocument* document, QWidget* par
     connect(m_document, &ProfileDocument::loaded, this, refresh);
     connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QStringLiteral("slice"))
-            m_document->reveal(url.path().toUInt(), QStringLiteral("details"));
+            m_document->reveal(profile::SliceRow(url.path().toUInt()), QStringLiteral("details"));
     });
     refresh();
 }

@@ -69,9 +69,9 @@ QColor sliceColor(const profile::Profile& profile, const profile::Slice& slice)
     return shift >= 0 ? base.lighter(100 + shift) : base.darker(100 - shift);
 }
 
-QString sliceSummary(const profile::Profile& profile, std::uint32_t index)
+QString sliceSummary(const profile::Profile& profile, profile::SliceRow index)
 {
-    const profile::Slice& s = profile.slices[index];
+    const profile::Slice& s = profile.slice(index);
     return QStringLiteral("%1\n%2, %3 at %4")
         .arg(QString::fromStdString(profile.nameOf(s)),
              QString::fromUtf8(profile::sliceClassName(profile.classOf(s)).data()),
@@ -79,9 +79,9 @@ QString sliceSummary(const profile::Profile& profile, std::uint32_t index)
              formatDuration(s.start - profile.startTime()));
 }
 
-QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
+QString sliceDetailsHtml(const profile::Profile& profile, profile::SliceRow index)
 {
-    const profile::Slice& s = profile.slices[index];
+    const profile::Slice& s = profile.slice(index);
     QString html = QStringLiteral("<h3>%1</h3><table cellspacing='4'>")
                        .arg(QString::fromStdString(profile.nameOf(s)).toHtmlEscaped());
     const auto row = [&](const QString& key, const QString& value) {
@@ -102,8 +102,7 @@ QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
                 ? QStringLiteral("correlation")
                 : QStringLiteral("External id"),
             QString::number(s.link));
-    const nlohmann::json args =
-        nlohmann::json::parse(profile.argsOf(profile::SliceRow(index)), nullptr, false);
+    const nlohmann::json args = nlohmann::json::parse(profile.argsOf(index), nullptr, false);
     if (args.is_object())
         for (auto it = args.begin(); it != args.end(); ++it)
             row(QString::fromStdString(it.key()).toHtmlEscaped(),
@@ -113,12 +112,12 @@ QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t index)
     html += QStringLiteral("</table>");
     QString flows;
     for (const profile::Flow& f : profile.flows) {
-        if (f.from.value != index && f.to.value != index)
+        if (f.from != index && f.to != index)
             continue;
-        const std::uint32_t other = (f.from.value == index ? f.to : f.from).value;
+        const std::uint32_t other = (f.from == index ? f.to : f.from).value;
         const profile::Slice& o = profile.slices[other];
         flows += QStringLiteral("<li>%1 <a href='slice:%2'>%3</a> (%4, %5 %6)</li>")
-                     .arg(f.from.value == index ? QStringLiteral("to") : QStringLiteral("from"))
+                     .arg(f.from == index ? QStringLiteral("to") : QStringLiteral("from"))
                      .arg(other)
                      .arg(QString::fromStdString(profile.nameOf(o)).toHtmlEscaped(),
                           QString::fromStdString(profile.string(profile.types[f.type].name)).toHtmlEscaped(),

@@ -14,8 +14,8 @@ QString formatDuration(profile::Nanos ns); // "1.25 ms", "830 us", "12 ns"
 QString formatCounterValue(double value);  // "1.5 G", "300 K", "12"
 QColor sliceClassColor(profile::SliceClass cls);
 QColor sliceColor(const profile::Profile& profile, const profile::Slice& slice);
-QString sliceSummary(const profile::Profile& profile, std::uint32_t slice);
+QString sliceSummary(const profile::Profile& profile, profile::SliceRow slice);
 // HTML; flows link as "slice:N".
-QString sliceDetailsHtml(const profile::Profile& profile, std::uint32_t slice);
+QString sliceDetailsHtml(const profile::Profile& profile, profile::SliceRow slice);
 
 } // namespace xps::ui

@@ -180,12 +180,12 @@ QString ProfileTimelineView::rowLabel(int row) const
            QStringLiteral(" (depth %1)").arg(r.depth);
 }
 
-int ProfileTimelineView::rowOf(std::uint32_t slice) const
+int ProfileTimelineView::rowOf(profile::SliceRow slice) const
 {
     const ProfileRun* run = m_document->run();
-    if (!run || slice >= run->profile.slices.size())
+    if (!run || !slice.valid() || slice.value >= run->profile.slices.size())
         return -1;
-    const profile::Slice& s = run->profile.slices[slice];
+    const profile::Slice& s = run->profile.slice(slice);
     // A track's rows are consecutive, one per depth (with a filter, only the depths that kept something).
     for (int r = m_firstRowOfTrack[s.track().value]; r >= 0 && r < rowCount(); ++r) {
         const ProfileRow& row = m_rows[static_cast<std::size_t>(r)];
@@ -197,12 +197,12 @@ int ProfileTimelineView::rowOf(std::uint32_t slice) const
     return -1;
 }
 
-QPoint ProfileTimelineView::pointAt(std::uint32_t slice) const
+QPoint ProfileTimelineView::pointAt(profile::SliceRow slice) const
 {
     const int row = rowOf(slice);
     if (row < 0)
         return {};
-    const profile::Slice& s = m_document->run()->profile.slices[slice];
+    const profile::Slice& s = m_document->run()->profile.slice(slice);
     const double x0 = std::max<double>(xOf(s.start), gutter()),
                  x1 = std::min<double>(xOf(s.end()), width() - m_scroll->width() - 1);
     const int y = rowTop(row) - m_scroll->value() + rowHeight(row) / 2;
@@ -211,18 +211,18 @@ QPoint ProfileTimelineView::pointAt(std::uint32_t slice) const
     return QPoint(static_cast<int>((x0 + std::max(x1, x0 + 1)) / 2), y);
 }
 
-std::uint32_t ProfileTimelineView::sliceAt(const QPoint& pos) const
+profile::SliceRow ProfileTimelineView::sliceAt(const QPoint& pos) const
 {
     const ProfileRun* run = m_document->run();
     const int row = rowAtY(pos.y());
     if (!run || row < 0 || pos.x() < gutter())
-        return profile::kNone;
+        return {};
     const ProfileRow& r = m_rows[static_cast<std::size_t>(row)];
     if (r.kind != ProfileRow::Kind::Slices)
-        return profile::kNone;
+        return {};
     // Within two pixels either side, the nearest slice.
     const auto [a, b] = visibleSlices(run->profile, r, timeAt(pos.x() - 2), timeAt(pos.x() + 2) + 1);
-    std::uint32_t best = profile::kNone;
+    profile::SliceRow best;
     double bestDistance = 3;
     for (std::size_t k = a; k < b && k < a + 64; ++k) {
         const profile::Slice& s = run->profile.slices[r.slices[k]];
@@ -230,7 +230,7 @@ std::uint32_t ProfileTimelineView::sliceAt(const QPoint& pos) const
         const double d = pos.x() < x0 ? x0 - pos.x() : pos.x() > x1 ? pos.x() - x1 : 0;
         if (d < bestDistance) {
             bestDistance = d;
-            best = r.slices[k];
+            best = profile::SliceRow(r.slices[k]);
         }
     }
     return best;
@@ -342,7 +342,7 @@ void ProfileTimelineView::drawSlices(QPainter& painter, const ProfileRow& row, i
     const Theme& theme = Theme::instance();
     const auto [from, to] = m_document->visibleRange();
     auto [k, last] = visibleSlices(p, row, from, to);
-    const std::uint32_t selected = m_document->selectedSlice();
+    const std::uint32_t selected = m_document->selectedSlice().value; // kNone: none (rows hold plain indexes)
     const QRectF box(0, top + 1, 0, height - 3);
     while (k < last) {
         const std::uint32_t i = row.slices[k];
@@ -435,15 +435,15 @@ void ProfileTimelineView::drawCounter(QPainter& painter, const ProfileRow& row, 
 
 void ProfileTimelineView::drawFlows(QPainter& painter)
 {
-    const std::uint32_t selected = m_document->selectedSlice();
-    if (selected == profile::kNone)
+    const profile::SliceRow selected = m_document->selectedSlice();
+    if (!selected.valid())
         return;
     const profile::Profile& p = m_document->run()->profile;
     const Theme& theme = Theme::instance();
     for (const profile::Flow& f : p.flows) {
-        if (f.from.value != selected && f.to.value != selected)
+        if (f.from != selected && f.to != selected)
             continue;
-        const int r0 = rowOf(f.from.value), r1 = rowOf(f.to.value);
+        const int r0 = rowOf(f.from), r1 = rowOf(f.to);
         if (r0 < 0 || r1 < 0)
             continue;
         // An end off screen is drawn at the plot's edge on its own row, so the arrow shows where it comes
@@ -544,8 +544,8 @@ bool ProfileTimelineView::event(QEvent* event)
     }
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
-        const std::uint32_t s = sliceAt(help->pos());
-        if (s != profile::kNone)
+        const profile::SliceRow s = sliceAt(help->pos());
+        if (s.valid())
             QToolTip::showText(help->globalPos(), sliceSummary(m_document->run()->profile, s), this);
         else
             QToolTip::hideText();

@@ -35,9 +35,9 @@ public:
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     QString rowLabel(int row) const;
     // The row showing `slice` (-1 if none), and the centre of the slice on screen (null if not visible).
-    int rowOf(std::uint32_t slice) const;
-    QPoint pointAt(std::uint32_t slice) const;
-    std::uint32_t sliceAt(const QPoint& pos) const;
+    int rowOf(profile::SliceRow slice) const;
+    QPoint pointAt(profile::SliceRow slice) const;
+    profile::SliceRow sliceAt(const QPoint& pos) const;
     // The width of the label gutter left of the time axis, and of the scroll bar right of it: where a plot
     // under the timeline puts its own axis so that the two read as one.
     int gutter() const;

@@ -19,13 +19,13 @@ namespace {
 
 constexpr int kBandwidthBins = 400;
 
-const profile::Transfer* findTransfer(const ProfileRun& run, std::uint32_t slice)
+const profile::Transfer* findTransfer(const ProfileRun& run, profile::SliceRow slice)
 {
     const auto& t = run.analysis.transfers; // by slice
     const auto it =
-        std::lower_bound(t.begin(), t.end(), profile::SliceRow(slice),
+        std::lower_bound(t.begin(), t.end(), slice,
                          [](const profile::Transfer& x, profile::SliceRow s) { return x.slice < s; });
-    return it != t.end() && it->slice == profile::SliceRow(slice) ? &*it : nullptr;
+    return it != t.end() && it->slice == slice ? &*it : nullptr;
 }
 
 QString rate(std::uint64_t bytes, profile::Nanos duration)
@@ -134,8 +134,8 @@ void ProfileTransfersView::showSelection()
         m_info->clear();
         return;
     }
-    const std::uint32_t selected = m_document->selectedSlice();
-    const profile::Transfer* t = selected == profile::kNone ? nullptr : findTransfer(*run, selected);
+    const profile::SliceRow selected = m_document->selectedSlice();
+    const profile::Transfer* t = selected.valid() ? findTransfer(*run, selected) : nullptr;
     if (!t) {
         std::uint64_t bytes = 0;
         for (const profile::Transfer& x : run->analysis.transfers)
