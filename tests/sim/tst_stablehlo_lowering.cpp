@@ -11,6 +11,61 @@ using namespace xps;
 using namespace xps::shlo;
 using namespace xps::test;
 
+// Ops whose result has no elements: @main(ARGUMENTS) -> RESULT { BODY; return %r }, %r the op under test.
+struct EmptyResultCase
+{
+    const char* name;
+    const char* arguments;
+    const char* result;
+    const char* body;
+};
+const EmptyResultCase kEmptyResultCases[] = {
+    {"element-wise, a register broadcast of an empty operand", "%x: tensor<0xf32>, %y: tensor<4x0xf32>",
+     "tensor<4x0xf32>",
+     "%b = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<0xf32>) -> "
+     "tensor<4x0xf32>\n%r = stablehlo.add %b, %y : tensor<4x0xf32>"},
+    {"element-wise chain", "%x: tensor<0x4xf32>, %y: tensor<0x4xf32>", "tensor<0x4xf32>",
+     "%s = stablehlo.multiply %x, %y : tensor<0x4xf32>\n%r = stablehlo.exponential %s : "
+     "tensor<0x4xf32>"},
+    {"f16 add", "%x: tensor<0x4xf16>, %y: tensor<0x4xf16>", "tensor<0x4xf16>",
+     "%r = stablehlo.add %x, %y : tensor<0x4xf16>"},
+    {"select", "%p: tensor<0x4xi1>, %x: tensor<0x4xf32>, %y: tensor<0x4xf32>", "tensor<0x4xf32>",
+     "%r = stablehlo.select %p, %x, %y : tensor<0x4xi1>, tensor<0x4xf32>"},
+    {"dot_general of no rows", "%x: tensor<0x8xf32>, %y: tensor<8x4xf32>", "tensor<0x4xf32>",
+     "%r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : "
+     "(tensor<0x8xf32>, tensor<8x4xf32>) -> tensor<0x4xf32>"},
+    {"dot_general contracting nothing", "%x: tensor<4x0xf32>, %y: tensor<0x4xf32>", "tensor<4x4xf32>",
+     "%r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : "
+     "(tensor<4x0xf32>, tensor<0x4xf32>) -> tensor<4x4xf32>"},
+    {"dot_general of no batches", "%x: tensor<0x4x8xf32>, %y: tensor<0x8x4xf32>", "tensor<0x4x4xf32>",
+     "%r = stablehlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = "
+     "[2] x [1] : (tensor<0x4x8xf32>, tensor<0x8x4xf32>) -> tensor<0x4x4xf32>"},
+    {"convolution of no images", "%x: tensor<0x4x4x2xf32>, %w: tensor<3x3x2x4xf32>", "tensor<0x4x4x4xf32>",
+     "%r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, "
+     "1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : "
+     "i64, feature_group_count = 1 : i64} : (tensor<0x4x4x2xf32>, tensor<3x3x2x4xf32>) "
+     "-> tensor<0x4x4x4xf32>"},
+    {"reduce over an empty dimension", "%x: tensor<4x0xf32>", "tensor<4xf32>",
+     "%z = stablehlo.constant dense<0.0> : tensor<f32>\n%r = stablehlo.reduce(%x init: %z) applies "
+     "stablehlo.add across dimensions = [1] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4xf32>"},
+    {"reduce to nothing", "%x: tensor<0x4xf32>", "tensor<0xf32>",
+     "%z = stablehlo.constant dense<0.0> : tensor<f32>\n%r = stablehlo.reduce(%x init: %z) applies "
+     "stablehlo.maximum across dimensions = [1] : (tensor<0x4xf32>, tensor<f32>) -> tensor<0xf32>"},
+    {"transpose", "%x: tensor<0x4xf32>", "tensor<4x0xf32>",
+     "%r = stablehlo.transpose %x, dims = [1, 0] : (tensor<0x4xf32>) -> tensor<4x0xf32>"},
+    {"slice", "%x: tensor<8x4xf32>", "tensor<0x4xf32>",
+     "%r = stablehlo.slice %x [2:2, 0:4] : (tensor<8x4xf32>) -> tensor<0x4xf32>"},
+    {"concatenate", "%x: tensor<0x4xf32>, %y: tensor<3x4xf32>", "tensor<3x4xf32>",
+     "%r = stablehlo.concatenate %x, %y, dim = 0 : "
+     "(tensor<0x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>"},
+    {"pad", "%x: tensor<0x4xf32>", "tensor<2x4xf32>",
+     "%z = stablehlo.constant dense<1.0> : tensor<f32>\n%r = stablehlo.pad %x, %z, low = [1, 0], high "
+     "= [1, 0], interior = [0, 0] : (tensor<0x4xf32>, tensor<f32>) -> tensor<2x4xf32>"},
+    {"reverse", "%x: tensor<0x4xf32>", "tensor<0x4xf32>",
+     "%r = stablehlo.reverse %x, dims = [0] : tensor<0x4xf32>"},
+    {"iota", "", "tensor<0x4xf32>", "%r = stablehlo.iota dim = 1 : tensor<0x4xf32>"},
+};
+
 class TestStableHloLowering : public QObject
 {
     Q_OBJECT
@@ -299,69 +354,11 @@ private slots:
 
     void emptyResultsCompileAndReplay_data()
     {
-        // @main(ARGUMENTS) -> RESULT { BODY; return %r }: the op under test computes %r.
-        const auto emptyCase = [](const char* arguments, const char* result, const char* body) {
-            return QString::fromStdString(std::string("func.func public @main(") + arguments + ") -> " +
-                                          result + " {\n" + body + "\n  return %r : " + result + "\n}\n");
-        };
         QTest::addColumn<QString>("text");
-        QTest::newRow("element-wise, a register broadcast of an empty operand")
-            << emptyCase("%x: tensor<0xf32>, %y: tensor<4x0xf32>", "tensor<4x0xf32>",
-                         "%b = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<0xf32>) -> "
-                         "tensor<4x0xf32>\n%r = stablehlo.add %b, %y : tensor<4x0xf32>");
-        QTest::newRow("element-wise chain")
-            << emptyCase("%x: tensor<0x4xf32>, %y: tensor<0x4xf32>", "tensor<0x4xf32>",
-                         "%s = stablehlo.multiply %x, %y : tensor<0x4xf32>\n%r = stablehlo.exponential %s : "
-                         "tensor<0x4xf32>");
-        QTest::newRow("f16 add") << emptyCase("%x: tensor<0x4xf16>, %y: tensor<0x4xf16>", "tensor<0x4xf16>",
-                                              "%r = stablehlo.add %x, %y : tensor<0x4xf16>");
-        QTest::newRow("select") << emptyCase(
-            "%p: tensor<0x4xi1>, %x: tensor<0x4xf32>, %y: tensor<0x4xf32>", "tensor<0x4xf32>",
-            "%r = stablehlo.select %p, %x, %y : tensor<0x4xi1>, tensor<0x4xf32>");
-        QTest::newRow("dot_general of no rows")
-            << emptyCase("%x: tensor<0x8xf32>, %y: tensor<8x4xf32>", "tensor<0x4xf32>",
-                         "%r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : "
-                         "(tensor<0x8xf32>, tensor<8x4xf32>) -> tensor<0x4xf32>");
-        QTest::newRow("dot_general contracting nothing")
-            << emptyCase("%x: tensor<4x0xf32>, %y: tensor<0x4xf32>", "tensor<4x4xf32>",
-                         "%r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : "
-                         "(tensor<4x0xf32>, tensor<0x4xf32>) -> tensor<4x4xf32>");
-        QTest::newRow("dot_general of no batches")
-            << emptyCase("%x: tensor<0x4x8xf32>, %y: tensor<0x8x4xf32>", "tensor<0x4x4xf32>",
-                         "%r = stablehlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = "
-                         "[2] x [1] : (tensor<0x4x8xf32>, tensor<0x8x4xf32>) -> tensor<0x4x4xf32>");
-        QTest::newRow("convolution of no images")
-            << emptyCase("%x: tensor<0x4x4x2xf32>, %w: tensor<3x3x2x4xf32>", "tensor<0x4x4x4xf32>",
-                         "%r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, "
-                         "1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : "
-                         "i64, feature_group_count = 1 : i64} : (tensor<0x4x4x2xf32>, tensor<3x3x2x4xf32>) "
-                         "-> tensor<0x4x4x4xf32>");
-        QTest::newRow("reduce over an empty dimension") << emptyCase(
-            "%x: tensor<4x0xf32>", "tensor<4xf32>",
-            "%z = stablehlo.constant dense<0.0> : tensor<f32>\n%r = stablehlo.reduce(%x init: %z) applies "
-            "stablehlo.add across dimensions = [1] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4xf32>");
-        QTest::newRow("reduce to nothing") << emptyCase(
-            "%x: tensor<0x4xf32>", "tensor<0xf32>",
-            "%z = stablehlo.constant dense<0.0> : tensor<f32>\n%r = stablehlo.reduce(%x init: %z) applies "
-            "stablehlo.maximum across dimensions = [1] : (tensor<0x4xf32>, tensor<f32>) -> tensor<0xf32>");
-        QTest::newRow("transpose") << emptyCase(
-            "%x: tensor<0x4xf32>", "tensor<4x0xf32>",
-            "%r = stablehlo.transpose %x, dims = [1, 0] : (tensor<0x4xf32>) -> tensor<4x0xf32>");
-        QTest::newRow("slice") << emptyCase(
-            "%x: tensor<8x4xf32>", "tensor<0x4xf32>",
-            "%r = stablehlo.slice %x [2:2, 0:4] : (tensor<8x4xf32>) -> tensor<0x4xf32>");
-        QTest::newRow("concatenate") << emptyCase("%x: tensor<0x4xf32>, %y: tensor<3x4xf32>",
-                                                  "tensor<3x4xf32>",
-                                                  "%r = stablehlo.concatenate %x, %y, dim = 0 : "
-                                                  "(tensor<0x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>");
-        QTest::newRow("pad") << emptyCase(
-            "%x: tensor<0x4xf32>", "tensor<2x4xf32>",
-            "%z = stablehlo.constant dense<1.0> : tensor<f32>\n%r = stablehlo.pad %x, %z, low = [1, 0], high "
-            "= [1, 0], interior = [0, 0] : (tensor<0x4xf32>, tensor<f32>) -> tensor<2x4xf32>");
-        QTest::newRow("reverse") << emptyCase("%x: tensor<0x4xf32>", "tensor<0x4xf32>",
-                                              "%r = stablehlo.reverse %x, dims = [0] : tensor<0x4xf32>");
-        QTest::newRow("iota") << emptyCase("", "tensor<0x4xf32>",
-                                           "%r = stablehlo.iota dim = 1 : tensor<0x4xf32>");
+        for (const EmptyResultCase& c : kEmptyResultCases)
+            QTest::newRow(c.name) << QString::fromStdString(std::string("func.func public @main(") +
+                                                            c.arguments + ") -> " + c.result + " {\n" +
+                                                            c.body + "\n  return %r : " + c.result + "\n}\n");
     }
     void emptyResultsCompileAndReplay()
     {
