@@ -194,9 +194,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     };
     // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
     // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
-    // (An empty result has no tiles and nothing in flight: no loop.)
     std::int64_t loopFirst = tiles, loopIterations = 0;
-    if (w.loops() && inFlight > 0) {
+    if (w.loops()) {
         const std::int64_t lastSteady =
             bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
         if (lastSteady >= inFlight)

@@ -29,6 +29,13 @@ using lower::TensorRef;
 
 namespace {
 
+// A tensor of no elements: its op needs no code. (Kernels divide by their tiles and batches: an element-wise
+// loop over no tiles divided by the tiles in flight, a batched dot_general of no batches read past its jobs.)
+bool noElements(const lower::TensorRef& t)
+{
+    return t.type.elementCount() == 0;
+}
+
 std::string identifier(std::string_view text)
 {
     std::string out;
@@ -325,7 +332,8 @@ private:
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);
         m_writer.beginKernel();
-        lower::lowerElementwise(m_writer, kernel, out);
+        if (!noElements(out))
+            lower::lowerElementwise(m_writer, kernel, out);
         m_writer.regionEnd();
         ++m_result.kernels;
         return {out};
@@ -400,10 +408,8 @@ private:
     void lowerKernel(const Operation& op, const std::vector<TensorRef>& in,
                      const std::vector<TensorRef>& outs)
     {
-        // A result of no elements has nothing to compute or write: the op's region stays, empty. (Each
-        // kernel's tiling divides by its tiles; a batched dot_general of no batches had none to emit.)
-        if (std::all_of(outs.begin(), outs.end(),
-                        [](const TensorRef& t) { return t.type.elementCount() == 0; }))
+        // A result of no elements has nothing to compute or write: the op's region stays, empty.
+        if (std::all_of(outs.begin(), outs.end(), noElements))
             return;
         const auto& out = outs[0];
         if (elementwiseArity(op.kind) > 0)
