@@ -1,14 +1,13 @@
 // Timeline redraw time and memory at about 1M and 10M events: replays a generated 4-chip loop (scalar,
 // vector, load/store, a DMA and a flag wait every 8 bundles) through the explorer's ReplaySession, then
-// times full QCustomPlot replots of the timeline (1600 x 1000, offscreen) at five zoom levels, from the whole
-// run (level of detail from the bins) down to 2,000 cycles (one bar per bundle, with labels).
-// Prints per zoom level the median and worst replot and the lanes plottable's own share, and the memory
-// of the event store, of the lanes and the process's peak RSS.
+// times full repaints of the timeline (1600 x 1000, offscreen) at five zoom levels, from the whole run (level
+// of detail from the bins) down to 2,000 cycles (one bar per bundle, with labels).
+// Prints per zoom level the median and worst repaint and the canvas's own share (its paintEvent), and the
+// memory of the event store, of the lanes and the process's peak RSS.
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
-#include "workloads/workloads.h"
 #include "views/timeline_view.h"
-#include "widgets/qcustomplot.h"
+#include "workloads/workloads.h"
 
 #include "bench_args.h"
 
@@ -95,8 +94,9 @@ void measure(std::uint64_t targetEvents, const QString& dir)
     };
     const Window windows[] = {{"whole run", 1.0, 0},        {"10% of the run", 0.1, 0}, {"1% of the run", 0.01, 0},
                               {"0.1% of the run", 0.001, 0}, {"2,000 cycles", 0, 2000}};
-    QCustomPlot* plot = timeline.plot();
-    std::printf("%-18s %14s %14s %14s %12s\n", "window", "cycles", "replot median", "replot worst", "lanes draw");
+    ui::LaneCanvas* canvas = timeline.canvas();
+    std::printf("%-18s %14s %14s %14s %12s\n", "window", "cycles", "repaint median", "repaint worst",
+                "lanes draw");
     for (const Window& w : windows) {
         const double width = w.fraction > 0 ? static_cast<double>(end) * w.fraction : w.cycles;
         const double from = std::max(0.0, static_cast<double>(end) / 2 - width / 2);
@@ -106,7 +106,7 @@ void measure(std::uint64_t targetEvents, const QString& dir)
         for (int i = 0; i < 15; ++i) {
             QElapsedTimer t;
             t.start();
-            plot->replot(QCustomPlot::rpImmediateRefresh);
+            canvas->repaint();
             replots.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             draws.push_back(timeline.lastDrawMs());
         }

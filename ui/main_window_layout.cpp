@@ -85,7 +85,6 @@ void MainWindow::fitTimelineForPresentation()
     // A third off the bottom docks is not always enough: at 1366x768 and 1.4x text the timeline still hid
     // its DMA and cross-lane rows behind a scroll bar. The audience looks at the timeline, so the bottom
     // docks give it what every row needs, keeping a few of their own rows (never growing for it).
-    m_timeline->plot()->replot(QCustomPlot::rpImmediateRefresh); // margins for the new font
     const int shared = m_centre->height() + bottom->height();
     const int wanted = shared - m_timeline->heightForEveryRow();
     const int keep = std::max(bottom->minimumSizeHint().height(), 5 * fontMetrics().height());

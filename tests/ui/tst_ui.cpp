@@ -124,9 +124,9 @@ private slots:
         QVERIFY(timeline->rowOfLane(QStringLiteral("DMA 0"), 0) >= 0);
         QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +x"), 3) >= 0);
         QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +y"), 0) < 0); // a ring never uses y links
-        QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0);
-        QVERIFY(timeline->plot()->xAxis->range().upper >= 76788);
-        QVERIFY(distinctColours(timeline->plot()) > 8);
+        QCOMPARE(w.selection()->from(), 0u);
+        QVERIFY(w.selection()->to() >= 76788);
+        QVERIFY(distinctColours(timeline->canvas()) > 8);
 
         // Disassembly: every bundle of chip 0 with its counts.
         ui::DisassemblyModel* model = w.disassembly()->model();
@@ -192,10 +192,8 @@ private slots:
         const QRect cell = list->visualItemRect(list->item(0, ui::SuggestionsView::TitleColumn));
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, cell.center());
 
-        const QCPRange range = w.timeline()->plot()->xAxis->range();
-        QCOMPARE(range.lower, static_cast<double>(first.evidence.fromCycle));
-        QCOMPARE(range.upper, static_cast<double>(first.evidence.toCycle));
         QCOMPARE(w.selection()->from(), first.evidence.fromCycle);
+        QCOMPARE(w.selection()->to(), first.evidence.toCycle);
         const std::vector<std::uint32_t> pcs = w.disassembly()->selectedPcs();
         QVERIFY(std::find(pcs.begin(), pcs.end(), first.evidence.pcs.front().second) != pcs.end());
 
@@ -227,13 +225,13 @@ private slots:
         ui::TimelineView* timeline = w.timeline();
         const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(first.engine), 0);
         QVERIFY(row >= 0);
-        timeline->plot()->replot(); // what the person sees before clicking
+        timeline->canvas()->repaint(); // what the person sees before clicking
         const QPoint p = timeline->pointAt(row, static_cast<double>(first.start + first.end) / 2);
-        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {}, p);
+        QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {}, p);
         const ui::Selection& s = w.selection()->selection();
         if (s.dmas.empty())
-            qInfo() << "click" << p << timeline->plot()->xAxis->range() << timeline->plot()->yAxis->range()
-                    << row << first.start << first.end << timeline->plot()->axisRect()->rect();
+            qInfo() << "click" << p << w.selection()->from() << w.selection()->to() << row << first.start
+                    << first.end << timeline->canvas()->plotArea();
         QCOMPARE(s.dmas, std::vector<std::uint32_t>{first.id});
         QVERIFY(s.containsPc(0, first.pc));
         // The disassembly follows: the issuing dma.start is selected.
@@ -244,9 +242,8 @@ private slots:
         const QRect rowRect = table->visualRect(table->model()->index(2, ui::DisassemblyModel::Bundle));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
         QVERIFY(w.selection()->selection().containsPc(0, 2));
-        const QCPRange range = timeline->plot()->xAxis->range();
         const analysis::PcActivity a = w.disassembly()->model()->activity(2);
-        QVERIFY(range.lower <= static_cast<double>(a.first) && range.upper >= static_cast<double>(a.last));
+        QVERIFY(w.selection()->from() <= a.first && w.selection()->to() >= a.last);
     }
 
     void theDependencyGraphFollowsTheSelectionAndClicksSelect()
@@ -272,8 +269,8 @@ private slots:
         ui::TimelineView* timeline = w.timeline();
         const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(second.engine), 0);
         QVERIFY(row >= 0);
-        timeline->plot()->replot();
-        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {},
+        timeline->canvas()->repaint();
+        QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
                           timeline->pointAt(row, static_cast<double>(second.start + second.end) / 2));
         const analysis::NodeRef dma{Kind::Dma, second.id};
         QTRY_VERIFY_WITH_TIMEOUT(test::replayCentre(graph) == dma && !graph->isLayingOut(), 10000);
@@ -294,9 +291,7 @@ private slots:
         QCOMPARE(w.disassembly()->selectedPcs(), std::vector<std::uint32_t>{bundle.pc});
         QVERIFY(graph->isHighlighted(issuer));
         QCOMPARE(test::replayCentre(graph), std::optional<analysis::NodeRef>(dma));
-        const QCPRange range = timeline->plot()->xAxis->range();
-        QVERIFY(range.lower <= static_cast<double>(bundle.start) &&
-                range.upper > static_cast<double>(bundle.start));
+        QVERIFY(w.selection()->from() <= bundle.start && w.selection()->to() > bundle.start);
 
         // A double-click centres the graph on it; Back returns to the DMA, then to the first centre.
         QTest::mouseDClick(graph->canvas()->viewport(), Qt::LeftButton, {}, graph->viewportPosition(issuer));
@@ -326,7 +321,7 @@ private slots:
             w.openFile(sample("vector_add.xasm"));
             QVERIFY(waitDone(w));
             ui::TimelineView* timeline = w.timeline();
-            timeline->plot()->replot();
+            timeline->canvas()->repaint();
 
             // A note pinned to the bundle under the pointer, and one on the visible range.
             const int row = timeline->rowOfLane(QStringLiteral("scalar"), 0);
@@ -338,11 +333,17 @@ private slots:
             pinnedCycle = note->fromCycle;
             w.selection()->setTimeRange(100, 700);
             QVERIFY(timeline->addNoteForRange(QStringLiteral("steady state")) > 0);
+            // Both are drawn once the window holds both (the pinned one is at its bundle's cycle, before
+            // 100).
+            w.selection()->setTimeRange(0, 700);
+            timeline->canvas()->repaint();
             QCOMPARE(timeline->noteMarkerCount(), 2);
             // Every time-axis view shows them; the heatmap adds one for the time column under the pointer.
             auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
             auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
             QCOMPARE(heatmap->noteMarkerCount(), 2);
+            test::raiseDockOf(dma);
+            dma->lanes()->canvas()->repaint();
             QCOMPARE(dma->lanes()->noteMarkerCount(), 2);
             test::raiseDockOf(heatmap);
             heatmap->plot()->replot();
@@ -351,6 +352,7 @@ private slots:
             QVERIFY(column > 0);
             const session::Annotation* columnNote = w.document()->notes()->note(column);
             QVERIFY(columnNote->fromCycle <= 400 && columnNote->toCycle > 400 && !columnNote->anchor);
+            timeline->canvas()->repaint();
             QCOMPARE(timeline->noteMarkerCount(), 3);
             w.document()->notes()->removeNote(column);
 
@@ -442,6 +444,7 @@ private slots:
         QCOMPARE(notes.size(), std::size_t{2});
         QCOMPARE(QString::fromStdString(notes[0].text), pinnedText);
         QCOMPARE(notes[0].fromCycle, pinnedCycle);
+        w.timeline()->canvas()->repaint();
         QCOMPARE(w.timeline()->noteMarkerCount(), 2);
         QCOMPARE(w.document()->notes()->bookmarks().size(), std::size_t{2});
         QVERIFY(w.document()->notes()->bookmarks()[1].hiddenLanes ==

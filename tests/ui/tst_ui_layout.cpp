@@ -48,8 +48,7 @@ QDockWidget* dockOf(QWidget* view)
 // Height in pixels of timeline row `row`.
 int rowHeight(const ui::TimelineView& timeline, int row)
 {
-    const QCPAxis* y = timeline.plot()->yAxis;
-    return static_cast<int>(std::lround(y->coordToPixel(row + 1) - y->coordToPixel(row)));
+    return timeline.canvas()->rowRect(row).height();
 }
 
 // Every text of the window's dock tab bars fits its tab.
@@ -104,8 +103,8 @@ private slots:
         ui::TimelineView* timeline = w.timeline();
         const int rows = timeline->rowCount();
         QVERIFY(rows >= 8);
-        const QRect plot = timeline->plot()->axisRect()->rect();
-        const int lastBottom = static_cast<int>(timeline->plot()->yAxis->coordToPixel(rows));
+        const QRect plot = timeline->canvas()->plotArea();
+        const int lastBottom = timeline->canvas()->rowRect(rows - 1).bottom() + 1;
         const int minimum = std::max(22, QFontMetrics(QApplication::font()).height() * 3 / 2);
         QVERIFY2(lastBottom >= plot.bottom() - rowHeight(*timeline, 0) ||
                      rowHeight(*timeline, 0) >= minimum * 8 / 5 - 1,
@@ -180,25 +179,27 @@ private slots:
         present->trigger();
         QTRY_VERIFY(w.presentationMode());
         QTest::qWait(50);
-        timeline->plot()->replot();
-        // Lane names (the y axis's labels) one per row with room between them.
-        const int text = QFontMetrics(timeline->plot()->yAxis->tickLabelFont()).height();
+        timeline->canvas()->repaint();
+        // Lane names (the gutter's labels) one per row with room between them.
+        const int text = QFontMetrics(timeline->canvas()->font()).height();
         QVERIFY2(
             rowHeight(*timeline, 0) >= text + 6,
             qPrintable(QStringLiteral("%1 px rows for %2 px text").arg(rowHeight(*timeline, 0)).arg(text)));
         QVERIFY(rowHeight(*timeline, 0) > normalRow || normalRow >= text * 3 / 2);
         // Tick labels on the cycle axis do not collide.
-        const QCPAxis* x = timeline->plot()->xAxis;
-        const QVector<double> ticks = x->tickVector();
-        const QVector<QString> labels = x->tickVectorLabels();
-        const QFontMetrics tickFont(x->tickLabelFont());
-        for (qsizetype i = 1; i < ticks.size(); ++i) {
-            const double gap = x->coordToPixel(ticks[i]) - x->coordToPixel(ticks[i - 1]);
-            const double needed =
-                (tickFont.horizontalAdvance(labels[i]) + tickFont.horizontalAdvance(labels[i - 1])) / 2.0;
-            QVERIFY2(gap > needed,
-                     qPrintable(
-                         QStringLiteral("'%1' and '%2' %3 px apart").arg(labels[i - 1], labels[i]).arg(gap)));
+        const auto& ticks = timeline->canvas()->drawnTicks();
+        QVERIFY2(ticks.size() >= 2,
+                 qPrintable(QStringLiteral("%1 tick labels on a %2 px wide plot, %3 px of labels")
+                                .arg(ticks.size())
+                                .arg(timeline->canvas()->plotArea().width())
+                                .arg(timeline->canvas()->gutter())));
+        const QFontMetrics tickFont(timeline->canvas()->font());
+        for (std::size_t i = 1; i < ticks.size(); ++i) {
+            const double gap = ticks[i].x - ticks[i - 1].x;
+            QVERIFY2(gap > tickFont.horizontalAdvance(ticks[i - 1].label),
+                     qPrintable(QStringLiteral("'%1' and '%2' %3 px apart")
+                                    .arg(ticks[i - 1].label, ticks[i].label)
+                                    .arg(gap)));
         }
         checkTabsNotElided(w);
         // Every lane is on screen (the offscreen screen is 800x800): the bottom docks gave the timeline what
@@ -208,7 +209,7 @@ private slots:
         QTRY_VERIFY2(!rows->isVisible(), qPrintable(QStringLiteral("%1 rows, %2 visible at %3 px")
                                                         .arg(timeline->rowCount())
                                                         .arg(rows->pageStep())
-                                                        .arg(timeline->plot()->axisRect()->height())));
+                                                        .arg(timeline->canvas()->plotArea().height())));
         QCOMPARE(timeline->rowCount(), 12); // regions x2, stalls, waits, 5 units, 3 DMA engines
 
         present->trigger();

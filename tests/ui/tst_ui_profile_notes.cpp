@@ -68,7 +68,7 @@ void rightClick(QWidget* widget, const QPoint& pos)
     QApplication::sendEvent(widget, &event);
 }
 
-// The note labels' amber (profile_note_bands.cpp: #FFE08A at 90% over the slices), in a run of pixels as
+// The note labels' amber (timeline/note_bands.cpp: #FFE08A at 90% over the slices), in a run of pixels as
 // wide as a label's number: no slice colour is that close to it.
 bool hasAmberLabel(QWidget* widget)
 {

@@ -326,9 +326,9 @@ private slots:
         w.selection()->setTimeRange(other->start > 200 ? other->start - 200 : 0, other->end + 200);
         const int otherRow = w.timeline()->rowOfLane(QStringLiteral("DMA %1").arg(other->engine), 0);
         QVERIFY(otherRow >= 0);
-        w.timeline()->plot()->replot();
+        w.timeline()->canvas()->repaint();
         QTest::mouseClick(
-            w.timeline()->plot(), Qt::LeftButton, {},
+            w.timeline()->canvas(), Qt::LeftButton, {},
             w.timeline()->pointAt(otherRow, static_cast<double>(other->start + other->end) / 2));
         QCOMPARE(w.selection()->selection().dmas, std::vector<std::uint32_t>{other->id});
         const ui::ProfileRun* converted = w.profileDocument()->run();

@@ -41,8 +41,8 @@ private slots:
         ui::TimelineView* timeline = w.timeline();
         const int dmaRow = timeline->rowOfLane(QStringLiteral("DMA %1").arg(someDma.engine), 0);
         QVERIFY(dmaRow >= 0);
-        timeline->plot()->replot();
-        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {},
+        timeline->canvas()->repaint();
+        QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
                           timeline->pointAt(dmaRow, static_cast<double>(someDma.start + someDma.end) / 2));
         QCOMPARE(w.selection()->selection().dmas, std::vector<std::uint32_t>{someDma.id});
         QVERIFY(dma->details().contains(QStringLiteral("DMA #%1").arg(someDma.id)));
@@ -59,7 +59,7 @@ private slots:
         QVERIFY(found && wait.end - wait.start > 100);
         const int waitRow = timeline->rowOfLane(QStringLiteral("sync waits"), 0);
         QVERIFY(waitRow >= 0);
-        QTest::mouseClick(timeline->plot(), Qt::LeftButton, {},
+        QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
                           timeline->pointAt(waitRow, static_cast<double>(wait.start + wait.end) / 2));
         const ui::Selection& s = w.selection()->selection();
         QVERIFY(s.containsPc(0, wait.pc));

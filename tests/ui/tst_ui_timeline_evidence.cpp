@@ -12,9 +12,8 @@
 #include "views/timeline_lanes.h"
 #include "views/timeline_view.h"
 
-#include "widgets/qcustomplot.h"
-
 #include <QApplication>
+#include <QWheelEvent>
 
 using namespace xps;
 
@@ -22,7 +21,7 @@ namespace {
 
 const ui::TimelineLanes::DrawnLabel* findLabel(const ui::TimelineView& timeline, const QString& text)
 {
-    for (const auto& l : timeline.lanesPlottable()->drawnLabels())
+    for (const auto& l : timeline.canvas()->drawnLabels())
         if (l.text == text)
             return &l;
     return nullptr;
@@ -51,13 +50,13 @@ private slots:
         ui::TimelineView* timeline = w.timeline();
         const auto [enter, exit] = regionRange(*w.session()->run(), "attention");
         QVERIFY(exit > enter + 4000);
-        const double plotLeft = timeline->plot()->axisRect()->rect().left();
+        const double plotLeft = timeline->canvas()->plotArea().left();
 
         // Zoomed to 1,000 cycles in the middle of "attention": its name and its layer's are on screen, at
         // the left edge.
         const std::uint64_t middle = enter + (exit - enter) / 2;
         w.selection()->setTimeRange(middle, middle + 1000);
-        timeline->plot()->replot();
+        timeline->canvas()->repaint();
         const auto* attention = findLabel(*timeline, QStringLiteral("attention"));
         QVERIFY2(attention, "no 'attention' label in a view inside the region");
         QCOMPARE(attention->rect.left(), plotLeft);
@@ -67,13 +66,70 @@ private slots:
 
         // With the region's start on screen, the label starts with the block.
         w.selection()->setTimeRange(enter - 500, enter + 1500);
-        timeline->plot()->replot();
+        timeline->canvas()->repaint();
         attention = findLabel(*timeline, QStringLiteral("attention"));
         QVERIFY(attention);
-        const double startX = timeline->plot()->xAxis->coordToPixel(static_cast<double>(enter));
+        const double startX = timeline->canvas()->xOf(static_cast<ui::Ticks>(enter));
         QVERIFY2(std::abs(attention->rect.left() - startX) <= 1.0,
                  qPrintable(QStringLiteral("%1 vs %2").arg(attention->rect.left()).arg(startX)));
         QVERIFY(attention->rect.left() > plotLeft + 100);
+    }
+
+    // The one timeline widget's zoom and pan, as a person uses them on the replay's lanes (the profile's
+    // timeline is the same widget): the wheel zooms around the pointer, a drag pans, Shift+drag zooms to the
+    // box, W and S zoom about the centre, Home shows the whole run again.
+    void wheelDragBoxZoomAndHomeMoveTheWindow()
+    {
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        ui::LaneCanvas* lanes = w.timeline()->canvas();
+        ui::SelectionModel* s = w.selection();
+        const std::uint64_t wholeTo = s->to();
+        QCOMPARE(s->from(), 0u);
+        const QRect plot = lanes->plotArea();
+        const int row = w.timeline()->rowOfLane(QStringLiteral("MXU"), 0);
+        QVERIFY(row >= 0);
+        const int y = lanes->rowRect(row).center().y();
+
+        // Wheel up at a third of the plot: narrower, and the cycle under the pointer stays under it.
+        const QPoint at(plot.left() + plot.width() / 3, y);
+        const ui::Ticks under = lanes->timeAt(at.x());
+        QWheelEvent wheel(at, lanes->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(lanes, &wheel);
+        QVERIFY2(s->to() - s->from() < wholeTo * 2 / 3, qPrintable(QString::number(s->to() - s->from())));
+        QVERIFY(std::abs(lanes->timeAt(at.x()) - under) <= static_cast<ui::Ticks>(s->to() - s->from()) / 100);
+
+        // A drag to the left by a quarter of the plot moves the window right by a quarter of its width.
+        const std::uint64_t from = s->from(), span = s->to() - s->from();
+        QTest::mousePress(lanes, Qt::LeftButton, {}, at);
+        QTest::mouseMove(lanes, at - QPoint(plot.width() / 8, 0));
+        QTest::mouseMove(lanes, at - QPoint(plot.width() / 4, 0));
+        QTest::mouseRelease(lanes, Qt::LeftButton, {}, at - QPoint(plot.width() / 4, 0));
+        QCOMPARE(s->to() - s->from(), span);
+        QVERIFY2(std::abs(static_cast<double>(s->from() - from) - span / 4.0) <= span / 100.0 + 1,
+                 qPrintable(QStringLiteral("%1 -> %2 of %3").arg(from).arg(s->from()).arg(span)));
+
+        // Shift+drag over a fifth of the plot: the window becomes what was under the box.
+        const QPoint a(plot.left() + plot.width() / 5, y), b(plot.left() + plot.width() * 2 / 5, y);
+        const ui::Ticks boxFrom = lanes->timeAt(a.x()), boxTo = lanes->timeAt(b.x());
+        QTest::mousePress(lanes, Qt::LeftButton, Qt::ShiftModifier, a);
+        QTest::mouseMove(lanes, (a + b) / 2);
+        QTest::mouseMove(lanes, b);
+        QTest::mouseRelease(lanes, Qt::LeftButton, Qt::ShiftModifier, b);
+        QCOMPARE(static_cast<ui::Ticks>(s->from()), boxFrom);
+        QCOMPARE(static_cast<ui::Ticks>(s->to()), boxTo);
+        QVERIFY(s->selection().pcs.empty()); // a drag is not a click
+
+        // W narrows about the centre; Home shows the whole run.
+        const std::uint64_t centre = (s->from() + s->to()) / 2, before = s->to() - s->from();
+        lanes->setFocus();
+        QTest::keyClick(lanes, Qt::Key_W);
+        QVERIFY(s->to() - s->from() < before);
+        QVERIFY(s->from() <= centre && s->to() >= centre);
+        QTest::keyClick(lanes, Qt::Key_Home);
+        QCOMPARE(s->from(), 0u);
+        QVERIFY(s->to() >= w.session()->run()->lanes->endCycle());
     }
 
     void idleLinksHaveRowsOnceTheInterconnectIsUsed()
@@ -114,22 +170,21 @@ private slots:
     {
         ui::MainWindow w(false);
         QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
-        QCustomPlot* plot = w.timeline()->plot();
+        ui::LaneCanvas* lanes = w.timeline()->canvas();
         const auto fits = [&](const char* when) {
             QCoreApplication::processEvents();
-            plot->replot();
-            const QFont font = plot->yAxis->tickLabelFont();
+            lanes->repaint();
+            const QFont font = lanes->font();
             QVERIFY2(font.pointSizeF() == QApplication::font().pointSizeF(),
                      qPrintable(QStringLiteral("%1: lane names at %2 pt, the application at %3 pt")
                                     .arg(QString::fromUtf8(when))
                                     .arg(font.pointSizeF())
                                     .arg(QApplication::font().pointSizeF())));
             const int longest = QFontMetrics(font).horizontalAdvance(QStringLiteral("regions: layer"));
-            QVERIFY2(plot->axisRect()->left() >= longest,
-                     qPrintable(QStringLiteral("%1: %2 px for names %3 px wide")
-                                    .arg(QString::fromUtf8(when))
-                                    .arg(plot->axisRect()->left())
-                                    .arg(longest)));
+            QVERIFY2(lanes->gutter() >= longest, qPrintable(QStringLiteral("%1: %2 px for names %3 px wide")
+                                                                .arg(QString::fromUtf8(when))
+                                                                .arg(lanes->gutter())
+                                                                .arg(longest)));
         };
         fits("at start");
         const qreal normal = QApplication::font().pointSizeF();
@@ -140,7 +195,7 @@ private slots:
         fits("presenting, dark");
         w.setPresentationMode(false);
         fits("dark");
-        QCOMPARE(plot->yAxis->tickLabelFont().pointSizeF(), normal);
+        QCOMPARE(lanes->font().pointSizeF(), normal);
         ui::Theme::instance().apply(ui::Theme::Kind::Light);
     }
 };

@@ -42,6 +42,10 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
         m_bandwidth->xAxis->setRange(static_cast<double>(from), static_cast<double>(to));
         m_bandwidth->replot(QCustomPlot::rpQueuedReplot);
     });
+    connect(m_lanes, &TimelineView::rowsChanged, this, [this] {
+        alignWithLanes();
+        m_bandwidth->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(&Theme::instance(), &Theme::changed, this, &DmaLanesView::applyTheme);
     applyTheme();
 }
@@ -77,10 +81,20 @@ void DmaLanesView::showBandwidth()
         g->setData(x, y, true);
     }
     m_bandwidth->legend->setVisible(dma.hbmBytesPerBin.size() > 1);
+    alignWithLanes();
     m_bandwidth->yAxis->setRange(0, run->trace->machine.hbmBandwidthGBs * 1.1);
     m_bandwidth->xAxis->setRange(static_cast<double>(m_selection->from()),
                                  static_cast<double>(m_selection->to()));
     m_bandwidth->replot();
+}
+
+void DmaLanesView::alignWithLanes()
+{
+    // The plot's cycle axis under the lanes' own: the same left and right edges.
+    const int margin = m_lanes->canvas()->mapTo(m_lanes, QPoint(0, 0)).x();
+    m_bandwidth->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+    m_bandwidth->axisRect()->setMargins(
+        QMargins(margin + m_lanes->canvas()->gutter(), 0, margin + m_lanes->canvas()->scrollBarWidth(), 0));
 }
 
 void DmaLanesView::showSelection()

@@ -27,6 +27,7 @@ public:
 private:
     void showBandwidth();
     void showSelection();
+    void alignWithLanes();
     void applyTheme();
 
     ReplaySession* m_session;

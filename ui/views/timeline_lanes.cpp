@@ -6,7 +6,8 @@
 #include "views/event_text.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
 
 #include <cmath>
 
@@ -33,39 +34,6 @@ bool isBundleLane(const analysis::LaneInfo& lane)
 
 } // namespace
 
-TimelineLanes::TimelineLanes(QCPAxis* keyAxis, QCPAxis* valueAxis) : QCPAbstractPlottable(keyAxis, valueAxis)
-{
-    setSelectable(QCP::stNone);
-    setAntialiasedFill(false);
-}
-
-int TimelineLanes::rowAt(double pixelY) const
-{
-    const double row = mValueAxis->pixelToCoord(pixelY);
-    if (row < 0 || row >= static_cast<double>(m_rows.size()))
-        return -1;
-    return static_cast<int>(row);
-}
-
-double TimelineLanes::selectTest(const QPointF&, bool, QVariant*) const
-{
-    return -1; // clicks are resolved by the view against the lanes, not by QCustomPlot
-}
-
-QCPRange TimelineLanes::getKeyRange(bool& foundRange, QCP::SignDomain) const
-{
-    foundRange = m_run && m_run->lanes;
-    return foundRange ? QCPRange(0, static_cast<double>(std::max<std::uint64_t>(1, m_run->lanes->endCycle()))) : QCPRange();
-}
-
-QCPRange TimelineLanes::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const
-{
-    foundRange = !m_rows.empty();
-    return QCPRange(0, static_cast<double>(m_rows.size()));
-}
-
-void TimelineLanes::drawLegendIcon(QCPPainter*, const QRectF&) const {}
-
 QColor TimelineLanes::categoryColor(const analysis::LaneInfo& lane, int category) const
 {
     const Theme& theme = Theme::instance();
@@ -80,70 +48,45 @@ QColor TimelineLanes::categoryColor(const analysis::LaneInfo& lane, int category
     return theme.foreground();
 }
 
-void TimelineLanes::draw(QCPPainter* painter)
+void TimelineLanes::paint(QPainter& painter, std::size_t laneIndex, const QRect& row, std::uint64_t from,
+                          std::uint64_t to)
 {
-    QElapsedTimer timer;
-    timer.start();
-    m_drawnLabels.clear();
-    if (!m_run || !m_run->lanes || m_rows.empty())
+    if (!m_run || !m_run->lanes || row.width() <= 0)
         return;
-    const analysis::ActivityLanes& lanes = *m_run->lanes;
-    const Theme& theme = Theme::instance();
-    const QRect area = mKeyAxis->axisRect()->rect();
-    const QCPRange range = mKeyAxis->range();
-    const auto from = static_cast<std::uint64_t>(std::max(0.0, std::floor(range.lower)));
-    const auto to = std::max(from + 1, static_cast<std::uint64_t>(std::max(0.0, std::ceil(range.upper))));
-    const int columns = std::max(1, area.width());
-
-    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::transparent);
-    painter->setClipRect(area);
-    for (std::size_t row = 0; row < m_rows.size(); ++row) {
-        const double top = mValueAxis->coordToPixel(static_cast<double>(row));
-        const double bottom = mValueAxis->coordToPixel(static_cast<double>(row + 1));
-        if (bottom < area.top() || top > area.bottom())
-            continue;
-        const analysis::LaneInfo& lane = lanes.lanes()[m_rows[row]];
-        if (row % 2)
-            painter->fillRect(QRectF(area.left(), top, area.width(), bottom - top), theme.laneShade());
-        if (row > 0 && lanes.lanes()[m_rows[row - 1]].chip != lane.chip) {
-            painter->setPen(QPen(theme.foreground(), 1));
-            painter->drawLine(QPointF(area.left(), top), QPointF(area.right(), top));
-        }
-        const double pad = std::min(3.0, (bottom - top) / 6.0);
-        if (!drawItems(painter, lane, m_rows[row], top + pad, bottom - top - 2 * pad, from, to, columns))
-            drawColumns(image, lane, m_rows[row], static_cast<int>(std::lround(top + pad)) - area.top(),
-                        static_cast<int>(std::lround(bottom - top - 2 * pad)), from, to);
-    }
-    painter->drawImage(area.topLeft(), image);
-
-    // Selected DMAs stay visible at any zoom: an outline at least a few pixels wide.
-    if (m_selection && !m_selection->dmas.empty()) {
-        painter->setPen(QPen(theme.highlight(), 2));
-        painter->setBrush(Qt::NoBrush);
-        for (std::uint32_t id : m_selection->dmas) {
-            events::DmaRecord d;
-            if (!lanes.dma(id, d))
-                continue;
-            for (std::size_t row = 0; row < m_rows.size(); ++row) {
-                const analysis::LaneInfo& lane = lanes.lanes()[m_rows[row]];
-                if (lane.kind != LaneKind::DmaEngine || lane.chip != d.chip || lane.index != d.engine)
-                    continue;
-                const double x0 = mKeyAxis->coordToPixel(static_cast<double>(d.start));
-                const double x1 = std::max(x0 + 4, mKeyAxis->coordToPixel(static_cast<double>(d.end)));
-                const double top = mValueAxis->coordToPixel(static_cast<double>(row));
-                const double bottom = mValueAxis->coordToPixel(static_cast<double>(row + 1));
-                painter->drawRect(QRectF(x0 - 1, top + 1, x1 - x0 + 2, bottom - top - 2));
-            }
-        }
-    }
-    m_lastDrawMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    const analysis::LaneInfo& lane = m_run->lanes->lanes()[laneIndex];
+    const double pad = std::min(3.0, row.height() / 6.0);
+    const QRectF box(row.left(), row.top() + pad, row.width(), row.height() - 2 * pad);
+    if (drawItems(painter, lane, laneIndex, box, from, std::max(to, from + 1)))
+        return;
+    drawColumns(lane, laneIndex, static_cast<int>(std::lround(box.top())) - m_plot.top(),
+                static_cast<int>(std::lround(box.height())), from, std::max(to, from + 1));
 }
 
-bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lane, std::size_t laneIndex, double top,
-                              double height, std::uint64_t from, std::uint64_t to, int columns)
+void TimelineLanes::beginFrame(const QRect& plot)
+{
+    m_drawnLabels.clear();
+    m_plot = plot;
+    if (m_image.size() != plot.size())
+        m_image = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
+    m_imageUsed = false;
+}
+
+void TimelineLanes::endFrame(QPainter& painter)
+{
+    if (m_imageUsed)
+        painter.drawImage(m_plot.topLeft(), m_image);
+}
+
+bool TimelineLanes::drawItems(QPainter& painter, const analysis::LaneInfo& lane, std::size_t laneIndex,
+                              const QRectF& box, std::uint64_t from, std::uint64_t to)
 {
     const analysis::ActivityLanes& lanes = *m_run->lanes;
+    const int columns = std::max(1, static_cast<int>(box.width()));
+    const double top = box.top(), height = box.height();
+    const double pixelsPerCycle = box.width() / static_cast<double>(to - from);
+    const auto xOf = [&](std::uint64_t cycle) {
+        return box.left() + (static_cast<double>(cycle) - static_cast<double>(from)) * pixelsPerCycle;
+    };
     const double cyclesPerPixel = static_cast<double>(to - from) / columns;
     // A bundle lane holds up to one item per cycle: bars only when a cycle is a couple of pixels wide.
     if (isBundleLane(lane) && cyclesPerPixel > 0.5)
@@ -156,15 +99,14 @@ bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lan
     const Theme& theme = Theme::instance();
     const trace::Trace& trace = *m_run->trace;
     const events::BundleSnapshot bundles = isBundleLane(lane) ? lanes.bundles() : events::BundleSnapshot{};
-    QFont font = painter->font();
+    QFont font = painter.font();
     // As large as the row allows, never larger than the window's text (presentation mode enlarges both).
     font.setPointSizeF(std::clamp(height * 0.55, 6.5, std::max(9.0, QApplication::font().pointSizeF())));
-    painter->setFont(font);
+    painter.setFont(font);
     const QFontMetricsF metrics(font);
-    const QRect plotArea = clipRect();
     for (const analysis::LaneItem& item : items) {
-        double x0 = mKeyAxis->coordToPixel(static_cast<double>(item.start));
-        double x1 = mKeyAxis->coordToPixel(static_cast<double>(item.end));
+        const double x0 = xOf(item.start);
+        double x1 = xOf(item.end);
         if (x1 - x0 < 1)
             x1 = x0 + 1;
         QColor fill = categoryColor(lane, item.category);
@@ -187,44 +129,44 @@ bool TimelineLanes::drawItems(QCPPainter* painter, const analysis::LaneInfo& lan
         }
         if (lane.kind == LaneKind::DmaEngine && item.queued < item.start) {
             // Queued behind earlier descriptors: an outline only, so waiting is not mistaken for moving.
-            const double q0 = mKeyAxis->coordToPixel(static_cast<double>(item.queued));
+            const double q0 = xOf(item.queued);
             QColor queued = fill;
             queued.setAlpha(70);
-            painter->setPen(Qt::NoPen);
-            painter->setBrush(queued);
-            painter->drawRect(QRectF(q0, top + height * 0.3, x0 - q0, height * 0.4));
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(queued);
+            painter.drawRect(QRectF(q0, top + height * 0.3, x0 - q0, height * 0.4));
         }
-        painter->setBrush(fill);
+        painter.setBrush(fill);
         if (selected)
-            painter->setPen(QPen(theme.highlight(), 2));
+            painter.setPen(QPen(theme.highlight(), 2));
         else if (x1 - x0 > 4)
-            painter->setPen(QPen(fill.darker(150), 1));
+            painter.setPen(QPen(fill.darker(150), 1));
         else
-            painter->setPen(Qt::NoPen);
+            painter.setPen(Qt::NoPen);
         const QRectF rect(x0, top, x1 - x0, height);
-        painter->drawRect(rect);
+        painter.drawRect(rect);
         // The label sits in the part of the block on screen (sticky, as Perfetto's slice titles): zoomed
         // inside a region, its name stays at the plot's left edge instead of scrolling out with the block's
         // start.
-        const QRectF shown =
-            rect.intersected(QRectF(plotArea.left(), rect.top(), plotArea.width(), rect.height()));
+        const QRectF shown = rect.intersected(QRectF(box.left(), rect.top(), box.width(), rect.height()));
         if (shown.width() > 28) {
             const QString label = itemLabel(trace, lanes, lane, item);
-            painter->setPen(fill.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white));
+            painter.setPen(fill.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white));
             const QString text = metrics.elidedText(label, Qt::ElideRight, shown.width() - 5);
-            painter->drawText(shown.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+            painter.drawText(shown.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
             m_drawnLabels.push_back({text, shown});
         }
     }
     return true;
 }
 
-void TimelineLanes::drawColumns(QImage& image, const analysis::LaneInfo& lane, std::size_t laneIndex, int top,
-                                int height, std::uint64_t from, std::uint64_t to)
+void TimelineLanes::drawColumns(const analysis::LaneInfo& lane, std::size_t laneIndex, int top, int height,
+                                std::uint64_t from, std::uint64_t to)
 {
-    const int columns = image.width();
-    top = std::max(0, top);
-    height = std::min(height, image.height() - top);
+    const int columns = m_image.width();
+    // Rows partly scrolled out of the plot keep the part inside it.
+    height = std::min(top + height, m_image.height()) - std::max(top, 0);
+    top = std::max(top, 0);
     if (height <= 0 || columns <= 0)
         return;
     m_run->lanes->columnTotals(laneIndex, from, to, columns, m_columns);
@@ -252,8 +194,12 @@ void TimelineLanes::drawColumns(QImage& image, const analysis::LaneInfo& lane, s
     }
     if (!any)
         return;
+    if (!m_imageUsed) {
+        m_image.fill(Qt::transparent); // cleared only in a frame that has columns at all
+        m_imageUsed = true;
+    }
     for (int y = top; y < top + height; ++y)
-        std::memcpy(image.scanLine(y), row.data(), row.size() * sizeof(QRgb));
+        std::memcpy(m_image.scanLine(y), row.data(), row.size() * sizeof(QRgb));
 }
 
 } // namespace xps::ui

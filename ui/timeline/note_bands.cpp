@@ -1,4 +1,4 @@
-#include "imported/profile_note_bands.h"
+#include "timeline/note_bands.h"
 
 #include "session/session.h"
 #include "theme/theme.h"
@@ -10,8 +10,8 @@
 
 namespace xps::ui {
 
-void drawNoteBands(QPainter& painter, const std::vector<session::Annotation>& notes, const QRect& area,
-                   const std::function<double(profile::Nanos)>& xOf)
+int drawNoteBands(QPainter& painter, const std::vector<session::Annotation>& notes, const QRect& area,
+                  const std::function<double(Ticks)>& xOf)
 {
     const Theme& theme = Theme::instance();
     const QColor marker = theme.note();
@@ -23,16 +23,16 @@ void drawNoteBands(QPainter& painter, const std::vector<session::Annotation>& no
     painter.save();
     painter.setClipRect(area);
     painter.setFont(font);
-    int number = 0;
+    int number = 0, drawn = 0;
     for (const session::Annotation& note : notes) {
         ++number;
-        // Profile times are kept as the bits of int64 nanoseconds (session.h).
-        const auto from = static_cast<profile::Nanos>(note.fromCycle);
-        const auto to = std::max(static_cast<profile::Nanos>(note.toCycle), from);
+        const auto from = static_cast<Ticks>(note.fromCycle);
+        const auto to = std::max(static_cast<Ticks>(note.toCycle), from);
         const double left = std::clamp(xOf(from), area.left() - 10.0, area.right() + 10.0);
         const double right = std::clamp(xOf(to), area.left() - 10.0, area.right() + 10.0);
         if (right < area.left() || left > area.right())
             continue;
+        ++drawn;
         const QRectF band(left, area.top(), std::max(right - left, 2.0), area.height());
         painter.fillRect(band, fill);
         painter.setPen(QPen(marker, 2 * theme.lineScale()));
@@ -52,6 +52,7 @@ void drawNoteBands(QPainter& painter, const std::vector<session::Annotation>& no
         painter.drawText(label.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
     }
     painter.restore();
+    return drawn;
 }
 
 } // namespace xps::ui
