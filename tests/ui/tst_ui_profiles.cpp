@@ -150,6 +150,12 @@ private slots:
         const auto after = w.profileDocument()->visibleRange();
         QVERIFY(after.second - after.first < before.second - before.first);
         QCOMPARE(timeline->sliceAt(zoomAt), sgemm);
+        // Home (the replay's key too: one timeline widget) shows the whole profile again.
+        timeline->setFocus();
+        QTest::keyClick(timeline, Qt::Key_Home);
+        const profile::Profile& shown = w.profileDocument()->run()->profile;
+        QCOMPARE(w.profileDocument()->visibleRange(), std::make_pair(shown.startTime(), shown.endTime()));
+        QApplication::sendEvent(timeline, &wheel);
 
         // The summary says what the CLI says; clicking the first finding shows the exposed copy.
         QVERIFY2(explorer->summary()->text().contains(QStringLiteral("memcpy 200 us (exposed 200 us)")),
