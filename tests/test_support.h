@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the test suites: readable QCOMPARE output for std::string, and the source tree path.
+// Helpers shared by the test suites: readable QCOMPARE output for std::string and strong ids, and the source
+// tree path.
 
 #include <QtTest/QtTest>
 
@@ -14,6 +15,16 @@ template <> inline char* toString(const std::string& s)
     return qstrdup(s.c_str());
 }
 } // namespace QTest
+
+namespace xps {
+// A strong id (util/strong_id.h; declared here, not included: moc reads this header and cannot parse
+// <compare>) in a failed QCOMPARE: its value, or "invalid" (found by argument-dependent lookup).
+template <typename Tag> struct StrongId;
+template <typename Tag> char* toString(StrongId<Tag> id)
+{
+    return qstrdup(id.valid() ? std::to_string(id.value).c_str() : "invalid");
+}
+} // namespace xps
 
 namespace xps::test {
 

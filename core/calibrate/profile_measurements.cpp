@@ -319,8 +319,7 @@ Result<ProfileMeasurements> measurementsFromProfile(const profile::Profile& prof
             if (r.count == 0) {
                 r.row = *c.row;
                 r.firstOp = profile.nameOf(slice);
-                const profile::Track& process = track.parent.valid() ? profile.track(track.parent) : track;
-                r.device = process.name;
+                r.device = profile.track(profile.processOf(slice.track())).name;
             }
             r.add(static_cast<double>(slice.duration) / 1000.0);
         }

@@ -69,7 +69,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
         const Track& track = p.track(s.track());
         if ((c != SliceClass::Kernel && c != SliceClass::Communication) || !track.device || s.duration <= 0)
             continue;
-        const std::uint32_t process = (track.parent.valid() ? track.parent : s.track()).value;
+        const std::uint32_t process = p.processOf(s.track()).value;
         auto [it, added] = indexOf.try_emplace(process, out.size());
         if (added) {
             out.push_back({});

@@ -185,6 +185,13 @@ public:
     std::uint32_t typeOf(std::string_view name, std::string_view category, SliceClass cls);
 
     const Track& track(TrackId id) const { return tracks[id.value]; }
+    // The process (or device) `id` belongs to: its parent, or itself when it has none (a process's own
+    // track, or a flat track of an importer that has no processes).
+    TrackId processOf(TrackId id) const
+    {
+        const TrackId parent = tracks[id.value].parent;
+        return parent.valid() ? parent : id;
+    }
     Track& track(TrackId id) { return tracks[id.value]; }
     const Slice& slice(SliceRow row) const { return slices[row.value]; }
     const std::string& nameOf(const Slice& s) const { return m_strings[types[s.type].name]; }

@@ -236,7 +236,7 @@ void Analyzer::ops(ProfileAnalysis& out)
         const Track& track = p.track(s.track());
         const bool device = track.device && isDeviceWork(p.classOf(s));
         std::uint32_t* row = &hostRow[s.type];
-        const std::uint32_t process = (track.parent.valid() ? track.parent : s.track()).value;
+        const std::uint32_t process = p.processOf(s.track()).value;
         if (device)
             row = &deviceRow.try_emplace(std::uint64_t{s.type} << 32 | process, kNone).first->second;
         if (*row == kNone) {

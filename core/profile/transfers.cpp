@@ -126,8 +126,7 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         const Slice& s = profile.slice(t.slice);
         if (t.bytes == 0 || t.end <= t.start || t.end <= from || t.start >= to)
             continue;
-        const TrackId parent = profile.track(s.track()).parent;
-        const std::uint32_t process = (parent.valid() ? parent : s.track()).value;
+        const std::uint32_t process = profile.processOf(s.track()).value;
         auto [it, added] = seriesOf.try_emplace(process, out.size());
         if (added)
             out.push_back({TrackId(process), std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
