@@ -46,6 +46,14 @@ private slots:
                           timeline->pointAt(dmaRow, static_cast<double>(someDma.start + someDma.end) / 2));
         QCOMPARE(w.selection()->selection().dmas, std::vector<std::uint32_t>{someDma.id});
         QVERIFY(dma->details().contains(QStringLiteral("DMA #%1").arg(someDma.id)));
+        // Its flows: an arrow to every wait it ended, as an imported profile draws a selected slice's flows.
+        int endedWaits = 0;
+        for (const events::SyncWaitRecord& x : run->store.syncWaits())
+            endedWaits += x.satisfiedBy == static_cast<std::int64_t>(someDma.id);
+        QVERIFY(endedWaits > 0);
+        w.selection()->setTimeRange(0, run->lanes->endCycle()); // every end on screen
+        timeline->canvas()->repaint();
+        QCOMPARE(timeline->canvas()->drawnFlows(), endedWaits);
 
         // Then a sync wait: the longest on chip 0 (the report's instance, "wait f1" at pc 658, was in an
         // earlier build of this sample), clicked in the sync waits lane.

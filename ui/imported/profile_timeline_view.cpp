@@ -319,28 +319,17 @@ void ProfileTimelineView::drawFlows(QPainter& painter)
     if (!selected.valid())
         return;
     const profile::Profile& p = m_document->run()->profile;
-    const Theme& theme = Theme::instance();
     for (const profile::Flow& f : p.flows) {
         if (f.from != selected && f.to != selected)
             continue;
         const int r0 = rowOf(f.from), r1 = rowOf(f.to);
         if (r0 < 0 || r1 < 0)
             continue;
-        // An end off screen is drawn at the plot's edge on its own row, so the arrow shows where it comes
-        // from.
         const QRect plot = plotArea();
         const double left = plot.left(), right = plot.right();
         const QPointF a(std::clamp(xOf(p.slice(f.from).start), left, right), rowRect(r0).center().y());
         const QPointF b(std::clamp(xOf(p.slice(f.to).start), left, right), rowRect(r1).center().y());
-        QPainterPath path(a);
-        path.cubicTo(QPointF(a.x() + 40, a.y()), QPointF(b.x() - 40, b.y()), b);
-        painter.setPen(QPen(theme.critical(), 1.5 * theme.lineScale()));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawPath(path);
-        painter.setBrush(theme.critical());
-        const double dir = b.x() >= a.x() - 40 ? 1 : -1;
-        painter.drawPolygon(
-            QPolygonF({b, QPointF(b.x() - 8 * dir, b.y() - 4), QPointF(b.x() - 8 * dir, b.y() + 4)}));
+        drawFlowArrow(painter, a, b);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -260,6 +261,20 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
     drawAxis(painter);
     m_lastDrawMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     emit framePainted();
+}
+
+void TimelineCanvas::drawFlowArrow(QPainter& painter, const QPointF& from, const QPointF& to)
+{
+    const Theme& theme = Theme::instance();
+    QPainterPath path(from);
+    path.cubicTo(QPointF(from.x() + 40, from.y()), QPointF(to.x() - 40, to.y()), to);
+    painter.setPen(QPen(theme.critical(), 1.5 * theme.lineScale()));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPath(path);
+    painter.setBrush(theme.critical());
+    const double dir = to.x() >= from.x() - 40 ? 1 : -1;
+    painter.drawPolygon(
+        QPolygonF({to, QPointF(to.x() - 8 * dir, to.y() - 4), QPointF(to.x() - 8 * dir, to.y() + 4)}));
 }
 
 void TimelineCanvas::drawHeader(QPainter& painter, const RowSpec& row, const QRect& rect)

@@ -100,6 +100,10 @@ protected:
     virtual void paintRow(QPainter& painter, int row, const QRect& rect) = 0;
     // Paints over every row, clipped to the plot (flows, notes, selection outlines).
     virtual void paintOverPlot(QPainter&) {}
+    // A flow from one event to another (a launch to its kernel, a DMA to the wait it ended): a curve in the
+    // critical path's colour with an arrowhead at `to`. Ends off screen are clamped to the plot's edge by the
+    // caller, on their own rows, so an arrow still shows where it comes from.
+    static void drawFlowArrow(QPainter& painter, const QPointF& from, const QPointF& to);
     virtual void clickedAt(const QPoint&) {}
     virtual QString tooltipAt(const QPoint&) const { return {}; }
     virtual void contextMenuAt(const QPoint&) {}

@@ -48,7 +48,10 @@ LaneCanvas::LaneCanvas(ReplaySession* session, SelectionModel* selection, LaneFi
     m_painter.setSelection(&m_selection->selection());
     connect(session, &ReplaySession::opened, this, &LaneCanvas::onOpened);
     connect(session, &ReplaySession::eventsChanged, this, &LaneCanvas::refresh);
-    connect(selection, &SelectionModel::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(selection, &SelectionModel::selectionChanged, this, [this] {
+        findFlows();
+        update();
+    });
     connect(selection, &SelectionModel::timeRangeChanged, this, qOverload<>(&QWidget::update));
 }
 
@@ -56,6 +59,7 @@ void LaneCanvas::onOpened()
 {
     m_painter.setRun(m_session->run());
     m_lanes.clear();
+    m_flowWaits.clear();
     resetScroll();
     refresh();
 }
@@ -205,9 +209,56 @@ void LaneCanvas::paintOverPlot(QPainter& painter)
             painter.drawRect(QRectF(x0 - 1, r.top() + 1, x1 - x0 + 2, r.height() - 2));
         }
     }
+    drawFlows(painter);
     m_drawnNotes =
         m_notes ? drawNoteBands(painter, m_notes->notes(), plotArea(), [this](Ticks t) { return xOf(t); })
                 : 0;
+}
+
+void LaneCanvas::findFlows()
+{
+    m_flowWaits.clear();
+    const Run* run = m_session->run();
+    const std::vector<std::uint32_t>& dmas = m_selection->selection().dmas;
+    if (!run || !run->lanes || dmas.size() != 1 || !run->lanes->dma(dmas.front(), m_flowDma))
+        return;
+    for (const events::SyncWaitRecord& w : run->store.syncWaits())
+        if (w.satisfiedBy == static_cast<std::int64_t>(m_flowDma.id))
+            m_flowWaits.push_back(w);
+}
+
+int LaneCanvas::rowOfLaneKind(analysis::LaneKind kind, int chip, int index) const
+{
+    const Run* run = m_session->run();
+    for (int r = 0; run && r < rowCount(); ++r) {
+        const analysis::LaneInfo& lane = run->lanes->lanes()[m_lanes[static_cast<std::size_t>(r)]];
+        if (lane.kind == kind && lane.chip == chip && (index < 0 || lane.index == index))
+            return r;
+    }
+    return -1;
+}
+
+void LaneCanvas::drawFlows(QPainter& painter)
+{
+    m_drawnFlows = 0;
+    if (m_flowWaits.empty())
+        return;
+    const int from = rowOfLaneKind(analysis::LaneKind::DmaEngine, m_flowDma.chip, m_flowDma.engine);
+    if (from < 0)
+        return;
+    const QRect plot = plotArea();
+    const auto clampX = [&](std::uint64_t cycle) {
+        return std::clamp(xOf(static_cast<Ticks>(cycle)), double(plot.left()), double(plot.right()));
+    };
+    // From where the transfer ended to where each wait did: the wait ended when the DMA's last chunk landed.
+    const QPointF a(clampX(m_flowDma.end), rowRect(from).center().y());
+    for (const events::SyncWaitRecord& w : m_flowWaits) {
+        const int to = rowOfLaneKind(analysis::LaneKind::SyncWait, w.chip, -1);
+        if (to < 0)
+            continue;
+        drawFlowArrow(painter, a, QPointF(clampX(w.end), rowRect(to).center().y()));
+        ++m_drawnFlows;
+    }
 }
 
 QString LaneCanvas::rowName(int row) const

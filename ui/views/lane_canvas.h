@@ -2,7 +2,8 @@
 // A replay's lanes on the one timeline widget (timeline/timeline_canvas.h): one row per chip and lane
 // (regions, stalls, sync waits, units, DMA engines, ICI links), time in cycles, the visible window the
 // selection model's. Hover names the event, a click selects it (a region zooms to itself), the context menu
-// adds notes and hides lanes; the selection's pcs and DMAs are outlined.
+// adds notes and hides lanes; the selection's pcs and DMAs are outlined, and a selected DMA's flows to the
+// waits it ended are drawn as arrows, as an imported profile's flows are.
 
 #include "analysis/activity_lanes.h"
 #include "timeline/timeline_canvas.h"
@@ -30,6 +31,8 @@ public:
     // Pixel centre of `row` at `cycle`, for tests that click like a person.
     QPoint pointAt(int row, double cycle) const;
     const std::vector<TimelineLanes::DrawnLabel>& drawnLabels() const { return m_painter.drawnLabels(); }
+    // The flow arrows the last frame drew (a selected DMA to the waits it ended).
+    int drawnFlows() const { return m_drawnFlows; }
 
     std::vector<std::string> hiddenLanes() const { return m_hidden; }
     void setHiddenLanes(std::vector<std::string> keys);
@@ -58,6 +61,9 @@ private:
     void onOpened();
     void refresh();
     void rebuildRows();
+    void findFlows();
+    int rowOfLaneKind(analysis::LaneKind kind, int chip, int index) const; // -1 if not shown
+    void drawFlows(QPainter& painter);
     // The lane index of `row`, and the item of it under x within `slackPixels`, if any.
     bool itemAt(const QPoint& pos, double slackPixels, std::size_t& laneIndex,
                 analysis::LaneItem& item) const;
@@ -73,6 +79,11 @@ private:
     std::vector<std::string> m_hidden; // sorted lane keys ("chip N/name")
     SessionNotes* m_notes = nullptr;
     int m_drawnNotes = 0;
+    // The selected DMA and the waits it ended, found once per selection (the store's waits are not indexed
+    // by DMA) and drawn as flows while it stays selected.
+    events::DmaRecord m_flowDma;
+    std::vector<events::SyncWaitRecord> m_flowWaits;
+    int m_drawnFlows = 0;
 };
 
 } // namespace xps::ui
