@@ -444,6 +444,7 @@ bool TimelineCanvas::event(QEvent* event)
         fitGutter();
         layOutRows();
         update();
+        emit rowsChanged(); // heightForEveryRow() and the gutter changed: layouts and plots under it follow
     }
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);

@@ -71,7 +71,8 @@ public:
     void scrollToRow(int row);
 
 signals:
-    void rowsChanged();  ///< rows were added or removed: heightForEveryRow() changed
+    void rowsChanged(); ///< rows were added or removed, or the font changed: heightForEveryRow() and gutter()
+                        ///< changed
     void framePainted(); ///< a frame with rows in it was painted (the first-picture benchmark waits for it)
 
 protected:
