@@ -301,19 +301,26 @@ void TimelineCanvas::drawAxis(QPainter& painter)
     const Ticks origin = axisOrigin();
     painter.drawText(QRect(6, 0, gutter() - 12, axisHeight()), Qt::AlignVCenter | Qt::AlignLeft,
                      fontMetrics().elidedText(spanLabel(to - from), Qt::ElideRight, gutter() - 12));
-    // Ticks at 1, 2 or 5 x 10^k ticks, as close as the widest label allows (and at least 60 pixels apart).
-    const int spacing = std::max(60, fontMetrics().horizontalAdvance(tickLabel(to - origin)) +
-                                         2 * fontMetrics().horizontalAdvance(QLatin1Char('M')));
+    // Ticks at 1, 2 or 5 x 10^k ticks, as close as their widest label allows (and at least 60 pixels apart):
+    // a step is tried at 60 pixels, then widened once if the labels it gives (the last is the widest: "50 k",
+    // not the window end's "55.309 k") need more room.
     const double perPixel = static_cast<double>(to - from) / std::max(1, right - gutter());
-    const double raw = std::max(perPixel * spacing, 1.0);
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = decade * 10;
-    for (const double m : {1.0, 2.0, 5.0})
-        if (decade * m >= raw) {
-            step = decade * m;
-            break;
-        }
-    const auto tick = static_cast<Ticks>(step);
+    const auto stepFor = [&](int pixels) {
+        const double raw = std::max(perPixel * pixels, 1.0);
+        const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+        for (const double m : {1.0, 2.0, 5.0})
+            if (decade * m >= raw)
+                return static_cast<Ticks>(decade * m);
+        return static_cast<Ticks>(decade * 10);
+    };
+    const auto labelRoom = [&](Ticks step) {
+        const Ticks last = ((to - origin) / step) * step;
+        return fontMetrics().horizontalAdvance(tickLabel(last)) +
+               2 * fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    };
+    Ticks tick = stepFor(60);
+    if (const int needed = labelRoom(tick); needed > tick / std::max(perPixel, 1e-12))
+        tick = stepFor(needed);
     const Ticks firstTick = ((from - origin) / tick) * tick + origin;
     m_drawnTicks.clear();
     double lastLabelEnd = gutter();
