@@ -79,8 +79,8 @@ private:
     std::vector<std::string> m_hidden; // sorted lane keys ("chip N/name")
     SessionNotes* m_notes = nullptr;
     int m_drawnNotes = 0;
-    // The selected DMA and the waits it ended, found once per selection (the store's waits are not indexed
-    // by DMA) and drawn as flows while it stays selected.
+    // The selected DMA and the waits it ended, found once per selection (one pass: the store's waits are
+    // not indexed by DMA) and drawn as flows while it stays selected.
     events::DmaRecord m_flowDma;
     std::vector<events::SyncWaitRecord> m_flowWaits;
     int m_drawnFlows = 0;
