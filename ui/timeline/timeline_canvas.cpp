@@ -30,11 +30,6 @@ TimelineCanvas::TimelineCanvas(QWidget* parent)
     });
 }
 
-QString TimelineCanvas::rowText(int row) const
-{
-    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].label : QString();
-}
-
 int TimelineCanvas::gutter() const
 {
     return m_gutter > 0 ? m_gutter : fontMetrics().horizontalAdvance(QLatin1Char('M')) * 22;

@@ -40,7 +40,6 @@ public:
     };
 
     int rowCount() const { return static_cast<int>(m_rows.size()); }
-    QString rowText(int row) const;
     // The width of the label gutter left of the time axis, and of the scroll bar right of it: where a plot
     // under the timeline puts its own axis so that the two read as one.
     int gutter() const;
