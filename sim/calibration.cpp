@@ -234,7 +234,7 @@ Result<Estimate> estimateTrace(const trace::Trace& trace, std::stop_token stop)
         records.begin(), records.end(),
         [](const events::RegionRecord& a, const events::RegionRecord& b) { return a.enter < b.enter; });
     for (const auto& rec : records) {
-        if (rec.chip != 0 || rec.region >= symbols.size())
+        if (rec.chip != ChipId(0) || rec.region >= symbols.size())
             continue;
         auto [it, added] = index.emplace(rec.region, e.regions.size());
         if (added)

@@ -63,7 +63,7 @@ struct MxuState
 
 struct ChipState
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::array<std::uint32_t, isa::kScalarRegisters> s{};
     std::bitset<isa::kScalarRegisters> sValid;
     // Timing-only mode: registers an sld loaded from SMEM that a DMA filled with data this mode does not

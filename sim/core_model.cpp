@@ -121,7 +121,9 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             dd.chip = m_state.chip;
             const std::int64_t remote =
                 o[9].present() ? static_cast<std::int32_t>(scalarOperand(m_state, o[9])) : -1;
-            dd.dstChip = remote < 0 ? m_state.chip : static_cast<int>(remote);
+            if (remote >= static_cast<std::int64_t>(m_config.chips))
+                throw SimFault{"invalid DMA descriptor: chip " + std::to_string(remote) + " does not exist"};
+            dd.dstChip = remote < 0 ? m_state.chip : chipIdAt(static_cast<std::size_t>(remote));
             dd.pc = m_pc;
             dd.engine = static_cast<int>(o[4].present() ? o[4].value : 0);
             dd.dstSpace = o[0].space;
@@ -146,8 +148,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             const std::uint32_t flag = scalarOperand(m_state, o[0]);
             const std::uint64_t start =
                 m_stalled && m_lastStall.reason == StallReason::SyncWait ? m_eligibleSince : t;
-            m_store.appendSyncWait({static_cast<std::uint16_t>(m_state.chip), m_pc, flag,
-                                    scalarOperand(m_state, o[1]), start, t,
+            m_store.appendSyncWait({m_state.chip, m_pc, flag, scalarOperand(m_state, o[1]), start, t,
                                     m_dma.lastWriterOf(m_state.chip, flag)});
             break;
         }
@@ -162,13 +163,13 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 throw SimFault{"sync.add to chip " + std::to_string(remote) + ", which does not exist"};
             if (flag >= m_state.flags.size())
                 throw SimFault{"flag " + std::to_string(flag) + " does not exist"};
-            if (remote >= 0 && remote != m_state.chip)
-                m_dma.sendFlagAdd(m_state.chip, static_cast<int>(remote), flag, value, t);
+            if (remote >= 0 && remote != m_state.chip.value)
+                m_dma.sendFlagAdd(m_state.chip, chipIdAt(static_cast<std::size_t>(remote)), flag, value, t);
             else if (insn.opcode == Opcode::SyncSet)
                 m_state.flags[flag] = value;
             else
                 m_state.flags[flag] += value;
-            if (remote < 0 || remote == m_state.chip)
+            if (remote < 0 || remote == m_state.chip.value)
                 m_dma.noteFlagWrittenByCore(m_state.chip, flag);
             break;
         }
@@ -178,8 +179,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 throw SimFault{"region.end with no open region"};
             const auto [region, enter] = m_regions.back();
             m_regions.pop_back();
-            m_store.appendRegion({static_cast<std::uint16_t>(m_state.chip), region,
-                                  static_cast<std::uint16_t>(m_regions.size()), enter, t});
+            m_store.appendRegion(
+                {m_state.chip, region, static_cast<std::uint16_t>(m_regions.size()), enter, t});
             break;
         }
         case Opcode::VLd:
@@ -197,8 +198,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             const bool write = insn.opcode == Opcode::VSt || insn.opcode == Opcode::VStS;
             m_store.appendVmemAccess({t, static_cast<std::uint32_t>(base),
                                       static_cast<std::uint32_t>(std::max<std::uint64_t>(span, 512)), seq,
-                                      static_cast<std::uint16_t>(m_state.chip),
-                                      static_cast<std::uint8_t>(write ? 1 : 0)},
+                                      m_state.chip, static_cast<std::uint8_t>(write ? 1 : 0)},
                                      isa::kVectorBytes);
             break;
         }
@@ -242,7 +242,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     events::BundleIssue e;
     e.cycle = t;
     e.pc = m_pc;
-    e.chip = static_cast<std::uint16_t>(m_state.chip);
+    e.chip = m_state.chip;
     // Saturated, never wrapped: a stall of 2^32 cycles or more (a long DMA under a 2^40-cycle limit) reads
     // as 4,294,967,295 in the event; the per-pc and per-chip stall totals are 64-bit and exact.
     e.stallCycles = static_cast<std::uint32_t>(std::min<std::uint64_t>(t - m_eligibleSince, UINT32_MAX));

@@ -47,9 +47,9 @@ DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& c
 {
 }
 
-bool DmaSystem::queueFull(int chip, int engine) const
+bool DmaSystem::queueFull(ChipId chip, int engine) const
 {
-    const auto& q = m_queues[static_cast<std::size_t>(chip * m_config.dmaEngines + engine)];
+    const auto& q = m_queues[static_cast<std::size_t>(chip.value * m_config.dmaEngines + engine)];
     return static_cast<std::int64_t>(q.size()) >= m_config.dmaQueueDepth;
 }
 
@@ -57,8 +57,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 {
     if (d.engine < 0 || d.engine >= m_config.dmaEngines)
         throw SimFault{"invalid DMA descriptor: engine " + std::to_string(d.engine) + " does not exist"};
-    if (d.dstChip < 0 || d.dstChip >= static_cast<int>(m_chips.size()))
-        throw SimFault{"invalid DMA descriptor: chip " + std::to_string(d.dstChip) + " does not exist"};
+    if (d.dstChip.value >= m_chips.size())
+        throw SimFault{"invalid DMA descriptor: chip " + std::to_string(d.dstChip.value) + " does not exist"};
     if (d.flag >= static_cast<std::uint32_t>(m_config.syncFlags))
         throw SimFault{"invalid DMA descriptor: flag " + std::to_string(d.flag) + " does not exist"};
     if (d.rowBytes == 0 || d.rows == 0)
@@ -81,9 +81,9 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     const std::uint64_t dstRowBytes = d.rowBytes / srcElement * dstElement;
     const std::uint64_t srcStride = d.srcStride ? d.srcStride : d.rowBytes;
     const std::uint64_t dstStride = d.dstStride ? d.dstStride : dstRowBytes;
-    const auto check = [&](int chip, isa::Space space, std::uint64_t address, std::uint64_t stride,
+    const auto check = [&](ChipId chip, isa::Space space, std::uint64_t address, std::uint64_t stride,
                            std::uint64_t rowBytes, const char* what) {
-        const SparseMemory& m = m_chips[static_cast<std::size_t>(chip)].memory(space);
+        const SparseMemory& m = m_chips[chip.value].memory(space);
         const std::uint64_t span = (d.rows - 1) * stride + rowBytes;
         const bool overflow = d.rows > 1 && stride > (UINT64_MAX - rowBytes) / (d.rows - 1);
         if (overflow || !m.contains(address, span))
@@ -123,8 +123,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 
     events::DmaRecord r;
     r.id = t.id;
-    r.chip = static_cast<std::uint16_t>(d.chip);
-    r.dstChip = static_cast<std::uint16_t>(d.dstChip);
+    r.chip = d.chip;
+    r.dstChip = d.dstChip;
     r.pc = d.pc;
     r.engine = static_cast<std::uint8_t>(d.engine);
     r.srcSpace = static_cast<std::uint8_t>(d.srcSpace);
@@ -139,10 +139,9 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.issue = cycle;
     t.record = r;
 
-    m_pendingWriters[static_cast<std::size_t>(d.dstChip) * static_cast<std::size_t>(m_config.syncFlags) +
-                     d.flag]
+    m_pendingWriters[std::size_t{d.dstChip.value} * static_cast<std::size_t>(m_config.syncFlags) + d.flag]
         .push_back(t.id);
-    const auto index = static_cast<std::size_t>(d.chip * m_config.dmaEngines + d.engine);
+    const auto index = static_cast<std::size_t>(d.chip.value * m_config.dmaEngines + d.engine);
     auto& q = m_queues[index];
     q.push_back(std::move(t));
     markBusy(index);
@@ -154,7 +153,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     return q.back().id;
 }
 
-void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value,
+void DmaSystem::sendFlagAdd(ChipId fromChip, ChipId toChip, std::uint32_t flag, std::uint32_t value,
                             std::uint64_t cycle)
 {
     ++m_version;
@@ -164,9 +163,9 @@ void DmaSystem::sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::u
     m_nextEvent = earlier(m_nextEvent, m_messages.back().at);
 }
 
-void DmaSystem::noteFlagWrittenByCore(int chip, std::uint32_t flag)
+void DmaSystem::noteFlagWrittenByCore(ChipId chip, std::uint32_t flag)
 {
-    m_lastWriter[static_cast<std::size_t>(chip)][flag] = -1;
+    m_lastWriter[chip.value][flag] = -1;
     ++m_version;
 }
 
@@ -206,11 +205,11 @@ void DmaSystem::recomputeRates()
     linkUsers.assign(chips * 4, 0);
     const auto touches = [](const Transfer& t, auto&& fn) {
         if (t.d.srcSpace == isa::Space::Hbm)
-            fn('h', t.d.chip);
+            fn('h', t.d.chip.value);
         if (t.d.dstSpace == isa::Space::Hbm)
-            fn('h', t.d.dstChip);
+            fn('h', t.d.dstChip.value);
         if (t.d.srcSpace != isa::Space::Hbm && t.d.dstSpace != isa::Space::Hbm && t.links.empty())
-            fn('v', t.d.chip);
+            fn('v', t.d.chip.value);
         for (int link : t.links)
             fn('l', link);
     };
@@ -266,8 +265,8 @@ DmaTime DmaSystem::nextEventTime() const
 
 void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t to)
 {
-    ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
-    ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
+    ChipState& src = m_chips[t.d.chip.value];
+    ChipState& dst = m_chips[t.d.dstChip.value];
     std::vector<std::uint8_t> buffer, converted;
     forEachRun(
         t, from, to,
@@ -287,8 +286,8 @@ void DmaSystem::trackStaleness(const Transfer& t, std::uint64_t from, std::uint6
 {
     // Timing-only mode: a skipped copy leaves its destination unknown; a copy into SMEM is real, and
     // unknown only where its source was.
-    const ChipState& src = m_chips[static_cast<std::size_t>(t.d.chip)];
-    ChipState& dst = m_chips[static_cast<std::size_t>(t.d.dstChip)];
+    const ChipState& src = m_chips[t.d.chip.value];
+    ChipState& dst = m_chips[t.d.dstChip.value];
     forEachRun(t, from, to,
                [&](std::uint64_t srcAddress, std::uint64_t srcBytes, std::uint64_t dstAddress,
                    std::uint64_t dstBytes) {
@@ -305,11 +304,10 @@ void DmaSystem::recordVmemAccesses(const Transfer& t, std::uint64_t from, std::u
     if (t.d.srcSpace != isa::Space::Vmem && t.d.dstSpace != isa::Space::Vmem)
         return;
     // A record's byte count is 32-bit: a run of 4 GiB (VMEM's largest) is recorded in pieces of 2 GiB.
-    const auto record = [&](std::uint64_t address, std::uint64_t bytes, int chip, std::uint8_t kind) {
+    const auto record = [&](std::uint64_t address, std::uint64_t bytes, ChipId chip, std::uint8_t kind) {
         for (std::uint64_t done = 0; done < bytes;) {
             const auto n = static_cast<std::uint32_t>(std::min(bytes - done, std::uint64_t{1} << 31));
-            m_store.appendVmemAccess({cycle, static_cast<std::uint32_t>(address + done), n, t.id,
-                                      static_cast<std::uint16_t>(chip), kind},
+            m_store.appendVmemAccess({cycle, static_cast<std::uint32_t>(address + done), n, t.id, chip, kind},
                                      n);
             done += n;
         }
@@ -336,11 +334,11 @@ void DmaSystem::completeChunks(Transfer& t)
             trackStaleness(t, t.chunksDone * t.chunk, boundary);
         recordVmemAccesses(t, t.chunksDone * t.chunk, boundary, m_now.ceilCycle());
         const std::uint64_t bytes = boundary - t.chunksDone * t.chunk;
-        DmaTotals& src = m_totals[static_cast<std::size_t>(t.d.chip)];
+        DmaTotals& src = m_totals[t.d.chip.value];
         if (t.d.srcSpace == isa::Space::Hbm) // each side's own bytes (a converting copy's sides differ)
             src.hbmBytes += bytes / t.unitElement * t.srcElement;
         if (t.d.dstSpace == isa::Space::Hbm)
-            m_totals[static_cast<std::size_t>(t.d.dstChip)].hbmBytes += bytes / t.unitElement * t.dstElement;
+            m_totals[t.d.dstChip.value].hbmBytes += bytes / t.unitElement * t.dstElement;
         if (!t.links.empty())
             src.iciBytes += bytes;
         src.bytesByPath[static_cast<int>(t.d.srcSpace)][static_cast<int>(t.d.dstSpace)] += bytes;
@@ -352,8 +350,8 @@ void DmaSystem::completeChunks(Transfer& t)
                                   t.chunksDone * t.chunk >= t.total});
             m_nextEvent = earlier(m_nextEvent, m_messages.back().at);
         } else {
-            m_chips[static_cast<std::size_t>(t.d.dstChip)].flags[t.d.flag] += 1;
-            m_lastWriter[static_cast<std::size_t>(t.d.dstChip)][t.d.flag] = t.id;
+            m_chips[t.d.dstChip.value].flags[t.d.flag] += 1;
+            m_lastWriter[t.d.dstChip.value][t.d.flag] = t.id;
         }
         t.anchorAt = t.boundaryAt;
         t.anchorBytes = static_cast<double>(boundary);
@@ -371,7 +369,7 @@ void DmaSystem::retire()
             r.start = t.firstByteCycle;
             r.end = m_now.ceilCycle();
             m_store.appendDma(r);
-            auto& writers = m_pendingWriters[static_cast<std::size_t>(t.d.dstChip) *
+            auto& writers = m_pendingWriters[std::size_t{t.d.dstChip.value} *
                                                  static_cast<std::size_t>(m_config.syncFlags) +
                                              t.d.flag];
             if (m_config.dmaCompletionCycles == 0) // else when its last completion reaches the flag
@@ -415,14 +413,14 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
         for (std::size_t i = 0; i < m_messages.size();) {
             if (m_messages[i].at <= m_now) {
                 const FlagMessage& m = m_messages[i];
-                m_chips[static_cast<std::size_t>(m.chip)].flags[m.flag] += m.value;
+                m_chips[m.chip.value].flags[m.flag] += m.value;
                 if (m.transfer < 0) {
                     noteFlagWrittenByCore(m.chip, m.flag);
                 } else {
-                    m_lastWriter[static_cast<std::size_t>(m.chip)][m.flag] = m.transfer;
+                    m_lastWriter[m.chip.value][m.flag] = m.transfer;
                     ++m_version;
                     if (m.lastOfTransfer) {
-                        auto& writers = m_pendingWriters[static_cast<std::size_t>(m.chip) *
+                        auto& writers = m_pendingWriters[std::size_t{m.chip.value} *
                                                              static_cast<std::size_t>(m_config.syncFlags) +
                                                          m.flag];
                         writers.erase(std::find(writers.begin(), writers.end(),
@@ -448,7 +446,7 @@ void DmaSystem::reportStuck(std::uint64_t events) const
             return;
         const Transfer& t = q.front();
         waiting = "DMA #" + std::to_string(t.id) + " (issued at pc " + text::hex(t.d.pc) + " on chip " +
-                  std::to_string(t.d.chip) + ", engine " + std::to_string(t.d.engine) + ", chunk " +
+                  std::to_string(t.d.chip.value) + ", engine " + std::to_string(t.d.engine) + ", chunk " +
                   std::to_string(t.chunksDone) + " of " + std::to_string(t.record.chunks) +
                   (t.active ? ", moving " + text::formatDouble(t.rate) + " B/cycle" : ", not started") + ")";
     });
@@ -468,17 +466,16 @@ bool DmaSystem::idle() const
            std::all_of(m_busy.begin(), m_busy.end(), [](std::uint64_t w) { return w == 0; });
 }
 
-std::int64_t DmaSystem::pendingWriterOf(int chip, std::uint32_t flag) const
+std::int64_t DmaSystem::pendingWriterOf(ChipId chip, std::uint32_t flag) const
 {
     const auto& writers =
-        m_pendingWriters[static_cast<std::size_t>(chip) * static_cast<std::size_t>(m_config.syncFlags) +
-                         flag];
+        m_pendingWriters[std::size_t{chip.value} * static_cast<std::size_t>(m_config.syncFlags) + flag];
     return writers.empty() ? -1 : static_cast<std::int64_t>(writers.front());
 }
 
-std::int64_t DmaSystem::lastWriterOf(int chip, std::uint32_t flag) const
+std::int64_t DmaSystem::lastWriterOf(ChipId chip, std::uint32_t flag) const
 {
-    return m_lastWriter[static_cast<std::size_t>(chip)][flag];
+    return m_lastWriter[chip.value][flag];
 }
 
 } // namespace xps::sim

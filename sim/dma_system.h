@@ -27,8 +27,8 @@ inline constexpr std::uint64_t kMaxEventsAtOneInstant = std::uint64_t{1} << 22;
 
 struct DmaDescriptor
 {
-    int chip = 0;
-    int dstChip = 0;
+    ChipId chip = ChipId(0);
+    ChipId dstChip = ChipId(0);
     std::uint32_t pc = 0;
     int engine = 0;
     isa::Space srcSpace = isa::Space::Hbm;
@@ -59,11 +59,12 @@ public:
     DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips, events::EventStore& store,
               bool copyPayload);
 
-    bool queueFull(int chip, int engine) const;
+    bool queueFull(ChipId chip, int engine) const;
     // Validates the descriptor against memory bounds (throws SimFault) and queues it; returns the DMA id.
     std::uint32_t issue(const DmaDescriptor& d, std::uint64_t cycle);
     // sync.add to another chip: the increment lands after the ICI latency of the route.
-    void sendFlagAdd(int fromChip, int toChip, std::uint32_t flag, std::uint32_t value, std::uint64_t cycle);
+    void sendFlagAdd(ChipId fromChip, ChipId toChip, std::uint32_t flag, std::uint32_t value,
+                     std::uint64_t cycle);
 
     // Processes every event up to and including `cycle`.
     void advanceTo(std::uint64_t cycle);
@@ -72,12 +73,12 @@ public:
     bool idle() const;
 
     // The in-flight DMA that will next increment `flag` on `chip`, or -1.
-    std::int64_t pendingWriterOf(int chip, std::uint32_t flag) const;
+    std::int64_t pendingWriterOf(ChipId chip, std::uint32_t flag) const;
     // A core's sync.set/sync.add changed `flag`: a wait it satisfies was not satisfied by a DMA.
-    void noteFlagWrittenByCore(int chip, std::uint32_t flag);
+    void noteFlagWrittenByCore(ChipId chip, std::uint32_t flag);
     // The DMA whose chunk last changed `flag` on `chip`, or -1 if a core's sync.set/add did.
-    std::int64_t lastWriterOf(int chip, std::uint32_t flag) const;
-    const DmaTotals& totals(int chip) const { return m_totals[static_cast<std::size_t>(chip)]; }
+    std::int64_t lastWriterOf(ChipId chip, std::uint32_t flag) const;
+    const DmaTotals& totals(ChipId chip) const { return m_totals[chip.value]; }
     // Changes whenever a flag, a queue or an in-flight transfer may have changed: a core stalled on
     // something only the DMA system or a flag write can clear need not look again until it does.
     std::uint64_t version() const { return m_version; }
@@ -113,7 +114,7 @@ private:
     struct FlagMessage
     {
         DmaTime at;
-        int chip;
+        ChipId chip;
         std::uint32_t flag;
         std::uint32_t value;
         // A DMA's completion (dma_completion_cycles after its chunk landed): the transfer that adds to the

@@ -124,7 +124,7 @@ void execute(ChipState& state, const isa::Instruction& insn, const ExecOptions& 
     const auto& o = insn.operands;
     switch (insn.opcode) {
     case Opcode::SMov: writes.scalar(o[0].reg, scalarOperand(state, o[1])); return;
-    case Opcode::SChip: writes.scalar(o[0].reg, static_cast<std::uint32_t>(state.chip)); return;
+    case Opcode::SChip: writes.scalar(o[0].reg, std::uint32_t{state.chip.value}); return;
     case Opcode::SLd: {
         const std::uint64_t a = effectiveAddress(state, o[1]);
         detail::checkAccess(state, isa::Space::Smem, a, 4, 4);

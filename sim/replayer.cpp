@@ -11,8 +11,8 @@ namespace xps::sim {
 
 std::string ReplayFault::toString() const
 {
-    return "chip " + std::to_string(chip) + ", pc " + text::hex(pc) + ", cycle " + std::to_string(cycle) +
-           " (`" + instruction + "`): " + message;
+    return "chip " + std::to_string(chip.value) + ", pc " + text::hex(pc) + ", cycle " +
+           std::to_string(cycle) + " (`" + instruction + "`): " + message;
 }
 
 struct Replayer::Impl
@@ -39,7 +39,7 @@ struct Replayer::Impl
         for (std::size_t c = 0; c < trace.chips.size(); ++c) {
             ChipState& st = states[c];
             const trace::ChipTrace& ct = trace.chips[c];
-            st.chip = static_cast<int>(c);
+            st.chip = chipIdAt(c);
             st.hbm = SparseMemory(static_cast<std::uint64_t>(m.hbmBytes));
             st.vmem = SparseMemory(static_cast<std::uint64_t>(m.vmemBytes));
             st.smem = SparseMemory(static_cast<std::uint64_t>(m.smemBytes));
@@ -72,9 +72,9 @@ struct Replayer::Impl
                 std::make_unique<CoreModel>(trace.chips[c], states[c], m, *dma, store, exec, stats[c]));
     }
 
-    void fail(int chip, const std::string& message, bool deadlock = false)
+    void fail(ChipId chip, const std::string& message, bool deadlock = false)
     {
-        const CoreModel& core = *cores[static_cast<std::size_t>(chip)];
+        const CoreModel& core = *cores[chip.value];
         ReplayFault f;
         f.chip = chip;
         f.pc = core.pc();
@@ -127,7 +127,7 @@ struct Replayer::Impl
                     wake = std::min(wake, a.wake);
                 }
             } catch (const SimFault& f) {
-                fail(static_cast<int>(c), f.message);
+                fail(chipIdAt(c), f.message);
                 return false;
             }
         }
@@ -148,12 +148,12 @@ struct Replayer::Impl
         return true;
     }
 
-    int firstRunningChip() const
+    ChipId firstRunningChip() const
     {
         for (std::size_t c = 0; c < cores.size(); ++c)
             if (!cores[c]->halted())
-                return static_cast<int>(c);
-        return 0;
+                return chipIdAt(c);
+        return ChipId(0);
     }
 
     // Stops the replay if it reached a limit; true then. The test is inline (it runs every step); the
@@ -196,16 +196,16 @@ struct Replayer::Impl
     void reportDeadlock()
     {
         std::string message = "deadlock: every running chip waits on something nothing in flight can change";
-        int first = -1;
+        ChipId first;
         for (std::size_t c = 0; c < cores.size(); ++c) {
             if (cores[c]->halted())
                 continue;
-            if (first < 0)
-                first = static_cast<int>(c);
+            if (!first.valid())
+                first = chipIdAt(c);
             message += "; chip " + std::to_string(c) + " at pc " + text::hex(cores[c]->pc()) + " " +
                        cores[c]->waitDescription();
         }
-        fail(first < 0 ? 0 : first, message, true);
+        fail(first.valid() ? first : ChipId(0), message, true);
     }
 
     ReplayResult finish()
@@ -219,7 +219,7 @@ struct Replayer::Impl
         result.totalCycles = std::max(result.totalCycles, now);
         result.chips = stats;
         for (std::size_t c = 0; c < states.size(); ++c)
-            result.dma.push_back(dma->totals(static_cast<int>(c)));
+            result.dma.push_back(dma->totals(chipIdAt(c)));
         result.finalState = std::move(states);
         states.clear();
         ended = true;
@@ -276,9 +276,9 @@ std::uint64_t Replayer::cycle() const
     return m_impl->now;
 }
 
-const ChipState& Replayer::state(int chip) const
+const ChipState& Replayer::state(ChipId chip) const
 {
-    return m_impl->states[static_cast<std::size_t>(chip)];
+    return m_impl->states[chip.value];
 }
 
 ReplayResult Replayer::finish()

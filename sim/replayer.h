@@ -53,7 +53,7 @@ using events::PcStats;
 
 struct ReplayFault
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t cycle = 0;
     std::string instruction; // the bundle's text
@@ -92,7 +92,7 @@ public:
     // Advances the global clock by up to `cycles` cycles; false once the replay has ended.
     bool step(std::uint64_t cycles);
     std::uint64_t cycle() const;
-    const ChipState& state(int chip) const;
+    const ChipState& state(ChipId chip) const;
     ReplayResult finish(); // ends the replay and returns its result
 
 private:

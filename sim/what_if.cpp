@@ -22,9 +22,9 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
         for (const std::string& name : chip.outputs) {
             const trace::Buffer* buffer = chip.symbols.findBuffer(name);
             if (!buffer)
-                return "chip " + std::to_string(chip.chip) + ": output " + name + " is not a buffer";
-            ChipState& sa = a[static_cast<std::size_t>(chip.chip)];
-            ChipState& sb = b[static_cast<std::size_t>(chip.chip)];
+                return "chip " + std::to_string(chip.chip.value) + ": output " + name + " is not a buffer";
+            ChipState& sa = a[chip.chip.value];
+            ChipState& sb = b[chip.chip.value];
             for (std::uint64_t offset = 0; offset < buffer->size; offset += kBlock) {
                 if (stop.stop_requested())
                     return std::nullopt;
@@ -36,7 +36,7 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
                 std::size_t i = 0;
                 while (x[i] == y[i])
                     ++i;
-                return "chip " + std::to_string(chip.chip) + ": output " + name + " differs at byte " +
+                return "chip " + std::to_string(chip.chip.value) + ": output " + name + " differs at byte " +
                        std::to_string(offset + i) + " of " + std::to_string(buffer->size);
             }
         }

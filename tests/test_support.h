@@ -19,8 +19,8 @@ template <> inline char* toString(const std::string& s)
 namespace xps {
 // A strong id (util/strong_id.h; declared here, not included: moc reads this header and cannot parse
 // <compare>) in a failed QCOMPARE: its value, or "invalid" (found by argument-dependent lookup).
-template <typename Tag> struct StrongId;
-template <typename Tag> char* toString(StrongId<Tag> id)
+template <typename Tag, typename Rep> struct StrongId;
+template <typename Tag, typename Rep> char* toString(StrongId<Tag, Rep> id)
 {
     return qstrdup(id.valid() ? std::to_string(id.value).c_str() : "invalid");
 }

@@ -88,9 +88,10 @@ void printText(const Analyzed& a, std::ostream& out)
         }
     }
     for (const analysis::SingleBufferedLoop& l : x.vmem.singleBuffered)
-        out << "\nsingle-buffered: chip " << l.chip << " buffer " << l.buffer << " refilled " << l.refills
-            << " times by pc " << l.dmaPc << ", core waited " << text::withThousands(l.exposedCycles)
-            << " cycles" << (l.fitsTwice ? " (VMEM has room to double-buffer it)" : "") << "\n";
+        out << "\nsingle-buffered: chip " << l.chip.value << " buffer " << l.buffer << " refilled "
+            << l.refills << " times by pc " << l.dmaPc << ", core waited "
+            << text::withThousands(l.exposedCycles) << " cycles"
+            << (l.fitsTwice ? " (VMEM has room to double-buffer it)" : "") << "\n";
     out << "\nsuggestions (measured by replaying the changed trace; outputs compared bit for bit):\n";
     if (a.suggestions.empty())
         out << "  none: no finding with a change the tool can make\n";

@@ -86,13 +86,15 @@ void printSummary(const trace::Trace& t, const sim::ReplayResult& r, const event
             if (x.replayed)
                 std::snprintf(line, sizeof line,
                               "  chip %d region %-20s #%-4llu recorded %10llu  replayed %10llu  %+6.1f%%\n",
-                              x.chip, x.region.c_str(), static_cast<unsigned long long>(x.instance),
+                              int{x.chip.value}, x.region.c_str(),
+                              static_cast<unsigned long long>(x.instance),
                               static_cast<unsigned long long>(x.recorded),
                               static_cast<unsigned long long>(*x.replayed), 100.0 * x.relativeError());
             else
                 std::snprintf(line, sizeof line,
                               "  chip %d region %-20s #%-4llu recorded %10llu  not reached in the replay\n",
-                              x.chip, x.region.c_str(), static_cast<unsigned long long>(x.instance),
+                              int{x.chip.value}, x.region.c_str(),
+                              static_cast<unsigned long long>(x.instance),
                               static_cast<unsigned long long>(x.recorded));
             out << line;
         }

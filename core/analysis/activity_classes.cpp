@@ -25,9 +25,9 @@ int unitGroupIndex(isa::Unit unit)
 }
 
 std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const trace::Trace& trace,
-                                                                           int chip)
+                                                                           ChipId chip)
 {
-    const isa::Program& program = trace.chips[static_cast<std::size_t>(chip)].program;
+    const isa::Program& program = trace.chips[chip.value].program;
     std::vector<std::array<std::uint32_t, kUnitGroupCount>> busy(program.bundles.size());
     for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
         busy[pc].fill(0);

@@ -23,7 +23,7 @@ int unitGroupIndex(isa::Unit unit);
 // Cycles each pc of `chip` keeps each unit group busy (0: not at all): the largest occupancy of its
 // instructions on the group's units (the machine-config value the opcode names), at least 1.
 std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const trace::Trace& trace,
-                                                                           int chip);
+                                                                           ChipId chip);
 
 // DMA lane categories: what the bytes moved between.
 enum class DmaPathClass : std::uint8_t { Load, Store, Other, Ici, Count_ };

@@ -50,7 +50,7 @@ ActivityLanes::ActivityLanes(const trace::Trace& trace) : m_trace(trace)
     const bool multiChip = trace.chips.size() > 1;
     for (const trace::ChipTrace& chip : trace.chips) {
         ChipLayout l;
-        const int c = chip.chip;
+        const ChipId c = chip.chip;
         auto add = [&](LaneKind kind, int index, int categories, std::string name) {
             m_lanes.push_back({kind, c, index, categories, std::move(name)});
             return m_lanes.size() - 1;
@@ -78,7 +78,7 @@ ActivityLanes::ActivityLanes(const trace::Trace& trace) : m_trace(trace)
         if (multiChip) {
             static constexpr const char* kDirections[isa::kLinkDirectionsPerChip] = {"+x", "-x", "+y", "-y"};
             for (int d = 0; d < isa::kLinkDirectionsPerChip; ++d)
-                add(LaneKind::IciLink, c * isa::kLinkDirectionsPerChip + d, 1,
+                add(LaneKind::IciLink, c.value * isa::kLinkDirectionsPerChip + d, 1,
                     std::string("ICI ") + kDirections[d]);
             l.linkLanes = isa::kLinkDirectionsPerChip;
         }
@@ -149,7 +149,7 @@ void ActivityLanes::ingest(const events::EventStore& store)
         }
         m_dmas[d.id] = d;
         m_dmaSeen[d.id] = true;
-        if (d.chip >= m_layout.size() || d.end <= d.start)
+        if (d.chip.value >= m_layout.size() || d.end <= d.start)
             continue;
         const ChipLayout& l = layout(d.chip);
         const auto pathClass = static_cast<std::uint8_t>(dmaPathClass(d));
@@ -157,7 +157,8 @@ void ActivityLanes::ingest(const events::EventStore& store)
             addSpan(l.firstEngine + d.engine, {d.start, d.end, d.issue, d.id, pathClass});
         if (d.dstChip != d.chip && l.linkLanes)
             for (int link : isa::iciRoute(m_trace.machine, d.chip, d.dstChip, d.longWay != 0)) {
-                const ChipLayout& from = layout(link / isa::kLinkDirectionsPerChip);
+                const ChipLayout& from =
+                    m_layout[static_cast<std::size_t>(link / isa::kLinkDirectionsPerChip)];
                 addSpan(from.firstLink + static_cast<std::size_t>(link % isa::kLinkDirectionsPerChip),
                         {d.start, d.end, d.start, d.id, 0});
             }
@@ -165,14 +166,14 @@ void ActivityLanes::ingest(const events::EventStore& store)
     for (const events::SyncWaitRecord& w : waits) {
         const std::uint64_t index = m_waits.size();
         m_waits.push_back(w);
-        if (w.chip < m_layout.size() && w.end > w.start)
+        if (w.chip.value < m_layout.size() && w.end > w.start)
             addSpan(layout(w.chip).syncWait,
                     {w.start, w.end, w.start, index, w.satisfiedBy >= 0 ? std::uint8_t{0} : std::uint8_t{1}});
     }
     for (const events::RegionRecord& r : regions) {
         const std::uint64_t index = m_regions.size();
         m_regions.push_back(r);
-        if (r.chip >= m_layout.size() || r.exit <= r.enter)
+        if (r.chip.value >= m_layout.size() || r.exit <= r.enter)
             continue;
         if (const ChipLayout& l = layout(r.chip); l.regionLanes)
             addSpan(l.firstRegion + std::min<std::size_t>(r.depth, l.regionLanes - 1),
@@ -210,7 +211,7 @@ void ActivityLanes::ingestBundles(const events::BundleSnapshot& bundles)
         const events::BundleChunk& chunk = *bundles.chunks()[m_bundlesIngested / events::kChunkEvents];
         for (std::size_t i = m_bundlesIngested; i < end; ++i) {
             const std::size_t k = i % events::kChunkEvents;
-            const std::size_t chip = chunk.chip[k];
+            const std::size_t chip = chunk.chip[k].value;
             const std::uint32_t pc = chunk.pc[k];
             if (chip >= m_layout.size() || pc >= m_pcs[chip].size())
                 continue;
@@ -362,8 +363,7 @@ void ActivityLanes::columnTotals(std::size_t lane, Cycle from, Cycle to, int col
                    static_cast<double>(item.start), static_cast<double>(item.end), 1.0);
         };
         if (fromBundles)
-            forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)],
-                              from, to, add);
+            forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[info.chip.value], from, to, add);
         else
             for (const LaneItem& item : spanItems(lane, from, to, exactLimit, nullptr))
                 add(item);
@@ -431,8 +431,8 @@ std::vector<LaneItem> ActivityLanes::bundleItems(std::size_t lane, Cycle from, C
 {
     std::vector<LaneItem> items;
     const LaneInfo& info = m_lanes[lane];
-    forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[static_cast<std::size_t>(info.chip)], from,
-                      to, [&](const LaneItem& item) {
+    forEachBundleItem(m_bundles, info, m_maxUnitBusy, m_unitBusy[info.chip.value], from, to,
+                      [&](const LaneItem& item) {
                           if (items.size() < limit)
                               items.push_back(item);
                           else if (truncated)
@@ -475,17 +475,17 @@ bool ActivityLanes::itemAt(std::size_t lane, Cycle cycle, Cycle tolerance, LaneI
     return best != ~Cycle{0};
 }
 
-PcActivity ActivityLanes::pcActivity(int chip, std::uint32_t pc) const
+PcActivity ActivityLanes::pcActivity(ChipId chip, std::uint32_t pc) const
 {
     std::shared_lock lock(m_mutex);
-    const auto& pcs = m_pcs[static_cast<std::size_t>(chip)];
+    const auto& pcs = m_pcs[chip.value];
     return pc < pcs.size() ? pcs[pc] : PcActivity{};
 }
 
-std::vector<PcActivity> ActivityLanes::pcActivities(int chip) const
+std::vector<PcActivity> ActivityLanes::pcActivities(ChipId chip) const
 {
     std::shared_lock lock(m_mutex);
-    return m_pcs[static_cast<std::size_t>(chip)];
+    return m_pcs[chip.value];
 }
 
 bool ActivityLanes::dma(std::uint32_t id, events::DmaRecord& out) const
@@ -521,9 +521,9 @@ events::BundleSnapshot ActivityLanes::bundles() const
     return m_bundles;
 }
 
-std::uint32_t ActivityLanes::unitBusy(int chip, std::uint32_t pc, UnitGroup group) const
+std::uint32_t ActivityLanes::unitBusy(ChipId chip, std::uint32_t pc, UnitGroup group) const
 {
-    const auto& busy = m_unitBusy[static_cast<std::size_t>(chip)];
+    const auto& busy = m_unitBusy[chip.value];
     return pc < busy.size() ? busy[pc][static_cast<std::size_t>(group)] : 0;
 }
 

@@ -30,7 +30,7 @@ enum class LaneKind : std::uint8_t { Region, Stall, SyncWait, Unit, DmaEngine, I
 struct LaneInfo
 {
     LaneKind kind = LaneKind::Unit;
-    int chip = 0;
+    ChipId chip = ChipId(0);
     int index = 0;      // Region: depth; Unit: UnitGroup; DmaEngine: engine; IciLink: link direction id
     int categories = 1; // Stall: per reason; DmaEngine: per DmaPathClass; SyncWait: by DMA / by signal
     std::string name;   // "MXU", "DMA 2", "+x link", "layer" ...
@@ -89,15 +89,15 @@ public:
     // The item under `cycle`, or the nearest within `tolerance` cycles; false if none.
     bool itemAt(std::size_t lane, events::Cycle cycle, events::Cycle tolerance, LaneItem& item) const;
 
-    PcActivity pcActivity(int chip, std::uint32_t pc) const;
-    std::vector<PcActivity> pcActivities(int chip) const;
+    PcActivity pcActivity(ChipId chip, std::uint32_t pc) const;
+    std::vector<PcActivity> pcActivities(ChipId chip) const;
     // Records by id or index, as ingested (copies: the writer may grow the vectors).
     bool dma(std::uint32_t id, events::DmaRecord& out) const;
     bool syncWait(std::uint64_t index, events::SyncWaitRecord& out) const;
     bool region(std::uint64_t index, events::RegionRecord& out) const;
     events::BundleSnapshot bundles() const; // the events the lanes were last built from
     // Cycles `pc` of `chip` keeps `group` busy (0: not at all).
-    std::uint32_t unitBusy(int chip, std::uint32_t pc, UnitGroup group) const;
+    std::uint32_t unitBusy(ChipId chip, std::uint32_t pc, UnitGroup group) const;
 
 private:
     struct Bins
@@ -125,7 +125,7 @@ private:
                                       std::size_t limit, bool* truncated) const;
     std::vector<LaneItem> spanItems(std::size_t lane, events::Cycle from, events::Cycle to, std::size_t limit,
                                     bool* truncated) const;
-    const ChipLayout& layout(int chip) const { return m_layout[static_cast<std::size_t>(chip)]; }
+    const ChipLayout& layout(ChipId chip) const { return m_layout[chip.value]; }
 
     const trace::Trace& m_trace;
     std::vector<LaneInfo> m_lanes;

@@ -17,17 +17,17 @@ ChipIndex::ChipIndex(const events::BundleSnapshot& bundles, int chips, std::stop
         throwIfStopped(stop); // a chunk is 65,536 events: well under a millisecond
         const std::size_t n = std::min(chunk->size, bundles.size() - i);
         for (std::size_t k = 0; k < n; ++k, ++i) {
-            const std::size_t chip = chunk->chip[k];
+            const std::size_t chip = chunk->chip[k].value;
             if (chip < m_events.size())
                 m_events[chip].push_back(static_cast<std::uint32_t>(i));
         }
     }
 }
 
-std::int64_t ChipIndex::lastAtOrBefore(const events::BundleSnapshot& bundles, int chip,
+std::int64_t ChipIndex::lastAtOrBefore(const events::BundleSnapshot& bundles, ChipId chip,
                                        events::Cycle cycle) const
 {
-    const auto& seq = m_events[static_cast<std::size_t>(chip)];
+    const auto& seq = m_events[chip.value];
     const auto it = std::upper_bound(seq.begin(), seq.end(), cycle,
                                      [&](events::Cycle c, std::uint32_t e) { return c < bundles[e].cycle; });
     return static_cast<std::int64_t>(it - seq.begin()) - 1;

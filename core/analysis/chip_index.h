@@ -17,14 +17,12 @@ public:
     // Throws Cancelled (util/cancel.h) if `stop` is requested while it indexes.
     ChipIndex(const events::BundleSnapshot& bundles, int chips, std::stop_token stop = {});
 
-    std::size_t count(int chip) const { return m_events[static_cast<std::size_t>(chip)].size(); }
+    std::size_t count(ChipId chip) const { return m_events[chip.value].size(); }
     // Global event index of the chip's `seq`-th bundle; the caller checks seq < count(chip).
-    std::size_t event(int chip, std::size_t seq) const
-    {
-        return m_events[static_cast<std::size_t>(chip)][seq];
-    }
+    std::size_t event(ChipId chip, std::size_t seq) const { return m_events[chip.value][seq]; }
     // The sequence number of the chip's last bundle issued at or before `cycle`, or -1.
-    std::int64_t lastAtOrBefore(const events::BundleSnapshot& bundles, int chip, events::Cycle cycle) const;
+    std::int64_t lastAtOrBefore(const events::BundleSnapshot& bundles, ChipId chip,
+                                events::Cycle cycle) const;
 
 private:
     std::vector<std::vector<std::uint32_t>> m_events;

@@ -61,8 +61,8 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     std::vector<std::vector<events::RegionRecord>> perChip(chips);
     int deepest = -1;
     for (const events::RegionRecord& r : replay.store.regions())
-        if (r.chip < chips) {
-            perChip[r.chip].push_back(r);
+        if (r.chip.value < chips) {
+            perChip[r.chip.value].push_back(r);
             deepest = std::max(deepest, static_cast<int>(r.depth));
         }
     std::map<std::pair<std::string, std::uint64_t>, CollectiveStep> steps;

@@ -64,14 +64,14 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
         std::size_t satisfied = 0;
         replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             cancel();
-            ++start[std::min<std::size_t>(w.chip, chips - 1) + 1];
+            ++start[std::min<std::size_t>(w.chip.value, chips - 1) + 1];
             satisfied += w.satisfiedBy >= 0 ? 1 : 0;
         });
         for (std::size_t c = 0; c < chips; ++c)
             start[c + 1] += start[c];
         m_waitsByEnd.resize(start[chips]);
         replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
-            m_waitsByEnd[start[std::min<std::size_t>(w.chip, chips - 1)]++] = w;
+            m_waitsByEnd[start[std::min<std::size_t>(w.chip.value, chips - 1)]++] = w;
         });
         const auto byChipEnd = [](const auto& a, const auto& b) {
             return std::tie(a.chip, a.end) < std::tie(b.chip, b.end);
@@ -87,7 +87,7 @@ DependencyGraph::DependencyGraph(const ReplayView& replay, const DmaAnalysis& dm
         m_waitsBySatisfier.begin(), m_waitsBySatisfier.end(),
         cancel.polling([](const auto& a, const auto& b) { return a.satisfiedBy < b.satisfiedBy; }));
     // DMA ids are handed out in issue order, so the facts (sorted by id) are in issue order too.
-    std::map<std::pair<int, int>, std::int64_t> lastOnEngine;
+    std::map<std::pair<ChipId, int>, std::int64_t> lastOnEngine;
     m_prevOnEngine.reserve(dmas.dmas.size());
     for (std::size_t i = 0; i < dmas.dmas.size(); ++i) {
         cancel();
@@ -108,12 +108,12 @@ std::int64_t DependencyGraph::seqOf(std::size_t event) const
     return last >= 0 && m_index.event(e.chip, static_cast<std::size_t>(last)) == event ? last : -1;
 }
 
-const events::SyncWaitRecord* DependencyGraph::waitEndingAt(int chip, std::uint64_t cycle) const
+const events::SyncWaitRecord* DependencyGraph::waitEndingAt(ChipId chip, std::uint64_t cycle) const
 {
     const auto it =
         std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), std::make_pair(chip, cycle),
-                         [](const events::SyncWaitRecord& w, const std::pair<int, std::uint64_t>& key) {
-                             return std::make_pair(static_cast<int>(w.chip), w.end) < key;
+                         [](const events::SyncWaitRecord& w, const std::pair<ChipId, std::uint64_t>& key) {
+                             return std::make_pair(w.chip, w.end) < key;
                          });
     return it != m_waitsByEnd.end() && it->chip == chip && it->end == cycle ? &*it : nullptr;
 }
@@ -134,7 +134,7 @@ const DmaFacts* DependencyGraph::queuePredecessor(const events::DmaRecord& d) co
 
 std::int64_t DependencyGraph::issuingEvent(const events::DmaRecord& d) const
 {
-    if (d.chip >= m_replay.trace.chips.size())
+    if (d.chip.value >= m_replay.trace.chips.size())
         return -1;
     const std::int64_t seq = m_index.lastAtOrBefore(m_bundles, d.chip, d.issue);
     return seq < 0 ? -1 : static_cast<std::int64_t>(m_index.event(d.chip, static_cast<std::size_t>(seq)));
@@ -146,16 +146,16 @@ void DependencyGraph::walkCriticalPath()
         return;
     CancelPoint cancel = m_replay.cancelPoint();
     // Start from the chip that finished last.
-    int lastChip = 0;
+    ChipId lastChip(0);
     std::uint64_t lastCycle = 0;
     for (std::size_t c = 0; c < m_replay.trace.chips.size(); ++c) {
-        const std::size_t n = m_index.count(static_cast<int>(c));
+        const std::size_t n = m_index.count(chipIdAt(c));
         if (n == 0)
             continue;
-        const std::uint64_t cyc = m_bundles[m_index.event(static_cast<int>(c), n - 1)].cycle;
+        const std::uint64_t cyc = m_bundles[m_index.event(chipIdAt(c), n - 1)].cycle;
         if (cyc >= lastCycle) {
             lastCycle = cyc;
-            lastChip = static_cast<int>(c);
+            lastChip = chipIdAt(c);
         }
     }
     // A wait on a result is compute when a functional unit computed it (the MXU's pipeline, a vector or
@@ -163,7 +163,7 @@ void DependencyGraph::walkCriticalPath()
     // load produced it (VMEM or SMEM access time).
     const auto producedByCompute = [&](std::size_t event) {
         const events::BundleIssue b = m_bundles[event];
-        const auto& bundles = m_replay.trace.chips[b.chip].program.bundles;
+        const auto& bundles = m_replay.trace.chips[b.chip.value].program.bundles;
         if (b.pc >= bundles.size())
             return true;
         bool load = false;
@@ -181,7 +181,7 @@ void DependencyGraph::walkCriticalPath()
     // At most one segment per step of the walk (the loop's bound below): reserving it up front costs
     // address space only, and spares the copies (and the first touches of each copy) of a growing vector.
     reversed.reserve(m_bundles.size() + m_dmas.dmas.size() + 2);
-    const auto add = [&](PathKind kind, int chip, std::uint64_t from, std::uint64_t to, NodeRef begin,
+    const auto add = [&](PathKind kind, ChipId chip, std::uint64_t from, std::uint64_t to, NodeRef begin,
                          NodeRef end) {
         if (to < from)
             from = to;
@@ -206,15 +206,16 @@ void DependencyGraph::walkCriticalPath()
     std::vector<std::uint64_t> lastAsked(chips, UINT64_MAX);
     for (std::size_t c = 0; c < chips; ++c) {
         const auto key = [](const events::SyncWaitRecord& w, std::size_t chip) {
-            return static_cast<std::size_t>(w.chip) < chip;
+            return w.chip.value < chip;
         };
         waitBegin[c] = static_cast<std::size_t>(
             std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c, key) - m_waitsByEnd.begin());
         waitCursor[c] = static_cast<std::size_t>(
             std::lower_bound(m_waitsByEnd.begin(), m_waitsByEnd.end(), c + 1, key) - m_waitsByEnd.begin());
     }
-    const auto waitEndingAtBackwards = [&](int chip, std::uint64_t cycle) -> const events::SyncWaitRecord* {
-        const auto c = static_cast<std::size_t>(chip);
+    const auto waitEndingAtBackwards = [&](ChipId chip,
+                                           std::uint64_t cycle) -> const events::SyncWaitRecord* {
+        const std::size_t c = chip.value;
         if (c >= chips || cycle > lastAsked[c])
             return waitEndingAt(chip, cycle);
         lastAsked[c] = cycle;
@@ -305,8 +306,8 @@ void DependencyGraph::walkCriticalPath()
     // Critical bundles per chip as merged cycle ranges. The path runs forward in time on each chip, so a
     // range usually extends the chip's last one: merged as they come, millions of segments make a few
     // ranges per chip, not three entries each.
-    const auto addRange = [&](int chip, std::uint64_t from, std::uint64_t to) {
-        auto& r = m_criticalRanges[static_cast<std::size_t>(chip)];
+    const auto addRange = [&](ChipId chip, std::uint64_t from, std::uint64_t to) {
+        auto& r = m_criticalRanges[chip.value];
         if (!r.empty() && from >= r.back().first && from <= r.back().second + 1) {
             r.back().second = std::max(r.back().second, to);
             return;
@@ -360,7 +361,7 @@ bool DependencyGraph::onCriticalPath(NodeRef node) const
     if (node.index >= m_bundles.size())
         return false;
     const events::BundleIssue e = m_bundles[node.index];
-    const auto& ranges = m_criticalRanges[e.chip];
+    const auto& ranges = m_criticalRanges[e.chip.value];
     // Ranges are disjoint: only the last one starting at or before the cycle can hold it.
     const auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(e.cycle, UINT64_MAX));
     return it != ranges.begin() && e.cycle <= std::prev(it)->second;
@@ -489,7 +490,7 @@ GraphNode DependencyGraph::describe(NodeRef node) const
             n.label = "DMA " + std::to_string(d.id) + ": " + std::to_string(d.bytes) + " B " +
                       std::string(isa::spaceName(static_cast<isa::Space>(d.srcSpace))) + "->" +
                       std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) +
-                      (d.dstChip != d.chip ? " chip " + std::to_string(d.dstChip) : "") + ", engine " +
+                      (d.dstChip != d.chip ? " chip " + std::to_string(d.dstChip.value) : "") + ", engine " +
                       std::to_string(d.engine);
         }
         return n;
@@ -498,7 +499,7 @@ GraphNode DependencyGraph::describe(NodeRef node) const
     n.chip = e.chip;
     n.pc = e.pc;
     n.start = n.end = e.cycle;
-    const trace::ChipTrace& chip = m_replay.trace.chips[e.chip];
+    const trace::ChipTrace& chip = m_replay.trace.chips[e.chip.value];
     n.label = "pc " + std::to_string(e.pc) + ": " +
               (e.pc < chip.program.bundles.size()
                    ? assembly::disassembleBundle(chip.program.bundles[e.pc], chip.symbols)

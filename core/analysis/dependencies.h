@@ -44,7 +44,7 @@ std::string_view pathKindName(PathKind kind);
 struct PathSegment
 {
     PathKind kind = PathKind::Compute;
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint64_t from = 0; // cycles [from, to)
     std::uint64_t to = 0;
     NodeRef begin;           // the node the segment starts at
@@ -71,7 +71,7 @@ std::string_view edgeKindName(EdgeKind kind);
 struct GraphNode
 {
     NodeRef ref;
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t start = 0; // issue cycle; a DMA's issue
     std::uint64_t end = 0;   // a bundle's issue cycle; a DMA's last chunk
@@ -117,7 +117,7 @@ public:
 private:
     void walkCriticalPath();
     std::int64_t seqOf(std::size_t event) const;
-    const events::SyncWaitRecord* waitEndingAt(int chip, std::uint64_t cycle) const;
+    const events::SyncWaitRecord* waitEndingAt(ChipId chip, std::uint64_t cycle) const;
     const DmaFacts* queuePredecessor(const events::DmaRecord& d) const;
     std::int64_t issuingEvent(const events::DmaRecord& d) const;
     std::int64_t lastVmemWriter(std::size_t event) const;

@@ -15,7 +15,7 @@ using isa::Space;
 
 struct Range
 {
-    int chip;
+    ChipId chip;
     int space;
     std::uint64_t begin, end;
     bool overlaps(const Range& o) const
@@ -52,7 +52,7 @@ public:
     }
     void touch(const events::VmemAccess& a)
     {
-        auto& c = chip(a.chip);
+        auto& c = chip(a.chip.value);
         const auto [g0, g1] = granules(a.address, a.bytes);
         for (std::size_t g = g0; g < g1; ++g) {
             c.access[g] = a.cycle + 1;
@@ -60,11 +60,11 @@ public:
                 c.write[g] = a.cycle + 1;
         }
     }
-    std::uint64_t lastWrite(int chipIndex, std::uint64_t address, std::uint64_t bytes)
+    std::uint64_t lastWrite(ChipId chipIndex, std::uint64_t address, std::uint64_t bytes)
     {
         return last(chipIndex, address, bytes, true);
     }
-    std::uint64_t lastAccess(int chipIndex, std::uint64_t address, std::uint64_t bytes)
+    std::uint64_t lastAccess(ChipId chipIndex, std::uint64_t address, std::uint64_t bytes)
     {
         return last(chipIndex, address, bytes, false);
     }
@@ -89,11 +89,11 @@ private:
             std::min<std::size_t>((address + bytes + m_granule - 1) / m_granule, m_granules);
         return {g0, g1};
     }
-    std::uint64_t last(int chipIndex, std::uint64_t address, std::uint64_t bytes, bool writes)
+    std::uint64_t last(ChipId chipIndex, std::uint64_t address, std::uint64_t bytes, bool writes)
     {
-        if (chipIndex < 0 || static_cast<std::size_t>(chipIndex) >= m_chips.size())
+        if (chipIndex.value >= m_chips.size())
             return 0;
-        auto& c = chip(static_cast<std::size_t>(chipIndex));
+        auto& c = chip(chipIndex.value);
         const auto& v = writes ? c.write : c.access;
         std::uint64_t best = 0;
         const auto [g0, g1] = granules(address, bytes);
@@ -128,10 +128,11 @@ void computeEarliestIssue(const ReplayView& replay, std::vector<DmaFacts>& dmas)
     }));
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> pages; // -> (write, access)
     constexpr std::uint64_t kPage = 4096;
-    const auto pageKey = [](int chip, int space, std::uint64_t page) {
-        return (static_cast<std::uint64_t>(chip) << 48) ^ (static_cast<std::uint64_t>(space) << 44) ^ page;
+    const auto pageKey = [](ChipId chip, int space, std::uint64_t page) {
+        return (static_cast<std::uint64_t>(chip.value) << 48) ^ (static_cast<std::uint64_t>(space) << 44) ^
+               page;
     };
-    const auto forPages = [&](int chip, int space, std::uint64_t address, std::uint64_t bytes, auto&& fn) {
+    const auto forPages = [&](ChipId chip, int space, std::uint64_t address, std::uint64_t bytes, auto&& fn) {
         if (space == static_cast<int>(Space::Vmem) || bytes == 0)
             return;
         for (std::uint64_t p = address / kPage; p <= (address + bytes - 1) / kPage; ++p) {
@@ -235,14 +236,14 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     std::vector<const events::SyncWaitRecord*> waits;
     waits.reserve(replay.store.syncWaitCount());
     replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) { waits.push_back(&w); });
-    std::map<std::pair<int, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
     std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
     for (const events::SyncWaitRecord* wp : waits) {
         cancel();
         const events::SyncWaitRecord& w = *wp;
         waitsByFlag[{w.chip, w.flag}].push_back(&w);
-        if (w.chip < chips)
-            waitsByChip[w.chip].push_back(&w);
+        if (w.chip.value < chips)
+            waitsByChip[w.chip.value].push_back(&w);
         if (w.satisfiedBy < 0)
             continue;
         // find(): the id is the index for the GRM's DMAs (a search otherwise).
@@ -279,8 +280,8 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     // Engines: occupancy, queueing, setup efficiency.
     const double peakPerCycle = m.bytesPerCycle(m.dmaEnginePeakGBs);
     const std::uint64_t setup = static_cast<std::uint64_t>(m.dmaSetupCycles);
-    std::map<std::pair<int, int>, EngineUse> engines;
-    std::map<std::pair<int, int>, std::uint64_t> busyUntil;
+    std::map<std::pair<ChipId, int>, EngineUse> engines;
+    std::map<std::pair<ChipId, int>, std::uint64_t> busyUntil;
     std::vector<const DmaFacts*> byStart;
     byStart.reserve(out.dmas.size());
     for (const DmaFacts& f : out.dmas)
@@ -315,7 +316,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     }
     for (std::size_t c = 0; c < chips; ++c) {
         EngineBalance b;
-        b.chip = static_cast<int>(c);
+        b.chip = chipIdAt(c);
         b.engines = static_cast<int>(m.dmaEngines);
         std::uint64_t sum = 0, busiest = 0;
         for (const EngineUse& e : out.engines) {
@@ -334,7 +335,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     computeEarliestIssue(replay, out.dmas);
 
     // Per issuing pc: late and small transfers.
-    std::map<std::pair<int, std::uint32_t>, DmaPcGroup> groups;
+    std::map<std::pair<ChipId, std::uint32_t>, DmaPcGroup> groups;
     for (DmaFacts& f : out.dmas) {
         cancel();
         const DmaRecord& d = f.record;
@@ -365,9 +366,9 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     for (const DmaFacts& fb : out.dmas) {
         cancel();
         const DmaRecord& b = fb.record;
-        if (b.chip >= chips)
+        if (b.chip.value >= chips)
             continue;
-        const auto& list = waitsByChip[b.chip];
+        const auto& list = waitsByChip[b.chip.value];
         const auto it = std::upper_bound(list.begin(), list.end(), b.issue,
                                          [](std::uint64_t c, const auto* w) { return c < w->end; });
         if (it == list.begin())
@@ -409,7 +410,8 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     const std::uint64_t bins = std::min<std::uint64_t>(512, total);
     out.binCycles = (total + bins - 1) / bins;
     out.hbmBytesPerBin.assign(chips, std::vector<double>(bins, 0.0));
-    const auto spread = [&](std::size_t chip, const DmaRecord& d) {
+    const auto spread = [&](ChipId chipId, const DmaRecord& d) {
+        const std::size_t chip = chipId.value;
         if (chip >= chips)
             return;
         const std::uint64_t begin = d.start, end = std::max(d.end, d.start + 1);

@@ -13,7 +13,7 @@ namespace xps::analysis {
 
 struct EngineUse
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     int engine = 0;
     std::uint64_t transfers = 0;
     std::uint64_t bytes = 0;
@@ -37,7 +37,7 @@ struct SerializedPair
 {
     std::uint32_t first = 0;  // DMA id the wait waited for
     std::uint32_t second = 0; // DMA issued after that wait
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t waitPc = 0;
     std::uint64_t overlapCycles = 0; // min of the two transfer times: what running them together could save
 };
@@ -45,7 +45,7 @@ struct SerializedPair
 // DMAs of one issuing pc: late, small or both.
 struct DmaPcGroup
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t transfers = 0;
     std::uint64_t bytes = 0;
@@ -59,7 +59,7 @@ struct DmaPcGroup
 
 struct EngineBalance
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     int enginesUsed = 0;
     int engines = 0;
     double imbalance = 1.0; // busiest engine's busy cycles / mean over all engines of the chip

@@ -203,7 +203,7 @@ private:
         const auto chips = m_replay.trace.chips.size();
         std::vector<std::vector<std::array<std::uint32_t, kUnitGroupCount>>> busy;
         for (std::size_t c = 0; c < chips; ++c)
-            busy.push_back(unitGroupBusyPerPc(m_replay.trace, static_cast<int>(c)));
+            busy.push_back(unitGroupBusyPerPc(m_replay.trace, chipIdAt(c)));
         std::vector<std::array<Run, kUnitTracks.size()>> open(chips);
         // Runs are kept per chip and unit and written track by track afterwards: slices that arrive grouped
         // by track and in time order within it need no sort (Profile::finish checks and skips it).
@@ -219,7 +219,7 @@ private:
         for (const auto& chunk : bundles.chunks()) {
             for (std::size_t i = 0; i < chunk->size; ++i) {
                 m_cancel();
-                const std::size_t chip = chunk->chip[i];
+                const std::size_t chip = chunk->chip[i].value;
                 const std::uint32_t pc = chunk->pc[i];
                 const events::Cycle cycle = chunk->cycle[i];
                 if (chip >= chips || pc >= busy[chip].size())
@@ -307,15 +307,15 @@ private:
                   });
         for (const events::RegionRecord& r : regions) {
             m_cancel();
-            if (r.chip >= m_replay.trace.chips.size())
+            if (r.chip.value >= m_replay.trace.chips.size())
                 continue;
-            const auto& symbols = m_replay.trace.chips[r.chip].symbols.regions;
+            const auto& symbols = m_replay.trace.chips[r.chip.value].symbols.regions;
             const std::string name =
                 r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
             const std::string level = r.region < symbols.size() && !symbols[r.region].level.empty()
                                           ? symbols[r.region].level
                                           : std::string("region");
-            addSlice(thread(r.chip, kRegionsTid), r.enter, r.exit,
+            addSlice(thread(r.chip.value, kRegionsTid), r.enter, r.exit,
                      m_p.typeOf(name, level, SliceClass::DeviceAnnotation));
         }
     }
@@ -338,7 +338,7 @@ private:
         // Where from and to, as a shared argument set: a handful of combinations however many DMAs.
         std::map<std::tuple<int, int, int>, std::uint32_t> placeArgs;
         const auto argsOf = [&](const events::DmaRecord& d) {
-            const int toChip = d.dstChip != d.chip ? d.dstChip : -1;
+            const int toChip = d.dstChip != d.chip ? d.dstChip.value : -1;
             auto [it, added] = placeArgs.try_emplace({d.srcSpace, d.dstSpace, toChip}, 0);
             if (added)
                 it->second = m_p.internArgs(
@@ -353,7 +353,7 @@ private:
         std::vector<const events::DmaRecord*> dmas;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
             m_cancel();
-            if (d.chip < chips && d.engine < m_replay.trace.machine.dmaEngines)
+            if (d.chip.value < chips && d.engine < m_replay.trace.machine.dmaEngines)
                 dmas.push_back(&d);
         });
         std::sort(dmas.begin(), dmas.end(),
@@ -375,13 +375,13 @@ private:
             const events::Cycle begin =
                 std::min(d.start, std::max(d.issue, sameEngine ? previous->end : events::Cycle(0)));
             previous = dma;
-            const SliceId id = addSlice(thread(d.chip, kFirstEngineTid + d.engine), begin, d.end,
+            const SliceId id = addSlice(thread(d.chip.value, kFirstEngineTid + d.engine), begin, d.end,
                                         types[static_cast<std::size_t>(dmaPathClass(d))], argsOf(d),
                                         d.id + 1); // link 0 is "none"
             if (d.id >= m_dmaSlice.size())
                 m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), SliceId());
             m_dmaSlice[d.id] = id;
-            issues.push_back({d.chip, ns(d.issue), id});
+            issues.push_back({d.chip.value, ns(d.issue), id});
             m_builder.addSliceArg(id, pcKey, d.pc);
             m_builder.addSliceArg(id, bytesKey, static_cast<std::int64_t>(d.bytes));
             m_builder.addSliceArg(id, flagKey, d.flag);
@@ -410,7 +410,7 @@ private:
         std::vector<const events::SyncWaitRecord*> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             m_cancel();
-            if (w.chip < chips && w.end > w.start)
+            if (w.chip.value < chips && w.end > w.start)
                 waits.push_back(&w);
         });
         std::stable_sort(waits.begin(), waits.end(),
@@ -422,7 +422,7 @@ private:
         for (const events::SyncWaitRecord* wait : waits) {
             m_cancel();
             const events::SyncWaitRecord& w = *wait;
-            const SliceId id = addSlice(thread(w.chip, waitTid()), w.start, w.end, type);
+            const SliceId id = addSlice(thread(w.chip.value, waitTid()), w.start, w.end, type);
             m_builder.addSliceArg(id, pcKey, w.pc);
             m_builder.addSliceArg(id, flagKey, w.flag);
             if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
@@ -435,7 +435,7 @@ private:
             m_builder.addFlow(dma, id, flowType);
             // The first run on each unit in the window after the wait.
             std::array<bool, kUnitTracks.size()> linked{};
-            RunCursor& cursor = resumed[w.chip];
+            RunCursor& cursor = resumed[w.chip.value];
             const auto [first, last] = cursor.startedIn(ns(w.end), ns(w.end + kIssueWindow));
             for (std::size_t k = first; k < last; ++k) {
                 const ComputeRun& after = cursor[k];
@@ -471,7 +471,7 @@ ReplayRef replayRefOf(const profile::Profile& profile, profile::SliceRow slice)
     if (!slice.valid() || slice.value >= profile.slices.size() || profile.format != profile::kReplayFormat)
         return ref;
     const profile::Slice& s = profile.slice(slice);
-    ref.chip = static_cast<int>(profile.track(s.track()).pid);
+    ref.chip = chipIdAt(static_cast<std::size_t>(profile.track(s.track()).pid));
     if (profile.categoryOf(s) == "dma" && s.link > 0)
         ref.dma = s.link - 1;
     const std::uint32_t pcKey = profile.findString("pc"), firstPcKey = profile.findString("first pc");

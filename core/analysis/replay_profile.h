@@ -36,7 +36,7 @@ profile::Profile replayAsProfile(const ReplayView& replay, const std::string& so
 // the same thing in the replay's views. Regions stand for neither.
 struct ReplayRef
 {
-    int chip = -1;
+    ChipId chip; // invalid: none
     std::optional<std::uint32_t> dma;
     std::optional<std::uint32_t> pc;
 };

@@ -4,9 +4,9 @@
 
 namespace xps::analysis {
 
-std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, int chip, isa::Unit unit)
+std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, ChipId chip, isa::Unit unit)
 {
-    const isa::Program& program = trace.chips[static_cast<std::size_t>(chip)].program;
+    const isa::Program& program = trace.chips[chip.value].program;
     std::vector<std::uint32_t> busy(program.bundles.size(), 0);
     for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
         for (const isa::Instruction& insn : program.bundles[pc].instructions) {

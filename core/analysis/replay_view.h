@@ -24,6 +24,6 @@ struct ReplayView
 
 // Cycles a bundle keeps `unit` busy (the largest occupancy of its instructions on that unit, at least 1;
 // 0 if it does not use the unit), per pc of `chip`.
-std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, int chip, isa::Unit unit);
+std::vector<std::uint32_t> unitBusyPerPc(const trace::Trace& trace, ChipId chip, isa::Unit unit);
 
 } // namespace xps::analysis

@@ -26,13 +26,13 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
         return out;
 
     // Region instances in the order they completed per (chip, region): instance n is the n-th exit.
-    std::map<std::pair<int, std::uint32_t>, std::vector<const events::RegionRecord*>> durations;
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<const events::RegionRecord*>> durations;
     const auto& regions = store.regions();
     for (const events::RegionRecord& r : regions)
         durations[{r.chip, r.region}].push_back(&r);
     for (const trace::RecordedRegion& rec : trace.recorded->regions) {
         RegionResidual res{rec.chip, rec.region, rec.instance, rec.cycles, std::nullopt};
-        const int id = trace.chips[static_cast<std::size_t>(rec.chip)].symbols.findRegion(rec.region);
+        const int id = trace.chips[rec.chip.value].symbols.findRegion(rec.region);
         const auto it = durations.find({rec.chip, static_cast<std::uint32_t>(id)});
         if (it != durations.end() && rec.instance < it->second.size()) {
             const events::RegionRecord& r = *it->second[rec.instance];
@@ -43,19 +43,20 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
     }
 
     // The k-th recorded sample of a (chip, pc) against the k-th issue of that pc.
-    std::map<std::pair<int, std::uint32_t>, std::vector<std::size_t>> wanted; // -> indices into out.samples
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<std::size_t>>
+        wanted; // -> indices into out.samples
     for (const trace::RecordedSample& s : trace.recorded->samples) {
         wanted[{s.chip, s.pc}].push_back(out.samples.size());
         out.samples.push_back({s.chip, s.pc, s.cycle, std::nullopt});
     }
-    std::map<std::pair<int, std::uint32_t>, std::size_t> seen;
+    std::map<std::pair<ChipId, std::uint32_t>, std::size_t> seen;
     const events::BundleSnapshot bundles = store.bundles();
     throwIfStopped(stop);
     CancelPoint poll(stop);
     for (std::size_t i = 0; i < bundles.size() && !wanted.empty(); ++i) {
         poll();
         const events::BundleIssue e = bundles[i];
-        const auto key = std::make_pair(static_cast<int>(e.chip), e.pc);
+        const auto key = std::make_pair(e.chip, e.pc);
         const auto it = wanted.find(key);
         if (it == wanted.end())
             continue;

@@ -15,7 +15,7 @@ namespace xps::analysis {
 
 struct RegionResidual
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::string region;
     std::uint64_t instance = 0;
     std::uint64_t recorded = 0;
@@ -28,7 +28,7 @@ struct RegionResidual
 // the start of the region the trace captured.
 struct SampleResidual
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t recorded = 0;
     std::optional<std::uint64_t> replayed;

@@ -39,8 +39,8 @@ public:
         const std::size_t chips = replay.trace.chips.size();
         m_records.resize(chips);
         for (const events::RegionRecord& r : replay.store.regions())
-            if (r.chip < chips)
-                m_records[r.chip].push_back(r);
+            if (r.chip.value < chips)
+                m_records[r.chip.value].push_back(r);
         for (auto& list : m_records)
             std::sort(list.begin(), list.end(), m_cancel.polling([](const auto& a, const auto& b) {
                 return a.enter != b.enter ? a.enter < b.enter : a.depth < b.depth;
@@ -49,7 +49,7 @@ public:
         m_stacks.resize(chips);
         m_open.resize(chips);
         for (std::size_t c = 0; c < chips; ++c) {
-            m_mxuBusy.push_back(unitBusyPerPc(replay.trace, static_cast<int>(c), isa::Unit::MxuMatmul));
+            m_mxuBusy.push_back(unitBusyPerPc(replay.trace, chipIdAt(c), isa::Unit::MxuMatmul));
         }
         bool anyRegion = false;
         for (const auto& list : m_records)
@@ -69,13 +69,14 @@ public:
         for (std::size_t i = 0; i < bundles.size(); ++i) {
             m_cancel();
             const events::BundleIssue e = bundles[i];
-            if (e.chip >= m_stacks.size())
+            if (e.chip.value >= m_stacks.size())
                 continue;
-            enterAndLeave(e.chip, e.cycle);
-            auto& stack = m_stacks[e.chip];
+            enterAndLeave(e.chip.value, e.cycle);
+            auto& stack = m_stacks[e.chip.value];
             if (stack.empty())
                 continue;
-            const std::uint32_t mxu = e.pc < m_mxuBusy[e.chip].size() ? m_mxuBusy[e.chip][e.pc] : 0;
+            const std::uint32_t mxu =
+                e.pc < m_mxuBusy[e.chip.value].size() ? m_mxuBusy[e.chip.value][e.pc] : 0;
             for (std::size_t slot : stack) {
                 RegionSummary& r = m_out[slot];
                 ++r.bundles;
@@ -172,10 +173,10 @@ Summary summarize(const ReplayView& replay)
         p.remote = remote;
         ++p.transfers;
         p.bytes += d.bytes;
-        if (d.srcSpace == static_cast<int>(isa::Space::Hbm) && d.chip < hbmBytes.size())
-            hbmBytes[d.chip] += d.bytes;
-        if (d.dstSpace == static_cast<int>(isa::Space::Hbm) && d.dstChip < hbmBytes.size())
-            hbmBytes[d.dstChip] += d.bytes;
+        if (d.srcSpace == static_cast<int>(isa::Space::Hbm) && d.chip.value < hbmBytes.size())
+            hbmBytes[d.chip.value] += d.bytes;
+        if (d.dstSpace == static_cast<int>(isa::Space::Hbm) && d.dstChip.value < hbmBytes.size())
+            hbmBytes[d.dstChip.value] += d.bytes;
     });
     for (auto& [key, p] : paths)
         s.dmaPaths.push_back(p);
@@ -185,7 +186,7 @@ Summary summarize(const ReplayView& replay)
     for (std::size_t c = 0; c < replay.chips.size(); ++c) {
         const events::ChipStats& st = replay.chips[c];
         ChipSummary cs;
-        cs.chip = static_cast<int>(c);
+        cs.chip = chipIdAt(c);
         cs.bundles = st.bundles;
         cs.instructions = st.instructions;
         cs.activeCycles = st.halted ? st.haltCycle + 1 : replay.totalCycles;

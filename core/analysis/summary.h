@@ -12,7 +12,7 @@ namespace xps::analysis {
 
 struct ChipSummary
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint64_t bundles = 0;
     std::uint64_t instructions = 0;
     std::uint64_t activeCycles = 0; // to halt (or to the end of the replay)

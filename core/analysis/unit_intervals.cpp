@@ -7,10 +7,10 @@
 namespace xps::analysis {
 
 std::vector<UnitInterval> unitIntervals(const trace::Trace& trace, const events::BundleSnapshot& bundles,
-                                        std::size_t first, std::size_t last, int chip, isa::Unit unit)
+                                        std::size_t first, std::size_t last, ChipId chip, isa::Unit unit)
 {
     std::vector<UnitInterval> out;
-    if (chip < 0 || static_cast<std::size_t>(chip) >= trace.chips.size())
+    if (chip.value >= trace.chips.size())
         return out;
     const std::vector<std::uint32_t> busy = unitBusyPerPc(trace, chip, unit);
     last = std::min(last, bundles.size());

@@ -20,6 +20,6 @@ struct UnitInterval
 
 // Intervals of `unit` on `chip` from the bundle events [first, last) of `bundles`, in start order.
 std::vector<UnitInterval> unitIntervals(const trace::Trace& trace, const events::BundleSnapshot& bundles,
-                                        std::size_t first, std::size_t last, int chip, isa::Unit unit);
+                                        std::size_t first, std::size_t last, ChipId chip, isa::Unit unit);
 
 } // namespace xps::analysis

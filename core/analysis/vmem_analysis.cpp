@@ -49,7 +49,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
             if (b.space != isa::Space::Vmem)
                 continue;
             BufferLiveRange r;
-            r.chip = static_cast<int>(c);
+            r.chip = chipIdAt(c);
             r.name = b.name;
             r.address = b.address;
             r.size = b.size;
@@ -68,22 +68,22 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
         for (std::size_t k = 0; k < chunk->size; ++k) {
             cancel();
             const events::VmemAccess a = chunk->at(k);
-            if (a.chip >= chips)
+            if (a.chip.value >= chips)
                 continue;
-            std::vector<bool>& touched = rowsTouched[a.chip];
+            std::vector<bool>& touched = rowsTouched[a.chip.value];
             if (touched.empty())
                 touched.assign(rows, false);
             const std::uint64_t end = static_cast<std::uint64_t>(a.address) + a.bytes;
             for (std::uint64_t row = a.address / kRowBytes; row * kRowBytes < end && row < rows; ++row)
                 touched[row] = true;
-            if (!perChip[a.chip].byAddress.empty())
-                attribute(out, perChip[a.chip], a);
+            if (!perChip[a.chip.value].byAddress.empty())
+                attribute(out, perChip[a.chip.value], a);
         }
     }
 
     for (std::size_t c = 0; c < chips; ++c) {
         VmemChipUse use;
-        use.chip = static_cast<int>(c);
+        use.chip = chipIdAt(c);
         use.touchedBytes = static_cast<std::uint64_t>(std::count(rowsTouched[c].begin(), rowsTouched[c].end(), true)) * kRowBytes;
         if (const auto last = std::find(rowsTouched[c].rbegin(), rowsTouched[c].rend(), true); last != rowsTouched[c].rend())
             use.highestAddress = static_cast<std::uint64_t>(rowsTouched[c].rend() - last) * kRowBytes;
@@ -115,17 +115,17 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
 
     // Double-buffering candidates: a buffer refilled by the same dma.start more than once, where the core
     // waited out most of each refill.
-    std::map<std::tuple<int, std::string, std::uint32_t>, SingleBufferedLoop> loops;
+    std::map<std::tuple<ChipId, std::string, std::uint32_t>, SingleBufferedLoop> loops;
     // Transfer cycles per (destination chip, issuing pc), summed once: a loop per candidate over every DMA
     // was candidates x DMAs.
-    std::map<std::pair<int, std::uint32_t>, std::uint64_t> transferCycles;
+    std::map<std::pair<ChipId, std::uint32_t>, std::uint64_t> transferCycles;
     for (const DmaFacts& f : dmas.dmas) {
         cancel();
         const events::DmaRecord& d = f.record;
         transferCycles[{d.dstChip, d.pc}] += d.end - d.start;
-        if (d.dstSpace != static_cast<int>(isa::Space::Vmem) || d.dstChip >= chips)
+        if (d.dstSpace != static_cast<int>(isa::Space::Vmem) || d.dstChip.value >= chips)
             continue;
-        for (std::size_t i : perChip[d.dstChip].byAddress) {
+        for (std::size_t i : perChip[d.dstChip.value].byAddress) {
             const BufferLiveRange& b = out.buffers[i];
             if (b.alias || d.dstAddress < b.address ||
                 d.dstAddress + events::dmaDestinationBytes(d) > b.address + b.size)
@@ -147,7 +147,7 @@ VmemAnalysis analyzeVmem(const ReplayView& replay, const DmaAnalysis& dmas)
         const std::uint64_t transfer = transferCycles[{l.chip, l.dmaPc}];
         if (l.refills < 2 || !l.sameAddress || l.exposedCycles * 2 < transfer)
             continue;
-        l.fitsTwice = out.chips[static_cast<std::size_t>(l.chip)].peakLiveBytes + l.bufferBytes <= out.capacity;
+        l.fitsTwice = out.chips[l.chip.value].peakLiveBytes + l.bufferBytes <= out.capacity;
         out.singleBuffered.push_back(l);
     }
     std::sort(out.singleBuffered.begin(), out.singleBuffered.end(),

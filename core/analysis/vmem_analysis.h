@@ -13,7 +13,7 @@ namespace xps::analysis {
 
 struct BufferLiveRange
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::string name;
     std::uint64_t address = 0;
     std::uint64_t size = 0;
@@ -29,7 +29,7 @@ struct BufferLiveRange
 // turns instead of overlapping.
 struct SingleBufferedLoop
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::string buffer;
     std::uint64_t bufferBytes = 0;
     std::uint32_t dmaPc = 0;
@@ -42,7 +42,7 @@ struct SingleBufferedLoop
 
 struct VmemChipUse
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint64_t peakLiveBytes = 0; // declared buffers, or touched bytes when none are declared
     std::uint64_t peakCycle = 0;
     std::uint64_t touchedBytes = 0;  // distinct 512-byte rows accessed at least once

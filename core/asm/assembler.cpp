@@ -293,7 +293,7 @@ void buildChips(AssemblerState& s, std::stop_token stop)
                 continue;
             }
             assigned[static_cast<std::size_t>(c)] = true;
-            chip.chip = c;
+            chip.chip = chipIdAt(static_cast<std::size_t>(c));
             // The last chip of a section takes the section's program instead of a copy of it.
             s.trace.chips[static_cast<std::size_t>(c)] = last ? std::move(chip) : chip;
             locations[static_cast<std::size_t>(c)] = last ? std::move(where) : where;
@@ -306,7 +306,9 @@ void buildChips(AssemblerState& s, std::stop_token stop)
         return;
 
     const auto locate = [&](const trace::Where& w) -> std::string {
-        const ChipLocations& l = locations[static_cast<std::size_t>(w.chip)];
+        if (!w.chip.valid() || w.chip.value >= locations.size()) // the trace as a whole
+            return s.fileName;
+        const ChipLocations& l = locations[w.chip.value];
         auto pick = [&](const std::vector<SourceRef>& v) {
             return w.index < v.size() && v[w.index].line != ChipLocations::kNone.line ? s.where(v[w.index])
                                                                                       : l.section;

@@ -135,7 +135,7 @@ std::string disassembleTrace(const trace::Trace& t)
     for (const std::string& key : t.machine.overridden)
         out += ".machine " + key + "=" + isa::machineParamText(t.machine, key) + "\n";
     for (const trace::ChipTrace& c : t.chips) {
-        out += "\n.chip " + std::to_string(c.chip) + "\n";
+        out += "\n.chip " + std::to_string(c.chip.value) + "\n";
         for (const trace::Buffer& b : c.symbols.buffers) {
             out += "." + std::string(isa::spaceName(b.space)) + " " + b.name + ", " + text::hex(b.address) +
                    ", " + std::to_string(b.size);

@@ -74,8 +74,8 @@ void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
     if (!m_currentVmem)
         m_currentVmem = newChunk<VmemChunk>();
     m_currentVmem->append(e);
-    if (e.chip < m_heatmaps.size())
-        m_heatmaps[e.chip].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
+    if (e.chip.value < m_heatmaps.size())
+        m_heatmaps[e.chip.value].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
     if (m_currentVmem->size == kChunkEvents)
         publishVmem();
     // Publishing copies every grid (1 MiB each): often enough for a live view, rarely enough to be free.
@@ -113,12 +113,10 @@ VmemSnapshot EventStore::vmemAccesses() const
     return snapshotOf(m_vmemChunks);
 }
 
-VmemHeatmap EventStore::vmemHeatmap(int chip) const
+VmemHeatmap EventStore::vmemHeatmap(ChipId chip) const
 {
     std::lock_guard lock(m_mutex);
-    return chip >= 0 && static_cast<std::size_t>(chip) < m_publishedHeatmaps.size()
-               ? m_publishedHeatmaps[static_cast<std::size_t>(chip)]
-               : VmemHeatmap();
+    return chip.value < m_publishedHeatmaps.size() ? m_publishedHeatmaps[chip.value] : VmemHeatmap();
 }
 
 void EventStore::flush()

@@ -28,7 +28,7 @@ struct BundleChunk
     std::array<std::uint32_t, kChunkEvents> pc;
     std::array<std::uint32_t, kChunkEvents> stallCycles;
     std::array<std::uint32_t, kChunkEvents> cause;
-    std::array<std::uint16_t, kChunkEvents> chip;
+    std::array<ChipId, kChunkEvents> chip;
     std::array<StallReason, kChunkEvents> reason;
     std::array<CauseKind, kChunkEvents> causeKind;
     std::size_t size = 0;
@@ -58,7 +58,7 @@ struct VmemChunk
     std::array<std::uint32_t, kChunkEvents> address;
     std::array<std::uint32_t, kChunkEvents> bytes;
     std::array<std::uint32_t, kChunkEvents> source;
-    std::array<std::uint16_t, kChunkEvents> chip;
+    std::array<ChipId, kChunkEvents> chip;
     std::array<std::uint8_t, kChunkEvents> kind;
     std::size_t size = 0;
 
@@ -147,7 +147,7 @@ public:
     BundleSnapshot bundles() const;
     VmemSnapshot vmemAccesses() const;
     // The chip's binned VMEM traffic as last published (every ~1M accesses and at flush()).
-    VmemHeatmap vmemHeatmap(int chip) const;
+    VmemHeatmap vmemHeatmap(ChipId chip) const;
     // DMA, sync-wait and region records as published: in groups of RecordLog::kPublishEvery while the
     // writer appends, all of them at flush().
     std::vector<DmaRecord> dmas() const;

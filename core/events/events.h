@@ -2,6 +2,8 @@
 // What a replay records. Bundle issues are the bulk (one per executed bundle) and are stored column by
 // column in EventStore at 24 bytes each; DMAs, sync waits and regions are far fewer and kept as records.
 
+#include "isa/chip_id.h"
+
 #include <cstdint>
 #include <string_view>
 
@@ -35,7 +37,7 @@ struct BundleIssue
     std::uint32_t pc = 0;
     std::uint32_t stallCycles = 0;
     std::uint32_t cause = 0;
-    std::uint16_t chip = 0;
+    ChipId chip = ChipId(0);
     StallReason reason = StallReason::None;
     CauseKind causeKind = CauseKind::None;
 };
@@ -47,7 +49,7 @@ struct VmemAccess
     std::uint32_t address = 0; // VMEM is at most 4 GiB (machine config)
     std::uint32_t bytes = 0;   // the address range touched
     std::uint32_t source = 0;  // bundle sequence number on the chip, or the DMA id
-    std::uint16_t chip = 0;
+    ChipId chip = ChipId(0);
     std::uint8_t kind = 0; // bit 0: write; bit 1: by a DMA
     bool isWrite() const { return kind & 1; }
     bool byDma() const { return kind & 2; }
@@ -56,8 +58,8 @@ struct VmemAccess
 struct DmaRecord
 {
     std::uint32_t id = 0;
-    std::uint16_t chip = 0;    // issuing chip
-    std::uint16_t dstChip = 0; // == chip unless remote
+    ChipId chip = ChipId(0);    // issuing chip
+    ChipId dstChip = ChipId(0); // == chip unless remote
     std::uint32_t pc = 0;      // issuing pc
     std::uint8_t engine = 0;
     std::uint8_t srcSpace = 0; // isa::Space
@@ -88,7 +90,7 @@ inline std::uint64_t dmaDestinationBytes(const DmaRecord& d)
 
 struct SyncWaitRecord
 {
-    std::uint16_t chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint32_t flag = 0;
     std::uint32_t target = 0;
@@ -99,7 +101,7 @@ struct SyncWaitRecord
 
 struct RegionRecord
 {
-    std::uint16_t chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t region = 0; // index into the chip's SymbolTable::regions
     std::uint16_t depth = 0;
     Cycle enter = 0;

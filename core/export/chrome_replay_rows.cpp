@@ -107,10 +107,10 @@ void ReplayRows::write(ChromeEventWriter& w, const profile::Profile& p) const
     const events::BundleSnapshot bundles = m_store.bundles();
     for (std::size_t i = 0; i < bundles.size(); ++i) {
         const events::BundleIssue e = bundles[i];
-        if (e.chip >= text.size() || e.pc >= text[e.chip].size())
+        if (e.chip.value >= text.size() || e.pc >= text[e.chip.value].size())
             continue;
-        const int pid = e.chip;
-        const std::string& bundleText = text[e.chip][e.pc];
+        const int pid = e.chip.value;
+        const std::string& bundleText = text[e.chip.value][e.pc];
         const std::string pc = text::hex(e.pc);
         slice(pid, kBundles, "\"pc " + pc + "\"", "bundle", e.cycle, e.cycle + 1, "\"bundle\":" + bundleText);
         if (e.stallCycles > 0)

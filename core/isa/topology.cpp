@@ -16,7 +16,7 @@ int linkCount(const MachineConfig& config)
     return static_cast<int>(config.chips) * kLinkDirectionsPerChip;
 }
 
-std::vector<int> iciRoute(const MachineConfig& config, int from, int to, bool longWay)
+std::vector<int> iciRoute(const MachineConfig& config, ChipId from, ChipId to, bool longWay)
 {
     std::vector<int> links;
     const int width = rowWidth(config);
@@ -37,10 +37,10 @@ std::vector<int> iciRoute(const MachineConfig& config, int from, int to, bool lo
             at += (next - p) * stride;
         }
     };
-    int at = from;
-    walk(at, to, width, 1, 0);
+    int at = from.value;
+    walk(at, to.value, width, 1, 0);
     if (height > 1)
-        walk(at, to, height, width, 2);
+        walk(at, to.value, height, width, 2);
     return links;
 }
 

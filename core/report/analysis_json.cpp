@@ -1,6 +1,7 @@
 #include "report/analysis_json.h"
 
 #include "events/events.h"
+#include "util/strong_id_json.h"
 
 namespace xps::report {
 namespace {

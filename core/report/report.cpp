@@ -5,6 +5,7 @@
 #include "report/analysis_json.h"
 #include "report/palette.h"
 #include "report/report_entries.h"
+#include "util/strong_id_json.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -71,8 +72,8 @@ void addRecordedTiming(Report& r, const analysis::ReplayView& replay)
         {}};
     for (const std::size_t index : analysis::worstFirst(residuals)) {
         const analysis::RegionResidual* x = &residuals.regions[index];
-        r.recordedTiming.rows.push_back({std::to_string(x->chip), x->region, text::withThousands(x->instance),
-                                         text::withThousands(x->recorded),
+        r.recordedTiming.rows.push_back({std::to_string(x->chip.value), x->region,
+                                         text::withThousands(x->instance), text::withThousands(x->recorded),
                                          x->replayed ? text::withThousands(*x->replayed) : "not reached",
                                          x->replayed ? signedPercent(100.0 * x->relativeError()) : "—"});
         instances.push_back(
@@ -86,7 +87,7 @@ void addRecordedTiming(Report& r, const analysis::ReplayView& replay)
             continue;
         const double e = 100.0 * x->relativeError();
         figure.rows.push_back(
-            {(multiChip ? "chip " + std::to_string(x->chip) + " " : std::string()) + x->region + " #" +
+            {(multiChip ? "chip " + std::to_string(x->chip.value) + " " : std::string()) + x->region + " #" +
                  std::to_string(x->instance),
              {{e >= 0 ? "replay slower" : "replay faster", std::abs(e), e >= 0 ? kOrange : kBlue}},
              signedPercent(e)});
@@ -311,11 +312,16 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
         std::uint64_t stallSum = 0;
         for (int k = 1; k < events::kStallReasonCount; ++k)
             stallSum += c.stallCycles[k];
-        r.chips.rows.push_back({std::to_string(c.chip), text::withThousands(c.bundles), text::withThousands(c.activeCycles),
-                                pct(c.mxuUtilization), text::formatBytes(c.hbmBytes), pct(c.hbmUtilization),
+        r.chips.rows.push_back({std::to_string(c.chip.value), text::withThousands(c.bundles),
+                                text::withThousands(c.activeCycles), pct(c.mxuUtilization),
+                                text::formatBytes(c.hbmBytes), pct(c.hbmUtilization),
                                 text::withThousands(stallSum)});
-        chips.rows.push_back({"chip " + std::to_string(c.chip) + " MXU", {{"MXU", 100.0 * c.mxuUtilization, kGreen}}, pct(c.mxuUtilization)});
-        chips.rows.push_back({"chip " + std::to_string(c.chip) + " HBM", {{"HBM", 100.0 * c.hbmUtilization, kOrange}}, pct(c.hbmUtilization)});
+        chips.rows.push_back({"chip " + std::to_string(c.chip.value) + " MXU",
+                              {{"MXU", 100.0 * c.mxuUtilization, kGreen}},
+                              pct(c.mxuUtilization)});
+        chips.rows.push_back({"chip " + std::to_string(c.chip.value) + " HBM",
+                              {{"HBM", 100.0 * c.hbmUtilization, kOrange}},
+                              pct(c.hbmUtilization)});
     }
     if (!chips.rows.empty()) {
         chips.fullScale = 100.0; // utilizations against 100%, not against the largest one

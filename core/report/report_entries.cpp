@@ -96,7 +96,7 @@ std::string evidenceText(const suggest::Evidence& e)
     if (!e.pcs.empty()) {
         s += "; pcs";
         for (std::size_t i = 0; i < e.pcs.size() && i < 12; ++i)
-            s += (i ? ", " : " ") + std::string("chip ") + std::to_string(e.pcs[i].first) + " pc " +
+            s += (i ? ", " : " ") + std::string("chip ") + std::to_string(e.pcs[i].first.value) + " pc " +
                  std::to_string(e.pcs[i].second);
         if (e.pcs.size() > 12)
             s += " and " + std::to_string(e.pcs.size() - 12) + " more";
@@ -163,7 +163,7 @@ Figure activityFigure(std::string id, std::string title, std::string caption, st
             continue;
         lanes.columnTotals(i, f.fromCycle, f.toCycle, kActivityColumns, totals);
         Figure::Row row;
-        row.label = "chip " + std::to_string(lane.chip) + " " + lane.name;
+        row.label = "chip " + std::to_string(lane.chip.value) + " " + lane.name;
         double sum = 0;
         for (int c = 0; c < kActivityColumns; ++c) {
             double busy = 0;

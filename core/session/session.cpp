@@ -89,7 +89,7 @@ std::string writeTables(sql::Database& db, const Session& s)
         note.bind(4, static_cast<std::int64_t>(a.toCycle));
         // An unbound parameter is NULL: a plain time range.
         if (a.anchor) {
-            note.bind(5, static_cast<std::int64_t>(a.anchor->chip));
+            note.bind(5, static_cast<std::int64_t>(a.anchor->chip.value));
             note.bind(6, static_cast<std::int64_t>(a.anchor->pc));
             note.bind(7, static_cast<std::int64_t>(a.anchor->occurrence));
         }
@@ -116,7 +116,7 @@ std::string writeTables(sql::Database& db, const Session& s)
         const Bookmark& b = s.bookmarks[i];
         nlohmann::json view = {{"hidden_lanes", b.hiddenLanes}, {"selected_pcs", nlohmann::json::array()}};
         for (const auto& [chip, pc] : b.selectedPcs)
-            view["selected_pcs"].push_back({chip, pc});
+            view["selected_pcs"].push_back({chip.value, pc});
         if (b.selectedSlice)
             view["selected_slice"] = sliceAnchorToJson(*b.selectedSlice);
         mark.bind(1, static_cast<std::int64_t>(i));
@@ -267,7 +267,8 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
                 pc > std::numeric_limits<std::uint32_t>::max() || occurrence < 0)
                 return Error(at + "table annotations, row id=" + std::to_string(a.id),
                              "anchor (chip " + std::to_string(chip) + ", pc " + std::to_string(pc) + ") is not in the trace");
-            a.anchor = EventAnchor{static_cast<int>(chip), static_cast<std::uint32_t>(pc), static_cast<std::uint64_t>(occurrence)};
+            a.anchor = EventAnchor{chipIdAt(static_cast<std::size_t>(chip)), static_cast<std::uint32_t>(pc),
+                                   static_cast<std::uint64_t>(occurrence)};
         }
         s.annotations.push_back(std::move(a));
     }
@@ -310,7 +311,8 @@ Result<Session> readTables(const std::string& path, Session s, std::size_t chips
                     return Error(where + ", column view",
                                  "selected_pcs holds " + text::jsonText(pc) +
                                      ": expected [chip, pc] with a chip of the trace and a pc from 0 to 2^32-1");
-                b.selectedPcs.emplace_back(static_cast<int>(*chip), static_cast<std::uint32_t>(*bundle));
+                b.selectedPcs.emplace_back(chipIdAt(static_cast<std::size_t>(*chip)),
+                                           static_cast<std::uint32_t>(*bundle));
             }
             if (const auto slice = view.value().find("selected_slice"); slice != view.value().end())
                 b.selectedSlice = sliceAnchorFromJson(*slice);
@@ -372,7 +374,7 @@ std::optional<EventAnchor> anchorOf(std::size_t index, const events::EventStore&
 std::size_t relocate(std::vector<Annotation>& annotations, const events::EventStore& store)
 {
     // One pass over the replay for all anchors: count executions of the anchored (chip, pc) pairs only.
-    std::map<std::pair<int, std::uint32_t>, std::vector<Annotation*>> wanted;
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<Annotation*>> wanted;
     for (Annotation& a : annotations)
         if (a.anchor)
             wanted[{a.anchor->chip, a.anchor->pc}].push_back(&a);
@@ -381,7 +383,7 @@ std::size_t relocate(std::vector<Annotation>& annotations, const events::EventSt
         missing += notes.size();
     if (wanted.empty())
         return 0;
-    std::map<std::pair<int, std::uint32_t>, std::uint64_t> seen;
+    std::map<std::pair<ChipId, std::uint32_t>, std::uint64_t> seen;
     const events::BundleSnapshot bundles = store.bundles();
     for (std::size_t i = 0; i < bundles.size() && missing > 0; ++i) {
         const events::BundleIssue e = bundles[i];

@@ -21,7 +21,7 @@ namespace xps::session {
 // event after a re-replay that moved it in time (another mode, a changed machine model).
 struct EventAnchor
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t occurrence = 0;
     bool operator==(const EventAnchor&) const = default;
@@ -46,7 +46,7 @@ struct Bookmark
     std::uint64_t fromCycle = 0;
     std::uint64_t toCycle = 0;
     std::vector<std::string> hiddenLanes;
-    std::vector<std::pair<int, std::uint32_t>> selectedPcs;
+    std::vector<std::pair<ChipId, std::uint32_t>> selectedPcs;
     std::optional<SliceAnchor> selectedSlice; // an imported profile's
 };
 

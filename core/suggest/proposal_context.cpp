@@ -15,10 +15,10 @@ namespace xps::suggest::detail {
 namespace {
 
 PcVmem vmemByPc(const analysis::ReplayView& replay, const analysis::ChipIndex& index,
-                const events::BundleSnapshot& bundles, int chip)
+                const events::BundleSnapshot& bundles, ChipId chip)
 {
     PcVmem out;
-    const std::size_t n = replay.trace.chips[static_cast<std::size_t>(chip)].program.bundles.size();
+    const std::size_t n = replay.trace.chips[chip.value].program.bundles.size();
     out.reads.resize(n);
     out.writes.resize(n);
     const events::VmemSnapshot accesses = replay.store.vmemAccesses();
@@ -76,7 +76,7 @@ Severity ProposalContext::severityFor(std::uint64_t cycles) const
     return f >= 0.10 ? Severity::High : f >= 0.02 ? Severity::Medium : Severity::Low;
 }
 
-const PcVmem& ProposalContext::vmem(int c)
+const PcVmem& ProposalContext::vmem(ChipId c)
 {
     auto it = m_vmem.find(c);
     if (it == m_vmem.end())
@@ -86,7 +86,7 @@ const PcVmem& ProposalContext::vmem(int c)
 
 // Where in its basic block, before `pc`, the dma.start at `pc` can move: the earliest legal bundle,
 // into its misc slot if free, else into a new bundle inserted there. pc -1: nowhere.
-ProposalContext::Target ProposalContext::hoistTarget(int c, std::uint32_t pc)
+ProposalContext::Target ProposalContext::hoistTarget(ChipId c, std::uint32_t pc)
 {
     const auto [earliest, earliestFree] = legalRange(c, pc);
     if (earliest < 0)
@@ -96,7 +96,7 @@ ProposalContext::Target ProposalContext::hoistTarget(int c, std::uint32_t pc)
     return {earliest, true};
 }
 
-std::pair<std::int64_t, std::int64_t> ProposalContext::legalRange(int c, std::uint32_t pc)
+std::pair<std::int64_t, std::int64_t> ProposalContext::legalRange(ChipId c, std::uint32_t pc)
 {
     const std::pair<std::int64_t, std::int64_t> none{-1, -1};
     const isa::Program& program = chip(c).program;
@@ -143,7 +143,7 @@ std::pair<std::int64_t, std::int64_t> ProposalContext::legalRange(int c, std::ui
     return {earliest, earliestFree};
 }
 
-bool ProposalContext::canCross(int c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads,
+bool ProposalContext::canCross(ChipId c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads,
                                const isa::Operand& flag, std::uint32_t pc)
 {
     for (const isa::Instruction& insn : b.instructions) {
@@ -183,7 +183,8 @@ bool ProposalContext::canCross(int c, std::uint32_t q, const isa::Bundle& b, std
 
 bool ProposalContext::overlapping(const events::DmaRecord& a, const events::DmaRecord& b)
 {
-    const auto ov = [](int ca, int sa, std::uint64_t aa, int cb, int sb, std::uint64_t ab, std::uint64_t n,
+    const auto ov = [](ChipId ca, int sa, std::uint64_t aa, ChipId cb, int sb, std::uint64_t ab,
+                       std::uint64_t n,
                        std::uint64_t m) { return ca == cb && sa == sb && aa < ab + m && ab < aa + n; };
     using events::dmaDestinationBytes, events::dmaSourceBytes;
     return ov(a.dstChip, a.dstSpace, a.dstAddress, b.chip, b.srcSpace, b.srcAddress, dmaDestinationBytes(a),
@@ -194,7 +195,7 @@ bool ProposalContext::overlapping(const events::DmaRecord& a, const events::DmaR
               dmaDestinationBytes(b));
 }
 
-int ProposalContext::leastBusyEngine(int c, int except) const
+int ProposalContext::leastBusyEngine(ChipId c, int except) const
 {
     const int engines = static_cast<int>(replay.trace.machine.dmaEngines);
     std::vector<std::uint64_t> busy(static_cast<std::size_t>(engines), 0);
@@ -209,7 +210,7 @@ int ProposalContext::leastBusyEngine(int c, int except) const
 }
 
 // The end of the highest VMEM address the chip's kernel declares or touches.
-std::uint64_t ProposalContext::highestVmemUsed(int c) const
+std::uint64_t ProposalContext::highestVmemUsed(ChipId c) const
 {
     std::uint64_t top = 0;
     for (const trace::Buffer& b : chip(c).symbols.buffers)
@@ -221,10 +222,10 @@ std::uint64_t ProposalContext::highestVmemUsed(int c) const
     return top;
 }
 
-void ProposalContext::addDmaEvidence(Suggestion& s, const std::vector<int>& chips, std::uint32_t pc)
+void ProposalContext::addDmaEvidence(Suggestion& s, const std::vector<ChipId>& chips, std::uint32_t pc)
 {
     std::uint64_t from = UINT64_MAX, to = 0;
-    for (int c : chips) {
+    for (ChipId c : chips) {
         const auto it = m_dmasAt.find({c, pc});
         if (it == m_dmasAt.end())
             continue;

@@ -53,18 +53,18 @@ public:
 
     const analysis::ReplayView& replay;
     const analysis::Analyses& analyses;
-    using DmaRecords = std::map<std::pair<int, std::uint32_t>, std::vector<const events::DmaRecord*>>;
+    using DmaRecords = std::map<std::pair<ChipId, std::uint32_t>, std::vector<const events::DmaRecord*>>;
     const DmaRecords& dmasAt = m_dmasAt; // by (chip, issuing pc)
 
     // Rules poll this in their loops: it throws Cancelled once the replay's stop is requested.
     void cancel() { m_cancel(); }
 
-    const trace::ChipTrace& chip(int c) const { return replay.trace.chips[static_cast<std::size_t>(c)]; }
+    const trace::ChipTrace& chip(ChipId c) const { return replay.trace.chips[c.value]; }
     double total() const { return static_cast<double>(std::max<std::uint64_t>(replay.totalCycles, 1)); }
     // From the share of the run a change may save: high >= 10%, medium >= 2%.
     Severity severityFor(std::uint64_t cycles) const;
     // The VMEM each bundle of chip `c` read and wrote over the replay (computed once per chip).
-    const PcVmem& vmem(int c);
+    const PcVmem& vmem(ChipId c);
 
     struct Target
     {
@@ -74,13 +74,13 @@ public:
     };
     // Where in its basic block, before `pc`, the dma.start at `pc` can move: the earliest legal bundle,
     // into its misc slot if free, else into a new bundle inserted there. pc -1: nowhere.
-    Target hoistTarget(int c, std::uint32_t pc);
+    Target hoistTarget(ChipId c, std::uint32_t pc);
 
     // `anyRemoteChip`, dma.starts may name different destination chips.
     template <typename Pred>
     std::vector<const DmaPcGroup*> sameCode(const DmaPcGroup& g, Pred pred, bool anyRemoteChip = false) const
     {
-        const auto normalized = [&](int c) {
+        const auto normalized = [&](ChipId c) {
             isa::Bundle b = chip(c).program.bundles[g.pc];
             if (anyRemoteChip)
                 for (isa::Instruction& insn : b.instructions)
@@ -98,23 +98,23 @@ public:
         return out;
     }
 
-    int leastBusyEngine(int c, int except) const;
+    int leastBusyEngine(ChipId c, int except) const;
     // The end of the highest VMEM address the chip's kernel declares or touches.
-    std::uint64_t highestVmemUsed(int c) const;
+    std::uint64_t highestVmemUsed(ChipId c) const;
     // The DMAs issued at `pc` on `chips` (up to 64 ids) and the cycles they span.
-    void addDmaEvidence(Suggestion& s, const std::vector<int>& chips, std::uint32_t pc);
+    void addDmaEvidence(Suggestion& s, const std::vector<ChipId>& chips, std::uint32_t pc);
 
 private:
-    std::pair<std::int64_t, std::int64_t> legalRange(int c, std::uint32_t pc);
-    bool canCross(int c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads, const isa::Operand& flag,
-                  std::uint32_t pc);
+    std::pair<std::int64_t, std::int64_t> legalRange(ChipId c, std::uint32_t pc);
+    bool canCross(ChipId c, std::uint32_t q, const isa::Bundle& b, std::uint32_t reads,
+                  const isa::Operand& flag, std::uint32_t pc);
     static bool overlapping(const events::DmaRecord& a, const events::DmaRecord& b);
 
     events::BundleSnapshot m_bundles;
     analysis::ChipIndex m_index;
-    std::map<std::pair<int, std::uint32_t>, std::vector<std::uint32_t>> m_waitDmas;
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<std::uint32_t>> m_waitDmas;
     DmaRecords m_dmasAt;
-    std::map<int, PcVmem> m_vmem;
+    std::map<ChipId, PcVmem> m_vmem;
     CancelPoint m_cancel;
 };
 

@@ -5,20 +5,21 @@
 namespace xps::suggest {
 namespace {
 
-std::string chipList(const std::vector<int>& chips)
+std::string chipList(const std::vector<ChipId>& chips)
 {
     if (chips.empty())
         return "";
     bool consecutive = true;
     for (std::size_t i = 1; i < chips.size(); ++i)
-        consecutive = consecutive && chips[i] == chips[i - 1] + 1;
+        consecutive = consecutive && chips[i].value == chips[i - 1].value + 1;
     if (chips.size() == 1)
-        return " (chip " + std::to_string(chips[0]) + ")";
+        return " (chip " + std::to_string(chips[0].value) + ")";
     if (consecutive)
-        return " (chips " + std::to_string(chips.front()) + "-" + std::to_string(chips.back()) + ")";
+        return " (chips " + std::to_string(chips.front().value) + "-" + std::to_string(chips.back().value) +
+               ")";
     std::string s = " (chips ";
     for (std::size_t i = 0; i < chips.size(); ++i)
-        s += (i ? "," : "") + std::to_string(chips[i]);
+        s += (i ? "," : "") + std::to_string(chips[i].value);
     return s + ")";
 }
 

@@ -3,6 +3,8 @@
 // itself (to the program or to the machine config), whose gain is measured by replaying the changed trace
 // and checking that the outputs stayed bit-identical.
 
+#include "isa/chip_id.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,7 +27,7 @@ std::string_view changeKindName(ChangeKind kind);
 struct Change
 {
     ChangeKind kind = ChangeKind::HoistDma;
-    std::vector<int> chips;     // program changes apply to each of these chips (SPMD code: usually all)
+    std::vector<ChipId> chips;  // program changes apply to each of these chips (SPMD code: usually all)
     std::uint32_t pc = 0;       // HoistDma, SplitDma: the dma.start's bundle; RelaxWait: the sync.wait's
     std::uint32_t toPc = 0;     // HoistDma: the bundle it moves to
     bool newBundle = false;     // HoistDma: into a new bundle inserted before toPc (its misc slot is taken)
@@ -48,7 +50,7 @@ std::string_view severityName(Severity s);
 
 struct Evidence
 {
-    std::vector<std::pair<int, std::uint32_t>> pcs; // (chip, pc)
+    std::vector<std::pair<ChipId, std::uint32_t>> pcs; // (chip, pc)
     std::vector<std::uint32_t> dmas;                // DMA ids
     std::uint64_t fromCycle = 0;
     std::uint64_t toCycle = 0;

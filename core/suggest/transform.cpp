@@ -11,9 +11,9 @@
 namespace xps::suggest {
 namespace {
 
-Error changeError(const Change& change, int chip, const std::string& what)
+Error changeError(const Change& change, ChipId chip, const std::string& what)
 {
-    return Error("", "cannot " + change.describe() + ": chip " + std::to_string(chip) + ": " + what);
+    return Error("", "cannot " + change.describe() + ": chip " + std::to_string(chip.value) + ": " + what);
 }
 
 Status hoist(trace::ChipTrace& chip, const Change& change)
@@ -304,10 +304,10 @@ Result<trace::Trace> applyChange(const trace::Trace& trace, const Change& change
             return s.error();
         return out;
     }
-    for (int c : change.chips) {
-        if (c < 0 || static_cast<std::size_t>(c) >= out.chips.size())
+    for (ChipId c : change.chips) {
+        if (c.value >= out.chips.size())
             return changeError(change, c, "no such chip");
-        if (Status s = applyProgramChange(out.chips[static_cast<std::size_t>(c)], change, out.machine); !s.ok())
+        if (Status s = applyProgramChange(out.chips[c.value], change, out.machine); !s.ok())
             return s.error();
     }
     // Recorded hardware timing belongs to the original program.

@@ -3,6 +3,7 @@
 // buffers that hold its results; optionally the hardware timing that was recorded alongside.
 // This is the in-memory model; trace_json.h and trace_container.h read and write it.
 
+#include "isa/chip_id.h"
 #include "isa/machine_config.h"
 #include "isa/program.h"
 
@@ -123,7 +124,7 @@ struct InitialState
 
 struct ChipTrace
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     isa::Program program;
     SymbolTable symbols;
     InitialState initial;
@@ -134,7 +135,7 @@ struct ChipTrace
 // Hardware timing recorded with the trace, to compare the replay against.
 struct RecordedRegion
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::string region;
     std::uint64_t instance = 0; // n-th execution of the region on that chip
     std::uint64_t cycles = 0;
@@ -142,7 +143,7 @@ struct RecordedRegion
 };
 struct RecordedSample
 {
-    int chip = 0;
+    ChipId chip = ChipId(0);
     std::uint32_t pc = 0;
     std::uint64_t cycle = 0;
     bool operator==(const RecordedSample&) const = default;

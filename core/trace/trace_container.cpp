@@ -199,7 +199,7 @@ Status writeTraceContainer(const Trace& trace, const std::string& path, const Co
             sql::Statement chip(db, "INSERT INTO chips(chip, document) VALUES(?, ?)");
             for (const ChipTrace& c : trace.chips) {
                 const std::string document = text::jsonText(chipToJson(c, blobs));
-                chip.bind(1, static_cast<std::int64_t>(c.chip));
+                chip.bind(1, static_cast<std::int64_t>(c.chip.value));
                 chip.bind(2, document);
                 if (chip.step() != SQLITE_DONE)
                     return fail(db.lastError());
@@ -342,9 +342,9 @@ Result<Trace> readTraceContainer(const std::string& path)
     }
     std::vector<Diagnostic> findings = validateTrace(trace, [&](const Where& w) {
         const std::string jsonPath = jsonPathOf(w);
-        if (w.chip < 0)
+        if (!w.chip.valid())
             return at + "table meta: " + jsonPath;
-        return at + "table chips, row chip=" + std::to_string(w.chip) + ": $" +
+        return at + "table chips, row chip=" + std::to_string(w.chip.value) + ": $" +
                jsonPath.substr(jsonPath.find(']') + 1);
     });
     if (!findings.empty())

@@ -51,7 +51,7 @@ std::string describeTrace(const Trace& t)
         std::uint64_t generated = 0, literal = 0;
         for (const MemoryInit& m : c.initial.memory)
             (m.payload.isGenerator ? generated : literal) += m.size;
-        out += "\nchip " + std::to_string(c.chip) + ": " + std::to_string(c.program.bundles.size()) +
+        out += "\nchip " + std::to_string(c.chip.value) + ": " + std::to_string(c.program.bundles.size()) +
                " bundles, " + std::to_string(instructions) + " instructions; initial memory " +
                text::formatBytes(literal) + " literal + " + text::formatBytes(generated) + " generated; " +
                std::to_string(c.initial.scalarRegisters.size()) + " scalar, " +

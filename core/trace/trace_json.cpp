@@ -229,7 +229,7 @@ std::vector<Buffer> buffersFrom(const JsonCursor& c)
 ojson chipToJson(const ChipTrace& chip, PayloadWriter& payloads)
 {
     ojson j;
-    j["chip"] = chip.chip;
+    j["chip"] = chip.chip.value;
     ojson program = ojson::array();
     for (const isa::Bundle& b : chip.program.bundles)
         program.push_back(assembly::disassembleBundle(b, chip.symbols));
@@ -303,7 +303,7 @@ ChipTrace chipFromJson(const JsonCursor& c, const isa::MachineConfig& machine, P
 {
     c.expectObject({"chip", "program", "labels", "buffers", "regions", "source_lines", "initial", "outputs"});
     ChipTrace chip;
-    chip.chip = static_cast<int>(c.at("chip").i64(0, machine.chips - 1));
+    chip.chip = chipIdAt(static_cast<std::size_t>(c.at("chip").i64(0, machine.chips - 1)));
     if (const auto b = c.find("buffers"))
         chip.symbols.buffers = buffersFrom(*b);
     if (const auto regions = c.find("regions")) {
@@ -402,11 +402,11 @@ ojson recordedToJson(const RecordedTiming& r)
 {
     ojson regions = ojson::array();
     for (const RecordedRegion& x : r.regions)
-        regions.push_back(
-            ojson{{"chip", x.chip}, {"region", x.region}, {"instance", x.instance}, {"cycles", x.cycles}});
+        regions.push_back(ojson{
+            {"chip", x.chip.value}, {"region", x.region}, {"instance", x.instance}, {"cycles", x.cycles}});
     ojson samples = ojson::array();
     for (const RecordedSample& s : r.samples)
-        samples.push_back(ojson::array({s.chip, s.pc, s.cycle}));
+        samples.push_back(ojson::array({s.chip.value, s.pc, s.cycle}));
     return ojson{{"regions", std::move(regions)}, {"samples", std::move(samples)}};
 }
 
@@ -419,8 +419,9 @@ RecordedTiming recordedFromJson(const JsonCursor& c)
         for (std::size_t i = 0; i < n; ++i) {
             const JsonCursor x = (*regions)[i];
             x.expectObject({"chip", "region", "instance", "cycles"});
-            r.regions.push_back({static_cast<int>(x.at("chip").i64(0, 4095)), x.at("region").str(256),
-                                 x.find("instance") ? x.at("instance").u64() : 0, x.at("cycles").u64()});
+            r.regions.push_back({chipIdAt(static_cast<std::size_t>(x.at("chip").i64(0, 4095))),
+                                 x.at("region").str(256), x.find("instance") ? x.at("instance").u64() : 0,
+                                 x.at("cycles").u64()});
         }
     }
     if (const auto samples = c.find("samples")) {
@@ -429,7 +430,7 @@ RecordedTiming recordedFromJson(const JsonCursor& c)
             const JsonCursor s = (*samples)[i];
             if (s.arraySize(3, "fields") != 3)
                 s.fail("expected [chip, pc, cycle]");
-            r.samples.push_back({static_cast<int>(s[0].i64(0, 4095)),
+            r.samples.push_back({chipIdAt(static_cast<std::size_t>(s[0].i64(0, 4095))),
                                  static_cast<std::uint32_t>(s[1].u64(UINT32_MAX)), s[2].u64()});
         }
     }
@@ -456,7 +457,7 @@ void checkFormatVersion(const JsonCursor& root)
 
 std::string jsonPathOf(const Where& w)
 {
-    const std::string chip = "$.chips[" + std::to_string(w.chip) + "]";
+    const std::string chip = "$.chips[" + std::to_string(w.chip.value) + "]";
     const std::string i = "[" + std::to_string(w.index) + "]";
     switch (w.part) {
     case Part::Trace: return "$";

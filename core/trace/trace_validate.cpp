@@ -27,11 +27,11 @@ public:
     std::vector<Diagnostic> run()
     {
         if (static_cast<std::int64_t>(m_trace.chips.size()) != m_machine.chips)
-            report({Part::Trace, -1, 0}, "the machine has " + std::to_string(m_machine.chips) +
-                                             " chip(s) but the trace has " +
-                                             std::to_string(m_trace.chips.size()) + " program(s)");
+            report({Part::Trace, ChipId(), 0}, "the machine has " + std::to_string(m_machine.chips) +
+                                                   " chip(s) but the trace has " +
+                                                   std::to_string(m_trace.chips.size()) + " program(s)");
         for (std::size_t c = 0; c < m_trace.chips.size(); ++c)
-            chip(m_trace.chips[c], static_cast<int>(c));
+            chip(m_trace.chips[c], chipIdAt(c));
         if (m_trace.recorded)
             recorded(*m_trace.recorded);
         return std::move(m_out);
@@ -56,11 +56,11 @@ private:
                text::hex(spaceSize(m_machine, space)) + ")";
     }
 
-    void chip(const ChipTrace& c, int index)
+    void chip(const ChipTrace& c, ChipId index)
     {
         if (c.chip != index)
-            report({Part::Chip, index, 0},
-                   "chip entry " + std::to_string(index) + " says it is chip " + std::to_string(c.chip));
+            report({Part::Chip, index, 0}, "chip entry " + std::to_string(index.value) + " says it is chip " +
+                                               std::to_string(c.chip.value));
         if (static_cast<std::int64_t>(c.program.bundles.size()) > m_machine.imemBundles)
             report({Part::Chip, index, 0}, "program has " + std::to_string(c.program.bundles.size()) +
                                                " bundles; imem_bundles allows " +
@@ -79,7 +79,7 @@ private:
                 report({Part::Output, index, i}, "output '" + c.outputs[i] + "' is not a declared buffer");
     }
 
-    void instruction(const ChipTrace& c, int chip, std::size_t pc, const isa::Instruction& insn)
+    void instruction(const ChipTrace& c, ChipId chip, std::size_t pc, const isa::Instruction& insn)
     {
         const isa::OpcodeInfo& op = insn.info();
         const Where at{Part::Bundle, chip, pc};
@@ -156,7 +156,7 @@ private:
                            "(mxu_result_fifo_depth=1)");
     }
 
-    void buffers(const ChipTrace& c, int chip)
+    void buffers(const ChipTrace& c, ChipId chip)
     {
         const auto& bs = c.symbols.buffers;
         std::set<std::string> names;
@@ -200,7 +200,7 @@ private:
         }
     }
 
-    void initial(const ChipTrace& c, int chip)
+    void initial(const ChipTrace& c, ChipId chip)
     {
         for (const auto& [r, v] : c.initial.scalarRegisters)
             if (r < 0 || r >= isa::kScalarRegisters)
@@ -236,23 +236,23 @@ private:
     {
         for (std::size_t i = 0; i < r.regions.size(); ++i) {
             const RecordedRegion& region = r.regions[i];
-            if (region.chip < 0 || region.chip >= static_cast<int>(m_trace.chips.size()))
-                report({Part::RecordedRegion, -1, i}, "recorded region names chip " +
-                                                          std::to_string(region.chip) +
-                                                          ", which does not exist");
-            else if (m_trace.chips[static_cast<std::size_t>(region.chip)].symbols.findRegion(region.region) <
-                     0)
-                report({Part::RecordedRegion, -1, i}, "recorded region '" + region.region +
-                                                          "' is not a region of chip " +
-                                                          std::to_string(region.chip));
+            if (region.chip.value >= m_trace.chips.size())
+                report({Part::RecordedRegion, ChipId(), i}, "recorded region names chip " +
+                                                                std::to_string(region.chip.value) +
+                                                                ", which does not exist");
+            else if (m_trace.chips[region.chip.value].symbols.findRegion(region.region) < 0)
+                report({Part::RecordedRegion, ChipId(), i}, "recorded region '" + region.region +
+                                                                "' is not a region of chip " +
+                                                                std::to_string(region.chip.value));
         }
         for (std::size_t i = 0; i < r.samples.size(); ++i) {
             const RecordedSample& s = r.samples[i];
-            if (s.chip < 0 || s.chip >= static_cast<int>(m_trace.chips.size()))
-                report({Part::RecordedSample, -1, i},
-                       "recorded sample names chip " + std::to_string(s.chip) + ", which does not exist");
-            else if (s.pc >= m_trace.chips[static_cast<std::size_t>(s.chip)].program.bundles.size())
-                report({Part::RecordedSample, -1, i},
+            if (s.chip.value >= m_trace.chips.size())
+                report({Part::RecordedSample, ChipId(), i}, "recorded sample names chip " +
+                                                                std::to_string(s.chip.value) +
+                                                                ", which does not exist");
+            else if (s.pc >= m_trace.chips[s.chip.value].program.bundles.size())
+                report({Part::RecordedSample, ChipId(), i},
                        "recorded sample pc " + text::hex(s.pc) + " is past the program end");
         }
     }

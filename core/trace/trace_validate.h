@@ -31,7 +31,7 @@ enum class Part {
 struct Where
 {
     Part part;
-    int chip;          // -1 for Trace and recorded timing
+    ChipId chip;       // invalid for Trace and recorded timing
     std::size_t index; // of the part within the chip (bundle pc, buffer index, ...), or register/flag number
 };
 

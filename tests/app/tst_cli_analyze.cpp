@@ -322,7 +322,7 @@ private slots:
         s.trace = std::move(loaded).value();
         s.source = sample("vector_add.xasm").toStdString();
         s.annotations.push_back(
-            {1, "the first load waits here", 10, 20, session::EventAnchor{0, 16, 0}, std::nullopt});
+            {1, "the first load waits here", 10, 20, session::EventAnchor{ChipId(0), 16, 0}, std::nullopt});
         s.annotations.push_back({2, "steady state starts", 300, 900, std::nullopt, std::nullopt});
         s.bookmarks.push_back({"prologue", 0, 120, {}, {}, std::nullopt});
         s.suggestions.push_back({"S1", "single-engine", "", session::SuggestionState::Dismissed, nullptr});
@@ -418,7 +418,7 @@ private slots:
         QVERIFY2(t.ok(), t.ok() ? "" : t.error().toString().c_str());
         // The replay takes 5 cycles for body's one instance (tst_grm_timing's residual case): 4 recorded is
         // +25%; a second instance was recorded but never runs.
-        t->recorded = trace::RecordedTiming{{{0, "body", 0, 4}, {0, "body", 1, 9}}, {}};
+        t->recorded = trace::RecordedTiming{{{ChipId(0), "body", 0, 4}, {ChipId(0), "body", 1, 9}}, {}};
         const std::string path = dir.filePath(QStringLiteral("r.xtrace.json")).toStdString();
         QVERIFY(trace::saveTrace(*t, path).ok());
 

@@ -159,7 +159,7 @@ start:
         QCOMPARE(t->machine.vmemBytes, std::int64_t(1 << 20));
         QCOMPARE(t->chips.size(), std::size_t(2));
         const trace::ChipTrace& c = t->chips[1];
-        QCOMPARE(c.chip, 1);
+        QCOMPARE(c.chip, ChipId(1));
         QCOMPARE(c.program.bundles.size(), std::size_t(7));
         QCOMPARE(c.program.bundles[1].instructions.size(), std::size_t(2));        // braced bundle
         QCOMPARE(c.program.bundles[1].instructions[0].opcode, isa::Opcode::SChip); // slot order: scalar first

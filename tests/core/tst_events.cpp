@@ -89,7 +89,7 @@ private slots:
         constexpr std::size_t total = 5 * events::kChunkEvents + 123;
         std::jthread writer([&] {
             for (std::size_t i = 0; i < total; ++i)
-                store.appendBundle({i, static_cast<std::uint32_t>(i % 1000), 0, 0, 0,
+                store.appendBundle({i, static_cast<std::uint32_t>(i % 1000), 0, 0, ChipId(0),
                                     events::StallReason::None, events::CauseKind::None});
             store.flush();
         });
@@ -116,11 +116,10 @@ private slots:
             events::EventStore store;
             store.configure(2, 1 << 20);
             for (std::uint64_t i = 0; i < events::kChunkEvents + 10; ++i) {
-                store.appendBundle({i * 3, static_cast<std::uint32_t>(i), 7, 0,
-                                    static_cast<std::uint16_t>(i % 2), events::StallReason::SyncWait,
-                                    events::CauseKind::None});
-                store.appendVmemAccess({i, static_cast<std::uint32_t>(i * 512 % (1 << 20)), 512, 0, 1, 1},
-                                       512);
+                store.appendBundle({i * 3, static_cast<std::uint32_t>(i), 7, 0, chipIdAt(i % 2),
+                                    events::StallReason::SyncWait, events::CauseKind::None});
+                store.appendVmemAccess(
+                    {i, static_cast<std::uint32_t>(i * 512 % (1 << 20)), 512, 0, ChipId(1), 1}, 512);
             }
             store.flush();
             bundles = store.bundles();
@@ -151,7 +150,7 @@ private slots:
             r.end = i + 1;
             store.appendDma(r);
             store.appendSyncWait(
-                {0, static_cast<std::uint32_t>(i), 3, 4, i, i + 2, static_cast<std::int64_t>(i)});
+                {ChipId(0), static_cast<std::uint32_t>(i), 3, 4, i, i + 2, static_cast<std::int64_t>(i)});
         }
         // Published in groups while the writer appends, all at flush().
         QCOMPARE(store.dmaCount(), n / events::RecordLog<events::DmaRecord>::kPublishEvery *

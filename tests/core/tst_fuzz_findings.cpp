@@ -322,14 +322,14 @@ private slots:
         QCOMPARE(t->chips.size(), std::size_t(2046));
         auto r = test::replayTrace(std::move(t).value());
         QCOMPARE(r->result.status, sim::ReplayResult::Status::Completed);
-        for (int chip = 0; chip < 2046; ++chip)
+        for (ChipId chip : idsBelow<ChipId>(2046))
             QCOMPARE(r->store.vmemHeatmap(chip).heldBytes(), std::size_t(0));
         // One that does touch VMEM gets its grid and its bytes.
         auto touched =
             test::replaySource(".hbm src, 0, 4096\n.vmem dst, 0, 4096\n"
                                "    dma.start vmem[0], hbm[0], 4096, 0\n    sync.wait 0, 1\n    halt\n");
         QCOMPARE(touched->result.status, sim::ReplayResult::Status::Completed);
-        const events::VmemHeatmap h = touched->store.vmemHeatmap(0);
+        const events::VmemHeatmap h = touched->store.vmemHeatmap(ChipId(0));
         QVERIFY(h.heldBytes() > 0);
         QVERIFY(h.totalWritten() > 0);
     }
@@ -347,7 +347,7 @@ private slots:
         auto r = test::replayTrace(std::move(t).value());
         QCOMPARE(r->result.status, sim::ReplayResult::Status::Completed);
         std::size_t held = 0;
-        for (int chip = 0; chip < 2048; ++chip) {
+        for (ChipId chip : idsBelow<ChipId>(2048)) {
             const events::VmemHeatmap h = r->store.vmemHeatmap(chip);
             QCOMPARE(h.timeBins(), 16);
             QCOMPARE(h.totalWritten(), std::uint64_t(4096)); // one vector row

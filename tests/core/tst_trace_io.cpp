@@ -57,7 +57,8 @@ top:
     trace::Payload reg;
     reg.bytes.assign(4096, 0xAB);
     t->chips[0].initial.vectorRegisters[7] = reg;
-    t->recorded = trace::RecordedTiming{{{0, "layer", 0, 12345}}, {{1, 2, 99}, {0, 4, 100}}};
+    t->recorded =
+        trace::RecordedTiming{{{ChipId(0), "layer", 0, 12345}}, {{ChipId(1), 2, 99}, {ChipId(0), 4, 100}}};
     t->generatedBy = trace::GeneratedBy{"smalltile", "naive", {{"tile_bytes", 8192}, {"total_bytes", 1 << 20}}};
     return std::move(t).value();
 }

@@ -110,17 +110,17 @@ private slots:
             for (const analysis::NodeRef n : {s.begin, s.end})
                 if (n.kind == analysis::NodeRef::Kind::Bundle) {
                     endpoints.insert(n.index);
-                    QCOMPARE(int(a.replayed->store.bundles()[n.index].chip), s.chip);
+                    QCOMPARE(a.replayed->store.bundles()[n.index].chip, s.chip);
                 }
             if (s.kind == analysis::PathKind::Compute)
-                compute[static_cast<std::size_t>(s.chip)].push_back({s.from, s.to});
+                compute[s.chip.value].push_back({s.from, s.to});
         }
         const events::BundleSnapshot bundles = a.replayed->store.bundles();
         std::size_t critical = 0;
         for (std::size_t i = 0; i < bundles.size(); ++i) {
             const events::BundleIssue e = bundles[i];
             bool expected = endpoints.count(i) > 0;
-            for (const auto& [from, to] : compute[e.chip])
+            for (const auto& [from, to] : compute[e.chip.value])
                 expected = expected || (from <= e.cycle && e.cycle <= to);
             QCOMPARE(graph.onCriticalPath({analysis::NodeRef::Kind::Bundle, i}), expected);
             critical += expected;
@@ -203,7 +203,7 @@ private slots:
         QVERIFY(waitsEndedByDma > 0 && waitsEndedByDma <= waits.size());
         // A DMA slice stands for its DMA and the pc that issued it; a region for neither.
         const analysis::ReplayRef dmaRef = analysis::replayRefOf(p, profile::SliceRow(loads[0]));
-        QCOMPARE(dmaRef.chip, 0);
+        QCOMPARE(dmaRef.chip, ChipId(0));
         QVERIFY(dmaRef.dma.has_value() && dmaRef.pc.has_value());
         QCOMPARE(*dmaRef.pc, dmas.at(*dmaRef.dma).pc);
         QCOMPARE(analysis::cycleToNanos(dmas.at(*dmaRef.dma).end, mhz), p.slices[loads[0]].end());
@@ -219,7 +219,7 @@ private slots:
         const events::BundleSnapshot bundles = a.replayed->store.bundles();
         for (const isa::Unit u : {isa::Unit::MxuWeights, isa::Unit::MxuMatmul, isa::Unit::MxuResult})
             for (const analysis::UnitInterval& x :
-                 analysis::unitIntervals(a.replayed->trace, bundles, 0, bundles.size(), 0, u))
+                 analysis::unitIntervals(a.replayed->trace, bundles, 0, bundles.size(), ChipId(0), u))
                 busy.push_back(x);
         std::sort(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.start < y.start; });
         std::vector<std::pair<events::Cycle, events::Cycle>> merged;

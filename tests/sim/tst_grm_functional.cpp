@@ -66,7 +66,7 @@ private slots:
         QCOMPARE(stores, std::size_t(16));
         QCOMPARE(dmaWritten, std::uint64_t(32 * 4096));
         QCOMPARE(dmaRead, std::uint64_t(16 * 4096));
-        const events::VmemHeatmap heat = store.vmemHeatmap(0);
+        const events::VmemHeatmap heat = store.vmemHeatmap(ChipId(0));
         QCOMPARE(heat.totalWritten(), std::uint64_t(48 * 4096));
         QCOMPARE(heat.totalRead(), std::uint64_t(48 * 4096));
         // All traffic is in the first 24 KiB of VMEM: address bin 0 (256 KiB per bin).

@@ -39,14 +39,14 @@ private slots:
         // The weight path was busy back to back for the 16 pushes, then the LHS stream for the product.
         const auto snapshot = r->store.bundles();
         const auto pushes =
-            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuWeights);
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), ChipId(0), isa::Unit::MxuWeights);
         QCOMPARE(pushes.size(), std::size_t(17)); // 16 pushes and the commit
         for (std::size_t i = 0; i < 16; ++i) {
             QCOMPARE(pushes[i].start, std::uint64_t(8 * i));
             QCOMPARE(pushes[i].end, std::uint64_t(8 * i + 8));
         }
         const auto stream =
-            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuMatmul);
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), ChipId(0), isa::Unit::MxuMatmul);
         QCOMPARE(stream.size(), std::size_t(1));
         QCOMPARE(stream[0].end - stream[0].start, std::uint64_t(8));
         QCOMPARE(stream[0].start, mm->cycle);
@@ -187,11 +187,11 @@ private slots:
         QCOMPARE(atPc(b, pc("mxu.pop v6"))->cycle, mm + 136 + 8);
         const auto snapshot = r->store.bundles();
         const auto stream =
-            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuMatmul);
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), ChipId(0), isa::Unit::MxuMatmul);
         QCOMPARE(stream.front().end - stream.front().start, std::uint64_t(16));
         // 8 packed weight pushes, each one weight-path occupancy (the same bytes as 8 rows of f32).
         const auto pushes =
-            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), 0, isa::Unit::MxuWeights);
+            analysis::unitIntervals(r->trace, snapshot, 0, snapshot.size(), ChipId(0), isa::Unit::MxuWeights);
         QCOMPARE(pushes.size(), std::size_t(8 + 16 + 2));
     }
 

@@ -253,7 +253,7 @@ private slots:
         const auto b = bundles(*r);
         const events::BundleIssue* wait = nullptr;
         for (const auto& e : b)
-            if (e.chip == 1 && e.pc == 0)
+            if (e.chip == ChipId(1) && e.pc == 0)
                 wait = &e;
         const double linkBytesPerCycle = 45.0 * 1000.0 / 1050.0;
         const auto expected =
@@ -288,9 +288,10 @@ private slots:
                  static_cast<std::uint64_t>(std::ceil(64.0 + 3 * 1050.0 + 4096.0 / linkBytesPerCycle)));
         QCOMPARE(r->result.finalState[1].flags[3], 1u);
         const trace::Trace& t = r->trace;
-        QCOMPARE(isa::iciRoute(t.machine, 0, 1, true), (std::vector<int>{0 * 4 + 1, 3 * 4 + 1, 2 * 4 + 1}));
-        QCOMPARE(isa::iciRoute(t.machine, 0, 1), (std::vector<int>{0 * 4 + 0}));
-        QVERIFY(isa::iciRoute(t.machine, 2, 2, true).empty());
+        QCOMPARE(isa::iciRoute(t.machine, ChipId(0), ChipId(1), true),
+                 (std::vector<int>{0 * 4 + 1, 3 * 4 + 1, 2 * 4 + 1}));
+        QCOMPARE(isa::iciRoute(t.machine, ChipId(0), ChipId(1)), (std::vector<int>{0 * 4 + 0}));
+        QVERIFY(isa::iciRoute(t.machine, ChipId(2), ChipId(2), true).empty());
     }
 
     void stressWorkloadReplaysTheBundlesItPromises()
@@ -327,7 +328,7 @@ private slots:
         const auto issued = bundles(*r); // keep the events alive: `wait` points into them
         const events::BundleIssue* wait = nullptr;
         for (const auto& e : issued)
-            if (e.chip == 1 && e.pc == 1)
+            if (e.chip == ChipId(1) && e.pc == 1)
                 wait = &e;
         QCOMPARE(wait->cycle, std::uint64_t(1050)); // one hop of ici_latency_cycles
         const auto waits = r->store.syncWaits();
@@ -458,7 +459,8 @@ private slots:
                                     "r.xasm");
         QVERIFY(t.ok());
         t->chips[0].initial.scalarRegisters[1] = 2;
-        t->recorded = trace::RecordedTiming{{{0, "body", 0, 4}, {0, "body", 1, 9}}, {{0, 2, 4}, {0, 4, 7}}};
+        t->recorded = trace::RecordedTiming{{{ChipId(0), "body", 0, 4}, {ChipId(0), "body", 1, 9}},
+                                            {{ChipId(0), 2, 4}, {ChipId(0), 4, 7}}};
         events::EventStore store;
         const sim::ReplayResult result = sim::replay(*t, {}, store);
         QVERIFY(!result.fault);

@@ -48,10 +48,10 @@ session::Session sampleSession(const trace::Trace& trace, int notes)
         a.fromCycle = 100u * static_cast<unsigned>(i);
         a.toCycle = a.fromCycle + 50;
         if (i % 2 == 0)
-            a.anchor = session::EventAnchor{0, 4, static_cast<std::uint64_t>(i)};
+            a.anchor = session::EventAnchor{ChipId(0), 4, static_cast<std::uint64_t>(i)};
         s.annotations.push_back(a);
     }
-    s.bookmarks = {{"first DMA", 0, 300, {"chip 0 / MXU"}, {{0, 2}, {0, 4}}, std::nullopt},
+    s.bookmarks = {{"first DMA", 0, 300, {"chip 0 / MXU"}, {{ChipId(0), 2}, {ChipId(0), 4}}, std::nullopt},
                    {"steady state", 2000, 9000, {}, {}, std::nullopt}};
     s.windowLayout = "AAAA/w==";
     return s;
@@ -270,7 +270,7 @@ private slots:
             }
         const auto anchor = session::anchorOf(index, fast->store);
         QVERIFY(anchor);
-        QCOMPARE(*anchor, (session::EventAnchor{0, 4, 6}));
+        QCOMPARE(*anchor, (session::EventAnchor{ChipId(0), 4, 6}));
         session::Annotation note{1,      "this wait", bundles[index].cycle, bundles[index].cycle + 10,
                                  anchor, std::nullopt};
 
@@ -299,11 +299,11 @@ private slots:
         std::vector<session::Annotation> many;
         std::vector<std::uint64_t> cycles;
         for (std::size_t i = 0; i < moved.size(); ++i)
-            if (moved[i].pc == 4 && moved[i].chip == 0)
+            if (moved[i].pc == 4 && moved[i].chip == ChipId(0))
                 cycles.push_back(moved[i].cycle);
         for (std::uint64_t k = 0; k < 6; ++k)
-            many.push_back({static_cast<std::int64_t>(k + 1), "wait", 0, 0, session::EventAnchor{0, 4, 5 - k},
-                            std::nullopt});
+            many.push_back({static_cast<std::int64_t>(k + 1), "wait", 0, 0,
+                            session::EventAnchor{ChipId(0), 4, 5 - k}, std::nullopt});
         many.push_back({7, "range", 5, 9, std::nullopt, std::nullopt});
         QCOMPARE(session::relocate(many, store), std::size_t{0});
         for (std::uint64_t k = 0; k < 6; ++k)

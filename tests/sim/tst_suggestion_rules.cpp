@@ -142,7 +142,7 @@ private slots:
         const suggest::Suggestion* split = findKind(a.suggestions, "one-way-ring");
         QVERIFY(split);
         QCOMPARE(split->change.kind, suggest::ChangeKind::SplitRoute);
-        QCOMPARE(split->change.chips, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(split->change.chips, (std::vector<ChipId>{ChipId(0), ChipId(1), ChipId(2), ChipId(3)}));
         QVERIFY(split->change.firstBytes > 0 && split->change.firstBytes < (1 << 20));
         const suggest::Measurement m =
             sim::measureChange(a.replayed->trace, a.replayed->result, split->change);
@@ -393,7 +393,7 @@ private slots:
         QVERIFY(!findKind(a.suggestions, "late-dma")); // the proposer sees the dependency
         suggest::Change wrong;
         wrong.kind = suggest::ChangeKind::HoistDma;
-        wrong.chips = {0};
+        wrong.chips = {ChipId(0)};
         wrong.pc = 2;
         wrong.toPc = 1;
         wrong.newBundle = true;
@@ -409,7 +409,7 @@ private slots:
         QVERIFY(t.ok());
         suggest::Change c;
         c.kind = suggest::ChangeKind::HoistDma;
-        c.chips = {0};
+        c.chips = {ChipId(0)};
         c.pc = 1;
         c.toPc = 0;
         auto moved = suggest::applyChange(t.value(), c);

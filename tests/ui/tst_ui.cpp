@@ -121,9 +121,9 @@ private slots:
 
         // Timeline: a lane per chip and unit in use, DMA engines and ICI links, drawn with colour.
         ui::TimelineView* timeline = w.timeline();
-        QVERIFY(timeline->rowOfLane(QStringLiteral("DMA 0"), 0) >= 0);
-        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +x"), 3) >= 0);
-        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +y"), 0) < 0); // a ring never uses y links
+        QVERIFY(timeline->rowOfLane(QStringLiteral("DMA 0"), ChipId(0)) >= 0);
+        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +x"), ChipId(3)) >= 0);
+        QVERIFY(timeline->rowOfLane(QStringLiteral("ICI +y"), ChipId(0)) < 0); // a ring never uses y links
         QCOMPARE(w.selection()->from(), 0u);
         QVERIFY(w.selection()->to() >= 76788);
         QVERIFY(distinctColours(timeline->canvas()) > 8);
@@ -148,8 +148,8 @@ private slots:
         auto* heatmap = qobject_cast<ui::VmemHeatmapView*>(w.viewByName(QStringLiteral("heatmap")));
         auto* dma = qobject_cast<ui::DmaLanesView*>(w.viewByName(QStringLiteral("dma")));
         QVERIFY(heatmap && dma);
-        QVERIFY(dma->lanes()->rowOfLane(QStringLiteral("DMA 0"), 2) >= 0);
-        QCOMPARE(dma->lanes()->rowOfLane(QStringLiteral("scalar"), 0), -1); // engines and links only
+        QVERIFY(dma->lanes()->rowOfLane(QStringLiteral("DMA 0"), ChipId(2)) >= 0);
+        QCOMPARE(dma->lanes()->rowOfLane(QStringLiteral("scalar"), ChipId(0)), -1); // engines and links only
         QVERIFY(dma->bandwidth()->graphCount() == 4);
 
         // Dependency graph: laid out around the critical path, which is nearly all ICI DMA time here.
@@ -223,7 +223,7 @@ private slots:
         QVERIFY(waitDone(w));
         events::DmaRecord first = w.session()->run()->store.dmas().front();
         ui::TimelineView* timeline = w.timeline();
-        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(first.engine), 0);
+        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(first.engine), ChipId(0));
         QVERIFY(row >= 0);
         timeline->canvas()->repaint(); // what the person sees before clicking
         const QPoint p = timeline->pointAt(row, static_cast<double>(first.start + first.end) / 2);
@@ -233,7 +233,7 @@ private slots:
             qInfo() << "click" << p << w.selection()->from() << w.selection()->to() << row << first.start
                     << first.end << timeline->canvas()->plotArea();
         QCOMPARE(s.dmas, std::vector<std::uint32_t>{first.id});
-        QVERIFY(s.containsPc(0, first.pc));
+        QVERIFY(s.containsPc(ChipId(0), first.pc));
         // The disassembly follows: the issuing dma.start is selected.
         QCOMPARE(w.disassembly()->selectedPcs(), std::vector<std::uint32_t>{first.pc});
 
@@ -241,7 +241,7 @@ private slots:
         QTableView* table = w.disassembly()->table();
         const QRect rowRect = table->visualRect(table->model()->index(2, ui::DisassemblyModel::Bundle));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rowRect.center());
-        QVERIFY(w.selection()->selection().containsPc(0, 2));
+        QVERIFY(w.selection()->selection().containsPc(ChipId(0), 2));
         const analysis::PcActivity a = w.disassembly()->model()->activity(2);
         QVERIFY(w.selection()->from() <= a.first && w.selection()->to() >= a.last);
     }
@@ -267,7 +267,7 @@ private slots:
         // A click on the second DMA in the timeline rebuilds the graph around it.
         const events::DmaRecord second = w.session()->run()->store.dmas().at(1);
         ui::TimelineView* timeline = w.timeline();
-        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(second.engine), 0);
+        const int row = timeline->rowOfLane(QStringLiteral("DMA %1").arg(second.engine), ChipId(0));
         QVERIFY(row >= 0);
         timeline->canvas()->repaint();
         QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
@@ -324,7 +324,7 @@ private slots:
             timeline->canvas()->repaint();
 
             // A note pinned to the bundle under the pointer, and one on the visible range.
-            const int row = timeline->rowOfLane(QStringLiteral("scalar"), 0);
+            const int row = timeline->rowOfLane(QStringLiteral("scalar"), ChipId(0));
             QVERIFY(row >= 0);
             const std::int64_t pinned = timeline->addNoteAt(timeline->pointAt(row, 3), pinnedText);
             QVERIFY(pinned > 0);
@@ -393,17 +393,18 @@ private slots:
             w.addBookmark(QStringLiteral("prologue"));
             w.selection()->setTimeRange(500, 1100);
             w.timeline()->setHiddenLanes({"chip 0/vector ALU"});
-            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0), -1);
+            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), ChipId(0)), -1);
             w.addBookmark(QStringLiteral("loop"));
             w.activateWindow();
             QVERIFY(QTest::qWaitForWindowActive(&w));
             QTest::keyClick(&w, Qt::Key_PageUp);
             QCOMPARE(w.selection()->from(), std::uint64_t{0});
             QCOMPARE(w.selection()->to(), std::uint64_t{300});
-            QVERIFY(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0) >= 0); // that view hid nothing
+            QVERIFY(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), ChipId(0)) >=
+                    0); // that view hid nothing
             QTest::keyClick(&w, Qt::Key_PageDown);
             QCOMPARE(w.selection()->from(), std::uint64_t{500});
-            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), 0), -1);
+            QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("vector ALU"), ChipId(0)), -1);
 
             // The review dismisses the second suggestion: the state box under the list.
             qobject_cast<QDockWidget*>(w.suggestions()->parentWidget())->raise();

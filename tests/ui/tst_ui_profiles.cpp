@@ -330,7 +330,7 @@ private slots:
                 other = d;
         QVERIFY(other);
         w.selection()->setTimeRange(other->start > 200 ? other->start - 200 : 0, other->end + 200);
-        const int otherRow = w.timeline()->rowOfLane(QStringLiteral("DMA %1").arg(other->engine), 0);
+        const int otherRow = w.timeline()->rowOfLane(QStringLiteral("DMA %1").arg(other->engine), ChipId(0));
         QVERIFY(otherRow >= 0);
         w.timeline()->canvas()->repaint();
         QTest::mouseClick(

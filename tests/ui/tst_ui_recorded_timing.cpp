@@ -47,10 +47,10 @@ RecordedFixture writeRecordedDecode(const QTemporaryDir& dir)
     timing.mode = sim::ReplayMode::TimingOnly;
     sim::replay(*t, timing, store);
     trace::RecordedTiming recorded;
-    std::map<std::pair<int, std::uint32_t>, std::uint64_t> instances;
+    std::map<std::pair<ChipId, std::uint32_t>, std::uint64_t> instances;
     int k = 0;
     for (const events::RegionRecord& r : store.regions()) {
-        const std::string name = t->chips[r.chip].symbols.regions[r.region].name;
+        const std::string name = t->chips[r.chip.value].symbols.regions[r.region].name;
         const std::uint64_t instance = instances[{r.chip, r.region}]++;
         const double factor = k == 0 ? 1.5 : 0.85 + 0.05 * (k % 7); // replayed / recorded
         if (k == 0) {
@@ -63,7 +63,7 @@ RecordedFixture writeRecordedDecode(const QTemporaryDir& dir)
             {r.chip, name, instance, static_cast<std::uint64_t>(std::llround((r.exit - r.enter) / factor))});
     }
     f.replayedInstances = recorded.regions.size();
-    recorded.regions.push_back({0, f.worstRegion, 999, 1000}); // never reached
+    recorded.regions.push_back({ChipId(0), f.worstRegion, 999, 1000}); // never reached
     t->recorded = std::move(recorded);
     f.path = dir.filePath(QStringLiteral("decode_recorded.xtrace.json"));
     if (!trace::saveTrace(*t, f.path.toStdString()).ok())

@@ -39,7 +39,7 @@ private slots:
         const ui::Run* run = w.session()->run();
         const events::DmaRecord someDma = run->store.dmas().front();
         ui::TimelineView* timeline = w.timeline();
-        const int dmaRow = timeline->rowOfLane(QStringLiteral("DMA %1").arg(someDma.engine), 0);
+        const int dmaRow = timeline->rowOfLane(QStringLiteral("DMA %1").arg(someDma.engine), ChipId(0));
         QVERIFY(dmaRow >= 0);
         timeline->canvas()->repaint();
         QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
@@ -60,17 +60,17 @@ private slots:
         events::SyncWaitRecord wait;
         bool found = false;
         for (const events::SyncWaitRecord& x : run->store.syncWaits())
-            if (x.chip == 0 && (!found || x.end - x.start > wait.end - wait.start)) {
+            if (x.chip == ChipId(0) && (!found || x.end - x.start > wait.end - wait.start)) {
                 wait = x;
                 found = true;
             }
         QVERIFY(found && wait.end - wait.start > 100);
-        const int waitRow = timeline->rowOfLane(QStringLiteral("sync waits"), 0);
+        const int waitRow = timeline->rowOfLane(QStringLiteral("sync waits"), ChipId(0));
         QVERIFY(waitRow >= 0);
         QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
                           timeline->pointAt(waitRow, static_cast<double>(wait.start + wait.end) / 2));
         const ui::Selection& s = w.selection()->selection();
-        QVERIFY(s.containsPc(0, wait.pc));
+        QVERIFY(s.containsPc(ChipId(0), wait.pc));
         QVERIFY(s.focus.has_value() && s.focus->kind == analysis::NodeRef::Kind::Bundle);
         QCOMPARE(run->store.bundles()[s.focus->index].pc, wait.pc);
         QCOMPARE(run->store.bundles()[s.focus->index].cycle, wait.end);

@@ -32,7 +32,7 @@ std::pair<std::uint64_t, std::uint64_t> regionRange(const ui::Run& run, const st
 {
     const auto& symbols = run.trace->chips[0].symbols.regions;
     for (const events::RegionRecord& r : run.store.regions())
-        if (r.chip == 0 && r.region < symbols.size() && symbols[r.region].name == name)
+        if (r.chip == ChipId(0) && r.region < symbols.size() && symbols[r.region].name == name)
             return {r.enter, r.exit};
     return {0, 0};
 }
@@ -87,7 +87,7 @@ private slots:
         const std::uint64_t wholeTo = s->to();
         QCOMPARE(s->from(), 0u);
         const QRect plot = lanes->plotArea();
-        const int row = w.timeline()->rowOfLane(QStringLiteral("MXU"), 0);
+        const int row = w.timeline()->rowOfLane(QStringLiteral("MXU"), ChipId(0));
         QVERIFY(row >= 0);
         const int y = lanes->rowRect(row).center().y();
 
@@ -137,14 +137,14 @@ private slots:
         ui::MainWindow w(false);
         QVERIFY(test::openSample(w, QStringLiteral("allgather_naive.xtrace.json")));
         const ui::Run* run = w.session()->run();
-        const int chips = static_cast<int>(run->trace->chips.size());
+        const std::size_t chips = run->trace->chips.size();
         QVERIFY(chips >= 2);
-        for (int chip = 0; chip < chips; ++chip) {
+        for (ChipId chip : idsBelow<ChipId>(chips)) {
             // The ring's clockwise links carried the naive all-gather; the others carried nothing.
             QVERIFY2(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), chip) >= 0,
-                     qPrintable(QString::number(chip)));
+                     qPrintable(QString::number(chip.value)));
             QVERIFY2(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), chip) >= 0,
-                     qPrintable(QString::number(chip)));
+                     qPrintable(QString::number(chip.value)));
             // A ring has no y links: no rows for links that do not exist.
             QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +y"), chip), -1);
         }
@@ -160,8 +160,8 @@ private slots:
     {
         ui::MainWindow w(false);
         QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
-        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), 0), -1);
-        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), 0), -1);
+        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI +x"), ChipId(0)), -1);
+        QCOMPARE(w.timeline()->rowOfLane(QStringLiteral("ICI -x"), ChipId(0)), -1);
     }
 
     // F11 then a theme change clipped the lane names ("egions 2", "nc waits") until a restart: the plot

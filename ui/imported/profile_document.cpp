@@ -171,7 +171,7 @@ void ProfileDocument::selectSlice(profile::SliceRow slice, const QString& origin
                 selection.dmas = {*ref.dma};
                 selection.focus = analysis::NodeRef{analysis::NodeRef::Kind::Dma, *ref.dma};
             }
-            if (ref.pc && ref.chip >= 0)
+            if (ref.pc && ref.chip.valid())
                 selection.pcs = {{ref.chip, *ref.pc}};
         }
     }

@@ -4,7 +4,7 @@
 
 namespace xps::ui {
 
-bool Selection::containsPc(int chip, std::uint32_t pc) const
+bool Selection::containsPc(ChipId chip, std::uint32_t pc) const
 {
     return std::binary_search(pcs.begin(), pcs.end(), std::make_pair(chip, pc));
 }

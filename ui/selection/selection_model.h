@@ -21,13 +21,13 @@ namespace xps::ui {
 
 struct Selection
 {
-    std::vector<std::pair<int, std::uint32_t>> pcs; // (chip, pc), sorted
+    std::vector<std::pair<ChipId, std::uint32_t>> pcs; // (chip, pc), sorted
     std::vector<std::uint32_t> dmas;                // DMA ids, sorted
     std::optional<analysis::NodeRef> focus;
     profile::SliceRow slice; // in the profile the explorer shows; invalid: none
     QString origin; // which view made it ("timeline", "suggestion S2", ...), for the status bar
     bool empty() const { return pcs.empty() && dmas.empty() && !focus && !slice.valid(); }
-    bool containsPc(int chip, std::uint32_t pc) const;
+    bool containsPc(ChipId chip, std::uint32_t pc) const;
     bool containsDma(std::uint32_t id) const;
 };
 

@@ -7,7 +7,7 @@
 
 namespace xps::ui {
 
-void DisassemblyModel::setRun(const Run* run, int chip)
+void DisassemblyModel::setRun(const Run* run, ChipId chip)
 {
     beginResetModel();
     m_run = run;
@@ -17,8 +17,8 @@ void DisassemblyModel::setRun(const Run* run, int chip)
     m_sources.clear();
     m_activity.clear();
     m_maxStall = 0;
-    if (run && chip >= 0 && static_cast<std::size_t>(chip) < run->trace->chips.size()) {
-        const trace::ChipTrace& c = run->trace->chips[static_cast<std::size_t>(chip)];
+    if (run && chip.value < run->trace->chips.size()) {
+        const trace::ChipTrace& c = run->trace->chips[chip.value];
         // Regions by program order: the static nesting of region.begin / region.end.
         std::vector<QString> open;
         std::size_t line = 0; // source lines are sorted by pc

@@ -32,9 +32,9 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setRun(const Run* run, int chip); // resets
+    void setRun(const Run* run, ChipId chip); // resets
     void refreshCounts();                  // re-reads the lanes' counts
-    int chip() const { return m_chip; }
+    ChipId chip() const { return m_chip; }
     std::uint64_t maxStall() const { return m_maxStall; }
     int rowOfPc(std::uint32_t pc) const { return static_cast<int>(pc); } // one row per bundle, in pc order
     analysis::PcActivity activity(int row) const;
@@ -46,7 +46,7 @@ public:
 
 private:
     const Run* m_run = nullptr;
-    int m_chip = 0;
+    ChipId m_chip = ChipId(0);
     QStringList m_text;    // per pc
     QStringList m_regions; // per pc: innermost region open at that pc in program order
     QStringList m_sources; // per pc: "file:line" of the last source line at or before it

@@ -96,8 +96,8 @@ DisassemblyView::DisassemblyView(ReplaySession* session, SelectionModel* selecti
 
     connect(m_filter, &QLineEdit::textChanged, this, &DisassemblyView::setFilterText);
     connect(m_chip, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int chip) {
-        if (chip >= 0 && chip != m_model->chip())
-            setChip(chip);
+        if (chip >= 0 && chipIdAt(static_cast<std::size_t>(chip)) != m_model->chip())
+            setChip(chipIdAt(static_cast<std::size_t>(chip)));
     });
     connect(m_table, &QTableView::clicked, this, &DisassemblyView::onRowActivated);
     connect(m_table, &QTableView::activated, this, &DisassemblyView::onRowActivated);
@@ -113,7 +113,7 @@ void DisassemblyView::setFilterText(const QString& text)
     m_proxy->setFilterFixedString(text);
 }
 
-int DisassemblyView::chip() const
+ChipId DisassemblyView::chip() const
 {
     return m_model->chip();
 }
@@ -124,18 +124,18 @@ void DisassemblyView::onOpened()
     m_chip->blockSignals(true);
     m_chip->clear();
     for (const trace::ChipTrace& c : run->trace->chips)
-        m_chip->addItem(QString::number(c.chip));
+        m_chip->addItem(QString::number(c.chip.value));
     m_chip->setCurrentIndex(0);
     m_chip->blockSignals(false);
     m_chip->setEnabled(run->trace->chips.size() > 1);
-    setChip(0);
+    setChip(ChipId(0));
 }
 
-void DisassemblyView::setChip(int chip)
+void DisassemblyView::setChip(ChipId chip)
 {
     m_model->setRun(m_session->run(), chip);
     m_chip->blockSignals(true);
-    m_chip->setCurrentIndex(chip);
+    m_chip->setCurrentIndex(chip.value);
     m_chip->blockSignals(false);
 }
 
@@ -179,9 +179,10 @@ void DisassemblyView::followSelection()
     const Selection& s = m_selection->selection();
     if (s.pcs.empty())
         return;
-    const int chip = std::any_of(s.pcs.begin(), s.pcs.end(), [&](const auto& p) { return p.first == m_model->chip(); })
-                         ? m_model->chip()
-                         : s.pcs.front().first;
+    const ChipId chip =
+        std::any_of(s.pcs.begin(), s.pcs.end(), [&](const auto& p) { return p.first == m_model->chip(); })
+            ? m_model->chip()
+            : s.pcs.front().first;
     if (chip != m_model->chip())
         setChip(chip);
     m_following = true;

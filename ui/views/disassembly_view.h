@@ -3,6 +3,8 @@
 // sortable, filterable. A click selects the pc everywhere and moves the timeline to its occurrences; the
 // rows follow the shared selection.
 
+#include "isa/chip_id.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -24,14 +26,14 @@ public:
 
     QTableView* table() const { return m_table; }
     DisassemblyModel* model() const { return m_model; }
-    int chip() const;
+    ChipId chip() const;
     // pcs of the selected rows, in view order.
     std::vector<std::uint32_t> selectedPcs() const;
     void setFilterText(const QString& text);
 
 private:
     void onOpened();
-    void setChip(int chip);
+    void setChip(ChipId chip);
     void onRowActivated();
     void followSelection();
 

@@ -110,7 +110,7 @@ void DmaLanesView::showSelection()
                                  "depended on it.</i>")
                             : tr("<i>The selection (chip %1 pc %2) is not a transfer and no DMA ended "
                                  "it. Click a transfer to see its details.</i>")
-                                  .arg(s.pcs.front().first)
+                                  .arg(s.pcs.front().first.value)
                                   .arg(s.pcs.front().second));
         return;
     }
@@ -120,7 +120,7 @@ void DmaLanesView::showSelection()
         if (w.satisfiedBy == static_cast<std::int64_t>(d.id)) {
             if (count++ < 8)
                 waits += tr("chip %1 pc %2 waited %3 cycles; ")
-                             .arg(w.chip)
+                             .arg(w.chip.value)
                              .arg(w.pc)
                              .arg(cyclesText(w.end - w.start));
         }
@@ -133,7 +133,7 @@ void DmaLanesView::showSelection()
                         .arg(d.id)
                         .arg(dmaSummary(*run->trace, d).toHtmlEscaped(), cyclesText(d.start),
                              cyclesText(d.end), cyclesText(d.start - d.issue))
-                        .arg(d.chip)
+                        .arg(d.chip.value)
                         .arg(d.pc)
                         .arg(bundleText(*run->trace, d.chip, d.pc).toHtmlEscaped(), waits));
 }

@@ -23,21 +23,21 @@ QString bytesText(std::uint64_t bytes)
     return QString::fromStdString(text::formatBytes(bytes));
 }
 
-QString bundleText(const trace::Trace& trace, int chip, std::uint32_t pc)
+QString bundleText(const trace::Trace& trace, ChipId chip, std::uint32_t pc)
 {
-    if (chip < 0 || static_cast<std::size_t>(chip) >= trace.chips.size())
+    if (chip.value >= trace.chips.size())
         return {};
-    const trace::ChipTrace& c = trace.chips[static_cast<std::size_t>(chip)];
+    const trace::ChipTrace& c = trace.chips[chip.value];
     if (pc >= c.program.bundles.size())
         return {};
     return QString::fromStdString(assembly::disassembleBundle(c.program.bundles[pc], c.symbols));
 }
 
-QString regionName(const trace::Trace& trace, int chip, std::uint32_t region)
+QString regionName(const trace::Trace& trace, ChipId chip, std::uint32_t region)
 {
-    if (chip < 0 || static_cast<std::size_t>(chip) >= trace.chips.size())
+    if (chip.value >= trace.chips.size())
         return {};
-    const auto& regions = trace.chips[static_cast<std::size_t>(chip)].symbols.regions;
+    const auto& regions = trace.chips[chip.value].symbols.regions;
     return region < regions.size() ? QString::fromStdString(regions[region].name) : QStringLiteral("region %1").arg(region);
 }
 
@@ -48,15 +48,15 @@ QString dmaSummary(const trace::Trace& trace, const events::DmaRecord& d)
                    QStringLiteral("→") +
                    QString::fromUtf8(isa::spaceName(static_cast<isa::Space>(d.dstSpace)).data()).toUpper();
     if (d.dstChip != d.chip)
-        path += QStringLiteral(" (chip %1→%2)").arg(d.chip).arg(d.dstChip);
+        path += QStringLiteral(" (chip %1→%2)").arg(d.chip.value).arg(d.dstChip.value);
     return QStringLiteral("%1 %2, engine %3").arg(path, bytesText(d.bytes)).arg(d.engine);
 }
 
 namespace {
 
-QString firstWordOfUnit(const trace::Trace& trace, int chip, std::uint32_t pc, analysis::UnitGroup group)
+QString firstWordOfUnit(const trace::Trace& trace, ChipId chip, std::uint32_t pc, analysis::UnitGroup group)
 {
-    const trace::ChipTrace& c = trace.chips[static_cast<std::size_t>(chip)];
+    const trace::ChipTrace& c = trace.chips[chip.value];
     if (pc >= c.program.bundles.size())
         return {};
     for (const isa::Instruction& insn : c.program.bundles[pc].instructions) {
@@ -126,7 +126,7 @@ QString itemTooltip(const trace::Trace& trace, const analysis::ActivityLanes& la
             return {};
         const events::BundleIssue e = b[item.ref];
         QString t = QStringLiteral("<b>chip %1 pc %2</b><br><tt>%3</tt><br>issued at cycle %4")
-                        .arg(e.chip)
+                        .arg(e.chip.value)
                         .arg(e.pc)
                         .arg(escape(bundleText(trace, e.chip, e.pc)), cyclesText(e.cycle));
         if (e.stallCycles)
@@ -141,7 +141,7 @@ QString itemTooltip(const trace::Trace& trace, const analysis::ActivityLanes& la
         if (!lanes.syncWait(item.ref, w))
             return {};
         QString t = QStringLiteral("<b>sync.wait</b> chip %1 pc %2: flag %3 ≥ %4<br>%5")
-                        .arg(w.chip)
+                        .arg(w.chip.value)
                         .arg(w.pc)
                         .arg(w.flag)
                         .arg(w.target)
@@ -156,7 +156,7 @@ QString itemTooltip(const trace::Trace& trace, const analysis::ActivityLanes& la
             return {};
         return QStringLiteral("<b>%1</b> (chip %2, depth %3)<br>%4")
             .arg(escape(regionName(trace, r.chip, r.region)))
-            .arg(r.chip)
+            .arg(r.chip.value)
             .arg(r.depth)
             .arg(span(item, m));
     }
@@ -167,13 +167,15 @@ QString itemTooltip(const trace::Trace& trace, const analysis::ActivityLanes& la
             return {};
         const double cycles = static_cast<double>(std::max<events::Cycle>(1, d.end - d.start));
         const double gbs = static_cast<double>(d.bytes) / cycles * m.clockMhz / 1000.0;
-        return QStringLiteral("<b>DMA #%1</b> %2<br>issued by chip %3 pc %4 at cycle %5<br>queued %6 cycles, moving %7"
-                              "<br>achieved %8 GB/s; flag %9<br><tt>%10</tt>")
+        return QStringLiteral(
+                   "<b>DMA #%1</b> %2<br>issued by chip %3 pc %4 at cycle %5<br>queued %6 cycles, moving %7"
+                   "<br>achieved %8 GB/s; flag %9<br><tt>%10</tt>")
             .arg(d.id)
             .arg(escape(dmaSummary(trace, d)))
-            .arg(d.chip)
+            .arg(d.chip.value)
             .arg(d.pc)
-            .arg(cyclesText(d.issue), cyclesText(d.start - d.issue), span({d.start, d.end, d.start, d.id, 0}, m))
+            .arg(cyclesText(d.issue), cyclesText(d.start - d.issue),
+                 span({d.start, d.end, d.start, d.id, 0}, m))
             .arg(gbs, 0, 'f', 1)
             .arg(d.flag)
             .arg(escape(bundleText(trace, d.chip, d.pc)));

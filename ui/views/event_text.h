@@ -12,8 +12,8 @@ namespace xps::ui {
 QString cyclesText(std::uint64_t cycles); // "12,345"
 QString timeText(std::uint64_t cycles, const isa::MachineConfig& machine); // "11.76 µs"
 QString bytesText(std::uint64_t bytes);   // "4 KiB"
-QString bundleText(const trace::Trace& trace, int chip, std::uint32_t pc); // the disassembled bundle
-QString regionName(const trace::Trace& trace, int chip, std::uint32_t region);
+QString bundleText(const trace::Trace& trace, ChipId chip, std::uint32_t pc); // the disassembled bundle
+QString regionName(const trace::Trace& trace, ChipId chip, std::uint32_t region);
 QString dmaSummary(const trace::Trace& trace, const events::DmaRecord& dma); // "HBM->VMEM 4 KiB, engine 1"
 
 // A lane item in words: `label` fits inside a bar (short), `tooltip` is rich text with every detail.

@@ -23,7 +23,7 @@ constexpr int kMinLanePixels = 22;
 
 std::string laneKey(const analysis::LaneInfo& lane)
 {
-    return "chip " + std::to_string(lane.chip) + "/" + lane.name;
+    return "chip " + std::to_string(lane.chip.value) + "/" + lane.name;
 }
 
 // A cycle count as a tick label: 500, 2.5 k, 25 M (ticks fall on 1, 2 and 5 x 10^k, so few digits remain).
@@ -100,7 +100,8 @@ void LaneCanvas::rebuildRows()
         interconnectUsed = lanes[i].kind == analysis::LaneKind::IciLink && run->lanes->hasActivity(i);
     const auto idleLinkShown = [&](const analysis::LaneInfo& lane) {
         return interconnectUsed && lane.kind == analysis::LaneKind::IciLink &&
-               isa::linkDestination(run->trace->machine, lane.index) != lane.chip; // a ring has no y links
+               isa::linkDestination(run->trace->machine, lane.index) !=
+                   lane.chip.value; // a ring has no y links
     };
     for (std::size_t i = 0; i < lanes.size(); ++i)
         if ((run->lanes->hasActivity(i) || lanes[i].kind == analysis::LaneKind::Stall ||
@@ -117,7 +118,7 @@ void LaneCanvas::rebuildRows()
         const analysis::LaneInfo& lane = lanes[m_lanes[r]];
         const QString name = QString::fromStdString(lane.name);
         RowSpec spec;
-        spec.label = multiChip ? QStringLiteral("chip %1 · %2").arg(lane.chip).arg(name) : name;
+        spec.label = multiChip ? QStringLiteral("chip %1 · %2").arg(lane.chip.value).arg(name) : name;
         spec.shaded = r % 2 == 1;
         spec.separatorAbove = r > 0 && lanes[m_lanes[r - 1]].chip != lane.chip;
         specs.push_back(std::move(spec));
@@ -229,7 +230,7 @@ void LaneCanvas::findFlows()
     });
 }
 
-int LaneCanvas::rowOfLaneKind(analysis::LaneKind kind, int chip, int index) const
+int LaneCanvas::rowOfLaneKind(analysis::LaneKind kind, ChipId chip, int index) const
 {
     const Run* run = m_session->run();
     for (int r = 0; run && r < rowCount(); ++r) {
@@ -271,7 +272,7 @@ QString LaneCanvas::rowName(int row) const
     return QString::fromStdString(run->lanes->lanes()[m_lanes[static_cast<std::size_t>(row)]].name);
 }
 
-int LaneCanvas::rowOfLane(const QString& name, int chip) const
+int LaneCanvas::rowOfLane(const QString& name, ChipId chip) const
 {
     const Run* run = m_session->run();
     for (int r = 0; run && r < rowCount(); ++r) {
@@ -413,12 +414,13 @@ void LaneCanvas::contextMenuAt(const QPoint& pos)
     const Run* run = m_session->run();
     if (const int row = rowAt(pos.y()); run && row >= 0) {
         const analysis::LaneInfo& lane = run->lanes->lanes()[m_lanes[static_cast<std::size_t>(row)]];
-        menu.addAction(tr("Hide lane “%1” (chip %2)").arg(QString::fromStdString(lane.name)).arg(lane.chip),
-                       this, [this, key = laneKey(lane)] {
-                           std::vector<std::string> hidden = m_hidden;
-                           hidden.push_back(key);
-                           setHiddenLanes(std::move(hidden));
-                       });
+        menu.addAction(
+            tr("Hide lane “%1” (chip %2)").arg(QString::fromStdString(lane.name)).arg(lane.chip.value), this,
+            [this, key = laneKey(lane)] {
+                std::vector<std::string> hidden = m_hidden;
+                hidden.push_back(key);
+                setHiddenLanes(std::move(hidden));
+            });
     }
     if (!m_hidden.empty())
         menu.addAction(tr("Show all lanes (%1 hidden)").arg(m_hidden.size()), this,

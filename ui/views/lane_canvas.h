@@ -27,7 +27,7 @@ public:
     LaneCanvas(ReplaySession* session, SelectionModel* selection, LaneFilter laneFilter, QWidget* parent);
 
     QString rowName(int row) const;                     // the lane's name, without its chip
-    int rowOfLane(const QString& name, int chip) const; // -1 if not shown
+    int rowOfLane(const QString& name, ChipId chip) const; // -1 if not shown
     // Pixel centre of `row` at `cycle`, for tests that click like a person.
     QPoint pointAt(int row, double cycle) const;
     const std::vector<TimelineLanes::DrawnLabel>& drawnLabels() const { return m_painter.drawnLabels(); }
@@ -62,7 +62,7 @@ private:
     void refresh();
     void rebuildRows();
     void findFlows();
-    int rowOfLaneKind(analysis::LaneKind kind, int chip, int index) const; // -1 if not shown
+    int rowOfLaneKind(analysis::LaneKind kind, ChipId chip, int index) const; // -1 if not shown
     void drawFlows(QPainter& painter);
     // The lane index of `row`, and the item of it under x within `slackPixels`, if any.
     bool itemAt(const QPoint& pos, double slackPixels, std::size_t& laneIndex,

@@ -32,7 +32,7 @@ NoteDescription replayNotes()
     };
     d.pinned = [](const session::Annotation& n) {
         return n.anchor ? NotesView::tr("chip %1 pc %2, execution %3")
-                              .arg(n.anchor->chip)
+                              .arg(n.anchor->chip.value)
                               .arg(n.anchor->pc)
                               .arg(n.anchor->occurrence + 1)
                         : NotesView::tr("time range");
@@ -144,7 +144,10 @@ void NotesView::measureSelection()
         if (lanes[i].kind != analysis::LaneKind::Unit || !run->lanes->hasActivity(i))
             continue;
         run->lanes->columnTotals(i, from, to, 1, busy);
-        units += tr("chip %1 %2 %3%; ").arg(lanes[i].chip).arg(QString::fromStdString(lanes[i].name)).arg(100.0 * busy[0] / span, 0, 'f', 1);
+        units += tr("chip %1 %2 %3%; ")
+                     .arg(lanes[i].chip.value)
+                     .arg(QString::fromStdString(lanes[i].name))
+                     .arg(100.0 * busy[0] / span, 0, 'f', 1);
     }
     units.chop(2);
     m_measure->setText(tr("<b>Δ %1 cycles = %2</b> (cycles %3–%4)<br>DMA moved %5 (%6 GB/s)<br>Utilization: %7")

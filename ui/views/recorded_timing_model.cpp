@@ -46,7 +46,7 @@ QVariant RecordedTimingModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Region: return QString::fromStdString(r.region);
-        case Chip: return r.chip;
+        case Chip: return r.chip.value;
         case Instance: return QVariant::fromValue<qulonglong>(r.instance);
         case Recorded: return cyclesText(r.recorded);
         case Replayed: return r.replayed ? cyclesText(*r.replayed) : tr("not reached");
@@ -57,7 +57,7 @@ QVariant RecordedTimingModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case Region: return QString::fromStdString(r.region);
-        case Chip: return r.chip;
+        case Chip: return r.chip.value;
         case Instance: return QVariant::fromValue<qulonglong>(r.instance);
         case Recorded: return QVariant::fromValue<qulonglong>(r.recorded);
         case Replayed: return r.replayed ? QVariant::fromValue<qulonglong>(*r.replayed) : QVariant(-1);
@@ -83,7 +83,7 @@ QVariant RecordedTimingModel::data(const QModelIndex& index, int role) const
         QString tip = tr("%1, instance %2 on chip %3\nmeasured on the chip: %4 cycles (%5)")
                           .arg(QString::fromStdString(r.region))
                           .arg(r.instance)
-                          .arg(r.chip)
+                          .arg(r.chip.value)
                           .arg(cyclesText(r.recorded), timeText(r.recorded, m_machine));
         if (r.replayed)
             tip += tr("\nreplayed: %1 cycles (%2), %3 than the chip\nclick to show it in the timeline")

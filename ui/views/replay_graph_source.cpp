@@ -56,17 +56,18 @@ GraphContent::Node nodeOf(const Run& run, const analysis::GraphNode& n, analysis
     events::DmaRecord d;
     if (n.ref.kind == analysis::NodeRef::Kind::Dma &&
         run.lanes->dma(static_cast<std::uint32_t>(n.ref.index), d)) {
-        node.look.header = QObject::tr("DMA %1 · chip %2%3 · cycles %4–%5")
-                               .arg(d.id)
-                               .arg(d.chip)
-                               .arg(d.dstChip != d.chip ? QStringLiteral("→%1").arg(d.dstChip) : QString())
-                               .arg(cyclesText(d.issue), cyclesText(d.end));
+        node.look.header =
+            QObject::tr("DMA %1 · chip %2%3 · cycles %4–%5")
+                .arg(d.id)
+                .arg(d.chip.value)
+                .arg(d.dstChip != d.chip ? QStringLiteral("→%1").arg(d.dstChip.value) : QString())
+                .arg(cyclesText(d.issue), cyclesText(d.end));
         node.look.body = elided(dmaSummary(*run.trace, d));
         // A DMA's path colour is the same in both themes: safe to read on the worker.
         node.tint = Theme::instance().dmaColor(analysis::dmaPathClass(d));
     } else {
         node.look.header =
-            QObject::tr("chip %1 · pc %2 · cycle %3").arg(n.chip).arg(n.pc).arg(cyclesText(n.start));
+            QObject::tr("chip %1 · pc %2 · cycle %3").arg(n.chip.value).arg(n.pc).arg(cyclesText(n.start));
         node.look.body = elided(bundleText(*run.trace, n.chip, n.pc));
     }
     node.size = GraphNodeItem::sizeFor(node.look, fonts.header, fonts.body);

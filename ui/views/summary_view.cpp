@@ -205,7 +205,7 @@ void SummaryView::showAnalyses()
         for (std::uint64_t v : c.stallCycles)
             stall += v;
         const int r = static_cast<int>(i);
-        m_chips->setItem(r, 0, new NumberItem(QString::number(c.chip), c.chip));
+        m_chips->setItem(r, 0, new NumberItem(QString::number(c.chip.value), c.chip.value));
         m_chips->setItem(r, 1, new NumberItem(cyclesText(c.bundles), static_cast<double>(c.bundles)));
         m_chips->setItem(r, 2, new NumberItem(cyclesText(c.activeCycles), static_cast<double>(c.activeCycles)));
         m_chips->setItem(r, 3, new NumberItem(percent(c.mxuUtilization), c.mxuUtilization));

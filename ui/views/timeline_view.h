@@ -33,7 +33,7 @@ public:
     double lastDrawMs() const { return m_canvas->lastDrawMs(); }
     // Pixel centre of `row` at `cycle` in the canvas, for tests that click like a person.
     QPoint pointAt(int row, double cycle) const { return m_canvas->pointAt(row, cycle); }
-    int rowOfLane(const QString& name, int chip) const { return m_canvas->rowOfLane(name, chip); }
+    int rowOfLane(const QString& name, ChipId chip) const { return m_canvas->rowOfLane(name, chip); }
     // The height this view needs to show every row at its minimum (the axis, legend and lanes at the
     // current font), so a layout can give it that instead of leaving rows behind a scroll bar.
     int heightForEveryRow() const;

@@ -72,7 +72,7 @@ VmemHeatmapView::VmemHeatmapView(ReplaySession* session, SelectionModel* selecti
             [this](int index) { setMode(static_cast<Mode>(index)); });
     connect(m_chipBox, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int chip) {
         if (chip >= 0)
-            setChip(chip);
+            setChip(chipIdAt(static_cast<std::size_t>(chip)));
     });
     connect(session, &ReplaySession::opened, this, &VmemHeatmapView::onOpened);
     connect(session, &ReplaySession::eventsChanged, this, &VmemHeatmapView::refresh);
@@ -106,10 +106,10 @@ void VmemHeatmapView::onOpened()
     m_chipBox->blockSignals(true);
     m_chipBox->clear();
     for (const trace::ChipTrace& c : run->trace->chips)
-        m_chipBox->addItem(QString::number(c.chip));
+        m_chipBox->addItem(QString::number(c.chip.value));
     m_chipBox->blockSignals(false);
     m_chipBox->setEnabled(run->trace->chips.size() > 1);
-    m_chip = 0;
+    m_chip = ChipId(0);
     refresh();
 }
 
@@ -120,10 +120,10 @@ void VmemHeatmapView::setMode(Mode mode)
     refresh();
 }
 
-void VmemHeatmapView::setChip(int chip)
+void VmemHeatmapView::setChip(ChipId chip)
 {
     m_chip = chip;
-    m_chipBox->setCurrentIndex(chip);
+    m_chipBox->setCurrentIndex(chip.value);
     refresh();
 }
 
@@ -146,10 +146,10 @@ struct Grid
 // Building the exact grid costs ~20 ns per access on the GUI thread: beyond this it would be noticed.
 constexpr std::size_t kExactAccessLimit = 400'000;
 
-Grid buildGrid(const Run& run, int chip, bool exact)
+Grid buildGrid(const Run& run, ChipId chip, bool exact)
 {
     Grid g;
-    const trace::ChipTrace& c = run.trace->chips[static_cast<std::size_t>(chip)];
+    const trace::ChipTrace& c = run.trace->chips[chip.value];
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
     for (const trace::Buffer& b : c.symbols.buffers)
         if (b.space == isa::Space::Vmem && b.aliasOf.empty()) {
@@ -213,7 +213,7 @@ Grid buildGrid(const Run& run, int chip, bool exact)
 void VmemHeatmapView::refresh()
 {
     const Run* run = m_session->run();
-    if (!run || static_cast<std::size_t>(m_chip) >= run->trace->chips.size())
+    if (!run || m_chip.value >= run->trace->chips.size())
         return;
     if (!isVisible()) { // behind another tab: draw when shown
         m_dirty = true;
@@ -223,7 +223,7 @@ void VmemHeatmapView::refresh()
     // While the replay runs, the store's bounded grid; the exact one over the used addresses once it ended.
     const Grid g = buildGrid(*run, m_chip, m_session->stage() != ReplaySession::Stage::Replaying);
     m_grid = {g.cyclesPerBin, g.bytesPerBin, g.base};
-    const trace::ChipTrace& chip = run->trace->chips[static_cast<std::size_t>(m_chip)];
+    const trace::ChipTrace& chip = run->trace->chips[m_chip.value];
     QSharedPointer<QCPAxisTickerText> ticker(new SpacedTextTicker(m_plot->yAxis));
     const double top = g.base + g.bytesPerBin * g.addressBins;
     for (const trace::Buffer& b : chip.symbols.buffers) {
@@ -278,9 +278,10 @@ void VmemHeatmapView::refresh()
     // An empty map is a blank plot a person cannot tell from a broken one: say what it means.
     const bool replaying = m_session->stage() == ReplaySession::Stage::Replaying;
     m_empty->setVisible(empty && !replaying);
-    m_empty->setText(m_mode == Mode::Live ? tr("No buffer of chip %1 is live in VMEM in this run").arg(m_chip)
-                     : m_mode == Mode::Read ? tr("No VMEM reads on chip %1 in this run").arg(m_chip)
-                                            : tr("No VMEM writes on chip %1 in this run").arg(m_chip));
+    m_empty->setText(m_mode == Mode::Live
+                         ? tr("No buffer of chip %1 is live in VMEM in this run").arg(m_chip.value)
+                     : m_mode == Mode::Read ? tr("No VMEM reads on chip %1 in this run").arg(m_chip.value)
+                                            : tr("No VMEM writes on chip %1 in this run").arg(m_chip.value));
     m_empty->setColor(Theme::instance().foreground());
     QFont font = m_plot->font();
     font.setPointSizeF(font.pointSizeF() * 1.2);

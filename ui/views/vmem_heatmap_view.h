@@ -32,7 +32,7 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     void setMode(Mode mode);
-    void setChip(int chip);
+    void setChip(ChipId chip);
     // Selects what touched [fromCycle, toCycle) x [fromAddress, toAddress) of the shown chip.
     void selectCell(std::uint64_t fromCycle, std::uint64_t toCycle, std::uint64_t fromAddress,
                     std::uint64_t toAddress);
@@ -65,7 +65,7 @@ private:
     QCPItemText* m_empty; // "no VMEM traffic ...", over the plot when the chip has none
     QLabel* m_cell;
     Mode m_mode = Mode::Write;
-    int m_chip = 0;
+    ChipId m_chip = ChipId(0);
     std::unique_ptr<analysis::ChipIndex> m_index; // built on the first click of a multi-chip replay
     bool m_settingRange = false;
     bool m_dirty = false;

@@ -18,7 +18,7 @@ namespace xps::suggest::detail {
 void proposeDoubleBuffers(ProposalContext& ctx, std::vector<Suggestion>& out)
 {
     const std::uint64_t capacity = static_cast<std::uint64_t>(ctx.replay.trace.machine.vmemBytes);
-    std::map<std::tuple<int, std::string, std::uint64_t>, std::vector<const analysis::SingleBufferedLoop*>>
+    std::map<std::tuple<ChipId, std::string, std::uint64_t>, std::vector<const analysis::SingleBufferedLoop*>>
         groups;
     for (const analysis::SingleBufferedLoop& l : ctx.analyses.vmem.singleBuffered) {
         const auto records = ctx.dmasAt.find({l.chip, l.dmaPc});
@@ -70,7 +70,7 @@ void proposeDoubleBuffers(ProposalContext& ctx, std::vector<Suggestion>& out)
         s.severity = ctx.severityFor(exposed);
         s.title = "Double-buffer " + buffer +
                   (loops.size() > 1 ? " in " + std::to_string(loops.size()) + " loops" : "") + " on chip " +
-                  std::to_string(c);
+                  std::to_string(c.value);
         s.explanation =
             std::string(loops.size() > 1 ? "Loops refill " : "A loop refills ") + buffer + " (" +
             text::formatBytes(bytes) + ") " + std::to_string(refills) + " times and the core waited " +

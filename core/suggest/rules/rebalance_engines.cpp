@@ -33,10 +33,10 @@ void proposeRebalance(ProposalContext& ctx, std::vector<Suggestion>& out)
             s.evidence.pcs.push_back({b.chip, pc});
         s.estimatedCycles = b.queueDelayCycles;
         s.severity = ctx.severityFor(s.estimatedCycles);
-        s.title = "Spread chip " + std::to_string(b.chip) + "'s DMAs over its " + std::to_string(engines) +
-                  " engines";
-        s.explanation = "Chip " + std::to_string(b.chip) + " uses " + std::to_string(b.enginesUsed) + " of " +
-                        std::to_string(engines) + " DMA engines (busiest engine at " +
+        s.title = "Spread chip " + std::to_string(b.chip.value) + "'s DMAs over its " +
+                  std::to_string(engines) + " engines";
+        s.explanation = "Chip " + std::to_string(b.chip.value) + " uses " + std::to_string(b.enginesUsed) +
+                        " of " + std::to_string(engines) + " DMA engines (busiest engine at " +
                         text::formatDouble(b.imbalance) + "x the mean); its transfers waited " +
                         cyclesText(b.queueDelayCycles) +
                         " in queues behind each other while other engines were idle.";

@@ -21,7 +21,7 @@ void proposeRelaxedWaits(ProposalContext& ctx, std::vector<Suggestion>& out)
         std::uint64_t executions = 0, exposed = 0;
         std::int64_t dma = -1;
     };
-    std::map<std::pair<int, std::uint32_t>, WaitUse> waits;
+    std::map<std::pair<ChipId, std::uint32_t>, WaitUse> waits;
     ctx.replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
         ctx.cancel();
         WaitUse& u = waits[{w.chip, w.pc}];

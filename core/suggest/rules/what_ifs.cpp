@@ -59,7 +59,7 @@ void proposeWhatIfs(ProposalContext& ctx, std::vector<Suggestion>& out)
     // Capacity planning the other way: would a smaller chip run this kernel as fast?
     std::uint64_t vmemTop = 0;
     for (std::size_t c = 0; c < ctx.replay.trace.chips.size(); ++c)
-        vmemTop = std::max(vmemTop, ctx.highestVmemUsed(static_cast<int>(c)));
+        vmemTop = std::max(vmemTop, ctx.highestVmemUsed(chipIdAt(c)));
     const auto vmemBytes = static_cast<std::uint64_t>(m.vmemBytes);
     if (vmemTop > 0 && vmemTop <= vmemBytes / 2)
         addWhatIf(ctx, out, "vmem-size", "vmem_bytes", std::to_string(vmemBytes / 2),
