@@ -433,6 +433,19 @@ private slots:
             << QByteArray("smov s1, 0x1fff000\ndma.start vmem[s1], hbm[0], 8192, 0\nhalt")
             << QByteArray("chip 0, pc 0x1, cycle 1 (`dma.start vmem[s1], hbm[0x0], 8192, 0`): invalid DMA "
                           "descriptor: destination vmem[0x1fff000, +8192) is outside vmem (32 MiB)");
+        // A chip number from a register is checked before it names a chip: 65537 would wrap to chip 1 in the
+        // 16-bit chip ids the records keep.
+        QTest::newRow("dma to a chip that does not exist")
+            << QByteArray(".machine chips=2\n.chip 0\nsmov s2, 65537\ndma.start hbm[0], hbm[0], 512, 0, "
+                          "chip=s2\nhalt\n.chip 1\nhalt")
+            << QByteArray(
+                   "chip 0, pc 0x1, cycle 1 (`dma.start hbm[0x0], hbm[0x0], 512, 0, chip=s2`): invalid "
+                   "DMA descriptor: chip 65537 does not exist");
+        QTest::newRow("sync.add to a chip that does not exist")
+            << QByteArray(".machine chips=2\n.chip 0\nsmov s2, 65537\nsync.add 3, 1, chip=s2\nhalt\n.chip "
+                          "1\nhalt")
+            << QByteArray("chip 0, pc 0x1, cycle 1 (`sync.add 3, 1, chip=s2`): sync.add to chip 65537, which "
+                          "does not exist");
         QTest::newRow("past the end")
             << QByteArray("smov s1, 1")
             << QByteArray(
