@@ -91,6 +91,14 @@ commands:
                              ranked by measured gain with evidence and change; HTML is self-contained, the
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does
+  diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME]
+                             replay and analyse both traces (full mode, suggestions not measured) and
+                             print their totals (cycles, bundles, stalls by reason, critical path, DMA
+                             bytes, exposed DMA cycles, VMEM peak) and each region's, side by side with
+                             the deltas, the largest change first; --json prints the form documented in
+                             docs/diff-json.md; --region NAME shows one region (a name or a path such as
+                             'decode > mlp'); --fail-if-slower PCT exits 3 when OTHER (or that region)
+                             is more than PCT percent slower; takes --max-cycles and --max-bundles
 
   compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
@@ -298,6 +306,8 @@ int run(const std::vector<std::string>& args, Streams io)
         return runGenerate(rest, io);
     if (command == "report")
         return runReport(rest, io);
+    if (command == "diff")
+        return runDiff(rest, io);
     if (command == "check")
         return runCheck(rest, io);
     if (command == "compile")
@@ -306,9 +316,9 @@ int run(const std::vector<std::string>& args, Streams io)
         return runCalibrate(rest, io);
     if (command == "estimate")
         return runEstimate(rest, io);
-    constexpr std::array<std::string_view, 13> commands = {
-        "info",  "convert", "disasm", "isa",     "replay",    "generate", "analyze",
-        "apply", "report",  "check",  "compile", "calibrate", "estimate"};
+    constexpr std::array<std::string_view, 14> commands = {
+        "info",  "convert", "disasm", "isa",   "replay",  "generate",  "analyze",
+        "apply", "report",  "diff",   "check", "compile", "calibrate", "estimate"};
     std::string message = "unknown command '" + command + "'";
     if (std::string guess = text::nearest(command, commands); !guess.empty())
         message += "; did you mean '" + guess + "'?";

@@ -33,6 +33,7 @@ int runGenerate(const std::vector<std::string>& args, Streams io);
 int runAnalyze(const std::vector<std::string>& args, Streams io);
 int runApply(const std::vector<std::string>& args, Streams io);
 int runReport(const std::vector<std::string>& args, Streams io);
+int runDiff(const std::vector<std::string>& args, Streams io);
 
 // Imported profiles (profile_commands.cpp): info, analyze and convert of a Chrome / Kineto JSON trace.
 // An imported profile, or a session on one (core/session); profilePathOf gives the profile such a session

@@ -1,0 +1,75 @@
+#include "report/diff_json.h"
+
+namespace xps::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json comparedJson(const analysis::Compared& c)
+{
+    const std::optional<double> percent = c.percent();
+    return {{"baseline", c.baseline},
+            {"other", c.other},
+            {"delta", c.delta()},
+            {"percent", percent ? json(*percent) : json()}};
+}
+
+// Per stall reason; `all`: every reason (the totals), else only those either run has (a region's row).
+json stallsJson(const analysis::Compared (&stalls)[events::kStallReasonCount], bool all)
+{
+    json j = json::object();
+    for (int r = 1; r < events::kStallReasonCount; ++r)
+        if (all || stalls[r].baseline || stalls[r].other)
+            j[std::string(events::stallReasonName(static_cast<events::StallReason>(r)))] =
+                comparedJson(stalls[r]);
+    return j;
+}
+
+json runJson(const analysis::RunTotals& run, std::uint64_t cycles)
+{
+    return {{"file", run.name},
+            {"chips", run.chips},
+            {"total_cycles", cycles},
+            {"microseconds", run.microseconds}};
+}
+
+} // namespace
+
+json diffToJson(const analysis::RunDiff& d)
+{
+    json j;
+    j["format"] = "xpushark-diff";
+    j["version"] = kDiffJsonVersion;
+    j["baseline"] = runJson(d.baseline, d.cycles.baseline);
+    j["other"] = runJson(d.other, d.cycles.other);
+    j["slowdown_percent"] = d.slowdownPercent();
+    j["totals"] = {{"cycles", comparedJson(d.cycles)},
+                   {"bundles", comparedJson(d.bundles)},
+                   {"stall_cycles", comparedJson(d.stallCycles)},
+                   {"dma_bytes", comparedJson(d.dmaBytes)},
+                   {"exposed_dma_cycles", comparedJson(d.exposedDmaCycles)},
+                   {"vmem_peak_bytes", comparedJson(d.vmemPeakBytes)}};
+    j["stall_cycles_by_reason"] = stallsJson(d.stallByReason, true);
+    json path = json::object();
+    for (int k = 0; k < analysis::kPathKindCount; ++k)
+        path[std::string(analysis::pathKindName(static_cast<analysis::PathKind>(k)))] =
+            comparedJson(d.criticalPath[k]);
+    j["critical_path"] = std::move(path);
+    j["regions"] = json::array();
+    for (const analysis::RegionDelta& r : d.regions)
+        j["regions"].push_back({{"path", r.path},
+                                {"name", r.name},
+                                {"level", r.level},
+                                {"depth", r.depth},
+                                {"in_baseline", r.inBaseline},
+                                {"in_other", r.inOther},
+                                {"instances", comparedJson(r.instances)},
+                                {"cycles", comparedJson(r.cycles)},
+                                {"bundles", comparedJson(r.bundles)},
+                                {"stall_cycles", comparedJson(r.stallCycles)},
+                                {"dma_bytes", comparedJson(r.dmaBytes)},
+                                {"stall_cycles_by_reason", stallsJson(r.stallByReason, false)}});
+    return j;
+}
+
+} // namespace xps::report

@@ -1,0 +1,198 @@
+// `xpushark-cli diff` as CI runs it (#24, the CLI part): on every naive/tuned sample pair the diff's
+// numbers are the two runs' own numbers as `analyze --json` reports them, and their differences; the
+// threshold gate exits 3 only when the other run is slower by more than it asks, in total or in a region;
+// wrong arguments get precise messages.
+#include "cli_test_support.h"
+
+#include <QProcess>
+#include <nlohmann/json.hpp>
+
+using namespace xps;
+
+namespace {
+
+using test::cli;
+using test::Run;
+
+QString sample(const QString& name)
+{
+    return QString::fromStdString(test::sourceDir() + "/resources/samples/") + name;
+}
+
+nlohmann::json analyzed(const QString& path)
+{
+    const Run r =
+        cli({QStringLiteral("analyze"), path, QStringLiteral("--json"), QStringLiteral("--no-measure")});
+    if (r.exitCode != 0)
+        qFatal("analyze %s failed: %s", qPrintable(path), r.err.c_str());
+    return nlohmann::json::parse(r.out);
+}
+
+std::uint64_t bundlesOf(const nlohmann::json& analysis)
+{
+    std::uint64_t n = 0;
+    for (const auto& c : analysis["summary"]["chips"])
+        n += c["bundles"].get<std::uint64_t>();
+    return n;
+}
+
+// `compared` holds {baseline, other, delta} equal to (a, b, b - a).
+bool holds(const nlohmann::json& compared, std::uint64_t a, std::uint64_t b)
+{
+    return compared["baseline"].get<std::uint64_t>() == a && compared["other"].get<std::uint64_t>() == b &&
+           compared["delta"].get<std::int64_t>() ==
+               static_cast<std::int64_t>(b) - static_cast<std::int64_t>(a);
+}
+
+} // namespace
+
+class TestCliDiff : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void totalsAreTheRunsOwn_data()
+    {
+        QTest::addColumn<QString>("pair");
+        for (const char* pair : {"allgather", "decode", "matmul", "smalltile"})
+            QTest::newRow(pair) << QString::fromLatin1(pair);
+    }
+    void totalsAreTheRunsOwn()
+    {
+        QFETCH(QString, pair);
+        const QString naive = sample(pair + QStringLiteral("_naive.xtrace.json"));
+        const QString tuned = sample(pair + QStringLiteral("_tuned.xtrace.json"));
+        const Run r = cli({QStringLiteral("diff"), naive, tuned, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json d = nlohmann::json::parse(r.out);
+        const nlohmann::json a = analyzed(naive), b = analyzed(tuned);
+        QCOMPARE(d["format"].get<std::string>(), std::string("xpushark-diff"));
+        QCOMPARE(d["version"].get<int>(), 1);
+
+        const auto cycles = [](const nlohmann::json& x) {
+            return x["summary"]["total_cycles"].get<std::uint64_t>();
+        };
+        QVERIFY(holds(d["totals"]["cycles"], cycles(a), cycles(b)));
+        QCOMPARE(d["baseline"]["total_cycles"].get<std::uint64_t>(), cycles(a));
+        QCOMPARE(d["other"]["total_cycles"].get<std::uint64_t>(), cycles(b));
+        QVERIFY(holds(d["totals"]["bundles"], bundlesOf(a), bundlesOf(b)));
+        QVERIFY(holds(d["totals"]["exposed_dma_cycles"], a["dma"]["exposed_cycles"].get<std::uint64_t>(),
+                      b["dma"]["exposed_cycles"].get<std::uint64_t>()));
+        QVERIFY(holds(d["totals"]["vmem_peak_bytes"], a["vmem"]["peak_live_bytes"].get<std::uint64_t>(),
+                      b["vmem"]["peak_live_bytes"].get<std::uint64_t>()));
+        std::uint64_t stallsA = 0, stallsB = 0;
+        for (const auto& [reason, cyclesA] : a["summary"]["stall_cycles"].items()) {
+            const std::uint64_t cyclesB = b["summary"]["stall_cycles"][reason].get<std::uint64_t>();
+            QVERIFY2(holds(d["stall_cycles_by_reason"][reason], cyclesA.get<std::uint64_t>(), cyclesB),
+                     reason.c_str());
+            stallsA += cyclesA.get<std::uint64_t>();
+            stallsB += cyclesB;
+        }
+        QVERIFY(holds(d["totals"]["stall_cycles"], stallsA, stallsB));
+        for (const auto& [kind, cyclesA] : a["critical_path"]["composition"].items())
+            QVERIFY2(holds(d["critical_path"][kind], cyclesA.get<std::uint64_t>(),
+                           b["critical_path"]["composition"][kind].get<std::uint64_t>()),
+                     kind.c_str());
+
+        // Every region of either run has its row, with that run's numbers; a region only one program has
+        // counts 0 in the other.
+        std::map<std::string, nlohmann::json> rows;
+        for (const auto& row : d["regions"])
+            rows[row["path"].get<std::string>()] = row;
+        for (const auto& [run, side] : {std::pair{&a, "baseline"}, std::pair{&b, "other"}})
+            for (const auto& region : (*run)["summary"]["regions"]) {
+                const std::string path = region["path"].get<std::string>();
+                QVERIFY2(rows.count(path), path.c_str());
+                QCOMPARE(rows[path]["cycles"][side].get<std::uint64_t>(),
+                         region["cycles"].get<std::uint64_t>());
+                QCOMPARE(rows[path]["bundles"][side].get<std::uint64_t>(),
+                         region["bundles"].get<std::uint64_t>());
+                QCOMPARE(rows[path]["instances"][side].get<std::uint64_t>(),
+                         region["instances"].get<std::uint64_t>());
+                QCOMPARE(rows[path][std::string("in_") + side].get<bool>(), true);
+            }
+        // Largest change first.
+        for (std::size_t i = 1; i < d["regions"].size(); ++i)
+            QVERIFY(std::llabs(d["regions"][i - 1]["cycles"]["delta"].get<std::int64_t>()) >=
+                    std::llabs(d["regions"][i]["cycles"]["delta"].get<std::int64_t>()));
+    }
+
+    void theGateFailsOnlyWhenSlowerThanAsked()
+    {
+        const QString naive = sample(QStringLiteral("allgather_naive.xtrace.json"));
+        const QString tuned = sample(QStringLiteral("allgather_tuned.xtrace.json"));
+        // The tuned all-gather is 47.8% faster: no threshold trips going from naive to tuned.
+        Run r = cli(
+            {QStringLiteral("diff"), naive, tuned, QStringLiteral("--fail-if-slower"), QStringLiteral("0")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("the run: other is 47.8% faster (-36,707 cycles)") != std::string::npos,
+                 r.out.c_str());
+        // The other way it is 91.6% slower: a 100% threshold holds, 90% does not.
+        r = cli({QStringLiteral("diff"), tuned, naive, QStringLiteral("--fail-if-slower"),
+                 QStringLiteral("100")});
+        QCOMPARE(r.exitCode, 0);
+        r = cli(
+            {QStringLiteral("diff"), tuned, naive, QStringLiteral("--fail-if-slower"), QStringLiteral("90")});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(
+            r.err,
+            std::string("xpushark-cli: diff: the run is 91.6% slower than the baseline (threshold 90%)\n"));
+        // In one region, named by its name or its path, with only its row in the JSON.
+        r = cli({QStringLiteral("diff"), tuned, naive, QStringLiteral("--region"), QStringLiteral("step"),
+                 QStringLiteral("--fail-if-slower"), QStringLiteral("50"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 3);
+        const nlohmann::json d = nlohmann::json::parse(r.out);
+        QCOMPARE(d["region"].get<std::string>(), std::string("allgather > step"));
+        QCOMPARE(d["regions"].size(), std::size_t(1));
+        QVERIFY(d["regions"][0]["cycles"]["delta"].get<std::int64_t>() > 0);
+        r = cli({QStringLiteral("diff"), naive, tuned, QStringLiteral("--region"),
+                 QStringLiteral("allgather > step")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.find("region allgather > step: other is 47.8% faster") != std::string::npos,
+                 r.out.c_str());
+    }
+
+    void wrongArgumentsAreNamed_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString a = sample(QStringLiteral("decode_naive.xtrace.json"));
+        const QString b = sample(QStringLiteral("decode_tuned.xtrace.json"));
+        QTest::newRow("one file") << QStringList{QStringLiteral("diff"), a} << 2
+                                  << QStringLiteral("diff: expected two TRACE files (BASELINE OTHER), got 1");
+        QTest::newRow("bad percentage")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--fail-if-slower"),
+                           QStringLiteral("2x")}
+            << 2 << QStringLiteral("diff: --fail-if-slower needs a percentage >= 0");
+        QTest::newRow("negative percentage")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--fail-if-slower"),
+                           QStringLiteral("-1")}
+            << 2 << QStringLiteral("diff: --fail-if-slower needs a percentage >= 0");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--fast")}
+                                        << 2 << QStringLiteral("diff: unknown option '--fast'");
+        QTest::newRow("no such region")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--region"), QStringLiteral("nosuch")}
+            << 1 << QStringLiteral("no region named 'nosuch' in either run");
+        QTest::newRow("imported profile")
+            << QStringList{QStringLiteral("diff"), a,
+                           QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json")}
+            << 2 << QStringLiteral("is an imported profile; diff compares two xpushark traces");
+        QTest::newRow("missing file")
+            << QStringList{QStringLiteral("diff"), a, QStringLiteral("/nonexistent.json")} << 1
+            << QStringLiteral("/nonexistent.json: no such file");
+    }
+    void wrongArgumentsAreNamed()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+        QVERIFY(r.out.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDiff)
+#include "tst_cli_diff.moc"
