@@ -94,8 +94,9 @@ commands:
   diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
                              print their totals (cycles, bundles, stalls by reason, critical path, DMA
-                             bytes, exposed DMA cycles, VMEM peak) and each region's, side by side with
-                             the deltas, the largest change first; --json prints the form documented in
+                             bytes, exposed DMA cycles, VMEM peak), each region's and each bundle's
+                             (matched across changed programs; inserted and removed ones named), side
+                             by side with the deltas, the largest change first; --json prints the form documented in
                              docs/diff-json.md; --region NAME shows one region (a name or a path such as
                              'decode > mlp'); --fail-if-slower PCT exits 3 when OTHER (or that region)
                              is more than PCT percent slower; takes --max-cycles and --max-bundles

@@ -80,6 +80,44 @@ std::string regionRows(const analysis::RegionDelta& r)
     return out;
 }
 
+std::string pcLabel(const analysis::PcDelta& p)
+{
+    const auto pc = [](const std::optional<std::uint32_t>& v) {
+        return v ? text::hex(*v) : std::string("-");
+    };
+    const std::string change = !p.baselinePc ? " (inserted)" : !p.otherPc ? " (removed)" : "";
+    return "chip " + std::to_string(p.chip.value) + " pc " + pc(p.baselinePc) + " -> " + pc(p.otherPc) +
+           change + ": " + p.text;
+}
+
+// The bundles that changed most (the JSON has them all), and how each chip's programs were matched.
+std::string pcSection(const analysis::RunDiff& d)
+{
+    constexpr std::size_t kShown = 20;
+    std::string out;
+    for (const analysis::ChipAlignment& a : d.alignment)
+        if (!a.aligned)
+            out += "\nchip " + std::to_string(a.chip.value) +
+                   ": the programs differ in too many bundles to match them; no per-bundle rows\n";
+        else if (a.inserted || a.removed)
+            out += "\nchip " + std::to_string(a.chip.value) + ": " + std::to_string(a.matched) +
+                   " bundles in both programs, " + std::to_string(a.inserted) + " inserted, " +
+                   std::to_string(a.removed) + " removed\n";
+    if (d.pcs.empty())
+        return out;
+    out += "\n" + header("bundles, largest change first");
+    for (std::size_t i = 0; i < std::min(d.pcs.size(), kShown); ++i) {
+        const analysis::PcDelta& p = d.pcs[i];
+        out += "  " + pcLabel(p) + "\n";
+        out += row("  executions", p.executions);
+        out += row("  stall cycles", p.stallCycles);
+        out += stallRows(p.stallByReason, "    ");
+    }
+    if (d.pcs.size() > kShown)
+        out += "  ... and " + std::to_string(d.pcs.size() - kShown) + " more (--json has them all)\n";
+    return out;
+}
+
 std::string diffText(const analysis::RunDiff& d, const analysis::RegionDelta* only)
 {
     std::string out;
@@ -119,6 +157,7 @@ std::string diffText(const analysis::RunDiff& d, const analysis::RegionDelta* on
         for (const analysis::RegionDelta& r : d.regions)
             out += regionRows(r);
     }
+    out += pcSection(d);
     return out;
 }
 
@@ -175,8 +214,8 @@ int runDiff(const std::vector<std::string>& args, Streams io)
     const std::unique_ptr<Analyzed> other = analyzeFile(paths[1], io, code, false, limits);
     if (!other)
         return code;
-    const analysis::RunDiff d =
-        analysis::diffRuns(baseline->analyses, other->analyses, {paths[0]}, {paths[1]});
+    analysis::RunDiff d = analysis::diffRuns(baseline->analyses, other->analyses, {paths[0]}, {paths[1]});
+    analysis::addPcDeltas(d, *baseline->view, *other->view);
     const analysis::RegionDelta* only = nullptr;
     if (!region.empty()) {
         only = d.findRegion(region);

@@ -1,5 +1,8 @@
 #include "analysis/run_diff.h"
 
+#include "analysis/program_alignment.h"
+#include "asm/disassembler.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -112,6 +115,77 @@ RunDiff diffRuns(const Analyses& baseline, const Analyses& other, RunTotals base
         return std::llabs(x.cycles.delta()) > std::llabs(y.cycles.delta());
     });
     return d;
+}
+
+namespace {
+
+std::vector<std::string> bundleTexts(const trace::ChipTrace& chip)
+{
+    std::vector<std::string> texts;
+    texts.reserve(chip.program.bundles.size());
+    for (const isa::Bundle& b : chip.program.bundles)
+        texts.push_back(assembly::disassembleBundle(b, chip.symbols));
+    return texts;
+}
+
+// One side of a bundle's row from that run's per-pc counts.
+void fill(PcDelta& row, const events::PcStats& pc, bool baseline)
+{
+    const auto set = [baseline](Compared& c, std::uint64_t v) { (baseline ? c.baseline : c.other) = v; };
+    set(row.executions, pc.executions);
+    std::uint64_t stalls = 0;
+    for (int k = 0; k < events::kStallReasonCount; ++k) {
+        set(row.stallByReason[k], pc.stallCycles[k]);
+        stalls += pc.stallCycles[k];
+    }
+    set(row.stallCycles, stalls);
+}
+
+const events::PcStats& statsAt(const ReplayView& run, ChipId chip, std::uint32_t pc)
+{
+    static const events::PcStats kNone;
+    if (chip.value >= run.chips.size())
+        return kNone;
+    const auto& perPc = run.chips[chip.value].perPc;
+    return pc < perPc.size() ? perPc[pc] : kNone;
+}
+
+} // namespace
+
+void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& other, std::size_t maxEdits)
+{
+    const std::size_t chips = std::min(baseline.trace.chips.size(), other.trace.chips.size());
+    for (ChipId chip : idsBelow<ChipId>(chips)) {
+        const std::vector<std::string> a = bundleTexts(baseline.trace.chips[chip.value]);
+        const std::vector<std::string> b = bundleTexts(other.trace.chips[chip.value]);
+        ChipAlignment alignment;
+        alignment.chip = chip;
+        const std::optional<std::vector<AlignedPc>> steps = alignPrograms(a, b, maxEdits);
+        alignment.aligned = steps.has_value();
+        for (const AlignedPc& step : steps.value_or(std::vector<AlignedPc>{})) {
+            PcDelta row;
+            row.chip = chip;
+            row.baselinePc = step.baseline;
+            row.otherPc = step.other;
+            row.text = step.baseline ? a[*step.baseline] : b[*step.other];
+            if (step.baseline)
+                fill(row, statsAt(baseline, chip, *step.baseline), true);
+            if (step.other)
+                fill(row, statsAt(other, chip, *step.other), false);
+            ++(step.baseline && step.other ? alignment.matched
+               : step.baseline             ? alignment.removed
+                                           : alignment.inserted);
+            const bool changed =
+                !step.baseline || !step.other || row.executions.delta() != 0 || row.stallCycles.delta() != 0;
+            if (changed)
+                diff.pcs.push_back(std::move(row));
+        }
+        diff.alignment.push_back(alignment);
+    }
+    std::stable_sort(diff.pcs.begin(), diff.pcs.end(), [](const PcDelta& x, const PcDelta& y) {
+        const auto sx = std::llabs(x.stallCycles.delta()), sy = std::llabs(y.stallCycles.delta());
+        return sx != sy ? sx > sy : std::llabs(x.executions.delta()) > std::llabs(y.executions.delta());
+    });
 }
 
 } // namespace xps::analysis

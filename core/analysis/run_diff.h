@@ -4,10 +4,12 @@
 // composition, DMA bytes and exposed DMA cycles, VMEM peak), and per region (matched by its nesting path,
 // "decode > mlp > tile", aggregated over instances and chips as the summary does) baseline, other and
 // delta, the largest change first. Every number is the difference of the two runs' own numbers, as
-// `analyze --json` reports them, so the diff's totals are those of the runs. Per-pc rows, bundle alignment
-// of changed programs and the explorer's comparison views are later parts of #24.
+// `analyze --json` reports them, so the diff's totals are those of the runs; and per bundle, matched across
+// the two programs (analysis/program_alignment.h), executions and stall cycles. The explorer's comparison
+// views are a later part of #24.
 
 #include "analysis/analyze.h"
+#include "analysis/replay_view.h"
 
 #include <cstdint>
 #include <optional>
@@ -40,6 +42,27 @@ struct RegionDelta
     Compared stallByReason[events::kStallReasonCount];
 };
 
+// One bundle of a chip in both runs, matched by its text (analysis/program_alignment.h): its executions and
+// stall cycles in each. A bundle only one program has (a suggestion inserted or removed it) has no pc in
+// the other, and counts 0 there.
+struct PcDelta
+{
+    ChipId chip;
+    std::optional<std::uint32_t> baselinePc, otherPc;
+    std::string text; // the bundle's disassembly
+    Compared executions, stallCycles;
+    Compared stallByReason[events::kStallReasonCount];
+};
+
+// How a chip's two programs were matched: how many bundles both have, and how many one only; `aligned`
+// false when they differ too much to be versions of one program (then there are no rows for the chip).
+struct ChipAlignment
+{
+    ChipId chip;
+    bool aligned = false;
+    std::uint64_t matched = 0, inserted = 0, removed = 0;
+};
+
 struct RunTotals
 {
     std::string name; // the file, as given
@@ -54,6 +77,10 @@ struct RunDiff
     Compared stallByReason[events::kStallReasonCount];
     Compared criticalPath[kPathKindCount]; // cycles of each kind on the critical path
     std::vector<RegionDelta> regions;      // largest |cycles delta| first; equals in path order
+    // Filled by addPcDeltas: the bundles whose numbers changed, or that one program only has, the largest
+    // change of stall cycles (then executions) first; and per chip both runs have, how it was aligned.
+    std::vector<PcDelta> pcs;
+    std::vector<ChipAlignment> alignment;
 
     // (other - baseline) / baseline of the total cycles in percent: how much slower the other run is
     // (negative: faster). 0 when the baseline took no cycles.
@@ -63,5 +90,9 @@ struct RunDiff
 };
 
 RunDiff diffRuns(const Analyses& baseline, const Analyses& other, RunTotals baselineRun, RunTotals otherRun);
+
+// The per-bundle rows of `diff`, from the two replays' per-pc counts. `maxEdits`: as alignPrograms.
+void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& other,
+                 std::size_t maxEdits = 2000);
 
 } // namespace xps::analysis

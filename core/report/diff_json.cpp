@@ -69,6 +69,22 @@ json diffToJson(const analysis::RunDiff& d)
                                 {"stall_cycles", comparedJson(r.stallCycles)},
                                 {"dma_bytes", comparedJson(r.dmaBytes)},
                                 {"stall_cycles_by_reason", stallsJson(r.stallByReason, false)}});
+    j["alignment"] = json::array();
+    for (const analysis::ChipAlignment& a : d.alignment)
+        j["alignment"].push_back({{"chip", a.chip.value},
+                                  {"aligned", a.aligned},
+                                  {"matched", a.matched},
+                                  {"inserted", a.inserted},
+                                  {"removed", a.removed}});
+    j["pcs"] = json::array();
+    for (const analysis::PcDelta& p : d.pcs)
+        j["pcs"].push_back({{"chip", p.chip.value},
+                            {"baseline_pc", p.baselinePc ? json(*p.baselinePc) : json()},
+                            {"other_pc", p.otherPc ? json(*p.otherPc) : json()},
+                            {"bundle", p.text},
+                            {"executions", comparedJson(p.executions)},
+                            {"stall_cycles", comparedJson(p.stallCycles)},
+                            {"stall_cycles_by_reason", stallsJson(p.stallByReason, false)}});
     return j;
 }
 

@@ -111,6 +111,25 @@ private slots:
                          region["instances"].get<std::uint64_t>());
                 QCOMPARE(rows[path][std::string("in_") + side].get<bool>(), true);
             }
+        // The bundles: on chips whose programs were matched, the rows (every bundle that changed, or that one
+        // program only has) add up to the change of the totals: executions to bundles, stalls to stalls.
+        bool allAligned = true;
+        for (const auto& chip : d["alignment"])
+            allAligned = allAligned && chip["aligned"].get<bool>();
+        if (allAligned) {
+            std::int64_t executions = 0, stalls = 0;
+            for (const auto& row : d["pcs"]) {
+                executions += row["executions"]["delta"].get<std::int64_t>();
+                stalls += row["stall_cycles"]["delta"].get<std::int64_t>();
+                QVERIFY(!row["baseline_pc"].is_null() || !row["other_pc"].is_null());
+            }
+            QCOMPARE(executions, d["totals"]["bundles"]["delta"].get<std::int64_t>());
+            QCOMPARE(stalls, d["totals"]["stall_cycles"]["delta"].get<std::int64_t>());
+        } else {
+            // matmul's tuned kernel is another program, not an edit of the naive one.
+            QCOMPARE(pair, QStringLiteral("matmul"));
+            QVERIFY(d["pcs"].empty());
+        }
         // Largest change first.
         for (std::size_t i = 1; i < d["regions"].size(); ++i)
             QVERIFY(std::llabs(d["regions"][i - 1]["cycles"]["delta"].get<std::int64_t>()) >=
@@ -150,6 +169,37 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.find("region allgather > step: other is 47.8% faster") != std::string::npos,
                  r.out.c_str());
+    }
+
+    void aSuggestionsBundlesAreMatched()
+    {
+        // allgather_tuned splits each step's transfer in two over both ring directions: per chip the
+        // program gains bundles; the rest of each chip's bundles are matched to the naive ones.
+        const Run r = cli({QStringLiteral("diff"), sample(QStringLiteral("allgather_naive.xtrace.json")),
+                           sample(QStringLiteral("allgather_tuned.xtrace.json")), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json d = nlohmann::json::parse(r.out);
+        QCOMPARE(d["alignment"].size(), std::size_t(4));
+        for (const auto& chip : d["alignment"]) {
+            QVERIFY(chip["aligned"].get<bool>());
+            QVERIFY(chip["matched"].get<int>() > 0);
+            QVERIFY(chip["inserted"].get<int>() > 0);
+        }
+        bool sawInserted = false;
+        for (const auto& row : d["pcs"])
+            if (row["baseline_pc"].is_null()) {
+                sawInserted = true;
+                QCOMPARE(row["executions"]["baseline"].get<int>(), 0);
+                QVERIFY(!row["bundle"].get<std::string>().empty());
+            }
+        QVERIFY(sawInserted);
+        // The text names the inserted bundles and how each chip was matched.
+        const Run text = cli({QStringLiteral("diff"), sample(QStringLiteral("allgather_naive.xtrace.json")),
+                              sample(QStringLiteral("allgather_tuned.xtrace.json"))});
+        QVERIFY2(text.out.find("(inserted): ") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("chip 0: 8 bundles in both programs, 13 inserted, 7 removed") !=
+                     std::string::npos,
+                 text.out.c_str());
     }
 
     void wrongArgumentsAreNamed_data()
