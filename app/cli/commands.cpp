@@ -99,7 +99,9 @@ commands:
                              by side with the deltas, the largest change first; --json prints the form documented in
                              docs/diff-json.md; --region NAME shows one region (a name or a path such as
                              'decode > mlp'); --fail-if-slower PCT exits 3 when OTHER (or that region)
-                             is more than PCT percent slower; takes --max-cycles and --max-bundles
+                             is more than PCT percent slower; takes --max-cycles and --max-bundles;
+                             two imported profiles are compared per operation (count, total, self and
+                             device time) and per device (busy, compute, communication, memcpy, idle)
 
   compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)

@@ -44,6 +44,10 @@ int infoProfile(const std::string& path, Streams io);
 // `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.
 int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io);
 int convertProfile(const std::string& in, const std::string& out, Streams io);
+// diff of two imported profiles (diff_command.cpp hands them here): op-level, as HTA's TraceDiff; `threshold`
+// (percent) on the span as diff's --fail-if-slower; exit 3 when exceeded.
+int diffProfiles(const std::string& baseline, const std::string& other, bool json,
+                 std::optional<double> threshold, Streams io);
 // convert --to chrome of an xpushark trace: replays it in full mode and writes the replay
 // (replay_command.cpp).
 int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);

@@ -202,11 +202,19 @@ int runDiff(const std::vector<std::string>& args, Streams io)
     if (paths.size() != 2)
         return usageError(io, "diff: expected two TRACE files (BASELINE OTHER), got " +
                                   std::to_string(paths.size()));
-    for (const std::string& p : paths)
-        if (isImportedProfile(p))
-            return usageError(io, "diff: " + p +
-                                      " is an imported profile; diff compares two xpushark traces (imported "
-                                      "profiles' op-level diff is not built yet)");
+    const bool profiles[2] = {isImportedProfile(paths[0]), isImportedProfile(paths[1])};
+    if (profiles[0] != profiles[1])
+        return usageError(io,
+                          "diff: " + paths[profiles[0] ? 0 : 1] +
+                              " is an imported profile and the other an xpushark trace: diff compares two "
+                              "traces or two profiles");
+    if (profiles[0]) {
+        if (!region.empty())
+            return usageError(io,
+                              "diff: --region is for xpushark traces (a profile's operations are all shown)");
+        return diffProfiles(paths[0], paths[1], json, threshold, io);
+    }
+
     int code = kExitOk;
     const std::unique_ptr<Analyzed> baseline = analyzeFile(paths[0], io, code, false, limits);
     if (!baseline)

@@ -9,8 +9,11 @@
 #include "import/import.h"
 #include "profile/critical_path.h"
 #include "profile/profile_analysis.h"
+#include "profile/profile_diff.h"
 #include "profile/profile_report.h"
+#include "report/diff_json.h"
 #include "session/session.h"
+#include "util/text.h"
 
 namespace xps::cli {
 
@@ -100,6 +103,102 @@ int convertProfile(const std::string& in, const std::string& out, Streams io)
         io.err << "warning: " << w << "\n";
     io.out << "wrote " << out << " (" << profile->slices.size() << " slices, " << profile->counters.size()
            << " counter samples, " << profile->flows.size() << " flows)\n";
+    return kExitOk;
+}
+
+namespace {
+
+std::string nsText(std::uint64_t ns)
+{
+    return text::withThousands(ns / 1000) + " us";
+}
+
+std::string comparedRow(const std::string& label, const Compared& c, bool times)
+{
+    const std::optional<double> p = c.percent();
+    char percent[32] = "";
+    if (p)
+        std::snprintf(percent, sizeof percent, "%+.1f%%", *p);
+    const std::int64_t delta = c.delta();
+    const std::string magnitude = times ? nsText(static_cast<std::uint64_t>(std::llabs(delta)))
+                                        : text::withThousands(std::llabs(delta));
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-44s %16s %16s %17s %9s\n", label.c_str(),
+                  (times ? nsText(c.baseline) : text::withThousands(c.baseline)).c_str(),
+                  (times ? nsText(c.other) : text::withThousands(c.other)).c_str(),
+                  ((delta < 0   ? "-"
+                    : delta > 0 ? "+"
+                                : "") +
+                   magnitude)
+                      .c_str(),
+                  percent);
+    return line;
+}
+
+std::string profileDiffText(const profile::ProfileDiff& d)
+{
+    constexpr std::size_t kShownOps = 30;
+    std::string out = "baseline: " + d.baselineName + " (" + nsText(d.span.baseline) + ")\n";
+    out += "other:    " + d.otherName + " (" + nsText(d.span.other) + ")\n";
+    char head[256];
+    std::snprintf(head, sizeof head, "\n%-46s %16s %16s %17s\n", "", "baseline", "other", "delta");
+    out += head;
+    out += comparedRow("span", d.span, true);
+    for (const profile::DeviceDelta& dev : d.devices) {
+        out += "\n" + dev.name + (dev.inBaseline ? dev.inOther ? "" : " (baseline only)" : " (other only)") +
+               "\n";
+        out += comparedRow("busy", dev.busy, true);
+        out += comparedRow("compute", dev.compute, true);
+        out += comparedRow("communication", dev.communication, true);
+        out += comparedRow("  exposed", dev.communicationExposed, true);
+        out += comparedRow("memcpy", dev.memcpy, true);
+        out += comparedRow("  exposed", dev.memcpyExposed, true);
+        out += comparedRow("memset", dev.memset, true);
+        out += comparedRow("idle", dev.idle, true);
+    }
+    out += "\noperations, largest change of total time first\n";
+    for (std::size_t i = 0; i < std::min(d.ops.size(), kShownOps); ++i) {
+        const profile::OpDelta& op = d.ops[i];
+        out += "  " + op.name + " [" + op.where + "]" +
+               (op.inBaseline ? op.inOther ? "" : " (removed)" : " (added)") + "\n";
+        out += comparedRow("  count", op.count, false);
+        out += comparedRow("  total", op.total, true);
+        out += comparedRow("  self", op.self, true);
+        if (op.deviceTime.baseline || op.deviceTime.other)
+            out += comparedRow("  device", op.deviceTime, true);
+    }
+    if (d.ops.size() > kShownOps)
+        out += "  ... and " + std::to_string(d.ops.size() - kShownOps) + " more (--json has them all)\n";
+    return out;
+}
+
+} // namespace
+
+int diffProfiles(const std::string& baseline, const std::string& other, bool json,
+                 std::optional<double> threshold, Streams io)
+{
+    const InterruptScope interrupt;
+    auto a = importProfileOrSession(baseline, interrupt);
+    if (!a)
+        return importFailed(io, a.error(), baseline, interrupt);
+    auto b = importProfileOrSession(other, interrupt);
+    if (!b)
+        return importFailed(io, b.error(), other, interrupt);
+    const profile::ProfileDiff d =
+        profile::diffProfiles(*a, profile::analyzeProfile(*a), *b, profile::analyzeProfile(*b));
+    if (json)
+        io.out << report::profileDiffToJson(d).dump(2) << "\n";
+    else
+        io.out << profileDiffText(d);
+    if (const std::optional<double> slower = d.span.percent(); threshold && slower && *slower > *threshold) {
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "xpushark-cli: diff: the profile's span is %.1f%% longer than the "
+                      "baseline's (threshold %s%%)\n",
+                      *slower, text::formatDouble(*threshold).c_str());
+        io.err << line;
+        return 3;
+    }
     return kExitOk;
 }
 

@@ -9,13 +9,6 @@
 
 namespace xps::analysis {
 
-std::optional<double> Compared::percent() const
-{
-    if (baseline == 0)
-        return std::nullopt;
-    return 100.0 * static_cast<double>(delta()) / static_cast<double>(baseline);
-}
-
 double RunDiff::slowdownPercent() const
 {
     return cycles.percent().value_or(0.0);

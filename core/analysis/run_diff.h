@@ -10,6 +10,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/replay_view.h"
+#include "util/compared.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,18 +19,7 @@
 
 namespace xps::analysis {
 
-// One number of both runs.
-struct Compared
-{
-    std::uint64_t baseline = 0;
-    std::uint64_t other = 0;
-    std::int64_t delta() const
-    {
-        return static_cast<std::int64_t>(other) - static_cast<std::int64_t>(baseline);
-    }
-    // Relative change in percent of the baseline; none when the baseline is 0.
-    std::optional<double> percent() const;
-};
+using xps::Compared; // util/compared.h
 
 struct RegionDelta
 {

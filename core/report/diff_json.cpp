@@ -40,6 +40,7 @@ json diffToJson(const analysis::RunDiff& d)
     json j;
     j["format"] = "xpushark-diff";
     j["version"] = kDiffJsonVersion;
+    j["kind"] = "replays";
     j["baseline"] = runJson(d.baseline, d.cycles.baseline);
     j["other"] = runJson(d.other, d.cycles.other);
     j["slowdown_percent"] = d.slowdownPercent();
@@ -85,6 +86,43 @@ json diffToJson(const analysis::RunDiff& d)
                             {"executions", comparedJson(p.executions)},
                             {"stall_cycles", comparedJson(p.stallCycles)},
                             {"stall_cycles_by_reason", stallsJson(p.stallByReason, false)}});
+    return j;
+}
+
+json profileDiffToJson(const profile::ProfileDiff& d)
+{
+    json j;
+    j["format"] = "xpushark-diff";
+    j["version"] = kDiffJsonVersion;
+    j["kind"] = "profiles";
+    j["baseline"] = {{"file", d.baselineName}, {"span_ns", d.span.baseline}};
+    j["other"] = {{"file", d.otherName}, {"span_ns", d.span.other}};
+    j["slowdown_percent"] = d.slowdownPercent();
+    j["span_ns"] = comparedJson(d.span);
+    j["devices"] = json::array();
+    for (const profile::DeviceDelta& dev : d.devices)
+        j["devices"].push_back({{"name", dev.name},
+                                {"in_baseline", dev.inBaseline},
+                                {"in_other", dev.inOther},
+                                {"busy_ns", comparedJson(dev.busy)},
+                                {"compute_ns", comparedJson(dev.compute)},
+                                {"communication_ns", comparedJson(dev.communication)},
+                                {"communication_exposed_ns", comparedJson(dev.communicationExposed)},
+                                {"memcpy_ns", comparedJson(dev.memcpy)},
+                                {"memcpy_exposed_ns", comparedJson(dev.memcpyExposed)},
+                                {"memset_ns", comparedJson(dev.memset)},
+                                {"idle_ns", comparedJson(dev.idle)}});
+    j["ops"] = json::array();
+    for (const profile::OpDelta& op : d.ops)
+        j["ops"].push_back({{"name", op.name},
+                            {"category", op.category},
+                            {"where", op.where},
+                            {"in_baseline", op.inBaseline},
+                            {"in_other", op.inOther},
+                            {"count", comparedJson(op.count)},
+                            {"total_ns", comparedJson(op.total)},
+                            {"self_ns", comparedJson(op.self)},
+                            {"device_ns", comparedJson(op.deviceTime)}});
     return j;
 }
 

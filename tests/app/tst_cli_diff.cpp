@@ -5,6 +5,8 @@
 #include "cli_test_support.h"
 
 #include <QProcess>
+#include <QTemporaryDir>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 using namespace xps;
@@ -202,6 +204,71 @@ private slots:
                  text.out.c_str());
     }
 
+    void twoProfilesAreComparedByOperation()
+    {
+        // kineto_step.json, and the same step with each of its two GEMM kernels 60 us longer and the step
+        // 100 us longer.
+        const std::string original = test::sourceDir() + "/tests/data/kineto_step.json";
+        nlohmann::json trace = nlohmann::json::parse(std::ifstream(original));
+        for (auto& e : trace["traceEvents"]) {
+            if (e.value("name", "") == "sgemm_128x64")
+                e["dur"] = e["dur"].get<int>() + 60;
+            if (e.value("name", "") == "ProfilerStep#1")
+                e["dur"] = e["dur"].get<int>() + 100;
+        }
+        QTemporaryDir dir;
+        const QString slower = dir.filePath(QStringLiteral("slower_step.json"));
+        std::ofstream(slower.toStdString()) << trace.dump();
+        const QString base = QString::fromStdString(original);
+
+        const Run r = cli({QStringLiteral("diff"), base, slower, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json d = nlohmann::json::parse(r.out);
+        QCOMPARE(d["kind"].get<std::string>(), std::string("profiles"));
+        const Run ra = cli({QStringLiteral("analyze"), base, QStringLiteral("--json")});
+        const Run rb = cli({QStringLiteral("analyze"), slower, QStringLiteral("--json")});
+        const nlohmann::json a = nlohmann::json::parse(ra.out), b = nlohmann::json::parse(rb.out);
+        QVERIFY(holds(d["span_ns"], a["span_ns"].get<std::uint64_t>(), b["span_ns"].get<std::uint64_t>()));
+        QCOMPARE(d["span_ns"]["delta"].get<std::int64_t>(), std::int64_t(100000));
+        // Every operation of each run has its row with that run's numbers (by name, category and where).
+        for (const auto& [run, side] : {std::pair{&a, "baseline"}, std::pair{&b, "other"}})
+            for (const auto& op : (*run)["ops"]) {
+                const std::string where = op["device"].is_null() ? "host" : op["device"].get<std::string>();
+                const auto row = std::find_if(d["ops"].begin(), d["ops"].end(), [&](const nlohmann::json& x) {
+                    return x["name"] == op["name"] && x["category"] == op["category"] && x["where"] == where;
+                });
+                QVERIFY2(row != d["ops"].end(), op["name"].get<std::string>().c_str());
+                QCOMPARE((*row)["count"][side].get<std::uint64_t>(), op["count"].get<std::uint64_t>());
+                QCOMPARE((*row)["total_ns"][side].get<std::uint64_t>(), op["total_ns"].get<std::uint64_t>());
+                QCOMPARE((*row)["self_ns"][side].get<std::uint64_t>(), op["self_ns"].get<std::uint64_t>());
+            }
+        // The longer kernels are the largest change, then the step itself.
+        QCOMPARE(d["ops"][0]["name"].get<std::string>(), std::string("sgemm_128x64"));
+        QCOMPARE(d["ops"][0]["total_ns"]["delta"].get<std::int64_t>(), std::int64_t(120000));
+        QCOMPARE(d["ops"][1]["name"].get<std::string>(), std::string("ProfilerStep#1"));
+        QCOMPARE(d["ops"][1]["total_ns"]["delta"].get<std::int64_t>(), std::int64_t(100000));
+        for (const auto& dev : a["devices"]) {
+            const auto row = std::find_if(d["devices"].begin(), d["devices"].end(),
+                                          [&](const nlohmann::json& x) { return x["name"] == dev["name"]; });
+            QVERIFY(row != d["devices"].end());
+            QCOMPARE((*row)["busy_ns"]["baseline"].get<std::uint64_t>(), dev["busy_ns"].get<std::uint64_t>());
+            QCOMPARE((*row)["compute_ns"]["baseline"].get<std::uint64_t>(),
+                     dev["compute_ns"].get<std::uint64_t>());
+        }
+        QCOMPARE(d["devices"][0]["compute_ns"]["delta"].get<std::int64_t>(), std::int64_t(120000));
+        // The gate is on the span: 10% longer.
+        QCOMPARE(cli({QStringLiteral("diff"), base, slower, QStringLiteral("--fail-if-slower"),
+                      QStringLiteral("15")})
+                     .exitCode,
+                 0);
+        const Run gated = cli(
+            {QStringLiteral("diff"), base, slower, QStringLiteral("--fail-if-slower"), QStringLiteral("5")});
+        QCOMPARE(gated.exitCode, 3);
+        QCOMPARE(gated.err, std::string("xpushark-cli: diff: the profile's span is 10.0% longer than the "
+                                        "baseline's (threshold 5%)\n"));
+        QVERIFY2(gated.out.find("sgemm_128x64 [GPU 0]") != std::string::npos, gated.out.c_str());
+    }
+
     void wrongArgumentsAreNamed_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -224,10 +291,13 @@ private slots:
         QTest::newRow("no such region")
             << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--region"), QStringLiteral("nosuch")}
             << 1 << QStringLiteral("no region named 'nosuch' in either run");
-        QTest::newRow("imported profile")
-            << QStringList{QStringLiteral("diff"), a,
-                           QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json")}
-            << 2 << QStringLiteral("is an imported profile; diff compares two xpushark traces");
+        const QString kineto = QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json");
+        QTest::newRow("a trace and a profile")
+            << QStringList{QStringLiteral("diff"), a, kineto} << 2
+            << QStringLiteral("is an imported profile and the other an xpushark trace");
+        QTest::newRow("a profile's region") << QStringList{QStringLiteral("diff"), kineto, kineto,
+                                                           QStringLiteral("--region"), QStringLiteral("x")}
+                                            << 2 << QStringLiteral("diff: --region is for xpushark traces");
         QTest::newRow("missing file")
             << QStringList{QStringLiteral("diff"), a, QStringLiteral("/nonexistent.json")} << 1
             << QStringLiteral("/nonexistent.json: no such file");

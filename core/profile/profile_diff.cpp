@@ -1,0 +1,81 @@
+#include "profile/profile_diff.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <tuple>
+
+namespace xps::profile {
+namespace {
+
+std::uint64_t ns(Nanos t)
+{
+    return t > 0 ? static_cast<std::uint64_t>(t) : 0;
+}
+
+void set(Compared& c, bool baseline, std::uint64_t v)
+{
+    (baseline ? c.baseline : c.other) += v;
+}
+
+} // namespace
+
+ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselineAnalysis,
+                         const Profile& other, const ProfileAnalysis& otherAnalysis)
+{
+    ProfileDiff d;
+    d.baselineName = baseline.source;
+    d.otherName = other.source;
+    d.span.baseline = ns(baselineAnalysis.span);
+    d.span.other = ns(otherAnalysis.span);
+
+    std::map<std::string, std::size_t> deviceRow;
+    using OpKey = std::tuple<std::string, std::string, std::string>; // name, category, where
+    std::map<OpKey, std::size_t> opRow;
+    for (const auto& [p, a, isBaseline] :
+         {std::tuple{&baseline, &baselineAnalysis, true}, std::tuple{&other, &otherAnalysis, false}}) {
+        for (const DeviceBreakdown& dev : a->devices) {
+            auto [it, added] = deviceRow.try_emplace(dev.name, d.devices.size());
+            if (added) {
+                DeviceDelta row;
+                row.name = dev.name;
+                d.devices.push_back(std::move(row));
+            }
+            DeviceDelta& row = d.devices[it->second];
+            (isBaseline ? row.inBaseline : row.inOther) = true;
+            set(row.busy, isBaseline, ns(dev.busy));
+            set(row.compute, isBaseline, ns(dev.compute));
+            set(row.communication, isBaseline, ns(dev.communication));
+            set(row.communicationExposed, isBaseline, ns(dev.communicationExposed()));
+            set(row.memcpy, isBaseline, ns(dev.memcpy));
+            set(row.memcpyExposed, isBaseline, ns(dev.memcpyExposed()));
+            set(row.memset, isBaseline, ns(dev.memset));
+            set(row.idle, isBaseline, ns(dev.idle()));
+        }
+        // An operation's rows of one run (per device for device work) summed by name: one run may split
+        // what the other keeps in one type (two categories of one name stay apart).
+        for (const OpStats& op : a->ops) {
+            const EventType& type = p->types[op.type];
+            const std::string where = op.device && op.process.valid() ? p->track(op.process).name : "host";
+            const OpKey key{p->string(type.name), p->string(type.category), where};
+            auto [it, added] = opRow.try_emplace(key, d.ops.size());
+            if (added) {
+                OpDelta row;
+                std::tie(row.name, row.category, row.where) = key;
+                d.ops.push_back(std::move(row));
+            }
+            OpDelta& row = d.ops[it->second];
+            (isBaseline ? row.inBaseline : row.inOther) = true;
+            set(row.count, isBaseline, op.count);
+            set(row.total, isBaseline, ns(op.total));
+            set(row.self, isBaseline, ns(op.self));
+            set(row.deviceTime, isBaseline, ns(op.deviceTime));
+        }
+    }
+    std::stable_sort(d.ops.begin(), d.ops.end(), [](const OpDelta& x, const OpDelta& y) {
+        return std::llabs(x.total.delta()) > std::llabs(y.total.delta());
+    });
+    return d;
+}
+
+} // namespace xps::profile
