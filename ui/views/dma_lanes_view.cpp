@@ -4,6 +4,7 @@
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "theme/theme.h"
+#include "timeline/cycle_ticks.h"
 #include "views/event_text.h"
 #include "views/timeline_view.h"
 #include "widgets/lanes_over_plot.h"
@@ -26,8 +27,7 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
     setObjectName(QStringLiteral("dma"));
     m_lanes->setObjectName(QStringLiteral("dmaTimeline"));
     setUpBandwidthPlot(m_bandwidth, tr("HBM GB/s"), tr("cycles"));
-    m_bandwidth->xAxis->setNumberFormat(QStringLiteral("f"));
-    m_bandwidth->xAxis->setNumberPrecision(0);
+    m_bandwidth->xAxis->setTicker(QSharedPointer<CycleTicker>::create()); // as the lanes label cycles
     m_info->setText(
         tr("<i>Click a transfer to see the pc that issued it and the waits that depended on it.</i>"));
     layOutLanesOverPlot(this, m_lanes, m_bandwidth, m_info, 3, 2);

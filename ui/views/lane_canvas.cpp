@@ -5,6 +5,7 @@
 #include "session/replay_session.h"
 #include "session/session_notes.h"
 #include "theme/theme.h"
+#include "timeline/cycle_ticks.h"
 #include "timeline/note_bands.h"
 #include "views/event_text.h"
 
@@ -24,17 +25,6 @@ constexpr int kMinLanePixels = 22;
 std::string laneKey(const analysis::LaneInfo& lane)
 {
     return "chip " + std::to_string(lane.chip.value) + "/" + lane.name;
-}
-
-// A cycle count as a tick label: 500, 2.5 k, 25 M (ticks fall on 1, 2 and 5 x 10^k, so few digits remain).
-QString tickCycles(Ticks cycles)
-{
-    const double c = static_cast<double>(cycles);
-    if (cycles < 1'000 && cycles > -1'000)
-        return QString::number(cycles);
-    if (cycles < 1'000'000 && cycles > -1'000'000)
-        return QStringLiteral("%1 k").arg(c / 1e3, 0, 'g', 6);
-    return QStringLiteral("%1 M").arg(c / 1e6, 0, 'g', 9);
 }
 
 } // namespace
@@ -153,7 +143,7 @@ std::pair<Ticks, Ticks> LaneCanvas::fullWindow() const
 
 QString LaneCanvas::tickLabel(Ticks sinceOrigin) const
 {
-    return tickCycles(sinceOrigin);
+    return cycleTickLabel(sinceOrigin);
 }
 
 QString LaneCanvas::spanLabel(Ticks span) const

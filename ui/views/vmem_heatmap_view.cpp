@@ -4,6 +4,7 @@
 #include "session/replay_session.h"
 #include "session/session_notes.h"
 #include "theme/theme.h"
+#include "timeline/cycle_ticks.h"
 #include "views/event_text.h"
 #include "views/note_markers.h"
 #include "widgets/axis_ticks.h"
@@ -45,8 +46,7 @@ VmemHeatmapView::VmemHeatmapView(ReplaySession* session, SelectionModel* selecti
     m_map->setInterpolate(false);
     m_map->setTightBoundary(true);
     m_plot->xAxis->setLabel(tr("cycles"));
-    m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
-    m_plot->xAxis->setNumberPrecision(0);
+    m_plot->xAxis->setTicker(QSharedPointer<CycleTicker>::create()); // as the lanes label cycles
     m_plot->yAxis->setLabel(tr("VMEM address"));
     m_plot->yAxis->setRangeReversed(true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
