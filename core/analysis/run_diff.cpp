@@ -148,14 +148,25 @@ const events::PcStats& statsAt(const ReplayView& run, ChipId chip, std::uint32_t
 void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& other, std::size_t maxEdits)
 {
     const std::size_t chips = std::min(baseline.trace.chips.size(), other.trace.chips.size());
+    // SPMD chips run one program: a chip whose two programs are the previous chip's reuses its alignment.
+    std::vector<std::string> a, b;
+    std::optional<std::vector<AlignedPc>> steps;
     for (ChipId chip : idsBelow<ChipId>(chips)) {
-        const std::vector<std::string> a = bundleTexts(baseline.trace.chips[chip.value]);
-        const std::vector<std::string> b = bundleTexts(other.trace.chips[chip.value]);
+        std::vector<std::string> chipA = bundleTexts(baseline.trace.chips[chip.value]);
+        std::vector<std::string> chipB = bundleTexts(other.trace.chips[chip.value]);
+        if (chip == ChipId(0) || chipA != a || chipB != b) {
+            a = std::move(chipA);
+            b = std::move(chipB);
+            steps = alignPrograms(a, b, maxEdits);
+        }
         ChipAlignment alignment;
         alignment.chip = chip;
-        const std::optional<std::vector<AlignedPc>> steps = alignPrograms(a, b, maxEdits);
         alignment.aligned = steps.has_value();
-        for (const AlignedPc& step : steps.value_or(std::vector<AlignedPc>{})) {
+        if (!steps) {
+            diff.alignment.push_back(alignment);
+            continue;
+        }
+        for (const AlignedPc& step : *steps) {
             PcDelta row;
             row.chip = chip;
             row.baselinePc = step.baseline;
