@@ -16,6 +16,7 @@ namespace xps::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitSlower = 3; // diff --fail-if-slower: the other run is slower than allowed
 inline constexpr int kExitInterrupted = 130;
 
 struct Streams

@@ -16,8 +16,6 @@
 namespace xps::cli {
 namespace {
 
-constexpr int kExitSlower = 3;
-
 std::string signedCount(std::int64_t v)
 {
     const std::string digits = text::withThousands(static_cast<std::uint64_t>(v < 0 ? -v : v));

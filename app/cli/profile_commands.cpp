@@ -197,7 +197,7 @@ int diffProfiles(const std::string& baseline, const std::string& other, bool jso
                       "baseline's (threshold %s%%)\n",
                       *slower, text::formatDouble(*threshold).c_str());
         io.err << line;
-        return 3;
+        return kExitSlower;
     }
     return kExitOk;
 }
