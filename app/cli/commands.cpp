@@ -86,11 +86,13 @@ commands:
                              critical path to the first slice so named (e.g. ProfilerStep#2)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
-  report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure]
+  report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure] [--baseline BASELINE]
                              the annotated report: summary, figures, chip and region tables, suggestions
                              ranked by measured gain with evidence and change; HTML is self-contained, the
                              PDF needs no display, the JSON form is docs/report-json.md; takes
-                             --max-cycles and --max-bundles as analyze does
+                             --max-cycles and --max-bundles as analyze does; --baseline adds a comparison
+                             with BASELINE (two traces or two profiles, as diff compares them): the
+                             deltas, both runs' figures side by side and the largest changes
   diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
                              print their totals (cycles, bundles, stalls by reason, critical path, DMA

@@ -40,6 +40,10 @@ int runDiff(const std::vector<std::string>& args, Streams io);
 // An imported profile, or a session on one (core/session); profilePathOf gives the profile such a session
 // names (the path itself for anything else).
 bool isImportedProfile(const std::string& path);
+// Two inputs a command compares (diff, report --baseline) are of different kinds: one an imported profile,
+// the other an xpushark trace. A file that cannot be read or recognised counts as neither, so that the
+// command goes on to name what is wrong with it.
+bool differentKinds(const std::string& a, const std::string& b);
 Result<std::string> profilePathOf(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
 // `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.

@@ -25,6 +25,14 @@ bool isImportedProfile(const std::string& path)
     return kind && *kind != importing::InputKind::XpuTrace;
 }
 
+bool differentKinds(const std::string& a, const std::string& b)
+{
+    const auto known = [](const std::string& path) {
+        return session::isProfileSession(path) || static_cast<bool>(importing::detectInput(path));
+    };
+    return known(a) && known(b) && isImportedProfile(a) != isImportedProfile(b);
+}
+
 Result<std::string> profilePathOf(const std::string& path)
 {
     if (!session::isProfileSession(path))

@@ -1,12 +1,17 @@
 // `xpushark-cli report TRACE_OR_SESSION -o OUT.{html,md,json,pdf}`: replays and analyses the trace, measures
 // the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states.
 // An imported profile (or a session on one) is imported and analysed instead: its report has the estimated
-// findings and the session's notes and bookmarks. Headless: the PDF is laid out on Qt's offscreen platform.
+// findings and the session's notes and bookmarks. With `--baseline B` the report also compares its run with
+// B's (issue #24: report/comparison.h), two traces or two profiles as `diff` does. Headless: the PDF is laid
+// out on Qt's offscreen platform.
 #include "analyzed_trace.h"
 #include "commands.h"
 
+#include "analysis/run_diff.h"
 #include "import/import.h"
 #include "profile/profile_analysis.h"
+#include "profile/profile_diff.h"
+#include "report/comparison.h"
 #include "report/report.h"
 #include "report/report_file.h"
 #include "session/session.h"
@@ -42,9 +47,14 @@ std::unique_ptr<QGuiApplication> guiForPdf()
     return std::make_unique<QGuiApplication>(argc, argv);
 }
 
-// The report of an imported profile, or of a session on one (its notes found again on their slices); an
-// error if the profile cannot be read.
-Result<report::Report> importedReport(const std::string& path)
+struct ImportedProfile
+{
+    std::string source; // the profile's file (a session names it)
+    profile::Profile profile;
+    profile::ProfileAnalysis analysis;
+};
+
+Result<ImportedProfile> importAndAnalyze(const std::string& path)
 {
     Result<std::string> source = profilePathOf(path);
     if (!source)
@@ -52,7 +62,21 @@ Result<report::Report> importedReport(const std::string& path)
     Result<profile::Profile> p = importing::importProfile(*source);
     if (!p)
         return p.error();
-    const profile::ProfileAnalysis analysis = profile::analyzeProfile(*p);
+    ImportedProfile out{*source, std::move(p).value(), {}};
+    out.analysis = profile::analyzeProfile(out.profile);
+    return out;
+}
+
+// The report of an imported profile, or of a session on one (its notes found again on their slices),
+// compared with `baseline` when one is given; an error if a profile cannot be read.
+Result<report::Report> importedReport(const std::string& path, const std::string& baseline)
+{
+    Result<ImportedProfile> imported = importAndAnalyze(path);
+    if (!imported)
+        return imported.error();
+    const std::string* source = &imported->source;
+    profile::Profile* p = &imported->profile;
+    const profile::ProfileAnalysis& analysis = imported->analysis;
     report::Report r =
         report::buildImportedReport(*p, analysis, *source, std::string("xpushark-cli ") + XPS_VERSION);
     if (*source != path) { // a session: its notes and bookmarks
@@ -63,6 +87,13 @@ Result<report::Report> importedReport(const std::string& path)
         session::relocate(s->annotations, *p);
         report::addImportedSessionContent(r, s->annotations, s->bookmarks);
     }
+    if (!baseline.empty()) {
+        Result<ImportedProfile> base = importAndAnalyze(baseline);
+        if (!base)
+            return base.error();
+        report::attachComparison(
+            r, report::compareProfiles(profile::diffProfiles(base->profile, base->analysis, *p, analysis)));
+    }
     return r;
 }
 
@@ -70,7 +101,7 @@ Result<report::Report> importedReport(const std::string& path)
 
 int runReport(const std::vector<std::string>& args, Streams io)
 {
-    std::string path, output, formatName;
+    std::string path, output, formatName, baseline;
     bool measure = true;
     sim::ReplayOptions limits;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -78,10 +109,10 @@ int runReport(const std::vector<std::string>& args, Streams io)
         if (std::string error; takeLimitOption(args, i, limits, error)) {
             if (!error.empty())
                 return usageError(io, "report: " + error);
-        } else if (a == "-o" || a == "--format") {
-            if (i + 1 >= args.size())
+        } else if (a == "-o" || a == "--format" || a == "--baseline") {
+            if (i + 1 >= args.size() || args[i + 1].empty())
                 return usageError(io, "report: " + a + " needs a value");
-            (a == "-o" ? output : formatName) = args[++i];
+            (a == "-o" ? output : a == "--format" ? formatName : baseline) = args[++i];
         } else if (a == "--no-measure") {
             measure = false;
         } else if (a.size() > 1 && a[0] == '-') {
@@ -94,7 +125,12 @@ int runReport(const std::vector<std::string>& args, Streams io)
     }
     if (path.empty() || output.empty())
         return usageError(
-            io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure]");
+            io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure] "
+                "[--baseline BASELINE]");
+    if (!baseline.empty() && differentKinds(baseline, path))
+        return usageError(io, "report: " + (isImportedProfile(path) ? path : baseline) +
+                                  " is an imported profile and the other an xpushark trace: --baseline "
+                                  "compares two traces or two profiles");
     const std::optional<ui::ReportFormat> format =
         ui::reportFormatOf(formatName.empty() ? output : formatName);
     if (!format)
@@ -105,8 +141,8 @@ int runReport(const std::vector<std::string>& args, Streams io)
     int code = kExitOk;
     std::unique_ptr<Analyzed> a;
     report::Report r;
-    if (isImportedProfile(path)) {
-        Result<report::Report> imported = importedReport(path);
+    if (isImportedProfile(path) || (!baseline.empty() && isImportedProfile(baseline))) {
+        Result<report::Report> imported = importedReport(path, baseline);
         if (!imported)
             return inputError(io, imported.error());
         r = std::move(imported).value();
@@ -128,6 +164,15 @@ int runReport(const std::vector<std::string>& args, Streams io)
             states[rec.id] = rec.state;
         report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
     }
+    if (a && !baseline.empty()) {
+        // As `diff BASELINE TRACE` compares them: the baseline replayed and analysed, not measured.
+        const std::unique_ptr<Analyzed> base = analyzeFile(baseline, io, code, false, limits);
+        if (!base)
+            return code;
+        analysis::RunDiff d = analysis::diffRuns(base->analyses, a->analyses, {baseline}, {path});
+        analysis::addPcDeltas(d, *base->view, *a->view);
+        report::attachComparison(r, report::compareReplays(d));
+    }
 
     // QTextDocument and QPdfWriter (the PDF) need a QGuiApplication; the offscreen platform needs no display.
     const std::unique_ptr<QGuiApplication> app = *format == ui::ReportFormat::Pdf ? guiForPdf() : nullptr;
@@ -137,10 +182,13 @@ int runReport(const std::vector<std::string>& args, Streams io)
     }
     if (r.imported)
         io.out << "wrote " << output << ": " << r.findings.rows.size()
-               << " finding(s), estimated from the profile\n";
+               << " finding(s), estimated from the profile";
     else
         io.out << "wrote " << output << ": " << r.suggestions.size() << " suggestion(s)"
-               << (measure ? ", measured" : "") << "\n";
+               << (measure ? ", measured" : "");
+    if (r.comparison)
+        io.out << "; compared with " << baseline << ": " << r.comparison->verdict;
+    io.out << "\n";
     return kExitOk;
 }
 

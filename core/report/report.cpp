@@ -352,6 +352,9 @@ std::vector<const Figure*> allFigures(const Report& report)
     std::vector<const Figure*> out;
     for (const Figure& f : report.figures)
         out.push_back(&f);
+    if (report.comparison)
+        for (const Figure& f : report.comparison->figures)
+            out.push_back(&f);
     for (const SuggestionEntry& e : report.suggestions)
         if (e.figure)
             out.push_back(&*e.figure);

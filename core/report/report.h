@@ -61,6 +61,20 @@ struct Table
     std::vector<std::vector<std::string>> rows;
 };
 
+// Another run the report's run is compared with (`report A --baseline B`, issue #24): the deltas as a
+// table, figures of both runs side by side, the largest changes with their evidence in words, and the
+// diff's JSON (docs/diff-json.md) for the JSON report. Built by report/comparison.h.
+struct Comparison
+{
+    std::string baselineSource; // the baseline's file
+    std::string verdict;        // one sentence: how much faster or slower this run is
+    std::vector<Figure> figures;
+    std::vector<std::string> changes; // the largest changes, each with its evidence, in order
+    std::vector<Table> tables;        // the totals first
+    std::vector<std::string> notes;   // what was not compared, and why (programs too different to match)
+    nlohmann::ordered_json json;
+};
+
 struct Annotation
 {
     std::string text;
@@ -109,6 +123,7 @@ struct Report
     std::vector<Annotation> annotations;
     std::vector<Bookmark> bookmarks;
     nlohmann::json analysis; // the stable analysis form (docs/analysis-json.md), carried into the JSON report
+    std::optional<Comparison> comparison; // with a baseline: written after the summary
 
     // An imported profile's report (buildImportedReport): times are the profile's nanoseconds, written from
     // `timeOrigin` (its start) in ms; `findings` are estimates from the profile (there is no program to
@@ -126,7 +141,7 @@ Report buildReport(const analysis::ReplayView& replay, const analysis::Analyses&
                    const std::vector<suggest::Suggestion>& suggestions, const std::string& source,
                    const std::string& generator, const std::vector<suggest::SuggestionGroup>& groups = {});
 
-// Every figure: the report's own, then each suggestion's evidence figure.
+// Every figure: the report's own, the comparison's, then each suggestion's evidence figure.
 std::vector<const Figure*> allFigures(const Report& report);
 
 // A session's notes, bookmarks and suggestion states (by id; unlisted ones stay open) into the report, with

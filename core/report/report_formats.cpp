@@ -79,9 +79,9 @@ std::string cell(std::string s)
     return out;
 }
 
-void markdownTable(std::ostringstream& s, const Table& t)
+void markdownTable(std::ostringstream& s, const Table& t, const char* heading = "##")
 {
-    s << "## " << t.title << "\n\n";
+    s << heading << " " << t.title << "\n\n";
     if (t.rows.empty()) {
         s << "None.\n\n";
         return;
@@ -110,9 +110,10 @@ void markdownTable(std::ostringstream& s, const Table& t)
 
 const char* cellStyle(bool print);
 
-void htmlTable(std::ostringstream& s, const Table& t, bool print)
+void htmlTable(std::ostringstream& s, const Table& t, bool print, const char* heading = "h2")
 {
-    s << "<section id=\"" << t.id << "\"><h2>" << escapeHtml(t.title) << "</h2>\n";
+    s << "<section id=\"" << t.id << "\"><" << heading << ">" << escapeHtml(t.title) << "</" << heading
+      << ">\n";
     if (t.rows.empty()) {
         s << "<p>None.</p></section>\n";
         return;
@@ -235,6 +236,67 @@ void htmlSuggestion(std::ostringstream& s, const SuggestionEntry& e, bool print)
         s << "</td></tr></table>\n";
 }
 
+constexpr const char* kComparisonTitle = "Compared with the baseline";
+
+void markdownComparison(std::ostringstream& s, const Comparison& c)
+{
+    s << "## " << kComparisonTitle << "\n\nBaseline: `" << c.baselineSource << "`\n\n" << c.verdict << "\n\n";
+    markdownTable(s, c.tables.front(), "###");
+    for (const Figure& f : c.figures)
+        markdownFigure(s, f, "###");
+    s << "### Largest changes\n\n";
+    if (c.changes.empty())
+        s << "None.\n";
+    for (std::size_t i = 0; i < c.changes.size(); ++i)
+        s << i + 1 << ". " << c.changes[i] << "\n";
+    s << "\n";
+    for (std::size_t i = 1; i < c.tables.size(); ++i)
+        markdownTable(s, c.tables[i], "###");
+    for (const std::string& note : c.notes)
+        s << "- " << note << "\n";
+    if (!c.notes.empty())
+        s << "\n";
+}
+
+// Escaped, with `code` spans (a bundle's text in a change) set in the code face.
+std::string htmlWithCode(const std::string& text)
+{
+    std::string out;
+    bool open = false;
+    for (char ch : escapeHtml(text))
+        if (ch == '`') {
+            out += open ? "</code>" : "<code>";
+            open = !open;
+        } else {
+            out += ch;
+        }
+    return open ? out + "</code>" : out;
+}
+
+void htmlComparison(std::ostringstream& s, const Comparison& c, bool print)
+{
+    s << "<section id=\"comparison\"><h2>" << kComparisonTitle << "</h2>\n<p class=\"meta\">Baseline: <code>"
+      << escapeHtml(c.baselineSource) << "</code></p>\n<p class=\"gain\">" << escapeHtml(c.verdict)
+      << "</p>\n";
+    htmlTable(s, c.tables.front(), print, "h3");
+    for (const Figure& f : c.figures)
+        htmlFigure(s, f, print, "h3");
+    s << "<h3>Largest changes</h3>\n";
+    if (c.changes.empty())
+        s << "<p>None.</p>\n";
+    else {
+        s << "<ol id=\"changes\">\n";
+        for (const std::string& change : c.changes)
+            s << "<li>" << htmlWithCode(change) << "</li>\n";
+        s << "</ol>\n";
+    }
+    for (std::size_t i = 1; i < c.tables.size(); ++i)
+        htmlTable(s, c.tables[i], print, "h3");
+    for (const std::string& note : c.notes)
+        s << "<p>" << escapeHtml(note) << "</p>\n";
+    s << "</section>\n";
+}
+
 std::size_t placedCount(const Report& r)
 {
     return static_cast<std::size_t>(std::count_if(r.annotations.begin(), r.annotations.end(),
@@ -254,6 +316,8 @@ std::string toMarkdown(const Report& r)
     for (const auto& [name, value] : r.headline)
         s << "| " << cell(name) << " | " << cell(value) << " |\n";
     s << "\n";
+    if (r.comparison)
+        markdownComparison(s, *r.comparison);
     for (const Figure& f : r.figures)
         markdownFigure(s, f, "##");
     markdownTable(s, r.chips);
@@ -326,7 +390,10 @@ std::string toHtml(const Report& r, bool figureImages)
     s << "<section id=\"summary\"><h2>Summary</h2><table><tbody>\n";
     for (const auto& [name, value] : r.headline)
         s << "<tr><th>" << escapeHtml(name) << "</th><td class=\"num\">" << escapeHtml(value) << "</td></tr>\n";
-    s << "</tbody></table></section>\n<section id=\"figures\"><h2>Figures</h2>\n";
+    s << "</tbody></table></section>\n";
+    if (r.comparison)
+        htmlComparison(s, *r.comparison, figureImages);
+    s << "<section id=\"figures\"><h2>Figures</h2>\n";
     for (const Figure& f : r.figures)
         htmlFigure(s, f, figureImages, "h3");
     s << "</section>\n";
@@ -438,6 +505,11 @@ nlohmann::json toJson(const Report& r)
     if (!r.recordedTimingJson.is_null())
         j["recorded_timing"] = r.recordedTimingJson;
     j["analysis"] = r.analysis;
+    if (r.comparison) // the diff's own form (docs/diff-json.md), with what the report says in words
+        j["comparison"] = {{"baseline", r.comparison->baselineSource},
+                           {"verdict", r.comparison->verdict},
+                           {"changes", r.comparison->changes},
+                           {"diff", nlohmann::json(r.comparison->json)}};
     return j;
 }
 

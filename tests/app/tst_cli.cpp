@@ -97,7 +97,7 @@ private slots:
         QTest::newRow("report without -o")
             << QStringList{QStringLiteral("report"), QStringLiteral("a.xps")}
             << QByteArray("xpushark-cli: report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format "
-                          "FORMAT] [--no-measure]");
+                          "FORMAT] [--no-measure] [--baseline BASELINE]");
         QTest::newRow("report in an unknown format")
             << QStringList{QStringLiteral("report"), QStringLiteral("a.xps"), QStringLiteral("-o"),
                            QStringLiteral("r.docx")}

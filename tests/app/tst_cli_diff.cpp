@@ -301,6 +301,10 @@ private slots:
         QTest::newRow("missing file")
             << QStringList{QStringLiteral("diff"), a, QStringLiteral("/nonexistent.json")} << 1
             << QStringLiteral("/nonexistent.json: no such file");
+        // A missing file beside a profile is named as missing, not as a trace of the other kind.
+        QTest::newRow("a profile and a missing file")
+            << QStringList{QStringLiteral("diff"), kineto, QStringLiteral("/nonexistent.json")} << 1
+            << QStringLiteral("/nonexistent.json: no such file");
     }
     void wrongArgumentsAreNamed()
     {
