@@ -177,6 +177,25 @@ std::string profileDiffText(const profile::ProfileDiff& d)
     }
     if (d.ops.size() > kShownOps)
         out += "  ... and " + std::to_string(d.ops.size() - kShownOps) + " more (--json has them all)\n";
+    if (!d.criticalPathLength.baseline && !d.criticalPathLength.other)
+        return out;
+    out += "\ncritical path (HTA's model)\n";
+    out += comparedRow("length", d.criticalPathLength, true);
+    for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
+        if (d.criticalPathByKind[k].baseline || d.criticalPathByKind[k].other)
+            out += comparedRow(
+                "  " + std::string(profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k))),
+                d.criticalPathByKind[k], true);
+    out += "operations on the critical path, largest change first\n";
+    constexpr std::size_t kShownPathOps = 10;
+    for (std::size_t i = 0; i < std::min(d.criticalPathOps.size(), kShownPathOps); ++i) {
+        const profile::PathOpDelta& op = d.criticalPathOps[i];
+        if (op.onPath.delta() == 0)
+            break;
+        const std::string name = op.name.size() > 28 ? op.name.substr(0, 25) + "..." : op.name;
+        out += comparedRow("  " + name + " (" + std::string(profile::pathSegmentName(op.kind)) + ")",
+                           op.onPath, true);
+    }
     return out;
 }
 

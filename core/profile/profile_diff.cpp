@@ -18,6 +18,31 @@ void set(Compared& c, bool baseline, std::uint64_t v)
     (baseline ? c.baseline : c.other) += v;
 }
 
+// Each path's length and kinds as its analysis reports them, and its segments summed per (slice name, kind).
+void addCriticalPaths(ProfileDiff& d, const Profile& baseline, const CriticalPath& baselinePath,
+                      const Profile& other, const CriticalPath& otherPath)
+{
+    using Key = std::pair<std::string, PathSegmentKind>;
+    std::map<Key, std::size_t> row;
+    for (const auto& [p, path, isBaseline] :
+         {std::tuple{&baseline, &baselinePath, true}, std::tuple{&other, &otherPath, false}}) {
+        set(d.criticalPathLength, isBaseline, ns(path->length));
+        for (int k = 0; k < kPathSegmentKindCount; ++k)
+            set(d.criticalPathByKind[k], isBaseline, ns(path->byKind[static_cast<std::size_t>(k)]));
+        for (const PathSegment& s : path->segments) {
+            const std::string& name = p->string(p->types[p->slice(s.slice).type].name);
+            const auto [it, added] = row.try_emplace(Key{name, s.kind}, d.criticalPathOps.size());
+            if (added)
+                d.criticalPathOps.push_back({name, s.kind, {}});
+            set(d.criticalPathOps[it->second].onPath, isBaseline, ns(s.end - s.start));
+        }
+    }
+    std::stable_sort(d.criticalPathOps.begin(), d.criticalPathOps.end(),
+                     [](const PathOpDelta& x, const PathOpDelta& y) {
+                         return std::llabs(x.onPath.delta()) > std::llabs(y.onPath.delta());
+                     });
+}
+
 } // namespace
 
 ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselineAnalysis,
@@ -75,6 +100,7 @@ ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselin
     std::stable_sort(d.ops.begin(), d.ops.end(), [](const OpDelta& x, const OpDelta& y) {
         return std::llabs(x.total.delta()) > std::llabs(y.total.delta());
     });
+    addCriticalPaths(d, baseline, baselineAnalysis.criticalPath, other, otherAnalysis.criticalPath);
     return d;
 }
 

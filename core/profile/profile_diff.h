@@ -30,12 +30,26 @@ struct DeviceDelta
     Compared busy, compute, communication, communicationExposed, memcpy, memcpyExposed, memset, idle;
 };
 
+// Time one operation holds on a critical path: the segments attributed to slices of that name, of one kind
+// (a kernel's own time and the launch delay before it are two rows).
+struct PathOpDelta
+{
+    std::string name;
+    PathSegmentKind kind = PathSegmentKind::Host;
+    Compared onPath; // ns
+};
+
 struct ProfileDiff
 {
     std::string baselineName, otherName;
     Compared span;                    // the profiles' extents, ns
     std::vector<DeviceDelta> devices; // the baseline's order, then the other's new ones
     std::vector<OpDelta> ops;         // largest |total delta| first
+    // The two critical paths side by side (HTA's model, profile/critical_path.h): their lengths, the time
+    // of each kind of segment, and per operation the time it holds on each path, largest |delta| first.
+    Compared criticalPathLength;
+    Compared criticalPathByKind[kPathSegmentKindCount];
+    std::vector<PathOpDelta> criticalPathOps;
     // (other - baseline) / baseline of the span in percent; 0 for an empty baseline.
     double slowdownPercent() const { return span.percent().value_or(0.0); }
 };

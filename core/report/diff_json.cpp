@@ -123,6 +123,18 @@ json profileDiffToJson(const profile::ProfileDiff& d)
                             {"total_ns", comparedJson(op.total)},
                             {"self_ns", comparedJson(op.self)},
                             {"device_ns", comparedJson(op.deviceTime)}});
+    json path;
+    path["length_ns"] = comparedJson(d.criticalPathLength);
+    path["by_kind_ns"] = json::object();
+    for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
+        path["by_kind_ns"][std::string(profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k)))] =
+            comparedJson(d.criticalPathByKind[k]);
+    path["ops"] = json::array();
+    for (const profile::PathOpDelta& op : d.criticalPathOps)
+        path["ops"].push_back({{"name", op.name},
+                               {"kind", std::string(profile::pathSegmentName(op.kind))},
+                               {"on_path_ns", comparedJson(op.onPath)}});
+    j["critical_path"] = std::move(path);
     return j;
 }
 

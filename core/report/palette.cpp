@@ -35,6 +35,22 @@ Rgb pathKindColour(analysis::PathKind kind)
     return kGrey;
 }
 
+Rgb pathSegmentColour(profile::PathSegmentKind kind)
+{
+    using K = profile::PathSegmentKind;
+    switch (kind) {
+    case K::Host: return kSkyBlue;
+    case K::Kernel: return kBlue;
+    case K::Communication: return kPurple;
+    case K::Memcpy: return kOrange;
+    case K::LaunchDelay: return kVermillion;
+    case K::Sync: return kYellow;
+    case K::Idle:
+    case K::Count_: break;
+    }
+    return kGrey;
+}
+
 std::string hex(Rgb colour)
 {
     char b[8];

@@ -5,6 +5,7 @@
 
 #include "analysis/dependencies.h"
 #include "events/events.h"
+#include "profile/critical_path.h"
 
 #include <cstdint>
 #include <string>
@@ -24,6 +25,9 @@ inline constexpr Rgb kGrey = 0x999999;
 
 Rgb stallColour(events::StallReason reason);
 Rgb pathKindColour(analysis::PathKind kind); // a critical-path segment's kind
+// An imported profile's critical-path segment: the device breakdown's colours where they mean the same
+// (kernels blue, communication purple, copies orange, idle grey).
+Rgb pathSegmentColour(profile::PathSegmentKind kind);
 std::string hex(Rgb colour);                 // "#e69f00"
 // The colour of the `index`-th series of a plot with one per chip or device (bandwidth per chip, ...).
 Rgb seriesColour(std::size_t index);

@@ -138,6 +138,59 @@ Figure opFigure(const profile::ProfileDiff& d)
     return f;
 }
 
+// Both paths' lengths split by kind of segment.
+Figure pathFigure(const profile::ProfileDiff& d)
+{
+    Figure f{
+        "comparison-critical-path",
+        "Critical path, baseline and this run",
+        "The longest chain of dependent work in each profile (HTA's model), by what its time was spent on; "
+        "the number after this run's bar is its length's change.",
+        "us",
+        {}};
+    const auto parts = [&](bool other) {
+        std::vector<Figure::Part> out;
+        for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
+            if (d.criticalPathByKind[k].baseline || d.criticalPathByKind[k].other) {
+                const auto kind = static_cast<profile::PathSegmentKind>(k);
+                out.push_back({std::string(profile::pathSegmentName(kind)),
+                               us(other ? d.criticalPathByKind[k].other : d.criticalPathByKind[k].baseline),
+                               palette::hex(palette::pathSegmentColour(kind))});
+            }
+        return out;
+    };
+    f.rows.push_back({std::string("path · ") + kBaselineColumn, parts(false),
+                      formatUs(signedNs(d.criticalPathLength.baseline))});
+    f.rows.push_back(
+        {std::string("path · ") + kOtherColumn, parts(true), signedUs(d.criticalPathLength.delta())});
+    return f;
+}
+
+Table pathTable(const profile::ProfileDiff& d)
+{
+    Table t{"comparison-critical-path",
+            "Critical paths side by side",
+            {"", kBaselineColumn, kOtherColumn, "change", "%"},
+            {false, true, true, true, true},
+            {}};
+    t.rows.push_back(timeRow("length", d.criticalPathLength));
+    for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
+        if (d.criticalPathByKind[k].baseline || d.criticalPathByKind[k].other)
+            t.rows.push_back(timeRow(
+                "  " + std::string(profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k))),
+                d.criticalPathByKind[k]));
+    constexpr std::size_t kPathOps = 10;
+    for (std::size_t i = 0; i < std::min(d.criticalPathOps.size(), kPathOps); ++i) {
+        const profile::PathOpDelta& op = d.criticalPathOps[i];
+        if (op.onPath.delta() == 0)
+            break;
+        t.rows.push_back(
+            timeRow("on the path: " + op.name + " (" + std::string(profile::pathSegmentName(op.kind)) + ")",
+                    op.onPath));
+    }
+    return t;
+}
+
 std::string opChange(const profile::OpDelta& op)
 {
     std::string s = "Operation " + op.name + " (" + op.category + ", " + whereText(op) + "): ";
@@ -191,10 +244,15 @@ Comparison compareProfiles(const profile::ProfileDiff& d)
         c.figures.push_back(deviceFigure(d));
     if (Figure ops = opFigure(d); !ops.rows.empty())
         c.figures.push_back(std::move(ops));
+    const bool paths = d.criticalPathLength.baseline || d.criticalPathLength.other;
+    if (paths)
+        c.figures.push_back(pathFigure(d));
     for (std::size_t i = 0; i < std::min(d.ops.size(), kListedChanges); ++i)
         if (d.ops[i].total.delta() != 0)
             c.changes.push_back(opChange(d.ops[i]));
     c.tables = {totalsTable(d), opTable(d)};
+    if (paths)
+        c.tables.push_back(pathTable(d));
     const auto changed = std::count_if(d.ops.begin(), d.ops.end(),
                                        [](const profile::OpDelta& op) { return op.total.delta() != 0; });
     if (static_cast<std::size_t>(changed) > kTableRows)

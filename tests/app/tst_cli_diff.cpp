@@ -256,6 +256,25 @@ private slots:
                      dev["compute_ns"].get<std::uint64_t>());
         }
         QCOMPARE(d["devices"][0]["compute_ns"]["delta"].get<std::int64_t>(), std::int64_t(120000));
+        // The two critical paths side by side: each run's own length and kinds, and its operations' rows add
+        // up to its length; the longer GEMMs are the largest change on the path.
+        const nlohmann::json& path = d["critical_path"];
+        QVERIFY(holds(path["length_ns"], a["critical_path"]["length_ns"].get<std::uint64_t>(),
+                      b["critical_path"]["length_ns"].get<std::uint64_t>()));
+        for (const auto& [kind, ns] : a["critical_path"]["by_kind_ns"].items())
+            QVERIFY2(holds(path["by_kind_ns"][kind], ns.get<std::uint64_t>(),
+                           b["critical_path"]["by_kind_ns"][kind].get<std::uint64_t>()),
+                     kind.c_str());
+        std::uint64_t onPathA = 0, onPathB = 0;
+        for (const auto& op : path["ops"]) {
+            onPathA += op["on_path_ns"]["baseline"].get<std::uint64_t>();
+            onPathB += op["on_path_ns"]["other"].get<std::uint64_t>();
+        }
+        QCOMPARE(onPathA, path["length_ns"]["baseline"].get<std::uint64_t>());
+        QCOMPARE(onPathB, path["length_ns"]["other"].get<std::uint64_t>());
+        QCOMPARE(path["ops"][0]["name"].get<std::string>(), std::string("sgemm_128x64"));
+        QCOMPARE(path["ops"][0]["kind"].get<std::string>(), std::string("kernel"));
+        QCOMPARE(path["ops"][0]["on_path_ns"]["delta"].get<std::int64_t>(), std::int64_t(60000));
         // The gate is on the span: 10% longer.
         QCOMPARE(cli({QStringLiteral("diff"), base, slower, QStringLiteral("--fail-if-slower"),
                       QStringLiteral("15")})
