@@ -1,4 +1,6 @@
 #include "main_window.h"
+
+#include "compare/comparison_window.h"
 #include "util/json_text.h"
 
 #include "import/import.h"
@@ -110,6 +112,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
             QTimer::singleShot(100, this, [this] { fitTimelineForPresentation(); });
     });
     m_suggestions->setNotes(m_document->notes());
+    connect(m_suggestions, &SuggestionsView::openFixedRun, this, &MainWindow::openFixedRun);
     dmaLanes->lanes()->setNotes(m_document->notes());
     QDockWidget* notes = addDock(new NotesView(m_session, m_selection, m_document->notes(), this),
                                  tr("Notes"), Qt::LeftDockWidgetArea);

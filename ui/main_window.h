@@ -5,6 +5,7 @@
 // never talk to each other.
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <QThreadPool>
 
@@ -21,6 +22,7 @@ class QToolButton;
 namespace xps::ui {
 
 class BookmarksView;
+class ComparisonWindow;
 class DisassemblyView;
 class ProfileDocument;
 class ProfileExplorer;
@@ -80,6 +82,11 @@ public:
     // replay's own views come back with showReplayViews or the same action.
     void showReplayAsProfile();
     QAction* replayAsProfileAction() const { return m_profileViewAction; }
+
+    // Suggestion `index`'s fixed run beside the replay, in a window of its own (#24; the suggestions view's
+    // "Open fixed run"); replaces the comparison shown before. Null until one is opened, and once closed.
+    void openFixedRun(int index);
+    ComparisonWindow* comparisonWindow() const;
 
     // Presentation mode: full screen, larger text, for a shared screen.
     void setPresentationMode(bool on);
@@ -170,6 +177,7 @@ private:
     bool m_layoutSettled = false;     // restored from the settings or a session, or fitted once
     int m_bottomBeforePresenting = 0; // the bottom docks' height, while presentation mode has lent a part
     QFont m_normalFont;
+    QPointer<ComparisonWindow> m_comparisonWindow;
 };
 
 } // namespace xps::ui

@@ -2,8 +2,10 @@
 
 #include "main_window.h"
 
+#include "compare/comparison_window.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
+#include "session/replay_session.h"
 #include "theme/theme.h"
 #include "views/recorded_timing_view.h"
 #include "widgets/column_fitter.h"
@@ -16,6 +18,25 @@
 #include <QTimer>
 
 namespace xps::ui {
+
+ComparisonWindow* MainWindow::comparisonWindow() const
+{
+    return m_comparisonWindow.data();
+}
+
+void MainWindow::openFixedRun(int index)
+{
+    const Run* run = m_session->run();
+    if (!run || !m_session->analysesAvailable() || index < 0 ||
+        static_cast<std::size_t>(index) >= run->suggestions.size())
+        return;
+    if (m_comparisonWindow)
+        m_comparisonWindow->close();
+    m_comparisonWindow =
+        new ComparisonWindow(m_session, run->suggestions[static_cast<std::size_t>(index)], this);
+    m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
+    m_comparisonWindow->show();
+}
 
 void MainWindow::setPresentationMode(bool on)
 {

@@ -1,6 +1,7 @@
 #include "session/replay_session.h"
 
 #include "suggest/propose.h"
+#include "suggest/transform.h"
 #include "trace/trace_io.h"
 #include "util/cancel.h"
 #include "util/text.h"
@@ -102,14 +103,42 @@ void ReplaySession::cancel()
     m_compareWorker.request_stop();
 }
 
-void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path,
-                          sim::ReplayMode mode)
+std::uint64_t ReplaySession::beginRequest()
 {
     m_analysisStop.request_stop();
     m_analysisStop = std::stop_source();
     retire(m_worker);
     retire(m_compareWorker);
-    const std::uint64_t request = ++m_request;
+    return ++m_request;
+}
+
+void ReplaySession::openChanged(std::shared_ptr<const trace::Trace> base, suggest::Change change,
+                                const QString& name)
+{
+    const std::uint64_t request = beginRequest();
+    m_mode = sim::ReplayMode::Full;
+    setStage(Stage::Loading, tr("Applying the change…"));
+    m_worker = std::jthread([this, request, base = std::move(base), change = std::move(change), name,
+                             analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
+        // A copy of the whole trace (its memory snapshot included): not on the GUI thread.
+        Result<trace::Trace> changed = suggest::applyChange(*base, change);
+        if (!changed) {
+            const QString message = QString::fromStdString(changed.error().toString());
+            post(request, [this, message] {
+                setStage(Stage::Idle, message);
+                emit openFailed(message);
+            });
+            return;
+        }
+        work(stop, analysisStop, request, std::make_shared<const trace::Trace>(std::move(changed).value()),
+             name, sim::ReplayMode::Full);
+    });
+}
+
+void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QString& path,
+                          sim::ReplayMode mode)
+{
+    const std::uint64_t request = beginRequest();
     m_mode = mode;
     // A StableHLO module is compiled as it loads (on the worker, like any load).
     const QString loading = path.endsWith(QStringLiteral(".mlir")) ? tr("Compiling %1…") : tr("Loading %1…");
@@ -201,8 +230,8 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
         });
         return;
     }
-    const bool measure =
-        completed && mode == sim::ReplayMode::Full && !run->suggestions.empty() && !stop.stop_requested();
+    const bool measure = m_measures && completed && mode == sim::ReplayMode::Full &&
+                         !run->suggestions.empty() && !stop.stop_requested();
     post(request, [this, ended, measure] {
         m_analysesReady = true;
         emit analysesReady();

@@ -58,6 +58,12 @@ public:
     void open(const QString& path, sim::ReplayMode mode = sim::ReplayMode::Full);
     // Replays the open trace again (e.g. in another mode).
     void replayAgain(sim::ReplayMode mode);
+    // Applies `change` to `base` on the worker and replays the result in full mode, as a trace named `name`
+    // (a suggestion's fixed run, #24); openFailed if the change does not apply.
+    void openChanged(std::shared_ptr<const trace::Trace> base, suggest::Change change, const QString& name);
+    // Whether a full replay's suggestions are measured after its analyses (yes by default; a fixed run shown
+    // beside its baseline only needs its analyses). Set before opening.
+    void setMeasuresSuggestions(bool measure) { m_measures = measure; }
     void cancel();
 
     const Run* run() const { return m_run.get(); }
@@ -93,6 +99,7 @@ signals:
 
 private:
     void start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode);
+    std::uint64_t beginRequest(); // supersedes the work under way; the new request's number
     void work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
               std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode);
     template <typename Fn> void post(std::uint64_t request, Fn&& fn);
@@ -103,6 +110,7 @@ private:
     Stage m_stage = Stage::Idle;
     bool m_analysesReady = false;
     bool m_analysesCancelled = false;
+    bool m_measures = true;
     sim::ReplayMode m_mode = sim::ReplayMode::Full;
     std::uint64_t m_request = 0; // GUI thread only
     std::jthread m_worker;

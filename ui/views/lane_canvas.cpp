@@ -43,6 +43,8 @@ LaneCanvas::LaneCanvas(ReplaySession* session, SelectionModel* selection, LaneFi
         update();
     });
     connect(selection, &SelectionModel::timeRangeChanged, this, qOverload<>(&QWidget::update));
+    if (session->run()) // a view made for a run already open (the comparison window's baseline)
+        onOpened();
 }
 
 void LaneCanvas::onOpened()

@@ -69,7 +69,8 @@ QIcon severityMark(suggest::Severity severity)
 SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selection, QWidget* parent)
     : QWidget(parent), m_session(session), m_selection(selection),
       m_list(new QTableWidget(0, ColumnCount, this)), m_detail(new QTextBrowser(this)),
-      m_compare(new QPushButton(tr("Apply and compare"), this)), m_verdict(new QLabel(this)),
+      m_compare(new QPushButton(tr("Apply and compare"), this)),
+      m_openFixed(new QPushButton(tr("Open fixed run"), this)), m_verdict(new QLabel(this)),
       m_comparison(new QTableWidget(0, 4, this)), m_state(new QComboBox(this)),
       m_showDismissed(new QCheckBox(this))
 {
@@ -94,7 +95,10 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     m_detail->setOpenLinks(false);
     m_verdict->setWordWrap(true);
     m_compare->setEnabled(false);
+    m_openFixed->setEnabled(false);
     m_compare->setToolTip(tr("Replay the changed program on the GRM, compare outputs bit for bit and every metric"));
+    m_openFixed->setToolTip(tr("Show the fixed run's timeline under the baseline's, on one time axis, with "
+                               "what changed per region and bundle"));
 
     auto* lower = new QWidget(this);
     auto* lowerLayout = new QVBoxLayout(lower);
@@ -102,6 +106,7 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     lowerLayout->addWidget(m_detail, 3); // the finding and its measurement; the comparison fills after Apply
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_compare);
+    buttons->addWidget(m_openFixed);
     for (session::SuggestionState s : {session::SuggestionState::Open, session::SuggestionState::Applied, session::SuggestionState::Dismissed})
         m_state->addItem(QString::fromUtf8(session::suggestionStateName(s).data()), static_cast<int>(s));
     m_state->setToolTip(tr("What the review decided: open, applied or dismissed (saved with the session, shown in reports)"));
@@ -143,6 +148,10 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
         if (currentIndex() >= 0)
             m_session->compareSuggestion(currentIndex());
     });
+    connect(m_openFixed, &QPushButton::clicked, this, [this] {
+        if (currentIndex() >= 0)
+            emit openFixedRun(currentIndex());
+    });
 }
 
 int SuggestionsView::indexOfRow(int row) const
@@ -175,6 +184,7 @@ void SuggestionsView::fill()
     m_comparison->setRowCount(0);
     m_verdict->clear();
     m_compare->setEnabled(false);
+    m_openFixed->setEnabled(false);
     if (!run || !m_session->analysesAvailable()) {
         m_detail->setHtml(
             m_session->analysesWereCancelled()
@@ -285,6 +295,7 @@ void SuggestionsView::onCurrentChanged()
 {
     const int index = currentIndex();
     m_compare->setEnabled(index >= 0 && !m_session->isBusy());
+    m_openFixed->setEnabled(false); // until this suggestion's comparison is shown
     m_state->setEnabled(index >= 0 && m_notes);
     if (index >= 0 && m_notes)
         m_state->setCurrentIndex(m_state->findData(
@@ -352,6 +363,8 @@ void SuggestionsView::showComparison(int index, const sim::RunComparison& compar
         return;
     const suggest::Measurement& m = comparison.measurement;
     using V = suggest::Measurement::Verdict;
+    // A run that completed with the same outputs can be shown beside the baseline.
+    m_openFixed->setEnabled((m.verdict == V::Improves || m.verdict == V::NoGain) && !comparison.rows.empty());
     const QString verdict = QString::fromUtf8(suggest::verdictName(m.verdict).data());
     if (m.verdict == V::Improves || m.verdict == V::NoGain)
         m_verdict->setText(tr("<b>%1</b>: %2 → %3 cycles (%4%); outputs bit-identical")

@@ -38,6 +38,8 @@ public:
     QTableWidget* list() const { return m_list; }
     QTableWidget* comparison() const { return m_comparison; }
     QPushButton* compareButton() const { return m_compare; }
+    // After Apply and compare: the fixed run beside the baseline (#24's comparison window).
+    QPushButton* openFixedButton() const { return m_openFixed; }
     QString comparisonVerdict() const;
     // Moves every view to suggestion `index`'s evidence: its time range, pcs and DMAs.
     void showEvidence(int index);
@@ -53,6 +55,9 @@ public:
 protected:
     void changeEvent(QEvent* event) override;
 
+signals:
+    void openFixedRun(int index); ///< "Open fixed run" was clicked for suggestion `index`
+
 private:
     void fill();
     void onCurrentChanged();
@@ -65,6 +70,7 @@ private:
     QTableWidget* m_list;
     QTextBrowser* m_detail;
     QPushButton* m_compare;
+    QPushButton* m_openFixed;
     QLabel* m_verdict;
     QTableWidget* m_comparison;
     QComboBox* m_state;

@@ -61,4 +61,9 @@ int TimelineView::heightForEveryRow() const
     return height() - m_canvas->height() + m_canvas->heightForEveryRow();
 }
 
+void TimelineView::setLegendVisible(bool visible)
+{
+    m_legend->setVisible(visible);
+}
+
 } // namespace xps::ui

@@ -37,6 +37,9 @@ public:
     // The height this view needs to show every row at its minimum (the axis, legend and lanes at the
     // current font), so a layout can give it that instead of leaving rows behind a scroll bar.
     int heightForEveryRow() const;
+    // The colour legend under the lanes (shown by default); two timelines stacked one above the other
+    // (the comparison window) need it once.
+    void setLegendVisible(bool visible);
 
     // Lanes a person hid (context menu), by key "chip N/name"; bookmarks save and restore them.
     std::vector<std::string> hiddenLanes() const { return m_canvas->hiddenLanes(); }

@@ -1,0 +1,200 @@
+// A suggestion's fixed run beside its baseline (#24): after Apply and compare, "Open fixed run" opens a
+// window with both timelines on one time axis and the delta table. Clicked as a person would: the table's
+// top row is the region that changed most (checked against the two runs' own region summaries), the totals
+// are Apply and compare's measurement, a zoom in either timeline is the other's, a bundle row highlights
+// the bundle in both, Save fixed trace writes a trace that replays to the fixed run, and opening another
+// trace closes the window. XPS_SHOT_DIR=DIR saves the window at 1366x768 and 1920x1080, light and dark.
+#include "compare/comparison_window.h"
+#include "main_window.h"
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "theme/theme.h"
+#include "trace/trace_io.h"
+#include "ui_test_suite.h"
+#include "ui_test_support.h"
+#include "util/text.h"
+#include "views/suggestions_view.h"
+#include "views/timeline_view.h"
+
+#include <QDir>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QWheelEvent>
+
+#include <cstdlib>
+#include <map>
+
+using namespace xps;
+
+namespace {
+
+void clickRow(QTableWidget* list, int row)
+{
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                      list->visualItemRect(list->item(row, 0)).center());
+}
+
+void clickRow(QTableView* table, int row)
+{
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                      table->visualRect(table->model()->index(row, 0)).center());
+}
+
+// The region path whose cycles changed most between two runs' own summaries.
+std::string mostChangedRegion(const analysis::Summary& a, const analysis::Summary& b)
+{
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> cycles;
+    for (const analysis::RegionSummary& r : a.regions)
+        cycles[r.path].first = r.cycles;
+    for (const analysis::RegionSummary& r : b.regions)
+        cycles[r.path].second = r.cycles;
+    std::string best;
+    std::int64_t bestDelta = -1;
+    for (const auto& [path, c] : cycles) {
+        const std::int64_t delta =
+            std::llabs(static_cast<std::int64_t>(c.second) - static_cast<std::int64_t>(c.first));
+        if (delta > bestDelta) {
+            bestDelta = delta;
+            best = path;
+        }
+    }
+    return best;
+}
+
+QString cell(const QAbstractItemModel* model, int row, int column)
+{
+    return model->data(model->index(row, column)).toString();
+}
+
+} // namespace
+
+class TestUiCompare : public test::UiTestSuite
+{
+    Q_OBJECT
+private slots:
+    void openFixedRunShowsBothRunsAndWhatChanged()
+    {
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        ui::SuggestionsView* view = w.suggestions();
+        test::raiseDockOf(view);
+        // The top of the ranking: the largest measured gain.
+        clickRow(view->list(), 0);
+        const int index = view->indexOfRow(0);
+        const suggest::Suggestion suggestion =
+            w.session()->run()->suggestions[static_cast<std::size_t>(index)];
+        QVERIFY(suggestion.measured && suggestion.measured->gainPercent > 0);
+        QVERIFY(!view->openFixedButton()->isEnabled()); // nothing compared yet
+
+        QTest::mouseClick(view->compareButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view->openFixedButton()->isEnabled(), 30000);
+        QTest::mouseClick(view->openFixedButton(), Qt::LeftButton);
+        ui::ComparisonWindow* cw = w.comparisonWindow();
+        QVERIFY(cw);
+        QVERIFY(cw->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->fixedSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
+
+        // The totals are what Apply and compare measured: the same change, replayed again here.
+        const analysis::RunDiff& diff = cw->deltas()->diff();
+        QCOMPARE(diff.cycles.baseline, suggestion.measured->baselineCycles);
+        QCOMPARE(diff.cycles.other, suggestion.measured->newCycles);
+        QVERIFY2(cw->verdict().startsWith(
+                     QStringLiteral("The fixed run took %1 cycles")
+                         .arg(QString::fromStdString(text::withThousands(diff.cycles.other)))),
+                 qPrintable(cw->verdict()));
+        QVERIFY(cw->verdict().contains(QStringLiteral("faster")));
+
+        // The table's top row is the region that changed most, by the two runs' own region summaries.
+        const std::string top = mostChangedRegion(w.session()->run()->analyses.summary,
+                                                  cw->fixedSession()->run()->analyses.summary);
+        const QAbstractItemModel* table = cw->deltaTable()->model();
+        QCOMPARE(cell(table, 0, ui::RunDiffModel::WhatColumn),
+                 QStringLiteral("region %1").arg(QString::fromStdString(top)));
+        QCOMPARE(cell(table, 0, ui::RunDiffModel::MeasureColumn), QStringLiteral("cycles"));
+        QVERIFY(cell(table, 0, ui::RunDiffModel::ChangeColumn).startsWith(QStringLiteral("−")));
+
+        // Both timelines on one axis: the longer run's length; a wheel zoom in the baseline's is the fixed
+        // run's too, and a drag in the fixed run's pans the baseline's.
+        ui::SelectionModel* a = cw->baselineSelection();
+        ui::SelectionModel* b = cw->fixedSelection();
+        QCOMPARE(a->from(), b->from());
+        QCOMPARE(a->to(), b->to());
+        QVERIFY(a->to() >= diff.cycles.baseline);
+        const std::uint64_t whole = a->to();
+        ui::LaneCanvas* upper = cw->baselineTimeline()->canvas();
+        const QRect plot = upper->plotArea();
+        const QPoint at(plot.left() + plot.width() / 3, plot.top() + plot.height() / 2);
+        QWheelEvent wheel(at, upper->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(upper, &wheel);
+        QVERIFY(a->to() - a->from() < whole * 2 / 3);
+        QCOMPARE(b->from(), a->from());
+        QCOMPARE(b->to(), a->to());
+        ui::LaneCanvas* lower = cw->fixedTimeline()->canvas();
+        const QRect lowerPlot = lower->plotArea();
+        const QPoint start(lowerPlot.left() + lowerPlot.width() / 2,
+                           lowerPlot.top() + lowerPlot.height() / 2);
+        const std::uint64_t before = a->from();
+        QTest::mousePress(lower, Qt::LeftButton, {}, start);
+        QTest::mouseMove(lower, start + QPoint(lowerPlot.width() / 8, 0));
+        QTest::mouseMove(lower, start + QPoint(lowerPlot.width() / 4, 0));
+        QTest::mouseRelease(lower, Qt::LeftButton, {}, start + QPoint(lowerPlot.width() / 4, 0));
+        QVERIFY(b->from() < before);
+        QCOMPARE(a->from(), b->from());
+        QCOMPARE(a->to(), b->to());
+
+        // A bundle row highlights that bundle in each run, at its own pc.
+        int bundleRow = -1;
+        for (int r = 0; r < table->rowCount() && bundleRow < 0; ++r)
+            if (cw->deltas()->kindOf(r) == ui::RunDiffModel::RowKind::Bundle &&
+                cw->deltas()->bundleAt(r)->baselinePc && cw->deltas()->bundleAt(r)->otherPc)
+                bundleRow = r;
+        QVERIFY(bundleRow >= 0);
+        cw->deltaTable()->scrollTo(table->index(bundleRow, 0));
+        clickRow(cw->deltaTable(), bundleRow);
+        const analysis::PcDelta* bundle = cw->deltas()->bundleAt(bundleRow);
+        QVERIFY(a->selection().containsPc(bundle->chip, *bundle->baselinePc));
+        QVERIFY(b->selection().containsPc(bundle->chip, *bundle->otherPc));
+
+        if (const QByteArray dir = qgetenv("XPS_SHOT_DIR"); !dir.isEmpty())
+            for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
+                for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+                    ui::Theme::instance().apply(kind);
+                    cw->resize(size);
+                    QTest::qWait(50);
+                    cw->grab().save(
+                        QDir(QString::fromLocal8Bit(dir))
+                            .filePath(QStringLiteral("compare-%1x%2-%3.png")
+                                          .arg(size.width())
+                                          .arg(size.height())
+                                          .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
+                                                                             : QStringLiteral("light"))));
+                }
+        ui::Theme::instance().apply(ui::Theme::Kind::Light);
+
+        // Save fixed trace: what it writes replays as the fixed run did.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fixed.xtrace.json"));
+        QSignalSpy saved(cw, &ui::ComparisonWindow::saved);
+        cw->saveFixedTrace(path);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QCOMPARE(saved.front().at(1).toString(), QString());
+        Result<trace::Trace> written = trace::loadTrace(path.toStdString());
+        QVERIFY(written);
+        QCOMPARE(written->chips.front().program.bundles.size(),
+                 cw->fixedSession()->run()->trace->chips.front().program.bundles.size());
+
+        // Another trace in the explorer: the comparison's baseline is gone, so is the window.
+        w.openFile(QString::fromStdString(test::sourceDir()) +
+                   QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
+        QTRY_VERIFY(!w.comparisonWindow());
+        QVERIFY(test::waitDone(w));
+    }
+};
+
+QTEST_MAIN(TestUiCompare)
+#include "tst_ui_compare.moc"

@@ -1,0 +1,241 @@
+#include "compare/comparison_window.h"
+
+#include "selection/selection_model.h"
+#include "session/replay_session.h"
+#include "trace/trace_io.h"
+#include "util/text.h"
+#include "views/timeline_view.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMetaObject>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace xps::ui {
+namespace {
+
+QString cycles(std::uint64_t v)
+{
+    return QString::fromStdString(text::withThousands(v));
+}
+
+// A timeline under its heading: which run it is.
+QWidget* titled(QLabel* heading, QWidget* content)
+{
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(2);
+    QFont bold = heading->font();
+    bold.setBold(true);
+    heading->setFont(bold);
+    layout->addWidget(heading);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Suggestion& suggestion,
+                                   QWidget* parent)
+    : QWidget(parent, Qt::Window), m_baseline(baseline), m_fixed(new ReplaySession(this)),
+      m_suggestion(suggestion), m_baselineSelection(new SelectionModel(this)),
+      m_fixedSelection(new SelectionModel(this)),
+      m_baselineView(new TimelineView(baseline, m_baselineSelection)),
+      m_fixedView(new TimelineView(m_fixed, m_fixedSelection)), m_verdict(new QLabel(this)),
+      m_baselineLabel(new QLabel), m_fixedLabel(new QLabel),
+      m_save(new QPushButton(tr("Save fixed trace…"), this)), m_stop(new QPushButton(tr("Stop"), this)),
+      m_table(new QTableView), m_model(new RunDiffModel(this))
+{
+    const Run* run = baseline->run();
+    const QString name = run ? QFileInfo(run->path).fileName() : QString();
+    setWindowTitle(tr("Compare: %1 with %2 applied").arg(name, QString::fromStdString(suggestion.id)));
+    m_baselineLabel->setText(tr("Baseline: %1").arg(name));
+    m_fixedLabel->setText(
+        tr("Fixed run: %1 · %2")
+            .arg(QString::fromStdString(suggestion.id), QString::fromStdString(suggestion.title)));
+    m_fixedLabel->setToolTip(QString::fromStdString(suggestion.change.describe()));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_save->setEnabled(false);
+    m_save->setToolTip(tr("Write the baseline's trace with this change applied (.xtrace.json or .xps)"));
+
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_baselineView->setLegendVisible(
+        false); // the fixed run's, between the two timelines and the table, serves both
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_verdict, 1);
+    bar->addWidget(m_stop);
+    bar->addWidget(m_save);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(titled(m_baselineLabel, m_baselineView));
+    split->addWidget(titled(m_fixedLabel, m_fixedView));
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+    split->setChildrenCollapsible(false);
+    // The two runs get the same height (the baseline's view, made for a run already open, would ask for
+    // all its rows); the table the rest.
+    split->setSizes({3000, 3000, 2000});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    followTimeRange(m_baselineSelection, m_fixedSelection);
+    followTimeRange(m_fixedSelection, m_baselineSelection);
+    connect(m_fixed, &ReplaySession::stageChanged, this,
+            [this](ReplaySession::Stage stage, const QString& text) {
+                m_stop->setEnabled(m_fixed->isBusy());
+                if (!m_comparedOnce)
+                    m_verdict->setText(
+                        stage == ReplaySession::Stage::Done && !m_fixed->analysesAvailable()
+                            ? tr("The fixed run was stopped before its analyses: nothing to compare.")
+                            : tr("Fixed run: %1").arg(text));
+            });
+    connect(m_fixed, &ReplaySession::openFailed, this, [this](const QString& message) {
+        m_verdict->setText(tr("The change could not be applied: %1").arg(message));
+    });
+    connect(m_fixed, &ReplaySession::analysesReady, this, &ComparisonWindow::tryCompare);
+    connect(m_stop, &QPushButton::clicked, m_fixed, &ReplaySession::cancel);
+    connect(m_save, &QPushButton::clicked, this, &ComparisonWindow::chooseSaveFile);
+    connect(m_table, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { onRowActivated(index.row()); });
+    // Another trace in the explorer: this baseline is gone.
+    connect(baseline, &ReplaySession::opened, this, &QWidget::close);
+
+    // Only the analyses are wanted of the fixed run: its own suggestions are not measured.
+    m_fixed->setMeasuresSuggestions(false);
+    if (run)
+        m_fixed->openChanged(run->trace, suggestion.change,
+                             tr("%1 with %2").arg(run->path, QString::fromStdString(suggestion.id)));
+    resize(1280, 820);
+}
+
+ComparisonWindow::~ComparisonWindow() = default; // members stop first: the saver, then the session (a child)
+
+void ComparisonWindow::followTimeRange(SelectionModel* from, SelectionModel* to)
+{
+    connect(from, &SelectionModel::timeRangeChanged, this, [this, from, to](quint64 a, quint64 b) {
+        // While a run grows each timeline follows its own end; once a person zooms or pans one, the other
+        // shows the same cycles.
+        if (m_syncing || from->following())
+            return;
+        m_syncing = true;
+        to->setTimeRange(a, b);
+        m_syncing = false;
+    });
+}
+
+void ComparisonWindow::tryCompare()
+{
+    const Run* a = m_baseline->run();
+    const Run* b = m_fixed->run();
+    if (!a || !b || !m_baseline->analysesAvailable() || !m_fixed->analysesAvailable())
+        return;
+    analysis::RunDiff diff =
+        analysis::diffRuns(a->analyses, b->analyses,
+                           {a->path.toStdString(), a->trace->chips.size(), a->analyses.summary.microseconds},
+                           {b->path.toStdString(), b->trace->chips.size(), b->analyses.summary.microseconds});
+    // Both programs' bundles and regions, never their events: milliseconds at any run length (bench_diff).
+    analysis::addPcDeltas(diff, *a->view, *b->view);
+    const Compared total = diff.cycles;
+    const std::optional<double> pct = total.percent();
+    QString verdict = tr("The fixed run took %1 cycles against the baseline's %2")
+                          .arg(cycles(total.other), cycles(total.baseline));
+    if (total.delta() == 0 || !pct)
+        verdict += tr(": the same.");
+    else
+        verdict +=
+            tr(": %1% %2 (%3 cycles).")
+                .arg(QString::number(std::abs(*pct), 'f', 1), total.delta() < 0 ? tr("faster") : tr("slower"),
+                     (total.delta() < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+                         cycles(static_cast<std::uint64_t>(std::llabs(total.delta()))));
+    m_verdict->setText(verdict);
+    m_model->setDiff(std::move(diff));
+    m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(RunDiffModel::WhatColumn,
+                            std::min(m_table->columnWidth(RunDiffModel::WhatColumn), 560));
+    if (m_model->rowCount() > 0)
+        m_table->selectRow(0);
+    // One time axis for both: the longer run's length.
+    const auto end = static_cast<std::uint64_t>(
+        static_cast<double>(std::max<std::uint64_t>({total.baseline, total.other, 16})) * 1.02);
+    m_syncing = true;
+    m_baselineSelection->setTimeRange(0, end);
+    m_fixedSelection->setTimeRange(0, end);
+    m_syncing = false;
+    m_save->setEnabled(true);
+    m_comparedOnce = true;
+    emit compared();
+}
+
+void ComparisonWindow::onRowActivated(int row)
+{
+    // A bundle: highlighted in each timeline at its own pc. A region: its path is in the table; the lanes
+    // keep their range.
+    const analysis::PcDelta* bundle = m_model->bundleAt(row);
+    if (!bundle)
+        return;
+    for (auto [selection, pc] :
+         {std::pair{m_baselineSelection, bundle->baselinePc}, std::pair{m_fixedSelection, bundle->otherPc}}) {
+        Selection s;
+        s.origin = tr("comparison");
+        if (pc)
+            s.pcs.push_back({bundle->chip, *pc});
+        selection->select(std::move(s));
+    }
+}
+
+QString ComparisonWindow::verdict() const
+{
+    return m_verdict->text();
+}
+
+void ComparisonWindow::chooseSaveFile()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save fixed trace"), QString(),
+                                                      tr("xpushark traces (*.xtrace.json *.xps)"));
+    if (!path.isEmpty())
+        saveFixedTrace(path);
+}
+
+void ComparisonWindow::saveFixedTrace(const QString& path)
+{
+    const std::shared_ptr<const Run> run = m_fixed->runHandle();
+    if (!run)
+        return;
+    m_save->setEnabled(false);
+    m_save->setText(tr("Saving…"));
+    m_saver = std::jthread([this, run, path] {
+        const Status written = trace::saveTrace(*run->trace, path.toStdString());
+        const QString error = written ? QString() : QString::fromStdString(written.error().toString());
+        QMetaObject::invokeMethod(
+            this,
+            [this, path, error] {
+                m_save->setEnabled(true);
+                m_save->setText(tr("Save fixed trace…"));
+                m_verdict->setToolTip(error.isEmpty() ? tr("Saved %1").arg(path) : error);
+                emit saved(path, error);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace xps::ui

@@ -1,0 +1,84 @@
+#pragma once
+// A baseline run and its fixed run side by side (#24, "Open fixed run" after Apply and compare): the two
+// timelines stacked on one shared time axis, zoomed and panned together, and the delta table (regions, then
+// bundles, the largest change first). The fixed run is the baseline's trace with a suggestion's change
+// applied, replayed in this window's own session on its worker (progress in the window, Stop cancels it);
+// the baseline is the explorer's run, read, never changed. The window closes when the explorer opens another
+// trace. "Save fixed trace…" writes the fixed trace.
+
+#include "compare/run_diff_model.h"
+#include "suggest/suggestion.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+#include <thread>
+
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTableView;
+
+namespace xps::trace {
+struct Trace;
+}
+
+namespace xps::ui {
+
+class ReplaySession;
+class SelectionModel;
+class TimelineView;
+
+class ComparisonWindow : public QWidget
+{
+    Q_OBJECT
+public:
+    // `baseline` must have its analyses; `suggestion` is one of its run's suggestions.
+    ComparisonWindow(ReplaySession* baseline, const suggest::Suggestion& suggestion,
+                     QWidget* parent = nullptr);
+    ~ComparisonWindow() override; // stops the fixed run's work and any save under way
+
+    // For tests that click like a person, and for the explorer.
+    TimelineView* baselineTimeline() const { return m_baselineView; }
+    TimelineView* fixedTimeline() const { return m_fixedView; }
+    QTableView* deltaTable() const { return m_table; }
+    const RunDiffModel* deltas() const { return m_model; }
+    SelectionModel* baselineSelection() const { return m_baselineSelection; }
+    SelectionModel* fixedSelection() const { return m_fixedSelection; }
+    ReplaySession* fixedSession() const { return m_fixed; }
+    QString verdict() const;
+    QPushButton* saveButton() const { return m_save; }
+    // Writes the fixed trace to `path` (.xtrace.json or .xps) in the background; the window says when done.
+    void saveFixedTrace(const QString& path);
+
+signals:
+    void compared();                                       ///< both runs analysed and the delta table filled
+    void saved(const QString& path, const QString& error); ///< error empty on success
+
+private:
+    void followTimeRange(SelectionModel* from, SelectionModel* to);
+    void tryCompare();
+    void onRowActivated(int row);
+    void chooseSaveFile();
+
+    ReplaySession* m_baseline;
+    ReplaySession* m_fixed;
+    suggest::Suggestion m_suggestion;
+    SelectionModel* m_baselineSelection;
+    SelectionModel* m_fixedSelection;
+    TimelineView* m_baselineView;
+    TimelineView* m_fixedView;
+    QLabel* m_verdict;
+    QLabel* m_baselineLabel;
+    QLabel* m_fixedLabel;
+    QPushButton* m_save;
+    QPushButton* m_stop;
+    QTableView* m_table;
+    RunDiffModel* m_model;
+    bool m_syncing = false; // a range copied from one timeline to the other is not copied back
+    bool m_comparedOnce = false;
+    std::jthread m_saver;
+};
+
+} // namespace xps::ui
