@@ -20,6 +20,7 @@
 #include <QHeaderView>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QWheelEvent>
@@ -147,6 +148,30 @@ private slots:
         QCOMPARE(a->from(), b->from());
         QCOMPARE(a->to(), b->to());
 
+        // A region row: both views show the region's first instance in either run (here "attention", second
+        // in the table), found independently from the replays' region records by the region's name.
+        const int attentionRow = 1;
+        QCOMPARE(cell(table, attentionRow, ui::RunDiffModel::WhatColumn),
+                 QStringLiteral("region decode_layer > attention"));
+        clickRow(cw->deltaTable(), attentionRow);
+        for (const ui::Run* run : {w.session()->run(), cw->fixedSession()->run()}) {
+            events::Cycle enter = UINT64_MAX, exit = 0;
+            for (const events::RegionRecord& r : run->store.regions())
+                if (run->trace->chips[r.chip.value].symbols.regions[r.region].name == "attention" &&
+                    r.enter < enter) {
+                    enter = r.enter;
+                    exit = r.exit;
+                }
+            QVERIFY(enter < exit);
+            QVERIFY2(
+                a->from() <= enter && a->to() >= exit,
+                qPrintable(
+                    QStringLiteral("%1-%2 not in %3-%4").arg(enter).arg(exit).arg(a->from()).arg(a->to())));
+        }
+        QVERIFY(a->to() - a->from() < whole);
+        QCOMPARE(b->from(), a->from());
+        QCOMPARE(b->to(), a->to());
+
         // A bundle row highlights that bundle in each run, at its own pc.
         int bundleRow = -1;
         for (int r = 0; r < table->rowCount() && bundleRow < 0; ++r)
@@ -160,21 +185,30 @@ private slots:
         QVERIFY(a->selection().containsPc(bundle->chip, *bundle->baselinePc));
         QVERIFY(b->selection().containsPc(bundle->chip, *bundle->otherPc));
 
+        // The DMA lanes and the VMEM heatmap, both runs each, on the same two time ranges.
+        QCOMPARE(cw->viewTabs()->count(), 3);
+        QCOMPARE(cw->viewTabs()->tabText(1), QStringLiteral("DMA lanes"));
+        QCOMPARE(cw->viewTabs()->tabText(2), QStringLiteral("VMEM heatmap"));
+
         if (const QByteArray dir = qgetenv("XPS_SHOT_DIR"); !dir.isEmpty())
-            for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
-                for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
-                    ui::Theme::instance().apply(kind);
-                    cw->resize(size);
-                    QTest::qWait(50);
-                    cw->grab().save(
-                        QDir(QString::fromLocal8Bit(dir))
-                            .filePath(QStringLiteral("compare-%1x%2-%3.png")
-                                          .arg(size.width())
-                                          .arg(size.height())
-                                          .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
-                                                                             : QStringLiteral("light"))));
-                }
+            for (int tab = 0; tab < cw->viewTabs()->count(); ++tab)
+                for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
+                    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+                        ui::Theme::instance().apply(kind);
+                        cw->viewTabs()->setCurrentIndex(tab);
+                        cw->resize(size);
+                        QTest::qWait(50);
+                        cw->grab().save(
+                            QDir(QString::fromLocal8Bit(dir))
+                                .filePath(QStringLiteral("compare-%1-%2x%3-%4.png")
+                                              .arg(tab)
+                                              .arg(size.width())
+                                              .arg(size.height())
+                                              .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
+                                                                                 : QStringLiteral("light"))));
+                    }
         ui::Theme::instance().apply(ui::Theme::Kind::Light);
+        cw->viewTabs()->setCurrentIndex(0);
 
         // Save fixed trace: what it writes replays as the fixed run did.
         QTemporaryDir dir;

@@ -1,19 +1,24 @@
 #include "compare/comparison_window.h"
 
+#include "analysis/region_instances.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
 #include "trace/trace_io.h"
 #include "util/text.h"
+#include "views/dma_lanes_view.h"
 #include "views/timeline_view.h"
+#include "views/vmem_heatmap_view.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMetaObject>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -40,6 +45,22 @@ QWidget* titled(QLabel* heading, QWidget* content)
     layout->addWidget(heading);
     layout->addWidget(content, 1);
     return box;
+}
+
+QLabel* heading(const QString& text)
+{
+    return new QLabel(text);
+}
+
+// The baseline's view above the fixed run's, the same height each.
+QSplitter* stacked(QWidget* upper, QWidget* lower)
+{
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(upper);
+    split->addWidget(lower);
+    split->setChildrenCollapsible(false);
+    split->setSizes({1000, 1000});
+    return split;
 }
 
 } // namespace
@@ -83,17 +104,25 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
     bar->addWidget(m_verdict, 1);
     bar->addWidget(m_stop);
     bar->addWidget(m_save);
+    // Each of the replay's time views twice, one time range per run and the two kept equal: the lanes, the
+    // DMA lanes with their bandwidth, the VMEM heatmap.
+    m_views = new QTabWidget;
+    m_views->addTab(stacked(titled(m_baselineLabel, m_baselineView), titled(m_fixedLabel, m_fixedView)),
+                    tr("Timeline"));
+    m_views->addTab(
+        stacked(titled(heading(m_baselineLabel->text()), new DmaLanesView(baseline, m_baselineSelection)),
+                titled(heading(m_fixedLabel->text()), new DmaLanesView(m_fixed, m_fixedSelection))),
+        tr("DMA lanes"));
+    m_views->addTab(
+        stacked(titled(heading(m_baselineLabel->text()), new VmemHeatmapView(baseline, m_baselineSelection)),
+                titled(heading(m_fixedLabel->text()), new VmemHeatmapView(m_fixed, m_fixedSelection))),
+        tr("VMEM heatmap"));
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(titled(m_baselineLabel, m_baselineView));
-    split->addWidget(titled(m_fixedLabel, m_fixedView));
+    split->addWidget(m_views);
     split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 2);
     split->setChildrenCollapsible(false);
-    // The two runs get the same height (the baseline's view, made for a run already open, would ask for
-    // all its rows); the table the rest.
-    split->setSizes({3000, 3000, 2000});
+    // The two runs' views the larger part; the table the rest.
+    split->setSizes({6000, 2000});
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
@@ -115,8 +144,12 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
     connect(m_fixed, &ReplaySession::analysesReady, this, &ComparisonWindow::tryCompare);
     connect(m_stop, &QPushButton::clicked, m_fixed, &ReplaySession::cancel);
     connect(m_save, &QPushButton::clicked, this, &ComparisonWindow::chooseSaveFile);
-    connect(m_table, &QTableView::clicked, this,
-            [this](const QModelIndex& index) { onRowActivated(index.row()); });
+    // A click or the arrow keys: the views follow the current row.
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    onRowActivated(current.row());
+            });
     // Another trace in the explorer: this baseline is gone.
     connect(baseline, &ReplaySession::opened, this, &QWidget::close);
 
@@ -172,8 +205,6 @@ void ComparisonWindow::tryCompare()
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(RunDiffModel::WhatColumn,
                             std::min(m_table->columnWidth(RunDiffModel::WhatColumn), 560));
-    if (m_model->rowCount() > 0)
-        m_table->selectRow(0);
     // One time axis for both: the longer run's length.
     const auto end = static_cast<std::uint64_t>(
         static_cast<double>(std::max<std::uint64_t>({total.baseline, total.other, 16})) * 1.02);
@@ -188,8 +219,30 @@ void ComparisonWindow::tryCompare()
 
 void ComparisonWindow::onRowActivated(int row)
 {
-    // A bundle: highlighted in each timeline at its own pc. A region: its path is in the table; the lanes
-    // keep their range.
+    // A region: both views show its first instance in either run (the two may differ in length and place);
+    // a bundle: highlighted in each timeline at its own pc.
+    if (const analysis::RegionDelta* region = m_model->regionAt(row)) {
+        const Run* a = m_baseline->run();
+        const Run* b = m_fixed->run();
+        std::optional<analysis::CycleRange> range;
+        for (const Run* run : {a, b}) {
+            const std::optional<analysis::CycleRange> own =
+                run && run->view ? analysis::firstInstanceOfRegion(*run->view, region->path) : std::nullopt;
+            if (own)
+                range = range ? analysis::CycleRange{std::min(range->from, own->from),
+                                                     std::max(range->to, own->to)}
+                              : *own;
+        }
+        if (!range)
+            return;
+        const std::uint64_t margin = std::max<std::uint64_t>((range->to - range->from) / 50, 1);
+        const std::uint64_t from = range->from > margin ? range->from - margin : 0;
+        m_syncing = true;
+        m_baselineSelection->setTimeRange(from, range->to + margin);
+        m_fixedSelection->setTimeRange(from, range->to + margin);
+        m_syncing = false;
+        return;
+    }
     const analysis::PcDelta* bundle = m_model->bundleAt(row);
     if (!bundle)
         return;

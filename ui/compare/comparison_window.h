@@ -18,6 +18,7 @@
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace xps::trace {
@@ -43,6 +44,7 @@ public:
     TimelineView* baselineTimeline() const { return m_baselineView; }
     TimelineView* fixedTimeline() const { return m_fixedView; }
     QTableView* deltaTable() const { return m_table; }
+    QTabWidget* viewTabs() const { return m_views; } // Timeline, DMA lanes, VMEM heatmap
     const RunDiffModel* deltas() const { return m_model; }
     SelectionModel* baselineSelection() const { return m_baselineSelection; }
     SelectionModel* fixedSelection() const { return m_fixedSelection; }
@@ -75,6 +77,7 @@ private:
     QPushButton* m_save;
     QPushButton* m_stop;
     QTableView* m_table;
+    QTabWidget* m_views = nullptr;
     RunDiffModel* m_model;
     bool m_syncing = false; // a range copied from one timeline to the other is not copied back
     bool m_comparedOnce = false;

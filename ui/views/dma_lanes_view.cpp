@@ -48,6 +48,8 @@ DmaLanesView::DmaLanesView(ReplaySession* session, SelectionModel* selection, QW
     });
     connect(&Theme::instance(), &Theme::changed, this, &DmaLanesView::applyTheme);
     applyTheme();
+    if (session->analysesAvailable()) // made for a run already analysed (the comparison window's baseline)
+        showBandwidth();
 }
 
 void DmaLanesView::applyTheme()

@@ -85,6 +85,10 @@ VmemHeatmapView::VmemHeatmapView(ReplaySession* session, SelectionModel* selecti
     });
     connect(&Theme::instance(), &Theme::changed, this, &VmemHeatmapView::applyTheme);
     applyTheme();
+    if (session->run()) { // made for a run already open (the comparison window's baseline)
+        onOpened();
+        refresh();
+    }
 }
 
 void VmemHeatmapView::applyTheme()
