@@ -87,6 +87,9 @@ public:
     // "Open fixed run"); replaces the comparison shown before. Null until one is opened, and once closed.
     void openFixedRun(int index);
     ComparisonWindow* comparisonWindow() const;
+    // File > Compare with trace…: the replay (once analysed) beside the trace at `path` (asked for when
+    // empty), in the same window as a fixed run.
+    void compareWith(const QString& path = {});
 
     // Presentation mode: full screen, larger text, for a shared screen.
     void setPresentationMode(bool on);

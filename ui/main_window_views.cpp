@@ -12,8 +12,10 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
 
@@ -22,6 +24,27 @@ namespace xps::ui {
 ComparisonWindow* MainWindow::comparisonWindow() const
 {
     return m_comparisonWindow.data();
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    if (!m_session->run() || !m_session->analysesAvailable()) {
+        statusBar()->showMessage(tr("Open a trace and let it replay first: it is the comparison's baseline"),
+                                 5000);
+        return;
+    }
+    const QString other =
+        !path.isEmpty()
+            ? path
+            : QFileDialog::getOpenFileName(this, tr("Compare with trace"), QString(),
+                                           tr("xpushark traces (*.xtrace.json *.xps *.xasm *.mlir)"));
+    if (other.isEmpty())
+        return;
+    if (m_comparisonWindow)
+        m_comparisonWindow->close();
+    m_comparisonWindow = new ComparisonWindow(m_session, other, this);
+    m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
+    m_comparisonWindow->show();
 }
 
 void MainWindow::openFixedRun(int index)

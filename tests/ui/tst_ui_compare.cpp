@@ -228,6 +228,34 @@ private slots:
         QTRY_VERIFY(!w.comparisonWindow());
         QVERIFY(test::waitDone(w));
     }
+
+    // File > Compare with trace…: another trace (here the tuned kernel of the same layer) as the other run.
+    void compareWithAnotherTrace()
+    {
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        w.compareWith(QString::fromStdString(test::sourceDir()) +
+                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
+        ui::ComparisonWindow* cw = w.comparisonWindow();
+        QVERIFY(cw);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
+        QVERIFY(!cw->saveButton()->isVisible()); // nothing to save: the other run is a file
+        const ui::Run* other = cw->fixedSession()->run();
+        QVERIFY2(cw->verdict().startsWith(
+                     QStringLiteral("The other run took %1 cycles against the baseline's %2")
+                         .arg(QString::fromStdString(text::withThousands(other->result.totalCycles)),
+                              QString::fromStdString(
+                                  text::withThousands(w.session()->run()->result.totalCycles)))),
+                 qPrintable(cw->verdict()));
+        const QAbstractItemModel* table = cw->deltaTable()->model();
+        QCOMPARE(table->headerData(ui::RunDiffModel::FixedColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Other run"));
+        QCOMPARE(cell(table, 0, ui::RunDiffModel::WhatColumn),
+                 QStringLiteral("region %1")
+                     .arg(QString::fromStdString(
+                         mostChangedRegion(w.session()->run()->analyses.summary, other->analyses.summary))));
+        QCOMPARE(cw->baselineSelection()->to(), cw->fixedSelection()->to());
+    }
 };
 
 QTEST_MAIN(TestUiCompare)

@@ -63,12 +63,44 @@ QSplitter* stacked(QWidget* upper, QWidget* lower)
     return split;
 }
 
+QString baselineName(const ReplaySession* baseline)
+{
+    return baseline->run() ? QFileInfo(baseline->run()->path).fileName() : QString();
+}
+
 } // namespace
 
 ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Suggestion& suggestion,
                                    QWidget* parent)
+    : ComparisonWindow(
+          baseline,
+          {tr("Compare: %1 with %2 applied")
+               .arg(baselineName(baseline), QString::fromStdString(suggestion.id)),
+           tr("Fixed run: %1 · %2")
+               .arg(QString::fromStdString(suggestion.id), QString::fromStdString(suggestion.title)),
+           QString::fromStdString(suggestion.change.describe()), tr("fixed run")},
+          parent)
+{
+    m_save->setToolTip(tr("Write the baseline's trace with this change applied (.xtrace.json or .xps)"));
+    if (const Run* run = baseline->run())
+        m_fixed->openChanged(run->trace, suggestion.change,
+                             tr("%1 with %2").arg(run->path, QString::fromStdString(suggestion.id)));
+}
+
+ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const QString& otherPath, QWidget* parent)
+    : ComparisonWindow(
+          baseline,
+          {tr("Compare: %1 with %2").arg(baselineName(baseline), QFileInfo(otherPath).fileName()),
+           tr("Other run: %1").arg(QFileInfo(otherPath).fileName()), otherPath, tr("other run")},
+          parent)
+{
+    m_save->hide(); // the other run is a file already
+    m_fixed->open(otherPath);
+}
+
+ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& other, QWidget* parent)
     : QWidget(parent, Qt::Window), m_baseline(baseline), m_fixed(new ReplaySession(this)),
-      m_suggestion(suggestion), m_baselineSelection(new SelectionModel(this)),
+      m_otherNoun(other.noun), m_baselineSelection(new SelectionModel(this)),
       m_fixedSelection(new SelectionModel(this)),
       m_baselineView(new TimelineView(baseline, m_baselineSelection)),
       m_fixedView(new TimelineView(m_fixed, m_fixedSelection)), m_verdict(new QLabel(this)),
@@ -76,18 +108,14 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
       m_save(new QPushButton(tr("Save fixed trace…"), this)), m_stop(new QPushButton(tr("Stop"), this)),
       m_table(new QTableView), m_model(new RunDiffModel(this))
 {
-    const Run* run = baseline->run();
-    const QString name = run ? QFileInfo(run->path).fileName() : QString();
-    setWindowTitle(tr("Compare: %1 with %2 applied").arg(name, QString::fromStdString(suggestion.id)));
-    m_baselineLabel->setText(tr("Baseline: %1").arg(name));
-    m_fixedLabel->setText(
-        tr("Fixed run: %1 · %2")
-            .arg(QString::fromStdString(suggestion.id), QString::fromStdString(suggestion.title)));
-    m_fixedLabel->setToolTip(QString::fromStdString(suggestion.change.describe()));
+    setWindowTitle(other.title);
+    m_baselineLabel->setText(tr("Baseline: %1").arg(baselineName(baseline)));
+    m_fixedLabel->setText(other.heading);
+    m_fixedLabel->setToolTip(other.tooltip);
+    m_model->setOtherHeading(other.noun.left(1).toUpper() + other.noun.mid(1));
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_save->setEnabled(false);
-    m_save->setToolTip(tr("Write the baseline's trace with this change applied (.xtrace.json or .xps)"));
 
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -133,13 +161,13 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
             [this](ReplaySession::Stage stage, const QString& text) {
                 m_stop->setEnabled(m_fixed->isBusy());
                 if (!m_comparedOnce)
-                    m_verdict->setText(
-                        stage == ReplaySession::Stage::Done && !m_fixed->analysesAvailable()
-                            ? tr("The fixed run was stopped before its analyses: nothing to compare.")
-                            : tr("Fixed run: %1").arg(text));
+                    m_verdict->setText(stage == ReplaySession::Stage::Done && !m_fixed->analysesAvailable()
+                                           ? tr("The %1 was stopped before its analyses: nothing to compare.")
+                                                 .arg(m_otherNoun)
+                                           : tr("The %1: %2").arg(m_otherNoun, text));
             });
     connect(m_fixed, &ReplaySession::openFailed, this, [this](const QString& message) {
-        m_verdict->setText(tr("The change could not be applied: %1").arg(message));
+        m_verdict->setText(tr("The %1 could not be opened: %2").arg(m_otherNoun, message));
     });
     connect(m_fixed, &ReplaySession::analysesReady, this, &ComparisonWindow::tryCompare);
     connect(m_stop, &QPushButton::clicked, m_fixed, &ReplaySession::cancel);
@@ -153,11 +181,8 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
     // Another trace in the explorer: this baseline is gone.
     connect(baseline, &ReplaySession::opened, this, &QWidget::close);
 
-    // Only the analyses are wanted of the fixed run: its own suggestions are not measured.
+    // Only the analyses are wanted of the other run: its own suggestions are not measured.
     m_fixed->setMeasuresSuggestions(false);
-    if (run)
-        m_fixed->openChanged(run->trace, suggestion.change,
-                             tr("%1 with %2").arg(run->path, QString::fromStdString(suggestion.id)));
     resize(1280, 820);
 }
 
@@ -190,7 +215,8 @@ void ComparisonWindow::tryCompare()
     analysis::addPcDeltas(diff, *a->view, *b->view);
     const Compared total = diff.cycles;
     const std::optional<double> pct = total.percent();
-    QString verdict = tr("The fixed run took %1 cycles against the baseline's %2")
+    QString verdict = tr("The %1 took %2 cycles against the baseline's %3")
+                          .arg(m_otherNoun)
                           .arg(cycles(total.other), cycles(total.baseline));
     if (total.delta() == 0 || !pct)
         verdict += tr(": the same.");

@@ -35,9 +35,13 @@ class ComparisonWindow : public QWidget
 {
     Q_OBJECT
 public:
-    // `baseline` must have its analyses; `suggestion` is one of its run's suggestions.
+    // `baseline` must have its analyses; `suggestion` is one of its run's suggestions: the fixed run is its
+    // trace with the suggestion's change applied.
     ComparisonWindow(ReplaySession* baseline, const suggest::Suggestion& suggestion,
                      QWidget* parent = nullptr);
+    // Another trace (File > Compare with trace…): any xpushark trace, e.g. yesterday's run or the kernel
+    // before a fix; its programs may differ (bundles are matched where they can be, analysis/run_diff.h).
+    ComparisonWindow(ReplaySession* baseline, const QString& otherPath, QWidget* parent = nullptr);
     ~ComparisonWindow() override; // stops the fixed run's work and any save under way
 
     // For tests that click like a person, and for the explorer.
@@ -59,6 +63,12 @@ signals:
     void saved(const QString& path, const QString& error); ///< error empty on success
 
 private:
+    struct OtherRun
+    {
+        QString title, heading, tooltip;
+        QString noun; // "fixed run", "other run"
+    };
+    ComparisonWindow(ReplaySession* baseline, const OtherRun& other, QWidget* parent);
     void followTimeRange(SelectionModel* from, SelectionModel* to);
     void tryCompare();
     void onRowActivated(int row);
@@ -66,7 +76,7 @@ private:
 
     ReplaySession* m_baseline;
     ReplaySession* m_fixed;
-    suggest::Suggestion m_suggestion;
+    QString m_otherNoun;
     SelectionModel* m_baselineSelection;
     SelectionModel* m_fixedSelection;
     TimelineView* m_baselineView;

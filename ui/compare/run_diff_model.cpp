@@ -111,19 +111,20 @@ QVariant RunDiffModel::data(const QModelIndex& index, int role) const
         return QBrush(value.delta() < 0 ? QColor(0x00, 0x9E, 0x73)
                                         : QColor(0xD5, 0x5E, 0x00)); // faster, slower
     if (role == Qt::ToolTipRole && column == WhatColumn) {
+        const QString other = m_otherHeading.toLower();
         if (region)
             return tr("Region %1 (%2): cycles over its instances and chips; %3 instances in the baseline, %4 "
                       "in "
-                      "the fixed run")
+                      "the %5")
                 .arg(QString::fromStdString(region->path), QString::fromStdString(region->level),
-                     count(region->instances.baseline), count(region->instances.other));
-        return tr("Bundle %1 on chip %2: pc %3 in the baseline, %4 in the fixed run; stall cycles; "
-                  "executions "
-                  "%5 → %6")
+                     count(region->instances.baseline), count(region->instances.other), other);
+        return tr("Bundle %1 on chip %2: pc %3 in the baseline, %4 in the %7; stall cycles; executions %5 → "
+                  "%6")
             .arg(QString::fromStdString(bundle->text))
             .arg(bundle->chip.value)
             .arg(pcText(bundle->baselinePc), pcText(bundle->otherPc), count(bundle->executions.baseline),
-                 count(bundle->executions.other));
+                 count(bundle->executions.other))
+            .arg(other);
     }
     if (role != Qt::DisplayRole)
         return {};
@@ -158,7 +159,7 @@ QVariant RunDiffModel::headerData(int section, Qt::Orientation orientation, int 
     case WhatColumn: return tr("Region or bundle");
     case MeasureColumn: return tr("Measure");
     case BaselineColumn: return tr("Baseline");
-    case FixedColumn: return tr("Fixed run");
+    case FixedColumn: return m_otherHeading;
     case ChangeColumn: return tr("Change");
     case PercentColumn: return tr("%");
     case ReasonColumn: return tr("Stall reason that changed most");

@@ -31,6 +31,8 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     void setDiff(analysis::RunDiff diff);
+    // The other run's column heading: "Fixed run" (a suggestion applied) or "Other run" (another trace).
+    void setOtherHeading(QString heading) { m_otherHeading = std::move(heading); }
     const analysis::RunDiff& diff() const { return m_diff; }
     RowKind kindOf(int row) const;
     // The region or bundle a row stands for.
@@ -44,6 +46,7 @@ public:
 
 private:
     analysis::RunDiff m_diff;
+    QString m_otherHeading = tr("Fixed run");
     std::vector<std::size_t> m_regions; // indices into m_diff.regions of the changed ones, in order
 };
 
