@@ -15,6 +15,7 @@
 #include "util/text.h"
 #include "views/suggestions_view.h"
 #include "views/timeline_view.h"
+#include "views/vmem_heatmap_view.h"
 
 #include <QDir>
 #include <QHeaderView>
@@ -189,6 +190,14 @@ private slots:
         QCOMPARE(cw->viewTabs()->count(), 3);
         QCOMPARE(cw->viewTabs()->tabText(1), QStringLiteral("DMA lanes"));
         QCOMPARE(cw->viewTabs()->tabText(2), QStringLiteral("VMEM heatmap"));
+        // The two heatmaps share one colour scale: up to the larger of their largest cells.
+        cw->viewTabs()->setCurrentIndex(2);
+        QTRY_VERIFY(cw->baselineHeatmap()->largestCell() > 0 && cw->fixedHeatmap()->largestCell() > 0);
+        const double scaleTop =
+            std::max(cw->baselineHeatmap()->largestCell(), cw->fixedHeatmap()->largestCell());
+        QCOMPARE(cw->baselineHeatmap()->scaleTop(), scaleTop);
+        QCOMPARE(cw->fixedHeatmap()->scaleTop(), scaleTop);
+        cw->viewTabs()->setCurrentIndex(0);
 
         if (const QByteArray dir = qgetenv("XPS_SHOT_DIR"); !dir.isEmpty())
             for (int tab = 0; tab < cw->viewTabs()->count(); ++tab)
@@ -197,7 +206,7 @@ private slots:
                         ui::Theme::instance().apply(kind);
                         cw->viewTabs()->setCurrentIndex(tab);
                         cw->resize(size);
-                        QTest::qWait(50);
+                        QTest::qWait(250);
                         cw->grab().save(
                             QDir(QString::fromLocal8Bit(dir))
                                 .filePath(QStringLiteral("compare-%1-%2x%3-%4.png")

@@ -141,10 +141,17 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
         stacked(titled(heading(m_baselineLabel->text()), new DmaLanesView(baseline, m_baselineSelection)),
                 titled(heading(m_fixedLabel->text()), new DmaLanesView(m_fixed, m_fixedSelection))),
         tr("DMA lanes"));
-    m_views->addTab(
-        stacked(titled(heading(m_baselineLabel->text()), new VmemHeatmapView(baseline, m_baselineSelection)),
-                titled(heading(m_fixedLabel->text()), new VmemHeatmapView(m_fixed, m_fixedSelection))),
-        tr("VMEM heatmap"));
+    m_baselineHeatmap = new VmemHeatmapView(baseline, m_baselineSelection);
+    m_fixedHeatmap = new VmemHeatmapView(m_fixed, m_fixedSelection);
+    m_views->addTab(stacked(titled(heading(m_baselineLabel->text()), m_baselineHeatmap),
+                            titled(heading(m_fixedLabel->text()), m_fixedHeatmap)),
+                    tr("VMEM heatmap"));
+    // One colour scale for both maps: a colour is one number of bytes in either run.
+    connect(m_baselineHeatmap, &VmemHeatmapView::largestCellChanged, m_fixedHeatmap,
+            &VmemHeatmapView::setScaleTop);
+    connect(m_fixedHeatmap, &VmemHeatmapView::largestCellChanged, m_baselineHeatmap,
+            &VmemHeatmapView::setScaleTop);
+    m_fixedHeatmap->setScaleTop(m_baselineHeatmap->largestCell());
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_views);
     split->addWidget(m_table);

@@ -29,6 +29,7 @@ namespace xps::ui {
 
 class ReplaySession;
 class SelectionModel;
+class VmemHeatmapView;
 class TimelineView;
 
 class ComparisonWindow : public QWidget
@@ -49,6 +50,8 @@ public:
     TimelineView* fixedTimeline() const { return m_fixedView; }
     QTableView* deltaTable() const { return m_table; }
     QTabWidget* viewTabs() const { return m_views; } // Timeline, DMA lanes, VMEM heatmap
+    VmemHeatmapView* baselineHeatmap() const { return m_baselineHeatmap; }
+    VmemHeatmapView* fixedHeatmap() const { return m_fixedHeatmap; }
     const RunDiffModel* deltas() const { return m_model; }
     SelectionModel* baselineSelection() const { return m_baselineSelection; }
     SelectionModel* fixedSelection() const { return m_fixedSelection; }
@@ -88,6 +91,8 @@ private:
     QPushButton* m_stop;
     QTableView* m_table;
     QTabWidget* m_views = nullptr;
+    VmemHeatmapView* m_baselineHeatmap = nullptr;
+    VmemHeatmapView* m_fixedHeatmap = nullptr;
     RunDiffModel* m_model;
     bool m_syncing = false; // a range copied from one timeline to the other is not copied back
     bool m_comparedOnce = false;

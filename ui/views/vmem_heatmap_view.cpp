@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace xps::ui {
@@ -278,7 +279,11 @@ void VmemHeatmapView::refresh()
     if (empty)
         m_map->setDataRange(QCPRange(0, 1));
     else
-        m_map->rescaleDataRange(true);
+        m_map->setDataRange(QCPRange(0, std::max(largest, m_sharedTop)));
+    if (largest != m_largest) {
+        m_largest = largest;
+        emit largestCellChanged(largest);
+    }
     // An empty map is a blank plot a person cannot tell from a broken one: say what it means.
     const bool replaying = m_session->stage() == ReplaySession::Stage::Replaying;
     m_empty->setVisible(empty && !replaying);
@@ -332,6 +337,10 @@ std::int64_t VmemHeatmapView::addNoteAt(const QPoint& pos, const QString& text)
 
 bool VmemHeatmapView::eventFilter(QObject* watched, QEvent* event)
 {
+    // QCustomPlot makes the tick labels before it lays out the new size: the buffers' names, spaced for the
+    // old height, overlapped after a resize to a smaller one until the next replot. Replot once laid out.
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, m_plot, [plot = m_plot] { plot->replot(); });
     if (watched == m_plot && event->type() == QEvent::ContextMenu && m_notes) {
         const QPoint pos = static_cast<QContextMenuEvent*>(event)->pos();
         QMenu menu(this);
@@ -427,6 +436,20 @@ QPoint VmemHeatmapView::pointAt(double cycle, double address) const
 {
     return QPoint(static_cast<int>(m_plot->xAxis->coordToPixel(cycle)),
                   static_cast<int>(m_plot->yAxis->coordToPixel(address)));
+}
+
+void VmemHeatmapView::setScaleTop(double top)
+{
+    m_sharedTop = top;
+    if (m_largest > 0) {
+        m_map->setDataRange(QCPRange(0, std::max(m_largest, m_sharedTop)));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+double VmemHeatmapView::scaleTop() const
+{
+    return m_map->dataRange().upper;
 }
 
 } // namespace xps::ui

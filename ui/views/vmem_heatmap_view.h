@@ -45,6 +45,14 @@ public:
     void setNotes(SessionNotes* notes);
     int noteMarkerCount() const;
     std::int64_t addNoteAt(const QPoint& pos, const QString& text);
+    // The colour scale: from 0 to the largest cell drawn, or to `top` when that is larger. Two maps shown
+    // side by side (the comparison window's runs) share one scale so that a colour is one value in both.
+    double largestCell() const { return m_largest; }
+    void setScaleTop(double top);
+    double scaleTop() const;
+
+signals:
+    void largestCellChanged(double largest);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -68,6 +76,8 @@ private:
     ChipId m_chip = ChipId(0);
     std::unique_ptr<analysis::ChipIndex> m_index; // built on the first click of a multi-chip replay
     bool m_settingRange = false;
+    double m_largest = 0;   // the largest cell of the map as last drawn
+    double m_sharedTop = 0; // setScaleTop's
     bool m_dirty = false;
     SessionNotes* m_notes = nullptr;
     NoteMarkers* m_noteMarkers = nullptr;
