@@ -74,7 +74,8 @@ bool measureOne(int chips, std::uint64_t millions)
     analysis::RunDiff diff;
     const double totalsSeconds = seconds(
         [&] { diff = analysis::diffRuns(baseline.analyses, other.analyses, {"baseline"}, {"changed"}); });
-    const double bundlesSeconds = seconds([&] { analysis::addPcDeltas(diff, *baseline.view, *other.view); });
+    const double bundlesSeconds = seconds(
+        [&] { analysis::addPcDeltas(diff, *baseline.view, baseline.analyses, *other.view, other.analyses); });
     std::uint64_t inserted = 0, removed = 0;
     for (const analysis::ChipAlignment& a : diff.alignment) {
         inserted += a.inserted;

@@ -108,8 +108,13 @@ std::string pcSection(const analysis::RunDiff& d)
         const analysis::PcDelta& p = d.pcs[i];
         out += "  " + pcLabel(p) + "\n";
         out += row("  executions", p.executions);
+        out += row("  cycles", p.cycles);
         out += row("  stall cycles", p.stallCycles);
         out += stallRows(p.stallByReason, "    ");
+        if (p.dmaBytes.baseline || p.dmaBytes.other)
+            out += row("  DMA bytes", p.dmaBytes);
+        if (p.exposedDmaCycles.baseline || p.exposedDmaCycles.other)
+            out += row("  exposed DMA cycles", p.exposedDmaCycles);
     }
     if (d.pcs.size() > kShown)
         out += "  ... and " + std::to_string(d.pcs.size() - kShown) + " more (--json has them all)\n";
@@ -221,7 +226,7 @@ int runDiff(const std::vector<std::string>& args, Streams io)
     if (!other)
         return code;
     analysis::RunDiff d = analysis::diffRuns(baseline->analyses, other->analyses, {paths[0]}, {paths[1]});
-    analysis::addPcDeltas(d, *baseline->view, *other->view);
+    analysis::addPcDeltas(d, *baseline->view, baseline->analyses, *other->view, other->analyses);
     const analysis::RegionDelta* only = nullptr;
     if (!region.empty()) {
         only = d.findRegion(region);

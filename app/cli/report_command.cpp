@@ -170,7 +170,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
         if (!base)
             return code;
         analysis::RunDiff d = analysis::diffRuns(base->analyses, a->analyses, {baseline}, {path});
-        analysis::addPcDeltas(d, *base->view, *a->view);
+        analysis::addPcDeltas(d, *base->view, base->analyses, *a->view, a->analyses);
         report::attachComparison(r, report::compareReplays(d));
     }
 

@@ -132,6 +132,36 @@ void fill(PcDelta& row, const events::PcStats& pc, bool baseline)
         stalls += pc.stallCycles[k];
     }
     set(row.stallCycles, stalls);
+    set(row.cycles, pc.executions + stalls);
+}
+
+struct DmaAtPc
+{
+    std::uint64_t bytes = 0, exposed = 0;
+};
+
+// Per chip and issuing pc, the bytes and exposed cycles of the DMAs a run's bundle started.
+std::vector<std::vector<DmaAtPc>> dmasByPc(const ReplayView& run, const Analyses& analyses)
+{
+    std::vector<std::vector<DmaAtPc>> out(run.trace.chips.size());
+    for (std::size_t c = 0; c < out.size(); ++c)
+        out[c].resize(run.trace.chips[c].program.bundles.size());
+    for (const DmaFacts& d : analyses.dma.dmas)
+        if (d.record.chip.value < out.size() && d.record.pc < out[d.record.chip.value].size()) {
+            DmaAtPc& at = out[d.record.chip.value][d.record.pc];
+            at.bytes += d.record.bytes;
+            at.exposed += d.exposedCycles;
+        }
+    return out;
+}
+
+void fillDma(PcDelta& row, const std::vector<std::vector<DmaAtPc>>& byPc, std::uint32_t pc, bool baseline)
+{
+    const DmaAtPc none;
+    const DmaAtPc& at =
+        row.chip.value < byPc.size() && pc < byPc[row.chip.value].size() ? byPc[row.chip.value][pc] : none;
+    (baseline ? row.dmaBytes.baseline : row.dmaBytes.other) = at.bytes;
+    (baseline ? row.exposedDmaCycles.baseline : row.exposedDmaCycles.other) = at.exposed;
 }
 
 const events::PcStats& statsAt(const ReplayView& run, ChipId chip, std::uint32_t pc)
@@ -145,8 +175,11 @@ const events::PcStats& statsAt(const ReplayView& run, ChipId chip, std::uint32_t
 
 } // namespace
 
-void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& other, std::size_t maxEdits)
+void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const Analyses& baselineAnalyses,
+                 const ReplayView& other, const Analyses& otherAnalyses, std::size_t maxEdits)
 {
+    const std::vector<std::vector<DmaAtPc>> baselineDmas = dmasByPc(baseline, baselineAnalyses);
+    const std::vector<std::vector<DmaAtPc>> otherDmas = dmasByPc(other, otherAnalyses);
     const std::size_t chips = std::min(baseline.trace.chips.size(), other.trace.chips.size());
     // SPMD chips run one program: a chip whose two programs are the previous chip's reuses its alignment.
     std::vector<std::string> a, b;
@@ -172,15 +205,20 @@ void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& ot
             row.baselinePc = step.baseline;
             row.otherPc = step.other;
             row.text = step.baseline ? a[*step.baseline] : b[*step.other];
-            if (step.baseline)
+            if (step.baseline) {
                 fill(row, statsAt(baseline, chip, *step.baseline), true);
-            if (step.other)
+                fillDma(row, baselineDmas, *step.baseline, true);
+            }
+            if (step.other) {
                 fill(row, statsAt(other, chip, *step.other), false);
+                fillDma(row, otherDmas, *step.other, false);
+            }
             ++(step.baseline && step.other ? alignment.matched
                : step.baseline             ? alignment.removed
                                            : alignment.inserted);
-            const bool changed =
-                !step.baseline || !step.other || row.executions.delta() != 0 || row.stallCycles.delta() != 0;
+            const bool changed = !step.baseline || !step.other || row.executions.delta() != 0 ||
+                                 row.stallCycles.delta() != 0 || row.dmaBytes.delta() != 0 ||
+                                 row.exposedDmaCycles.delta() != 0;
             if (changed)
                 diff.pcs.push_back(std::move(row));
         }

@@ -42,6 +42,11 @@ struct PcDelta
     std::string text; // the bundle's disassembly
     Compared executions, stallCycles;
     Compared stallByReason[events::kStallReasonCount];
+    // The cycles the bundle took: one to issue per execution, plus those it stalled before issuing.
+    Compared cycles;
+    // The DMAs it started (a dma.start's bundle): their bytes, and the sync.wait stall cycles they ended
+    // (DmaFacts::exposedCycles, counted at the DMA's issuing bundle, not at the wait's).
+    Compared dmaBytes, exposedDmaCycles;
 };
 
 // How a chip's two programs were matched: how many bundles both have, and how many one only; `aligned`
@@ -81,8 +86,9 @@ struct RunDiff
 
 RunDiff diffRuns(const Analyses& baseline, const Analyses& other, RunTotals baselineRun, RunTotals otherRun);
 
-// The per-bundle rows of `diff`, from the two replays' per-pc counts. `maxEdits`: as alignPrograms.
-void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const ReplayView& other,
-                 std::size_t maxEdits = 2000);
+// The per-bundle rows of `diff`, from the two replays' per-pc counts and their DMA analyses (each run's
+// `analyses`). `maxEdits`: as alignPrograms.
+void addPcDeltas(RunDiff& diff, const ReplayView& baseline, const Analyses& baselineAnalyses,
+                 const ReplayView& other, const Analyses& otherAnalyses, std::size_t maxEdits = 2000);
 
 } // namespace xps::analysis

@@ -85,7 +85,10 @@ json diffToJson(const analysis::RunDiff& d)
                             {"bundle", p.text},
                             {"executions", comparedJson(p.executions)},
                             {"stall_cycles", comparedJson(p.stallCycles)},
-                            {"stall_cycles_by_reason", stallsJson(p.stallByReason, false)}});
+                            {"stall_cycles_by_reason", stallsJson(p.stallByReason, false)},
+                            {"cycles", comparedJson(p.cycles)},
+                            {"dma_bytes", comparedJson(p.dmaBytes)},
+                            {"exposed_dma_cycles", comparedJson(p.exposedDmaCycles)}});
     return j;
 }
 

@@ -119,14 +119,22 @@ private slots:
         for (const auto& chip : d["alignment"])
             allAligned = allAligned && chip["aligned"].get<bool>();
         if (allAligned) {
-            std::int64_t executions = 0, stalls = 0;
+            std::int64_t executions = 0, stalls = 0, dmaBytes = 0, exposed = 0;
             for (const auto& row : d["pcs"]) {
                 executions += row["executions"]["delta"].get<std::int64_t>();
                 stalls += row["stall_cycles"]["delta"].get<std::int64_t>();
+                dmaBytes += row["dma_bytes"]["delta"].get<std::int64_t>();
+                exposed += row["exposed_dma_cycles"]["delta"].get<std::int64_t>();
                 QVERIFY(!row["baseline_pc"].is_null() || !row["other_pc"].is_null());
+                // A bundle's cycles: one to issue per execution, and its stalls.
+                QCOMPARE(row["cycles"]["delta"].get<std::int64_t>(),
+                         row["executions"]["delta"].get<std::int64_t>() +
+                             row["stall_cycles"]["delta"].get<std::int64_t>());
             }
             QCOMPARE(executions, d["totals"]["bundles"]["delta"].get<std::int64_t>());
             QCOMPARE(stalls, d["totals"]["stall_cycles"]["delta"].get<std::int64_t>());
+            QCOMPARE(dmaBytes, d["totals"]["dma_bytes"]["delta"].get<std::int64_t>());
+            QCOMPARE(exposed, d["totals"]["exposed_dma_cycles"]["delta"].get<std::int64_t>());
         } else {
             // matmul's tuned kernel is another program, not an edit of the naive one.
             QCOMPARE(pair, QStringLiteral("matmul"));

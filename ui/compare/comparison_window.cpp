@@ -219,7 +219,7 @@ void ComparisonWindow::tryCompare()
                            {a->path.toStdString(), a->trace->chips.size(), a->analyses.summary.microseconds},
                            {b->path.toStdString(), b->trace->chips.size(), b->analyses.summary.microseconds});
     // Both programs' bundles and regions, never their events: milliseconds at any run length (bench_diff).
-    analysis::addPcDeltas(diff, *a->view, *b->view);
+    analysis::addPcDeltas(diff, *a->view, a->analyses, *b->view, b->analyses);
     const Compared total = diff.cycles;
     const std::optional<double> pct = total.percent();
     QString verdict = tr("The %1 took %2 cycles against the baseline's %3")

@@ -118,13 +118,19 @@ QVariant RunDiffModel::data(const QModelIndex& index, int role) const
                       "the %5")
                 .arg(QString::fromStdString(region->path), QString::fromStdString(region->level),
                      count(region->instances.baseline), count(region->instances.other), other);
-        return tr("Bundle %1 on chip %2: pc %3 in the baseline, %4 in the %7; stall cycles; executions %5 → "
-                  "%6")
-            .arg(QString::fromStdString(bundle->text))
-            .arg(bundle->chip.value)
-            .arg(pcText(bundle->baselinePc), pcText(bundle->otherPc), count(bundle->executions.baseline),
-                 count(bundle->executions.other))
-            .arg(other);
+        QString tip = tr("Bundle %1 on chip %2: pc %3 in the baseline, %4 in the %7; executions %5 → %6")
+                          .arg(QString::fromStdString(bundle->text))
+                          .arg(bundle->chip.value)
+                          .arg(pcText(bundle->baselinePc), pcText(bundle->otherPc),
+                               count(bundle->executions.baseline), count(bundle->executions.other))
+                          .arg(other);
+        tip += tr("; cycles (issue and stalls) %1 → %2")
+                   .arg(count(bundle->cycles.baseline), count(bundle->cycles.other));
+        if (bundle->dmaBytes.baseline || bundle->dmaBytes.other)
+            tip += tr("; DMA bytes started %1 → %2, exposed DMA cycles %3 → %4")
+                       .arg(count(bundle->dmaBytes.baseline), count(bundle->dmaBytes.other),
+                            count(bundle->exposedDmaCycles.baseline), count(bundle->exposedDmaCycles.other));
+        return tip;
     }
     if (role != Qt::DisplayRole)
         return {};
