@@ -3,8 +3,8 @@
 // bound is another immediate: a changed program, one bundle removed and one inserted per chip). Both are
 // replayed in full mode and analysed as `xpushark-cli diff` does; the diff itself (analysis::diffRuns and
 // the per-bundle rows with the programs' alignment, analysis::addPcDeltas) is timed against one replay.
-// Its cost follows the regions and the programs' bundles, not the events: this shows the events do not
-// enter (tst_program_alignment covers the aligner's cost on programs that differ).
+// Its cost follows the regions, the programs' bundles and the DMAs (summed by issuing bundle), never the
+// bundle issues or VMEM accesses (tst_program_alignment covers the aligner's cost on programs that differ).
 //
 //   bench_diff [CHIPS=4] [MILLIONS ...]      e.g. bench_diff 4 1 3 10
 #include "analysis/analyze.h"
