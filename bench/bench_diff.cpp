@@ -7,6 +7,8 @@
 // bundle issues or VMEM accesses (tst_program_alignment covers the aligner's cost on programs that differ).
 //
 //   bench_diff [CHIPS=4] [MILLIONS ...]      e.g. bench_diff 4 1 3 10
+#include "chips_and_sizes.h"
+
 #include "analysis/analyze.h"
 #include "analysis/run_diff.h"
 #include "replayer.h"
@@ -99,21 +101,12 @@ bool measureOne(int chips, std::uint64_t millions)
 
 int main(int argc, char** argv)
 {
-    const int chips = argc > 1 ? std::atoi(argv[1]) : 4;
-    std::vector<std::uint64_t> sizes;
-    for (int i = 2; i < argc; ++i)
-        sizes.push_back(std::strtoull(argv[i], nullptr, 10));
-    if (sizes.empty())
-        sizes = {1, 3, 10};
-    if (chips < 1 || chips > 64) {
-        std::fprintf(stderr, "usage: bench_diff [CHIPS=4 (1..64)] [MILLIONS ...]\n");
+    const auto args =
+        bench::chipsAndSizes(argc, argv, {1, 3, 10}, "bench_diff [CHIPS=4 (1..64)] [MILLIONS ...]");
+    if (!args)
         return 2;
-    }
     bool allUnder = true;
-    for (const std::uint64_t millions : sizes) {
-        if (millions == 0)
-            return 2;
-        allUnder = measureOne(chips, millions) && allUnder;
-    }
+    for (const std::uint64_t millions : args->millions)
+        allUnder = measureOne(args->chips, millions) && allUnder;
     return allUnder ? 0 : 1;
 }

@@ -7,6 +7,8 @@
 //   bench_scale [CHIPS=4] [MILLIONS ...]      e.g. bench_scale 4 1 3 10
 //
 // XPS_BENCH_NO_MEASURE=1 skips measuring the suggestions (the longest stage: one full replay each).
+#include "chips_and_sizes.h"
+
 #include "analysis/analyze.h"
 #include "replayer.h"
 #include "suggest/propose.h"
@@ -176,20 +178,14 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
 
 int main(int argc, char** argv)
 {
-    const int chips = argc > 1 ? std::atoi(argv[1]) : 4;
-    std::vector<std::uint64_t> sizes;
-    for (int i = 2; i < argc; ++i)
-        sizes.push_back(std::strtoull(argv[i], nullptr, 10));
-    if (sizes.empty())
-        sizes = {1, 3, 10, 30, 100};
-    if (chips < 1 || chips > 64) {
-        std::fprintf(stderr, "usage: bench_scale [CHIPS=4 (1..64)] [MILLIONS ...]\n");
+    const auto args =
+        bench::chipsAndSizes(argc, argv, {1, 3, 10, 30, 100}, "bench_scale [CHIPS=4 (1..64)] [MILLIONS ...]");
+    if (!args)
         return 2;
-    }
     const char* noMeasure = std::getenv("XPS_BENCH_NO_MEASURE");
     const bool measure = !(noMeasure && std::strcmp(noMeasure, "1") == 0);
-    for (const std::uint64_t millions : sizes)
-        if (millions == 0 || !measureOne(chips, millions, measure))
+    for (const std::uint64_t millions : args->millions)
+        if (!measureOne(args->chips, millions, measure))
             return 1;
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "commands.h"
 
 #include "analysis/run_diff.h"
+#include "report/delta_text.h"
 #include "report/diff_json.h"
 #include "util/text.h"
 
@@ -16,25 +17,12 @@
 namespace xps::cli {
 namespace {
 
-std::string signedCount(std::int64_t v)
-{
-    const std::string digits = text::withThousands(static_cast<std::uint64_t>(v < 0 ? -v : v));
-    return (v < 0 ? "-" : v > 0 ? "+" : "") + digits;
-}
+using report::delta::percentText;
+using report::delta::signedCount;
 
 std::string chipsText(std::uint64_t chips)
 {
     return std::to_string(chips) + (chips == 1 ? " chip" : " chips");
-}
-
-std::string percentText(const analysis::Compared& c)
-{
-    const std::optional<double> p = c.percent();
-    if (!p)
-        return c.other ? "new" : "";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f%%", *p);
-    return buffer;
 }
 
 // One line of the side-by-side table: label, baseline, other, delta (percent).

@@ -15,11 +15,7 @@ namespace {
 
 using test::cli;
 using test::Run;
-
-QString sample(const QString& name)
-{
-    return QString::fromStdString(test::sourceDir() + "/resources/samples/") + name;
-}
+using test::sample;
 
 nlohmann::json analyzed(const QString& path)
 {
@@ -53,12 +49,7 @@ class TestCliDiff : public QObject
     Q_OBJECT
 
 private slots:
-    void totalsAreTheRunsOwn_data()
-    {
-        QTest::addColumn<QString>("pair");
-        for (const char* pair : {"allgather", "decode", "matmul", "smalltile"})
-            QTest::newRow(pair) << QString::fromLatin1(pair);
-    }
+    void totalsAreTheRunsOwn_data() { test::addSamplePairRows(); }
     void totalsAreTheRunsOwn()
     {
         QFETCH(QString, pair);
@@ -217,16 +208,8 @@ private slots:
         // kineto_step.json, and the same step with each of its two GEMM kernels 60 us longer and the step
         // 100 us longer.
         const std::string original = test::sourceDir() + "/tests/data/kineto_step.json";
-        nlohmann::json trace = nlohmann::json::parse(std::ifstream(original));
-        for (auto& e : trace["traceEvents"]) {
-            if (e.value("name", "") == "sgemm_128x64")
-                e["dur"] = e["dur"].get<int>() + 60;
-            if (e.value("name", "") == "ProfilerStep#1")
-                e["dur"] = e["dur"].get<int>() + 100;
-        }
         QTemporaryDir dir;
-        const QString slower = dir.filePath(QStringLiteral("slower_step.json"));
-        std::ofstream(slower.toStdString()) << trace.dump();
+        const QString slower = test::writeSlowerKinetoStep(dir);
         const QString base = QString::fromStdString(original);
 
         const Run r = cli({QStringLiteral("diff"), base, slower, QStringLiteral("--json")});

@@ -15,11 +15,7 @@ namespace {
 
 using test::cli;
 using test::Run;
-
-QString sample(const QString& name)
-{
-    return QString::fromStdString(test::sourceDir() + "/resources/samples/") + name;
-}
+using test::sample;
 
 std::string readFile(const QString& path)
 {
@@ -48,23 +44,6 @@ std::string signedThousands(std::int64_t v)
     return (v > 0 ? "+" : "") + thousands(v);
 }
 
-// kineto_step.json, and the same step with each of its two GEMM kernels 60 us longer and the step 100 us
-// longer (as tst_cli_diff makes it).
-QString slowerKinetoStep(const QTemporaryDir& dir)
-{
-    nlohmann::json trace =
-        nlohmann::json::parse(std::ifstream(test::sourceDir() + "/tests/data/kineto_step.json"));
-    for (auto& e : trace["traceEvents"]) {
-        if (e.value("name", "") == "sgemm_128x64")
-            e["dur"] = e["dur"].get<int>() + 60;
-        if (e.value("name", "") == "ProfilerStep#1")
-            e["dur"] = e["dur"].get<int>() + 100;
-    }
-    const QString slower = dir.filePath(QStringLiteral("slower_step.json"));
-    std::ofstream(slower.toStdString()) << trace.dump();
-    return slower;
-}
-
 } // namespace
 
 class TestCliReportBaseline : public QObject
@@ -72,12 +51,7 @@ class TestCliReportBaseline : public QObject
     Q_OBJECT
 
 private slots:
-    void theComparisonIsTheDiff_data()
-    {
-        QTest::addColumn<QString>("pair");
-        for (const char* pair : {"allgather", "decode", "matmul", "smalltile"})
-            QTest::newRow(pair) << QString::fromLatin1(pair);
-    }
+    void theComparisonIsTheDiff_data() { test::addSamplePairRows(); }
     void theComparisonIsTheDiff()
     {
         QFETCH(QString, pair);
@@ -149,7 +123,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString base = QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json");
-        const QString slower = slowerKinetoStep(dir);
+        const QString slower = test::writeSlowerKinetoStep(dir);
         const QString json = dir.filePath(QStringLiteral("p.json")),
                       md = dir.filePath(QStringLiteral("p.md"));
         for (const QString& out : {json, md})
