@@ -17,6 +17,7 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QHeaderView>
 #include <QPushButton>
@@ -170,6 +171,33 @@ private slots:
                     QStringLiteral("%1-%2 not in %3-%4").arg(enter).arg(exit).arg(a->from()).arg(a->to())));
         }
         QVERIFY(a->to() - a->from() < whole);
+        QCOMPARE(b->from(), a->from());
+        QCOMPARE(b->to(), a->to());
+
+        // Aligned at the region: each timeline starts its own first instance of attention at the same place,
+        // and a zoom in one keeps the other that many cycles apart; unchecked, both show the same cycles.
+        const auto firstAttention = [](const ui::Run* run) {
+            events::Cycle enter = UINT64_MAX;
+            for (const events::RegionRecord& r : run->store.regions())
+                if (run->trace->chips[r.chip.value].symbols.regions[r.region].name == "attention")
+                    enter = std::min(enter, r.enter);
+            return static_cast<std::int64_t>(enter);
+        };
+        const std::int64_t offset =
+            firstAttention(cw->fixedSession()->run()) - firstAttention(w.session()->run());
+        QVERIFY(offset != 0); // the fixed run reaches attention sooner
+        QTest::mouseClick(cw->alignBox(), Qt::LeftButton, {}, QPoint(4, cw->alignBox()->height() / 2));
+        QVERIFY(cw->alignBox()->isChecked());
+        QCOMPARE(cw->alignmentOffset(), offset);
+        const auto apart = [&] {
+            return static_cast<std::int64_t>(b->from()) - static_cast<std::int64_t>(a->from());
+        };
+        QCOMPARE(apart(), offset);
+        QCOMPARE(b->to() - b->from(), a->to() - a->from());
+        QTest::keyClick(upper, Qt::Key_W); // zoom in the baseline's lanes
+        QCOMPARE(apart(), offset);
+        QTest::mouseClick(cw->alignBox(), Qt::LeftButton, {}, QPoint(4, cw->alignBox()->height() / 2));
+        QCOMPARE(cw->alignmentOffset(), std::int64_t(0));
         QCOMPARE(b->from(), a->from());
         QCOMPARE(b->to(), a->to());
 

@@ -9,6 +9,7 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 
+#include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -106,8 +107,12 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
       m_fixedView(new TimelineView(m_fixed, m_fixedSelection)), m_verdict(new QLabel(this)),
       m_baselineLabel(new QLabel), m_fixedLabel(new QLabel),
       m_save(new QPushButton(tr("Save fixed trace…"), this)), m_stop(new QPushButton(tr("Stop"), this)),
-      m_table(new QTableView), m_model(new RunDiffModel(this))
+      m_table(new QTableView), m_model(new RunDiffModel(this)),
+      m_align(new QCheckBox(tr("Align at the region"), this))
 {
+    m_align->setToolTip(
+        tr("Show the region picked in the table at the same place in both timelines (its first "
+           "instance in each run), and keep the two views that far apart in time"));
     setWindowTitle(other.title);
     m_baselineLabel->setText(tr("Baseline: %1").arg(baselineName(baseline)));
     m_fixedLabel->setText(other.heading);
@@ -130,6 +135,7 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_verdict, 1);
+    bar->addWidget(m_align);
     bar->addWidget(m_stop);
     bar->addWidget(m_save);
     // Each of the replay's time views twice, one time range per run and the two kept equal: the lanes, the
@@ -162,8 +168,16 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
-    followTimeRange(m_baselineSelection, m_fixedSelection);
-    followTimeRange(m_fixedSelection, m_baselineSelection);
+    followTimeRange(m_baselineSelection, m_fixedSelection, 1);
+    followTimeRange(m_fixedSelection, m_baselineSelection, -1);
+    connect(m_align, &QCheckBox::toggled, this, [this](bool on) {
+        if (!on)
+            m_offset = 0;
+        if (const QModelIndex current = m_table->currentIndex(); current.isValid())
+            onRowActivated(current.row());
+        else
+            showRange(m_baselineSelection->from(), m_baselineSelection->to());
+    });
     connect(m_fixed, &ReplaySession::stageChanged, this,
             [this](ReplaySession::Stage stage, const QString& text) {
                 m_stop->setEnabled(m_fixed->isBusy());
@@ -195,17 +209,29 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
 
 ComparisonWindow::~ComparisonWindow() = default; // members stop first: the saver, then the session (a child)
 
-void ComparisonWindow::followTimeRange(SelectionModel* from, SelectionModel* to)
+void ComparisonWindow::followTimeRange(SelectionModel* from, SelectionModel* to, int sign)
 {
-    connect(from, &SelectionModel::timeRangeChanged, this, [this, from, to](quint64 a, quint64 b) {
+    connect(from, &SelectionModel::timeRangeChanged, this, [this, from, to, sign](quint64 a, quint64 b) {
         // While a run grows each timeline follows its own end; once a person zooms or pans one, the other
-        // shows the same cycles.
+        // shows the same cycles (moved by the alignment's offset, when aligned at a region).
         if (m_syncing || from->following())
             return;
+        const std::int64_t shift = sign * m_offset;
         m_syncing = true;
-        to->setTimeRange(a, b);
+        const std::int64_t start = std::max<std::int64_t>(static_cast<std::int64_t>(a) + shift, 0);
+        to->setTimeRange(static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(start) + (b - a));
         m_syncing = false;
     });
+}
+
+void ComparisonWindow::showRange(std::uint64_t from, std::uint64_t to)
+{
+    m_baselineSelection->setTimeRange(from, to); // the fixed run's follows, moved by the offset
+    const std::int64_t start = std::max<std::int64_t>(static_cast<std::int64_t>(from) + m_offset, 0);
+    m_syncing = true;
+    m_fixedSelection->setTimeRange(static_cast<std::uint64_t>(start),
+                                   static_cast<std::uint64_t>(start) + (to - from));
+    m_syncing = false;
 }
 
 void ComparisonWindow::tryCompare()
@@ -255,25 +281,25 @@ void ComparisonWindow::onRowActivated(int row)
     // A region: both views show its first instance in either run (the two may differ in length and place);
     // a bundle: highlighted in each timeline at its own pc.
     if (const analysis::RegionDelta* region = m_model->regionAt(row)) {
-        const Run* a = m_baseline->run();
-        const Run* b = m_fixed->run();
-        std::optional<analysis::CycleRange> range;
-        for (const Run* run : {a, b}) {
-            const std::optional<analysis::CycleRange> own =
-                run && run->view ? analysis::firstInstanceOfRegion(*run->view, region->path) : std::nullopt;
-            if (own)
-                range = range ? analysis::CycleRange{std::min(range->from, own->from),
-                                                     std::max(range->to, own->to)}
-                              : *own;
-        }
-        if (!range)
+        const auto instanceIn = [&](const ReplaySession* session) -> std::optional<analysis::CycleRange> {
+            const Run* run = session->run();
+            return run && run->view ? analysis::firstInstanceOfRegion(*run->view, region->path)
+                                    : std::nullopt;
+        };
+        const std::optional<analysis::CycleRange> base = instanceIn(m_baseline), other = instanceIn(m_fixed);
+        if (!base && !other)
             return;
-        const std::uint64_t margin = std::max<std::uint64_t>((range->to - range->from) / 50, 1);
-        const std::uint64_t from = range->from > margin ? range->from - margin : 0;
-        m_syncing = true;
-        m_baselineSelection->setTimeRange(from, range->to + margin);
-        m_fixedSelection->setTimeRange(from, range->to + margin);
-        m_syncing = false;
+        // Aligned: each run's instance starts at the same place; else one range holding both.
+        const bool align = m_align->isChecked() && base && other;
+        m_offset = align ? static_cast<std::int64_t>(other->from) - static_cast<std::int64_t>(base->from) : 0;
+        analysis::CycleRange range = base ? *base : *other;
+        if (base && other)
+            range = align ? analysis::CycleRange{base->from, base->from + std::max(base->to - base->from,
+                                                                                   other->to - other->from)}
+                          : analysis::CycleRange{std::min(base->from, other->from),
+                                                 std::max(base->to, other->to)};
+        const std::uint64_t margin = std::max<std::uint64_t>((range.to - range.from) / 50, 1);
+        showRange(range.from > margin ? range.from - margin : 0, range.to + margin);
         return;
     }
     const analysis::PcDelta* bundle = m_model->bundleAt(row);

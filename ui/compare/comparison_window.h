@@ -15,6 +15,7 @@
 #include <memory>
 #include <thread>
 
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -58,6 +59,8 @@ public:
     ReplaySession* fixedSession() const { return m_fixed; }
     QString verdict() const;
     QPushButton* saveButton() const { return m_save; }
+    QCheckBox* alignBox() const { return m_align; }
+    std::int64_t alignmentOffset() const { return m_offset; }
     // Writes the fixed trace to `path` (.xtrace.json or .xps) in the background; the window says when done.
     void saveFixedTrace(const QString& path);
 
@@ -72,7 +75,9 @@ private:
         QString noun; // "fixed run", "other run"
     };
     ComparisonWindow(ReplaySession* baseline, const OtherRun& other, QWidget* parent);
-    void followTimeRange(SelectionModel* from, SelectionModel* to);
+    // `to` shows what `from` shows, moved by `sign` x the alignment's offset.
+    void followTimeRange(SelectionModel* from, SelectionModel* to, int sign);
+    void showRange(std::uint64_t from, std::uint64_t to); // the baseline's; the other run's by the offset
     void tryCompare();
     void onRowActivated(int row);
     void chooseSaveFile();
@@ -94,6 +99,10 @@ private:
     VmemHeatmapView* m_baselineHeatmap = nullptr;
     VmemHeatmapView* m_fixedHeatmap = nullptr;
     RunDiffModel* m_model;
+    QCheckBox* m_align;
+    // Aligned at a region: the other run's view starts this many cycles after the baseline's (its first
+    // instance of the region minus the baseline's); 0 otherwise.
+    std::int64_t m_offset = 0;
     bool m_syncing = false; // a range copied from one timeline to the other is not copied back
     bool m_comparedOnce = false;
     std::jthread m_saver;
