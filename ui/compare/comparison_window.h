@@ -78,7 +78,8 @@ private:
     // `to` shows what `from` shows, moved by `sign` x the alignment's offset.
     void followTimeRange(SelectionModel* from, SelectionModel* to, int sign);
     void showRange(std::uint64_t from, std::uint64_t to); // the baseline's; the other run's by the offset
-    void tryCompare();
+    void tryCompare();                                    // both analysed: diffs them on a worker
+    void showDiff(analysis::RunDiff diff);                // the worker's result, on the GUI thread
     void onRowActivated(int row);
     void chooseSaveFile();
 
@@ -106,6 +107,7 @@ private:
     bool m_syncing = false; // a range copied from one timeline to the other is not copied back
     bool m_comparedOnce = false;
     std::jthread m_saver;
+    std::jthread m_differ;
 };
 
 } // namespace xps::ui
