@@ -207,7 +207,9 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
     resize(1280, 820);
 }
 
-ComparisonWindow::~ComparisonWindow() = default; // members stop first: the saver, then the session (a child)
+// Members stop first (the diff, then a save under way: each jthread joins), then the other run's session, a
+// child, stops its work.
+ComparisonWindow::~ComparisonWindow() = default;
 
 void ComparisonWindow::followTimeRange(SelectionModel* from, SelectionModel* to, int sign)
 {
