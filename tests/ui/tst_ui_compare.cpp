@@ -94,6 +94,8 @@ private slots:
 
         QTest::mouseClick(view->compareButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(view->openFixedButton()->isEnabled(), 30000);
+        if (const QByteArray dir = qgetenv("XPS_SHOT_DIR"); !dir.isEmpty()) // the suggestions dock, compared
+            w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(QStringLiteral("compared-main.png")));
         QTest::mouseClick(view->openFixedButton(), Qt::LeftButton);
         ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);

@@ -115,8 +115,10 @@ SuggestionsView::SuggestionsView(ReplaySession* session, SelectionModel* selecti
     m_showDismissed->setToolTip(tr("Show the dismissed suggestions, greyed, below the others"));
     m_showDismissed->hide(); // until one is dismissed
     buttons->addWidget(m_showDismissed);
-    buttons->addWidget(m_verdict, 1);
+    buttons->addStretch(1);
     lowerLayout->addLayout(buttons);
+    // Under the buttons, the dock's whole width: beside them it wrapped into a column four lines high.
+    lowerLayout->addWidget(m_verdict);
     lowerLayout->addWidget(m_comparison, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_list);
