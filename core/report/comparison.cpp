@@ -6,6 +6,7 @@
 #include "report/delta_text.h"
 #include "report/diff_json.h"
 #include "report/palette.h"
+#include "report/report_entries.h"
 
 #include <algorithm>
 #include <map>
@@ -92,8 +93,7 @@ std::vector<Figure::Part> stallParts(const Compared (&stalls)[events::kStallReas
 // A label that fits the figure's label column with " · this run" after it.
 std::string shortName(const std::string& name)
 {
-    constexpr std::size_t kMost = 14;
-    return name.size() <= kMost ? name : name.substr(0, kMost - 1) + "…";
+    return detail::elided(name, 14);
 }
 
 std::vector<Figure> figures(const analysis::RunDiff& d)
@@ -272,7 +272,7 @@ Table regionTable(const analysis::RunDiff& d)
     for (const analysis::RegionDelta& r : d.regions) {
         if (t.rows.size() >= kTableRows || r.cycles.delta() == 0)
             break;
-        std::vector<std::string> row = countRow(r.path, r.cycles);
+        std::vector<std::string> row = countRow(detail::elided(r.path), r.cycles);
         row.insert(row.begin() + 1, r.level);
         row.push_back(signedCount(r.stallCycles.delta()));
         t.rows.push_back(std::move(row));

@@ -5,6 +5,7 @@
 
 #include "profile/profile_report.h"
 #include "report/palette.h"
+#include "report/report_entries.h"
 #include "session/slice_anchor.h"
 
 #include <algorithm>
@@ -67,21 +68,6 @@ Table deviceTable(const profile::ProfileAnalysis& a)
     return t;
 }
 
-// A printed cell does not wrap (report_formats.cpp): a long name (a templated CUDA kernel's runs to hundreds
-// of characters) keeps its start and end.
-std::string elided(const std::string& name, std::size_t most = 56)
-{
-    if (name.size() <= most)
-        return name;
-    std::size_t head = most / 2, tail = most - head - 1;
-    while (head > 0 && (static_cast<unsigned char>(name[head]) & 0xC0) == 0x80) // not inside a UTF-8 sequence
-        --head;
-    std::size_t from = name.size() - tail;
-    while (from < name.size() && (static_cast<unsigned char>(name[from]) & 0xC0) == 0x80)
-        ++from;
-    return name.substr(0, head) + "\u2026" + name.substr(from);
-}
-
 Table operationsTable(const profile::Profile& p, const profile::ProfileAnalysis& a, std::size_t top)
 {
     // No class column: the page holds five (the analysis JSON carries each operation's class).
@@ -92,7 +78,7 @@ Table operationsTable(const profile::Profile& p, const profile::ProfileAnalysis&
             {}};
     for (std::size_t i = 0; i < std::min(top, a.ops.size()); ++i) {
         const profile::OpStats& op = a.ops[i];
-        t.rows.push_back({elided(p.string(p.types[op.type].name)), std::to_string(op.count),
+        t.rows.push_back({detail::elided(p.string(p.types[op.type].name)), std::to_string(op.count),
                           formatMs(op.total), formatMs(op.self), formatMs(op.deviceTime)});
     }
     return t;

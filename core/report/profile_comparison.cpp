@@ -6,6 +6,7 @@
 #include "report/delta_text.h"
 #include "report/diff_json.h"
 #include "report/palette.h"
+#include "report/report_entries.h"
 
 #include <algorithm>
 
@@ -126,8 +127,7 @@ Figure opFigure(const profile::ProfileDiff& d)
     for (const profile::OpDelta& op : d.ops) {
         if (f.rows.size() >= 2 * kFigureOps || op.total.delta() == 0)
             break;
-        constexpr std::size_t kMost = 14; // with " · this run", fits the label column
-        const std::string name = op.name.size() <= kMost ? op.name : op.name.substr(0, kMost - 1) + "…";
+        const std::string name = detail::elided(op.name, 14); // with " · this run", fits the label column
         f.rows.push_back({name + " · " + kBaselineColumn,
                           {{kBaselineColumn, us(op.total.baseline), palette::hex(palette::kSkyBlue)}},
                           formatUs(signedNs(op.total.baseline))});
@@ -184,9 +184,9 @@ Table pathTable(const profile::ProfileDiff& d)
         const profile::PathOpDelta& op = d.criticalPathOps[i];
         if (op.onPath.delta() == 0)
             break;
-        t.rows.push_back(
-            timeRow("on the path: " + op.name + " (" + std::string(profile::pathSegmentName(op.kind)) + ")",
-                    op.onPath));
+        t.rows.push_back(timeRow("on the path: " + detail::elided(op.name) + " (" +
+                                     std::string(profile::pathSegmentName(op.kind)) + ")",
+                                 op.onPath));
     }
     return t;
 }
@@ -218,7 +218,7 @@ Table opTable(const profile::ProfileDiff& d)
     for (const profile::OpDelta& op : d.ops) {
         if (t.rows.size() >= kTableRows || op.total.delta() == 0)
             break;
-        std::vector<std::string> row = timeRow(op.name, op.total);
+        std::vector<std::string> row = timeRow(detail::elided(op.name), op.total);
         const std::string calls = op.count.delta() == 0 ? std::to_string(op.count.other)
                                                         : std::to_string(op.count.baseline) + " -> " +
                                                               std::to_string(op.count.other);

@@ -251,4 +251,17 @@ void placeAnnotations(Report& report)
     }
 }
 
+std::string elided(const std::string& name, std::size_t most)
+{
+    if (name.size() <= most)
+        return name;
+    std::size_t head = most / 2, tail = most - head - 1;
+    while (head > 0 && (static_cast<unsigned char>(name[head]) & 0xC0) == 0x80) // not inside a UTF-8 sequence
+        --head;
+    std::size_t from = name.size() - tail;
+    while (from < name.size() && (static_cast<unsigned char>(name[from]) & 0xC0) == 0x80)
+        ++from;
+    return name.substr(0, head) + "\u2026" + name.substr(from);
+}
+
 } // namespace xps::report::detail

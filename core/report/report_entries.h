@@ -28,4 +28,8 @@ void addEvidenceFigures(std::vector<SuggestionEntry>& entries, const analysis::A
 // the bookmark whose range it overlaps; the rest stay for the report's end.
 void placeAnnotations(Report& report);
 
+// A printed cell does not wrap (report_formats.cpp): a name over `most` bytes (a templated CUDA kernel's runs
+// to hundreds of characters) keeps its start and end around an ellipsis, never cutting a UTF-8 sequence.
+std::string elided(const std::string& name, std::size_t most = 56);
+
 } // namespace xps::report::detail
