@@ -312,8 +312,9 @@ void MainWindow::createActions()
     });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("Co&mpare with trace…"), this, [this] { compareWith(); })
-        ->setToolTip(tr("The replay beside another trace's, on one time axis, with what changed"));
+    file->addAction(tr("Co&mpare with…"), this, [this] { compareWith(); })
+        ->setToolTip(tr("The replay beside another trace's, or the profile shown beside another profile, on "
+                        "one time axis, with what changed"));
     file->addSeparator();
     file->addAction(tr("Export &Chrome/Perfetto trace…"), this, [this] { exportChromeTrace(); });
     QAction* save = file->addAction(tr("&Save session"), this, [this] {

@@ -23,6 +23,7 @@ namespace xps::ui {
 
 class BookmarksView;
 class ComparisonWindow;
+class ProfileComparisonWindow;
 class DisassemblyView;
 class ProfileDocument;
 class ProfileExplorer;
@@ -87,9 +88,11 @@ public:
     // "Open fixed run"); replaces the comparison shown before. Null until one is opened, and once closed.
     void openFixedRun(int index);
     ComparisonWindow* comparisonWindow() const;
-    // File > Compare with trace…: the replay (once analysed) beside the trace at `path` (asked for when
-    // empty), in the same window as a fixed run.
+    // File > Compare with…: the replay (once analysed) beside the trace at `path` (asked for when empty),
+    // in the same window as a fixed run; or, while the explorer shows an imported profile, that profile
+    // beside the profile at `path` (compare/profile_comparison_window.h).
     void compareWith(const QString& path = {});
+    ProfileComparisonWindow* profileComparisonWindow() const;
 
     // Presentation mode: full screen, larger text, for a shared screen.
     void setPresentationMode(bool on);
@@ -181,6 +184,7 @@ private:
     int m_bottomBeforePresenting = 0; // the bottom docks' height, while presentation mode has lent a part
     QFont m_normalFont;
     QPointer<ComparisonWindow> m_comparisonWindow;
+    QPointer<ProfileComparisonWindow> m_profileComparison;
 };
 
 } // namespace xps::ui

@@ -3,6 +3,8 @@
 #include "main_window.h"
 
 #include "compare/comparison_window.h"
+#include "compare/profile_comparison_window.h"
+#include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
 #include "session/replay_session.h"
@@ -26,10 +28,37 @@ ComparisonWindow* MainWindow::comparisonWindow() const
     return m_comparisonWindow.data();
 }
 
+ProfileComparisonWindow* MainWindow::profileComparisonWindow() const
+{
+    return m_profileComparison.data();
+}
+
 void MainWindow::compareWith(const QString& path)
 {
+    if (showsImportedProfile()) {
+        const QString other =
+            !path.isEmpty() ? path
+                            : QFileDialog::getOpenFileName(
+                                  this, tr("Compare with profile"), QString(),
+                                  tr("Profiles (*.json *.json.gz *.pb *.xplane.pb *.et);;All files (*)"));
+        if (other.isEmpty())
+            return;
+        if (const auto kind = importing::detectInput(other.toStdString());
+            kind && *kind == importing::InputKind::XpuTrace) {
+            statusBar()->showMessage(
+                tr("%1 is an xpushark trace: a profile is compared with another profile").arg(other), 8000);
+            return;
+        }
+        if (m_profileComparison)
+            m_profileComparison->close();
+        m_profileComparison = new ProfileComparisonWindow(m_profile, other, this);
+        m_profileComparison->setAttribute(Qt::WA_DeleteOnClose);
+        m_profileComparison->show();
+        return;
+    }
     if (!m_session->run() || !m_session->analysesAvailable()) {
-        statusBar()->showMessage(tr("Open a trace and let it replay first: it is the comparison's baseline"),
+        statusBar()->showMessage(tr("Open a trace and let it replay, or open a profile, first: it is the "
+                                    "comparison's baseline"),
                                  5000);
         return;
     }
@@ -40,6 +69,12 @@ void MainWindow::compareWith(const QString& path)
                                            tr("xpushark traces (*.xtrace.json *.xps *.xasm *.mlir)"));
     if (other.isEmpty())
         return;
+    if (const auto kind = importing::detectInput(other.toStdString());
+        kind && *kind != importing::InputKind::XpuTrace) {
+        statusBar()->showMessage(
+            tr("%1 is an imported profile: a replay is compared with another trace").arg(other), 8000);
+        return;
+    }
     if (m_comparisonWindow)
         m_comparisonWindow->close();
     m_comparisonWindow = new ComparisonWindow(m_session, other, this);

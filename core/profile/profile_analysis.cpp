@@ -265,6 +265,8 @@ void Analyzer::ops(ProfileAnalysis& out)
             o.max = s.duration;
             o.longest = SliceRow(i);
         }
+        if (!o.first.valid() || s.start < p.slices[o.first.value].start)
+            o.first = SliceRow(i);
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
         if (m_cancel(); m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)

@@ -84,6 +84,7 @@ struct OpStats
     // Device work: its own time on the device. CPU ops: the device work launched inside them.
     Nanos deviceTime = 0;
     SliceRow longest;
+    SliceRow first; // the earliest instance (the first in slice order of those that start together)
 };
 
 struct ProfileFinding

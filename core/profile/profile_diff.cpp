@@ -33,8 +33,12 @@ void addCriticalPaths(ProfileDiff& d, const Profile& baseline, const CriticalPat
             const std::string& name = p->string(p->types[p->slice(s.slice).type].name);
             const auto [it, added] = row.try_emplace(Key{name, s.kind}, d.criticalPathOps.size());
             if (added)
-                d.criticalPathOps.push_back({name, s.kind, {}});
-            set(d.criticalPathOps[it->second].onPath, isBaseline, ns(s.end - s.start));
+                d.criticalPathOps.push_back({name, s.kind, {}, {}, {}});
+            PathOpDelta& op = d.criticalPathOps[it->second];
+            set(op.onPath, isBaseline, ns(s.end - s.start));
+            // Segments run in time order along the path: the first one met is the earliest.
+            if (SliceRow& first = isBaseline ? op.baselineFirst : op.otherFirst; !first.valid())
+                first = s.slice;
         }
     }
     std::stable_sort(d.criticalPathOps.begin(), d.criticalPathOps.end(),
@@ -95,6 +99,9 @@ ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselin
             set(row.total, isBaseline, ns(op.total));
             set(row.self, isBaseline, ns(op.self));
             set(row.deviceTime, isBaseline, ns(op.deviceTime));
+            if (SliceRow& first = isBaseline ? row.baselineFirst : row.otherFirst;
+                op.first.valid() && (!first.valid() || p->slice(op.first).start < p->slice(first).start))
+                first = op.first;
         }
     }
     std::stable_sort(d.ops.begin(), d.ops.end(), [](const OpDelta& x, const OpDelta& y) {

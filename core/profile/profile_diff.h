@@ -21,6 +21,8 @@ struct OpDelta
     std::string where; // "host", or the device's name ("GPU 0"): device work is compared device by device
     bool inBaseline = false, inOther = false;
     Compared count, total, self, deviceTime; // times in ns
+    // Its earliest instance in each run (none where the run has no such operation): where a view shows it.
+    SliceRow baselineFirst, otherFirst;
 };
 
 struct DeviceDelta
@@ -37,6 +39,8 @@ struct PathOpDelta
     std::string name;
     PathSegmentKind kind = PathSegmentKind::Host;
     Compared onPath; // ns
+    // Its first segment's slice on each path (none where that path has no such segment).
+    SliceRow baselineFirst, otherFirst;
 };
 
 struct ProfileDiff

@@ -1,6 +1,7 @@
 #pragma once
 // Running xpushark-cli from a test as a user runs it: its exit code and what it printed. Shared by the CLI
 // suites.
+#include "slower_kineto_step.h"
 #include "test_support.h"
 
 #include <QProcess>
@@ -54,22 +55,6 @@ inline void addSamplePairRows()
     QTest::addColumn<QString>("pair");
     for (const char* pair : {"allgather", "decode", "matmul", "smalltile"})
         QTest::newRow(pair) << QString::fromLatin1(pair);
-}
-
-// kineto_step.json (tests/data) with each of its two GEMM kernels 60 us longer and the step 100 us longer,
-// written into `dir`: a second profile whose differences are known.
-inline QString writeSlowerKinetoStep(const QTemporaryDir& dir)
-{
-    nlohmann::json trace = nlohmann::json::parse(std::ifstream(sourceDir() + "/tests/data/kineto_step.json"));
-    for (auto& e : trace["traceEvents"]) {
-        if (e.value("name", "") == "sgemm_128x64")
-            e["dur"] = e["dur"].get<int>() + 60;
-        if (e.value("name", "") == "ProfilerStep#1")
-            e["dur"] = e["dur"].get<int>() + 100;
-    }
-    const QString slower = dir.filePath(QStringLiteral("slower_step.json"));
-    std::ofstream(slower.toStdString()) << trace.dump();
-    return slower;
 }
 
 } // namespace xps::test

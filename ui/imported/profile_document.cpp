@@ -59,6 +59,18 @@ void ProfileDocument::start(const QString& label, Builder build, bool fromFile)
     });
 }
 
+void ProfileDocument::show(std::shared_ptr<const ProfileRun> run)
+{
+    cancel();
+    m_run = std::move(run);
+    if (m_selection->selection().slice.valid())
+        m_selection->select({});
+    const profile::Nanos from = m_run ? m_run->profile.startTime() : 0;
+    m_range = {from, m_run ? std::max(m_run->profile.endTime(), from + 1) : from + 1};
+    emit loaded();
+    emit rangeChanged();
+}
+
 void ProfileDocument::cancel()
 {
     // Not joined here: the worker stops within milliseconds (the import, the conversion and the analyses

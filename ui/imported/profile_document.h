@@ -48,6 +48,9 @@ public:
     using Builder =
         std::function<Result<profile::Profile>(const importing::ImportOptions&, std::stop_token stop)>;
     void openBuilt(const QString& label, Builder build);
+    // Shows a profile another document already imported and analysed (a comparison's baseline): shared,
+    // never copied or changed; any load under way is cancelled.
+    void show(std::shared_ptr<const ProfileRun> run);
     void cancel();
     bool isBusy() const { return m_busy; }
     const ProfileRun* run() const { return m_run.get(); }
