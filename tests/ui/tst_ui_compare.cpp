@@ -229,25 +229,7 @@ private slots:
         QCOMPARE(cw->fixedHeatmap()->scaleTop(), scaleTop);
         cw->viewTabs()->setCurrentIndex(0);
 
-        if (const QByteArray dir = qgetenv("XPS_SHOT_DIR"); !dir.isEmpty())
-            for (int tab = 0; tab < cw->viewTabs()->count(); ++tab)
-                for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
-                    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
-                        ui::Theme::instance().apply(kind);
-                        cw->viewTabs()->setCurrentIndex(tab);
-                        cw->resize(size);
-                        QTest::qWait(250);
-                        cw->grab().save(
-                            QDir(QString::fromLocal8Bit(dir))
-                                .filePath(QStringLiteral("compare-%1-%2x%3-%4.png")
-                                              .arg(tab)
-                                              .arg(size.width())
-                                              .arg(size.height())
-                                              .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
-                                                                                 : QStringLiteral("light"))));
-                    }
-        ui::Theme::instance().apply(ui::Theme::Kind::Light);
-        cw->viewTabs()->setCurrentIndex(0);
+        test::saveTabShots(cw, cw->viewTabs(), QStringLiteral("compare"));
 
         // Save fixed trace: what it writes replays as the fixed run did.
         QTemporaryDir dir;

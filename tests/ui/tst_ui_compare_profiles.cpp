@@ -15,12 +15,10 @@
 #include "imported/profile_timeline_view.h"
 #include "main_window.h"
 #include "slower_kineto_step.h"
-#include "theme/theme.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
 
 #include <QCheckBox>
-#include <QDir>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -232,24 +230,7 @@ private slots:
                 base.profile.types[base.profile.slice(cw->baselineDocument()->selectedSlice()).type].name),
             std::string("sgemm_128x64"));
 
-        if (const QByteArray shots = qgetenv("XPS_SHOT_DIR"); !shots.isEmpty())
-            for (int tab = 0; tab < cw->tableTabs()->count(); ++tab)
-                for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
-                    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
-                        ui::Theme::instance().apply(kind);
-                        cw->tableTabs()->setCurrentIndex(tab);
-                        cw->resize(size);
-                        QTest::qWait(250);
-                        cw->grab().save(
-                            QDir(QString::fromLocal8Bit(shots))
-                                .filePath(QStringLiteral("compare-profiles-%1-%2x%3-%4.png")
-                                              .arg(tab)
-                                              .arg(size.width())
-                                              .arg(size.height())
-                                              .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
-                                                                                 : QStringLiteral("light"))));
-                    }
-        ui::Theme::instance().apply(ui::Theme::Kind::Light);
+        test::saveTabShots(cw, cw->tableTabs(), QStringLiteral("compare-profiles"));
 
         // A trace is no profile to compare with: said, and the window stays.
         w.compareWith(source("/resources/samples/decode_naive.xtrace.json"));

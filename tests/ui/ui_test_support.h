@@ -6,11 +6,13 @@
 #include "main_window.h"
 #include "session/replay_session.h"
 #include "test_support.h"
+#include "theme/theme.h"
 #include "views/dependency_graph_view.h"
 #include "views/replay_graph_source.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
@@ -22,6 +24,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -192,6 +195,34 @@ inline void clickNextMenuItem(const QString& prefix, QStringList* seen = nullptr
         }
         QTest::mouseClick(menu, Qt::LeftButton, Qt::NoModifier, menu->actionGeometry(chosen).center());
     });
+}
+
+// With XPS_SHOT_DIR=DIR: saves `window` with each of `tabs`' pages at 1366x768 and 1920x1080, light and
+// dark, as DIR/PREFIX-TAB-WxH-THEME.png, to be looked at; then back to light and the first page.
+inline void saveTabShots(QWidget* window, QTabWidget* tabs, const QString& prefix)
+{
+    const QByteArray dir = qgetenv("XPS_SHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    for (int tab = 0; tab < tabs->count(); ++tab)
+        for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark})
+            for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+                ui::Theme::instance().apply(kind);
+                tabs->setCurrentIndex(tab);
+                window->resize(size);
+                QTest::qWait(250);
+                window->grab().save(
+                    QDir(QString::fromLocal8Bit(dir))
+                        .filePath(QStringLiteral("%1-%2-%3x%4-%5.png")
+                                      .arg(prefix)
+                                      .arg(tab)
+                                      .arg(size.width())
+                                      .arg(size.height())
+                                      .arg(kind == ui::Theme::Kind::Dark ? QStringLiteral("dark")
+                                                                         : QStringLiteral("light"))));
+            }
+    ui::Theme::instance().apply(ui::Theme::Kind::Light);
+    tabs->setCurrentIndex(0);
 }
 
 } // namespace xps::test

@@ -1,5 +1,6 @@
 #include "compare/profile_diff_model.h"
 
+#include "compare/delta_cells.h"
 #include "imported/profile_text.h"
 #include "util/text.h"
 
@@ -22,17 +23,6 @@ QString signedDuration(std::int64_t ns)
     if (ns == 0)
         return QStringLiteral("0");
     return (ns < 0 ? QStringLiteral("−") : QStringLiteral("+")) + formatDuration(std::llabs(ns));
-}
-
-QString percent(const Compared& c)
-{
-    if (c.delta() == 0)
-        return {};
-    const std::optional<double> p = c.percent();
-    if (!p)
-        return QObject::tr("new");
-    return (*p < 0 ? QStringLiteral("−") : QStringLiteral("+")) + QString::number(std::abs(*p), 'f', 1) +
-           QStringLiteral("%");
 }
 
 QString presence(bool inBaseline, bool inOther)
@@ -183,7 +173,7 @@ QVariant ProfileDiffModel::data(const QModelIndex& index, int role) const
                                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (column == ChangeColumn && v.delta() != 0)
-            return QBrush(v.delta() < 0 ? QColor(0x00, 0x9E, 0x73) : QColor(0xD5, 0x5E, 0x00)); // less, more
+            return QBrush(delta::changeColour(v.delta()));
         return {};
     case Qt::ToolTipRole: return row.tip;
     case SortRole:
@@ -211,7 +201,7 @@ QVariant ProfileDiffModel::data(const QModelIndex& index, int role) const
         case BaselineColumn: return formatDuration(static_cast<profile::Nanos>(v.baseline));
         case OtherColumn: return formatDuration(static_cast<profile::Nanos>(v.other));
         case ChangeColumn: return signedDuration(v.delta());
-        case PercentColumn: return percent(v);
+        case PercentColumn: return delta::percentCell(v);
         default: return {};
         }
     default: return {};

@@ -1,5 +1,6 @@
 #include "compare/run_diff_model.h"
 
+#include "compare/delta_cells.h"
 #include "util/text.h"
 
 #include <QBrush>
@@ -21,17 +22,6 @@ QString signedCount(std::int64_t v)
 {
     const QString digits = count(static_cast<std::uint64_t>(std::llabs(v)));
     return v < 0 ? QStringLiteral("−") + digits : v > 0 ? QStringLiteral("+") + digits : digits;
-}
-
-QString percent(const Compared& c)
-{
-    if (c.delta() == 0)
-        return {};
-    const std::optional<double> p = c.percent();
-    if (!p)
-        return QObject::tr("new");
-    return (*p < 0 ? QStringLiteral("−") : QStringLiteral("+")) + QString::number(std::abs(*p), 'f', 1) +
-           QStringLiteral("%");
 }
 
 // The stall reason whose cycles changed most: "sync wait −2,800".
@@ -108,8 +98,7 @@ QVariant RunDiffModel::data(const QModelIndex& index, int role) const
     const analysis::PcDelta* bundle = region ? nullptr : bundleAt(index.row());
     const Compared& value = region ? region->cycles : bundle->stallCycles;
     if (role == Qt::ForegroundRole && column == ChangeColumn && value.delta() != 0)
-        return QBrush(value.delta() < 0 ? QColor(0x00, 0x9E, 0x73)
-                                        : QColor(0xD5, 0x5E, 0x00)); // faster, slower
+        return QBrush(delta::changeColour(value.delta()));
     if (role == Qt::ToolTipRole && column == WhatColumn) {
         const QString other = m_otherHeading.toLower();
         if (region)
@@ -151,7 +140,7 @@ QVariant RunDiffModel::data(const QModelIndex& index, int role) const
     case BaselineColumn: return count(value.baseline);
     case FixedColumn: return count(value.other);
     case ChangeColumn: return signedCount(value.delta());
-    case PercentColumn: return percent(value);
+    case PercentColumn: return delta::percentCell(value);
     case ReasonColumn: return mainReason(region ? region->stallByReason : bundle->stallByReason);
     default: return {};
     }
