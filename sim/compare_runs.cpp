@@ -35,10 +35,11 @@ std::vector<MetricRow> compareAnalyses(const analysis::Analyses& baseline, const
 
 RunComparison compareChange(const trace::Trace& trace, ReplayResult& baseline,
                             const analysis::Analyses& baselineAnalyses, const suggest::Change& change,
-                            std::stop_token stop)
+                            std::stop_token stop, ChangedRun* keep)
 {
     RunComparison comparison;
-    ChangedRun run;
+    ChangedRun local;
+    ChangedRun& run = keep ? *keep : local;
     comparison.measurement = measureChange(trace, baseline, change, stop, &run);
     using Verdict = suggest::Measurement::Verdict;
     const Verdict v = comparison.measurement.verdict;

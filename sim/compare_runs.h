@@ -32,8 +32,10 @@ std::vector<MetricRow> compareAnalyses(const analysis::Analyses& baseline, const
 
 // `baseline` is the full-mode replay of `trace`, `baselineAnalyses` its analyses. A stop requested at any
 // point (the replay, the comparison of outputs, the analyses) ends it within milliseconds as Cancelled.
+// With `keep`, the changed trace and its replay (events included) stay there for whoever shows the fixed run
+// next (the explorer's Open fixed run), instead of being replayed once more.
 RunComparison compareChange(const trace::Trace& trace, ReplayResult& baseline,
                             const analysis::Analyses& baselineAnalyses, const suggest::Change& change,
-                            std::stop_token stop = {});
+                            std::stop_token stop = {}, ChangedRun* keep = nullptr);
 
 } // namespace xps::sim

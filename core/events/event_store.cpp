@@ -57,6 +57,24 @@ void EventStore::publishCurrent()
     m_published.store(total, std::memory_order_release);
 }
 
+void EventStore::takeFrom(EventStore& finished)
+{
+    std::scoped_lock lock(m_mutex, finished.m_mutex);
+    m_arena = std::exchange(finished.m_arena, std::make_shared<ChunkArena>());
+    m_discard = finished.m_discard;
+    m_current = std::exchange(finished.m_current, nullptr);
+    m_currentVmem = std::exchange(finished.m_currentVmem, nullptr);
+    m_heatmaps = std::move(finished.m_heatmaps);
+    m_vmemSinceHeatmapPublish = std::exchange(finished.m_vmemSinceHeatmapPublish, 0);
+    m_chunks = std::move(finished.m_chunks);
+    m_vmemChunks = std::move(finished.m_vmemChunks);
+    m_publishedHeatmaps = std::move(finished.m_publishedHeatmaps);
+    m_dmas = std::exchange(finished.m_dmas, {});
+    m_waits = std::exchange(finished.m_waits, {});
+    m_regions = std::exchange(finished.m_regions, {});
+    m_published.store(finished.m_published.exchange(0, std::memory_order_acq_rel), std::memory_order_release);
+}
+
 void EventStore::configure(int chips, std::uint64_t vmemBytes)
 {
     if (m_discard)

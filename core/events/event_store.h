@@ -142,6 +142,10 @@ public:
     void appendRegion(const RegionRecord& r);
     // Publishes the partly filled last chunk (at the end of a replay or on cancel).
     void flush();
+    // Takes every event of `finished` (flushed; its writer done with it), which is left empty: a replay run
+    // elsewhere (Apply and compare's changed run) becomes this store's without a copy. Chunks and records
+    // keep their addresses. This store must be empty and have no writer.
+    void takeFrom(EventStore& finished);
 
     // Reader side (any thread).
     BundleSnapshot bundles() const;

@@ -180,6 +180,46 @@ private slots:
         QCOMPARE(store.dmas().size(), n + 1000);
     }
 
+    // A finished store's events handed to another (Apply and compare's run shown as the fixed run): every
+    // event and record moves, in place, with the heatmaps; the one it came from is empty.
+    void aFinishedStoreIsTakenOverWithoutACopy()
+    {
+        events::EventStore from;
+        from.configure(2, 1 << 20);
+        constexpr std::size_t n = events::kChunkEvents + 10;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            from.appendBundle({i, static_cast<std::uint32_t>(i), 1, 0, chipIdAt(i % 2),
+                               events::StallReason::SyncWait, events::CauseKind::None});
+            from.appendVmemAccess({i, static_cast<std::uint32_t>(i * 64), 64, 0, ChipId(1), 1}, 64);
+            events::DmaRecord d;
+            d.id = static_cast<std::uint32_t>(i);
+            from.appendDma(d);
+        }
+        from.appendRegion({});
+        from.flush();
+        const events::DmaRecord* first = nullptr;
+        from.forEachDma([&](const events::DmaRecord& d) { first = first ? first : &d; });
+        const events::VmemHeatmap heatmap = from.vmemHeatmap(ChipId(1));
+        const std::size_t resident = from.residentBytes();
+
+        events::EventStore to;
+        to.takeFrom(from);
+        QCOMPARE(to.bundleCount(), n);
+        QCOMPARE(to.bundles()[n - 1].pc, std::uint32_t(n - 1));
+        QCOMPARE(to.vmemAccesses().size(), n);
+        QCOMPARE(to.dmaCount(), n);
+        QCOMPARE(to.regions().size(), std::size_t(1));
+        const events::DmaRecord* taken = nullptr;
+        to.forEachDma([&](const events::DmaRecord& d) { taken = taken ? taken : &d; });
+        QCOMPARE(taken, first); // not copied
+        QCOMPARE(to.vmemHeatmap(ChipId(1)).totalRead(), heatmap.totalRead());
+        QCOMPARE(to.residentBytes(), resident);
+        QCOMPARE(from.bundleCount(), std::size_t(0));
+        QCOMPARE(from.dmaCount(), std::size_t(0));
+        QCOMPARE(from.vmemAccesses().size(), std::size_t(0));
+        QCOMPARE(from.residentBytes(), std::size_t(0));
+    }
+
     // sortRuns and sortPairsByKey (util/sort_runs.h) give what std::sort gives, whatever the order they find.
     void sortingWhatIsAlreadyInRunsMatchesStdSort()
     {

@@ -103,7 +103,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(cw->fixedSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
 
-        // The totals are what Apply and compare measured: the same change, replayed again here.
+        // The totals are what Apply and compare measured: its replay of the change, taken over, not replayed
+        // again.
+        QVERIFY(cw->fixedSession()->run()->replayedElsewhere);
         const analysis::RunDiff& diff = cw->deltas()->diff();
         QCOMPARE(diff.cycles.baseline, suggestion.measured->baselineCycles);
         QCOMPARE(diff.cycles.other, suggestion.measured->newCycles);
@@ -242,6 +244,21 @@ private slots:
         QVERIFY(written);
         QCOMPARE(written->chips.front().program.bundles.size(),
                  cw->fixedSession()->run()->trace->chips.front().program.bundles.size());
+
+        // Opened once more, the fixed run replays here (the kept one was taken): the same numbers, the same
+        // table.
+        const int rows = cw->deltas()->rowCount();
+        cw->close();
+        QTRY_VERIFY(!w.comparisonWindow());
+        QTest::mouseClick(view->openFixedButton(), Qt::LeftButton);
+        ui::ComparisonWindow* again = w.comparisonWindow();
+        QVERIFY(again);
+        QTRY_VERIFY_WITH_TIMEOUT(again->deltas()->rowCount() > 0, 30000);
+        QVERIFY(!again->fixedSession()->run()->replayedElsewhere);
+        QCOMPARE(again->deltas()->diff().cycles.other, suggestion.measured->newCycles);
+        QCOMPARE(again->deltas()->rowCount(), rows);
+        QCOMPARE(cell(again->deltaTable()->model(), 0, ui::RunDiffModel::WhatColumn),
+                 QStringLiteral("region %1").arg(QString::fromStdString(top)));
 
         // Another trace in the explorer: the comparison's baseline is gone, so is the window.
         w.openFile(QString::fromStdString(test::sourceDir()) +

@@ -83,9 +83,15 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const suggest::Sugge
           parent)
 {
     m_save->setToolTip(tr("Write the baseline's trace with this change applied (.xtrace.json or .xps)"));
-    if (const Run* run = baseline->run())
-        m_fixed->openChanged(run->trace, suggestion.change,
-                             tr("%1 with %2").arg(run->path, QString::fromStdString(suggestion.id)));
+    const Run* run = baseline->run();
+    if (!run)
+        return;
+    const QString name = tr("%1 with %2").arg(run->path, QString::fromStdString(suggestion.id));
+    // Apply and compare replayed this change already: its run is taken over, only analysed here.
+    if (std::shared_ptr<sim::ChangedRun> replayed = baseline->takeChangedRun(suggestion.id))
+        m_fixed->openReplayed(std::move(replayed), name);
+    else
+        m_fixed->openChanged(run->trace, suggestion.change, name);
 }
 
 ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const QString& otherPath, QWidget* parent)

@@ -3,8 +3,9 @@
 // timelines stacked on one shared time axis, zoomed and panned together, and the delta table (regions, then
 // bundles, the largest change first). The fixed run is the baseline's trace with a suggestion's change
 // applied, replayed in this window's own session on its worker (progress in the window, Stop cancels it);
-// the baseline is the explorer's run, read, never changed. The window closes when the explorer opens another
-// trace. "Save fixed trace…" writes the fixed trace.
+// the baseline is the explorer's run, read, never changed. When Apply and compare has just replayed the same
+// change, that replay is taken over (ReplaySession::takeChangedRun) and only analysed here. The window closes
+// when the explorer opens another trace. "Save fixed trace…" writes the fixed trace.
 
 #include "compare/run_diff_model.h"
 #include "suggest/suggestion.h"

@@ -109,7 +109,30 @@ std::uint64_t ReplaySession::beginRequest()
     m_analysisStop = std::stop_source();
     retire(m_worker);
     retire(m_compareWorker);
+    m_keptChange.reset(); // another trace's run (or none): the kept fixed run is of the old one
+    m_keptChangeId.clear();
     return ++m_request;
+}
+
+void ReplaySession::openReplayed(std::shared_ptr<sim::ChangedRun> replayed, const QString& name)
+{
+    const std::uint64_t request = beginRequest();
+    m_mode = sim::ReplayMode::Full;
+    setStage(Stage::Loading, tr("Taking over the fixed run…"));
+    m_worker = std::jthread([this, request, replayed = std::move(replayed), name,
+                             analysisStop = m_analysisStop.get_token()](std::stop_token stop) mutable {
+        // The trace moves out of the kept run: no copy, and on the worker all the same.
+        auto trace = std::make_shared<const trace::Trace>(std::move(replayed->trace));
+        work(stop, analysisStop, request, std::move(trace), name, sim::ReplayMode::Full, std::move(replayed));
+    });
+}
+
+std::shared_ptr<sim::ChangedRun> ReplaySession::takeChangedRun(const std::string& suggestionId)
+{
+    if (!m_keptChange || m_keptChangeId != suggestionId)
+        return nullptr;
+    m_keptChangeId.clear();
+    return std::exchange(m_keptChange, nullptr);
 }
 
 void ReplaySession::openChanged(std::shared_ptr<const trace::Trace> base, suggest::Change change,
@@ -150,7 +173,8 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
 }
 
 void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
-                         std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode)
+                         std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode,
+                         std::shared_ptr<sim::ChangedRun> replayed)
 {
     if (!trace) {
         Result<trace::Trace> loaded = trace::loadTrace(path.toStdString(), stop);
@@ -183,19 +207,27 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
         setStage(Stage::Replaying, tr("Replaying…"));
     });
 
-    auto lastPost = std::chrono::steady_clock::now();
-    sim::Replayer replayer(*trace, {mode}, run->store); // the default limits: a program that never ends stops
-    run->result = replayer.run(stop, [&](const sim::ReplayProgress& p) {
-        run->lanes->ingest(run->store);
-        const auto now = std::chrono::steady_clock::now();
-        if (now - lastPost < kEventsInterval)
-            return;
-        lastPost = now;
-        post(request, [this, p] {
-            emit progress(p.bundles, p.cycle, p.elapsedSeconds);
-            emit eventsChanged();
+    if (replayed) {
+        run->store.takeFrom(replayed->store);
+        run->result = std::move(replayed->result);
+        run->replayedElsewhere = true;
+        replayed.reset();
+    } else {
+        auto lastPost = std::chrono::steady_clock::now();
+        // The default limits: a program that never ends stops.
+        sim::Replayer replayer(*trace, {mode}, run->store);
+        run->result = replayer.run(stop, [&](const sim::ReplayProgress& p) {
+            run->lanes->ingest(run->store);
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastPost < kEventsInterval)
+                return;
+            lastPost = now;
+            post(request, [this, p] {
+                emit progress(p.bundles, p.cycle, p.elapsedSeconds);
+                emit eventsChanged();
+            });
         });
-    });
+    }
     run->store.flush();
     run->lanes->ingest(run->store);
     const bool completed = run->result.status == sim::ReplayResult::Status::Completed;
@@ -297,14 +329,26 @@ void ReplaySession::compareSuggestion(int index)
     const std::shared_ptr<Run> run = m_run;
     const suggest::Change change = run->suggestions[static_cast<std::size_t>(index)].change;
     emit comparisonProgress(index, tr("Replaying the changed program…"));
-    m_compareWorker = std::jthread([this, request, run, change, index](std::stop_token stop) {
+    const std::string id = run->suggestions[static_cast<std::size_t>(index)].id;
+    m_compareWorker = std::jthread([this, request, run, change, index, id](std::stop_token stop) {
         sim::RunComparison comparison;
+        auto kept = std::make_shared<sim::ChangedRun>();
         {
             std::lock_guard lock(run->baselineMutex);
-            comparison = sim::compareChange(*run->trace, run->result, run->analyses, change, stop);
+            comparison =
+                sim::compareChange(*run->trace, run->result, run->analyses, change, stop, kept.get());
         }
+        // Only a run Open fixed run can show: completed, with the baseline's outputs.
+        using Verdict = suggest::Measurement::Verdict;
+        const Verdict v = comparison.measurement.verdict;
+        if (v != Verdict::Improves && v != Verdict::NoGain)
+            kept.reset();
         post(request,
-             [this, index, comparison = std::move(comparison)] { emit comparisonReady(index, comparison); });
+             [this, index, id, kept = std::move(kept), comparison = std::move(comparison)]() mutable {
+                 m_keptChange = std::move(kept);
+                 m_keptChangeId = m_keptChange ? id : std::string();
+                 emit comparisonReady(index, comparison);
+             });
     });
 }
 

@@ -40,6 +40,8 @@ struct Run
     std::vector<suggest::Suggestion> suggestions;
     std::vector<suggest::SuggestionGroup> groups; // suggestions of one kind, measured applied together
     analysis::Residuals residuals; // against the trace's recorded hardware timing, if it carries any
+    // Its events were replayed elsewhere and handed over (Apply and compare's fixed run), not replayed here.
+    bool replayedElsewhere = false;
     // Held by whoever reads the baseline's final state (comparing outputs materialises memory pages).
     std::mutex baselineMutex;
 };
@@ -61,6 +63,9 @@ public:
     // Applies `change` to `base` on the worker and replays the result in full mode, as a trace named `name`
     // (a suggestion's fixed run, #24); openFailed if the change does not apply.
     void openChanged(std::shared_ptr<const trace::Trace> base, suggest::Change change, const QString& name);
+    // Shows a changed trace already replayed (Apply and compare's, kept by takeChangedRun) as a trace named
+    // `name`: its events become this session's and only the analyses run, on the worker.
+    void openReplayed(std::shared_ptr<sim::ChangedRun> replayed, const QString& name);
     // Whether a full replay's suggestions are measured after its analyses (yes by default; a fixed run shown
     // beside its baseline only needs its analyses). Set before opening.
     void setMeasuresSuggestions(bool measure) { m_measures = measure; }
@@ -79,7 +84,11 @@ public:
     bool isBusy() const { return m_stage != Stage::Idle && m_stage != Stage::Done; }
 
     // Apply and compare: replays suggestion `index`'s change in the background; emits `comparisonReady`.
+    // The last compared change's run, when it completed with the baseline's outputs, is kept (one at a
+    // time, dropped when another trace opens) for Open fixed run to show without replaying it again.
     void compareSuggestion(int index);
+    // That kept run, if it is suggestion `suggestionId`'s; the session no longer holds it.
+    std::shared_ptr<sim::ChangedRun> takeChangedRun(const std::string& suggestionId);
 
 signals:
     void opened(); // run() holds the new trace; replay starting
@@ -100,8 +109,10 @@ signals:
 private:
     void start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode);
     std::uint64_t beginRequest(); // supersedes the work under way; the new request's number
+    // Loads `path` unless `trace` is given, replays it unless `replayed` holds its replay, then analyses it.
     void work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
-              std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode);
+              std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode,
+              std::shared_ptr<sim::ChangedRun> replayed = {});
     template <typename Fn> void post(std::uint64_t request, Fn&& fn);
     void setStage(Stage stage, const QString& text);
     void retire(std::jthread& worker);
@@ -119,6 +130,8 @@ private:
     // the request is superseded or the session ends.
     std::stop_source m_analysisStop;
     std::jthread m_compareWorker;
+    std::string m_keptChangeId; // the suggestion whose changed run m_keptChange is
+    std::shared_ptr<sim::ChangedRun> m_keptChange;
     // Superseded workers finish in the background (a join could block the GUI thread for a whole
     // analysis); their posts are dropped by request number.
     std::vector<std::jthread> m_retired;
