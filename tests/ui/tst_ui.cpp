@@ -56,6 +56,14 @@ using test::waitDone;
 
 namespace {
 
+// The calling thread's time spent runnable but waiting for a core, in ns (0 where the kernel does not say).
+std::int64_t queuedNanoseconds()
+{
+    std::ifstream stat("/proc/thread-self/schedstat");
+    std::int64_t onCpu = 0, queued = 0;
+    return stat >> onCpu >> queued ? queued : 0;
+}
+
 // Two independent 64 KiB loads, the second issued only after waiting for the first: the first suggestion
 // hoists the second dma.start above the wait.
 QString serializedDmas()
@@ -501,14 +509,24 @@ private slots:
         // The window's own first paint is not the replay's: measure from a window already on screen.
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTest::qWait(100);
+        // A gap between two ticks is the GUI thread's only when it was not merely waiting for a core: on two
+        // cores shared with the replay's worker and another suite, the scheduler alone left it runnable but
+        // off the CPU for 50+ ms now and then. The kernel's count of the thread's time on a run queue
+        // (/proc/thread-self/schedstat, second field) is taken out of each gap; work and waits on a lock
+        // stay in it.
         QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
+        qint64 last = 0, worst = 0, worstWall = 0;
+        std::int64_t lastQueued = queuedNanoseconds();
         QTimer ticker;
         ticker.setInterval(5);
         connect(&ticker, &QTimer::timeout, this, [&] {
             const qint64 now = clock.elapsed();
-            worst = std::max(worst, now - last);
+            const std::int64_t queued = queuedNanoseconds();
+            const qint64 gap = now - last;
+            worstWall = std::max(worstWall, gap);
+            worst = std::max(worst, gap - static_cast<qint64>((queued - lastQueued) / 1'000'000));
             last = now;
+            lastQueued = queued;
         });
         clock.start();
         ticker.start();
@@ -516,8 +534,10 @@ private slots:
         QVERIFY(waitDone(w));
         ticker.stop();
         QVERIFY(w.session()->run()->result.status == sim::ReplayResult::Status::Completed);
-        qInfo("longest event-loop gap while replaying %s bundles: %lld ms",
-              qPrintable(QString::number(w.session()->run()->lanes->bundlesSeen())), worst);
+        qInfo("longest event-loop gap while replaying %s bundles: %lld ms (%lld ms with the time it waited "
+              "for a "
+              "core)",
+              qPrintable(QString::number(w.session()->run()->lanes->bundlesSeen())), worst, worstWall);
         QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled %1 ms").arg(worst)));
     }
 
