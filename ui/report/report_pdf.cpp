@@ -16,6 +16,7 @@
 #include <QUrl>
 
 #include <cmath>
+#include <vector>
 
 namespace xps::ui {
 namespace {
@@ -23,61 +24,119 @@ namespace {
 constexpr qreal kLayoutDpi = 96;    // QTextDocument lays out without a paint device at this resolution
 constexpr qreal kFooterHeight = 28; // below each page's text, for its number
 
-// The block just before a top-level frame: the heading that introduces a table, if it is one.
-QTextBlock blockBefore(QTextDocument& document, QTextFrame* frame)
+// A top-level item of the document: a block (paragraph, heading, figure) or a frame (a table).
+struct Item
 {
-    QTextCursor cursor(&document);
-    cursor.setPosition(frame->firstPosition());
-    cursor.movePosition(QTextCursor::PreviousBlock);
-    return cursor.block();
+    QTextBlock block;
+    QTextFrame* frame = nullptr;
+};
+
+std::vector<Item> topLevelItems(QTextDocument& document)
+{
+    std::vector<Item> items;
+    for (auto it = document.rootFrame()->begin(); !it.atEnd(); ++it)
+        items.push_back(it.currentFrame() ? Item{{}, it.currentFrame()} : Item{it.currentBlock(), nullptr});
+    return items;
+}
+
+bool isHeading(const Item& item)
+{
+    return !item.frame && item.block.isValid() && item.block.blockFormat().headingLevel() > 0;
+}
+
+QRectF boundsOf(QTextDocument& document, const Item& item)
+{
+    QAbstractTextDocumentLayout* layout = document.documentLayout();
+    return item.frame ? layout->frameBoundingRect(item.frame) : layout->blockBoundingRect(item.block);
+}
+
+bool breaksBefore(const Item& item)
+{
+    const auto policy =
+        item.frame ? item.frame->frameFormat().pageBreakPolicy() : item.block.blockFormat().pageBreakPolicy();
+    return policy & QTextFormat::PageBreak_AlwaysBefore;
+}
+
+void breakBefore(const Item& item)
+{
+    if (item.frame) {
+        QTextFrameFormat format = item.frame->frameFormat();
+        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        item.frame->setFrameFormat(format);
+    } else {
+        QTextCursor cursor(item.block);
+        QTextBlockFormat format = item.block.blockFormat();
+        format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        cursor.setBlockFormat(format);
+    }
+}
+
+// Whether a table that falls across a page break may stay split there: it is large (moving it would leave
+// much of a page empty), and each part keeps enough rows to read (a header with a row or two at a page's
+// foot was the orphan #25 complained of). Its header row repeats on the next page. A table taller than a
+// page is split in any case: only its first part can be kept from being an orphan.
+bool maySplit(const QTextTable& table, const QRectF& bounds, qreal page)
+{
+    constexpr int kRowsEachSide = 3;
+    const int header = table.format().headerRowCount();
+    const int body = table.rows() - header;
+    const bool tall = bounds.height() > 0.9 * page;
+    if (!tall && (bounds.height() <= 0.4 * page || body < 2 * kRowsEachSide))
+        return false;
+    const qreal rowHeight = bounds.height() / table.rows();
+    const qreal left = (std::floor(bounds.top() / page) + 1) * page - bounds.top(); // on the first page
+    const int first = static_cast<int>(std::floor(left / rowHeight)) - header;
+    return first >= kRowsEachSide && (tall || body - first >= kRowsEachSide);
 }
 
 } // namespace
 
-int keepTablesWhole(QTextDocument& document)
+int paginate(QTextDocument& document)
 {
     const qreal page = document.pageSize().height();
-    int moved = 0;
-    // Each move reflows what follows it: look again from the top after every one (a report has a few dozen
-    // tables at most).
+    const auto pageOf = [&](qreal y) { return static_cast<int>(std::floor(y / page)); };
+    // Headers repeat wherever a table is split (the HTML's <thead>).
+    for (QTextFrame* frame : document.rootFrame()->childFrames())
+        if (auto* table = qobject_cast<QTextTable*>(frame);
+            table && table->format().headerRowCount() == 0 && table->rows() > 1 &&
+            table->cellAt(0, 0).format().fontWeight() >= QFont::Bold) {
+            QTextTableFormat format = table->format();
+            format.setHeaderRowCount(1);
+            table->setFormat(format);
+        }
+    int breaks = 0;
+    // Each break reflows what follows it: look again from the top after every one (a report has a few dozen
+    // tables and figures at most).
     for (bool changed = true; changed;) {
         changed = false;
         (void)document.documentLayout()->documentSize(); // lays the whole document out
-        for (QTextFrame* frame : document.rootFrame()->childFrames()) {
-            auto* table = qobject_cast<QTextTable*>(frame);
-            if (!table)
-                continue;
-            const QRectF r = document.documentLayout()->frameBoundingRect(table);
-            const auto pageOf = [&](qreal y) { return static_cast<int>(std::floor(y / page)); };
-            // Its heading goes with it (a heading alone at a page's foot is an orphan too): the break goes
-            // before the heading then, not between the two.
-            const QTextBlock heading = blockBefore(document, table);
-            const bool headed = heading.isValid() && heading.blockFormat().headingLevel() > 0;
-            QTextFrameFormat format = table->frameFormat();
-            const bool alreadyMoved =
-                (headed ? heading.blockFormat().pageBreakPolicy() : format.pageBreakPolicy()) &
-                QTextFormat::PageBreak_AlwaysBefore;
-            const bool headingLeftBehind =
-                headed &&
-                pageOf(document.documentLayout()->blockBoundingRect(heading).top()) != pageOf(r.top());
-            if ((pageOf(r.top()) == pageOf(r.bottom() - 1) && !headingLeftBehind) ||
-                r.height() > page * 0.9 || alreadyMoved)
-                continue; // on one page with its heading, too long for one, or moved already
-            if (headed) {
-                QTextCursor cursor(heading);
-                QTextBlockFormat blockFormat = heading.blockFormat();
-                blockFormat.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                cursor.setBlockFormat(blockFormat);
-            } else {
-                format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                table->setFrameFormat(format);
+        const std::vector<Item> items = topLevelItems(document);
+        for (std::size_t i = 0; i < items.size() && !changed; ++i) {
+            const QRectF bounds = boundsOf(document, items[i]);
+            // The headings just above this item go with it.
+            std::size_t first = i;
+            while (first > 0 && isHeading(items[first - 1]))
+                --first;
+            const Item& moved = items[first];
+            if (first == 0 || breaksBefore(moved))
+                continue; // already at a page's top (or the document's), nothing to gain
+            bool move = false;
+            if (isHeading(items[i]))
+                continue; // judged with what it introduces
+            if (first < i && pageOf(boundsOf(document, moved).top()) != pageOf(bounds.top()))
+                move = true; // a heading alone at a page's foot
+            auto* table = qobject_cast<QTextTable*>(items[i].frame);
+            if (table && pageOf(bounds.top()) != pageOf(bounds.bottom() - 1) &&
+                !maySplit(*table, bounds, page))
+                move = true; // split where little of it would stay on either side, or short enough to move
+            if (move) {
+                breakBefore(moved);
+                ++breaks;
+                changed = true;
             }
-            ++moved;
-            changed = true;
-            break;
         }
     }
-    return moved;
+    return breaks;
 }
 
 std::string writeReportPdf(const report::Report& report, const std::string& path)
@@ -111,8 +170,8 @@ std::string writeReportPdf(const report::Report& report, const std::string& path
             pdf.setResolution(150);
             pdf.setTitle(QString::fromStdString(report.title));
             pdf.setCreator(QString::fromStdString(report.generator));
-            // Paginated here rather than by QTextDocument::print, so that tables which would straddle a page
-            // break move to the next page first (keepTablesWhole) and each page is numbered.
+            // Paginated here rather than by QTextDocument::print, so that headings stay with what they
+            // introduce and short tables are not split (paginate), and each page is numbered.
             const QRectF area = pdf.pageLayout().paintRect(QPageLayout::Inch);
             const QSizeF page(area.width() * kLayoutDpi, area.height() * kLayoutDpi - kFooterHeight);
             document.setPageSize(page);
@@ -121,7 +180,7 @@ std::string writeReportPdf(const report::Report& report, const std::string& path
                 f.setMargin(0); // the printer's margins are the page's
                 return f;
             }());
-            keepTablesWhole(document);
+            paginate(document);
             const int pages = document.pageCount();
             QPainter painter(&pdf);
             const qreal scale = pdf.logicalDpiX() / kLayoutDpi;

@@ -14,10 +14,11 @@ namespace xps::ui {
 // on success, else what went wrong.
 std::string writeReportPdf(const report::Report& report, const std::string& path);
 
-// Gives each top-level table that would straddle a page break (and fits on one page), or whose heading would
-// stay at the foot of the page before, a page break before its heading (or itself, without one), until none
-// does. The document's page size must be set. Returns
-// how many moved.
-int keepTablesWhole(QTextDocument& document);
+// Where the pages break, as a careful typesetter would have it: a heading (or a run of them) never stays at
+// a page's foot apart from the table, figure or text it introduces; a table that fits on a page and is short
+// (under 40% of one), or would leave fewer than three rows on either side of the break, starts the next
+// page; a longer one may be split, its header row repeated. Each fix is a page break before the heading (or
+// the item itself, without one); the document's page size must be set. Returns how many it added.
+int paginate(QTextDocument& document);
 
 } // namespace xps::ui
