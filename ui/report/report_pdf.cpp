@@ -81,7 +81,7 @@ bool maySplit(const QTextTable& table, const QRectF& bounds, qreal page)
     const int header = table.format().headerRowCount();
     const int body = table.rows() - header;
     const bool tall = bounds.height() > 0.9 * page;
-    if (!tall && (bounds.height() <= 0.4 * page || body < 2 * kRowsEachSide))
+    if (!tall && (bounds.height() <= 0.5 * page || body < 2 * kRowsEachSide))
         return false;
     const qreal rowHeight = bounds.height() / table.rows();
     const qreal left = (std::floor(bounds.top() / page) + 1) * page - bounds.top(); // on the first page
@@ -126,9 +126,13 @@ int paginate(QTextDocument& document)
             if (first < i && pageOf(boundsOf(document, moved).top()) != pageOf(bounds.top()))
                 move = true; // a heading alone at a page's foot
             auto* table = qobject_cast<QTextTable*>(items[i].frame);
-            if (table && pageOf(bounds.top()) != pageOf(bounds.bottom() - 1) &&
-                !maySplit(*table, bounds, page))
+            const bool straddles = pageOf(bounds.top()) != pageOf(bounds.bottom() - 1);
+            if (table && straddles && !maySplit(*table, bounds, page))
                 move = true; // split where little of it would stay on either side, or short enough to move
+            // A figure is one line of the layout, which draws it across the break, cut in two.
+            if (!items[i].frame && straddles && bounds.height() <= page * 0.9 &&
+                items[i].block.text().contains(QChar::ObjectReplacementCharacter))
+                move = true;
             if (move) {
                 breakBefore(moved);
                 ++breaks;
