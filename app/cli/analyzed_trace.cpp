@@ -2,6 +2,7 @@
 
 #include "suggest/propose.h"
 #include "trace/trace_io.h"
+#include "util/cancel.h"
 #include "what_if.h"
 
 namespace xps::cli {
@@ -23,7 +24,7 @@ bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::
 }
 
 std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
-                                      const sim::ReplayOptions& limits)
+                                      const sim::ReplayOptions& limits, std::stop_token stop)
 {
     auto a = std::make_unique<Analyzed>();
     auto loaded = trace::loadTrace(path);
@@ -34,7 +35,9 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
     a->trace = std::move(loaded).value();
     sim::ReplayOptions options = limits;
     options.mode = sim::ReplayMode::Full;
-    a->result = sim::replay(a->trace, options, a->store);
+    a->result = sim::Replayer(a->trace, options, a->store).run(stop);
+    if (stop.stop_requested())
+        return nullptr;
     if (a->result.fault) {
         io.err << path << ": replay stopped: " << a->result.fault->toString() << "\n";
         exitCode = kExitBadInput;
@@ -49,14 +52,36 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         return nullptr;
     }
     a->view = std::make_unique<analysis::ReplayView>(
-        analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips});
-    a->analyses = analysis::analyzeReplay(*a->view);
-    a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
+        analysis::ReplayView{a->trace, a->store, a->result.totalCycles, a->result.chips, stop});
+    try {
+        a->analyses = analysis::analyzeReplay(*a->view);
+        a->suggestions = suggest::proposeSuggestions(*a->view, a->analyses);
+    } catch (const Cancelled&) {
+        return nullptr;
+    }
+    a->view->stop = {}; // later readers (reports, diffs) are not this analysis's to stop
     if (measure) {
         sim::measureSuggestions(a->suggestions, a->trace, a->result);
         a->groups = sim::measureGroups(a->suggestions, a->trace, a->result);
     }
     return a;
+}
+
+BackgroundAnalysis::BackgroundAnalysis(std::string path, const sim::ReplayOptions& limits)
+    : m_thread([this, path = std::move(path), limits](std::stop_token stop) {
+          m_result = analyzeFile(path, {m_out, m_err}, m_code, false, limits, stop);
+      })
+{
+}
+
+std::unique_ptr<Analyzed> BackgroundAnalysis::take(Streams io, int& exitCode)
+{
+    m_thread.join();
+    io.out << m_out.str();
+    io.err << m_err.str();
+    if (!m_result)
+        exitCode = m_code;
+    return std::move(m_result);
 }
 
 } // namespace xps::cli

@@ -10,7 +10,10 @@
 #include "trace/trace.h"
 
 #include <memory>
+#include <sstream>
+#include <stop_token>
 #include <string>
+#include <thread>
 
 namespace xps::cli {
 
@@ -27,8 +30,26 @@ struct Analyzed
 
 // Replays (within `limits`: their cycle and bundle caps), analyses, proposes and, with `measure`, measures
 // each suggestion by replaying its change; returns nullptr after printing the error (and sets `exitCode`).
+// A stop requested on `stop` ends the replay and the analyses early: nullptr, nothing printed.
 std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
-                                      const sim::ReplayOptions& limits = {});
+                                      const sim::ReplayOptions& limits = {}, std::stop_token stop = {});
+
+// A run analysed (not measured) on a thread of its own while the command analyses the one it is compared
+// with (diff, report --baseline): the comparison takes the slower of the two, not their sum. What it prints
+// is held until take(); a command that returns without taking it stops it.
+class BackgroundAnalysis
+{
+public:
+    BackgroundAnalysis(std::string path, const sim::ReplayOptions& limits);
+    // Waits for it, then prints what it printed to `io`; nullptr (and `exitCode` set) if it failed.
+    std::unique_ptr<Analyzed> take(Streams io, int& exitCode);
+
+private:
+    std::ostringstream m_out, m_err;
+    int m_code = kExitOk;
+    std::unique_ptr<Analyzed> m_result;
+    std::jthread m_thread; // last: stopped and joined before the rest goes
+};
 
 // --max-cycles N / --max-bundles N at args[i] (every command that replays takes them): consumes the value
 // and sets the limit (0: none). Returns false if args[i] is neither; sets `error` if its value is bad.

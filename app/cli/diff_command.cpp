@@ -207,10 +207,11 @@ int runDiff(const std::vector<std::string>& args, Streams io)
     }
 
     int code = kExitOk;
+    BackgroundAnalysis second(paths[1], limits);
     const std::unique_ptr<Analyzed> baseline = analyzeFile(paths[0], io, code, false, limits);
     if (!baseline)
-        return code;
-    const std::unique_ptr<Analyzed> other = analyzeFile(paths[1], io, code, false, limits);
+        return code; // the other run's analysis is stopped
+    const std::unique_ptr<Analyzed> other = second.take(io, code);
     if (!other)
         return code;
     analysis::RunDiff d = analysis::diffRuns(baseline->analyses, other->analyses, {paths[0]}, {paths[1]});

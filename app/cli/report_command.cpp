@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace xps::cli {
 namespace {
@@ -141,7 +142,12 @@ int runReport(const std::vector<std::string>& args, Streams io)
     int code = kExitOk;
     std::unique_ptr<Analyzed> a;
     report::Report r;
-    if (isImportedProfile(path) || (!baseline.empty() && isImportedProfile(baseline))) {
+    const bool profiles = isImportedProfile(path) || (!baseline.empty() && isImportedProfile(baseline));
+    // As `diff BASELINE TRACE` compares them: the baseline replayed and analysed, not measured, meanwhile.
+    std::optional<BackgroundAnalysis> base;
+    if (!profiles && !baseline.empty())
+        base.emplace(baseline, limits);
+    if (profiles) {
         Result<report::Report> imported = importedReport(path, baseline);
         if (!imported)
             return inputError(io, imported.error());
@@ -164,13 +170,12 @@ int runReport(const std::vector<std::string>& args, Streams io)
             states[rec.id] = rec.state;
         report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
     }
-    if (a && !baseline.empty()) {
-        // As `diff BASELINE TRACE` compares them: the baseline replayed and analysed, not measured.
-        const std::unique_ptr<Analyzed> base = analyzeFile(baseline, io, code, false, limits);
-        if (!base)
+    if (a && base) {
+        const std::unique_ptr<Analyzed> b = base->take(io, code);
+        if (!b)
             return code;
-        analysis::RunDiff d = analysis::diffRuns(base->analyses, a->analyses, {baseline}, {path});
-        analysis::addPcDeltas(d, *base->view, base->analyses, *a->view, a->analyses);
+        analysis::RunDiff d = analysis::diffRuns(b->analyses, a->analyses, {baseline}, {path});
+        analysis::addPcDeltas(d, *b->view, b->analyses, *a->view, a->analyses);
         report::attachComparison(r, report::compareReplays(d));
     }
 

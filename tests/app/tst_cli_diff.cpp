@@ -6,6 +6,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -311,6 +312,11 @@ private slots:
         QTest::newRow("missing file")
             << QStringList{QStringLiteral("diff"), a, QStringLiteral("/nonexistent.json")} << 1
             << QStringLiteral("/nonexistent.json: no such file");
+        // The other run is analysed on a second thread meanwhile: stopped, and silent, when the baseline
+        // fails.
+        QTest::newRow("missing baseline")
+            << QStringList{QStringLiteral("diff"), QStringLiteral("/nonexistent.xtrace.json"), a} << 1
+            << QStringLiteral("/nonexistent.xtrace.json: no such file");
         // A missing file beside a profile is named as missing, not as a trace of the other kind.
         QTest::newRow("a profile and a missing file")
             << QStringList{QStringLiteral("diff"), kineto, QStringLiteral("/nonexistent.json")} << 1
@@ -325,6 +331,7 @@ private slots:
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
         QVERIFY(r.out.empty());
+        QVERIFY2(std::count(r.err.begin(), r.err.end(), '\n') <= 2, r.err.c_str()); // the error, maybe a hint
     }
 };
 
