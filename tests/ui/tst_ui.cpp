@@ -14,6 +14,7 @@
 #include "session/session_document.h"
 #include "session/session_notes.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/dependency_graph_view.h"
 #include "views/disassembly_model.h"
@@ -97,7 +98,7 @@ loop:
 
 } // namespace
 
-class TestUi : public QObject
+class TestUi : public test::UiTestSuite
 {
     Q_OBJECT
 
@@ -107,18 +108,6 @@ private:
     QString writeTrace(const char* name, const char* text) { return test::writeTextFile(m_dir, name, text); }
 
 private slots:
-    void initTestCase()
-    {
-        test::startUiTests();
-        QVERIFY(m_dir.isValid());
-    }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void openingASampleFillsEveryView()
     {
         ui::MainWindow w(false);

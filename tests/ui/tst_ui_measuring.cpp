@@ -5,6 +5,7 @@
 #include "session/replay_session.h"
 #include "test_support.h"
 #include "trace/trace_io.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/suggestions_view.h"
 #include "views/summary_view.h"
@@ -32,7 +33,7 @@ QToolButton* cancelButton(ui::MainWindow& w)
 
 } // namespace
 
-class TestUiMeasuring : public QObject
+class TestUiMeasuring : public test::UiTestSuite
 {
     Q_OBJECT
 
@@ -52,18 +53,6 @@ class TestUiMeasuring : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        test::startUiTests();
-        QVERIFY(m_dir.isValid());
-    }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void theStatusNamesTheSuggestionBeingMeasuredAndCancelStopsIt()
     {
         ui::MainWindow w(false);

@@ -11,6 +11,7 @@
 #include "imported/profile_transfers_view.h"
 #include "main_window.h"
 #include "test_support.h"
+#include "ui_test_suite.h"
 #include "ui_test_support.h"
 
 #include <QLineEdit>
@@ -23,25 +24,13 @@
 
 using namespace xps;
 
-class TestUiXProf : public QObject
+class TestUiXProf : public test::UiTestSuite
 {
     Q_OBJECT
 
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        test::startUiTests();
-        QVERIFY(m_dir.isValid());
-    }
-
-    void cleanup()
-    {
-        const QStringList unexpected = test::takeUnexpectedMessages();
-        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QStringLiteral("\n"))));
-    }
-
     void aTpuProfileReadsAsXProfCountsIt()
     {
         tensorflow::profiler::XSpace space = test::twoCoreStep();
