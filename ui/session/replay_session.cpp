@@ -325,6 +325,9 @@ void ReplaySession::compareSuggestion(int index)
         static_cast<std::size_t>(index) >= m_run->suggestions.size())
         return;
     retire(m_compareWorker);
+    // One kept run at a time: the last one's memory goes before this replay takes its own.
+    m_keptChange.reset();
+    m_keptChangeId.clear();
     const std::uint64_t request = m_request;
     const std::shared_ptr<Run> run = m_run;
     const suggest::Change change = run->suggestions[static_cast<std::size_t>(index)].change;
