@@ -113,11 +113,10 @@ ProfileComparisonWindow::ProfileComparisonWindow(ProfileDocument* baseline, cons
     follow(m_baselineDoc, m_otherDoc, 1);
     follow(m_otherDoc, m_baselineDoc, -1);
     connect(m_align, &QCheckBox::toggled, this, [this] {
-        const QTableView* view = table(m_tables->currentIndex());
+        const int tab = m_tables->currentIndex();
+        const QTableView* view = table(tab);
         if (const QModelIndex current = view ? view->currentIndex() : QModelIndex(); current.isValid())
-            onRowPicked(
-                model(m_tables->currentIndex()),
-                m_sorted[static_cast<std::size_t>(m_tables->currentIndex())]->mapToSource(current).row());
+            onRowPicked(model(tab), sortedOf(view)->mapToSource(current).row());
         else {
             m_offset = startOffset();
             const auto [from, to] = m_baselineDoc->visibleRange();
@@ -179,23 +178,23 @@ QTableView* ProfileComparisonWindow::addTable(ProfileDiffModel* model, const QSt
                     onRowPicked(model, sorted->mapToSource(current).row());
             });
     m_tables->addTab(view, title);
-    m_models.push_back(model);
-    m_views.push_back(view);
-    m_sorted.push_back(sorted);
     return view;
+}
+
+QSortFilterProxyModel* ProfileComparisonWindow::sortedOf(const QTableView* view)
+{
+    return static_cast<QSortFilterProxyModel*>(view->model()); // addTable's
 }
 
 QTableView* ProfileComparisonWindow::table(int tab) const
 {
-    return tab >= 0 && static_cast<std::size_t>(tab) < m_views.size() ? m_views[static_cast<std::size_t>(tab)]
-                                                                      : nullptr;
+    return qobject_cast<QTableView*>(m_tables->widget(tab));
 }
 
-const ProfileDiffModel* ProfileComparisonWindow::model(int tab) const
+ProfileDiffModel* ProfileComparisonWindow::model(int tab) const
 {
-    return tab >= 0 && static_cast<std::size_t>(tab) < m_models.size()
-               ? m_models[static_cast<std::size_t>(tab)]
-               : nullptr;
+    const QTableView* view = table(tab);
+    return view ? static_cast<ProfileDiffModel*>(sortedOf(view)->sourceModel()) : nullptr;
 }
 
 QString ProfileComparisonWindow::verdict() const
@@ -260,9 +259,9 @@ void ProfileComparisonWindow::showDiff(profile::ProfileDiff diff)
                 .arg(duration(m_diff.criticalPathLength.other), duration(m_diff.criticalPathLength.baseline),
                      change(m_diff.criticalPathLength, tr("longer"), tr("shorter")));
     m_verdict->setText(verdict);
-    for (std::size_t t = 0; t < m_models.size(); ++t) {
-        m_models[t]->setDiff(m_diff);
-        QTableView* view = m_views[t];
+    for (int t = 0; t < m_tables->count(); ++t) {
+        model(t)->setDiff(m_diff);
+        QTableView* view = table(t);
         for (int c = ProfileDiffModel::WhereColumn; c < ProfileDiffModel::ColumnCount; ++c)
             view->resizeColumnToContents(c);
     }

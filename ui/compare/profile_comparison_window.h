@@ -47,7 +47,7 @@ public:
     ProfileDocument* otherDocument() const { return m_otherDoc; }
     QTabWidget* tableTabs() const { return m_tables; } // Operations, Devices, Critical path
     QTableView* table(int tab) const;
-    const ProfileDiffModel* model(int tab) const;
+    ProfileDiffModel* model(int tab) const;
     QCheckBox* alignBox() const { return m_align; }
     QPushButton* stopButton() const { return m_stop; }
     const profile::ProfileDiff& diff() const { return m_diff; }
@@ -60,7 +60,9 @@ signals:
     void compared(); ///< both profiles analysed and the tables filled
 
 private:
+    // A table of `model`'s rows, sorted through a proxy of its own, in a tab.
     QTableView* addTable(ProfileDiffModel* model, const QString& title);
+    static QSortFilterProxyModel* sortedOf(const QTableView* view);
     void follow(ProfileDocument* from, ProfileDocument* to, int sign);
     // Shows [from, to) of the baseline, and the other profile the same, moved by the offset.
     void showRange(std::int64_t from, std::int64_t to);
@@ -79,9 +81,6 @@ private:
     QCheckBox* m_align;
     QPushButton* m_stop;
     QTabWidget* m_tables;
-    std::vector<ProfileDiffModel*> m_models; // per tab
-    std::vector<QTableView*> m_views;        // per tab
-    std::vector<QSortFilterProxyModel*> m_sorted;
     profile::ProfileDiff m_diff;
     std::int64_t m_offset = 0;
     bool m_syncing = false; // a range copied from one timeline to the other is not copied back

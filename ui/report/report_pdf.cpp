@@ -95,15 +95,8 @@ int paginate(QTextDocument& document)
 {
     const qreal page = document.pageSize().height();
     const auto pageOf = [&](qreal y) { return static_cast<int>(std::floor(y / page)); };
-    // Headers repeat wherever a table is split (the HTML's <thead>).
-    for (QTextFrame* frame : document.rootFrame()->childFrames())
-        if (auto* table = qobject_cast<QTextTable*>(frame);
-            table && table->format().headerRowCount() == 0 && table->rows() > 1 &&
-            table->cellAt(0, 0).format().fontWeight() >= QFont::Bold) {
-            QTextTableFormat format = table->format();
-            format.setHeaderRowCount(1);
-            table->setFormat(format);
-        }
+    // A split table repeats its header rows: QTextDocument's HTML import counts a <thead>'s rows as the
+    // table's header (QTextTableFormat::headerRowCount), which every report table has.
     int breaks = 0;
     // Each break reflows what follows it: look again from the top after every one (a report has a few dozen
     // tables and figures at most).
