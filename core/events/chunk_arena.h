@@ -1,9 +1,10 @@
 #pragma once
 // Where a replay's event chunks and records live. A replay writes hundreds of megabytes it keeps until the
 // store dies, so the memory comes from large blocks carved in order instead of one allocation per chunk:
-// on Linux the blocks are mapped with transparent huge pages requested and each allocation is populated in
-// one call, because a page fault per 4 KiB page cost half the replay's time on the CI's virtual machine
-// (about 120,000 faults for 10 M bundles). Elsewhere the blocks come from operator new.
+// on Linux the blocks are mapped on huge-page boundaries and each allocation is populated in one call,
+// because a page fault per 4 KiB page cost half the replay's time on the CI's virtual machine (about
+// 120,000 faults for 10 M bundles). Huge pages are not requested (see newBlock). Elsewhere the blocks come
+// from operator new.
 //
 // Not thread-safe: only the store's writer allocates. Memory is handed out uninitialised and is released
 // all at once when the arena is destroyed; readers keep the arena alive through the chunks they hold.
