@@ -33,8 +33,19 @@ struct MxuResult
 class Staleness
 {
 public:
-    // `spaceBytes`: the size of `space`'s memory (sizes the bitmap on first use).
-    void mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t spaceBytes);
+    // `spaceBytes`: the size of `space`'s memory (sizes the bitmap on first use). Inline for the common case
+    // (a timing-only replay marks every vst and DMA chunk): a run within one unit of a sized bitmap.
+    void mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t spaceBytes)
+    {
+        Bitmap& map = m_maps[static_cast<std::size_t>(space)];
+        const int shift = unitShift(space);
+        const std::uint64_t first = address >> shift;
+        if (bytes != 0 && first < map.units && ((address + bytes - 1) >> shift) == first) [[likely]] {
+            map.words[static_cast<std::size_t>(first / 64)] |= std::uint64_t{1} << (first % 64);
+            return;
+        }
+        markSlow(space, address, bytes, spaceBytes);
+    }
     bool any(isa::Space space, std::uint64_t address, std::uint64_t bytes) const;
     // SMEM words written with known values (a page of HBM or VMEM is never known again once stale).
     void clearSmem(std::uint64_t address, std::uint64_t bytes);
@@ -45,7 +56,12 @@ private:
         std::vector<std::uint64_t> words; // bit u: unit u (a page, or an SMEM word) is stale
         std::uint64_t units = 0;
     };
-    static int unitShift(isa::Space space);
+    static int unitShift(isa::Space space)
+    {
+        static_assert(SparseMemory::kPageBytes == 1u << 16);
+        return space == isa::Space::Smem ? 2 : 16; // SMEM words; HBM and VMEM pages
+    }
+    void markSlow(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t spaceBytes);
     std::array<Bitmap, 3> m_maps; // by isa::Space
 };
 

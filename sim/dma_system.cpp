@@ -95,34 +95,55 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     check(d.chip, d.srcSpace, d.srcAddress, srcStride, d.rowBytes, "source");
     check(d.dstChip, d.dstSpace, d.dstAddress, dstStride, dstRowBytes, "destination");
 
+    if (d.rows > UINT64_MAX / d.rowBytes)
+        throw SimFault{"invalid DMA descriptor: rows x bytes per row overflows 64 bits"};
+    const std::uint8_t unitElement = d.convert == 0 ? 1 : 2;
+    const std::uint64_t unitRow = d.rowBytes / srcElement * unitElement;
+    const std::uint64_t total = d.rows * unitRow;
+    std::uint64_t chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
+    if (d.convert != 0) // chunks end between elements of the 2-byte side
+        chunk = std::max<std::uint64_t>(2, chunk & ~std::uint64_t{1});
+    // Chunks, rounded up without total + chunk - 1 (a chunk= of ~2^64 from a negative operand would wrap).
+    const std::uint64_t chunks = total / chunk + (total % chunk != 0 ? 1 : 0);
+    if (chunks > UINT32_MAX)
+        throw SimFault{"invalid DMA descriptor: " + std::to_string(total) + " bytes in chunks of " +
+                       std::to_string(chunk) +
+                       " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
+
     ++m_version;
-    Transfer t;
-    t.id = m_nextId++;
+    const std::uint32_t id = m_nextId++;
+    m_pendingWriters[std::size_t{d.dstChip.value} * static_cast<std::size_t>(m_config.syncFlags) + d.flag]
+        .push_back(id);
+    const auto index = static_cast<std::size_t>(d.chip.value * m_config.dmaEngines + d.engine);
+    auto& q = m_queues[index];
+    // Filled where it lives (every member: the slot holds a retired transfer).
+    Transfer& t = q.push_slot();
+    t.id = id;
     t.d = d;
     t.d.srcStride = srcStride;
     t.d.dstStride = dstStride;
-    if (d.rows > UINT64_MAX / d.rowBytes)
-        throw SimFault{"invalid DMA descriptor: rows x bytes per row overflows 64 bits"};
-    t.unitElement = d.convert == 0 ? 1 : 2;
+    t.total = total;
+    t.chunk = chunk;
+    t.unitRow = unitRow;
+    t.unitElement = unitElement;
     t.srcElement = srcElement;
     t.dstElement = dstElement;
-    t.unitRow = d.rowBytes / srcElement * t.unitElement;
-    t.total = d.rows * t.unitRow;
-    t.chunk = d.chunkBytes ? d.chunkBytes : static_cast<std::uint64_t>(m_config.dmaChunkBytes);
-    if (d.convert != 0) // chunks end between elements of the 2-byte side
-        t.chunk = std::max<std::uint64_t>(2, t.chunk & ~std::uint64_t{1});
-    // Chunks, rounded up without total + chunk - 1 (a chunk= of ~2^64 from a negative operand would wrap).
-    const std::uint64_t chunks = t.total / t.chunk + (t.total % t.chunk != 0 ? 1 : 0);
-    if (chunks > UINT32_MAX)
-        throw SimFault{"invalid DMA descriptor: " + std::to_string(t.total) + " bytes in chunks of " +
-                       std::to_string(t.chunk) +
-                       " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
-    t.links =
-        d.dstChip == d.chip ? std::vector<int>{} : isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
+    t.chunksDone = 0;
+    t.startAt = DmaTime{};
+    t.anchorAt = DmaTime{};
+    t.anchorBytes = 0.0;
+    t.rate = 0.0;
+    t.boundaryAt = DmaTime::never();
+    t.active = false;
+    if (d.dstChip == d.chip)
+        t.links.clear();
+    else
+        t.links = isa::iciRoute(m_config, d.chip, d.dstChip, d.longWay);
     t.issueCycle = cycle;
+    t.firstByteCycle = 0;
 
-    events::DmaRecord r;
-    r.id = t.id;
+    events::DmaRecord& r = t.record;
+    r.id = id;
     r.chip = d.chip;
     r.dstChip = d.dstChip;
     r.pc = d.pc;
@@ -133,24 +154,20 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.convert = d.convert & 7;
     r.srcAddress = d.srcAddress;
     r.dstAddress = d.dstAddress;
-    r.bytes = t.total;
+    r.bytes = total;
     r.flag = d.flag;
     r.chunks = static_cast<std::uint32_t>(chunks);
     r.issue = cycle;
-    t.record = r;
+    r.start = 0;
+    r.end = 0;
 
-    m_pendingWriters[std::size_t{d.dstChip.value} * static_cast<std::size_t>(m_config.syncFlags) + d.flag]
-        .push_back(t.id);
-    const auto index = static_cast<std::size_t>(d.chip.value * m_config.dmaEngines + d.engine);
-    auto& q = m_queues[index];
-    q.push_back(std::move(t));
     markBusy(index);
     if (q.size() == 1) {
         // The only change to the next event: this new head's start (nothing moved since it was computed).
-        schedule(q.front(), later(m_now, DmaTime::at(cycle)));
-        m_nextEvent = earlier(m_nextEvent, q.front().startAt);
+        schedule(t, later(m_now, DmaTime::at(cycle)));
+        m_nextEvent = earlier(m_nextEvent, t.startAt);
     }
-    return q.back().id;
+    return id;
 }
 
 void DmaSystem::sendFlagAdd(ChipId fromChip, ChipId toChip, std::uint32_t flag, std::uint32_t value,

@@ -89,14 +89,6 @@ struct Replayer::Impl
         ended = true;
     }
 
-    bool allDone() const
-    {
-        for (const ChipStats& s : stats)
-            if (!s.halted)
-                return false;
-        return dma->idle();
-    }
-
     // One global cycle (or a skip over an idle stretch). Returns false once the replay has ended.
     bool advance()
     {
@@ -109,6 +101,7 @@ struct Replayer::Impl
             return false;
         }
         bool issued = false;
+        bool running = false; // a chip has not halted: the replay ends when none has and no DMA is in flight
         std::uint64_t wake = kNever;
         for (std::size_t c = 0; c < cores.size(); ++c) {
             CoreModel& core = *cores[c];
@@ -116,6 +109,7 @@ struct Replayer::Impl
                 continue;
             if (core.nextIssue() > now) {
                 wake = std::min(wake, core.nextIssue());
+                running = true;
                 continue;
             }
             try {
@@ -126,12 +120,13 @@ struct Replayer::Impl
                 } else {
                     wake = std::min(wake, a.wake);
                 }
+                running = running || !core.halted();
             } catch (const SimFault& f) {
                 fail(chipIdAt(c), f.message);
                 return false;
             }
         }
-        if (allDone()) {
+        if (!running && dma->idle()) {
             ended = true;
             return false;
         }

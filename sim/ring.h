@@ -29,6 +29,16 @@ public:
         (*this)[m_size] = std::forward<U>(value);
         ++m_size;
     }
+    // The slot after the back, to be filled in place (a DMA's transfer is a few hundred bytes: filling it
+    // where it lives saves building it aside and moving it in). What the slot held before is still there
+    // (its vectors keep their capacity): the caller assigns every member.
+    T& push_slot()
+    {
+        if (m_size == m_slots.size())
+            grow();
+        ++m_size;
+        return back();
+    }
     // The popped element stays in its slot until push_back reuses it (what it owns is released then):
     // resetting it here cost a construction and a move per DMA.
     void pop_front()

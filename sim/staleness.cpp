@@ -36,13 +36,8 @@ bool anyBits(const std::vector<std::uint64_t>& words, std::uint64_t first, std::
 
 } // namespace
 
-int Staleness::unitShift(isa::Space space)
-{
-    static_assert(SparseMemory::kPageBytes == 1u << 16);
-    return space == isa::Space::Smem ? 2 : 16; // SMEM words; HBM and VMEM pages
-}
-
-void Staleness::mark(isa::Space space, std::uint64_t address, std::uint64_t bytes, std::uint64_t spaceBytes)
+void Staleness::markSlow(isa::Space space, std::uint64_t address, std::uint64_t bytes,
+                         std::uint64_t spaceBytes)
 {
     if (bytes == 0)
         return;

@@ -85,7 +85,7 @@ void EventStore::configure(int chips, std::uint64_t vmemBytes)
     m_publishedHeatmaps = m_heatmaps;
 }
 
-void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
+void EventStore::appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataBytes)
 {
     if (m_discard)
         return;
@@ -96,8 +96,7 @@ void EventStore::appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
         m_heatmaps[e.chip.value].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
     if (m_currentVmem->size == kChunkEvents)
         publishVmem();
-    // Publishing copies every grid (1 MiB each): often enough for a live view, rarely enough to be free.
-    if (++m_vmemSinceHeatmapPublish >= (1u << 20))
+    if (++m_vmemSinceHeatmapPublish >= kVmemAccessesPerHeatmapPublish)
         publishHeatmaps();
 }
 

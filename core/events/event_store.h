@@ -136,7 +136,18 @@ public:
             appendBundleSlow(e);
     }
     // `dataBytes`: bytes moved within the access's range (less than the range for strided accesses).
-    void appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes);
+    // Inline as appendBundle is: every vld, vst and DMA chunk of VMEM records one.
+    void appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
+    {
+        if (m_currentVmem && m_currentVmem->size + 1 < kChunkEvents && e.chip.value < m_heatmaps.size() &&
+            m_vmemSinceHeatmapPublish + 1 < kVmemAccessesPerHeatmapPublish) [[likely]] {
+            m_currentVmem->append(e);
+            m_heatmaps[e.chip.value].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
+            ++m_vmemSinceHeatmapPublish;
+            return;
+        }
+        appendVmemAccessSlow(e, dataBytes);
+    }
     void appendDma(const DmaRecord& r);
     void appendSyncWait(const SyncWaitRecord& r);
     void appendRegion(const RegionRecord& r);
@@ -195,6 +206,9 @@ private:
     template <typename Chunk>
     ChunkSnapshot<Chunk> snapshotOf(const std::vector<std::shared_ptr<const Chunk>>& chunks) const;
     void appendBundleSlow(const BundleIssue& e);
+    void appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataBytes);
+    // Publishing copies every grid (1 MiB each): often enough for a live view, rarely enough to be free.
+    static constexpr std::uint64_t kVmemAccessesPerHeatmapPublish = 1u << 20;
     void publishCurrent();
     void publishVmem();
     void publishHeatmaps();

@@ -36,8 +36,8 @@ void VmemHeatmap::coarsen()
     m_usedTimeBins = (m_usedTimeBins + 1) / 2;
 }
 
-void VmemHeatmap::add(std::uint64_t cycle, std::uint64_t address, std::uint64_t bytes,
-                      std::uint64_t dataBytes, bool write)
+void VmemHeatmap::addSlow(std::uint64_t cycle, std::uint64_t address, std::uint64_t bytes,
+                          std::uint64_t dataBytes, bool write)
 {
     if (!m_configured || bytes == 0 || dataBytes == 0)
         return;

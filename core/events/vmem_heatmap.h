@@ -8,6 +8,7 @@
 // bins per chip (timeBinsFor): 4,096 chips that all touch VMEM once took 8 GiB of grids and their published
 // copies (fuzz_replay again); they now share a fixed budget.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -28,8 +29,24 @@ public:
 
     // `dataBytes` moved within [address, address + rangeBytes), spread evenly (a strided access touches
     // a range larger than the bytes it moves).
+    // Inline for the common case (every vld, vst and DMA chunk of a replay lands here): a grid already
+    // allocated, a cycle inside its time range and a range within one address bin.
     void add(std::uint64_t cycle, std::uint64_t address, std::uint64_t rangeBytes, std::uint64_t dataBytes,
-             bool write);
+             bool write)
+    {
+        const std::uint64_t t = cycle >> m_cycleShift;
+        if (m_binShift >= 0 && !m_read.empty() && t < static_cast<std::uint64_t>(m_timeBins) &&
+            rangeBytes != 0 && dataBytes != 0) [[likely]] {
+            const std::uint64_t bin = address >> m_binShift;
+            if (bin < kAddressBins - 1 && ((address + rangeBytes - 1) >> m_binShift) == bin) {
+                m_usedTimeBins = std::max(m_usedTimeBins, static_cast<int>(t) + 1);
+                (write ? m_totalWritten : m_totalRead) += dataBytes;
+                (write ? m_write : m_read)[index(static_cast<int>(t), static_cast<int>(bin))] += dataBytes;
+                return;
+            }
+        }
+        addSlow(cycle, address, rangeBytes, dataBytes, write);
+    }
 
     std::uint64_t cyclesPerBin() const { return m_cyclesPerBin; }
     std::uint64_t bytesPerAddressBin() const { return m_bytesPerBin; }
@@ -54,6 +71,8 @@ private:
         return static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a);
     }
     void coarsen();
+    void addSlow(std::uint64_t cycle, std::uint64_t address, std::uint64_t rangeBytes,
+                 std::uint64_t dataBytes, bool write);
 
     std::uint64_t addressBin(std::uint64_t address) const
     {
