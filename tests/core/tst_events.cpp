@@ -82,6 +82,54 @@ private slots:
         QCOMPARE(h.totalWritten(), written);
     }
 
+    // add() takes an inline path for an access inside one address bin of a grid that needs no coarsening,
+    // and the general one otherwise. Random accesses of both kinds, on a power-of-two VMEM and on one that is
+    // not (no shift for the address bin), land where the documented rule puts them at the final resolution:
+    // time bin = cycle / cycles per bin, each address bin's share = its bytes x data bytes / range bytes,
+    // the last bin taking everything past it.
+    void heatmapMatchesItsRuleOnRandomAccesses()
+    {
+        for (const std::uint64_t vmemBytes : {std::uint64_t{1} << 20, std::uint64_t{1000} * 1024}) {
+            struct Access
+            {
+                std::uint64_t cycle, address, range, data;
+                bool write;
+            };
+            std::mt19937_64 random(7);
+            std::vector<Access> accesses;
+            events::VmemHeatmap h(vmemBytes);
+            std::uint64_t cycle = 0;
+            for (int i = 0; i < 20'000; ++i) {
+                cycle += random() % 64;
+                const std::uint64_t range = random() % 4 == 0 ? 1 + random() % 40'000 : 1 + random() % 512;
+                const std::uint64_t address = random() % vmemBytes;
+                const Access a{cycle, address, range, 1 + random() % range, random() % 2 == 0};
+                accesses.push_back(a);
+                h.add(a.cycle, a.address, a.range, a.data, a.write);
+            }
+            QVERIFY(h.cyclesPerBin() > 16); // coarsened on the way
+            const std::uint64_t perBin = h.bytesPerAddressBin();
+            constexpr int bins = events::VmemHeatmap::kAddressBins;
+            std::vector<std::uint64_t> read(static_cast<std::size_t>(h.timeBins()) * bins),
+                written(read.size());
+            for (const Access& a : accesses) {
+                auto& grid = a.write ? written : read;
+                const std::size_t t = a.cycle / h.cyclesPerBin();
+                for (std::uint64_t at = a.address, end = a.address + a.range; at < end;) {
+                    const std::uint64_t bin = std::min<std::uint64_t>(at / perBin, bins - 1);
+                    const std::uint64_t binEnd = bin == bins - 1 ? end : std::min(end, (bin + 1) * perBin);
+                    grid[t * bins + bin] += (binEnd - at) * a.data / a.range;
+                    at = binEnd;
+                }
+            }
+            for (int t = 0; t < h.timeBins(); ++t)
+                for (int b = 0; b < bins; ++b) {
+                    QCOMPARE(h.readBytes(t, b), read[static_cast<std::size_t>(t) * bins + b]);
+                    QCOMPARE(h.writeBytes(t, b), written[static_cast<std::size_t>(t) * bins + b]);
+                }
+        }
+    }
+
     void readersSeeConsistentSnapshotsWhileTheWriterAppends()
     {
         events::EventStore store;
