@@ -267,6 +267,34 @@ private slots:
         QVERIFY(test::waitDone(w));
     }
 
+    // A changed run larger than the session's budget for kept runs is not kept: Open fixed run replays the
+    // change in the window, to the same numbers Apply and compare measured.
+    void aRunOverTheKeptRunBudgetIsReplayedAgain()
+    {
+        QVERIFY(ui::ReplaySession::defaultKeptRunBudget() >= std::uint64_t{1} << 20);
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        w.session()->setKeptRunBudget(1024); // below any replay's events
+        ui::SuggestionsView* view = w.suggestions();
+        test::raiseDockOf(view);
+        clickRow(view->list(), 0);
+        QTest::mouseClick(view->compareButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view->openFixedButton()->isEnabled(), 30000);
+        const std::string id =
+            w.session()->run()->suggestions[static_cast<std::size_t>(view->indexOfRow(0))].id;
+        QVERIFY(!w.session()->takeChangedRun(id)); // measured, compared, not kept
+        QTest::mouseClick(view->openFixedButton(), Qt::LeftButton);
+        ui::ComparisonWindow* cw = w.comparisonWindow();
+        QVERIFY(cw);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->fixedSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
+        QVERIFY(!cw->fixedSession()->run()->replayedElsewhere);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
+        const suggest::Suggestion& s =
+            w.session()->run()->suggestions[static_cast<std::size_t>(view->indexOfRow(0))];
+        QVERIFY(s.measured);
+        QCOMPARE(cw->fixedSession()->run()->result.totalCycles, s.measured->newCycles);
+    }
+
     // File > Compare with trace…: another trace (here the tuned kernel of the same layer) as the other run.
     void compareWithAnotherTrace()
     {

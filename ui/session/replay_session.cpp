@@ -4,6 +4,7 @@
 #include "suggest/transform.h"
 #include "trace/trace_io.h"
 #include "util/cancel.h"
+#include "util/physical_memory.h"
 #include "util/text.h"
 
 #include <QMetaObject>
@@ -319,6 +320,12 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
     });
 }
 
+std::uint64_t ReplaySession::defaultKeptRunBudget()
+{
+    const std::uint64_t physical = physicalMemoryBytes();
+    return physical > 0 ? physical / 4 : std::uint64_t{1} << 30;
+}
+
 void ReplaySession::compareSuggestion(int index)
 {
     if (!m_run || !m_analysesReady || index < 0 ||
@@ -333,7 +340,8 @@ void ReplaySession::compareSuggestion(int index)
     const suggest::Change change = run->suggestions[static_cast<std::size_t>(index)].change;
     emit comparisonProgress(index, tr("Replaying the changed program…"));
     const std::string id = run->suggestions[static_cast<std::size_t>(index)].id;
-    m_compareWorker = std::jthread([this, request, run, change, index, id](std::stop_token stop) {
+    const std::uint64_t budget = m_keptRunBudget;
+    m_compareWorker = std::jthread([this, request, run, change, index, id, budget](std::stop_token stop) {
         sim::RunComparison comparison;
         auto kept = std::make_shared<sim::ChangedRun>();
         {
@@ -344,7 +352,7 @@ void ReplaySession::compareSuggestion(int index)
         // Only a run Open fixed run can show: completed, with the baseline's outputs.
         using Verdict = suggest::Measurement::Verdict;
         const Verdict v = comparison.measurement.verdict;
-        if (v != Verdict::Improves && v != Verdict::NoGain)
+        if ((v != Verdict::Improves && v != Verdict::NoGain) || kept->store.residentBytes() > budget)
             kept.reset();
         post(request,
              [this, index, id, kept = std::move(kept), comparison = std::move(comparison)]() mutable {

@@ -89,6 +89,12 @@ public:
     void compareSuggestion(int index);
     // That kept run, if it is suggestion `suggestionId`'s; the session no longer holds it.
     std::shared_ptr<sim::ChangedRun> takeChangedRun(const std::string& suggestionId);
+    // A run whose events take more than this is not kept (Open fixed run then replays the change): the
+    // kept run is as large as the baseline's, and on a small machine holding both could push the one the
+    // user looks at into swap. A quarter of physical memory by default (1 GiB where it is not known).
+    void setKeptRunBudget(std::uint64_t bytes) { m_keptRunBudget = bytes; }
+    std::uint64_t keptRunBudget() const { return m_keptRunBudget; }
+    static std::uint64_t defaultKeptRunBudget();
 
 signals:
     void opened(); // run() holds the new trace; replay starting
@@ -132,6 +138,7 @@ private:
     std::jthread m_compareWorker;
     std::string m_keptChangeId; // the suggestion whose changed run m_keptChange is
     std::shared_ptr<sim::ChangedRun> m_keptChange;
+    std::uint64_t m_keptRunBudget = defaultKeptRunBudget();
     // Superseded workers finish in the background (a join could block the GUI thread for a whole
     // analysis); their posts are dropped by request number.
     std::vector<std::jthread> m_retired;
