@@ -17,7 +17,10 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDir>
 #include <QHeaderView>
 #include <QPushButton>
@@ -321,6 +324,19 @@ private slots:
                      .arg(QString::fromStdString(
                          mostChangedRegion(w.session()->run()->analyses.summary, other->analyses.summary))));
         QCOMPARE(cw->baselineSelection()->to(), cw->fixedSelection()->to());
+
+        // The delta table's context menu copies it as CSV, as shown.
+        QAction* copy = nullptr;
+        for (QAction* a : cw->deltaTable()->actions())
+            if (a->text() == QStringLiteral("Copy table as CSV"))
+                copy = a;
+        QVERIFY(copy);
+        copy->trigger();
+        const QStringList lines = QApplication::clipboard()->text().split(QStringLiteral("\r\n"));
+        QCOMPARE(lines.size(), table->rowCount() + 2);
+        QVERIFY(lines.front().contains(QStringLiteral("Other run")));
+        QVERIFY2(lines.at(1).startsWith(cell(table, 0, ui::RunDiffModel::WhatColumn)),
+                 qPrintable(lines.at(1)));
     }
 };
 

@@ -17,13 +17,22 @@
 #include "slower_kineto_step.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
+#include "widgets/table_export.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QDir>
+#include <QFile>
 #include <QHeaderView>
+#include <QMenu>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QWheelEvent>
 
 using namespace xps;
@@ -71,6 +80,14 @@ int rowOf(const QAbstractItemModel* model, const QString& what, const QString& w
             (where.isEmpty() || cell(model, r, ui::ProfileDiffModel::WhereColumn) == where))
             return r;
     return -1;
+}
+
+QAction* actionNamed(QWidget* widget, const QString& text)
+{
+    for (QAction* a : widget->actions())
+        if (a->text() == text)
+            return a;
+    return nullptr;
 }
 
 void clickRow(QTableView* table, int row)
@@ -207,6 +224,30 @@ private slots:
                  duration(device(other.analysis, "GPU 0")->compute));
         QVERIFY(cw->table(1)->isColumnHidden(ui::ProfileDiffModel::CallsColumn));
 
+        // Its context menu copies what it shows as CSV: the visible columns, every row in the shown order.
+        QAction* copy = actionNamed(cw->table(1), QStringLiteral("Copy table as CSV"));
+        QVERIFY(copy && actionNamed(cw->table(1), QStringLiteral("Save table as CSV…")));
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        const QStringList lines = QApplication::clipboard()->text().split(QStringLiteral("\r\n"));
+        QCOMPARE(lines.size(), devices->rowCount() + 2); // the header, the rows, and after the last CRLF, ""
+        QVERIFY(lines.back().isEmpty());
+        QStringList header, computeRow;
+        for (int c = 0; c < devices->columnCount(); ++c)
+            if (!cw->table(1)->isColumnHidden(c)) {
+                header << devices->headerData(c, Qt::Horizontal).toString();
+                computeRow << cell(devices, compute, c);
+            }
+        QVERIFY(!header.contains(QStringLiteral("Calls")));
+        QCOMPARE(lines.front(), header.join(QLatin1Char(',')));
+        QCOMPARE(lines.at(compute + 1), computeRow.join(QLatin1Char(',')));
+        QTemporaryDir csvDir;
+        const QString csvPath = csvDir.filePath(QStringLiteral("devices.csv"));
+        QCOMPARE(ui::saveTableAsCsv(*cw->table(1), csvPath), QString());
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(csv.readAll()), QApplication::clipboard()->text());
+
         // The critical paths: their lengths, and the GEMM's time on each.
         cw->tableTabs()->setCurrentIndex(2);
         const QAbstractItemModel* path = cw->table(2)->model();
@@ -231,6 +272,12 @@ private slots:
             std::string("sgemm_128x64"));
 
         test::saveTabShots(cw, cw->tableTabs(), QStringLiteral("compare-profiles"));
+        if (const QByteArray shots = qgetenv("XPS_SHOT_DIR"); !shots.isEmpty()) { // the tables' context menu
+            QMenu menu(cw);
+            menu.addActions(cw->table(0)->actions());
+            menu.adjustSize();
+            menu.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("table-menu.png")));
+        }
 
         // A trace is no profile to compare with: said, and the window stays.
         w.compareWith(source("/resources/samples/decode_naive.xtrace.json"));
@@ -246,6 +293,24 @@ private slots:
     }
 
     // An unreadable other profile: the window says why, and nothing is compared.
+    // CSV fields with a comma, a quote or a line break are quoted, quotes doubled (RFC 4180).
+    void tableCsvQuotesWhatItMust()
+    {
+        QStandardItemModel model(2, 2);
+        model.setHorizontalHeaderLabels({QStringLiteral("name"), QStringLiteral("time")});
+        model.setItem(0, 0, new QStandardItem(QStringLiteral("all_reduce, bucket 3")));
+        model.setItem(0, 1, new QStandardItem(QStringLiteral("1.2 ms")));
+        model.setItem(1, 0, new QStandardItem(QStringLiteral("say \"hi\"\nagain")));
+        model.setItem(1, 1, new QStandardItem(QStringLiteral("+3.0%")));
+        QTableView view;
+        view.setModel(&model);
+        QCOMPARE(ui::tableAsCsv(view), QStringLiteral("name,time\r\n\"all_reduce, bucket 3\",1.2 ms\r\n"
+                                                      "\"say \"\"hi\"\"\nagain\",+3.0%\r\n"));
+        view.horizontalHeader()->moveSection(1, 0); // a dragged column leads
+        view.setRowHidden(0, true);
+        QCOMPARE(ui::tableAsCsv(view), QStringLiteral("time,name\r\n+3.0%,\"say \"\"hi\"\"\nagain\"\r\n"));
+    }
+
     void unreadableOtherProfile()
     {
         QTemporaryDir dir;

@@ -8,6 +8,7 @@
 #include "views/dma_lanes_view.h"
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
+#include "widgets/table_export.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
@@ -136,6 +137,7 @@ ComparisonWindow::ComparisonWindow(ReplaySession* baseline, const OtherRun& othe
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    addTableExportActions(m_table, QStringLiteral("comparison"));
     m_baselineView->setLegendVisible(
         false); // the fixed run's, between the two timelines and the table, serves both
 

@@ -5,6 +5,7 @@
 #include "imported/profile_text.h"
 #include "imported/profile_timeline_view.h"
 #include "selection/selection_model.h"
+#include "widgets/table_export.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -169,6 +170,8 @@ QTableView* ProfileComparisonWindow::addTable(ProfileDiffModel* model, const QSt
     // The names take what the numbers leave.
     view->horizontalHeader()->setSectionResizeMode(ProfileDiffModel::WhatColumn, QHeaderView::Stretch);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    addTableExportActions(view, QStringLiteral("comparison-") +
+                                    title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
     if (model->table() != ProfileDiffModel::Table::Operations)
         view->setColumnHidden(ProfileDiffModel::CallsColumn, true);
     // A click or the arrow keys: the timelines follow the current row.
