@@ -306,6 +306,10 @@ private slots:
         view.setModel(&model);
         QCOMPARE(ui::tableAsCsv(view), QStringLiteral("name,time\r\n\"all_reduce, bucket 3\",1.2 ms\r\n"
                                                       "\"say \"\"hi\"\"\nagain\",+3.0%\r\n"));
+        // A place that cannot be written: said, naming it.
+        const QString unwritable = QStringLiteral("/nonexistent-xps-dir/table.csv");
+        const QString error = ui::saveTableAsCsv(view, unwritable);
+        QVERIFY2(error.contains(unwritable), qPrintable(error));
         view.horizontalHeader()->moveSection(1, 0); // a dragged column leads
         view.setRowHidden(0, true);
         QCOMPARE(ui::tableAsCsv(view), QStringLiteral("time,name\r\n+3.0%,\"say \"\"hi\"\"\nagain\"\r\n"));

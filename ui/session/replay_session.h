@@ -93,7 +93,6 @@ public:
     // kept run is as large as the baseline's, and on a small machine holding both could push the one the
     // user looks at into swap. A quarter of physical memory by default (1 GiB where it is not known).
     void setKeptRunBudget(std::uint64_t bytes) { m_keptRunBudget = bytes; }
-    std::uint64_t keptRunBudget() const { return m_keptRunBudget; }
     static std::uint64_t defaultKeptRunBudget();
 
 signals:

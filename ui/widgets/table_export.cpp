@@ -1,12 +1,13 @@
 #include "widgets/table_export.h"
 
+#include "util/atomic_file.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QTableView>
 
 #include <vector>
@@ -58,13 +59,8 @@ QString tableAsCsv(const QTableView& table)
 
 QString saveTableAsCsv(const QTableView& table, const QString& path)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-    file.write(tableAsCsv(table).toUtf8());
-    if (!file.commit())
-        return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    const Status saved = writeTextFileAtomically(path.toStdString(), tableAsCsv(table).toStdString());
+    return saved ? QString() : QString::fromStdString(saved.error().toString());
 }
 
 void addTableExportActions(QTableView* table, const QString& fileStem)

@@ -12,7 +12,8 @@ namespace xps::ui {
 
 // The header and every row of `table` as CSV text (lines end in CRLF, as RFC 4180 has them).
 QString tableAsCsv(const QTableView& table);
-// Writes tableAsCsv to `path` (UTF-8, replaced atomically). An empty string, or what went wrong.
+// Writes tableAsCsv to `path` (UTF-8; writeTextFileAtomically: the old file stays whole until the new one
+// is). An empty string, or what went wrong.
 QString saveTableAsCsv(const QTableView& table, const QString& path);
 // Adds "Copy table as CSV" and "Save table as CSV…" to `table`'s context menu. `fileStem` names the
 // suggested file ("decode-deltas" -> decode-deltas.csv).
