@@ -229,18 +229,20 @@ Result<Estimate> estimateTrace(const trace::Trace& trace, std::stop_token stop)
         return e;
     const auto& symbols = trace.chips.front().symbols.regions;
     std::map<std::uint32_t, std::size_t> index; // region -> position in e.regions
-    std::vector<events::RegionRecord> records = store.regions();
+    // Chip 0's regions in the order they exited, then by entry (two that enter together: the inner first).
+    std::vector<events::StoreSlice> records = store.slices(store.regionTrack(ChipId(0)));
     std::stable_sort(
         records.begin(), records.end(),
-        [](const events::RegionRecord& a, const events::RegionRecord& b) { return a.enter < b.enter; });
-    for (const auto& rec : records) {
-        if (rec.chip != ChipId(0) || rec.region >= symbols.size())
+        [](const events::StoreSlice& a, const events::StoreSlice& b) { return a.start < b.start; });
+    for (const events::StoreSlice& rec : records) {
+        const std::uint32_t symbol = events::regionOf(rec);
+        if (symbol >= symbols.size())
             continue;
-        auto [it, added] = index.emplace(rec.region, e.regions.size());
+        auto [it, added] = index.emplace(symbol, e.regions.size());
         if (added)
-            e.regions.push_back({symbols[rec.region].name, symbols[rec.region].level, 0.0, 0});
+            e.regions.push_back({symbols[symbol].name, symbols[symbol].level, 0.0, 0});
         auto& region = e.regions[it->second];
-        region.us += static_cast<double>(rec.exit - rec.enter) / trace.machine.clockMhz;
+        region.us += static_cast<double>(rec.duration) / trace.machine.clockMhz;
         ++region.executions;
     }
     return e;

@@ -179,8 +179,10 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 throw SimFault{"region.end with no open region"};
             const auto [region, enter] = m_regions.back();
             m_regions.pop_back();
-            m_store.appendRegion(
-                {m_state.chip, region, static_cast<std::uint16_t>(m_regions.size()), enter, t});
+            // Depth saturates: a program that nests regions 65,536 deep is hostile, not a kernel.
+            const auto depth =
+                static_cast<std::uint16_t>(std::min<std::size_t>(m_regions.size(), UINT16_MAX));
+            m_store.appendRegion(m_state.chip, region, depth, enter, t);
             break;
         }
         case Opcode::VLd:

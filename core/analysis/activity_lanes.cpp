@@ -135,7 +135,15 @@ void ActivityLanes::ingest(const events::EventStore& store)
     std::vector<events::DmaRecord> dmas = store.dmasSince(m_dmaRecordsIngested);
     // Only this thread changes the sizes read here.
     std::vector<events::SyncWaitRecord> waits = store.syncWaitsSince(m_waits.size());
-    std::vector<events::RegionRecord> regions = store.regionsSince(m_regions.size());
+    std::vector<events::RegionInstance> regions;
+    m_regionsIngested.resize(m_layout.size());
+    for (const ChipId chip : idsBelow<ChipId>(m_layout.size())) {
+        const std::vector<events::StoreSlice> more =
+            store.slices(store.regionTrack(chip), m_regionsIngested[chip.value]);
+        m_regionsIngested[chip.value] += more.size();
+        for (const events::StoreSlice& s : more)
+            regions.push_back({chip, s});
+    }
     std::unique_lock lock(m_mutex);
     std::vector<std::size_t> firstNew(m_lanes.size());
     for (std::size_t i = 0; i < m_lanes.size(); ++i)
@@ -170,14 +178,14 @@ void ActivityLanes::ingest(const events::EventStore& store)
             addSpan(layout(w.chip).syncWait,
                     {w.start, w.end, w.start, index, w.satisfiedBy >= 0 ? std::uint8_t{0} : std::uint8_t{1}});
     }
-    for (const events::RegionRecord& r : regions) {
+    for (const events::RegionInstance& r : regions) {
         const std::uint64_t index = m_regions.size();
         m_regions.push_back(r);
-        if (r.chip.value >= m_layout.size() || r.exit <= r.enter)
+        if (r.slice.duration == 0)
             continue;
         if (const ChipLayout& l = layout(r.chip); l.regionLanes)
-            addSpan(l.firstRegion + std::min<std::size_t>(r.depth, l.regionLanes - 1),
-                    {r.enter, r.exit, r.enter, index, 0});
+            addSpan(l.firstRegion + std::min<std::size_t>(r.slice.depth, l.regionLanes - 1),
+                    {r.slice.start, r.slice.end(), r.slice.start, index, 0});
     }
     for (std::size_t i = 0; i < m_lanes.size(); ++i)
         if (m_bins[i].spans.size() > firstNew[i])
@@ -506,7 +514,7 @@ bool ActivityLanes::syncWait(std::uint64_t index, events::SyncWaitRecord& out) c
     return true;
 }
 
-bool ActivityLanes::region(std::uint64_t index, events::RegionRecord& out) const
+bool ActivityLanes::region(std::uint64_t index, events::RegionInstance& out) const
 {
     std::shared_lock lock(m_mutex);
     if (index >= m_regions.size())

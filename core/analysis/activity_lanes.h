@@ -94,7 +94,7 @@ public:
     // Records by id or index, as ingested (copies: the writer may grow the vectors).
     bool dma(std::uint32_t id, events::DmaRecord& out) const;
     bool syncWait(std::uint64_t index, events::SyncWaitRecord& out) const;
-    bool region(std::uint64_t index, events::RegionRecord& out) const;
+    bool region(std::uint64_t index, events::RegionInstance& out) const;
     events::BundleSnapshot bundles() const; // the events the lanes were last built from
     // Cycles `pc` of `chip` keeps `group` busy (0: not at all).
     std::uint32_t unitBusy(ChipId chip, std::uint32_t pc, UnitGroup group) const;
@@ -145,7 +145,8 @@ private:
     std::vector<bool> m_dmaSeen;
     std::size_t m_dmaRecordsIngested = 0;
     std::vector<events::SyncWaitRecord> m_waits;
-    std::vector<events::RegionRecord> m_regions;
+    std::vector<events::RegionInstance> m_regions; // in the order ingested
+    std::vector<std::size_t> m_regionsIngested;    // per chip: slices of its region track read so far
 };
 
 } // namespace xps::analysis

@@ -58,24 +58,23 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
     // table has the same shape for every topology.
 
     // Steps: instances of the deepest regions, matched by (name, n-th instance) across chips.
-    std::vector<std::vector<events::RegionRecord>> perChip(chips);
+    std::vector<std::vector<events::StoreSlice>> perChip(chips);
     int deepest = -1;
-    for (const events::RegionRecord& r : replay.store.regions())
-        if (r.chip.value < chips) {
-            perChip[r.chip.value].push_back(r);
+    for (std::size_t c = 0; c < chips; ++c) {
+        perChip[c] = replay.store.regionsByEntry(chipIdAt(c));
+        for (const events::StoreSlice& r : perChip[c])
             deepest = std::max(deepest, static_cast<int>(r.depth));
-        }
+    }
     std::map<std::pair<std::string, std::uint64_t>, CollectiveStep> steps;
     for (std::size_t c = 0; c < chips; ++c) {
-        auto& list = perChip[c];
-        std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.enter < b.enter; });
         std::map<std::string, std::uint64_t> seen;
-        for (const events::RegionRecord& r : list) {
+        for (const events::StoreSlice& r : perChip[c]) {
             if (static_cast<int>(r.depth) != deepest)
                 continue;
             const auto& symbols = replay.trace.chips[c].symbols.regions;
+            const std::uint32_t region = events::regionOf(r);
             const std::string name =
-                r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
+                region < symbols.size() ? symbols[region].name : "region " + std::to_string(region);
             const std::uint64_t instance = seen[name]++;
             CollectiveStep& s = steps[{name, instance}];
             if (s.enter.empty()) {
@@ -84,8 +83,8 @@ CollectiveAnalysis analyzeCollectives(const ReplayView& replay)
                 s.enter.assign(chips, -1);
                 s.exit.assign(chips, -1);
             }
-            s.enter[c] = static_cast<std::int64_t>(r.enter);
-            s.exit[c] = static_cast<std::int64_t>(r.exit);
+            s.enter[c] = static_cast<std::int64_t>(r.start);
+            s.exit[c] = static_cast<std::int64_t>(r.end());
         }
     }
     for (auto& [key, s] : steps) {

@@ -135,7 +135,7 @@ private:
     std::string threadName(std::int64_t tid) const
     {
         if (tid == kRegionsTid)
-            return "regions";
+            return events::rowName(events::RowKind::Regions); // the store's name for the row
         if (tid < kFirstEngineTid)
             return std::string(
                 unitGroupName(kUnitTracks[static_cast<std::size_t>(tid - kFirstUnitTid)].group));
@@ -256,7 +256,7 @@ private:
             runCount += chipRuns;
         }
         const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
-        m_builder.reserve(runCount + m_replay.store.regions().size() + dmas + waits,
+        m_builder.reserve(runCount + m_replay.store.regionCount() + dmas + waits,
                           runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
         std::array<std::uint32_t, kUnitTracks.size()> types{};
         for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
@@ -297,26 +297,21 @@ private:
 
     void addRegions()
     {
-        // Recorded as they exit: in entry order per chip here, the enclosing one first.
-        std::vector<events::RegionRecord> regions = m_replay.store.regions();
-        std::sort(regions.begin(), regions.end(),
-                  [](const events::RegionRecord& a, const events::RegionRecord& b) {
-                      return a.chip != b.chip     ? a.chip < b.chip
-                             : a.enter != b.enter ? a.enter < b.enter
-                                                  : a.exit > b.exit;
-                  });
-        for (const events::RegionRecord& r : regions) {
-            m_cancel();
-            if (r.chip.value >= m_replay.trace.chips.size())
-                continue;
-            const auto& symbols = m_replay.trace.chips[r.chip.value].symbols.regions;
-            const std::string name =
-                r.region < symbols.size() ? symbols[r.region].name : "region " + std::to_string(r.region);
-            const std::string level = r.region < symbols.size() && !symbols[r.region].level.empty()
-                                          ? symbols[r.region].level
-                                          : std::string("region");
-            addSlice(thread(r.chip.value, kRegionsTid), r.enter, r.exit,
-                     m_p.typeOf(name, level, SliceClass::DeviceAnnotation));
+        // The store's region slices, chip by chip in entry order (the enclosing one first): they are the
+        // profile's, in nanoseconds, with the symbol's name and level as their type.
+        for (const ChipId chip : idsBelow<ChipId>(m_replay.trace.chips.size())) {
+            const auto& symbols = m_replay.trace.chips[chip.value].symbols.regions;
+            for (const events::StoreSlice& r : m_replay.store.regionsByEntry(chip)) {
+                m_cancel();
+                const std::uint32_t region = events::regionOf(r);
+                const std::string name =
+                    region < symbols.size() ? symbols[region].name : "region " + std::to_string(region);
+                const std::string level = region < symbols.size() && !symbols[region].level.empty()
+                                              ? symbols[region].level
+                                              : std::string("region");
+                addSlice(thread(chip.value, kRegionsTid), r.start, r.end(),
+                         m_p.typeOf(name, level, SliceClass::DeviceAnnotation));
+            }
         }
     }
 

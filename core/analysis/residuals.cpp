@@ -26,18 +26,18 @@ Residuals computeResiduals(const trace::Trace& trace, const events::EventStore& 
         return out;
 
     // Region instances in the order they completed per (chip, region): instance n is the n-th exit.
-    std::map<std::pair<ChipId, std::uint32_t>, std::vector<const events::RegionRecord*>> durations;
-    const auto& regions = store.regions();
-    for (const events::RegionRecord& r : regions)
-        durations[{r.chip, r.region}].push_back(&r);
+    std::map<std::pair<ChipId, std::uint32_t>, std::vector<events::StoreSlice>> durations;
+    for (const ChipId chip : idsBelow<ChipId>(trace.chips.size()))
+        for (const events::StoreSlice& r : store.slices(store.regionTrack(chip)))
+            durations[{chip, events::regionOf(r)}].push_back(r);
     for (const trace::RecordedRegion& rec : trace.recorded->regions) {
         RegionResidual res{rec.chip, rec.region, rec.instance, rec.cycles, std::nullopt};
         const int id = trace.chips[rec.chip.value].symbols.findRegion(rec.region);
         const auto it = durations.find({rec.chip, static_cast<std::uint32_t>(id)});
         if (it != durations.end() && rec.instance < it->second.size()) {
-            const events::RegionRecord& r = *it->second[rec.instance];
-            res.replayed = r.exit - r.enter;
-            res.replayedEnter = r.enter;
+            const events::StoreSlice& r = it->second[rec.instance];
+            res.replayed = r.duration;
+            res.replayedEnter = r.start;
         }
         out.regions.push_back(std::move(res));
     }

@@ -37,14 +37,8 @@ public:
         : m_replay(replay), m_out(out), m_cancel(replay.cancelPoint())
     {
         const std::size_t chips = replay.trace.chips.size();
-        m_records.resize(chips);
-        for (const events::RegionRecord& r : replay.store.regions())
-            if (r.chip.value < chips)
-                m_records[r.chip.value].push_back(r);
-        for (auto& list : m_records)
-            std::sort(list.begin(), list.end(), m_cancel.polling([](const auto& a, const auto& b) {
-                return a.enter != b.enter ? a.enter < b.enter : a.depth < b.depth;
-            }));
+        for (const ChipId chip : idsBelow<ChipId>(chips))
+            m_records.push_back(replay.store.regionsByEntry(chip));
         m_next.assign(chips, 0);
         m_stacks.resize(chips);
         m_open.resize(chips);
@@ -98,14 +92,14 @@ private:
     {
         auto& stack = m_stacks[chip];
         auto& open = m_open[chip];
-        while (!open.empty() && open.back().exit < cycle) {
+        while (!open.empty() && open.back().end() < cycle) {
             open.pop_back();
             stack.pop_back();
         }
         const auto& list = m_records[chip];
-        while (m_next[chip] < list.size() && list[m_next[chip]].enter <= cycle) {
-            const events::RegionRecord& r = list[m_next[chip]++];
-            while (!open.empty() && open.back().exit < r.enter) {
+        while (m_next[chip] < list.size() && list[m_next[chip]].start <= cycle) {
+            const events::StoreSlice& r = list[m_next[chip]++];
+            while (!open.empty() && open.back().end() < r.start) {
                 open.pop_back();
                 stack.pop_back();
             }
@@ -113,18 +107,18 @@ private:
             RegionSummary& s = m_out[slot];
             s.mxus = static_cast<std::uint64_t>(m_replay.trace.machine.mxuCount);
             ++s.instances;
-            s.cycles += r.exit - r.enter;
+            s.cycles += r.duration;
             open.push_back(r);
             stack.push_back(slot);
         }
     }
 
-    std::size_t slotFor(std::size_t chip, const events::RegionRecord& r,
-                        const std::vector<std::size_t>& stack)
+    std::size_t slotFor(std::size_t chip, const events::StoreSlice& r, const std::vector<std::size_t>& stack)
     {
         const auto& symbols = m_replay.trace.chips[chip].symbols.regions;
-        const trace::RegionSymbol unknown{"region " + std::to_string(r.region), ""};
-        const trace::RegionSymbol& sym = r.region < symbols.size() ? symbols[r.region] : unknown;
+        const std::uint32_t region = events::regionOf(r);
+        const trace::RegionSymbol unknown{"region " + std::to_string(region), ""};
+        const trace::RegionSymbol& sym = region < symbols.size() ? symbols[region] : unknown;
         const std::string path = stack.empty() ? sym.name : m_out[stack.back()].path + " > " + sym.name;
         const auto [it, added] = m_slots.try_emplace(path, m_out.size());
         if (added) {
@@ -140,10 +134,10 @@ private:
 
     const ReplayView& m_replay;
     std::vector<RegionSummary>& m_out;
-    std::vector<std::vector<events::RegionRecord>> m_records;
+    std::vector<std::vector<events::StoreSlice>> m_records; // per chip, by entry
     std::vector<std::size_t> m_next;
     std::vector<std::vector<std::size_t>> m_stacks; // slots in m_out of the open regions, outermost first
-    std::vector<std::vector<events::RegionRecord>> m_open; // the records of m_stacks
+    std::vector<std::vector<events::StoreSlice>> m_open; // the regions of m_stacks
     std::map<std::string, std::size_t> m_slots;
     std::vector<std::vector<std::uint32_t>> m_mxuBusy;
     std::vector<events::DmaRecord> m_dmaIssues;

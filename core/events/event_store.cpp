@@ -1,5 +1,6 @@
 #include "events/event_store.h"
 
+#include <algorithm>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -71,8 +72,17 @@ void EventStore::takeFrom(EventStore& finished)
     m_publishedHeatmaps = std::move(finished.m_publishedHeatmaps);
     m_dmas = std::exchange(finished.m_dmas, {});
     m_waits = std::exchange(finished.m_waits, {});
-    m_regions = std::exchange(finished.m_regions, {});
+    m_tracks = std::exchange(finished.m_tracks, {});
+    m_regionTracks = std::exchange(finished.m_regionTracks, {});
     m_published.store(finished.m_published.exchange(0, std::memory_order_acq_rel), std::memory_order_release);
+}
+
+std::string rowName(RowKind kind)
+{
+    switch (kind) {
+    case RowKind::Regions: return "regions";
+    }
+    return "?";
 }
 
 void EventStore::configure(int chips, std::uint64_t vmemBytes)
@@ -148,7 +158,8 @@ void EventStore::flush()
     std::lock_guard lock(m_mutex);
     m_dmas.publishLocked();
     m_waits.publishLocked();
-    m_regions.publishLocked();
+    for (TrackSlices& t : m_tracks)
+        t.slices.publishLocked();
 }
 
 void EventStore::appendDma(const DmaRecord& r)
@@ -165,11 +176,31 @@ void EventStore::appendSyncWait(const SyncWaitRecord& r)
     m_waits.append(r, *m_arena, m_mutex);
 }
 
-void EventStore::appendRegion(const RegionRecord& r)
+TrackId EventStore::addTrack(const StoreTrack& track)
+{
+    const TrackId id(static_cast<std::uint32_t>(m_tracks.size()));
+    m_tracks.push_back({track, {}});
+    return id;
+}
+
+void EventStore::appendRegion(ChipId chip, std::uint32_t region, std::uint16_t depth, Cycle enter, Cycle exit)
 {
     if (m_discard)
         return;
-    m_regions.append(r, *m_arena, m_mutex);
+    if (chip.value >= m_regionTracks.size() || !m_regionTracks[chip.value].valid()) {
+        std::lock_guard lock(m_mutex);
+        if (chip.value >= m_regionTracks.size())
+            m_regionTracks.resize(std::size_t{chip.value} + 1);
+        m_regionTracks[chip.value] = addTrack({chip, RowKind::Regions});
+    }
+    const TrackId track = m_regionTracks[chip.value];
+    StoreSlice s;
+    s.start = enter;
+    s.duration = exit - enter;
+    s.track = track;
+    s.depth = depth;
+    s.type = region;
+    m_tracks[track.value].slices.append(s, *m_arena, m_mutex);
 }
 
 BundleSnapshot EventStore::bundles() const
@@ -189,10 +220,53 @@ std::vector<SyncWaitRecord> EventStore::syncWaits() const
     return m_waits.copyFrom(0);
 }
 
-std::vector<RegionRecord> EventStore::regions() const
+std::vector<StoreTrack> EventStore::tracks() const
 {
     std::lock_guard lock(m_mutex);
-    return m_regions.copyFrom(0);
+    std::vector<StoreTrack> out;
+    out.reserve(m_tracks.size());
+    for (const TrackSlices& t : m_tracks)
+        out.push_back(t.track);
+    return out;
+}
+
+TrackId EventStore::regionTrack(ChipId chip) const
+{
+    std::lock_guard lock(m_mutex);
+    return chip.value < m_regionTracks.size() ? m_regionTracks[chip.value] : TrackId();
+}
+
+std::vector<StoreSlice> EventStore::slices(TrackId track, std::size_t first) const
+{
+    std::lock_guard lock(m_mutex);
+    return track.value < m_tracks.size() ? m_tracks[track.value].slices.copyFrom(first)
+                                         : std::vector<StoreSlice>();
+}
+
+std::size_t EventStore::sliceCount(TrackId track) const
+{
+    std::lock_guard lock(m_mutex);
+    return track.value < m_tracks.size() ? m_tracks[track.value].slices.size() : 0;
+}
+
+std::vector<StoreSlice> EventStore::regionsByEntry(ChipId chip) const
+{
+    std::vector<StoreSlice> out = slices(regionTrack(chip));
+    // Exits arrive innermost first; by entry, of two that enter together the enclosing one (less deep), and
+    // of two at one depth (regions of no cycles) the one that exited first.
+    std::stable_sort(out.begin(), out.end(), [](const StoreSlice& a, const StoreSlice& b) {
+        return a.start != b.start ? a.start < b.start : a.depth < b.depth;
+    });
+    return out;
+}
+
+std::size_t EventStore::regionCount() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t n = 0;
+    for (const TrackId track : m_regionTracks)
+        n += track.valid() ? m_tracks[track.value].slices.size() : 0;
+    return n;
 }
 
 std::vector<DmaRecord> EventStore::dmasSince(std::size_t first) const
@@ -207,17 +281,13 @@ std::vector<SyncWaitRecord> EventStore::syncWaitsSince(std::size_t first) const
     return m_waits.copyFrom(first);
 }
 
-std::vector<RegionRecord> EventStore::regionsSince(std::size_t first) const
-{
-    std::lock_guard lock(m_mutex);
-    return m_regions.copyFrom(first);
-}
-
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
-    bytes += m_dmas.residentBytes() + m_waits.residentBytes() + m_regions.residentBytes();
+    bytes += m_dmas.residentBytes() + m_waits.residentBytes();
+    for (const TrackSlices& t : m_tracks)
+        bytes += t.slices.residentBytes();
     return bytes;
 }
 
@@ -229,7 +299,9 @@ std::size_t EventStore::eventCount() const
         n += c->size;
     for (const auto& c : m_vmemChunks)
         n += c->size;
-    return n + m_dmas.size() + m_waits.size() + m_regions.size();
+    for (const TrackSlices& t : m_tracks)
+        n += t.slices.size();
+    return n + m_dmas.size() + m_waits.size();
 }
 
 } // namespace xps::events

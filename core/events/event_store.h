@@ -7,6 +7,7 @@
 #include "events/chunk_arena.h"
 #include "events/events.h"
 #include "events/record_log.h"
+#include "events/store_tracks.h"
 #include "events/vmem_heatmap.h"
 
 #include <array>
@@ -150,7 +151,8 @@ public:
     }
     void appendDma(const DmaRecord& r);
     void appendSyncWait(const SyncWaitRecord& r);
-    void appendRegion(const RegionRecord& r);
+    // A region instance, at its exit: a slice on the chip's region track (made with its first region).
+    void appendRegion(ChipId chip, std::uint32_t region, std::uint16_t depth, Cycle enter, Cycle exit);
     // Publishes the partly filled last chunk (at the end of a replay or on cancel).
     void flush();
     // Takes every event of `finished` (flushed; its writer done with it), which is left empty: a replay run
@@ -189,12 +191,22 @@ public:
         std::lock_guard lock(m_mutex);
         return m_waits.size();
     }
-    std::vector<RegionRecord> regions() const;
+    // The store's tracks (store_tracks.h), in the order their first slice arrived.
+    std::vector<StoreTrack> tracks() const;
+    // The chip's region track; invalid until its first region exits.
+    TrackId regionTrack(ChipId chip) const;
+    // A track's published slices from `first` on, in arrival order (a region's: the order they exited).
+    // What a view that follows a running replay reads every refresh.
+    std::vector<StoreSlice> slices(TrackId track, std::size_t first = 0) const;
+    std::size_t sliceCount(TrackId track) const;
+    // The chip's region instances by entry, the enclosing one first: the order a reader walks nested
+    // regions in (a stack of the open ones). Copies; a replay has thousands, not millions.
+    std::vector<StoreSlice> regionsByEntry(ChipId chip) const;
+    std::size_t regionCount() const;
     // The records appended since the reader last looked (records are appended, never changed): what a
     // view that follows a running replay reads every refresh instead of copying everything again.
     std::vector<DmaRecord> dmasSince(std::size_t first) const;
     std::vector<SyncWaitRecord> syncWaitsSince(std::size_t first) const;
-    std::vector<RegionRecord> regionsSince(std::size_t first) const;
     std::size_t bundleCount() const { return m_published.load(std::memory_order_acquire); }
 
     // Bytes held for published events, counting whole allocated chunks, and their number: what
@@ -231,7 +243,14 @@ private:
     // Block-allocated, so a million records never hold a million more in spare capacity.
     RecordLog<DmaRecord> m_dmas;
     RecordLog<SyncWaitRecord> m_waits;
-    RecordLog<RegionRecord> m_regions;
+    struct TrackSlices
+    {
+        StoreTrack track;
+        RecordLog<StoreSlice> slices;
+    };
+    TrackId addTrack(const StoreTrack& track); // the writer's, under the lock
+    std::vector<TrackSlices> m_tracks;         // by TrackId; grown by the writer under the lock
+    std::vector<TrackId> m_regionTracks;       // by chip; grown by the writer under the lock
     std::atomic<std::size_t> m_published{0};
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // What a replay records. Bundle issues are the bulk (one per executed bundle) and are stored column by
-// column in EventStore at 24 bytes each; DMAs, sync waits and regions are far fewer and kept as records.
+// column in EventStore at 24 bytes each; DMAs and sync waits are far fewer and kept as records;
+// regions are slices (store_tracks.h).
 
 #include "isa/chip_id.h"
 
@@ -97,15 +98,6 @@ struct SyncWaitRecord
     Cycle start = 0;
     Cycle end = 0;
     std::int64_t satisfiedBy = -1; // DMA id whose chunk made the condition true; -1 if not a DMA
-};
-
-struct RegionRecord
-{
-    ChipId chip = ChipId(0);
-    std::uint32_t region = 0; // index into the chip's SymbolTable::regions
-    std::uint16_t depth = 0;
-    Cycle enter = 0;
-    Cycle exit = 0;
 };
 
 } // namespace xps::events

@@ -11,6 +11,7 @@
 // (correlation, External id) are the one number a slice keeps for itself: `link`.
 
 #include "profile/import_repair.h"
+#include "profile/track_id.h"
 #include "util/strong_id.h"
 
 #include <cstdint>
@@ -29,9 +30,6 @@ inline constexpr std::uint32_t kNone = UINT32_MAX;
 // bookmark names. The builder's SliceId is another thing, a place in arrival order, gone at finish().
 using SliceRow = StrongId<struct SliceRowTag>;
 static_assert(SliceRow::kInvalid == kNone);
-// A track's row in `tracks`: the same from the builder's addTrack to the finished profile (tracks are never
-// reordered, unlike slices).
-using TrackId = StrongId<struct TrackTag>;
 // Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Nanos.
 inline constexpr Nanos kTimeLimit = (Nanos{1} << 62) - 1;
 

@@ -228,6 +228,55 @@ private slots:
         QCOMPARE(store.dmas().size(), n + 1000);
     }
 
+    // Regions are slices on their chip's region track (#23 step 3b): the track is made with the chip's first
+    // region, slices keep the order they exited in and their depth, and readers walk them by entry with the
+    // enclosing one first, ties kept in exit order. A reader that follows the replay reads only what is new.
+    void regionsAreSlicesOnTheirChipsTrack()
+    {
+        events::EventStore store;
+        store.configure(3, 1 << 20);
+        QVERIFY(!store.regionTrack(ChipId(0)).valid());
+        // Chip 2 first: tracks come in the order their first slice arrived, not by chip.
+        store.appendRegion(ChipId(2), 7, 0, 0, 4);
+        // Chip 0: an outer region [10, 50) holding [10, 20) and two of no cycles at 30, exited innermost
+        // first.
+        store.appendRegion(ChipId(0), 1, 1, 10, 20);
+        store.appendRegion(ChipId(0), 2, 1, 30, 30);
+        store.appendRegion(ChipId(0), 3, 1, 30, 30);
+        store.appendRegion(ChipId(0), 0, 0, 10, 50);
+        store.flush();
+
+        const std::vector<events::StoreTrack> tracks = store.tracks();
+        QCOMPARE(tracks.size(), std::size_t(2));
+        QCOMPARE(tracks[0].chip, ChipId(2));
+        QCOMPARE(tracks[1].chip, ChipId(0));
+        QCOMPARE(store.regionTrack(ChipId(2)), events::TrackId(0));
+        QCOMPARE(store.regionTrack(ChipId(0)), events::TrackId(1));
+        QVERIFY(!store.regionTrack(ChipId(1)).valid()); // no region, no row
+        QCOMPARE(events::rowName(tracks[1].kind), std::string("regions"));
+        QCOMPARE(store.regionCount(), std::size_t(5));
+        QCOMPARE(store.eventCount(), std::size_t(5));
+
+        const std::vector<events::StoreSlice> exited = store.slices(store.regionTrack(ChipId(0)));
+        QCOMPARE(exited.size(), std::size_t(4));
+        QCOMPARE(events::regionOf(exited.back()), std::uint32_t(0));
+        QCOMPARE(exited.back().start, events::Cycle(10));
+        QCOMPARE(exited.back().end(), events::Cycle(50));
+        QCOMPARE(exited.back().track, store.regionTrack(ChipId(0)));
+
+        std::vector<std::uint32_t> byEntry;
+        for (const events::StoreSlice& r : store.regionsByEntry(ChipId(0)))
+            byEntry.push_back(events::regionOf(r));
+        QCOMPARE(byEntry, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+        QVERIFY(store.regionsByEntry(ChipId(1)).empty());
+
+        const std::vector<events::StoreSlice> since = store.slices(store.regionTrack(ChipId(0)), 3);
+        QCOMPARE(since.size(), std::size_t(1));
+        QCOMPARE(events::regionOf(since.front()), std::uint32_t(0));
+        QVERIFY(store.slices(events::TrackId(9)).empty()); // no such track: nothing, not a crash
+        QCOMPARE(store.sliceCount(events::TrackId(9)), std::size_t(0));
+    }
+
     // A finished store's events handed to another (Apply and compare's run shown as the fixed run): every
     // event and record moves, in place, with the heatmaps; the one it came from is empty.
     void aFinishedStoreIsTakenOverWithoutACopy()
@@ -243,7 +292,7 @@ private slots:
             d.id = static_cast<std::uint32_t>(i);
             from.appendDma(d);
         }
-        from.appendRegion({});
+        from.appendRegion(ChipId(1), 0, 0, 5, 9);
         from.flush();
         const events::DmaRecord* first = nullptr;
         from.forEachDma([&](const events::DmaRecord& d) { first = first ? first : &d; });
@@ -256,7 +305,10 @@ private slots:
         QCOMPARE(to.bundles()[n - 1].pc, std::uint32_t(n - 1));
         QCOMPARE(to.vmemAccesses().size(), n);
         QCOMPARE(to.dmaCount(), n);
-        QCOMPARE(to.regions().size(), std::size_t(1));
+        QCOMPARE(to.regionCount(), std::size_t(1));
+        QCOMPARE(to.tracks().size(), std::size_t(1));
+        QCOMPARE(to.regionsByEntry(ChipId(1)).front().end(), events::Cycle(9));
+        QVERIFY(!from.regionTrack(ChipId(1)).valid());
         const events::DmaRecord* taken = nullptr;
         to.forEachDma([&](const events::DmaRecord& d) { taken = taken ? taken : &d; });
         QCOMPARE(taken, first); // not copied

@@ -165,12 +165,14 @@ private slots:
         clickRow(cw->deltaTable(), attentionRow);
         for (const ui::Run* run : {w.session()->run(), cw->fixedSession()->run()}) {
             events::Cycle enter = UINT64_MAX, exit = 0;
-            for (const events::RegionRecord& r : run->store.regions())
-                if (run->trace->chips[r.chip.value].symbols.regions[r.region].name == "attention" &&
-                    r.enter < enter) {
-                    enter = r.enter;
-                    exit = r.exit;
-                }
+            for (const ChipId chip : idsBelow<ChipId>(run->trace->chips.size()))
+                for (const events::StoreSlice& r : run->store.regionsByEntry(chip))
+                    if (run->trace->chips[chip.value].symbols.regions[events::regionOf(r)].name ==
+                            "attention" &&
+                        r.start < enter) {
+                        enter = r.start;
+                        exit = r.end();
+                    }
             QVERIFY(enter < exit);
             QVERIFY2(
                 a->from() <= enter && a->to() >= exit,
@@ -185,9 +187,11 @@ private slots:
         // and a zoom in one keeps the other that many cycles apart; unchecked, both show the same cycles.
         const auto firstAttention = [](const ui::Run* run) {
             events::Cycle enter = UINT64_MAX;
-            for (const events::RegionRecord& r : run->store.regions())
-                if (run->trace->chips[r.chip.value].symbols.regions[r.region].name == "attention")
-                    enter = std::min(enter, r.enter);
+            for (const ChipId chip : idsBelow<ChipId>(run->trace->chips.size()))
+                for (const events::StoreSlice& r : run->store.regionsByEntry(chip))
+                    if (run->trace->chips[chip.value].symbols.regions[events::regionOf(r)].name ==
+                        "attention")
+                        enter = std::min(enter, r.start);
             return static_cast<std::int64_t>(enter);
         };
         const std::int64_t offset =

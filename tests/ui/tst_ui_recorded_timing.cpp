@@ -49,19 +49,21 @@ RecordedFixture writeRecordedDecode(const QTemporaryDir& dir)
     trace::RecordedTiming recorded;
     std::map<std::pair<ChipId, std::uint32_t>, std::uint64_t> instances;
     int k = 0;
-    for (const events::RegionRecord& r : store.regions()) {
-        const std::string name = t->chips[r.chip.value].symbols.regions[r.region].name;
-        const std::uint64_t instance = instances[{r.chip, r.region}]++;
-        const double factor = k == 0 ? 1.5 : 0.85 + 0.05 * (k % 7); // replayed / recorded
-        if (k == 0) {
-            f.worstRegion = name;
-            f.worstEnter = r.enter;
-            f.worstExit = r.exit;
+    for (const ChipId chip : idsBelow<ChipId>(t->chips.size()))
+        for (const events::StoreSlice& r :
+             store.slices(store.regionTrack(chip))) { // in the order they exited
+            const std::string name = t->chips[chip.value].symbols.regions[events::regionOf(r)].name;
+            const std::uint64_t instance = instances[{chip, events::regionOf(r)}]++;
+            const double factor = k == 0 ? 1.5 : 0.85 + 0.05 * (k % 7); // replayed / recorded
+            if (k == 0) {
+                f.worstRegion = name;
+                f.worstEnter = r.start;
+                f.worstExit = r.end();
+            }
+            ++k;
+            recorded.regions.push_back(
+                {chip, name, instance, static_cast<std::uint64_t>(std::llround(r.duration / factor))});
         }
-        ++k;
-        recorded.regions.push_back(
-            {r.chip, name, instance, static_cast<std::uint64_t>(std::llround((r.exit - r.enter) / factor))});
-    }
     f.replayedInstances = recorded.regions.size();
     recorded.regions.push_back({ChipId(0), f.worstRegion, 999, 1000}); // never reached
     t->recorded = std::move(recorded);

@@ -31,9 +31,9 @@ const ui::TimelineLanes::DrawnLabel* findLabel(const ui::TimelineView& timeline,
 std::pair<std::uint64_t, std::uint64_t> regionRange(const ui::Run& run, const std::string& name)
 {
     const auto& symbols = run.trace->chips[0].symbols.regions;
-    for (const events::RegionRecord& r : run.store.regions())
-        if (r.chip == ChipId(0) && r.region < symbols.size() && symbols[r.region].name == name)
-            return {r.enter, r.exit};
+    for (const events::StoreSlice& r : run.store.slices(run.store.regionTrack(ChipId(0))))
+        if (events::regionOf(r) < symbols.size() && symbols[events::regionOf(r)].name == name)
+            return {r.start, r.end()};
     return {0, 0};
 }
 

@@ -100,8 +100,8 @@ QString itemLabel(const trace::Trace& trace, const analysis::ActivityLanes& lane
         return lanes.syncWait(item.ref, w) ? QStringLiteral("wait f%1 ≥ %2").arg(w.flag).arg(w.target) : QString();
     }
     case LaneKind::Region: {
-        events::RegionRecord r;
-        return lanes.region(item.ref, r) ? regionName(trace, r.chip, r.region) : QString();
+        events::RegionInstance r;
+        return lanes.region(item.ref, r) ? regionName(trace, r.chip, r.region()) : QString();
     }
     case LaneKind::DmaEngine:
     case LaneKind::IciLink: {
@@ -151,13 +151,13 @@ QString itemTooltip(const trace::Trace& trace, const analysis::ActivityLanes& la
         return t;
     }
     case LaneKind::Region: {
-        events::RegionRecord r;
+        events::RegionInstance r;
         if (!lanes.region(item.ref, r))
             return {};
         return QStringLiteral("<b>%1</b> (chip %2, depth %3)<br>%4")
-            .arg(escape(regionName(trace, r.chip, r.region)))
+            .arg(escape(regionName(trace, r.chip, r.region())))
             .arg(r.chip.value)
-            .arg(r.depth)
+            .arg(r.slice.depth)
             .arg(span(item, m));
     }
     case LaneKind::DmaEngine:

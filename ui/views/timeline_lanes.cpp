@@ -112,9 +112,9 @@ bool TimelineLanes::drawItems(QPainter& painter, const analysis::LaneInfo& lane,
         QColor fill = categoryColor(lane, item.category);
         bool selected = false;
         if (lane.kind == LaneKind::Region) {
-            events::RegionRecord r;
+            events::RegionInstance r;
             if (lanes.region(item.ref, r))
-                fill = theme.regionColor(r.region);
+                fill = theme.regionColor(r.region());
         }
         if (m_selection) {
             if (isBundleLane(lane) && item.ref < bundles.size()) {
