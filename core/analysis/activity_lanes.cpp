@@ -133,11 +133,16 @@ void ActivityLanes::ingest(const events::EventStore& store)
     ingestBundles(store.bundles());
 
     std::vector<events::DmaRecord> dmas = store.dmasSince(m_dmaRecordsIngested);
-    // Only this thread changes the sizes read here.
-    std::vector<events::SyncWaitRecord> waits = store.syncWaitsSince(m_waits.size());
+    // Only this thread changes the counts read here.
+    std::vector<events::SyncWaitRecord> waits;
     std::vector<events::RegionInstance> regions;
+    m_waitsIngested.resize(m_layout.size());
     m_regionsIngested.resize(m_layout.size());
     for (const ChipId chip : idsBelow<ChipId>(m_layout.size())) {
+        const std::vector<events::SyncWaitRecord> moreWaits =
+            store.syncWaits(chip, m_waitsIngested[chip.value]);
+        m_waitsIngested[chip.value] += moreWaits.size();
+        waits.insert(waits.end(), moreWaits.begin(), moreWaits.end());
         const std::vector<events::StoreSlice> more =
             store.slices(store.regionTrack(chip), m_regionsIngested[chip.value]);
         m_regionsIngested[chip.value] += more.size();

@@ -145,6 +145,7 @@ private:
     std::vector<bool> m_dmaSeen;
     std::size_t m_dmaRecordsIngested = 0;
     std::vector<events::SyncWaitRecord> m_waits;
+    std::vector<std::size_t> m_waitsIngested;      // per chip: its sync waits read so far
     std::vector<events::RegionInstance> m_regions; // in the order ingested
     std::vector<std::size_t> m_regionsIngested;    // per chip: slices of its region track read so far
 };

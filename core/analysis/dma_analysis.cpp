@@ -229,18 +229,14 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
     CancelPoint cancel = replay.cancelPoint();
 
     // Exposed time and slack, from the waits.
-    // In the store's order: a chip's waits are appended as they end, so each chip's list below is in end
-    // order (checked, and sorted if a store ever says otherwise).
-    // Read in place: the store keeps its records at fixed addresses (a deque that is only appended to) and
-    // the replay has ended, so pointers to them stay valid without copying a million records first.
-    std::vector<const events::SyncWaitRecord*> waits;
-    waits.reserve(replay.store.syncWaitCount());
-    replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) { waits.push_back(&w); });
+    // In the store's order: chip by chip, each chip's as they ended, so each chip's list below is in end
+    // order. The store keeps a wait as a slice and a row; it is put together once here, and the lists
+    // point into this copy.
+    const std::vector<events::SyncWaitRecord> waits = replay.store.syncWaits();
     std::map<std::pair<ChipId, std::uint32_t>, std::vector<const events::SyncWaitRecord*>> waitsByFlag;
     std::vector<std::vector<const events::SyncWaitRecord*>> waitsByChip(chips);
-    for (const events::SyncWaitRecord* wp : waits) {
+    for (const events::SyncWaitRecord& w : waits) {
         cancel();
-        const events::SyncWaitRecord& w = *wp;
         waitsByFlag[{w.chip, w.flag}].push_back(&w);
         if (w.chip.value < chips)
             waitsByChip[w.chip.value].push_back(&w);

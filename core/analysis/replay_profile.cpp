@@ -399,24 +399,20 @@ private:
         const std::uint32_t type = m_p.typeOf("sync.wait", "sync", SliceClass::Other);
         const std::uint32_t flowType = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
         const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag");
-        // Stalled waits, chip by chip (recorded as they end, all chips interleaved; a core waits for one
-        // thing at a time, so each chip's are in time order).
+        // Stalled waits, chip by chip as the store keeps them (a core waits for one thing at a time, so each
+        // chip's are in time order).
         const std::size_t chips = m_replay.trace.chips.size();
-        std::vector<const events::SyncWaitRecord*> waits;
+        std::vector<events::SyncWaitRecord> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             m_cancel();
             if (w.chip.value < chips && w.end > w.start)
-                waits.push_back(&w);
+                waits.push_back(w);
         });
-        std::stable_sort(waits.begin(), waits.end(),
-                         m_cancel.polling([](const events::SyncWaitRecord* a,
-                                             const events::SyncWaitRecord* b) { return a->chip < b->chip; }));
         std::vector<RunCursor> resumed;
         for (const auto& runs : m_computeByStart)
             resumed.emplace_back(runs);
-        for (const events::SyncWaitRecord* wait : waits) {
+        for (const events::SyncWaitRecord& w : waits) {
             m_cancel();
-            const events::SyncWaitRecord& w = *wait;
             const SliceId id = addSlice(thread(w.chip.value, waitTid()), w.start, w.end, type);
             m_builder.addSliceArg(id, pcKey, w.pc);
             m_builder.addSliceArg(id, flagKey, w.flag);

@@ -71,9 +71,9 @@ void EventStore::takeFrom(EventStore& finished)
     m_vmemChunks = std::move(finished.m_vmemChunks);
     m_publishedHeatmaps = std::move(finished.m_publishedHeatmaps);
     m_dmas = std::exchange(finished.m_dmas, {});
-    m_waits = std::exchange(finished.m_waits, {});
     m_tracks = std::exchange(finished.m_tracks, {});
     m_regionTracks = std::exchange(finished.m_regionTracks, {});
+    m_waitTracks = std::exchange(finished.m_waitTracks, {});
     m_published.store(finished.m_published.exchange(0, std::memory_order_acq_rel), std::memory_order_release);
 }
 
@@ -81,6 +81,7 @@ std::string rowName(RowKind kind)
 {
     switch (kind) {
     case RowKind::Regions: return "regions";
+    case RowKind::SyncWaits: return "sync waits";
     }
     return "?";
 }
@@ -157,9 +158,10 @@ void EventStore::flush()
     publishHeatmaps();
     std::lock_guard lock(m_mutex);
     m_dmas.publishLocked();
-    m_waits.publishLocked();
-    for (TrackSlices& t : m_tracks)
+    for (TrackSlices& t : m_tracks) {
+        t.waitRows.publishLocked();
         t.slices.publishLocked();
+    }
 }
 
 void EventStore::appendDma(const DmaRecord& r)
@@ -173,27 +175,36 @@ void EventStore::appendSyncWait(const SyncWaitRecord& r)
 {
     if (m_discard)
         return;
-    m_waits.append(r, *m_arena, m_mutex);
+    TrackSlices& t = m_tracks[trackOf(m_waitTracks, r.chip, RowKind::SyncWaits).value];
+    StoreSlice s;
+    s.start = r.start;
+    s.duration = r.end - r.start;
+    s.track = TrackId(static_cast<std::uint32_t>(&t - m_tracks.data()));
+    s.type = r.pc;
+    // DMA ids stop below 2^32 - 1 (docs/grm.md), so id + 1 fits.
+    s.link = r.satisfiedBy >= 0 ? static_cast<std::uint32_t>(r.satisfiedBy) + 1 : 0;
+    // The row first: a reader that sees the slice sees its row.
+    t.waitRows.append({r.flag, r.target}, *m_arena, m_mutex);
+    t.slices.append(s, *m_arena, m_mutex);
 }
 
-TrackId EventStore::addTrack(const StoreTrack& track)
+TrackId EventStore::trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
 {
-    const TrackId id(static_cast<std::uint32_t>(m_tracks.size()));
-    m_tracks.push_back({track, {}});
-    return id;
+    if (chip.value < byChip.size() && byChip[chip.value].valid()) [[likely]]
+        return byChip[chip.value];
+    std::lock_guard lock(m_mutex);
+    if (chip.value >= byChip.size())
+        byChip.resize(std::size_t{chip.value} + 1);
+    byChip[chip.value] = TrackId(static_cast<std::uint32_t>(m_tracks.size()));
+    m_tracks.push_back({{chip, kind}, {}, {}});
+    return byChip[chip.value];
 }
 
 void EventStore::appendRegion(ChipId chip, std::uint32_t region, std::uint16_t depth, Cycle enter, Cycle exit)
 {
     if (m_discard)
         return;
-    if (chip.value >= m_regionTracks.size() || !m_regionTracks[chip.value].valid()) {
-        std::lock_guard lock(m_mutex);
-        if (chip.value >= m_regionTracks.size())
-            m_regionTracks.resize(std::size_t{chip.value} + 1);
-        m_regionTracks[chip.value] = addTrack({chip, RowKind::Regions});
-    }
-    const TrackId track = m_regionTracks[chip.value];
+    const TrackId track = trackOf(m_regionTracks, chip, RowKind::Regions);
     StoreSlice s;
     s.start = enter;
     s.duration = exit - enter;
@@ -216,8 +227,42 @@ std::vector<DmaRecord> EventStore::dmas() const
 
 std::vector<SyncWaitRecord> EventStore::syncWaits() const
 {
+    std::vector<SyncWaitRecord> out;
+    out.reserve(syncWaitCount());
+    forEachSyncWait([&](const SyncWaitRecord& w) { out.push_back(w); });
+    return out;
+}
+
+std::vector<SyncWaitRecord> EventStore::syncWaits(ChipId chip, std::size_t first) const
+{
     std::lock_guard lock(m_mutex);
-    return m_waits.copyFrom(0);
+    std::vector<SyncWaitRecord> out;
+    if (chip.value >= m_waitTracks.size() || !m_waitTracks[chip.value].valid())
+        return out;
+    const TrackSlices& t = m_tracks[m_waitTracks[chip.value].value];
+    const std::size_t n = std::min(t.slices.size(), t.waitRows.size());
+    if (first < n)
+        out.reserve(n - first);
+    for (std::size_t i = first; i < n; ++i)
+        out.push_back(syncWaitOf(chip, t.slices[i], t.waitRows[i]));
+    return out;
+}
+
+std::size_t EventStore::syncWaitCount() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t n = 0;
+    for (const TrackId track : m_waitTracks)
+        n += track.valid()
+                 ? std::min(m_tracks[track.value].slices.size(), m_tracks[track.value].waitRows.size())
+                 : 0;
+    return n;
+}
+
+TrackId EventStore::waitTrack(ChipId chip) const
+{
+    std::lock_guard lock(m_mutex);
+    return chip.value < m_waitTracks.size() ? m_waitTracks[chip.value] : TrackId();
 }
 
 std::vector<StoreTrack> EventStore::tracks() const
@@ -275,19 +320,13 @@ std::vector<DmaRecord> EventStore::dmasSince(std::size_t first) const
     return m_dmas.copyFrom(first);
 }
 
-std::vector<SyncWaitRecord> EventStore::syncWaitsSince(std::size_t first) const
-{
-    std::lock_guard lock(m_mutex);
-    return m_waits.copyFrom(first);
-}
-
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
-    bytes += m_dmas.residentBytes() + m_waits.residentBytes();
+    bytes += m_dmas.residentBytes();
     for (const TrackSlices& t : m_tracks)
-        bytes += t.slices.residentBytes();
+        bytes += t.slices.residentBytes() + t.waitRows.residentBytes();
     return bytes;
 }
 
@@ -301,7 +340,7 @@ std::size_t EventStore::eventCount() const
         n += c->size;
     for (const TrackSlices& t : m_tracks)
         n += t.slices.size();
-    return n + m_dmas.size() + m_waits.size();
+    return n + m_dmas.size();
 }
 
 } // namespace xps::events

@@ -10,6 +10,7 @@
 #include "events/store_tracks.h"
 #include "events/vmem_heatmap.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <memory>
@@ -165,36 +166,44 @@ public:
     VmemSnapshot vmemAccesses() const;
     // The chip's binned VMEM traffic as last published (every ~1M accesses and at flush()).
     VmemHeatmap vmemHeatmap(ChipId chip) const;
-    // DMA, sync-wait and region records as published: in groups of RecordLog::kPublishEvery while the
-    // writer appends, all of them at flush().
+    // DMA records and the slices of every track as published: in groups of RecordLog::kPublishEvery while
+    // the writer appends, all of them at flush().
     std::vector<DmaRecord> dmas() const;
+    // Every sync wait, chip by chip, each chip's in the order they ended.
     std::vector<SyncWaitRecord> syncWaits() const;
-    // The same records without a copy, in append order (the store's lock is held: `f` must not call back).
+    // One chip's, from its `first` on: what a view that follows a running replay reads every refresh.
+    std::vector<SyncWaitRecord> syncWaits(ChipId chip, std::size_t first) const;
+    // The DMA records without a copy, in append order (the store's lock is held: `f` must not call back).
     // Records never move once appended: a pointer to one stays valid as long as the store.
     template <typename F> void forEachDma(F&& f) const
     {
         std::lock_guard lock(m_mutex);
         m_dmas.forEach(f);
     }
+    // The sync waits in syncWaits()'s order, each put together from its slice and row as it is visited
+    // (`f` takes a temporary: keep a copy, not its address; the lock is held: `f` must not call back).
     template <typename F> void forEachSyncWait(F&& f) const
     {
         std::lock_guard lock(m_mutex);
-        m_waits.forEach(f);
+        for (const ChipId chip : idsBelow<ChipId>(m_waitTracks.size()))
+            if (const TrackId track = m_waitTracks[chip.value]; track.valid()) {
+                const TrackSlices& t = m_tracks[track.value];
+                const std::size_t n = std::min(t.slices.size(), t.waitRows.size());
+                for (std::size_t i = 0; i < n; ++i)
+                    f(syncWaitOf(chip, t.slices[i], t.waitRows[i]));
+            }
     }
     std::size_t dmaCount() const
     {
         std::lock_guard lock(m_mutex);
         return m_dmas.size();
     }
-    std::size_t syncWaitCount() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_waits.size();
-    }
+    std::size_t syncWaitCount() const;
     // The store's tracks (store_tracks.h), in the order their first slice arrived.
     std::vector<StoreTrack> tracks() const;
-    // The chip's region track; invalid until its first region exits.
+    // The chip's region track; invalid until its first region exits. Its sync-wait track, the same.
     TrackId regionTrack(ChipId chip) const;
+    TrackId waitTrack(ChipId chip) const;
     // A track's published slices from `first` on, in arrival order (a region's: the order they exited).
     // What a view that follows a running replay reads every refresh.
     std::vector<StoreSlice> slices(TrackId track, std::size_t first = 0) const;
@@ -206,7 +215,6 @@ public:
     // The records appended since the reader last looked (records are appended, never changed): what a
     // view that follows a running replay reads every refresh instead of copying everything again.
     std::vector<DmaRecord> dmasSince(std::size_t first) const;
-    std::vector<SyncWaitRecord> syncWaitsSince(std::size_t first) const;
     std::size_t bundleCount() const { return m_published.load(std::memory_order_acquire); }
 
     // Bytes held for published events, counting whole allocated chunks, and their number: what
@@ -242,15 +250,17 @@ private:
     std::vector<VmemHeatmap> m_publishedHeatmaps;
     // Block-allocated, so a million records never hold a million more in spare capacity.
     RecordLog<DmaRecord> m_dmas;
-    RecordLog<SyncWaitRecord> m_waits;
     struct TrackSlices
     {
         StoreTrack track;
         RecordLog<StoreSlice> slices;
+        RecordLog<WaitRow> waitRows; // a sync-wait track's, row for row; appended before each slice
     };
-    TrackId addTrack(const StoreTrack& track); // the writer's, under the lock
-    std::vector<TrackSlices> m_tracks;         // by TrackId; grown by the writer under the lock
-    std::vector<TrackId> m_regionTracks;       // by chip; grown by the writer under the lock
+    // The chip's track of `kind` in `byChip`, made on first use.
+    TrackId trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind);
+    std::vector<TrackSlices> m_tracks;   // by TrackId; grown by the writer under the lock
+    std::vector<TrackId> m_regionTracks; // by chip; grown by the writer under the lock
+    std::vector<TrackId> m_waitTracks;   // the same
     std::atomic<std::size_t> m_published{0};
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // What a replay records. Bundle issues are the bulk (one per executed bundle) and are stored column by
-// column in EventStore at 24 bytes each; DMAs and sync waits are far fewer and kept as records;
-// regions are slices (store_tracks.h).
+// column in EventStore at 24 bytes each; DMAs are far fewer and kept as records;
+// regions and sync waits are slices (store_tracks.h).
 
 #include "isa/chip_id.h"
 
@@ -89,6 +89,8 @@ inline std::uint64_t dmaDestinationBytes(const DmaRecord& d)
     return d.convert == 1 || d.convert == 2 ? d.bytes * 2 : d.bytes;
 }
 
+// Every sync.wait executed, stalled or not (start == end). Kept as a slice on the chip's sync-wait track
+// and a WaitRow (store_tracks.h); this is the form the replayer writes and readers take.
 struct SyncWaitRecord
 {
     ChipId chip = ChipId(0);

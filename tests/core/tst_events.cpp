@@ -220,11 +220,17 @@ private slots:
             ++i;
         });
         QCOMPARE(store.dmaCount(), n + 1000);
-        const auto tail = store.syncWaitsSince(n - 7);
+        const auto tail = store.syncWaits(ChipId(0), n - 7);
         QCOMPARE(tail.size(), std::size_t(7));
         QCOMPARE(tail.front().pc, std::uint32_t(n - 7));
+        QCOMPARE(tail.front().flag, std::uint32_t(3));
+        QCOMPARE(tail.front().target, std::uint32_t(4));
+        QCOMPARE(tail.front().start, events::Cycle(n - 7));
+        QCOMPARE(tail.front().end, events::Cycle(n - 5));
         QCOMPARE(tail.back().satisfiedBy, std::int64_t(n - 1));
-        QVERIFY(store.syncWaitsSince(n + 1).empty());
+        QVERIFY(store.syncWaits(ChipId(0), n + 1).empty());
+        QVERIFY(store.syncWaits(ChipId(1), 0).empty());
+        QCOMPARE(store.syncWaitCount(), n);
         QCOMPARE(store.dmas().size(), n + 1000);
     }
 
@@ -274,6 +280,28 @@ private slots:
         QCOMPARE(since.size(), std::size_t(1));
         QCOMPARE(events::regionOf(since.front()), std::uint32_t(0));
         QVERIFY(store.slices(events::TrackId(9)).empty()); // no such track: nothing, not a crash
+
+        // Sync waits: a track per chip beside the regions', its slices' pcs as their type and the DMA that
+        // ended them as their link; read back whole, chip by chip, each chip's in the order they ended.
+        store.appendSyncWait({ChipId(1), 40, 3, 2, 100, 130, 17});
+        store.appendSyncWait({ChipId(0), 41, 5, 1, 90, 90, -1});
+        store.appendSyncWait({ChipId(1), 42, 3, 3, 140, 150, 0});
+        store.flush();
+        QCOMPARE(store.tracks().size(), std::size_t(4));
+        QCOMPARE(store.waitTrack(ChipId(1)), events::TrackId(2));
+        QCOMPARE(events::rowName(store.tracks()[2].kind), std::string("sync waits"));
+        const events::StoreSlice waitSlice = store.slices(store.waitTrack(ChipId(1))).front();
+        QCOMPARE(waitSlice.type, std::uint32_t(40));
+        QCOMPARE(waitSlice.link, std::uint32_t(18));
+        QCOMPARE(waitSlice.duration, events::Cycle(30));
+        std::vector<std::pair<std::uint32_t, std::int64_t>> waits; // pc, satisfied by
+        store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
+            waits.push_back({w.pc, w.satisfiedBy});
+        });
+        QCOMPARE(waits, (std::vector<std::pair<std::uint32_t, std::int64_t>>{{41, -1}, {40, 17}, {42, 0}}));
+        QCOMPARE(store.syncWaits().size(), std::size_t(3));
+        QCOMPARE(store.syncWaitCount(), std::size_t(3));
+        QCOMPARE(store.eventCount(), std::size_t(8));
         QCOMPARE(store.sliceCount(events::TrackId(9)), std::size_t(0));
     }
 
