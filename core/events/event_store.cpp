@@ -188,10 +188,8 @@ void EventStore::appendSyncWait(const SyncWaitRecord& r)
     t.slices.append(s, *m_arena, m_mutex);
 }
 
-TrackId EventStore::trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
+TrackId EventStore::addTrack(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
 {
-    if (chip.value < byChip.size() && byChip[chip.value].valid()) [[likely]]
-        return byChip[chip.value];
     std::lock_guard lock(m_mutex);
     if (chip.value >= byChip.size())
         byChip.resize(std::size_t{chip.value} + 1);

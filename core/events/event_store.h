@@ -256,8 +256,14 @@ private:
         RecordLog<StoreSlice> slices;
         RecordLog<WaitRow> waitRows; // a sync-wait track's, row for row; appended before each slice
     };
-    // The chip's track of `kind` in `byChip`, made on first use.
-    TrackId trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind);
+    // The chip's track of `kind` in `byChip`, made on first use. Inline: once per wait and region.
+    TrackId trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
+    {
+        if (chip.value < byChip.size() && byChip[chip.value].valid()) [[likely]]
+            return byChip[chip.value];
+        return addTrack(byChip, chip, kind);
+    }
+    TrackId addTrack(std::vector<TrackId>& byChip, ChipId chip, RowKind kind);
     std::vector<TrackSlices> m_tracks;   // by TrackId; grown by the writer under the lock
     std::vector<TrackId> m_regionTracks; // by chip; grown by the writer under the lock
     std::vector<TrackId> m_waitTracks;   // the same
