@@ -12,21 +12,28 @@ namespace {
 QString legendHtml(bool dmaOnly)
 {
     const Theme& t = Theme::instance();
+    // Each swatch and its name stay on one line (Qt's labels ignore <nobr> inside a line): no-break spaces,
+    // and a word joiner after a hyphen, where a 1366-pixel window wrapped "HBM->VMEM".
     auto swatch = [](const QColor& c, const QString& name) {
-        return QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2&nbsp;&nbsp; ").arg(c.name(), name);
+        QString unbroken = name.toHtmlEscaped();
+        unbroken.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
+            .replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
+        return QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2&nbsp;&nbsp; ").arg(c.name(), unbroken);
     };
-    QString html = dmaOnly ? QString() : QStringLiteral("<b>stalls</b> ");
+    QString html = dmaOnly ? QString() : QStringLiteral("<b>stalls</b>&nbsp;");
     for (int r = 1; r < events::kStallReasonCount && !dmaOnly; ++r) {
         const auto reason = static_cast<events::StallReason>(r);
         html += swatch(t.stallColor(reason), QString::fromUtf8(events::stallReasonName(reason).data()));
     }
-    html += QStringLiteral("&nbsp;<b>DMA</b> ");
+    html += QStringLiteral("&nbsp;<b>DMA</b>&nbsp;");
     for (int p = 0; p < analysis::kDmaPathClassCount; ++p) {
         const auto path = static_cast<analysis::DmaPathClass>(p);
         html += swatch(t.dmaColor(path), QString::fromUtf8(analysis::dmaPathClassName(path).data()));
     }
     return html +
-           QStringLiteral("&nbsp;<i>wheel: zoom · drag: pan · shift+drag: box zoom · W/S/A/D · Home</i>");
+           QStringLiteral(
+               "&nbsp;<i>wheel:&nbsp;zoom · drag:&nbsp;pan · shift+drag:&nbsp;box&nbsp;zoom · W/S/A/D · "
+               "Home</i>");
 }
 
 } // namespace
