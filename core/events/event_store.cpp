@@ -286,12 +286,6 @@ std::vector<StoreSlice> EventStore::slices(TrackId track, std::size_t first) con
                                          : std::vector<StoreSlice>();
 }
 
-std::size_t EventStore::sliceCount(TrackId track) const
-{
-    std::lock_guard lock(m_mutex);
-    return track.value < m_tracks.size() ? m_tracks[track.value].slices.size() : 0;
-}
-
 std::vector<StoreSlice> EventStore::regionsByEntry(ChipId chip) const
 {
     std::vector<StoreSlice> out = slices(regionTrack(chip));

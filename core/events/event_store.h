@@ -207,7 +207,6 @@ public:
     // A track's published slices from `first` on, in arrival order (a region's: the order they exited).
     // What a view that follows a running replay reads every refresh.
     std::vector<StoreSlice> slices(TrackId track, std::size_t first = 0) const;
-    std::size_t sliceCount(TrackId track) const;
     // The chip's region instances by entry, the enclosing one first: the order a reader walks nested
     // regions in (a stack of the open ones). Copies; a replay has thousands, not millions.
     std::vector<StoreSlice> regionsByEntry(ChipId chip) const;

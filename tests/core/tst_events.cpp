@@ -302,7 +302,6 @@ private slots:
         QCOMPARE(store.syncWaits().size(), std::size_t(3));
         QCOMPARE(store.syncWaitCount(), std::size_t(3));
         QCOMPARE(store.eventCount(), std::size_t(8));
-        QCOMPARE(store.sliceCount(events::TrackId(9)), std::size_t(0));
     }
 
     // A finished store's events handed to another (Apply and compare's run shown as the fixed run): every
