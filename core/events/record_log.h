@@ -4,12 +4,19 @@
 // stays valid as long as the arena; appending costs no allocation except once per block (a std::deque
 // allocated every 7 DMA records, and malloc was a tenth of a timing-only replay).
 //
+// Blocks start small and double up to 64 KiB (4, 8, 16, 32, then 64 KiB each): a store has a log per
+// track and two per sync-wait or DMA track, and a short replay's logs would otherwise each end in a mostly
+// empty 64 KiB block (up to 2 MiB for 4 chips, more than a 1 M-bundle replay's budget of bytes per event
+// allows).
+//
 // Readers see the records up to the published count only. The writer fills slots past it without a lock
 // (no reader looks there) and takes the owner's lock only to add a block or to publish, so a replay pays
 // for a lock once per kPublishEvery records instead of twice per record.
 
 #include "events/chunk_arena.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <mutex>
 #include <new>
@@ -24,19 +31,26 @@ template <typename Record> class RecordLog
                   "records are copied into raw arena memory and never destroyed");
 
 public:
-    static constexpr std::size_t kPerBlock = (std::size_t{64} << 10) / sizeof(Record);
+    // Records in the first block; block b < kGrowingBlocks holds kFirstBlock << b, every later one
+    // kPerBlock.
+    static constexpr std::size_t kFirstBlock = std::size_t{4096} / sizeof(Record);
+    static constexpr std::size_t kGrowingBlocks = 4;
+    static constexpr std::size_t kPerBlock = kFirstBlock << kGrowingBlocks; // 64 KiB or just under
+    static_assert(kFirstBlock > 0, "a record larger than 4 KiB");
     // Often enough that a view following a live replay is at most a few records behind.
     static constexpr std::size_t kPublishEvery = 64;
 
     // Writer side. `lock` is the owner's mutex, the one readers hold while they read.
     void append(const Record& r, ChunkArena& arena, std::mutex& lock)
     {
-        if (m_written % kPerBlock == 0) {
-            auto* block = static_cast<Record*>(arena.allocate(kPerBlock * sizeof(Record)));
+        if (m_usedInLast == m_lastCapacity) {
+            m_lastCapacity = capacityOf(m_blocks.size());
+            auto* block = static_cast<Record*>(arena.allocate(m_lastCapacity * sizeof(Record)));
             std::lock_guard guard(lock);
             m_blocks.push_back(block);
+            m_usedInLast = 0;
         }
-        new (m_blocks.back() + m_written % kPerBlock) Record(r);
+        new (m_blocks.back() + m_usedInLast++) Record(r);
         if (++m_written - m_published >= kPublishEvery) {
             std::lock_guard guard(lock);
             m_published = m_written;
@@ -47,29 +61,58 @@ public:
 
     // Reader side: the caller holds the owner's lock.
     std::size_t size() const { return m_published; }
-    const Record& operator[](std::size_t i) const { return m_blocks[i / kPerBlock][i % kPerBlock]; }
-    template <typename F> void forEach(F&& f) const
+    const Record& operator[](std::size_t i) const
     {
-        for (std::size_t i = 0; i < m_published; ++i)
-            f((*this)[i]);
+        if (i < kGrowingRecords) {
+            // Block b starts at kFirstBlock * (2^b - 1).
+            const auto b = static_cast<std::size_t>(std::bit_width(i / kFirstBlock + 1)) - 1;
+            return m_blocks[b][i - kFirstBlock * ((std::size_t{1} << b) - 1)];
+        }
+        const std::size_t j = i - kGrowingRecords;
+        return m_blocks[kGrowingBlocks + j / kPerBlock][j % kPerBlock];
     }
+    // Visits the published records in order, block by block.
+    template <typename F> void forEach(F&& f) const { forEachFrom(0, f); }
     // Copies of the published records from `first` on.
     std::vector<Record> copyFrom(std::size_t first) const
     {
         std::vector<Record> out;
         if (first < m_published)
             out.reserve(m_published - first);
-        for (std::size_t i = first; i < m_published; ++i)
-            out.push_back((*this)[i]);
+        forEachFrom(first, [&](const Record& r) { out.push_back(r); });
         return out;
     }
     // Bytes of the blocks in use.
-    std::size_t residentBytes() const { return m_blocks.size() * kPerBlock * sizeof(Record); }
+    std::size_t residentBytes() const
+    {
+        std::size_t records = 0;
+        for (std::size_t b = 0; b < m_blocks.size(); ++b)
+            records += capacityOf(b);
+        return records * sizeof(Record);
+    }
 
 private:
-    std::vector<Record*> m_blocks; // changed by the writer under the lock only
-    std::size_t m_written = 0;     // the writer's
-    std::size_t m_published = 0;   // changed under the lock only
+    static constexpr std::size_t kGrowingRecords = kFirstBlock * ((std::size_t{1} << kGrowingBlocks) - 1);
+    static constexpr std::size_t capacityOf(std::size_t block)
+    {
+        return block < kGrowingBlocks ? kFirstBlock << block : kPerBlock;
+    }
+    template <typename F> void forEachFrom(std::size_t first, F&& f) const
+    {
+        std::size_t blockStart = 0;
+        for (std::size_t b = 0; b < m_blocks.size() && blockStart < m_published; ++b) {
+            const std::size_t blockEnd = std::min(blockStart + capacityOf(b), m_published);
+            for (std::size_t i = std::max(first, blockStart); i < blockEnd; ++i)
+                f(m_blocks[b][i - blockStart]);
+            blockStart += capacityOf(b);
+        }
+    }
+
+    std::vector<Record*> m_blocks;  // changed by the writer under the lock only
+    std::size_t m_usedInLast = 0;   // the writer's: records in the last block
+    std::size_t m_lastCapacity = 0; // the writer's: the last block's capacity in records
+    std::size_t m_written = 0;      // the writer's
+    std::size_t m_published = 0;    // changed under the lock only
 };
 
 } // namespace xps::events

@@ -5,6 +5,8 @@
 #include "events/event_store.h"
 #include "util/sort_runs.h"
 
+#include <memory>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -232,6 +234,42 @@ private slots:
         QVERIFY(store.syncWaits(ChipId(1), 0).empty());
         QCOMPARE(store.syncWaitCount(), n);
         QCOMPARE(store.dmas().size(), n + 1000);
+    }
+
+    // A log's blocks start at 4 KiB and double to 64 KiB: a log of a few records holds 4 KiB, not 64, and
+    // indexing, visiting and copying agree at every block boundary, growing or full-sized.
+    void recordLogsStartSmallAndIndexAcrossEveryBlock()
+    {
+        using Log = events::RecordLog<std::uint64_t>;
+        auto arena = std::make_shared<events::ChunkArena>();
+        std::mutex lock;
+        Log log;
+        log.append(0, *arena, lock);
+        log.publishLocked();
+        QCOMPARE(log.residentBytes(), std::size_t{4096});
+        const std::size_t n = 15 * Log::kFirstBlock + 2 * Log::kPerBlock + 3; // 4 growing blocks, 3 full
+        for (std::size_t i = 1; i < n; ++i)
+            log.append(i, *arena, lock);
+        log.publishLocked();
+        QCOMPARE(log.size(), n);
+        QCOMPARE(log.residentBytes(), std::size_t{(4 + 8 + 16 + 32 + 3 * 64) << 10});
+        std::size_t visited = 0;
+        log.forEach([&](std::uint64_t v) { QCOMPARE(v, std::uint64_t(visited++)); });
+        QCOMPARE(visited, n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (log[i] != i)
+                QFAIL(qPrintable(QStringLiteral("record %1 reads %2").arg(i).arg(log[i])));
+        for (const std::size_t first :
+             {std::size_t{0}, Log::kFirstBlock - 1, Log::kFirstBlock, 3 * Log::kFirstBlock,
+              15 * Log::kFirstBlock - 1, 15 * Log::kFirstBlock, 15 * Log::kFirstBlock + Log::kPerBlock, n - 1,
+              n, n + 5}) {
+            const std::vector<std::uint64_t> tail = log.copyFrom(first);
+            QCOMPARE(tail.size(), first < n ? n - first : 0);
+            if (!tail.empty()) {
+                QCOMPARE(tail.front(), std::uint64_t(first));
+                QCOMPARE(tail.back(), std::uint64_t(n - 1));
+            }
+        }
     }
 
     // Regions are slices on their chip's region track (#23 step 3b): the track is made with the chip's first
