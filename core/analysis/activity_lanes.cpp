@@ -132,7 +132,14 @@ void ActivityLanes::ingest(const events::EventStore& store)
 {
     ingestBundles(store.bundles());
 
-    std::vector<events::DmaRecord> dmas = store.dmasSince(m_dmaRecordsIngested);
+    std::vector<events::DmaRecord> dmas;
+    for (const events::TrackId track : store.dmaTracks()) {
+        if (track.value >= m_dmasIngested.size())
+            m_dmasIngested.resize(std::size_t{track.value} + 1, 0);
+        const std::vector<events::DmaRecord> more = store.dmas(track, m_dmasIngested[track.value]);
+        m_dmasIngested[track.value] += more.size();
+        dmas.insert(dmas.end(), more.begin(), more.end());
+    }
     // Only this thread changes the counts read here.
     std::vector<events::SyncWaitRecord> waits;
     std::vector<events::RegionInstance> regions;
@@ -154,7 +161,6 @@ void ActivityLanes::ingest(const events::EventStore& store)
     for (std::size_t i = 0; i < m_lanes.size(); ++i)
         firstNew[i] = m_bins[i].spans.size();
 
-    m_dmaRecordsIngested += dmas.size();
     for (const events::DmaRecord& d : dmas) {
         if (d.id >= m_dmas.size()) {
             m_dmas.resize(d.id + 1);

@@ -143,7 +143,7 @@ private:
     std::vector<std::vector<PcActivity>> m_pcs; // [chip][pc]
     std::vector<events::DmaRecord> m_dmas;      // by id (ids are dense)
     std::vector<bool> m_dmaSeen;
-    std::size_t m_dmaRecordsIngested = 0;
+    std::vector<std::size_t> m_dmasIngested; // per store track (by TrackId): its DMAs read so far
     std::vector<events::SyncWaitRecord> m_waits;
     std::vector<std::size_t> m_waitsIngested;      // per chip: its sync waits read so far
     std::vector<events::RegionInstance> m_regions; // in the order ingested

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace xps::analysis {
@@ -134,14 +135,16 @@ private:
     std::int64_t waitTid() const { return kFirstEngineTid + m_replay.trace.machine.dmaEngines; }
     std::string threadName(std::int64_t tid) const
     {
+        // The store's names for the rows it has.
         if (tid == kRegionsTid)
-            return events::rowName(events::RowKind::Regions); // the store's name for the row
+            return events::rowName({ChipId(0), events::RowKind::Regions});
         if (tid < kFirstEngineTid)
             return std::string(
                 unitGroupName(kUnitTracks[static_cast<std::size_t>(tid - kFirstUnitTid)].group));
         if (tid < waitTid())
-            return "DMA engine " + std::to_string(tid - kFirstEngineTid);
-        return "sync waits";
+            return events::rowName(
+                {ChipId(0), events::RowKind::DmaEngine, static_cast<std::uint8_t>(tid - kFirstEngineTid)});
+        return events::rowName({ChipId(0), events::RowKind::SyncWaits});
     }
 
     // The thread `tid` of `chip`, made when it gets its first slice: a unit or engine the program never used
@@ -343,33 +346,22 @@ private:
                     std::string(isa::spaceName(static_cast<isa::Space>(d.dstSpace))) + "\"}");
             return it->second;
         };
-        // Each engine's DMAs by start (records never move while the store lives).
+        // Each engine's DMAs by start, as the store hands them out: engine by engine, each in the order its
+        // queue ran them.
         const std::size_t chips = m_replay.trace.chips.size();
-        std::vector<const events::DmaRecord*> dmas;
+        std::vector<std::tuple<std::size_t, Nanos, SliceId>> issues;
+        issues.reserve(m_replay.store.dmaCount());
+        std::optional<events::DmaRecord> previous;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
             m_cancel();
-            if (d.chip.value < chips && d.engine < m_replay.trace.machine.dmaEngines)
-                dmas.push_back(&d);
-        });
-        std::sort(dmas.begin(), dmas.end(),
-                  m_cancel.polling([](const events::DmaRecord* a, const events::DmaRecord* b) {
-                      return std::tie(a->chip, a->engine, a->start, a->id) <
-                             std::tie(b->chip, b->engine, b->start, b->id);
-                  }));
-        // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
-        // what the DMA's start waited on. Looked up in issue order, after the loop.
-        std::vector<std::tuple<std::size_t, Nanos, SliceId>> issues;
-        issues.reserve(dmas.size());
-        const events::DmaRecord* previous = nullptr;
-        for (const events::DmaRecord* dma : dmas) {
-            m_cancel();
-            const events::DmaRecord& d = *dma;
+            if (d.chip.value >= chips || d.engine >= m_replay.trace.machine.dmaEngines)
+                return;
             const bool sameEngine = previous && previous->chip == d.chip && previous->engine == d.engine;
             // The engine works on a DMA from when it is issued and the engine's previous one has landed (the
             // latency to its first byte included) to its last chunk: not while it only sits in the queue.
             const events::Cycle begin =
                 std::min(d.start, std::max(d.issue, sameEngine ? previous->end : events::Cycle(0)));
-            previous = dma;
+            previous = d;
             const SliceId id = addSlice(thread(d.chip.value, kFirstEngineTid + d.engine), begin, d.end,
                                         types[static_cast<std::size_t>(dmaPathClass(d))], argsOf(d),
                                         d.id + 1); // link 0 is "none"
@@ -381,7 +373,9 @@ private:
             m_builder.addSliceArg(id, bytesKey, static_cast<std::int64_t>(d.bytes));
             m_builder.addSliceArg(id, flagKey, d.flag);
             m_builder.addSliceArg(id, queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
-        }
+        });
+        // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
+        // what the DMA's start waited on. Looked up in issue order.
         sortRuns(issues, m_cancel.polling(std::less<>()));
         for (std::size_t i = 0; i < issues.size();) {
             const std::size_t chip = std::get<0>(issues[i]);

@@ -1,5 +1,7 @@
 #include "events/event_store.h"
 
+#include "util/sort_runs.h"
+
 #include <algorithm>
 #include <new>
 #include <type_traits>
@@ -70,20 +72,11 @@ void EventStore::takeFrom(EventStore& finished)
     m_chunks = std::move(finished.m_chunks);
     m_vmemChunks = std::move(finished.m_vmemChunks);
     m_publishedHeatmaps = std::move(finished.m_publishedHeatmaps);
-    m_dmas = std::exchange(finished.m_dmas, {});
     m_tracks = std::exchange(finished.m_tracks, {});
     m_regionTracks = std::exchange(finished.m_regionTracks, {});
     m_waitTracks = std::exchange(finished.m_waitTracks, {});
+    m_dmaTracks = std::exchange(finished.m_dmaTracks, {});
     m_published.store(finished.m_published.exchange(0, std::memory_order_acq_rel), std::memory_order_release);
-}
-
-std::string rowName(RowKind kind)
-{
-    switch (kind) {
-    case RowKind::Regions: return "regions";
-    case RowKind::SyncWaits: return "sync waits";
-    }
-    return "?";
 }
 
 void EventStore::configure(int chips, std::uint64_t vmemBytes)
@@ -157,9 +150,9 @@ void EventStore::flush()
         publishVmem();
     publishHeatmaps();
     std::lock_guard lock(m_mutex);
-    m_dmas.publishLocked();
     for (TrackSlices& t : m_tracks) {
         t.waitRows.publishLocked();
+        t.dmaRows.publishLocked();
         t.slices.publishLocked();
     }
 }
@@ -168,7 +161,10 @@ void EventStore::appendDma(const DmaRecord& r)
 {
     if (m_discard)
         return;
-    m_dmas.append(r, *m_arena, m_mutex);
+    const TrackId track = dmaTrackOf(r.chip, r.engine);
+    TrackSlices& t = m_tracks[track.value];
+    t.dmaRows.append(dmaRowOf(r), *m_arena, m_mutex); // the row first, as for waits
+    t.slices.append(dmaSliceOf(r, track), *m_arena, m_mutex);
 }
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
@@ -194,8 +190,21 @@ TrackId EventStore::addTrack(std::vector<TrackId>& byChip, ChipId chip, RowKind 
     if (chip.value >= byChip.size())
         byChip.resize(std::size_t{chip.value} + 1);
     byChip[chip.value] = TrackId(static_cast<std::uint32_t>(m_tracks.size()));
-    m_tracks.push_back({{chip, kind}, {}, {}});
+    m_tracks.push_back({{chip, kind}, {}, {}, {}});
     return byChip[chip.value];
+}
+
+TrackId EventStore::addDmaTrack(ChipId chip, std::uint8_t engine)
+{
+    std::lock_guard lock(m_mutex);
+    if (chip.value >= m_dmaTracks.size())
+        m_dmaTracks.resize(std::size_t{chip.value} + 1);
+    std::vector<TrackId>& engines = m_dmaTracks[chip.value];
+    if (engine >= engines.size())
+        engines.resize(std::size_t{engine} + 1);
+    engines[engine] = TrackId(static_cast<std::uint32_t>(m_tracks.size()));
+    m_tracks.push_back({{chip, RowKind::DmaEngine, engine}, {}, {}, {}});
+    return engines[engine];
 }
 
 void EventStore::appendRegion(ChipId chip, std::uint32_t region, std::uint16_t depth, Cycle enter, Cycle exit)
@@ -219,8 +228,65 @@ BundleSnapshot EventStore::bundles() const
 
 std::vector<DmaRecord> EventStore::dmas() const
 {
+    // The GRM numbers its DMAs 0..n-1: each goes straight to its place. Other ids (a store filled by hand,
+    // a replay cancelled with DMAs in flight) are sorted; each engine's are in order already.
+    const std::size_t n = dmaCount();
+    std::vector<DmaRecord> out(n);
+    std::vector<bool> placed(n, false);
+    std::size_t count = 0;
+    bool dense = true;
+    forEachDma([&](const DmaRecord& d) {
+        ++count;
+        if (dense && d.id < n && !placed[d.id]) {
+            out[d.id] = d;
+            placed[d.id] = true;
+        } else {
+            dense = false;
+        }
+    });
+    if (dense && count == n)
+        return out;
+    out.clear();
+    forEachDma([&](const DmaRecord& d) { out.push_back(d); });
+    sortRuns(out.begin(), out.end(), [](const DmaRecord& a, const DmaRecord& b) { return a.id < b.id; });
+    return out;
+}
+
+std::vector<DmaRecord> EventStore::dmas(TrackId track, std::size_t first) const
+{
     std::lock_guard lock(m_mutex);
-    return m_dmas.copyFrom(0);
+    std::vector<DmaRecord> out;
+    if (track.value >= m_tracks.size() || m_tracks[track.value].track.kind != RowKind::DmaEngine)
+        return out;
+    const TrackSlices& t = m_tracks[track.value];
+    const std::size_t n = std::min(t.slices.size(), t.dmaRows.size());
+    if (first < n)
+        out.reserve(n - first);
+    for (std::size_t i = first; i < n; ++i)
+        out.push_back(dmaOf(t.track, t.slices[i], t.dmaRows[i]));
+    return out;
+}
+
+std::vector<TrackId> EventStore::dmaTracks() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<TrackId> out;
+    for (const auto& engines : m_dmaTracks)
+        for (const TrackId track : engines)
+            if (track.valid())
+                out.push_back(track);
+    return out;
+}
+
+std::size_t EventStore::dmaCount() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t n = 0;
+    for (const auto& engines : m_dmaTracks)
+        for (const TrackId track : engines)
+            if (track.valid())
+                n += std::min(m_tracks[track.value].slices.size(), m_tracks[track.value].dmaRows.size());
+    return n;
 }
 
 std::vector<SyncWaitRecord> EventStore::syncWaits() const
@@ -306,19 +372,12 @@ std::size_t EventStore::regionCount() const
     return n;
 }
 
-std::vector<DmaRecord> EventStore::dmasSince(std::size_t first) const
-{
-    std::lock_guard lock(m_mutex);
-    return m_dmas.copyFrom(first);
-}
-
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
-    bytes += m_dmas.residentBytes();
     for (const TrackSlices& t : m_tracks)
-        bytes += t.slices.residentBytes() + t.waitRows.residentBytes();
+        bytes += t.slices.residentBytes() + t.waitRows.residentBytes() + t.dmaRows.residentBytes();
     return bytes;
 }
 
@@ -332,7 +391,7 @@ std::size_t EventStore::eventCount() const
         n += c->size;
     for (const TrackSlices& t : m_tracks)
         n += t.slices.size();
-    return n + m_dmas.size();
+    return n;
 }
 
 } // namespace xps::events

@@ -150,6 +150,7 @@ public:
         }
         appendVmemAccessSlow(e, dataBytes);
     }
+    // A DMA, when its last chunk has landed: a slice on its chip's track of its engine and a row beside it.
     void appendDma(const DmaRecord& r);
     void appendSyncWait(const SyncWaitRecord& r);
     // A region instance, at its exit: a slice on the chip's region track (made with its first region).
@@ -166,19 +167,34 @@ public:
     VmemSnapshot vmemAccesses() const;
     // The chip's binned VMEM traffic as last published (every ~1M accesses and at flush()).
     VmemHeatmap vmemHeatmap(ChipId chip) const;
-    // DMA records and the slices of every track as published: in groups of RecordLog::kPublishEvery while
-    // the writer appends, all of them at flush().
+    // The slices of every track, with their rows, as published: in groups of RecordLog::kPublishEvery
+    // while the writer appends, all of them at flush().
+    //
+    // Every DMA, by id (the order they were issued in).
     std::vector<DmaRecord> dmas() const;
+    // One DMA track's from its `first` on, in the order they ended, which for an engine's queue is the
+    // order they were issued in: what a view that follows a running replay reads every refresh.
+    std::vector<DmaRecord> dmas(TrackId track, std::size_t first) const;
+    // The DMA tracks, chip by chip, each chip's by engine.
+    std::vector<TrackId> dmaTracks() const;
     // Every sync wait, chip by chip, each chip's in the order they ended.
     std::vector<SyncWaitRecord> syncWaits() const;
     // One chip's, from its `first` on: what a view that follows a running replay reads every refresh.
     std::vector<SyncWaitRecord> syncWaits(ChipId chip, std::size_t first) const;
-    // The DMA records without a copy, in append order (the store's lock is held: `f` must not call back).
-    // Records never move once appended: a pointer to one stays valid as long as the store.
+    // Every DMA without copying them all, track by track in dmaTracks()' order, each put together from its
+    // slice and row as it is visited (`f` takes a temporary: keep a copy, not its address; the lock is
+    // held: `f` must not call back).
     template <typename F> void forEachDma(F&& f) const
     {
         std::lock_guard lock(m_mutex);
-        m_dmas.forEach(f);
+        for (const auto& engines : m_dmaTracks)
+            for (const TrackId track : engines)
+                if (track.valid()) {
+                    const TrackSlices& t = m_tracks[track.value];
+                    const std::size_t n = std::min(t.slices.size(), t.dmaRows.size());
+                    for (std::size_t i = 0; i < n; ++i)
+                        f(dmaOf(t.track, t.slices[i], t.dmaRows[i]));
+                }
     }
     // The sync waits in syncWaits()'s order, each put together from its slice and row as it is visited
     // (`f` takes a temporary: keep a copy, not its address; the lock is held: `f` must not call back).
@@ -193,11 +209,7 @@ public:
                     f(syncWaitOf(chip, t.slices[i], t.waitRows[i]));
             }
     }
-    std::size_t dmaCount() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_dmas.size();
-    }
+    std::size_t dmaCount() const;
     std::size_t syncWaitCount() const;
     // The store's tracks (store_tracks.h), in the order their first slice arrived.
     std::vector<StoreTrack> tracks() const;
@@ -211,9 +223,6 @@ public:
     // regions in (a stack of the open ones). Copies; a replay has thousands, not millions.
     std::vector<StoreSlice> regionsByEntry(ChipId chip) const;
     std::size_t regionCount() const;
-    // The records appended since the reader last looked (records are appended, never changed): what a
-    // view that follows a running replay reads every refresh instead of copying everything again.
-    std::vector<DmaRecord> dmasSince(std::size_t first) const;
     std::size_t bundleCount() const { return m_published.load(std::memory_order_acquire); }
 
     // Bytes held for published events, counting whole allocated chunks, and their number: what
@@ -247,13 +256,15 @@ private:
     std::vector<std::shared_ptr<const BundleChunk>> m_chunks;
     std::vector<std::shared_ptr<const VmemChunk>> m_vmemChunks;
     std::vector<VmemHeatmap> m_publishedHeatmaps;
-    // Block-allocated, so a million records never hold a million more in spare capacity.
-    RecordLog<DmaRecord> m_dmas;
+    // Slices and rows are block-allocated, so a million never hold a million more in spare capacity.
     struct TrackSlices
     {
         StoreTrack track;
         RecordLog<StoreSlice> slices;
-        RecordLog<WaitRow> waitRows; // a sync-wait track's, row for row; appended before each slice
+        // A sync-wait or DMA track's, row for row; a row is appended before its slice, so a reader that
+        // sees the slice sees its row.
+        RecordLog<WaitRow> waitRows;
+        RecordLog<DmaRow> dmaRows;
     };
     // The chip's track of `kind` in `byChip`, made on first use. Inline: once per wait and region.
     TrackId trackOf(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
@@ -263,9 +274,18 @@ private:
         return addTrack(byChip, chip, kind);
     }
     TrackId addTrack(std::vector<TrackId>& byChip, ChipId chip, RowKind kind);
+    TrackId dmaTrackOf(ChipId chip, std::uint8_t engine)
+    {
+        if (chip.value < m_dmaTracks.size() && engine < m_dmaTracks[chip.value].size() &&
+            m_dmaTracks[chip.value][engine].valid()) [[likely]]
+            return m_dmaTracks[chip.value][engine];
+        return addDmaTrack(chip, engine);
+    }
+    TrackId addDmaTrack(ChipId chip, std::uint8_t engine);
     std::vector<TrackSlices> m_tracks;   // by TrackId; grown by the writer under the lock
     std::vector<TrackId> m_regionTracks; // by chip; grown by the writer under the lock
     std::vector<TrackId> m_waitTracks;   // the same
+    std::vector<std::vector<TrackId>> m_dmaTracks; // by chip, then engine; the same
     std::atomic<std::size_t> m_published{0};
 };
 

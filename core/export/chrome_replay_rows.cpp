@@ -6,6 +6,8 @@
 #include "util/text.h"
 #include "util/utf8.h"
 
+#include <algorithm>
+
 namespace xps::exporting {
 namespace {
 
@@ -27,11 +29,7 @@ std::string metadata(std::int64_t pid, std::int64_t tid, const char* what, const
 ReplayRows::ReplayRows(const trace::Trace& trace, const events::EventStore& store)
     : m_trace(trace), m_store(store)
 {
-    m_store.forEachDma([&](const events::DmaRecord& d) {
-        if (d.id >= m_dmaById.size())
-            m_dmaById.resize(std::max<std::size_t>(d.id + 1, m_dmaById.size() * 2), nullptr);
-        m_dmaById[d.id] = &d;
-    });
+    m_dmas = m_store.dmas();
     // Four metadata events a chip (two more where the profile has no process for it), a slice per bundle
     // and one per stall.
     m_events = 6 * trace.chips.size();
@@ -43,9 +41,15 @@ ReplayRows::ReplayRows(const trace::Trace& trace, const events::EventStore& stor
 
 std::string ReplayRows::dmaArgs(std::uint32_t dmaId) const
 {
-    if (dmaId >= m_dmaById.size() || !m_dmaById[dmaId])
+    // The GRM's ids are 0..n-1, so the DMA is at its id; a search finds it where they are not.
+    const auto at =
+        dmaId < m_dmas.size() && m_dmas[dmaId].id == dmaId
+            ? m_dmas.begin() + dmaId
+            : std::lower_bound(m_dmas.begin(), m_dmas.end(), dmaId,
+                               [](const events::DmaRecord& d, std::uint32_t id) { return d.id < id; });
+    if (at == m_dmas.end() || at->id != dmaId)
         return {};
-    const events::DmaRecord& d = *m_dmaById[dmaId];
+    const events::DmaRecord& d = *at;
     std::string args = "\"dma\":" + std::to_string(d.id) + ",\"src\":\"" + text::hex(d.srcAddress) +
                        "\",\"dst\":\"" + text::hex(d.dstAddress) +
                        "\",\"issued_at_cycle\":" + std::to_string(d.issue);

@@ -40,7 +40,7 @@ private:
 
     const trace::Trace& m_trace;
     const events::EventStore& m_store;
-    std::vector<const events::DmaRecord*> m_dmaById; // records never move while the store lives
+    std::vector<events::DmaRecord> m_dmas; // by id
     std::uint64_t m_events = 0;
 };
 

@@ -5,6 +5,7 @@
 #include "events/event_store.h"
 #include "util/sort_runs.h"
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -186,13 +187,13 @@ private slots:
         }
     }
 
-    // DMA, wait and region records are kept in blocks: every record reads back as written, across block
-    // boundaries, in place (the DMA analysis keeps pointers to them) and as copies from any offset.
-    void recordsKeepTheirValuesAndAddresses()
+    // DMA, wait and region slices and their rows are kept in blocks: every one reads back as written,
+    // across block boundaries, and as copies from any offset.
+    void recordsKeepTheirValues()
     {
         events::EventStore store;
         store.configure(1, 1 << 20);
-        constexpr std::size_t n = 3 * events::RecordLog<events::DmaRecord>::kPerBlock + 5;
+        constexpr std::size_t n = 3 * events::RecordLog<events::DmaRow>::kPerBlock + 5;
         for (std::size_t i = 0; i < n; ++i) {
             events::DmaRecord r;
             r.id = static_cast<std::uint32_t>(i);
@@ -203,25 +204,18 @@ private slots:
                 {ChipId(0), static_cast<std::uint32_t>(i), 3, 4, i, i + 2, static_cast<std::int64_t>(i)});
         }
         // Published in groups while the writer appends, all at flush().
-        QCOMPARE(store.dmaCount(), n / events::RecordLog<events::DmaRecord>::kPublishEvery *
-                                       events::RecordLog<events::DmaRecord>::kPublishEvery);
+        QCOMPARE(store.dmaCount(), n / events::RecordLog<events::DmaRow>::kPublishEvery *
+                                       events::RecordLog<events::DmaRow>::kPublishEvery);
         store.flush();
-        std::vector<const events::DmaRecord*> addresses;
-        store.forEachDma([&](const events::DmaRecord& d) { addresses.push_back(&d); });
-        QCOMPARE(addresses.size(), n);
-        for (int i = 0; i < 1000; ++i)
-            store.appendDma({}); // more blocks: earlier records must not move
-        store.flush();
+        QCOMPARE(store.dmaCount(), n);
         std::size_t i = 0;
         store.forEachDma([&](const events::DmaRecord& d) {
-            if (i < n) {
-                QCOMPARE(&d, addresses[i]);
-                QCOMPARE(d.id, std::uint32_t(i));
-                QCOMPARE(d.bytes, std::uint64_t(i * 100));
-            }
+            QCOMPARE(d.id, std::uint32_t(i));
+            QCOMPARE(d.bytes, std::uint64_t(i * 100));
+            QCOMPARE(d.end, events::Cycle(i + 1));
             ++i;
         });
-        QCOMPARE(store.dmaCount(), n + 1000);
+        QCOMPARE(i, n);
         const auto tail = store.syncWaits(ChipId(0), n - 7);
         QCOMPARE(tail.size(), std::size_t(7));
         QCOMPARE(tail.front().pc, std::uint32_t(n - 7));
@@ -233,7 +227,108 @@ private slots:
         QVERIFY(store.syncWaits(ChipId(0), n + 1).empty());
         QVERIFY(store.syncWaits(ChipId(1), 0).empty());
         QCOMPARE(store.syncWaitCount(), n);
-        QCOMPARE(store.dmas().size(), n + 1000);
+        QCOMPARE(store.dmas().size(), n);
+    }
+
+    // DMAs are slices on their chip's track of their engine (#23 step 3d), made with the engine's first DMA,
+    // and a row beside each: every field of the record the replayer wrote comes back. dmas() hands them
+    // out by id whatever order they ended in; a track's, in the order they ended, from any offset.
+    void dmasAreSlicesOnTheirEnginesTrack()
+    {
+        events::EventStore store;
+        store.configure(2, 1 << 20);
+        // Ids 0..5 issued on (chip, engine) = (1, 2), (0, 0), (1, 2), (0, 1), (0, 0), (1, 0); they end in
+        // another order than they were issued in.
+        const std::array<std::pair<int, int>, 6> engineOf{{{1, 2}, {0, 0}, {1, 2}, {0, 1}, {0, 0}, {1, 0}}};
+        const std::array<std::uint32_t, 6> endOrder{3, 1, 5, 0, 4, 2};
+        const auto recordOf = [&](std::uint32_t id) {
+            events::DmaRecord d;
+            d.id = id;
+            d.chip = chipIdAt(static_cast<std::size_t>(engineOf[id].first));
+            d.engine = static_cast<std::uint8_t>(engineOf[id].second);
+            d.dstChip = ChipId(static_cast<std::uint16_t>(1 - d.chip.value));
+            d.pc = 100 + id;
+            d.srcSpace = 2;
+            d.dstSpace = 1;
+            d.longWay = id % 2;
+            d.convert = static_cast<std::uint8_t>(id % 5);
+            d.srcAddress = (std::uint64_t{1} << 40) + id;
+            d.dstAddress = 4096 * id;
+            d.bytes = (std::uint64_t{5} << 33) + id;
+            d.flag = 7 + id;
+            d.chunks = 3 * id;
+            d.issue = (std::uint64_t{1} << 35) + id; // past 2^32: kept whole
+            d.start = d.issue + 10 + endOrder[id];
+            d.end = d.start + 1000 * (id + 1);
+            return d;
+        };
+        for (const std::uint32_t id : {3u, 1u, 5u, 0u, 4u, 2u})
+            store.appendDma(recordOf(id));
+        store.flush();
+        const std::vector<events::DmaRecord> all = store.dmas();
+        QCOMPARE(all.size(), std::size_t(6));
+        for (std::uint32_t id = 0; id < 6; ++id) {
+            const events::DmaRecord want = recordOf(id);
+            const events::DmaRecord& got = all[id];
+            QCOMPARE(got.id, want.id);
+            QCOMPARE(got.chip, want.chip);
+            QCOMPARE(got.dstChip, want.dstChip);
+            QCOMPARE(got.pc, want.pc);
+            QCOMPARE(got.engine, want.engine);
+            QCOMPARE(got.srcSpace, want.srcSpace);
+            QCOMPARE(got.dstSpace, want.dstSpace);
+            QCOMPARE(int(got.longWay), int(want.longWay));
+            QCOMPARE(int(got.convert), int(want.convert));
+            QCOMPARE(got.srcAddress, want.srcAddress);
+            QCOMPARE(got.dstAddress, want.dstAddress);
+            QCOMPARE(got.bytes, want.bytes);
+            QCOMPARE(got.flag, want.flag);
+            QCOMPARE(got.chunks, want.chunks);
+            QCOMPARE(got.issue, want.issue);
+            QCOMPARE(got.start, want.start);
+            QCOMPARE(got.end, want.end);
+        }
+        // Tracks chip by chip, each chip's by engine; the store's track table in arrival order.
+        const std::vector<events::TrackId> tracks = store.dmaTracks();
+        QCOMPARE(tracks.size(), std::size_t(4));
+        const std::vector<events::StoreTrack> table = store.tracks();
+        const auto engineOfTrack = [&](events::TrackId t) {
+            return std::pair<int, int>(table[t.value].chip.value, table[t.value].engine);
+        };
+        QCOMPARE(engineOfTrack(tracks[0]), std::make_pair(0, 0));
+        QCOMPARE(engineOfTrack(tracks[1]), std::make_pair(0, 1));
+        QCOMPARE(engineOfTrack(tracks[2]), std::make_pair(1, 0));
+        QCOMPARE(engineOfTrack(tracks[3]), std::make_pair(1, 2));
+        QCOMPARE(table[tracks[0].value].kind, events::RowKind::DmaEngine);
+        QCOMPARE(events::rowName(table[tracks[3].value]), std::string("DMA engine 2"));
+        QCOMPARE(tracks[1].value, 0u); // id 3, on (0, 1), ended first
+        // A track's in end order, from an offset; its slices carry pc and id + 1.
+        const std::vector<events::DmaRecord> chip1engine2 = store.dmas(tracks[3], 0);
+        QCOMPARE(chip1engine2.size(), std::size_t(2));
+        QCOMPARE(chip1engine2[0].id, 0u);
+        QCOMPARE(chip1engine2[1].id, 2u);
+        QCOMPARE(store.dmas(tracks[3], 1).front().id, 2u);
+        QVERIFY(store.dmas(tracks[3], 2).empty());
+        const std::vector<events::StoreSlice> slices = store.slices(tracks[3]);
+        QCOMPARE(slices[1].type, 102u);
+        QCOMPARE(slices[1].link, 3u);
+        QCOMPARE(slices[1].duration, events::Cycle(3000));
+        // A track of another kind, or none, has no DMAs.
+        QVERIFY(store.dmas(events::TrackId(), 0).empty());
+        store.appendSyncWait({ChipId(0), 1, 2, 3, 4, 5, -1});
+        store.flush();
+        QVERIFY(store.dmas(store.waitTrack(ChipId(0)), 0).empty());
+        // forEachDma goes track by track in dmaTracks()' order.
+        std::vector<std::uint32_t> visited;
+        store.forEachDma([&](const events::DmaRecord& d) { visited.push_back(d.id); });
+        QCOMPARE(visited, (std::vector<std::uint32_t>{1, 4, 3, 5, 0, 2}));
+        // Ids that are not 0..n-1 still come out by id.
+        store.appendDma(recordOf(1));
+        store.flush();
+        std::vector<std::uint32_t> ids;
+        for (const events::DmaRecord& d : store.dmas())
+            ids.push_back(d.id);
+        QCOMPARE(ids, (std::vector<std::uint32_t>{0, 1, 1, 2, 3, 4, 5}));
     }
 
     // A log's blocks start at 4 KiB and double to 64 KiB: a log of a few records holds 4 KiB, not 64, and
@@ -297,7 +392,7 @@ private slots:
         QCOMPARE(store.regionTrack(ChipId(2)), events::TrackId(0));
         QCOMPARE(store.regionTrack(ChipId(0)), events::TrackId(1));
         QVERIFY(!store.regionTrack(ChipId(1)).valid()); // no region, no row
-        QCOMPARE(events::rowName(tracks[1].kind), std::string("regions"));
+        QCOMPARE(events::rowName(tracks[1]), std::string("regions"));
         QCOMPARE(store.regionCount(), std::size_t(5));
         QCOMPARE(store.eventCount(), std::size_t(5));
 
@@ -327,7 +422,7 @@ private slots:
         store.flush();
         QCOMPARE(store.tracks().size(), std::size_t(4));
         QCOMPARE(store.waitTrack(ChipId(1)), events::TrackId(2));
-        QCOMPARE(events::rowName(store.tracks()[2].kind), std::string("sync waits"));
+        QCOMPARE(events::rowName(store.tracks()[2]), std::string("sync waits"));
         const events::StoreSlice waitSlice = store.slices(store.waitTrack(ChipId(1))).front();
         QCOMPARE(waitSlice.type, std::uint32_t(40));
         QCOMPARE(waitSlice.link, std::uint32_t(18));
@@ -359,8 +454,7 @@ private slots:
         }
         from.appendRegion(ChipId(1), 0, 0, 5, 9);
         from.flush();
-        const events::DmaRecord* first = nullptr;
-        from.forEachDma([&](const events::DmaRecord& d) { first = first ? first : &d; });
+        const events::BundleChunk* first = from.bundles().chunks().front().get();
         const events::VmemHeatmap heatmap = from.vmemHeatmap(ChipId(1));
         const std::size_t resident = from.residentBytes();
 
@@ -371,12 +465,11 @@ private slots:
         QCOMPARE(to.vmemAccesses().size(), n);
         QCOMPARE(to.dmaCount(), n);
         QCOMPARE(to.regionCount(), std::size_t(1));
-        QCOMPARE(to.tracks().size(), std::size_t(1));
+        QCOMPARE(to.tracks().size(), std::size_t(2)); // DMA engine 0 of chip 0, then chip 1's regions
+        QCOMPARE(to.dmas().back().id, std::uint32_t(n - 1));
         QCOMPARE(to.regionsByEntry(ChipId(1)).front().end(), events::Cycle(9));
         QVERIFY(!from.regionTrack(ChipId(1)).valid());
-        const events::DmaRecord* taken = nullptr;
-        to.forEachDma([&](const events::DmaRecord& d) { taken = taken ? taken : &d; });
-        QCOMPARE(taken, first); // not copied
+        QCOMPARE(to.bundles().chunks().front().get(), first); // not copied
         QCOMPARE(to.vmemHeatmap(ChipId(1)).totalRead(), heatmap.totalRead());
         QCOMPARE(to.residentBytes(), resident);
         QCOMPARE(from.bundleCount(), std::size_t(0));
