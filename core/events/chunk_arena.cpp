@@ -1,7 +1,9 @@
 #include "events/chunk_arena.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
+#include <utility>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -84,6 +86,30 @@ void ChunkArena::populate(std::byte* p, std::size_t bytes)
 #endif
 }
 
+namespace {
+constexpr std::size_t kPage = 4096;
+// The whole pages inside [p, p + bytes): {first, end}, first == end if none.
+std::pair<std::uintptr_t, std::uintptr_t> pagesInside(const void* p, std::size_t bytes)
+{
+    const auto from = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t first = roundUp(from, kPage), end = (from + bytes) / kPage * kPage;
+    return {first, std::max(first, end)};
+}
+} // namespace
+
+void ChunkArena::giveBack(void* p, std::size_t bytes)
+{
+    const auto [first, end] = pagesInside(p, bytes);
+    if (end > first)
+        madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+}
+
+std::size_t ChunkArena::givenBack(const void* p, std::size_t bytes)
+{
+    const auto [first, end] = pagesInside(p, bytes);
+    return end - first;
+}
+
 #else
 
 ChunkArena::Block ChunkArena::newBlock(std::size_t atLeast)
@@ -102,6 +128,13 @@ void ChunkArena::release(const Block& b)
 }
 
 void ChunkArena::populate(std::byte*, std::size_t) {}
+
+void ChunkArena::giveBack(void*, std::size_t) {}
+
+std::size_t ChunkArena::givenBack(const void*, std::size_t)
+{
+    return 0;
+}
 
 #endif
 

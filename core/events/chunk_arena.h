@@ -26,6 +26,12 @@ public:
     void* allocate(std::size_t bytes);
     // Bytes handed out so far (what callers asked for, rounded up to the alignment).
     std::size_t allocatedBytes() const { return m_allocated; }
+    // Gives the whole pages inside [p, p + bytes) back to the system: memory from allocate() that will
+    // never be read or written again (the unused end of a replay's last, partly filled chunk, which was
+    // made resident in one call with the rest). Reading it afterwards would give zeros.
+    static void giveBack(void* p, std::size_t bytes);
+    // The bytes giveBack(p, bytes) gives back (none where the platform keeps them).
+    static std::size_t givenBack(const void* p, std::size_t bytes);
 
 private:
     struct Block

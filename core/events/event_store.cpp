@@ -144,10 +144,18 @@ void EventStore::flush()
 {
     // A partial chunk is published as the last one; a replay that continues afterwards is not supported
     // (flush ends the writer's life), which keeps published chunks immutable.
-    if (m_current && m_current->size > 0)
+    // Its columns' unused pages go back to the system first: the chunk was made resident whole, and at 1 M
+    // bundles the last chunks' empty ends would be 1.5 bytes per event. (The chunks are the writer's, so
+    // casting the columns' constness away is sound.)
+    const auto giveBack = [](const void* p, std::size_t n) { ChunkArena::giveBack(const_cast<void*>(p), n); };
+    if (m_current && m_current->size > 0) {
+        m_current->forEachUnusedTail(giveBack);
         publishCurrent();
-    if (m_currentVmem && m_currentVmem->size > 0)
+    }
+    if (m_currentVmem && m_currentVmem->size > 0) {
+        m_currentVmem->forEachUnusedTail(giveBack);
         publishVmem();
+    }
     publishHeatmaps();
     std::lock_guard lock(m_mutex);
     for (TrackSlices& t : m_tracks) {
@@ -375,7 +383,11 @@ std::size_t EventStore::regionCount() const
 std::size_t EventStore::residentBytes() const
 {
     std::lock_guard lock(m_mutex);
-    std::size_t bytes = m_chunks.size() * sizeof(BundleChunk) + m_vmemChunks.size() * sizeof(VmemChunk);
+    std::size_t bytes = 0;
+    for (const auto& c : m_chunks)
+        bytes += residentBytesOf(*c);
+    for (const auto& c : m_vmemChunks)
+        bytes += residentBytesOf(*c);
     for (const TrackSlices& t : m_tracks)
         bytes += t.slices.residentBytes() + t.waitRows.residentBytes() + t.dmaRows.residentBytes();
     return bytes;

@@ -22,6 +22,21 @@ namespace xps::events {
 
 inline constexpr std::size_t kChunkEvents = 1u << 16;
 
+template <typename T, typename F>
+void unusedTail(const std::array<T, kChunkEvents>& column, std::size_t used, F& f)
+{
+    f(static_cast<const void*>(column.data() + used), (kChunkEvents - used) * sizeof(T));
+}
+// The bytes of `chunk` that are resident: all of a full one; of the partly filled last one, what is left
+// after flush() gave its columns' unused pages back.
+template <typename Chunk> std::size_t residentBytesOf(const Chunk& chunk)
+{
+    std::size_t bytes = sizeof(Chunk);
+    if (chunk.size < kChunkEvents)
+        chunk.forEachUnusedTail([&](const void* p, std::size_t n) { bytes -= ChunkArena::givenBack(p, n); });
+    return bytes;
+}
+
 // Column-wise storage of kChunkEvents bundle issues: 8 + 4 + 4 + 4 + 2 + 1 + 1 = 24 bytes per event.
 struct BundleChunk
 {
@@ -38,6 +53,13 @@ struct BundleChunk
     BundleIssue at(std::size_t i) const
     {
         return {cycle[i], pc[i], stallCycles[i], cause[i], chip[i], reason[i], causeKind[i]};
+    }
+    // Each column's slots past `size`: f(first slot, bytes).
+    template <typename F> void forEachUnusedTail(F&& f) const
+    {
+        (unusedTail(cycle, size, f), unusedTail(pc, size, f), unusedTail(stallCycles, size, f),
+         unusedTail(cause, size, f), unusedTail(chip, size, f), unusedTail(reason, size, f),
+         unusedTail(causeKind, size, f));
     }
     void append(const BundleIssue& e)
     {
@@ -67,6 +89,11 @@ struct VmemChunk
     VmemAccess at(std::size_t i) const
     {
         return {cycle[i], address[i], bytes[i], source[i], chip[i], kind[i]};
+    }
+    template <typename F> void forEachUnusedTail(F&& f) const
+    {
+        (unusedTail(cycle, size, f), unusedTail(address, size, f), unusedTail(bytes, size, f),
+         unusedTail(source, size, f), unusedTail(chip, size, f), unusedTail(kind, size, f));
     }
     void append(const VmemAccess& e)
     {

@@ -331,6 +331,36 @@ private slots:
         QCOMPARE(ids, (std::vector<std::uint32_t>{0, 1, 1, 2, 3, 4, 5}));
     }
 
+    // The last, partly filled chunks give their columns' unused pages back at flush(): a short replay holds
+    // what it wrote, not 1.5 MiB a chunk, and every event still reads back.
+    void aPartlyFilledChunkGivesItsEmptyPagesBack()
+    {
+        events::EventStore store;
+        store.configure(1, 1 << 20);
+        constexpr std::size_t n = events::kChunkEvents + 1000; // one full chunk of each, one partly filled
+        for (std::uint64_t i = 0; i < n; ++i) {
+            store.appendBundle({i, static_cast<std::uint32_t>(i), 0, 0, ChipId(0), events::StallReason::None,
+                                events::CauseKind::None});
+            store.appendVmemAccess({i, static_cast<std::uint32_t>(i % 4096), 4, 0, ChipId(0), 0}, 4);
+        }
+        store.flush();
+#if defined(__linux__)
+        // Each column's used part, rounded out to whole pages at both ends.
+        const std::size_t partial =
+            store.residentBytes() - sizeof(events::BundleChunk) - sizeof(events::VmemChunk);
+        QVERIFY2(partial <= 1000 * (24 + 23) + 2 * 13 * 4096 + 2 * sizeof(std::size_t),
+                 qPrintable(QString::number(partial)));
+#endif
+        const events::BundleSnapshot bundles = store.bundles();
+        const events::VmemSnapshot vmem = store.vmemAccesses();
+        QCOMPARE(bundles.size(), n);
+        QCOMPARE(vmem.size(), n);
+        for (std::size_t i = events::kChunkEvents; i < n; ++i) {
+            QCOMPARE(bundles[i].pc, std::uint32_t(i));
+            QCOMPARE(vmem[i].address, std::uint32_t(i % 4096));
+        }
+    }
+
     // A log's blocks start at 4 KiB and double to 64 KiB: a log of a few records holds 4 KiB, not 64, and
     // indexing, visiting and copying agree at every block boundary, growing or full-sized.
     void recordLogsStartSmallAndIndexAcrossEveryBlock()
