@@ -76,6 +76,7 @@ struct DmaRecord
     Cycle issue = 0; // dma.start issued
     Cycle start = 0; // first byte moved
     Cycle end = 0;   // last chunk landed
+    bool operator==(const DmaRecord&) const = default;
 };
 
 // The bytes a DMA read at its source and wrote at its destination: `bytes` for a plain copy; a converting

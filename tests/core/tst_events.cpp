@@ -269,24 +269,7 @@ private slots:
         QCOMPARE(all.size(), std::size_t(6));
         for (std::uint32_t id = 0; id < 6; ++id) {
             const events::DmaRecord want = recordOf(id);
-            const events::DmaRecord& got = all[id];
-            QCOMPARE(got.id, want.id);
-            QCOMPARE(got.chip, want.chip);
-            QCOMPARE(got.dstChip, want.dstChip);
-            QCOMPARE(got.pc, want.pc);
-            QCOMPARE(got.engine, want.engine);
-            QCOMPARE(got.srcSpace, want.srcSpace);
-            QCOMPARE(got.dstSpace, want.dstSpace);
-            QCOMPARE(int(got.longWay), int(want.longWay));
-            QCOMPARE(int(got.convert), int(want.convert));
-            QCOMPARE(got.srcAddress, want.srcAddress);
-            QCOMPARE(got.dstAddress, want.dstAddress);
-            QCOMPARE(got.bytes, want.bytes);
-            QCOMPARE(got.flag, want.flag);
-            QCOMPARE(got.chunks, want.chunks);
-            QCOMPARE(got.issue, want.issue);
-            QCOMPARE(got.start, want.start);
-            QCOMPARE(got.end, want.end);
+            QVERIFY2(all[id] == want, qPrintable(QStringLiteral("DMA %1 reads back otherwise").arg(id)));
         }
         // Tracks chip by chip, each chip's by engine; the store's track table in arrival order.
         const std::vector<events::TrackId> tracks = store.dmaTracks();
