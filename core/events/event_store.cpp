@@ -145,7 +145,7 @@ void EventStore::flush()
     // A partial chunk is published as the last one; a replay that continues afterwards is not supported
     // (flush ends the writer's life), which keeps published chunks immutable.
     // Its columns' unused pages go back to the system first: the chunk was made resident whole, and at 1 M
-    // bundles the last chunks' empty ends would be 1.5 bytes per event. (The chunks are the writer's, so
+    // bundles the last chunks' empty ends were 1.0 byte per event. (The chunks are the writer's, so
     // casting the columns' constness away is sound.)
     const auto giveBack = [](const void* p, std::size_t n) { ChunkArena::giveBack(const_cast<void*>(p), n); };
     if (m_current && m_current->size > 0) {
