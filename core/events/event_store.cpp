@@ -1,7 +1,5 @@
 #include "events/event_store.h"
 
-#include "util/sort_runs.h"
-
 #include <algorithm>
 #include <new>
 #include <type_traits>
@@ -236,28 +234,8 @@ BundleSnapshot EventStore::bundles() const
 
 std::vector<DmaRecord> EventStore::dmas() const
 {
-    // The GRM numbers its DMAs 0..n-1: each goes straight to its place. Other ids (a store filled by hand,
-    // a replay cancelled with DMAs in flight) are sorted; each engine's are in order already.
-    const std::size_t n = dmaCount();
-    std::vector<DmaRecord> out(n);
-    std::vector<bool> placed(n, false);
-    std::size_t count = 0;
-    bool dense = true;
-    forEachDma([&](const DmaRecord& d) {
-        ++count;
-        if (dense && d.id < n && !placed[d.id]) {
-            out[d.id] = d;
-            placed[d.id] = true;
-        } else {
-            dense = false;
-        }
-    });
-    if (dense && count == n)
-        return out;
-    out.clear();
-    forEachDma([&](const DmaRecord& d) { out.push_back(d); });
-    sortRuns(out.begin(), out.end(), [](const DmaRecord& a, const DmaRecord& b) { return a.id < b.id; });
-    return out;
+    return dmasById<DmaRecord>([](const DmaRecord& d) { return d; },
+                               [](const DmaRecord& a, const DmaRecord& b) { return a.id < b.id; });
 }
 
 std::vector<DmaRecord> EventStore::dmas(TrackId track, std::size_t first) const

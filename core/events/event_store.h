@@ -9,6 +9,7 @@
 #include "events/record_log.h"
 #include "events/store_tracks.h"
 #include "events/vmem_heatmap.h"
+#include "util/sort_runs.h"
 
 #include <algorithm>
 #include <array>
@@ -199,6 +200,34 @@ public:
     //
     // Every DMA, by id (the order they were issued in).
     std::vector<DmaRecord> dmas() const;
+    // The same, each made into a T as it is visited (`make(record)`), so that a reader that keeps more
+    // per DMA needs no second copy; `idOf(T)` gives its id back. The GRM numbers its DMAs 0..n-1: each
+    // goes straight to its place. Other ids (a store filled by hand, a replay cancelled with DMAs in
+    // flight) are sorted by `less`, which a caller may make cancellable; each engine's are in order already.
+    template <typename T, typename Make, typename Less>
+    std::vector<T> dmasById(Make&& make, Less&& less) const
+    {
+        const std::size_t n = dmaCount();
+        std::vector<T> out(n);
+        std::vector<bool> placed(n, false);
+        std::size_t count = 0;
+        bool dense = true;
+        forEachDma([&](const DmaRecord& d) {
+            ++count;
+            if (dense && d.id < n && !placed[d.id]) {
+                out[d.id] = make(d);
+                placed[d.id] = true;
+            } else {
+                dense = false;
+            }
+        });
+        if (dense && count == n)
+            return out;
+        out.clear();
+        forEachDma([&](const DmaRecord& d) { out.push_back(make(d)); });
+        sortRuns(out.begin(), out.end(), less);
+        return out;
+    }
     // One DMA track's from its `first` on, in the order they ended, which for an engine's queue is the
     // order they were issued in: what a view that follows a running replay reads every refresh.
     std::vector<DmaRecord> dmas(TrackId track, std::size_t first) const;

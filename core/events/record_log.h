@@ -1,8 +1,8 @@
 #pragma once
-// An append-only sequence of fixed-size records (DMAs, sync waits, regions) in blocks from the store's
-// arena, written by one thread and read by others. Records never move once appended, so a pointer to one
-// stays valid as long as the arena; appending costs no allocation except once per block (a std::deque
-// allocated every 7 DMA records, and malloc was a tenth of a timing-only replay).
+// An append-only sequence of fixed-size records (a track's slices, its waits' or DMAs' rows) in blocks
+// from the store's arena, written by one thread and read by others. Records never move once appended;
+// appending costs no allocation except once per block (a std::deque allocated every 7 DMA records, and
+// malloc was a tenth of a timing-only replay).
 //
 // Blocks start small and double up to 64 KiB (4, 8, 16, 32, then 64 KiB each): a store has a log per
 // track and two per sync-wait or DMA track, and a short replay's logs would otherwise each end in a mostly
@@ -71,9 +71,7 @@ public:
         const std::size_t j = i - kGrowingRecords;
         return m_blocks[kGrowingBlocks + j / kPerBlock][j % kPerBlock];
     }
-    // Visits the published records in order, block by block.
-    template <typename F> void forEach(F&& f) const { forEachFrom(0, f); }
-    // Copies of the published records from `first` on.
+    // Copies of the published records from `first` on, block by block.
     std::vector<Record> copyFrom(std::size_t first) const
     {
         std::vector<Record> out;

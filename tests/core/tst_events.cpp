@@ -345,7 +345,7 @@ private slots:
     }
 
     // A log's blocks start at 4 KiB and double to 64 KiB: a log of a few records holds 4 KiB, not 64, and
-    // indexing, visiting and copying agree at every block boundary, growing or full-sized.
+    // indexing and copying agree at every block boundary, growing or full-sized.
     void recordLogsStartSmallAndIndexAcrossEveryBlock()
     {
         using Log = events::RecordLog<std::uint64_t>;
@@ -361,9 +361,6 @@ private slots:
         log.publishLocked();
         QCOMPARE(log.size(), n);
         QCOMPARE(log.residentBytes(), std::size_t{(4 + 8 + 16 + 32 + 3 * 64) << 10});
-        std::size_t visited = 0;
-        log.forEach([&](std::uint64_t v) { QCOMPARE(v, std::uint64_t(visited++)); });
-        QCOMPARE(visited, n);
         for (std::size_t i = 0; i < n; ++i)
             if (log[i] != i)
                 QFAIL(qPrintable(QStringLiteral("record %1 reads %2").arg(i).arg(log[i])));
