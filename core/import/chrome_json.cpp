@@ -323,20 +323,27 @@ SliceClass classifySlice(std::string_view name, std::string_view category)
     // (and for kernels a second one) per call was a measurable share of the import.
     thread_local std::string cat, n;
     lowerInto(cat, category);
-    if (cat == "kernel") {
+    // MTIA's device work (Kineto on Meta's accelerator): kernels and DMA requests under one category, told
+    // apart by name as HTA tells them (a name starting with "dma" is a memory kernel, with "hccl" a
+    // collective).
+    const bool mtia = cat == "mtia_ccp_events";
+    if (cat == "kernel" || mtia) {
         lowerInto(n, name);
-        if (contains(n, "nccl") || contains(n, "rccl") || contains(n, "allreduce") ||
+        if (contains(n, "nccl") || contains(n, "rccl") || n.starts_with("hccl") || contains(n, "allreduce") ||
             contains(n, "all_reduce") || contains(n, "allgather") || contains(n, "all_gather") ||
             contains(n, "reducescatter") || contains(n, "reduce_scatter") || contains(n, "alltoall") ||
             contains(n, "sendrecv"))
             return SliceClass::Communication;
+        if (mtia && n.starts_with("dma"))
+            return SliceClass::Memcpy;
         return SliceClass::Kernel;
     }
     if (cat == "gpu_memcpy" || cat == "memcpy")
         return SliceClass::Memcpy;
     if (cat == "gpu_memset" || cat == "memset")
         return SliceClass::Memset;
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime" || cat == "hip_runtime") {
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime" || cat == "hip_runtime" ||
+        cat == "mtia_runtime") {
         if (contains(name, "Synchronize"))
             return SliceClass::RuntimeSync;
         return SliceClass::Runtime;

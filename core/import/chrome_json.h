@@ -32,8 +32,8 @@ struct ImportOptions
 
 Result<profile::Profile> importChromeJson(const std::string& path, const ImportOptions& options = {});
 
-// Decides what a slice is from its category and name (Kineto's categories, old and new; NCCL/RCCL kernels
-// are communication).
+// Decides what a slice is from its category and name (Kineto's categories, old and new, for CUDA, ROCm and
+// MTIA; NCCL/RCCL/HCCL kernels are communication, MTIA's DMA requests copies).
 profile::SliceClass classifySlice(std::string_view name, std::string_view category);
 
 } // namespace xps::importing

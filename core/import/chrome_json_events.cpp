@@ -245,10 +245,8 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
             b.track(threadTrack(e.pid, e.tid)).sortIndex = sort->get<std::int64_t>();
         } else if (e.name == "process_labels") {
             const auto labels = args.find("labels");
-            if (labels != args.end() && labels->is_string()) {
-                std::string& n = b.track(processTrack(e.pid)).name;
-                n += " (" + labels->get<std::string>() + ")";
-            }
+            if (labels != args.end() && labels->is_string())
+                m_processLabels[processTrack(e.pid)] = labels->get<std::string>();
         }
         return;
     }
@@ -354,6 +352,13 @@ void Importer::finish()
                     "strings held invalid UTF-8 (each invalid sequence replaced by U+FFFD)",
                     r.errorAt(r.firstRepairOffset(), "").location());
 
+    for (const auto& [track, labels] : m_processLabels) {
+        std::string& name = p.track(track).name;
+        if (name.empty())
+            name = labels;
+        else if (!labels.empty() && labels != name)
+            name += " (" + labels + ")";
+    }
     // Device tracks: those that run device work, and their processes.
     b.forEachSlice([&](const profile::Slice& s) {
         if (profile::isDeviceWork(p.classOf(s))) {

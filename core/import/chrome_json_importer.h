@@ -118,6 +118,10 @@ private:
     nlohmann::json m_semantics; // "xpushark_semantics" of our own export (profile_semantics.h), if any
 
     std::unordered_map<TrackId, std::vector<OpenSlice>> m_openB;         // by thread track
+    // process_labels by process track, added to its name at the end: Kineto repeats its metadata (an MTIA
+    // trace names "MTIA 9" and labels it "MTIA 9" twice), and a label that only repeats the name says
+    // nothing.
+    std::unordered_map<TrackId, std::string> m_processLabels;
     std::unordered_map<std::string, std::vector<OpenSlice>> m_openAsync; // by pid/cat/id
 };
 
