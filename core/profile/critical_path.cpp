@@ -12,6 +12,11 @@ namespace xps::profile {
 namespace {
 
 constexpr std::uint32_t kNoNode = UINT32_MAX;
+// HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US: a gap on a stream this long or longer is not the stream's delay
+// but a dependency the profile does not show (a stream's gaps are microseconds for compute, about a
+// millisecond for communication), so it gets no edge. Without it a stream of a few sparse transfers (MTIA's
+// DMA requests without a stream) strung its gaps into a 100%-idle path across the whole profile.
+constexpr Nanos kKernelKernelDelayLimit = 1'500'000;
 
 enum class EdgeKind : std::uint8_t { HostSpan, DeviceSpan, LaunchDelay, KernelKernel, Dependency };
 
@@ -194,17 +199,25 @@ private:
             const std::uint32_t launch = m_launcher[i];
             const bool launched = launch != kNone && m_index[launch] != kNoNode;
             const Nanos dependency = dependenciesEnd(i);
-            if (launched && (prev == kNone || p.slices[prev].end() <= p.slices[launch].start) &&
+            // HTA's queue lengths: the stream was empty at the launch (the previous work had ended before the
+            // call began), and nothing was queued behind this work when it began (the next work's launch came
+            // after its start). Work that started with another launch already waiting behind it is reached
+            // from its predecessor on the stream, not from its launch.
+            const std::uint32_t next = i + 1 < t.firstSlice + t.sliceCount ? m_launcher[i + 1] : kNone;
+            const bool queuedBehind = next != kNone && p.slices[next].start < s.start;
+            if (launched && !queuedBehind &&
+                (prev == kNone || p.slices[prev].end() < p.slices[launch].start) &&
                 dependency <= p.slices[launch].start)
                 add(start(launch), start(i), s.start - p.slices[launch].start, EdgeKind::LaunchDelay, launch);
-            else if (prev != kNone && dependency <= p.slices[prev].end())
+            else if (prev != kNone && dependency <= p.slices[prev].end() &&
+                     s.start - p.slices[prev].end() < kKernelKernelDelayLimit)
                 add(end(prev), start(i), s.start - p.slices[prev].end(), EdgeKind::KernelKernel, prev);
             if (prev == kNone || s.end() >= p.slices[prev].end())
                 prev = i;
         }
     }
 
-    // A blocking call waited for the last work on each stream that ended while it waited. Calls x streams
+    // A blocking call waited for the last work on each stream that ended by its end. Calls x streams
     // probes, bounded (a hostile file of a million calls and a million streams must not take hours): past
     // the budget, later calls get no such edge and the path says it is approximate.
     void addSyncEdges()
@@ -227,9 +240,10 @@ private:
                                            [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
                 if (it == work.begin())
                     continue;
-                const std::uint32_t w = *std::prev(it);
-                if (p.slices[w].end() > r.start)
-                    add(end(w), end(call), 0, EdgeKind::Dependency, call);
+                // Also when it had ended before the call began (the call returned at once), as HTA links a
+                // Context Sync to the last work of every stream: the host went on only after it, so a path
+                // through the device and the call's end is a real one, and may be the heaviest.
+                add(end(*std::prev(it)), end(call), 0, EdgeKind::Dependency, call);
             }
         }
     }

@@ -8,9 +8,10 @@
 //   call's own wait (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaEventQuery,
 //   cudaMemcpy, cudaMemcpyAsync) weighs 0, so the path goes through what it waited for;
 // - a launch delay: a runtime call's start to its kernel's start, when the stream was empty at the launch,
-//   weighted by the delay; else a kernel-kernel delay: the previous work on the stream to this one;
+//   weighted by the delay; else a kernel-kernel delay: the previous work on the stream to this one, when
+//   the gap is under 1.5 ms (HTA's threshold: a longer one is a dependency the profile does not show);
 // - zero-weight dependencies: consecutive top-level operators on a thread, the device work a blocking call
-//   waited for (the last work on each stream that ended while it waited) to its end, and data dependencies
+//   waited for (the last work on each stream that ended by its end) to its end, and data dependencies
 //   (Chakra);
 //
 // and the critical path is the heaviest path through it. Its length is the sum of its weights (time spent
