@@ -1,0 +1,166 @@
+// Real PyTorch profiler traces from Holistic Trace Analysis's test data (tests/data/hta, MIT, see SOURCE.md),
+// analysed by xpushark and compared with the numbers HTA itself computes and asserts on them: the
+// temporal breakdown of a trace of Meta's MTIA accelerator, a launch on it, and the critical path HTA wrote
+// into its own overlaid trace of a CUDA run.
+#include "test_support.h"
+
+#include "import/import.h"
+#include "profile/critical_path.h"
+#include "profile/profile_analysis.h"
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include <QTest>
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+using namespace xps;
+using profile::Nanos;
+using profile::Profile;
+using profile::SliceClass;
+
+namespace {
+
+std::string htaData(const std::string& name)
+{
+    return test::sourceDir() + "/tests/data/hta/" + name;
+}
+
+Profile importHta(const std::string& name)
+{
+    auto p = importing::importProfile(htaData(name));
+    if (!p.ok())
+        qFatal("%s", p.error().toString().c_str());
+    return std::move(*p);
+}
+
+nlohmann::json readGzipJson(const std::string& path)
+{
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz)
+        qFatal("cannot open %s", path.c_str());
+    std::string text;
+    char block[1 << 16];
+    for (int n; (n = gzread(gz, block, sizeof block)) > 0;)
+        text.append(block, static_cast<std::size_t>(n));
+    gzclose(gz);
+    return nlohmann::json::parse(text);
+}
+
+// A share of `whole` in percent.
+double percent(double part, double whole)
+{
+    return 100.0 * part / whole;
+}
+
+// A device slice as both sides name it: its start in ns since the epoch, its name.
+using DeviceEvent = std::tuple<Nanos, std::string>;
+
+} // namespace
+
+class TestHtaTraces : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mtiaTemporalBreakdownIsHtas()
+    {
+        // Kineto on MTIA writes kernels and DMA requests as `mtia_ccp_events` and launches as `mtia_runtime`;
+        // they were "other" here until this file was read, so the device and its 7.3 s of kernels were
+        // missing from every number.
+        const Profile p = importHta("mtia/mtia_rank_0.json.gz");
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        QCOMPARE(a.devices.size(), std::size_t{1});
+        const profile::DeviceBreakdown& d = a.devices.front();
+        QCOMPARE(d.name, std::string("MTIA 9"));
+        // HTA's test_mtia_temporal_breakdown: over the device's active span (first kernel's start to last
+        // one's end) 13,328,347 us, idle 5,648,827 us, compute 7,305,596 us, the rest (copies)
+        // 373,924 us, asserted as percentages to 0.01 points. Two differences, in docs/import.md: HTA rounds
+        // each event inward to whole microseconds (start up, end down) and leaves out the 137 DMA requests
+        // that have no stream; we keep the file's nanoseconds and every request. Together they move each
+        // share by less than 0.2 points.
+        const double span = static_cast<double>(d.activeSpan());
+        constexpr double kHtaSpan = 13'328'347, kHtaIdle = 5'648'827, kHtaCompute = 7'305'596,
+                         kHtaOther = 373'924;
+        QVERIFY(std::abs(span / 1000.0 - kHtaSpan) < 0.001 * kHtaSpan);
+        const double idle = percent(static_cast<double>(d.activeIdle()), span);
+        const double compute = percent(static_cast<double>(d.compute), span);
+        const double other = percent(static_cast<double>(d.busy - d.compute), span);
+        QVERIFY2(std::abs(idle - percent(kHtaIdle, kHtaSpan)) < 0.2, std::to_string(idle).c_str());
+        QVERIFY2(std::abs(compute - percent(kHtaCompute, kHtaSpan)) < 0.2, std::to_string(compute).c_str());
+        QVERIFY2(std::abs(other - percent(kHtaOther, kHtaSpan)) < 0.2, std::to_string(other).c_str());
+        QVERIFY(d.memcpy > 0 && d.communication == 0);
+
+        // HTA's test_get_mtia_kernel_launch_stats_inference_single_rank: the launch of correlation 423 took
+        // 435.2 us on the host, its kernel 124.768 us on the device (to 2 us).
+        Nanos call = -1, kernel = -1;
+        for (const profile::Slice& s : p.slices) {
+            if (s.link != 423)
+                continue;
+            if (p.classOf(s) == SliceClass::Runtime)
+                call = s.duration;
+            else if (p.classOf(s) == SliceClass::Kernel)
+                kernel = s.duration;
+        }
+        QVERIFY(std::abs(call - 435'200) <= 2'000);
+        QVERIFY(std::abs(kernel - 124'768) <= 2'000);
+        QCOMPARE(a.launch.launches, std::uint64_t{3453}); // every mtia_runtime call's ac2g flow
+
+        // The 137 stream-less DMA requests are spread over the whole 13 s. Strung together by the gaps
+        // between them, they made a critical path of 100% idle; HTA's 1.5 ms limit on a kernel-kernel delay
+        // breaks that chain.
+        const auto idlePath = a.criticalPath.byKind[static_cast<std::size_t>(profile::PathSegmentKind::Idle)];
+        QVERIFY(a.criticalPath.length > 0);
+        QVERIFY2(idlePath < a.criticalPath.length / 100, std::to_string(idlePath).c_str());
+    }
+
+    void simpleAddCriticalPathIsHtas()
+    {
+        // HTA's end-to-end critical path test: its analysis of the whole trace (annotation "") written back
+        // into the trace, every event on the path marked "critical". Ours, on the same input, must pass
+        // through the same device work: the 16 host-to-device copies it waits on while loading the model,
+        // and the kernels of the last forward pass, which the final cudaDeviceSynchronize waits for although
+        // they ended before it was called.
+        const Profile p = importHta("simple_add/trace.json.gz");
+        const profile::CriticalPath path = profile::computeCriticalPath(p, {p.startTime(), p.endTime()});
+        std::set<DeviceEvent> ours;
+        for (const profile::PathSegment& s : path.segments) {
+            const profile::Slice& slice = p.slice(s.slice);
+            if (p.track(slice.track()).device)
+                ours.insert({slice.start, p.nameOf(slice)});
+        }
+
+        std::set<DeviceEvent> htas;
+        Nanos htaCopies = 0;
+        const nlohmann::json overlaid =
+            readGzipJson(htaData("simple_add/overlaid_critical_path_trace.json.gz"));
+        for (const auto& e : overlaid.at("traceEvents")) {
+            const std::string category = e.value("cat", "");
+            if (e.value("ph", "") != "X" || !e.contains("args") || !e["args"].contains("critical") ||
+                (category != "kernel" && category != "gpu_memcpy" && category != "gpu_memset"))
+                continue;
+            // Whole microseconds in this file.
+            htas.insert({e["ts"].get<Nanos>() * 1000, e["name"].get<std::string>()});
+            if (category != "kernel") // our path's copies are memcpys and memsets
+                htaCopies += e["dur"].get<Nanos>() * 1000;
+        }
+        QCOMPARE(htas.size(), std::size_t{22});
+        for (const auto& [start, name] : htas)
+            if (!ours.contains({start, name}))
+                qWarning("HTA's path has %s at %lld, ours does not", name.c_str(),
+                         static_cast<long long>(start));
+        for (const auto& [start, name] : ours)
+            if (!htas.contains({start, name}))
+                qWarning("our path has %s at %lld, HTA's does not", name.c_str(),
+                         static_cast<long long>(start));
+        QCOMPARE(ours, htas);
+        QCOMPARE(path.byKind[static_cast<std::size_t>(profile::PathSegmentKind::Memcpy)], htaCopies);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHtaTraces)
+#include "tst_hta_traces.moc"
