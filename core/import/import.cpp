@@ -15,7 +15,16 @@ bool endsWith(const std::string& s, std::string_view suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-enum class Sniffed { Ours, Chrome, XSpace, Chakra, Unknown };
+enum class Sniffed { Ours, Chrome, XSpace, Chakra, PyTorchEt, Unknown };
+
+// PyTorch's execution trace: {"schema": "1.0.1", "pid": ..., "nodes": [{"name", "id", "rf_id", "parent",
+// "fw_parent", "op_schema", "inputs", ...}]}. Chakra's JSON nodes have none of rf_id, fw_parent, op_schema.
+bool looksLikePyTorchExecutionTrace(std::string_view head)
+{
+    const auto has = [&](std::string_view key) { return head.find(key) != std::string_view::npos; };
+    return has("\"schema\"") && has("\"nodes\"") && !has("\"traceEvents\"") &&
+           (has("\"fw_parent\"") || has("\"rf_id\"") || has("\"op_schema\""));
+}
 
 // By name, then by the first 64 KiB of the (decompressed) content.
 Result<Sniffed> sniff(const std::string& path)
@@ -51,6 +60,8 @@ Result<Sniffed> sniff(const std::string& path)
         return Sniffed::Ours;
     if (looksLikeChakraJson(head))
         return Sniffed::Chakra;
+    if (looksLikePyTorchExecutionTrace(head))
+        return Sniffed::PyTorchEt;
     if (first != std::string::npos &&
         (head[first] == '[' || (head[first] == '{' && head.find("\"traceEvents\"") != std::string::npos)))
         return Sniffed::Chrome;
@@ -70,6 +81,8 @@ Result<InputKind> detectInput(const std::string& path)
         return InputKind::XSpace;
     if (*s == Sniffed::Chakra)
         return InputKind::Chakra;
+    if (*s == Sniffed::PyTorchEt)
+        return InputKind::PyTorchExecutionTrace;
     if (*s == Sniffed::Ours || endsWith(path, ".json"))
         return InputKind::XpuTrace; // for an unknown .json, the trace reader says what is wrong with it
     return Error(path,
@@ -88,6 +101,12 @@ Result<profile::Profile> importProfile(const std::string& path, const ImportOpti
         return importXSpace(path, options);
     if (*s == Sniffed::Chakra)
         return importChakra(path, options);
+    if (*s == Sniffed::PyTorchEt)
+        return Error(
+            path, "a PyTorch execution trace (ExecutionTraceObserver's JSON), which xpushark does not read "
+                  "itself: convert it to Chakra's form first (chakra_converter PyTorch --input FILE "
+                  "--output NAME, after chakra_trace_link to add its Kineto trace's GPU work) and open "
+                  "the result; or open the Kineto trace recorded with it");
     // Unknown content too: the JSON reader says where and what it expected.
     return importChromeJson(path, options);
 }

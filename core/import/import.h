@@ -14,7 +14,9 @@
 
 namespace xps::importing {
 
-enum class InputKind { XpuTrace, ChromeJson, XSpace, Chakra };
+// PyTorchExecutionTrace: PyTorch's own execution trace (ExecutionTraceObserver's JSON), which is the input of
+// Chakra's converter, not Chakra: known, so that importProfile can say what to do with it, not read.
+enum class InputKind { XpuTrace, ChromeJson, XSpace, Chakra, PyTorchExecutionTrace };
 
 // By name first (.xps, .xasm, .xtrace.json are ours; .xplane.pb is XProf's XSpace), then by content (the first 64 KiB, decompressed):
 // a JSON array or an object with "traceEvents" is a Chrome trace; "format": "xpushark-trace" is ours.

@@ -160,6 +160,21 @@ private slots:
         QCOMPARE(ours, htas);
         QCOMPARE(path.byKind[static_cast<std::size_t>(profile::PathSegmentKind::Memcpy)], htaCopies);
     }
+
+    void aPyTorchExecutionTraceSaysHowToOpenIt()
+    {
+        // PyTorch's execution trace is what Chakra's converter reads, not Chakra: it was refused as "unknown
+        // trace file type: expected a name ending in .xtrace.json", which told its user nothing.
+        const std::string path = htaData("execution_trace/benchmark_simple_add_et.json.gz");
+        const auto kind = importing::detectInput(path);
+        QVERIFY(kind.ok());
+        QVERIFY(*kind == importing::InputKind::PyTorchExecutionTrace);
+        const auto imported = importing::importProfile(path);
+        QVERIFY(!imported.ok());
+        const std::string message = imported.error().toString();
+        QVERIFY2(message.starts_with(path + ": a PyTorch execution trace"), message.c_str());
+        QVERIFY2(message.find("chakra_converter PyTorch") != std::string::npos, message.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHtaTraces)
