@@ -1,7 +1,10 @@
-// Real PyTorch profiler traces from Holistic Trace Analysis's test data (tests/data/hta, MIT, see SOURCE.md),
-// analysed by xpushark and compared with the numbers HTA itself computes and asserts on them: the
-// temporal breakdown of a trace of Meta's MTIA accelerator, a launch on it, and the critical path HTA wrote
-// into its own overlaid trace of a CUDA run.
+// Profiles that real tools wrote, read by xpushark and compared with what the tool that defines each number
+// says of the same file:
+// - PyTorch profiler traces from Holistic Trace Analysis's test data (tests/data/hta, MIT, SOURCE.md): the
+//   temporal breakdown of a trace of Meta's MTIA accelerator and a launch on it as HTA's tests assert them,
+//   and the critical path HTA wrote into its own overlaid trace of a CUDA run;
+// - the Chakra execution trace of Chakra's own feeder tests (tests/data/chakra, Apache 2.0, SOURCE.md):
+//   the dependencies its feeder (et_feeder.cpp) issues nodes by.
 #include "test_support.h"
 
 #include "import/import.h"
@@ -13,6 +16,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -28,6 +32,18 @@ namespace {
 std::string htaData(const std::string& name)
 {
     return test::sourceDir() + "/tests/data/hta/" + name;
+}
+
+// The value of integer argument `key` of slice `row`, or -1.
+std::int64_t argOf(const Profile& p, profile::SliceRow row, std::uint32_t key)
+{
+    const auto& args = p.sliceArgs; // sorted by slice
+    auto it = std::lower_bound(args.begin(), args.end(), row,
+                               [](const profile::SliceArg& a, profile::SliceRow r) { return a.slice < r; });
+    for (; it != args.end() && it->slice == row; ++it)
+        if (it->key == key)
+            return it->value;
+    return -1;
 }
 
 Profile importHta(const std::string& name)
@@ -62,7 +78,7 @@ using DeviceEvent = std::tuple<Nanos, std::string>;
 
 } // namespace
 
-class TestHtaTraces : public QObject
+class TestRealProfiles : public QObject
 {
     Q_OBJECT
 
@@ -161,6 +177,43 @@ private slots:
         QCOMPARE(path.byKind[static_cast<std::size_t>(profile::PathSegmentKind::Memcpy)], htaCopies);
     }
 
+    void chakraDependenciesAreTheFeeders()
+    {
+        // Chakra's feeder tests (tests/feeder/tests.cpp) on this file: the first nodes it can issue, the ones
+        // with no data dependency, are 216 (a COMP_NODE) then 432 (a COMM_COLL_NODE); 216's children, the
+        // nodes that depend on its data, begin 217, 430, 435. The importer's data-dependency flows are what
+        // the critical path follows, so they must be the feeder's.
+        auto imported = importing::importProfile(test::sourceDir() + "/tests/data/chakra/chakra.0.et");
+        QVERIFY(imported.ok());
+        const Profile& p = *imported;
+        const std::uint32_t idKey = p.findString("node_id");
+        QVERIFY(idKey != profile::kNone);
+        const std::uint32_t data = p.findString("dependency");
+        std::vector<std::int64_t> nodeOf(p.slices.size(), -1);
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+            nodeOf[i] = argOf(p, profile::SliceRow(i), idKey);
+        std::vector<bool> hasParent(p.slices.size(), false);
+        std::map<std::int64_t, std::set<std::int64_t>> children;
+        for (const profile::Flow& f : p.flows)
+            if (p.types[f.type].category == data) {
+                hasParent[f.to.value] = true;
+                children[nodeOf[f.from.value]].insert(nodeOf[f.to.value]);
+            }
+        std::set<std::int64_t> roots;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+            if (!hasParent[i])
+                roots.insert(nodeOf[i]);
+        QVERIFY(roots.size() >= 2);
+        QCOMPARE(*roots.begin(), std::int64_t{216});
+        QCOMPARE(*std::next(roots.begin()), std::int64_t{432});
+        const std::set<std::int64_t>& of216 = children[216];
+        QVERIFY(of216.size() >= 3);
+        QCOMPARE((std::vector<std::int64_t>(of216.begin(), std::next(of216.begin(), 3))),
+                 (std::vector<std::int64_t>{217, 430, 435}));
+        // And the nodes are all there: 3,664 read, 3,664 placed.
+        QCOMPARE(p.slices.size(), std::size_t{3664});
+    }
+
     void aPyTorchExecutionTraceSaysHowToOpenIt()
     {
         // PyTorch's execution trace is what Chakra's converter reads, not Chakra: it was refused as "unknown
@@ -177,5 +230,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHtaTraces)
-#include "tst_hta_traces.moc"
+QTEST_GUILESS_MAIN(TestRealProfiles)
+#include "tst_real_profiles.moc"
