@@ -217,7 +217,8 @@ private:
         }
     }
 
-    // A blocking call waited for the last work on each stream that ended by its end. Calls x streams
+    // A blocking call waited for the last work on each stream that ended while it waited; a synchronize,
+    // for the last work on each stream that ended by its end. Calls x streams
     // probes, bounded (a hostile file of a million calls and a million streams must not take hours): past
     // the budget, later calls get no such edge and the path says it is approximate.
     void addSyncEdges()
@@ -233,6 +234,7 @@ private:
                 return;
             }
             budget -= m_streamWork.size();
+            const bool synchronizes = p.classOf(r) == SliceClass::RuntimeSync;
             for (const auto& [track, work] : m_streamWork) {
                 m_cancel();
                 // Work on a stream ends in start order: the last that ended by the call's end.
@@ -240,10 +242,15 @@ private:
                                            [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
                 if (it == work.begin())
                     continue;
-                // Also when it had ended before the call began (the call returned at once), as HTA links a
-                // Context Sync to the last work of every stream: the host went on only after it, so a path
-                // through the device and the call's end is a real one, and may be the heaviest.
-                add(end(*std::prev(it)), end(call), 0, EdgeKind::Dependency, call);
+                // A synchronize (cudaDeviceSynchronize, ...) also when that work had ended before it began
+                // (it returned at once), as HTA links a Context Sync to the last work of every stream: the
+                // host went on only after it, so a path through the device and the call's end is a real
+                // one, and may be the heaviest. Other blocking calls (cudaMemcpyAsync, cudaEventQuery)
+                // wait for one stream's or event's work, which the profile does not name: only work that
+                // ended while they waited is taken as what they waited for.
+                const std::uint32_t w = *std::prev(it);
+                if (synchronizes || p.slices[w].end() > r.start)
+                    add(end(w), end(call), 0, EdgeKind::Dependency, call);
             }
         }
     }
