@@ -121,6 +121,29 @@ std::vector<std::string> namesOn(const profile::Profile& p, const profile::Criti
     return out;
 }
 
+// A complete event of a Kineto trace ("correlation" when `corr` is not 0).
+std::string complete(const char* cat, const char* name, int pid, int tid, int ts, int dur, int corr = 0)
+{
+    std::string e = std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)" +
+                    std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" +
+                    std::to_string(ts) + R"(,"dur":)" + std::to_string(dur);
+    if (corr != 0)
+        e += R"(,"args":{"correlation":)" + std::to_string(corr) + "}";
+    return e + "}";
+}
+
+// The critical path of a trace of `events` (joined by commas), and what its segments are.
+std::pair<profile::CriticalPath, std::vector<std::string>> pathOf(const std::vector<std::string>& events)
+{
+    std::string joined;
+    for (const std::string& e : events)
+        joined += (joined.empty() ? "" : ",") + e;
+    const profile::Profile p = import(R"({"schemaVersion":1,"traceEvents":[)" + joined + "]}");
+    profile::CriticalPath path = profile::analyzeProfile(p).criticalPath;
+    std::vector<std::string> names = namesOn(p, path);
+    return {std::move(path), std::move(names)};
+}
+
 } // namespace
 
 class TestProfileAnalysis : public QObject
@@ -205,6 +228,50 @@ private slots:
         QCOMPARE(namesOn(p, step),
                  (std::vector<std::string>{"host aten::op3", "launch delay cudaLaunchKernel", "kernel k3"}));
         QVERIFY(!profile::windowOfSlice(p, "ProfilerStep#9").has_value());
+    }
+
+    void htasQueueThresholdAndSynchronizeRules()
+    {
+        // A gap on a stream of 1.5 ms or more is not the stream's delay (HTA's threshold): k1 and k2 2 ms
+        // apart are two paths of 10 us, not one of 2.01 ms; 1 ms apart they are one, with 990 us idle.
+        const auto apart =
+            pathOf({complete("kernel", "k1", 0, 7, 0, 10), complete("kernel", "k2", 0, 7, 2010, 10)});
+        QCOMPARE(apart.first.length, Nanos(10'000));
+        const auto near =
+            pathOf({complete("kernel", "k1", 0, 7, 0, 10), complete("kernel", "k2", 0, 7, 1000, 10)});
+        QCOMPARE(near.first.length, Nanos(1'010'000));
+        QCOMPARE(near.first.byKind[std::size_t(profile::PathSegmentKind::Idle)], Nanos(990'000));
+
+        // A synchronize waits for k1 even though k1 ended before it was called, so the path runs aten::op1 to
+        // its launch (2 us), the launch delay (8), k1 (290), then aten::op2 (500): 800 us. A cudaMemcpyAsync
+        // in its place waits for a stream the profile does not name: k1 is not what it waited for, and the
+        // path is the host's 10 + 500 us.
+        const auto around = [](const char* call) {
+            return pathOf({complete("cpu_op", "aten::op1", 100, 1, 0, 10),
+                           complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 2, 5, 1),
+                           complete("kernel", "k1", 0, 7, 10, 290, 1),
+                           complete("cuda_runtime", call, 100, 1, 400, 5),
+                           complete("cpu_op", "aten::op2", 100, 1, 410, 500)});
+        };
+        const auto synchronized = around("cudaDeviceSynchronize");
+        QCOMPARE(synchronized.first.length, Nanos(800'000));
+        QCOMPARE(synchronized.second,
+                 (std::vector<std::string>{"host aten::op1", "launch delay cudaLaunchKernel", "kernel k1",
+                                           "host aten::op2"}));
+        const auto copied = around("cudaMemcpyAsync");
+        QCOMPARE(copied.first.length, Nanos(510'000));
+        QCOMPARE(copied.first.byKind[std::size_t(profile::PathSegmentKind::Kernel)], Nanos(0));
+
+        // k1 was launched at 0 but started at 20, after k2's launch (10): work was queued behind it, so HTA
+        // gives it no launch delay (its queue length at its start is 1). The path is k1 then k2, 20 us, not
+        // the 40 us through a launch delay of 20.
+        const auto queued =
+            pathOf({complete("cpu_op", "aten::op", 100, 1, 0, 16),
+                    complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 0, 5, 1),
+                    complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 10, 5, 2),
+                    complete("kernel", "k1", 0, 7, 20, 10, 1), complete("kernel", "k2", 0, 7, 30, 10, 2)});
+        QCOMPARE(queued.first.length, Nanos(20'000));
+        QCOMPARE(queued.second, (std::vector<std::string>{"kernel k1", "kernel k2"}));
     }
 
     void manySynchronizingCallsAndStreamsStayLinear()
