@@ -256,7 +256,7 @@ void ProfileTimelineView::drawSlices(QPainter& painter, const ProfileRow& row, c
             painter.fillRect(QRectF(x0, r.bottom() - 2 * theme.lineScale(), x1 - x0, 2 * theme.lineScale()),
                              theme.critical());
         if (r.width() > 24) {
-            painter.setPen(color.lightness() > 140 ? QColor(20, 20, 20) : QColor(250, 250, 250));
+            painter.setPen(Theme::textOn(color));
             const QRectF text =
                 r.intersected(QRectF(rect.left(), r.top(), rect.width(), r.height())).adjusted(3, 0, -2, 0);
             painter.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,

@@ -45,6 +45,10 @@ public:
     // Replayed against recorded timing, as text: the report's orange where the replay is slower than the
     // chip, blue where it is faster (each in the shade that reads on the theme's background).
     QColor residualColor(bool replaySlower) const;
+    // Text drawn on a block of `fill` (a slice's or a region's name): near-black or near-white, whichever
+    // contrasts more by WCAG's relative luminance. Lightness misjudges green: white on the regions' bright
+    // green read at 1.9:1.
+    static QColor textOn(const QColor& fill);
 
     // Background, axes, tick labels and grid of a plot in the current theme.
     void stylePlot(QCustomPlot* plot) const;

@@ -151,10 +151,10 @@ bool TimelineLanes::drawItems(QPainter& painter, const analysis::LaneInfo& lane,
         const QRectF shown = rect.intersected(QRectF(box.left(), rect.top(), box.width(), rect.height()));
         if (shown.width() > 28) {
             const QString label = itemLabel(trace, lanes, lane, item);
-            painter.setPen(fill.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white));
+            painter.setPen(Theme::textOn(fill));
             const QString text = metrics.elidedText(label, Qt::ElideRight, shown.width() - 5);
             painter.drawText(shown.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-            m_drawnLabels.push_back({text, shown});
+            m_drawnLabels.push_back({text, shown, painter.pen().color(), fill});
         }
     }
     return true;

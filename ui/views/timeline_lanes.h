@@ -30,6 +30,7 @@ public:
     {
         QString text; // as drawn, elided if it had to be
         QRectF rect;
+        QColor colour, background; // the text's and the block's under it
     };
 
     void setRun(const Run* run) { m_run = run; }
