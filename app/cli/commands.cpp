@@ -93,7 +93,7 @@ commands:
                              --max-cycles and --max-bundles as analyze does; --baseline adds a comparison
                              with BASELINE (two traces or two profiles, as diff compares them): the
                              deltas, both runs' figures side by side and the largest changes
-  diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME]
+  diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
                              print their totals (cycles, bundles, stalls by reason, critical path, DMA
                              bytes, exposed DMA cycles, VMEM peak), each region's and each bundle's
@@ -103,7 +103,10 @@ commands:
                              'decode > mlp'); --fail-if-slower PCT exits 3 when OTHER (or that region)
                              is more than PCT percent slower; takes --max-cycles and --max-bundles;
                              two imported profiles are compared per operation (count, total, self and
-                             device time) and per device (busy, compute, communication, memcpy, idle)
+                             device time) and per device (busy, compute, communication, memcpy, idle);
+                             --window NAME compares one step of each (e.g. ProfilerStep#2, its first
+                             slice so named): the operations inside it and those it launched, and the
+                             critical paths within it, as HTA's TraceDiff compares an iteration
 
   compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)

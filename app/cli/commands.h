@@ -50,9 +50,10 @@ int infoProfile(const std::string& path, Streams io);
 int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io);
 int convertProfile(const std::string& in, const std::string& out, Streams io);
 // diff of two imported profiles (diff_command.cpp hands them here): op-level, as HTA's TraceDiff; `threshold`
-// (percent) on the span as diff's --fail-if-slower; exit 3 when exceeded.
+// (percent) on the span as diff's --fail-if-slower; exit 3 when exceeded. A `window` (a slice name such as
+// ProfilerStep#2) compares the operations and critical paths of each profile's first slice of that name.
 int diffProfiles(const std::string& baseline, const std::string& other, bool json,
-                 std::optional<double> threshold, Streams io);
+                 std::optional<double> threshold, const std::string& window, Streams io);
 // convert --to chrome of an xpushark trace: replays it in full mode and writes the replay
 // (replay_command.cpp).
 int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);

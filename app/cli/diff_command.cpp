@@ -1,7 +1,8 @@
-// `xpushark-cli diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME]`: replays and analyses
-// both traces and prints their totals and per-region numbers side by side with the deltas (issue #24, the
-// CLI part: analysis/run_diff.h). With --fail-if-slower it exits 3 when OTHER is more than PCT percent
-// slower than BASELINE (in total, or in the region --region names), so that CI can gate a change on it.
+// `xpushark-cli diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]`: replays
+// and analyses both traces and prints their totals and per-region numbers side by side with the deltas (issue
+// #24, the CLI part: analysis/run_diff.h). With --fail-if-slower it exits 3 when OTHER is more than PCT
+// percent slower than BASELINE (in total, or in the region --region names), so that CI can gate a change on
+// it.
 #include "analyzed_trace.h"
 #include "commands.h"
 
@@ -157,7 +158,7 @@ std::string diffText(const analysis::RunDiff& d, const analysis::RegionDelta* on
 int runDiff(const std::vector<std::string>& args, Streams io)
 {
     std::vector<std::string> paths;
-    std::string region;
+    std::string region, window;
     std::optional<double> threshold;
     bool json = false;
     sim::ReplayOptions limits;
@@ -185,6 +186,11 @@ int runDiff(const std::vector<std::string>& args, Streams io)
             if (i + 1 >= args.size() || args[i + 1].empty())
                 return usageError(io, "diff: --region needs a region name or path (e.g. --region mlp)");
             region = args[++i];
+        } else if (a == "--window") {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                return usageError(io,
+                                  "diff: --window needs the name of a slice (e.g. --window ProfilerStep#2)");
+            window = args[++i];
         } else if (a.size() > 1 && a[0] == '-')
             return usageError(io, "diff: unknown option '" + a + "'");
         else
@@ -203,8 +209,12 @@ int runDiff(const std::vector<std::string>& args, Streams io)
         if (!region.empty())
             return usageError(io,
                               "diff: --region is for xpushark traces (a profile's operations are all shown)");
-        return diffProfiles(paths[0], paths[1], json, threshold, io);
+        return diffProfiles(paths[0], paths[1], json, threshold, window, io);
     }
+    if (!window.empty())
+        return usageError(io,
+                          "diff: --window is for imported profiles (one step of each); two xpushark traces "
+                          "are compared region by region (--region)");
 
     int code = kExitOk;
     BackgroundAnalysis second(paths[1], limits);

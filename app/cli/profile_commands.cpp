@@ -152,6 +152,10 @@ std::string profileDiffText(const profile::ProfileDiff& d)
     std::snprintf(head, sizeof head, "\n%-46s %16s %16s %17s\n", "", "baseline", "other", "delta");
     out += head;
     out += comparedRow("span", d.span, true);
+    if (!d.window.empty()) {
+        out += comparedRow("window " + d.window, d.windowSpan, true);
+        out += "  (operations and critical paths: inside the window; devices: the whole profiles)\n";
+    }
     for (const profile::DeviceDelta& dev : d.devices) {
         out += "\n" + dev.name + (dev.inBaseline ? dev.inOther ? "" : " (baseline only)" : " (other only)") +
                "\n";
@@ -202,7 +206,7 @@ std::string profileDiffText(const profile::ProfileDiff& d)
 } // namespace
 
 int diffProfiles(const std::string& baseline, const std::string& other, bool json,
-                 std::optional<double> threshold, Streams io)
+                 std::optional<double> threshold, const std::string& window, Streams io)
 {
     const InterruptScope interrupt;
     auto a = importProfileOrSession(baseline, interrupt);
@@ -211,8 +215,27 @@ int diffProfiles(const std::string& baseline, const std::string& other, bool jso
     auto b = importProfileOrSession(other, interrupt);
     if (!b)
         return importFailed(io, b.error(), other, interrupt);
-    const profile::ProfileDiff d =
-        profile::diffProfiles(*a, profile::analyzeProfile(*a), *b, profile::analyzeProfile(*b));
+    profile::ProfileAnalysis analyses[2] = {profile::analyzeProfile(*a), profile::analyzeProfile(*b)};
+    profile::CriticalPathWindow spans[2];
+    if (!window.empty()) {
+        // Each profile's first slice of that name: the same iteration of two runs.
+        const profile::Profile* profiles[2] = {&*a, &*b};
+        for (int k = 0; k < 2; ++k) {
+            const auto span = profile::windowOfSlice(*profiles[k], window);
+            if (!span)
+                return inputError(
+                    io, Error(k == 0 ? baseline : other, "--window: no slice is named '" + window + "'"));
+            spans[k] = *span;
+            analyses[k].ops = profile::operationsIn(*profiles[k], *span);
+            analyses[k].criticalPath = profile::computeCriticalPath(*profiles[k], *span);
+        }
+    }
+    profile::ProfileDiff d = profile::diffProfiles(*a, analyses[0], *b, analyses[1]);
+    if (!window.empty()) {
+        d.window = window;
+        d.windowSpan.baseline = static_cast<std::uint64_t>(spans[0].to - spans[0].from);
+        d.windowSpan.other = static_cast<std::uint64_t>(spans[1].to - spans[1].from);
+    }
     if (json)
         io.out << report::profileDiffToJson(d).dump(2) << "\n";
     else

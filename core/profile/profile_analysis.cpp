@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 namespace xps::profile {
@@ -17,11 +18,19 @@ namespace {
 class Analyzer
 {
 public:
-    Analyzer(const Profile& profile, std::stop_token stop)
-        : p(profile), m_launcher(profile.slices.size(), kNone), m_stop(stop), m_cancel(std::move(stop))
+    Analyzer(const Profile& profile, std::stop_token stop, std::optional<CriticalPathWindow> opsWindow = {})
+        : p(profile), m_launcher(profile.slices.size(), kNone), m_stop(stop), m_cancel(std::move(stop)),
+          m_opsWindow(opsWindow)
     {
     }
     ProfileAnalysis run();
+    std::vector<OpStats> operations()
+    {
+        ProfileAnalysis out;
+        indexLaunches();
+        ops(out);
+        return std::move(out.ops);
+    }
 
 private:
     void indexLaunches();
@@ -33,6 +42,18 @@ private:
     void findings(ProfileAnalysis& out);
 
     bool isDeviceSlice(std::uint32_t i) const { return isDeviceWork(p.classOf(p.slices[i])); }
+    // Whether slice `i` counts in the operations' window: launched from inside it, or lying inside it.
+    bool inOpsWindow(std::uint32_t i) const
+    {
+        if (!m_opsWindow)
+            return true;
+        // In a profile that links launches (Kineto), device work nothing launched is not any step's, as in
+        // HTA (its iteration is -1); in one that does not (XSpace, Chakra, a replay), it goes by its time.
+        if (m_launcher[i] == kNone && m_linksLaunches && isDeviceSlice(i))
+            return false;
+        const Slice& s = p.slices[m_launcher[i] != kNone ? m_launcher[i] : i];
+        return s.start >= m_opsWindow->from && s.end() <= m_opsWindow->to;
+    }
 
     const Profile& p;
     std::vector<std::uint32_t> m_launcher;
@@ -46,6 +67,8 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>>
         m_dependsOn; // (slice, what it waited for), by slice:
                      // flows of category "dependency" (Chakra)
+    std::optional<CriticalPathWindow> m_opsWindow; // operationsIn's
+    bool m_linksLaunches = false;                  // some device work has a launch
 };
 
 void Analyzer::indexLaunches()
@@ -58,8 +81,10 @@ void Analyzer::indexLaunches()
         if (p.types[f.type].category == dependency)
             m_dependsOn.emplace_back(f.to.value, f.from.value);
         const SliceClass from = p.classOf(p.slice(f.from));
-        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to.value))
+        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to.value)) {
             m_launcher[f.to.value] = f.from.value;
+            m_linksLaunches = true;
+        }
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         m_cancel();
@@ -253,6 +278,8 @@ void Analyzer::ops(ProfileAnalysis& out)
     };
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         m_cancel();
+        if (!inOpsWindow(i))
+            continue;
         const Slice& s = p.slices[i];
         OpStats& o = rowOf(i);
         if (o.process.valid())
@@ -269,7 +296,7 @@ void Analyzer::ops(ProfileAnalysis& out)
             o.first = SliceRow(i);
     }
     for (std::uint32_t i = 0; i < p.slices.size(); ++i)
-        if (m_cancel(); m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone)
+        if (m_cancel(); m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone && inOpsWindow(i))
             rowOf(m_opOf[m_launcher[i]]).deviceTime += p.slices[i].duration;
     out.ops = std::move(rows);
     std::stable_sort(out.ops.begin(), out.ops.end(),
@@ -500,6 +527,12 @@ std::string trackLabel(const Profile& profile, TrackId track)
 ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop)
 {
     return Analyzer(profile, std::move(stop)).run();
+}
+
+std::vector<OpStats> operationsIn(const Profile& profile, const CriticalPathWindow& window,
+                                  std::stop_token stop)
+{
+    return Analyzer(profile, std::move(stop), window).operations();
 }
 
 } // namespace xps::profile

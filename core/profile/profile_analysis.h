@@ -112,6 +112,14 @@ struct ProfileAnalysis
 // Throws Cancelled (util/cancel.h) once `stop` is requested: every pass polls it.
 ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop = {});
 
+// The operations of one window, e.g. one ProfilerStep#N (windowOfSlice), as HTA's TraceDiff takes an
+// iteration's: host work that lies inside it, and device work launched from inside it, wherever it ran.
+// Device work without a launch is no step's in a profile that links launches (as HTA: Kineto), and goes by
+// its own time in one that does not (XSpace, Chakra, a replay). Self and device times are as in the whole
+// profile's table. Throws Cancelled as analyzeProfile does.
+std::vector<OpStats> operationsIn(const Profile& profile, const CriticalPathWindow& window,
+                                  std::stop_token stop = {});
+
 // "GPU 0 / stream 7": a track's name with its process's.
 std::string trackLabel(const Profile& profile, TrackId track);
 

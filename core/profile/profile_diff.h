@@ -47,6 +47,10 @@ struct ProfileDiff
 {
     std::string baselineName, otherName;
     Compared span;                    // the profiles' extents, ns
+    // When the operations and critical paths are one window's (`diff --window ProfilerStep#N`, HTA's
+    // TraceDiff of one iteration): its slice's name and its length in each profile; empty: whole profiles.
+    std::string window;
+    Compared windowSpan;
     std::vector<DeviceDelta> devices; // the baseline's order, then the other's new ones
     std::vector<OpDelta> ops;         // largest |total delta| first
     // The two critical paths side by side (HTA's model, profile/critical_path.h): their lengths, the time

@@ -102,6 +102,8 @@ json profileDiffToJson(const profile::ProfileDiff& d)
     j["other"] = {{"file", d.otherName}, {"span_ns", d.span.other}};
     j["slowdown_percent"] = d.slowdownPercent();
     j["span_ns"] = comparedJson(d.span);
+    if (!d.window.empty())
+        j["window"] = {{"name", d.window}, {"span_ns", comparedJson(d.windowSpan)}};
     j["devices"] = json::array();
     for (const profile::DeviceDelta& dev : d.devices)
         j["devices"].push_back({{"name", dev.name},

@@ -280,6 +280,41 @@ private slots:
         QVERIFY2(gated.out.find("sgemm_128x64 [GPU 0]") != std::string::npos, gated.out.c_str());
     }
 
+    void oneStepOfEachProfile()
+    {
+        // HTA's trace_compare pair (tests/data/hta): iteration 1010 of each, as HTA's TraceDiff lists it.
+        const QString base =
+            QString::fromStdString(test::sourceDir() + "/tests/data/hta/trace_compare/base.json.gz");
+        const QString other =
+            QString::fromStdString(test::sourceDir() + "/tests/data/hta/trace_compare/test.json.gz");
+        const Run r = cli({QStringLiteral("diff"), base, other, QStringLiteral("--window"),
+                           QStringLiteral("ProfilerStep#1010"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json d = nlohmann::json::parse(r.out);
+        QCOMPARE(d["window"]["name"].get<std::string>(), std::string("ProfilerStep#1010"));
+        QVERIFY(holds(d["window"]["span_ns"], 122'149'000, 122'149'000));
+        std::vector<std::string> added, removed;
+        for (const auto& op : d["ops"])
+            if (op["where"] == "host" && !op["in_baseline"].get<bool>())
+                added.push_back(op["name"].get<std::string>());
+            else if (op["where"] == "host" && !op["in_other"].get<bool>())
+                removed.push_back(op["name"].get<std::string>());
+        std::sort(added.begin(), added.end());
+        QCOMPARE(added, (std::vector<std::string>{"AddmmBackward0", "All2All_Pooled_Req", "CatBackward0"}));
+        QCOMPARE(removed, std::vector<std::string>{"nccl:all_reduce"});
+        // Without the window the base's two all-reduces (one per step) are one fewer, not removed.
+        const nlohmann::json whole =
+            nlohmann::json::parse(cli({QStringLiteral("diff"), base, other, QStringLiteral("--json")}).out);
+        QVERIFY(!whole.contains("window"));
+        for (const auto& op : whole["ops"])
+            if (op["name"] == "nccl:all_reduce")
+                QVERIFY(holds(op["count"], 2, 1));
+        const Run text = cli({QStringLiteral("diff"), base, other, QStringLiteral("--window"),
+                              QStringLiteral("ProfilerStep#1010")});
+        QVERIFY2(text.out.find("window ProfilerStep#1010") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("nccl:all_reduce [host] (removed)") != std::string::npos, text.out.c_str());
+    }
+
     void wrongArgumentsAreNamed_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -309,6 +344,17 @@ private slots:
         QTest::newRow("a profile's region") << QStringList{QStringLiteral("diff"), kineto, kineto,
                                                            QStringLiteral("--region"), QStringLiteral("x")}
                                             << 2 << QStringLiteral("diff: --region is for xpushark traces");
+        QTest::newRow("a trace's window")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--window"),
+                           QStringLiteral("ProfilerStep#1")}
+            << 2 << QStringLiteral("diff: --window is for imported profiles");
+        QTest::newRow("a window without a name")
+            << QStringList{QStringLiteral("diff"), kineto, kineto, QStringLiteral("--window")} << 2
+            << QStringLiteral("diff: --window needs the name of a slice");
+        QTest::newRow("a window no slice has")
+            << QStringList{QStringLiteral("diff"), kineto, kineto, QStringLiteral("--window"),
+                           QStringLiteral("Step#9")}
+            << 1 << QStringLiteral("kineto_step.json: --window: no slice is named 'Step#9'");
         QTest::newRow("missing file")
             << QStringList{QStringLiteral("diff"), a, QStringLiteral("/nonexistent.json")} << 1
             << QStringLiteral("/nonexistent.json: no such file");

@@ -10,6 +10,7 @@
 #include "import/import.h"
 #include "profile/critical_path.h"
 #include "profile/profile_analysis.h"
+#include "profile/profile_diff.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -175,6 +176,54 @@ private slots:
                          static_cast<long long>(start));
         QCOMPARE(ours, htas);
         QCOMPARE(path.byKind[static_cast<std::size_t>(profile::PathSegmentKind::Memcpy)], htaCopies);
+    }
+
+    void oneIterationComparedAsHtasTraceDiff()
+    {
+        // HTA's test_trace_diff on its trace_compare pair, iteration 1010 of each: on the host, 3 operations
+        // added (AddmmBackward0, All2All_Pooled_Req, CatBackward0), nccl:all_reduce deleted, 5 unchanged;
+        // on the GPU one deleted (the base's kernel launched at the end of the step). And the base's
+        // iteration alone (test_get_ops_summary): one of each, totals 122,149, 0, 0, 4, 4 and 67 us.
+        const Profile base = importHta("trace_compare/base.json.gz"),
+                      test = importHta("trace_compare/test.json.gz");
+        profile::ProfileAnalysis analyses[2] = {profile::analyzeProfile(base), profile::analyzeProfile(test)};
+        for (const auto& [p, a] : {std::pair{&base, &analyses[0]}, std::pair{&test, &analyses[1]}}) {
+            const auto step = profile::windowOfSlice(*p, "ProfilerStep#1010");
+            QVERIFY(step.has_value());
+            a->ops = profile::operationsIn(*p, *step);
+        }
+        std::map<std::string, Nanos> baseTotals;
+        for (const profile::OpStats& op : analyses[0].ops)
+            if (!op.device) {
+                QCOMPARE(op.count, std::uint64_t{1});
+                baseTotals[base.string(base.types[op.type].name)] = op.total;
+            }
+        QCOMPARE(baseTotals, (std::map<std::string, Nanos>{{"ProfilerStep#1010", 122'149'000},
+                                                           {"aten::as_strided", 0},
+                                                           {"aten::empty", 0},
+                                                           {"cudaEventQuery", 4'000},
+                                                           {"cudaLaunchKernel", 4'000},
+                                                           {"nccl:all_reduce", 67'000}}));
+
+        const profile::ProfileDiff d = profile::diffProfiles(base, analyses[0], test, analyses[1]);
+        std::map<std::string, std::set<std::string>> host; // "+", "-", "=" as HTA's counts_change_categories
+        std::map<std::string, int> device;
+        for (const profile::OpDelta& op : d.ops) {
+            const std::string change = !op.inBaseline          ? "+"
+                                       : !op.inOther           ? "-"
+                                       : op.count.delta() == 0 ? "="
+                                                               : "~";
+            if (op.where == "host")
+                host[change].insert(op.name);
+            else
+                ++device[change];
+        }
+        QCOMPARE(host["+"], (std::set<std::string>{"AddmmBackward0", "All2All_Pooled_Req", "CatBackward0"}));
+        QCOMPARE(host["-"], (std::set<std::string>{"nccl:all_reduce"}));
+        QCOMPARE(host["="], (std::set<std::string>{"ProfilerStep#1010", "aten::as_strided", "aten::empty",
+                                                   "cudaEventQuery", "cudaLaunchKernel"}));
+        QCOMPARE(host.count("~"), std::size_t{0});
+        QCOMPARE(device, (std::map<std::string, int>{{"-", 1}}));
     }
 
     void chakraDependenciesAreTheFeeders()
