@@ -165,8 +165,10 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     if (isImportedProfile(path))
         return analyzeProfile(path, json, window, io);
     if (!window.empty())
-        return usageError(io, "analyze: --window restricts an imported profile's critical path; " + path +
-                                  " is an xpushark trace");
+        return usageError(
+            io,
+            "analyze: --window restricts an imported profile's critical path and operations to one step; " +
+                path + " is an xpushark trace");
     int code = kExitOk;
     std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile, limits);
     if (!a)

@@ -83,7 +83,8 @@ commands:
   analyze PROFILE [--json] [--window NAME]
                              an imported profile: device breakdown, streams, launches, operations,
                              critical path (HTA's model), findings; --window NAME restricts the
-                             critical path to the first slice so named (e.g. ProfilerStep#2)
+                             critical path and the operations to the first slice so named (e.g.
+                             ProfilerStep#2: one step, as HTA takes an iteration)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
   report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure] [--baseline BASELINE]

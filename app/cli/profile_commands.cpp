@@ -87,6 +87,7 @@ int analyzeProfile(const std::string& path, bool json, const std::string& window
         const auto span = profile::windowOfSlice(*profile, window);
         if (!span)
             return inputError(io, Error(path, "--window: no slice is named '" + window + "'"));
+        analysis.ops = profile::operationsIn(*profile, *span);
         analysis.criticalPath = profile::computeCriticalPath(*profile, *span);
     }
     if (json)

@@ -385,6 +385,31 @@ private slots:
         QCOMPARE(w["critical_path"]["window_ns"][0].get<std::int64_t>(), std::int64_t(0));
         QCOMPARE(w["critical_path"]["window_ns"][1].get<std::int64_t>(), std::int64_t(1000000));
         QCOMPARE(w["critical_path"]["length_ns"].get<std::int64_t>(), std::int64_t(485000));
+        // The operations of one step too, as HTA takes an iteration's: in HTA's trace_compare base, one of
+        // the two nccl:all_reduce calls is in ProfilerStep#1010, and of the GPU work only the kernel launched
+        // inside it.
+        const QString twoSteps =
+            QString::fromStdString(test::sourceDir() + "/tests/data/hta/trace_compare/base.json.gz");
+        const auto opCount = [](const nlohmann::json& analysis, const std::string& name) {
+            for (const auto& op : analysis["ops"])
+                if (op["name"] == name)
+                    return op["count"].get<std::int64_t>();
+            return std::int64_t{0};
+        };
+        const nlohmann::json whole =
+            nlohmann::json::parse(cli({QStringLiteral("analyze"), QStringLiteral("--json"), twoSteps}).out);
+        const nlohmann::json step1010 = nlohmann::json::parse(
+            cli({QStringLiteral("analyze"), QStringLiteral("--json"), QStringLiteral("--window"),
+                 QStringLiteral("ProfilerStep#1010"), twoSteps})
+                .out);
+        QCOMPARE(opCount(whole, "nccl:all_reduce"), std::int64_t{2});
+        QCOMPARE(opCount(step1010, "nccl:all_reduce"), std::int64_t{1});
+        QCOMPARE(opCount(step1010, "ProfilerStep#1009"), std::int64_t{0});
+        std::int64_t deviceOps = 0;
+        for (const auto& op : step1010["ops"])
+            deviceOps += op["device"].is_null() ? 0 : op["count"].get<std::int64_t>();
+        QCOMPARE(deviceOps, std::int64_t{1});
+
         const Run noSuch =
             cli({QStringLiteral("analyze"), QStringLiteral("--window"), QStringLiteral("Step#9"), step});
         QCOMPARE(noSuch.exitCode, 1);
