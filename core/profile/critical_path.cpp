@@ -1,4 +1,5 @@
 #include "profile/critical_path.h"
+#include "profile/pass_threads.h"
 #include "util/cancel.h"
 #include "util/sort_runs.h"
 
@@ -6,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace xps::profile {
@@ -59,32 +61,47 @@ public:
     Graph(const Profile& profile, const CriticalPathWindow& window, std::stop_token stop)
         : p(profile), m_window(window), m_cancel(std::move(stop))
     {
+        indexFlows();
         m_index.assign(p.slices.size(), kNoNode);
+        m_trackNodes.assign(p.tracks.size() + 1, 0);
+        const PassTypes passes(p);
         for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
             m_cancel();
             const Slice& s = p.slices[i];
             const SliceClass c = p.classOf(s);
             const Track& t = p.track(s.track());
-            if (s.duration <= 0 || s.start < window.from || s.end() > window.to ||
-                t.kind != TrackKind::Thread)
+            if (s.duration <= 0 || t.kind != TrackKind::Thread || !inWindow(i))
                 continue;
+            if (!t.device)
+                m_passes.note(passes, s);
             if ((t.device && isDeviceWork(c)) || (!t.device && isHostWork(p, s))) {
                 m_index[i] = static_cast<std::uint32_t>(m_slices.size());
                 m_slices.push_back(i);
+                ++m_trackNodes[s.track().value + 1];
             }
         }
+        // Slices are grouped by track: track t's nodes are m_slices[m_trackNodes[t], m_trackNodes[t + 1]).
+        for (std::size_t t = 0; t < p.tracks.size(); ++t)
+            m_trackNodes[t + 1] += m_trackNodes[t];
     }
 
     CriticalPath run()
     {
-        indexFlows();
         // About two edges per node and one per dependency, plus the sync edges: reserved once. Growing by
         // doubling would copy hundreds of MB at 10 M slices, each time for a second without a cancel poll;
         // pages reserved and never used cost nothing.
         m_edges.reserve(2 * m_slices.size() + m_dependencies.size() + (m_slices.size() >> 2));
-        for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
-            if (p.tracks[t].kind == TrackKind::Thread)
-                (p.tracks[t].device ? addStream(t) : addThread(t));
+        const auto [forward, backward] = m_passes.threads(p);
+        for (std::uint32_t t = 0; t < p.tracks.size(); ++t) {
+            if (p.tracks[t].kind != TrackKind::Thread)
+                continue;
+            if (p.tracks[t].device)
+                addStream(t);
+            else if (t == forward)
+                addThread(mergedNodes(forward, backward));
+            else if (t != backward)
+                addThread(nodesOf(t));
+        }
         addSyncEdges();
         for (const auto& [slice, dep] : m_dependencies)
             if (m_cancel(); m_index[slice] != kNoNode && m_index[dep] != kNoNode &&
@@ -94,6 +111,22 @@ public:
     }
 
 private:
+    // HTA's window (TraceAnalysis.critical_path_analysis): host work that starts inside it, and device work
+    // whose launch starts inside it, wherever the work itself runs (a GPU-bound step's kernels run long
+    // after its host side ends: they are the step's path). Device work nothing launched goes by its own
+    // start in a profile without launches (XSpace, Chakra); in one with them it is on no path, window or
+    // not, as HTA keeps only kernels with a runtime call (work launched before the profiler started).
+    bool inWindow(std::uint32_t i) const
+    {
+        const auto inside = [&](const Slice& s) {
+            return s.start >= m_window.from && s.start <= m_window.to;
+        };
+        if (!p.track(p.slices[i].track()).device)
+            return inside(p.slices[i]);
+        if (m_launcher[i] != kNone)
+            return inside(p.slices[m_launcher[i]]);
+        return !m_linksLaunches && inside(p.slices[i]);
+    }
     std::uint32_t start(std::uint32_t slice) const { return 2 * m_index[slice]; }
     std::uint32_t end(std::uint32_t slice) const { return 2 * m_index[slice] + 1; }
     Nanos time(std::uint32_t node) const
@@ -117,9 +150,10 @@ private:
                 continue;
             const SliceClass from = p.classOf(p.slice(f.from));
             if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) &&
-                isDeviceWork(p.classOf(p.slice(f.to))))
+                isDeviceWork(p.classOf(p.slice(f.to)))) {
                 m_launcher[f.to.value] = f.from.value;
-            else if (dependency != kNone && p.types[f.type].category == dependency)
+                m_linksLaunches = true;
+            } else if (dependency != kNone && p.types[f.type].category == dependency)
                 m_dependencies.emplace_back(f.to.value, f.from.value);
         }
         sortPairsByKey(m_dependencies, p.slices.size(), &m_cancel); // linear: slices are dense ids
@@ -139,9 +173,8 @@ private:
     // A CPU thread: HTA's walk of its call stack. Edges join each node to the next one in time, the time
     // between attributed to the innermost operator it is spent in; top-level operators follow each other
     // with zero-weight edges (the gap between them is not the thread's work).
-    void addThread(std::uint32_t track)
+    void addThread(std::span<const std::uint32_t> slices)
     {
-        const Track& t = p.tracks[track];
         std::vector<std::uint32_t> open;
         std::uint32_t last = kNoNode, lastTopLevel = kNoNode;
         const auto exit = [&] {
@@ -159,10 +192,8 @@ private:
                 last = end(x);
             }
         };
-        for (std::uint32_t i = t.firstSlice; i < t.firstSlice + t.sliceCount; ++i) {
+        for (const std::uint32_t i : slices) {
             m_cancel();
-            if (m_index[i] == kNoNode)
-                continue;
             const Slice& s = p.slices[i];
             while (!open.empty() &&
                    (p.slices[open.back()].end() <= s.start || p.slices[open.back()].end() < s.end()))
@@ -179,6 +210,30 @@ private:
         }
         while (!open.empty())
             exit();
+    }
+
+    // The host slices of thread track `t` in the graph, in start order.
+    std::span<const std::uint32_t> nodesOf(std::uint32_t t) const
+    {
+        return std::span(m_slices).subspan(m_trackNodes[t], m_trackNodes[t + 1] - m_trackNodes[t]);
+    }
+    // HTA's merge of the backward pass's thread into the forward pass's (CPGraph._construct_graph_from_call
+    // _stacks): both threads' slices as one call stack, in start order, the enclosing one first. The main
+    // thread waits while the autograd thread runs the backward pass, so the path goes through its operators
+    // as if the main thread ran them; without it the path skips the backward pass (a step of HTA's
+    // sampled training trace: 267.6 ms instead of HTA's 301.5 ms).
+    std::span<const std::uint32_t> mergedNodes(std::uint32_t forward, std::uint32_t backward)
+    {
+        if (backward == kNone)
+            return nodesOf(forward);
+        const auto a = nodesOf(forward), b = nodesOf(backward);
+        m_merged.resize(a.size() + b.size());
+        std::merge(a.begin(), a.end(), b.begin(), b.end(), m_merged.begin(),
+                   [&](std::uint32_t x, std::uint32_t y) {
+                       const Slice &sx = p.slices[x], &sy = p.slices[y];
+                       return sx.start != sy.start ? sx.start < sy.start : sx.end() > sy.end();
+                   });
+        return m_merged;
     }
 
     // A device stream: each piece of work's span; before it, its launch delay when the stream was empty at
@@ -360,7 +415,11 @@ private:
     std::vector<std::uint32_t> m_launcher;                               // device slice -> runtime call
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_dependencies; // (slice, what it waited for)
     std::map<std::uint32_t, std::vector<std::uint32_t>> m_streamWork;    // device track -> its work
+    std::vector<std::uint32_t> m_trackNodes; // track -> its first position in m_slices (prefix sums)
+    PassThreadFinder m_passes;
+    std::vector<std::uint32_t> m_merged; // the forward and backward threads' nodes, merged
     bool m_approximate = false;
+    bool m_linksLaunches = false; // some device work has a launch
     CancelPoint m_cancel; // polled per slice, flow and edge in every pass
 };
 

@@ -15,8 +15,10 @@
 //   its end, and data dependencies (Chakra);
 //
 // and the critical path is the heaviest path through it. Its length is the sum of its weights (time spent
-// in operators, kernels and delays: waits on a dependency count 0, as in HTA). It can be restricted to a
-// window, e.g. one ProfilerStep#N instance.
+// in operators, kernels and delays: waits on a dependency count 0, as in HTA). As in HTA, the backward
+// pass's thread is walked as part of the forward pass's (profile/pass_threads.h), and device work nothing
+// launched is left out of a profile with launches. It can be restricted to a window, e.g. one
+// ProfilerStep#N instance.
 
 #include "profile/profile.h"
 
@@ -59,7 +61,8 @@ struct CriticalPath
 
 struct CriticalPathWindow
 {
-    Nanos from = INT64_MIN, to = INT64_MAX; // only slices entirely inside
+    // Host work that starts inside, and device work whose launch starts inside (HTA's step window).
+    Nanos from = INT64_MIN, to = INT64_MAX;
 };
 
 // Throws Cancelled (util/cancel.h) once `stop` is requested.

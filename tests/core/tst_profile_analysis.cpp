@@ -274,6 +274,54 @@ private slots:
         QCOMPARE(queued.second, (std::vector<std::string>{"kernel k1", "kernel k2"}));
     }
 
+    void htasBackwardThreadAndStepWindow()
+    {
+        // HTA runs the autograd thread's backward pass as part of the main thread's call stack (the main
+        // thread waits for it): the path is the forward (100 us), the backward (250) and the optimizer (50).
+        // Kept apart, the heaviest would be the backward alone.
+        const auto training = [](int secondAutogradTid) {
+            std::vector<std::string> events = {
+                complete("cpu_op", "DistributedDataParallel.forward", 100, 1, 0, 100),
+                complete("user_annotation", "## backward ##", 100, 1, 100, 300),
+                complete("cpu_op", "Optimizer.step", 100, 1, 400, 50),
+                complete("cpu_op", "autograd::engine::evaluate_function: MmBackward0", 100, 2, 120, 250)};
+            if (secondAutogradTid != 0)
+                events.push_back(
+                    complete("cpu_op", "torch::autograd::AccumulateGrad", 100, secondAutogradTid, 500, 1));
+            return pathOf(events);
+        };
+        const auto merged = training(0);
+        QCOMPARE(merged.first.length, Nanos(400'000));
+        QCOMPARE(merged.second,
+                 (std::vector<std::string>{"host DistributedDataParallel.forward",
+                                           "host autograd::engine::evaluate_function: MmBackward0",
+                                           "host Optimizer.step"}));
+        // "autograd" on two threads: HTA cannot tell which is the backward pass and merges nothing.
+        QCOMPARE(training(3).first.length, Nanos(250'000));
+
+        // A step's window holds the host work that starts in it and the device work launched from it,
+        // wherever that runs: k1, launched at 20, runs until 530, long after the step (0-100) ends, and is
+        // its path (10 us to the launch, 10 of launch delay, 500 of kernel). aten::copy_ starts in the step
+        // and ends after it. Device work nothing launched (the 1 ms kernel at 600) is on no path in a
+        // profile whose launches are linked, as HTA keeps only kernels with a runtime call.
+        std::string joined;
+        for (const std::string& e :
+             {complete("user_annotation", "ProfilerStep#1", 100, 1, 0, 100),
+              complete("cpu_op", "aten::mm", 100, 1, 10, 50),
+              complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 20, 5, 1),
+              complete("kernel", "k1", 0, 7, 30, 500, 1), complete("cpu_op", "aten::copy_", 100, 1, 90, 60),
+              complete("kernel", "launched before the profiler", 0, 7, 600, 1000)})
+            joined += (joined.empty() ? "" : ",") + e;
+        const profile::Profile p = import(R"({"schemaVersion":1,"traceEvents":[)" + joined + "]}");
+        const auto step = profile::windowOfSlice(p, "ProfilerStep#1");
+        QVERIFY(step.has_value());
+        const profile::CriticalPath inStep = profile::computeCriticalPath(p, *step);
+        QCOMPARE(inStep.length, Nanos(520'000));
+        QCOMPARE(namesOn(p, inStep),
+                 (std::vector<std::string>{"host aten::mm", "launch delay cudaLaunchKernel", "kernel k1"}));
+        QCOMPARE(profile::computeCriticalPath(p).length, Nanos(520'000));
+    }
+
     void manySynchronizingCallsAndStreamsStayLinear()
     {
         // 3,000 cudaStreamSynchronize calls and 3,000 streams with a kernel each: linking every call to every
