@@ -143,10 +143,13 @@ void Importer::place(const RawEvent& e, std::uint64_t index, const std::string& 
     const SliceClass cls = classifySlice(e.name, e.cat);
     if (cls == SliceClass::Kernel || cls == SliceClass::CpuOp || cls == SliceClass::Memcpy)
         m_kineto = m_kineto || e.correlation != 0 || e.externalId != 0;
-    const std::uint32_t link = static_cast<std::uint32_t>(
-        profile::isDeviceWork(cls) || cls == SliceClass::Runtime || cls == SliceClass::RuntimeSync
-            ? (e.correlation ? e.correlation : e.externalId)
-            : (e.externalId ? e.externalId : e.correlation));
+    // A cuda_sync event (Kineto's record of what a synchronizing call waited for) is found by its call's
+    // correlation, as its device work is (profile/cuda_sync.h).
+    const std::uint32_t link =
+        static_cast<std::uint32_t>(profile::isDeviceWork(cls) || cls == SliceClass::Runtime ||
+                                           cls == SliceClass::RuntimeSync || e.cat == "cuda_sync"
+                                       ? (e.correlation ? e.correlation : e.externalId)
+                                       : (e.externalId ? e.externalId : e.correlation));
     switch (e.ph) {
     case 'X': {
         if (!e.hasDur) {

@@ -1,4 +1,5 @@
 #include "profile/critical_path.h"
+#include "profile/cuda_sync.h"
 #include "profile/pass_threads.h"
 #include "util/cancel.h"
 #include "util/sort_runs.h"
@@ -59,9 +60,12 @@ class Graph
 {
 public:
     Graph(const Profile& profile, const CriticalPathWindow& window, std::stop_token stop)
-        : p(profile), m_window(window), m_cancel(std::move(stop))
+        : p(profile), m_window(window), m_cancel(stop)
     {
         indexFlows();
+        m_syncs = readCudaSyncs(p, m_launcher, std::move(stop));
+        m_dependencies.insert(m_dependencies.end(), m_syncs.waits.begin(), m_syncs.waits.end());
+        sortPairsByKey(m_dependencies, p.slices.size(), &m_cancel); // linear: slices are dense ids
         m_index.assign(p.slices.size(), kNoNode);
         m_trackNodes.assign(p.tracks.size() + 1, 0);
         const PassTypes passes(p);
@@ -156,7 +160,6 @@ private:
             } else if (dependency != kNone && p.types[f.type].category == dependency)
                 m_dependencies.emplace_back(f.to.value, f.from.value);
         }
-        sortPairsByKey(m_dependencies, p.slices.size(), &m_cancel); // linear: slices are dense ids
     }
     // When the last of `slice`'s dependencies in the graph ended (INT64_MIN if none).
     Nanos dependenciesEnd(std::uint32_t slice) const
@@ -276,22 +279,38 @@ private:
     // for the last work on each stream that ended by its end. Calls x streams
     // probes, bounded (a hostile file of a million calls and a million streams must not take hours): past
     // the budget, later calls get no such edge and the path says it is approximate.
+    //
+    // A call Kineto wrote a cuda_sync event for waited for what that event names (profile/cuda_sync.h), as
+    // in HTA: every stream, one stream, or the work an event was recorded after (then even if that work
+    // ended before the call began, as HTA links it); the rest are told by their names, as above.
     void addSyncEdges()
     {
         std::uint64_t budget = 64 * std::uint64_t{m_slices.size()} + (1u << 20);
         for (const std::uint32_t call : m_slices) {
             m_cancel();
             const Slice& r = p.slices[call];
-            if (p.track(r.track()).device || !isBlocking(p, r))
+            if (p.track(r.track()).device)
+                continue;
+            const auto wait = std::lower_bound(m_syncs.hostWaits.begin(), m_syncs.hostWaits.end(), call,
+                                               [](const HostWait& w, std::uint32_t c) { return w.call < c; });
+            const bool named = wait != m_syncs.hostWaits.end() && wait->call == call;
+            if (named && wait->on == HostWait::On::Work) {
+                if (m_index[wait->work] != kNoNode)
+                    add(end(wait->work), end(call), 0, EdgeKind::Dependency, call);
+                continue;
+            }
+            if (named ? wait->on == HostWait::On::Nothing : !isBlocking(p, r))
                 continue;
             if (budget < m_streamWork.size()) {
                 m_approximate = true;
                 return;
             }
             budget -= m_streamWork.size();
-            const bool synchronizes = p.classOf(r) == SliceClass::RuntimeSync;
+            const bool synchronizes = named || p.classOf(r) == SliceClass::RuntimeSync;
             for (const auto& [track, work] : m_streamWork) {
                 m_cancel();
+                if (named && wait->on == HostWait::On::Stream && TrackId(track) != wait->stream)
+                    continue;
                 // Work on a stream ends in start order: the last that ended by the call's end.
                 auto it = std::upper_bound(work.begin(), work.end(), r.end(),
                                            [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
@@ -420,6 +439,7 @@ private:
     std::vector<std::uint32_t> m_merged; // the forward and backward threads' nodes, merged
     bool m_approximate = false;
     bool m_linksLaunches = false; // some device work has a launch
+    CudaSyncs m_syncs;            // what Kineto's cuda_sync events say calls and streams waited for
     CancelPoint m_cancel; // polled per slice, flow and edge in every pass
 };
 

@@ -11,8 +11,9 @@
 //   weighted by the delay; else a kernel-kernel delay: the previous work on the stream to this one, when
 //   the gap is under 1.5 ms (HTA's threshold: a longer one is a dependency the profile does not show);
 // - zero-weight dependencies: consecutive top-level operators on a thread, the device work a blocking call
-//   waited for (the last work on each stream that ended while it waited; for a synchronize, by its end) to
-//   its end, and data dependencies (Chakra);
+//   waited for to its end (what its cuda_sync event names, profile/cuda_sync.h; without one, the last work
+//   on each stream that ended while it waited, and for a synchronize by its end), the work a stream waited
+//   for (cudaStreamWaitEvent) to the work it held back, and data dependencies (Chakra);
 //
 // and the critical path is the heaviest path through it. Its length is the sum of its weights (time spent
 // in operators, kernels and delays: waits on a dependency count 0, as in HTA). As in HTA, the backward

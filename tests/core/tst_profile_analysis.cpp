@@ -132,6 +132,14 @@ std::string complete(const char* cat, const char* name, int pid, int tid, int ts
     return e + "}";
 }
 
+// A cuda_sync event as Kineto writes it: on the device (pid 0), its call's correlation, and `args`.
+std::string cudaSync(const char* name, int tid, int ts, int dur, int corr, const std::string& args)
+{
+    return std::string(R"({"ph":"X","cat":"cuda_sync","name":")") + name + R"(","pid":0,"tid":)" +
+           std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) +
+           R"(,"args":{"correlation":)" + std::to_string(corr) + "," + args + "}}";
+}
+
 // The critical path of a trace of `events` (joined by commas), and what its segments are.
 std::pair<profile::CriticalPath, std::vector<std::string>> pathOf(const std::vector<std::string>& events)
 {
@@ -320,6 +328,68 @@ private slots:
         QCOMPARE(namesOn(p, inStep),
                  (std::vector<std::string>{"host aten::mm", "launch delay cudaLaunchKernel", "kernel k1"}));
         QCOMPARE(profile::computeCriticalPath(p).length, Nanos(520'000));
+    }
+
+    void cudaSyncEventsSayWhatACallWaitedFor()
+    {
+        // cudaStreamSynchronize on stream 7 waits for k1 (ends 310), not for k2 on stream 8 (ends 320):
+        // with Kineto's Stream Sync event the path is k1's launch delay, k1, then aten::after (410 us);
+        // without it, a synchronize waits for every stream and the path takes k2 (5 + 6 + 308 + 100).
+        const auto streamSync = [](bool event) {
+            std::vector<std::string> e = {
+                complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 0, 5, 1),
+                complete("kernel", "k1", 0, 7, 10, 300, 1),
+                complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 6, 4, 2),
+                complete("kernel", "k2", 0, 8, 12, 308, 2),
+                complete("cuda_runtime", "cudaStreamSynchronize", 100, 1, 20, 300, 3),
+                complete("cpu_op", "aten::after", 100, 1, 330, 100)};
+            if (event)
+                e.push_back(cudaSync("Stream Sync", 7, 300, 15, 3, R"("stream":7)"));
+            return pathOf(e);
+        };
+        QCOMPARE(streamSync(false).first.length, Nanos(419'000));
+        const auto onSeven = streamSync(true);
+        QCOMPARE(onSeven.first.length, Nanos(410'000));
+        QCOMPARE(onSeven.second, (std::vector<std::string>{"launch delay cudaLaunchKernel", "kernel k1",
+                                                           "host aten::after"}));
+
+        // cudaEventQuery at 600 on the event recorded after k1's launch: k1 had ended (510), and a query
+        // alone says nothing of which work it waited for. Its Event Sync names k1, so the path is k1 and
+        // then the host (610 us); without it, k1 alone (510) is heavier than the host's 127.
+        const auto query = [](bool event) {
+            std::vector<std::string> e = {complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 0, 5, 1),
+                                          complete("kernel", "k1", 0, 7, 10, 500, 1),
+                                          complete("cuda_runtime", "cudaEventRecord", 100, 1, 6, 2, 2),
+                                          complete("cpu_op", "aten::other", 100, 1, 10, 20),
+                                          complete("cuda_runtime", "cudaEventQuery", 100, 1, 600, 5, 3),
+                                          complete("cpu_op", "aten::after", 100, 1, 610, 100)};
+            if (event)
+                e.push_back(
+                    cudaSync("Event Sync", -1, 601, 2, 3,
+                             R"("stream":-1,"wait_on_stream":7,"wait_on_cuda_event_record_corr_id":2)"));
+            return pathOf(e);
+        };
+        QCOMPARE(query(false).first.length, Nanos(510'000));
+        const auto queried = query(true);
+        QCOMPARE(queried.first.length, Nanos(610'000));
+        QCOMPARE(queried.second, (std::vector<std::string>{"launch delay cudaLaunchKernel", "kernel k1",
+                                                           "host aten::after"}));
+
+        // cudaStreamWaitEvent: the next work launched on stream 8 (k2) waits for the work recorded on stream
+        // 7 (k1), so it follows k1 instead of a 499 us launch delay: 10 + 500 + 100.
+        const auto waited =
+            pathOf({complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 0, 5, 1),
+                    complete("kernel", "k1", 0, 7, 10, 500, 1),
+                    complete("cuda_runtime", "cudaEventRecord", 100, 1, 6, 2, 2),
+                    complete("cuda_runtime", "cudaStreamWaitEvent", 100, 1, 9, 2, 3),
+                    cudaSync("Stream Wait Event", 8, 9, 1, 3,
+                             R"("stream":8,"wait_on_stream":7,"wait_on_cuda_event_record_corr_id":2)"),
+                    complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 12, 3, 4),
+                    complete("kernel", "k2", 0, 8, 511, 100, 4)});
+        QCOMPARE(waited.first.length, Nanos(610'000));
+        QCOMPARE(waited.first.byKind[std::size_t(profile::PathSegmentKind::LaunchDelay)], Nanos(10'000));
+        QCOMPARE(waited.second,
+                 (std::vector<std::string>{"launch delay cudaLaunchKernel", "kernel k1", "kernel k2"}));
     }
 
     void manySynchronizingCallsAndStreamsStayLinear()

@@ -9,6 +9,7 @@
 
 #include "import/import.h"
 #include "profile/critical_path.h"
+#include "profile/cuda_sync.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_diff.h"
 
@@ -240,6 +241,56 @@ private slots:
             if (r.tolerance == 0)
                 QVERIFY2(std::abs(launch - r.launch) <= 0.5, what.c_str());
         }
+    }
+
+    void cudaSyncEventsLinkWhatHtaLinks()
+    {
+        // HTA's sync edges on its two event-sync traces (CPGraph edges of type critical_path_sync_dependency,
+        // listed with HTA f4d0062): what each synchronizing call waited for, read from the cuda_sync events.
+        const auto read = [](const Profile& p) {
+            std::vector<std::uint32_t> launcher(p.slices.size(), profile::kNone);
+            for (const profile::Flow& f : p.flows)
+                if (f.from.valid() && f.to.valid() && profile::isDeviceWork(p.classOf(p.slice(f.to))))
+                    launcher[f.to.value] = f.from.value;
+            std::map<std::string, std::string> waits; // "call correlation" -> what it waited for
+            const profile::CudaSyncs syncs = profile::readCudaSyncs(p, launcher);
+            for (const profile::HostWait& w : syncs.hostWaits) {
+                const profile::Slice& call = p.slices[w.call];
+                const std::string key = p.nameOf(call) + " " + std::to_string(call.link);
+                switch (w.on) {
+                case profile::HostWait::On::AllStreams: waits[key] = "every stream"; break;
+                case profile::HostWait::On::Stream: waits[key] = p.track(w.stream).name; break;
+                case profile::HostWait::On::Work:
+                    waits[key] = p.nameOf(p.slices[w.work]).substr(0, 20) + " " +
+                                 std::to_string(p.slices[w.work].link);
+                    break;
+                case profile::HostWait::On::Nothing: waits[key] = "nothing"; break;
+                }
+            }
+            for (const auto& [work, on] : syncs.waits)
+                waits[p.nameOf(p.slices[work]) + " " + std::to_string(p.slices[work].link)] =
+                    p.nameOf(p.slices[on]).substr(0, 20) + " " + std::to_string(p.slices[on].link);
+            return waits;
+        };
+        // HTA: Memcpy DtoH -> cudaStreamSynchronize, spin_kernel -> cudaEventSynchronize, cudaEventQuery
+        // and cudaDeviceSynchronize (the last work on every stream, spin_kernel).
+        QCOMPARE(read(importHta("cuda_event_sync/event_sync_trace.json.gz")),
+                 (std::map<std::string, std::string>{
+                     {"cudaStreamSynchronize 1512", "stream 7 "}, // Kineto's thread_name, space and all
+                     {"cudaEventSynchronize 1536", "at::cuda::(anonymous 1526"},
+                     {"cudaEventQuery 1537", "at::cuda::(anonymous 1526"},
+                     {"cudaDeviceSynchronize 1549", "every stream"}}));
+        // HTA: the sgemm of launch 27 (stream 20) -> cudaEventQuery 54 and -> the memset launched after
+        // cudaStreamWaitEvent on stream 24; the sgemm of launch 57 (stream 28) -> cudaEventQuery 1410; every
+        // stream's last work -> cudaDeviceSynchronize. cudaEventQuery 24 waits on an event never recorded
+        // (record correlation -1): no edge.
+        QCOMPARE(read(importHta("cuda_event_sync/multi_stream_event_sync_trace.json.gz")),
+                 (std::map<std::string, std::string>{{"cudaEventQuery 24", "nothing"},
+                                                     {"cudaEventQuery 54", "ampere_sgemm_128x64_ 27"},
+                                                     {"cudaEventQuery 1410", "ampere_sgemm_128x64_ 57"},
+                                                     {"cudaStreamWaitEvent 1389", "nothing"},
+                                                     {"Memset (Device) 1411", "ampere_sgemm_128x64_ 27"},
+                                                     {"cudaDeviceSynchronize 1424", "every stream"}}));
     }
 
     void oneIterationComparedAsHtasTraceDiff()
