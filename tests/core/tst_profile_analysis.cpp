@@ -252,8 +252,9 @@ private slots:
 
         // A synchronize waits for k1 even though k1 ended before it was called, so the path runs aten::op1 to
         // its launch (2 us), the launch delay (8), k1 (290), then aten::op2 (500): 800 us. A cudaMemcpyAsync
-        // in its place waits for a stream the profile does not name: k1 is not what it waited for, and the
-        // path is the host's 10 + 500 us.
+        // in its place waits for a stream the profile does not name: k1, which ended before it, is not what
+        // it waited for; nothing ended while it ran, so it did not wait, and its 5 us are host time (HTA
+        // counts a cudaMemcpyAsync whole): the path is the host's 10 + 5 + 500 us.
         const auto around = [](const char* call) {
             return pathOf({complete("cpu_op", "aten::op1", 100, 1, 0, 10),
                            complete("cuda_runtime", "cudaLaunchKernel", 100, 1, 2, 5, 1),
@@ -267,7 +268,7 @@ private slots:
                  (std::vector<std::string>{"host aten::op1", "launch delay cudaLaunchKernel", "kernel k1",
                                            "host aten::op2"}));
         const auto copied = around("cudaMemcpyAsync");
-        QCOMPARE(copied.first.length, Nanos(510'000));
+        QCOMPARE(copied.first.length, Nanos(515'000));
         QCOMPARE(copied.first.byKind[std::size_t(profile::PathSegmentKind::Kernel)], Nanos(0));
 
         // k1 was launched at 0 but started at 20, after k2's launch (10): work was queued behind it, so HTA
@@ -453,15 +454,16 @@ private slots:
                  std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
         // Critical path, HTA's model (heaviest path; top-level gaps on the thread, a blocking call's wait and
         // dependencies weigh 0; ProfilerStep#1 is an annotation, not an operator). Host operators in order:
-        // aten::mm 10-60 (50 us), aten::copy_ 70-110 (30: 40 minus the blocking cudaMemcpyAsync's 10),
-        // aten::relu 500-520 (20), then aten::mm 535 to its launch at 540 (5): 105 us. The launch delay to
+        // aten::mm 10-60 (50 us), aten::copy_ 70-110 (40 with its cudaMemcpyAsync's 10: no device work
+        // ended while the call ran, so it did not wait, and HTA counts its time), aten::relu 500-520 (20),
+        // then aten::mm 535 to its launch at 540 (5): 115 us. The launch delay to
         // sgemm 540-700 (160; stream 7 was empty), sgemm 700-880 (180), which cudaDeviceSynchronize waited
         // for (0), aten::add 930 to its launch at 935 (5), launch delay 935-960 (25), add_kernel 960-970
-        // (10): 485 us. (The memcpy chain, sgemm 40-240 then the copy to 450, is lighter, and so is the NCCL
+        // (10): 495 us. (The memcpy chain, sgemm 40-240 then the copy to 450, is lighter, and so is the NCCL
         // one.)
         const profile::CriticalPath& path = a.criticalPath;
-        QCOMPARE(path.length, us(485));
-        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Host)], us(105 + 5));
+        QCOMPARE(path.length, us(495));
+        QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Host)], us(115 + 5));
         QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Kernel)], us(180 + 10));
         QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::LaunchDelay)], us(160 + 25));
         QCOMPARE(path.byKind[std::size_t(profile::PathSegmentKind::Sync)], us(0));
