@@ -8,7 +8,9 @@
 #   PYTHONPATH=path/to/HolisticTraceAnalysis python3 reference_critical_paths.py FILE [STEP]
 #
 # e.g. sampled_training/rank-0.json.gz ProfilerStep#551. Every step is kept (include_last_profiler_step):
-# by default HTA leaves out the last ProfilerStep, which the profiler often cuts short.
+# by default HTA leaves out the last ProfilerStep, which the profiler often cuts short. HTA rounds every event
+# of a nanosecond trace inward to whole microseconds; HTA_DISABLE_NS_ROUNDING=1 in the environment turns that
+# off (the test's numbers for the nccl trace; it does nothing to a trace in whole microseconds).
 import contextlib
 import io
 import json
