@@ -13,7 +13,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,25 @@ using namespace xps;
 using profile::Nanos;
 
 namespace {
+
+// The fields of one CSV line; a field in double quotes may hold commas ("" is a quote).
+std::vector<std::string> csvFields(const std::string& line)
+{
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"')
+            fields.back() += line[++i];
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            fields.emplace_back();
+        else
+            fields.back() += c;
+    }
+    return fields;
+}
 
 // One device's rows of a gpu_timeline.csv ("type,time ms,percent[,gpu_pid]"), in microseconds by type.
 using Timeline = std::map<std::string, double>;
@@ -35,10 +53,7 @@ std::map<int, Timeline> readGpuTimeline(const std::string& path)
     std::string line;
     std::getline(in, line); // the header
     while (std::getline(in, line)) {
-        std::vector<std::string> fields;
-        std::stringstream row(line);
-        for (std::string field; std::getline(row, field, ',');)
-            fields.push_back(field);
+        const std::vector<std::string> fields = csvFields(line);
         if (fields.size() < 3)
             qFatal("%s: a row of %zu fields: %s", path.c_str(), fields.size(), line.c_str());
         const int pid = fields.size() > 3 ? std::stoi(fields[3]) : 0;
@@ -47,12 +62,17 @@ std::map<int, Timeline> readGpuTimeline(const std::string& path)
     return byPid;
 }
 
-profile::ProfileAnalysis analyze(const std::string& path)
+profile::Profile import(const std::string& path)
 {
     auto p = importing::importProfile(path);
     if (!p.ok())
         qFatal("%s", p.error().toString().c_str());
-    return profile::analyzeProfile(*p);
+    return std::move(*p);
+}
+
+profile::ProfileAnalysis analyze(const std::string& path)
+{
+    return profile::analyzeProfile(import(path));
 }
 
 const profile::DeviceBreakdown& deviceNamed(const profile::ProfileAnalysis& a, const std::string& name)
@@ -144,6 +164,56 @@ private slots:
         const double computation = readGpuTimeline(base + ".gpu_timeline.csv").at(0).at("computation_time");
         QVERIFY(std::abs(us(d.compute) - computation) > 4);
         QVERIFY(std::abs(us(d.compute + d.memset) - computation) <= 0.1);
+    }
+
+    void operatorKernelTimesAreTraceLenss_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::newRow("H100 BERT") << "h100/gaunernst_bert-small-uncased__1016001";
+        QTest::newRow("H100 image classifier") << "h100/Falconsai_nsfw_image_detection__1016002";
+        QTest::newRow("MI300X BERT (ROCm)") << "mi300/gaunernst_bert-small-uncased__1016001";
+    }
+
+    void operatorKernelTimesAreTraceLenss()
+    {
+        // TraceLens's ops_summary: per operator name, how many ran and the device time of the kernels
+        // under them (`total_subtree_kernel_time`): our operations table's count and device time of a CPU
+        // op ("the device work launched inside them"), row for row.
+        QFETCH(QString, trace);
+        const std::string base = test::sourceDir() + "/tests/data/tracelens/" + trace.toStdString();
+        const profile::Profile p = import(base + ".json.gz");
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        std::map<std::string, const profile::OpStats*> hostOps;
+        for (const profile::OpStats& op : a.ops)
+            if (!op.device)
+                hostOps.emplace(p.string(p.types[op.type].name), &op);
+
+        std::ifstream in(base + ".ops_summary.csv");
+        QVERIFY(in.good());
+        std::string line;
+        std::getline(in, line);
+        const std::vector<std::string> header = csvFields(line);
+        const auto column = [&](const std::string& name) {
+            const auto at = std::find(header.begin(), header.end(), name);
+            if (at == header.end())
+                qFatal("no column %s", name.c_str());
+            return static_cast<std::size_t>(at - header.begin());
+        };
+        const std::size_t nameAt = column("name"), timeAt = column("total_subtree_kernel_time_sum"),
+                          countAt = column("Count");
+        int rows = 0;
+        while (std::getline(in, line)) {
+            const std::vector<std::string> f = csvFields(line);
+            const auto op = hostOps.find(f[nameAt]);
+            QVERIFY2(op != hostOps.end(), f[nameAt].c_str());
+            const std::string what = f[nameAt] + ": ours " + std::to_string(us(op->second->deviceTime)) +
+                                     " us x" + std::to_string(op->second->count) + ", TraceLens's " +
+                                     f[timeAt] + " us x" + f[countAt];
+            QVERIFY2(op->second->count == std::stoull(f[countAt]), what.c_str());
+            QVERIFY2(std::abs(us(op->second->deviceTime) - std::stod(f[timeAt])) <= 0.01, what.c_str());
+            ++rows;
+        }
+        QVERIFY(rows >= 9);
     }
 
     void jaxGpuTimelineIsTraceLenss()
