@@ -100,7 +100,14 @@ void writeSlices(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
         const profile::Track& track = p.track(s.track());
         const std::string common = e.where(s.track()) + "," + e.nameAndCategory(s.type) +
                                    ",\"args\":" + e.args(profile::SliceRow(i));
-        if (track.kind == TrackKind::Async) {
+        if (track.kind == TrackKind::Async && s.duration == 0 &&
+            (track.name == "instants" || track.name == "marks")) {
+            // The importer's own rows for process-scoped (and global) instants and for marks: written as
+            // such, they come back to the same row. As async instants they would each open a row named by
+            // the event.
+            w.event(std::string(track.name == "marks" ? "{\"ph\":\"R\"" : "{\"ph\":\"i\",\"s\":\"p\"") +
+                    ",\"ts\":" + microsFromNanos(s.start) + "," + common + "}");
+        } else if (track.kind == TrackKind::Async) {
             const std::string id = ",\"id\":" + std::to_string(i);
             w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") +
                     "\",\"ts\":" + microsFromNanos(s.start) + id + "," + common + "}");

@@ -8,7 +8,11 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 namespace xps::test {
 
@@ -29,19 +33,32 @@ inline std::string roundTripDifference(const profile::Profile& original)
         return "flows: " + std::to_string(p.flows.size()) + " vs " + std::to_string(original.flows.size()) +
                (w.empty() ? "" : " (" + w + ")");
     }
-    for (std::size_t i = 0; i < p.slices.size(); ++i) {
-        const profile::Slice &a = p.slices[i], &b = original.slices[i];
-        if (a.start != b.start || a.duration != b.duration || p.nameOf(a) != original.nameOf(b) ||
-            p.classOf(a) != original.classOf(b) ||
-            p.track(a.track()).name != original.track(b.track()).name ||
-            p.track(a.track()).device != original.track(b.track()).device)
-            return "slice " + std::to_string(i) + " (" + original.nameOf(b) + ") differs: " + p.nameOf(a) +
-                   " " + std::to_string(a.start) + "+" + std::to_string(a.duration) + " class " +
-                   std::string(profile::sliceClassName(p.classOf(a))) + " on " + p.track(a.track()).name +
-                   (p.track(a.track()).device ? " (device)" : "") + " vs " + std::to_string(b.start) + "+" +
-                   std::to_string(b.duration) + " class " +
-                   std::string(profile::sliceClassName(original.classOf(b))) + " on " +
-                   original.track(b.track()).name + (original.track(b.track()).device ? " (device)" : "");
+    // Slice by slice, each on the same row: the row's process, name and kind, not its index (an importer
+    // numbers rows as their first event arrives, and the export writes every process and thread row
+    // first, so a row made by an instant or async event can change place among them).
+    const auto rows = [](const profile::Profile& q) {
+        std::vector<std::tuple<std::string, std::string, bool, profile::Nanos, profile::Nanos, std::string,
+                               std::string_view>>
+            out;
+        out.reserve(q.slices.size());
+        for (const profile::Slice& s : q.slices) {
+            const profile::Track& t = q.track(s.track());
+            out.emplace_back(q.track(q.processOf(s.track())).name, t.name, t.device, s.start, s.duration,
+                             q.nameOf(s), profile::sliceClassName(q.classOf(s)));
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const auto after = rows(p), before = rows(original);
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        if (after[i] == before[i])
+            continue;
+        const auto describe = [](const auto& r) {
+            return std::get<5>(r) + " " + std::to_string(std::get<3>(r)) + "+" +
+                   std::to_string(std::get<4>(r)) + " class " + std::string(std::get<6>(r)) + " on " +
+                   std::get<0>(r) + " / " + std::get<1>(r) + (std::get<2>(r) ? " (device)" : "");
+        };
+        return "a slice differs: " + describe(after[i]) + " vs " + describe(before[i]);
     }
     const profile::ProfileAnalysis x = profile::analyzeProfile(p), y = profile::analyzeProfile(original);
     if (x.devices.size() != y.devices.size())
