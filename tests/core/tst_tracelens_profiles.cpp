@@ -118,6 +118,37 @@ void compare(const std::string& what, const Timeline& ours, const Timeline& thei
     }
 }
 
+// A TraceLens summary's rows (ops_summary, kernel_launchers_summary): name, Count and the time column.
+struct SummaryRow
+{
+    std::string name;
+    std::uint64_t count = 0;
+    double us = 0;
+};
+
+std::vector<SummaryRow> summaryRows(const std::string& path, const std::string& timeColumn)
+{
+    std::ifstream in(path);
+    if (!in)
+        qFatal("cannot open %s", path.c_str());
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = csvFields(line);
+    const auto column = [&](const std::string& name) {
+        const auto at = std::find(header.begin(), header.end(), name);
+        if (at == header.end())
+            qFatal("%s: no column %s", path.c_str(), name.c_str());
+        return static_cast<std::size_t>(at - header.begin());
+    };
+    const std::size_t nameAt = column("name"), timeAt = column(timeColumn), countAt = column("Count");
+    std::vector<SummaryRow> rows;
+    while (std::getline(in, line)) {
+        const std::vector<std::string> f = csvFields(line);
+        rows.push_back({f[nameAt], std::stoull(f[countAt]), std::stod(f[timeAt])});
+    }
+    return rows;
+}
+
 } // namespace
 
 class TestTraceLensProfiles : public QObject
@@ -188,32 +219,40 @@ private slots:
             if (!op.device)
                 hostOps.emplace(p.string(p.types[op.type].name), &op);
 
-        std::ifstream in(base + ".ops_summary.csv");
-        QVERIFY(in.good());
-        std::string line;
-        std::getline(in, line);
-        const std::vector<std::string> header = csvFields(line);
-        const auto column = [&](const std::string& name) {
-            const auto at = std::find(header.begin(), header.end(), name);
-            if (at == header.end())
-                qFatal("no column %s", name.c_str());
-            return static_cast<std::size_t>(at - header.begin());
-        };
-        const std::size_t nameAt = column("name"), timeAt = column("total_subtree_kernel_time_sum"),
-                          countAt = column("Count");
-        int rows = 0;
-        while (std::getline(in, line)) {
-            const std::vector<std::string> f = csvFields(line);
-            const auto op = hostOps.find(f[nameAt]);
-            QVERIFY2(op != hostOps.end(), f[nameAt].c_str());
-            const std::string what = f[nameAt] + ": ours " + std::to_string(us(op->second->deviceTime)) +
+        const auto rows = summaryRows(base + ".ops_summary.csv", "total_subtree_kernel_time_sum");
+        QVERIFY(rows.size() >= 9);
+        for (const SummaryRow& row : rows) {
+            const auto op = hostOps.find(row.name);
+            QVERIFY2(op != hostOps.end(), row.name.c_str());
+            const std::string what = row.name + ": ours " + std::to_string(us(op->second->deviceTime)) +
                                      " us x" + std::to_string(op->second->count) + ", TraceLens's " +
-                                     f[timeAt] + " us x" + f[countAt];
-            QVERIFY2(op->second->count == std::stoull(f[countAt]), what.c_str());
-            QVERIFY2(std::abs(us(op->second->deviceTime) - std::stod(f[timeAt])) <= 0.01, what.c_str());
-            ++rows;
+                                     std::to_string(row.us) + " us x" + std::to_string(row.count);
+            QVERIFY2(op->second->count == row.count, what.c_str());
+            QVERIFY2(std::abs(us(op->second->deviceTime) - row.us) <= 0.01, what.c_str());
         }
-        QVERIFY(rows >= 9);
+    }
+
+    void jaxKernelTimesAreTraceLenss()
+    {
+        // TraceLens's kernel_launchers_summary of the JAX trace: each XLA kernel's count and time, our
+        // operations table's device rows (device work is one row per device; each ran on one device here).
+        const std::string base = test::sourceDir() + "/tests/data/tracelens/jax_conv_minimal_legacy/conv";
+        const profile::Profile p = import(base + ".xplane.pb");
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        std::map<std::string, const profile::OpStats*> deviceOps;
+        for (const profile::OpStats& op : a.ops)
+            if (op.device)
+                QVERIFY(deviceOps.emplace(p.string(p.types[op.type].name), &op).second ||
+                        p.string(p.types[op.type].name) == "CopyDeviceToDevice"); // one row per device
+        const auto rows = summaryRows(base + ".kernel_launchers_summary.csv", "total_direct_kernel_time_sum");
+        QCOMPARE(rows.size(), std::size_t{5});
+        for (const SummaryRow& row : rows) {
+            const auto op = deviceOps.find(row.name);
+            QVERIFY2(op != deviceOps.end(), row.name.c_str());
+            QCOMPARE(op->second->count, row.count);
+            QVERIFY2(std::abs(us(op->second->deviceTime) - row.us) <= 0.01, row.name.c_str());
+            QCOMPARE(op->second->deviceTime, op->second->total); // a kernel's device time is its own time
+        }
     }
 
     void jaxGpuTimelineIsTraceLenss()
