@@ -311,6 +311,20 @@ private slots:
             // 193,703 us (the 0.6% we could not explain before).
             {"nccl/nccl_data.json.gz", "ProfilerStep#5", 189'995.701, 189'995.701, 0, 0, 0, 0},
             {"nccl/nccl_data.json.gz", "ProfilerStep#6", 194'772.386, 194'772.386, 0, 0, 0, 0},
+            // TraceLens's traces (tests/data/tracelens), HTA run on them the same way. An image classifier on
+            // an H100: the same path.
+            {"../tracelens/h100/Falconsai_nsfw_image_detection__1016002.json.gz", nullptr, 4'813.535,
+             4'805.550, 1.505, 0, 6.480, 0},
+            // BERT on an MI300X (ROCm). HTA says 2,124.122 us, 1,865.628 of it host time: it does not know
+            // hipDeviceSynchronize for a blocking call (its list has CUDA's names only) and counts its 30.938
+            // us as host time; we weigh a HIP synchronize's wait as a CUDA one's. HTA's numbers less that
+            // call:
+            {"../tracelens/mi300/gaunernst_bert-small-uncased__1016001.json.gz", nullptr, 2'093.184,
+             1'834.690, 12.344, 228.487, 17.663, 0},
+            // BERT on an H100: a cudaMemcpyAsync that waits for a 2.24 us device-to-host copy. HTA spends the
+            // call on the host (2,139.930 us); we go through the copy it waited for (2,143.607).
+            {"../tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", nullptr, 2'139.930, 2'092.112,
+             41.280, 0, 6.538, 0.002, false},
         };
         for (const Reference& r : references) {
             const Profile p = importHta(r.file);
