@@ -374,6 +374,18 @@ void Importer::finish()
     for (profile::Track& t : p.tracks)
         if (t.parent.valid() && p.track(t.parent).device && t.kind == TrackKind::Thread)
             t.device = true;
+    // A Kineto trace without its metadata events (TraceLens's B200 sample has none) names a device by its
+    // pid and a stream by its tid, as Kineto's metadata would have: "GPU 0 / stream 7", not "Process 0 /
+    // Thread 7".
+    if (m_kineto)
+        for (profile::Track& t : p.tracks) {
+            if (!t.device)
+                continue;
+            if (t.kind == TrackKind::Process && t.name == "Process " + std::to_string(t.pid))
+                t.name = "GPU " + std::to_string(t.pid);
+            else if (t.kind == TrackKind::Thread && t.name == "Thread " + std::to_string(t.tid))
+                t.name = "stream " + std::to_string(t.tid);
+        }
     // Our own export says what its slices and tracks are: trusted over the guesses above.
     if (!m_semantics.is_discarded() && !m_semantics.is_null())
         if (const std::size_t malformed = applyProfileSemantics(p, m_semantics); malformed > 0)

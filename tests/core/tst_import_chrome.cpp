@@ -62,6 +62,31 @@ private slots:
         QCOMPARE(named(*p, "aten::mm")[0]->link, 1u); // External id for CPU ops
     }
 
+    void kinetoWithoutMetadataNamesItsDevice()
+    {
+        // The fixture without its metadata events, as some tools pass Kineto traces on: its device rows
+        // are still a GPU and a stream, not "Process 0" and "Thread 7".
+        nlohmann::json j = nlohmann::json::parse(std::ifstream(fixture()));
+        auto& events = j["traceEvents"];
+        events.erase(std::remove_if(events.begin(), events.end(),
+                                    [](const nlohmann::json& e) { return e.value("ph", "") == "M"; }),
+                     events.end());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("no_metadata.json")).toStdString();
+        std::ofstream(path) << j.dump();
+        auto p = importing::importProfile(path);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        const profile::TrackId gpu = trackNamed(*p, "GPU 0"), stream = trackNamed(*p, "stream 7");
+        QVERIFY(gpu.valid() && stream.valid());
+        QVERIFY(p->track(gpu).device && p->track(stream).device);
+        QCOMPARE(p->track(stream).parent, gpu);
+        QVERIFY(!trackNamed(*p, "Process 0").valid());
+        // The host thread is neither.
+        const profile::Track& host = p->track(named(*p, "aten::mm")[0]->track());
+        QVERIFY(!host.device);
+        QVERIFY2(host.name.starts_with("Thread "), host.name.c_str());
+    }
+
     void perEventArgumentsStayShared()
     {
         // Kineto numbers every op ("Sequence number"): kept per slice, so the ops share one argument set.
