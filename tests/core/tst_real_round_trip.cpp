@@ -29,6 +29,8 @@ private slots:
             << "tracelens/mi300/gaunernst_bert-small-uncased__1016001.json.gz";
         QTest::newRow("Kineto, memsets on H100 (TraceLens)")
             << "tracelens/h100/Falconsai_nsfw_image_detection__1016002.json.gz";
+        QTest::newRow("Kineto, HIP graph, no metadata (TraceLens)")
+            << "tracelens/vllm_decode_full/graph_execution.json.gz";
         QTest::newRow("XSpace, JAX on MI300X (TraceLens)")
             << "tracelens/jax_conv_minimal_legacy/conv.xplane.pb";
         QTest::newRow("Chakra execution trace") << "chakra/chakra.0.et";

@@ -170,6 +170,8 @@ private slots:
                                                    << "python3 (GPU 1)";
         QTest::newRow("torch.compile Triton kernel") << "torch_compile_triton/trace"
                                                      << "python (GPU 2)";
+        QTest::newRow("vLLM decode, 425 kernels of one HIP graph") << "vllm_decode_full/graph_execution"
+                                                                   << "GPU 2";
     }
 
     void pytorchGpuTimelinesAreTraceLenss()
