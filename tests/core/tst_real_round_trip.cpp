@@ -1,7 +1,8 @@
 // Every importer's real files (written by the tools themselves: tests/data/hta, tests/data/tracelens,
 // tests/data/chakra, each with its SOURCE.md) exported to Chrome JSON and imported again: the same tracks,
 // slices, flows, device breakdown, critical path and transfers (round_trip.h). The importers' own
-// round-trip tests use files made here; these are what users open.
+// round-trip tests use files made here; these are what users open. (HTA's MTIA trace passes too, in 2 s of
+// the 4 s this suite took with it: left out to keep the sanitizer stage short.)
 #include "test_support.h"
 
 #include "core/round_trip.h"
@@ -23,7 +24,6 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::newRow("Kineto, CUDA + NCCL (HTA)") << "hta/nccl/nccl_data.json.gz";
         QTest::newRow("Kineto, autograd thread (HTA)") << "hta/sampled_training/rank-0.json.gz";
-        QTest::newRow("Kineto, MTIA (HTA)") << "hta/mtia/mtia_rank_0.json.gz";
         QTest::newRow("Kineto, cuda_sync events (HTA)") << "hta/cuda_event_sync/event_sync_trace.json.gz";
         QTest::newRow("Kineto, ROCm MI300X (TraceLens)")
             << "tracelens/mi300/gaunernst_bert-small-uncased__1016001.json.gz";
