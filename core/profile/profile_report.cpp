@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace xps::profile {
 std::string describeProfile(const Profile& p)
@@ -45,11 +46,33 @@ std::string describeProfile(const Profile& p)
     return out.str();
 }
 
+std::string idleDevicesLine(const ProfileAnalysis& a)
+{
+    constexpr std::size_t kNamed = 8;
+    std::vector<const std::string*> idle;
+    for (const DeviceBreakdown& d : a.devices)
+        if (d.busy == 0)
+            idle.push_back(&d.name);
+    if (idle.empty())
+        return {};
+    std::string line =
+        idle.size() == 1 ? "1 device ran nothing: " : std::to_string(idle.size()) + " devices ran nothing: ";
+    for (std::size_t i = 0; i < idle.size() && i < kNamed; ++i)
+        line += (i ? ", " : "") + *idle[i];
+    if (idle.size() > kNamed)
+        line += " and " + std::to_string(idle.size() - kNamed) + " more";
+    return line;
+}
+
 std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
 {
     std::ostringstream out;
     out << p.source << ": " << p.format << ", " << formatMs(a.span) << "\n";
+    if (const std::string idle = idleDevicesLine(a); !idle.empty())
+        out << "\n" << idle << "\n";
     for (const DeviceBreakdown& d : a.devices) {
+        if (d.busy == 0)
+            continue; // named in the line above
         out << "\n"
             << d.name << ": busy " << formatPercent(d.busy, d.span) << " of the profile (idle "
             << formatMs(d.idle()) << "), " << formatPercent(d.busy, d.activeSpan()) << " of its active span "

@@ -19,6 +19,11 @@ std::string formatProfileAnalysis(const Profile& profile, const ProfileAnalysis&
 nlohmann::json profileAnalysisJson(const Profile& profile, const ProfileAnalysis& analysis,
                                    std::size_t topOps = 50);
 
+// The devices that ran nothing at all, in one line ("6 devices ran nothing: GPU 1, GPU 2, ..."; at most
+// eight named), or "" when every device worked. A JAX profile has a plane for every GPU of the host, busy
+// or not: six empty breakdowns pushed the two that mattered out of sight.
+std::string idleDevicesLine(const ProfileAnalysis& analysis);
+
 // What the findings of `profile` are, as a caption: estimates from an import (there is no program to
 // re-simulate), or, for a replay seen as a profile, estimates beside the replay's measured suggestions.
 std::string findingsCaption(const Profile& profile);

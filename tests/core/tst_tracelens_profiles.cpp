@@ -6,6 +6,7 @@
 
 #include "import/import.h"
 #include "profile/profile_analysis.h"
+#include "profile/profile_report.h"
 
 #include <QTest>
 
@@ -268,10 +269,18 @@ private slots:
         QCOMPARE(theirs.size(), std::size_t{2});
         compare("GPU 7", asTraceLens(deviceNamed(a, "/device:GPU:7")), theirs.at(8));
         compare("GPU 0", asTraceLens(deviceNamed(a, "/device:GPU:0")), theirs.at(1));
-        // The other six devices ran nothing: TraceLens has no row for them, we a device with no busy time.
+        // The other six devices ran nothing: TraceLens has no row for them, we a device with no busy time,
+        // and the text (as the explorer's summary) names them in one line instead of six breakdowns.
         for (const profile::DeviceBreakdown& d : a.devices)
             if (d.name != "/device:GPU:7" && d.name != "/device:GPU:0")
                 QCOMPARE(d.busy, Nanos{0});
+        QCOMPARE(profile::idleDevicesLine(a),
+                 std::string("6 devices ran nothing: /device:GPU:1, /device:GPU:2, "
+                             "/device:GPU:3, /device:GPU:4, /device:GPU:5, "
+                             "/device:GPU:6"));
+        const std::string text = profile::formatProfileAnalysis(import(base + ".xplane.pb"), a);
+        QVERIFY(text.find("/device:GPU:7: busy") != std::string::npos);
+        QVERIFY(text.find("/device:GPU:3: busy") == std::string::npos);
     }
 };
 

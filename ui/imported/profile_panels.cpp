@@ -136,6 +136,8 @@ void ProfileSummaryPanel::refresh()
             .arg(QString::fromStdString(run->profile.format).toHtmlEscaped(), formatDuration(a.span))
             .arg(run->profile.slices.size());
     for (const profile::DeviceBreakdown& d : a.devices) {
+        if (d.busy == 0)
+            continue; // all of them named in one line below
         // Only what the device did: a device without copies gets no "memcpy 0 ns".
         QStringList parts{tr("busy %1").arg(percentOf(d.busy, d.span))};
         if (d.kernels.process.valid()) {
@@ -161,6 +163,8 @@ void ProfileSummaryPanel::refresh()
         html += QStringLiteral("<b>%1</b>: %2<br>")
                     .arg(QString::fromStdString(d.name).toHtmlEscaped(), parts.join(QStringLiteral(" · ")));
     }
+    if (const std::string idle = profile::idleDevicesLine(a); !idle.empty())
+        html += QString::fromStdString(idle).toHtmlEscaped() + QStringLiteral("<br>");
     if (a.launch.launches > 0)
         html += tr("Launches: %1, delay median %2, p95 %3<br>")
                     .arg(a.launch.launches)
