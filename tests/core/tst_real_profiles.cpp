@@ -227,7 +227,13 @@ private slots:
                     QCOMPARE(s->launchIdle, Nanos{0});
                 else
                     QVERIFY2(std::abs(us(s->launchIdle) - expected.hostWait) <= 0.01, stream.c_str());
+                // Nor is a CUDA graph proposed for it: the launch-bound findings name compute streams only.
+                for (const profile::ProfileFinding& f : a.findings)
+                    if (f.kind == "launch-bound" && s->communication)
+                        QVERIFY2(f.title.find(s->name) == std::string::npos, f.title.c_str());
             }
+            QVERIFY(std::any_of(a.findings.begin(), a.findings.end(),
+                                [](const profile::ProfileFinding& f) { return f.kind == "launch-bound"; }));
         }
     }
 
