@@ -59,8 +59,8 @@ void MainWindow::showBookmark(int index)
         const profile::SliceRow slice =
             b.selectedSlice ? session::locateSlice(shown, *b.selectedSlice) : profile::SliceRow();
         m_profile->selectSlice(slice, tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
-        m_profile->setVisibleRange(static_cast<profile::Nanos>(b.fromCycle),
-                                   static_cast<profile::Nanos>(b.toCycle));
+        m_profile->setVisibleRange(static_cast<profile::Ticks>(b.fromCycle),
+                                   static_cast<profile::Ticks>(b.toCycle));
         statusBar()->showMessage(message, 5000);
         return;
     }
@@ -87,10 +87,11 @@ void MainWindow::updateBookmarkMenu()
     if (m_bookmarks && m_document->isProfile())
         m_bookmarks->setRangeFormat(tr("time"), [this](std::uint64_t from, std::uint64_t to) {
             const ProfileRun* run = m_profile->run();
-            const profile::Nanos origin = run ? run->profile.startTime() : 0;
+            const profile::Ticks origin = run ? run->profile.startTime() : 0;
+            const profile::Timebase tb = run ? run->profile.timebase : profile::Timebase{};
             return QStringLiteral("%1–%2").arg(
-                QString::fromStdString(profile::formatMs(static_cast<profile::Nanos>(from) - origin)),
-                QString::fromStdString(profile::formatMs(static_cast<profile::Nanos>(to) - origin)));
+                QString::fromStdString(tb.ms(static_cast<profile::Ticks>(from) - origin)),
+                QString::fromStdString(tb.ms(static_cast<profile::Ticks>(to) - origin)));
         });
     else if (m_bookmarks)
         m_bookmarks->setRangeFormat(tr("cycles"), {});

@@ -234,8 +234,8 @@ int diffProfiles(const std::string& baseline, const std::string& other, bool jso
     profile::ProfileDiff d = profile::diffProfiles(*a, analyses[0], *b, analyses[1]);
     if (!window.empty()) {
         d.window = window;
-        d.windowSpan.baseline = static_cast<std::uint64_t>(spans[0].to - spans[0].from);
-        d.windowSpan.other = static_cast<std::uint64_t>(spans[1].to - spans[1].from);
+        d.windowSpan.baseline = static_cast<std::uint64_t>(a->timebase.toNanos(spans[0].to - spans[0].from));
+        d.windowSpan.other = static_cast<std::uint64_t>(b->timebase.toNanos(spans[1].to - spans[1].from));
     }
     if (json)
         io.out << report::profileDiffToJson(d).dump(2) << "\n";

@@ -106,19 +106,20 @@ void writeSlices(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
             // such, they come back to the same row. As async instants they would each open a row named by
             // the event.
             w.event(std::string(track.name == "marks" ? "{\"ph\":\"R\"" : "{\"ph\":\"i\",\"s\":\"p\"") +
-                    ",\"ts\":" + microsFromNanos(s.start) + "," + common + "}");
+                    ",\"ts\":" + microsFromTicks(p.timebase, s.start) + "," + common + "}");
         } else if (track.kind == TrackKind::Async) {
             const std::string id = ",\"id\":" + std::to_string(i);
             w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") +
-                    "\",\"ts\":" + microsFromNanos(s.start) + id + "," + common + "}");
+                    "\",\"ts\":" + microsFromTicks(p.timebase, s.start) + id + "," + common + "}");
             if (s.duration > 0)
-                w.event("{\"ph\":\"e\",\"ts\":" + microsFromNanos(s.end()) + id + "," + e.where(s.track()) +
-                        "," + e.nameAndCategory(s.type) + "}");
+                w.event("{\"ph\":\"e\",\"ts\":" + microsFromTicks(p.timebase, s.end()) + id + "," +
+                        e.where(s.track()) + "," + e.nameAndCategory(s.type) + "}");
         } else if (s.duration == 0) {
-            w.event("{\"ph\":\"i\",\"s\":\"t\",\"ts\":" + microsFromNanos(s.start) + "," + common + "}");
+            w.event("{\"ph\":\"i\",\"s\":\"t\",\"ts\":" + microsFromTicks(p.timebase, s.start) + "," +
+                    common + "}");
         } else {
-            w.event("{\"ph\":\"X\",\"ts\":" + microsFromNanos(s.start) +
-                    ",\"dur\":" + microsFromNanos(s.duration) + "," + common + "}");
+            w.event("{\"ph\":\"X\",\"ts\":" + microsFromTicks(p.timebase, s.start) +
+                    ",\"dur\":" + microsBetweenTicks(p.timebase, s.start, s.duration) + "," + common + "}");
         }
     }
 }
@@ -130,7 +131,7 @@ void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEvent
         importing::appendJsonString(name, p.track(c.track).name);
         char value[40];
         std::snprintf(value, sizeof value, "%.17g", c.value);
-        w.event("{\"ph\":\"C\",\"ts\":" + microsFromNanos(c.time) + "," + e.where(c.track) +
+        w.event("{\"ph\":\"C\",\"ts\":" + microsFromTicks(p.timebase, c.time) + "," + e.where(c.track) +
                 ",\"name\":" + name + ",\"args\":{\"value\":" + value + "}}");
     }
     for (std::size_t k = 0; k < p.flows.size(); ++k) {
@@ -138,10 +139,10 @@ void writeCountersAndFlows(const Profile& p, const ProfileEvents& e, ChromeEvent
         if (!fl.from.valid() || !fl.to.valid())
             continue;
         const std::string id = ",\"id\":" + std::to_string(k + 1) + "," + e.nameAndCategory(fl.type);
-        w.event("{\"ph\":\"s\",\"ts\":" + microsFromNanos(p.slice(fl.from).start) + "," +
+        w.event("{\"ph\":\"s\",\"ts\":" + microsFromTicks(p.timebase, p.slice(fl.from).start) + "," +
                 e.where(p.slice(fl.from).track()) + id + "}");
-        w.event("{\"ph\":\"f\",\"bp\":\"e\",\"ts\":" + microsFromNanos(p.slice(fl.to).start) + "," +
-                e.where(p.slice(fl.to).track()) + id + "}");
+        w.event("{\"ph\":\"f\",\"bp\":\"e\",\"ts\":" + microsFromTicks(p.timebase, p.slice(fl.to).start) +
+                "," + e.where(p.slice(fl.to).track()) + id + "}");
     }
 }
 

@@ -51,6 +51,26 @@ inline std::string microsFromPicos(std::int64_t ps)
     return fixedPointMicros(ps, 6);
 }
 
+// A profile's ticks (profile/timebase.h) as Chrome's microseconds: nanoseconds to the nanosecond; any other
+// tick (a replay's cycles) to the picosecond, for the reason picosFromCycles gives.
+inline std::string microsFromTicks(const profile::Timebase& tb, profile::Ticks t)
+{
+    if (tb.isNanoseconds())
+        return microsFromNanos(t);
+    return microsFromPicos(profile::Timebase{tb.nsNumerator * 1000, tb.nsDenominator}.toNanos(t));
+}
+
+// A duration from `start`: the difference of its two ends' written times, so that one slice ends exactly
+// where the next begins.
+inline std::string microsBetweenTicks(const profile::Timebase& tb, profile::Ticks start,
+                                      profile::Ticks duration)
+{
+    if (tb.isNanoseconds())
+        return microsFromNanos(duration);
+    const profile::Timebase picos{tb.nsNumerator * 1000, tb.nsDenominator};
+    return microsFromPicos(picos.toNanos(start + duration) - picos.toNanos(start));
+}
+
 // Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened. Every
 // kPollEvents events it looks at the stop token (throwing Cancelled) and reports how far it is through
 // `expectedEvents`.

@@ -26,7 +26,7 @@ enum class EdgeKind : std::uint8_t { HostSpan, DeviceSpan, LaunchDelay, KernelKe
 struct Edge
 {
     std::uint32_t from, to;
-    Nanos weight;
+    Ticks weight;
     EdgeKind kind;
     std::uint32_t slice; // attribution
 };
@@ -150,15 +150,15 @@ private:
     }
     std::uint32_t start(std::uint32_t slice) const { return 2 * m_index[slice]; }
     std::uint32_t end(std::uint32_t slice) const { return 2 * m_index[slice] + 1; }
-    Nanos time(std::uint32_t node) const
+    Ticks time(std::uint32_t node) const
     {
         const Slice& s = p.slices[m_slices[node / 2]];
         return node % 2 ? s.end() : s.start;
     }
-    void add(std::uint32_t from, std::uint32_t to, Nanos weight, EdgeKind kind, std::uint32_t slice)
+    void add(std::uint32_t from, std::uint32_t to, Ticks weight, EdgeKind kind, std::uint32_t slice)
     {
         if (from != to && time(to) >= time(from)) // forward in time: the graph stays acyclic
-            m_edges.push_back({from, to, std::max<Nanos>(weight, 0), kind, slice});
+            m_edges.push_back({from, to, std::max<Ticks>(weight, 0), kind, slice});
     }
 
     void indexFlows()
@@ -179,9 +179,9 @@ private:
         }
     }
     // When the last of `slice`'s dependencies in the graph ended (INT64_MIN if none).
-    Nanos dependenciesEnd(std::uint32_t slice) const
+    Ticks dependenciesEnd(std::uint32_t slice) const
     {
-        Nanos latest = INT64_MIN;
+        Ticks latest = INT64_MIN;
         for (auto d =
                  std::lower_bound(m_dependencies.begin(), m_dependencies.end(), std::make_pair(slice, 0u));
              d != m_dependencies.end() && d->first == slice; ++d)
@@ -275,7 +275,7 @@ private:
             // for (a zero-weight edge, added in run()), not the launch or the stream.
             const std::uint32_t launch = m_launcher[i];
             const bool launched = launch != kNone && m_index[launch] != kNoNode;
-            const Nanos dependency = dependenciesEnd(i);
+            const Ticks dependency = dependenciesEnd(i);
             // HTA's queue lengths: the stream was empty at the launch (the previous work had ended before the
             // call began), and nothing was queued behind this work when it began (the next work's launch came
             // after its start). Work that started with another launch already waiting behind it is reached
@@ -287,7 +287,7 @@ private:
                 dependency <= p.slices[launch].start)
                 add(start(launch), start(i), s.start - p.slices[launch].start, EdgeKind::LaunchDelay, launch);
             else if (prev != kNone && dependency <= p.slices[prev].end() &&
-                     s.start - p.slices[prev].end() < kKernelKernelDelayLimit)
+                     s.start - p.slices[prev].end() < m_kernelKernelDelayLimit)
                 add(end(prev), start(i), s.start - p.slices[prev].end(), EdgeKind::KernelKernel, prev);
             if (prev == kNone || s.end() >= p.slices[prev].end())
                 prev = i;
@@ -346,7 +346,7 @@ private:
                     continue;
                 // Work on a stream ends in start order: the last that ended by the call's end.
                 auto it = std::upper_bound(work.begin(), work.end(), r.end(),
-                                           [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
+                                           [&](Ticks v, std::uint32_t k) { return v < p.slices[k].end(); });
                 if (it == work.begin())
                     continue;
                 // A synchronize (cudaDeviceSynchronize, ...) also when that work had ended before it began
@@ -396,7 +396,7 @@ private:
         }
         // Left uninitialised and filled in a loop that polls: at 20 M nodes, zeroing them at allocation
         // is a tenth of a second without a cancel poll.
-        const auto best = std::make_unique_for_overwrite<Nanos[]>(nodes);
+        const auto best = std::make_unique_for_overwrite<Ticks[]>(nodes);
         const auto via = std::make_unique_for_overwrite<std::uint32_t[]>(nodes); // edge into the node
         std::vector<std::uint32_t> ready;
         for (std::uint32_t n = 0; n < nodes; ++n) {
@@ -462,6 +462,7 @@ private:
     }
 
     const Profile& p;
+    const Ticks m_kernelKernelDelayLimit = p.timebase.fromNanos(kKernelKernelDelayLimit);
     CriticalPathWindow m_window;
     std::vector<std::uint32_t> m_index;  // slice -> its position in m_slices, or kNoNode
     std::vector<std::uint32_t> m_slices; // the slices in the graph; node 2k is k's start, 2k+1 its end

@@ -47,23 +47,23 @@ std::string_view pathSegmentName(PathSegmentKind k);
 struct PathSegment
 {
     PathSegmentKind kind = PathSegmentKind::Idle;
-    Nanos start = 0, end = 0;
+    Ticks start = 0, end = 0;
     SliceRow slice; // the call, operator or kernel the time is attributed to
 };
 
 struct CriticalPath
 {
     std::vector<PathSegment> segments; // in time order
-    std::array<Nanos, kPathSegmentKindCount> byKind{};
-    Nanos length = 0;                     // sum of the segments
-    Nanos windowStart = 0, windowEnd = 0; // what it was computed over
+    std::array<Ticks, kPathSegmentKindCount> byKind{};
+    Ticks length = 0;                     // sum of the segments
+    Ticks windowStart = 0, windowEnd = 0; // what it was computed over
     bool approximate = false; // so many blocking calls x streams that later calls' waits were not linked
 };
 
 struct CriticalPathWindow
 {
     // Host work that starts inside, and device work whose launch starts inside (HTA's step window).
-    Nanos from = INT64_MIN, to = INT64_MAX;
+    Ticks from = INT64_MIN, to = INT64_MAX;
 };
 
 // Throws Cancelled (util/cancel.h) once `stop` is requested.

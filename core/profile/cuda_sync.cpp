@@ -123,8 +123,8 @@ private:
         const std::vector<std::uint32_t>* work = launchesOn(device, stream);
         if (recordCorrelation <= 0 || record == m_calls.end() || !work)
             return kNone;
-        const Nanos at = p.slices[record->second].start;
-        const auto it = std::upper_bound(work->begin(), work->end(), at, [&](Nanos t, std::uint32_t w) {
+        const Ticks at = p.slices[record->second].start;
+        const auto it = std::upper_bound(work->begin(), work->end(), at, [&](Ticks t, std::uint32_t w) {
             return t < p.slices[m_launcher[w]].start;
         });
         return it == work->begin() ? kNone : *std::prev(it);
@@ -137,7 +137,7 @@ private:
         if (!work)
             return kNone;
         const Slice& c = p.slices[call];
-        auto it = std::lower_bound(work->begin(), work->end(), c.start, [&](std::uint32_t w, Nanos t) {
+        auto it = std::lower_bound(work->begin(), work->end(), c.start, [&](std::uint32_t w, Ticks t) {
             return p.slices[m_launcher[w]].start < t;
         });
         for (; it != work->end(); ++it)

@@ -11,7 +11,7 @@
 namespace xps::profile {
 namespace {
 
-// The plugin's bucket: 10^k us, the smallest with at most 100 buckets over `range`.
+// The plugin's bucket: 10^k us, the smallest with at most 100 buckets over `range` (both in nanoseconds).
 Nanos bucketFor(Nanos range)
 {
     Nanos bucket = 1000;
@@ -47,7 +47,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
 {
     CancelPoint cancel(std::move(stop));
     // The steps: ProfilerStep#N annotations, else the whole profile.
-    Nanos stepsStart = INT64_MAX, stepsEnd = INT64_MIN;
+    Ticks stepsStart = INT64_MAX, stepsEnd = INT64_MIN;
     for (const Slice& s : p.slices)
         if (cancel(); std::string_view(p.nameOf(s)).substr(0, 13) == "ProfilerStep#") {
             stepsStart = std::min(stepsStart, s.start);
@@ -60,8 +60,8 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
     std::unordered_map<std::uint32_t, std::size_t> indexOf; // process -> position in `out`
     std::vector<DeviceUtilization> out;
     std::vector<Intervals> kernels;
-    std::vector<std::vector<std::pair<Nanos, double>>> smEvents; // (time, +/- blocks per SM)
-    std::vector<std::pair<double, Nanos>> occupancy;             // (weighted sum, time)
+    std::vector<std::vector<std::pair<Ticks, double>>> smEvents; // (time, +/- blocks per SM)
+    std::vector<std::pair<double, Ticks>> occupancy;             // (weighted sum, time)
     std::unordered_map<std::uint32_t, KernelEfficiency> byArgs;
     for (const Slice& s : p.slices) {
         cancel();
@@ -91,29 +91,29 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
             smEvents[d].emplace_back(s.end(), -*k.blocksPerSm);
         }
         if (k.occupancyPct && *k.occupancyPct >= 0) {
-            const Nanos within = std::min(s.end(), stepsEnd) - std::max(s.start, stepsStart);
+            const Ticks within = std::min(s.end(), stepsEnd) - std::max(s.start, stepsStart);
             if (within > 0) {
                 occupancy[d].first += *k.occupancyPct * static_cast<double>(within);
                 occupancy[d].second += within;
             }
         }
     }
-    const Nanos range = p.span();
+    const Ticks range = p.span();
     for (std::size_t d = 0; d < out.size(); ++d) {
         DeviceUtilization& u = out[d];
         u.stepsStart = stepsStart;
         u.stepsEnd = stepsEnd;
         const Intervals busy = merged(std::move(kernels[d]), &cancel);
         u.utilization = static_cast<double>(overlapWith(busy, stepsStart, stepsEnd)) /
-                        static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
-        u.bucket = bucketFor(range);
+                        static_cast<double>(std::max<Ticks>(stepsEnd - stepsStart, 1));
+        u.bucket = std::max<Ticks>(p.timebase.fromNanos(bucketFor(p.timebase.toNanos(range))), 1);
         u.timelineStart = p.startTime();
-        const auto buckets = static_cast<std::size_t>(std::max<Nanos>(range / u.bucket, 1));
+        const auto buckets = static_cast<std::size_t>(std::max<Ticks>(range / u.bucket, 1));
         // One sweep over the busy ranges, each split across the buckets it covers (the last bucket takes
         // the rest of the profile).
         u.busyFraction.assign(buckets, 0.0);
         const auto bucketStart = [&](std::size_t b) {
-            return u.timelineStart + static_cast<Nanos>(b) * u.bucket;
+            return u.timelineStart + static_cast<Ticks>(b) * u.bucket;
         };
         const auto bucketEnd = [&](std::size_t b) {
             return b + 1 < buckets ? bucketStart(b + 1) : p.endTime();
@@ -138,12 +138,12 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
             double value = 0, weighted = 0;
             for (std::size_t i = 0; i + 1 < ev.size(); ++i) {
                 value += ev[i].second;
-                const Nanos from = std::max(ev[i].first, stepsStart),
+                const Ticks from = std::max(ev[i].first, stepsStart),
                             to = std::min(ev[i + 1].first, stepsEnd);
                 if (to > from && value > 1e-12)
                     weighted += std::min(value, 1.0) * static_cast<double>(to - from);
             }
-            u.smEfficiency = weighted / static_cast<double>(std::max<Nanos>(stepsEnd - stepsStart, 1));
+            u.smEfficiency = weighted / static_cast<double>(std::max<Ticks>(stepsEnd - stepsStart, 1));
         }
         if (occupancy[d].second > 0)
             u.occupancyPct = occupancy[d].first / static_cast<double>(occupancy[d].second);
@@ -172,7 +172,7 @@ void addUtilizationCounters(Profile& p, std::stop_token stop)
         p.tracks.push_back(counter);
         for (std::size_t b = 0; b < u.busyFraction.size(); ++b)
             p.counters.push_back(
-                {u.timelineStart + static_cast<Nanos>(b) * u.bucket, 100.0 * u.busyFraction[b], track});
+                {u.timelineStart + static_cast<Ticks>(b) * u.bucket, 100.0 * u.busyFraction[b], track});
         p.counters.push_back({p.endTime(), 0.0, track});
     }
 }

@@ -24,12 +24,12 @@ namespace xps::profile {
 struct DeviceUtilization
 {
     TrackId process; // the device's process track
-    Nanos stepsStart = 0, stepsEnd = 0;
+    Ticks stepsStart = 0, stepsEnd = 0;
     double utilization = 0;             // kernel-busy fraction of [stepsStart, stepsEnd)
     std::optional<double> smEfficiency; // fraction, when kernels carry "blocks per SM"
     std::optional<double> occupancyPct; // percent, when kernels carry "est. achieved occupancy %"
-    Nanos bucket = 0;                   // bucket width of the timeline
-    Nanos timelineStart = 0;            // the profile's start: bucket k covers [start + k bucket, ...)
+    Ticks bucket = 0;                   // bucket width of the timeline
+    Ticks timelineStart = 0;            // the profile's start: bucket k covers [start + k bucket, ...)
     std::vector<double> busyFraction;   // per bucket
 };
 

@@ -13,7 +13,7 @@
 
 namespace xps::profile {
 
-using Intervals = std::vector<std::pair<Nanos, Nanos>>;
+using Intervals = std::vector<std::pair<Ticks, Ticks>>;
 
 // Sorted, disjoint intervals covering the input (empty ones dropped).
 // `cancel`, if given, is polled per interval and per comparison (lists of millions of device slices).
@@ -37,21 +37,21 @@ inline Intervals merged(Intervals v, CancelPoint* cancel = nullptr)
     return out;
 }
 
-inline Nanos total(const Intervals& v)
+inline Ticks total(const Intervals& v)
 {
-    Nanos t = 0;
+    Ticks t = 0;
     for (const auto& [a, b] : v)
         t += b - a;
     return t;
 }
 
 // Length of the intersection of two merged lists.
-inline Nanos overlap(const Intervals& x, const Intervals& y)
+inline Ticks overlap(const Intervals& x, const Intervals& y)
 {
-    Nanos t = 0;
+    Ticks t = 0;
     std::size_t i = 0, j = 0;
     while (i < x.size() && j < y.size()) {
-        const Nanos a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
+        const Ticks a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
         if (b > a)
             t += b - a;
         if (x[i].second < y[j].second)
@@ -63,9 +63,9 @@ inline Nanos overlap(const Intervals& x, const Intervals& y)
 }
 
 // Length of a merged list's intersection with [from, to).
-inline Nanos overlapWith(const Intervals& merged, Nanos from, Nanos to)
+inline Ticks overlapWith(const Intervals& merged, Ticks from, Ticks to)
 {
-    Nanos t = 0;
+    Ticks t = 0;
     for (const auto& [a, b] : merged)
         if (b > from && a < to)
             t += std::min(b, to) - std::max(a, from);

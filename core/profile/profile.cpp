@@ -27,28 +27,6 @@ std::string_view sliceClassName(SliceClass c)
     return "?";
 }
 
-std::string formatMs(Nanos ns)
-{
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
-    return b;
-}
-
-std::string formatUs(Nanos ns)
-{
-    char b[40];
-    std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
-    return b;
-}
-
-std::string formatPercent(Nanos part, Nanos whole)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%",
-                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-    return b;
-}
-
 std::vector<std::string> Profile::warningLines() const
 {
     std::vector<std::string> lines;
@@ -121,15 +99,15 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     std::uint64_t clamped = 0;
     for (Slice& x : slices) {
         cancel();
-        const Nanos start = std::clamp(x.start, -kTimeLimit, kTimeLimit);
-        const Nanos duration = std::min(x.duration, kTimeLimit - start);
+        const Ticks start = std::clamp(x.start, -kTimeLimit, kTimeLimit);
+        const Ticks duration = std::min(x.duration, kTimeLimit - start);
         clamped += start != x.start || duration != x.duration ? 1 : 0;
         x.start = start;
         x.duration = duration;
     }
     for (CounterSample& c : counters) {
         cancel();
-        const Nanos time = std::clamp(c.time, -kTimeLimit, kTimeLimit);
+        const Ticks time = std::clamp(c.time, -kTimeLimit, kTimeLimit);
         clamped += time != c.time ? 1 : 0;
         c.time = time;
     }
@@ -210,7 +188,7 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     }
     m_start = INT64_MAX;
     m_end = INT64_MIN;
-    std::vector<Nanos> open; // ends of the enclosing slices (threads) or of each row (async)
+    std::vector<Ticks> open; // ends of the enclosing slices (threads) or of each row (async)
     std::size_t improper = 0;
     for (std::uint32_t i = 0; i < slices.size();) {
         const TrackId track = slices[i].track();
@@ -268,13 +246,13 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     return newIndex;
 }
 
-SliceRow Profile::sliceAt(TrackId track, Nanos time, int depth) const
+SliceRow Profile::sliceAt(TrackId track, Ticks time, int depth) const
 {
     if (track.value >= tracks.size())
         return {};
     const Track& t = tracks[track.value];
     const auto first = slices.begin() + t.firstSlice, last = first + t.sliceCount;
-    auto it = std::upper_bound(first, last, time, [](Nanos v, const Slice& s) { return v < s.start; });
+    auto it = std::upper_bound(first, last, time, [](Ticks v, const Slice& s) { return v < s.start; });
     while (it != first) {
         --it;
         const Slice& s = *it;

@@ -3,7 +3,8 @@
 // model that is not specific to xpu-v1, in the shape every tracing tool shares. A hierarchy of tracks
 // (process > thread, GPU stream, async group, counter), slices on tracks nested by time containment
 // (depth), instants (slices of no duration), counter samples, and flows from one slice to another (a CPU
-// launch to its kernel, forward to backward). Times are nanoseconds.
+// launch to its kernel, forward to backward). Times are ticks of the source's clock (`timebase`):
+// nanoseconds for every import, cycles for a replay.
 //
 // Memory: a slice is 32 bytes. Names and categories are interned once per (name, category) pair as an
 // EventType; arguments are interned as whole sets (compact JSON), so the thousands of launches of one
@@ -11,6 +12,7 @@
 // (correlation, External id) are the one number a slice keeps for itself: `link`.
 
 #include "profile/import_repair.h"
+#include "profile/timebase.h"
 #include "profile/track_id.h"
 #include "util/strong_id.h"
 
@@ -24,14 +26,13 @@
 
 namespace xps::profile {
 
-using Nanos = std::int64_t;
 inline constexpr std::uint32_t kNone = UINT32_MAX;
 // A slice's row in a finished profile's `slices` (Perfetto's slice table row): what a selection, a note or a
 // bookmark names. The builder's SliceId is another thing, a place in arrival order, gone at finish().
 using SliceRow = StrongId<struct SliceRowTag>;
 static_assert(SliceRow::kInvalid == kNone);
-// Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Nanos.
-inline constexpr Nanos kTimeLimit = (Nanos{1} << 62) - 1;
+// Profile::finish holds every time within +-kTimeLimit, so that the difference of any two fits in Ticks.
+inline constexpr Ticks kTimeLimit = (Ticks{1} << 62) - 1;
 
 // What a slice is, for the analyses: decided once per EventType from its category and name.
 enum class SliceClass : std::uint8_t {
@@ -49,10 +50,6 @@ enum class SliceClass : std::uint8_t {
 inline constexpr int kSliceClassCount = static_cast<int>(SliceClass::Count_);
 std::string_view sliceClassName(SliceClass c);
 
-// "1.250 ms", "12.5 us", "20.0%": how the profile's analyses and reports write times and shares.
-std::string formatMs(Nanos ns);
-std::string formatUs(Nanos ns);
-std::string formatPercent(Nanos part, Nanos whole);
 // Device work: what occupies a GPU stream.
 inline bool isDeviceWork(SliceClass c)
 {
@@ -96,8 +93,8 @@ struct EventType
 
 struct Slice // 32 bytes
 {
-    Nanos start = 0;
-    Nanos duration = 0;              // 0 for an instant
+    Ticks start = 0;
+    Ticks duration = 0;              // 0 for an instant
     std::uint32_t trackAndDepth = 0; // track index << 8 | min(depth, 255)
     std::uint32_t type = 0;          // EventType index
     std::uint32_t args = 0;          // argument set id (0: none)
@@ -105,13 +102,13 @@ struct Slice // 32 bytes
 
     TrackId track() const { return TrackId(trackAndDepth >> 8); }
     std::uint32_t depth() const { return trackAndDepth & 0xff; }
-    Nanos end() const { return start + duration; } // never overflows: see boundedDuration
+    Ticks end() const { return start + duration; } // never overflows: see boundedDuration
 };
 static_assert(sizeof(Slice) == 32);
 
 struct CounterSample // 24 bytes
 {
-    Nanos time = 0;
+    Ticks time = 0;
     double value = 0;
     TrackId track{0};
 };
@@ -120,7 +117,7 @@ struct CounterSample // 24 bytes
 // that its argument set stays shared with the other slices of its kind.
 // A duration read from a file, made safe to store: never negative, and start + duration never past
 // INT64_MAX (importers clamp here; a file's end of 2^63 ns is hostile, not a profile).
-inline Nanos boundedDuration(Nanos start, Nanos duration)
+inline Ticks boundedDuration(Ticks start, Ticks duration)
 {
     if (duration <= 0)
         return 0;
@@ -148,6 +145,7 @@ class Profile
 public:
     std::string source;                // the file it came from
     std::string format;                // "Chrome trace JSON", "PyTorch profiler (Kineto) JSON", ...
+    Timebase timebase;                 // what a tick of every time below is: nanoseconds for an import
     std::vector<ImportRepair> repairs; // what was skipped or repaired, in the order first met
     std::vector<std::pair<std::string, std::string>> metadata; // top-level keys other than the events
 
@@ -202,10 +200,10 @@ public:
     // requested: on ten million slices it runs for a quarter of a second.
     std::vector<std::uint32_t> finish(std::stop_token stop = {});
 
-    Nanos startTime() const { return m_start; }
-    Nanos endTime() const { return m_end; }
+    Ticks startTime() const { return m_start; }
+    Ticks endTime() const { return m_end; }
     // endTime() - startTime(): finish() holds both within +-kTimeLimit, so it never overflows.
-    Nanos span() const { return m_end - m_start; }
+    Ticks span() const { return m_end - m_start; }
 
     // Bytes held by the model (vectors by capacity, strings, argument sets, indexes) and its events
     // (slices, counter samples, flows): what the README's bytes per event are.
@@ -213,7 +211,7 @@ public:
     std::size_t eventCount() const { return slices.size() + counters.size() + flows.size(); }
 
     // The slice at `time` on `track` at `depth` (the deepest containing `time` if depth < 0), or none.
-    SliceRow sliceAt(TrackId track, Nanos time, int depth = -1) const;
+    SliceRow sliceAt(TrackId track, Ticks time, int depth = -1) const;
 
 private:
     std::deque<std::string> m_strings{std::string()};
@@ -221,7 +219,7 @@ private:
     std::deque<std::string> m_argSets{std::string()};
     std::unordered_map<std::string_view, std::uint32_t> m_argIds{{std::string_view(), 0}};
     std::unordered_map<std::uint64_t, std::uint32_t> m_typeIds; // (name, category) -> type
-    Nanos m_start = 0, m_end = 0;
+    Ticks m_start = 0, m_end = 0;
     std::uint64_t m_repairedStrings = 0;
 };
 

@@ -120,7 +120,7 @@ void Analyzer::devices(ProfileAnalysis& out)
             for (const std::uint32_t i : it->second) {
                 m_cancel();
                 const Slice& s = p.slices[i];
-                const std::pair<Nanos, Nanos> iv{s.start, s.end()};
+                const std::pair<Ticks, Ticks> iv{s.start, s.end()};
                 all.push_back(iv);
                 switch (p.classOf(s)) {
                 case SliceClass::Kernel: compute.push_back(iv); break;
@@ -163,7 +163,7 @@ void Analyzer::streams(ProfileAnalysis& out)
         u.track = TrackId(track);
         u.name = trackLabel(p, TrackId(track));
         u.items = items.size();
-        Nanos communication = 0, all = 0;
+        Ticks communication = 0, all = 0;
         for (const std::uint32_t i : items) {
             m_cancel();
             all = checked::saturatingAdd(all, p.slices[i].duration);
@@ -171,12 +171,12 @@ void Analyzer::streams(ProfileAnalysis& out)
                 communication = checked::saturatingAdd(communication, p.slices[i].duration);
         }
         u.communication = communication > all / 2;
-        Nanos coveredUntil = INT64_MIN;
+        Ticks coveredUntil = INT64_MIN;
         for (const std::uint32_t i : items) {
             m_cancel();
             const Slice& s = p.slices[i];
             if (coveredUntil != INT64_MIN && s.start > coveredUntil) {
-                const Nanos gap = s.start - coveredUntil;
+                const Ticks gap = s.start - coveredUntil;
                 u.idle += gap;
                 // The stream went idle before the host had even begun to launch this work.
                 if (!u.communication && m_launcher[i] != kNone &&
@@ -199,13 +199,13 @@ void Analyzer::streams(ProfileAnalysis& out)
 
 void Analyzer::launches(ProfileAnalysis& out)
 {
-    std::vector<std::pair<Nanos, std::uint32_t>> delays;
+    std::vector<std::pair<Ticks, std::uint32_t>> delays;
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         m_cancel();
         if (m_launcher[i] == kNone)
             continue;
         const Slice &k = p.slices[i], &r = p.slices[m_launcher[i]];
-        delays.emplace_back(std::max<Nanos>(k.start - r.start, 0), i);
+        delays.emplace_back(std::max<Ticks>(k.start - r.start, 0), i);
         if (k.duration < r.duration)
             ++out.launch.shortKernels;
     }
@@ -214,10 +214,10 @@ void Analyzer::launches(ProfileAnalysis& out)
     std::sort(delays.begin(), delays.end(), m_cancel.polling(std::less<>()));
     LaunchStats& l = out.launch;
     l.launches = delays.size();
-    Nanos sum = 0;
+    Ticks sum = 0;
     for (const auto& [d, i] : delays)
         sum += d;
-    l.meanDelay = sum / static_cast<Nanos>(delays.size());
+    l.meanDelay = sum / static_cast<Ticks>(delays.size());
     l.p50Delay = delays[delays.size() / 2].first;
     l.p95Delay = delays[std::min(delays.size() - 1, delays.size() * 95 / 100)].first;
     l.maxDelay = delays.back().first;
@@ -226,7 +226,7 @@ void Analyzer::launches(ProfileAnalysis& out)
 
 void Analyzer::ops(ProfileAnalysis& out)
 {
-    std::vector<Nanos> childTime(p.slices.size(), 0);
+    std::vector<Ticks> childTime(p.slices.size(), 0);
     m_opOf.assign(p.slices.size(), kNone);
     std::vector<std::uint32_t> stack;
     for (const Track& t : p.tracks) {
@@ -286,7 +286,7 @@ void Analyzer::ops(ProfileAnalysis& out)
             o.deviceTime += s.duration;
         ++o.count;
         o.total += s.duration;
-        o.self += std::max<Nanos>(s.duration - childTime[i], 0);
+        o.self += std::max<Ticks>(s.duration - childTime[i], 0);
         o.min = std::min(o.min, s.duration);
         if (!o.longest.valid() || s.duration > o.max) {
             o.max = s.duration;
@@ -310,6 +310,7 @@ void Analyzer::criticalPath(ProfileAnalysis& out)
 
 void Analyzer::findings(ProfileAnalysis& out)
 {
+    const Timebase& tb = p.timebase; // the findings' words say times as a person reads them
     const auto longest = [&](TrackId process, SliceClass cls) {
         std::vector<SliceRow> v;
         for (const auto& [track, items] : m_deviceOnTrack)
@@ -355,7 +356,7 @@ void Analyzer::findings(ProfileAnalysis& out)
         std::string where = hit.size() == 1 ? worst->name : std::to_string(hit.size()) + " devices";
         std::string detail;
         for (const DeviceBreakdown* d : hit)
-            detail += d->name + ": " + formatMs(exposedOf(*d)) + " of " + formatMs(totalOf(*d)) + " (" +
+            detail += d->name + ": " + tb.ms(exposedOf(*d)) + " of " + tb.ms(totalOf(*d)) + " (" +
                       formatPercent(exposedOf(*d), totalOf(*d)) + ") with no compute beside it; ";
         ProfileFinding f{kind,
                          what + " on " + where + " " + verb + " exposed",
@@ -391,16 +392,16 @@ void Analyzer::findings(ProfileAnalysis& out)
         const auto busiest = std::max_element(
             out.devices.begin(), out.devices.end(),
             [](const DeviceBreakdown& a, const DeviceBreakdown& b) { return a.busy < b.busy; });
-        Nanos sum = 0; // saturating: a hostile file's busy times can each be near 2^63
+        Ticks sum = 0; // saturating: a hostile file's busy times can each be near 2^63
         for (const DeviceBreakdown& d : out.devices)
             sum = checked::saturatingAdd(sum, d.busy);
-        const Nanos mean = sum / static_cast<Nanos>(out.devices.size());
+        const Ticks mean = sum / static_cast<Ticks>(out.devices.size());
         if (busiest->busy - mean > out.span / 20) {
             ProfileFinding f{"device-imbalance",
                              busiest->name + " sets the pace: the other devices wait for it",
-                             busiest->name + " is busy " + formatMs(busiest->busy) + " (" +
+                             busiest->name + " is busy " + tb.ms(busiest->busy) + " (" +
                                  formatPercent(busiest->busy, out.span) + " of the run) against a mean of " +
-                                 formatMs(mean) + " over " + std::to_string(out.devices.size()) +
+                                 tb.ms(mean) + " over " + std::to_string(out.devices.size()) +
                                  " devices; the others idle while collectives and dependencies wait for it. "
                                  "Balance the work "
                                  "(or find why this device is slower: thermal, a different part, more data) "
@@ -417,11 +418,11 @@ void Analyzer::findings(ProfileAnalysis& out)
         if (u.launchBoundGaps >= 10 && u.launchIdle > out.span / 20) { // x * 20 > span, without overflow
             ProfileFinding f{"launch-bound",
                              u.name + " waits for the host to launch its work",
-                             formatMs(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
+                             tb.ms(u.launchIdle) + " in " + text::withThousands(u.launchBoundGaps) +
                                  " gaps where the stream had finished before the launch call began (" +
                                  text::withThousands(out.launch.shortKernels) +
                                  " kernels ran shorter than their launch call; median launch delay " +
-                                 formatMs(out.launch.p50Delay) +
+                                 tb.ms(out.launch.p50Delay) +
                                  "). Capture the loop as a CUDA graph or fuse the small "
                                  "kernels (torch.compile) so the host stops pacing the device.",
                              u.launchIdle,
@@ -433,9 +434,9 @@ void Analyzer::findings(ProfileAnalysis& out)
         }
     }
     // Host synchronizations the device then waits out: the device idle after each sync until its next work.
-    Nanos syncCost = 0, syncTime = 0;
+    Ticks syncCost = 0, syncTime = 0;
     std::uint64_t syncs = 0;
-    std::vector<std::pair<Nanos, std::uint32_t>> worst;
+    std::vector<std::pair<Ticks, std::uint32_t>> worst;
     std::vector<std::uint32_t> byStart = m_deviceByEnd;
     sortRuns(byStart,
              [&](std::uint32_t a, std::uint32_t b) { return p.slices[a].start < p.slices[b].start; });
@@ -446,15 +447,15 @@ void Analyzer::findings(ProfileAnalysis& out)
         ++syncs;
         syncTime += s.duration;
         const auto next = std::lower_bound(byStart.begin(), byStart.end(), s.end(),
-                                           [&](std::uint32_t k, Nanos v) { return p.slices[k].start < v; });
+                                           [&](std::uint32_t k, Ticks v) { return p.slices[k].start < v; });
         if (next == byStart.end())
             continue;
         // Idle only if nothing on the device was still running when the sync returned.
         const auto before = std::upper_bound(m_deviceByEnd.begin(), m_deviceByEnd.end(), s.end(),
-                                             [&](Nanos v, std::uint32_t k) { return v < p.slices[k].end(); });
-        const Nanos lastEnd =
+                                             [&](Ticks v, std::uint32_t k) { return v < p.slices[k].end(); });
+        const Ticks lastEnd =
             before == m_deviceByEnd.begin() ? INT64_MIN : p.slices[*std::prev(before)].end();
-        const Nanos idle = p.slices[*next].start - std::max(s.end(), lastEnd);
+        const Ticks idle = p.slices[*next].start - std::max(s.end(), lastEnd);
         if (idle > 0) {
             syncCost += idle;
             worst.emplace_back(idle, i);
@@ -465,8 +466,8 @@ void Analyzer::findings(ProfileAnalysis& out)
         ProfileFinding f{"host-sync",
                          "Host synchronizations leave the device idle",
                          text::withThousands(syncs) + " synchronizing calls block the host for " +
-                             formatMs(syncTime) + "; after they return the device sits idle " +
-                             formatMs(syncCost) + " (" + formatPercent(syncCost, out.span) +
+                             tb.ms(syncTime) + "; after they return the device sits idle " + tb.ms(syncCost) +
+                             " (" + formatPercent(syncCost, out.span) +
                              " of the run) until the host launches again. Avoid .item(), .cpu() and explicit "
                              "synchronizes inside the loop, or defer them.",
                          syncCost,
@@ -487,6 +488,7 @@ void Analyzer::findings(ProfileAnalysis& out)
 ProfileAnalysis Analyzer::run()
 {
     ProfileAnalysis out;
+    out.timebase = p.timebase;
     out.span = p.span();
     // Each pass polls in its loops; between passes, the token itself.
     indexLaunches();

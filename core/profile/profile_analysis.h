@@ -25,27 +25,27 @@ struct DeviceBreakdown
 {
     TrackId process; // the device's process track
     std::string name;
-    Nanos span = 0;                       // the profile's extent
-    Nanos activeStart = 0, activeEnd = 0; // first device work's start, last one's end (0, 0: none)
-    Nanos busy = 0;                       // any device work on any stream
-    Nanos compute = 0;                    // kernels
-    Nanos communication = 0;              // collective / send / receive kernels
-    Nanos memcpy = 0;
-    Nanos memset = 0;
-    Nanos communicationOverlapped = 0; // communication while a compute kernel ran
-    Nanos memcpyOverlapped = 0;        // copies while a compute kernel ran
-    Nanos memcpyOverlappedAny = 0;     // copies while compute or communication ran (TraceLens's overlap)
+    Ticks span = 0;                       // the profile's extent
+    Ticks activeStart = 0, activeEnd = 0; // first device work's start, last one's end (0, 0: none)
+    Ticks busy = 0;                       // any device work on any stream
+    Ticks compute = 0;                    // kernels
+    Ticks communication = 0;              // collective / send / receive kernels
+    Ticks memcpy = 0;
+    Ticks memset = 0;
+    Ticks communicationOverlapped = 0; // communication while a compute kernel ran
+    Ticks memcpyOverlapped = 0;        // copies while a compute kernel ran
+    Ticks memcpyOverlappedAny = 0;     // copies while compute or communication ran (TraceLens's overlap)
     std::uint64_t transfers = 0;       // copies, memsets and byte-counted communication (transfers.h)
     std::uint64_t transferBytes = 0;   // what they say they moved
     DeviceUtilization kernels;         // GPU utilization, SM efficiency, occupancy (gpu_metrics.h)
-    Nanos idle() const { return span - busy; }
-    Nanos activeSpan() const { return activeEnd - activeStart; }
-    Nanos activeIdle() const { return activeSpan() - busy; }
-    Nanos communicationExposed() const { return communication - communicationOverlapped; }
+    Ticks idle() const { return span - busy; }
+    Ticks activeSpan() const { return activeEnd - activeStart; }
+    Ticks activeIdle() const { return activeSpan() - busy; }
+    Ticks communicationExposed() const { return communication - communicationOverlapped; }
     // HTA's exposed memcpy: not hidden under compute. TraceLens's: hidden under neither compute nor
     // communication. Memsets are neither: they are their own line, in `busy` but not in memcpy.
-    Nanos memcpyExposed() const { return memcpy - memcpyOverlapped; }
-    Nanos memcpyExposedTraceLens() const { return memcpy - memcpyOverlappedAny; }
+    Ticks memcpyExposed() const { return memcpy - memcpyOverlapped; }
+    Ticks memcpyExposedTraceLens() const { return memcpy - memcpyOverlappedAny; }
 };
 
 struct StreamUse
@@ -53,9 +53,9 @@ struct StreamUse
     TrackId track;
     std::string name; // "GPU 0 / stream 7"
     std::uint64_t items = 0;
-    Nanos busy = 0;
-    Nanos idle = 0;       // between its first and last item
-    Nanos launchIdle = 0; // of which the next item's launch call had not yet started
+    Ticks busy = 0;
+    Ticks idle = 0;       // between its first and last item
+    Ticks launchIdle = 0; // of which the next item's launch call had not yet started
     std::uint64_t launchBoundGaps = 0;
     // Most of its busy time is communication (an NCCL stream): its gaps are waits for the next collective's
     // data, not for the host, so it is never launch-bound (launchIdle and launchBoundGaps stay 0).
@@ -65,8 +65,8 @@ struct StreamUse
 struct LaunchStats
 {
     std::uint64_t launches = 0; // runtime call -> device work pairs found
-    Nanos meanDelay = 0;        // call start -> work start
-    Nanos p50Delay = 0, p95Delay = 0, maxDelay = 0;
+    Ticks meanDelay = 0;        // call start -> work start
+    Ticks p50Delay = 0, p95Delay = 0, maxDelay = 0;
     SliceRow maxDelaySlice;
     std::uint64_t shortKernels = 0; // device work shorter than the call that launched it
 };
@@ -80,9 +80,9 @@ struct OpStats
     bool device = false;
     TrackId process; // device work: the device (process track) it ran on; else none
     std::uint64_t count = 0;
-    Nanos total = 0, self = 0, min = 0, max = 0;
+    Ticks total = 0, self = 0, min = 0, max = 0;
     // Device work: its own time on the device. CPU ops: the device work launched inside them.
-    Nanos deviceTime = 0;
+    Ticks deviceTime = 0;
     SliceRow longest;
     SliceRow first; // the earliest instance (the first in slice order of those that start together)
 };
@@ -92,14 +92,15 @@ struct ProfileFinding
     std::string kind; // "exposed-memcpy", "launch-bound", "host-sync", "exposed-communication", "idle-device"
     std::string title;                 // one line
     std::string detail;                // the numbers, in words
-    Nanos estimatedSavings = 0;        // an upper bound from the evidence, not a measurement
-    Nanos from = 0, to = 0;            // where to look
+    Ticks estimatedSavings = 0;        // an upper bound from the evidence, not a measurement
+    Ticks from = 0, to = 0;            // where to look
     std::vector<SliceRow> slices;      // evidence (at most a few)
 };
 
 struct ProfileAnalysis
 {
-    Nanos span = 0;
+    Timebase timebase; // the analysed profile's: what every time below is in
+    Ticks span = 0;
     std::vector<DeviceBreakdown> devices;
     std::vector<StreamUse> streams;
     LaunchStats launch;

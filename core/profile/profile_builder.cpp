@@ -29,14 +29,14 @@ TrackId ProfileBuilder::addTrack(Track track)
     return TrackId(static_cast<std::uint32_t>(m_p.tracks.size() - 1));
 }
 
-void ProfileBuilder::addCounter(TrackId track, Nanos time, double value)
+void ProfileBuilder::addCounter(TrackId track, Ticks time, double value)
 {
     checkEventLimit();
     m_p.counters.push_back({time, value, track});
 }
 
 void ProfileBuilder::addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing,
-                                 TrackId track, Nanos time)
+                                 TrackId track, Ticks time)
 {
     m_flowSteps.push_back(
         {id, time, type, track.value << 3 | static_cast<std::uint32_t>(phase) << 1 | (enclosing ? 1u : 0u)});
@@ -119,7 +119,7 @@ void ProfileBuilder::bindFlowSteps()
         const Track& t = m_p.track(f.track());
         const auto first = m_p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
         const auto it =
-            std::lower_bound(first, last, f.time, [](const Slice& s, Nanos v) { return s.start < v; });
+            std::lower_bound(first, last, f.time, [](const Slice& s, Ticks v) { return s.start < v; });
         return it == last ? SliceRow() : SliceRow(static_cast<std::uint32_t>(it - m_p.slices.begin()));
     };
     const auto sameFlow = [](const FlowStep& a, const FlowStep& b) {

@@ -69,7 +69,7 @@ public:
 
     // Events. The duration is made safe to store (boundedDuration).
     // Inline, as the next three are: a replay writes millions, one call each.
-    SliceId addSlice(TrackId track, Nanos start, Nanos duration, std::uint32_t type, std::uint32_t args,
+    SliceId addSlice(TrackId track, Ticks start, Ticks duration, std::uint32_t type, std::uint32_t args,
                      std::uint32_t link)
     {
         checkEventLimit();
@@ -91,7 +91,7 @@ public:
     {
         m_sliceArgs.push_back({SliceRow(slice.value), key, value}); // a row from finish() on
     }
-    void addCounter(TrackId track, Nanos time, double value);
+    void addCounter(TrackId track, Ticks time, double value);
 
     // Flows. Between two slices of this builder.
     void addFlow(SliceId from, SliceId to, std::uint32_t type)
@@ -101,7 +101,7 @@ public:
     // Chrome's v1 flow event: `type` (name and category) and `id` name the flow; steps at the same time keep
     // the order they were added in (the file's).
     void addFlowStep(std::uint32_t type, std::uint64_t id, FlowPhase phase, bool enclosing, TrackId track,
-                     Nanos time);
+                     Ticks time);
     // A slice's end of a flow named by `id` alone (Chrome's flow v2: bind_id with flow_out / flow_in): each
     // flow_in is joined to the latest flow_out of its id that starts before it.
     void addFlowEnd(std::uint64_t id, SliceId slice, bool out);
@@ -135,7 +135,7 @@ private:
     struct FlowStep // 24 bytes: a Kineto trace has two per kernel launch
     {
         std::uint64_t id;
-        Nanos time;
+        Ticks time;
         std::uint32_t type;
         std::uint32_t packed; // track << 3 | phase << 1 | enclosing (a track fits 24 bits: kMaxTracks)
         TrackId track() const { return TrackId(packed >> 3); }

@@ -8,9 +8,10 @@
 namespace xps::profile {
 namespace {
 
-std::uint64_t ns(Nanos t)
+// In nanoseconds: the two profiles may count in different ticks (a replay's cycles against an import).
+std::uint64_t ns(const Timebase& tb, Ticks t)
 {
-    return t > 0 ? static_cast<std::uint64_t>(t) : 0;
+    return t > 0 ? static_cast<std::uint64_t>(tb.toNanos(t)) : 0;
 }
 
 void set(Compared& c, bool baseline, std::uint64_t v)
@@ -26,16 +27,17 @@ void addCriticalPaths(ProfileDiff& d, const Profile& baseline, const CriticalPat
     std::map<Key, std::size_t> row;
     for (const auto& [p, path, isBaseline] :
          {std::tuple{&baseline, &baselinePath, true}, std::tuple{&other, &otherPath, false}}) {
-        set(d.criticalPathLength, isBaseline, ns(path->length));
+        set(d.criticalPathLength, isBaseline, ns(p->timebase, path->length));
         for (int k = 0; k < kPathSegmentKindCount; ++k)
-            set(d.criticalPathByKind[k], isBaseline, ns(path->byKind[static_cast<std::size_t>(k)]));
+            set(d.criticalPathByKind[k], isBaseline,
+                ns(p->timebase, path->byKind[static_cast<std::size_t>(k)]));
         for (const PathSegment& s : path->segments) {
             const std::string& name = p->string(p->types[p->slice(s.slice).type].name);
             const auto [it, added] = row.try_emplace(Key{name, s.kind}, d.criticalPathOps.size());
             if (added)
                 d.criticalPathOps.push_back({name, s.kind, {}, {}, {}});
             PathOpDelta& op = d.criticalPathOps[it->second];
-            set(op.onPath, isBaseline, ns(s.end - s.start));
+            set(op.onPath, isBaseline, ns(p->timebase, s.end - s.start));
             // Segments run in time order along the path: the first one met is the earliest.
             if (SliceRow& first = isBaseline ? op.baselineFirst : op.otherFirst; !first.valid())
                 first = s.slice;
@@ -55,8 +57,8 @@ ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselin
     ProfileDiff d;
     d.baselineName = baseline.source;
     d.otherName = other.source;
-    d.span.baseline = ns(baselineAnalysis.span);
-    d.span.other = ns(otherAnalysis.span);
+    d.span.baseline = ns(baseline.timebase, baselineAnalysis.span);
+    d.span.other = ns(other.timebase, otherAnalysis.span);
 
     std::map<std::string, std::size_t> deviceRow;
     using OpKey = std::tuple<std::string, std::string, std::string>; // name, category, where
@@ -72,14 +74,14 @@ ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselin
             }
             DeviceDelta& row = d.devices[it->second];
             (isBaseline ? row.inBaseline : row.inOther) = true;
-            set(row.busy, isBaseline, ns(dev.busy));
-            set(row.compute, isBaseline, ns(dev.compute));
-            set(row.communication, isBaseline, ns(dev.communication));
-            set(row.communicationExposed, isBaseline, ns(dev.communicationExposed()));
-            set(row.memcpy, isBaseline, ns(dev.memcpy));
-            set(row.memcpyExposed, isBaseline, ns(dev.memcpyExposed()));
-            set(row.memset, isBaseline, ns(dev.memset));
-            set(row.idle, isBaseline, ns(dev.idle()));
+            set(row.busy, isBaseline, ns(p->timebase, dev.busy));
+            set(row.compute, isBaseline, ns(p->timebase, dev.compute));
+            set(row.communication, isBaseline, ns(p->timebase, dev.communication));
+            set(row.communicationExposed, isBaseline, ns(p->timebase, dev.communicationExposed()));
+            set(row.memcpy, isBaseline, ns(p->timebase, dev.memcpy));
+            set(row.memcpyExposed, isBaseline, ns(p->timebase, dev.memcpyExposed()));
+            set(row.memset, isBaseline, ns(p->timebase, dev.memset));
+            set(row.idle, isBaseline, ns(p->timebase, dev.idle()));
         }
         // An operation's rows of one run (per device for device work) summed by name: one run may split
         // what the other keeps in one type (two categories of one name stay apart).
@@ -96,9 +98,9 @@ ProfileDiff diffProfiles(const Profile& baseline, const ProfileAnalysis& baselin
             OpDelta& row = d.ops[it->second];
             (isBaseline ? row.inBaseline : row.inOther) = true;
             set(row.count, isBaseline, op.count);
-            set(row.total, isBaseline, ns(op.total));
-            set(row.self, isBaseline, ns(op.self));
-            set(row.deviceTime, isBaseline, ns(op.deviceTime));
+            set(row.total, isBaseline, ns(p->timebase, op.total));
+            set(row.self, isBaseline, ns(p->timebase, op.self));
+            set(row.deviceTime, isBaseline, ns(p->timebase, op.deviceTime));
             if (SliceRow& first = isBaseline ? row.baselineFirst : row.otherFirst;
                 op.first.valid() && (!first.valid() || p->slice(op.first).start < p->slice(first).start))
                 first = op.first;

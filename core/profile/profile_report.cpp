@@ -19,8 +19,9 @@ std::string describeProfile(const Profile& p)
         counterTracks += t.kind == TrackKind::Counter;
     }
     out << p.source << ": " << p.format << "\n";
-    out << "  span " << formatMs(p.span()) << " ("
-        << text::withThousands(static_cast<std::uint64_t>(std::max<Nanos>(p.span(), 0))) << " ns)\n";
+    out << "  span " << p.timebase.ms(p.span()) << " ("
+        << text::withThousands(static_cast<std::uint64_t>(std::max<Ticks>(p.span(), 0)))
+        << (p.timebase.isNanoseconds() ? " ns)\n" : " ticks; " + p.timebase.describe() + ")\n");
     out << "  tracks: " << processes << " processes, " << threads << " host threads, " << device
         << " device streams, " << async << " async tracks, " << counterTracks << " counters\n";
     out << "  events: " << text::withThousands(p.slices.size()) << " slices, "
@@ -66,8 +67,9 @@ std::string idleDevicesLine(const ProfileAnalysis& a)
 
 std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
 {
+    const Timebase& tb = a.timebase;
     std::ostringstream out;
-    out << p.source << ": " << p.format << ", " << formatMs(a.span) << "\n";
+    out << p.source << ": " << p.format << ", " << tb.ms(a.span) << "\n";
     if (const std::string idle = idleDevicesLine(a); !idle.empty())
         out << "\n" << idle << "\n";
     for (const DeviceBreakdown& d : a.devices) {
@@ -75,16 +77,15 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             continue; // named in the line above
         out << "\n"
             << d.name << ": busy " << formatPercent(d.busy, d.span) << " of the profile (idle "
-            << formatMs(d.idle()) << "), " << formatPercent(d.busy, d.activeSpan()) << " of its active span "
-            << formatMs(d.activeSpan()) << " (idle " << formatMs(d.activeIdle()) << ")\n";
-        out << "  compute " << formatMs(d.compute) << ", communication " << formatMs(d.communication)
-            << " (exposed " << formatMs(d.communicationExposed()) << ", overlapped "
-            << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy "
-            << formatMs(d.memcpy);
+            << tb.ms(d.idle()) << "), " << formatPercent(d.busy, d.activeSpan()) << " of its active span "
+            << tb.ms(d.activeSpan()) << " (idle " << tb.ms(d.activeIdle()) << ")\n";
+        out << "  compute " << tb.ms(d.compute) << ", communication " << tb.ms(d.communication)
+            << " (exposed " << tb.ms(d.communicationExposed()) << ", overlapped "
+            << formatPercent(d.communicationOverlapped, d.communication) << "), memcpy " << tb.ms(d.memcpy);
         if (d.memcpy > 0) // HTA's exposed copy time, then TraceLens's (not under communication either)
-            out << " (exposed " << formatMs(d.memcpyExposed()) << ", " << formatMs(d.memcpyExposedTraceLens())
+            out << " (exposed " << tb.ms(d.memcpyExposed()) << ", " << tb.ms(d.memcpyExposedTraceLens())
                 << " under neither compute nor communication)";
-        out << ", memset " << formatMs(d.memset) << "\n";
+        out << ", memset " << tb.ms(d.memset) << "\n";
         if (d.kernels.process.valid()) {
             char line[200];
             std::snprintf(line, sizeof line, "  GPU utilization %.1f%% within the steps",
@@ -114,23 +115,22 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             if (s.communication) // waits for the next collective's data, not for launches
                 std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %22s\n",
                               s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
-                              formatMs(s.busy).c_str(), formatMs(s.idle).c_str(), "(communication)");
+                              tb.ms(s.busy).c_str(), tb.ms(s.idle).c_str(), "(communication)");
             else
                 std::snprintf(line, sizeof line, "  %-36s %9llu %14s %14s %14s in %5llu\n",
                               s.name.substr(0, 36).c_str(), static_cast<unsigned long long>(s.items),
-                              formatMs(s.busy).c_str(), formatMs(s.idle).c_str(),
-                              formatMs(s.launchIdle).c_str(),
+                              tb.ms(s.busy).c_str(), tb.ms(s.idle).c_str(), tb.ms(s.launchIdle).c_str(),
                               static_cast<unsigned long long>(s.launchBoundGaps));
             out << line;
         }
     }
     if (a.launch.launches > 0)
         out << "\nlaunches: " << text::withThousands(a.launch.launches) << ", delay from call to start: mean "
-            << formatUs(a.launch.meanDelay) << ", median " << formatUs(a.launch.p50Delay) << ", p95 "
-            << formatUs(a.launch.p95Delay) << ", max " << formatUs(a.launch.maxDelay) << "; "
+            << tb.us(a.launch.meanDelay) << ", median " << tb.us(a.launch.p50Delay) << ", p95 "
+            << tb.us(a.launch.p95Delay) << ", max " << tb.us(a.launch.maxDelay) << "; "
             << text::withThousands(a.launch.shortKernels) << " ran shorter than their launch call\n";
     if (!a.criticalPath.segments.empty()) {
-        out << "\ncritical path " << formatMs(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
+        out << "\ncritical path " << tb.ms(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
             << " segments"
             << (a.criticalPath.approximate ? ", approximate: too many synchronizing calls" : "") << "):";
         for (int k = 0; k < kPathSegmentKindCount; ++k)
@@ -154,9 +154,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
                       (name.size() > 48 ? name.substr(0, 45) + "..." : name).c_str(),
                       std::string(sliceClassName(o.cls)).c_str(),
                       (device.size() > 16 ? "..." + device.substr(device.size() - 13) : device).c_str(),
-                      static_cast<unsigned long long>(o.count), formatMs(o.total).c_str(),
-                      formatMs(o.self).c_str(), formatUs(o.total / static_cast<Nanos>(o.count)).c_str(),
-                      o.deviceTime ? formatMs(o.deviceTime).c_str() : "");
+                      static_cast<unsigned long long>(o.count), tb.ms(o.total).c_str(), tb.ms(o.self).c_str(),
+                      tb.us(o.total / static_cast<Ticks>(o.count)).c_str(),
+                      o.deviceTime ? tb.ms(o.deviceTime).c_str() : "");
         out << line;
     }
     out << "\n" << findingsCaption(p) << ":\n";
@@ -165,9 +165,9 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const ProfileFinding& f = a.findings[i];
         out << "  F" << i + 1 << " [" << f.kind << "] " << f.title << "\n      " << f.detail
-            << "\n      up to " << formatMs(f.estimatedSavings) << " ("
-            << formatPercent(f.estimatedSavings, a.span) << "); look at " << formatMs(f.from - p.startTime())
-            << " .. " << formatMs(f.to - p.startTime()) << "\n";
+            << "\n      up to " << tb.ms(f.estimatedSavings) << " ("
+            << formatPercent(f.estimatedSavings, a.span) << "); look at " << tb.ms(f.from - p.startTime())
+            << " .. " << tb.ms(f.to - p.startTime()) << "\n";
     }
     if (!p.repairs.empty()) {
         out << "\nimport warnings:\n";
@@ -180,29 +180,32 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
 nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
 {
     using nlohmann::json;
+    const auto ns = [&](Ticks t) { return a.timebase.toNanos(t); };
     json j;
     j["format"] = "xpushark-profile-analysis";
     j["version"] = 1;
     j["source"] = p.source;
     j["input_format"] = p.format;
-    j["start_ns"] = p.startTime();
-    j["span_ns"] = a.span;
+    j["start_ns"] = ns(p.startTime());
+    j["span_ns"] = ns(a.span);
+    if (!a.timebase.isNanoseconds())
+        j["ns_per_tick"] = {a.timebase.nsNumerator, a.timebase.nsDenominator};
     j["devices"] = json::array();
     for (const DeviceBreakdown& d : a.devices)
         j["devices"].push_back(
             {{"name", d.name},
-             {"busy_ns", d.busy},
-             {"idle_ns", d.idle()},
-             {"active_start_ns", d.activeStart},
-             {"active_span_ns", d.activeSpan()},
-             {"active_idle_ns", d.activeIdle()},
-             {"compute_ns", d.compute},
-             {"communication_ns", d.communication},
-             {"communication_exposed_ns", d.communicationExposed()},
-             {"memcpy_ns", d.memcpy},
-             {"memcpy_exposed_ns", d.memcpyExposed()},
-             {"memcpy_exposed_tracelens_ns", d.memcpyExposedTraceLens()},
-             {"memset_ns", d.memset},
+             {"busy_ns", ns(d.busy)},
+             {"idle_ns", ns(d.idle())},
+             {"active_start_ns", ns(d.activeStart)},
+             {"active_span_ns", ns(d.activeSpan())},
+             {"active_idle_ns", ns(d.activeIdle())},
+             {"compute_ns", ns(d.compute)},
+             {"communication_ns", ns(d.communication)},
+             {"communication_exposed_ns", ns(d.communicationExposed())},
+             {"memcpy_ns", ns(d.memcpy)},
+             {"memcpy_exposed_ns", ns(d.memcpyExposed())},
+             {"memcpy_exposed_tracelens_ns", ns(d.memcpyExposedTraceLens())},
+             {"memset_ns", ns(d.memset)},
              {"gpu_utilization", d.kernels.process.valid() ? json(d.kernels.utilization) : json()},
              {"sm_efficiency", d.kernels.smEfficiency ? json(*d.kernels.smEfficiency) : json()},
              {"achieved_occupancy_pct", d.kernels.occupancyPct ? json(*d.kernels.occupancyPct) : json()},
@@ -212,22 +215,25 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
     for (const StreamUse& s : a.streams)
         j["streams"].push_back({{"name", s.name},
                                 {"items", s.items},
-                                {"busy_ns", s.busy},
-                                {"idle_ns", s.idle},
-                                {"launch_idle_ns", s.launchIdle},
+                                {"busy_ns", ns(s.busy)},
+                                {"idle_ns", ns(s.idle)},
+                                {"launch_idle_ns", ns(s.launchIdle)},
                                 {"launch_bound_gaps", s.launchBoundGaps},
                                 {"communication", s.communication}});
-    j["launches"] = {{"count", a.launch.launches},        {"mean_delay_ns", a.launch.meanDelay},
-                     {"p50_delay_ns", a.launch.p50Delay}, {"p95_delay_ns", a.launch.p95Delay},
-                     {"max_delay_ns", a.launch.maxDelay}, {"shorter_than_launch", a.launch.shortKernels}};
-    json path = {{"length_ns", a.criticalPath.length}, {"segments", a.criticalPath.segments.size()}};
+    j["launches"] = {{"count", a.launch.launches},
+                     {"mean_delay_ns", ns(a.launch.meanDelay)},
+                     {"p50_delay_ns", ns(a.launch.p50Delay)},
+                     {"p95_delay_ns", ns(a.launch.p95Delay)},
+                     {"max_delay_ns", ns(a.launch.maxDelay)},
+                     {"shorter_than_launch", a.launch.shortKernels}};
+    json path = {{"length_ns", ns(a.criticalPath.length)}, {"segments", a.criticalPath.segments.size()}};
     if (a.criticalPath.windowStart != INT64_MIN || a.criticalPath.windowEnd != INT64_MAX)
-        path["window_ns"] = {a.criticalPath.windowStart, a.criticalPath.windowEnd};
+        path["window_ns"] = {ns(a.criticalPath.windowStart), ns(a.criticalPath.windowEnd)};
     if (a.criticalPath.approximate)
         path["approximate"] = true;
     for (int k = 0; k < kPathSegmentKindCount; ++k)
         path["by_kind_ns"][std::string(pathSegmentName(static_cast<PathSegmentKind>(k)))] =
-            a.criticalPath.byKind[static_cast<std::size_t>(k)];
+            ns(a.criticalPath.byKind[static_cast<std::size_t>(k)]);
     j["critical_path"] = path;
     j["ops"] = json::array();
     for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
@@ -237,11 +243,11 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                             {"device", o.process.valid() ? json(p.track(o.process).name) : json()},
                             {"kind", std::string(sliceClassName(o.cls))},
                             {"count", o.count},
-                            {"total_ns", o.total},
-                            {"self_ns", o.self},
-                            {"min_ns", o.min},
-                            {"max_ns", o.max},
-                            {"device_ns", o.deviceTime}});
+                            {"total_ns", ns(o.total)},
+                            {"self_ns", ns(o.self)},
+                            {"min_ns", ns(o.min)},
+                            {"max_ns", ns(o.max)},
+                            {"device_ns", ns(o.deviceTime)}});
     }
     j["findings"] = json::array();
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
@@ -250,9 +256,9 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                                  {"kind", f.kind},
                                  {"title", f.title},
                                  {"detail", f.detail},
-                                 {"estimated_savings_ns", f.estimatedSavings},
-                                 {"from_ns", f.from},
-                                 {"to_ns", f.to}});
+                                 {"estimated_savings_ns", ns(f.estimatedSavings)},
+                                 {"from_ns", ns(f.from)},
+                                 {"to_ns", ns(f.to)}});
     }
     j["warnings"] = p.warningLines();
     nlohmann::json repairs = nlohmann::json::array();

@@ -82,7 +82,7 @@ std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop
 {
     CancelPoint cancel(std::move(stop));
     // Async pairs: the done of each, and where each start's transfer ends.
-    std::unordered_map<std::uint32_t, Nanos> pairedEnd;
+    std::unordered_map<std::uint32_t, Ticks> pairedEnd;
     std::vector<bool> isDone;
     const std::uint32_t asyncName = profile.findString(kAsyncPairFlow);
     const std::uint32_t asyncCategory = profile.findString(kAsyncPairFlowCategory);
@@ -115,7 +115,7 @@ std::vector<Transfer> findTransfers(const Profile& profile, std::stop_token stop
 }
 
 std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std::vector<Transfer>& transfers,
-                                               Nanos from, Nanos to, int bins)
+                                               Ticks from, Ticks to, int bins)
 {
     std::vector<BandwidthSeries> out;
     if (to <= from || bins <= 0)
@@ -131,7 +131,7 @@ std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std
         if (added)
             out.push_back({TrackId(process), std::vector<double>(static_cast<std::size_t>(bins), 0.0)});
         std::vector<double>& bw = out[it->second].gbPerSecond;
-        const double perNano = static_cast<double>(t.bytes) / static_cast<double>(t.end - t.start);
+        const double perNano = static_cast<double>(t.bytes) / profile.timebase.toNanosExact(t.end - t.start);
         const double a = static_cast<double>(std::max(t.start, from) - from);
         const double b = static_cast<double>(std::min(t.end, to) - from);
         int bin = std::clamp(static_cast<int>(a / width), 0, bins - 1);

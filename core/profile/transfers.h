@@ -19,7 +19,7 @@ struct Transfer
     std::uint64_t bytes = 0; // 0: the profile does not say
     // When it moved: the slice's own span, or for an asynchronous op (a start joined to its done by a
     // kAsyncPairFlow) from the start's beginning to the done's end.
-    Nanos start = 0, end = 0;
+    Ticks start = 0, end = 0;
 };
 
 // Memcpy and memset slices, and communication slices with a byte count, by slice index. The done of an
@@ -40,6 +40,6 @@ struct BandwidthSeries
     std::vector<double> gbPerSecond;
 };
 std::vector<BandwidthSeries> transferBandwidth(const Profile& profile, const std::vector<Transfer>& transfers,
-                                               Nanos from, Nanos to, int bins);
+                                               Ticks from, Ticks to, int bins);
 
 } // namespace xps::profile

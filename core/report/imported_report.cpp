@@ -52,9 +52,10 @@ Figure deviceFigure(const profile::ProfileAnalysis& a)
 
 Table deviceTable(const profile::ProfileAnalysis& a)
 {
+    const profile::Timebase& tb = a.timebase;
     // Narrow columns: a printed page holds the table whole.
-    const auto withExposed = [](Nanos all, Nanos exposed) {
-        return profile::formatUs(all) + " / " + profile::formatUs(exposed);
+    const auto withExposed = [&tb](profile::Ticks all, profile::Ticks exposed) {
+        return tb.us(all) + " / " + tb.us(exposed);
     };
     Table t{"devices",
             "Devices",
@@ -62,9 +63,9 @@ Table deviceTable(const profile::ProfileAnalysis& a)
             {false, true, true, true, true, true},
             {}};
     for (const profile::DeviceBreakdown& d : a.devices)
-        t.rows.push_back({d.name, formatPercent(d.busy, d.span), profile::formatUs(d.compute),
+        t.rows.push_back({d.name, formatPercent(d.busy, d.span), tb.us(d.compute),
                           withExposed(d.communication, d.communicationExposed()),
-                          withExposed(d.memcpy, d.memcpyExposed()), profile::formatUs(d.idle())});
+                          withExposed(d.memcpy, d.memcpyExposed()), tb.us(d.idle())});
     return t;
 }
 
@@ -76,10 +77,11 @@ Table operationsTable(const profile::Profile& p, const profile::ProfileAnalysis&
             {"operation", "count", "total", "self", "device time"},
             {false, true, true, true, true},
             {}};
+    const profile::Timebase& tb = a.timebase;
     for (std::size_t i = 0; i < std::min(top, a.ops.size()); ++i) {
         const profile::OpStats& op = a.ops[i];
         t.rows.push_back({detail::elided(p.string(p.types[op.type].name)), std::to_string(op.count),
-                          formatMs(op.total), formatMs(op.self), formatMs(op.deviceTime)});
+                          tb.ms(op.total), tb.ms(op.self), tb.ms(op.deviceTime)});
     }
     return t;
 }
@@ -87,10 +89,11 @@ Table operationsTable(const profile::Profile& p, const profile::ProfileAnalysis&
 Table findingsTable(const profile::Profile& p, const profile::ProfileAnalysis& a)
 {
     Table t{"findings", "Findings", {"#", "finding", "up to", "where"}, {true, false, true, false}, {}};
+    const profile::Timebase& tb = a.timebase;
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const profile::ProfileFinding& f = a.findings[i];
-        t.rows.push_back({std::to_string(i + 1), f.title, formatMs(f.estimatedSavings),
-                          formatMs(f.from - p.startTime()) + "-" + formatMs(f.to - p.startTime())});
+        t.rows.push_back({std::to_string(i + 1), f.title, tb.ms(f.estimatedSavings),
+                          tb.ms(f.from - p.startTime()) + "-" + tb.ms(f.to - p.startTime())});
     }
     return t;
 }
@@ -103,17 +106,19 @@ Report buildImportedReport(const profile::Profile& profile, const profile::Profi
     Report r;
     r.imported = true;
     r.timeOrigin = profile.startTime();
+    r.timebase = profile.timebase;
+    const profile::Timebase& tb = profile.timebase;
     r.title = "Profile report: " + source.substr(source.find_last_of('/') + 1);
     r.source = source;
     r.generator = generator;
     r.machine = profile.format + ", " + std::to_string(analysis.devices.size()) + " device(s), " +
                 std::to_string(profile.slices.size()) + " slices";
-    r.headline = {{"Span", formatMs(analysis.span)},
+    r.headline = {{"Span", tb.ms(analysis.span)},
                   {"Devices", std::to_string(analysis.devices.size())},
-                  {"Critical path", formatMs(analysis.criticalPath.length)},
+                  {"Critical path", tb.ms(analysis.criticalPath.length)},
                   {"Kernel launches", std::to_string(analysis.launch.launches)},
                   {"Launch delay, median / p95",
-                   formatMs(analysis.launch.p50Delay) + " / " + formatMs(analysis.launch.p95Delay)},
+                   tb.ms(analysis.launch.p50Delay) + " / " + tb.ms(analysis.launch.p95Delay)},
                   {"Findings", std::to_string(analysis.findings.size())}};
     if (!analysis.devices.empty())
         r.figures.push_back(deviceFigure(analysis));

@@ -125,11 +125,12 @@ struct Report
     nlohmann::json analysis; // the stable analysis form (docs/analysis-json.md), carried into the JSON report
     std::optional<Comparison> comparison; // with a baseline: written after the summary
 
-    // An imported profile's report (buildImportedReport): times are the profile's nanoseconds, written from
-    // `timeOrigin` (its start) in ms; `findings` are estimates from the profile (there is no program to
-    // re-simulate), in place of the measured suggestions; `machine` names the profile's format.
+    // An imported profile's report (buildImportedReport): times are the profile's ticks (`timebase`),
+    // written from `timeOrigin` (its start) in ms; `findings` are estimates from the profile (there is no
+    // program to re-simulate), in place of the measured suggestions; `machine` names the profile's format.
     bool imported = false;
     std::int64_t timeOrigin = 0;
+    profile::Timebase timebase;
     Table findings;
     std::vector<std::string> findingDetails; // per finding, its numbers in words ("1. GPU 0: ...")
 };

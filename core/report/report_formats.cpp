@@ -63,7 +63,7 @@ std::string rangeText(const Report& r, std::uint64_t from, std::uint64_t to)
     if (!r.imported)
         return cyclesRange(from, to);
     const auto at = [&](std::uint64_t t) { return static_cast<std::int64_t>(t) - r.timeOrigin; };
-    return profile::formatMs(at(from)) + "-" + profile::formatMs(at(to));
+    return r.timebase.ms(at(from)) + "-" + r.timebase.ms(at(to));
 }
 
 constexpr const char* kFindingsIntro =
@@ -485,8 +485,8 @@ nlohmann::json toJson(const Report& r)
     const auto range = [&r](std::uint64_t from, std::uint64_t to) -> nlohmann::json {
         if (!r.imported)
             return {{"fromCycle", from}, {"toCycle", to}};
-        return {{"fromNs", static_cast<std::int64_t>(from) - r.timeOrigin},
-                {"toNs", static_cast<std::int64_t>(to) - r.timeOrigin}};
+        return {{"fromNs", r.timebase.toNanos(static_cast<std::int64_t>(from) - r.timeOrigin)},
+                {"toNs", r.timebase.toNanos(static_cast<std::int64_t>(to) - r.timeOrigin)}};
     };
     for (const Annotation& a : r.annotations) {
         nlohmann::json note = range(a.fromCycle, a.toCycle);

@@ -27,7 +27,7 @@ profile::SliceRow findOnTrack(const profile::Profile& profile, const profile::Tr
     const auto first = profile.slices.begin() + track.firstSlice;
     const auto last = first + track.sliceCount;
     auto it = std::lower_bound(first, last, anchor.start,
-                               [](const profile::Slice& s, profile::Nanos t) { return s.start < t; });
+                               [](const profile::Slice& s, profile::Ticks t) { return s.start < t; });
     for (; it != last && it->start == anchor.start; ++it)
         if (profile.nameOf(*it) == anchor.name)
             return profile::SliceRow(static_cast<std::uint32_t>(it - profile.slices.begin()));

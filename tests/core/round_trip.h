@@ -16,16 +16,9 @@
 
 namespace xps::test {
 
-inline std::string roundTripDifference(const profile::Profile& original)
+// What differs between two profiles of the same events: their slices on the same rows, flows and analyses.
+inline std::string profileDifference(const profile::Profile& p, const profile::Profile& original)
 {
-    QTemporaryDir dir;
-    const std::string path = dir.filePath(QStringLiteral("round-trip.json")).toStdString();
-    if (auto written = exporting::writeChromeTrace(original, path); !written.ok())
-        return "export failed: " + written.error().toString();
-    auto again = importing::importProfile(path);
-    if (!again.ok())
-        return "re-import failed: " + again.error().toString();
-    const profile::Profile& p = *again;
     if (p.slices.size() != original.slices.size())
         return "slices: " + std::to_string(p.slices.size()) + " vs " + std::to_string(original.slices.size());
     if (p.flows.size() != original.flows.size()) {
@@ -77,6 +70,28 @@ inline std::string roundTripDifference(const profile::Profile& original)
         return "transfers: " + std::to_string(x.transfers.size()) + " vs " +
                std::to_string(y.transfers.size());
     return "";
+}
+
+// `original` exported and imported again: `imported` (or why it could not be).
+inline std::string exportAndImport(const profile::Profile& original, profile::Profile& imported)
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("round-trip.json")).toStdString();
+    if (auto written = exporting::writeChromeTrace(original, path); !written.ok())
+        return "export failed: " + written.error().toString();
+    auto again = importing::importProfile(path);
+    if (!again.ok())
+        return "re-import failed: " + again.error().toString();
+    imported = std::move(*again);
+    return "";
+}
+
+inline std::string roundTripDifference(const profile::Profile& original)
+{
+    profile::Profile again;
+    if (std::string failed = exportAndImport(original, again); !failed.empty())
+        return failed;
+    return profileDifference(again, original);
 }
 
 } // namespace xps::test

@@ -270,7 +270,7 @@ void ProfileComparisonWindow::showDiff(profile::ProfileDiff diff)
     }
     // One time axis for both, each from its own start: the longer profile's span.
     m_offset = startOffset();
-    const profile::Nanos start = m_baselineDoc->run()->profile.startTime();
+    const profile::Ticks start = m_baselineDoc->run()->profile.startTime();
     const auto span = static_cast<std::int64_t>(
         static_cast<double>(std::max<std::uint64_t>({m_diff.span.baseline, m_diff.span.other, 10})) * 1.02);
     showRange(start, start + span);
@@ -288,7 +288,7 @@ void ProfileComparisonWindow::onRowPicked(const ProfileDiffModel* model, int row
     // holding both instances.
     const bool align = m_align->isChecked() && base.valid() && other.valid();
     m_offset = align ? b.slice(other).start - a.slice(base).start : startOffset();
-    profile::Nanos from = 0, to = 0;
+    profile::Ticks from = 0, to = 0;
     bool any = false;
     for (const auto& [slice, p, shift] :
          {std::tuple{base, &a, std::int64_t{0}}, std::tuple{other, &b, m_offset}})
@@ -298,7 +298,7 @@ void ProfileComparisonWindow::onRowPicked(const ProfileDiffModel* model, int row
             to = any ? std::max(to, s.end() - shift) : s.end() - shift;
             any = true;
         }
-    const profile::Nanos margin = std::max<profile::Nanos>((to - from) / 2, 1000);
+    const profile::Ticks margin = std::max<profile::Ticks>((to - from) / 2, 1000);
     showRange(from - margin, to + margin);
     m_baselineDoc->selectSlice(base, tr("comparison"));
     m_otherDoc->selectSlice(other, tr("comparison"));

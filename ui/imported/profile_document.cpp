@@ -65,7 +65,7 @@ void ProfileDocument::show(std::shared_ptr<const ProfileRun> run)
     m_run = std::move(run);
     if (m_selection->selection().slice.valid())
         m_selection->select({});
-    const profile::Nanos from = m_run ? m_run->profile.startTime() : 0;
+    const profile::Ticks from = m_run ? m_run->profile.startTime() : 0;
     m_range = {from, m_run ? std::max(m_run->profile.endTime(), from + 1) : from + 1};
     emit loaded();
     emit rangeChanged();
@@ -147,7 +147,7 @@ void ProfileDocument::work(std::stop_token stop, std::uint64_t request, QString 
                 kept.slice = {};
                 self->m_selection->select(std::move(kept));
             }
-            const profile::Nanos from = run->profile.startTime(),
+            const profile::Ticks from = run->profile.startTime(),
                                  to = std::max(run->profile.endTime(), from + 1);
             self->m_range = {from, to};
             emit self->loaded();
@@ -190,7 +190,7 @@ void ProfileDocument::selectSlice(profile::SliceRow slice, const QString& origin
     m_selection->select(std::move(selection));
 }
 
-void ProfileDocument::setVisibleRange(profile::Nanos from, profile::Nanos to)
+void ProfileDocument::setVisibleRange(profile::Ticks from, profile::Ticks to)
 {
     if (to <= from)
         to = from + 1;
@@ -205,7 +205,7 @@ void ProfileDocument::reveal(profile::SliceRow slice, const QString& origin)
     if (!m_run || !slice.valid() || slice.value >= m_run->profile.slices.size())
         return;
     const profile::Slice& s = m_run->profile.slice(slice);
-    const profile::Nanos margin = std::max<profile::Nanos>(s.duration * 2, 1000);
+    const profile::Ticks margin = std::max<profile::Ticks>(s.duration * 2, 1000);
     setVisibleRange(s.start - margin, s.end() + margin);
     selectSlice(slice, origin);
 }

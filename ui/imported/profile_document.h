@@ -66,8 +66,8 @@ public:
     // selects its DMA and pc in the replay's views too.
     void selectSlice(profile::SliceRow slice, const QString& origin);
     // Times are the profile's nanoseconds.
-    std::pair<profile::Nanos, profile::Nanos> visibleRange() const { return m_range; }
-    void setVisibleRange(profile::Nanos from, profile::Nanos to);
+    std::pair<profile::Ticks, profile::Ticks> visibleRange() const { return m_range; }
+    void setVisibleRange(profile::Ticks from, profile::Ticks to);
     // Shows `slice` with some context around it and selects it.
     void reveal(profile::SliceRow slice, const QString& origin);
 
@@ -85,7 +85,7 @@ private:
 
     std::shared_ptr<const ProfileRun> m_run;
     SelectionModel* m_selection;
-    std::pair<profile::Nanos, profile::Nanos> m_range{0, 1};
+    std::pair<profile::Ticks, profile::Ticks> m_range{0, 1};
     bool m_busy = false;
     std::uint64_t m_request = 0; // GUI thread only
     std::jthread m_worker;

@@ -62,9 +62,9 @@ GraphContent::Node nodeOf(const profile::Profile& p, std::uint32_t slice, bool c
     const profile::Slice& s = p.slices[slice];
     GraphContent::Node node;
     node.key = ProfileGraphSource::keyOf(slice);
-    node.look.header =
-        QObject::tr("%1 · %2 · %3")
-            .arg(trackPath(p, s), formatDuration(s.start - p.startTime()), formatDuration(s.duration));
+    node.look.header = QObject::tr("%1 · %2 · %3")
+                           .arg(trackPath(p, s), formatDuration(p.timebase, s.start - p.startTime()),
+                                formatDuration(p.timebase, s.duration));
     QString name = QString::fromStdString(p.nameOf(s));
     if (name.size() > kMaxBodyChars)
         name = name.left(kMaxBodyChars - 1) + QChar(0x2026);
@@ -127,9 +127,9 @@ std::shared_ptr<GraphContent> build(std::shared_ptr<const ProfileRun> run,
         edge.kind = edgeKindOf(p, flow);
         edge.critical = isCritical(flow.from.value) && isCritical(flow.to.value);
         // The time the dependency spans: from the end of one slice to the start of the next.
-        const profile::Nanos gap = to.start - from.end();
+        const profile::Ticks gap = to.start - from.end();
         if (gap > 0)
-            edge.label = QStringLiteral("+") + formatDuration(gap);
+            edge.label = QStringLiteral("+") + formatDuration(p.timebase, gap);
         edge.toolTip = QObject::tr("%1: %2 → %3%4")
                            .arg(flowName(p, flow), QString::fromStdString(p.nameOf(from)).toHtmlEscaped(),
                                 QString::fromStdString(p.nameOf(to)).toHtmlEscaped(),
@@ -252,8 +252,8 @@ void ProfileGraphSource::select(const GraphContent& content, std::size_t node)
     const profile::Slice& s = c.run->profile.slices[slice];
     const auto [from, to] = m_document->visibleRange();
     if (s.start < from || s.end() > to) {
-        const profile::Nanos width = std::max(to - from, s.duration * 3 / 2 + 1);
-        const profile::Nanos middle = s.start + s.duration / 2;
+        const profile::Ticks width = std::max(to - from, s.duration * 3 / 2 + 1);
+        const profile::Ticks middle = s.start + s.duration / 2;
         m_document->setVisibleRange(middle - width / 2, middle - width / 2 + width);
     }
     m_document->selectSlice(profile::SliceRow(slice), kOrigin);

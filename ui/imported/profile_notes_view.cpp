@@ -30,11 +30,12 @@ NoteDescription profileNotes(ProfileDocument* document)
         const ProfileRun* run = document->run();
         if (!run)
             return QString();
-        const auto from = static_cast<profile::Nanos>(note.fromCycle);
-        const auto to = static_cast<profile::Nanos>(note.toCycle);
+        const auto from = static_cast<profile::Ticks>(note.fromCycle);
+        const auto to = static_cast<profile::Ticks>(note.toCycle);
+        const profile::Timebase& tb = run->profile.timebase;
         return ProfileNotesView::tr("%1 (%2)").arg(
-            QString::fromStdString(profile::formatMs(from - run->profile.startTime())),
-            QString::fromStdString(profile::formatUs(std::max<profile::Nanos>(to - from, 0))));
+            QString::fromStdString(tb.ms(from - run->profile.startTime())),
+            QString::fromStdString(tb.us(std::max<profile::Ticks>(to - from, 0))));
     };
     d.pinned = [](const session::Annotation& note) {
         if (!note.slice)
@@ -177,9 +178,9 @@ void ProfileNotesView::showNote(int row)
         m_document->reveal(slice, origin);
         return;
     }
-    const auto from = static_cast<profile::Nanos>(note->fromCycle);
-    const auto to = std::max(static_cast<profile::Nanos>(note->toCycle), from + 1);
-    const profile::Nanos margin = (to - from) / 10 + 1; // the range's edges in sight
+    const auto from = static_cast<profile::Ticks>(note->fromCycle);
+    const auto to = std::max(static_cast<profile::Ticks>(note->toCycle), from + 1);
+    const profile::Ticks margin = (to - from) / 10 + 1; // the range's edges in sight
     m_document->setVisibleRange(from - margin, to + margin);
 }
 

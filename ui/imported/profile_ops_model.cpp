@@ -47,7 +47,7 @@ QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || !m_analysis || index.row() >= rowCount())
         return {};
     const profile::OpStats& o = m_analysis->ops[static_cast<std::size_t>(index.row())];
-    const profile::Nanos mean = o.count ? o.total / static_cast<profile::Nanos>(o.count) : 0;
+    const profile::Ticks mean = o.count ? o.total / static_cast<profile::Ticks>(o.count) : 0;
     if (role == LongestSliceRole)
         return static_cast<qulonglong>(o.longest.value);
     if (role == Qt::TextAlignmentRole)
@@ -71,13 +71,21 @@ QVariant ProfileOpsModel::data(const QModelIndex& index, int role) const
     case Device:
         return o.process.valid() ? QString::fromStdString(m_profile->track(o.process).name) : QString();
     case Count: return static_cast<qulonglong>(o.count);
-    case Total: return sort ? QVariant(static_cast<qlonglong>(o.total)) : QVariant(formatDuration(o.total));
-    case Self: return sort ? QVariant(static_cast<qlonglong>(o.self)) : QVariant(formatDuration(o.self));
-    case Mean: return sort ? QVariant(static_cast<qlonglong>(mean)) : QVariant(formatDuration(mean));
-    case Max: return sort ? QVariant(static_cast<qlonglong>(o.max)) : QVariant(formatDuration(o.max));
+    case Total:
+        return sort ? QVariant(static_cast<qlonglong>(o.total))
+                    : QVariant(formatDuration(m_profile->timebase, o.total));
+    case Self:
+        return sort ? QVariant(static_cast<qlonglong>(o.self))
+                    : QVariant(formatDuration(m_profile->timebase, o.self));
+    case Mean:
+        return sort ? QVariant(static_cast<qlonglong>(mean))
+                    : QVariant(formatDuration(m_profile->timebase, mean));
+    case Max:
+        return sort ? QVariant(static_cast<qlonglong>(o.max))
+                    : QVariant(formatDuration(m_profile->timebase, o.max));
     case DeviceTime:
         return sort           ? QVariant(static_cast<qlonglong>(o.deviceTime))
-               : o.deviceTime ? QVariant(formatDuration(o.deviceTime))
+               : o.deviceTime ? QVariant(formatDuration(m_profile->timebase, o.deviceTime))
                               : QVariant();
     default: return {};
     }

@@ -26,7 +26,7 @@ namespace xps::ui {
 
 namespace {
 
-QString percentOf(profile::Nanos part, profile::Nanos whole)
+QString percentOf(profile::Ticks part, profile::Ticks whole)
 {
     return QStringLiteral("%1%").arg(
         whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 0, 'f', 1);
@@ -100,7 +100,7 @@ ProfileSummaryPanel::ProfileSummaryPanel(ProfileDocument* document, QWidget* par
             return;
         const auto& f = run->analysis.findings[static_cast<std::size_t>(index.toInt())];
         m_detail->setText(QString::fromStdString(f.detail));
-        const profile::Nanos margin = std::max<profile::Nanos>((f.to - f.from) / 10, 1000);
+        const profile::Ticks margin = std::max<profile::Ticks>((f.to - f.from) / 10, 1000);
         m_document->setVisibleRange(f.from - margin, f.to + margin);
         if (!f.slices.empty())
             m_document->selectSlice(f.slices.front(), QStringLiteral("findings"));
@@ -131,10 +131,10 @@ void ProfileSummaryPanel::refresh()
     caption[0] = caption[0].toUpper();
     m_caption->setText(caption);
     const profile::ProfileAnalysis& a = run->analysis;
-    QString html =
-        QStringLiteral("<b>%1</b> — %2, %3 slices<br>")
-            .arg(QString::fromStdString(run->profile.format).toHtmlEscaped(), formatDuration(a.span))
-            .arg(run->profile.slices.size());
+    QString html = QStringLiteral("<b>%1</b> — %2, %3 slices<br>")
+                       .arg(QString::fromStdString(run->profile.format).toHtmlEscaped(),
+                            formatDuration(a.timebase, a.span))
+                       .arg(run->profile.slices.size());
     for (const profile::DeviceBreakdown& d : a.devices) {
         if (d.busy == 0)
             continue; // all of them named in one line below
@@ -149,17 +149,19 @@ void ProfileSummaryPanel::refresh()
             parts << kernels;
         }
         if (d.compute > 0)
-            parts << tr("compute %1").arg(formatDuration(d.compute));
+            parts << tr("compute %1").arg(formatDuration(a.timebase, d.compute));
         if (d.communication > 0)
             parts << tr("communication %1 (exposed %2)")
-                         .arg(formatDuration(d.communication), formatDuration(d.communicationExposed()));
+                         .arg(formatDuration(a.timebase, d.communication),
+                              formatDuration(a.timebase, d.communicationExposed()));
         if (d.memcpy > 0)
             parts << tr("memcpy %1 (exposed %2)")
-                         .arg(formatDuration(d.memcpy), formatDuration(d.memcpyExposed()));
+                         .arg(formatDuration(a.timebase, d.memcpy),
+                              formatDuration(a.timebase, d.memcpyExposed()));
         if (d.memset > 0)
-            parts << tr("memset %1").arg(formatDuration(d.memset));
+            parts << tr("memset %1").arg(formatDuration(a.timebase, d.memset));
         parts << tr("idle %1 (%2 between its first and last work)")
-                     .arg(formatDuration(d.idle()), formatDuration(d.activeIdle()));
+                     .arg(formatDuration(a.timebase, d.idle()), formatDuration(a.timebase, d.activeIdle()));
         html += QStringLiteral("<b>%1</b>: %2<br>")
                     .arg(QString::fromStdString(d.name).toHtmlEscaped(), parts.join(QStringLiteral(" · ")));
     }
@@ -168,24 +170,25 @@ void ProfileSummaryPanel::refresh()
     if (a.launch.launches > 0)
         html += tr("Launches: %1, delay median %2, p95 %3<br>")
                     .arg(a.launch.launches)
-                    .arg(formatDuration(a.launch.p50Delay), formatDuration(a.launch.p95Delay));
+                    .arg(formatDuration(a.timebase, a.launch.p50Delay),
+                         formatDuration(a.timebase, a.launch.p95Delay));
     if (a.criticalPath.length > 0) {
         QString parts;
         for (int k = 0; k < profile::kPathSegmentKindCount; ++k) {
-            const profile::Nanos t = a.criticalPath.byKind[static_cast<std::size_t>(k)];
+            const profile::Ticks t = a.criticalPath.byKind[static_cast<std::size_t>(k)];
             if (t > 0)
                 parts += QStringLiteral(" %1 %2").arg(
                     QString::fromUtf8(
                         profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k)).data()),
                     percentOf(t, a.criticalPath.length));
         }
-        html += tr("Critical path %1:%2<br>").arg(formatDuration(a.criticalPath.length), parts);
+        html += tr("Critical path %1:%2<br>").arg(formatDuration(a.timebase, a.criticalPath.length), parts);
     }
     m_breakdown->setText(html);
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const profile::ProfileFinding& f = a.findings[i];
         auto* item = new QTreeWidgetItem(
-            m_findings, {QString::fromStdString(f.title), formatDuration(f.estimatedSavings)});
+            m_findings, {QString::fromStdString(f.title), formatDuration(a.timebase, f.estimatedSavings)});
         item->setToolTip(0, QString::fromStdString(f.detail));
         item->setData(0, Qt::UserRole, static_cast<int>(i));
     }

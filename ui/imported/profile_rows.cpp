@@ -100,7 +100,7 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
 }
 
 std::pair<std::size_t, std::size_t> visibleSlices(const Profile& p, const ProfileRow& row,
-                                                  profile::Nanos from, profile::Nanos to)
+                                                  profile::Ticks from, profile::Ticks to)
 {
     const auto& v = row.slices;
     // Ends are sorted like starts within a row (no overlaps at one depth): the first that ends after `from`.

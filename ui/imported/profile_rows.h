@@ -30,6 +30,6 @@ std::vector<ProfileRow> buildProfileRows(const profile::Profile& profile,
 
 // The slices of `row` that overlap [from, to), as a range of positions in row.slices.
 std::pair<std::size_t, std::size_t> visibleSlices(const profile::Profile& profile, const ProfileRow& row,
-                                                  profile::Nanos from, profile::Nanos to);
+                                                  profile::Ticks from, profile::Ticks to);
 
 } // namespace xps::ui

@@ -25,6 +25,11 @@ QString formatDuration(Nanos ns)
     return QStringLiteral("%1 ns").arg(ns);
 }
 
+QString formatDuration(const profile::Timebase& timebase, profile::Ticks ticks)
+{
+    return formatDuration(timebase.toNanos(ticks));
+}
+
 QString formatCounterValue(double value)
 {
     const double a = std::fabs(value);
@@ -75,8 +80,8 @@ QString sliceSummary(const profile::Profile& profile, profile::SliceRow index)
     return QStringLiteral("%1\n%2, %3 at %4")
         .arg(QString::fromStdString(profile.nameOf(s)),
              QString::fromUtf8(profile::sliceClassName(profile.classOf(s)).data()),
-             s.duration > 0 ? formatDuration(s.duration) : QStringLiteral("instant"),
-             formatDuration(s.start - profile.startTime()));
+             s.duration > 0 ? formatDuration(profile.timebase, s.duration) : QStringLiteral("instant"),
+             formatDuration(profile.timebase, s.start - profile.startTime()));
 }
 
 QString sliceDetailsHtml(const profile::Profile& profile, profile::SliceRow index)
@@ -92,9 +97,10 @@ QString sliceDetailsHtml(const profile::Profile& profile, profile::SliceRow inde
         row(QStringLiteral("category"), QString::fromStdString(profile.categoryOf(s)).toHtmlEscaped());
     row(QStringLiteral("track"),
         QString::fromStdString(profile::trackLabel(profile, s.track())).toHtmlEscaped());
-    row(QStringLiteral("start"),
-        formatDuration(s.start - profile.startTime()) + QStringLiteral(" after the profile's start"));
-    row(QStringLiteral("duration"), s.duration > 0 ? formatDuration(s.duration) : QStringLiteral("instant"));
+    row(QStringLiteral("start"), formatDuration(profile.timebase, s.start - profile.startTime()) +
+                                     QStringLiteral(" after the profile's start"));
+    row(QStringLiteral("duration"),
+        s.duration > 0 ? formatDuration(profile.timebase, s.duration) : QStringLiteral("instant"));
     row(QStringLiteral("depth"), QString::number(s.depth()));
     if (s.link)
         row(profile::isDeviceWork(profile.classOf(s)) || profile.classOf(s) == profile::SliceClass::Runtime ||
@@ -122,7 +128,7 @@ QString sliceDetailsHtml(const profile::Profile& profile, profile::SliceRow inde
                      .arg(QString::fromStdString(profile.nameOf(o)).toHtmlEscaped(),
                           QString::fromStdString(profile.string(profile.types[f.type].name)).toHtmlEscaped(),
                           o.start >= s.start ? QStringLiteral("+") : QStringLiteral("-"),
-                          formatDuration(std::llabs(o.start - s.start)));
+                          formatDuration(profile.timebase, std::llabs(o.start - s.start)));
     }
     if (!flows.isEmpty())
         html += QStringLiteral("<p><b>Flows</b></p><ul>%1</ul>").arg(flows);

@@ -11,6 +11,8 @@
 namespace xps::ui {
 
 QString formatDuration(profile::Nanos ns); // "1.25 ms", "830 us", "12 ns"
+// A profile's ticks so, through its timebase (the nearest nanosecond).
+QString formatDuration(const profile::Timebase& timebase, profile::Ticks ticks);
 QString formatCounterValue(double value);  // "1.5 G", "300 K", "12"
 QColor sliceClassColor(profile::SliceClass cls);
 QColor sliceColor(const profile::Profile& profile, const profile::Slice& slice);

@@ -21,8 +21,6 @@
 
 namespace xps::ui {
 
-using profile::Nanos;
-
 ProfileTimelineView::ProfileTimelineView(ProfileDocument* document, QWidget* parent)
     : TimelineCanvas(parent), m_document(document)
 {
@@ -113,12 +111,13 @@ Ticks ProfileTimelineView::axisOrigin() const
 
 QString ProfileTimelineView::tickLabel(Ticks sinceOrigin) const
 {
-    return formatDuration(sinceOrigin);
+    return m_document->run() ? formatDuration(m_document->run()->profile.timebase, sinceOrigin) : QString();
 }
 
 QString ProfileTimelineView::spanLabel(Ticks span) const
 {
-    return tr("%1 visible").arg(formatDuration(span));
+    return m_document->run() ? tr("%1 visible").arg(formatDuration(m_document->run()->profile.timebase, span))
+                             : QString();
 }
 
 bool ProfileTimelineView::hasContent() const
@@ -212,7 +211,7 @@ void ProfileTimelineView::paintOverPlot(QPainter& painter)
 {
     drawFlows(painter);
     if (m_notes && m_document->run()->fromFile)
-        drawNoteBands(painter, m_notes->notes(), plotArea(), [this](profile::Nanos t) { return xOf(t); });
+        drawNoteBands(painter, m_notes->notes(), plotArea(), [this](profile::Ticks t) { return xOf(t); });
 }
 
 void ProfileTimelineView::drawSlices(QPainter& painter, const ProfileRow& row, const QRect& rect)
@@ -229,7 +228,7 @@ void ProfileTimelineView::drawSlices(QPainter& painter, const ProfileRow& row, c
         const double x0 = xOf(s.start), x1 = xOf(s.end());
         if (x1 - x0 < 2.0) {
             // Everything that starts within this two-pixel column becomes one mark.
-            const Nanos columnEnd = timeAt(std::floor(x0) + 2.0);
+            const Ticks columnEnd = timeAt(std::floor(x0) + 2.0);
             const auto next =
                 std::partition_point(row.slices.begin() + static_cast<std::ptrdiff_t>(k),
                                      row.slices.begin() + static_cast<std::ptrdiff_t>(last),

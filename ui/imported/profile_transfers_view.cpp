@@ -28,10 +28,10 @@ const profile::Transfer* findTransfer(const ProfileRun& run, profile::SliceRow s
     return it != t.end() && it->slice == slice ? &*it : nullptr;
 }
 
-QString rate(std::uint64_t bytes, profile::Nanos duration)
+QString rate(std::uint64_t bytes, const profile::Timebase& timebase, profile::Ticks duration)
 {
     return duration > 0 ? QStringLiteral("%1 GB/s").arg(
-                              static_cast<double>(bytes) / static_cast<double>(duration), 0, 'f', 1)
+                              static_cast<double>(bytes) / timebase.toNanosExact(duration), 0, 'f', 1)
                         : QStringLiteral("—");
 }
 
@@ -100,6 +100,7 @@ void ProfileTransfersView::showBandwidth()
         profile::transferBandwidth(run->profile, run->analysis.transfers, from, to, kBandwidthBins);
     const double width = static_cast<double>(to - from) / kBandwidthBins;
     const double origin = static_cast<double>(run->profile.startTime());
+    const profile::Timebase& tb = run->profile.timebase; // the plot's axis is in microseconds
     double peak = 0;
     for (std::size_t k = 0; k < series.size(); ++k) {
         QCPGraph* g = m_bandwidth->addGraph();
@@ -111,7 +112,7 @@ void ProfileTransfersView::showBandwidth()
         y.reserve(kBandwidthBins + 1);
         for (int b = 0; b <= kBandwidthBins; ++b) {
             const double v = series[k].gbPerSecond[static_cast<std::size_t>(std::min(b, kBandwidthBins - 1))];
-            x.push_back((static_cast<double>(from) + width * b - origin) / 1000.0);
+            x.push_back(tb.toNanosExact(1) * (static_cast<double>(from) + width * b - origin) / 1000.0);
             y.push_back(v);
             peak = std::max(peak, v);
         }
@@ -121,8 +122,8 @@ void ProfileTransfersView::showBandwidth()
     // The plot's time axis under the lanes' own: the same left and right edges.
     m_bandwidth->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
     m_bandwidth->axisRect()->setMargins(QMargins(m_lanes->gutter(), 0, m_lanes->scrollBarWidth() + 2, 0));
-    m_bandwidth->xAxis->setRange((static_cast<double>(from) - origin) / 1000.0,
-                                 (static_cast<double>(to) - origin) / 1000.0);
+    m_bandwidth->xAxis->setRange(tb.toNanosExact(1) * (static_cast<double>(from) - origin) / 1000.0,
+                                 tb.toNanosExact(1) * (static_cast<double>(to) - origin) / 1000.0);
     m_bandwidth->yAxis->setRange(0, peak > 0 ? peak * 1.15 : 1.0);
     m_bandwidth->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -150,14 +151,15 @@ void ProfileTransfersView::showSelection()
         return;
     }
     const profile::Slice& s = run->profile.slice(t->slice);
-    const profile::Nanos span = t->end - t->start;
+    const profile::Ticks span = t->end - t->start;
     m_info->setText(
         tr("<b>%1</b> on %2: %3 in %4%5 = <b>%6</b>")
             .arg(QString::fromStdString(run->profile.nameOf(s)).toHtmlEscaped(),
                  QString::fromStdString(profile::trackLabel(run->profile, s.track())).toHtmlEscaped(),
-                 t->bytes ? bytesText(t->bytes) : tr("size unknown"), formatDuration(span),
+                 t->bytes ? bytesText(t->bytes) : tr("size unknown"),
+                 formatDuration(run->profile.timebase, span),
                  t->end != s.end() ? tr(" (start to done)") : QString(),
-                 t->bytes ? rate(t->bytes, span) : QStringLiteral("—")));
+                 t->bytes ? rate(t->bytes, run->profile.timebase, span) : QStringLiteral("—")));
 }
 
 QString ProfileTransfersView::details() const
