@@ -369,11 +369,10 @@ void MainWindow::createActions()
         // Back at the time range the profile views showed: the replay's views continue where they were.
         const std::shared_ptr<const Run> run = m_projectedRun.lock();
         if (run && run == m_session->runHandle() && m_profile->run()) {
-            const double cyclesPerNano = run->trace->machine.clockMhz / 1000.0;
+            // The replay's profile counts in its cycles.
             const auto [from, to] = m_profile->visibleRange();
-            const auto cycle = [&](profile::Nanos t) {
-                return static_cast<std::uint64_t>(
-                    std::max(0.0, std::round(static_cast<double>(t) * cyclesPerNano)));
+            const auto cycle = [](profile::Ticks t) {
+                return static_cast<std::uint64_t>(std::max<profile::Ticks>(t, 0));
             };
             m_selection->setTimeRange(cycle(from), std::max(cycle(to), cycle(from) + 1));
         }

@@ -18,17 +18,12 @@
 
 namespace xps::analysis {
 
-using profile::Nanos;
 using profile::Profile;
 using profile::SliceClass;
 using profile::SliceId;
+using profile::Ticks;
 using profile::TrackId;
 using profile::TrackKind;
-
-profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz)
-{
-    return static_cast<Nanos>(std::llround(static_cast<double>(cycle) * 1000.0 / clockMhz));
-}
 
 namespace {
 
@@ -51,7 +46,7 @@ constexpr events::Cycle kIssueWindow = 16;
 // One compute run (a unit group's busy run) as the dependency passes look it up: by its start or its end.
 struct ComputeRun
 {
-    Nanos time;
+    Ticks time;
     SliceId slice;
     std::uint8_t unit; // index in kUnitTracks
     bool operator<(const ComputeRun& o) const
@@ -68,14 +63,14 @@ class RunCursor
 public:
     explicit RunCursor(const std::vector<ComputeRun>& runs) : m_runs(runs) {}
     // By end: the run that ended last at or before `time`, or none.
-    SliceId endedBy(Nanos time)
+    SliceId endedBy(Ticks time)
     {
         while (m_next < m_runs.size() && m_runs[m_next].time <= time)
             ++m_next;
         return m_next == 0 ? SliceId() : m_runs[m_next - 1].slice;
     }
     // By start: the runs that started in [from, to], as [first, last) of the list.
-    std::pair<std::size_t, std::size_t> startedIn(Nanos from, Nanos to)
+    std::pair<std::size_t, std::size_t> startedIn(Ticks from, Ticks to)
     {
         while (m_next < m_runs.size() && m_runs[m_next].time < from)
             ++m_next;
@@ -102,6 +97,7 @@ public:
     {
         m_p.source = source;
         m_p.format = std::string(profile::kReplayFormat);
+        m_p.timebase = profile::Timebase::cyclesAt(replay.trace.machine.clockMhz);
         m_p.metadata.emplace_back("trace", replay.trace.name);
         m_p.metadata.emplace_back("clock", text::formatDouble(replay.trace.machine.clockMhz) + " MHz");
         m_p.metadata.emplace_back("cycles", std::to_string(replay.totalCycles));
@@ -125,7 +121,9 @@ public:
     }
 
 private:
-    Nanos ns(events::Cycle c) const { return cycleToNanos(c, m_replay.trace.machine.clockMhz); }
+    // The profile counts in the replay's own cycles (its timebase says what one is): no rounding on the way
+    // in, a one-cycle run is one tick long however fast the clock.
+    static Ticks ticks(events::Cycle c) { return static_cast<Ticks>(c); }
 
     // Threads by tid, in the order a kernel author reads a chip: regions, the units, the DMA engines, the
     // waits.
@@ -187,11 +185,8 @@ private:
     SliceId addSlice(TrackId track, events::Cycle start, events::Cycle end, std::uint32_t type,
                      std::uint32_t args = 0, std::uint32_t link = 0)
     {
-        const Nanos from = ns(start);
-        // At least a nanosecond for a cycle or more: at 1.05 GHz two cycles can round to the same
-        // nanosecond, and a slice of no duration would be an instant.
-        const Nanos duration = end > start ? std::max<Nanos>(ns(end) - from, 1) : 0;
-        return m_builder.addSlice(track, from, duration, type, args, link);
+        return m_builder.addSlice(track, ticks(start), end > start ? ticks(end) - ticks(start) : 0, type,
+                                  args, link);
     }
 
     // Back-to-back busy cycles of a unit group, merged into one slice per run: one pass over the bundles.
@@ -349,7 +344,7 @@ private:
         // Each engine's DMAs by start, as the store hands them out: engine by engine, each in the order its
         // queue ran them.
         const std::size_t chips = m_replay.trace.chips.size();
-        std::vector<std::tuple<std::size_t, Nanos, SliceId>> issues;
+        std::vector<std::tuple<std::size_t, Ticks, SliceId>> issues;
         issues.reserve(m_replay.store.dmaCount());
         std::optional<events::DmaRecord> previous;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
@@ -368,7 +363,7 @@ private:
             if (d.id >= m_dmaSlice.size())
                 m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), SliceId());
             m_dmaSlice[d.id] = id;
-            issues.push_back({d.chip.value, ns(d.issue), id});
+            issues.push_back({d.chip.value, ticks(d.issue), id});
             m_builder.addSliceArg(id, pcKey, d.pc);
             m_builder.addSliceArg(id, bytesKey, static_cast<std::int64_t>(d.bytes));
             m_builder.addSliceArg(id, flagKey, d.flag);
@@ -421,7 +416,7 @@ private:
             // The first run on each unit in the window after the wait.
             std::array<bool, kUnitTracks.size()> linked{};
             RunCursor& cursor = resumed[w.chip.value];
-            const auto [first, last] = cursor.startedIn(ns(w.end), ns(w.end + kIssueWindow));
+            const auto [first, last] = cursor.startedIn(ticks(w.end), ticks(w.end + kIssueWindow));
             for (std::size_t k = first; k < last; ++k) {
                 const ComputeRun& after = cursor[k];
                 if (linked[after.unit])

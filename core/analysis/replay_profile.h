@@ -14,7 +14,8 @@
 //                it depends on the compute run finished last before its dma.start issued
 //   sync waits   each sync.wait that stalled, with a flow from the DMA whose chunk ended it, and from that
 //                DMA to the compute run after the wait (what the critical path follows)
-// Times are nanoseconds at the machine's clock, from cycle 0 of the replay.
+// Times are the replay's cycles from its cycle 0 (the profile's timebase is a cycle at the machine's clock):
+// the analyses and every view say them in time through it.
 
 #include "analysis/replay_view.h"
 #include "profile/profile.h"
@@ -53,8 +54,5 @@ std::vector<profile::SliceRow> dmaSlicesOf(const profile::Profile& profile);
 namespace replay_tid {
 inline constexpr std::int64_t kRegions = 0, kFirstUnit = 1, kBundles = 5, kStalls = 6, kFirstEngine = 10;
 } // namespace replay_tid
-
-// The cycle as nanoseconds at `clockMhz`, rounded.
-profile::Nanos cycleToNanos(events::Cycle cycle, double clockMhz);
 
 } // namespace xps::analysis

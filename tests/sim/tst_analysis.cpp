@@ -159,9 +159,10 @@ private slots:
         auto loaded = trace::loadTrace(test::sourceDir() + "/resources/samples/matmul_naive.xtrace.json");
         QVERIFY(loaded.ok());
         Analyzed a = analyze(std::move(loaded).value());
-        const double mhz = a.replayed->trace.machine.clockMhz;
         const profile::Profile p = analysis::replayAsProfile(*a.view, "matmul_naive");
         QCOMPARE(p.format, std::string(profile::kReplayFormat));
+        QCOMPARE(p.timebase,
+                 profile::Timebase::cyclesAt(a.replayed->trace.machine.clockMhz)); // ticks: cycles
         QVERIFY(p.repairs.empty());
         const auto named = [&](const std::string& name) {
             std::vector<std::uint32_t> out;
@@ -181,9 +182,9 @@ private slots:
             const profile::Slice& s = p.slices[i];
             QCOMPARE(p.classOf(s), profile::SliceClass::Memcpy);
             const events::DmaRecord& d = dmas.at(s.link - 1);
-            QCOMPARE(s.end(), analysis::cycleToNanos(d.end, mhz));
-            QVERIFY(s.start <= analysis::cycleToNanos(d.start, mhz));
-            QVERIFY(s.start >= analysis::cycleToNanos(d.issue, mhz));
+            QCOMPARE(s.end(), static_cast<profile::Ticks>(d.end));
+            QVERIFY(s.start <= static_cast<profile::Ticks>(d.start));
+            QVERIFY(s.start >= static_cast<profile::Ticks>(d.issue));
             QVERIFY(p.argsOf(profile::SliceRow(i)).find("\"bytes\":" + std::to_string(d.bytes)) !=
                     std::string::npos);
         }
@@ -206,7 +207,7 @@ private slots:
         QCOMPARE(dmaRef.chip, ChipId(0));
         QVERIFY(dmaRef.dma.has_value() && dmaRef.pc.has_value());
         QCOMPARE(*dmaRef.pc, dmas.at(*dmaRef.dma).pc);
-        QCOMPARE(analysis::cycleToNanos(dmas.at(*dmaRef.dma).end, mhz), p.slices[loads[0]].end());
+        QCOMPARE(static_cast<profile::Ticks>(dmas.at(*dmaRef.dma).end), p.slices[loads[0]].end());
         const analysis::ReplayRef regionRef = analysis::replayRefOf(p, profile::SliceRow(named("matmul")[0]));
         QVERIFY(!regionRef.dma && !regionRef.pc);
         // Regions, nested as the program nests them.
@@ -231,10 +232,9 @@ private slots:
         const auto mxu = named("MXU");
         QCOMPARE(mxu.size(), merged.size());
         for (std::size_t k = 0; k < mxu.size(); ++k) {
-            QCOMPARE(p.slices[mxu[k]].start, analysis::cycleToNanos(merged[k].first, mhz));
-            // (At least a nanosecond long: at 1.05 GHz a cycle can round to none.)
-            QCOMPARE(p.slices[mxu[k]].end(), std::max(analysis::cycleToNanos(merged[k].second, mhz),
-                                                      analysis::cycleToNanos(merged[k].first, mhz) + 1));
+            // In the replay's cycles, as they are: the profile's timebase says what a cycle is.
+            QCOMPARE(p.slices[mxu[k]].start, static_cast<profile::Ticks>(merged[k].first));
+            QCOMPARE(p.slices[mxu[k]].end(), static_cast<profile::Ticks>(merged[k].second));
             QCOMPARE(p.classOf(p.slices[mxu[k]]), profile::SliceClass::Kernel);
         }
 

@@ -40,19 +40,40 @@ test::Analyzed analyzedSample(const std::string& name)
     return test::analyze(std::move(loaded).value());
 }
 
-// (pid, tid, name, start, duration) of every slice not on a bundles or stalls row: what the profile part of
-// an export holds, whatever order the importer put tracks in.
+// (pid, tid, name, start, end) of every slice not on a bundles or stalls row, in nanoseconds through the
+// profile's timebase (a replay's profile counts cycles): what the profile part of an export holds, whatever
+// order the importer put tracks in.
 using SliceKey = std::tuple<std::int64_t, std::int64_t, std::string, profile::Nanos, profile::Nanos>;
-std::multiset<SliceKey> profileSlices(const profile::Profile& p)
+std::vector<SliceKey> profileSlices(const profile::Profile& p)
 {
-    std::multiset<SliceKey> out;
+    std::vector<SliceKey> out;
     for (const profile::Slice& s : p.slices) {
         const profile::Track& t = p.track(s.track());
         if (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls)
             continue;
-        out.insert({t.pid, t.tid, p.nameOf(s), s.start, s.duration});
+        out.emplace_back(t.pid, t.tid, p.nameOf(s), p.timebase.toNanos(s.start), p.timebase.toNanos(s.end()));
     }
+    std::sort(out.begin(), out.end());
     return out;
+}
+
+// Where two such lists differ by more than a nanosecond at either end (the export writes cycles to the
+// picosecond; the importer rounds each time to its nanosecond), or "".
+std::string sliceDifference(const std::vector<SliceKey>& a, const std::vector<SliceKey>& b)
+{
+    if (a.size() != b.size())
+        return std::to_string(a.size()) + " slices vs " + std::to_string(b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto& [pid, tid, name, start, end] = a[i];
+        const auto& [pid2, tid2, name2, start2, end2] = b[i];
+        if (pid != pid2 || tid != tid2 || name != name2 || std::llabs(start - start2) > 1 ||
+            std::llabs(end - end2) > 1)
+            return name + " " + std::to_string(start) + ".." + std::to_string(end) + " on " +
+                   std::to_string(pid) + "/" + std::to_string(tid) + " vs " + name2 + " " +
+                   std::to_string(start2) + ".." + std::to_string(end2) + " on " + std::to_string(pid2) +
+                   "/" + std::to_string(tid2);
+    }
+    return "";
 }
 
 } // namespace
@@ -83,7 +104,9 @@ private slots:
         const profile::Profile& p = *again;
         QVERIFY2(p.repairs.empty(), p.repairs.empty() ? "" : p.repairs.front().text().c_str());
         // The profile's slices, at the same nanoseconds on the same rows, and its flows.
-        QCOMPARE(profileSlices(p), profileSlices(original));
+        QVERIFY(p.timebase.isNanoseconds() && !original.timebase.isNanoseconds());
+        const std::string difference = sliceDifference(profileSlices(p), profileSlices(original));
+        QVERIFY2(difference.empty(), difference.c_str());
         QCOMPARE(p.flows.size(), original.flows.size());
         // Every issue on the bundles row, every stall on the stalls row.
         std::size_t issues = 0, stalls = 0;
@@ -103,18 +126,33 @@ private slots:
         for (const profile::Slice& s : p.slices)
             stallSlices += p.track(s.track()).tid == analysis::replay_tid::kStalls;
         QCOMPARE(stallSlices, stalls);
-        // The analyses of the re-import are the replay's: those rows add nothing to them.
+        // The analyses of the re-import are the replay's: those rows add nothing to them. The replay's in
+        // cycles, summed and then said in nanoseconds; the re-import's summed from times each rounded to a
+        // nanosecond: within half a nanosecond an interval.
         const profile::ProfileAnalysis x = profile::analyzeProfile(p), y = profile::analyzeProfile(original);
+        const auto near = [&](profile::Nanos reimported, profile::Ticks replayed, std::size_t intervals) {
+            const profile::Nanos ns = y.timebase.toNanos(replayed);
+            if (std::llabs(reimported - ns) <= static_cast<profile::Nanos>(intervals / 2 + 1))
+                return true;
+            qWarning("%lld ns re-imported, %lld ns replayed", static_cast<long long>(reimported),
+                     static_cast<long long>(ns));
+            return false;
+        };
+        const std::size_t slices = original.slices.size();
         QCOMPARE(x.devices.size(), y.devices.size());
         for (std::size_t d = 0; d < x.devices.size(); ++d) {
-            QCOMPARE(x.devices[d].busy, y.devices[d].busy);
-            QCOMPARE(x.devices[d].compute, y.devices[d].compute);
-            QCOMPARE(x.devices[d].communication, y.devices[d].communication);
-            QCOMPARE(x.devices[d].memcpy, y.devices[d].memcpy);
+            QVERIFY(near(x.devices[d].busy, y.devices[d].busy, slices));
+            QVERIFY(near(x.devices[d].compute, y.devices[d].compute, slices));
+            QVERIFY(near(x.devices[d].communication, y.devices[d].communication, slices));
+            QVERIFY(near(x.devices[d].memcpy, y.devices[d].memcpy, slices));
             QCOMPARE(x.devices[d].transferBytes, y.devices[d].transferBytes);
         }
-        QCOMPARE(x.criticalPath.length, y.criticalPath.length);
-        QCOMPARE(x.criticalPath.byKind, y.criticalPath.byKind);
+        // A path's length moves by at most a nanosecond a segment (both its ends rounded), whichever path is
+        // the longest in each: on decode_naive 48,360 ns re-imported against 49,091 ns in cycles (1,284
+        // segments), the 1.5% the nanoseconds the replay's profile once counted in lost.
+        const std::size_t segments =
+            2 * std::max(x.criticalPath.segments.size(), y.criticalPath.segments.size());
+        QVERIFY(near(x.criticalPath.length, y.criticalPath.length, segments));
     }
 
     void bundleRowsAreExactInCyclesAndDmasKeepTheirFields()
