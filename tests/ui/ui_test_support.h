@@ -7,6 +7,7 @@
 #include "session/replay_session.h"
 #include "test_support.h"
 #include "theme/theme.h"
+#include "timeline/timeline_canvas.h"
 #include "views/dependency_graph_view.h"
 #include "views/replay_graph_source.h"
 
@@ -30,6 +31,7 @@
 #include <QTimer>
 #include <QtGlobal>
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -94,6 +96,40 @@ inline int distinctColours(QWidget* w)
         for (int x = 0; x < image.width(); x += 3)
             colours.insert(image.pixel(x, y));
     return static_cast<int>(colours.size());
+}
+
+// What is wrong with a time axis's labels as a person reads them ("" if nothing): each a time ("5.00 us"),
+// at least three, every one a multiple of the smallest step between two, that step 1, 2 or 5 x 10^k ns.
+inline QString axisLabelProblem(const ui::TimelineCanvas* canvas)
+{
+    std::vector<double> ns;
+    QStringList labels;
+    for (const ui::TimelineCanvas::DrawnTick& t : canvas->drawnTicks()) {
+        labels << t.label;
+        const QStringList parts = t.label.split(QLatin1Char(' '));
+        const double scale = parts.value(1) == QLatin1String("ns")   ? 1.0
+                             : parts.value(1) == QLatin1String("us") ? 1e3
+                             : parts.value(1) == QLatin1String("ms") ? 1e6
+                             : parts.value(1) == QLatin1String("s")  ? 1e9
+                                                                     : 0.0;
+        bool number = false;
+        const double v = parts.value(0).toDouble(&number);
+        if (parts.size() != 2 || !number || scale == 0.0)
+            return QStringLiteral("not a time: '%1'").arg(t.label);
+        ns.push_back(v * scale);
+    }
+    if (ns.size() < 3)
+        return QStringLiteral("%1 labels: %2").arg(ns.size()).arg(labels.join(QStringLiteral(", ")));
+    double step = 0;
+    for (std::size_t i = 1; i < ns.size(); ++i)
+        step = i == 1 ? ns[i] - ns[i - 1] : std::min(step, ns[i] - ns[i - 1]);
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    bool round =
+        std::abs(mantissa - 1) < 1e-6 || std::abs(mantissa - 2) < 1e-6 || std::abs(mantissa - 5) < 1e-6;
+    for (const double v : ns)
+        round = round && std::abs(v / step - std::round(v / step)) < 1e-6;
+    return round ? QString()
+                 : QStringLiteral("not at round times: %1").arg(labels.join(QStringLiteral(", ")));
 }
 
 // `text` written to `name` in `dir`; its path.

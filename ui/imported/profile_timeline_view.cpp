@@ -109,6 +109,11 @@ Ticks ProfileTimelineView::axisOrigin() const
     return m_document->run() ? m_document->run()->profile.startTime() : 0;
 }
 
+double ProfileTimelineView::axisUnitsPerTick() const
+{
+    return m_document->run() ? m_document->run()->profile.timebase.toNanosExact(1) : 1.0;
+}
+
 QString ProfileTimelineView::tickLabel(Ticks sinceOrigin) const
 {
     return m_document->run() ? formatDuration(m_document->run()->profile.timebase, sinceOrigin) : QString();

@@ -39,6 +39,7 @@ protected:
     void requestWindow(Ticks from, Ticks to) override;
     std::pair<Ticks, Ticks> fullWindow() const override;
     Ticks axisOrigin() const override;
+    double axisUnitsPerTick() const override;
     QString tickLabel(Ticks sinceOrigin) const override;
     QString spanLabel(Ticks span) const override;
     bool hasContent() const override;

@@ -296,30 +296,36 @@ void TimelineCanvas::drawAxis(QPainter& painter)
     const Ticks origin = axisOrigin();
     painter.drawText(QRect(6, 0, gutter() - 12, axisHeight()), Qt::AlignVCenter | Qt::AlignLeft,
                      fontMetrics().elidedText(spanLabel(to - from), Qt::ElideRight, gutter() - 12));
-    // Ticks at 1, 2 or 5 x 10^k ticks, as close as their widest label allows (and at least 60 pixels apart):
-    // a step is tried at 60 pixels, then widened once if the labels it gives (the last is the widest: "50 k",
-    // not the window end's "55.309 k") need more room.
-    const double perPixel = static_cast<double>(to - from) / std::max(1, right - gutter());
+    // Ticks at 1, 2 or 5 x 10^k of the axis's unit (a profile's nanoseconds, whatever its ticks), as close as
+    // their widest label allows (and at least 60 pixels apart): a step is tried at 60 pixels, then widened
+    // once if the labels it gives (the last is the widest: "50 k", not the window end's "55.309 k") need
+    // more room.
+    const double units = axisUnitsPerTick();
+    const double perPixel = static_cast<double>(to - from) * units / std::max(1, right - gutter());
     const auto stepFor = [&](int pixels) {
         const double raw = std::max(perPixel * pixels, 1.0);
         const double decade = std::pow(10.0, std::floor(std::log10(raw)));
         for (const double m : {1.0, 2.0, 5.0})
             if (decade * m >= raw)
-                return static_cast<Ticks>(decade * m);
-        return static_cast<Ticks>(decade * 10);
+                return std::round(decade * m);
+        return std::round(decade * 10);
     };
-    const auto labelRoom = [&](Ticks step) {
-        const Ticks last = ((to - origin) / step) * step;
+    // The k-th step from the origin, in ticks (a step of units need not be a whole number of ticks).
+    const auto tickAt = [&](double step, double k) { return origin + std::llround(k * step / units); };
+    const auto labelRoom = [&](double step) {
+        const Ticks last = tickAt(step, std::floor(static_cast<double>(to - origin) * units / step)) - origin;
         return fontMetrics().horizontalAdvance(tickLabel(last)) +
                2 * fontMetrics().horizontalAdvance(QLatin1Char('M'));
     };
-    Ticks tick = stepFor(60);
-    if (const int needed = labelRoom(tick); needed > tick / std::max(perPixel, 1e-12))
-        tick = stepFor(needed);
-    const Ticks firstTick = ((from - origin) / tick) * tick + origin;
+    double step = stepFor(60);
+    if (const int needed = labelRoom(step); needed > step / std::max(perPixel, 1e-12))
+        step = stepFor(needed);
     m_drawnTicks.clear();
     double lastLabelEnd = gutter();
-    for (Ticks t = firstTick; t <= to; t += tick) {
+    for (double k = std::floor(static_cast<double>(from - origin) * units / step);; ++k) {
+        const Ticks t = tickAt(step, k);
+        if (t > to)
+            break;
         const double x = xOf(t);
         if (x < gutter())
             continue;

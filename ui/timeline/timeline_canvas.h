@@ -91,6 +91,9 @@ protected:
     virtual std::pair<Ticks, Ticks> fullWindow() const = 0; // what Home shows
     // Axis labels: a tick's time counted from axisOrigin(), and the width of the window ("1.2 ms visible").
     virtual Ticks axisOrigin() const { return 0; }
+    // What the labels count per tick (a profile's nanoseconds per tick: a replay's profile counts cycles):
+    // the axis puts its ticks at round numbers of that unit.
+    virtual double axisUnitsPerTick() const { return 1.0; }
     virtual QString tickLabel(Ticks sinceOrigin) const = 0;
     virtual QString spanLabel(Ticks span) const = 0;
     virtual bool hasContent() const = 0;
