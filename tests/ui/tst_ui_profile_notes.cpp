@@ -10,6 +10,7 @@
 #include "imported/profile_timeline_view.h"
 #include "main_window.h"
 #include "session/notes_model.h"
+#include "session/replay_session.h"
 #include "session/session.h"
 #include "session/session_document.h"
 #include "session/session_notes.h"
@@ -25,6 +26,8 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
+#include <QToolBar>
+#include <QToolButton>
 
 using namespace xps;
 
@@ -297,6 +300,55 @@ private slots:
                      box->text().contains(QStringLiteral("step.json")),
                  qPrintable(box->text()));
         QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    }
+
+    void aReplaysNoteSitsOnItsDmaOnTheProfilePage()
+    {
+        // A note on a replay is in its cycles, and the replay seen as a profile counts the same cycles (its
+        // timebase says what one is: 20/21 ns at 1.05 GHz), so its band is drawn there too, over the DMA it
+        // was written on. (While the profile counted nanoseconds the page drew no notes: they would have
+        // stood 5% early and read 5% long.)
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        const events::DmaRecord dma = w.session()->run()->store.dmas().at(40); // from the replay itself
+        QVERIFY(dma.end > dma.start + 100);
+        w.document()->notes()->addNote({0, "this load", dma.start, dma.end, std::nullopt, std::nullopt});
+        QToolButton* button = nullptr;
+        for (QToolBar* bar : w.findChildren<QToolBar*>())
+            if (auto* b = qobject_cast<QToolButton*>(bar->widgetForAction(w.replayAsProfileAction())))
+                button = b;
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(),
+                                 20000);
+        const profile::Profile& p = w.profileDocument()->run()->profile;
+        profile::SliceRow slice;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+            if (p.slices[i].link == dma.id + 1 && p.categoryOf(p.slices[i]) == "dma")
+                slice = profile::SliceRow(i);
+        QVERIFY(slice.valid());
+        ui::ProfileExplorer* explorer = w.profileExplorer();
+        w.profileDocument()->reveal(slice, QStringLiteral("test")); // as a double-click in the table does
+        ui::ProfileTimelineView* timeline = explorer->timeline();
+        QTRY_VERIFY(!timeline->pointAt(slice).isNull());
+        // The band's label starts at the DMA's last chunk's end less its length: where the DMA's slice ends.
+        const double noteEnd = timeline->xOf(static_cast<profile::Ticks>(dma.end));
+        const double sliceEnd = timeline->xOf(p.slice(slice).end());
+        QVERIFY2(std::abs(noteEnd - sliceEnd) < 1.0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(noteEnd).arg(sliceEnd)));
+        QTRY_VERIFY(hasAmberLabel(timeline));
+        // The Notes tab says its length in time: the cycles' nanoseconds.
+        QTableView* table = explorer->notes()->table();
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        int when = -1;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            if (table->model()->headerData(c, Qt::Horizontal).toString() == QStringLiteral("at (length)"))
+                when = c;
+        QVERIFY(when >= 0);
+        const QString expected = QStringLiteral("(%1)").arg(QString::fromStdString(
+            profile::Timebase::cyclesAt(1050).us(static_cast<profile::Ticks>(dma.end - dma.start))));
+        const QString shown = table->model()->index(0, when).data().toString();
+        QVERIFY2(shown.endsWith(expected), qPrintable(shown + QStringLiteral(" vs ") + expected));
     }
 };
 

@@ -65,7 +65,7 @@ public:
     // Selects `slice` (kNone: nothing) in the window's selection; a slice of a replay seen as a profile
     // selects its DMA and pc in the replay's views too.
     void selectSlice(profile::SliceRow slice, const QString& origin);
-    // Times are the profile's nanoseconds.
+    // Times are the profile's ticks (nanoseconds for an import, cycles for a replay's profile).
     std::pair<profile::Ticks, profile::Ticks> visibleRange() const { return m_range; }
     void setVisibleRange(profile::Ticks from, profile::Ticks to);
     // Shows `slice` with some context around it and selects it.

@@ -215,7 +215,9 @@ void ProfileTimelineView::paintRow(QPainter& painter, int row, const QRect& rect
 void ProfileTimelineView::paintOverPlot(QPainter& painter)
 {
     drawFlows(painter);
-    if (m_notes && m_document->run()->fromFile)
+    // An imported profile's notes, or a replay's on its profile page: both in the page's ticks (a replay's
+    // profile counts its cycles, as its notes do).
+    if (m_notes)
         drawNoteBands(painter, m_notes->notes(), plotArea(), [this](profile::Ticks t) { return xOf(t); });
 }
 
