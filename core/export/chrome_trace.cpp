@@ -112,8 +112,8 @@ void writeSlices(const Profile& p, const ProfileEvents& e, ChromeEventWriter& w)
             w.event("{\"ph\":\"" + std::string(s.duration == 0 ? "n" : "b") +
                     "\",\"ts\":" + microsFromTicks(p.timebase, s.start) + id + "," + common + "}");
             if (s.duration > 0)
-                w.event("{\"ph\":\"e\",\"ts\":" + microsFromNanos(endNanos(p.timebase, s.start, s.duration)) +
-                        id + "," + e.where(s.track()) + "," + e.nameAndCategory(s.type) + "}");
+                w.event("{\"ph\":\"e\",\"ts\":" + microsFromTicks(p.timebase, s.end()) + id + "," +
+                        e.where(s.track()) + "," + e.nameAndCategory(s.type) + "}");
         } else if (s.duration == 0) {
             w.event("{\"ph\":\"i\",\"s\":\"t\",\"ts\":" + microsFromTicks(p.timebase, s.start) + "," +
                     common + "}");

@@ -64,15 +64,11 @@ inline std::string microsFromTicks(const profile::Timebase& tb, profile::Ticks t
     return microsFromNanos(tb.toNanos(t));
 }
 
-inline profile::Nanos endNanos(const profile::Timebase& tb, profile::Ticks start, profile::Ticks duration)
-{
-    return tb.isNanoseconds() ? start + duration : tb.toNanos(start + duration);
-}
-// A slice's duration from `start`: its rounded end less its rounded start.
+// A slice's duration from `start`: its rounded end less its rounded start (the duration itself in ns).
 inline std::string microsBetweenTicks(const profile::Timebase& tb, profile::Ticks start,
                                       profile::Ticks duration)
 {
-    return microsFromNanos(endNanos(tb, start, duration) - tb.toNanos(start));
+    return microsFromNanos(tb.toNanos(start + duration) - tb.toNanos(start));
 }
 
 // Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened. Every

@@ -9,6 +9,20 @@ namespace xps::profile {
 namespace {
 // A tick count times a numerator below 2^40 needs more than 64 bits (GCC and Clang both have 128).
 __extension__ using Wide = __int128;
+
+std::string msText(double ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.3f ms", ns / 1e6);
+    return b;
+}
+
+std::string usText(double ns)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.1f us", ns / 1e3);
+    return b;
+}
 } // namespace
 
 Timebase Timebase::cyclesAt(double clockMhz)
@@ -51,20 +65,12 @@ Ticks Timebase::fromNanos(Nanos ns) const
 
 std::string Timebase::ms(Ticks ticks) const
 {
-    if (isNanoseconds())
-        return formatMs(ticks);
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f ms", toNanosExact(ticks) / 1e6);
-    return b;
+    return msText(toNanosExact(ticks));
 }
 
 std::string Timebase::us(Ticks ticks) const
 {
-    if (isNanoseconds())
-        return formatUs(ticks);
-    char b[40];
-    std::snprintf(b, sizeof b, "%.1f us", toNanosExact(ticks) / 1e3);
-    return b;
+    return usText(toNanosExact(ticks));
 }
 
 std::string Timebase::describe() const
@@ -77,16 +83,12 @@ std::string Timebase::describe() const
 
 std::string formatMs(Nanos ns)
 {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f ms", static_cast<double>(ns) / 1e6);
-    return b;
+    return msText(static_cast<double>(ns));
 }
 
 std::string formatUs(Nanos ns)
 {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
-    return b;
+    return usText(static_cast<double>(ns));
 }
 
 std::string formatPercent(Ticks part, Ticks whole)
