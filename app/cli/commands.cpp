@@ -92,7 +92,7 @@ commands:
                              ranked by measured gain with evidence and change; HTML is self-contained, the
                              PDF needs no display, the JSON form is docs/report-json.md; takes
                              --max-cycles and --max-bundles as analyze does; --baseline adds a comparison
-                             with BASELINE (two traces or two profiles, as diff compares them): the
+                             with BASELINE (as diff compares them: traces, profiles or both): the
                              deltas, both runs' figures side by side and the largest changes
   diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
@@ -107,7 +107,9 @@ commands:
                              device time) and per device (busy, compute, communication, memcpy, idle);
                              --window NAME compares one step of each (e.g. ProfilerStep#2, its first
                              slice so named): the operations inside it and those it launched, and the
-                             critical paths within it, as HTA's TraceDiff compares an iteration
+                             critical paths within it, as HTA's TraceDiff compares an iteration;
+                             a trace and a profile: the trace's replay is compared as its profile
+                             (analyze --as-profile), the GRM's run beside a measured one
 
   compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace xps::sim {
+struct ReplayOptions;
+}
+
 namespace xps::cli {
 
 inline constexpr int kExitOk = 0;
@@ -40,10 +44,6 @@ int runDiff(const std::vector<std::string>& args, Streams io);
 // An imported profile, or a session on one (core/session); profilePathOf gives the profile such a session
 // names (the path itself for anything else).
 bool isImportedProfile(const std::string& path);
-// Two inputs a command compares (diff, report --baseline) are of different kinds: one an imported profile,
-// the other an xpushark trace. A file that cannot be read or recognised counts as neither, so that the
-// command goes on to name what is wrong with it.
-bool differentKinds(const std::string& a, const std::string& b);
 Result<std::string> profilePathOf(const std::string& path);
 int infoProfile(const std::string& path, Streams io);
 // `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.
@@ -52,8 +52,11 @@ int convertProfile(const std::string& in, const std::string& out, Streams io);
 // diff of two imported profiles (diff_command.cpp hands them here): op-level, as HTA's TraceDiff; `threshold`
 // (percent) on the span as diff's --fail-if-slower; exit 3 when exceeded. A `window` (a slice name such as
 // ProfilerStep#2) compares the operations and critical paths of each profile's first slice of that name.
+// Either may be an xpushark trace: it is replayed (within `limits`) and compared as its profile, the GRM's
+// run beside a measured one.
 int diffProfiles(const std::string& baseline, const std::string& other, bool json,
-                 std::optional<double> threshold, const std::string& window, Streams io);
+                 std::optional<double> threshold, const std::string& window, const sim::ReplayOptions& limits,
+                 Streams io);
 // convert --to chrome of an xpushark trace: replays it in full mode and writes the replay
 // (replay_command.cpp).
 int convertReplayToChrome(const std::string& in, const std::string& out, Streams io);

@@ -199,17 +199,12 @@ int runDiff(const std::vector<std::string>& args, Streams io)
     if (paths.size() != 2)
         return usageError(io, "diff: expected two TRACE files (BASELINE OTHER), got " +
                                   std::to_string(paths.size()));
-    const bool profiles[2] = {isImportedProfile(paths[0]), isImportedProfile(paths[1])};
-    if (differentKinds(paths[0], paths[1]))
-        return usageError(io,
-                          "diff: " + paths[profiles[0] ? 0 : 1] +
-                              " is an imported profile and the other an xpushark trace: diff compares two "
-                              "traces or two profiles");
-    if (profiles[0] || profiles[1]) { // a file that cannot be read fails its import with its own message
+    // A profile and a trace: the trace's replay is compared as its profile (the GRM beside a measured run).
+    if (isImportedProfile(paths[0]) || isImportedProfile(paths[1])) {
         if (!region.empty())
-            return usageError(io,
-                              "diff: --region is for xpushark traces (a profile's operations are all shown)");
-        return diffProfiles(paths[0], paths[1], json, threshold, window, io);
+            return usageError(io, "diff: --region is for two xpushark traces (a profile's operations are all "
+                                  "shown)");
+        return diffProfiles(paths[0], paths[1], json, threshold, window, limits, io);
     }
     if (!window.empty())
         return usageError(io,

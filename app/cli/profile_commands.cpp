@@ -11,8 +11,10 @@
 #include "profile/profile_analysis.h"
 #include "profile/profile_diff.h"
 #include "profile/profile_report.h"
+#include "replayed_profile.h"
 #include "report/diff_json.h"
 #include "session/session.h"
+#include "util/cancel.h"
 #include "util/text.h"
 
 namespace xps::cli {
@@ -23,14 +25,6 @@ bool isImportedProfile(const std::string& path)
         return true;
     const auto kind = importing::detectInput(path);
     return kind && *kind != importing::InputKind::XpuTrace;
-}
-
-bool differentKinds(const std::string& a, const std::string& b)
-{
-    const auto known = [](const std::string& path) {
-        return session::isProfileSession(path) || static_cast<bool>(importing::detectInput(path));
-    };
-    return known(a) && known(b) && isImportedProfile(a) != isImportedProfile(b);
 }
 
 Result<std::string> profilePathOf(const std::string& path)
@@ -60,8 +54,22 @@ int importFailed(Streams io, const Error& error, const std::string& path, const 
 {
     if (!interrupt.interrupted())
         return inputError(io, error);
-    io.err << path << ": import interrupted\n";
+    io.err << path << (isImportedProfile(path) ? ": import interrupted\n" : ": replay interrupted\n");
     return kExitInterrupted;
+}
+
+// What a profile comparison reads of `path`: the profile it is or a session names, or, for an xpushark
+// trace, its replay seen as a profile (the GRM's run beside a measured one).
+Result<profile::Profile> profileToCompare(const std::string& path, const InterruptScope& interrupt,
+                                          const sim::ReplayOptions& limits)
+{
+    if (isImportedProfile(path) || !importing::detectInput(path))
+        return importProfileOrSession(path, interrupt); // an unreadable file: the importer says why
+    try {
+        return sim::replayedProfileOf(path, limits, interrupt.token());
+    } catch (const Cancelled&) {
+        return Error(path, "replay interrupted");
+    }
 }
 
 } // namespace
@@ -207,13 +215,14 @@ std::string profileDiffText(const profile::ProfileDiff& d)
 } // namespace
 
 int diffProfiles(const std::string& baseline, const std::string& other, bool json,
-                 std::optional<double> threshold, const std::string& window, Streams io)
+                 std::optional<double> threshold, const std::string& window, const sim::ReplayOptions& limits,
+                 Streams io)
 {
     const InterruptScope interrupt;
-    auto a = importProfileOrSession(baseline, interrupt);
+    auto a = profileToCompare(baseline, interrupt, limits);
     if (!a)
         return importFailed(io, a.error(), baseline, interrupt);
-    auto b = importProfileOrSession(other, interrupt);
+    auto b = profileToCompare(other, interrupt, limits);
     if (!b)
         return importFailed(io, b.error(), other, interrupt);
     profile::ProfileAnalysis analyses[2] = {profile::analyzeProfile(*a), profile::analyzeProfile(*b)};

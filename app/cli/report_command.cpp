@@ -2,15 +2,18 @@
 // the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states.
 // An imported profile (or a session on one) is imported and analysed instead: its report has the estimated
 // findings and the session's notes and bookmarks. With `--baseline B` the report also compares its run with
-// B's (issue #24: report/comparison.h), two traces or two profiles as `diff` does. Headless: the PDF is laid
+// B's (issue #24: report/comparison.h), as `diff` compares them: two traces, two profiles, or a trace's
+// replay as its profile beside a profile. Headless: the PDF is laid
 // out on Qt's offscreen platform.
 #include "analyzed_trace.h"
 #include "commands.h"
 
+#include "analysis/replay_profile.h"
 #include "analysis/run_diff.h"
 #include "import/import.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_diff.h"
+#include "replayed_profile.h"
 #include "report/comparison.h"
 #include "report/report.h"
 #include "report/report_file.h"
@@ -55,12 +58,16 @@ struct ImportedProfile
     profile::ProfileAnalysis analysis;
 };
 
-Result<ImportedProfile> importAndAnalyze(const std::string& path)
+// An imported profile (or the one a session names), or, for an xpushark trace (a baseline beside a
+// profile), its replay seen as a profile.
+Result<ImportedProfile> importAndAnalyze(const std::string& path, const sim::ReplayOptions& limits = {})
 {
     Result<std::string> source = profilePathOf(path);
     if (!source)
         return source.error();
-    Result<profile::Profile> p = importing::importProfile(*source);
+    Result<profile::Profile> p = isImportedProfile(path) || !importing::detectInput(path)
+                                     ? importing::importProfile(*source)
+                                     : sim::replayedProfileOf(path, limits);
     if (!p)
         return p.error();
     ImportedProfile out{*source, std::move(p).value(), {}};
@@ -70,7 +77,8 @@ Result<ImportedProfile> importAndAnalyze(const std::string& path)
 
 // The report of an imported profile, or of a session on one (its notes found again on their slices),
 // compared with `baseline` when one is given; an error if a profile cannot be read.
-Result<report::Report> importedReport(const std::string& path, const std::string& baseline)
+Result<report::Report> importedReport(const std::string& path, const std::string& baseline,
+                                      const sim::ReplayOptions& limits)
 {
     Result<ImportedProfile> imported = importAndAnalyze(path);
     if (!imported)
@@ -89,7 +97,7 @@ Result<report::Report> importedReport(const std::string& path, const std::string
         report::addImportedSessionContent(r, s->annotations, s->bookmarks);
     }
     if (!baseline.empty()) {
-        Result<ImportedProfile> base = importAndAnalyze(baseline);
+        Result<ImportedProfile> base = importAndAnalyze(baseline, limits);
         if (!base)
             return base.error();
         report::attachComparison(
@@ -128,10 +136,6 @@ int runReport(const std::vector<std::string>& args, Streams io)
         return usageError(
             io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure] "
                 "[--baseline BASELINE]");
-    if (!baseline.empty() && differentKinds(baseline, path))
-        return usageError(io, "report: " + (isImportedProfile(path) ? path : baseline) +
-                                  " is an imported profile and the other an xpushark trace: --baseline "
-                                  "compares two traces or two profiles");
     const std::optional<ui::ReportFormat> format =
         ui::reportFormatOf(formatName.empty() ? output : formatName);
     if (!format)
@@ -142,13 +146,15 @@ int runReport(const std::vector<std::string>& args, Streams io)
     int code = kExitOk;
     std::unique_ptr<Analyzed> a;
     report::Report r;
-    const bool profiles = isImportedProfile(path) || (!baseline.empty() && isImportedProfile(baseline));
+    // A trace's report beside a profile: the trace's replay is compared as its profile, as `diff` does.
+    const bool profileBaseline = !baseline.empty() && isImportedProfile(baseline);
+    const bool profiles = isImportedProfile(path);
     // As `diff BASELINE TRACE` compares them: the baseline replayed and analysed, not measured, meanwhile.
     std::optional<BackgroundAnalysis> base;
-    if (!profiles && !baseline.empty())
+    if (!profiles && !profileBaseline && !baseline.empty())
         base.emplace(baseline, limits);
     if (profiles) {
-        Result<report::Report> imported = importedReport(path, baseline);
+        Result<report::Report> imported = importedReport(path, baseline, limits);
         if (!imported)
             return inputError(io, imported.error());
         r = std::move(imported).value();
@@ -169,6 +175,15 @@ int runReport(const std::vector<std::string>& args, Streams io)
         for (const session::SuggestionRecord& rec : s->suggestions)
             states[rec.id] = rec.state;
         report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
+    }
+    if (a && profileBaseline) {
+        Result<ImportedProfile> b = importAndAnalyze(baseline);
+        if (!b)
+            return inputError(io, b.error());
+        const profile::Profile mine = analysis::replayAsProfile(*a->view, path);
+        const profile::ProfileAnalysis analysis = profile::analyzeProfile(mine);
+        report::attachComparison(
+            r, report::compareProfiles(profile::diffProfiles(b->profile, b->analysis, mine, analysis)));
     }
     if (a && base) {
         const std::unique_ptr<Analyzed> b = base->take(io, code);

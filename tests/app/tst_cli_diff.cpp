@@ -1,7 +1,7 @@
 // `xpushark-cli diff` as CI runs it (#24, the CLI part): on every naive/tuned sample pair the diff's
 // numbers are the two runs' own numbers as `analyze --json` reports them, and their differences; the
 // threshold gate exits 3 only when the other run is slower by more than it asks, in total or in a region;
-// wrong arguments get precise messages.
+// a trace beside a profile is compared as its replay's profile; wrong arguments get precise messages.
 #include "cli_test_support.h"
 
 #include <QProcess>
@@ -280,6 +280,64 @@ private slots:
         QVERIFY2(gated.out.find("sgemm_128x64 [GPU 0]") != std::string::npos, gated.out.c_str());
     }
 
+    void aTraceIsComparedWithAProfileAsItsReplaysProfile()
+    {
+        // The GRM's run of a program beside a profile of another run (here: the tuned sample's replay
+        // exported, as a measured profile would come): the trace's side is its replay seen as a profile,
+        // the numbers `analyze --as-profile` gives it, in either order.
+        QTemporaryDir dir;
+        const QString naive = sample(QStringLiteral("decode_naive.xtrace.json"));
+        const QString tuned = dir.filePath(QStringLiteral("tuned.json"));
+        QCOMPARE(cli({QStringLiteral("convert"), sample(QStringLiteral("decode_tuned.xtrace.json")),
+                      QStringLiteral("--to"), QStringLiteral("chrome"), QStringLiteral("-o"), tuned})
+                     .exitCode,
+                 0);
+        const Run asProfile =
+            cli({QStringLiteral("analyze"), naive, QStringLiteral("--as-profile"), QStringLiteral("--json")});
+        const Run imported = cli({QStringLiteral("analyze"), tuned, QStringLiteral("--json")});
+        QCOMPARE(asProfile.exitCode, 0);
+        QCOMPARE(imported.exitCode, 0);
+        const nlohmann::json a = nlohmann::json::parse(asProfile.out),
+                             b = nlohmann::json::parse(imported.out);
+        for (const bool traceFirst : {true, false}) {
+            const Run r = cli({QStringLiteral("diff"), traceFirst ? naive : tuned, traceFirst ? tuned : naive,
+                               QStringLiteral("--json")});
+            QCOMPARE(r.exitCode, 0);
+            const nlohmann::json d = nlohmann::json::parse(r.out);
+            QCOMPARE(d["kind"].get<std::string>(), std::string("profiles"));
+            const nlohmann::json& base = traceFirst ? a : b;
+            const nlohmann::json& other = traceFirst ? b : a;
+            QVERIFY(holds(d["span_ns"], base["span_ns"].get<std::uint64_t>(),
+                          other["span_ns"].get<std::uint64_t>()));
+            QVERIFY(holds(d["critical_path"]["length_ns"],
+                          base["critical_path"]["length_ns"].get<std::uint64_t>(),
+                          other["critical_path"]["length_ns"].get<std::uint64_t>()));
+            for (const auto& [run, side] : {std::pair{&base, "baseline"}, std::pair{&other, "other"}})
+                for (const auto& dev : (*run)["devices"]) {
+                    const auto row =
+                        std::find_if(d["devices"].begin(), d["devices"].end(),
+                                     [&](const nlohmann::json& x) { return x["name"] == dev["name"]; });
+                    QVERIFY(row != d["devices"].end());
+                    QCOMPARE((*row)["busy_ns"][side].get<std::uint64_t>(),
+                             dev["busy_ns"].get<std::uint64_t>());
+                    QCOMPARE((*row)["memcpy_ns"][side].get<std::uint64_t>(),
+                             dev["memcpy_ns"].get<std::uint64_t>());
+                }
+            // The naive program's DMAs wait exposed; the tuned one's overlap: its exposed copy time is the
+            // largest device change, against the naive run.
+            const auto chip = std::find_if(d["devices"].begin(), d["devices"].end(),
+                                           [](const nlohmann::json& x) { return x["name"] == "chip 0"; });
+            QVERIFY(chip != d["devices"].end());
+            const std::int64_t exposed = (*chip)["memcpy_exposed_ns"]["delta"].get<std::int64_t>();
+            QVERIFY2(traceFirst ? exposed < -10000 : exposed > 10000, std::to_string(exposed).c_str());
+        }
+        // The gate reads the span as for two profiles: the naive run is a third longer than the tuned one.
+        const Run gated = cli(
+            {QStringLiteral("diff"), tuned, naive, QStringLiteral("--fail-if-slower"), QStringLiteral("5")});
+        QCOMPARE(gated.exitCode, 3);
+        QVERIFY2(gated.out.find("decode_layer [host]") != std::string::npos, gated.out.c_str());
+    }
+
     void oneStepOfEachProfile()
     {
         // HTA's trace_compare pair (tests/data/hta): iteration 1010 of each, as HTA's TraceDiff lists it.
@@ -338,12 +396,18 @@ private slots:
             << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--region"), QStringLiteral("nosuch")}
             << 1 << QStringLiteral("no region named 'nosuch' in either run");
         const QString kineto = QString::fromStdString(test::sourceDir() + "/tests/data/kineto_step.json");
-        QTest::newRow("a trace and a profile")
-            << QStringList{QStringLiteral("diff"), a, kineto} << 2
-            << QStringLiteral("is an imported profile and the other an xpushark trace");
-        QTest::newRow("a profile's region") << QStringList{QStringLiteral("diff"), kineto, kineto,
-                                                           QStringLiteral("--region"), QStringLiteral("x")}
-                                            << 2 << QStringLiteral("diff: --region is for xpushark traces");
+        // A trace beside a profile is compared as its replay's profile, which only a whole run is.
+        QTest::newRow("a trace that did not end beside a profile")
+            << QStringList{QStringLiteral("diff"), kineto, a, QStringLiteral("--max-cycles"),
+                           QStringLiteral("1000")}
+            << 1 << QStringLiteral("decode_naive.xtrace.json: replay stopped at ");
+        QTest::newRow("a profile's region")
+            << QStringList{QStringLiteral("diff"), kineto, kineto, QStringLiteral("--region"),
+                           QStringLiteral("x")}
+            << 2 << QStringLiteral("diff: --region is for two xpushark traces");
+        QTest::newRow("a region beside a profile")
+            << QStringList{QStringLiteral("diff"), a, kineto, QStringLiteral("--region"), QStringLiteral("x")}
+            << 2 << QStringLiteral("diff: --region is for two xpushark traces");
         QTest::newRow("a trace's window")
             << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--window"),
                            QStringLiteral("ProfilerStep#1")}

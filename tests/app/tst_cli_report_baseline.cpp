@@ -158,6 +158,32 @@ private slots:
                          "| on the path: sgemm_128x64 (kernel) | 180.0 us | 240.0 us | +60.0 us | +33.3% |"));
     }
 
+    void aTraceBesideAProfileIsComparedAsDiffComparesThem()
+    {
+        // The tuned sample's replay exported stands for a measured profile; the naive trace's replay is
+        // compared as its profile, whichever side it is on, and the report's comparison is the diff's.
+        QTemporaryDir dir;
+        const QString trace = sample(QStringLiteral("decode_naive.xtrace.json"));
+        const QString profile = dir.filePath(QStringLiteral("tuned.json"));
+        QCOMPARE(cli({QStringLiteral("convert"), sample(QStringLiteral("decode_tuned.xtrace.json")),
+                      QStringLiteral("--to"), QStringLiteral("chrome"), QStringLiteral("-o"), profile})
+                     .exitCode,
+                 0);
+        for (const bool traceReported : {true, false}) {
+            const QString path = traceReported ? trace : profile, baseline = traceReported ? profile : trace;
+            const QString json = dir.filePath(QStringLiteral("r.json"));
+            const Run r = cli({QStringLiteral("report"), path, QStringLiteral("--baseline"), baseline,
+                               QStringLiteral("-o"), json, QStringLiteral("--no-measure")});
+            QVERIFY2(r.exitCode == 0, r.err.c_str());
+            const nlohmann::json report = nlohmann::json::parse(readFile(json));
+            const Run diff = cli({QStringLiteral("diff"), baseline, path, QStringLiteral("--json")});
+            QCOMPARE(report["comparison"]["diff"], nlohmann::json::parse(diff.out));
+            QCOMPARE(report["kind"].get<std::string>(),
+                     std::string(traceReported ? "replay" : "imported-profile"));
+            QCOMPARE(report["comparison"]["diff"]["kind"].get<std::string>(), std::string("profiles"));
+        }
+    }
+
     void thePdfIsWritten()
     {
         QTemporaryDir dir;
@@ -184,12 +210,12 @@ private slots:
         QCOMPARE(r.err, std::string("xpushark-cli: report: --baseline needs a value\n(run `xpushark-cli "
                                     "--help` for usage)\n"));
 
+        // A trace beside a profile is compared as its replay's profile: only a whole run is one.
         r = cli({QStringLiteral("report"), trace, QStringLiteral("--baseline"), profile, QStringLiteral("-o"),
-                 out});
-        QCOMPARE(r.exitCode, 2);
-        QCOMPARE(r.err, "xpushark-cli: report: " + profile.toStdString() +
-                            " is an imported profile and the other an xpushark trace: --baseline compares "
-                            "two traces or two profiles\n(run `xpushark-cli --help` for usage)\n");
+                 out, QStringLiteral("--max-cycles"), QStringLiteral("1000")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(contains(r.err, "replay stopped at "), r.err.c_str());
+        QVERIFY(!QFile::exists(out));
 
         const QString missing = dir.filePath(QStringLiteral("missing.xtrace.json"));
         r = cli({QStringLiteral("report"), trace, QStringLiteral("--baseline"), missing, QStringLiteral("-o"),
