@@ -89,8 +89,9 @@ public:
     void openFixedRun(int index);
     ComparisonWindow* comparisonWindow() const;
     // File > Compare with…: the replay (once analysed) beside the trace at `path` (asked for when empty),
-    // in the same window as a fixed run; or, while the explorer shows an imported profile, that profile
-    // beside the profile at `path` (compare/profile_comparison_window.h).
+    // in the same window as a fixed run; anything beside a profile in the profile comparison window
+    // (compare/profile_comparison_window.h): an imported profile beside another or beside a trace's replay,
+    // and the replay, seen as its profile, beside a profile.
     void compareWith(const QString& path = {});
     ProfileComparisonWindow* profileComparisonWindow() const;
 
@@ -149,6 +150,8 @@ private:
     // The Recorded timing tab, shown only while the open trace carries timing recorded on the chip.
     QDockWidget* addRecordedTimingDock();
     void keepDockTabsWhole();
+    // The profile document's profile beside `other` (a profile, or a trace seen as its replay's profile).
+    void openProfileComparison(const QString& other);
 
     ReplaySession* m_session;
     SelectionModel* m_selection; // the one selection, both pages'
@@ -185,6 +188,7 @@ private:
     QFont m_normalFont;
     QPointer<ComparisonWindow> m_comparisonWindow;
     QPointer<ProfileComparisonWindow> m_profileComparison;
+    QString m_comparisonPendingOnProfile; // compared once the replay's profile is made
 };
 
 } // namespace xps::ui

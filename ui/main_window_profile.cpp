@@ -23,11 +23,15 @@
 #include <QStatusBar>
 #include <QToolButton>
 
+#include <utility>
+
 namespace xps::ui {
 
 void MainWindow::connectProfileDocument()
 {
     connect(m_profile, &ProfileDocument::loadStarted, this, [this](const QString& path) {
+        if (!m_converting) // another file opened: a comparison waiting for the replay's profile is dropped
+            m_comparisonPendingOnProfile.clear();
         m_stageLabel->setText(
             m_converting ? tr("Seeing the replay of %1 as a profile…").arg(QFileInfo(path).fileName())
                          : tr("Importing %1…").arg(QFileInfo(path).fileName()));
@@ -64,10 +68,13 @@ void MainWindow::connectProfileDocument()
                                   .arg(run->profile.flows.size())
                                   .arg(run->profile.tracks.size())
                                   .arg(run->analysis.findings.size()));
+        if (!m_comparisonPendingOnProfile.isEmpty())
+            openProfileComparison(std::exchange(m_comparisonPendingOnProfile, QString()));
     });
     connect(m_profile, &ProfileDocument::failed, this, [this](const QString& message) {
         m_converting = false;
         m_projectedRun.reset();
+        m_comparisonPendingOnProfile.clear();
         m_progress->hide();
         m_cancel->hide();
         onOpenFailed(message);

@@ -35,44 +35,36 @@ ProfileComparisonWindow* MainWindow::profileComparisonWindow() const
 
 void MainWindow::compareWith(const QString& path)
 {
-    if (showsImportedProfile()) {
-        const QString other =
-            !path.isEmpty() ? path
-                            : QFileDialog::getOpenFileName(
-                                  this, tr("Compare with profile"), QString(),
-                                  tr("Profiles (*.json *.json.gz *.pb *.xplane.pb *.et);;All files (*)"));
-        if (other.isEmpty())
-            return;
-        if (const auto kind = importing::detectInput(other.toStdString());
-            kind && *kind == importing::InputKind::XpuTrace) {
-            statusBar()->showMessage(
-                tr("%1 is an xpushark trace: a profile is compared with another profile").arg(other), 8000);
-            return;
-        }
-        if (m_profileComparison)
-            m_profileComparison->close();
-        m_profileComparison = new ProfileComparisonWindow(m_profile, other, this);
-        m_profileComparison->setAttribute(Qt::WA_DeleteOnClose);
-        m_profileComparison->show();
-        return;
-    }
-    if (!m_session->run() || !m_session->analysesAvailable()) {
+    const bool onImport = showsImportedProfile();
+    if (!onImport && (!m_session->run() || !m_session->analysesAvailable())) {
         statusBar()->showMessage(tr("Open a trace and let it replay, or open a profile, first: it is the "
                                     "comparison's baseline"),
                                  5000);
         return;
     }
+    const QString traces = tr("xpushark traces (*.xtrace.json *.xps *.xasm *.mlir)");
+    const QString profiles = tr("Profiles (*.json *.json.gz *.pb *.xplane.pb *.et)");
     const QString other =
-        !path.isEmpty()
-            ? path
-            : QFileDialog::getOpenFileName(this, tr("Compare with trace"), QString(),
-                                           tr("xpushark traces (*.xtrace.json *.xps *.xasm *.mlir)"));
+        !path.isEmpty() ? path
+                        : QFileDialog::getOpenFileName(this, tr("Compare with"), QString(),
+                                                       (onImport ? profiles + QStringLiteral(";;") + traces
+                                                                 : traces + QStringLiteral(";;") + profiles) +
+                                                           tr(";;All files (*)"));
     if (other.isEmpty())
         return;
-    if (const auto kind = importing::detectInput(other.toStdString());
-        kind && *kind != importing::InputKind::XpuTrace) {
-        statusBar()->showMessage(
-            tr("%1 is an imported profile: a replay is compared with another trace").arg(other), 8000);
+    // Two traces: the replay's own views side by side. Anything beside a profile is compared as profiles,
+    // a trace as its replay's (the GRM's run of a program beside a measured one). A file of no known kind
+    // goes with the baseline's kind, whose reader says what is wrong with it.
+    const auto kind = importing::detectInput(other.toStdString());
+    const bool otherIsTrace = kind ? *kind == importing::InputKind::XpuTrace : !onImport;
+    if (onImport || !otherIsTrace) {
+        if (onImport ||
+            (m_projectedRun.lock() == m_session->runHandle() && m_profile->run() && !m_converting))
+            openProfileComparison(other);
+        else { // the replay's profile first, on the profile document's worker
+            m_comparisonPendingOnProfile = other;
+            showReplayAsProfile();
+        }
         return;
     }
     if (m_comparisonWindow)
@@ -80,6 +72,15 @@ void MainWindow::compareWith(const QString& path)
     m_comparisonWindow = new ComparisonWindow(m_session, other, this);
     m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
     m_comparisonWindow->show();
+}
+
+void MainWindow::openProfileComparison(const QString& other)
+{
+    if (m_profileComparison)
+        m_profileComparison->close();
+    m_profileComparison = new ProfileComparisonWindow(m_profile, other, this);
+    m_profileComparison->setAttribute(Qt::WA_DeleteOnClose);
+    m_profileComparison->show();
 }
 
 void MainWindow::openFixedRun(int index)

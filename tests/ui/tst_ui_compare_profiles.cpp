@@ -4,9 +4,9 @@
 // 40 us later: the verdict and the tables hold the two profiles' own numbers (the operations' largest
 // change, the devices' breakdowns and the critical paths, read from each profile's own analysis); a row
 // shows its operation's first instance selected in both timelines, each from its own start; aligned at an
-// operation the two instances start at the same place and a zoom keeps them so; a column sorts; a trace is
-// refused as the other profile; opening another file closes the window. XPS_SHOT_DIR=DIR saves the window at
-// 1366x768 and 1920x1080, light and dark, with each table.
+// operation the two instances start at the same place and a zoom keeps them so; a column sorts; opening
+// another file closes the window (a trace beside a profile: tst_ui_compare_across). XPS_SHOT_DIR=DIR saves
+// the window at 1366x768 and 1920x1080, light and dark, with each table.
 #include "compare/profile_comparison_window.h"
 #include "compare/profile_diff_model.h"
 #include "imported/profile_document.h"
@@ -278,12 +278,6 @@ private slots:
             menu.adjustSize();
             menu.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("table-menu.png")));
         }
-
-        // A trace is no profile to compare with: said, and the window stays.
-        w.compareWith(source("/resources/samples/decode_naive.xtrace.json"));
-        QCOMPARE(w.profileComparisonWindow(), cw);
-        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("is an xpushark trace")),
-                 qPrintable(w.statusBar()->currentMessage()));
 
         // Another file in the explorer: the comparison's baseline is gone, so is the window.
         w.openFile(later);

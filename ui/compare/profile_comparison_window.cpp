@@ -1,9 +1,11 @@
 #include "compare/profile_comparison_window.h"
 
 #include "compare/profile_diff_model.h"
+#include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_text.h"
 #include "imported/profile_timeline_view.h"
+#include "replayed_profile.h"
 #include "selection/selection_model.h"
 #include "widgets/table_export.h"
 
@@ -94,7 +96,7 @@ ProfileComparisonWindow::ProfileComparisonWindow(ProfileDocument* baseline, cons
     auto* timelines = new QSplitter(Qt::Vertical);
     timelines->addWidget(
         titled(tr("Baseline: %1").arg(fileName(baselinePath)), baselinePath, m_baselineView));
-    timelines->addWidget(titled(tr("Other profile: %1").arg(fileName(otherPath)), otherPath, m_otherView));
+    timelines->addWidget(titled(tr("Other: %1").arg(fileName(otherPath)), otherPath, m_otherView));
     timelines->setChildrenCollapsible(false);
     timelines->setSizes({1000, 1000});
 
@@ -111,8 +113,16 @@ ProfileComparisonWindow::ProfileComparisonWindow(ProfileDocument* baseline, cons
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
-    follow(m_baselineDoc, m_otherDoc, 1);
-    follow(m_otherDoc, m_baselineDoc, -1);
+    follow(m_baselineDoc, m_otherDoc, true);
+    follow(m_otherDoc, m_baselineDoc, false);
+    // One gutter for both, the wider one's: a time is at the same x in both, whatever their labels.
+    const auto shareGutter = [this] {
+        const int width = std::max(m_baselineView->fittedGutter(), m_otherView->fittedGutter());
+        m_baselineView->setMinimumGutter(width);
+        m_otherView->setMinimumGutter(width);
+    };
+    connect(m_baselineView, &TimelineCanvas::rowsChanged, this, shareGutter);
+    connect(m_otherView, &TimelineCanvas::rowsChanged, this, shareGutter);
     connect(m_align, &QCheckBox::toggled, this, [this] {
         const int tab = m_tables->currentIndex();
         const QTableView* view = table(tab);
@@ -145,8 +155,18 @@ ProfileComparisonWindow::ProfileComparisonWindow(ProfileDocument* baseline, cons
     connect(baseline, &ProfileDocument::loadStarted, this, &QWidget::close);
 
     m_baselineDoc->show(baseline->runHandle());
-    m_verdict->setText(tr("Importing the other profile…"));
-    m_otherDoc->open(otherPath);
+    if (const auto kind = importing::detectInput(otherPath.toStdString());
+        kind && *kind == importing::InputKind::XpuTrace) {
+        // A trace: the GRM's run of it, seen as a profile (the progress is the replay's, not a file's).
+        m_verdict->setText(tr("Replaying the other trace…"));
+        m_otherDoc->openBuilt(otherPath, [path = otherPath.toStdString()](const importing::ImportOptions&,
+                                                                          std::stop_token stop) {
+            return sim::replayedProfileOf(path, {}, std::move(stop));
+        });
+    } else {
+        m_verdict->setText(tr("Importing the other profile…"));
+        m_otherDoc->open(otherPath);
+    }
     resize(1280, 820);
 }
 
@@ -209,18 +229,39 @@ std::int64_t ProfileComparisonWindow::startOffset() const
 {
     const ProfileRun* a = m_baselineDoc->run();
     const ProfileRun* b = m_otherDoc->run();
-    return a && b ? b->profile.startTime() - a->profile.startTime() : 0;
+    return a && b ? b->profile.timebase.toNanos(b->profile.startTime()) -
+                        a->profile.timebase.toNanos(a->profile.startTime())
+                  : 0;
 }
 
-void ProfileComparisonWindow::follow(ProfileDocument* from, ProfileDocument* to, int sign)
+// The two profiles may count different ticks (a replay's cycles beside an import's nanoseconds): a time
+// crosses from one to the other in nanoseconds, moved by the offset.
+profile::Ticks ProfileComparisonWindow::otherTicksOf(profile::Ticks baseline) const
 {
-    connect(from, &ProfileDocument::rangeChanged, this, [this, from, to, sign] {
+    const profile::Timebase& a = m_baselineDoc->run()->profile.timebase;
+    const profile::Timebase& b = m_otherDoc->run()->profile.timebase;
+    return b.fromNanos(a.toNanos(baseline) + m_offset);
+}
+
+profile::Ticks ProfileComparisonWindow::baselineTicksOf(profile::Ticks other) const
+{
+    const profile::Timebase& a = m_baselineDoc->run()->profile.timebase;
+    const profile::Timebase& b = m_otherDoc->run()->profile.timebase;
+    return a.fromNanos(b.toNanos(other) - m_offset);
+}
+
+void ProfileComparisonWindow::follow(ProfileDocument* from, ProfileDocument* to, bool fromBaseline)
+{
+    connect(from, &ProfileDocument::rangeChanged, this, [this, from, to, fromBaseline] {
         // Until both are analysed each shows its own; then a zoom or a pan in one is the other's.
         if (m_syncing || !m_baselineDoc->run() || !m_otherDoc->run())
             return;
         const auto [a, b] = from->visibleRange();
         m_syncing = true;
-        to->setVisibleRange(a + sign * m_offset, b + sign * m_offset);
+        if (fromBaseline)
+            to->setVisibleRange(otherTicksOf(a), otherTicksOf(b));
+        else
+            to->setVisibleRange(baselineTicksOf(a), baselineTicksOf(b));
         m_syncing = false;
     });
 }
@@ -229,7 +270,7 @@ void ProfileComparisonWindow::showRange(std::int64_t from, std::int64_t to)
 {
     m_syncing = true;
     m_baselineDoc->setVisibleRange(from, to);
-    m_otherDoc->setVisibleRange(from + m_offset, to + m_offset);
+    m_otherDoc->setVisibleRange(otherTicksOf(from), otherTicksOf(to));
     m_syncing = false;
 }
 
@@ -270,10 +311,10 @@ void ProfileComparisonWindow::showDiff(profile::ProfileDiff diff)
     }
     // One time axis for both, each from its own start: the longer profile's span.
     m_offset = startOffset();
-    const profile::Ticks start = m_baselineDoc->run()->profile.startTime();
-    const auto span = static_cast<std::int64_t>(
+    const profile::Profile& a = m_baselineDoc->run()->profile;
+    const auto spanNs = static_cast<std::int64_t>(
         static_cast<double>(std::max<std::uint64_t>({m_diff.span.baseline, m_diff.span.other, 10})) * 1.02);
-    showRange(start, start + span);
+    showRange(a.startTime(), a.timebase.fromNanos(a.timebase.toNanos(a.startTime()) + spanNs));
     emit compared();
 }
 
@@ -287,19 +328,23 @@ void ProfileComparisonWindow::onRowPicked(const ProfileDiffModel* model, int row
     // Aligned: the two instances start at the same place; else each profile from its own start, one range
     // holding both instances.
     const bool align = m_align->isChecked() && base.valid() && other.valid();
-    m_offset = align ? b.slice(other).start - a.slice(base).start : startOffset();
-    profile::Ticks from = 0, to = 0;
+    m_offset = align ? b.timebase.toNanos(b.slice(other).start) - a.timebase.toNanos(a.slice(base).start)
+                     : startOffset();
+    // The range holding both, in the baseline's nanoseconds.
+    profile::Nanos from = 0, to = 0;
     bool any = false;
     for (const auto& [slice, p, shift] :
          {std::tuple{base, &a, std::int64_t{0}}, std::tuple{other, &b, m_offset}})
         if (slice.valid()) {
             const profile::Slice& s = p->slice(slice);
-            from = any ? std::min(from, s.start - shift) : s.start - shift;
-            to = any ? std::max(to, s.end() - shift) : s.end() - shift;
+            const profile::Nanos start = p->timebase.toNanos(s.start) - shift;
+            const profile::Nanos end = p->timebase.toNanos(s.end()) - shift;
+            from = any ? std::min(from, start) : start;
+            to = any ? std::max(to, end) : end;
             any = true;
         }
-    const profile::Ticks margin = std::max<profile::Ticks>((to - from) / 2, 1000);
-    showRange(from - margin, to + margin);
+    const profile::Nanos margin = std::max<profile::Nanos>((to - from) / 2, 1000);
+    showRange(a.timebase.fromNanos(from - margin), a.timebase.fromNanos(to + margin));
     m_baselineDoc->selectSlice(base, tr("comparison"));
     m_otherDoc->selectSlice(other, tr("comparison"));
 }

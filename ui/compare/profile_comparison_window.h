@@ -53,7 +53,8 @@ public:
     const profile::ProfileDiff& diff() const { return m_diff; }
     QString verdict() const;
     // The other profile's visible range starts this many ns after the baseline's: the difference of the two
-    // profiles' starts, or, aligned at an operation, of its two first instances' starts.
+    // profiles' starts, or, aligned at an operation, of its two first instances' starts. (Each profile's
+    // range is in its own ticks: a replay's cycles beside an import's nanoseconds meet in nanoseconds.)
     std::int64_t offset() const { return m_offset; }
 
 signals:
@@ -63,9 +64,12 @@ private:
     // A table of `model`'s rows, sorted through a proxy of its own, in a tab.
     QTableView* addTable(ProfileDiffModel* model, const QString& title);
     static QSortFilterProxyModel* sortedOf(const QTableView* view);
-    void follow(ProfileDocument* from, ProfileDocument* to, int sign);
+    void follow(ProfileDocument* from, ProfileDocument* to, bool fromBaseline);
+    // A time of one profile in the other's ticks, through the offset (both analysed).
+    profile::Ticks otherTicksOf(profile::Ticks baseline) const;
+    profile::Ticks baselineTicksOf(profile::Ticks other) const;
     // Shows [from, to) of the baseline, and the other profile the same, moved by the offset.
-    void showRange(std::int64_t from, std::int64_t to);
+    void showRange(profile::Ticks from, profile::Ticks to);
     void tryCompare();
     void showDiff(profile::ProfileDiff diff);
     void onRowPicked(const ProfileDiffModel* model, int row);

@@ -32,7 +32,21 @@ TimelineCanvas::TimelineCanvas(QWidget* parent)
 
 int TimelineCanvas::gutter() const
 {
+    return std::max(fittedGutter(), m_minimumGutter);
+}
+
+int TimelineCanvas::fittedGutter() const
+{
     return m_gutter > 0 ? m_gutter : fontMetrics().horizontalAdvance(QLatin1Char('M')) * 22;
+}
+
+void TimelineCanvas::setMinimumGutter(int pixels)
+{
+    if (pixels == m_minimumGutter)
+        return;
+    m_minimumGutter = pixels;
+    update();
+    emit rowsChanged(); // the gutter moved: plots under it follow
 }
 
 int TimelineCanvas::scrollBarWidth() const

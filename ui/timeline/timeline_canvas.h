@@ -43,6 +43,10 @@ public:
     // The width of the label gutter left of the time axis, and of the scroll bar right of it: where a plot
     // under the timeline puts its own axis so that the two read as one.
     int gutter() const;
+    // The gutter its own labels ask for; and a width it is at least, so that timelines stacked one above
+    // another put a time at the same x (a comparison's two profiles, each with its own labels).
+    int fittedGutter() const;
+    void setMinimumGutter(int pixels);
     int scrollBarWidth() const;
     int axisHeight() const;
     // Right of the gutter, under the axis, left of the scroll bar.
@@ -140,6 +144,7 @@ private:
     int m_minimumLane = 0;
     mutable int m_scrollWidth = 0; // the scroll bar's size hint, 0 until asked (again after a style change)
     int m_gutter = 0; // fitted to the labels (fitGutter), again when the font changes; 0 until there are rows
+    int m_minimumGutter = 0;
     QPoint m_pressPos;
     Ticks m_pressFrom = 0, m_pressTo = 0;
     bool m_dragging = false, m_boxZoom = false;
