@@ -48,6 +48,18 @@ inline QString sample(const QString& name)
     return QString::fromStdString(sourceDir() + "/resources/samples/") + name;
 }
 
+// The tuned decode sample's replay written as Chrome JSON by `convert --to chrome` into `dir`: a profile
+// another run of a bundled trace can be compared with, as a measured one would be.
+inline QString exportTunedDecode(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath(QStringLiteral("tuned.json"));
+    const Run r = cli({QStringLiteral("convert"), sample(QStringLiteral("decode_tuned.xtrace.json")),
+                       QStringLiteral("--to"), QStringLiteral("chrome"), QStringLiteral("-o"), path});
+    if (r.exitCode != 0)
+        qFatal("convert --to chrome failed: %s", r.err.c_str());
+    return path;
+}
+
 // A data-driven test's rows: one per naive/tuned sample pair ("allgather" for allgather_naive and
 // allgather_tuned), in a QString column "pair".
 inline void addSamplePairRows()

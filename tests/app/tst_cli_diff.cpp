@@ -287,11 +287,7 @@ private slots:
         // the numbers `analyze --as-profile` gives it, in either order.
         QTemporaryDir dir;
         const QString naive = sample(QStringLiteral("decode_naive.xtrace.json"));
-        const QString tuned = dir.filePath(QStringLiteral("tuned.json"));
-        QCOMPARE(cli({QStringLiteral("convert"), sample(QStringLiteral("decode_tuned.xtrace.json")),
-                      QStringLiteral("--to"), QStringLiteral("chrome"), QStringLiteral("-o"), tuned})
-                     .exitCode,
-                 0);
+        const QString tuned = test::exportTunedDecode(dir);
         const Run asProfile =
             cli({QStringLiteral("analyze"), naive, QStringLiteral("--as-profile"), QStringLiteral("--json")});
         const Run imported = cli({QStringLiteral("analyze"), tuned, QStringLiteral("--json")});

@@ -164,11 +164,7 @@ private slots:
         // compared as its profile, whichever side it is on, and the report's comparison is the diff's.
         QTemporaryDir dir;
         const QString trace = sample(QStringLiteral("decode_naive.xtrace.json"));
-        const QString profile = dir.filePath(QStringLiteral("tuned.json"));
-        QCOMPARE(cli({QStringLiteral("convert"), sample(QStringLiteral("decode_tuned.xtrace.json")),
-                      QStringLiteral("--to"), QStringLiteral("chrome"), QStringLiteral("-o"), profile})
-                     .exitCode,
-                 0);
+        const QString profile = test::exportTunedDecode(dir);
         for (const bool traceReported : {true, false}) {
             const QString path = traceReported ? trace : profile, baseline = traceReported ? profile : trace;
             const QString json = dir.filePath(QStringLiteral("r.json"));
