@@ -252,14 +252,15 @@ void Analyzer::ops(ProfileAnalysis& out)
                 stack.push_back(i);
         }
     }
-    // Rows: one per type, and per device for device work.
+    // Rows: one per type, and per device for what ran on one (device work, and the annotations and regions
+    // drawn on a device's tracks: a chip's "decode_layer" is that chip's, not the host's).
     std::vector<OpStats> rows;
     std::vector<std::uint32_t> hostRow(p.types.size(), kNone);
     std::unordered_map<std::uint64_t, std::uint32_t> deviceRow; // type << 32 | process
     const auto rowOf = [&](std::uint32_t slice) -> OpStats& {
         const Slice& s = p.slices[slice];
         const Track& track = p.track(s.track());
-        const bool device = track.device && isDeviceWork(p.classOf(s));
+        const bool device = track.device;
         std::uint32_t* row = &hostRow[s.type];
         const std::uint32_t process = p.processOf(s.track()).value;
         if (device)
@@ -282,7 +283,7 @@ void Analyzer::ops(ProfileAnalysis& out)
             continue;
         const Slice& s = p.slices[i];
         OpStats& o = rowOf(i);
-        if (o.process.valid())
+        if (o.process.valid() && isDeviceWork(o.cls))
             o.deviceTime += s.duration;
         ++o.count;
         o.total += s.duration;

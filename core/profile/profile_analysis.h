@@ -78,7 +78,7 @@ struct OpStats
     std::uint32_t type = 0; // EventType
     SliceClass cls = SliceClass::Other;
     bool device = false;
-    TrackId process; // device work: the device (process track) it ran on; else none
+    TrackId process; // what ran on a device's tracks: the device (process track); else none (the host)
     std::uint64_t count = 0;
     Ticks total = 0, self = 0, min = 0, max = 0;
     // Device work: its own time on the device. CPU ops: the device work launched inside them.

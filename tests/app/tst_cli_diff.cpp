@@ -331,7 +331,7 @@ private slots:
         const Run gated = cli(
             {QStringLiteral("diff"), tuned, naive, QStringLiteral("--fail-if-slower"), QStringLiteral("5")});
         QCOMPARE(gated.exitCode, 3);
-        QVERIFY2(gated.out.find("decode_layer [host]") != std::string::npos, gated.out.c_str());
+        QVERIFY2(gated.out.find("decode_layer [chip 0]") != std::string::npos, gated.out.c_str());
     }
 
     void oneStepOfEachProfile()
