@@ -521,10 +521,18 @@ ProfileAnalysis Analyzer::run()
 
 std::string trackLabel(const Profile& profile, TrackId track)
 {
+    // Names as written, without the blanks around them that would show in a sentence (Kineto names its
+    // streams "stream 7 ": "... / stream 7  waits for the host"); the tracks keep theirs.
+    const auto trimmed = [](std::string_view name) {
+        const std::size_t first = name.find_first_not_of(" \t");
+        return first == std::string_view::npos
+                   ? std::string()
+                   : std::string(name.substr(first, name.find_last_not_of(" \t") - first + 1));
+    };
     const Track& t = profile.track(track);
     if (!t.parent.valid())
-        return t.name;
-    return profile.track(t.parent).name + " / " + t.name;
+        return trimmed(t.name);
+    return trimmed(profile.track(t.parent).name) + " / " + trimmed(t.name);
 }
 
 ProfileAnalysis analyzeProfile(const Profile& profile, std::stop_token stop)

@@ -215,7 +215,10 @@ private slots:
             for (const StreamIdle& expected : r.streams) {
                 const auto s =
                     std::find_if(a.streams.begin(), a.streams.end(), [&](const profile::StreamUse& u) {
-                        return u.name.ends_with(std::string("/ ") + expected.stream);
+                        // Kineto's thread name, "stream 7 ": a label says it without the blank.
+                        std::string name = expected.stream;
+                        name.erase(name.find_last_not_of(' ') + 1);
+                        return u.name.ends_with("/ " + name);
                     });
                 QVERIFY2(s != a.streams.end(), expected.stream);
                 const std::string stream = what + "; " + s->name + ": idle " + std::to_string(us(s->idle)) +
