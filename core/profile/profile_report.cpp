@@ -1,4 +1,5 @@
 #include "profile/profile_report.h"
+#include "profile/utilization_text.h"
 
 #include "util/text.h"
 
@@ -87,18 +88,11 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
                 << " under neither compute nor communication)";
         out << ", memset " << tb.ms(d.memset) << "\n";
         if (d.kernels.process.valid()) {
-            char line[200];
-            std::snprintf(line, sizeof line, "  GPU utilization %.1f%% within the steps",
-                          100 * d.kernels.utilization);
-            out << line;
-            if (d.kernels.smEfficiency) {
-                std::snprintf(line, sizeof line, ", SM efficiency %.1f%%", 100 * *d.kernels.smEfficiency);
-                out << line;
-            }
-            if (d.kernels.occupancyPct) {
-                std::snprintf(line, sizeof line, ", achieved occupancy %.1f%%", *d.kernels.occupancyPct);
-                out << line;
-            }
+            out << "  GPU utilization " << kernelUtilizationText(p, d.kernels);
+            if (d.kernels.smEfficiency)
+                out << ", SM efficiency " << text::percentText(100 * *d.kernels.smEfficiency);
+            if (d.kernels.occupancyPct)
+                out << ", achieved occupancy " << text::percentText(*d.kernels.occupancyPct);
             out << "\n";
         }
         if (d.transferBytes > 0)

@@ -1,4 +1,5 @@
 #include "profile/timebase.h"
+#include "util/percent_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -93,10 +94,8 @@ std::string formatUs(Nanos ns)
 
 std::string formatPercent(Ticks part, Ticks whole)
 {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%",
-                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-    return b;
+    return text::percentText(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole)
+                                       : 0.0);
 }
 
 } // namespace xps::profile

@@ -13,6 +13,7 @@
 #include "profile/cuda_sync.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_diff.h"
+#include "profile/profile_report.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -367,6 +368,30 @@ private slots:
             if (r.tolerance == 0)
                 QVERIFY2(std::abs(launch - r.launch) <= 0.5, what.c_str());
         }
+    }
+
+    // The TensorBoard plugin's kernel utilization is said against what it measured: the ProfilerStep#N
+    // annotations' extent, or, with none (HTA's simple_add, JAX), the whole profile; a small share keeps two
+    // significant digits (3.6 ms of kernels in an 8 s JAX profile read "0.0%").
+    void kernelUtilizationIsSaidAgainstWhatItMeasured()
+    {
+        const auto utilizationLine = [](const Profile& p) {
+            const std::string text = profile::formatProfileAnalysis(p, profile::analyzeProfile(p));
+            const std::size_t at = text.find("GPU utilization ");
+            return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+        };
+        QCOMPARE(
+            utilizationLine(importHta("cuda_event_sync/event_sync_trace.json.gz")),
+            std::string("GPU utilization 1.6% within the steps, SM efficiency 0.046%, achieved occupancy "
+                        "0.1%"));
+        QCOMPARE(
+            utilizationLine(importHta("simple_add/trace.json.gz")),
+            std::string("GPU utilization 0.026% of the profile, SM efficiency 0.026%, achieved occupancy "
+                        "38.4%"));
+        auto jax = importing::importProfile(test::sourceDir() +
+                                            "/tests/data/tracelens/jax_conv_minimal_legacy/conv.xplane.pb");
+        QVERIFY(jax.ok());
+        QCOMPARE(utilizationLine(*jax), std::string("GPU utilization 0.045% of the profile"));
     }
 
     void cudaSyncEventsLinkWhatHtaLinks()

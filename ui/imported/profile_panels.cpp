@@ -5,6 +5,7 @@
 #include "imported/profile_ops_model.h"
 #include "imported/profile_text.h"
 #include "profile/profile_report.h"
+#include "profile/utilization_text.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -28,8 +29,7 @@ namespace {
 
 QString percentOf(profile::Ticks part, profile::Ticks whole)
 {
-    return QStringLiteral("%1%").arg(
-        whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 0, 'f', 1);
+    return QString::fromStdString(profile::formatPercent(part, whole));
 }
 
 } // namespace
@@ -141,11 +141,15 @@ void ProfileSummaryPanel::refresh()
         // Only what the device did: a device without copies gets no "memcpy 0 ns".
         QStringList parts{tr("busy %1").arg(percentOf(d.busy, d.span))};
         if (d.kernels.process.valid()) {
-            QString kernels = tr("kernels %1% of the steps").arg(100 * d.kernels.utilization, 0, 'f', 1);
+            QString kernels =
+                tr("kernels %1")
+                    .arg(QString::fromStdString(profile::kernelUtilizationText(run->profile, d.kernels)));
             if (d.kernels.smEfficiency)
-                kernels += tr(", SM efficiency %1%").arg(100 * *d.kernels.smEfficiency, 0, 'f', 1);
+                kernels += tr(", SM efficiency %1")
+                               .arg(QString::fromStdString(text::percentText(100 * *d.kernels.smEfficiency)));
             if (d.kernels.occupancyPct)
-                kernels += tr(", occupancy %1%").arg(*d.kernels.occupancyPct, 0, 'f', 1);
+                kernels += tr(", occupancy %1")
+                               .arg(QString::fromStdString(text::percentText(*d.kernels.occupancyPct)));
             parts << kernels;
         }
         if (d.compute > 0)

@@ -39,7 +39,7 @@ QString formatCounterValue(double value)
         return QStringLiteral("%1 M").arg(value / 1e6, 0, 'g', 4);
     if (a >= 1e4)
         return QStringLiteral("%1 K").arg(value / 1e3, 0, 'g', 4);
-    return QString::number(value, 'g', 6);
+    return QString::number(value, 'g', 4); // as many digits as the K, M and G forms: a label, not a readout
 }
 
 QColor sliceClassColor(profile::SliceClass cls)
