@@ -113,7 +113,10 @@ std::vector<std::uint32_t> Profile::finish(std::stop_token stop)
     }
     if (clamped > 0)
         addRepair(RepairKind::Clamped, clamped,
-                  "events lay beyond 2^62 ns (146 years) from the clock's zero; held at that limit");
+                  timebase.isNanoseconds()
+                      ? "events lay beyond 2^62 ns (146 years) from the clock's zero; held at that limit"
+                      : "events lay beyond 2^62 ticks (" + timebase.describe() +
+                            ") from the clock's zero; held at that limit");
     // Order: by track, then start, then the longer first (a parent before the child that starts with it).
     const auto before = [](const Slice& x, const Slice& y) {
         if (x.track() != y.track())

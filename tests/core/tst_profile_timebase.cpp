@@ -111,6 +111,30 @@ private slots:
         QCOMPARE(Timebase{}.describe(), std::string());
     }
 
+    // A time beyond the limit is held there, and the repair says it in the profile's own ticks.
+    void theTimeLimitIsSaidInTicks()
+    {
+        for (const Timebase tb : {Timebase{}, Timebase::cyclesAt(1050.0)}) {
+            profile::Profile p;
+            p.timebase = tb;
+            p.tracks.push_back({});
+            profile::Slice far;
+            far.start = profile::kTimeLimit + 5;
+            far.duration = 10;
+            p.slices.push_back(far);
+            p.finish();
+            QCOMPARE(p.slices.front().start, profile::kTimeLimit);
+            QCOMPARE(p.repairs.size(), std::size_t{1});
+            QCOMPARE(
+                p.repairs.front().what,
+                tb.isNanoseconds()
+                    ? std::string("events lay beyond 2^62 ns (146 years) from the clock's zero; held at "
+                                  "that limit")
+                    : std::string("events lay beyond 2^62 ticks (1 tick = 20/21 ns) from the clock's zero; "
+                                  "held at that limit"));
+        }
+    }
+
     void sameProfileInOtherTicks_data()
     {
         QTest::addColumn<QString>("file");
