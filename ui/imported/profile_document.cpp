@@ -45,7 +45,17 @@ void ProfileDocument::open(const QString& path)
 
 void ProfileDocument::openBuilt(const QString& label, Builder build)
 {
-    start(label, std::move(build), false);
+    // A replay's profile gets the utilization row as an import does: its units' busy runs are its kernels,
+    // and two profiles compared side by side show the same rows.
+    start(
+        label,
+        [build = std::move(build)](const importing::ImportOptions& options, std::stop_token stop) {
+            auto p = build(options, stop);
+            if (p.ok())
+                profile::addUtilizationCounters(*p, stop);
+            return p;
+        },
+        false);
 }
 
 void ProfileDocument::start(const QString& label, Builder build, bool fromFile)
