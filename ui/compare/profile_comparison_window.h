@@ -1,12 +1,14 @@
 #pragma once
-// Two imported profiles side by side (#24, File > Compare with… while the explorer shows a profile): the
-// two timelines stacked, each from its own start, zoomed and panned together, and what changed as HTA's
+// Two profiles side by side (#24, File > Compare with…): two imports, or a replay seen as its profile beside
+// an import (the GRM's run beside a measured one; the two count different ticks and meet in nanoseconds).
+// The two timelines stacked, each from its own start, zoomed and panned together, and what changed as HTA's
 // TraceDiff and TraceLens list it (compare/profile_diff_model.h): the operations, the devices' breakdowns
 // and the two critical paths. Picking a row shows that operation's first instance in both timelines,
 // selected; with "Align at the operation" the two instances start at the same place, and the views keep
 // that offset while zoomed and panned: any operation (a ProfilerStep#N, an annotation) is a marker to align
 // at. The baseline is the explorer's profile, shared and never changed; the other profile is imported and
-// analysed on this window's own document's worker, with progress and Stop; the diff runs on a worker too.
+// analysed (a trace: replayed and seen as its profile) on this window's own document's worker, with progress
+// and Stop; the diff runs on a worker too.
 // The window closes when the explorer opens another file.
 
 #include "profile/profile_diff.h"
