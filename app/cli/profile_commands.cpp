@@ -125,9 +125,12 @@ int convertProfile(const std::string& in, const std::string& out, Streams io)
 
 namespace {
 
+// "50.6 us", "1,214,987.0 us": to a tenth of a microsecond, as the explorer and the reports say it (whole
+// microseconds read "-0 us" for a kernel-level profile's changes).
 std::string nsText(std::uint64_t ns)
 {
-    return text::withThousands(ns / 1000) + " us";
+    const std::uint64_t tenths = ns / 100 + (ns % 100 >= 50 ? 1 : 0);
+    return text::withThousands(tenths / 10) + "." + std::to_string(tenths % 10) + " us";
 }
 
 std::string comparedRow(const std::string& label, const Compared& c, bool times)
