@@ -182,6 +182,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
                 // Still on the replay's views: the action says so, and the next toggle converts again.
                 m_converting = false;
                 m_projectedRun.reset();
+                m_comparisonPendingOnProfile.clear(); // the comparison it was made for is off too
                 const QSignalBlocker quiet(m_profileViewAction);
                 m_profileViewAction->setChecked(false);
             }

@@ -4,10 +4,12 @@
 // written (the shell's code for SIGINT).
 
 #include "isa/machine_config.h"
+#include "profile/profile.h"
 #include "util/result.h"
 
 #include <optional>
 #include <ostream>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,11 @@ int runDiff(const std::vector<std::string>& args, Streams io);
 // names (the path itself for anything else).
 bool isImportedProfile(const std::string& path);
 Result<std::string> profilePathOf(const std::string& path);
+// What a profile comparison (diff, report --baseline) reads of `path`: the profile it is or a session names,
+// or, for an xpushark trace, its replay (within `limits`) seen as a profile, the GRM's run beside a measured
+// one. A stop requested on `stop` ends the import or the replay with an error.
+Result<profile::Profile> profileToCompare(const std::string& path, const sim::ReplayOptions& limits,
+                                          std::stop_token stop = {});
 int infoProfile(const std::string& path, Streams io);
 // `window`: restrict the critical path to the first slice of that name (e.g. "ProfilerStep#2"); "" for all.
 int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io);

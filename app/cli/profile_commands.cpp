@@ -39,14 +39,14 @@ Result<std::string> profilePathOf(const std::string& path)
 
 namespace {
 
-// Ctrl-C (`interrupt`) stops the import within about 16 MiB of input.
-Result<profile::Profile> importProfileOrSession(const std::string& path, const InterruptScope& interrupt)
+// A stop requested on `stop` (Ctrl-C) ends the import within about 16 MiB of input.
+Result<profile::Profile> importProfileOrSession(const std::string& path, std::stop_token stop)
 {
     Result<std::string> source = profilePathOf(path);
     if (!source)
         return source.error();
     importing::ImportOptions options;
-    options.progress = [stop = interrupt.token()](std::uint64_t) { return !stop.stop_requested(); };
+    options.progress = [stop](std::uint64_t) { return !stop.stop_requested(); };
     return importing::importProfile(*source, options);
 }
 
@@ -58,26 +58,24 @@ int importFailed(Streams io, const Error& error, const std::string& path, const 
     return kExitInterrupted;
 }
 
-// What a profile comparison reads of `path`: the profile it is or a session names, or, for an xpushark
-// trace, its replay seen as a profile (the GRM's run beside a measured one).
-Result<profile::Profile> profileToCompare(const std::string& path, const InterruptScope& interrupt,
-                                          const sim::ReplayOptions& limits)
+} // namespace
+
+Result<profile::Profile> profileToCompare(const std::string& path, const sim::ReplayOptions& limits,
+                                          std::stop_token stop)
 {
-    if (isImportedProfile(path) || !importing::detectInput(path))
-        return importProfileOrSession(path, interrupt); // an unreadable file: the importer says why
+    if (isImportedProfile(path) || !importing::detectInput(path)) // an unreadable file: the importer says why
+        return importProfileOrSession(path, stop);
     try {
-        return sim::replayedProfileOf(path, limits, interrupt.token());
+        return sim::replayedProfileOf(path, limits, stop);
     } catch (const Cancelled&) {
         return Error(path, "replay interrupted");
     }
 }
 
-} // namespace
-
 int infoProfile(const std::string& path, Streams io)
 {
     const InterruptScope interrupt;
-    auto profile = importProfileOrSession(path, interrupt);
+    auto profile = importProfileOrSession(path, interrupt.token());
     if (!profile)
         return importFailed(io, profile.error(), path, interrupt);
     io.out << profile::describeProfile(*profile);
@@ -87,7 +85,7 @@ int infoProfile(const std::string& path, Streams io)
 int analyzeProfile(const std::string& path, bool json, const std::string& window, Streams io)
 {
     const InterruptScope interrupt;
-    auto profile = importProfileOrSession(path, interrupt);
+    auto profile = importProfileOrSession(path, interrupt.token());
     if (!profile)
         return importFailed(io, profile.error(), path, interrupt);
     profile::ProfileAnalysis analysis = profile::analyzeProfile(*profile);
@@ -111,7 +109,7 @@ int convertProfile(const std::string& in, const std::string& out, Streams io)
         return usageError(io, "convert: an imported profile converts to Chrome trace JSON: name the output "
                               "OUT.json (not .xtrace.json or .xps)");
     const InterruptScope interrupt; // Ctrl-C stops the import or the export; nothing is written
-    auto profile = importProfileOrSession(in, interrupt);
+    auto profile = importProfileOrSession(in, interrupt.token());
     if (!profile)
         return importFailed(io, profile.error(), in, interrupt);
     if (Status saved = exporting::writeChromeTrace(*profile, out, nullptr, {interrupt.token(), {}}); !saved)
@@ -222,10 +220,10 @@ int diffProfiles(const std::string& baseline, const std::string& other, bool jso
                  Streams io)
 {
     const InterruptScope interrupt;
-    auto a = profileToCompare(baseline, interrupt, limits);
+    auto a = profileToCompare(baseline, limits, interrupt.token());
     if (!a)
         return importFailed(io, a.error(), baseline, interrupt);
-    auto b = profileToCompare(other, interrupt, limits);
+    auto b = profileToCompare(other, limits, interrupt.token());
     if (!b)
         return importFailed(io, b.error(), other, interrupt);
     profile::ProfileAnalysis analyses[2] = {profile::analyzeProfile(*a), profile::analyzeProfile(*b)};

@@ -13,7 +13,6 @@
 #include "import/import.h"
 #include "profile/profile_analysis.h"
 #include "profile/profile_diff.h"
-#include "replayed_profile.h"
 #include "report/comparison.h"
 #include "report/report.h"
 #include "report/report_file.h"
@@ -65,9 +64,7 @@ Result<ImportedProfile> importAndAnalyze(const std::string& path, const sim::Rep
     Result<std::string> source = profilePathOf(path);
     if (!source)
         return source.error();
-    Result<profile::Profile> p = isImportedProfile(path) || !importing::detectInput(path)
-                                     ? importing::importProfile(*source)
-                                     : sim::replayedProfileOf(path, limits);
+    Result<profile::Profile> p = profileToCompare(path, limits);
     if (!p)
         return p.error();
     ImportedProfile out{*source, std::move(p).value(), {}};
@@ -153,6 +150,14 @@ int runReport(const std::vector<std::string>& args, Streams io)
     std::optional<BackgroundAnalysis> base;
     if (!profiles && !profileBaseline && !baseline.empty())
         base.emplace(baseline, limits);
+    // A profile baseline is read first: a file that cannot be read is said before the trace's long replay.
+    std::optional<ImportedProfile> profileBase;
+    if (profileBaseline && !profiles) {
+        Result<ImportedProfile> b = importAndAnalyze(baseline);
+        if (!b)
+            return inputError(io, b.error());
+        profileBase = std::move(b).value();
+    }
     if (profiles) {
         Result<report::Report> imported = importedReport(path, baseline, limits);
         if (!imported)
@@ -176,14 +181,11 @@ int runReport(const std::vector<std::string>& args, Streams io)
             states[rec.id] = rec.state;
         report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
     }
-    if (a && profileBaseline) {
-        Result<ImportedProfile> b = importAndAnalyze(baseline);
-        if (!b)
-            return inputError(io, b.error());
+    if (a && profileBase) {
         const profile::Profile mine = analysis::replayAsProfile(*a->view, path);
         const profile::ProfileAnalysis analysis = profile::analyzeProfile(mine);
-        report::attachComparison(
-            r, report::compareProfiles(profile::diffProfiles(b->profile, b->analysis, mine, analysis)));
+        report::attachComparison(r, report::compareProfiles(profile::diffProfiles(
+                                        profileBase->profile, profileBase->analysis, mine, analysis)));
     }
     if (a && base) {
         const std::unique_ptr<Analyzed> b = base->take(io, code);

@@ -220,6 +220,17 @@ private slots:
         QVERIFY2(contains(r.err, missing.toStdString()), r.err.c_str());
         QVERIFY(!QFile::exists(out)); // nothing half-written
 
+        // A profile baseline that cannot be read is said before the trace is replayed and its suggestions
+        // measured (seconds), with where it breaks.
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        test::writeFile(broken.toStdString(), "{\"traceEvents\": [ {\"ph\": \"X\", \"name\": ");
+        r = cli({QStringLiteral("report"), trace, QStringLiteral("--baseline"), broken, QStringLiteral("-o"),
+                 out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(contains(r.err, broken.toStdString() + ":1:39: the file ends where a value was expected"),
+                 r.err.c_str());
+        QVERIFY(!QFile::exists(out));
+
         const QString missingProfile = dir.filePath(QStringLiteral("missing.json"));
         r = cli({QStringLiteral("report"), profile, QStringLiteral("--baseline"), missingProfile,
                  QStringLiteral("-o"), out});
