@@ -23,7 +23,6 @@ namespace xps::ui {
 
 class BookmarksView;
 class ComparisonWindow;
-class ProfileComparisonWindow;
 class DisassemblyView;
 class ProfileDocument;
 class ProfileExplorer;
@@ -88,12 +87,11 @@ public:
     // "Open fixed run"); replaces the comparison shown before. Null until one is opened, and once closed.
     void openFixedRun(int index);
     ComparisonWindow* comparisonWindow() const;
-    // File > Compare with…: the replay (once analysed) beside the trace at `path` (asked for when empty),
-    // in the same window as a fixed run; anything beside a profile in the profile comparison window
-    // (compare/profile_comparison_window.h): an imported profile beside another or beside a trace's replay,
-    // and the replay, seen as its profile, beside a profile.
+    // File > Compare with…: the replay (once analysed) or the profile shown beside the file at `path` (asked
+    // for when empty), in the same window as a fixed run (compare/comparison_window.h): two traces as two
+    // replays; anything beside a profile as two profiles (an imported profile beside another or beside a
+    // trace's replay, and the replay, seen as its profile, beside a profile).
     void compareWith(const QString& path = {});
-    ProfileComparisonWindow* profileComparisonWindow() const;
 
     // Presentation mode: full screen, larger text, for a shared screen.
     void setPresentationMode(bool on);
@@ -152,6 +150,7 @@ private:
     void keepDockTabsWhole();
     // The profile document's profile beside `other` (a profile, or a trace seen as its replay's profile).
     void openProfileComparison(const QString& other);
+    void showComparison(ComparisonWindow* window); // replaces the one shown
 
     ReplaySession* m_session;
     SelectionModel* m_selection; // the one selection, both pages'
@@ -187,7 +186,6 @@ private:
     int m_bottomBeforePresenting = 0; // the bottom docks' height, while presentation mode has lent a part
     QFont m_normalFont;
     QPointer<ComparisonWindow> m_comparisonWindow;
-    QPointer<ProfileComparisonWindow> m_profileComparison;
     QString m_comparisonPendingOnProfile; // compared once the replay's profile is made
 };
 

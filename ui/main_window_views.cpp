@@ -3,7 +3,6 @@
 #include "main_window.h"
 
 #include "compare/comparison_window.h"
-#include "compare/profile_comparison_window.h"
 #include "import/import.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
@@ -26,11 +25,6 @@ namespace xps::ui {
 ComparisonWindow* MainWindow::comparisonWindow() const
 {
     return m_comparisonWindow.data();
-}
-
-ProfileComparisonWindow* MainWindow::profileComparisonWindow() const
-{
-    return m_profileComparison.data();
 }
 
 void MainWindow::compareWith(const QString& path)
@@ -67,20 +61,21 @@ void MainWindow::compareWith(const QString& path)
         }
         return;
     }
-    if (m_comparisonWindow)
-        m_comparisonWindow->close();
-    m_comparisonWindow = new ComparisonWindow(m_session, other, this);
-    m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
-    m_comparisonWindow->show();
+    showComparison(new ComparisonWindow(m_session, other, this));
 }
 
 void MainWindow::openProfileComparison(const QString& other)
 {
-    if (m_profileComparison)
-        m_profileComparison->close();
-    m_profileComparison = new ProfileComparisonWindow(m_profile, other, this);
-    m_profileComparison->setAttribute(Qt::WA_DeleteOnClose);
-    m_profileComparison->show();
+    showComparison(new ComparisonWindow(m_profile, other, this));
+}
+
+void MainWindow::showComparison(ComparisonWindow* window)
+{
+    if (m_comparisonWindow) // one comparison at a time: the new one replaces it
+        m_comparisonWindow->close();
+    m_comparisonWindow = window;
+    m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
+    m_comparisonWindow->show();
 }
 
 void MainWindow::openFixedRun(int index)
@@ -89,12 +84,7 @@ void MainWindow::openFixedRun(int index)
     if (!run || !m_session->analysesAvailable() || index < 0 ||
         static_cast<std::size_t>(index) >= run->suggestions.size())
         return;
-    if (m_comparisonWindow)
-        m_comparisonWindow->close();
-    m_comparisonWindow =
-        new ComparisonWindow(m_session, run->suggestions[static_cast<std::size_t>(index)], this);
-    m_comparisonWindow->setAttribute(Qt::WA_DeleteOnClose);
-    m_comparisonWindow->show();
+    showComparison(new ComparisonWindow(m_session, run->suggestions[static_cast<std::size_t>(index)], this));
 }
 
 void MainWindow::setPresentationMode(bool on)

@@ -5,6 +5,11 @@
 // the bundle in both, Save fixed trace writes a trace that replays to the fixed run, and opening another
 // trace closes the window. XPS_SHOT_DIR=DIR saves the window at 1366x768 and 1920x1080, light and dark.
 #include "compare/comparison_window.h"
+#include "compare/profile_diff_model.h"
+#include "compare/run_diff_model.h"
+#include "imported/profile_document.h"
+#include "imported/profile_text.h"
+#include "imported/profile_timeline_view.h"
 #include "main_window.h"
 #include "selection/selection_model.h"
 #include "session/replay_session.h"
@@ -25,6 +30,7 @@
 #include <QHeaderView>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -75,6 +81,26 @@ QString cell(const QAbstractItemModel* model, int row, int column)
     return model->data(model->index(row, column)).toString();
 }
 
+int rowOf(const QAbstractItemModel* model, const QString& what)
+{
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (cell(model, r, ui::ProfileDiffModel::WhatColumn) == what)
+            return r;
+    return -1;
+}
+
+// The cycles of a run's first instance of the region `name`, from its replay's region records.
+std::pair<std::int64_t, std::int64_t> firstRegion(const ui::Run* run, const std::string& name)
+{
+    std::pair<std::int64_t, std::int64_t> first{INT64_MAX, 0};
+    for (const ChipId chip : idsBelow<ChipId>(run->trace->chips.size()))
+        for (const events::StoreSlice& r : run->store.regionsByEntry(chip))
+            if (run->trace->chips[chip.value].symbols.regions[events::regionOf(r)].name == name &&
+                static_cast<std::int64_t>(r.start) < first.first)
+                first = {static_cast<std::int64_t>(r.start), static_cast<std::int64_t>(r.end())};
+    return first;
+}
+
 } // namespace
 
 class TestUiCompare : public test::UiTestSuite
@@ -104,11 +130,11 @@ private slots:
         QVERIFY(cw);
         QVERIFY(cw->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(cw->fixedSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->otherSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
 
         // The totals are what Apply and compare measured: its replay of the change, taken over, not replayed
         // again.
-        QVERIFY(cw->fixedSession()->run()->replayedElsewhere);
+        QVERIFY(cw->otherSession()->run()->replayedElsewhere);
         const analysis::RunDiff& diff = cw->deltas()->diff();
         QCOMPARE(diff.cycles.baseline, suggestion.measured->baselineCycles);
         QCOMPARE(diff.cycles.other, suggestion.measured->newCycles);
@@ -120,7 +146,7 @@ private slots:
 
         // The table's top row is the region that changed most, by the two runs' own region summaries.
         const std::string top = mostChangedRegion(w.session()->run()->analyses.summary,
-                                                  cw->fixedSession()->run()->analyses.summary);
+                                                  cw->otherSession()->run()->analyses.summary);
         const QAbstractItemModel* table = cw->deltaTable()->model();
         QCOMPARE(cell(table, 0, ui::RunDiffModel::WhatColumn),
                  QStringLiteral("region %1").arg(QString::fromStdString(top)));
@@ -130,12 +156,12 @@ private slots:
         // Both timelines on one axis: the longer run's length; a wheel zoom in the baseline's is the fixed
         // run's too, and a drag in the fixed run's pans the baseline's.
         ui::SelectionModel* a = cw->baselineSelection();
-        ui::SelectionModel* b = cw->fixedSelection();
+        ui::SelectionModel* b = cw->otherSelection();
         QCOMPARE(a->from(), b->from());
         QCOMPARE(a->to(), b->to());
         QVERIFY(a->to() >= diff.cycles.baseline);
         const std::uint64_t whole = a->to();
-        ui::LaneCanvas* upper = cw->baselineTimeline()->canvas();
+        ui::LaneCanvas* upper = cw->baselineLanes()->canvas();
         const QRect plot = upper->plotArea();
         const QPoint at(plot.left() + plot.width() / 3, plot.top() + plot.height() / 2);
         QWheelEvent wheel(at, upper->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
@@ -144,7 +170,7 @@ private slots:
         QVERIFY(a->to() - a->from() < whole * 2 / 3);
         QCOMPARE(b->from(), a->from());
         QCOMPARE(b->to(), a->to());
-        ui::LaneCanvas* lower = cw->fixedTimeline()->canvas();
+        ui::LaneCanvas* lower = cw->otherLanes()->canvas();
         const QRect lowerPlot = lower->plotArea();
         const QPoint start(lowerPlot.left() + lowerPlot.width() / 2,
                            lowerPlot.top() + lowerPlot.height() / 2);
@@ -163,7 +189,7 @@ private slots:
         QCOMPARE(cell(table, attentionRow, ui::RunDiffModel::WhatColumn),
                  QStringLiteral("region decode_layer > attention"));
         clickRow(cw->deltaTable(), attentionRow);
-        for (const ui::Run* run : {w.session()->run(), cw->fixedSession()->run()}) {
+        for (const ui::Run* run : {w.session()->run(), cw->otherSession()->run()}) {
             events::Cycle enter = UINT64_MAX, exit = 0;
             for (const ChipId chip : idsBelow<ChipId>(run->trace->chips.size()))
                 for (const events::StoreSlice& r : run->store.regionsByEntry(chip))
@@ -195,11 +221,11 @@ private slots:
             return static_cast<std::int64_t>(enter);
         };
         const std::int64_t offset =
-            firstAttention(cw->fixedSession()->run()) - firstAttention(w.session()->run());
+            firstAttention(cw->otherSession()->run()) - firstAttention(w.session()->run());
         QVERIFY(offset != 0); // the fixed run reaches attention sooner
         QTest::mouseClick(cw->alignBox(), Qt::LeftButton, {}, QPoint(4, cw->alignBox()->height() / 2));
         QVERIFY(cw->alignBox()->isChecked());
-        QCOMPARE(cw->alignmentOffset(), offset);
+        QCOMPARE(cw->offset(), offset);
         const auto apart = [&] {
             return static_cast<std::int64_t>(b->from()) - static_cast<std::int64_t>(a->from());
         };
@@ -208,7 +234,7 @@ private slots:
         QTest::keyClick(upper, Qt::Key_W); // zoom in the baseline's lanes
         QCOMPARE(apart(), offset);
         QTest::mouseClick(cw->alignBox(), Qt::LeftButton, {}, QPoint(4, cw->alignBox()->height() / 2));
-        QCOMPARE(cw->alignmentOffset(), std::int64_t(0));
+        QCOMPARE(cw->offset(), std::int64_t(0));
         QCOMPARE(b->from(), a->from());
         QCOMPARE(b->to(), a->to());
 
@@ -226,16 +252,17 @@ private slots:
         QVERIFY(b->selection().containsPc(bundle->chip, *bundle->otherPc));
 
         // The DMA lanes and the VMEM heatmap, both runs each, on the same two time ranges.
-        QCOMPARE(cw->viewTabs()->count(), 3);
+        QCOMPARE(cw->viewTabs()->count(), 4);
         QCOMPARE(cw->viewTabs()->tabText(1), QStringLiteral("DMA lanes"));
         QCOMPARE(cw->viewTabs()->tabText(2), QStringLiteral("VMEM heatmap"));
+        QCOMPARE(cw->viewTabs()->tabText(3), QStringLiteral("As profiles"));
         // The two heatmaps share one colour scale: up to the larger of their largest cells.
         cw->viewTabs()->setCurrentIndex(2);
-        QTRY_VERIFY(cw->baselineHeatmap()->largestCell() > 0 && cw->fixedHeatmap()->largestCell() > 0);
+        QTRY_VERIFY(cw->baselineHeatmap()->largestCell() > 0 && cw->otherHeatmap()->largestCell() > 0);
         const double scaleTop =
-            std::max(cw->baselineHeatmap()->largestCell(), cw->fixedHeatmap()->largestCell());
+            std::max(cw->baselineHeatmap()->largestCell(), cw->otherHeatmap()->largestCell());
         QCOMPARE(cw->baselineHeatmap()->scaleTop(), scaleTop);
-        QCOMPARE(cw->fixedHeatmap()->scaleTop(), scaleTop);
+        QCOMPARE(cw->otherHeatmap()->scaleTop(), scaleTop);
         cw->viewTabs()->setCurrentIndex(0);
 
         test::saveTabShots(cw, cw->viewTabs(), QStringLiteral("compare"));
@@ -250,7 +277,7 @@ private slots:
         Result<trace::Trace> written = trace::loadTrace(path.toStdString());
         QVERIFY(written);
         QCOMPARE(written->chips.front().program.bundles.size(),
-                 cw->fixedSession()->run()->trace->chips.front().program.bundles.size());
+                 cw->otherSession()->run()->trace->chips.front().program.bundles.size());
 
         // Opened once more, the fixed run replays here (the kept one was taken): the same numbers, the same
         // table.
@@ -261,7 +288,7 @@ private slots:
         ui::ComparisonWindow* again = w.comparisonWindow();
         QVERIFY(again);
         QTRY_VERIFY_WITH_TIMEOUT(again->deltas()->rowCount() > 0, 30000);
-        QVERIFY(!again->fixedSession()->run()->replayedElsewhere);
+        QVERIFY(!again->otherSession()->run()->replayedElsewhere);
         QCOMPARE(again->deltas()->diff().cycles.other, suggestion.measured->newCycles);
         QCOMPARE(again->deltas()->rowCount(), rows);
         QCOMPARE(cell(again->deltaTable()->model(), 0, ui::RunDiffModel::WhatColumn),
@@ -293,13 +320,13 @@ private slots:
         QTest::mouseClick(view->openFixedButton(), Qt::LeftButton);
         ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);
-        QTRY_VERIFY_WITH_TIMEOUT(cw->fixedSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
-        QVERIFY(!cw->fixedSession()->run()->replayedElsewhere);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->otherSession()->stage() == ui::ReplaySession::Stage::Done, 30000);
+        QVERIFY(!cw->otherSession()->run()->replayedElsewhere);
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
         const suggest::Suggestion& s =
             w.session()->run()->suggestions[static_cast<std::size_t>(view->indexOfRow(0))];
         QVERIFY(s.measured);
-        QCOMPARE(cw->fixedSession()->run()->result.totalCycles, s.measured->newCycles);
+        QCOMPARE(cw->otherSession()->run()->result.totalCycles, s.measured->newCycles);
     }
 
     // File > Compare with trace…: another trace (here the tuned kernel of the same layer) as the other run.
@@ -313,7 +340,7 @@ private slots:
         QVERIFY(cw);
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
         QVERIFY(!cw->saveButton()->isVisible()); // nothing to save: the other run is a file
-        const ui::Run* other = cw->fixedSession()->run();
+        const ui::Run* other = cw->otherSession()->run();
         QVERIFY2(cw->verdict().startsWith(
                      QStringLiteral("The other run took %1 cycles against the baseline's %2")
                          .arg(QString::fromStdString(text::withThousands(other->result.totalCycles)),
@@ -327,7 +354,7 @@ private slots:
                  QStringLiteral("region %1")
                      .arg(QString::fromStdString(
                          mostChangedRegion(w.session()->run()->analyses.summary, other->analyses.summary))));
-        QCOMPARE(cw->baselineSelection()->to(), cw->fixedSelection()->to());
+        QCOMPARE(cw->baselineSelection()->to(), cw->otherSelection()->to());
 
         // The delta table's context menu copies it as CSV, as shown.
         QAction* copy = nullptr;
@@ -341,6 +368,97 @@ private slots:
         QVERIFY(lines.front().contains(QStringLiteral("Other run")));
         QVERIFY2(lines.at(1).startsWith(cell(table, 0, ui::RunDiffModel::WhatColumn)),
                  qPrintable(lines.at(1)));
+    }
+
+    // Two replays are compared as their profiles too, in the same window: the operations, devices and
+    // critical-path tables beside the regions and bundles, each run's own numbers. An operation picked with
+    // "Align at the region" puts both runs' first instances at one place in the lanes as in the profiles'
+    // timelines, and a zoom in the profiles' timeline is the lanes' (a replay's profile counts its cycles).
+    void twoReplaysAreComparedAsProfilesToo()
+    {
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        w.compareWith(QString::fromStdString(test::sourceDir()) +
+                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
+        ui::ComparisonWindow* cw = w.comparisonWindow();
+        QVERIFY(cw && cw->comparesReplays());
+        QSignalSpy compared(cw, &ui::ComparisonWindow::compared);
+        QSignalSpy profilesCompared(cw, &ui::ComparisonWindow::profilesCompared);
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 30000);
+        // The runs' profiles are made when first looked at: the Operations tab, clicked.
+        QVERIFY(!cw->baselineDocument()->run() && !cw->otherDocument()->run());
+        QCOMPARE(profilesCompared.count(), 0);
+        QTabBar* tableBar = cw->tableTabs()->tabBar();
+        QTest::mouseClick(tableBar, Qt::LeftButton, {}, tableBar->tabRect(1).center());
+        QVERIFY2(cw->verdict().endsWith(QStringLiteral("Making each run's profile…")),
+                 qPrintable(cw->verdict()));
+        QTRY_COMPARE_WITH_TIMEOUT(profilesCompared.count(), 1, 30000);
+        QStringList tabs;
+        for (int t = 0; t < cw->tableTabs()->count(); ++t)
+            tabs << cw->tableTabs()->tabText(t);
+        QCOMPARE(tabs, QStringList({QStringLiteral("Regions and bundles"), QStringLiteral("Operations"),
+                                    QStringLiteral("Devices"), QStringLiteral("Critical path")}));
+        QVERIFY(!cw->model(0) && cw->table(0) == cw->deltaTable());
+        QVERIFY(cw->verdict().startsWith(QStringLiteral("The other run took"))); // the runs', in cycles
+
+        // Each profile is its run's: the decode layer's time is the region's cycles in nanoseconds.
+        const ui::Run* base = w.session()->run();
+        const ui::Run* other = cw->otherSession()->run();
+        const auto layerNs = [](const ui::Run* run) {
+            const auto [from, to] = firstRegion(run, "decode_layer");
+            const profile::Timebase t = profile::Timebase::cyclesAt(run->trace->machine.clockMhz);
+            return t.toNanos(to) - t.toNanos(from);
+        };
+        QTableView* ops = cw->table(1);
+        const int layer = rowOf(ops->model(), QStringLiteral("decode_layer"));
+        QVERIFY(layer >= 0);
+        QCOMPARE(ops->model()->headerData(ui::ProfileDiffModel::OtherColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Other run"));
+        QCOMPARE(cell(ops->model(), layer, ui::ProfileDiffModel::BaselineColumn),
+                 ui::formatDuration(layerNs(base)));
+        QCOMPARE(cell(ops->model(), layer, ui::ProfileDiffModel::OtherColumn),
+                 ui::formatDuration(layerNs(other)));
+
+        // Aligned at attention, picked in the operations table: the lanes are its two starts apart, in
+        // cycles.
+        QTest::mouseClick(cw->alignBox(), Qt::LeftButton, {}, QPoint(4, cw->alignBox()->height() / 2));
+        const int attention = rowOf(ops->model(), QStringLiteral("attention"));
+        QVERIFY(attention >= 0);
+        ops->scrollTo(ops->model()->index(attention, 0));
+        clickRow(ops, attention);
+        const std::int64_t apart =
+            firstRegion(other, "attention").first - firstRegion(base, "attention").first;
+        QVERIFY(apart != 0);
+        QCOMPARE(cw->offset(), apart);
+        ui::SelectionModel* a = cw->baselineSelection();
+        ui::SelectionModel* b = cw->otherSelection();
+        QCOMPARE(static_cast<std::int64_t>(b->from()) - static_cast<std::int64_t>(a->from()), apart);
+        QVERIFY(static_cast<std::int64_t>(a->from()) <= firstRegion(base, "attention").first &&
+                static_cast<std::int64_t>(a->to()) >= firstRegion(base, "attention").second);
+        // The profiles' timelines show the same cycles as the lanes, each side its own.
+        QCOMPARE(
+            cw->baselineDocument()->visibleRange(),
+            std::make_pair(static_cast<profile::Ticks>(a->from()), static_cast<profile::Ticks>(a->to())));
+        QCOMPARE(cw->otherDocument()->visibleRange(), std::make_pair(static_cast<profile::Ticks>(b->from()),
+                                                                     static_cast<profile::Ticks>(b->to())));
+        QVERIFY(cw->baselineDocument()->selectedSlice().valid() &&
+                cw->otherDocument()->selectedSlice().valid());
+
+        // A wheel zoom in the baseline's profile timeline: the lanes follow, still that far apart.
+        cw->viewTabs()->setCurrentIndex(3);
+        ui::ProfileTimelineView* upper = cw->baselineTimeline();
+        QTRY_VERIFY(!upper->pointAt(cw->baselineDocument()->selectedSlice()).isNull());
+        const QPointF at = upper->pointAt(cw->baselineDocument()->selectedSlice());
+        const std::uint64_t before = a->to() - a->from();
+        QWheelEvent wheel(at, upper->mapToGlobal(at), {}, {0, 240}, Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(upper, &wheel);
+        QVERIFY(a->to() - a->from() < before);
+        QCOMPARE(std::make_pair(static_cast<profile::Ticks>(a->from()), static_cast<profile::Ticks>(a->to())),
+                 cw->baselineDocument()->visibleRange());
+        QCOMPARE(static_cast<std::int64_t>(b->from()) - static_cast<std::int64_t>(a->from()), apart);
+        QCOMPARE(b->to() - b->from(), a->to() - a->from());
+        test::saveTabShots(cw, cw->tableTabs(), QStringLiteral("compare-replays"));
     }
 };
 

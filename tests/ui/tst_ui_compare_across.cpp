@@ -6,7 +6,7 @@
 // for a measured profile): the verdict and the tables hold each run's own numbers, a row aligned shows both
 // instances at the same place on screen and a zoom keeps them so; a broken trace is said. XPS_SHOT_DIR=DIR
 // saves the window at 1366x768 and 1920x1080, light and dark, with each table.
-#include "compare/profile_comparison_window.h"
+#include "compare/comparison_window.h"
 #include "compare/profile_diff_model.h"
 #include "export/chrome_trace.h"
 #include "imported/profile_document.h"
@@ -85,7 +85,7 @@ std::pair<profile::Nanos, profile::Nanos> visibleNanos(const ui::ProfileDocument
 }
 
 // The window's two runs: each with its own numbers in the verdict and the operations table, on one axis.
-void checkTheComparison(ui::ProfileComparisonWindow* cw, const ui::ProfileRun& replay,
+void checkTheComparison(ui::ComparisonWindow* cw, const ui::ProfileRun& replay,
                         const ui::ProfileRun& imported, bool replayIsBaseline)
 {
     const ui::ProfileRun& base = *cw->baselineDocument()->run();
@@ -161,13 +161,13 @@ void checkTheComparison(ui::ProfileComparisonWindow* cw, const ui::ProfileRun& r
 }
 
 // File > Compare with `other`: the window, once it has compared.
-ui::ProfileComparisonWindow* comparedWith(ui::MainWindow& w, const QString& other)
+ui::ComparisonWindow* comparedWith(ui::MainWindow& w, const QString& other)
 {
     w.compareWith(other);
-    if (!QTest::qWaitFor([&] { return w.profileComparisonWindow() != nullptr; }, 20000))
+    if (!QTest::qWaitFor([&] { return w.comparisonWindow() != nullptr; }, 20000))
         return nullptr;
     // Its tables filled: showDiff ran to its end (a spy made now could miss a `compared` already sent).
-    ui::ProfileComparisonWindow* cw = w.profileComparisonWindow();
+    ui::ComparisonWindow* cw = w.comparisonWindow();
     return QTest::qWaitFor([&] { return cw->model(0)->rowCount() > 0; }, 20000) ? cw : nullptr;
 }
 
@@ -187,7 +187,7 @@ private slots:
         w.show();
         w.openFile(sample("decode_naive.xtrace.json"));
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->analysesAvailable(), 60000);
-        ui::ProfileComparisonWindow* cw = comparedWith(w, tuned);
+        ui::ComparisonWindow* cw = comparedWith(w, tuned);
         QVERIFY(cw);
         // The explorer turned to the replay's profile, the baseline, shared.
         QVERIFY(w.replayAsProfileAction()->isChecked());
@@ -198,7 +198,7 @@ private slots:
         // A second comparison reuses the replay's profile: no conversion again.
         const ui::ProfileRun* replayProfile = w.profileDocument()->run();
         w.compareWith(tuned);
-        QVERIFY(w.profileComparisonWindow() != nullptr);
+        QVERIFY(w.comparisonWindow() != nullptr);
         QCOMPARE(w.profileDocument()->run(), replayProfile);
     }
 
@@ -213,9 +213,9 @@ private slots:
         w.openFile(tuned);
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
         w.compareWith(sample("decode_naive.xtrace.json"));
-        QVERIFY(w.profileComparisonWindow());
-        QCOMPARE(w.profileComparisonWindow()->verdict(), QStringLiteral("Replaying the other trace…"));
-        ui::ProfileComparisonWindow* cw = comparedWith(w, sample("decode_naive.xtrace.json"));
+        QVERIFY(w.comparisonWindow());
+        QCOMPARE(w.comparisonWindow()->verdict(), QStringLiteral("Replaying the other trace…"));
+        ui::ComparisonWindow* cw = comparedWith(w, sample("decode_naive.xtrace.json"));
         QVERIFY(cw);
         QCOMPARE(cw->baselineDocument()->run(), w.profileDocument()->run());
         checkTheComparison(cw, *cw->otherDocument()->run(), *cw->baselineDocument()->run(), false);
@@ -232,7 +232,7 @@ private slots:
         w.openFile(tuned);
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
         w.compareWith(broken);
-        ui::ProfileComparisonWindow* cw = w.profileComparisonWindow();
+        ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);
         QTRY_VERIFY_WITH_TIMEOUT(
             cw->verdict().startsWith(QStringLiteral("The other profile could not be opened")), 20000);

@@ -7,7 +7,7 @@
 // operation the two instances start at the same place and a zoom keeps them so; a column sorts; opening
 // another file closes the window (a trace beside a profile: tst_ui_compare_across). XPS_SHOT_DIR=DIR saves
 // the window at 1366x768 and 1920x1080, light and dark, with each table.
-#include "compare/profile_comparison_window.h"
+#include "compare/comparison_window.h"
 #include "compare/profile_diff_model.h"
 #include "imported/profile_document.h"
 #include "imported/profile_explorer.h"
@@ -126,9 +126,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(),
                                  20000);
         w.compareWith(later);
-        ui::ProfileComparisonWindow* cw = w.profileComparisonWindow();
+        ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);
-        QSignalSpy compared(cw, &ui::ProfileComparisonWindow::compared);
+        QSignalSpy compared(cw, &ui::ComparisonWindow::compared);
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 20000);
         const ui::ProfileRun& base = *cw->baselineDocument()->run();
         const ui::ProfileRun& other = *cw->otherDocument()->run();
@@ -281,7 +281,7 @@ private slots:
 
         // Another file in the explorer: the comparison's baseline is gone, so is the window.
         w.openFile(later);
-        QTRY_VERIFY(!w.profileComparisonWindow());
+        QTRY_VERIFY(!w.comparisonWindow());
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() && w.profileDocument()->run()->path == later,
                                  20000);
     }
@@ -318,7 +318,7 @@ private slots:
         w.openFile(source("/tests/data/kineto_step.json"));
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
         w.compareWith(broken);
-        ui::ProfileComparisonWindow* cw = w.profileComparisonWindow();
+        ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);
         QTRY_VERIFY_WITH_TIMEOUT(
             cw->verdict().startsWith(QStringLiteral("The other profile could not be opened")), 20000);
@@ -336,9 +336,9 @@ private slots:
         w.openFile(source("/tests/data/kineto_step.json"));
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr, 20000);
         w.compareWith(later);
-        ui::ProfileComparisonWindow* cw = w.profileComparisonWindow();
+        ui::ComparisonWindow* cw = w.comparisonWindow();
         QVERIFY(cw);
-        QSignalSpy compared(cw, &ui::ProfileComparisonWindow::compared);
+        QSignalSpy compared(cw, &ui::ComparisonWindow::compared);
         QTest::mouseClick(cw->stopButton(), Qt::LeftButton); // before the worker's result can arrive
         QCOMPARE(cw->verdict(),
                  QStringLiteral("Stopped before the other profile was read: nothing to compare."));

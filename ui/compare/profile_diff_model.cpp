@@ -223,7 +223,7 @@ QVariant ProfileDiffModel::headerData(int section, Qt::Orientation orientation, 
                                               : tr("As");
     case CallsColumn: return tr("Calls");
     case BaselineColumn: return tr("Baseline");
-    case OtherColumn: return tr("Other profile");
+    case OtherColumn: return m_otherHeading;
     case ChangeColumn: return tr("Change");
     case PercentColumn: return tr("%");
     default: return {};

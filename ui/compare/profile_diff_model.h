@@ -43,6 +43,8 @@ public:
 
     void setDiff(const profile::ProfileDiff& diff);
     Table table() const { return m_table; }
+    // The other side's column heading: "Other profile", "Other run", "Fixed run".
+    void setOtherHeading(QString heading) { m_otherHeading = std::move(heading); }
     // The slices row `row` stands for: its first instance in the baseline and in the other profile (none
     // where a run has none, or the row is not an operation's).
     std::pair<profile::SliceRow, profile::SliceRow> firstInstances(int row) const;
@@ -67,6 +69,7 @@ private:
     void addCriticalPath(const profile::ProfileDiff& diff);
 
     Table m_table;
+    QString m_otherHeading = tr("Other profile");
     std::vector<Row> m_rows;
 };
 
