@@ -69,11 +69,16 @@ bool ReplayRows::profileHasProcess(const profile::Profile& p, int chip) const
 void ReplayRows::addDeviceTracks(const profile::Profile& p, nlohmann::json& semantics) const
 {
     nlohmann::json& devices = semantics["device_tracks"];
+    nlohmann::json& details = semantics["detail_tracks"];
+    if (!details.is_array())
+        details = nlohmann::json::array();
     for (int chip = 0; chip < static_cast<int>(m_trace.chips.size()); ++chip) {
         if (!profileHasProcess(p, chip))
             devices.push_back({chip});
-        devices.push_back({chip, analysis::replay_tid::kBundles});
-        devices.push_back({chip, analysis::replay_tid::kStalls});
+        for (const std::int64_t tid : {analysis::replay_tid::kBundles, analysis::replay_tid::kStalls}) {
+            devices.push_back({chip, tid});
+            details.push_back({chip, tid});
+        }
     }
 }
 

@@ -29,7 +29,8 @@ public:
     std::string dmaArgs(std::uint32_t dmaId) const;
     // Adds the rows' tracks to the semantics block as device tracks (and each chip's process where the
     // profile has none), so that a re-import counts their slices as the device's, of class "other": neither
-    // compute nor copies, so the re-imported profile's analyses equal the replay's.
+    // compute nor copies, so the re-imported profile's analyses equal the replay's; and as detail tracks
+    // (profile::Track::detail), so its operations are the replay's profile's, not one per pc and stall.
     void addDeviceTracks(const profile::Profile& profile, nlohmann::json& semantics) const;
     // Each chip's two rows: names, sort order, then the slices (and the chip's process where the profile has
     // none: a chip that only ran scalar code has no unit, DMA or region row in it).

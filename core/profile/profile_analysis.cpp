@@ -282,6 +282,8 @@ void Analyzer::ops(ProfileAnalysis& out)
         if (!inOpsWindow(i))
             continue;
         const Slice& s = p.slices[i];
+        if (p.track(s.track()).detail)
+            continue;
         OpStats& o = rowOf(i);
         if (o.process.valid() && isDeviceWork(o.cls))
             o.deviceTime += s.duration;

@@ -87,6 +87,30 @@ private slots:
         QVERIFY2(host.name.starts_with("Thread "), host.name.c_str());
     }
 
+    // Our export's detail rows (a replay's bundles and stalls): drawn, not operations; a malformed entry
+    // is said, not fatal.
+    void detailTracksAreDrawnNotCounted()
+    {
+        const std::string json = R"({"traceEvents": [
+            {"ph": "X", "pid": 0, "tid": 1, "ts": 0, "dur": 10, "name": "matmul"},
+            {"ph": "X", "pid": 0, "tid": 5, "ts": 0, "dur": 1, "name": "pc 0x1"},
+            {"ph": "X", "pid": 0, "tid": 5, "ts": 2, "dur": 1, "name": "pc 0x1"}],
+            "xpushark_semantics": {"version": 1, "detail_tracks": [[0, 5], "tid 6"]}})";
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("detail.json")).toStdString();
+        std::ofstream(path) << json;
+        auto p = importing::importProfile(path);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().toString().c_str());
+        QVERIFY(p->track(named(*p, "pc 0x1")[0]->track()).detail);
+        QVERIFY(!p->track(named(*p, "matmul")[0]->track()).detail);
+        const profile::ProfileAnalysis a = profile::analyzeProfile(*p);
+        QCOMPARE(a.ops.size(), std::size_t{1});
+        QCOMPARE(p->string(p->types[a.ops[0].type].name), std::string("matmul"));
+        QCOMPARE(p->repairs.size(), std::size_t{1});
+        QVERIFY2(p->repairs[0].text().find("xpushark_semantics") != std::string::npos,
+                 p->repairs[0].text().c_str());
+    }
+
     void perEventArgumentsStayShared()
     {
         // Kineto numbers every op ("Sequence number"): kept per slice, so the ops share one argument set.

@@ -147,6 +147,20 @@ private slots:
             QVERIFY(near(x.devices[d].memcpy, y.devices[d].memcpy, slices));
             QCOMPARE(x.devices[d].transferBytes, y.devices[d].transferBytes);
         }
+        // Its operations are the replay's profile's: the bundle and stall rows are detail rows
+        // (profile::Track::detail), not an operation per pc and stall reason.
+        const auto callsByName = [](const profile::Profile& q, const profile::ProfileAnalysis& r) {
+            std::map<std::string, std::uint64_t> calls;
+            for (const profile::OpStats& o : r.ops)
+                calls[q.string(q.types[o.type].name)] += o.count;
+            return calls;
+        };
+        QCOMPARE(x.ops.size(), y.ops.size());
+        QCOMPARE(callsByName(p, x), callsByName(original, y));
+        for (const profile::Track& t : p.tracks)
+            QCOMPARE(t.detail,
+                     t.kind == profile::TrackKind::Thread &&
+                         (t.tid == analysis::replay_tid::kBundles || t.tid == analysis::replay_tid::kStalls));
         // A path's length moves by at most a nanosecond a segment (both its ends rounded), whichever path is
         // the longest in each: on decode_naive 48,360 ns re-imported against 49,091 ns in cycles (1,284
         // segments), the 1.5% the nanoseconds the replay's profile once counted in lost.
