@@ -17,8 +17,11 @@
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/bookmarks_view.h"
+#include "views/notes_view.h"
+#include "views/timeline_view.h"
 
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QMessageBox>
@@ -88,6 +91,24 @@ bool hasAmberLabel(QWidget* widget)
         }
     }
     return false;
+}
+
+// XPS_SHOT_DIR=DIR: the window as it is, to look at.
+void shot(QWidget& w, const QString& name)
+{
+    const QByteArray dir = qgetenv("XPS_SHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    QTest::qWait(400); // the tables' columns fitted (ColumnFitter's timer)
+    w.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name + QStringLiteral(".png")));
+}
+
+QToolButton* replayAsProfileButton(ui::MainWindow& w)
+{
+    for (QToolBar* bar : w.findChildren<QToolBar*>())
+        if (auto* b = qobject_cast<QToolButton*>(bar->widgetForAction(w.replayAsProfileAction())))
+            return b;
+    return nullptr;
 }
 
 bool waitSaved(QSignalSpy& spy, int count)
@@ -313,10 +334,7 @@ private slots:
         const events::DmaRecord dma = w.session()->run()->store.dmas().at(40); // from the replay itself
         QVERIFY(dma.end > dma.start + 100);
         w.document()->notes()->addNote({0, "this load", dma.start, dma.end, std::nullopt, std::nullopt});
-        QToolButton* button = nullptr;
-        for (QToolBar* bar : w.findChildren<QToolBar*>())
-            if (auto* b = qobject_cast<QToolButton*>(bar->widgetForAction(w.replayAsProfileAction())))
-                button = b;
+        QToolButton* button = replayAsProfileButton(w);
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(),
@@ -349,6 +367,93 @@ private slots:
             profile::Timebase::cyclesAt(1050).us(static_cast<profile::Ticks>(dma.end - dma.start))));
         const QString shown = table->model()->index(0, when).data().toString();
         QVERIFY2(shown.endsWith(expected), qPrintable(shown + QStringLiteral(" vs ") + expected));
+    }
+
+    // A note made on a slice of the replay's profile page is the replay's (#23 step 6): pinned to the
+    // slice, at its cycles, listed and drawn on the replay's timeline too, saved with the replay's session,
+    // and found on its slice again when the session is opened and the replay seen as a profile.
+    void aNoteOnAReplaysProfileSliceIsTheReplays()
+    {
+        QTemporaryDir dir;
+        const QString sessionPath = dir.filePath(QStringLiteral("decode.xps"));
+        {
+            ui::MainWindow w(false);
+            QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+            // The attention region's cycles, from the replay's own region records.
+            const ui::Run* run = w.session()->run();
+            std::pair<std::uint64_t, std::uint64_t> attention{0, 0};
+            for (const events::StoreSlice& r : run->store.regionsByEntry(ChipId(0)))
+                if (run->trace->chips[0].symbols.regions[events::regionOf(r)].name == "attention")
+                    attention = {r.start, r.end()};
+            QVERIFY(attention.second > attention.first);
+            QTest::mouseClick(replayAsProfileButton(w), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(), 20000);
+            const profile::SliceRow slice = sliceNamed(w.profileDocument()->run()->profile, "attention");
+            QVERIFY(slice.valid());
+            ui::ProfileTimelineView* timeline = w.profileExplorer()->timeline();
+            QTRY_VERIFY(!timeline->pointAt(slice).isNull());
+            QVERIFY(!hasAmberLabel(timeline));
+            test::clickNextMenuItem(QStringLiteral("Add note on “attention”"));
+            test::answerNextDialog(QStringLiteral("waits on every K/V load"));
+            rightClick(timeline, timeline->pointAt(slice));
+            ui::SessionNotes* notes = w.document()->notes();
+            QCOMPARE(notes->notes().size(), std::size_t{1});
+            const session::Annotation& note = notes->notes()[0];
+            QVERIFY(note.slice && !note.anchor);
+            QCOMPARE(note.slice->name, std::string("attention"));
+            QCOMPARE(note.fromCycle, attention.first);
+            QCOMPARE(note.toCycle, attention.second);
+            QTRY_VERIFY(hasAmberLabel(timeline));
+            const QString pinned = w.profileExplorer()
+                                       ->notes()
+                                       ->table()
+                                       ->model()
+                                       ->index(0, ui::NotesModel::Pinned)
+                                       .data()
+                                       .toString();
+            QCOMPARE(pinned,
+                     QStringLiteral("attention on %1").arg(QString::fromStdString(note.slice->track)));
+            shot(w, QStringLiteral("replay-profile-note"));
+
+            // Back on the replay's views: its notes list has it, pinned the same, and its timeline draws it.
+            QTest::mouseClick(replayAsProfileButton(w), Qt::LeftButton);
+            QTRY_VERIFY(w.timeline()->isVisible());
+            auto* list = w.findChild<ui::NotesView*>(QStringLiteral("notes"));
+            QVERIFY(list);
+            QCOMPARE(list->model()->rowCount(), 1);
+            QCOMPARE(list->model()->index(0, ui::NotesModel::Pinned).data().toString(), pinned);
+            QTRY_VERIFY(hasAmberLabel(w.timeline()));
+            shot(w, QStringLiteral("replay-note"));
+
+            QSignalSpy saved(w.document(), &ui::SessionDocument::saved);
+            w.document()->save(sessionPath);
+            QVERIFY(waitSaved(saved, 1));
+        }
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(sessionPath);
+        QVERIFY(test::waitDone(w));
+        QTRY_COMPARE(w.document()->notes()->notes().size(), std::size_t{1});
+        QVERIFY(w.document()->notes()->notes()[0].slice);
+        QTest::mouseClick(replayAsProfileButton(w), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.profileDocument()->run() != nullptr && w.profileExplorer()->isVisible(),
+                                 20000);
+        // A double-click on the note shows its slice, selected.
+        QTableView* table = w.profileExplorer()->notes()->table();
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        const QModelIndex at = table->model()->index(0, ui::NotesModel::Pinned);
+        w.profileExplorer()->showNotes();
+        QTRY_VERIFY(table->isVisible());
+        // (A person's double-click starts with a click: QTest's double-click alone sends no first press.)
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(at).center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(at).center());
+        const profile::Profile& p = w.profileDocument()->run()->profile;
+        const profile::SliceRow attention = sliceNamed(p, "attention");
+        QCOMPARE(w.profileDocument()->selectedSlice(), attention);
+        const auto shown = w.profileDocument()->visibleRange();
+        QVERIFY(shown.first <= p.slice(attention).start && p.slice(attention).end() <= shown.second);
     }
 };
 

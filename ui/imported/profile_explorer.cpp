@@ -79,8 +79,8 @@ void ProfileExplorer::showNotes()
 void ProfileExplorer::showTimelineMenu(const QPoint& pos)
 {
     const ProfileRun* run = m_timeline->document()->run();
-    if (!run || !run->fromFile)
-        return; // a replay seen as a profile: its notes are the replay's
+    if (!run)
+        return; // nothing shown yet (a replay seen as a profile: the replay's notes, in its cycles)
     QMenu menu(this);
     const profile::SliceRow slice = m_timeline->sliceAt(pos);
     if (slice.valid()) {

@@ -107,22 +107,23 @@ ProfileNotesView::ProfileNotesView(ProfileDocument* document, SessionNotes* note
     updateActions();
 }
 
-bool ProfileNotesView::notesBelongToProfile() const
+bool ProfileNotesView::notesShown() const
 {
-    return m_document->run() && m_document->run()->fromFile;
+    // An import's notes, or a replay's (its profile counts the replay's cycles, as its notes do).
+    return m_document->run() != nullptr;
 }
 
 void ProfileNotesView::updateActions()
 {
-    const bool own = notesBelongToProfile();
+    const bool own = notesShown();
     m_onSlice->setEnabled(own && m_document->selectedSlice().valid());
     m_onRange->setEnabled(own);
     m_delete->setEnabled(own && m_table->selectionModel()->hasSelection());
     m_table->setEnabled(own);
-    if (!own && m_document->run())
-        m_hint->setText(
-            tr("<i>This is a replay seen as a profile: its notes are made on the replay's timeline "
-               "(View ▸ Replay as a profile, again, to go back).</i>"));
+    if (own && !m_document->run()->fromFile)
+        m_hint->setText(tr("<i>These are the replay's notes: one made here on a slice is pinned to it and "
+                           "shown on the replay's timeline too. Right-click the timeline to add a note; "
+                           "double-click a note to show it.</i>"));
     else
         m_hint->setText(tr("<i>Right-click the timeline to add a note; double-click a note to show it.</i>"));
 }
@@ -137,7 +138,7 @@ QString ProfileNotesView::askText(const QString& title, const QString& about)
 void ProfileNotesView::addNoteOnSlice(profile::SliceRow slice)
 {
     const ProfileRun* run = m_document->run();
-    if (!notesBelongToProfile() || !slice.valid() || slice.value >= run->profile.slices.size())
+    if (!notesShown() || !slice.valid() || slice.value >= run->profile.slices.size())
         return;
     const profile::Slice& s = run->profile.slice(slice);
     const QString text =
@@ -155,10 +156,10 @@ void ProfileNotesView::addNoteOnSlice(profile::SliceRow slice)
 
 void ProfileNotesView::addNoteOnVisibleRange()
 {
-    if (!notesBelongToProfile())
+    if (!notesShown())
         return;
     const QString text = askText(tr("Note on a time range"), tr("Note on the visible time range:"));
-    if (text.isEmpty() || !notesBelongToProfile())
+    if (text.isEmpty() || !notesShown())
         return;
     const auto [from, to] = m_document->visibleRange();
     session::Annotation note;
@@ -171,7 +172,7 @@ void ProfileNotesView::addNoteOnVisibleRange()
 void ProfileNotesView::showNote(int row)
 {
     const session::Annotation* note = m_model->noteAt(row);
-    if (!note || !notesBelongToProfile())
+    if (!note || !notesShown())
         return;
     const QString origin = QStringLiteral("notes");
     if (const profile::SliceRow slice = sliceOf(row); slice.valid()) {

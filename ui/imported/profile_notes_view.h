@@ -38,7 +38,7 @@ public:
     void showNote(int row);
 
 private:
-    bool notesBelongToProfile() const;
+    bool notesShown() const;
     QString askText(const QString& title, const QString& about);
     void updateActions();
     void removeSelected();

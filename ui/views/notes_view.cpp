@@ -31,6 +31,9 @@ NoteDescription replayNotes()
                    : cyclesText(n.fromCycle);
     };
     d.pinned = [](const session::Annotation& n) {
+        if (n.slice) // made on the replay's profile page, on one of its slices
+            return NotesView::tr("%1 on %2")
+                .arg(QString::fromStdString(n.slice->name), QString::fromStdString(n.slice->track));
         return n.anchor ? NotesView::tr("chip %1 pc %2, execution %3")
                               .arg(n.anchor->chip.value)
                               .arg(n.anchor->pc)
