@@ -138,6 +138,7 @@ private:
     bool openProfileSession(const QString& path);
     // The profile explorer is shown with a profile imported from a file (not a replay seen as one).
     bool showsImportedProfile() const;
+    bool showsReplaysProfile() const; // the profile page, showing the replay seen as a profile
     // Which page the centre shows: the replay's timeline with its docks, or the profile explorer.
     void showReplayViews(bool replay);
     // The first layout of a window with none saved: the main views get the space (main_window_layout.cpp).

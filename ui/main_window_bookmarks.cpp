@@ -37,6 +37,13 @@ void MainWindow::addBookmark(const QString& name)
         b.toCycle = m_selection->to();
         b.selectedPcs = m_selection->selection().pcs;
         b.hiddenLanes = m_timeline->hiddenLanes();
+        if (showsReplaysProfile()) {
+            // The replay's profile page: its own range (the replay's cycles too) and selected slice.
+            const auto [from, to] = m_profile->visibleRange();
+            b.fromCycle = static_cast<std::uint64_t>(std::max<profile::Ticks>(from, 0));
+            b.toCycle = static_cast<std::uint64_t>(std::max<profile::Ticks>(to, 1));
+            b.selectedSlice = session::sliceAnchorOf(m_profile->run()->profile, m_profile->selectedSlice());
+        }
     }
     m_document->notes()->addBookmark(std::move(b));
     m_currentBookmark = static_cast<int>(m_document->notes()->bookmarks().size()) - 1;
@@ -61,6 +68,18 @@ void MainWindow::showBookmark(int index)
         m_profile->selectSlice(slice, tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
         m_profile->setVisibleRange(static_cast<profile::Ticks>(b.fromCycle),
                                    static_cast<profile::Ticks>(b.toCycle));
+        statusBar()->showMessage(message, 5000);
+        return;
+    }
+    if (showsReplaysProfile()) {
+        // A replay's bookmark on its profile page: the same cycles, and the slice if it was made there.
+        const profile::Profile& shown = m_profile->run()->profile;
+        const profile::SliceRow slice =
+            b.selectedSlice ? session::locateSlice(shown, *b.selectedSlice) : profile::SliceRow();
+        if (slice.valid())
+            m_profile->selectSlice(slice, tr("bookmark “%1”").arg(QString::fromStdString(b.name)));
+        m_profile->setVisibleRange(static_cast<profile::Ticks>(b.fromCycle),
+                                   static_cast<profile::Ticks>(std::max(b.toCycle, b.fromCycle + 1)));
         statusBar()->showMessage(message, 5000);
         return;
     }

@@ -127,6 +127,12 @@ bool MainWindow::showsImportedProfile() const
            m_profile->run()->fromFile;
 }
 
+bool MainWindow::showsReplaysProfile() const
+{
+    return m_profileExplorer && m_centre->currentWidget() == m_profileExplorer && m_profile->run() &&
+           !m_profile->run()->fromFile;
+}
+
 void MainWindow::showReplayAsProfile()
 {
     const std::shared_ptr<const Run> run = m_session->runHandle();

@@ -9,6 +9,7 @@
 #include "imported/profile_notes_view.h"
 #include "imported/profile_timeline_view.h"
 #include "main_window.h"
+#include "selection/selection_model.h"
 #include "session/notes_model.h"
 #include "session/replay_session.h"
 #include "session/session.h"
@@ -415,6 +416,18 @@ private slots:
             QCOMPARE(pinned,
                      QStringLiteral("attention on %1").arg(QString::fromStdString(note.slice->track)));
             shot(w, QStringLiteral("replay-profile-note"));
+            // Ctrl+B here keeps this page's range (the replay's cycles) and the selected slice.
+            w.profileDocument()->reveal(slice, QStringLiteral("test"));
+            const auto range = w.profileDocument()->visibleRange();
+            QApplication::setActiveWindow(&w);
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            test::answerNextDialog(QStringLiteral("attention"));
+            QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+            QTRY_COMPARE(notes->bookmarks().size(), std::size_t{1});
+            const session::Bookmark mark = notes->bookmarks()[0];
+            QCOMPARE(static_cast<profile::Ticks>(mark.fromCycle), std::max<profile::Ticks>(range.first, 0));
+            QCOMPARE(static_cast<profile::Ticks>(mark.toCycle), range.second);
+            QVERIFY(mark.selectedSlice && mark.selectedSlice->name == "attention");
 
             // Back on the replay's views: its notes list has it, pinned the same, and its timeline draws it.
             QTest::mouseClick(replayAsProfileButton(w), Qt::LeftButton);
@@ -425,6 +438,10 @@ private slots:
             QCOMPARE(list->model()->index(0, ui::NotesModel::Pinned).data().toString(), pinned);
             QTRY_VERIFY(hasAmberLabel(w.timeline()));
             shot(w, QStringLiteral("replay-note"));
+            // The bookmark on the replay's timeline: the same cycles.
+            w.showBookmark(0);
+            QCOMPARE(w.selection()->from(), mark.fromCycle);
+            QCOMPARE(w.selection()->to(), mark.toCycle);
 
             QSignalSpy saved(w.document(), &ui::SessionDocument::saved);
             w.document()->save(sessionPath);
