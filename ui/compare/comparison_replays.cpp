@@ -23,7 +23,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,23 +33,6 @@ namespace {
 QString cycles(std::uint64_t v)
 {
     return QString::fromStdString(text::withThousands(v));
-}
-
-// A view under its heading: which run it is.
-QWidget* titled(const QString& text, const QString& tooltip, QWidget* content)
-{
-    auto* box = new QWidget;
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->setSpacing(2);
-    auto* heading = new QLabel(text);
-    QFont bold = heading->font();
-    bold.setBold(true);
-    heading->setFont(bold);
-    heading->setToolTip(tooltip);
-    layout->addWidget(heading);
-    layout->addWidget(content, 1);
-    return box;
 }
 
 // The baseline's view above the other run's, the same height each.
@@ -71,8 +53,7 @@ void ComparisonWindow::buildReplayViews()
     // Each of the replay's time views twice, one time range per run and the two kept together: the lanes,
     // the DMA lanes with their bandwidth, the VMEM heatmap.
     const auto pair = [this](QWidget* baseline, QWidget* other) {
-        return stacked(titled(m_baseline.heading, m_baseline.tooltip, baseline),
-                       titled(m_other.heading, m_other.tooltip, other));
+        return stacked(titled(m_baseline, baseline), titled(m_other, other));
     };
     for (Side* side : {&m_baseline, &m_other}) {
         side->lanes = new TimelineView(side->session, side->selection);

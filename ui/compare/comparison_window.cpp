@@ -166,20 +166,6 @@ void ComparisonWindow::buildFrame(const OtherRun& other)
     // The two profiles' timelines, stacked, with one label gutter: a time is at one x in both, whatever
     // their labels.
     auto* timelines = new QSplitter(Qt::Vertical);
-    const auto titled = [](const Side& side, QWidget* content) {
-        auto* box = new QWidget;
-        auto* layout = new QVBoxLayout(box);
-        layout->setContentsMargins(0, 4, 0, 0);
-        layout->setSpacing(2);
-        auto* heading = new QLabel(side.heading);
-        QFont bold = heading->font();
-        bold.setBold(true);
-        heading->setFont(bold);
-        heading->setToolTip(side.tooltip);
-        layout->addWidget(heading);
-        layout->addWidget(content, 1);
-        return box;
-    };
     timelines->addWidget(titled(m_baseline, m_baseline.timeline));
     timelines->addWidget(titled(m_other, m_other.timeline));
     timelines->setChildrenCollapsible(false);
@@ -228,6 +214,22 @@ void ComparisonWindow::buildFrame(const OtherRun& other)
             onRowOfCurrentTab();
     });
     resize(1280, 820);
+}
+
+QWidget* ComparisonWindow::titled(const Side& side, QWidget* content)
+{
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(2);
+    auto* heading = new QLabel(side.heading);
+    QFont bold = heading->font();
+    bold.setBold(true);
+    heading->setFont(bold);
+    heading->setToolTip(side.tooltip);
+    layout->addWidget(heading);
+    layout->addWidget(content, 1);
+    return box;
 }
 
 QString ComparisonWindow::verdict() const
@@ -286,29 +288,27 @@ void ComparisonWindow::showRange(const Side& side, profile::Ticks from, profile:
     if (!crossingKnown())
         return;
     const bool fromBaseline = &side == &m_baseline;
-    profile::Ticks baselineFrom = fromBaseline ? from : m_crossing.toBaseline(from);
-    profile::Ticks baselineTo = fromBaseline ? to : m_crossing.toBaseline(to);
-    profile::Ticks otherFrom = fromBaseline ? m_crossing.toOther(from) : from;
-    profile::Ticks otherTo = fromBaseline ? m_crossing.toOther(to) : to;
+    const auto toOther = [this](profile::Ticks t) { return m_crossing.toOther(t); };
+    const auto toBaseline = [this](profile::Ticks t) { return m_crossing.toBaseline(t); };
+    std::pair<profile::Ticks, profile::Ticks> baseline{from, to}, other{from, to};
+    if (fromBaseline)
+        other = {toOther(from), toOther(to)};
+    else
+        baseline = {toBaseline(from), toBaseline(to)};
     // A replay's lanes start at cycle 0: a range reaching before it moves right, both sides together, so
     // they stay the offset apart (every view then takes it, the one it came from too).
-    if (m_baseline.session && baselineFrom < 0) {
-        baselineTo -= baselineFrom;
-        baselineFrom = 0;
-        otherFrom = m_crossing.toOther(baselineFrom);
-        otherTo = m_crossing.toOther(baselineTo);
+    const auto startAtZero = [&origin](bool replay, auto& range, auto& across, const auto& cross) {
+        if (!replay || range.first >= 0)
+            return;
+        range = {0, range.second - range.first};
+        across = {cross(range.first), cross(range.second)};
         origin = nullptr;
-    }
-    if (m_other.session && otherFrom < 0) {
-        otherTo -= otherFrom;
-        otherFrom = 0;
-        baselineFrom = m_crossing.toBaseline(otherFrom);
-        baselineTo = m_crossing.toBaseline(otherTo);
-        origin = nullptr;
-    }
+    };
+    startAtZero(m_baseline.session != nullptr, baseline, other, toOther);
+    startAtZero(m_other.session != nullptr, other, baseline, toBaseline);
     m_syncing = true;
-    showSideRange(m_baseline, baselineFrom, baselineTo, origin);
-    showSideRange(m_other, otherFrom, otherTo, origin);
+    showSideRange(m_baseline, baseline.first, baseline.second, origin);
+    showSideRange(m_other, other.first, other.second, origin);
     m_syncing = false;
 }
 

@@ -130,6 +130,7 @@ private:
     ComparisonWindow(ProfileDocument* baseline, const OtherRun& other, QWidget* parent);
     // The bar, the two tab widgets and each side's profile timeline: what every comparison has.
     void buildFrame(const OtherRun& other);
+    static QWidget* titled(const Side& side, QWidget* content); // a view under its side's heading
 
     // The shared time (comparison_window.cpp).
     std::optional<profile::Timebase> timebaseOf(const Side& side) const;
