@@ -460,6 +460,34 @@ private slots:
         QCOMPARE(b->to() - b->from(), a->to() - a->from());
         test::saveTabShots(cw, cw->tableTabs(), QStringLiteral("compare-replays"));
     }
+
+    // Stop while the two runs' profiles are being made: the runs' comparison stays, the operations are not
+    // compared, and the window says so.
+    void stoppingTheProfilesLeavesTheRunsCompared()
+    {
+        ui::MainWindow w(false);
+        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
+        w.compareWith(QString::fromStdString(test::sourceDir()) +
+                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
+        ui::ComparisonWindow* cw = w.comparisonWindow();
+        QVERIFY(cw);
+        QSignalSpy profilesCompared(cw, &ui::ComparisonWindow::profilesCompared);
+        QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
+        QVERIFY(!cw->stopButton()->isEnabled()); // nothing running
+        QTabBar* tableBar = cw->tableTabs()->tabBar();
+        QTest::mouseClick(tableBar, Qt::LeftButton, {}, tableBar->tabRect(1).center());
+        QVERIFY(cw->stopButton()->isEnabled());
+        QTest::mouseClick(cw->stopButton(), Qt::LeftButton); // before a profile can arrive
+        QVERIFY(!cw->stopButton()->isEnabled());
+        QVERIFY2(cw->verdict().startsWith(QStringLiteral("The other run took")) &&
+                     cw->verdict().endsWith(QStringLiteral("the operations are not compared.")),
+                 qPrintable(cw->verdict()));
+        QTest::qWait(300);
+        QCOMPARE(profilesCompared.count(), 0);
+        QVERIFY(!cw->baselineDocument()->run() && !cw->otherDocument()->run());
+        QCOMPARE(cw->model(1)->rowCount(), 0);
+        QVERIFY(cw->deltas()->rowCount() > 0);
+    }
 };
 
 QTEST_MAIN(TestUiCompare)

@@ -78,7 +78,7 @@ void ComparisonWindow::connectOtherSession()
     ReplaySession* other = m_other.session;
     connect(other, &ReplaySession::stageChanged, this,
             [this, other](ReplaySession::Stage stage, const QString& text) {
-                m_stop->setEnabled(other->isBusy());
+                updateStop();
                 setStatus(
                     stage == ReplaySession::Stage::Done && !other->analysesAvailable()
                         ? tr("The %1 was stopped before its analyses: nothing to compare.").arg(m_otherNoun)
@@ -91,18 +91,28 @@ void ComparisonWindow::connectOtherSession()
         tryCompareRuns();
         if (m_profilesWanted)
             makeProfileOf(m_other);
+        updateStop();
     });
     connect(m_stop, &QPushButton::clicked, this, [this] {
+        const bool makingProfiles = m_baseline.document->isBusy() || m_other.document->isBusy();
         m_other.session->cancel();
         m_baseline.document->cancel();
         m_other.document->cancel();
+        if (makingProfiles && m_runsCompared)
+            m_verdict->setText(
+                m_runVerdict + QLatin1Char(' ') +
+                tr("Stopped before their profiles were made: the operations are not compared."));
+        updateStop();
     });
-    for (Side* side : {&m_baseline, &m_other})
+    for (Side* side : {&m_baseline, &m_other}) {
         connect(side->document, &ProfileDocument::failed, this, [this](const QString& message) {
+            updateStop();
             if (m_runsCompared) // the runs' verdict stays; what the profile tables lack is said beside it
                 m_verdict->setText(m_runVerdict + QLatin1Char(' ') +
                                    tr("Their operations were not compared: %1").arg(message));
         });
+        connect(side->document, &ProfileDocument::loaded, this, &ComparisonWindow::updateStop);
+    }
     connect(m_save, &QPushButton::clicked, this, &ComparisonWindow::chooseSaveFile);
 }
 
@@ -113,6 +123,7 @@ void ComparisonWindow::wantProfiles()
     m_profilesWanted = true;
     makeProfileOf(m_baseline);
     makeProfileOf(m_other); // or once its analyses are in
+    updateStop();
     if (m_runsCompared)
         m_verdict->setText(m_runVerdict + QLatin1Char(' ') + tr("Making each run's profile…"));
 }
@@ -127,6 +138,13 @@ void ComparisonWindow::makeProfileOf(const Side& side)
     side.document->openBuilt(run->path, [run](const importing::ImportOptions&, std::stop_token stop) {
         return analysis::replayAsProfile(*run->view, run->path.toStdString(), stop);
     });
+}
+
+void ComparisonWindow::updateStop()
+{
+    // Work to stop: the other run's replay or analyses, or either run's profile being made.
+    m_stop->setEnabled(m_other.session->isBusy() || m_baseline.document->isBusy() ||
+                       m_other.document->isBusy());
 }
 
 void ComparisonWindow::tryCompareRuns()

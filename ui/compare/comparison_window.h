@@ -148,6 +148,7 @@ private:
     // bundles each is about 0.6 GB and 7 s of work the regions and bundles do not need.
     void wantProfiles();
     void makeProfileOf(const Side& side);
+    void updateStop();
     void tryCompareRuns();
     void showRunDiff(analysis::RunDiff diff);
     void onRunDiffRowPicked(int row);
