@@ -71,20 +71,16 @@ std::size_t applyProfileSemantics(profile::Profile& p, const nlohmann::json& sem
         if (const auto it = classes.find({p.string(t.name), p.string(t.category)}); it != classes.end())
             t.cls = it->second;
     // [[pid, tid], ...]: thread tracks that break others down (Track::detail).
-    const auto threadsIn = [&](const char* key, std::set<std::pair<std::int64_t, std::int64_t>>& threads) {
-        const auto it = semantics.find(key);
-        if (it == semantics.end() || !it->is_array())
-            return false;
+    if (const auto it = semantics.find("detail_tracks"); it != semantics.end() && it->is_array()) {
+        std::set<std::pair<std::int64_t, std::int64_t>> details;
         for (const nlohmann::json& d : *it)
             if (d.is_array() && d.size() == 2 && d[0].is_number_integer() && d[1].is_number_integer())
-                threads.insert({d[0].get<std::int64_t>(), d[1].get<std::int64_t>()});
+                details.insert({d[0].get<std::int64_t>(), d[1].get<std::int64_t>()});
             else
                 ++malformed;
-        return true;
-    };
-    if (std::set<std::pair<std::int64_t, std::int64_t>> details; threadsIn("detail_tracks", details))
         for (profile::Track& t : p.tracks)
             t.detail = t.kind == TrackKind::Thread && details.count({t.pid, t.tid}) > 0;
+    }
     if (const auto it = semantics.find("device_tracks"); it != semantics.end() && it->is_array()) {
         std::set<std::int64_t> processes;
         std::set<std::pair<std::int64_t, std::int64_t>> threads;

@@ -115,12 +115,12 @@ bool ProfileNotesView::notesShown() const
 
 void ProfileNotesView::updateActions()
 {
-    const bool own = notesShown();
-    m_onSlice->setEnabled(own && m_document->selectedSlice().valid());
-    m_onRange->setEnabled(own);
-    m_delete->setEnabled(own && m_table->selectionModel()->hasSelection());
-    m_table->setEnabled(own);
-    if (own && !m_document->run()->fromFile)
+    const bool shown = notesShown();
+    m_onSlice->setEnabled(shown && m_document->selectedSlice().valid());
+    m_onRange->setEnabled(shown);
+    m_delete->setEnabled(shown && m_table->selectionModel()->hasSelection());
+    m_table->setEnabled(shown);
+    if (shown && !m_document->run()->fromFile)
         m_hint->setText(tr("<i>These are the replay's notes: one made here on a slice is pinned to it and "
                            "shown on the replay's timeline too. Right-click the timeline to add a note; "
                            "double-click a note to show it.</i>"));

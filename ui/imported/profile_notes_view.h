@@ -2,7 +2,8 @@
 // The notes tab of the profile explorer: every note of the imported profile, pinned to a slice or to a time
 // range; add one on the selected slice or on the visible range (also from the timeline's context menu),
 // edit the text in place, double-click to show the note's slice (or range) on the timeline, Delete removes
-// the selected notes. A replay seen as a profile keeps its notes on the replay's own pages.
+// the selected notes. On a replay seen as a profile these are the replay's notes (the page counts its
+// cycles): one made here on a slice is pinned to it and shown on the replay's timeline too.
 
 #include "profile/profile.h"
 
