@@ -101,6 +101,17 @@ std::pair<std::int64_t, std::int64_t> firstRegion(const ui::Run* run, const std:
     return first;
 }
 
+// File > Compare with… on the naive decode layer's replay: the tuned kernel of the same layer, as the other
+// run; null if the replay did not finish.
+ui::ComparisonWindow* naiveBesideTuned(ui::MainWindow& w)
+{
+    if (!test::openSample(w, QStringLiteral("decode_naive.xtrace.json")))
+        return nullptr;
+    w.compareWith(QString::fromStdString(test::sourceDir()) +
+                  QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
+    return w.comparisonWindow();
+}
+
 } // namespace
 
 class TestUiCompare : public test::UiTestSuite
@@ -333,10 +344,7 @@ private slots:
     void compareWithAnotherTrace()
     {
         ui::MainWindow w(false);
-        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
-        w.compareWith(QString::fromStdString(test::sourceDir()) +
-                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
-        ui::ComparisonWindow* cw = w.comparisonWindow();
+        ui::ComparisonWindow* cw = naiveBesideTuned(w);
         QVERIFY(cw);
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
         QVERIFY(!cw->saveButton()->isVisible()); // nothing to save: the other run is a file
@@ -377,10 +385,7 @@ private slots:
     void twoReplaysAreComparedAsProfilesToo()
     {
         ui::MainWindow w(false);
-        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
-        w.compareWith(QString::fromStdString(test::sourceDir()) +
-                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
-        ui::ComparisonWindow* cw = w.comparisonWindow();
+        ui::ComparisonWindow* cw = naiveBesideTuned(w);
         QVERIFY(cw && cw->comparesReplays());
         QSignalSpy compared(cw, &ui::ComparisonWindow::compared);
         QSignalSpy profilesCompared(cw, &ui::ComparisonWindow::profilesCompared);
@@ -466,10 +471,7 @@ private slots:
     void stoppingTheProfilesLeavesTheRunsCompared()
     {
         ui::MainWindow w(false);
-        QVERIFY(test::openSample(w, QStringLiteral("decode_naive.xtrace.json")));
-        w.compareWith(QString::fromStdString(test::sourceDir()) +
-                      QStringLiteral("/resources/samples/decode_tuned.xtrace.json"));
-        ui::ComparisonWindow* cw = w.comparisonWindow();
+        ui::ComparisonWindow* cw = naiveBesideTuned(w);
         QVERIFY(cw);
         QSignalSpy profilesCompared(cw, &ui::ComparisonWindow::profilesCompared);
         QTRY_VERIFY_WITH_TIMEOUT(cw->deltas()->rowCount() > 0, 30000);
