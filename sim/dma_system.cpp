@@ -284,7 +284,8 @@ void DmaSystem::copyChunk(const Transfer& t, std::uint64_t from, std::uint64_t t
 {
     ChipState& src = m_chips[t.d.chip.value];
     ChipState& dst = m_chips[t.d.dstChip.value];
-    std::vector<std::uint8_t> buffer, converted;
+    std::vector<std::uint8_t>& buffer = m_copyBuffer;
+    std::vector<std::uint8_t>& converted = m_convertBuffer;
     forEachRun(
         t, from, to,
         [&](std::uint64_t srcAddress, std::uint64_t srcBytes, std::uint64_t dstAddress, std::uint64_t) {
