@@ -10,12 +10,33 @@
 #include <array>
 #include <bitset>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace xps::sim {
 
 using VReg = std::array<std::uint32_t, isa::kVectorElements>; // row-major: element r * 128 + l
+
+// The 32 vector registers, each in a 4 KiB buffer of its own. A bundle computes a register's new value into
+// a buffer of its pending writes, and the commit exchanges the two buffers: copying 4 KiB at every vector
+// write was an eighth of a full-mode replay.
+class VectorRegisters
+{
+public:
+    VectorRegisters()
+    {
+        for (auto& r : m_regs)
+            r = std::make_unique<VReg>(); // zero
+    }
+    VReg& operator[](std::size_t i) { return *m_regs[i]; }
+    const VReg& operator[](std::size_t i) const { return *m_regs[i]; }
+    // Makes `value` register i; `value` is left holding the register's previous buffer.
+    void exchange(std::size_t i, std::unique_ptr<VReg>& value) { m_regs[i].swap(value); }
+
+private:
+    std::array<std::unique_ptr<VReg>, isa::kVectorRegisters> m_regs;
+};
 
 struct MxuResult
 {
@@ -87,7 +108,7 @@ struct ChipState
     // says so; a vector instruction may read one, its result being uncomputed anyway. A bit means something
     // only while its register is not valid.
     std::bitset<isa::kScalarRegisters> sUnknown;
-    std::array<VReg, isa::kVectorRegisters> v{};
+    VectorRegisters v;
     std::bitset<isa::kVectorRegisters> vValid;
     std::vector<std::uint32_t> flags;
     SparseMemory hbm, vmem, smem;

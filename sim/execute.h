@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -40,7 +41,7 @@ public:
         const int i = m_vectorCount++;
         m_vectorRegs[i] = reg;
         m_vectorComputed[i] = computed;
-        return computed ? &m_vectorValues[static_cast<std::size_t>(i)] : nullptr;
+        return computed ? m_vectorValues[static_cast<std::size_t>(i)].get() : nullptr;
     }
     void memory(isa::Space space, std::uint64_t address, std::span<const std::uint8_t> bytes)
     {
@@ -71,8 +72,8 @@ public:
         }
         for (int i = 0; i < m_vectorCount; ++i) {
             const int reg = m_vectorRegs[i];
-            if (m_vectorComputed[i])
-                state.v[reg] = m_vectorValues[static_cast<std::size_t>(i)];
+            if (m_vectorComputed[i]) // the slot keeps the register's old buffer, to compute into next time
+                state.v.exchange(static_cast<std::size_t>(reg), m_vectorValues[static_cast<std::size_t>(i)]);
             state.vValid[reg] = true;
         }
         m_scalarCount = 0;
@@ -97,7 +98,14 @@ private:
     std::array<ScalarWrite, 8> m_scalars{};
     int m_scalarCount = 0;
     std::uint32_t m_unknownScalars = 0; // registers unknownScalar wrote this bundle
-    std::array<VReg, kMaxVectorWrites> m_vectorValues{};
+    // Buffers the bundle's vector results are computed into; committing one exchanges it with its
+    // register's (VectorRegisters), so none is copied.
+    std::array<std::unique_ptr<VReg>, kMaxVectorWrites> m_vectorValues = [] {
+        std::array<std::unique_ptr<VReg>, kMaxVectorWrites> buffers;
+        for (auto& b : buffers)
+            b = std::make_unique<VReg>();
+        return buffers;
+    }();
     std::array<int, kMaxVectorWrites> m_vectorRegs{};
     std::array<bool, kMaxVectorWrites> m_vectorComputed{};
     int m_vectorCount = 0;
