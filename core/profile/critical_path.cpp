@@ -478,7 +478,7 @@ private:
     bool m_approximate = false;
     bool m_linksLaunches = false; // some device work has a launch
     CudaSyncs m_syncs;            // what Kineto's cuda_sync events say calls and streams waited for
-    CancelPoint m_cancel; // polled per slice, flow and edge in every pass
+    CancelPoint m_cancel;         // polled per slice, flow and edge in every pass
 };
 
 } // namespace
@@ -498,10 +498,36 @@ std::string_view pathSegmentName(PathSegmentKind k)
     return "?";
 }
 
+CriticalPath htaCriticalPath(const Profile& profile, const CriticalPathWindow& window, std::stop_token stop)
+{
+    return Graph(profile, window, std::move(stop)).run();
+}
+
 CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window,
                                  std::stop_token stop)
 {
-    return Graph(profile, window, std::move(stop)).run();
+    if (profile.exactCriticalPath)
+        return clipCriticalPath(*profile.exactCriticalPath, window);
+    return htaCriticalPath(profile, window, std::move(stop));
+}
+
+CriticalPath clipCriticalPath(const CriticalPath& path, const CriticalPathWindow& window)
+{
+    if (window.from <= path.windowStart && window.to >= path.windowEnd)
+        return path; // the whole path: no cut
+    CriticalPath cut;
+    cut.approximate = path.approximate;
+    cut.windowStart = std::max(window.from, path.windowStart); // what it was computed over, as HTA's says
+    cut.windowEnd = std::min(window.to, path.windowEnd);
+    for (const PathSegment& s : path.segments) {
+        const Ticks start = std::max(s.start, window.from), end = std::min(s.end, window.to);
+        if (end <= start)
+            continue;
+        cut.segments.push_back({s.kind, start, end, s.slice});
+        cut.byKind[static_cast<std::size_t>(s.kind)] += end - start;
+        cut.length += end - start;
+    }
+    return cut;
 }
 
 std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name)

@@ -66,9 +66,19 @@ struct CriticalPathWindow
     Ticks from = INT64_MIN, to = INT64_MAX;
 };
 
-// Throws Cancelled (util/cancel.h) once `stop` is requested.
+// The profile's critical path: for a replay's profile the one its dependency graph found
+// (Profile::exactCriticalPath: every cycle of the run on one path, the replay's own views' path), cut to the
+// window; for any other profile HTA's model of it (htaCriticalPath). Throws Cancelled (util/cancel.h) once
+// `stop` is requested.
 CriticalPath computeCriticalPath(const Profile& profile, const CriticalPathWindow& window = {},
                                  std::stop_token stop = {});
+// HTA's model, whatever the profile carries: what a profile read back from a file gets, so a round trip
+// through an export is checked against it.
+CriticalPath htaCriticalPath(const Profile& profile, const CriticalPathWindow& window = {},
+                             std::stop_token stop = {});
+// The part of `path` inside [window.from, window.to]: segments cut at the window's edges, the totals summed
+// again over what is left.
+CriticalPath clipCriticalPath(const CriticalPath& path, const CriticalPathWindow& window);
 
 // The window of the first slice named `name` (e.g. "ProfilerStep#3"), or nullopt.
 std::optional<CriticalPathWindow> windowOfSlice(const Profile& profile, std::string_view name);

@@ -1,4 +1,5 @@
 #include "profile/profile.h"
+#include "profile/critical_path.h"
 #include "util/cancel.h"
 #include "util/release_memory.h"
 #include "util/text.h"
@@ -301,6 +302,8 @@ std::size_t Profile::residentBytes() const
     bytes += m_typeIds.size() * kHashNode;
     for (const Track& t : tracks)
         bytes += sizeof(Track) + (t.name.capacity() > 15 ? t.name.capacity() + 1 : 0);
+    if (exactCriticalPath)
+        bytes += sizeof(CriticalPath) + exactCriticalPath->segments.capacity() * sizeof(PathSegment);
     return bytes;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -25,6 +26,8 @@
 #include <vector>
 
 namespace xps::profile {
+
+struct CriticalPath; // profile/critical_path.h
 
 inline constexpr std::uint32_t kNone = UINT32_MAX;
 // A slice's row in a finished profile's `slices` (Perfetto's slice table row): what a selection, a note or a
@@ -158,6 +161,10 @@ public:
     std::vector<CounterSample> counters; // after finish(): grouped by track, sorted by time
     std::vector<Flow> flows;
     std::vector<SliceArg> sliceArgs; // after finish(): sorted by slice
+    // A replay's critical path as its dependency graph found it, in this profile's slices
+    // (analysis/replay_critical_path.h): what computeCriticalPath gives for a replay instead of HTA's model
+    // of it, so that a run has one critical path on every page. Null for an import.
+    std::shared_ptr<const CriticalPath> exactCriticalPath;
 
     void addRepair(RepairKind kind, std::uint64_t count, std::string what, std::string firstAt = {})
     {

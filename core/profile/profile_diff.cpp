@@ -32,7 +32,11 @@ void addCriticalPaths(ProfileDiff& d, const Profile& baseline, const CriticalPat
             set(d.criticalPathByKind[k], isBaseline,
                 ns(p->timebase, path->byKind[static_cast<std::size_t>(k)]));
         for (const PathSegment& s : path->segments) {
-            const std::string& name = p->string(p->types[p->slice(s.slice).type].name);
+            // A replay's path runs through stretches of scalar-only bundles, which the profile has no row
+            // for (analysis/replay_critical_path.h): they sum under one name of their own.
+            static const std::string kNoSlice = "scalar bundles";
+            const std::string& name =
+                s.slice.valid() ? p->string(p->types[p->slice(s.slice).type].name) : kNoSlice;
             const auto [it, added] = row.try_emplace(Key{name, s.kind}, d.criticalPathOps.size());
             if (added)
                 d.criticalPathOps.push_back({name, s.kind, {}, {}, {}});
@@ -40,7 +44,7 @@ void addCriticalPaths(ProfileDiff& d, const Profile& baseline, const CriticalPat
             set(op.onPath, isBaseline, ns(p->timebase, s.end - s.start));
             // Segments run in time order along the path: the first one met is the earliest.
             if (SliceRow& first = isBaseline ? op.baselineFirst : op.otherFirst; !first.valid())
-                first = s.slice;
+                first = s.slice; // stays invalid for scalar bundles: nothing to select
         }
     }
     std::stable_sort(d.criticalPathOps.begin(), d.criticalPathOps.end(),
