@@ -143,10 +143,11 @@ int main(int argc, char** argv)
     });
     // The explorer's "Analyse as a profile": the conversion, then the analyses an imported profile gets.
     ok &= measureStage("replay as profile", trials, [&](std::stop_token stop, Kept& kept) {
-        auto converted = std::make_shared<profile::Profile>(analysis::replayAsProfile(view, "stress", stop));
+        auto converted = std::make_shared<profile::Profile>(
+            analysis::replayAsProfile(view, "stress", analyses.criticalPath, stop));
         kept = converted;
     });
-    const profile::Profile asProfile = analysis::replayAsProfile(view, "stress");
+    const profile::Profile asProfile = analysis::replayAsProfile(view, "stress", analyses.criticalPath);
     ok &= measureStage("profile analyses", trials, [&](std::stop_token stop, Kept& kept) {
         auto analysed = std::make_shared<profile::ProfileAnalysis>(profile::analyzeProfile(asProfile, stop));
         kept = analysed;

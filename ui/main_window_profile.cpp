@@ -147,7 +147,8 @@ void MainWindow::showReplayAsProfile()
     m_converting = true;
     m_profile->openBuilt(
         run->path, [run](const importing::ImportOptions&, std::stop_token stop) -> Result<profile::Profile> {
-            return analysis::replayAsProfile(*run->view, run->path.toStdString(), stop);
+            return analysis::replayAsProfile(*run->view, run->path.toStdString(), run->analyses.criticalPath,
+                                             stop);
         });
 }
 

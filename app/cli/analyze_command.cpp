@@ -175,7 +175,7 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
         return code;
     if (asProfile) {
         // The replay through the profile model: the analyses an imported profile gets.
-        const profile::Profile p = analysis::replayAsProfile(*a->view, path);
+        const profile::Profile p = analysis::replayAsProfile(*a->view, path, a->analyses.criticalPath);
         const profile::ProfileAnalysis pa = profile::analyzeProfile(p);
         if (json)
             io.out << text::jsonText(profile::profileAnalysisJson(p, pa), 2) << "\n";

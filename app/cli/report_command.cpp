@@ -182,7 +182,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
         report::addSessionContent(r, *a->view, s->annotations, s->bookmarks, states);
     }
     if (a && profileBase) {
-        const profile::Profile mine = analysis::replayAsProfile(*a->view, path);
+        const profile::Profile mine = analysis::replayAsProfile(*a->view, path, a->analyses.criticalPath);
         const profile::ProfileAnalysis analysis = profile::analyzeProfile(mine);
         report::attachComparison(r, report::compareProfiles(profile::diffProfiles(
                                         profileBase->profile, profileBase->analysis, mine, analysis)));

@@ -17,6 +17,7 @@
 // Times are the replay's cycles from its cycle 0 (the profile's timebase is a cycle at the machine's clock):
 // the analyses and every view say them in time through it.
 
+#include "analysis/dependencies.h"
 #include "analysis/replay_view.h"
 #include "profile/profile.h"
 
@@ -27,9 +28,17 @@
 
 namespace xps::analysis {
 
-// Throws Cancelled (util/cancel.h) once `stop` is requested (the explorer converts on a worker it can
-// cancel; `replay.stop` is the replay's own token, which a finished replay no longer uses).
+// The profile's critical path is the replay's (analysis/replay_critical_path.h): `path`, as the replay's
+// analyses found it (Analyses::criticalPath). Throws Cancelled (util/cancel.h) once `stop` is requested
+// (the explorer converts on a worker it can cancel; `replay.stop` is the replay's own token, which a
+// finished replay no longer uses).
 profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source,
+                                 const CriticalPath& path, std::stop_token stop = {});
+// For a caller that has not analysed the replay: Find walks the dependency graph here (what the analyses
+// would), Omit makes a profile that is written out, never analysed (an export: a file read back gets HTA's
+// model, as every import does).
+enum class CriticalPathOf : std::uint8_t { Find, Omit };
+profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source, CriticalPathOf path,
                                  std::stop_token stop = {});
 
 // What a slice of that profile stands for in the replay: its chip, and the DMA (by id) or the pc it began at

@@ -205,7 +205,9 @@ Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::str
                               const std::string& path, const ExportControl& control)
 {
     try {
-        const Profile profile = analysis::replayAsProfile(replay, source, control.stop);
+        // Written out, never analysed here: the file read back gets HTA's model, as every import does.
+        const Profile profile =
+            analysis::replayAsProfile(replay, source, analysis::CriticalPathOf::Omit, control.stop);
         const ReplayRows rows(replay.trace, replay.store);
         return writeChromeTrace(profile, path, &rows, control);
     } catch (const Cancelled&) {

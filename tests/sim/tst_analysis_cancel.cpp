@@ -106,18 +106,22 @@ private slots:
         std::stop_source source;
         source.request_stop();
         const std::stop_token stop = source.get_token();
-        QVERIFY_THROWS_EXCEPTION(Cancelled, analysis::replayAsProfile(running, "stress", stop));
-        const profile::Profile converted = analysis::replayAsProfile(running, "stress");
+        QVERIFY_THROWS_EXCEPTION(
+            Cancelled, analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find, stop));
+        const profile::Profile converted =
+            analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find);
         QVERIFY(converted.slices.size() > 100'000);
         QVERIFY_THROWS_EXCEPTION(Cancelled, profile::analyzeProfile(converted, stop));
-        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::computeCriticalPath(converted, {}, stop));
+        // The replay's own path is carried, not searched for; HTA's model, which searches, polls.
+        QVERIFY_THROWS_EXCEPTION(Cancelled, profile::htaCriticalPath(converted, {}, stop));
         QVERIFY_THROWS_EXCEPTION(Cancelled, profile::findTransfers(converted, stop));
         QVERIFY_THROWS_EXCEPTION(Cancelled, profile::deviceUtilization(converted, stop));
         profile::Profile copy = converted;
         QVERIFY_THROWS_EXCEPTION(Cancelled, profile::addUtilizationCounters(copy, stop));
 
         std::stop_source never;
-        const profile::Profile again = analysis::replayAsProfile(running, "stress", never.get_token());
+        const profile::Profile again =
+            analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find, never.get_token());
         QCOMPARE(again.slices.size(), converted.slices.size());
         QCOMPARE(again.flows.size(), converted.flows.size());
         const profile::ProfileAnalysis a = profile::analyzeProfile(converted);

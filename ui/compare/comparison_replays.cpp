@@ -136,7 +136,8 @@ void ComparisonWindow::makeProfileOf(const Side& side)
         side.document->isBusy())
         return;
     side.document->openBuilt(run->path, [run](const importing::ImportOptions&, std::stop_token stop) {
-        return analysis::replayAsProfile(*run->view, run->path.toStdString(), stop);
+        return analysis::replayAsProfile(*run->view, run->path.toStdString(), run->analyses.criticalPath,
+                                         stop);
     });
 }
 
