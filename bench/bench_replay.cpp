@@ -3,6 +3,7 @@
 // second in timing-only and full mode, resident bytes per event and peak RSS.
 #include "analysis/analyze.h"
 #include "analysis/dependencies.h"
+#include "analysis/replay_critical_path.h"
 #include "analysis/replay_profile.h"
 #include "asm/assembler.h"
 #include "blas.h"
@@ -179,7 +180,8 @@ int main(int argc, char** argv)
             again, 100.0 * again / s);
         // The replay seen as a profile (View > Replay as a profile, analyze --as-profile).
         profile::Profile asProfile;
-        const double tConvert = time([&] { asProfile = analysis::replayAsProfile(view, "bench"); });
+        const double tConvert =
+            time([&] { asProfile = analysis::replayAsProfile(view, "bench", parts.criticalPath); });
         profile::ProfileAnalysis profileAnalysis;
         const double tProfile = time([&] { profileAnalysis = profile::analyzeProfile(asProfile); });
         std::printf("as profile : %zu slices, %zu flows (%.1f MiB, %.1f bytes/event) in %.2f s; profile "
@@ -189,6 +191,15 @@ int main(int argc, char** argv)
                     static_cast<double>(asProfile.residentBytes()) /
                         static_cast<double>(asProfile.eventCount()),
                     tConvert, tProfile, profileAnalysis.criticalPath.segments.size());
+        // What the profile analyses cost before the profile carried the replay's own path (session 48): the
+        // same analyses with HTA's model of the path over the unit runs and flows.
+        const double tPlace = time([&] { analysis::criticalPathInProfile(asProfile, parts.criticalPath); });
+        asProfile.exactCriticalPath.reset();
+        const double tHta = time([&] { profileAnalysis = profile::analyzeProfile(asProfile); });
+        std::printf("             placing the replay's path in it (in the conversion) %.3f s; the analyses "
+                    "with HTA's model of "
+                    "the path instead %.2f s (%zu segments)\n",
+                    tPlace, tHta, profileAnalysis.criticalPath.segments.size());
     }
     if (only.empty() || only == "mxu") {
         const std::uint64_t products = 200'000;
