@@ -92,11 +92,15 @@ void MainWindow::exportChromeTrace(const QString& chosen)
             },
             Qt::QueuedConnection);
     };
+    // The replay's critical path goes into the file with it, as its analyses found it (or found by the
+    // export while they are still running).
+    const bool analysed = m_session->analysesAvailable();
     const auto write = [profile, run = profile ? nullptr : m_session->runHandle(), file = path.toStdString(),
-                        control] {
+                        control, analysed] {
         const Status s =
             profile ? exporting::writeChromeTrace(profile->profile, file, nullptr, control)
-                    : exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file, control);
+                    : exporting::writeReplayChromeTrace(*run->view, run->path.toStdString(), file, control,
+                                                        analysed ? &run->analyses.criticalPath : nullptr);
         return s ? std::string() : s.error().toString();
     };
     exportInBackground(path, write, [dialog = QPointer<QProgressDialog>(dialog), stop] {

@@ -3,6 +3,7 @@
 #include "analysis/replay_profile.h"
 #include "export/chrome_replay_rows.h"
 #include "export/chrome_writer.h"
+#include "import/critical_path_semantics.h"
 #include "import/json_reader.h"
 #include "import/profile_semantics.h"
 #include "util/atomic_file.h"
@@ -174,7 +175,10 @@ void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f, const E
         rows->write(w, p);
     writeSlices(p, events, w);
     writeCountersAndFlows(p, events, w);
-    std::fputs("\n]}\n", f);
+    std::fputs("\n]", f);
+    if (const nlohmann::json path = importing::criticalPathMember(p); !path.is_null())
+        std::fputs((",\"" + std::string(importing::kCriticalPathKey) + "\":" + path.dump()).c_str(), f);
+    std::fputs("}\n", f);
 }
 
 } // namespace
@@ -202,12 +206,14 @@ Status writeChromeTrace(const Profile& profile, const std::string& path, const R
 }
 
 Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
-                              const std::string& path, const ExportControl& control)
+                              const std::string& path, const ExportControl& control,
+                              const analysis::CriticalPath* criticalPath)
 {
     try {
-        // Written out, never analysed here: the file read back gets HTA's model, as every import does.
         const Profile profile =
-            analysis::replayAsProfile(replay, source, analysis::CriticalPathOf::Omit, control.stop);
+            criticalPath
+                ? analysis::replayAsProfile(replay, source, *criticalPath, control.stop)
+                : analysis::replayAsProfile(replay, source, analysis::CriticalPathOf::Find, control.stop);
         const ReplayRows rows(replay.trace, replay.store);
         return writeChromeTrace(profile, path, &rows, control);
     } catch (const Cancelled&) {

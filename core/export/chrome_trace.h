@@ -5,7 +5,8 @@
 // as s/f pairs bound to their slices), and a replay is written as its profile (analysis/replay_profile.h:
 // regions, unit runs, DMA engines, sync waits and the dependencies between them) plus the rows only a replay
 // has (chrome_replay_rows.h: issued bundles and stalls). What Chrome JSON cannot say (slice classes, device
-// tracks) goes in a top-level member the importer reads back, so an export re-imports as the same profile.
+// tracks, a replay's own critical path) goes in a top-level member the importer reads back, so an export
+// re-imports as the same profile.
 // Timestamps are microseconds: a profile's nanoseconds exactly, a replay's bundle rows to the picosecond.
 // Streamed, and written atomically (a temporary file renamed when complete).
 
@@ -16,6 +17,10 @@
 #include <functional>
 #include <stop_token>
 #include <string>
+
+namespace xps::analysis {
+struct CriticalPath; // analysis/dependencies.h
+}
 
 namespace xps::exporting {
 
@@ -35,8 +40,11 @@ inline constexpr const char* kCancelledMessage = "export cancelled";
 Status writeChromeTrace(const profile::Profile& profile, const std::string& path,
                         const ReplayRows* replayRows = nullptr, const ExportControl& control = {});
 
-// A replay: its profile and its own rows. `source` names the trace in the file's metadata.
+// A replay: its profile and its own rows. `source` names the trace in the file's metadata. `criticalPath`:
+// the replay's as its analyses found it, written with the profile so the file opens with it; null: the
+// dependency graph is walked here.
 Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::string& source,
-                              const std::string& path, const ExportControl& control = {});
+                              const std::string& path, const ExportControl& control = {},
+                              const analysis::CriticalPath* criticalPath = nullptr);
 
 } // namespace xps::exporting

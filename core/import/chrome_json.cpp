@@ -1,6 +1,7 @@
 #include "import/chrome_json.h"
 
 #include "import/chrome_json_importer.h"
+#include "import/critical_path_semantics.h"
 #include "import/profile_semantics.h"
 #include "util/text.h"
 
@@ -59,6 +60,10 @@ void Importer::readTopLevelObject()
                 throw JsonSyntaxError{r.offset(), "$.traceEvents: expected an array of events"};
             m_sawEventList = true;
             readEvents("$.traceEvents");
+        } else if (key == kCriticalPathKey) {
+            std::string value;
+            r.skipValue(&value);
+            m_criticalPath = nlohmann::json::parse(value, nullptr, false);
         } else if (key == kSemanticsKey) {
             std::string value;
             r.skipValue(&value);

@@ -1,6 +1,7 @@
 // The Chrome JSON importer's second half: events placed on process, thread, async and counter tracks, flows
 // bound to slices, Kineto launches linked by correlation, and the profile finished.
 #include "import/chrome_json_importer.h"
+#include "import/critical_path_semantics.h"
 #include "import/profile_semantics.h"
 #include "util/checked_number.h"
 
@@ -398,6 +399,18 @@ void Importer::finish()
     });
     b.finish();
     p.format = m_kineto ? "PyTorch profiler (Kineto) JSON" : "Chrome trace JSON";
+    // A replay's own critical path, once the slices it names are in place.
+    if (!m_criticalPath.is_discarded() && !m_criticalPath.is_null()) {
+        std::size_t unplaced = 0;
+        if (const auto wrong = applyCriticalPathMember(p, m_criticalPath, unplaced))
+            p.addRepair(profile::RepairKind::Skipped, 0,
+                        "the exported critical path was ignored (HTA's model of it is shown instead)",
+                        *wrong);
+        else if (unplaced > 0)
+            p.addRepair(profile::RepairKind::Skipped, unplaced,
+                        "segments of the exported critical path whose slice is not in the file were kept on "
+                        "no slice");
+    }
 }
 
 } // namespace xps::importing::detail

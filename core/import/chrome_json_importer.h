@@ -116,6 +116,7 @@ private:
     bool m_sawEventList = false;
     bool m_kineto = false;
     nlohmann::json m_semantics; // "xpushark_semantics" of our own export (profile_semantics.h), if any
+    nlohmann::json m_criticalPath; // "xpushark_critical_path" of a replay's export (critical_path_semantics.h)
 
     std::unordered_map<TrackId, std::vector<OpenSlice>> m_openB;         // by thread track
     // process_labels by process track, added to its name at the end: Kineto repeats its metadata (an MTIA

@@ -62,8 +62,12 @@ Result<Sniffed> sniff(const std::string& path)
         return Sniffed::Chakra;
     if (looksLikePyTorchExecutionTrace(head))
         return Sniffed::PyTorchEt;
+    // Our own export begins with its semantics member, which for a profile of many reclassified types (an
+    // XSpace's thousands of XLA ops) can fill the first 64 KiB before "traceEvents" is seen.
     if (first != std::string::npos &&
-        (head[first] == '[' || (head[first] == '{' && head.find("\"traceEvents\"") != std::string::npos)))
+        (head[first] == '[' ||
+         (head[first] == '{' && (head.find("\"traceEvents\"") != std::string::npos ||
+                                 head.find("\"xpushark_semantics\"") != std::string::npos))))
         return Sniffed::Chrome;
     return Sniffed::Unknown;
 }
