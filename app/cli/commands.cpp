@@ -78,13 +78,14 @@ commands:
                              --json prints the stable form documented in docs/analysis-json.md;
                              --as-profile analyses the replay as an imported profile is analysed
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,
-                             critical path through DMA -> wait dependencies); --max-cycles and
+                             the replay's own critical path in the profile's kinds); --max-cycles and
                              --max-bundles as for replay (a run that hits one is not analysed)
   analyze PROFILE [--json] [--window NAME]
                              an imported profile: device breakdown, streams, launches, operations,
-                             critical path (HTA's model), findings; --window NAME restricts the
-                             critical path and the operations to the first slice so named (e.g.
-                             ProfilerStep#2: one step, as HTA takes an iteration)
+                             critical path (HTA's model; a replay's export carries the replay's own),
+                             findings; --window NAME restricts the critical path and the operations
+                             to the first slice so named (e.g. ProfilerStep#2: one step, as HTA
+                             takes an iteration)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
   report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure] [--baseline BASELINE]

@@ -193,7 +193,7 @@ std::string profileDiffText(const profile::ProfileDiff& d)
         out += "  ... and " + std::to_string(d.ops.size() - kShownOps) + " more (--json has them all)\n";
     if (!d.criticalPathLength.baseline && !d.criticalPathLength.other)
         return out;
-    out += "\ncritical path (HTA's model)\n";
+    out += "\ncritical path (HTA's model; a replay's own path for a replay)\n";
     out += comparedRow("length", d.criticalPathLength, true);
     for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
         if (d.criticalPathByKind[k].baseline || d.criticalPathByKind[k].other)

@@ -144,7 +144,8 @@ Figure pathFigure(const profile::ProfileDiff& d)
     Figure f{
         "comparison-critical-path",
         "Critical path, baseline and this run",
-        "The longest chain of dependent work in each profile (HTA's model), by what its time was spent on; "
+        "The longest chain of dependent work in each profile (HTA's model; a replay's own path for a replay), by "
+        "what its time was spent on; "
         "the number after this run's bar is its length's change.",
         "us",
         {}};

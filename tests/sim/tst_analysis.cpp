@@ -296,7 +296,7 @@ private slots:
         QCOMPARE(firstHalf.windowEnd, middle);
         QCOMPARE(firstHalf.segments.back().end, middle);
 
-        // HTA's model of the same profile (what a re-import of its Chrome export gets,
+        // HTA's model of the same profile (what a copy of its Chrome export without the path would get,
         // profile/critical_path.h): the heaviest chain of MXU work and DMAs, where a core's wait on a DMA
         // weighs nothing. So it is shorter than the replay (here 23.1 of 27.4 us) and its DMA share counts
         // the DMAs' own time (47.8%), where the replay's own critical path counts the core's wait on a DMA

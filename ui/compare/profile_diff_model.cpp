@@ -115,7 +115,8 @@ void ProfileDiffModel::addCriticalPath(const profile::ProfileDiff& diff)
     length.what = tr("length");
     length.where = tr("the whole path");
     length.value = diff.criticalPathLength;
-    length.tip = tr("The heaviest path through operators, kernels and delays (HTA's model)");
+    length.tip = tr("The heaviest path through operators, kernels and delays (HTA's model); for a "
+                    "replay, the replay's own critical path");
     m_rows.push_back(std::move(length));
     for (int k = 0; k < profile::kPathSegmentKindCount; ++k) {
         const Compared& c = diff.criticalPathByKind[k];

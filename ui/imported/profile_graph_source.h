@@ -1,7 +1,7 @@
 #pragma once
 // An imported profile as a dependency graph: its slices joined by their flows (Chakra's data and control
 // dependencies, Kineto's launches, Chrome flows), each edge labelled with the gap it spans, around the
-// selected slice; the critical path from the profile's analysis (HTA's model).
+// selected slice; the critical path from the profile's analysis (HTA's model, or a replay's own).
 
 #include "profile/flow_graph.h"
 #include "views/graph_source.h"
