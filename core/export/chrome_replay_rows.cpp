@@ -86,7 +86,8 @@ void ReplayRows::write(ChromeEventWriter& w, const profile::Profile& p) const
 {
     using analysis::replay_tid::kBundles;
     using analysis::replay_tid::kStalls;
-    const double clock = m_trace.machine.clockMhz;
+    // In the profile's timebase (its cycles at the clock), as its own rows are: one picosecond scale for all.
+    const profile::Timebase& tb = p.timebase;
     // A chip is its position in the trace, as the store and the profile (its pid) number it.
     for (int chip = 0; chip < static_cast<int>(m_trace.chips.size()); ++chip) {
         if (!profileHasProcess(p, chip)) {
@@ -107,10 +108,10 @@ void ReplayRows::write(ChromeEventWriter& w, const profile::Profile& p) const
     const auto slice = [&](int pid, std::int64_t tid, const std::string& name, const char* category,
                            events::Cycle start, events::Cycle end, const std::string& args) {
         // A slice gets at least one cycle, so it can be seen and clicked.
-        const std::int64_t from = picosFromCycles(start, clock);
+        const std::int64_t from = tb.toPicos(static_cast<profile::Ticks>(start));
         w.event("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-                ",\"ts\":" + microsFromPicos(from) +
-                ",\"dur\":" + microsFromPicos(picosFromCycles(std::max(end, start + 1), clock) - from) +
+                ",\"ts\":" + microsFromPicos(from) + ",\"dur\":" +
+                microsFromPicos(tb.toPicos(static_cast<profile::Ticks>(std::max(end, start + 1))) - from) +
                 ",\"name\":" + name + ",\"cat\":\"" + category + "\",\"args\":{" + args + "}}");
     };
     const events::BundleSnapshot bundles = m_store.bundles();

@@ -7,7 +7,8 @@
 // has (chrome_replay_rows.h: issued bundles and stalls). What Chrome JSON cannot say (slice classes, device
 // tracks, a replay's own critical path) goes in a top-level member the importer reads back, so an export
 // re-imports as the same profile.
-// Timestamps are microseconds: a profile's nanoseconds exactly, a replay's bundle rows to the picosecond.
+// Timestamps are microseconds: a profile's nanoseconds exactly, a replay's cycles (any tick that is not a
+// nanosecond) to the picosecond, with the timebase in the semantics so that they read back to the tick.
 // Streamed, and written atomically (a temporary file renamed when complete).
 
 #include "analysis/replay_view.h"

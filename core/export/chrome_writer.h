@@ -37,38 +37,29 @@ inline std::string microsFromNanos(profile::Nanos ns)
     return fixedPointMicros(ns, 3);
 }
 
-// A cycle count at `clockMhz` in picoseconds: a replay's bundle rows are written in them, because at clocks
-// above 1 GHz two consecutive cycles can round to the same nanosecond, and one-cycle slices on one row must
-// not overlap. A slice's duration is the difference of its two ends' picoseconds, so that one slice ends
-// exactly where the next begins.
-inline std::int64_t picosFromCycles(std::uint64_t cycles, double clockMhz)
-{
-    return static_cast<std::int64_t>(std::llround(static_cast<double>(cycles) * 1e6 / clockMhz));
-}
-
 inline std::string microsFromPicos(std::int64_t ps)
 {
     return fixedPointMicros(ps, 6);
 }
 
-// A profile's ticks (profile/timebase.h) as Chrome's microseconds, to the nanosecond: every reader rounds
-// a time to its nanosecond, each time on its own, so a slice's start and end are written rounded. Rounding
-// keeps order: what ended before something began in cycles still has when read back, which the flows and the
-// critical path of the re-import depend on (a slice lengthened to a whole nanosecond would end after the next
-// one began, and the critical path drops a dependency that ends after its successor starts). So a slice
-// shorter than a nanosecond can be written with no length (a one-cycle unit run at 1.05 GHz: 153 of 9,686
-// slices of decode_naive's replay). A replay's bundle rows are the exception, written to the picosecond
-// (picosFromCycles).
+// A profile's ticks (profile/timebase.h) as Chrome's microseconds: an import's nanoseconds exactly; ticks of
+// any other timebase (a replay's cycles) to the picosecond, each time on its own, which the export's
+// semantics name (profile_semantics.h) so that our importer reads every tick back exactly: the re-import is
+// the replay's profile, in its cycles, to the cycle. A reader that rounds to the nanosecond (Perfetto, or a
+// file stripped of the semantics) gets each time within half a nanosecond, and times in order stay in order;
+// a one-cycle slice at 1.05 GHz can then share a nanosecond with its neighbour.
 inline std::string microsFromTicks(const profile::Timebase& tb, profile::Ticks t)
 {
-    return microsFromNanos(tb.toNanos(t));
+    return tb.isNanoseconds() ? microsFromNanos(t) : microsFromPicos(tb.toPicos(t));
 }
 
-// A slice's duration from `start`: its rounded end less its rounded start (the duration itself in ns).
+// A slice's duration from `start`: its written end less its written start, so that it ends where the next
+// one written from that end begins.
 inline std::string microsBetweenTicks(const profile::Timebase& tb, profile::Ticks start,
                                       profile::Ticks duration)
 {
-    return microsFromNanos(tb.toNanos(start + duration) - tb.toNanos(start));
+    return tb.isNanoseconds() ? microsFromNanos(duration)
+                              : microsFromPicos(tb.toPicos(start + duration) - tb.toPicos(start));
 }
 
 // Appends the events of `"traceEvents":[ ... ]`, one per line, to a stream the caller opened. Every

@@ -68,6 +68,7 @@ void Importer::readTopLevelObject()
             std::string value;
             r.skipValue(&value);
             m_semantics = nlohmann::json::parse(value, nullptr, false);
+            adoptDeclaredTimebase();
         } else {
             if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo")
                 m_kineto = true;
@@ -78,6 +79,28 @@ void Importer::readTopLevelObject()
             p.metadata.emplace_back(key, std::move(value));
         }
     }
+}
+
+void Importer::adoptDeclaredTimebase()
+{
+    std::string wrong;
+    const std::optional<profile::Timebase> declared = declaredTimebase(m_semantics, wrong);
+    if (!wrong.empty()) {
+        warn("a malformed timebase was ignored: times were read as nanoseconds", wrong,
+             profile::RepairKind::Assumed);
+        return;
+    }
+    if (!declared)
+        return;
+    // Events already read were counted in nanoseconds; the file is not as we write it.
+    if (m_events > 0) {
+        warn("a timebase declared after the events was ignored: times were read as nanoseconds",
+             "$." + std::string(kSemanticsKey) + ".timebase", profile::RepairKind::Assumed);
+        return;
+    }
+    m_picos = !declared->isNanoseconds();
+    m_timebase = *declared;
+    p.timebase = *declared;
 }
 
 void Importer::readEvents(const std::string& arrayPath)
@@ -194,7 +217,12 @@ void Importer::readEvent()
                 r.readString(m_text); // some writers quote their timestamps
             else
                 m_text = r.readNumberText();
-            if (parseScaled(m_text, 1000, out)) {
+            if (!m_picos && parseScaled(m_text, 1000, out)) {
+                has = true;
+                return;
+            }
+            if (std::int64_t ps = 0; m_picos && parseScaled(m_text, 1'000'000, ps)) {
+                out = m_timebase.fromPicos(ps);
                 has = true;
                 return;
             }

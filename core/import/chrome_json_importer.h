@@ -79,6 +79,7 @@ public:
 
 private:
     void readTopLevelObject();
+    void adoptDeclaredTimebase(); // from m_semantics, read ahead of the events
     void readEvents(const std::string& arrayPath);
     void readEvent();
     void readArgs(RawEvent& e);
@@ -117,6 +118,10 @@ private:
     bool m_kineto = false;
     nlohmann::json m_semantics; // "xpushark_semantics" of our own export (profile_semantics.h), if any
     nlohmann::json m_criticalPath; // "xpushark_critical_path" of a replay's export (critical_path_semantics.h)
+    // Times read as picoseconds and held in these ticks: an export whose semantics, ahead of its events,
+    // declare a timebase (a replay's cycles). Else nanoseconds.
+    bool m_picos = false;
+    profile::Timebase m_timebase;
 
     std::unordered_map<TrackId, std::vector<OpenSlice>> m_openB;         // by thread track
     // process_labels by process track, added to its name at the end: Kineto repeats its metadata (an MTIA

@@ -31,10 +31,9 @@ nlohmann::json criticalPathMember(const profile::Profile& p)
     std::map<profile::TrackId, std::int64_t> trackIndex;
     nlohmann::json tracks = nlohmann::json::array();
     nlohmann::json segments = nlohmann::json::array();
-    const profile::Timebase& tb = p.timebase;
     for (const PathSegment& s : p.exactCriticalPath->segments) {
         std::int64_t track = -1;
-        profile::Nanos sliceStart = 0, sliceDuration = 0;
+        Ticks sliceStart = 0, sliceDuration = 0;
         if (s.slice.valid()) {
             const profile::Slice& slice = p.slice(s.slice);
             const profile::Track& t = p.track(slice.track());
@@ -43,12 +42,11 @@ nlohmann::json criticalPathMember(const profile::Profile& p)
             if (added)
                 tracks.push_back({t.pid, t.tid});
             track = it->second;
-            // As the exporter writes the slice: its start and its end each rounded (chrome_writer.h).
-            sliceStart = tb.toNanos(slice.start);
-            sliceDuration = tb.toNanos(slice.end()) - sliceStart;
+            sliceStart = slice.start;
+            sliceDuration = slice.duration;
         }
-        for (const std::int64_t v : {static_cast<std::int64_t>(s.kind), tb.toNanos(s.start),
-                                     tb.toNanos(s.end), track, sliceStart, sliceDuration})
+        for (const std::int64_t v :
+             {static_cast<std::int64_t>(s.kind), s.start, s.end, track, sliceStart, sliceDuration})
             segments.push_back(v);
     }
     return {{"kinds", kinds}, {"tracks", tracks}, {"segments", segments}};
@@ -98,7 +96,6 @@ std::optional<std::string> applyCriticalPathMember(profile::Profile& p, const nl
     auto path = std::make_shared<profile::CriticalPath>();
     const nlohmann::json& flat = *segmentsIt;
     path->segments.reserve(flat.size() / kFields);
-    const profile::Timebase& tb = p.timebase;
     std::int64_t previousEnd = INT64_MIN;
     for (std::size_t i = 0; i < flat.size(); i += kFields) {
         std::int64_t v[kFields];
@@ -118,14 +115,14 @@ std::optional<std::string> applyCriticalPathMember(profile::Profile& p, const nl
             return where + ": expected -1 or an index into tracks";
         PathSegment s;
         s.kind = kinds[static_cast<std::size_t>(v[0])];
-        s.start = tb.fromNanos(v[1]);
-        s.end = tb.fromNanos(v[2]);
+        s.start = v[1];
+        s.end = v[2];
         if (v[3] >= 0) {
             // The slice with that start and duration on its row (a row's slices are sorted by start).
             if (const profile::TrackId track = tracks[static_cast<std::size_t>(v[3])]; track.valid()) {
                 const profile::Track& t = p.track(track);
                 const auto first = p.slices.begin() + t.firstSlice, last = first + t.sliceCount;
-                const Ticks start = tb.fromNanos(v[4]), duration = tb.fromNanos(v[5]);
+                const Ticks start = v[4], duration = v[5];
                 // In the row's order (profile.h: by start, the longer first): one binary search, however
                 // many slices share a start.
                 const auto it = std::lower_bound(

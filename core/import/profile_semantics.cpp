@@ -3,6 +3,7 @@
 #include "import/chrome_json.h"
 
 #include <map>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -46,7 +47,28 @@ nlohmann::json profileSemantics(const profile::Profile& p)
         {"version", 1}, {"format", p.format}, {"classes", classes}, {"device_tracks", devices}};
     if (!details.empty())
         semantics["detail_tracks"] = details;
+    if (!p.timebase.isNanoseconds()) // its times are then written in picoseconds (chrome_writer.h)
+        semantics["timebase"] = {p.timebase.nsNumerator, p.timebase.nsDenominator};
     return semantics;
+}
+
+std::optional<profile::Timebase> declaredTimebase(const nlohmann::json& semantics, std::string& wrong)
+{
+    const auto it = semantics.is_object() ? semantics.find("timebase") : semantics.end();
+    if (!semantics.is_object() || it == semantics.end())
+        return std::nullopt;
+    // Ticks of at most a second and at least a femtosecond: beyond that the file is not one we wrote.
+    constexpr std::int64_t kLimit = 1'000'000'000;
+    const nlohmann::json& t = *it;
+    if (!t.is_array() || t.size() != 2 || !t[0].is_number_integer() || !t[1].is_number_integer() ||
+        t[0].get<std::int64_t>() < 1 || t[1].get<std::int64_t>() < 1 || t[0].get<std::int64_t>() > kLimit ||
+        t[1].get<std::int64_t>() > kLimit) {
+        wrong = "$." + std::string(kSemanticsKey) +
+                ".timebase: expected [numerator, denominator], nanoseconds a tick, each from 1 to 10^9";
+        return std::nullopt;
+    }
+    const std::int64_t num = t[0].get<std::int64_t>(), den = t[1].get<std::int64_t>(), g = std::gcd(num, den);
+    return profile::Timebase{num / g, den / g};
 }
 
 std::size_t applyProfileSemantics(profile::Profile& p, const nlohmann::json& semantics)

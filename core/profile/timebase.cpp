@@ -64,6 +64,16 @@ Ticks Timebase::fromNanos(Nanos ns) const
     return Timebase{nsDenominator, nsNumerator}.toNanos(ns);
 }
 
+std::int64_t Timebase::toPicos(Ticks ticks) const
+{
+    return Timebase{nsNumerator * 1000, nsDenominator}.toNanos(ticks);
+}
+
+Ticks Timebase::fromPicos(std::int64_t ps) const
+{
+    return Timebase{nsDenominator, nsNumerator * 1000}.toNanos(ps);
+}
+
 std::string Timebase::ms(Ticks ticks) const
 {
     return msText(toNanosExact(ticks));
