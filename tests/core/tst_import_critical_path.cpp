@@ -1,7 +1,8 @@
-// A replay's critical path carried by its Chrome export (import/critical_path_semantics.h): read back onto
-// the file's slices, cut by a window as any path, and a malformed or hostile member located and ignored
-// (the profile then has HTA's model), never a crash; an export whose leading semantics are long still opens
-// as Chrome JSON. The round trip from a real replay is tst_chrome_export's.
+// What our Chrome export says beyond Chrome JSON, read back: a replay's critical path
+// (import/critical_path_semantics.h) onto the file's slices, cut by a window as any path, and a malformed or
+// hostile member located and ignored (the profile then has HTA's model), never a crash; a declared timebase
+// (a replay's cycles, written in picoseconds) read to the tick, or said why not; an export whose leading
+// semantics are long still opens as Chrome JSON. The round trip from a real replay is tst_chrome_export's.
 #include "core/import_test_support.h"
 
 #include "profile/critical_path.h"
@@ -134,6 +135,60 @@ private slots:
         // The file's slices all there, and its path HTA's model.
         QCOMPARE(p.slices.size(), std::size_t{3});
         QCOMPARE(profile::computeCriticalPath(p).length, profile::htaCriticalPath(p).length);
+    }
+
+    void aDeclaredTimebaseIsReadToTheTick()
+    {
+        // A replay's export at 1.05 GHz: cycles 1 and 3 in picoseconds (952.381 and 2857.143 ps, written
+        // to the picosecond); read back in cycles, exactly.
+        QTemporaryDir dir;
+        const Profile p = importText(dir, "cycles.json", R"({"xpushark_semantics": {"version": 1,
+            "timebase": [20, 21]}, "traceEvents": [
+            {"ph": "X", "pid": 0, "tid": 1, "ts": 0.000952, "dur": 0.001905, "name": "MXU"},
+            {"ph": "X", "pid": 0, "tid": 1, "ts": 0.002857, "dur": 0.000953, "name": "MXU"}],
+            "xpushark_critical_path": {"kinds": ["kernel"], "tracks": [[0, 1]],
+                                       "segments": [0, 1, 3, 0, 1, 2,   0, 3, 4, 0, 3, 1]}})");
+        QVERIFY2(p.repairs.empty(), repairsOf(p).c_str());
+        QCOMPARE(p.timebase, (profile::Timebase{20, 21}));
+        QCOMPARE(p.slices.size(), std::size_t{2});
+        QCOMPARE(p.slices[0].start, profile::Ticks{1});
+        QCOMPARE(p.slices[0].duration, profile::Ticks{2});
+        QCOMPARE(p.slices[1].start, profile::Ticks{3});
+        QCOMPARE(p.slices[1].duration, profile::Ticks{1});
+        // The path in the same ticks, each segment on its slice.
+        QVERIFY(p.exactCriticalPath);
+        QCOMPARE(p.exactCriticalPath->length, profile::Ticks{3});
+        QCOMPARE(p.exactCriticalPath->segments[1].slice, profile::SliceRow(1));
+    }
+
+    void aTimebaseThatCannotBeTakenIsSaid_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("zero") << QStringLiteral(R"({"xpushark_semantics": {"timebase": [0, 1]},
+            "traceEvents": [{"ph": "X", "pid": 0, "tid": 1, "ts": 1, "dur": 1, "name": "k"}]})")
+                              << QStringLiteral(
+                                     "a malformed timebase was ignored: times were read as nanoseconds; "
+                                     "the first at $.xpushark_semantics.timebase: expected");
+        QTest::newRow("a string") << QStringLiteral(R"({"xpushark_semantics": {"timebase": "20/21"},
+            "traceEvents": [{"ph": "X", "pid": 0, "tid": 1, "ts": 1, "dur": 1, "name": "k"}]})")
+                                  << QStringLiteral("a malformed timebase was ignored");
+        QTest::newRow("after the events")
+            << QStringLiteral(R"({"traceEvents": [
+            {"ph": "X", "pid": 0, "tid": 1, "ts": 1, "dur": 1, "name": "k"}],
+            "xpushark_semantics": {"timebase": [20, 21]}})")
+            << QStringLiteral("a timebase declared after the events was ignored");
+    }
+    void aTimebaseThatCannotBeTakenIsSaid()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        const Profile p = importText(dir, "timebase.json", json.toStdString());
+        QVERIFY(p.timebase.isNanoseconds());
+        QCOMPARE(p.slices.size(), std::size_t{1});
+        QCOMPARE(p.slices[0].start, profile::Ticks{1000}); // read as the microseconds they are
+        QVERIFY2(repairsOf(p).find(said.toStdString()) != std::string::npos, repairsOf(p).c_str());
     }
 
     void anExportWhoseSemanticsFillTheFirst64KiBOpensAsChrome()
