@@ -8,6 +8,7 @@
 #include "util/text.h"
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <string_view>
@@ -286,6 +287,31 @@ int runIsa(const std::vector<std::string>& args, Streams io)
     return kExitOk;
 }
 
+// `COMMAND`'s own entries of the usage text (analyze has two: a trace and a profile), or "" for a word that
+// is not a command: each entry is its line "  COMMAND ..." and the lines indented under it.
+std::string usageOf(std::string_view command)
+{
+    std::string out;
+    bool inEntry = false;
+    std::size_t at = 0;
+    while (at < kUsage.size()) {
+        const std::size_t end = std::min(kUsage.find('\n', at), kUsage.size());
+        const std::string_view line = kUsage.substr(at, end - at);
+        at = end + 1;
+        const bool entryStart = line.starts_with("  ") && line.size() > 2 && line[2] != ' ';
+        if (entryStart)
+            inEntry = line.substr(2).starts_with(command) &&
+                      (line.size() == 2 + command.size() || line[2 + command.size()] == ' ');
+        else if (!line.starts_with("   "))
+            inEntry = false; // a blank line or a heading ends an entry
+        if (inEntry && entryStart)
+            ((out += "  xpushark-cli ") += line.substr(2)) += '\n';
+        else if (inEntry)
+            (out += line) += '\n';
+    }
+    return out;
+}
+
 int run(const std::vector<std::string>& args, Streams io)
 {
     if (args.empty())
@@ -295,6 +321,15 @@ int run(const std::vector<std::string>& args, Streams io)
     if (command == "--help" || command == "-h" || command == "help") {
         io.out << kUsage;
         return kExitOk;
+    }
+    // `COMMAND --help` (anywhere after it): that command's usage, not an error about its options.
+    if (std::find_if(rest.begin(), rest.end(),
+                     [](const std::string& a) { return a == "--help" || a == "-h"; }) != rest.end()) {
+        if (const std::string entry = usageOf(command); !entry.empty()) {
+            io.out << "usage:\n"
+                   << entry << "\n(`xpushark-cli --help` lists every command and what TRACE can be)\n";
+            return kExitOk;
+        }
     }
     if (command == "--version") {
         io.out << "xpushark-cli " << XPS_VERSION << "\n";

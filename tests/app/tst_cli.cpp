@@ -144,6 +144,25 @@ private slots:
         const Run h = cli({QStringLiteral("--help")});
         QCOMPARE(h.exitCode, 0);
         QVERIFY(h.out.find("convert IN -o OUT") != std::string::npos);
+        // A command's --help, wherever it stands, is that command's usage (both of analyze's), not an error
+        // about an option it does not take (generate read it as a parameter wanting a number).
+        const Run analyze =
+            cli({QStringLiteral("analyze"), QStringLiteral("x.json"), QStringLiteral("--help")});
+        QCOMPARE(analyze.exitCode, 0);
+        QVERIFY2(analyze.out.starts_with("usage:\n  xpushark-cli analyze TRACE [--json]"),
+                 analyze.out.c_str());
+        QVERIFY(analyze.out.find("  xpushark-cli analyze PROFILE [--json] [--window NAME]") !=
+                std::string::npos);
+        QVERIFY(analyze.out.find("apply TRACE") == std::string::npos);
+        QVERIFY(analyze.err.empty());
+        const Run generate = cli({QStringLiteral("generate"), QStringLiteral("-h")});
+        QCOMPARE(generate.exitCode, 0);
+        QVERIFY2(generate.out.find("xpushark-cli generate WORKLOAD") != std::string::npos,
+                 generate.out.c_str());
+        // Not a command: the error it always was.
+        const Run unknown = cli({QStringLiteral("frobnicate"), QStringLiteral("--help")});
+        QVERIFY(unknown.exitCode != 0);
+        QVERIFY2(unknown.err.find("frobnicate") != std::string::npos, unknown.err.c_str());
     }
 
     void isaTablesAreMarkdown()
