@@ -26,7 +26,7 @@ Result<profile::Profile> replayedProfileOf(const std::string& path, const Replay
                                "; the program did not end, so there is no whole run to compare (--max-cycles "
                                "and --max-bundles raise the limits)");
     const analysis::ReplayView view{*trace, store, result.totalCycles, result.chips, stop};
-    return analysis::replayAsProfile(view, path, analysis::CriticalPathOf::Find, stop);
+    return analysis::replayAsProfileFindingItsPath(view, path, stop);
 }
 
 } // namespace xps::sim

@@ -104,7 +104,7 @@ public:
         m_p.metadata.emplace_back("cycles", std::to_string(replay.totalCycles));
     }
 
-    Profile write(const CriticalPath* path)
+    Profile write(const CriticalPath& path)
     {
         const std::size_t chips = m_replay.trace.chips.size();
         m_threads.assign(chips * static_cast<std::size_t>(waitTid() + 1), TrackId());
@@ -118,8 +118,7 @@ public:
         }
         throwIfStopped(m_stop);
         m_builder.finish(m_stop);
-        if (path)
-            m_p.exactCriticalPath = criticalPathInProfile(m_p, *path, m_stop);
+        m_p.exactCriticalPath = criticalPathInProfile(m_p, path, m_stop);
         return std::move(m_p);
     }
 
@@ -446,19 +445,17 @@ private:
 profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source,
                                  const CriticalPath& path, std::stop_token stop)
 {
-    return ReplayWriter(replay, source, std::move(stop)).write(&path);
+    return ReplayWriter(replay, source, std::move(stop)).write(path);
 }
 
-profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source, CriticalPathOf path,
-                                 std::stop_token stop)
+profile::Profile replayAsProfileFindingItsPath(const ReplayView& replay, const std::string& source,
+                                               std::stop_token stop)
 {
-    if (path == CriticalPathOf::Omit)
-        return ReplayWriter(replay, source, std::move(stop)).write(nullptr);
     // The walk polls the replay's token: this one is the caller's.
     ReplayView view = replay;
     view.stop = stop;
     const CriticalPath found = findReplayCriticalPath(view);
-    return ReplayWriter(replay, source, std::move(stop)).write(&found);
+    return ReplayWriter(replay, source, std::move(stop)).write(found);
 }
 
 ReplayRef replayRefOf(const profile::Profile& profile, profile::SliceRow slice)

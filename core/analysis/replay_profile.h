@@ -34,12 +34,10 @@ namespace xps::analysis {
 // finished replay no longer uses).
 profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source,
                                  const CriticalPath& path, std::stop_token stop = {});
-// For a caller that has not analysed the replay: Find walks the dependency graph here (what the analyses
-// would), Omit makes a profile that is written out, never analysed (an export: a file read back gets HTA's
-// model, as every import does).
-enum class CriticalPathOf : std::uint8_t { Find, Omit };
-profile::Profile replayAsProfile(const ReplayView& replay, const std::string& source, CriticalPathOf path,
-                                 std::stop_token stop = {});
+// For a caller that has not analysed the replay: the path is found here, the dependency graph walked as the
+// analyses would (findReplayCriticalPath), polling `stop` too.
+profile::Profile replayAsProfileFindingItsPath(const ReplayView& replay, const std::string& source,
+                                               std::stop_token stop = {});
 
 // What a slice of that profile stands for in the replay: its chip, and the DMA (by id) or the pc it began at
 // (a unit run's first pc, a wait's or a DMA's issuing pc), so that selecting it in the profile views selects

@@ -210,10 +210,9 @@ Status writeReplayChromeTrace(const analysis::ReplayView& replay, const std::str
                               const analysis::CriticalPath* criticalPath)
 {
     try {
-        const Profile profile =
-            criticalPath
-                ? analysis::replayAsProfile(replay, source, *criticalPath, control.stop)
-                : analysis::replayAsProfile(replay, source, analysis::CriticalPathOf::Find, control.stop);
+        const Profile profile = criticalPath
+                                    ? analysis::replayAsProfile(replay, source, *criticalPath, control.stop)
+                                    : analysis::replayAsProfileFindingItsPath(replay, source, control.stop);
         const ReplayRows rows(replay.trace, replay.store);
         return writeChromeTrace(profile, path, &rows, control);
     } catch (const Cancelled&) {

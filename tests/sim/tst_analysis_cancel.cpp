@@ -106,10 +106,8 @@ private slots:
         std::stop_source source;
         source.request_stop();
         const std::stop_token stop = source.get_token();
-        QVERIFY_THROWS_EXCEPTION(
-            Cancelled, analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find, stop));
-        const profile::Profile converted =
-            analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, analysis::replayAsProfileFindingItsPath(running, "stress", stop));
+        const profile::Profile converted = analysis::replayAsProfileFindingItsPath(running, "stress");
         QVERIFY(converted.slices.size() > 100'000);
         QVERIFY_THROWS_EXCEPTION(Cancelled, profile::analyzeProfile(converted, stop));
         // The replay's own path is carried, not searched for; HTA's model, which searches, polls.
@@ -121,7 +119,7 @@ private slots:
 
         std::stop_source never;
         const profile::Profile again =
-            analysis::replayAsProfile(running, "stress", analysis::CriticalPathOf::Find, never.get_token());
+            analysis::replayAsProfileFindingItsPath(running, "stress", never.get_token());
         QCOMPARE(again.slices.size(), converted.slices.size());
         QCOMPARE(again.flows.size(), converted.flows.size());
         const profile::ProfileAnalysis a = profile::analyzeProfile(converted);
