@@ -87,9 +87,10 @@ private slots:
               "matmul_tuned", "smalltile_naive", "smalltile_tuned"})
             row(sample, {"analyze", "resources/samples/" + sample + ".xtrace.json", "--json"});
         row("vector_add", {"analyze", "resources/samples/vector_add.xasm", "--json"});
-        // A StableHLO model compiled and replayed over two chips (transformer_block's output is 1.3 MB,
-        // most of it per-pc DMA rows; tst_cli_stablehlo checks its figures).
+        // StableHLO models compiled and replayed: an MLP over two chips, and a transformer block (0.45 MB of
+        // output, most of it per-pc DMA rows and its nine measured suggestions).
         row("tp_mlp", {"analyze", "resources/samples/tp_mlp.mlir", "--json"});
+        row("transformer_block", {"analyze", "resources/samples/transformer_block.mlir", "--json"});
         // A replay analysed as an imported profile is.
         row("decode_naive.as_profile",
             {"analyze", "resources/samples/decode_naive.xtrace.json", "--as-profile", "--json"});
