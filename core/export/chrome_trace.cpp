@@ -176,8 +176,7 @@ void writeEvents(const Profile& p, const ReplayRows* rows, std::FILE* f, const E
     writeSlices(p, events, w);
     writeCountersAndFlows(p, events, w);
     std::fputs("\n]", f);
-    if (const nlohmann::json path = importing::criticalPathMember(p); !path.is_null())
-        std::fputs((",\"" + std::string(importing::kCriticalPathKey) + "\":" + path.dump()).c_str(), f);
+    importing::writeCriticalPathMember(p, f, control.stop);
     std::fputs("}\n", f);
 }
 

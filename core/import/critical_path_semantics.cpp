@@ -1,11 +1,13 @@
 #include "import/critical_path_semantics.h"
 
 #include "profile/critical_path.h"
+#include "util/cancel.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,17 +23,27 @@ constexpr std::size_t kFields = 6; // kind, start, end, track, slice start, slic
 
 } // namespace
 
-nlohmann::json criticalPathMember(const profile::Profile& p)
+void writeCriticalPathMember(const profile::Profile& p, std::FILE* f, std::stop_token stop)
 {
     if (!p.exactCriticalPath)
-        return nullptr;
+        return;
+    CancelPoint cancel(std::move(stop));
     nlohmann::json kinds = nlohmann::json::array();
     for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
         kinds.push_back(std::string(profile::pathSegmentName(static_cast<PathSegmentKind>(k))));
     std::map<profile::TrackId, std::int64_t> trackIndex;
     nlohmann::json tracks = nlohmann::json::array();
-    nlohmann::json segments = nlohmann::json::array();
+    std::string segments; // flushed to `f` in blocks: tracks are known only at the end, so they go last
+    const auto flush = [&] {
+        std::fwrite(segments.data(), 1, segments.size(), f);
+        segments.clear();
+    };
+    std::fputs(
+        (",\"" + std::string(kCriticalPathKey) + "\":{\"kinds\":" + kinds.dump() + ",\"segments\":[").c_str(),
+        f);
+    bool first = true;
     for (const PathSegment& s : p.exactCriticalPath->segments) {
+        cancel();
         std::int64_t track = -1;
         Ticks sliceStart = 0, sliceDuration = 0;
         if (s.slice.valid()) {
@@ -46,10 +58,17 @@ nlohmann::json criticalPathMember(const profile::Profile& p)
             sliceDuration = slice.duration;
         }
         for (const std::int64_t v :
-             {static_cast<std::int64_t>(s.kind), s.start, s.end, track, sliceStart, sliceDuration})
-            segments.push_back(v);
+             {static_cast<std::int64_t>(s.kind), s.start, s.end, track, sliceStart, sliceDuration}) {
+            if (!first)
+                segments += ',';
+            first = false;
+            segments += std::to_string(v);
+        }
+        if (segments.size() >= (1u << 16))
+            flush();
     }
-    return {{"kinds", kinds}, {"tracks", tracks}, {"segments", segments}};
+    flush();
+    std::fputs(("],\"tracks\":" + tracks.dump() + "}").c_str(), f);
 }
 
 std::optional<std::string> applyCriticalPathMember(profile::Profile& p, const nlohmann::json& m,
@@ -107,6 +126,13 @@ std::optional<std::string> applyCriticalPathMember(profile::Profile& p, const nl
         const std::string where = at + ".segments[" + std::to_string(i) + "]";
         if (v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= kinds.size())
             return where + ": expected an index into kinds";
+        // Within the profile's time limit, so that no length or sum of lengths overflows (segments do not
+        // overlap: their lengths add up to at most the limit's span).
+        const auto outside = [](std::int64_t t) {
+            return t < -profile::kTimeLimit || t > profile::kTimeLimit;
+        };
+        if (outside(v[1]) || outside(v[2]))
+            return where + ": expected times within +-2^62 ticks";
         if (v[2] < v[1] || v[1] < previousEnd)
             return where +
                    ": expected a segment that starts after the one before it and ends after it starts";

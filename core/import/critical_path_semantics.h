@@ -7,8 +7,8 @@
 // nanoseconds of the file's events:
 //
 //   "xpushark_critical_path": {"kinds": ["host", "kernel", ...],   pathSegmentName of each kind index used
-//                              "tracks": [[pid, tid], ...],        the thread rows its slices are on
-//                              "segments": [kind, start, end, track, slice_start, slice_duration, ...]}
+//                              "segments": [kind, start, end, track, slice_start, slice_duration, ...],
+//                              "tracks": [[pid, tid], ...]}        the thread rows its slices are on
 //
 // six integers a segment, flat (a 10 M-bundle replay's path has 1.56 M segments); `track` is -1 (and the
 // slice's two fields 0) for a stretch on no slice. A slice is found again by its row, start and duration,
@@ -18,7 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -26,8 +28,10 @@ namespace xps::importing {
 
 inline constexpr std::string_view kCriticalPathKey = "xpushark_critical_path";
 
-// The member's value, or null when `profile` carries no exact path.
-nlohmann::json criticalPathMember(const profile::Profile& profile);
+// Writes `,"xpushark_critical_path":{...}` to `f` when `profile` carries an exact path: streamed (1.56 M
+// segments at 10 M stress bundles would be some 200 MB as a JSON value), looking at `stop` every 4,096
+// segments (throws Cancelled, util/cancel.h).
+void writeCriticalPathMember(const profile::Profile& profile, std::FILE* f, std::stop_token stop);
 
 // After the profile read back is finished (its slices in place): sets exactCriticalPath from `member`, the
 // value of kCriticalPathKey. Returns what was wrong, if anything (then no path is set and the profile keeps

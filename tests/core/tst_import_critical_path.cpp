@@ -117,6 +117,9 @@ private slots:
         row("ends before it starts",
             R"({"kinds": ["kernel"], "tracks": [], "segments": [0, 9, 5, -1, 0, 0]})",
             "segments[0]: expected a segment that starts after");
+        row("past the time limit",
+            R"({"kinds": ["kernel"], "tracks": [], "segments": [0, -9223372036854775808, 9223372036854775807, -1, 0, 0]})",
+            "segments[0]: expected times within +-2^62 ticks");
         row("huge index",
             R"({"kinds": ["kernel"], "tracks": [], "segments": [9223372036854775807, 0, 1, -1, 0, 0]})",
             "expected an index into kinds");

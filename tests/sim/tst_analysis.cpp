@@ -152,6 +152,36 @@ private slots:
                      std::string(analysis::pathKindName(k)).c_str());
     }
 
+    void aWaitOnAnotherChipIsOnItsWaitSliceInTheProfile()
+    {
+        // Chip 1 waits for a flag chip 0 adds over ICI: the replay's path is that wait (sync), and its
+        // profile puts the stretch on chip 1's stalled wait, as sync wait time.
+        std::string source = ".machine chips=2\n.chip 0\n    smov s1, 1\n";
+        for (int k = 0; k < 8; ++k)
+            source += "    sadd s1, s1, s1\n";
+        source += "    sync.add 1, 1, chip=1\n    halt\n.chip 1\n    sync.wait 1, 1\n    halt\n";
+        Analyzed a = analyze(source);
+        const analysis::CriticalPath& exact = a.analyses.criticalPath;
+        const auto syncCycles =
+            static_cast<profile::Ticks>(exact.cycles[static_cast<int>(analysis::PathKind::Sync)]);
+        QVERIFY(syncCycles > 1000); // the ICI flag's latency
+        const profile::Profile p = analysis::replayAsProfile(*a.view, "sync", exact);
+        const profile::CriticalPath path = profile::analyzeProfile(p).criticalPath;
+        QCOMPARE(path.byKind[static_cast<int>(profile::PathSegmentKind::Sync)], syncCycles);
+        std::size_t onWaits = 0;
+        for (const profile::PathSegment& s : path.segments) {
+            if (s.kind != profile::PathSegmentKind::Sync || s.end == s.start)
+                continue;
+            QVERIFY(s.slice.valid());
+            const profile::Track& t = p.track(p.slice(s.slice).track());
+            QCOMPARE(t.name, std::string("sync waits"));
+            QCOMPARE(t.pid, std::int64_t{1});
+            QVERIFY(p.slice(s.slice).start <= s.start && s.end <= p.slice(s.slice).end());
+            ++onWaits;
+        }
+        QCOMPARE(onWaits, std::size_t{1});
+    }
+
     void aReplayIsAProfileToo()
     {
         // The naive matmul (one chip: an MXU loop over panels fed by DMAs it waits for) through the profile

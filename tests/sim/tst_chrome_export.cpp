@@ -171,6 +171,16 @@ private slots:
             QCOMPARE(b.start, r.start);
             QCOMPARE(b.end, r.end);
             QCOMPARE(b.slice.valid(), r.slice.valid());
+            // A core's wait on the path is on its chip's wait slice, a DMA stretch on a DMA (allgather: four
+            // chips, each with its own rows). A wait that took no cycle has no slice to be on.
+            if (r.kind == profile::PathSegmentKind::Sync && r.end > r.start) {
+                QVERIFY(r.slice.valid());
+                QCOMPARE(original.track(original.slice(r.slice).track()).name, std::string("sync waits"));
+            } else if (r.kind == profile::PathSegmentKind::Memcpy ||
+                       r.kind == profile::PathSegmentKind::Communication) {
+                QVERIFY(r.slice.valid());
+                QCOMPARE(original.categoryOf(original.slice(r.slice)), std::string("dma"));
+            }
             if (!r.slice.valid())
                 continue;
             const profile::Slice &bs = p.slice(b.slice), &rs = original.slice(r.slice);
