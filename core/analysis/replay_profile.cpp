@@ -3,16 +3,15 @@
 
 #include "analysis/activity_lanes.h"
 #include "analysis/replay_critical_path.h"
+#include "analysis/replay_flows.h"
+#include "analysis/replay_unit_runs.h"
 #include "isa/isa.h"
 #include "profile/profile_builder.h"
 #include "util/cancel.h"
-#include "util/sort_runs.h"
 #include "util/text.h"
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <functional>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -28,73 +27,17 @@ using profile::TrackKind;
 
 namespace {
 
-// The unit groups a profile shows, and what their busy runs are to its analyses: the core's work, what
-// a GPU profile calls kernels (a kernel's loads and stores are compute too; copies are the DMAs). The
-// scalar unit, busy nearly every cycle a core issues, would only say the core ran.
-struct UnitTrack
-{
-    UnitGroup group;
-    SliceClass cls;
-};
-constexpr std::array<UnitTrack, 4> kUnitTracks = {{{UnitGroup::Mxu, SliceClass::Kernel},
-                                                   {UnitGroup::VectorAlu, SliceClass::Kernel},
-                                                   {UnitGroup::CrossLane, SliceClass::Kernel},
-                                                   {UnitGroup::LoadStore, SliceClass::Kernel}}};
-
-// Cycles after a wait in which the core's first issue on each unit counts as waiting for it.
-constexpr events::Cycle kIssueWindow = 16;
-
-// One compute run (a unit group's busy run) as the dependency passes look it up: by its start or its end.
-struct ComputeRun
-{
-    Ticks time;
-    SliceId slice;
-    std::uint8_t unit; // index in kUnitTracks
-    bool operator<(const ComputeRun& o) const
-    {
-        return time != o.time ? time < o.time : slice.value < o.slice.value;
-    }
-};
-
-// One chip's compute runs (by start or by end) looked up at times that only grow, as the queries of one
-// pass do: the cursor sweeps the list once. A binary search per query over millions of runs costs a cache
-// miss per step, 1-2 us a query.
-class RunCursor
-{
-public:
-    explicit RunCursor(const std::vector<ComputeRun>& runs) : m_runs(runs) {}
-    // By end: the run that ended last at or before `time`, or none.
-    SliceId endedBy(Ticks time)
-    {
-        while (m_next < m_runs.size() && m_runs[m_next].time <= time)
-            ++m_next;
-        return m_next == 0 ? SliceId() : m_runs[m_next - 1].slice;
-    }
-    // By start: the runs that started in [from, to], as [first, last) of the list.
-    std::pair<std::size_t, std::size_t> startedIn(Ticks from, Ticks to)
-    {
-        while (m_next < m_runs.size() && m_runs[m_next].time < from)
-            ++m_next;
-        std::size_t last = m_next;
-        while (last < m_runs.size() && m_runs[last].time <= to)
-            ++last;
-        return {m_next, last};
-    }
-    const ComputeRun& operator[](std::size_t i) const { return m_runs[i]; }
-
-private:
-    const std::vector<ComputeRun>& m_runs;
-    std::size_t m_next = 0;
-};
-
-// Writes a finished replay into a profile through the one builder every importer uses (issue #23, step 3):
-// tracks made by key, slices by SliceId, flows between SliceIds, bound by the builder when it finishes.
+// Writes a finished replay into a profile through the one builder every importer uses (issue #23, step 3),
+// assembled from what the store keeps: its region, DMA and wait slices copied onto a chip's threads, the
+// units' runs derived from its bundle columns (analysis/replay_unit_runs.h), and the flows between them
+// (analysis/replay_flows.h). Tracks are made by key, slices by SliceId, flows between SliceIds, bound by
+// the builder when it finishes.
 class ReplayWriter
 {
 public:
     ReplayWriter(const ReplayView& replay, const std::string& source, std::stop_token stop)
-        : m_replay(replay), m_builder(m_p, 0, [](profile::ProfileBuilder::Limit) {}), m_stop(stop),
-          m_cancel(std::move(stop))
+        : m_replay(replay), m_builder(m_p, 0, [](profile::ProfileBuilder::Limit) {}),
+          m_flows(replay.trace.chips.size()), m_stop(stop), m_cancel(std::move(stop))
     {
         m_p.source = source;
         m_p.format = std::string(profile::kReplayFormat);
@@ -108,14 +51,14 @@ public:
     {
         const std::size_t chips = m_replay.trace.chips.size();
         m_threads.assign(chips * static_cast<std::size_t>(waitTid() + 1), TrackId());
-        m_computeByStart.resize(chips);
-        m_computeByEnd.resize(chips);
         // Each step polls in its loops; between steps, the token itself.
         for (void (ReplayWriter::*step)() : {&ReplayWriter::addUnitRuns, &ReplayWriter::addRegions,
                                              &ReplayWriter::addDmas, &ReplayWriter::addSyncWaits}) {
             throwIfStopped(m_stop);
             (this->*step)();
         }
+        throwIfStopped(m_stop);
+        m_flows.link(m_builder, m_flowTypes, m_cancel);
         throwIfStopped(m_stop);
         m_builder.finish(m_stop);
         m_p.exactCriticalPath = criticalPathInProfile(m_p, path, m_stop);
@@ -131,7 +74,7 @@ private:
     // waits.
     static constexpr std::int64_t kRegionsTid = replay_tid::kRegions, kFirstUnitTid = replay_tid::kFirstUnit,
                                   kFirstEngineTid = replay_tid::kFirstEngine;
-    static_assert(kFirstUnitTid + static_cast<std::int64_t>(kUnitTracks.size()) <= replay_tid::kBundles);
+    static_assert(kFirstUnitTid + static_cast<std::int64_t>(kProfiledUnits.size()) <= replay_tid::kBundles);
     std::int64_t waitTid() const { return kFirstEngineTid + m_replay.trace.machine.dmaEngines; }
     std::string threadName(std::int64_t tid) const
     {
@@ -139,8 +82,7 @@ private:
         if (tid == kRegionsTid)
             return events::rowName({ChipId(0), events::RowKind::Regions});
         if (tid < kFirstEngineTid)
-            return std::string(
-                unitGroupName(kUnitTracks[static_cast<std::size_t>(tid - kFirstUnitTid)].group));
+            return std::string(unitGroupName(kProfiledUnits[static_cast<std::size_t>(tid - kFirstUnitTid)]));
         if (tid < waitTid())
             return events::rowName(
                 {ChipId(0), events::RowKind::DmaEngine, static_cast<std::uint8_t>(tid - kFirstEngineTid)});
@@ -191,114 +133,46 @@ private:
                                   args, link);
     }
 
-    // Back-to-back busy cycles of a unit group, merged into one slice per run: one pass over the bundles.
+    // Each unit's runs, one slice each, with the pc that began it.
     void addUnitRuns()
     {
-        struct Run
-        {
-            events::Cycle start = 0, end = 0;
-            std::uint32_t firstPc = 0;
-            std::uint64_t bundles = 0;
-        };
-        const auto chips = m_replay.trace.chips.size();
-        std::vector<std::vector<std::array<std::uint32_t, kUnitGroupCount>>> busy;
-        for (std::size_t c = 0; c < chips; ++c)
-            busy.push_back(unitGroupBusyPerPc(m_replay.trace, chipIdAt(c)));
-        std::vector<std::array<Run, kUnitTracks.size()>> open(chips);
-        // Runs are kept per chip and unit and written track by track afterwards: slices that arrive grouped
-        // by track and in time order within it need no sort (Profile::finish checks and skips it).
-        std::vector<std::array<std::vector<Run>, kUnitTracks.size()>> finished(chips);
-        const auto close = [&](std::size_t chip, std::size_t u) {
-            Run& r = open[chip][u];
-            if (r.bundles == 0)
-                return;
-            finished[chip][u].push_back(r);
-            r = Run{};
-        };
-        const events::BundleSnapshot bundles = m_replay.store.bundles();
-        for (const auto& chunk : bundles.chunks()) {
-            for (std::size_t i = 0; i < chunk->size; ++i) {
-                m_cancel();
-                const std::size_t chip = chunk->chip[i].value;
-                const std::uint32_t pc = chunk->pc[i];
-                const events::Cycle cycle = chunk->cycle[i];
-                if (chip >= chips || pc >= busy[chip].size())
-                    continue;
-                for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
-                    const std::uint32_t cycles =
-                        busy[chip][pc][static_cast<std::size_t>(kUnitTracks[u].group)];
-                    if (cycles == 0)
-                        continue;
-                    Run& r = open[chip][u];
-                    if (r.bundles > 0 && cycle > r.end)
-                        close(chip, u);
-                    if (r.bundles == 0) {
-                        r.start = cycle;
-                        r.firstPc = pc;
-                    }
-                    r.end = std::max(r.end, cycle + cycles);
-                    ++r.bundles;
-                }
-            }
-        }
+        std::vector<ChipUnitRuns> runs = unitRunsOf(m_replay, m_cancel);
         // Everything sized once: growing vectors of millions by doubling copies them and touches twice the
         // pages, and on a VM handing out fresh pages is what takes the time.
-        for (std::size_t c = 0; c < chips; ++c)
-            for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
-                close(c, u);
         std::size_t runCount = 0;
-        for (std::size_t c = 0; c < chips; ++c) {
+        for (std::size_t c = 0; c < runs.size(); ++c) {
             std::size_t chipRuns = 0;
-            for (const auto& unit : finished[c])
+            for (const auto& unit : runs[c])
                 chipRuns += unit.size();
-            m_computeByStart[c].reserve(chipRuns);
-            m_computeByEnd[c].reserve(chipRuns);
+            m_flows.reserveRuns(c, chipRuns);
             runCount += chipRuns;
         }
         const std::size_t dmas = m_replay.store.dmaCount(), waits = m_replay.store.syncWaitCount();
         m_builder.reserve(runCount + m_replay.store.regionCount() + dmas + waits,
                           runCount + 4 * dmas + 2 * waits, runCount + dmas + 3 * waits);
-        std::array<std::uint32_t, kUnitTracks.size()> types{};
-        for (std::size_t u = 0; u < kUnitTracks.size(); ++u)
-            types[u] = m_p.typeOf(unitGroupName(kUnitTracks[u].group), "unit", kUnitTracks[u].cls);
+        std::array<std::uint32_t, kProfiledUnits.size()> types{};
+        for (std::size_t u = 0; u < kProfiledUnits.size(); ++u)
+            types[u] = m_p.typeOf(unitGroupName(kProfiledUnits[u]), "unit", SliceClass::Kernel);
         const std::uint32_t pcKey = m_p.intern("first pc");
-        for (std::size_t c = 0; c < chips; ++c) {
-            for (std::size_t u = 0; u < kUnitTracks.size(); ++u) {
-                for (const Run& r : finished[c][u]) {
+        for (std::size_t c = 0; c < runs.size(); ++c) {
+            for (std::size_t u = 0; u < kProfiledUnits.size(); ++u) {
+                for (const UnitRun& r : runs[c][u]) {
                     m_cancel();
                     const SliceId id = addSlice(thread(c, kFirstUnitTid + static_cast<std::int64_t>(u)),
                                                 r.start, r.end, types[u]);
-                    const profile::Slice& s = m_builder.slice(id);
-                    const auto unit = static_cast<std::uint8_t>(u);
-                    m_computeByStart[c].push_back({s.start, id, unit});
-                    m_computeByEnd[c].push_back({s.end(), id, unit});
+                    m_flows.addComputeRun(c, m_builder.slice(id), id, static_cast<std::uint8_t>(u));
                     m_builder.addSliceArg(id, pcKey, r.firstPc);
                 }
-                releaseMemory(finished[c][u]);
+                releaseMemory(runs[c][u]);
             }
         }
-        // Each unit's runs are in time order already, the units' interleaved: merge rather than sort.
-        for (auto& runs : m_computeByStart)
-            sortRuns(runs, m_cancel.polling(std::less<>()));
-        for (auto& runs : m_computeByEnd)
-            sortRuns(runs, m_cancel.polling(std::less<>()));
-        // The core issues in order: each compute run depends on the one that ended last before it began
-        // (on any unit), which is what lets the critical path step from the MXU to the vector unit.
-        const std::uint32_t orderFlow = m_p.typeOf("program order", "dependency", SliceClass::Other);
-        for (std::size_t c = 0; c < chips; ++c) {
-            RunCursor ended(m_computeByEnd[c]);
-            for (const ComputeRun& run : m_computeByStart[c]) {
-                m_cancel();
-                if (const SliceId before = ended.endedBy(run.time); before.valid())
-                    m_builder.addFlow(before, run.slice, orderFlow);
-            }
-        }
+        m_flowTypes.programOrder = m_p.typeOf("program order", "dependency", SliceClass::Other);
     }
 
     void addRegions()
     {
-        // The store's region slices, chip by chip in entry order (the enclosing one first): they are the
-        // profile's, in nanoseconds, with the symbol's name and level as their type.
+        // The store's region slices, chip by chip in entry order (the enclosing one first), with the
+        // symbol's name and level as their type.
         for (const ChipId chip : idsBelow<ChipId>(m_replay.trace.chips.size())) {
             const auto& symbols = m_replay.trace.chips[chip.value].symbols.regions;
             for (const events::StoreSlice& r : m_replay.store.regionsByEntry(chip)) {
@@ -322,7 +196,7 @@ private:
     {
         const std::uint32_t pcKey = m_p.intern("pc"), bytesKey = m_p.intern("bytes"),
                             flagKey = m_p.intern("flag"), queuedKey = m_p.intern("queued cycles");
-        const std::uint32_t issueFlow = m_p.typeOf("issued", "dependency", SliceClass::Other);
+        m_flowTypes.issued = m_p.typeOf("issued", "dependency", SliceClass::Other);
         std::array<std::uint32_t, kDmaPathClassCount> types{};
         for (int c = 0; c < kDmaPathClassCount; ++c) {
             const auto path = static_cast<DmaPathClass>(c);
@@ -346,8 +220,6 @@ private:
         // Each engine's DMAs by start, as the store hands them out: engine by engine, each in the order its
         // queue ran them.
         const std::size_t chips = m_replay.trace.chips.size();
-        std::vector<std::tuple<std::size_t, Ticks, SliceId>> issues;
-        issues.reserve(m_replay.store.dmaCount());
         std::optional<events::DmaRecord> previous;
         m_replay.store.forEachDma([&](const events::DmaRecord& d) {
             m_cancel();
@@ -365,68 +237,34 @@ private:
             if (d.id >= m_dmaSlice.size())
                 m_dmaSlice.resize(std::max<std::size_t>(d.id + 1, m_dmaSlice.size() * 2), SliceId());
             m_dmaSlice[d.id] = id;
-            issues.push_back({d.chip.value, ticks(d.issue), id});
+            m_flows.addDmaIssue(d.chip.value, ticks(d.issue), id);
             m_builder.addSliceArg(id, pcKey, d.pc);
             m_builder.addSliceArg(id, bytesKey, static_cast<std::int64_t>(d.bytes));
             m_builder.addSliceArg(id, flagKey, d.flag);
             m_builder.addSliceArg(id, queuedKey, static_cast<std::int64_t>(begin - std::min(d.issue, begin)));
         });
-        // (chip, issue time, DMA slice): linked to the compute the core had finished when it issued the DMA,
-        // what the DMA's start waited on. Looked up in issue order.
-        sortRuns(issues, m_cancel.polling(std::less<>()));
-        for (std::size_t i = 0; i < issues.size();) {
-            const std::size_t chip = std::get<0>(issues[i]);
-            RunCursor ended(m_computeByEnd[chip]);
-            for (; i < issues.size() && std::get<0>(issues[i]) == chip; ++i) {
-                m_cancel();
-                if (const SliceId before = ended.endedBy(std::get<1>(issues[i])); before.valid())
-                    m_builder.addFlow(before, std::get<2>(issues[i]), issueFlow);
-            }
-        }
     }
 
     void addSyncWaits()
     {
         const std::uint32_t type = m_p.typeOf("sync.wait", "sync", SliceClass::Other);
-        const std::uint32_t flowType = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
+        m_flowTypes.endsWait = m_p.typeOf("ends wait", "dependency", SliceClass::Other);
         const std::uint32_t pcKey = m_p.intern("pc"), flagKey = m_p.intern("flag");
         // Stalled waits, chip by chip as the store keeps them (a core waits for one thing at a time, so each
         // chip's are in time order).
         const std::size_t chips = m_replay.trace.chips.size();
-        std::vector<events::SyncWaitRecord> waits;
         m_replay.store.forEachSyncWait([&](const events::SyncWaitRecord& w) {
             m_cancel();
-            if (w.chip.value < chips && w.end > w.start)
-                waits.push_back(w);
-        });
-        std::vector<RunCursor> resumed;
-        for (const auto& runs : m_computeByStart)
-            resumed.emplace_back(runs);
-        for (const events::SyncWaitRecord& w : waits) {
-            m_cancel();
+            if (w.chip.value >= chips || w.end <= w.start)
+                return;
             const SliceId id = addSlice(thread(w.chip.value, waitTid()), w.start, w.end, type);
             m_builder.addSliceArg(id, pcKey, w.pc);
             m_builder.addSliceArg(id, flagKey, w.flag);
-            if (w.satisfiedBy < 0 || static_cast<std::size_t>(w.satisfiedBy) >= m_dmaSlice.size() ||
-                !m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)].valid())
-                continue;
-            // The DMA ended the wait, and what the core then issued on each unit waited for the DMA. (A run
-            // that starts later depends on the runs before it, not on their issue: the model of
-            // dependencies is "after the end of", so the wait's successors on every unit are linked.)
-            const SliceId dma = m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)];
-            m_builder.addFlow(dma, id, flowType);
-            // The first run on each unit in the window after the wait.
-            std::array<bool, kUnitTracks.size()> linked{};
-            RunCursor& cursor = resumed[w.chip.value];
-            const auto [first, last] = cursor.startedIn(ticks(w.end), ticks(w.end + kIssueWindow));
-            for (std::size_t k = first; k < last; ++k) {
-                const ComputeRun& after = cursor[k];
-                if (linked[after.unit])
-                    continue;
-                linked[after.unit] = true;
-                m_builder.addFlow(dma, after.slice, flowType);
-            }
-        }
+            if (w.satisfiedBy >= 0 && static_cast<std::size_t>(w.satisfiedBy) < m_dmaSlice.size() &&
+                m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)].valid())
+                m_flows.addEndedWait(w.chip.value, ticks(w.end), id,
+                                     m_dmaSlice[static_cast<std::size_t>(w.satisfiedBy)]);
+        });
     }
 
     const ReplayView& m_replay;
@@ -434,8 +272,8 @@ private:
     profile::ProfileBuilder m_builder; // writes m_p
     std::vector<TrackId> m_threads;    // [chip][tid], invalid until used
     std::vector<SliceId> m_dmaSlice;   // by DMA id
-    // Per chip, the compute runs by start and by end.
-    std::vector<std::vector<ComputeRun>> m_computeByStart, m_computeByEnd;
+    ReplayFlows m_flows;
+    ReplayFlows::Types m_flowTypes;
     std::stop_token m_stop;
     CancelPoint m_cancel; // polled per bundle, region, DMA and wait
 };
