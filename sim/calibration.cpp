@@ -15,7 +15,6 @@ namespace xps::sim {
 
 using calibrate::CalibrationResult;
 using calibrate::FreeParameter;
-using calibrate::Measurement;
 
 std::vector<FreeParameter> defaultFreeParameters()
 {
@@ -123,7 +122,7 @@ private:
     unsigned m_threads;
 };
 
-double mape(const std::vector<double>& predicted, const std::vector<Measurement>& rows,
+double mape(const std::vector<double>& predicted, const std::vector<calibrate::Measurement>& rows,
             const std::vector<std::size_t>& which)
 {
     double sum = 0.0;
@@ -138,7 +137,7 @@ double mape(const std::vector<double>& predicted, const std::vector<Measurement>
 
 } // namespace
 
-Result<CalibrationResult> calibrateMachine(std::vector<Measurement> rows, const CalibrationOptions& options,
+Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> rows, const CalibrationOptions& options,
                                            std::stop_token stop, const CalibrationProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();

@@ -12,7 +12,6 @@ namespace xps::calibrate {
 namespace {
 
 constexpr std::size_t kMaxRows = 100000;
-constexpr std::int64_t kMaxDimension = 1 << 16; // a calibration op, not a model: 64 Ki per side at most
 
 struct Field
 {

@@ -11,6 +11,10 @@
 
 namespace xps::calibrate {
 
+// The largest side of a calibration op's shape, read from a CSV or a profile: a calibration op, not a
+// model, so 64 Ki per side at most.
+inline constexpr std::int64_t kMaxDimension = 1 << 16;
+
 enum class OpClass : std::uint8_t { Matmul, Add };
 std::string_view opClassName(OpClass op);
 

@@ -12,7 +12,6 @@ namespace xps::calibrate {
 
 namespace {
 
-constexpr std::int64_t kMaxDimension = 1 << 16; // as the CSV reader: a calibration op, not a model
 constexpr std::size_t kMaxHloText = 1 << 20;    // longer HLO text is not an op worth parsing
 constexpr std::size_t kSkippedExamples = 6;
 

@@ -40,11 +40,6 @@ using profile::TrackKind;
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 // A file read through zlib (plain files pass through unchanged) as a protobuf input stream.
 class GzipFileStream final : public google::protobuf::io::CopyingInputStream
 {
@@ -267,7 +262,7 @@ bool addPlane(const tensorflow::profiler::XPlane& plane, Conversion& c)
             process.pid = *c.spare = *c.spare == INT64_MAX ? INT64_MIN : *c.spare + 1;
         while (!c.pids.insert(process.pid).second);
     }
-    process.device = startsWith(plane.name(), "/device:");
+    process.device = std::string_view(plane.name()).starts_with("/device:");
     // Devices first, in the file's order, then the host planes: what XProf's trace viewer shows.
     process.sortIndex = (process.device ? 0 : std::int64_t{1} << 32) + c.planes;
     process.name = plane.name().empty() ? "plane " + std::to_string(plane.id()) : plane.name();

@@ -14,11 +14,6 @@ using profile::SliceClass;
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 bool contains(std::string_view s, std::string_view part)
 {
     return s.find(part) != std::string_view::npos;
@@ -40,8 +35,8 @@ SliceClass classifyByName(std::string_view name)
     const std::string n = text::lower(name);
     if (isCollective(n))
         return SliceClass::Communication;
-    if (startsWith(n, "copy") || contains(n, "memcpy") || contains(n, "async-copy") ||
-        startsWith(n, "dynamic-update-slice-start"))
+    if (n.starts_with("copy") || contains(n, "memcpy") || contains(n, "async-copy") ||
+        n.starts_with("dynamic-update-slice-start"))
         return SliceClass::Memcpy;
     return SliceClass::Kernel;
 }
@@ -53,7 +48,7 @@ SliceClass classifyByCategory(std::string_view category)
     const std::string c = text::lower(category);
     if (isCollective(c))
         return SliceClass::Communication;
-    if (startsWith(c, "copy-start") || startsWith(c, "copy-done") || contains(c, "async-copy") ||
+    if (c.starts_with("copy-start") || c.starts_with("copy-done") || contains(c, "async-copy") ||
         c == "host-to-device" || c == "device-to-host")
         return SliceClass::Memcpy;
     return SliceClass::Kernel;
@@ -92,9 +87,9 @@ Nanos picosToNanos(std::int64_t ps)
 SliceClass classifyXProfEvent(std::string_view plane, std::string_view line, std::string_view name,
                               std::string_view hloCategory, std::string_view hloOp)
 {
-    if (!startsWith(plane, "/device:"))
+    if (!plane.starts_with("/device:"))
         return SliceClass::CpuOp;
-    if (line == "XLA Ops" || line == "Async XLA Ops" || startsWith(line, "Stream")) {
+    if (line == "XLA Ops" || line == "Async XLA Ops" || line.starts_with("Stream")) {
         if (!hloCategory.empty())
             return classifyByCategory(hloCategory);
         return classifyByName(!hloOp.empty() ? hloOp : name);

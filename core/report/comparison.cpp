@@ -28,8 +28,8 @@ constexpr std::size_t kTableRows = 25;    // the JSON report has every row
 // Lighter than every stall reason's colour (branch bubbles are grey): the part of a region that is not the
 // story.
 const char* kNotStalledColour = "#d9d9d9";
-const char* kBaselineColumn = "baseline";
-const char* kOtherColumn = "this run";
+using delta::kBaselineColumn;
+using delta::kOtherColumn;
 
 std::string reasonName(int reason)
 {

@@ -12,6 +12,10 @@
 
 namespace xps::report::delta {
 
+// The two columns of every comparison table.
+inline constexpr const char* kBaselineColumn = "baseline";
+inline constexpr const char* kOtherColumn = "this run";
+
 // "+1,234", "-56", "0".
 inline std::string signedCount(std::int64_t v)
 {

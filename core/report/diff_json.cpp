@@ -3,21 +3,21 @@
 namespace xps::report {
 namespace {
 
-using json = nlohmann::ordered_json;
+using nlohmann::ordered_json;
 
-json comparedJson(const analysis::Compared& c)
+ordered_json comparedJson(const analysis::Compared& c)
 {
     const std::optional<double> percent = c.percent();
     return {{"baseline", c.baseline},
             {"other", c.other},
             {"delta", c.delta()},
-            {"percent", percent ? json(*percent) : json()}};
+            {"percent", percent ? ordered_json(*percent) : ordered_json()}};
 }
 
 // Per stall reason; `all`: every reason (the totals), else only those either run has (a region's row).
-json stallsJson(const analysis::Compared (&stalls)[events::kStallReasonCount], bool all)
+ordered_json stallsJson(const analysis::Compared (&stalls)[events::kStallReasonCount], bool all)
 {
-    json j = json::object();
+    ordered_json j = ordered_json::object();
     for (int r = 1; r < events::kStallReasonCount; ++r)
         if (all || stalls[r].baseline || stalls[r].other)
             j[std::string(events::stallReasonName(static_cast<events::StallReason>(r)))] =
@@ -25,7 +25,7 @@ json stallsJson(const analysis::Compared (&stalls)[events::kStallReasonCount], b
     return j;
 }
 
-json runJson(const analysis::RunTotals& run, std::uint64_t cycles)
+ordered_json runJson(const analysis::RunTotals& run, std::uint64_t cycles)
 {
     return {{"file", run.name},
             {"chips", run.chips},
@@ -35,9 +35,9 @@ json runJson(const analysis::RunTotals& run, std::uint64_t cycles)
 
 } // namespace
 
-json diffToJson(const analysis::RunDiff& d)
+ordered_json diffToJson(const analysis::RunDiff& d)
 {
-    json j;
+    ordered_json j;
     j["format"] = "xpushark-diff";
     j["version"] = kDiffJsonVersion;
     j["kind"] = "replays";
@@ -51,12 +51,12 @@ json diffToJson(const analysis::RunDiff& d)
                    {"exposed_dma_cycles", comparedJson(d.exposedDmaCycles)},
                    {"vmem_peak_bytes", comparedJson(d.vmemPeakBytes)}};
     j["stall_cycles_by_reason"] = stallsJson(d.stallByReason, true);
-    json path = json::object();
+    ordered_json path = ordered_json::object();
     for (int k = 0; k < analysis::kPathKindCount; ++k)
         path[std::string(analysis::pathKindName(static_cast<analysis::PathKind>(k)))] =
             comparedJson(d.criticalPath[k]);
     j["critical_path"] = std::move(path);
-    j["regions"] = json::array();
+    j["regions"] = ordered_json::array();
     for (const analysis::RegionDelta& r : d.regions)
         j["regions"].push_back({{"path", r.path},
                                 {"name", r.name},
@@ -70,18 +70,18 @@ json diffToJson(const analysis::RunDiff& d)
                                 {"stall_cycles", comparedJson(r.stallCycles)},
                                 {"dma_bytes", comparedJson(r.dmaBytes)},
                                 {"stall_cycles_by_reason", stallsJson(r.stallByReason, false)}});
-    j["alignment"] = json::array();
+    j["alignment"] = ordered_json::array();
     for (const analysis::ChipAlignment& a : d.alignment)
         j["alignment"].push_back({{"chip", a.chip.value},
                                   {"aligned", a.aligned},
                                   {"matched", a.matched},
                                   {"inserted", a.inserted},
                                   {"removed", a.removed}});
-    j["pcs"] = json::array();
+    j["pcs"] = ordered_json::array();
     for (const analysis::PcDelta& p : d.pcs)
         j["pcs"].push_back({{"chip", p.chip.value},
-                            {"baseline_pc", p.baselinePc ? json(*p.baselinePc) : json()},
-                            {"other_pc", p.otherPc ? json(*p.otherPc) : json()},
+                            {"baseline_pc", p.baselinePc ? ordered_json(*p.baselinePc) : ordered_json()},
+                            {"other_pc", p.otherPc ? ordered_json(*p.otherPc) : ordered_json()},
                             {"bundle", p.text},
                             {"executions", comparedJson(p.executions)},
                             {"stall_cycles", comparedJson(p.stallCycles)},
@@ -92,9 +92,9 @@ json diffToJson(const analysis::RunDiff& d)
     return j;
 }
 
-json profileDiffToJson(const profile::ProfileDiff& d)
+ordered_json profileDiffToJson(const profile::ProfileDiff& d)
 {
-    json j;
+    ordered_json j;
     j["format"] = "xpushark-diff";
     j["version"] = kDiffJsonVersion;
     j["kind"] = "profiles";
@@ -104,7 +104,7 @@ json profileDiffToJson(const profile::ProfileDiff& d)
     j["span_ns"] = comparedJson(d.span);
     if (!d.window.empty())
         j["window"] = {{"name", d.window}, {"span_ns", comparedJson(d.windowSpan)}};
-    j["devices"] = json::array();
+    j["devices"] = ordered_json::array();
     for (const profile::DeviceDelta& dev : d.devices)
         j["devices"].push_back({{"name", dev.name},
                                 {"in_baseline", dev.inBaseline},
@@ -117,7 +117,7 @@ json profileDiffToJson(const profile::ProfileDiff& d)
                                 {"memcpy_exposed_ns", comparedJson(dev.memcpyExposed)},
                                 {"memset_ns", comparedJson(dev.memset)},
                                 {"idle_ns", comparedJson(dev.idle)}});
-    j["ops"] = json::array();
+    j["ops"] = ordered_json::array();
     for (const profile::OpDelta& op : d.ops)
         j["ops"].push_back({{"name", op.name},
                             {"category", op.category},
@@ -128,13 +128,13 @@ json profileDiffToJson(const profile::ProfileDiff& d)
                             {"total_ns", comparedJson(op.total)},
                             {"self_ns", comparedJson(op.self)},
                             {"device_ns", comparedJson(op.deviceTime)}});
-    json path;
+    ordered_json path;
     path["length_ns"] = comparedJson(d.criticalPathLength);
-    path["by_kind_ns"] = json::object();
+    path["by_kind_ns"] = ordered_json::object();
     for (int k = 0; k < profile::kPathSegmentKindCount; ++k)
         path["by_kind_ns"][std::string(profile::pathSegmentName(static_cast<profile::PathSegmentKind>(k)))] =
             comparedJson(d.criticalPathByKind[k]);
-    path["ops"] = json::array();
+    path["ops"] = ordered_json::array();
     for (const profile::PathOpDelta& op : d.criticalPathOps)
         path["ops"].push_back({{"name", op.name},
                                {"kind", std::string(profile::pathSegmentName(op.kind))},

@@ -19,11 +19,11 @@ using delta::signedUs;
 using profile::formatUs;
 
 constexpr std::size_t kFigureOps = 6;
-constexpr std::size_t kListedChanges = 5;
-constexpr std::size_t kTableRows = 25;
+constexpr std::size_t kListedOpChanges = 5;
+constexpr std::size_t kOpTableRows = 25;
 
-const char* kBaselineColumn = "baseline";
-const char* kOtherColumn = "this run";
+using delta::kBaselineColumn;
+using delta::kOtherColumn;
 
 std::int64_t signedNs(std::uint64_t ns)
 {
@@ -217,7 +217,7 @@ Table opTable(const profile::ProfileDiff& d)
             {false, false, true, true, true, true, true},
             {}};
     for (const profile::OpDelta& op : d.ops) {
-        if (t.rows.size() >= kTableRows || op.total.delta() == 0)
+        if (t.rows.size() >= kOpTableRows || op.total.delta() == 0)
             break;
         std::vector<std::string> row = timeRow(detail::elided(op.name), op.total);
         const std::string calls = op.count.delta() == 0 ? std::to_string(op.count.other)
@@ -248,7 +248,7 @@ Comparison compareProfiles(const profile::ProfileDiff& d)
     const bool paths = d.criticalPathLength.baseline || d.criticalPathLength.other;
     if (paths)
         c.figures.push_back(pathFigure(d));
-    for (std::size_t i = 0; i < std::min(d.ops.size(), kListedChanges); ++i)
+    for (std::size_t i = 0; i < std::min(d.ops.size(), kListedOpChanges); ++i)
         if (d.ops[i].total.delta() != 0)
             c.changes.push_back(opChange(d.ops[i]));
     c.tables = {totalsTable(d), opTable(d)};
@@ -256,8 +256,8 @@ Comparison compareProfiles(const profile::ProfileDiff& d)
         c.tables.push_back(pathTable(d));
     const auto changed = std::count_if(d.ops.begin(), d.ops.end(),
                                        [](const profile::OpDelta& op) { return op.total.delta() != 0; });
-    if (static_cast<std::size_t>(changed) > kTableRows)
-        c.notes.push_back("The table shows the " + std::to_string(kTableRows) + " largest of " +
+    if (static_cast<std::size_t>(changed) > kOpTableRows)
+        c.notes.push_back("The table shows the " + std::to_string(kOpTableRows) + " largest of " +
                           std::to_string(changed) + " changed operations; the JSON report has every one.");
     c.notes.push_back("Device work is compared device by device: a kernel that moved from one device to "
                       "another shows as removed from one and new on the other (HTA's TraceDiff keys by name "

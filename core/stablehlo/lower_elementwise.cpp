@@ -17,11 +17,6 @@ namespace {
 // setUpElementwiseConstants leaves in v7-v9, v13-v15 and, for the roundings, v11-v12.
 constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
 
-std::string v(int r)
-{
-    return "v" + std::to_string(r);
-}
-
 std::string f32Bits(float f)
 {
     return std::to_string(std::bit_cast<std::uint32_t>(f));

@@ -14,15 +14,9 @@ namespace xps::shlo::lower {
 
 namespace {
 
-constexpr std::int64_t kVregBytes = 4096;
 constexpr std::int64_t kTileVregs = 16;
 constexpr std::int64_t kTilesInFlight = 4;
 constexpr int kResult = 6;
-
-std::string v(int r)
-{
-    return "v" + std::to_string(r);
-}
 
 } // namespace
 

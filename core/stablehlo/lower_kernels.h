@@ -7,12 +7,22 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "stablehlo/lower_program.h"
 #include "stablehlo/module.h"
 
 namespace xps::shlo::lower {
+
+// The bytes of one vector register (8 x 128 x 4).
+inline constexpr std::int64_t kVregBytes = 4096;
+
+// A vector register's name in the assembly a kernel is written in.
+inline std::string v(int r)
+{
+    return "v" + std::to_string(r);
+}
 
 struct TensorRef
 {

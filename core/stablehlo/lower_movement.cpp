@@ -206,7 +206,7 @@ void lowerAssembled(ProgramWriter& w, const Operation& op, const std::vector<Ten
 // 700. Returns false (and writes nothing) for any other broadcast, or one too large for SMEM or VMEM.
 bool broadcastColumns(ProgramWriter& w, const Operation& op, const TensorRef& x, const TensorRef& out)
 {
-    constexpr std::int64_t kVregBytes = 4096, kRowElements = 128, kMaxValues = 2048; // 8 KiB of SMEM
+    constexpr std::int64_t kRowElements = 128, kMaxValues = 2048; // 8 KiB of SMEM
     const auto dims = detail::intsAttr(op, "broadcast_dimensions");
     const std::size_t k = x.type.shape.size();
     if (k == 0 || dims.size() != k || k > out.type.shape.size())

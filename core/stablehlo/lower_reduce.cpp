@@ -28,10 +28,6 @@ bool loopsOver(const ProgramWriter& w, std::int64_t count, std::int64_t step, st
            ProgramWriter::loopFits(count, step2);
 }
 
-std::string v(int r)
-{
-    return "v" + std::to_string(r);
-}
 } // namespace
 
 OpKind reducerKind(const Operation& op)

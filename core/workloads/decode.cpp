@@ -26,7 +26,6 @@
 namespace xps::workloads::detail {
 namespace {
 
-constexpr std::int64_t kTile = 4096;
 constexpr std::int64_t kBlock = 65536;
 
 struct Stream

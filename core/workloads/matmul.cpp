@@ -22,7 +22,6 @@
 namespace xps::workloads::detail {
 namespace {
 
-constexpr std::int64_t kTile = 4096;       // one 8 x 128 f32 vector register
 constexpr std::int64_t kRowBytes = 512;    // 128 f32
 constexpr std::int64_t kBlockBytes = 65536; // a 128 x 128 f32 weight block
 constexpr int kLag = 16;                    // pops trail matmuls by the result FIFO's depth

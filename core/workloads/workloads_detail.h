@@ -6,6 +6,9 @@
 
 namespace xps::workloads::detail {
 
+// The bytes of one 8 x 128 f32 vector register: the tile the generated kernels move and compute on.
+inline constexpr std::int64_t kTile = 4096;
+
 std::string allGatherAssembly(const std::string& variant, std::int64_t chips, std::int64_t shardBytes,
                               std::int64_t chunkBytes);
 
