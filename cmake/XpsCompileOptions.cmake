@@ -47,3 +47,15 @@ elseif(XPS_SANITIZE)
   target_compile_options(xps_sanitize INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(xps_sanitize INTERFACE -fsanitize=address,undefined)
 endif()
+
+# Unity builds of the libraries and apps: their files include the same heavy headers (nlohmann/json, the
+# standard library, Qt), and at -O2 a translation unit's time is mostly code for the inline functions of
+# those headers, generated again in every file that uses them and thrown away at link time. Compiled eight
+# files at a time, each is generated once a batch. (The test suites are one file each: nothing to share.)
+# Off for a quick edit-compile loop on one file (-DXPS_UNITY_BUILD=OFF).
+option(XPS_UNITY_BUILD "Compile the libraries and apps eight files at a time" ON)
+function(xps_unity_build target)
+  if(XPS_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  endif()
+endfunction()
