@@ -3,8 +3,6 @@
 #include "util/release_memory.h"
 #include "util/sort_runs.h"
 
-#include <algorithm>
-#include <array>
 #include <functional>
 
 namespace xps::analysis {
@@ -104,14 +102,15 @@ void ReplayFlows::linkWaits(profile::ProfileBuilder& builder, std::uint32_t type
         // starts later depends on the runs before it, not on their issue: the model of dependencies is
         // "after the end of", so the wait's successors on every unit are linked.)
         builder.addFlow(w.dma, w.wait, type);
-        std::array<bool, 256> linked{};
+        std::uint32_t linked = 0; // units already linked, a bit each
         RunCursor& cursor = resumed[w.chip];
         const auto [first, last] = cursor.startedIn(w.end, w.end + kIssueWindow);
         for (std::size_t k = first; k < last; ++k) {
             const ComputeRun& after = cursor[k];
-            if (linked[after.unit])
+            const std::uint32_t bit = std::uint32_t{1} << after.unit;
+            if (linked & bit)
                 continue;
-            linked[after.unit] = true;
+            linked |= bit;
             builder.addFlow(w.dma, after.slice, type);
         }
     }

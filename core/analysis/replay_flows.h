@@ -13,6 +13,7 @@
 #include "profile/profile_builder.h"
 #include "util/cancel.h"
 
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -31,9 +32,10 @@ public:
         m_byStart[chip].reserve(runs);
         m_byEnd[chip].reserve(runs);
     }
-    // `unit`: the run's unit among the profiled ones (analysis/replay_unit_runs.h).
+    // `unit`: the run's unit among the profiled ones (analysis/replay_unit_runs.h), below 32.
     void addComputeRun(std::size_t chip, const profile::Slice& run, profile::SliceId id, std::uint8_t unit)
     {
+        assert(unit < 32);
         m_byStart[chip].push_back({run.start, id, unit});
         m_byEnd[chip].push_back({run.end(), id, unit});
     }
