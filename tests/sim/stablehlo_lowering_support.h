@@ -145,4 +145,30 @@ inline std::uint64_t worstUlp(const std::string& text, std::string* failure,
     return worst;
 }
 
+// Loops forced on, whether the unrolled program would fit or not (the looped suites).
+inline CompileOptions looped()
+{
+    CompileOptions o;
+    o.loops = CompileOptions::Loops::Always;
+    return o;
+}
+
+// The bundles of chip 0's program and how many of them branch back (the loops).
+inline std::pair<std::size_t, std::size_t> programShape(const std::string& text,
+                                                        const CompileOptions& options)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m)
+        return {0, 0};
+    auto compiled = compileModule(*m, options);
+    if (!compiled)
+        return {0, 0};
+    const auto& bundles = compiled->trace.chips.front().program.bundles;
+    std::size_t branches = 0;
+    for (const auto& bundle : bundles)
+        for (const auto& insn : bundle.instructions)
+            branches += insn.opcode == isa::Opcode::Brnz ? 1 : 0;
+    return {bundles.size(), branches};
+}
+
 } // namespace xps::test
