@@ -63,7 +63,9 @@ void ReplayFlows::link(profile::ProfileBuilder& builder, const Types& types, Can
 
 void ReplayFlows::linkProgramOrder(profile::ProfileBuilder& builder, std::uint32_t type, CancelPoint& cancel)
 {
-    // Which is what lets the critical path step from the MXU to the vector unit.
+    // Each run after the one that ended last before it began, on any unit: what lets a walk of the
+    // profile's dependencies (HTA's model of a re-imported export without its path, the graph view) step
+    // from the MXU to the vector unit.
     for (std::size_t c = 0; c < m_byStart.size(); ++c) {
         RunCursor ended(m_byEnd[c]);
         for (const ComputeRun& run : m_byStart[c]) {

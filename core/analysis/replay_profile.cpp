@@ -75,6 +75,7 @@ private:
     static constexpr std::int64_t kRegionsTid = replay_tid::kRegions, kFirstUnitTid = replay_tid::kFirstUnit,
                                   kFirstEngineTid = replay_tid::kFirstEngine;
     static_assert(kFirstUnitTid + static_cast<std::int64_t>(kProfiledUnits.size()) <= replay_tid::kBundles);
+    static_assert(kProfiledUnits.size() <= 32, "ReplayFlows keeps a wait's linked units a bit each");
     std::int64_t waitTid() const { return kFirstEngineTid + m_replay.trace.machine.dmaEngines; }
     std::string threadName(std::int64_t tid) const
     {

@@ -27,7 +27,7 @@ struct UnitRun
 };
 
 // Per chip, per profiled unit (kProfiledUnits' order), its runs in time order. One pass over the bundles,
-// `cancel` polled per bundle and per run.
+// `cancel` polled per bundle.
 using ChipUnitRuns = std::array<std::vector<UnitRun>, kProfiledUnits.size()>;
 std::vector<ChipUnitRuns> unitRunsOf(const ReplayView& replay, CancelPoint& cancel);
 
