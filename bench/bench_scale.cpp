@@ -149,9 +149,13 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
 
     if (measureSuggestions && !suggestions.empty()) {
         std::vector<suggest::SuggestionGroup> groups;
+        // XPS_BENCH_WHATIF_WORKERS=N replays N what-ifs side by side (default: one per CPU, as analyze does).
+        const char* workersText = std::getenv("XPS_BENCH_WHATIF_WORKERS");
+        const unsigned requested = workersText ? static_cast<unsigned>(std::strtoul(workersText, nullptr, 10)) : 0;
+        const unsigned workers = sim::whatIfWorkers(*trace, baseline, suggestions.size(), requested);
         const double measureWall = seconds([&] {
-            sim::measureSuggestions(suggestions, *trace, baseline);
-            groups = sim::measureGroups(suggestions, *trace, baseline);
+            sim::measureSuggestions(suggestions, *trace, baseline, {}, {}, requested);
+            groups = sim::measureGroups(suggestions, *trace, baseline, {}, {}, requested);
         });
         std::size_t replays = suggestions.size();
         for (const auto& g : groups)
@@ -159,12 +163,13 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
         std::size_t improving = 0;
         for (const auto& s : suggestions)
             improving += s.measured && s.measured->gainPercent > 0 ? 1 : 0;
+        // Side by side, a replay takes at most the wall time times the workers over the replays.
+        const double each = measureWall * workers / static_cast<double>(replays);
         std::printf(
-            "suggestions       : %zu measured (%zu groups) by %zu changed replays in %.2f s: %.2f s each "
-            "= %.0f%% of the baseline replay; %zu gain\n",
-            suggestions.size(), groups.size(), replays, measureWall,
-            measureWall / static_cast<double>(replays),
-            100.0 * measureWall / static_cast<double>(replays) / replayWall, improving);
+            "suggestions       : %zu measured (%zu groups) by %zu changed replays in %.2f s on %u workers: "
+            "%.2f s each at most = %.0f%% of the baseline replay; %zu gain\n",
+            suggestions.size(), groups.size(), replays, measureWall, workers, each, 100.0 * each / replayWall,
+            improving);
     }
     const double peak = peakMiB();
     std::printf("peak RSS          : %.0f MiB for this size (%.0f after the analyses) = %.1f bytes per event "

@@ -3,13 +3,12 @@
 #include "replayer.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/parser.h"
+#include "work_pool.h"
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <thread>
 
 namespace xps::sim {
 
@@ -95,25 +94,18 @@ public:
                                 const std::vector<double>& values, std::stop_token stop)
     {
         std::vector<double> us(rows.size(), std::nan(""));
-        std::atomic<std::size_t> next{0};
-        const auto work = [&] {
-            for (std::size_t i; (i = next.fetch_add(1)) < rows.size() && !stop.stop_requested();) {
-                trace::Trace& t = m_traces[rows[i]];
-                if (!applyParameters(t.machine, parameters, values))
-                    continue;
-                events::EventStore store;
-                store.discardEvents();
-                ReplayOptions options;
-                options.mode = ReplayMode::TimingOnly;
-                const ReplayResult r = replay(t, options, store);
-                if (r.status == ReplayResult::Status::Completed)
-                    us[i] = static_cast<double>(r.totalCycles) / t.machine.clockMhz;
-            }
-        };
-        std::vector<std::jthread> pool;
-        for (unsigned k = 1; k < m_threads; ++k)
-            pool.emplace_back(work);
-        work();
+        forEachOnWorkers(rows.size(), m_threads, stop, [&](std::size_t i) {
+            trace::Trace& t = m_traces[rows[i]];
+            if (!applyParameters(t.machine, parameters, values))
+                return;
+            events::EventStore store;
+            store.discardEvents();
+            ReplayOptions options;
+            options.mode = ReplayMode::TimingOnly;
+            const ReplayResult r = replay(t, options, store);
+            if (r.status == ReplayResult::Status::Completed)
+                us[i] = static_cast<double>(r.totalCycles) / t.machine.clockMhz;
+        });
         return us;
     }
 
@@ -145,7 +137,7 @@ Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> r
     r.parameters = options.parameters;
     r.seed = options.seed;
     r.trainFraction = options.trainFraction;
-    r.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    r.threads = options.threads ? options.threads : hardwareThreads();
     for (const FreeParameter& p : r.parameters) {
         if (!isTimingParameter(p.key))
             return Error(p.key,

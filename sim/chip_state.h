@@ -120,6 +120,10 @@ struct ChipState
     {
         return space == isa::Space::Hbm ? hbm : space == isa::Space::Vmem ? vmem : smem;
     }
+    const SparseMemory& memory(isa::Space space) const
+    {
+        return space == isa::Space::Hbm ? hbm : space == isa::Space::Vmem ? vmem : smem;
+    }
 };
 
 // A replay-stopping problem in the program (not in the simulator). The core model adds the chip, pc,

@@ -69,31 +69,52 @@ void SparseMemory::addSource(std::uint64_t address, std::uint64_t size, const tr
     m_sources.push_back({address, size, &payload});
 }
 
+void SparseMemory::fillFromSources(std::uint64_t start, std::span<std::uint8_t> out) const
+{
+    std::fill(out.begin(), out.end(), std::uint8_t{0});
+    const std::uint64_t end = start + out.size();
+    // Later sources override earlier ones where they overlap, as the trace lists them.
+    for (const Source& s : m_sources) {
+        const std::uint64_t from = std::max(start, s.address);
+        const std::uint64_t to = std::min(end, s.address + s.size);
+        if (from >= to)
+            continue;
+        std::span<std::uint8_t> part = out.subspan(from - start, to - from);
+        if (s.payload->isGenerator)
+            generateBytes(s.payload->generator, from - s.address, part);
+        else
+            std::memcpy(part.data(), s.payload->bytes.data() + (from - s.address), part.size());
+    }
+}
+
 std::uint8_t* SparseMemory::page(std::uint64_t index)
 {
     if (index == m_lastIndex)
         return m_lastPage;
     auto& slot = m_pages[index];
     if (!slot) {
-        slot = std::make_unique<std::uint8_t[]>(kPageBytes); // value-initialised: zero
-        const std::uint64_t pageStart = index * kPageBytes;
-        const std::uint64_t pageEnd = pageStart + kPageBytes;
-        // Later sources override earlier ones where they overlap, as the trace lists them.
-        for (const Source& s : m_sources) {
-            const std::uint64_t from = std::max(pageStart, s.address);
-            const std::uint64_t to = std::min(pageEnd, s.address + s.size);
-            if (from >= to)
-                continue;
-            std::span<std::uint8_t> out(slot.get() + (from - pageStart), to - from);
-            if (s.payload->isGenerator)
-                generateBytes(s.payload->generator, from - s.address, out);
-            else
-                std::memcpy(out.data(), s.payload->bytes.data() + (from - s.address), out.size());
-        }
+        slot = std::make_unique_for_overwrite<std::uint8_t[]>(kPageBytes);
+        fillFromSources(index * kPageBytes, {slot.get(), kPageBytes});
     }
     m_lastIndex = index;
     m_lastPage = slot.get();
     return m_lastPage;
+}
+
+void SparseMemory::peek(std::uint64_t address, std::span<std::uint8_t> out) const
+{
+    std::uint64_t done = 0;
+    while (done < out.size()) {
+        const std::uint64_t at = address + done;
+        const std::uint64_t within = at % kPageBytes;
+        const std::uint64_t n = std::min<std::uint64_t>(kPageBytes - within, out.size() - done);
+        const auto found = m_pages.find(at / kPageBytes);
+        if (found != m_pages.end())
+            std::memcpy(out.data() + done, found->second.get() + within, n);
+        else
+            fillFromSources(at, out.subspan(done, n));
+        done += n;
+    }
 }
 
 void SparseMemory::read(std::uint64_t address, std::span<std::uint8_t> out)

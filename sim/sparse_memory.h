@@ -36,6 +36,10 @@ public:
     // The caller checks bounds with contains() first.
     void read(std::uint64_t address, std::span<std::uint8_t> out);
     void write(std::uint64_t address, std::span<const std::uint8_t> in);
+    // read() without materialising a page that was never touched (its bytes come from the sources, or
+    // are zero): several threads may peek at one memory at once while nothing writes it (what-ifs measured
+    // side by side compare their outputs with the same baseline).
+    void peek(std::uint64_t address, std::span<std::uint8_t> out) const;
     std::uint32_t read32(std::uint64_t address);
     void write32(std::uint64_t address, std::uint32_t value);
 
@@ -43,6 +47,8 @@ public:
 
 private:
     std::uint8_t* page(std::uint64_t index);
+    // Bytes [pageStart, pageStart + out.size()) as the sources give them (zero where none does).
+    void fillFromSources(std::uint64_t pageStart, std::span<std::uint8_t> out) const;
 
     struct Source
     {

@@ -2,17 +2,21 @@
 
 #include "suggest/group.h"
 #include "suggest/transform.h"
+#include "util/physical_memory.h"
+#include "work_pool.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <mutex>
 
 namespace xps::sim {
 
 using suggest::Measurement;
 
-std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
-                                          std::vector<ChipState>& b, std::stop_token stop)
+std::optional<std::string> compareOutputs(const trace::Trace& trace, const std::vector<ChipState>& a,
+                                          const std::vector<ChipState>& b, std::stop_token stop)
 {
     if (a.size() != b.size() || a.size() != trace.chips.size())
         return "the replays ended with different chip counts";
@@ -23,14 +27,14 @@ std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector
             const trace::Buffer* buffer = chip.symbols.findBuffer(name);
             if (!buffer)
                 return "chip " + std::to_string(chip.chip.value) + ": output " + name + " is not a buffer";
-            ChipState& sa = a[chip.chip.value];
-            ChipState& sb = b[chip.chip.value];
+            const ChipState& sa = a[chip.chip.value];
+            const ChipState& sb = b[chip.chip.value];
             for (std::uint64_t offset = 0; offset < buffer->size; offset += kBlock) {
                 if (stop.stop_requested())
                     return std::nullopt;
                 const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, buffer->size - offset));
-                sa.memory(buffer->space).read(buffer->address + offset, {x.data(), n});
-                sb.memory(buffer->space).read(buffer->address + offset, {y.data(), n});
+                sa.memory(buffer->space).peek(buffer->address + offset, {x.data(), n});
+                sb.memory(buffer->space).peek(buffer->address + offset, {y.data(), n});
                 if (std::memcmp(x.data(), y.data(), n) == 0)
                     continue;
                 std::size_t i = 0;
@@ -127,6 +131,75 @@ Measurement measureChangedTrace(const trace::Trace& trace, ReplayResult& baselin
     return m;
 }
 
+// The progress of items measured on several workers, told to the caller as one status, one call at a
+// time.
+class ProgressBoard
+{
+public:
+    ProgressBoard(std::size_t items, const WhatIfProgress& progress)
+        : m_progress(progress), m_fraction(items, 0.0), m_startedAs(items, kNotStarted)
+    {
+    }
+    void start(std::size_t item)
+    {
+        std::lock_guard lock(m_mutex);
+        m_startedAs[item] = m_started++;
+        publish();
+    }
+    void update(std::size_t item, double fraction)
+    {
+        std::lock_guard lock(m_mutex);
+        m_fraction[item] = fraction;
+        publish();
+    }
+    void finish(std::size_t item)
+    {
+        std::lock_guard lock(m_mutex);
+        m_startedAs[item] = kFinished;
+        ++m_done;
+        publish();
+    }
+    // After the workers: every item measured (or skipped on cancel).
+    void end()
+    {
+        if (!m_progress)
+            return;
+        WhatIfStatus s;
+        s.done = s.total = s.oldest = m_fraction.size();
+        m_progress(s);
+    }
+
+private:
+    static constexpr std::size_t kNotStarted = SIZE_MAX, kFinished = SIZE_MAX - 1;
+    void publish()
+    {
+        if (!m_progress)
+            return;
+        WhatIfStatus s;
+        s.total = s.oldest = m_fraction.size();
+        s.done = m_done;
+        std::size_t oldestStart = kFinished;
+        for (std::size_t i = 0; i < m_fraction.size(); ++i) {
+            if (m_startedAs[i] >= kFinished)
+                continue;
+            s.current += m_fraction[i];
+            ++s.inFlight;
+            if (m_startedAs[i] < oldestStart) {
+                oldestStart = m_startedAs[i];
+                s.oldest = i;
+            }
+        }
+        m_progress(s);
+    }
+
+    const WhatIfProgress& m_progress;
+    std::mutex m_mutex;
+    std::vector<double> m_fraction;
+    std::vector<std::size_t> m_startedAs; // the order items started in; kNotStarted, kFinished
+    std::size_t m_started = 0;
+    std::size_t m_done = 0;
+};
+
 } // namespace
 
 Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, const suggest::Change& change,
@@ -137,66 +210,87 @@ Measurement measureChange(const trace::Trace& trace, ReplayResult& baseline, con
                                replayProgress);
 }
 
+unsigned whatIfWorkers(const trace::Trace& trace, const ReplayResult& baseline, std::size_t items,
+                       unsigned requested)
+{
+    unsigned workers = requested ? requested : hardwareThreads();
+    workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(items, 1)));
+    // Each what-if holds a copy of the trace (its snapshots' bytes) and, as it ends, a machine state about
+    // the size of the baseline's final one.
+    std::uint64_t perWhatIf = 0;
+    for (const trace::ChipTrace& chip : trace.chips)
+        for (const trace::MemoryInit& init : chip.initial.memory)
+            perWhatIf += init.payload.bytes.size();
+    for (const ChipState& chip : baseline.finalState)
+        perWhatIf += (chip.hbm.materialisedPages() + chip.vmem.materialisedPages() +
+                      chip.smem.materialisedPages()) *
+                     SparseMemory::kPageBytes;
+    const std::uint64_t available = availableMemoryBytes();
+    if (available > 0 && perWhatIf > 0)
+        workers = static_cast<unsigned>(
+            std::clamp<std::uint64_t>(available / 2 / perWhatIf, 1, workers));
+    return std::max(1u, workers);
+}
+
 std::vector<suggest::SuggestionGroup> measureGroups(const std::vector<suggest::Suggestion>& suggestions,
                                                     const trace::Trace& trace, ReplayResult& baseline,
-                                                    std::stop_token stop, const WhatIfProgress& progress)
+                                                    std::stop_token stop, const WhatIfProgress& progress,
+                                                    unsigned workers)
 {
     std::vector<suggest::SuggestionGroup> groups = suggest::groupSuggestions(suggestions);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        if (progress)
-            progress(g, groups.size(), 0.0);
-        suggest::SuggestionGroup& group = groups[g];
-        if (stop.stop_requested())
-            break; // unmeasured: the report shows the members' own gains only
-        std::vector<suggest::Change> changes;
-        for (const std::string& id : group.members)
-            for (const suggest::Suggestion& s : suggestions)
-                if (s.id == id)
-                    changes.push_back(s.change);
-        std::vector<std::size_t> applied;
-        Result<trace::Trace> changed = suggest::applyChanges(trace, changes, &applied);
-        for (std::size_t i : applied)
-            group.applied.push_back(group.members[i]);
-        Measurement m =
-            measureChangedTrace(trace, baseline, std::move(changed), stop, nullptr, [&](double fraction) {
-                if (progress)
-                    progress(g, groups.size(), fraction);
-            });
-        if (m.verdict != Measurement::Verdict::Cancelled)
-            group.combined = std::move(m);
-    }
-    if (progress)
-        progress(groups.size(), groups.size(), 0.0);
+    ProgressBoard board(groups.size(), progress);
+    // A group not started when `stop` is requested stays unmeasured: the report shows the members' own
+    // gains only.
+    forEachOnWorkers(groups.size(), whatIfWorkers(trace, baseline, groups.size(), workers), stop,
+                     [&](std::size_t g) {
+                         board.start(g);
+                         suggest::SuggestionGroup& group = groups[g];
+                         std::vector<suggest::Change> changes;
+                         for (const std::string& id : group.members)
+                             for (const suggest::Suggestion& s : suggestions)
+                                 if (s.id == id)
+                                     changes.push_back(s.change);
+                         std::vector<std::size_t> applied;
+                         Result<trace::Trace> changed = suggest::applyChanges(trace, changes, &applied);
+                         for (std::size_t i : applied)
+                             group.applied.push_back(group.members[i]);
+                         Measurement m = measureChangedTrace(trace, baseline, std::move(changed), stop, nullptr,
+                                                             [&](double fraction) { board.update(g, fraction); });
+                         if (m.verdict != Measurement::Verdict::Cancelled)
+                             group.combined = std::move(m);
+                         board.finish(g);
+                     });
+    board.end();
     return groups;
 }
 
 void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,
-                        ReplayResult& baseline, std::stop_token stop, const WhatIfProgress& progress)
+                        ReplayResult& baseline, std::stop_token stop, const WhatIfProgress& progress,
+                        unsigned workers)
 {
-    for (std::size_t i = 0; i < suggestions.size(); ++i) {
-        if (progress)
-            progress(i, suggestions.size(), 0.0);
-        if (stop.stop_requested()) {
-            Measurement m;
-            m.verdict = Measurement::Verdict::Cancelled;
-            m.baselineCycles = baseline.totalCycles;
-            suggestions[i].measured = m;
-            continue;
-        }
-        suggestions[i].measured =
-            measureChange(trace, baseline, suggestions[i].change, stop, nullptr, [&](double fraction) {
-                if (progress)
-                    progress(i, suggestions.size(), fraction);
-            });
-        // Severity follows what was measured, not what the analysis estimated.
-        const Measurement& m = *suggestions[i].measured;
-        const double gain = m.verdict == Measurement::Verdict::Improves ? m.gainPercent : 0.0;
-        suggestions[i].severity = gain >= 10.0  ? suggest::Severity::High
-                                  : gain >= 2.0 ? suggest::Severity::Medium
-                                                : suggest::Severity::Low;
+    // What is left when `stop` is requested before a suggestion's turn.
+    for (suggest::Suggestion& s : suggestions) {
+        Measurement cancelled;
+        cancelled.verdict = Measurement::Verdict::Cancelled;
+        cancelled.baselineCycles = baseline.totalCycles;
+        s.measured = cancelled;
     }
-    if (progress)
-        progress(suggestions.size(), suggestions.size(), 0.0);
+    ProgressBoard board(suggestions.size(), progress);
+    forEachOnWorkers(suggestions.size(), whatIfWorkers(trace, baseline, suggestions.size(), workers), stop,
+                     [&](std::size_t i) {
+                         board.start(i);
+                         suggest::Suggestion& s = suggestions[i];
+                         s.measured = measureChange(trace, baseline, s.change, stop, nullptr,
+                                                    [&](double fraction) { board.update(i, fraction); });
+                         // Severity follows what was measured, not what the analysis estimated.
+                         const Measurement& m = *s.measured;
+                         const double gain = m.verdict == Measurement::Verdict::Improves ? m.gainPercent : 0.0;
+                         s.severity = gain >= 10.0  ? suggest::Severity::High
+                                      : gain >= 2.0 ? suggest::Severity::Medium
+                                                    : suggest::Severity::Low;
+                         board.finish(i);
+                     });
+    board.end();
     const auto rank = [](const suggest::Suggestion& s) {
         const bool improves = s.measured && s.measured->verdict == Measurement::Verdict::Improves;
         return improves ? (s.whatIf ? 1 : 0) : 2;

@@ -19,8 +19,9 @@ namespace xps::sim {
 // The first difference between the output buffers of two final states of the same trace (or of a trace
 // and its transformed version, which keep the buffer table), or nothing if they are bit-identical. Stops
 // early (saying nothing) once `stop` is requested: gigabytes of outputs take a while.
-std::optional<std::string> compareOutputs(const trace::Trace& trace, std::vector<ChipState>& a,
-                                          std::vector<ChipState>& b, std::stop_token stop = {});
+// Reads without materialising pages, so several what-ifs may compare with one baseline at once.
+std::optional<std::string> compareOutputs(const trace::Trace& trace, const std::vector<ChipState>& a,
+                                          const std::vector<ChipState>& b, std::stop_token stop = {});
 
 // The changed trace and its replay, for callers that look further than the cycle count (Apply and compare).
 struct ChangedRun
@@ -38,12 +39,30 @@ suggest::Measurement measureChange(const trace::Trace& trace, ReplayResult& base
                                    ChangedRun* keep = nullptr,
                                    const std::function<void(double fraction)>& replayProgress = {});
 
-// `done` suggestions of `total` are measured; `current` is how far the one being measured has come (0..1).
-using WhatIfProgress = std::function<void(std::size_t done, std::size_t total, double current)>;
+// How far a measurement has come. Several what-ifs may replay at once (one per worker).
+struct WhatIfStatus
+{
+    std::size_t done = 0;  // items (suggestions or groups) measured
+    std::size_t total = 0;
+    double current = 0.0;  // how far the items being replayed have come, summed (0 .. inFlight)
+    std::size_t inFlight = 0;
+    std::size_t oldest = 0; // of the items being replayed, the one started first (total if none)
+};
+// Called on the measuring threads, never two calls at once.
+using WhatIfProgress = std::function<void(const WhatIfStatus&)>;
+
+// What-ifs replayed side by side: at most `requested` (0: one per hardware thread), no more than there
+// are items, and no more than fit in half the memory available now, each holding a copy of the trace and
+// a machine state about the baseline's final one. Always at least 1.
+unsigned whatIfWorkers(const trace::Trace& trace, const ReplayResult& baseline, std::size_t items,
+                       unsigned requested = 0);
+
 // Measures every suggestion, then orders them: improving program changes by measured gain, then the
-// hardware what-ifs by gain, then the rest.
+// hardware what-ifs by gain, then the rest. Each suggestion's measurement is its own replay, so they run
+// on whatIfWorkers(..., workers) threads; the results do not depend on how many.
 void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const trace::Trace& trace,
-                        ReplayResult& baseline, std::stop_token stop = {}, const WhatIfProgress& progress = {});
+                        ReplayResult& baseline, std::stop_token stop = {}, const WhatIfProgress& progress = {},
+                        unsigned workers = 0);
 
 // The groups among measured suggestions (suggest/group.h), each measured by replaying the program with all
 // its members' changes applied together. Progress counts groups. A group left when `stop` is requested
@@ -51,6 +70,6 @@ void measureSuggestions(std::vector<suggest::Suggestion>& suggestions, const tra
 std::vector<suggest::SuggestionGroup> measureGroups(const std::vector<suggest::Suggestion>& suggestions,
                                                     const trace::Trace& trace, ReplayResult& baseline,
                                                     std::stop_token stop = {},
-                                                    const WhatIfProgress& progress = {});
+                                                    const WhatIfProgress& progress = {}, unsigned workers = 0);
 
 } // namespace xps::sim

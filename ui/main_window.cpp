@@ -223,18 +223,29 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
                         .arg(seconds > 0 ? static_cast<double>(bundles) / seconds / 1e6 : 0.0, 0, 'f', 2));
             });
     connect(m_session, &ReplaySession::measuringProgress, this,
-            [this](int done, int total, double current, const QString& title) {
-                // One bar for the whole measurement, the status naming the suggestion being replayed.
+            [this](int done, int total, int inFlight, double current, const QString& title) {
+                // One bar for the whole measurement, the status naming the suggestion being replayed (the
+                // one started first, when several replay side by side).
                 const int percent = total > 0 ? static_cast<int>(100.0 * (done + current) / total) : 100;
                 m_progress->setRange(0, 100);
                 m_progress->setValue(percent);
                 m_progress->setFormat(tr("%p%")); // which of how many is in the status text beside it
-                if (done < total)
+                const int each = static_cast<int>(100.0 * current / std::max(inFlight, 1));
+                if (done < total && inFlight > 1)
+                    m_stageLabel->setText(
+                        tr("Measuring %1 suggestions side by side (%2 of %3 done): %4 and %5 more — %6%")
+                            .arg(inFlight)
+                            .arg(done)
+                            .arg(total)
+                            .arg(title)
+                            .arg(inFlight - 1)
+                            .arg(each));
+                else if (done < total)
                     m_stageLabel->setText(tr("Measuring suggestion %1 of %2: %3 — %4%")
                                               .arg(done + 1)
                                               .arg(total)
                                               .arg(title)
-                                              .arg(static_cast<int>(100.0 * current)));
+                                              .arg(each));
             });
     connect(m_selection, &SelectionModel::selectionChanged, this, [this] {
         const Selection& s = m_selection->selection();

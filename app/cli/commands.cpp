@@ -75,7 +75,8 @@ commands:
   analyze TRACE [--json] [--no-measure] [--as-profile]
                              replay in full mode, run every analysis (summary, regions, DMA, VMEM,
                              critical path, collectives) and propose suggestions, each measured by
-                             replaying the changed trace with outputs compared bit for bit;
+                             replaying the changed trace with outputs compared bit for bit (one
+                             replay per CPU the process may use, side by side: taskset limits it);
                              --json prints the stable form documented in docs/analysis-json.md;
                              --as-profile analyses the replay as an imported profile is analysed
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,

@@ -6,6 +6,7 @@
 #include "util/cancel.h"
 #include "util/physical_memory.h"
 #include "util/text.h"
+#include "work_pool.h"
 
 #include <QMetaObject>
 
@@ -281,26 +282,35 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
     std::vector<suggest::SuggestionGroup> groups;
     {
         std::lock_guard lock(run->baselineMutex);
+        // The what-ifs replay side by side, leaving a core to the GUI thread where there are more than two.
+        const unsigned cores = sim::hardwareThreads();
+        const unsigned workers = cores > 2 ? cores - 1 : 1;
         sim::measureSuggestions(
-            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total, double current) {
+            measured, *trace, run->result, stop,
+            [&](const sim::WhatIfStatus& s) {
+                // Titles are read here, on the measuring thread, before measureSuggestions reorders them.
                 const QString title =
-                    done < measured.size() ? QString::fromStdString(measured[done].title) : QString();
-                post(request, [this, done, total, current, title] {
-                    emit measuringProgress(static_cast<int>(done), static_cast<int>(total), current, title);
+                    s.oldest < measured.size() ? QString::fromStdString(measured[s.oldest].title) : QString();
+                post(request, [this, s, title] {
+                    emit measuringProgress(static_cast<int>(s.done), static_cast<int>(s.total),
+                                           static_cast<int>(s.inFlight), s.current, title);
                 });
-            });
+            },
+            workers);
         // Suggestions of one kind, applied together: what the report ranks them by.
         const std::size_t singles = measured.size();
         groups = sim::measureGroups(
-            measured, *trace, run->result, stop, [&](std::size_t done, std::size_t total, double current) {
-                if (done >= total)
+            measured, *trace, run->result, stop,
+            [&](const sim::WhatIfStatus& s) {
+                if (s.done >= s.total)
                     return;
-                post(request, [this, done, total, singles, current] {
-                    emit measuringProgress(static_cast<int>(singles + done),
-                                           static_cast<int>(singles + total), current,
-                                           tr("suggestions of one kind applied together"));
+                post(request, [this, s, singles] {
+                    emit measuringProgress(static_cast<int>(singles + s.done),
+                                           static_cast<int>(singles + s.total), static_cast<int>(s.inFlight),
+                                           s.current, tr("suggestions of one kind applied together"));
                 });
-            });
+            },
+            workers);
     }
     std::size_t measuredCount = 0;
     for (const suggest::Suggestion& s : measured)

@@ -105,8 +105,9 @@ signals:
     void replayEnded(const QString& summary, bool completed);
     void analysesReady();
     void analysesCancelled();
-    // `done` of `total` measured; `current` (0..1) is how far the one being measured, `title`, has come.
-    void measuringProgress(int done, int total, double current, const QString& title);
+    // `done` of `total` measured; `inFlight` more are being replayed side by side, `current`
+    // (0..inFlight) how far they have come together; `title` names the one started first.
+    void measuringProgress(int done, int total, int inFlight, double current, const QString& title);
     void suggestionsMeasured();
     void comparisonReady(int index, const xps::sim::RunComparison& comparison);
     void comparisonProgress(int index, const QString& text);
