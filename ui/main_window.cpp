@@ -30,6 +30,7 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "welcome_page.h"
+#include "widgets/replay_limits_dialog.h"
 #include "widgets/column_fitter.h"
 #include "widgets/filling_scroll_area.h"
 
@@ -415,6 +416,18 @@ void MainWindow::createActions()
         a->setChecked(value == 0);
         m_modeGroup->addAction(a);
     }
+    QAction* limits = replay->addAction(tr("&Limits…"), this, [this] {
+        auto* dialog = new ReplayLimitsDialog(m_session->maxCycles(), m_session->maxBundles(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            m_session->setLimits(dialog->maxCycles(), dialog->maxBundles());
+            ReplayLimitsDialog::saveLimits(dialog->maxCycles(), dialog->maxBundles());
+        });
+        dialog->open(); // window-modal, not blocking
+    });
+    limits->setObjectName(QStringLiteral("replayLimitsAction"));
+    const auto [maxCycles, maxBundles] = ReplayLimitsDialog::savedLimits();
+    m_session->setLimits(maxCycles, maxBundles);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&ISA reference"), this, &MainWindow::showIsaReference);

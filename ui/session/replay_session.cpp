@@ -33,7 +33,8 @@ QString endText(const Run& run)
         return QStringLiteral("Replay cancelled at cycle %1 after %2 bundles: the views show what ran")
             .arg(cycles, n);
     case sim::ReplayResult::Status::LimitReached:
-        return QStringLiteral("Replay stopped after %1 cycles at %2: the views show what ran")
+        return QStringLiteral("Replay stopped after %1 cycles at %2: the views show what ran (Replay > "
+                              "Limits… raises the limits)")
             .arg(cycles, QString::fromStdString(r.limitMessage));
     case sim::ReplayResult::Status::Faulted:
         return QStringLiteral("Replay stopped by a fault: %1")
@@ -121,11 +122,11 @@ void ReplaySession::openReplayed(std::shared_ptr<sim::ChangedRun> replayed, cons
     const std::uint64_t request = beginRequest();
     m_mode = sim::ReplayMode::Full;
     setStage(Stage::Loading, tr("Taking over the fixed run…"));
-    m_worker = std::jthread([this, request, replayed = std::move(replayed), name,
+    m_worker = std::jthread([this, request, replayed = std::move(replayed), name, options = optionsFor(m_mode),
                              analysisStop = m_analysisStop.get_token()](std::stop_token stop) mutable {
         // The trace moves out of the kept run: no copy, and on the worker all the same.
         auto trace = std::make_shared<const trace::Trace>(std::move(replayed->trace));
-        work(stop, analysisStop, request, std::move(trace), name, sim::ReplayMode::Full, std::move(replayed));
+        work(stop, analysisStop, request, std::move(trace), name, options, std::move(replayed));
     });
 }
 
@@ -144,6 +145,7 @@ void ReplaySession::openChanged(std::shared_ptr<const trace::Trace> base, sugges
     m_mode = sim::ReplayMode::Full;
     setStage(Stage::Loading, tr("Applying the change…"));
     m_worker = std::jthread([this, request, base = std::move(base), change = std::move(change), name,
+                             options = optionsFor(m_mode),
                              analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
         // A copy of the whole trace (its memory snapshot included): not on the GUI thread.
         Result<trace::Trace> changed = suggest::applyChange(*base, change);
@@ -156,7 +158,7 @@ void ReplaySession::openChanged(std::shared_ptr<const trace::Trace> base, sugges
             return;
         }
         work(stop, analysisStop, request, std::make_shared<const trace::Trace>(std::move(changed).value()),
-             name, sim::ReplayMode::Full);
+             name, options);
     });
 }
 
@@ -168,14 +170,14 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
     // A StableHLO module is compiled as it loads (on the worker, like any load).
     const QString loading = path.endsWith(QStringLiteral(".mlir")) ? tr("Compiling %1…") : tr("Loading %1…");
     setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : loading.arg(path));
-    m_worker = std::jthread([this, request, reuse = std::move(reuse), path, mode,
+    m_worker = std::jthread([this, request, reuse = std::move(reuse), path, options = optionsFor(mode),
                              analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
-        work(stop, analysisStop, request, reuse, path, mode);
+        work(stop, analysisStop, request, reuse, path, options);
     });
 }
 
 void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
-                         std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode,
+                         std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayOptions options,
                          std::shared_ptr<sim::ChangedRun> replayed)
 {
     if (!trace) {
@@ -216,8 +218,8 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
         replayed.reset();
     } else {
         auto lastPost = std::chrono::steady_clock::now();
-        // The default limits: a program that never ends stops.
-        sim::Replayer replayer(*trace, {mode}, run->store);
+        // The limits (Replay > Limits…; the GRM's defaults unless changed): a program that never ends stops.
+        sim::Replayer replayer(*trace, options, run->store);
         run->result = replayer.run(stop, [&](const sim::ReplayProgress& p) {
             run->lanes->ingest(run->store);
             const auto now = std::chrono::steady_clock::now();
@@ -264,7 +266,7 @@ void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std
         });
         return;
     }
-    const bool measure = m_measures && completed && mode == sim::ReplayMode::Full &&
+    const bool measure = m_measures && completed && options.mode == sim::ReplayMode::Full &&
                          !run->suggestions.empty() && !stop.stop_requested();
     post(request, [this, ended, measure] {
         m_analysesReady = true;

@@ -81,6 +81,15 @@ public:
     // What the views that need the analyses say instead when they were cancelled.
     static QString analysesCancelledText();
     sim::ReplayMode mode() const { return m_mode; }
+    // Where every replay started from now on stops (0: no limit); the GRM's defaults until set. A what-if
+    // keeps its own bound (4x its baseline's cycles and bundles).
+    void setLimits(std::uint64_t maxCycles, std::uint64_t maxBundles)
+    {
+        m_limits.maxCycles = maxCycles;
+        m_limits.maxBundles = maxBundles;
+    }
+    std::uint64_t maxCycles() const { return m_limits.maxCycles; }
+    std::uint64_t maxBundles() const { return m_limits.maxBundles; }
     bool isBusy() const { return m_stage != Stage::Idle && m_stage != Stage::Done; }
 
     // Apply and compare: replays suggestion `index`'s change in the background; emits `comparisonReady`.
@@ -116,8 +125,15 @@ private:
     void start(std::shared_ptr<const trace::Trace> reuse, const QString& path, sim::ReplayMode mode);
     std::uint64_t beginRequest(); // supersedes the work under way; the new request's number
     // Loads `path` unless `trace` is given, replays it unless `replayed` holds its replay, then analyses it.
+    // `options` are read here, on the GUI thread, and travel with the work.
+    sim::ReplayOptions optionsFor(sim::ReplayMode mode) const
+    {
+        sim::ReplayOptions options = m_limits;
+        options.mode = mode;
+        return options;
+    }
     void work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
-              std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayMode mode,
+              std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayOptions options,
               std::shared_ptr<sim::ChangedRun> replayed = {});
     template <typename Fn> void post(std::uint64_t request, Fn&& fn);
     void setStage(Stage stage, const QString& text);
@@ -129,6 +145,7 @@ private:
     bool m_analysesCancelled = false;
     bool m_measures = true;
     sim::ReplayMode m_mode = sim::ReplayMode::Full;
+    sim::ReplayOptions m_limits; // its mode unused
     std::uint64_t m_request = 0; // GUI thread only
     std::jthread m_worker;
     // The analyses' own stop: a Cancel while the replay runs stops the replay and the partial replay is still
