@@ -3,11 +3,18 @@
 #include "asm/disassembler.h"
 #include "blas.h"
 #include "core_model.h"
+#include "util/physical_memory.h"
 #include "util/text.h"
 
 #include <chrono>
 
 namespace xps::sim {
+
+std::uint64_t defaultMaxEventBytes()
+{
+    static const std::uint64_t bytes = physicalMemoryBytes() / 2;
+    return bytes;
+}
 
 std::string ReplayFault::toString() const
 {
@@ -161,15 +168,27 @@ struct Replayer::Impl
         return true;
     }
 
-    [[gnu::noinline]] void reportLimit()
+    // Checked every few thousand steps (the store's count is a load through a pointer, the check a branch,
+    // but the step loop is the replay's hottest code).
+    bool stopAtMemoryLimit()
+    {
+        if (!options.maxEventBytes || store.allocatedBytes() <= options.maxEventBytes) [[likely]]
+            return false;
+        reportLimit(true);
+        return true;
+    }
+
+    [[gnu::noinline]] void reportLimit(bool memory = false)
     {
         const bool cycles = options.maxCycles && now >= options.maxCycles;
         result.status = ReplayResult::Status::LimitReached;
         ended = true; // step() and run() alike: nothing advances past a limit
-        std::string m = cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) +
-                                     " cycles)"
-                               : "the bundle limit (" + text::withThousands(options.maxBundles) +
-                                     " bundles)";
+        const bool halfOfMemory = options.maxEventBytes == defaultMaxEventBytes();
+        std::string m = memory ? "the memory limit (" + text::formatBytes(options.maxEventBytes) + " of events" +
+                                     (halfOfMemory ? ", half of this machine's memory" : "") + ")"
+                        : cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) + " cycles)"
+                                 : "the bundle limit (" + text::withThousands(options.maxBundles) +
+                                       " bundles)";
         for (std::size_t c = 0; c < cores.size(); ++c) {
             if (cores[c]->halted())
                 continue;
@@ -242,6 +261,8 @@ ReplayResult Replayer::run(std::stop_token stop, const ProgressCallback& progres
         // Look at the clock and the stop token only every 4096 steps: cheap, and still well under 50 ms.
         if ((++iterations & 4095) != 0)
             continue;
+        if (s.stopAtMemoryLimit())
+            break;
         if (stop.stop_requested()) {
             s.result.status = ReplayResult::Status::Cancelled;
             break;

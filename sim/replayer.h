@@ -32,11 +32,18 @@ enum class ReplayMode {
 inline constexpr std::uint64_t kDefaultMaxBundles = std::uint64_t{1} << 27;
 inline constexpr std::uint64_t kDefaultMaxCycles = std::uint64_t{1} << 40;
 
+// With the cycle and bundle limits off, a program that never ends would fill memory until the system kills
+// the process (the explorer with it): a replay also stops once its events take half of the machine's
+// memory (0 where the platform does not say: no such limit).
+std::uint64_t defaultMaxEventBytes();
+
 struct ReplayOptions
 {
     ReplayMode mode = ReplayMode::Full;
     std::uint64_t maxCycles = kDefaultMaxCycles;   // 0: no limit
     std::uint64_t maxBundles = kDefaultMaxBundles; // 0: no limit
+    // The bytes the store may take for this replay's events (checked every few thousand steps); 0: none.
+    std::uint64_t maxEventBytes = defaultMaxEventBytes();
 };
 
 struct ReplayProgress

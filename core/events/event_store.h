@@ -284,6 +284,8 @@ public:
     // Bytes held for published events, counting whole allocated chunks, and their number: what
     // `replay --summary` and the benchmark report as resident bytes per event. Exact after flush().
     std::size_t residentBytes() const;
+    // What the writer has taken for events so far (every kind; O(1), writer thread only).
+    std::size_t allocatedBytes() const { return m_arena->allocatedBytes(); }
     std::size_t eventCount() const;
 
 private:

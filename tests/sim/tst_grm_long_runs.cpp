@@ -188,6 +188,31 @@ private slots:
         QVERIFY2(r.limitMessage.starts_with("the cycle limit (8,589,934,592 cycles); chip 0 still running"),
                  r.limitMessage.c_str());
     }
+
+    void withoutLimitsANeverEndingProgramStopsAtTheMemoryLimit()
+    {
+        // Cycle and bundle limits off (`--max-bundles 0 --max-cycles 0`, or both off in Replay > Limits…):
+        // the events' memory stops it before the system would kill the process. By default at half the
+        // machine's memory; here at 8 MiB, so the test is quick.
+        QVERIFY(sim::ReplayOptions{}.maxEventBytes == sim::defaultMaxEventBytes());
+        QVERIFY(sim::defaultMaxEventBytes() > 0); // Linux says how much memory it has
+        auto t = assembly::assemble(".sreg s1, 0\nloop:\n    sadd s1, s1, 1\n    br loop\n", "spin.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        sim::ReplayOptions options{sim::ReplayMode::TimingOnly};
+        options.maxBundles = 0;
+        options.maxCycles = 0;
+        options.maxEventBytes = 8u << 20;
+        const sim::ReplayResult r = sim::replay(t.value(), options, store);
+        QCOMPARE(r.status, sim::ReplayResult::Status::LimitReached);
+        QVERIFY2(r.limitMessage.starts_with("the memory limit (8 MiB of events); chip 0 still running at pc 0x"),
+                 r.limitMessage.c_str());
+        // Checked every 4,096 steps: past the limit by at most the chunk the last step opened.
+        QVERIFY(store.allocatedBytes() > options.maxEventBytes);
+        QVERIFY2(store.allocatedBytes() < options.maxEventBytes + (4u << 20),
+                 std::to_string(store.allocatedBytes()).c_str());
+        QVERIFY(r.chips[0].bundles > 300'000); // 24 bytes a bundle
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGrmLongRuns)
