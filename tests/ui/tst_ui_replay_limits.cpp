@@ -5,10 +5,12 @@
 #include "main_window.h"
 #include "replayer.h"
 #include "session/replay_session.h"
+#include "theme/theme.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "widgets/replay_limits_dialog.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -54,11 +56,19 @@ QPushButton* button(ui::ReplayLimitsDialog* d, QDialogButtonBox::StandardButton 
     return d->findChild<QDialogButtonBox*>()->button(which);
 }
 
-void saveShot(QWidget* w, const QString& name)
+// With XPS_SHOT_DIR=DIR: the dialog in the light and the dark theme, to be looked at.
+void saveShots(QWidget* w, const QString& name)
 {
     const QByteArray dir = qgetenv("XPS_SHOT_DIR");
-    if (!dir.isEmpty())
-        w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+    if (dir.isEmpty())
+        return;
+    for (const auto kind : {ui::Theme::Kind::Light, ui::Theme::Kind::Dark}) {
+        ui::Theme::instance().apply(kind);
+        QApplication::processEvents();
+        w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name +
+                       (kind == ui::Theme::Kind::Dark ? QStringLiteral("-dark.png") : QStringLiteral("-light.png")));
+    }
+    ui::Theme::instance().apply(ui::Theme::Kind::Light);
 }
 
 } // namespace
@@ -97,7 +107,7 @@ private slots:
             QCOMPARE(field(d, "cycles")->text(), QStringLiteral("1,099,511,627,776"));
             QVERIFY(d->findChild<QLabel*>(QStringLiteral("limitsMemory"))->text().contains(QStringLiteral("GiB")));
             typeOver(field(d, "bundles"), QStringLiteral("2,500"));
-            saveShot(d, QStringLiteral("replay-limits"));
+            saveShots(d, QStringLiteral("replay-limits"));
             QTest::mouseClick(button(d, QDialogButtonBox::Ok), Qt::LeftButton);
             QCOMPARE(w.session()->maxBundles(), std::uint64_t{2500});
 
@@ -119,6 +129,7 @@ private slots:
             auto* problem = d->findChild<QLabel*>(QStringLiteral("limitsProblem"));
             QVERIFY(problem->isVisible());
             QVERIFY2(problem->text().contains(QStringLiteral("whole number above 0")), qPrintable(problem->text()));
+            saveShots(d, QStringLiteral("replay-limits-refused"));
             QTest::mouseClick(toggle(d, "bundles"), Qt::LeftButton);
             QVERIFY(!field(d, "bundles")->isEnabled());
             QVERIFY(button(d, QDialogButtonBox::Ok)->isEnabled());

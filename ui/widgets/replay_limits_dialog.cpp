@@ -2,6 +2,7 @@
 
 #include "events/event_store.h"
 #include "replayer.h"
+#include "theme/theme.h"
 #include "util/physical_memory.h"
 #include "util/text.h"
 #include "widgets/wrapping_label.h"
@@ -98,9 +99,8 @@ ReplayLimitsDialog::ReplayLimitsDialog(std::uint64_t maxCycles, std::uint64_t ma
     m_memory = wrapping(QString(), this);
     m_memory->setObjectName(QStringLiteral("limitsMemory"));
     layout->addWidget(m_memory);
-    m_problem = new QLabel(this);
+    m_problem = wrapping(QString(), this);
     m_problem->setObjectName(QStringLiteral("limitsProblem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #c62828"));
     layout->addWidget(m_problem);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel |
                                          QDialogButtonBox::RestoreDefaults,
@@ -113,6 +113,7 @@ ReplayLimitsDialog::ReplayLimitsDialog(std::uint64_t maxCycles, std::uint64_t ma
         setRow(m_bundles, sim::kDefaultMaxBundles);
         update();
     });
+    connect(&Theme::instance(), &Theme::changed, this, &ReplayLimitsDialog::update);
     update();
     // Wide enough for a 2^40-cycle limit and the memory note on two lines.
     resize(std::max(sizeHint().width(), fontMetrics().horizontalAdvance(QLatin1Char('M')) * 44), sizeHint().height());
@@ -167,6 +168,8 @@ void ReplayLimitsDialog::update()
     for (const auto& [row, what] : {std::pair{&m_cycles, tr("cycles")}, std::pair{&m_bundles, tr("bundles")}})
         if (problem.isEmpty() && row->enabled->isChecked() && !parseCount(row->count->text()))
             problem = tr("The number of %1 must be a whole number above 0 (or turn its limit off).").arg(what);
+    // The critical path's red, in the shade that reads on the theme's background.
+    m_problem->setStyleSheet(QStringLiteral("color: %1").arg(Theme::instance().critical().name()));
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
@@ -188,8 +191,9 @@ void ReplayLimitsDialog::update()
                               .arg(QString::fromStdString(text::formatBytes(bytes)), machine,
                                    tooMuch ? tr(": more than half of it") : QString()));
     } else {
-        m_memory->clear();
+        m_memory->clear(); // no valid count: the problem above says so
     }
+    m_memory->setVisible(!m_memory->text().isEmpty());
 }
 
 } // namespace xps::ui
