@@ -114,7 +114,7 @@ private slots:
             w.openFile(path);
             QVERIFY(test::waitDone(w));
             QVERIFY2(w.statusText().contains(QStringLiteral("the bundle limit (2,500 bundles)")), qPrintable(w.statusText()));
-            QVERIFY2(w.statusText().contains(QStringLiteral("Replay > Limits… raises the limits")),
+            QVERIFY2(w.statusText().contains(QStringLiteral("Replay > Limits… sets the cycle and bundle limits")),
                      qPrintable(w.statusText()));
             QCOMPARE(w.session()->run()->result.status, sim::ReplayResult::Status::LimitReached);
             QCOMPARE(w.session()->run()->result.chips.at(0).bundles, std::uint64_t{2500});
