@@ -11,7 +11,8 @@ using isa::Opcode;
 CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
                      DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats)
     : m_chip(chip), m_state(state), m_config(config), m_dma(dma), m_store(store), m_exec(exec),
-      m_stats(stats), m_program(decodeProgram(chip.program, config))
+      m_stats(stats), m_program(decodeProgram(chip.program, config)),
+      m_programSize(static_cast<std::uint32_t>(m_program.size()))
 {
     m_stats.perPc.resize(m_program.size());
 }
@@ -285,13 +286,13 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
 
 Attempt CoreModel::tryIssue(std::uint64_t t)
 {
-    if (m_pc >= m_program.size())
+    if (m_pc >= m_programSize) [[unlikely]]
         throw SimFault{"ran past the end of the program (" + std::to_string(m_program.size()) +
                        " bundles) without halt"};
     // Stalled on a flag, a full DMA queue or the result FIFO: only the DMA system or a flag write can
     // change that, and each bumps its version. Not looking again until then gives the same events and
     // stall accounting (the reason cannot change meanwhile, and its cycles are added at the next look).
-    if (m_stalled && m_lastStall.wake == kNever && m_dma.version() == m_stallVersion)
+    if (m_stalled && m_lastStall.wake == kNever && m_dma.version(m_state.chip) == m_stallVersion)
         return m_lastStall;
     const DecodedBundle& b = m_program[m_pc];
     // Operand readiness first: it is the most common stall and the cheapest check.
@@ -310,7 +311,7 @@ Attempt CoreModel::tryIssue(std::uint64_t t)
     if (b.hasIssueChecks) {
         const Attempt a = checkIssueConditions(b, t);
         if (!a.issued) {
-            m_stallVersion = m_dma.version();
+            m_stallVersion = m_dma.version(m_state.chip);
             return a;
         }
     }

@@ -60,6 +60,7 @@ private:
     ExecOptions m_exec;
     ChipStats& m_stats;
     std::vector<DecodedBundle> m_program;
+    std::uint32_t m_programSize; // m_program.size(), tested every attempt (pcs are 32-bit)
     PendingWrites m_writes;
 
     std::uint32_t m_pc = 0;

@@ -38,7 +38,7 @@ void convertElements(std::uint8_t convert, const std::vector<std::uint8_t>& in,
 
 DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips,
                      events::EventStore& store, bool copyPayload)
-    : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload),
+    : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload), m_versions(chips.size(), 0),
       m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
       m_busy((m_queues.size() + 63) / 64),
       m_pendingWriters(chips.size() * static_cast<std::size_t>(config.syncFlags)),
@@ -110,7 +110,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
                        std::to_string(chunk) +
                        " is more than 4,294,967,295 chunks (flags count chunks in 32 bits)"};
 
-    ++m_version;
+    changed(d.chip);    // a queue grew
+    changed(d.dstChip); // a flag has a new pending writer
     const std::uint32_t id = m_nextId++;
     m_pendingWriters[std::size_t{d.dstChip.value} * static_cast<std::size_t>(m_config.syncFlags) + d.flag]
         .push_back(id);
@@ -173,7 +174,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
 void DmaSystem::sendFlagAdd(ChipId fromChip, ChipId toChip, std::uint32_t flag, std::uint32_t value,
                             std::uint64_t cycle)
 {
-    ++m_version;
+    changed(toChip);
     const double hops = static_cast<double>(isa::iciRoute(m_config, fromChip, toChip).size());
     m_messages.push_back({DmaTime::at(cycle).plus(hops * static_cast<double>(m_config.iciLatencyCycles)),
                           toChip, flag, value});
@@ -183,7 +184,7 @@ void DmaSystem::sendFlagAdd(ChipId fromChip, ChipId toChip, std::uint32_t flag, 
 void DmaSystem::noteFlagWrittenByCore(ChipId chip, std::uint32_t flag)
 {
     m_lastWriter[chip.value][flag] = -1;
-    ++m_version;
+    changed(chip);
 }
 
 void DmaSystem::schedule(Transfer& head, DmaTime now) const
@@ -370,6 +371,7 @@ void DmaSystem::completeChunks(Transfer& t)
         } else {
             m_chips[t.d.dstChip.value].flags[t.d.flag] += 1;
             m_lastWriter[t.d.dstChip.value][t.d.flag] = t.id;
+            changed(t.d.dstChip);
         }
         t.anchorAt = t.boundaryAt;
         t.anchorBytes = static_cast<double>(boundary);
@@ -392,6 +394,8 @@ void DmaSystem::retire()
                                              t.d.flag];
             if (m_config.dmaCompletionCycles == 0) // else when its last completion reaches the flag
                 writers.erase(std::find(writers.begin(), writers.end(), t.id));
+            changed(t.d.chip); // a queue slot freed
+            changed(t.d.dstChip);
             q.pop_front();
             popped = true;
         }
@@ -409,7 +413,6 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
     // turns a future mistake that breaks this into a diagnostic instead of a replay that never returns.
     std::uint64_t eventsAtThisInstant = 0;
     while (m_nextEvent <= until) {
-        ++m_version;
         const DmaTime te = m_nextEvent;
         eventsAtThisInstant = te == m_now ? eventsAtThisInstant + 1 : 0;
         if (eventsAtThisInstant > kMaxEventsAtOneInstant)
@@ -436,7 +439,7 @@ void DmaSystem::advanceTo(std::uint64_t cycle)
                     noteFlagWrittenByCore(m.chip, m.flag);
                 } else {
                     m_lastWriter[m.chip.value][m.flag] = m.transfer;
-                    ++m_version;
+                    changed(m.chip);
                     if (m.lastOfTransfer) {
                         auto& writers = m_pendingWriters[std::size_t{m.chip.value} *
                                                              static_cast<std::size_t>(m_config.syncFlags) +

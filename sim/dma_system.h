@@ -79,9 +79,12 @@ public:
     // The DMA whose chunk last changed `flag` on `chip`, or -1 if a core's sync.set/add did.
     std::int64_t lastWriterOf(ChipId chip, std::uint32_t flag) const;
     const DmaTotals& totals(ChipId chip) const { return m_totals[chip.value]; }
-    // Changes whenever a flag, a queue or an in-flight transfer may have changed: a core stalled on
-    // something only the DMA system or a flag write can clear need not look again until it does.
-    std::uint64_t version() const { return m_version; }
+    // Changes whenever something a stalled core of `chip` may be waiting on has changed: one of its flags,
+    // the in-flight DMAs that will write them, or one of its DMA queues. A core stalled on something only
+    // the DMA system or a flag write can clear need not look again until it does. Per chip: with one
+    // number for all, every DMA event anywhere made every waiting chip look again (a second, useless
+    // look per sync.wait on a 4-chip stress loop).
+    std::uint64_t version(ChipId chip) const { return m_versions[chip.value]; }
 
 private:
     struct Transfer
@@ -152,7 +155,8 @@ private:
     DmaTime m_now;                          // time of the last processed event
     DmaTime m_nextEvent = DmaTime::never(); // cached nextEventTime(): a cycle without an event costs O(1)
     std::uint32_t m_nextId = 0;
-    std::uint64_t m_version = 0;
+    std::vector<std::uint64_t> m_versions; // by chip
+    void changed(ChipId chip) { ++m_versions[chip.value]; }
     // queues[chip * engines + engine]: the head may be active; the rest wait.
     std::vector<Ring<Transfer>> m_queues;
     // One bit per queue, set while it holds a transfer: a handful of engines are busy at a time, and every

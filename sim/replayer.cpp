@@ -110,8 +110,12 @@ struct Replayer::Impl
         bool issued = false;
         bool running = false; // a chip has not halted: the replay ends when none has and no DMA is in flight
         std::uint64_t wake = kNever;
-        for (std::size_t c = 0; c < cores.size(); ++c) {
-            CoreModel& core = *cores[c];
+        // The count and the array read once: tryIssue writes memory the compiler cannot tell apart from
+        // the vector's, so it reloaded both every chip of every step.
+        const std::size_t chipCount = cores.size();
+        const std::unique_ptr<CoreModel>* const chipCores = cores.data();
+        for (std::size_t c = 0; c < chipCount; ++c) {
+            CoreModel& core = *chipCores[c];
             if (core.halted())
                 continue;
             if (core.nextIssue() > now) {
@@ -124,10 +128,11 @@ struct Replayer::Impl
                 if (a.issued) {
                     issued = true;
                     ++bundles;
+                    running = running || !core.halted(); // it may have issued its halt
                 } else {
                     wake = std::min(wake, a.wake);
+                    running = true;
                 }
-                running = running || !core.halted();
             } catch (const SimFault& f) {
                 fail(chipIdAt(c), f.message);
                 return false;
