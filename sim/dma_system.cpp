@@ -38,7 +38,8 @@ void convertElements(std::uint8_t convert, const std::vector<std::uint8_t>& in,
 
 DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips,
                      events::EventStore& store, bool copyPayload)
-    : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload), m_versions(chips.size(), 0),
+    : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload),
+      m_versions(chips.size(), 0),
       m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
       m_busy((m_queues.size() + 63) / 64),
       m_pendingWriters(chips.size() * static_cast<std::size_t>(config.syncFlags)),

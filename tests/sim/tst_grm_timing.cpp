@@ -265,6 +265,39 @@ private slots:
         QCOMPARE(r->result.dma[0].iciBytes, std::uint64_t(4096));
     }
 
+    void aWaitLearnsOfARemoteDmaIssuedAfterItStarted()
+    {
+        // Chip 1 waits from cycle 0; chip 0 issues the DMA that will satisfy it only at cycle 3. The stalled
+        // chip must look again when another chip's DMA is issued to its flag (not only when one of its own
+        // changes), or its wait would be blamed on nothing instead of that DMA.
+        auto r = test::replaySource(R"(
+.machine chips=2
+.vmem buf, 0, 4096
+.vmem got, 0x1000, 4096
+.chip 0
+.init buf, iota_s32
+    smov s1, 0
+    smov s1, 1
+    smov s1, 2
+    dma.start vmem[got], vmem[buf], 4096, 3, chip=1
+    halt
+.chip 1
+    sync.wait 3, 1
+    halt
+)");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        const auto issued = bundles(*r);
+        const events::BundleIssue* wait = nullptr;
+        for (const auto& e : issued)
+            if (e.chip == ChipId(1) && e.pc == 0)
+                wait = &e;
+        QVERIFY(wait);
+        QCOMPARE(wait->reason, events::StallReason::SyncWait);
+        QCOMPARE(wait->causeKind, events::CauseKind::Dma);
+        QCOMPARE(wait->cause, 0u); // the only DMA
+        QCOMPARE(wait->cycle, r->store.dmas().at(0).end);
+    }
+
     void longWayRouteCrossesTheOtherLinks()
     {
         // On a 4-chip ring, chip 0 -> chip 1 is one hop on +x; route=1 goes 0 -> 3 -> 2 -> 1 over -x.
