@@ -234,15 +234,16 @@ void ActivityLanes::ingestBundles(const events::BundleSnapshot& bundles)
             const std::uint32_t pc = chunk.pc[k];
             if (chip >= m_layout.size() || pc >= m_pcs[chip].size())
                 continue;
-            const Cycle cycle = chunk.cycle[k];
+            const Cycle cycle = chunk.cycleAt(k);
             PcActivity& activity = m_pcs[chip][pc];
             if (activity.executions++ == 0)
                 activity.first = cycle;
             activity.last = cycle;
             const ChipLayout& l = m_layout[chip];
-            if (const std::uint32_t stall = chunk.stallCycles[k]; stall > 0) {
-                activity.stallCycles[static_cast<int>(chunk.reason[k])] += stall;
-                addBusy(m_bins[l.stall], static_cast<int>(chunk.reason[k]),
+            if (chunk.stalled(k)) {
+                const std::uint32_t stall = chunk.detailAt(k).stallCycles;
+                activity.stallCycles[static_cast<int>(chunk.reasonAt(k))] += stall;
+                addBusy(m_bins[l.stall], static_cast<int>(chunk.reasonAt(k)),
                         cycle - std::min<Cycle>(stall, cycle), cycle);
             }
             const auto& busy = m_unitBusy[chip][pc];

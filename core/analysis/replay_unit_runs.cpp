@@ -31,7 +31,7 @@ std::vector<ChipUnitRuns> unitRunsOf(const ReplayView& replay, CancelPoint& canc
             cancel();
             const std::size_t chip = chunk->chip[i].value;
             const std::uint32_t pc = chunk->pc[i];
-            const events::Cycle cycle = chunk->cycle[i];
+            const events::Cycle cycle = chunk->cycleAt(i);
             if (chip >= chips || pc >= busy[chip].size())
                 continue;
             for (std::size_t u = 0; u < kProfiledUnits.size(); ++u) {

@@ -36,20 +36,48 @@ template <typename Chunk> std::shared_ptr<const Chunk> EventStore::published(Chu
     return std::shared_ptr<const Chunk>(m_arena, chunk); // owns the arena, points at the chunk
 }
 
+template <typename Chunk> void EventStore::keepCycleOf(Chunk& chunk, Cycle cycle)
+{
+    if (!chunk.cycles.whole && (cycle >> 32) != chunk.cycles.window) [[unlikely]]
+        chunk.cycles.makeWhole(static_cast<Cycle*>(m_arena->allocate(kChunkEvents * sizeof(Cycle))),
+                               chunk.size);
+}
+
 void EventStore::appendBundleSlow(const BundleIssue& e)
 {
     if (m_discard)
         return;
-    if (!m_current)
+    if (!m_current) {
         m_current = newChunk<BundleChunk>();
-    m_current->append(e);
+        m_current->cycles.window = static_cast<std::uint32_t>(e.cycle >> 32);
+        m_current->details = m_nextDetail;
+    }
+    keepCycleOf(*m_current, e.cycle);
+    if (e.stallCycles > 0 && m_nextDetail == m_detailsEnd)
+        newDetailBlock();
+    m_current->append(e, m_nextDetail);
+    m_bundleWindow = m_current->cycles.fastWindow();
     if (m_current->size == kChunkEvents)
         publishCurrent();
+}
+
+void EventStore::newDetailBlock()
+{
+    auto* block = static_cast<StallDetail*>(m_arena->allocate(kStallDetailsPerBlock * sizeof(StallDetail)));
+    // The current chunk's details continue in the new block. A chunk has at most kChunkEvents of them and a
+    // block holds as many, so no chunk needs a third.
+    m_current->detailsInFirst = m_current->detailCount;
+    m_current->detailsContinued = block;
+    m_nextDetail = block;
+    m_detailsEnd = block + kStallDetailsPerBlock;
+    std::lock_guard lock(m_mutex);
+    ++m_detailBlocks;
 }
 
 void EventStore::publishCurrent()
 {
     std::shared_ptr<const BundleChunk> done = published(std::exchange(m_current, nullptr));
+    m_bundleWindow = CycleColumn::kNoWindow;
     const std::size_t total =
         m_published.load(std::memory_order_relaxed) + done->size; // only this thread writes it
     // Inside the lock: a reader whose snapshot holds the chunk must also see the count that includes it.
@@ -64,6 +92,12 @@ void EventStore::takeFrom(EventStore& finished)
     m_arena = std::exchange(finished.m_arena, std::make_shared<ChunkArena>());
     m_discard = finished.m_discard;
     m_current = std::exchange(finished.m_current, nullptr);
+    m_bundleWindow = std::exchange(finished.m_bundleWindow, CycleColumn::kNoWindow);
+    m_vmemWindow = std::exchange(finished.m_vmemWindow, CycleColumn::kNoWindow);
+    m_nextDetail = std::exchange(finished.m_nextDetail, nullptr);
+    m_detailsEnd = std::exchange(finished.m_detailsEnd, nullptr);
+    m_detailBlocks = std::exchange(finished.m_detailBlocks, 0);
+    m_detailBytesGivenBack = std::exchange(finished.m_detailBytesGivenBack, 0);
     m_currentVmem = std::exchange(finished.m_currentVmem, nullptr);
     m_heatmaps = std::move(finished.m_heatmaps);
     m_vmemSinceHeatmapPublish = std::exchange(finished.m_vmemSinceHeatmapPublish, 0);
@@ -91,9 +125,13 @@ void EventStore::appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataByt
 {
     if (m_discard)
         return;
-    if (!m_currentVmem)
+    if (!m_currentVmem) {
         m_currentVmem = newChunk<VmemChunk>();
+        m_currentVmem->cycles.window = static_cast<std::uint32_t>(e.cycle >> 32);
+    }
+    keepCycleOf(*m_currentVmem, e.cycle);
     m_currentVmem->append(e);
+    m_vmemWindow = m_currentVmem->cycles.fastWindow();
     if (e.chip.value < m_heatmaps.size())
         m_heatmaps[e.chip.value].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
     if (m_currentVmem->size == kChunkEvents)
@@ -105,6 +143,7 @@ void EventStore::appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataByt
 void EventStore::publishVmem()
 {
     std::shared_ptr<const VmemChunk> done = published(std::exchange(m_currentVmem, nullptr));
+    m_vmemWindow = CycleColumn::kNoWindow;
     std::lock_guard lock(m_mutex);
     m_vmemChunks.push_back(std::move(done));
 }
@@ -154,8 +193,14 @@ void EventStore::flush()
         m_currentVmem->forEachUnusedTail(giveBack);
         publishVmem();
     }
+    // The same for the last detail block; details of bundles appended after this go to a new one.
+    const std::size_t detailTail =
+        static_cast<std::size_t>(m_detailsEnd - m_nextDetail) * sizeof(StallDetail);
+    giveBack(m_nextDetail, detailTail);
+    m_detailsEnd = m_nextDetail;
     publishHeatmaps();
     std::lock_guard lock(m_mutex);
+    m_detailBytesGivenBack += ChunkArena::givenBack(m_nextDetail, detailTail);
     for (TrackSlices& t : m_tracks) {
         t.waitRows.publishLocked();
         t.dmaRows.publishLocked();
@@ -366,6 +411,7 @@ std::size_t EventStore::residentBytes() const
         bytes += residentBytesOf(*c);
     for (const auto& c : m_vmemChunks)
         bytes += residentBytesOf(*c);
+    bytes += m_detailBlocks * kStallDetailsPerBlock * sizeof(StallDetail) - m_detailBytesGivenBack;
     for (const TrackSlices& t : m_tracks)
         bytes += t.slices.residentBytes() + t.waitRows.residentBytes() + t.dmaRows.residentBytes();
     return bytes;

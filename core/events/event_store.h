@@ -4,6 +4,7 @@
 // published (made visible to readers) once full and never changes afterwards, so readers need no lock
 // beyond taking a snapshot of the published chunk list.
 
+#include "events/bundle_chunk.h"
 #include "events/chunk_arena.h"
 #include "events/events.h"
 #include "events/record_log.h"
@@ -21,65 +22,22 @@
 
 namespace xps::events {
 
-inline constexpr std::size_t kChunkEvents = 1u << 16;
-
-template <typename T, typename F>
-void unusedTail(const std::array<T, kChunkEvents>& column, std::size_t used, F& f)
-{
-    f(static_cast<const void*>(column.data() + used), (kChunkEvents - used) * sizeof(T));
-}
-// The bytes of `chunk` that are resident: all of a full one; of the partly filled last one, what is left
-// after flush() gave its columns' unused pages back.
+// The bytes of `chunk` that are resident: all of a full one (and what it holds outside itself); of the partly
+// filled last one, what is left after flush() gave its columns' unused pages back.
 template <typename Chunk> std::size_t residentBytesOf(const Chunk& chunk)
 {
-    std::size_t bytes = sizeof(Chunk);
+    std::size_t bytes = sizeof(Chunk) + chunk.outOfLineBytes();
     if (chunk.size < kChunkEvents)
         chunk.forEachUnusedTail([&](const void* p, std::size_t n) { bytes -= ChunkArena::givenBack(p, n); });
     return bytes;
 }
 
-// Column-wise storage of kChunkEvents bundle issues: 8 + 4 + 4 + 4 + 2 + 1 + 1 = 24 bytes per event.
-struct BundleChunk
-{
-    using Record = BundleIssue;
-    std::array<Cycle, kChunkEvents> cycle;
-    std::array<std::uint32_t, kChunkEvents> pc;
-    std::array<std::uint32_t, kChunkEvents> stallCycles;
-    std::array<std::uint32_t, kChunkEvents> cause;
-    std::array<ChipId, kChunkEvents> chip;
-    std::array<StallReason, kChunkEvents> reason;
-    std::array<CauseKind, kChunkEvents> causeKind;
-    std::size_t size = 0;
-
-    BundleIssue at(std::size_t i) const
-    {
-        return {cycle[i], pc[i], stallCycles[i], cause[i], chip[i], reason[i], causeKind[i]};
-    }
-    // Each column's slots past `size`: f(first slot, bytes).
-    template <typename F> void forEachUnusedTail(F&& f) const
-    {
-        (unusedTail(cycle, size, f), unusedTail(pc, size, f), unusedTail(stallCycles, size, f),
-         unusedTail(cause, size, f), unusedTail(chip, size, f), unusedTail(reason, size, f),
-         unusedTail(causeKind, size, f));
-    }
-    void append(const BundleIssue& e)
-    {
-        const std::size_t i = size++;
-        cycle[i] = e.cycle;
-        pc[i] = e.pc;
-        stallCycles[i] = e.stallCycles;
-        cause[i] = e.cause;
-        chip[i] = e.chip;
-        reason[i] = e.reason;
-        causeKind[i] = e.causeKind;
-    }
-};
-
-// Column-wise storage of kChunkEvents VMEM accesses: 8 + 4 + 4 + 4 + 2 + 1 = 23 bytes per event.
+// Column-wise storage of kChunkEvents VMEM accesses: 4 + 4 + 4 + 4 + 2 + 1 = 19 bytes per event (the cycle
+// as CycleColumn keeps it).
 struct VmemChunk
 {
     using Record = VmemAccess;
-    std::array<Cycle, kChunkEvents> cycle;
+    CycleColumn cycles;
     std::array<std::uint32_t, kChunkEvents> address;
     std::array<std::uint32_t, kChunkEvents> bytes;
     std::array<std::uint32_t, kChunkEvents> source;
@@ -87,19 +45,22 @@ struct VmemChunk
     std::array<std::uint8_t, kChunkEvents> kind;
     std::size_t size = 0;
 
+    Cycle cycleAt(std::size_t i) const { return cycles.at(i); }
     VmemAccess at(std::size_t i) const
     {
-        return {cycle[i], address[i], bytes[i], source[i], chip[i], kind[i]};
+        return {cycles.at(i), address[i], bytes[i], source[i], chip[i], kind[i]};
     }
+    std::size_t outOfLineBytes() const { return cycles.outOfLineBytes(); }
     template <typename F> void forEachUnusedTail(F&& f) const
     {
-        (unusedTail(cycle, size, f), unusedTail(address, size, f), unusedTail(bytes, size, f),
-         unusedTail(source, size, f), unusedTail(chip, size, f), unusedTail(kind, size, f));
+        cycles.forEachUnusedTail(size, f);
+        (unusedTail(address, size, f), unusedTail(bytes, size, f), unusedTail(source, size, f),
+         unusedTail(chip, size, f), unusedTail(kind, size, f));
     }
     void append(const VmemAccess& e)
     {
         const std::size_t i = size++;
-        cycle[i] = e.cycle;
+        cycles.set(i, e.cycle);
         address[i] = e.address;
         bytes[i] = e.bytes;
         source[i] = e.source;
@@ -134,7 +95,7 @@ private:
         std::size_t lo = 0, hi = m_size;
         while (lo < hi) {
             const std::size_t mid = lo + (hi - lo) / 2;
-            if (m_chunks[mid / kChunkEvents]->cycle[mid % kChunkEvents] < cycle)
+            if (m_chunks[mid / kChunkEvents]->cycleAt(mid % kChunkEvents) < cycle)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -158,10 +119,11 @@ public:
     void discardEvents() { m_discard = true; }
     void appendBundle(const BundleIssue& e)
     {
-        // Inline: one per issued bundle, the replay's most frequent call. A new or full chunk goes the slow
-        // way.
-        if (m_current && m_current->size + 1 < kChunkEvents) [[likely]]
-            m_current->append(e);
+        // Inline: one per issued bundle, the replay's most frequent call. A new or full chunk, a cycle past
+        // the chunk's 2^32 window and a stall with the detail block full go the slow way.
+        if (m_current && m_current->size + 1 < kChunkEvents && (e.cycle >> 32) == m_bundleWindow &&
+            (e.stallCycles == 0 || m_nextDetail != m_detailsEnd)) [[likely]]
+            m_current->append(e, m_nextDetail);
         else
             appendBundleSlow(e);
     }
@@ -169,7 +131,8 @@ public:
     // Inline as appendBundle is: every vld, vst and DMA chunk of VMEM records one.
     void appendVmemAccess(const VmemAccess& e, std::uint32_t dataBytes)
     {
-        if (m_currentVmem && m_currentVmem->size + 1 < kChunkEvents && e.chip.value < m_heatmaps.size() &&
+        if (m_currentVmem && m_currentVmem->size + 1 < kChunkEvents && (e.cycle >> 32) == m_vmemWindow &&
+            e.chip.value < m_heatmaps.size() &&
             m_vmemSinceHeatmapPublish + 1 < kVmemAccessesPerHeatmapPublish) [[likely]] {
             m_currentVmem->append(e);
             m_heatmaps[e.chip.value].add(e.cycle, e.address, e.bytes, dataBytes, e.isWrite());
@@ -292,6 +255,9 @@ private:
     template <typename Chunk>
     ChunkSnapshot<Chunk> snapshotOf(const std::vector<std::shared_ptr<const Chunk>>& chunks) const;
     void appendBundleSlow(const BundleIssue& e);
+    // Makes the chunk's cycles whole if `cycle` is outside its window.
+    template <typename Chunk> void keepCycleOf(Chunk& chunk, Cycle cycle);
+    void newDetailBlock();
     void appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataBytes);
     // Publishing copies every grid (1 MiB each): often enough for a live view, rarely enough to be free.
     static constexpr std::uint64_t kVmemAccessesPerHeatmapPublish = 1u << 20;
@@ -307,6 +273,13 @@ private:
     std::shared_ptr<ChunkArena> m_arena = std::make_shared<ChunkArena>();
     bool m_discard = false;
     BundleChunk* m_current = nullptr;
+    // The current chunks' CycleColumn::fastWindow(): one comparison sends a cycle outside it the slow way.
+    std::uint64_t m_bundleWindow = CycleColumn::kNoWindow;
+    std::uint64_t m_vmemWindow = CycleColumn::kNoWindow;
+    StallDetail* m_nextDetail = nullptr; // in the current detail block
+    StallDetail* m_detailsEnd = nullptr;
+    std::size_t m_detailBlocks = 0;         // guarded by m_mutex
+    std::size_t m_detailBytesGivenBack = 0; // the same
     VmemChunk* m_currentVmem = nullptr;
     std::vector<VmemHeatmap> m_heatmaps; // the writer's, updated without a lock
     std::uint64_t m_vmemSinceHeatmapPublish = 0;
@@ -340,9 +313,9 @@ private:
         return addDmaTrack(chip, engine);
     }
     TrackId addDmaTrack(ChipId chip, std::uint8_t engine);
-    std::vector<TrackSlices> m_tracks;   // by TrackId; grown by the writer under the lock
-    std::vector<TrackId> m_regionTracks; // by chip; grown by the writer under the lock
-    std::vector<TrackId> m_waitTracks;   // the same
+    std::vector<TrackSlices> m_tracks;             // by TrackId; grown by the writer under the lock
+    std::vector<TrackId> m_regionTracks;           // by chip; grown by the writer under the lock
+    std::vector<TrackId> m_waitTracks;             // the same
     std::vector<std::vector<TrackId>> m_dmaTracks; // by chip, then engine; the same
     std::atomic<std::size_t> m_published{0};
 };

@@ -1,7 +1,7 @@
 #pragma once
 // What a replay records. Bundle issues are the bulk (one per executed bundle) and are stored column by
-// column in EventStore at 24 bytes each; DMAs are far fewer and kept as records;
-// regions and sync waits are slices (store_tracks.h).
+// column in EventStore at 11 bytes each, 19 for a stalled one (bundle_chunk.h); DMAs are far fewer and kept
+// as records; regions and sync waits are slices (store_tracks.h).
 
 #include "isa/chip_id.h"
 
@@ -31,7 +31,8 @@ std::string_view stallReasonName(StallReason reason);
 enum class CauseKind : std::uint8_t { None, Instruction, Dma };
 
 // One issued bundle. `cause` identifies what the stall waited for: for Instruction the index of the
-// producing bundle's event in the same chip's sequence; for Dma the DMA id.
+// producing bundle's event in the same chip's sequence; for Dma the DMA id. The store keeps a reason and a
+// cause only with stall cycles (the replayer sets them only then).
 struct BundleIssue
 {
     Cycle cycle = 0;
@@ -61,7 +62,7 @@ struct DmaRecord
     std::uint32_t id = 0;
     ChipId chip = ChipId(0);    // issuing chip
     ChipId dstChip = ChipId(0); // == chip unless remote
-    std::uint32_t pc = 0;      // issuing pc
+    std::uint32_t pc = 0;       // issuing pc
     std::uint8_t engine = 0;
     std::uint8_t srcSpace = 0; // isa::Space
     std::uint8_t dstSpace = 0;

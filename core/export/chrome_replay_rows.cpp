@@ -36,7 +36,7 @@ ReplayRows::ReplayRows(const trace::Trace& trace, const events::EventStore& stor
     const events::BundleSnapshot bundles = m_store.bundles();
     for (const auto& chunk : bundles.chunks())
         for (std::size_t i = 0; i < chunk->size; ++i)
-            m_events += 1 + (chunk->stallCycles[i] > 0);
+            m_events += 1 + chunk->stalled(i);
 }
 
 std::string ReplayRows::dmaArgs(std::uint32_t dmaId) const

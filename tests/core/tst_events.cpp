@@ -331,7 +331,7 @@ private slots:
         // Each column's used part, rounded out to whole pages at both ends.
         const std::size_t partial =
             store.residentBytes() - sizeof(events::BundleChunk) - sizeof(events::VmemChunk);
-        QVERIFY2(partial <= 1000 * (24 + 23) + 2 * 13 * 4096 + 2 * sizeof(std::size_t),
+        QVERIFY2(partial <= 1000 * (11 + 23) + 2 * 10 * 4096 + 2 * sizeof(std::size_t),
                  qPrintable(QString::number(partial)));
 #endif
         const events::BundleSnapshot bundles = store.bundles();

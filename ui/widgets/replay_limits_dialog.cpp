@@ -24,8 +24,10 @@ namespace {
 const QString kCyclesKey = QStringLiteral("replay/maxCycles");
 const QString kBundlesKey = QStringLiteral("replay/maxBundles");
 
-// What each issued bundle's event takes in the store (24 bytes); VMEM accesses, DMAs and waits come on top.
-constexpr std::uint64_t kBytesPerBundleEvent = sizeof(events::BundleChunk) / events::kChunkEvents;
+// What each issued bundle's event takes in the store at most (19 bytes: 11, and 8 more for a bundle that
+// stalled); VMEM accesses, DMAs and waits come on top.
+constexpr std::uint64_t kBytesPerBundleEvent =
+    sizeof(events::BundleChunk) / events::kChunkEvents + sizeof(events::StallDetail);
 
 QLabel* wrapping(const QString& text, QWidget* parent)
 {
@@ -179,7 +181,7 @@ void ReplayLimitsDialog::update()
         memory ? tr(" (this machine has %1)").arg(QString::fromStdString(text::formatBytes(memory))) : QString();
     const std::uint64_t bundles = maxBundles();
     if (!m_bundles.enabled->isChecked()) {
-        m_memory->setText(tr("No bundle limit: a program that never ends fills memory, %1 bytes per bundle, "
+        m_memory->setText(tr("No bundle limit: a program that never ends fills memory, up to %1 bytes per bundle, "
                              "until you stop it%2.")
                               .arg(kBytesPerBundleEvent)
                               .arg(machine));
