@@ -133,6 +133,16 @@ int main(int argc, char** argv)
                     static_cast<unsigned long long>(bundles), static_cast<unsigned long long>(r.totalCycles),
                     s, static_cast<double>(bundles) / s / 1e6, store.eventCount(),
                     static_cast<double>(store.residentBytes()) / static_cast<double>(store.eventCount()));
+        const events::EventStore::ResidentBytes held = store.residentBytesByKind();
+        const auto mib = [](std::size_t b) { return static_cast<double>(b) / 1048576.0; };
+        std::printf(
+            "             held: bundles %.1f MiB (%.2f B each), their stall details %.1f MiB (%.2f B a "
+            "bundle), %zu VMEM accesses %.1f MiB, slices and rows %.1f MiB (%zu DMAs, %zu waits, %zu "
+            "regions)\n",
+            mib(held.bundles), static_cast<double>(held.bundles) / static_cast<double>(bundles),
+            mib(held.stallDetails), static_cast<double>(held.stallDetails) / static_cast<double>(bundles),
+            store.vmemAccessCount(), mib(held.vmemAccesses), mib(held.slicesAndRows), store.dmaCount(),
+            store.syncWaitCount(), store.regionCount());
         std::printf("             CPU: %.2f s user (%.2f M bundles per user second), %.2f s system\n",
                     cpuAfter.first - cpuBefore.first,
                     static_cast<double>(bundles) / (cpuAfter.first - cpuBefore.first) / 1e6,

@@ -403,18 +403,29 @@ std::size_t EventStore::regionCount() const
     return n;
 }
 
-std::size_t EventStore::residentBytes() const
+EventStore::ResidentBytes EventStore::residentBytesByKind() const
 {
     std::lock_guard lock(m_mutex);
-    std::size_t bytes = 0;
+    ResidentBytes bytes;
     for (const auto& c : m_chunks)
-        bytes += residentBytesOf(*c);
+        bytes.bundles += residentBytesOf(*c);
+    bytes.stallDetails =
+        m_detailBlocks * kStallDetailsPerBlock * sizeof(StallDetail) - m_detailBytesGivenBack;
     for (const auto& c : m_vmemChunks)
-        bytes += residentBytesOf(*c);
-    bytes += m_detailBlocks * kStallDetailsPerBlock * sizeof(StallDetail) - m_detailBytesGivenBack;
+        bytes.vmemAccesses += residentBytesOf(*c);
     for (const TrackSlices& t : m_tracks)
-        bytes += t.slices.residentBytes() + t.waitRows.residentBytes() + t.dmaRows.residentBytes();
+        bytes.slicesAndRows +=
+            t.slices.residentBytes() + t.waitRows.residentBytes() + t.dmaRows.residentBytes();
     return bytes;
+}
+
+std::size_t EventStore::vmemAccessCount() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t n = 0;
+    for (const auto& c : m_vmemChunks)
+        n += c->size;
+    return n;
 }
 
 std::size_t EventStore::eventCount() const

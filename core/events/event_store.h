@@ -246,7 +246,19 @@ public:
 
     // Bytes held for published events, counting whole allocated chunks, and their number: what
     // `replay --summary` and the benchmark report as resident bytes per event. Exact after flush().
-    std::size_t residentBytes() const;
+    std::size_t residentBytes() const { return residentBytesByKind().total(); }
+    // The same, by what holds them: where a replay's bytes per event go.
+    struct ResidentBytes
+    {
+        std::size_t bundles = 0;      // the bundle chunks
+        std::size_t stallDetails = 0; // their stalled bundles' details
+        std::size_t vmemAccesses = 0;
+        std::size_t slicesAndRows = 0; // regions, sync waits and DMAs
+        std::size_t total() const { return bundles + stallDetails + vmemAccesses + slicesAndRows; }
+    };
+    ResidentBytes residentBytesByKind() const;
+    // Bundle events, and VMEM accesses.
+    std::size_t vmemAccessCount() const;
     // What the writer has taken for events so far (every kind; O(1), writer thread only).
     std::size_t allocatedBytes() const { return m_arena->allocatedBytes(); }
     std::size_t eventCount() const;

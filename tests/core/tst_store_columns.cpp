@@ -211,6 +211,10 @@ private slots:
         plain.flush();
         stalled.flush();
         QCOMPARE(plain.residentBytes(), 4 * sizeof(events::BundleChunk));
+        QCOMPARE(plain.residentBytesByKind().stallDetails, std::size_t(0));
+        QCOMPARE(stalled.residentBytesByKind().stallDetails,
+                 4 * events::kChunkEvents * sizeof(events::StallDetail));
+        QCOMPARE(stalled.residentBytesByKind().bundles, 4 * sizeof(events::BundleChunk));
         QCOMPARE(stalled.residentBytes(),
                  4 * sizeof(events::BundleChunk) + 4 * events::kChunkEvents * sizeof(events::StallDetail));
     }
