@@ -385,11 +385,10 @@ void DmaSystem::retire()
     forEachBusyQueue([&](Ring<Transfer>& q, std::size_t index) {
         bool popped = false;
         while (!q.empty() && q.front().active && q.front().chunksDone * q.front().chunk >= q.front().total) {
-            const Transfer& t = q.front();
-            events::DmaRecord r = t.record;
-            r.start = t.firstByteCycle;
-            r.end = m_now.ceilCycle();
-            m_store.appendDma(r);
+            Transfer& t = q.front();
+            t.record.start = t.firstByteCycle;
+            t.record.end = m_now.ceilCycle();
+            m_store.appendDma(t.record);
             auto& writers = m_pendingWriters[std::size_t{t.d.dstChip.value} *
                                                  static_cast<std::size_t>(m_config.syncFlags) +
                                              t.d.flag];

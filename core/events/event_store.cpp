@@ -214,8 +214,8 @@ void EventStore::appendDma(const DmaRecord& r)
         return;
     const TrackId track = dmaTrackOf(r.chip, r.engine);
     TrackSlices& t = m_tracks[track.value];
-    t.dmaRows.append(dmaRowOf(r), *m_arena, m_mutex); // the row first, as for waits
-    t.slices.append(dmaSliceOf(r, track), *m_arena, m_mutex);
+    t.dmaRows.emplace([&r](DmaRow& row) { fillDmaRow(row, r); }, *m_arena, m_mutex); // the row first, as for waits
+    t.slices.emplace([&](StoreSlice& s) { fillDmaSlice(s, r, track); }, *m_arena, m_mutex);
 }
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
@@ -223,16 +223,23 @@ void EventStore::appendSyncWait(const SyncWaitRecord& r)
     if (m_discard)
         return;
     TrackSlices& t = m_tracks[trackOf(m_waitTracks, r.chip, RowKind::SyncWaits).value];
-    StoreSlice s;
-    s.start = r.start;
-    s.duration = r.end - r.start;
-    s.track = TrackId(static_cast<std::uint32_t>(&t - m_tracks.data()));
-    s.type = r.pc;
-    // DMA ids stop below 2^32 - 1 (docs/grm.md), so id + 1 fits.
-    s.link = r.satisfiedBy >= 0 ? static_cast<std::uint32_t>(r.satisfiedBy) + 1 : 0;
     // The row first: a reader that sees the slice sees its row.
-    t.waitRows.append({r.flag, r.target}, *m_arena, m_mutex);
-    t.slices.append(s, *m_arena, m_mutex);
+    t.waitRows.emplace(
+        [&r](WaitRow& row) {
+            row.flag = r.flag;
+            row.target = r.target;
+        },
+        *m_arena, m_mutex);
+    t.slices.emplace(
+        [&](StoreSlice& s) {
+            s.start = r.start;
+            s.duration = r.end - r.start;
+            s.track = TrackId(static_cast<std::uint32_t>(&t - m_tracks.data()));
+            s.type = r.pc;
+            // DMA ids stop below 2^32 - 1 (docs/grm.md), so id + 1 fits.
+            s.link = r.satisfiedBy >= 0 ? static_cast<std::uint32_t>(r.satisfiedBy) + 1 : 0;
+        },
+        *m_arena, m_mutex);
 }
 
 TrackId EventStore::addTrack(std::vector<TrackId>& byChip, ChipId chip, RowKind kind)
@@ -263,13 +270,15 @@ void EventStore::appendRegion(ChipId chip, std::uint32_t region, std::uint16_t d
     if (m_discard)
         return;
     const TrackId track = trackOf(m_regionTracks, chip, RowKind::Regions);
-    StoreSlice s;
-    s.start = enter;
-    s.duration = exit - enter;
-    s.track = track;
-    s.depth = depth;
-    s.type = region;
-    m_tracks[track.value].slices.append(s, *m_arena, m_mutex);
+    m_tracks[track.value].slices.emplace(
+        [&](StoreSlice& s) {
+            s.start = enter;
+            s.duration = exit - enter;
+            s.track = track;
+            s.depth = depth;
+            s.type = region;
+        },
+        *m_arena, m_mutex);
 }
 
 BundleSnapshot EventStore::bundles() const

@@ -12,20 +12,17 @@ std::string rowName(const StoreTrack& track)
     return "?";
 }
 
-StoreSlice dmaSliceOf(const DmaRecord& d, TrackId track)
+void fillDmaSlice(StoreSlice& s, const DmaRecord& d, TrackId track)
 {
-    StoreSlice s;
     s.start = d.start;
     s.duration = d.end - d.start;
     s.track = track;
     s.type = d.pc;
     s.link = d.id + 1; // DMA ids stop below 2^32 - 1 (docs/grm.md)
-    return s;
 }
 
-DmaRow dmaRowOf(const DmaRecord& d)
+void fillDmaRow(DmaRow& row, const DmaRecord& d)
 {
-    DmaRow row;
     row.dstChip = d.dstChip;
     row.srcSpace = d.srcSpace;
     row.dstSpace = d.dstSpace;
@@ -37,7 +34,6 @@ DmaRow dmaRowOf(const DmaRecord& d)
     row.flag = d.flag;
     row.chunks = d.chunks;
     row.issue = d.issue;
-    return row;
 }
 
 DmaRecord dmaOf(const StoreTrack& track, const StoreSlice& s, const DmaRow& row)

@@ -88,9 +88,10 @@ struct DmaRow
 };
 static_assert(sizeof(DmaRow) == 48);
 
-// A DMA as the replayer writes it, split into the slice on its engine's track and its row.
-StoreSlice dmaSliceOf(const DmaRecord& d, TrackId track);
-DmaRow dmaRowOf(const DmaRecord& d);
+// A DMA as the replayer writes it, split into the slice on its engine's track and its row (each written
+// where it lives: RecordLog::emplace).
+void fillDmaSlice(StoreSlice& s, const DmaRecord& d, TrackId track);
+void fillDmaRow(DmaRow& row, const DmaRecord& d);
 // And put together again, as readers take it.
 DmaRecord dmaOf(const StoreTrack& track, const StoreSlice& s, const DmaRow& row);
 
