@@ -23,14 +23,12 @@ int VmemHeatmap::timeBinsFor(int chips)
 
 void VmemHeatmap::coarsen()
 {
-    for (int t = 0; t < m_timeBins / 2; ++t) {
-        for (int a = 0; a < kAddressBins; ++a) {
-            m_read[index(t, a)] = m_read[index(2 * t, a)] + m_read[index(2 * t + 1, a)];
-            m_write[index(t, a)] = m_write[index(2 * t, a)] + m_write[index(2 * t + 1, a)];
-        }
-    }
-    std::fill(m_read.begin() + static_cast<long>(index(m_timeBins / 2, 0)), m_read.end(), 0);
-    std::fill(m_write.begin() + static_cast<long>(index(m_timeBins / 2, 0)), m_write.end(), 0);
+    // Time bin t's cells (read and write of every address bin) are one run of 2 x kAddressBins.
+    constexpr std::size_t perTimeBin = 2 * kAddressBins;
+    for (int t = 0; t < m_timeBins / 2; ++t)
+        for (std::size_t i = 0; i < perTimeBin; ++i)
+            m_cells[index(t, 0, false) + i] = m_cells[index(2 * t, 0, false) + i] + m_cells[index(2 * t + 1, 0, false) + i];
+    std::fill(m_cells.begin() + static_cast<long>(index(m_timeBins / 2, 0, false)), m_cells.end(), 0);
     m_cyclesPerBin *= 2;
     ++m_cycleShift;
     m_usedTimeBins = (m_usedTimeBins + 1) / 2;
@@ -41,20 +39,17 @@ void VmemHeatmap::addSlow(std::uint64_t cycle, std::uint64_t address, std::uint6
 {
     if (!m_configured || bytes == 0 || dataBytes == 0)
         return;
-    if (m_read.empty()) { // the chip's first VMEM access: only chips that touch VMEM hold a grid
-        m_read.assign(static_cast<std::size_t>(m_timeBins) * kAddressBins, 0);
-        m_write.assign(m_read.size(), 0);
-    }
+    if (m_cells.empty()) // the chip's first VMEM access: only chips that touch VMEM hold a grid
+        m_cells.assign(static_cast<std::size_t>(m_timeBins) * kAddressBins * 2, 0);
     while ((cycle >> m_cycleShift) >= static_cast<std::uint64_t>(m_timeBins))
         coarsen();
     const int t = static_cast<int>(cycle >> m_cycleShift);
     m_usedTimeBins = std::max(m_usedTimeBins, t + 1);
-    auto& grid = write ? m_write : m_read;
     (write ? m_totalWritten : m_totalRead) += dataBytes;
     // Most accesses (a vector row, a DMA chunk) fall within one address bin: all their bytes go there.
     const std::uint64_t firstBin = std::min<std::uint64_t>(addressBin(address), kAddressBins - 1);
     if (firstBin == kAddressBins - 1 || addressBin(address + bytes - 1) == firstBin) {
-        grid[index(t, static_cast<int>(firstBin))] += dataBytes;
+        m_cells[index(t, static_cast<int>(firstBin), write)] += dataBytes;
         return;
     }
     std::uint64_t at = address;
@@ -63,7 +58,7 @@ void VmemHeatmap::addSlow(std::uint64_t cycle, std::uint64_t address, std::uint6
         const std::uint64_t bin = std::min<std::uint64_t>(at / m_bytesPerBin, kAddressBins - 1);
         const std::uint64_t binEnd = bin == kAddressBins - 1 ? end : std::min(end, (bin + 1) * m_bytesPerBin);
         // Both factors are below 2^32 (VMEM is at most 4 GiB), so the product fits in 64 bits.
-        grid[index(t, static_cast<int>(bin))] += (binEnd - at) * dataBytes / bytes;
+        m_cells[index(t, static_cast<int>(bin), write)] += (binEnd - at) * dataBytes / bytes;
         at = binEnd;
     }
 }

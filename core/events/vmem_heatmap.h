@@ -35,13 +35,13 @@ public:
              bool write)
     {
         const std::uint64_t t = cycle >> m_cycleShift;
-        if (m_binShift >= 0 && !m_read.empty() && t < static_cast<std::uint64_t>(m_timeBins) &&
+        if (m_binShift >= 0 && !m_cells.empty() && t < static_cast<std::uint64_t>(m_timeBins) &&
             rangeBytes != 0 && dataBytes != 0) [[likely]] {
             const std::uint64_t bin = address >> m_binShift;
             if (bin < kAddressBins - 1 && ((address + rangeBytes - 1) >> m_binShift) == bin) {
                 m_usedTimeBins = std::max(m_usedTimeBins, static_cast<int>(t) + 1);
                 (write ? m_totalWritten : m_totalRead) += dataBytes;
-                (write ? m_write : m_read)[index(static_cast<int>(t), static_cast<int>(bin))] += dataBytes;
+                m_cells[index(static_cast<int>(t), static_cast<int>(bin), write)] += dataBytes;
                 return;
             }
         }
@@ -54,21 +54,24 @@ public:
     int timeBins() const { return m_timeBins; }
     std::uint64_t readBytes(int timeBin, int addressBin) const
     {
-        return m_read.empty() ? 0 : m_read[index(timeBin, addressBin)];
+        return m_cells.empty() ? 0 : m_cells[index(timeBin, addressBin, false)];
     }
     std::uint64_t writeBytes(int timeBin, int addressBin) const
     {
-        return m_write.empty() ? 0 : m_write[index(timeBin, addressBin)];
+        return m_cells.empty() ? 0 : m_cells[index(timeBin, addressBin, true)];
     }
     std::uint64_t totalRead() const { return m_totalRead; }
     // Bytes the grid holds: 0 until the chip's first VMEM access.
-    std::size_t heldBytes() const { return (m_read.capacity() + m_write.capacity()) * sizeof(std::uint64_t); }
+    std::size_t heldBytes() const { return m_cells.capacity() * sizeof(std::uint64_t); }
     std::uint64_t totalWritten() const { return m_totalWritten; }
 
 private:
-    static std::size_t index(int t, int a)
+    // A bin's read and write counts lie side by side: a replay adds to both of a few bins, over and over,
+    // and as two grids their lines sat in the same cache set for every chip (each grid is mapped on a page
+    // boundary), with other hot lines of a 4-chip replay.
+    static std::size_t index(int t, int a, bool write)
     {
-        return static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a);
+        return (static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a)) * 2 + (write ? 1 : 0);
     }
     void coarsen();
     void addSlow(std::uint64_t cycle, std::uint64_t address, std::uint64_t rangeBytes,
@@ -87,8 +90,7 @@ private:
     int m_usedTimeBins = 0;
     int m_timeBins = kTimeBins;        // a power of two: coarsening merges pairs
     bool m_configured = false;         // sized for a VMEM (the default-constructed map takes nothing)
-    std::vector<std::uint64_t> m_read; // empty until the first access
-    std::vector<std::uint64_t> m_write;
+    std::vector<std::uint64_t> m_cells; // read and write bytes by index(); empty until the first access
     std::uint64_t m_totalRead = 0;
     std::uint64_t m_totalWritten = 0;
 };
