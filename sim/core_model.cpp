@@ -1,6 +1,7 @@
 #include "core_model.h"
 
 #include <algorithm>
+#include <span>
 
 namespace xps::sim {
 
@@ -8,13 +9,31 @@ using events::CauseKind;
 using events::StallReason;
 using isa::Opcode;
 
+namespace {
+
+// A decoded scalar operand's value, as scalarOperand() reads the operand it was decoded from.
+[[gnu::always_inline]] inline std::uint32_t sourceValue(const ChipState& state, const ScalarSource& s)
+{
+    if (s.isImm)
+        return s.imm;
+    if (!state.sValid[s.reg]) [[unlikely]]
+        throwUninitialisedScalar(state, s.reg);
+    return state.s[s.reg];
+}
+
+} // namespace
+
 CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
                      DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats)
-    : m_chip(chip), m_state(state), m_config(config), m_dma(dma), m_store(store), m_exec(exec),
-      m_stats(stats), m_program(decodeProgram(chip.program, config)),
-      m_programSize(static_cast<std::uint32_t>(m_program.size()))
+    : m_state(state), m_dma(dma), m_store(store), m_stats(stats), m_exec(exec), m_chip(chip), m_config(config),
+      m_program(decodeProgram(chip.program, config))
 {
-    m_stats.perPc.resize(m_program.size());
+    m_programSize = static_cast<std::uint32_t>(m_program.bundles.size());
+    m_bundles = m_program.bundles.data();
+    m_instructions = m_program.instructions.data();
+    m_executionsByPc.resize(m_program.bundles.size());
+    m_executions = m_executionsByPc.data();
+    m_stats.perPc.resize(m_program.bundles.size());
 }
 
 void CoreModel::accountStall(std::uint64_t cycle)
@@ -37,14 +56,13 @@ Attempt CoreModel::stall(std::uint64_t cycle, StallReason reason, CauseKind kind
 
 Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
 {
-    for (const DecodedInstruction& d : b.instructions) {
+    for (const DecodedInstruction& d : std::span(m_instructions + b.first, b.count)) {
         if (d.occupancy > 0 && busyUntil(d) > t) {
             const bool mxu = d.unit == isa::Unit::MxuWeights || d.unit == isa::Unit::MxuMatmul;
             return stall(t, mxu ? StallReason::MxuBusy : StallReason::UnitBusy, CauseKind::None, 0,
                          busyUntil(d));
         }
-        const isa::Instruction& insn = *d.insn;
-        switch (insn.opcode) {
+        switch (d.opcode) {
         case Opcode::MxuMm: {
             // A pop of the same MXU in the same bundle frees its slot first (steady state: `mxu.mm v1 ;
             // mxu.pop v2`); if that pop must wait, its own check below reports why.
@@ -66,14 +84,15 @@ Attempt CoreModel::checkIssueConditions(const DecodedBundle& b, std::uint64_t t)
             break;
         }
         case Opcode::DmaStart: {
-            const auto engine = static_cast<int>(insn.operands[4].present() ? insn.operands[4].value : 0);
+            const isa::Operand& engineOperand = d.insn->operands[4];
+            const auto engine = static_cast<int>(engineOperand.present() ? engineOperand.value : 0);
             if (engine >= 0 && engine < m_config.dmaEngines && m_dma.queueFull(m_state.chip, engine))
                 return stall(t, StallReason::DmaQueueFull, CauseKind::None, 0, kNever);
             break;
         }
         case Opcode::SyncWait: {
-            const std::uint32_t flag = scalarOperand(m_state, insn.operands[0]);
-            const std::uint32_t target = scalarOperand(m_state, insn.operands[1]);
+            const std::uint32_t flag = sourceValue(m_state, d.src[0]);
+            const std::uint32_t target = sourceValue(m_state, d.src[1]);
             if (flag >= m_state.flags.size())
                 throw SimFault{"sync.wait on flag " + std::to_string(flag) + ", which does not exist"};
             if (m_state.flags[flag] < target) {
@@ -102,22 +121,26 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     std::uint32_t nextPc = m_pc + 1;
     bool taken = false;
     bool halts = false;
-    for (const DecodedInstruction& d : b.instructions) {
-        const isa::Instruction& insn = *d.insn;
-        const auto& o = insn.operands;
-        switch (insn.opcode) {
-        case Opcode::Br:
-        case Opcode::Brz:
-        case Opcode::Brnz: {
-            const bool take = insn.opcode == Opcode::Br ||
-                              ((scalarOperand(m_state, o[0]) == 0) == (insn.opcode == Opcode::Brz));
-            if (take) {
-                nextPc = static_cast<std::uint32_t>(insn.opcode == Opcode::Br ? o[0].value : o[1].value);
+    for (const DecodedInstruction& d : std::span(m_instructions + b.first, b.count)) {
+        switch (d.kind) {
+        case ExecKind::ScalarAlu:
+            m_writes.scalar(static_cast<int>(d.target), scalarAlu(d.opcode, sourceValue(m_state, d.src[0]),
+                                                                  sourceValue(m_state, d.src[1])));
+            break;
+        case ExecKind::VectorOnly:
+            if (!m_exec.computeVectors && sourcesKnowable(d))
+                m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
+            else
+                execute(m_state, *d.insn, m_exec, m_writes);
+            break;
+        case ExecKind::Branch:
+            if (d.opcode == Opcode::Br || ((sourceValue(m_state, d.src[0]) == 0) == (d.opcode == Opcode::Brz))) {
+                nextPc = d.target;
                 taken = true;
             }
             break;
-        }
-        case Opcode::DmaStart: {
+        case ExecKind::DmaStart: {
+            const auto& o = d.insn->operands;
             DmaDescriptor dd;
             dd.chip = m_state.chip;
             const std::int64_t remote =
@@ -145,19 +168,19 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             m_dma.issue(dd, t);
             break;
         }
-        case Opcode::SyncWait: {
-            const std::uint32_t flag = scalarOperand(m_state, o[0]);
+        case ExecKind::SyncWait: {
+            const std::uint32_t flag = sourceValue(m_state, d.src[0]);
             const std::uint64_t start =
                 m_stalled && m_lastStall.reason == StallReason::SyncWait ? m_eligibleSince : t;
-            m_store.appendSyncWait({m_state.chip, m_pc, flag, scalarOperand(m_state, o[1]), start, t,
+            m_store.appendSyncWait({m_state.chip, m_pc, flag, sourceValue(m_state, d.src[1]), start, t,
                                     m_dma.lastWriterOf(m_state.chip, flag)});
             break;
         }
-        case Opcode::SyncSet:
-        case Opcode::SyncAdd: {
-            const std::uint32_t flag = scalarOperand(m_state, o[0]);
-            const std::uint32_t value = scalarOperand(m_state, o[1]);
-            const std::int64_t remote = insn.opcode == Opcode::SyncAdd && o[2].present()
+        case ExecKind::SyncSetAdd: {
+            const auto& o = d.insn->operands;
+            const std::uint32_t flag = sourceValue(m_state, d.src[0]);
+            const std::uint32_t value = sourceValue(m_state, d.src[1]);
+            const std::int64_t remote = d.opcode == Opcode::SyncAdd && o[2].present()
                                             ? static_cast<std::int32_t>(scalarOperand(m_state, o[2]))
                                             : -1;
             if (remote >= static_cast<std::int64_t>(m_config.chips))
@@ -166,7 +189,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 throw SimFault{"flag " + std::to_string(flag) + " does not exist"};
             if (remote >= 0 && remote != m_state.chip.value)
                 m_dma.sendFlagAdd(m_state.chip, chipIdAt(static_cast<std::size_t>(remote)), flag, value, t);
-            else if (insn.opcode == Opcode::SyncSet)
+            else if (d.opcode == Opcode::SyncSet)
                 m_state.flags[flag] = value;
             else
                 m_state.flags[flag] += value;
@@ -174,8 +197,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 m_dma.noteFlagWrittenByCore(m_state.chip, flag);
             break;
         }
-        case Opcode::RegionBegin: m_regions.emplace_back(static_cast<std::uint32_t>(o[0].value), t); break;
-        case Opcode::RegionEnd: {
+        case ExecKind::RegionBegin: m_regions.emplace_back(d.target, t); break;
+        case ExecKind::RegionEnd: {
             if (m_regions.empty())
                 throw SimFault{"region.end with no open region"};
             const auto [region, enter] = m_regions.back();
@@ -186,11 +209,9 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             m_store.appendRegion(m_state.chip, region, depth, enter, t);
             break;
         }
-        case Opcode::VLd:
-        case Opcode::VLdS:
-        case Opcode::VLdSH:
-        case Opcode::VSt:
-        case Opcode::VStS: {
+        case ExecKind::VectorMemory: {
+            const isa::Instruction& insn = *d.insn;
+            const auto& o = insn.operands;
             execute(m_state, insn, m_exec, m_writes); // faults on bad addresses before anything is recorded
             const bool halves = insn.opcode == Opcode::VLdSH;
             const bool strided = insn.opcode == Opcode::VLdS || insn.opcode == Opcode::VStS || halves;
@@ -205,16 +226,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                                      isa::kVectorBytes);
             break;
         }
-        case Opcode::Halt: halts = true; break;
-        default:
-            if (d.scalarAlu)
-                m_writes.scalar(o[0].reg, scalarAlu(insn.opcode, scalarOperand(m_state, o[1]),
-                                                    scalarOperand(m_state, o[2])));
-            else if (d.onlyWritesVd && !m_exec.computeVectors && sourcesKnowable(d))
-                m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
-            else
-                execute(m_state, insn, m_exec, m_writes);
-            break;
+        case ExecKind::Halt: halts = true; break;
+        case ExecKind::Other: execute(m_state, *d.insn, m_exec, m_writes); break;
         }
         // Timing effects: only the hazard checks read these, never an instruction of this bundle.
         if (d.writesS >= 0) {
@@ -230,7 +243,7 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     }
     // The rows of 16 packed ones (a second result) leave the array an LHS-stream occupancy later.
     for (int i = 0; i < m_writes.mxuPushes; ++i) {
-        MxuResult& result = m_writes.mxuResults[static_cast<std::size_t>(i)];
+        MxuResult& result = m_writes.mxuResult(i);
         result.ready = t + static_cast<std::uint64_t>(m_config.latMxuMatmul + i * m_config.occMxuMatmul);
         result.producer = seq;
     }
@@ -262,15 +275,17 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             e.cause = m_lastStall.cause;
         }
     }
-    PcStats& pcStats = m_stats.perPc[m_pc];
-    ++pcStats.executions;
-    for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) { // usually one reason, or none
-        const int r = __builtin_ctz(mask);
-        m_stats.stallCycles[r] += m_reasonCycles[r];
-        pcStats.stallCycles[r] += m_reasonCycles[r];
-        m_reasonCycles[r] = 0;
+    ++m_executions[m_pc];
+    if (m_pendingReasons != 0) {
+        PcStats& pcStats = m_stats.perPc[m_pc];
+        for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) { // usually one reason
+            const int r = __builtin_ctz(mask);
+            m_stats.stallCycles[r] += m_reasonCycles[r];
+            pcStats.stallCycles[r] += m_reasonCycles[r];
+            m_reasonCycles[r] = 0;
+        }
+        m_pendingReasons = 0;
     }
-    m_pendingReasons = 0;
     m_store.appendBundle(e);
 
     m_stalled = false;
@@ -287,14 +302,14 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
 Attempt CoreModel::tryIssue(std::uint64_t t)
 {
     if (m_pc >= m_programSize) [[unlikely]]
-        throw SimFault{"ran past the end of the program (" + std::to_string(m_program.size()) +
+        throw SimFault{"ran past the end of the program (" + std::to_string(m_programSize) +
                        " bundles) without halt"};
     // Stalled on a flag, a full DMA queue or the result FIFO: only the DMA system or a flag write can
     // change that, and each bumps its version. Not looking again until then gives the same events and
     // stall accounting (the reason cannot change meanwhile, and its cycles are added at the next look).
     if (m_stalled && m_lastStall.wake == kNever && m_dma.version(m_state.chip) == m_stallVersion)
         return m_lastStall;
-    const DecodedBundle& b = m_program[m_pc];
+    const DecodedBundle& b = m_bundles[m_pc];
     // Operand readiness first: it is the most common stall and the cheapest check.
     for (std::uint32_t mask = b.readsS; mask; mask &= mask - 1) {
         const int r = __builtin_ctz(mask);
@@ -325,12 +340,13 @@ void CoreModel::finishStats()
     m_stats.bundles = 0;
     m_stats.instructions = 0;
     std::fill(std::begin(m_stats.unitBusyCycles), std::end(m_stats.unitBusyCycles), 0);
-    for (std::size_t pc = 0; pc < m_program.size(); ++pc) {
-        const std::uint64_t n = m_stats.perPc[pc].executions;
+    for (std::size_t pc = 0; pc < m_program.bundles.size(); ++pc) {
+        const std::uint64_t n = m_executionsByPc[pc];
+        m_stats.perPc[pc].executions = n;
         m_stats.bundles += n;
-        m_stats.instructions += n * m_program[pc].instructions.size();
+        m_stats.instructions += n * m_program.bundles[pc].count;
         for (int u = 0; u < kUnitCount; ++u)
-            m_stats.unitBusyCycles[u] += n * m_program[pc].unitCycles[static_cast<std::size_t>(u)];
+            m_stats.unitBusyCycles[u] += n * m_program.unitCycles[pc][static_cast<std::size_t>(u)];
     }
 }
 
@@ -340,11 +356,11 @@ std::string CoreModel::waitDescription() const
         return "ready";
     if (m_lastStall.reason != StallReason::SyncWait)
         return std::string(events::stallReasonName(m_lastStall.reason));
-    for (const DecodedInstruction& d : m_program[m_pc].instructions) {
-        if (d.insn->opcode != Opcode::SyncWait)
+    for (const DecodedInstruction& d : m_program.instructionsOf(m_program.bundles[m_pc])) {
+        if (d.kind != ExecKind::SyncWait)
             continue;
-        const std::uint32_t flag = scalarOperand(m_state, d.insn->operands[0]);
-        const std::uint32_t target = scalarOperand(m_state, d.insn->operands[1]);
+        const std::uint32_t flag = sourceValue(m_state, d.src[0]);
+        const std::uint32_t target = sourceValue(m_state, d.src[1]);
         return "waits for flag " + std::to_string(flag) + " >= " + std::to_string(target) + ", flag is " +
                std::to_string(m_state.flags[flag]);
     }

@@ -34,9 +34,12 @@ public:
     std::uint64_t nextIssue() const { return m_nextIssue; }
     std::uint32_t pc() const { return m_pc; }
     const trace::ChipTrace& chip() const { return m_chip; }
-    // Fills the chip's bundle, instruction and unit-busy totals from the per-pc execution counts (once,
-    // when the replay ends: they are not kept up to date while it runs).
+    // Fills the chip's per-pc execution counts and its bundle, instruction and unit-busy totals (once, when
+    // the replay ends: they are not kept up to date while it runs).
     void finishStats();
+    // How often the bundle at `pc` has issued so far.
+    std::uint64_t executions(std::uint32_t pc) const { return m_executions[pc]; }
+    std::uint32_t programSize() const { return m_programSize; }
     // For a deadlock report: what the stalled bundle waits on.
     std::string waitDescription() const;
 
@@ -51,28 +54,6 @@ private:
     // Timing-only mode: valid, or unknown scalars (ChipState::sUnknown) an instruction that only writes a
     // vector register may read, its result not being computed.
     bool sourcesKnowable(const DecodedInstruction& d) const;
-
-    const trace::ChipTrace& m_chip;
-    ChipState& m_state;
-    const isa::MachineConfig& m_config;
-    DmaSystem& m_dma;
-    events::EventStore& m_store;
-    ExecOptions m_exec;
-    ChipStats& m_stats;
-    std::vector<DecodedBundle> m_program;
-    std::uint32_t m_programSize; // m_program.size(), tested every attempt (pcs are 32-bit)
-    PendingWrites m_writes;
-
-    std::uint32_t m_pc = 0;
-    std::uint64_t m_nextIssue = 0;
-    std::uint32_t m_seq = 0; // sequence number of the next issued bundle
-    std::array<std::uint64_t, isa::kScalarRegisters> m_sReady{};
-    std::array<std::uint64_t, isa::kVectorRegisters> m_vReady{};
-    std::array<std::uint32_t, isa::kScalarRegisters> m_sProducer{};
-    std::array<std::uint32_t, isa::kVectorRegisters> m_vProducer{};
-    std::uint64_t m_unitBusy[kUnitCount] = {};
-    // Each MXU's weight path and LHS stream are busy on their own (the MXU units' entries above stay 0).
-    std::array<std::array<std::uint64_t, 2>, isa::kMaxMxus> m_mxuBusy{};
     std::uint64_t& busyUntil(const DecodedInstruction& d)
     {
         if (d.unit == isa::Unit::MxuWeights || d.unit == isa::Unit::MxuMatmul)
@@ -80,16 +61,44 @@ private:
         return m_unitBusy[static_cast<int>(d.unit)];
     }
 
+    // What every attempt reads first, together: a 4-chip replay visits each chip's model in turn, and the
+    // hot part of all of them (and of their programs) must stay in the L1 data cache.
+    std::uint32_t m_pc = 0;
+    std::uint32_t m_programSize; // m_program.bundles.size(), tested every attempt (pcs are 32-bit)
+    std::uint64_t m_nextIssue = 0;
+    bool m_stalled = false;
+    std::uint32_t m_pendingReasons = 0; // bit r: m_reasonCycles[r] may be non-zero
+    std::uint32_t m_seq = 0;            // sequence number of the next issued bundle
+    Attempt m_lastStall;
+    std::uint64_t m_stallVersion = 0; // the DMA system's version when the stall was last checked
     // The pending bundle's stall bookkeeping.
     std::uint64_t m_eligibleSince = 0;
     std::uint64_t m_lastAttempt = 0;
-    bool m_stalled = false;
-    Attempt m_lastStall;
-    std::uint64_t m_stallVersion = 0; // the DMA system's version when the stall was last checked
+    ChipState& m_state;
+    DmaSystem& m_dma;
+    events::EventStore& m_store;
+    ChipStats& m_stats;
+    const DecodedBundle* m_bundles; // m_program.bundles.data()
+    const DecodedInstruction* m_instructions;
+    // Issues by pc: counted here, 8 bytes a pc, rather than in ChipStats::perPc (80 bytes a pc, its stall
+    // cycles beside the count), whose lines the issue loop then touched at every bundle.
+    std::uint64_t* m_executions;
+    ExecOptions m_exec;
+    std::array<std::uint64_t, isa::kScalarRegisters> m_sReady{};
+    std::array<std::uint64_t, isa::kVectorRegisters> m_vReady{};
+    std::array<std::uint32_t, isa::kScalarRegisters> m_sProducer{};
+    std::array<std::uint32_t, isa::kVectorRegisters> m_vProducer{};
     std::uint64_t m_reasonCycles[events::kStallReasonCount] = {};
-    std::uint32_t m_pendingReasons = 0; // bit r: m_reasonCycles[r] may be non-zero
+    std::uint64_t m_unitBusy[kUnitCount] = {};
+    // Each MXU's weight path and LHS stream are busy on their own (the MXU units' entries above stay 0).
+    std::array<std::array<std::uint64_t, 2>, isa::kMaxMxus> m_mxuBusy{};
 
+    const trace::ChipTrace& m_chip;
+    const isa::MachineConfig& m_config;
+    DecodedProgram m_program;
+    std::vector<std::uint64_t> m_executionsByPc;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> m_regions; // open regions: (id, enter cycle)
+    PendingWrites m_writes; // last: its MXU results are two 4 KiB products, rarely touched
 };
 
 } // namespace xps::sim

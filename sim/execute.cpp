@@ -175,7 +175,7 @@ void commitMemoryAndMxu(ChipState& state, PendingWrites& writes)
         state.mxus[static_cast<std::size_t>(writes.popMxu)].fifo.pop_front();
     for (int i = 0; i < writes.mxuPushes; ++i)
         state.mxus[static_cast<std::size_t>(writes.pushMxu)].fifo.push_back(
-            std::move(writes.mxuResults[static_cast<std::size_t>(i)]));
+            std::move(writes.mxuResult(i)));
     if (writes.m_unknownScalars != 0) {
         // An sUnknown bit is read only while its register is not valid: a later write need not clear it.
         const std::bitset<isa::kScalarRegisters> unknown(writes.m_unknownScalars);

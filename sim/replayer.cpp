@@ -197,17 +197,16 @@ struct Replayer::Impl
         for (std::size_t c = 0; c < cores.size(); ++c) {
             if (cores[c]->halted())
                 continue;
-            const std::vector<PcStats>& perPc = stats[c].perPc;
-            std::size_t hottest = 0;
-            for (std::size_t pc = 1; pc < perPc.size(); ++pc)
-                if (perPc[pc].executions > perPc[hottest].executions)
+            const CoreModel& core = *cores[c];
+            std::uint32_t hottest = 0;
+            for (std::uint32_t pc = 1; pc < core.programSize(); ++pc)
+                if (core.executions(pc) > core.executions(hottest))
                     hottest = pc;
-            m += "; chip " + std::to_string(c) + " still running at pc " + text::hex(cores[c]->pc());
-            if (hottest < perPc.size() && perPc[hottest].executions > 0)
+            m += "; chip " + std::to_string(c) + " still running at pc " + text::hex(core.pc());
+            if (hottest < core.programSize() && core.executions(hottest) > 0)
                 m += ", its most executed bundle pc " + text::hex(static_cast<std::uint64_t>(hottest)) + " (`" +
-                     assembly::disassembleBundle(cores[c]->chip().program.bundles[hottest],
-                                                 cores[c]->chip().symbols) +
-                     "`, " + text::withThousands(perPc[hottest].executions) + " times)";
+                     assembly::disassembleBundle(core.chip().program.bundles[hottest], core.chip().symbols) +
+                     "`, " + text::withThousands(core.executions(hottest)) + " times)";
         }
         result.limitMessage = std::move(m);
     }
