@@ -181,7 +181,7 @@ void ReplayLimitsDialog::update()
         memory ? tr(" (this machine has %1)").arg(QString::fromStdString(text::formatBytes(memory))) : QString();
     const std::uint64_t bundles = maxBundles();
     if (!m_bundles.enabled->isChecked()) {
-        m_memory->setText(tr("No bundle limit: a program that never ends fills memory, up to %1 bytes per bundle, "
+        m_memory->setText(tr("No bundle limit: a program that never ends fills memory, up to %1 bytes a bundle, "
                              "until you stop it%2.")
                               .arg(kBytesPerBundleEvent)
                               .arg(machine));
@@ -189,7 +189,7 @@ void ReplayLimitsDialog::update()
         const std::uint64_t bytes =
             bundles > UINT64_MAX / kBytesPerBundleEvent ? UINT64_MAX : bundles * kBytesPerBundleEvent;
         const bool tooMuch = memory && bytes > memory / 2;
-        m_memory->setText(tr("At this limit the bundles' events alone take %1%2%3.")
+        m_memory->setText(tr("At this limit the bundles' events alone take up to %1%2%3.")
                               .arg(QString::fromStdString(text::formatBytes(bytes)), machine,
                                    tooMuch ? tr(": more than half of it") : QString()));
     } else {
