@@ -66,6 +66,14 @@ void verifyReadsBack(const events::EventStore& store, const std::vector<events::
     QCOMPARE(i, want.size());
 }
 
+// Appends every issue, then flushes (publishes the last chunk).
+void appendAll(events::EventStore& store, const std::vector<events::BundleIssue>& issues)
+{
+    for (const events::BundleIssue& e : issues)
+        store.appendBundle(e);
+    store.flush();
+}
+
 } // namespace
 
 class TestStoreColumns : public QObject
@@ -92,9 +100,7 @@ private slots:
                                            events::StallReason::None, events::CauseKind::None));
         }
         events::EventStore store;
-        for (const events::BundleIssue& e : want)
-            store.appendBundle(e);
-        store.flush();
+        appendAll(store, want);
         verifyReadsBack(store, want);
     }
 
@@ -110,9 +116,7 @@ private slots:
                                  static_cast<std::uint32_t>(i * 3), 1, events::StallReason::SyncWait,
                                  events::CauseKind::Dma));
         events::EventStore store;
-        for (const events::BundleIssue& e : want)
-            store.appendBundle(e);
-        store.flush();
+        appendAll(store, want);
         verifyReadsBack(store, want);
         const auto chunks = store.bundles().chunks();
         QVERIFY(chunks[1]->detailsContinued != nullptr); // the case this test is for
@@ -141,9 +145,7 @@ private slots:
         for (std::size_t i = want.size(); i < events::kChunkEvents + 10; ++i)
             want.push_back(issue(UINT64_MAX, 7, 0, 0, 0, events::StallReason::None, events::CauseKind::None));
         events::EventStore store;
-        for (const events::BundleIssue& e : want)
-            store.appendBundle(e);
-        store.flush();
+        appendAll(store, want);
         verifyReadsBack(store, want);
         const events::BundleSnapshot bundles = store.bundles();
         QVERIFY(bundles.chunks()[0]->cycles.whole != nullptr);
@@ -162,9 +164,7 @@ private slots:
             want.push_back(issue(i % 3 == 0 ? (events::Cycle{5} << 32) + i : events::Cycle(i), 8, 0, 0, 0,
                                  events::StallReason::None, events::CauseKind::None));
         events::EventStore store;
-        for (const events::BundleIssue& e : want)
-            store.appendBundle(e);
-        store.flush();
+        appendAll(store, want);
         verifyReadsBack(store, want);
     }
 
