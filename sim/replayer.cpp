@@ -187,6 +187,9 @@ struct Replayer::Impl
     {
         const bool cycles = options.maxCycles && now >= options.maxCycles;
         result.status = ReplayResult::Status::LimitReached;
+        result.limit = memory ? ReplayResult::Limit::Memory
+                       : cycles ? ReplayResult::Limit::Cycles
+                                : ReplayResult::Limit::Bundles;
         ended = true; // step() and run() alike: nothing advances past a limit
         const bool halfOfMemory = options.maxEventBytes == defaultMaxEventBytes();
         std::string m = memory ? "the memory limit (" + text::formatBytes(options.maxEventBytes) + " of events" +

@@ -73,7 +73,9 @@ struct ReplayFault
 struct ReplayResult
 {
     enum class Status { Completed, Cancelled, Faulted, LimitReached };
+    enum class Limit { None, Cycles, Bundles, Memory }; // ReplayOptions' maxCycles, maxBundles, maxEventBytes
     Status status = Status::Completed;
+    Limit limit = Limit::None; // with LimitReached: the limit reached
     std::optional<ReplayFault> fault;
     // With LimitReached: which limit, how to raise it, and where each running chip was (its pc and its most
     // executed bundle, the loop that did not end).

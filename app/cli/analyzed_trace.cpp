@@ -3,6 +3,7 @@
 #include "suggest/propose.h"
 #include "trace/trace_io.h"
 #include "util/cancel.h"
+#include "util/text.h"
 #include "what_if.h"
 
 namespace xps::cli {
@@ -11,9 +12,16 @@ bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::
                      std::string& error)
 {
     const std::string& a = args[i];
-    if (a != "--max-cycles" && a != "--max-bundles")
+    if (a != "--max-cycles" && a != "--max-bundles" && a != "--max-memory")
         return false;
     const std::string value = i + 1 < args.size() ? args[++i] : std::string();
+    if (a == "--max-memory") {
+        if (const std::optional<std::uint64_t> bytes = text::parseBytes(value))
+            options.maxEventBytes = *bytes;
+        else
+            error = a + " needs a size in bytes, such as 8G, 512MiB or 1.5G (0: no limit), got '" + value + "'";
+        return true;
+    }
     // Digits only (strtoull would take "-1" and " 5"), at most 19 of them (no overflow).
     if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) {
         error = a + " needs a whole number (0: no limit), got '" + value + "'";
@@ -21,6 +29,17 @@ bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::
     }
     (a == "--max-cycles" ? options.maxCycles : options.maxBundles) = std::stoull(value);
     return true;
+}
+
+std::string limitOption(const sim::ReplayResult& result)
+{
+    switch (result.limit) {
+    case sim::ReplayResult::Limit::Cycles: return "--max-cycles";
+    case sim::ReplayResult::Limit::Bundles: return "--max-bundles";
+    case sim::ReplayResult::Limit::Memory: return "--max-memory";
+    case sim::ReplayResult::Limit::None: break;
+    }
+    return "--max-cycles, --max-bundles or --max-memory";
 }
 
 std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
@@ -46,8 +65,8 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
     if (a->result.status == sim::ReplayResult::Status::LimitReached) {
         // Analysing part of a run would mislead: the program did not end (`replay --max-cycles` shows it).
         io.err << path << ": replay stopped at " << a->result.limitMessage
-               << "; the program did not end, so there is nothing whole to analyse (--max-cycles and "
-                  "--max-bundles raise the limits)\n";
+               << "; the program did not end, so there is nothing whole to analyse (" << limitOption(a->result)
+               << " raises that limit; 0: none)\n";
         exitCode = kExitBadInput;
         return nullptr;
     }

@@ -51,9 +51,12 @@ private:
     std::jthread m_thread; // last: stopped and joined before the rest goes
 };
 
-// --max-cycles N / --max-bundles N at args[i] (every command that replays takes them): consumes the value
-// and sets the limit (0: none). Returns false if args[i] is neither; sets `error` if its value is bad.
+// --max-cycles N / --max-bundles N / --max-memory SIZE at args[i] (every command that replays takes them):
+// consumes the value and sets the limit (0: none). Returns false if args[i] is none of them; sets `error` if
+// its value is bad.
 bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::ReplayOptions& options,
                      std::string& error);
+// The option that raises the limit a replay stopped at (ReplayResult::limit).
+std::string limitOption(const sim::ReplayResult& result);
 
 } // namespace xps::cli

@@ -64,13 +64,15 @@ commands:
   disasm TRACE [-o OUT]      write the trace's programs and symbols as .xasm assembly
   isa [--opcodes|--config]   print the generated ISA reference tables (Markdown)
   replay TRACE [--mode full|timing] [--summary] [--chrome-trace OUT.json]
-         [--max-cycles N] [--max-bundles N]
+         [--max-cycles N] [--max-bundles N] [--max-memory SIZE]
                              replay on the golden reference model; --summary prints cycles, unit and
                              MXU utilization, HBM bandwidth utilization and the stall breakdown;
                              --chrome-trace writes the replay for Perfetto / chrome://tracing;
                              a replay stops at 2^40 cycles or 2^27 bundles (a program that never
-                             ends), naming each running chip's pc and hottest bundle; --max-cycles
-                             and --max-bundles change the limits (0: none); Ctrl-C stops it too
+                             ends), or once its events take half of this machine's memory, naming
+                             each running chip's pc and hottest bundle; --max-cycles, --max-bundles
+                             and --max-memory (8G, 512MiB) change the limits (0: none); Ctrl-C stops
+                             it too
 
   analyze TRACE [--json] [--no-measure] [--as-profile]
                              replay in full mode, run every analysis (summary, regions, DMA, VMEM,
@@ -80,8 +82,9 @@ commands:
                              --json prints the stable form documented in docs/analysis-json.md;
                              --as-profile analyses the replay as an imported profile is analysed
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,
-                             the replay's own critical path in the profile's kinds); --max-cycles and
-                             --max-bundles as for replay (a run that hits one is not analysed)
+                             the replay's own critical path in the profile's kinds); --max-cycles,
+                             --max-bundles and --max-memory as for replay (a run that hits one is not
+                             analysed)
   analyze PROFILE [--json] [--window NAME]
                              an imported profile: device breakdown, streams, launches, operations,
                              critical path (HTA's model; a replay's export carries the replay's own),
@@ -94,9 +97,10 @@ commands:
                              the annotated report: summary, figures, chip and region tables, suggestions
                              ranked by measured gain with evidence and change; HTML is self-contained, the
                              PDF needs no display, the JSON form is docs/report-json.md; takes
-                             --max-cycles and --max-bundles as analyze does; --baseline adds a comparison
-                             with BASELINE (as diff compares them: traces, profiles or both): the
-                             deltas, both runs' figures side by side and the largest changes
+                             --max-cycles, --max-bundles and --max-memory as analyze does; --baseline
+                             adds a comparison with BASELINE (as diff compares them: traces, profiles
+                             or both): the deltas, both runs' figures side by side and the largest
+                             changes
   diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
                              print their totals (cycles, bundles, stalls by reason, critical path, DMA
@@ -105,7 +109,8 @@ commands:
                              by side with the deltas, the largest change first; --json prints the form documented in
                              docs/diff-json.md; --region NAME shows one region (a name or a path such as
                              'decode > mlp'); --fail-if-slower PCT exits 3 when OTHER (or that region)
-                             is more than PCT percent slower; takes --max-cycles and --max-bundles;
+                             is more than PCT percent slower; takes --max-cycles, --max-bundles and
+                             --max-memory;
                              two imported profiles are compared per operation (count, total, self and
                              device time) and per device (busy, compute, communication, memcpy, idle);
                              --window NAME compares one step of each (e.g. ProfilerStep#2, its first

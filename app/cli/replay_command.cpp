@@ -168,7 +168,7 @@ int runReplay(const std::vector<std::string>& args, Streams io)
     if (result.status == sim::ReplayResult::Status::LimitReached)
         io.err << path << ": replay stopped at " << result.limitMessage << "\n"
                << path
-               << ": the results below are partial; --max-cycles and --max-bundles raise the limits\n";
+               << ": the results below are partial; " << limitOption(result) << " raises that limit (0: none)\n";
     if (result.status == sim::ReplayResult::Status::Cancelled)
         io.err << path << ": replay interrupted at cycle " << result.totalCycles
                << "; the results below are partial\n";

@@ -1,9 +1,8 @@
 #include "util/text.h"
 
-#include <cctype>
-
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <numeric>
 
@@ -173,6 +172,65 @@ std::string formatBytes(std::uint64_t bytes)
     else
         std::snprintf(buffer, sizeof buffer, "%.1f %s", value, kUnits[unit]);
     return buffer;
+}
+
+std::optional<std::uint64_t> parseBytes(std::string_view text)
+{
+    // The number: digits, optionally a point and more digits.
+    std::size_t end = 0;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+        ++end;
+    const std::size_t wholeDigits = end;
+    std::size_t fractionDigits = 0;
+    if (end < text.size() && text[end] == '.') {
+        ++end;
+        while (end < text.size() && text[end] >= '0' && text[end] <= '9') {
+            ++end;
+            ++fractionDigits;
+        }
+        if (fractionDigits == 0)
+            return std::nullopt;
+    }
+    if (wholeDigits == 0)
+        return std::nullopt;
+    std::string_view unit = text.substr(end);
+    int shift = 0;
+    if (unit == "B")
+        unit = {};
+    if (!unit.empty()) {
+        static constexpr std::string_view kUnits = "KMGT";
+        const std::size_t at = kUnits.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
+        if (at == std::string_view::npos || !(unit.size() == 1 || unit.substr(1) == "iB"))
+            return std::nullopt;
+        shift = 10 * static_cast<int>(at + 1);
+    }
+    if (shift == 0 && fractionDigits > 0)
+        return std::nullopt; // a fraction of a byte
+    // Exact in integers: whole << shift, plus the fraction's share of 2^shift, rounded down.
+    std::uint64_t whole = 0;
+    for (std::size_t i = 0; i < wholeDigits; ++i) {
+        const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+        if (whole > (UINT64_MAX - digit) / 10)
+            return std::nullopt;
+        whole = whole * 10 + digit;
+    }
+    if (shift > 0 && whole > (UINT64_MAX >> shift))
+        return std::nullopt;
+    std::uint64_t bytes = whole << shift;
+    if (fractionDigits > 0) {
+        // The fraction to six digits, a millionth of the unit (further digits are dropped): numerator <
+        // 2^20, so numerator << shift (shift <= 40) fits in 64 bits.
+        std::uint64_t numerator = 0, denominator = 1;
+        for (std::size_t i = 0; i < std::min<std::size_t>(fractionDigits, 6); ++i) {
+            numerator = numerator * 10 + static_cast<std::uint64_t>(text[wholeDigits + 1 + i] - '0');
+            denominator *= 10;
+        }
+        const std::uint64_t part = (numerator << shift) / denominator;
+        if (bytes > UINT64_MAX - part)
+            return std::nullopt;
+        bytes += part;
+    }
+    return bytes;
 }
 
 std::string withThousands(std::uint64_t value)

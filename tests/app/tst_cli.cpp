@@ -266,8 +266,7 @@ private slots:
                             ": replay stopped at the cycle limit (30,000 cycles); chip 0 still running at pc "
                             "0x0, its most executed bundle pc 0x0 (`br loop`, 10,000 times)\n" +
                             path +
-                            ": the results below are partial; --max-cycles and --max-bundles raise the "
-                            "limits\n");
+                            ": the results below are partial; --max-cycles raises that limit (0: none)\n");
         QVERIFY2(r.out.find("chip 0: 10000 bundles") != std::string::npos,
                  r.out.c_str()); // one br per 3 cycles
         QVERIFY(r.out.find("did not halt") != std::string::npos);
@@ -291,7 +290,7 @@ private slots:
             endless.toStdString() +
                 ": replay stopped at the bundle limit (5,000 bundles); chip 0 still running at pc 0x0, its "
                 "most executed bundle pc 0x0 (`br loop`, 5,000 times); the program did not end, so there "
-                "is nothing whole to analyse (--max-cycles and --max-bundles raise the limits)\n");
+                "is nothing whole to analyse (--max-bundles raises that limit; 0: none)\n");
         const Run bad =
             cli({QStringLiteral("report"), endless, QStringLiteral("-o"),
                  dir.filePath(QStringLiteral("r.md")), QStringLiteral("--max-cycles"), QStringLiteral("-1")});
@@ -299,6 +298,34 @@ private slots:
         QVERIFY2(bad.err.starts_with(
                      "xpushark-cli: report: --max-cycles needs a whole number (0: no limit), got '-1'"),
                  bad.err.c_str());
+    }
+
+    // With the cycle and bundle limits off, --max-memory stops a program that never ends once its events
+    // take that much, and says which option raises it; a size that is not one is refused, naming it.
+    void endlessProgramsStopAtTheMemoryLimit()
+    {
+        QTemporaryDir dir;
+        const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
+        test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
+        const Run r = cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"), QStringLiteral("0"),
+                           QStringLiteral("--max-bundles"), QStringLiteral("0"), QStringLiteral("--max-memory"),
+                           QStringLiteral("8M")});
+        QCOMPARE(r.exitCode, 0);
+        const std::string path = endless.toStdString();
+        QVERIFY2(r.err.starts_with(path + ": replay stopped at the memory limit (8 MiB of events); chip 0 still "
+                                          "running at pc 0x0, its most executed bundle pc 0x0 (`br loop`, "),
+                 r.err.c_str());
+        QVERIFY2(r.err.ends_with(path + ": the results below are partial; --max-memory raises that limit (0: none)\n"),
+                 r.err.c_str());
+        for (const char* bad : {"lots", "8GB", "1.5", "-1", "99999999999999999999"}) {
+            const Run refused =
+                cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-memory"), QString::fromLatin1(bad)});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY2(refused.err.starts_with("xpushark-cli: analyze: --max-memory needs a size in bytes, such as 8G, "
+                                             "512MiB or 1.5G (0: no limit), got '" +
+                                             std::string(bad) + "'"),
+                     refused.err.c_str());
+        }
     }
 
     void interruptStopsTheReplayAndSummarisesWhatRan()
