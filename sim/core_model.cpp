@@ -25,8 +25,8 @@ namespace {
 
 CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
                      DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats)
-    : m_state(state), m_dma(dma), m_store(store), m_stats(stats), m_exec(exec), m_chip(chip), m_config(config),
-      m_program(decodeProgram(chip.program, config))
+    : m_state(state), m_dma(dma), m_store(store), m_stats(stats), m_exec(exec), m_chip(chip),
+      m_config(config), m_program(decodeProgram(chip.program, config))
 {
     m_programSize = static_cast<std::uint32_t>(m_program.bundles.size());
     m_bundles = m_program.bundles.data();
@@ -134,7 +134,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
                 execute(m_state, *d.insn, m_exec, m_writes);
             break;
         case ExecKind::Branch:
-            if (d.opcode == Opcode::Br || ((sourceValue(m_state, d.src[0]) == 0) == (d.opcode == Opcode::Brz))) {
+            if (d.opcode == Opcode::Br ||
+                ((sourceValue(m_state, d.src[0]) == 0) == (d.opcode == Opcode::Brz))) {
                 nextPc = d.target;
                 taken = true;
             }

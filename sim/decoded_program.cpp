@@ -4,7 +4,6 @@
 #include "isa/register_use.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace xps::sim {
 
@@ -102,8 +101,7 @@ DecodedProgram decodeProgram(const isa::Program& program, const isa::MachineConf
     for (const isa::Bundle& bundle : program.bundles) {
         DecodedBundle db;
         db.first = static_cast<std::uint32_t>(out.instructions.size());
-        db.count = static_cast<std::uint8_t>(
-            std::min<std::size_t>(bundle.instructions.size(), std::numeric_limits<std::uint8_t>::max()));
+        db.count = static_cast<std::uint32_t>(bundle.instructions.size());
         std::array<std::uint32_t, events::kUnitCount> unitCycles{};
         for (std::size_t i = 0; i < db.count; ++i) {
             const isa::Instruction& insn = bundle.instructions[i];

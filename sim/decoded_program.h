@@ -23,17 +23,18 @@ namespace xps::sim {
 
 // How CoreModel::issue executes an instruction.
 enum class ExecKind : std::uint8_t {
-    ScalarAlu,     // two-operand scalar ALU op: computed in place from `src`
-    VectorOnly,    // a vector or cross-lane op whose only effect is to write vd (see onlyWritesVd)
-    Branch,        // br, brz, brnz: src[0] the condition (brz/brnz), `target` the pc
-    SyncWait,      // src[0] the flag, src[1] the target
-    SyncSetAdd,    // sync.set, sync.add: src[0] the flag, src[1] the value (a remote chip: the instruction)
-    DmaStart,      // the descriptor is read from the instruction
-    VectorMemory,  // vld, vld.s, vld.sh, vst, vst.s: execute() and a VMEM access
-    RegionBegin,   // `target` is the region
+    ScalarAlu,    // two-operand scalar ALU op: computed in place from `src`
+    VectorOnly,   // a vector or cross-lane op whose only effect is to write vd (see onlyWritesVd)
+    Branch,       // br, brz, brnz: src[0] the condition (brz/brnz), `target` the pc
+    SyncWait,     // src[0] the flag, src[1] the target
+    SyncSetAdd,   // sync.set, sync.add: src[0] the flag, src[1] the value (a remote chip: the instruction)
+    DmaStart,     // the descriptor is read from the instruction
+    VectorMemory, // vld, vld.s, vld.sh, vst, vst.s: execute() and a VMEM access
+    RegionBegin,  // `target` is the region
     RegionEnd,
     Halt,
-    Other,         // execute()
+    // execute()
+    Other,
 };
 
 // A scalar operand as scalarOperand() reads it: an immediate, or register `reg` (which must hold a value).
@@ -69,15 +70,17 @@ static_assert(sizeof(DecodedInstruction) <= 64, "one cache line an instruction")
 struct DecodedBundle
 {
     std::uint32_t first = 0; // its instructions: DecodedProgram::instructions[first, first + count)
+    // At most the bundle's slots: every source of a program (assembly, a JSON trace's lines, the StableHLO
+    // lowering, a suggestion's edit) refuses a bundle whose instructions need more.
+    std::uint32_t count = 0;
     std::uint32_t readsS = 0;
     std::uint32_t readsV = 0;
-    std::uint8_t count = 0;
     std::int8_t popMxu = -1; // the MXU an mxu.pop in it pops, or -1
     // Holds an instruction with a check beyond operand readiness (a unit with occupancy, the MXU FIFO, a
     // DMA queue, a flag): most bundles hold none, and the core model skips those checks for them.
     bool hasIssueChecks = false;
 };
-static_assert(sizeof(DecodedBundle) <= 16, "four bundles a cache line");
+static_assert(sizeof(DecodedBundle) <= 20, "three bundles a cache line");
 
 struct DecodedProgram
 {

@@ -167,8 +167,9 @@ struct Replayer::Impl
     // message is built only when a limit is reached.
     bool stopAtLimit()
     {
-        if (!((options.maxCycles && now >= options.maxCycles) || (options.maxBundles && bundles >= options.maxBundles)))
-            [[likely]] return false;
+        if (!((options.maxCycles && now >= options.maxCycles) ||
+              (options.maxBundles && bundles >= options.maxBundles))) [[likely]]
+            return false;
         reportLimit();
         return true;
     }
@@ -187,16 +188,16 @@ struct Replayer::Impl
     {
         const bool cycles = options.maxCycles && now >= options.maxCycles;
         result.status = ReplayResult::Status::LimitReached;
-        result.limit = memory ? ReplayResult::Limit::Memory
+        result.limit = memory   ? ReplayResult::Limit::Memory
                        : cycles ? ReplayResult::Limit::Cycles
                                 : ReplayResult::Limit::Bundles;
         ended = true; // step() and run() alike: nothing advances past a limit
         const bool halfOfMemory = options.maxEventBytes == defaultMaxEventBytes();
-        std::string m = memory ? "the memory limit (" + text::formatBytes(options.maxEventBytes) + " of events" +
-                                     (halfOfMemory ? ", half of this machine's memory" : "") + ")"
-                        : cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) + " cycles)"
-                                 : "the bundle limit (" + text::withThousands(options.maxBundles) +
-                                       " bundles)";
+        std::string m =
+            memory ? "the memory limit (" + text::formatBytes(options.maxEventBytes) + " of events" +
+                         (halfOfMemory ? ", half of this machine's memory" : "") + ")"
+            : cycles ? "the cycle limit (" + text::withThousands(options.maxCycles) + " cycles)"
+                     : "the bundle limit (" + text::withThousands(options.maxBundles) + " bundles)";
         for (std::size_t c = 0; c < cores.size(); ++c) {
             if (cores[c]->halted())
                 continue;
@@ -207,7 +208,8 @@ struct Replayer::Impl
                     hottest = pc;
             m += "; chip " + std::to_string(c) + " still running at pc " + text::hex(core.pc());
             if (hottest < core.programSize() && core.executions(hottest) > 0)
-                m += ", its most executed bundle pc " + text::hex(static_cast<std::uint64_t>(hottest)) + " (`" +
+                m += ", its most executed bundle pc " + text::hex(static_cast<std::uint64_t>(hottest)) +
+                     " (`" +
                      assembly::disassembleBundle(core.chip().program.bundles[hottest], core.chip().symbols) +
                      "`, " + text::withThousands(core.executions(hottest)) + " times)";
         }

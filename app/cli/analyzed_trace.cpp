@@ -19,7 +19,8 @@ bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::
         if (const std::optional<std::uint64_t> bytes = text::parseBytes(value))
             options.maxEventBytes = *bytes;
         else
-            error = a + " needs a size in bytes, such as 8G, 512MiB or 1.5G (0: no limit), got '" + value + "'";
+            error =
+                a + " needs a size in bytes, such as 8G, 512MiB or 1.5G (0: no limit), got '" + value + "'";
         return true;
     }
     // Digits only (strtoull would take "-1" and " 5"), at most 19 of them (no overflow).
@@ -65,8 +66,8 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
     if (a->result.status == sim::ReplayResult::Status::LimitReached) {
         // Analysing part of a run would mislead: the program did not end (`replay --max-cycles` shows it).
         io.err << path << ": replay stopped at " << a->result.limitMessage
-               << "; the program did not end, so there is nothing whole to analyse (" << limitOption(a->result)
-               << " raises that limit; 0: none)\n";
+               << "; the program did not end, so there is nothing whole to analyse ("
+               << limitOption(a->result) << " raises that limit; 0: none)\n";
         exitCode = kExitBadInput;
         return nullptr;
     }

@@ -214,7 +214,8 @@ void EventStore::appendDma(const DmaRecord& r)
         return;
     const TrackId track = dmaTrackOf(r.chip, r.engine);
     TrackSlices& t = m_tracks[track.value];
-    t.dmaRows.emplace([&r](DmaRow& row) { fillDmaRow(row, r); }, *m_arena, m_mutex); // the row first, as for waits
+    t.dmaRows.emplace([&r](DmaRow& row) { fillDmaRow(row, r); }, *m_arena,
+                      m_mutex); // the row first, as for waits
     t.slices.emplace([&](StoreSlice& s) { fillDmaSlice(s, r, track); }, *m_arena, m_mutex);
 }
 

@@ -27,7 +27,8 @@ void VmemHeatmap::coarsen()
     constexpr std::size_t perTimeBin = 2 * kAddressBins;
     for (int t = 0; t < m_timeBins / 2; ++t)
         for (std::size_t i = 0; i < perTimeBin; ++i)
-            m_cells[index(t, 0, false) + i] = m_cells[index(2 * t, 0, false) + i] + m_cells[index(2 * t + 1, 0, false) + i];
+            m_cells[index(t, 0, false) + i] =
+                m_cells[index(2 * t, 0, false) + i] + m_cells[index(2 * t + 1, 0, false) + i];
     std::fill(m_cells.begin() + static_cast<long>(index(m_timeBins / 2, 0, false)), m_cells.end(), 0);
     m_cyclesPerBin *= 2;
     ++m_cycleShift;

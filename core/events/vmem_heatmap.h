@@ -71,7 +71,8 @@ private:
     // boundary), with other hot lines of a 4-chip replay.
     static std::size_t index(int t, int a, bool write)
     {
-        return (static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a)) * 2 + (write ? 1 : 0);
+        return (static_cast<std::size_t>(t) * kAddressBins + static_cast<std::size_t>(a)) * 2 +
+               (write ? 1 : 0);
     }
     void coarsen();
     void addSlow(std::uint64_t cycle, std::uint64_t address, std::uint64_t rangeBytes,
@@ -88,8 +89,8 @@ private:
     std::uint64_t m_cyclesPerBin = 16; // always a power of two: 16 << m_cycleShift - 4
     int m_cycleShift = 4;
     int m_usedTimeBins = 0;
-    int m_timeBins = kTimeBins;        // a power of two: coarsening merges pairs
-    bool m_configured = false;         // sized for a VMEM (the default-constructed map takes nothing)
+    int m_timeBins = kTimeBins;         // a power of two: coarsening merges pairs
+    bool m_configured = false;          // sized for a VMEM (the default-constructed map takes nothing)
     std::vector<std::uint64_t> m_cells; // read and write bytes by index(); empty until the first access
     std::uint64_t m_totalRead = 0;
     std::uint64_t m_totalWritten = 0;

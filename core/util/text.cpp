@@ -199,7 +199,8 @@ std::optional<std::uint64_t> parseBytes(std::string_view text)
         unit = {};
     if (!unit.empty()) {
         static constexpr std::string_view kUnits = "KMGT";
-        const std::size_t at = kUnits.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
+        const std::size_t at =
+            kUnits.find(static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))));
         if (at == std::string_view::npos || !(unit.size() == 1 || unit.substr(1) == "iB"))
             return std::nullopt;
         shift = 10 * static_cast<int>(at + 1);

@@ -34,10 +34,11 @@ std::size_t base64DecodedSizeBound(std::size_t encodedLength);
 
 std::string lower(std::string_view s); // ASCII
 std::string hex(std::uint64_t value);
-std::string formatBytes(std::uint64_t bytes);   // "32 MiB", "1.5 KiB", "17 B"
-// A size as a person types one: whole bytes ("4096", "4096B"), or a number (a fraction to six digits allowed) with a
-// binary unit K, M, G or T, optionally followed by "iB" ("512M", "1.5GiB"; 1K = 1,024 bytes, as formatBytes
-// writes them), rounded down to a whole byte. Nothing for any other text, or a size past 2^64 - 1 bytes.
+std::string formatBytes(std::uint64_t bytes); // "32 MiB", "1.5 KiB", "17 B"
+// A size as a person types one: whole bytes ("4096", "4096B"), or a number (a fraction to six digits allowed)
+// with a binary unit K, M, G or T, optionally followed by "iB" ("512M", "1.5GiB"; 1K = 1,024 bytes, as
+// formatBytes writes them), rounded down to a whole byte. Nothing for any other text, or a size past 2^64 - 1
+// bytes.
 std::optional<std::uint64_t> parseBytes(std::string_view text);
 std::string withThousands(std::uint64_t value); // "1,234,567"
 std::string formatDouble(double value); // shortest of %g with up to 6 significant digits: "1200", "2.5"

@@ -307,23 +307,26 @@ private slots:
         QTemporaryDir dir;
         const QString endless = dir.filePath(QStringLiteral("endless.xasm"));
         test::writeFile(endless.toStdString(), "loop: br loop\nhalt\n");
-        const Run r = cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"), QStringLiteral("0"),
-                           QStringLiteral("--max-bundles"), QStringLiteral("0"), QStringLiteral("--max-memory"),
-                           QStringLiteral("8M")});
+        const Run r = cli({QStringLiteral("replay"), endless, QStringLiteral("--max-cycles"),
+                           QStringLiteral("0"), QStringLiteral("--max-bundles"), QStringLiteral("0"),
+                           QStringLiteral("--max-memory"), QStringLiteral("8M")});
         QCOMPARE(r.exitCode, 0);
         const std::string path = endless.toStdString();
-        QVERIFY2(r.err.starts_with(path + ": replay stopped at the memory limit (8 MiB of events); chip 0 still "
-                                          "running at pc 0x0, its most executed bundle pc 0x0 (`br loop`, "),
+        QVERIFY2(r.err.starts_with(path +
+                                   ": replay stopped at the memory limit (8 MiB of events); chip 0 still "
+                                   "running at pc 0x0, its most executed bundle pc 0x0 (`br loop`, "),
                  r.err.c_str());
-        QVERIFY2(r.err.ends_with(path + ": the results below are partial; --max-memory raises that limit (0: none)\n"),
+        QVERIFY2(r.err.ends_with(
+                     path + ": the results below are partial; --max-memory raises that limit (0: none)\n"),
                  r.err.c_str());
         for (const char* bad : {"lots", "8GB", "1.5", "-1", "99999999999999999999"}) {
-            const Run refused =
-                cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-memory"), QString::fromLatin1(bad)});
+            const Run refused = cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-memory"),
+                                     QString::fromLatin1(bad)});
             QCOMPARE(refused.exitCode, 2);
-            QVERIFY2(refused.err.starts_with("xpushark-cli: analyze: --max-memory needs a size in bytes, such as 8G, "
-                                             "512MiB or 1.5G (0: no limit), got '" +
-                                             std::string(bad) + "'"),
+            QVERIFY2(refused.err.starts_with(
+                         "xpushark-cli: analyze: --max-memory needs a size in bytes, such as 8G, "
+                         "512MiB or 1.5G (0: no limit), got '" +
+                         std::string(bad) + "'"),
                      refused.err.c_str());
         }
     }

@@ -70,7 +70,8 @@ private slots:
     // What formatBytes writes ("32 MiB"), without its space, reads back (to the precision it writes).
     void formatBytesReadsBack()
     {
-        for (const std::uint64_t bytes : {std::uint64_t{17}, std::uint64_t{32} << 20, std::uint64_t{3} << 39}) {
+        for (const std::uint64_t bytes :
+             {std::uint64_t{17}, std::uint64_t{32} << 20, std::uint64_t{3} << 39}) {
             std::string written = text::formatBytes(bytes);
             written.erase(written.find(' '), 1);
             QCOMPARE(text::parseBytes(written), std::optional<std::uint64_t>(bytes));
