@@ -3,6 +3,7 @@
 #include "asm/disassembler.h"
 #include "blas.h"
 #include "core_model.h"
+#include "trace/trace_validate.h"
 #include "util/physical_memory.h"
 #include "util/text.h"
 
@@ -40,6 +41,8 @@ struct Replayer::Impl
         : trace(t), options(o), store(s)
     {
         blas::useOneThread();
+        if (refuseInvalid())
+            return;
         const isa::MachineConfig& m = trace.machine;
         states.resize(trace.chips.size());
         stats.resize(trace.chips.size());
@@ -77,6 +80,39 @@ struct Replayer::Impl
         for (std::size_t c = 0; c < trace.chips.size(); ++c)
             cores.push_back(
                 std::make_unique<CoreModel>(trace.chips[c], states[c], m, *dma, store, exec, stats[c]));
+    }
+
+    // Every reader validates what it reads, but a trace built in code (a test, a tool on the library) comes
+    // here directly, and the machine state and a bundle's pending writes are sized by what validateTrace
+    // guarantees: register and flag numbers, addresses, slots. An invalid trace is a fault before the first
+    // cycle, never memory corrupted. The check costs a pass over the program and the buffers.
+    bool refuseInvalid()
+    {
+        std::optional<trace::Where> first;
+        const std::vector<Diagnostic> findings = trace::validateTrace(trace, [&](const trace::Where& w) {
+            if (!first)
+                first = w;
+            return trace::jsonPathOf(w);
+        });
+        if (findings.empty())
+            return false;
+        ReplayFault f;
+        f.message = "the trace is not valid for its machine: " + findings.front().toString();
+        if (findings.size() > 1)
+            f.message += " (and " + std::to_string(findings.size() - 1) + " more)";
+        if (first && first->chip.valid() && first->chip.value < trace.chips.size()) {
+            f.chip = first->chip;
+            const isa::Program& program = trace.chips[first->chip.value].program;
+            if (first->part == trace::Part::Bundle && first->index < program.bundles.size()) {
+                f.pc = static_cast<std::uint32_t>(first->index);
+                f.instruction = assembly::disassembleBundle(program.bundles[first->index],
+                                                            trace.chips[first->chip.value].symbols);
+            }
+        }
+        result.status = ReplayResult::Status::Faulted;
+        result.fault = std::move(f);
+        ended = true; // nothing is built: run(), step() and finish() see a replay that ended at cycle 0
+        return true;
     }
 
     void fail(ChipId chip, const std::string& message, bool deadlock = false)
@@ -241,8 +277,9 @@ struct Replayer::Impl
             result.totalCycles = std::max(result.totalCycles, s.halted ? s.haltCycle : now);
         result.totalCycles = std::max(result.totalCycles, now);
         result.chips = stats;
-        for (std::size_t c = 0; c < states.size(); ++c)
-            result.dma.push_back(dma->totals(chipIdAt(c)));
+        if (dma) // not built for a trace refused before the first cycle
+            for (std::size_t c = 0; c < states.size(); ++c)
+                result.dma.push_back(dma->totals(chipIdAt(c)));
         result.finalState = std::move(states);
         states.clear();
         ended = true;

@@ -60,7 +60,4 @@ RecordedTiming recordedFromJson(const JsonCursor& cursor);
 // Checks "format" and "version"; throws JsonError with the "newer xpushark" message when needed.
 void checkFormatVersion(const JsonCursor& root);
 
-// Locator for validateTrace() findings in a JSON document.
-std::string jsonPathOf(const Where& where);
-
 } // namespace xps::trace

@@ -3,6 +3,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace xps::trace {
@@ -65,9 +66,11 @@ private:
             report({Part::Chip, index, 0}, "program has " + std::to_string(c.program.bundles.size()) +
                                                " bundles; imem_bundles allows " +
                                                std::to_string(m_machine.imemBundles));
-        for (std::size_t pc = 0; pc < c.program.bundles.size(); ++pc)
+        for (std::size_t pc = 0; pc < c.program.bundles.size(); ++pc) {
+            slots(c.program.bundles[pc], {Part::Bundle, index, pc});
             for (const isa::Instruction& insn : c.program.bundles[pc].instructions)
                 instruction(c, index, pc, insn);
+        }
         buffers(c, index);
         for (std::size_t i = 0; i < c.symbols.labels.size(); ++i)
             if (c.symbols.labels[i].pc > c.program.bundles.size())
@@ -77,6 +80,29 @@ private:
         for (std::size_t i = 0; i < c.outputs.size(); ++i)
             if (!c.symbols.findBuffer(c.outputs[i]))
                 report({Part::Output, index, i}, "output '" + c.outputs[i] + "' is not a declared buffer");
+    }
+
+    // The assembler and every program source place instructions by slot; a bundle built any other way (a
+    // trace assembled in code) is checked here, as the replayer's per-bundle state is sized by the slots.
+    void slots(const isa::Bundle& bundle, const Where& at)
+    {
+        std::array<int, isa::kSlotKinds> used{};
+        int branches = 0;
+        for (const isa::Instruction& insn : bundle.instructions) {
+            const isa::OpcodeInfo& op = insn.info();
+            branches += op.isBranch ? 1 : 0;
+            ++used[static_cast<std::size_t>(op.slot)];
+        }
+        for (int k = 0; k < isa::kSlotKinds; ++k) {
+            const auto kind = static_cast<isa::SlotKind>(k);
+            if (used[static_cast<std::size_t>(k)] > isa::slotCount(kind))
+                report(at, "the bundle holds " + std::to_string(used[static_cast<std::size_t>(k)]) + " " +
+                               std::string(isa::slotName(kind)) + " instructions; a bundle has " +
+                               std::to_string(isa::slotCount(kind)) + " " + std::string(isa::slotName(kind)) +
+                               (isa::slotCount(kind) == 1 ? " slot" : " slots"));
+        }
+        if (branches > 1)
+            report(at, "the bundle holds " + std::to_string(branches) + " branches; at most one is allowed");
     }
 
     void instruction(const ChipTrace& c, ChipId chip, std::size_t pc, const isa::Instruction& insn)
@@ -133,7 +159,8 @@ private:
             if (spec.name == "chunk" && (o.value < 0 || o.value > (1ll << 32)))
                 report(at, name() + " must be 0 (the machine default) or a byte count up to 4 GiB");
             if (spec.name == "route" && o.value != 0 && o.value != 1)
-                report(at, name() + " must be 0 (shortest) or 1 (the long way round), got " + std::to_string(o.value));
+                report(at, name() + " must be 0 (shortest) or 1 (the long way round), got " +
+                               std::to_string(o.value));
         }
     }
 

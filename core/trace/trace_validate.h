@@ -40,6 +40,10 @@ using Locator = std::function<std::string(const Where&)>;
 
 std::vector<Diagnostic> validateTrace(const Trace& trace, const Locator& locate);
 
+// Where a finding is in the trace's JSON form (docs/trace-format.md): "$.chips[0].program[3]". The locator
+// of a JSON trace, and the one a trace that has no file (built in code) is named by.
+std::string jsonPathOf(const Where& where);
+
 std::uint64_t spaceSize(const isa::MachineConfig& machine, isa::Space space);
 
 } // namespace xps::trace

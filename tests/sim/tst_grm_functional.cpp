@@ -471,6 +471,46 @@ private slots:
         QCOMPARE(r->result.status, sim::ReplayResult::Status::Faulted);
         QCOMPARE(test::faultText(*r), fault.toStdString());
     }
+
+    // A trace built in code skips the readers' checks; the replayer refuses it before the first cycle with
+    // the validator's finding, where the machine state or a bundle's pending writes would have been
+    // indexed out of range.
+    void aTraceBuiltInCodeIsValidatedBeforeItRuns_data()
+    {
+        QTest::addColumn<int>("damage");
+        QTest::addColumn<QByteArray>("fault");
+        QTest::newRow("three scalar instructions in a bundle")
+            << 0
+            << QByteArray("chip 0, pc 0x0, cycle 0 (`sadd s1, s1, 1 ; sadd s1, s1, 1 ; sadd s1, s1, 1`): the "
+                          "trace is not valid for its machine: $.chips[0].program[0]: the bundle holds 3 "
+                          "scalar instructions; a bundle has 2 scalar slots");
+        QTest::newRow("nine scalar instructions in a bundle")
+            << 1 << QByteArray("the bundle holds 9 scalar instructions; a bundle has 2 scalar slots");
+        QTest::newRow("initial scalar register past the file")
+            << 2 << QByteArray("$.chips[0].initial.sregs.s4096: scalar register s4096 does not exist");
+    }
+    void aTraceBuiltInCodeIsValidatedBeforeItRuns()
+    {
+        QFETCH(int, damage);
+        QFETCH(QByteArray, fault);
+        auto t = assembly::assemble("sadd s1, s1, 1\nhalt", "test.xasm");
+        QVERIFY(t.ok());
+        trace::Trace trace = std::move(t).value();
+        std::vector<isa::Instruction>& first = trace.chips[0].program.bundles[0].instructions;
+        if (damage == 0)
+            first.insert(first.end(), 2, first[0]);
+        else if (damage == 1) // past PendingWrites' 8 scalar writes a bundle
+            first.insert(first.end(), 8, first[0]);
+        else
+            trace.chips[0].initial.scalarRegisters[4096] = 1;
+        auto r = test::replayTrace(std::move(trace));
+        QCOMPARE(r->result.status, sim::ReplayResult::Status::Faulted);
+        QVERIFY2(test::faultText(*r).find(fault.toStdString()) != std::string::npos,
+                 test::faultText(*r).c_str());
+        QCOMPARE(r->result.totalCycles, std::uint64_t{0});
+        QCOMPARE(r->store.bundles().size(), std::size_t{0});
+        QVERIFY(r->result.finalState.empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGrmFunctional)
