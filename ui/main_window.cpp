@@ -417,17 +417,16 @@ void MainWindow::createActions()
         m_modeGroup->addAction(a);
     }
     QAction* limits = replay->addAction(tr("&Limits…"), this, [this] {
-        auto* dialog = new ReplayLimitsDialog(m_session->maxCycles(), m_session->maxBundles(), this);
+        auto* dialog = new ReplayLimitsDialog(m_session->limits(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QDialog::accepted, this, [this, dialog] {
-            m_session->setLimits(dialog->maxCycles(), dialog->maxBundles());
-            ReplayLimitsDialog::saveLimits(dialog->maxCycles(), dialog->maxBundles());
+            m_session->setLimits(dialog->limits());
+            ReplayLimitsDialog::saveLimits(dialog->limits());
         });
         dialog->open(); // window-modal, not blocking
     });
     limits->setObjectName(QStringLiteral("replayLimitsAction"));
-    const auto [maxCycles, maxBundles] = ReplayLimitsDialog::savedLimits();
-    m_session->setLimits(maxCycles, maxBundles);
+    m_session->setLimits(ReplayLimitsDialog::savedLimits());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&ISA reference"), this, &MainWindow::showIsaReference);

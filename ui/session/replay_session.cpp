@@ -34,7 +34,7 @@ QString endText(const Run& run)
             .arg(cycles, n);
     case sim::ReplayResult::Status::LimitReached:
         return QStringLiteral("Replay stopped after %1 cycles at %2: the views show what ran (Replay > "
-                              "Limits… sets the cycle and bundle limits)")
+                              "Limits… sets the cycle, bundle and memory limits)")
             .arg(cycles, QString::fromStdString(r.limitMessage));
     case sim::ReplayResult::Status::Faulted:
         return QStringLiteral("Replay stopped by a fault: %1")

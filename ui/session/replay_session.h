@@ -83,13 +83,17 @@ public:
     sim::ReplayMode mode() const { return m_mode; }
     // Where every replay started from now on stops (0: no limit); the GRM's defaults until set. A what-if
     // keeps its own bound (4x its baseline's cycles and bundles).
-    void setLimits(std::uint64_t maxCycles, std::uint64_t maxBundles)
+    // The limits are ReplayOptions' maxCycles, maxBundles and maxEventBytes; its mode is ignored.
+    void setLimits(const sim::ReplayOptions& limits)
     {
-        m_limits.maxCycles = maxCycles;
-        m_limits.maxBundles = maxBundles;
+        m_limits.maxCycles = limits.maxCycles;
+        m_limits.maxBundles = limits.maxBundles;
+        m_limits.maxEventBytes = limits.maxEventBytes;
     }
+    const sim::ReplayOptions& limits() const { return m_limits; }
     std::uint64_t maxCycles() const { return m_limits.maxCycles; }
     std::uint64_t maxBundles() const { return m_limits.maxBundles; }
+    std::uint64_t maxEventBytes() const { return m_limits.maxEventBytes; }
     bool isBusy() const { return m_stage != Stage::Idle && m_stage != Stage::Done; }
 
     // Apply and compare: replays suggestion `index`'s change in the background; emits `comparisonReady`.
