@@ -137,9 +137,11 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
     std::string path, window;
     bool json = false, measure = true, asProfile = false;
     sim::ReplayOptions limits;
+    unsigned threads = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (std::string error; takeLimitOption(args, i, limits, error)) {
+        if (std::string error;
+            takeLimitOption(args, i, limits, error) || takeThreadsOption(args, i, threads, error)) {
             if (!error.empty())
                 return usageError(io, "analyze: " + error);
         } else if (a == "--json")
@@ -170,7 +172,7 @@ int runAnalyze(const std::vector<std::string>& args, Streams io)
             "analyze: --window restricts an imported profile's critical path and operations to one step; " +
                 path + " is an xpushark trace");
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, measure && !asProfile, limits);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, {measure && !asProfile, threads}, limits);
     if (!a)
         return code;
     if (asProfile) {
@@ -211,7 +213,7 @@ int runApply(const std::vector<std::string>& args, Streams io)
     if (path.empty() || id.empty() || output.empty())
         return usageError(io, "apply: usage: apply TRACE --suggestion ID -o FIXED");
     int code = kExitOk;
-    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, false);
+    std::unique_ptr<Analyzed> a = analyzeFile(path, io, code, {false});
     if (!a)
         return code;
     const auto it = std::find_if(a->suggestions.begin(), a->suggestions.end(),

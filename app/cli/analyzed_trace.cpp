@@ -32,6 +32,22 @@ bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::
     return true;
 }
 
+bool takeThreadsOption(const std::vector<std::string>& args, std::size_t& i, unsigned& threads,
+                       std::string& error)
+{
+    if (args[i] != "--threads")
+        return false;
+    const std::string value = i + 1 < args.size() ? args[++i] : std::string();
+    // Digits only, as for the limits; more than 256 threads would only add memory, not speed.
+    if (value.empty() || value.size() > 3 || value.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(value) < 1 || std::stoul(value) > 256) {
+        error = "--threads needs a whole number of threads in 1..256, got '" + value + "'";
+        return true;
+    }
+    threads = static_cast<unsigned>(std::stoul(value));
+    return true;
+}
+
 std::string limitOption(const sim::ReplayResult& result)
 {
     switch (result.limit) {
@@ -43,7 +59,7 @@ std::string limitOption(const sim::ReplayResult& result)
     return "--max-cycles, --max-bundles or --max-memory";
 }
 
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, Measuring measure,
                                       const sim::ReplayOptions& limits, std::stop_token stop)
 {
     auto a = std::make_unique<Analyzed>();
@@ -80,16 +96,16 @@ std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& 
         return nullptr;
     }
     a->view->stop = {}; // later readers (reports, diffs) are not this analysis's to stop
-    if (measure) {
-        sim::measureSuggestions(a->suggestions, a->trace, a->result);
-        a->groups = sim::measureGroups(a->suggestions, a->trace, a->result);
+    if (measure.on) {
+        sim::measureSuggestions(a->suggestions, a->trace, a->result, {}, {}, measure.threads);
+        a->groups = sim::measureGroups(a->suggestions, a->trace, a->result, {}, {}, measure.threads);
     }
     return a;
 }
 
 BackgroundAnalysis::BackgroundAnalysis(std::string path, const sim::ReplayOptions& limits)
     : m_thread([this, path = std::move(path), limits](std::stop_token stop) {
-          m_result = analyzeFile(path, {m_out, m_err}, m_code, false, limits, stop);
+          m_result = analyzeFile(path, {m_out, m_err}, m_code, {false}, limits, stop);
       })
 {
 }

@@ -28,10 +28,17 @@ struct Analyzed
     std::vector<suggest::SuggestionGroup> groups; // measured applied together (with measuring)
 };
 
-// Replays (within `limits`: their cycle and bundle caps), analyses, proposes and, with `measure`, measures
-// each suggestion by replaying its change; returns nullptr after printing the error (and sets `exitCode`).
-// A stop requested on `stop` ends the replay and the analyses early: nullptr, nothing printed.
-std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, bool measure,
+// Whether suggestions are measured (each by a replay of its change), and on how many threads.
+struct Measuring
+{
+    bool on = true;
+    unsigned threads = 0; // what-ifs replayed side by side at most (--threads); 0: one per CPU allowed
+};
+
+// Replays (within `limits`: their cycle, bundle and memory caps), analyses, proposes and, with `measure`,
+// measures each suggestion by replaying its change; returns nullptr after printing the error (and sets
+// `exitCode`). A stop requested on `stop` ends the replay and the analyses early: nullptr, nothing printed.
+std::unique_ptr<Analyzed> analyzeFile(const std::string& path, Streams io, int& exitCode, Measuring measure,
                                       const sim::ReplayOptions& limits = {}, std::stop_token stop = {});
 
 // A run analysed (not measured) on a thread of its own while the command analyses the one it is compared
@@ -56,6 +63,10 @@ private:
 // its value is bad.
 bool takeLimitOption(const std::vector<std::string>& args, std::size_t& i, sim::ReplayOptions& options,
                      std::string& error);
+// --threads N at args[i] (analyze, report): consumes N, at most that many what-ifs replay side by side
+// (1..256). Returns false if args[i] is not it; sets `error` if its value is bad.
+bool takeThreadsOption(const std::vector<std::string>& args, std::size_t& i, unsigned& threads,
+                       std::string& error);
 // The option that raises the limit a replay stopped at (ReplayResult::limit).
 std::string limitOption(const sim::ReplayResult& result);
 

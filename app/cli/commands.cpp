@@ -74,11 +74,12 @@ commands:
                              and --max-memory (8G, 512MiB) change the limits (0: none); Ctrl-C stops
                              it too
 
-  analyze TRACE [--json] [--no-measure] [--as-profile]
+  analyze TRACE [--json] [--no-measure] [--threads N] [--as-profile]
                              replay in full mode, run every analysis (summary, regions, DMA, VMEM,
                              critical path, collectives) and propose suggestions, each measured by
                              replaying the changed trace with outputs compared bit for bit (one
-                             replay per CPU the process may use, side by side: taskset limits it);
+                             replay per CPU the process may use, side by side; --threads N allows at
+                             most N, and no more than fit in half the memory available);
                              --json prints the stable form documented in docs/analysis-json.md;
                              --as-profile analyses the replay as an imported profile is analysed
                              (per chip compute / DMA / ICI time, overlapped and exposed, operations,
@@ -93,14 +94,15 @@ commands:
                              takes an iteration)
   apply TRACE --suggestion ID -o FIXED
                              write the trace with suggestion ID (from `analyze`) applied
-  report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure] [--baseline BASELINE]
+  report TRACE -o OUT.{html,md,json,pdf} [--format F] [--no-measure] [--threads N]
+         [--baseline BASELINE]
                              the annotated report: summary, figures, chip and region tables, suggestions
                              ranked by measured gain with evidence and change; HTML is self-contained, the
                              PDF needs no display, the JSON form is docs/report-json.md; takes
-                             --max-cycles, --max-bundles and --max-memory as analyze does; --baseline
-                             adds a comparison with BASELINE (as diff compares them: traces, profiles
-                             or both): the deltas, both runs' figures side by side and the largest
-                             changes
+                             --threads, --max-cycles, --max-bundles and --max-memory as analyze
+                             does; --baseline adds a comparison with BASELINE (as diff compares them:
+                             traces, profiles or both): the deltas, both runs' figures side by side
+                             and the largest changes
   diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]
                              replay and analyse both traces (full mode, suggestions not measured) and
                              print their totals (cycles, bundles, stalls by reason, critical path, DMA

@@ -213,7 +213,7 @@ int runDiff(const std::vector<std::string>& args, Streams io)
 
     int code = kExitOk;
     BackgroundAnalysis second(paths[1], limits);
-    const std::unique_ptr<Analyzed> baseline = analyzeFile(paths[0], io, code, false, limits);
+    const std::unique_ptr<Analyzed> baseline = analyzeFile(paths[0], io, code, {false}, limits);
     if (!baseline)
         return code; // the other run's analysis is stopped
     const std::unique_ptr<Analyzed> other = second.take(io, code);

@@ -110,9 +110,11 @@ int runReport(const std::vector<std::string>& args, Streams io)
     std::string path, output, formatName, baseline;
     bool measure = true;
     sim::ReplayOptions limits;
+    unsigned threads = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (std::string error; takeLimitOption(args, i, limits, error)) {
+        if (std::string error;
+            takeLimitOption(args, i, limits, error) || takeThreadsOption(args, i, threads, error)) {
             if (!error.empty())
                 return usageError(io, "report: " + error);
         } else if (a == "-o" || a == "--format" || a == "--baseline") {
@@ -132,7 +134,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
     if (path.empty() || output.empty())
         return usageError(
             io, "report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format FORMAT] [--no-measure] "
-                "[--baseline BASELINE]");
+                "[--threads N] [--baseline BASELINE]");
     const std::optional<ui::ReportFormat> format =
         ui::reportFormatOf(formatName.empty() ? output : formatName);
     if (!format)
@@ -163,7 +165,7 @@ int runReport(const std::vector<std::string>& args, Streams io)
         if (!imported)
             return inputError(io, imported.error());
         r = std::move(imported).value();
-    } else if (!(a = analyzeFile(path, io, code, measure, limits))) {
+    } else if (!(a = analyzeFile(path, io, code, {measure, threads}, limits))) {
         return code;
     } else {
         r = report::buildReport(*a->view, a->analyses, a->suggestions, path,

@@ -97,7 +97,7 @@ private slots:
         QTest::newRow("report without -o")
             << QStringList{QStringLiteral("report"), QStringLiteral("a.xps")}
             << QByteArray("xpushark-cli: report: usage: report TRACE -o OUT.{html,md,json,pdf} [--format "
-                          "FORMAT] [--no-measure] [--baseline BASELINE]");
+                          "FORMAT] [--no-measure] [--threads N] [--baseline BASELINE]");
         QTest::newRow("report in an unknown format")
             << QStringList{QStringLiteral("report"), QStringLiteral("a.xps"), QStringLiteral("-o"),
                            QStringLiteral("r.docx")}
@@ -298,6 +298,31 @@ private slots:
         QVERIFY2(bad.err.starts_with(
                      "xpushark-cli: report: --max-cycles needs a whole number (0: no limit), got '-1'"),
                  bad.err.c_str());
+    }
+
+    // --threads N bounds the what-ifs replayed side by side; the measurements do not depend on it (the
+    // JSON is the same byte for byte), and a count that is not one is refused before anything replays.
+    void threadsBoundTheMeasuringWithoutChangingIt()
+    {
+        const Run one = cli({QStringLiteral("analyze"), sample("decode_naive.xtrace.json"),
+                             QStringLiteral("--json"), QStringLiteral("--threads"), QStringLiteral("1")});
+        const Run two = cli({QStringLiteral("analyze"), sample("decode_naive.xtrace.json"),
+                             QStringLiteral("--json"), QStringLiteral("--threads"), QStringLiteral("2")});
+        QCOMPARE(one.exitCode, 0);
+        QCOMPARE(two.exitCode, 0);
+        QVERIFY(one.out.find("\"verdict\": \"improves\"") != std::string::npos); // measured, not estimated
+        QCOMPARE(one.out, two.out);
+        for (const char* bad : {"0", "257", "-1", "two", ""}) {
+            const Run refused =
+                cli({QStringLiteral("report"), sample("decode_naive.xtrace.json"), QStringLiteral("-o"),
+                     QStringLiteral("never.md"), QStringLiteral("--threads"), QString::fromLatin1(bad)});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY2(
+                refused.err.starts_with("xpushark-cli: report: --threads needs a whole number of threads in "
+                                        "1..256, got '" +
+                                        std::string(bad) + "'"),
+                refused.err.c_str());
+        }
     }
 
     // With the cycle and bundle limits off, --max-memory stops a program that never ends once its events
