@@ -122,14 +122,16 @@ double applyBinary(OpKind kind, ElementType type, double a, double b)
             return 0;
         return static_cast<double>(ia % ib);
     case OpKind::Maximum:
+        // A NaN operand is the result, the first's first, as llvm::maximum gives it to StableHLO's
+        // interpreter (its payload kept; a signalling NaN leaves quiet, as the double holding it already is).
         if (flt && (std::isnan(a) || std::isnan(b)))
-            return kNaN;
+            return std::isnan(a) ? a : b;
         if (a == b && flt)
             return std::signbit(a) ? b : a; // max(-0, +0) is +0
         return a > b ? a : b;
     case OpKind::Minimum:
         if (flt && (std::isnan(a) || std::isnan(b)))
-            return kNaN;
+            return std::isnan(a) ? a : b;
         if (a == b && flt)
             return std::signbit(a) ? a : b;
         return a < b ? a : b;

@@ -80,11 +80,12 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     case OpKind::Multiply: return bin("vmul.f32", in == ElementType::I1 ? "vand" : "vmul.s32");
     case OpKind::Maximum:
     case OpKind::Minimum:
-        if (f) // vmax/vmin ignore a NaN operand (fmax); StableHLO propagates it
+        if (f) // vmax/vmin ignore a NaN operand (fmax); StableHLO propagates it, the first operand's first
+               // (llvm::maximum, as its interpreter computes it): b's NaN is selected, then a's over it
             return {std::string(op.kind == OpKind::Maximum ? "vmax.f32" : "vmin.f32") + " v3, " + a + ", " +
                         b,
-                    "vcmp.eq.f32 v4, " + a + ", " + a, "vsel v3, v4, v3, " + a,
-                    "vcmp.eq.f32 v5, " + b + ", " + b, "vsel " + res + ", v5, v3, " + b};
+                    "vcmp.eq.f32 v4, " + b + ", " + b, "vsel v3, v4, v3, " + b,
+                    "vcmp.eq.f32 v5, " + a + ", " + a, "vsel " + res + ", v5, v3, " + a};
         if (in == ElementType::I32) // by an exact f32 compare (|x| < 2^24), as compare does
             return {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b,
                     std::string("vcmp.lt.f32 v3, ") + (op.kind == OpKind::Maximum ? "v31, v30" : "v30, v31"),

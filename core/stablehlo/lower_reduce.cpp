@@ -71,12 +71,37 @@ ReductionRows reductionRows(ProgramWriter& w, OpKind kind, std::int64_t rows, st
     return r;
 }
 
+// vmax, vmin and xlu.rmax give the other operand for a NaN (IEEE maximumNumber); StableHLO's maximum and
+// minimum propagate it. A maximum or minimum reduction therefore keeps a NaN witness beside its values: v8
+// holds NaN in each lane that saw one (the initial value's included) and -0 in the others, and the result
+// adds it, as x + -0 is x for every x (-0 and the infinities included) and NaN + x is NaN. Without it a
+// reduce over a NaN gave the largest number, hiding the NaN from a check. The NaN is the default one
+// (docs/isa.md), where StableHLO's interpreter passes on the first NaN's payload.
+namespace {
+
+void startNanWitness(ProgramWriter& w)
+{
+    w.bundle("vbcast v6, 2147483648"); // -0, also min's sign mask (min(x) = -max(-x))
+    w.bundle("vcmp.eq.f32 v9, v7, v7");
+    w.bundle("vsel v10, v9, v6, v7"); // the initial value's witness, v7 being the initial value
+}
+
+// The witness v8 after one more register of elements, `x`; `first` starts it from the initial value's.
+void witness(ProgramWriter& w, const std::string& x, bool first)
+{
+    w.bundle("vcmp.eq.f32 v9, " + x + ", " + x);
+    w.bundle(std::string("vsel v8, v9, ") + (first ? "v10" : "v8") + ", " + x);
+}
+
+} // namespace
+
 void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init, const TensorRef& out,
                  DmaStream* results)
 {
     broadcastScalar(w, init, 7);
-    if (r.kind == OpKind::Minimum)
-        w.bundle("vbcast v6, 2147483648");
+    const bool extreme = r.kind != OpKind::Add;
+    if (extreme)
+        startNanWitness(w);
     const char* combine = r.kind == OpKind::Add       ? "vadd.f32"
                           : r.kind == OpKind::Maximum ? "vmax.f32"
                                                       : "vmin.f32";
@@ -90,6 +115,8 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
             const auto address = r.staging + static_cast<std::uint64_t>(g * 8 * r.rowBytes + c * 512);
             w.bundle("vld.s " + v(c == 0 ? 1 : 2) + ", [" + at(address, looped ? w.offset() : nullptr) +
                      "], " + std::to_string(r.rowBytes));
+            if (extreme)
+                witness(w, v(c == 0 ? 1 : 2), c == 0);
             if (c > 0)
                 w.bundle(std::string(combine) + " v1, v1, v2");
         }
@@ -103,6 +130,10 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
             w.bundle("vxor v3, v3, v6");
         }
         w.bundle(std::string(combine) + " v4, v7, v3");
+        if (extreme) { // a row's witness: -0 summed, or NaN
+            w.bundle("xlu.rsum.f32 v5, v8");
+            w.bundle("vadd.f32 v4, v4, v5");
+        }
         w.bundle("vst v4, [" +
                  at(r.results + static_cast<std::uint64_t>(g * 4096), looped ? w.offset2() : nullptr) + "]");
     }
@@ -138,6 +169,9 @@ ReductionColumns reductionColumns(ProgramWriter& w, OpKind kind, std::int64_t ou
 void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef& init, const TensorRef& out)
 {
     broadcastScalar(w, init, 7);
+    const bool extreme = c.kind != OpKind::Add;
+    if (extreme)
+        startNanWitness(w);
     const char* combine = c.kind == OpKind::Add       ? "vadd.f32"
                           : c.kind == OpKind::Maximum ? "vmax.f32"
                                                       : "vmin.f32";
@@ -152,7 +186,11 @@ void combineColumns(ProgramWriter& w, const ReductionColumns& c, const TensorRef
             const auto address = c.staging + static_cast<std::uint64_t>((j * c.padded + r) * 4);
             w.bundle("vld v2, [" + at(address, offset) + "]");
             w.bundle(std::string(combine) + " v1, v1, v2");
+            if (extreme)
+                witness(w, "v2", j == 0);
         }
+        if (extreme)
+            w.bundle("vadd.f32 v1, v1, v8");
         w.bundle("vst v1, [" + at(c.results + static_cast<std::uint64_t>(r * 4), offset) + "]");
     }
     if (looped)
