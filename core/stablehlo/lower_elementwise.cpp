@@ -28,12 +28,15 @@ std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::
 {
     std::vector<std::string> code = {"vcvt.s32.f32 v3, " + a, "vcvt.f32.s32 v3, v3"}; // t = trunc(x)
     switch (kind) {
+    // x's sign put back: a zero result has it (floor(-0) and ceil(-0.5) are -0), a nonzero one already does.
     case OpKind::Floor: // t - (x < t)
         code.insert(code.end(),
-                    {"vcmp.lt.f32 v4, " + a + ", v3", "vcvt.f32.s32 v4, v4", "vsub.f32 v3, v3, v4"});
+                    {"vcmp.lt.f32 v4, " + a + ", v3", "vcvt.f32.s32 v4, v4", "vsub.f32 v3, v3, v4",
+                     "vand v4, " + a + ", " + v(kSignMask), "vor v3, v3, v4"});
         break;
     case OpKind::Ceil: // t + (t < x)
-        code.insert(code.end(), {"vcmp.lt.f32 v4, v3, " + a, "vcvt.f32.s32 v4, v4", "vadd.f32 v3, v3, v4"});
+        code.insert(code.end(), {"vcmp.lt.f32 v4, v3, " + a, "vcvt.f32.s32 v4, v4", "vadd.f32 v3, v3, v4",
+                                 "vand v4, " + a + ", " + v(kSignMask), "vor v3, v3, v4"});
         break;
     case OpKind::RoundNearestEven: // (|x| + 2^23) - 2^23 rounds to even; x's sign put back
         code = {"vand v3, " + a + ", " + v(kAbsMask), "vadd.f32 v3, v3, v12", "vsub.f32 v3, v3, v12",
@@ -120,14 +123,15 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
             return {};
         return {"vxor v3, " + a + ", " + v(kSignMask), "vexp.f32 v4, v3", "vadd.f32 v5, v4, " + v(kOne),
                 "vrcp.f32 " + res + ", v5"};
-    case OpKind::ExponentialMinusOne: // Kahan: u = e^x; (u - 1) x / ln u, exact where u rounds to 1
+    case OpKind::ExponentialMinusOne: // Kahan: u = e^x; (u - 1) (x / ln u), exact where u rounds to 1
+        // x / ln u (about 1) first: (u - 1) x overflowed for x near ln FLT_MAX (e^88.5 - 1 is finite).
         if (!f)
             return {};
         return {"vexp.f32 v3, " + a,
                 "vsub.f32 v4, v3, " + v(kOne),
                 "vlog.f32 v5, v3",
-                "vmul.f32 v4, v4, " + a,
                 "vrcp.f32 v5, v5",
+                "vmul.f32 v5, v5, " + a,
                 "vmul.f32 v4, v4, v5",
                 "vcmp.eq.f32 v5, v3, " + v(kOne),
                 "vsel v4, v5, " + a + ", v4",
@@ -169,19 +173,24 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vbcast v31, 2143289344",
                 "vsel " + res + ", v5, v31, v4"};
     case OpKind::Sine:
-    case OpKind::Cosine: {
-        // k = x * 2/pi rounded to an integer (the 1.5 * 2^23 trick), r = x - k pi/2 in three fused steps
+    case OpKind::Cosine:
+    case OpKind::Tan: {
+        // k = x * 2/pi rounded to an integer (the 1.5 * 2^23 trick; truncated to one as the quadrant's
+        // integer is where the trick leaves halves, |k| >= 2^22), r = x - k pi/2 in three fused steps
         // (Cody-Waite), then Cephes' minimax polynomials for sin r and cos r on [-pi/4, pi/4]; the quadrant
-        // k mod 4 (k + 1 for cosine) picks one and its sign. NaN and infinities give NaN.
+        // k mod 4 (k + 1 for cosine) picks one and its sign; tan is sin r / cos r for an even k and
+        // -cos r / sin r for an odd one. NaN and infinities give NaN.
         if (!f)
             return {};
         const auto k = [](float x) { return f32Bits(x); };
         std::vector<std::string> code = {
             "vbcast v4, " + k(0.636619772f), "vmul.f32 v3, " + a + ", v4", "vbcast v4, " + k(12582912.0f),
-            "vadd.f32 v3, v3, v4", "vsub.f32 v3, v3, v4", "vcvt.s32.f32 v30, v3",
+            "vadd.f32 v3, v3, v4", "vsub.f32 v3, v3, v4", "vcvt.s32.f32 v30, v3", "vcvt.f32.s32 v3, v30",
             "vbcast v4, " + k(-1.5703125f), "vfma.f32 v5, v3, v4, " + a,
             "vbcast v4, " + k(-4.837512969970703125e-4f), "vfma.f32 v5, v3, v4, v5",
-            "vbcast v4, " + k(-7.54978995489188216e-8f), "vfma.f32 v5, v3, v4, v5", "vmul.f32 v31, v5, v5",
+            "vbcast v4, " + k(-7.54978995489188216e-8f), "vfma.f32 v5, v3, v4, v5",
+            // + (x - x): NaN for an infinite x, whose k the conversions above made finite
+            "vsub.f32 v4, " + a + ", " + a, "vadd.f32 v5, v5, v4", "vmul.f32 v31, v5, v5",
             // sin r = r + r * r^2 * (s1 + r^2 (s2 + r^2 s3))
             "vbcast v3, " + k(-1.9515295891e-4f), "vbcast v4, " + k(8.3321608736e-3f),
             "vfma.f32 v3, v3, v31, v4", "vbcast v4, " + k(-1.6666654611e-1f), "vfma.f32 v3, v3, v31, v4",
@@ -190,11 +199,26 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
             "vbcast v5, " + k(2.443315711809948e-5f), "vbcast v4, " + k(-1.388731625493765e-3f),
             "vfma.f32 v5, v5, v31, v4", "vbcast v4, " + k(4.166664568298827e-2f), "vfma.f32 v5, v5, v31, v4",
             "vbcast v4, " + k(-0.5f), "vfma.f32 v5, v5, v31, v4", "vfma.f32 v5, v5, v31, " + v(kOne)};
+        // sin r's r + r^3 p is +0 for r = -0: sine and tan give a zero argument back, its sign kept.
+        const std::vector<std::string> keepZero = {"vcmp.eq.f32 v4, " + a + ", " + v(kZero),
+                                                   "vsel " + res + ", v4, " + a + ", v3"};
+        if (op.kind == OpKind::Tan) {
+            code.insert(code.end(), {"vand v31, v30, " + v(kIntOne), "vsel v4, v31, v5, v3",
+                                     "vsel v5, v31, v3, v5", "vrcp.f32 v5, v5", "vmul.f32 v4, v4, v5",
+                                     "vxor v3, v4, " + v(kSignMask), "vsel v3, v31, v3, v4"});
+            code.insert(code.end(), keepZero.begin(), keepZero.end());
+            return code;
+        }
         if (op.kind == OpKind::Cosine)
             code.push_back("vadd.s32 v30, v30, " + v(kIntOne));
-        code.insert(code.end(),
-                    {"vand v31, v30, " + v(kIntOne), "vsel v4, v31, v5, v3", "vbcast v31, 2",
-                     "vand v31, v30, v31", "vxor v3, v4, " + v(kSignMask), "vsel " + res + ", v31, v3, v4"});
+        code.insert(code.end(), {"vand v31, v30, " + v(kIntOne), "vsel v4, v31, v5, v3", "vbcast v31, 2",
+                                 "vand v31, v30, v31", "vxor v3, v4, " + v(kSignMask)});
+        if (op.kind == OpKind::Cosine) {
+            code.push_back("vsel " + res + ", v31, v3, v4");
+        } else {
+            code.push_back("vsel v3, v31, v3, v4");
+            code.insert(code.end(), keepZero.begin(), keepZero.end());
+        }
         return code;
     }
     case OpKind::Atan2: {

@@ -110,6 +110,7 @@ private slots:
         // Functions the vector unit has no instruction for, and the error each approximation is held to.
         QTest::newRow("sine: Cody-Waite reduction, minimax polynomial") << unary("stablehlo.sine") << 2;
         QTest::newRow("cosine") << unary("stablehlo.cosine") << 2;
+        QTest::newRow("tan: sin r / cos r, or -cos r / sin r") << unary("stablehlo.tan") << 2;
         QTest::newRow("cbrt: e^(ln|x|/3), one Newton step") << unary("stablehlo.cbrt") << 2;
         QTest::newRow("exponential_minus_one: Kahan") << unary("stablehlo.exponential_minus_one") << 3;
         QTest::newRow("log_plus_one: Kahan") << unary("stablehlo.log_plus_one", true) << 3;
