@@ -155,8 +155,8 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vbcast v30, 2139095040",
                 "vcmp.eq.f32 v5, v3, v30",
                 "vsel " + res + ", v5, v3, v4"};
-    case OpKind::Remainder: // x - trunc(x / y) y, fused (exact when the quotient is); NaN for y = 0 or x
-                            // infinite
+    case OpKind::Remainder: // x - trunc(x / y) y, fused (exact when the quotient is); x for an infinite y;
+                            // NaN for y = 0 or x infinite
         if (!f)
             return {};
         return {"vrcp.f32 v3, " + b,
@@ -165,6 +165,10 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vcvt.f32.s32 v3, v3",
                 "vxor v3, v3, " + v(kSignMask),
                 "vfma.f32 v4, v3, " + b + ", " + a,
+                "vand v3, " + b + ", " + v(kAbsMask),
+                "vbcast v31, 2139095040",
+                "vcmp.eq.f32 v3, v3, v31",
+                "vsel v4, v3, " + a + ", v4",
                 "vcmp.eq.f32 v5, " + b + ", " + v(kZero),
                 "vsub.f32 v3, " + a + ", " + a,
                 "vcmp.eq.f32 v3, v3, v3",
@@ -223,8 +227,10 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     }
     case OpKind::Atan2: {
         // t = min(|x|, |y|) / max(|x|, |y|) in [0, 1], reduced to [-tan(pi/8), tan(pi/8)] around pi/4 above
-        // tan(pi/8), Cephes' atanf polynomial, then the octant: pi/2 - r where |y| > |x|, pi - r for x < 0,
-        // y's sign. Both zero gives +-0 (x = -0 aside); a NaN operand gives NaN.
+        // tan(pi/8), Cephes' atanf polynomial, then the octant: pi/2 - r where |y| > |x|, pi - r where x's
+        // sign is set (-0 too: atan2(+-0, -0) is +-pi), y's sign. t is 0 for two zeros and 1 for two
+        // infinities
+        // (+-pi/4, +-3pi/4, as C's atan2 and StableHLO's interpreter give); a NaN operand gives NaN.
         if (!f)
             return {};
         const auto k = [](float x) { return f32Bits(x); };
@@ -235,10 +241,13 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vmax.f32 v5, v3, v4",
                 "vmin.f32 v30, v3, v4",
                 "vcmp.lt.f32 v31, v3, v4",
+                "vbcast v6, 2139095040",
+                "vcmp.eq.f32 v6, v30, v6",
+                "vcvt.f32.s32 v6, v6", // t where min / max is NaN: 1 for two infinities, 0 for two zeros
                 "vrcp.f32 v5, v5",
                 "vmul.f32 v30, v30, v5",
                 "vcmp.eq.f32 v5, v30, v30",
-                "vsel v30, v5, v30, " + v(kZero), // 0 / 0
+                "vsel v30, v5, v30, v6",
                 "vbcast v3, " + k(0.414213562f),
                 "vcmp.lt.f32 v4, v3, v30",
                 "vsub.f32 v5, v30, " + v(kOne),
@@ -262,7 +271,7 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 "vbcast v6, " + k(1.57079633f),
                 "vsub.f32 v5, v6, v3",
                 "vsel v3, v31, v5, v3",
-                "vcmp.lt.f32 v31, " + x + ", " + v(kZero),
+                "vand v31, " + x + ", " + v(kSignMask),
                 "vbcast v6, " + k(3.14159265f),
                 "vsub.f32 v5, v6, v3",
                 "vsel v3, v31, v5, v3",
@@ -284,19 +293,25 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 // 0, infinity and NaN: the first estimate already is the answer (the step would give NaN)
                 "vcmp.eq.f32 v5, v30, v30", "vsel v4, v5, v30, v4", "vand v5, " + a + ", " + v(kSignMask),
                 "vor " + res + ", v4, v5"};
-    case OpKind::Power: // e^(y ln |x|), negative for x < 0 and an odd integer y, NaN for a fraction; x^0 = 1
+    case OpKind::Power: // e^(y ln |x|), negative for x < 0 and an odd integer y, NaN for a fraction; x^0 and
+                        // 1^y are 1 (NaN and infinities too, as C's pow gives them; (-1)^+-inf is NaN here)
         if (!f)
             return {};
         return {"vand v3, " + a + ", " + v(kAbsMask), "vlog.f32 v3, v3", "vmul.f32 v3, v3, " + b,
                 "vexp.f32 v3, v3",
                 // y an integer? trunc(y) == y; odd? its lowest bit
                 "vcvt.s32.f32 v4, " + b, "vcvt.f32.s32 v5, v4", "vcmp.eq.f32 v5, v5, " + b,
-                "vand v4, v4, " + v(kIntOne), "vcmp.lt.f32 v30, " + a + ", " + v(kZero), "vand v31, v30, v4",
-                "vand v31, v31, v5", "vxor v4, v3, " + v(kSignMask),
+                "vand v4, v4, " + v(kIntOne),
+                // an infinite y counts as an even integer (C's pow: (-inf)^inf is inf, (-3)^-inf is 0)
+                "vand v30, " + b + ", " + v(kAbsMask), "vbcast v31, 2139095040", "vcmp.eq.f32 v30, v30, v31",
+                "vor v5, v5, v30", "vxor v30, v30, " + v(kIntOne), "vand v4, v4, v30",
+                "vcmp.lt.f32 v30, " + a + ", " + v(kZero), "vand v31, v30, v4", "vand v31, v31, v5",
+                "vxor v4, v3, " + v(kSignMask),
                 "vsel v3, v31, v4, v3", // odd power of a negative
                 "vxor v5, v5, " + v(kIntOne), "vand v30, v30, v5", "vbcast v31, 2143289344",
                 "vsel v3, v30, v31, v3", // fraction: NaN
-                "vcmp.eq.f32 v5, " + b + ", " + v(kZero), "vsel " + res + ", v5, " + v(kOne) + ", v3"};
+                "vcmp.eq.f32 v5, " + b + ", " + v(kZero), "vcmp.eq.f32 v4, " + a + ", " + v(kOne),
+                "vor v5, v5, v4", "vsel " + res + ", v5, " + v(kOne) + ", v3"};
     case OpKind::IsFinite: // x - x is 0 for finite x, NaN otherwise
         return {"vsub.f32 v3, " + a + ", " + a, "vcmp.eq.f32 " + res + ", v3, " + v(kZero)};
     case OpKind::Not:

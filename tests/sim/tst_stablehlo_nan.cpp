@@ -232,6 +232,45 @@ private slots:
                          at.c_str());
         }
     }
+
+    // The same for the binary functions on pairs of special values: both zeros and infinities in each
+    // order and sign, NaN, a zero or infinite divisor (atan2 of two infinities is +-pi/4 or +-3pi/4, of +-0
+    // and -0 +-pi; remainder by an infinity is the dividend). Left out, as docs/stablehlo.md says: denormal
+    // divisors and quotients past 2^31 in remainder.
+    void binaryFunctionsKeepSpecialValues_data()
+    {
+        QTest::addColumn<QString>("op");
+        for (const char* op : {"add", "subtract", "multiply", "divide", "power", "atan2", "remainder"})
+            QTest::newRow(op) << QString::fromLatin1(op);
+    }
+    void binaryFunctionsKeepSpecialValues()
+    {
+        QFETCH(QString, op);
+        const std::string text =
+            "func.func public @main() -> tensor<18xf32> {\n"
+            "  %a = stablehlo.constant dense<[0x7FC00000, 1.0, 0x7F800000, 0x7F800000, 0xFF800000, "
+            "0xFF800000, 0.0, "
+            "-0.0, 0.0, -0.0, -1.0, 3.5, -3.5, 2.0, -8.0, 0.5, 7.0, 5.0]> : tensor<18xf32>\n"
+            "  %b = stablehlo.constant dense<[1.0, 0x7FC00000, 0x7F800000, 0xFF800000, 0x7F800000, "
+            "0xFF800000, -0.0, "
+            "-0.0, 0.0, 0.0, 0.0, 0x7F800000, 0xFF800000, 0.5, 0.3333333, -2.0, 2.5, -0.0]> : "
+            "tensor<18xf32>\n"
+            "  %r = stablehlo." +
+            op.toStdString() + " %a, %b : tensor<18xf32>\n  return %r : tensor<18xf32>\n}\n";
+        const Both r = run(text);
+        QVERIFY2(r.failure.empty(), r.failure.c_str());
+        for (std::size_t i = 0; i < r.replay.size(); ++i) {
+            const float got = std::bit_cast<float>(r.replay[i]);
+            const float want = std::bit_cast<float>(r.interpreter[i]);
+            const std::string at = "element " + std::to_string(i) + ": replay " + hexOf(r.replay[i]) + " (" +
+                                   std::to_string(got) + "), interpreter " + hexOf(r.interpreter[i]) + " (" +
+                                   std::to_string(want) + ")";
+            if (std::isnan(want) || std::isinf(want) || want == 0.0f)
+                QVERIFY2(std::isnan(want) ? std::isnan(got) : r.replay[i] == r.interpreter[i], at.c_str());
+            else
+                QVERIFY2(std::isfinite(got) && std::fabs(got - want) <= 2e-6f * std::fabs(want), at.c_str());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStableHloNan)
