@@ -55,11 +55,23 @@ void resetPeak()
     std::ofstream("/proc/self/clear_refs") << "5";
 }
 
-double userSeconds()
+// The process's CPU time so far, user and system apart: a replay's system time is the kernel handing out
+// the store's pages, which on a VM grows faster than the memory (README, #27).
+struct CpuSeconds
+{
+    double user = 0.0;
+    double system = 0.0;
+    CpuSeconds operator-(const CpuSeconds& o) const { return {user - o.user, system - o.system}; }
+};
+
+CpuSeconds cpuSeconds()
 {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6;
+    const auto of = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    return {of(u.ru_utime), of(u.ru_stime)};
 }
 
 template <typename Fn> double seconds(Fn&& fn)
@@ -93,26 +105,29 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
     { // timing-only first, on its own: its store is freed before the full-mode one is filled
         events::EventStore store;
         sim::ReplayResult r;
-        const double user0 = userSeconds();
+        const CpuSeconds cpu0 = cpuSeconds();
         const double wall = seconds([&] {
             r = sim::replay(*trace, {sim::ReplayMode::TimingOnly, 0, 0}, store);
         });
-        const double user = userSeconds() - user0;
+        const CpuSeconds cpu = cpuSeconds() - cpu0;
         const auto bundles = static_cast<double>(bundlesOf(r));
-        std::printf("timing-only replay: %.2f s wall, %.2f s user: %.1f M bundles per CPU second (%.1f per "
-                    "wall second); %.1f M cycles, %.1f M events, %.1f bytes/event\n",
-                    wall, user, bundles / user / 1e6, bundles / wall / 1e6,
-                    static_cast<double>(r.totalCycles) / 1e6, static_cast<double>(store.eventCount()) / 1e6,
-                    static_cast<double>(store.residentBytes()) / static_cast<double>(store.eventCount()));
+        std::printf(
+            "timing-only replay: %.2f s wall, %.2f s user + %.2f s system: %.1f M bundles per user "
+            "second, %.1f per CPU second (user + system), %.1f per wall second; %.1f M cycles, %.1f M "
+            "events, %.1f bytes/event\n",
+            wall, cpu.user, cpu.system, bundles / cpu.user / 1e6, bundles / (cpu.user + cpu.system) / 1e6,
+            bundles / wall / 1e6, static_cast<double>(r.totalCycles) / 1e6,
+            static_cast<double>(store.eventCount()) / 1e6,
+            static_cast<double>(store.residentBytes()) / static_cast<double>(store.eventCount()));
     }
 
     events::EventStore store;
     sim::ReplayResult baseline;
-    const double user0 = userSeconds();
+    const CpuSeconds cpu0 = cpuSeconds();
     const double replayWall = seconds([&] {
         baseline = sim::replay(*trace, {sim::ReplayMode::Full, 0, 0}, store);
     });
-    const double replayUser = userSeconds() - user0;
+    const CpuSeconds replayCpu = cpuSeconds() - cpu0;
     if (baseline.status != sim::ReplayResult::Status::Completed) {
         std::fprintf(stderr, "the replay did not complete: %s\n",
                      baseline.fault ? baseline.fault->toString().c_str() : baseline.limitMessage.c_str());
@@ -121,12 +136,14 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
     const auto bundles = static_cast<double>(bundlesOf(baseline));
     const auto events = static_cast<double>(store.eventCount());
     const double afterReplayMiB = residentMiB();
-    std::printf("full replay       : %.2f s wall, %.2f s user: %.1f M bundles per CPU second (%.1f per wall "
-                "second); %.1f M events, %.1f bytes/event by the store's accounting, resident memory grew "
-                "%.1f bytes/event\n",
-                replayWall, replayUser, bundles / replayUser / 1e6, bundles / replayWall / 1e6, events / 1e6,
-                static_cast<double>(store.residentBytes()) / events,
-                (afterReplayMiB - startMiB) * 1048576.0 / events);
+    std::printf(
+        "full replay       : %.2f s wall, %.2f s user + %.2f s system: %.1f M bundles per user second, "
+        "%.1f per CPU second (user + system), %.1f per wall second; %.1f M events, %.1f bytes/event by "
+        "the store's accounting, resident memory grew %.1f bytes/event\n",
+        replayWall, replayCpu.user, replayCpu.system, bundles / replayCpu.user / 1e6,
+        bundles / (replayCpu.user + replayCpu.system) / 1e6, bundles / replayWall / 1e6, events / 1e6,
+        static_cast<double>(store.residentBytes()) / events,
+        (afterReplayMiB - startMiB) * 1048576.0 / events);
 
     const analysis::ReplayView view{*trace, store, baseline.totalCycles, baseline.chips};
     analysis::Analyses analyses;
@@ -151,7 +168,8 @@ bool measureOne(int chips, std::uint64_t millions, bool measureSuggestions)
         std::vector<suggest::SuggestionGroup> groups;
         // XPS_BENCH_WHATIF_WORKERS=N replays N what-ifs side by side (default: one per CPU, as analyze does).
         const char* workersText = std::getenv("XPS_BENCH_WHATIF_WORKERS");
-        const unsigned requested = workersText ? static_cast<unsigned>(std::strtoul(workersText, nullptr, 10)) : 0;
+        const unsigned requested =
+            workersText ? static_cast<unsigned>(std::strtoul(workersText, nullptr, 10)) : 0;
         const unsigned workers = sim::whatIfWorkers(*trace, baseline, suggestions.size(), requested);
         const double measureWall = seconds([&] {
             sim::measureSuggestions(suggestions, *trace, baseline, {}, {}, requested);
