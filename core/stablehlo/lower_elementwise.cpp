@@ -22,6 +22,26 @@ std::string f32Bits(float f)
     return std::to_string(std::bit_cast<std::uint32_t>(f));
 }
 
+// Whether a < b as signed 32-bit integers, exactly, where the vector unit compares only f32 (through which
+// integers past 2^24 round together): the sign bit of (a - b) ^ ((a ^ b) & ((a - b) ^ a)), the difference's
+// sign corrected where it overflowed, left in v5 (its other bits are noise: a vsel tests it as nonzero).
+// Uses v3 and v4; a and b must be neither.
+std::vector<std::string> lessS32(const std::string& a, const std::string& b)
+{
+    return {"vsub.s32 v3, " + a + ", " + b,
+            "vxor v4, " + a + ", " + b,
+            "vxor v5, v3, " + a,
+            "vand v4, v4, v5",
+            "vxor v5, v3, v4",
+            "vand v5, v5, " + v(kSignMask)};
+}
+
+std::vector<std::string> followedBy(std::vector<std::string> code, std::initializer_list<std::string> more)
+{
+    code.insert(code.end(), more);
+    return code;
+}
+
 // floor, ceil and the two roundings from truncation (vcvt.s32.f32 then back), exact for |x| < 2^23;
 // larger magnitudes, infinities and NaN are already integral and pass through unchanged.
 std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::string& res)
@@ -89,10 +109,10 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                         b,
                     "vcmp.eq.f32 v4, " + b + ", " + b, "vsel v3, v4, v3, " + b,
                     "vcmp.eq.f32 v5, " + a + ", " + a, "vsel " + res + ", v5, v3, " + a};
-        if (in == ElementType::I32) // by an exact f32 compare (|x| < 2^24), as compare does
-            return {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b,
-                    std::string("vcmp.lt.f32 v3, ") + (op.kind == OpKind::Maximum ? "v31, v30" : "v30, v31"),
-                    "vsel " + res + ", v3, " + a + ", " + b};
+        if (in == ElementType::I32) // a < b exactly, for every i32
+            return followedBy(lessS32(a, b),
+                              {op.kind == OpKind::Maximum ? "vsel " + res + ", v5, " + b + ", " + a
+                                                          : "vsel " + res + ", v5, " + a + ", " + b});
         return bin(nullptr, in == ElementType::I1 ? (op.kind == OpKind::Maximum ? "vor" : "vand") : nullptr);
     case OpKind::And: return bin(nullptr, "vand");
     case OpKind::Or: return bin(nullptr, "vor");
@@ -104,9 +124,14 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     case OpKind::Negate:
         return f ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kSignMask)}
                  : std::vector<std::string>{"vsub.s32 " + res + ", " + v(kZero) + ", " + a};
-    case OpKind::Abs: // clear the sign bit
-        return f ? std::vector<std::string>{"vand " + res + ", " + a + ", " + v(kAbsMask)}
-                 : std::vector<std::string>{};
+    case OpKind::Abs: // clear the sign bit; an i32 negated where its sign bit is set (INT_MIN stays,
+                      // wrapping)
+        if (f)
+            return {"vand " + res + ", " + a + ", " + v(kAbsMask)};
+        if (in != ElementType::I32)
+            return {};
+        return {"vand v3, " + a + ", " + v(kSignMask), "vsub.s32 v4, " + v(kZero) + ", " + a,
+                "vsel " + res + ", v3, v4, " + a};
     case OpKind::Exponential:
         return f ? std::vector<std::string>{"vexp.f32 " + res + ", " + a} : std::vector<std::string>{};
     case OpKind::Log:
@@ -319,7 +344,14 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                    ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kIntOne)}
                    : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
     case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
-    case OpKind::Clamp: // NaN in x stays NaN, as StableHLO's max-then-min gives
+    case OpKind::Clamp:               // NaN in x stays NaN, as StableHLO's max-then-min gives
+        if (in == ElementType::I32) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly
+            auto code = followedBy(lessS32(b, a), {"vsel v30, v5, " + a + ", " + b});
+            const auto upper = lessS32(c, "v30");
+            code.insert(code.end(), upper.begin(), upper.end());
+            code.push_back("vsel " + res + ", v5, " + c + ", v30");
+            return code;
+        }
         if (!f)
             return {};
         return {"vmax.f32 v3, " + b + ", " + a, "vmin.f32 v4, v3, " + c, "vcmp.eq.f32 v5, " + b + ", " + b,
@@ -331,7 +363,11 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
         if (!f)
             return {};
         return rounding(op.kind, a, res);
-    case OpKind::Sign: // -1, 0 or 1 with x's sign; 0 and NaN stay themselves
+    case OpKind::Sign:              // -1, 0 or 1 with x's sign; 0 and NaN stay themselves
+        if (in == ElementType::I32) // an i32 converts to 0.0 only if it is 0
+            return {"vcvt.f32.s32 v3, " + a, "vcmp.eq.f32 v4, v3, " + v(kZero),
+                    "vand v5, " + a + ", " + v(kSignMask), "vsel v3, v5, " + v(kAllOnes) + ", " + v(kIntOne),
+                    "vsel " + res + ", v4, " + v(kZero) + ", v3"};
         if (!f)
             return {};
         return {"vand v3, " + a + ", " + v(kSignMask),
@@ -392,16 +428,22 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
         const auto* type = op.attributes.find("compare_type");
         if (!direction || (type && (type->text == "TOTALORDER" || type->text == "UNSIGNED")))
             return {};
-        std::vector<std::string> prefix;
-        if (!f) {
-            // The vector unit compares f32 only: integers convert exactly while |x| < 2^24 (indices,
-            // counters); larger ones may compare equal when they are not (docs/stablehlo.md).
-            prefix = {"vcvt.f32.s32 v30, " + a, "vcvt.f32.s32 v31, " + b};
-            auto code = elementwiseCode(op, ElementType::F32, out, {30, 31}, result);
-            code.insert(code.begin(), prefix.begin(), prefix.end());
-            return code;
-        }
         const auto& d = direction->text;
+        if (!f) { // integers exactly: a < b by lessS32, a == b as a ^ b converting to 0.0
+            const std::string one = v(kIntOne), zero = v(kZero);
+            if (d == "LT" || d == "GE")
+                return followedBy(lessS32(a, b), {"vsel " + res + ", v5, " +
+                                                  (d == "LT" ? one + ", " + zero : zero + ", " + one)});
+            if (d == "GT" || d == "LE")
+                return followedBy(lessS32(b, a), {"vsel " + res + ", v5, " +
+                                                  (d == "GT" ? one + ", " + zero : zero + ", " + one)});
+            std::vector<std::string> code = {"vxor v3, " + a + ", " + b, "vcvt.f32.s32 v3, v3",
+                                             "vcmp.eq.f32 " + (d == "EQ" ? res : std::string("v4")) +
+                                                 ", v3, " + zero};
+            if (d == "NE")
+                code.push_back("vxor " + res + ", v4, " + one);
+            return d == "EQ" || d == "NE" ? code : std::vector<std::string>{};
+        }
         if (d == "LT")
             return {"vcmp.lt.f32 " + res + ", " + a + ", " + b};
         if (d == "GT")
