@@ -344,7 +344,7 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                    ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kIntOne)}
                    : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
     case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
-    case OpKind::Clamp:               // NaN in x stays NaN, as StableHLO's max-then-min gives
+    case OpKind::Clamp:
         if (in == ElementType::I32) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly
             auto code = followedBy(lessS32(b, a), {"vsel v30, v5, " + a + ", " + b});
             const auto upper = lessS32(c, "v30");
@@ -354,8 +354,12 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
         }
         if (!f)
             return {};
-        return {"vmax.f32 v3, " + b + ", " + a, "vmin.f32 v4, v3, " + c, "vcmp.eq.f32 v5, " + b + ", " + b,
-                "vsel " + res + ", v5, v4, " + b};
+        // min(max(x, lo), hi) with NaN propagated as StableHLO's maximum and minimum do: x's, then lo's, then
+        // hi's (vmax and vmin alone skip a NaN bound)
+        return {"vmax.f32 v3, " + b + ", " + a,    "vmin.f32 v4, v3, " + c,
+                "vcmp.eq.f32 v5, " + c + ", " + c, "vsel v4, v5, v4, " + c,
+                "vcmp.eq.f32 v5, " + a + ", " + a, "vsel v4, v5, v4, " + a,
+                "vcmp.eq.f32 v5, " + b + ", " + b, "vsel " + res + ", v5, v4, " + b};
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::RoundNearestEven:

@@ -147,6 +147,26 @@ private slots:
         }
     }
 
+    // clamp is min(max(x, lo), hi): a NaN in x, then lo, then hi is the result, its payload kept.
+    void clampPropagatesANaNBound()
+    {
+        const Both r =
+            run("func.func public @main() -> tensor<5xf32> {\n"
+                "  %x = stablehlo.constant dense<[1.0, 0x7FC00001, 5.0, -3.0, 0x7FC00002]> : tensor<5xf32>\n"
+                "  %lo = stablehlo.constant dense<[0x7FC00003, 0.0, 0.0, 0.0, 0x7FC00004]> : tensor<5xf32>\n"
+                "  %hi = stablehlo.constant dense<[2.0, 2.0, 0x7FC00005, 2.0, 2.0]> : tensor<5xf32>\n"
+                "  %r = stablehlo.clamp %lo, %x, %hi : tensor<5xf32>\n  return %r : tensor<5xf32>\n}\n");
+        QVERIFY2(r.failure.empty(), r.failure.c_str());
+        const std::vector<std::uint32_t> expected = {0x7FC00003, 0x7FC00001, 0x7FC00005, 0x00000000,
+                                                     0x7FC00002};
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const std::string at = "element " + std::to_string(i) + ": replay " + hexOf(r.replay[i]) +
+                                   ", interpreter " + hexOf(r.interpreter[i]) + ", expected " +
+                                   hexOf(expected[i]);
+            QVERIFY2(r.replay[i] == expected[i] && r.interpreter[i] == expected[i], at.c_str());
+        }
+    }
+
     // Rows (across lanes, then the cross-lane unit), columns (down a register's lanes), a window, a NaN
     // initial value, each unrolled and as counted loops: NaN where the interpreter has NaN (the default NaN:
     // docs/stablehlo.md), every other element bit for bit, -0 included.
