@@ -29,6 +29,18 @@ void expectUsageError(const QStringList& args, const QByteArray& error)
     QVERIFY(r.out.empty());
 }
 
+// `arguments` followed by each value in turn is a usage error (exit code 2) whose message starts with
+// `message` and the value, quoted.
+void expectEachRefused(const QStringList& arguments, std::initializer_list<const char*> values,
+                       const std::string& message)
+{
+    for (const char* value : values) {
+        const Run refused = cli(arguments + QStringList{QString::fromLatin1(value)});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.starts_with(message + value + "'"), refused.err.c_str());
+    }
+}
+
 QString sample(const char* name)
 {
     return QString::fromStdString(test::sourceDir() + "/resources/samples/") + QString::fromLatin1(name);
@@ -312,17 +324,10 @@ private slots:
         QCOMPARE(two.exitCode, 0);
         QVERIFY(one.out.find("\"verdict\": \"improves\"") != std::string::npos); // measured, not estimated
         QCOMPARE(one.out, two.out);
-        for (const char* bad : {"0", "257", "-1", "two", ""}) {
-            const Run refused =
-                cli({QStringLiteral("report"), sample("decode_naive.xtrace.json"), QStringLiteral("-o"),
-                     QStringLiteral("never.md"), QStringLiteral("--threads"), QString::fromLatin1(bad)});
-            QCOMPARE(refused.exitCode, 2);
-            QVERIFY2(
-                refused.err.starts_with("xpushark-cli: report: --threads needs a whole number of threads in "
-                                        "1..256, got '" +
-                                        std::string(bad) + "'"),
-                refused.err.c_str());
-        }
+        expectEachRefused({QStringLiteral("report"), sample("decode_naive.xtrace.json"), QStringLiteral("-o"),
+                           QStringLiteral("never.md"), QStringLiteral("--threads")},
+                          {"0", "257", "-1", "two", ""},
+                          "xpushark-cli: report: --threads needs a whole number of threads in 1..256, got '");
     }
 
     // With the cycle and bundle limits off, --max-memory stops a program that never ends once its events
@@ -344,16 +349,11 @@ private slots:
         QVERIFY2(r.err.ends_with(
                      path + ": the results below are partial; --max-memory raises that limit (0: none)\n"),
                  r.err.c_str());
-        for (const char* bad : {"lots", "8GB", "1.5", "-1", "99999999999999999999"}) {
-            const Run refused = cli({QStringLiteral("analyze"), endless, QStringLiteral("--max-memory"),
-                                     QString::fromLatin1(bad)});
-            QCOMPARE(refused.exitCode, 2);
-            QVERIFY2(refused.err.starts_with(
-                         "xpushark-cli: analyze: --max-memory needs a size in bytes, such as 8G, "
-                         "512MiB or 1.5G (0: no limit), got '" +
-                         std::string(bad) + "'"),
-                     refused.err.c_str());
-        }
+        expectEachRefused(
+            {QStringLiteral("analyze"), endless, QStringLiteral("--max-memory")},
+            {"lots", "8GB", "1.5", "-1", "99999999999999999999"},
+            "xpushark-cli: analyze: --max-memory needs a size in bytes, such as 8G, 512MiB or 1.5G "
+            "(0: no limit), got '");
     }
 
     void interruptStopsTheReplayAndSummarisesWhatRan()
