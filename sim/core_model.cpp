@@ -21,6 +21,22 @@ namespace {
     return state.s[s.reg];
 }
 
+// Timing-only mode: a register this mode does not know the value of (ChipState::sUnknown).
+[[gnu::always_inline]] inline bool unknownSource(const ChipState& state, const ScalarSource& s)
+{
+    return !s.isImm && !state.sValid[s.reg] && state.sUnknown[s.reg];
+}
+
+// A DMA's address. In timing-only mode a base register holding a value this mode does not compute (a
+// gather's row, computed from token ids) counts as 0, so the DMA moves the same bytes from its table's
+// start: its timing is the same wherever the row is.
+std::uint64_t dmaAddress(const ChipState& state, const isa::Operand& o)
+{
+    if (o.hasBase && !state.sValid[o.reg] && state.sUnknown[o.reg])
+        return static_cast<std::uint64_t>(o.value);
+    return effectiveAddress(state, o);
+}
+
 } // namespace
 
 CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
@@ -124,6 +140,12 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     for (const DecodedInstruction& d : std::span(m_instructions + b.first, b.count)) {
         switch (d.kind) {
         case ExecKind::ScalarAlu:
+            if (unknownSource(m_state, d.src[0]) || unknownSource(m_state, d.src[1])) [[unlikely]] {
+                // Timing-only mode: arithmetic on a value this mode does not compute (a gather's index
+                // loaded from a computed tensor) is not computed either; only a use that needs it faults.
+                m_writes.unknownScalar(static_cast<int>(d.target));
+                break;
+            }
             m_writes.scalar(static_cast<int>(d.target), scalarAlu(d.opcode, sourceValue(m_state, d.src[0]),
                                                                   sourceValue(m_state, d.src[1])));
             break;
@@ -153,8 +175,8 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
             dd.engine = static_cast<int>(o[4].present() ? o[4].value : 0);
             dd.dstSpace = o[0].space;
             dd.srcSpace = o[1].space;
-            dd.dstAddress = effectiveAddress(m_state, o[0]);
-            dd.srcAddress = effectiveAddress(m_state, o[1]);
+            dd.dstAddress = dmaAddress(m_state, o[0]);
+            dd.srcAddress = dmaAddress(m_state, o[1]);
             dd.rowBytes = scalarOperand(m_state, o[2]);
             dd.flag = scalarOperand(m_state, o[3]);
             dd.rows = o[5].present() ? scalarOperand(m_state, o[5]) : 1;

@@ -387,7 +387,8 @@ private slots:
     {
         // A scalar loaded from SMEM that a DMA filled from vector results: timing-only mode cannot know it.
         // Broadcast into a vector register (a computed scalar, as a compiled kernel broadcasts a row's
-        // mean) it needs no value: the vector is not computed either. Used as a scalar, the replay stops.
+        // mean) it needs no value: the vector is not computed either. Arithmetic on it is not computed
+        // either (a gather's address from a computed index); a branch on it stops the replay.
         const char* dataDependent = R"(
 .init v1, const_u32, 3
     vst v1, [0]
@@ -396,6 +397,7 @@ private slots:
     sld s1, [0]
     vbcast v2, s1
     sadd s2, s1, 1
+    brz s2, 5
     halt
 )";
         auto full = test::replaySource(dataDependent);
@@ -403,11 +405,11 @@ private slots:
         QCOMPARE(full->result.finalState[0].s[2], 4u);
         auto timing = test::replaySource(dataDependent, sim::ReplayMode::TimingOnly);
         QCOMPARE(timing->result.status, sim::ReplayResult::Status::Faulted);
-        QVERIFY2(test::faultText(*timing).starts_with("chip 0, pc 0x5, cycle "),
+        QVERIFY2(test::faultText(*timing).starts_with("chip 0, pc 0x6, cycle "),
                  test::faultText(*timing).c_str());
         QVERIFY2(
             test::faultText(*timing).ends_with(
-                "(`sadd s2, s1, 1`): timing-only mode cannot know the value of s1: an sld read it from "
+                "timing-only mode cannot know the value of s2: an sld read it from "
                 "SMEM that a DMA filled with vector or DMA results this mode does not compute, and it is "
                 "used here as a scalar; replay in full mode"),
             test::faultText(*timing).c_str());
