@@ -39,6 +39,12 @@ std::uint32_t element(const trace::Generator& g, std::uint64_t index)
     case Kind::RandomU32: return static_cast<std::uint32_t>(splitmix64(g.seed * 0x100000001b3ull ^ index));
     case Kind::RandomF32: return std::bit_cast<std::uint32_t>(static_cast<float>(uniform(g, index)));
     case Kind::IotaS32: return static_cast<std::uint32_t>(index);
+    case Kind::RandomS32: {
+        const auto lo = static_cast<std::int64_t>(g.a);
+        const auto span = static_cast<std::uint64_t>(static_cast<std::int64_t>(g.b) - lo) + 1;
+        const auto draw = splitmix64(g.seed * 0x100000001b3ull ^ index) % span;
+        return static_cast<std::uint32_t>(lo + static_cast<std::int64_t>(draw));
+    }
     }
     return 0;
 }

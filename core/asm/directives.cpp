@@ -273,10 +273,19 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
     while (c.accept(',')) {
         const Token key = expectIdentifier(c, "seed=, lo= or hi=");
         c.expect('=', "'=' after " + std::string(key.text));
-        const bool random = trace::isRandomFloat(*kind) || *kind == trace::Generator::Kind::RandomU32;
+        const bool integers = *kind == trace::Generator::Kind::RandomS32;
+        const bool random =
+            trace::isRandomFloat(*kind) || *kind == trace::Generator::Kind::RandomU32 || integers;
         if (key.text == "seed" && random)
             p.generator.seed = static_cast<std::uint64_t>(expectNonNegative(c, scope, "seed"));
-        else if (key.text == "lo" && trace::isRandomFloat(*kind))
+        else if ((key.text == "lo" || key.text == "hi") && integers) {
+            const std::size_t column = c.peek().column;
+            const std::int64_t bound = parseExpression(c, scope);
+            if (bound < std::numeric_limits<std::int32_t>::min() ||
+                bound > std::numeric_limits<std::int32_t>::max())
+                throw ParseError{column, "random_s32 bounds must fit a signed 32-bit integer"};
+            (key.text == "lo" ? p.generator.a : p.generator.b) = static_cast<double>(bound);
+        } else if (key.text == "lo" && trace::isRandomFloat(*kind))
             p.generator.a = expectReal(c, scope);
         else if (key.text == "hi" && trace::isRandomFloat(*kind))
             p.generator.b = expectReal(c, scope);
@@ -286,6 +295,8 @@ trace::Payload parseGenerator(TokenCursor& c, const Scope& scope)
     }
     if (trace::isRandomFloat(*kind) && !(p.generator.a < p.generator.b))
         throw ParseError{kindToken.column, std::string(kindToken.text) + " needs lo < hi"};
+    if (*kind == trace::Generator::Kind::RandomS32 && !(p.generator.a <= p.generator.b))
+        throw ParseError{kindToken.column, "random_s32 needs lo <= hi"};
     return p;
 }
 

@@ -78,6 +78,10 @@ std::string generatorText(const trace::Payload& p)
         out += buffer;
         break;
     case trace::Generator::Kind::RandomU32: out += ", seed=" + std::to_string(g.seed); break;
+    case trace::Generator::Kind::RandomS32:
+        out += ", seed=" + std::to_string(g.seed) + ", lo=" + std::to_string(static_cast<std::int64_t>(g.a)) +
+               ", hi=" + std::to_string(static_cast<std::int64_t>(g.b));
+        break;
     default: break;
     }
     return out;

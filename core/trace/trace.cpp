@@ -28,6 +28,7 @@ constexpr std::pair<Generator::Kind, std::string_view> kGeneratorNames[] = {
     {Generator::Kind::IotaS32, "iota_s32"},
     {Generator::Kind::RandomF16, "random_f16"},
     {Generator::Kind::RandomBF16, "random_bf16"},
+    {Generator::Kind::RandomS32, "random_s32"},
 };
 } // namespace
 

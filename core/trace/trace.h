@@ -77,12 +77,13 @@ struct Generator
         RandomU32,
         IotaS32,
         RandomF16,
-        RandomBF16
+        RandomBF16,
+        RandomS32 // uniform integers from lo to hi, both included (a and b hold them)
     };
     Kind kind = Kind::Zero;
     std::uint64_t seed = 0; // Random*
-    double a = 0.0;         // ConstF32 value; RandomF32/F16/BF16 lower bound
-    double b = 0.0;         // RandomF32/F16/BF16 upper bound
+    double a = 0.0;         // ConstF32 value; RandomF32/F16/BF16/S32 lower bound
+    double b = 0.0;         // RandomF32/F16/BF16/S32 upper bound
     std::uint32_t bits = 0; // ConstU32 value
     bool operator==(const Generator&) const = default;
 };

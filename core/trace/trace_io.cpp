@@ -102,6 +102,7 @@ Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
             return module.error();
         shlo::CompileOptions options;
         options.stop = stop;
+        options.foldConstants = true; // as XLA compiles it
         auto compiled = shlo::compileModule(*module, options);
         if (!compiled)
             return compiled.error();

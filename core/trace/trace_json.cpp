@@ -7,6 +7,8 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace xps::trace {
@@ -53,6 +55,11 @@ ojson generatorToJson(const Generator& g)
         j["seed"] = g.seed;
         j["lo"] = g.a;
         j["hi"] = g.b;
+        break;
+    case Generator::Kind::RandomS32:
+        j["seed"] = g.seed;
+        j["lo"] = static_cast<std::int64_t>(g.a);
+        j["hi"] = static_cast<std::int64_t>(g.b);
         break;
     case Generator::Kind::RandomU32: j["seed"] = g.seed; break;
     default: break;
@@ -116,6 +123,14 @@ Generator generatorFrom(const JsonCursor& c)
             c.fail(kindName + " needs lo < hi");
         break;
     case Generator::Kind::RandomU32: g.seed = c.at("seed").u64(); break;
+    case Generator::Kind::RandomS32:
+        g.seed = c.at("seed").u64();
+        g.a = c.at("lo").real();
+        g.b = c.at("hi").real();
+        if (!(g.a <= g.b) || g.a < INT32_MIN || g.b > INT32_MAX || g.a != std::trunc(g.a) ||
+            g.b != std::trunc(g.b))
+            c.fail(kindName + " needs integers lo <= hi within 32 bits");
+        break;
     default: break;
     }
     return g;
