@@ -13,8 +13,8 @@ namespace xps::sim {
 
 namespace {
 
-// A tensor as the replay left it: f16 and bf16 packed in 2 bytes, the rest 4-byte f32 bits or an s32 (i1 as
-// 0 or 1).
+// A tensor as the replay left it: f16 and bf16 packed in 2 bytes, the rest 4-byte f32 bits or an integer's
+// 32-bit word (i1 as 0 or 1; a 64-bit integer's low half, read as the value it is where values fit 32 bits).
 shlo::TensorValue readTensor(SparseMemory& hbm, const shlo::CompiledTensor& t)
 {
     shlo::TensorValue v{t.type, {}};
@@ -35,6 +35,8 @@ shlo::TensorValue readTensor(SparseMemory& hbm, const shlo::CompiledTensor& t)
             v.data.push_back(static_cast<double>(std::bit_cast<float>(bits)));
         else if (t.type.element == shlo::ElementType::I1)
             v.data.push_back(bits != 0 ? 1.0 : 0.0);
+        else if (shlo::isUnsigned(t.type.element)) // the word is the value modulo 2^32 (storageBytes)
+            v.data.push_back(static_cast<double>(bits));
         else
             v.data.push_back(static_cast<double>(static_cast<std::int32_t>(bits)));
     }

@@ -34,6 +34,14 @@ inline std::string sourceDir()
     return dir ? dir : XPS_TEST_SOURCE_DIR;
 }
 
+// The shared data folder (XPS_SHARED_DIR, set by CTest from the CMake cache path of that name; ../shared
+// beside the source tree when run by hand).
+inline std::string sharedDir()
+{
+    const char* dir = std::getenv("XPS_SHARED_DIR");
+    return dir ? dir : sourceDir() + "/../shared";
+}
+
 inline std::string readFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);

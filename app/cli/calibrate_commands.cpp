@@ -181,6 +181,7 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
             io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]");
     shlo::CompileOptions options;
     options.fuse = fuse;
+    options.foldConstants = true;
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

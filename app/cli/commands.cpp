@@ -129,14 +129,17 @@ commands:
                              chains of element-wise ops are fused into one kernel each (--fusion off:
                              a kernel per op)
   check MODEL.mlir... [--json] [--engine replay|reference] [--machine M.json] [--loops auto|always|never]
-            [--fusion on|off]
+            [--fusion on|off] [--fold on|off]
                              compile the module, replay it in full mode and evaluate every check it
                              carries on the replayed tensors (custom_call @check.expect_close /
                              expect_almost_eq / expect_eq / eq, and the check dialect of StableHLO's
                              interpreter tests); --engine reference evaluates with the reference
                              interpreter instead; exit 0 only when all hold, 1 with each failing
                              check, its tolerance and worst element otherwise; --loops and --fusion
-                             as for compile, to hold that code to the checks too (docs/stablehlo.md)
+                             as for compile, to hold that code to the checks too; --fold on evaluates
+                             ops on constants when compiling, as compile and estimate do (off: they
+                             run as kernels, so a test module's kernels are what is checked)
+                             (docs/stablehlo.md)
   estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]
                              compile and replay in timing mode; the predicted time in microseconds per
                              op region and in total (--json: total_us, regions[].us; docs/calibration.md)

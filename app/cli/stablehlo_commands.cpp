@@ -136,6 +136,13 @@ int runCheck(const std::vector<std::string>& args, Streams io)
                 return usageError(io, mode.empty() ? std::string("check: --fusion needs on or off")
                                                    : "check: --fusion takes on or off, not '" + mode + "'");
             options.fuse = *fuse;
+        } else if (a == "--fold") {
+            const std::string mode = i + 1 < args.size() ? args[++i] : std::string();
+            const auto fold = fusionMode(mode);
+            if (!fold)
+                return usageError(io, mode.empty() ? std::string("check: --fold needs on or off")
+                                                   : "check: --fold takes on or off, not '" + mode + "'");
+            options.foldConstants = *fold;
         } else if (a == "--machine") {
             // The machine the module is compiled for and replayed on (a what-if: mxu_count, vmem_bytes).
             if (i + 1 >= args.size())
@@ -232,6 +239,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
 {
     std::string input, output, machinePath;
     shlo::CompileOptions options;
+    options.foldConstants = true;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--loops") {

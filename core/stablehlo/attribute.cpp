@@ -60,4 +60,17 @@ void AttributeMap::set(std::string name, Attribute value)
     entries.push_back({std::move(name), std::move(value)});
 }
 
+Attribute integerList(const std::vector<std::int64_t>& values)
+{
+    Attribute a;
+    a.kind = Attribute::Kind::List;
+    for (const auto v : values) {
+        Attribute item;
+        item.kind = Attribute::Kind::Integer;
+        item.integer = v;
+        a.items.push_back(item);
+    }
+    return a;
+}
+
 } // namespace xps::shlo

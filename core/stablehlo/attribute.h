@@ -49,6 +49,9 @@ struct Attribute
     std::optional<std::vector<std::int64_t>> integers() const;
 };
 
+// A List of integers (`[1, 2]`), as the parser makes of `dims = [1, 2]` or `array<i64: 1, 2>`.
+Attribute integerList(const std::vector<std::int64_t>& values);
+
 // std::pair of an incomplete type is ill-formed (libc++ and clang reject it); a struct is not.
 struct NamedAttribute
 {

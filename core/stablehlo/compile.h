@@ -30,6 +30,11 @@ struct CompileOptions
     // Chains of element-wise ops are fused into one kernel each (lower_fusion.h); false keeps a kernel per
     // op (`compile --fusion off`: measuring what fusion gains, checking it changes no result).
     bool fuse = true;
+    // Ops whose operands are all constants are evaluated when compiling, as XLA's constant folding does
+    // (not broadcasts and iotas, which it leaves for the kernels reading them): GPT-2's causal mask is a
+    // constant. `compile`, `estimate` and the explorer fold; off, a test module's ops on literals run as
+    // kernels, which is what `check` and the lowering's tests hold to the reference interpreter.
+    bool foldConstants = false;
 };
 
 struct CompiledTensor
@@ -56,6 +61,7 @@ struct CompiledModule
     std::size_t kernels = 0;               // ops that became code
     std::size_t freeOps = 0;               // constants, reshapes, calls, checks: no code of their own
     std::size_t fusedOps = 0;              // element-wise ops computed in another op's kernel (fusion)
+    std::size_t foldedOps = 0;             // ops evaluated when compiling: their results are constants
 };
 
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options = {});

@@ -65,8 +65,7 @@ ElementType accumulationType(ElementType type)
 
 double finish(ElementType type, double sum, std::uint64_t isum)
 {
-    return isFloat(type) ? roundTo(type, sum)
-                         : roundTo(type, static_cast<double>(wrapToInt32(static_cast<std::int64_t>(isum))));
+    return isFloat(type) ? roundTo(type, sum) : integerValue(type, isum); // isum wrapped at 64 bits
 }
 
 TensorValue dotGeneral(const Operation& op, const TensorValue& lhs, const TensorValue& rhs,
@@ -153,8 +152,8 @@ TensorValue dotGeneral(const Operation& op, const TensorValue& lhs, const Tensor
             if (flt) // every product and partial sum rounded to the accumulation type
                 sum = roundTo(accumulation, sum + roundTo(accumulation, a * b));
             else
-                isum += static_cast<std::uint64_t>(static_cast<std::int64_t>(a) *
-                                                   static_cast<std::int64_t>(b)); // wraps, defined
+                isum += integerEncoding(ElementType::I64, a) *
+                        integerEncoding(ElementType::I64, b); // wraps, defined
         });
         r.data.push_back(finish(out.element, sum, isum));
         if ((linear & 0xFFF) == 0)
@@ -293,8 +292,8 @@ TensorValue evalConvolution(const Operation& op, const Inputs& in, WorkMeter& me
                 if (flt)
                     sum = roundTo(accumulation, sum + roundTo(accumulation, a * b));
                 else
-                    isum += static_cast<std::uint64_t>(static_cast<std::int64_t>(a) *
-                                                       static_cast<std::int64_t>(b)); // wraps, defined
+                    isum += integerEncoding(ElementType::I64, a) *
+                            integerEncoding(ElementType::I64, b); // wraps, defined
             }
         });
         r.data[static_cast<std::size_t>(linear)] = finish(out.element, sum, isum);

@@ -12,37 +12,103 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Integer elements are whole numbers in int32's range; a float operand (whose integer view is unused) may be
-// anything, so the conversion is guarded against NaN and infinities (UB in C++).
+// Integer elements are whole numbers in their type's range; a float operand (whose integer view is unused)
+// may be anything, so the conversion is guarded against NaN and infinities (UB in C++).
 std::int64_t asInt(double v)
 {
     return v >= -9.0e18 && v <= 9.0e18 ? static_cast<std::int64_t>(v) : 0;
 }
 
-// f32 -> i32 as XLA converts: toward zero, saturating, NaN to 0.
-double floatToInt32(double v)
+// Integer arithmetic on two's complement encodings of the type's width: what wraps in the hardware wraps
+// here, at 8, 16, 32 or 64 bits.
+struct IntegerMath
+{
+    ElementType type;
+    int width = integerBits(type);
+    std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+    bool isSigned = !isUnsigned(type);
+
+    std::uint64_t bits(double v) const { return integerEncoding(type, v); }
+    double value(std::uint64_t e) const { return integerValue(type, e & mask); }
+    // The encoding as a signed number (for a signed type) or an unsigned one, widened to 64 bits.
+    std::int64_t signedOf(std::uint64_t e) const
+    {
+        if (width < 64 && ((e >> (width - 1)) & 1))
+            e |= ~mask;
+        return static_cast<std::int64_t>(e);
+    }
+    std::uint64_t minimum() const { return std::uint64_t{1} << (width - 1); } // the signed minimum's bits
+};
+
+// A float converted to an integer type as XLA converts: toward zero, saturating at the type's range, NaN to
+// 0.
+double floatToInteger(ElementType type, double v)
 {
     if (std::isnan(v))
         return 0;
-    if (v <= -2147483648.0)
-        return -2147483648.0;
-    if (v >= 2147483647.0)
-        return 2147483647.0;
+    const int width = integerBits(type);
+    const double low = isUnsigned(type) ? 0 : -std::ldexp(1.0, width - 1);
+    const double high = isUnsigned(type) ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
+    if (v <= low)
+        return low;
+    if (v >= high)
+        return high;
     return std::trunc(v);
 }
 
-std::int64_t intPower(std::int64_t base, std::int64_t exponent)
+double intPower(const IntegerMath& m, double base, double exponent)
 {
-    if (exponent < 0)
-        return base == 1 ? 1 : base == -1 ? (exponent % 2 ? -1 : 1) : 0;
-    std::uint32_t result = 1;
-    auto b = static_cast<std::uint32_t>(wrapToInt32(base));
-    for (auto e = exponent; e > 0; e >>= 1) { // wraps at 32 bits like the hardware
-        if (e & 1)
+    const std::int64_t e = m.isSigned ? m.signedOf(m.bits(exponent)) : asInt(exponent);
+    if (e < 0) {
+        const std::int64_t b = m.signedOf(m.bits(base));
+        return b == 1 ? 1 : b == -1 ? (e % 2 ? -1 : 1) : 0;
+    }
+    std::uint64_t result = 1;
+    auto b = m.bits(base);
+    for (auto k = static_cast<std::uint64_t>(e); k > 0; k >>= 1) { // wraps at the width like the hardware
+        if (k & 1)
             result *= b;
         b *= b;
     }
-    return static_cast<std::int32_t>(result);
+    return m.value(result);
+}
+
+double integerBinary(OpKind kind, ElementType type, double a, double b)
+{
+    const IntegerMath m{type};
+    const auto ea = m.bits(a), eb = m.bits(b);
+    switch (kind) {
+    case OpKind::Add: return m.value(ea + eb);
+    case OpKind::Subtract: return m.value(ea - eb);
+    case OpKind::Multiply: return m.value(ea * eb);
+    case OpKind::Divide:
+        if (eb == 0) // XLA's results for the cases C++ leaves undefined: all ones
+            return m.value(~std::uint64_t{0});
+        if (!m.isSigned)
+            return m.value(ea / eb);
+        if (ea == m.minimum() && (eb & m.mask) == m.mask)
+            return m.value(ea);
+        return m.value(static_cast<std::uint64_t>(m.signedOf(ea) / m.signedOf(eb)));
+    case OpKind::Remainder:
+        if (eb == 0)
+            return a;
+        if (!m.isSigned)
+            return m.value(ea % eb);
+        if (ea == m.minimum() && (eb & m.mask) == m.mask)
+            return 0;
+        return m.value(static_cast<std::uint64_t>(m.signedOf(ea) % m.signedOf(eb)));
+    case OpKind::Power: return intPower(m, a, b);
+    case OpKind::And: return m.value(ea & eb);
+    case OpKind::Or: return m.value(ea | eb);
+    case OpKind::Xor: return m.value(ea ^ eb);
+    case OpKind::ShiftLeft: return eb >= static_cast<std::uint64_t>(m.width) ? 0 : m.value(ea << eb);
+    case OpKind::ShiftRightLogical: return eb >= static_cast<std::uint64_t>(m.width) ? 0 : m.value(ea >> eb);
+    case OpKind::ShiftRightArithmetic: {
+        const auto shift = std::min<std::uint64_t>(eb, static_cast<std::uint64_t>(m.width - 1));
+        return m.value(static_cast<std::uint64_t>(m.signedOf(ea) >> shift));
+    }
+    default: evalFail("not a binary element-wise op");
+    }
 }
 
 // Floats ordered as their bits are in StableHLO's TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < +NaN.
@@ -59,13 +125,17 @@ double applyUnary(OpKind kind, ElementType in, ElementType out, double x)
 {
     const bool flt = isFloat(in);
     switch (kind) {
-    case OpKind::Abs: return flt ? std::fabs(x) : static_cast<double>(wrapToInt32(std::llabs(asInt(x))));
-    case OpKind::Negate: return flt ? -x : static_cast<double>(wrapToInt32(-asInt(x)));
+    case OpKind::Abs:
+        if (flt)
+            return std::fabs(x);
+        return x < 0 ? IntegerMath{in}.value(0 - IntegerMath{in}.bits(x)) : x; // abs(INT_MIN) wraps
+    case OpKind::Negate: return flt ? -x : IntegerMath{in}.value(0 - IntegerMath{in}.bits(x));
     case OpKind::Exponential: return std::exp(x);
     case OpKind::ExponentialMinusOne: return std::expm1(x);
     case OpKind::Log: return std::log(x);
     case OpKind::LogPlusOne: return std::log1p(x);
     case OpKind::Tanh: return std::tanh(x);
+    case OpKind::Erf: return std::erf(x);
     case OpKind::Logistic: return 1.0 / (1.0 + std::exp(-x));
     case OpKind::Rsqrt: return 1.0 / std::sqrt(x);
     case OpKind::Sqrt: return std::sqrt(x);
@@ -82,15 +152,14 @@ double applyUnary(OpKind kind, ElementType in, ElementType out, double x)
             return std::isnan(x) ? kNaN : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
         return x > 0 ? 1 : x < 0 ? -1 : 0;
     case OpKind::Not:
-        return in == ElementType::I1 ? (x != 0 ? 0 : 1)
-                                     : static_cast<double>(~static_cast<std::int32_t>(asInt(x)));
+        return in == ElementType::I1 ? (x != 0 ? 0 : 1) : IntegerMath{in}.value(~IntegerMath{in}.bits(x));
     case OpKind::IsFinite: return std::isfinite(x) ? 1 : 0;
     case OpKind::Convert:
         if (out == ElementType::I1)
             return x != 0 ? 1 : 0;
-        if (out == ElementType::I32 && flt)
-            return floatToInt32(x);
-        return x;
+        if (!isFloat(out) && flt)
+            return floatToInteger(out, x);
+        return x; // rounded (a float) or wrapped (an integer) to the result type by the caller
     default: evalFail("not a unary element-wise op");
     }
 }
@@ -99,28 +168,16 @@ double applyBinary(OpKind kind, ElementType type, double a, double b)
 {
     const bool flt = isFloat(type);
     const bool pred = type == ElementType::I1;
+    if (!flt && !pred && kind != OpKind::Maximum && kind != OpKind::Minimum && kind != OpKind::Atan2)
+        return integerBinary(kind, type, a, b);
     const auto ia = asInt(a);
     const auto ib = asInt(b);
     switch (kind) {
-    case OpKind::Add: return flt ? a + b : pred ? (ia || ib) : static_cast<double>(wrapToInt32(ia + ib));
-    case OpKind::Subtract: return flt ? a - b : static_cast<double>(wrapToInt32(ia - ib));
-    case OpKind::Multiply: return flt ? a * b : pred ? (ia && ib) : static_cast<double>(wrapToInt32(ia * ib));
-    case OpKind::Divide:
-        if (flt)
-            return a / b;
-        if (ib == 0) // XLA's results for the cases C++ leaves undefined
-            return -1;
-        if (ia == INT32_MIN && ib == -1)
-            return INT32_MIN;
-        return static_cast<double>(ia / ib);
-    case OpKind::Remainder:
-        if (flt)
-            return std::fmod(a, b);
-        if (ib == 0)
-            return a;
-        if (ia == INT32_MIN && ib == -1)
-            return 0;
-        return static_cast<double>(ia % ib);
+    case OpKind::Add: return flt ? a + b : static_cast<double>(ia || ib);
+    case OpKind::Subtract: return flt ? a - b : static_cast<double>(ia != ib); // i1: xor
+    case OpKind::Multiply: return flt ? a * b : static_cast<double>(ia && ib);
+    case OpKind::Divide: return flt ? a / b : ib == 0 ? 1 : static_cast<double>(ia);
+    case OpKind::Remainder: return flt ? std::fmod(a, b) : ib == 0 ? a : 0;
     case OpKind::Maximum:
         // A NaN operand is the result, the first's first, as llvm::maximum gives it to StableHLO's
         // interpreter (its payload kept; a signalling NaN leaves quiet, as the double holding it already is).
@@ -135,24 +192,14 @@ double applyBinary(OpKind kind, ElementType type, double a, double b)
         if (a == b && flt)
             return std::signbit(a) ? a : b;
         return a < b ? a : b;
-    case OpKind::Power: return flt ? std::pow(a, b) : static_cast<double>(intPower(ia, ib));
+    case OpKind::Power: return flt ? std::pow(a, b) : static_cast<double>(ia || !ib);
     case OpKind::Atan2: return std::atan2(a, b);
-    case OpKind::And:
-        return static_cast<double>(static_cast<std::int32_t>(ia) & static_cast<std::int32_t>(ib));
-    case OpKind::Or:
-        return static_cast<double>(static_cast<std::int32_t>(ia) | static_cast<std::int32_t>(ib));
-    case OpKind::Xor:
-        return static_cast<double>(static_cast<std::int32_t>(ia) ^ static_cast<std::int32_t>(ib));
-    case OpKind::ShiftLeft:
-        return ib < 0 || ib >= 32 ? 0
-                                  : static_cast<double>(wrapToInt32(
-                                        static_cast<std::int64_t>(static_cast<std::uint32_t>(ia) << ib)));
-    case OpKind::ShiftRightLogical:
-        return ib < 0 || ib >= 32
-                   ? 0
-                   : static_cast<double>(wrapToInt32(static_cast<std::uint32_t>(wrapToInt32(ia)) >> ib));
-    case OpKind::ShiftRightArithmetic:
-        return static_cast<double>(static_cast<std::int32_t>(ia) >> (ib < 0 || ib >= 32 ? 31 : ib));
+    case OpKind::And: return static_cast<double>(ia && ib);
+    case OpKind::Or: return static_cast<double>(ia || ib);
+    case OpKind::Xor: return static_cast<double>((ia != 0) != (ib != 0));
+    case OpKind::ShiftLeft: return ib == 0 ? static_cast<double>(ia != 0) : 0;
+    case OpKind::ShiftRightLogical: return ib == 0 ? static_cast<double>(ia != 0) : 0;
+    case OpKind::ShiftRightArithmetic: return ib == 0 ? static_cast<double>(ia != 0) : 0;
     default: evalFail("not a binary element-wise op");
     }
 }
@@ -163,9 +210,9 @@ bool applyCompare(const std::string& direction, const std::string& compareType, 
     if (compareType == "TOTALORDER" && isFloat(type)) {
         a = static_cast<double>(totalOrderKey(type, a));
         b = static_cast<double>(totalOrderKey(type, b));
-    } else if (compareType == "UNSIGNED" && type == ElementType::I32) {
-        a = static_cast<double>(static_cast<std::uint32_t>(wrapToInt32(asInt(a))));
-        b = static_cast<double>(static_cast<std::uint32_t>(wrapToInt32(asInt(b))));
+    } else if (compareType == "UNSIGNED" && !isFloat(type)) {
+        a = static_cast<double>(integerEncoding(type, a));
+        b = static_cast<double>(integerEncoding(type, b));
     }
     if (direction == "EQ")
         return a == b;
@@ -207,7 +254,10 @@ TensorValue evalElementwise(const Operation& op, const Inputs& in, WorkMeter& me
         if (rt != ElementType::I1)
             evalFail("stablehlo.compare yields i1; the op declares " + resultType.toString());
         const auto direction = wordAttr(op, "comparison_direction", "");
-        const auto type = wordAttr(op, "compare_type", isFloat(inType) ? "FLOAT" : "SIGNED");
+        const auto type = wordAttr(op, "compare_type",
+                                   isFloat(inType)      ? "FLOAT"
+                                   : isUnsigned(inType) ? "UNSIGNED"
+                                                        : "SIGNED");
         for (std::int64_t i = 0; i < n; ++i)
             out.data[static_cast<std::size_t>(i)] =
                 applyCompare(direction, type, inType, at(0, i), at(1, i)) ? 1 : 0;

@@ -64,6 +64,24 @@ TensorValue evalPad(const Operation& op, const Inputs& in, WorkMeter& meter);
 TensorValue evalIota(const Operation& op, WorkMeter& meter);
 TensorValue evalReverse(const Operation& op, const Inputs& in, WorkMeter& meter);
 
+// eval_gather.cpp. A gather's dimension numbers, checked against its operand, indices and result (an
+// EvalError says what is wrong); shared with the lowering.
+struct GatherDims
+{
+    std::vector<std::int64_t> offsetDims, collapsedSliceDims, operandBatchingDims, startIndicesBatchingDims,
+        startIndexMap, sliceSizes;
+    std::int64_t indexVectorDim = 0;
+    std::vector<std::int64_t> resultBatchDims, resultOffsetDims; // the result's dimensions of each kind
+};
+GatherDims gatherDims(const Operation& op, const TensorType& operand, const TensorType& indices,
+                      const TensorType& result);
+TensorValue evalGather(const Operation& op, const Inputs& in, WorkMeter& meter);
+// Mean and variance over every dimension but feature_index, computed in double and rounded once, as are
+// the outputs (StableHLO leaves the intermediate precision to the implementation; XLA's expansion
+// computes them in the element type).
+std::vector<TensorValue> evalBatchNormTraining(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalBatchNormInference(const Operation& op, const Inputs& in, WorkMeter& meter);
+
 // eval_reduce.cpp
 std::vector<TensorValue> evalReduce(const Operation& op, const Inputs& in, RegionRunner& runner,
                                     WorkMeter& meter);

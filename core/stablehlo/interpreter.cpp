@@ -71,6 +71,21 @@ struct Interpreter::State : detail::RegionRunner
     }
 };
 
+Result<std::vector<TensorValue>> Interpreter::evaluateOne(const Module& module, const Operation& op,
+                                                          const std::vector<const TensorValue*>& operands,
+                                                          InterpreterLimits limits)
+{
+    State state(module, limits, nullptr, {});
+    try {
+        std::vector<TensorValue> out;
+        for (const auto& v : state.evaluate(op, operands, "constant folding"))
+            out.push_back(*v);
+        return out;
+    } catch (const EvalError& e) {
+        return Error(state.where(op), std::string(opName(op.kind)) + ": " + e.message);
+    }
+}
+
 std::vector<ValuePtr> Interpreter::State::runBody(const Body& body, std::vector<ValuePtr> args,
                                                   const std::string& function)
 {
@@ -182,6 +197,9 @@ std::vector<ValuePtr> Interpreter::State::evaluate(const Operation& op, const In
     case OpKind::Pad: needs(2); return one(detail::evalPad(op, in, meter));
     case OpKind::Iota: needs(0); return one(detail::evalIota(op, meter));
     case OpKind::Reverse: needs(1); return one(detail::evalReverse(op, in, meter));
+    case OpKind::Gather: needs(2); return one(detail::evalGather(op, in, meter));
+    case OpKind::BatchNormTraining: return many(detail::evalBatchNormTraining(op, in, meter));
+    case OpKind::BatchNormInference: return one(detail::evalBatchNormInference(op, in, meter));
     case OpKind::Reduce: return many(detail::evalReduce(op, in, *this, meter));
     case OpKind::ReduceWindow: return many(detail::evalReduceWindow(op, in, *this, meter));
     case OpKind::DotGeneral:

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <algorithm>
+#include <iterator>
 
 #include "stablehlo/lower_kernels.h"
 
@@ -81,11 +82,40 @@ std::vector<std::string> rounding(OpKind kind, const std::string& a, const std::
     return code;
 }
 
+// erf(x) = x p(x^2) / q(x^2) on x clamped to [-4, 4], the rational approximation XLA evaluates for f32 (and
+// for f16 and bf16, widened: ErfImpl32 in xla/hlo/builder/lib/math.cc, which StableHLO's chlo legalisation
+// also uses), each polynomial by Horner's rule with fused multiply-adds; NaN stays NaN.
+std::vector<std::string> erfCode(const std::string& a, const std::string& res)
+{
+    static constexpr float kAlpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,  -2.10102402082508e-06f,
+                                       -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f,
+                                       -1.60960333262415e-02f};
+    static constexpr float kBeta[] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
+                                      -7.37332916720468e-03f, -1.42647390514189e-02f};
+    std::vector<std::string> code = {"vbcast v4, " + f32Bits(4.0f), "vmin.f32 v3, " + a + ", v4",
+                                     "vbcast v4, " + f32Bits(-4.0f), "vmax.f32 v3, v3, v4",
+                                     "vmul.f32 v30, v3, v3"};
+    const auto horner = [&](const std::string& into, const float* c, std::size_t n) {
+        code.push_back("vbcast " + into + ", " + f32Bits(c[0]));
+        for (std::size_t i = 1; i < n; ++i) {
+            code.push_back("vbcast v5, " + f32Bits(c[i]));
+            code.push_back("vfma.f32 " + into + ", " + into + ", v30, v5");
+        }
+    };
+    horner("v4", kAlpha, std::size(kAlpha));
+    horner("v31", kBeta, std::size(kBeta));
+    code.insert(code.end(), {"vmul.f32 v4, v4, v3", "vrcp.f32 v31, v31", "vmul.f32 v4, v4, v31",
+                             "vcmp.eq.f32 v5, " + a + ", " + a, "vsel " + res + ", v5, v4, " + a});
+    return code;
+}
+
 } // namespace
 
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
                                          const std::vector<int>& r, int result)
 {
+    if (needsIntegerCode(op, in, out))
+        return integerElementwiseCode(op, in, out, r, result);
     const bool f = isFloat(in);
     const auto res = v(result); // written by each sequence's last instruction only
     const auto a = v(r[0]);
@@ -138,6 +168,7 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
         return f ? std::vector<std::string>{"vlog.f32 " + res + ", " + a} : std::vector<std::string>{};
     case OpKind::Tanh:
         return f ? std::vector<std::string>{"vtanh.f32 " + res + ", " + a} : std::vector<std::string>{};
+    case OpKind::Erf: return f ? erfCode(a, res) : std::vector<std::string>{};
     case OpKind::Rsqrt:
         return f ? std::vector<std::string>{"vrsqrt.f32 " + res + ", " + a} : std::vector<std::string>{};
     case OpKind::Sqrt: // 1 / rsqrt(x): exact at 0 and infinity, where x * rsqrt(x) would give NaN

@@ -24,9 +24,7 @@ void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
 {
     if (scalar.scalarConstant) {
         const double value = *scalar.scalarConstant;
-        const std::uint32_t bits = isFloat(scalar.type.element)
-                                       ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
-                                       : static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
+        const std::uint32_t bits = wordOf(scalar.type.element, value);
         w.bundle("vbcast " + v(vreg) + ", " + std::to_string(bits));
         return;
     }

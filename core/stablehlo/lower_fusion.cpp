@@ -20,11 +20,21 @@ bool elementwiseKernel(const Body& body, const Operation& op)
 
 bool sameBytes(ElementType from, ElementType to)
 {
-    return from == to || (from == ElementType::I1 && to == ElementType::I32);
+    if (from == to)
+        return true;
+    if (isFloat(from) || isFloat(to) || to == ElementType::I1)
+        return false;
+    // Integers are 32-bit words holding their value modulo 2^32 (storageBytes): a conversion to 32 or 64
+    // bits keeps that, and so does one to a narrower type that holds every value of the source as it is.
+    const int fromBits = integerBits(from), toBits = integerBits(to);
+    if (toBits >= 32 || from == ElementType::I1)
+        return true;
+    return fromBits < toBits && (isUnsigned(from) || !isUnsigned(to));
 }
 
-std::vector<std::int32_t> planFusion(const Body& body, int registers)
+std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded)
 {
+    const auto isExcluded = [&](std::size_t i) { return i < excluded.size() && excluded[i]; };
     const auto& ops = body.operations;
     std::vector<std::int32_t> rootOf(ops.size(), -1);
     std::vector<std::uint32_t> uses(body.valueTypes.size(), 0);
@@ -41,7 +51,7 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers)
     // whose producer can join (element-wise, read by this fusion only, a 4-byte type: an f16 or bf16
     // intermediate is rounded on its way through HBM, and fused it would not be), while the registers last.
     for (std::size_t r = ops.size(); r-- > 0;) {
-        if (rootOf[r] >= 0 || !elementwiseKernel(body, ops[r]))
+        if (rootOf[r] >= 0 || isExcluded(r) || !elementwiseKernel(body, ops[r]))
             continue;
         const auto root = static_cast<std::int32_t>(r);
         rootOf[r] = root;
@@ -53,7 +63,8 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers)
             const std::uint32_t v = pending.back();
             pending.pop_back();
             const std::int32_t p = v < producer.size() ? producer[v] : -1;
-            if (p < 0 || rootOf[static_cast<std::size_t>(p)] >= 0 || uses[v] != 1 || !inputs.count(v))
+            if (p < 0 || rootOf[static_cast<std::size_t>(p)] >= 0 ||
+                isExcluded(static_cast<std::size_t>(p)) || uses[v] != 1 || !inputs.count(v))
                 continue;
             const Operation& op = ops[static_cast<std::size_t>(p)];
             if (!elementwiseKernel(body, op) || op.resultTypes[0].elementCount() != elements ||

@@ -12,14 +12,16 @@
 
 namespace xps::shlo::lower {
 
-// A conversion that keeps every value's bytes in HBM: a type to itself, and i1 to i32 (i1 is held as an i32
-// 0 or 1). It is an alias, no kernel; f16 and bf16 are packed in 2 bytes, so their conversions are kernels.
+// A conversion that keeps every value's bytes in HBM: a type to itself, an integer to a 32- or 64-bit one
+// (each is held as its value modulo 2^32), or to a wider type that holds it as it is (i1 to anything, ui8 to
+// i16). It is an alias, no kernel; f16 and bf16 are packed in 2 bytes, so their conversions are kernels.
 bool sameBytes(ElementType from, ElementType to);
 
 // For every op of `body`, the op whose kernel computes it: itself for a kernel's root (or an op not fused),
 // a later op for a member of that op's fusion; -1 for an op that is not element-wise. `registers` bounds a
 // fusion's inputs plus its results kept in registers (every op's but the root's).
-std::vector<std::int32_t> planFusion(const Body& body, int registers);
+// Ops marked in `excluded` (folded to constants) join no fusion.
+std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {});
 
 // A broadcast_in_dim whose result each vector register (1024 elements) of an element-wise kernel sees the
 // same way: element e of the result is element e % period of the operand. True of a scalar (period 1) and

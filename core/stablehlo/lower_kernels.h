@@ -6,12 +6,15 @@
 // itself; intermediates a kernel keeps in HBM (a convolution's patch matrix) are f32.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stablehlo/lower_program.h"
 #include "stablehlo/module.h"
+#include "stablehlo/tensor_value.h"
 
 namespace xps::shlo::lower {
 
@@ -28,8 +31,8 @@ struct TensorRef
 {
     std::uint64_t address = 0; // in HBM
     TensorType type;
-    std::optional<double> scalarConstant; // a scalar whose value is known when compiling
-    std::int64_t elementBytes = 4;        // in HBM: storageBytes(type), or 4 for an f32 intermediate
+    std::optional<double> scalarConstant;       // a scalar whose value is known when compiling
+    std::int64_t elementBytes = 4;              // in HBM: storageBytes(type), or 4 for an f32 intermediate
     std::optional<double> splat = std::nullopt; // a constant of any shape whose elements all have this value
     // A broadcast_in_dim not written to HBM (lower_fusion.h): element e is element e % broadcastPeriod of
     // the operand at `address`; only element-wise kernels read it. 0: a tensor in HBM.
@@ -100,6 +103,13 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
                                          const std::vector<int>& operands, int result = 6);
 void setUpElementwiseConstants(ProgramWriter& w, OpKind kind);
+// lower_integers.cpp: the same for the integer types other than i32 and i1 (held as 32-bit words: see
+// storageBytes), which elementwiseCode hands over when needsIntegerCode says so.
+bool needsIntegerCode(const Operation& op, ElementType in, ElementType out);
+std::vector<std::string> integerElementwiseCode(const Operation& op, ElementType in, ElementType out,
+                                                const std::vector<int>& operands, int result);
+// An element's 32-bit word in HBM, VMEM or a register: f32 bits, or an integer modulo 2^32.
+std::uint32_t wordOf(ElementType type, double value);
 
 // lower_region.cpp: a reducer region's body as vector code over registers (one lane per reduction):
 // `arguments` are its arguments' registers; returns the registers of its results. Values take v16 up to
@@ -177,6 +187,26 @@ struct ChipContext
 };
 void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, const TensorRef& out,
                      const ChipContext& chip);
+
+// lower_gather.cpp: gather as one DMA per slice from an HBM address the scalar unit computes from the start
+// indices (brought into SMEM), into a VMEM copy of the result.
+void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                 const TensorRef& out);
+// The values an integer argument of `body` is given when a module is compiled to be run (the same ones the
+// reference interpreter gets): its type's range within 32 bits, and from 0 to the last start a gather
+// allows where the argument is (or becomes, reshaped or converted) a gather's start indices: token ids
+// that name rows of the embedding table, as real inputs do.
+std::pair<std::int64_t, std::int64_t> integerArgumentRange(const Body& body, std::uint32_t argument);
+
+// lower_batch_norm.cpp: batch_norm_training (results: output, mean, variance) and batch_norm_inference as
+// ops of their own (reductions, element-wise ops, broadcasts), each lowered through `emit`.
+struct OpEmitter
+{
+    std::function<std::vector<TensorRef>(const Operation&, const std::vector<TensorRef>&)> op;
+    std::function<TensorRef(const TensorValue&, const std::string&)> constant;
+};
+std::vector<TensorRef> lowerBatchNorm(const Operation& op, const std::vector<TensorRef>& in,
+                                      const OpEmitter& emit);
 
 // Loads a scalar operand's 32 bits into every element of vector register `vreg`: an immediate when the
 // value is known, else through SMEM (a 4-byte DMA and a scalar load).

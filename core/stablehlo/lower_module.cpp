@@ -17,6 +17,7 @@
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
 #include "stablehlo/tensor_value.h"
@@ -77,8 +78,9 @@ class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
-             std::stop_token stop, bool loops, bool fuse)
-        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse)
+             std::stop_token stop, bool loops, bool fuse, bool fold)
+        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse),
+          m_fold(fold)
     {
     }
 
@@ -163,6 +165,12 @@ private:
         const double bound = std::sqrt(3.0 / std::max(fanIn, 1.0));
         init.payload.generator.a = -bound;
         init.payload.generator.b = bound;
+        if (!isFloat(t.type.element) && t.type.element != ElementType::I32) { // i1 as 0 or 1
+            const auto [lo, hi] = lower::integerArgumentRange(f.body, static_cast<std::uint32_t>(i));
+            init.payload.generator.kind = trace::Generator::Kind::RandomS32;
+            init.payload.generator.a = static_cast<double>(lo);
+            init.payload.generator.b = static_cast<double>(hi);
+        }
         if (init.size > 0)
             m_inits.push_back(init);
         return t;
@@ -170,6 +178,17 @@ private:
 
     TensorRef constant(const TensorValue& value, const std::string& name)
     {
+        if (integerBits(value.type.element) == 64)
+            for (std::size_t i = 0; i < value.data.size(); ++i) {
+                const double v = value.data[i];
+                const bool fits = isUnsigned(value.type.element) ? v < 4294967296.0
+                                                                 : v >= -2147483648.0 && v < 2147483648.0;
+                if (!fits)
+                    lowerFail("the constant's element " +
+                              formatIndex(value.type.shape, static_cast<std::int64_t>(i)) + " = " +
+                              formatElement(value.type.element, v) +
+                              " does not fit 32 bits: 64-bit integers are computed in 32");
+            }
         auto t = allocate(value.type, name);
         if (value.data.size() == 1)
             t.scalarConstant = value.data[0];
@@ -180,9 +199,8 @@ private:
         init.size = value.data.size() * size;
         // An element's bits as HBM holds them (a packed one in the low half).
         const auto bitsOf32 = [&](double v) {
-            return t.packed()                    ? static_cast<std::uint32_t>(bitsOf(value.type.element, v))
-                   : isFloat(value.type.element) ? std::bit_cast<std::uint32_t>(static_cast<float>(v))
-                                                 : static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+            return t.packed() ? static_cast<std::uint32_t>(bitsOf(value.type.element, v))
+                              : lower::wordOf(value.type.element, v);
         };
         const bool splat = value.data.size() > 1 &&
                            std::all_of(value.data.begin(), value.data.end(),
@@ -223,8 +241,19 @@ private:
         m_writer.regionBegin(region);
         std::vector<TensorRef> values(f.body.valueTypes.size());
         std::copy(args.begin(), args.end(), values.begin());
+        const lower::FoldedBody folding =
+            m_fold ? lower::foldConstants(m_module, f.body) : lower::FoldedBody{};
+        // A folded value gets its HBM constant when an op that is not folded first reads it.
+        std::vector<bool> unwritten(values.size(), false);
+        const auto materialize = [&](std::uint32_t v) {
+            if (v < unwritten.size() && unwritten[v]) {
+                values[v] = constant(*folding.values[v], f.name + "_folded_" + std::to_string(v));
+                unwritten[v] = false;
+            }
+        };
         const std::vector<std::int32_t> rootOf =
-            m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters) : std::vector<std::int32_t>{};
+            m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters, folding.folded)
+                   : std::vector<std::int32_t>{};
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
         std::map<std::size_t, std::vector<std::size_t>> fusions; // root -> its ops in program order
@@ -235,6 +264,18 @@ private:
             const Operation& op = f.body.operations[i];
             if (m_stop.stop_requested())
                 throw Cancelled{};
+            if (i < folding.folded.size() && folding.folded[i]) {
+                for (std::size_t r = 0; r < op.resultTypes.size(); ++r)
+                    unwritten[op.firstResult + r] = true;
+                ++m_result.foldedOps;
+                continue;
+            }
+            for (const auto v : op.operands)
+                materialize(v);
+            if (const auto it = fusions.find(i); it != fusions.end())
+                for (const auto member : it->second)
+                    for (const auto v : f.body.operations[member].operands)
+                        materialize(v);
             if (i < inRegisters.size() && inRegisters[i]) {
                 // Read only by element-wise kernels, which hold its pattern in a register: no code.
                 const TensorRef& x = values[op.operands[0]];
@@ -363,6 +404,16 @@ private:
                 out.push_back(allocate(t, name));
             return out;
         }
+        if (op.kind == OpKind::BatchNormTraining || op.kind == OpKind::BatchNormInference) {
+            ++m_result.freeOps; // its pieces are kernels of their own
+            const lower::OpEmitter emit{[&](const Operation& piece, const std::vector<TensorRef>& operands) {
+                                            return lowerOp(f, piece, operands);
+                                        },
+                                        [&](const TensorValue& value, const std::string& what) {
+                                            return constant(value, name + "_" + what);
+                                        }};
+            return lower::lowerBatchNorm(op, in, emit);
+        }
         if (op.kind == OpKind::Constant || op.kind == OpKind::Iota) {
             detail::WorkMeter meter(std::uint64_t{1} << 32, nullptr);
             const auto value = op.kind == OpKind::Constant ? detail::evalConstant(op, where(op))
@@ -425,6 +476,7 @@ private:
             case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, outs); break;
             case OpKind::ReduceWindow: lower::lowerReduceWindow(m_writer, op, in, out); break;
             case OpKind::Convolution: lower::lowerConvolution(m_writer, op, in, out); break;
+            case OpKind::Gather: lower::lowerGather(m_writer, op, in, out); break;
             case OpKind::DotGeneral:
             case OpKind::Dot: lower::lowerDot(m_writer, op, in, out); break;
             case OpKind::AllReduce:
@@ -448,6 +500,7 @@ private:
     lower::ChipContext m_chip;
     std::stop_token m_stop;
     bool m_fuse = true;
+    bool m_fold = true;
 };
 
 } // namespace
@@ -479,7 +532,8 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         std::string text;
         for (int c = 0; c < chips; ++c) {
             lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
-                                                           options.stop, loops, options.fuse));
+                                                           options.stop, loops, options.fuse,
+                                                           options.foldConstants));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)

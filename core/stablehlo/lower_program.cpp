@@ -176,9 +176,7 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
         return;
     const std::uint64_t chunk = std::min<std::uint64_t>(total, kMaxChunk);
     m_flagCount[static_cast<std::size_t>(s.flag)] += chunksOf(total);
-    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None || addressing.dstRegister ||
-         addressing.srcRegister) &&
-        m_open.empty())
+    if ((addressing.dst != LoopOffset::None || addressing.src != LoopOffset::None) && m_open.empty())
         lowerFail("a DMA addressed through a loop's offset outside a loop (a lowering bug)");
     if ((addressing.dstRegister && addressing.dst != LoopOffset::None) ||
         (addressing.srcRegister && addressing.src != LoopOffset::None))

@@ -65,9 +65,7 @@ std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vec
             if (!literal)
                 lowerFail(literal.error().message());
             const double x = literal->data.at(0);
-            const std::uint32_t bits = isFloat(type.element)
-                                           ? std::bit_cast<std::uint32_t>(static_cast<float>(x))
-                                           : static_cast<std::uint32_t>(static_cast<std::int32_t>(x));
+            const std::uint32_t bits = wordOf(type.element, x);
             w.bundle("vbcast v" + std::to_string(result) + ", " + std::to_string(bits));
             release();
             continue;

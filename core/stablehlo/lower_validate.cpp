@@ -45,7 +45,8 @@ std::pair<std::size_t, std::size_t> operandsOf(OpKind kind)
     case OpKind::ReduceWindow:
     case OpKind::Convolution:
     case OpKind::DotGeneral:
-    case OpKind::Dot: return {2, 2};
+    case OpKind::Dot:
+    case OpKind::Gather: return {2, 2};
     case OpKind::Concatenate: return {1, any};
     case OpKind::Reduce: return {2, any};
     default: return {0, any};

@@ -39,6 +39,7 @@ enum class OpKind : std::uint8_t {
     Not,
     IsFinite,
     Convert,
+    Erf, // chlo.erf, and the custom_call @mhlo.erf torch_xla writes
     // element-wise, two operands
     Add,
     Subtract,
@@ -69,12 +70,15 @@ enum class OpKind : std::uint8_t {
     Pad,
     Iota,
     Reverse,
+    Gather,
     // reductions and contractions
     Reduce,
     ReduceWindow,
     DotGeneral,
     Dot,
     Convolution,
+    BatchNormTraining,
+    BatchNormInference,
     // collectives over the chips of a replica group
     AllGather,
     AllReduce,

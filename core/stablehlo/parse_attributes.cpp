@@ -156,6 +156,11 @@ TypeSignature Parser::parseTypeSignature()
         }
         sig.inputs.push_back(parseTensorType());
     }
+    // chlo's pretty form: `chlo.erf %x : tensor<4xf32> -> tensor<4xf32>` (one operand type, one result).
+    if (sig.inputs.size() == 1 && cursor.consume("->")) {
+        sig.functional = true;
+        sig.results.push_back(parseTensorType());
+    }
     return sig;
 }
 

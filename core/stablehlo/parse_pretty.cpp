@@ -20,19 +20,6 @@ void rename(AttributeMap& attrs, std::string_view from, const std::string& to)
             key = to;
 }
 
-Attribute integerList(const std::vector<std::int64_t>& values)
-{
-    Attribute a;
-    a.kind = Attribute::Kind::List;
-    for (const auto v : values) {
-        Attribute item;
-        item.kind = Attribute::Kind::Integer;
-        item.integer = v;
-        a.items.push_back(item);
-    }
-    return a;
-}
-
 // `batching_dims = [0] x [0]` to lhs_batching_dimensions and rhs_batching_dimensions.
 void splitPair(AttributeMap& attrs, std::string_view pretty, const std::string& lhs, const std::string& rhs)
 {
@@ -85,6 +72,12 @@ void normalizeAttributes(Operation& op)
         rename(a, "lhs_dilate", "lhs_dilation");
         rename(a, "rhs_dilate", "rhs_dilation");
         rename(a, "reverse", "window_reversal");
+        break;
+    case OpKind::Gather: flatten(a, "dimension_numbers"); break;
+    case OpKind::CustomCall:
+        // torch_xla writes erf as a call of XLA's own erf: the same op as chlo.erf.
+        if (op.callee == "mhlo.erf")
+            op.kind = OpKind::Erf;
         break;
     default: break;
     }

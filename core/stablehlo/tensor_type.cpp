@@ -1,5 +1,7 @@
 #include "stablehlo/tensor_type.h"
 
+#include <iterator>
+
 namespace xps::shlo {
 
 namespace {
@@ -9,12 +11,18 @@ struct ElementInfo
     std::string_view name;
     bool isFloat;
     int bytes;
+    int bits; // integers: the width (i1: 1); floats: 0
+    bool isUnsigned;
 };
 constexpr ElementInfo kElements[] = {
-    {ElementType::F32, "f32", true, 4},   {ElementType::F16, "f16", true, 2},
-    {ElementType::BF16, "bf16", true, 2}, {ElementType::I32, "i32", false, 4},
-    {ElementType::I1, "i1", false, 1},
+    {ElementType::F32, "f32", true, 4, 0, false},    {ElementType::F16, "f16", true, 2, 0, false},
+    {ElementType::BF16, "bf16", true, 2, 0, false},  {ElementType::I32, "i32", false, 4, 32, false},
+    {ElementType::I1, "i1", false, 1, 1, false},     {ElementType::I8, "i8", false, 1, 8, false},
+    {ElementType::I16, "i16", false, 2, 16, false},  {ElementType::I64, "i64", false, 8, 64, false},
+    {ElementType::UI8, "ui8", false, 1, 8, true},    {ElementType::UI16, "ui16", false, 2, 16, true},
+    {ElementType::UI32, "ui32", false, 4, 32, true}, {ElementType::UI64, "ui64", false, 8, 64, true},
 };
+static_assert(std::size(kElements) == static_cast<std::size_t>(ElementType::UI64) + 1);
 const ElementInfo& infoOf(ElementType type)
 {
     return kElements[static_cast<int>(type)];
@@ -47,6 +55,14 @@ std::string_view elementTypeName(ElementType type)
 bool isFloat(ElementType type)
 {
     return infoOf(type).isFloat;
+}
+int integerBits(ElementType type)
+{
+    return infoOf(type).bits;
+}
+bool isUnsigned(ElementType type)
+{
+    return infoOf(type).isUnsigned;
 }
 int bytesOf(ElementType type)
 {

@@ -1,7 +1,7 @@
 #pragma once
-// Tensor types of the StableHLO subset xpushark compiles: a static shape and one of five element types.
-// Everything else (f64, i64, unsigned, complex, dynamic dimensions, tokens) is refused where it is written,
-// because neither the lowering nor the vector unit has a meaning for it.
+// Tensor types of the StableHLO subset xpushark compiles: a static shape and one of its element types:
+// f32, f16, bf16, the signed and unsigned integers of 8, 16, 32 and 64 bits, and i1. Everything else (f64,
+// i4, complex, dynamic dimensions, tokens) is refused where it is written.
 
 #include <cstdint>
 #include <optional>
@@ -11,15 +11,21 @@
 
 namespace xps::shlo {
 
-enum class ElementType : std::uint8_t { F32, F16, BF16, I32, I1 };
+// The order is that of the table in tensor_type.cpp; new types go at the end.
+enum class ElementType : std::uint8_t { F32, F16, BF16, I32, I1, I8, I16, I64, UI8, UI16, UI32, UI64 };
 
-// The element types accepted, in the spelling of the MLIR text: "f32, f16, bf16, i32, i1".
+// The element types accepted, in the spelling of the MLIR text: "f32, f16, bf16, i32, i1, ...".
 std::string supportedElementTypes();
 std::optional<ElementType> elementTypeNamed(std::string_view name);
 std::string_view elementTypeName(ElementType type);
 bool isFloat(ElementType type);
+// An integer's width in bits (1 for i1), 0 for a float; whether it is unsigned.
+int integerBits(ElementType type);
+bool isUnsigned(ElementType type);
 int bytesOf(ElementType type); // storage size in HBM/VMEM: f16 and bf16 take 2 bytes, i1 one byte
-// An element's bytes in a compiled program's HBM tensors: f16 and bf16 2, the rest 4 (i1 as an i32 0 or 1).
+// An element's bytes in a compiled program's HBM tensors: f16 and bf16 2, the rest 4. Every integer is held
+// as one 32-bit word, its value modulo 2^32: i1, 8- and 16-bit integers sign- or zero-extended, 64-bit ones
+// as their low half (exact where the values fit 32 bits; see docs/stablehlo.md).
 int storageBytes(ElementType type);
 
 // The largest number of elements one tensor may have: 2^31, far past any tensor this machine can hold

@@ -78,19 +78,63 @@ double halfValue(std::uint16_t bits)
     return sign * std::ldexp(1024 + mantissa, exponent - 25);
 }
 
+double wrapInteger(ElementType type, double value)
+{
+    const int bits = integerBits(type);
+    if (bits == 1)
+        return value != 0 ? 1 : 0;
+    if (!std::isfinite(value))
+        return 0;
+    const double whole = std::trunc(value);
+    if (std::fabs(whole) < 9.0e18) { // exactly, through its two's complement bits
+        const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+        return integerValue(type, static_cast<std::uint64_t>(static_cast<std::int64_t>(whole)) & mask);
+    }
+    const double modulus = std::ldexp(1.0, bits);
+    double r = std::fmod(std::trunc(value), modulus); // (-2^bits, 2^bits), exact
+    if (r < 0)
+        r += modulus; // [0, 2^bits]: exact below 2^53
+    if (r >= modulus)
+        r = 0;
+    if (!isUnsigned(type) && r >= modulus / 2)
+        r -= modulus;
+    return r;
+}
+
+std::uint64_t integerEncoding(ElementType type, double value)
+{
+    const int bits = integerBits(type);
+    const double v = wrapInteger(type, value);
+    const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    if (v < 0)
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) & mask;
+    // Unsigned 64-bit values from 2^63 on do not fit an int64.
+    return (v >= 9223372036854775808.0 ? static_cast<std::uint64_t>(v)
+                                       : static_cast<std::uint64_t>(static_cast<std::int64_t>(v))) &
+           mask;
+}
+
+double integerValue(ElementType type, std::uint64_t encoding)
+{
+    const int bits = integerBits(type);
+    if (bits < 64)
+        encoding &= (std::uint64_t{1} << bits) - 1;
+    if (bits == 1)
+        return encoding != 0 ? 1 : 0;
+    if (isUnsigned(type) || !(encoding >> (bits - 1) & 1))
+        return static_cast<double>(encoding);
+    return bits == 64 ? static_cast<double>(static_cast<std::int64_t>(encoding))
+                      : static_cast<double>(encoding) - std::ldexp(1.0, bits);
+}
+
 double roundTo(ElementType type, double value)
 {
     switch (type) {
     case ElementType::F32: return static_cast<double>(static_cast<float>(value));
     case ElementType::F16: return std::isnan(value) ? value : roundToFormat(value, 10, -14, 15);
     case ElementType::BF16: return std::isnan(value) ? value : roundToFormat(value, 7, -126, 127);
-    case ElementType::I32:
-        if (!std::isfinite(value))
-            return 0;
-        return wrapToInt32(static_cast<std::int64_t>(std::fmod(std::trunc(value), 4294967296.0)));
-    case ElementType::I1: return value != 0 ? 1 : 0;
+    default: return wrapInteger(type, value);
     }
-    return value;
 }
 
 std::uint64_t bitsOf(ElementType type, double value)
@@ -99,10 +143,8 @@ std::uint64_t bitsOf(ElementType type, double value)
     case ElementType::F32: return std::bit_cast<std::uint32_t>(static_cast<float>(value));
     case ElementType::F16: return halfBits(value);
     case ElementType::BF16: return bfloat16Bits(value);
-    case ElementType::I32: return static_cast<std::uint32_t>(wrapToInt32(static_cast<std::int64_t>(value)));
-    case ElementType::I1: return value != 0 ? 1 : 0;
+    default: return integerEncoding(type, value);
     }
-    return 0;
 }
 
 std::uint64_t ulpDifference(ElementType type, double a, double b)
@@ -165,28 +207,44 @@ bool parseElement(std::string_view text, ElementType type, double& out)
             out = type == ElementType::F16 ? halfValue(static_cast<std::uint16_t>(bits))
                                            : bfloat16Value(static_cast<std::uint16_t>(bits));
             return true;
-        case ElementType::I32:
-            if (bits > 0xFFFFFFFFu)
+        default: {
+            // An integer's hex text is its two's complement bits, or a magnitude after a minus sign.
+            const int width = integerBits(type);
+            if (width < 64 && (bits >> width) != 0)
                 return false;
-            out = negative ? -static_cast<double>(bits)
-                           : static_cast<double>(wrapToInt32(static_cast<std::int64_t>(bits)));
-            return out >= -2147483648.0;
-        case ElementType::I1: out = bits != 0; return bits <= 1;
+            if (negative) {
+                out = -static_cast<double>(bits);
+                return !isUnsigned(type) && width > 1 && out >= -std::ldexp(1.0, width - 1);
+            }
+            out = integerValue(type, bits);
+            return true;
+        }
         }
         return false;
     }
     if (!isFloat(type)) {
+        const char* first = text.data() + (text.front() == '+');
+        const char* last = text.data() + text.size();
+        const int width = integerBits(type);
+        if (isUnsigned(type)) {
+            std::uint64_t v = 0;
+            const auto [end, ec] = std::from_chars(first, last, v);
+            if (ec != std::errc() || end != last)
+                return false;
+            out = static_cast<double>(v);
+            return width == 64 || v < (std::uint64_t{1} << width);
+        }
         std::int64_t v = 0;
-        const auto [end, ec] =
-            std::from_chars(text.data() + (text.front() == '+'), text.data() + text.size(), v);
-        if (ec != std::errc() || end != text.data() + text.size())
+        const auto [end, ec] = std::from_chars(first, last, v);
+        if (ec != std::errc() || end != last)
             return false;
         if (type == ElementType::I1) {
             out = v != 0;
             return v == 0 || v == 1;
         }
         out = static_cast<double>(v);
-        return v >= INT32_MIN && v <= INT32_MAX;
+        return width == 64 ||
+               (v >= -(std::int64_t{1} << (width - 1)) && v < (std::int64_t{1} << (width - 1)));
     }
     char buffer[64];
     if (text.size() >= sizeof buffer)
@@ -231,10 +289,7 @@ Result<TensorValue> literalValue(const Attribute& attr, const TensorType& type, 
                 break;
             case ElementType::F16: v = halfValue(static_cast<std::uint16_t>(bits)); break;
             case ElementType::BF16: v = bfloat16Value(static_cast<std::uint16_t>(bits)); break;
-            case ElementType::I32:
-                v = static_cast<double>(wrapToInt32(static_cast<std::int64_t>(bits)));
-                break;
-            case ElementType::I1: v = bits != 0; break;
+            default: v = integerValue(type.element, bits); break;
             }
             value.data.push_back(v);
         }
@@ -268,8 +323,11 @@ std::string formatElement(ElementType type, double value)
 {
     if (type == ElementType::I1)
         return value != 0 ? "true" : "false";
-    if (!isFloat(type))
+    if (!isFloat(type)) {
+        if (value >= 9223372036854775808.0) // an unsigned 64-bit value past int64
+            return std::to_string(static_cast<std::uint64_t>(value));
         return std::to_string(static_cast<std::int64_t>(value));
+    }
     if (std::isnan(value))
         return "nan";
     if (std::isinf(value))

@@ -1,9 +1,10 @@
 #pragma once
 // Tensor values of the reference interpreter: a type and its elements in row-major order, each held as a
-// double. A double holds every f32, f16, bf16, i32 and i1 value exactly, and an operation computed in
+// double. A double holds every f32, f16, bf16, i1 and integer value of up to 32 bits exactly (64-bit
+// integers up to 2^53; docs/stablehlo.md), and an operation computed in
 // double and rounded once to the element type gives the correctly rounded f32/f16/bf16 result for
 // + - * / and sqrt (53 >= 2 * 24 + 2 bits, so the double rounding is innocuous); transcendental
-// functions are at least as accurate as an f32 libm. Integers wrap at 32 bits where the op says so.
+// functions are at least as accurate as an f32 libm. Integers wrap at their width where the op says so.
 
 #include <cstdint>
 #include <string>
@@ -22,8 +23,13 @@ struct TensorValue
 };
 
 // A value rounded to what the element type can hold: f32/f16/bf16 to nearest even (NaN kept, overflow to
-// infinity), i32 wrapped modulo 2^32, i1 as 0 or 1 (any non-zero is 1).
+// infinity), an integer wrapped modulo 2^bits into its range, i1 as 0 or 1 (any non-zero is 1).
 double roundTo(ElementType type, double value);
+// The integer parts of roundTo and bitsOf, and back: a value of an integer type from its two's complement
+// encoding (the low integerBits(type) bits of `encoding`). 64-bit values are exact up to 2^53 (a double).
+double wrapInteger(ElementType type, double value);
+std::uint64_t integerEncoding(ElementType type, double value);
+double integerValue(ElementType type, std::uint64_t encoding);
 std::int32_t wrapToInt32(std::int64_t value);
 
 // f16 and bf16 encodings, for hex literals and ULP distances.
@@ -31,7 +37,7 @@ std::uint16_t halfBits(double value);
 double halfValue(std::uint16_t bits);
 std::uint16_t bfloat16Bits(double value);
 double bfloat16Value(std::uint16_t bits);
-std::uint64_t bitsOf(ElementType type, double value); // the element's encoding, for f32/f16/bf16/i32/i1
+std::uint64_t bitsOf(ElementType type, double value); // the element's encoding, of any element type
 
 // The distance in units in the last place, as StableHLO's check.expect_close counts it: 0 for equal values
 // and for two NaNs, the maximum for a non-finite value that differs from the other.
