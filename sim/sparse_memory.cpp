@@ -40,7 +40,12 @@ std::uint32_t element(const trace::Generator& g, std::uint64_t index)
     case Kind::RandomF32: return std::bit_cast<std::uint32_t>(static_cast<float>(uniform(g, index)));
     case Kind::IotaS32: return static_cast<std::uint32_t>(index);
     case Kind::RandomS32: {
+        // The readers refuse bounds outside 32 bits and lo > hi; a trace built in code gets lo, or 0.
+        if (!(g.a >= -2147483648.0 && g.a <= 2147483647.0))
+            return 0;
         const auto lo = static_cast<std::int64_t>(g.a);
+        if (!(g.b > g.a && g.b <= 2147483647.0))
+            return static_cast<std::uint32_t>(lo);
         const auto span = static_cast<std::uint64_t>(static_cast<std::int64_t>(g.b) - lo) + 1;
         const auto draw = splitmix64(g.seed * 0x100000001b3ull ^ index) % span;
         return static_cast<std::uint32_t>(lo + static_cast<std::int64_t>(draw));
