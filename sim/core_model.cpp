@@ -21,20 +21,43 @@ namespace {
     return state.s[s.reg];
 }
 
-// Timing-only mode: a register this mode does not know the value of (ChipState::sUnknown).
-[[gnu::always_inline]] inline bool unknownSource(const ChipState& state, const ScalarSource& s)
+// As sourceValue, but a register timing-only mode does not know the value of (ChipState::sUnknown) sets
+// `unknown` instead of stopping the replay: the scalar ALU's result from it is unknown too.
+[[gnu::always_inline]] inline std::uint32_t sourceValueOrUnknown(const ChipState& state,
+                                                                 const ScalarSource& s, bool& unknown)
 {
-    return !s.isImm && !state.sValid[s.reg] && state.sUnknown[s.reg];
+    if (s.isImm)
+        return s.imm;
+    if (!state.sValid[s.reg]) [[unlikely]] {
+        if (!state.sUnknown[s.reg])
+            throwUninitialisedScalar(state, s.reg);
+        unknown = true;
+        return 0;
+    }
+    return state.s[s.reg];
 }
 
-// A DMA's address. In timing-only mode a base register holding a value this mode does not compute (a
-// gather's row, computed from token ids) counts as 0, so the DMA moves the same bytes from its table's
-// start: its timing is the same wherever the row is.
-std::uint64_t dmaAddress(const ChipState& state, const isa::Operand& o)
+// A DMA's address relative to a register that holds no value: in timing-only mode a value this mode does
+// not compute (a gather's row, computed from token ids) counts as 0, so the DMA moves the same bytes from its
+// table's start: its timing is the same wherever the row is. Out of line: the issue loop never gets here
+// in full mode.
+[[gnu::noinline, gnu::cold]] std::uint64_t addressFromUnknown(const ChipState& state, const isa::Operand& o)
 {
-    if (o.hasBase && !state.sValid[o.reg] && state.sUnknown[o.reg])
-        return static_cast<std::uint64_t>(o.value);
-    return effectiveAddress(state, o);
+    if (!state.sUnknown[o.reg])
+        throwUninitialisedScalar(state, o.reg);
+    return static_cast<std::uint64_t>(o.value);
+}
+
+// A DMA's address, as effectiveAddress reads it, but see addressFromUnknown.
+[[gnu::always_inline]] inline std::uint64_t dmaAddress(const ChipState& state, const isa::Operand& o)
+{
+    std::uint64_t base = 0;
+    if (o.hasBase) {
+        if (!state.sValid[o.reg]) [[unlikely]]
+            return addressFromUnknown(state, o);
+        base = state.s[o.reg];
+    }
+    return base + static_cast<std::uint64_t>(o.value);
 }
 
 } // namespace
@@ -139,16 +162,18 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     bool halts = false;
     for (const DecodedInstruction& d : std::span(m_instructions + b.first, b.count)) {
         switch (d.kind) {
-        case ExecKind::ScalarAlu:
-            if (unknownSource(m_state, d.src[0]) || unknownSource(m_state, d.src[1])) [[unlikely]] {
-                // Timing-only mode: arithmetic on a value this mode does not compute (a gather's index
-                // loaded from a computed tensor) is not computed either; only a use that needs it faults.
+        case ExecKind::ScalarAlu: {
+            // Timing-only mode: arithmetic on a value this mode does not compute (a gather's index loaded
+            // from a computed tensor) is not computed either; only a use that needs it stops the replay.
+            bool unknown = false;
+            const std::uint32_t x = sourceValueOrUnknown(m_state, d.src[0], unknown);
+            const std::uint32_t y = sourceValueOrUnknown(m_state, d.src[1], unknown);
+            if (unknown) [[unlikely]]
                 m_writes.unknownScalar(static_cast<int>(d.target));
-                break;
-            }
-            m_writes.scalar(static_cast<int>(d.target), scalarAlu(d.opcode, sourceValue(m_state, d.src[0]),
-                                                                  sourceValue(m_state, d.src[1])));
+            else
+                m_writes.scalar(static_cast<int>(d.target), scalarAlu(d.opcode, x, y));
             break;
+        }
         case ExecKind::VectorOnly:
             if (!m_exec.computeVectors && sourcesKnowable(d))
                 m_writes.vector(d.writesV, false); // all a timing-only replay needs of it
