@@ -13,11 +13,6 @@ namespace xps::shlo::lower {
 
 namespace {
 
-// Registers: operands and results where the caller puts them (the kernels: v0-v2, v10, v16-v29 and the
-// result v6; a reducer region: v16 up); temporaries v3-v5, v30-v31 (and v6 for atan2); the constants
-// setUpElementwiseConstants leaves in v7-v9, v13-v15 and, for the roundings, v11-v12.
-constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
-
 std::string f32Bits(float f)
 {
     return std::to_string(std::bit_cast<std::uint32_t>(f));
@@ -40,6 +35,19 @@ std::vector<std::string> lessS32(const std::string& a, const std::string& b)
 std::vector<std::string> followedBy(std::vector<std::string> code, std::initializer_list<std::string> more)
 {
     code.insert(code.end(), more);
+    return code;
+}
+
+// a < b for integers held as words (every integer type but i1, and i1's 0 or 1), in v5 as lessS32 leaves
+// it: as signed numbers, or as unsigned ones, each word biased by 2^31 first (into v30 and v31).
+std::vector<std::string> lessWords(const std::string& a, const std::string& b, bool unsignedCompare)
+{
+    if (!unsignedCompare)
+        return lessS32(a, b);
+    std::vector<std::string> code = {"vxor v30, " + a + ", " + v(kSignMask),
+                                     "vxor v31, " + b + ", " + v(kSignMask)};
+    const auto less = lessS32("v30", "v31");
+    code.insert(code.end(), less.begin(), less.end());
     return code;
 }
 
@@ -139,8 +147,8 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                         b,
                     "vcmp.eq.f32 v4, " + b + ", " + b, "vsel v3, v4, v3, " + b,
                     "vcmp.eq.f32 v5, " + a + ", " + a, "vsel " + res + ", v5, v3, " + a};
-        if (in == ElementType::I32) // a < b exactly, for every i32
-            return followedBy(lessS32(a, b),
+        if (heldAsWord(in)) // a < b exactly, for every value
+            return followedBy(lessWords(a, b, unsignedWord(in)),
                               {op.kind == OpKind::Maximum ? "vsel " + res + ", v5, " + b + ", " + a
                                                           : "vsel " + res + ", v5, " + a + ", " + b});
         return bin(nullptr, in == ElementType::I1 ? (op.kind == OpKind::Maximum ? "vor" : "vand") : nullptr);
@@ -376,7 +384,7 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                    : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
     case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
     case OpKind::Clamp:
-        if (in == ElementType::I32) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly
+        if (heldAsWord(in) && !unsignedWord(in)) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly
             auto code = followedBy(lessS32(b, a), {"vsel v30, v5, " + a + ", " + b});
             const auto upper = lessS32(c, "v30");
             code.insert(code.end(), upper.begin(), upper.end());
@@ -398,8 +406,11 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
         if (!f)
             return {};
         return rounding(op.kind, a, res);
-    case OpKind::Sign:              // -1, 0 or 1 with x's sign; 0 and NaN stay themselves
-        if (in == ElementType::I32) // an i32 converts to 0.0 only if it is 0
+    case OpKind::Sign:                        // -1, 0 or 1 with x's sign; 0 and NaN stay themselves
+        if (heldAsWord(in) && isUnsigned(in)) // 0 or 1 (a word converts to 0.0 only if it is 0)
+            return {"vcvt.f32.s32 v3, " + a, "vcmp.eq.f32 v4, v3, " + v(kZero),
+                    "vsel " + res + ", v4, " + v(kZero) + ", " + v(kIntOne)};
+        if (heldAsWord(in))
             return {"vcvt.f32.s32 v3, " + a, "vcmp.eq.f32 v4, v3, " + v(kZero),
                     "vand v5, " + a + ", " + v(kSignMask), "vsel v3, v5, " + v(kAllOnes) + ", " + v(kIntOne),
                     "vsel " + res + ", v4, " + v(kZero) + ", v3"};
@@ -461,17 +472,26 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     case OpKind::Compare: {
         const auto* direction = op.attributes.find("comparison_direction");
         const auto* type = op.attributes.find("compare_type");
-        if (!direction || (type && (type->text == "TOTALORDER" || type->text == "UNSIGNED")))
+        if (!direction)
             return {};
         const auto& d = direction->text;
-        if (!f) { // integers exactly: a < b by lessS32, a == b as a ^ b converting to 0.0
+        if (!f) { // integers exactly: a < b by lessWords, a == b as a ^ b converting to 0.0
+            if (type && type->text != "SIGNED" && type->text != "UNSIGNED")
+                return {};
+            const bool unsignedCompare = type ? type->text == "UNSIGNED" : isUnsigned(in);
+            // A narrow unsigned word is zero-extended: its signed view would need its sign extended first.
+            // (A sign-extended word keeps its unsigned order, and every word its signed one.)
+            if (!unsignedCompare && isUnsigned(in) && integerBits(in) < 32)
+                return {};
             const std::string one = v(kIntOne), zero = v(kZero);
             if (d == "LT" || d == "GE")
-                return followedBy(lessS32(a, b), {"vsel " + res + ", v5, " +
-                                                  (d == "LT" ? one + ", " + zero : zero + ", " + one)});
+                return followedBy(
+                    lessWords(a, b, unsignedCompare),
+                    {"vsel " + res + ", v5, " + (d == "LT" ? one + ", " + zero : zero + ", " + one)});
             if (d == "GT" || d == "LE")
-                return followedBy(lessS32(b, a), {"vsel " + res + ", v5, " +
-                                                  (d == "GT" ? one + ", " + zero : zero + ", " + one)});
+                return followedBy(
+                    lessWords(b, a, unsignedCompare),
+                    {"vsel " + res + ", v5, " + (d == "GT" ? one + ", " + zero : zero + ", " + one)});
             std::vector<std::string> code = {"vxor v3, " + a + ", " + b, "vcvt.f32.s32 v3, v3",
                                              "vcmp.eq.f32 " + (d == "EQ" ? res : std::string("v4")) +
                                                  ", v3, " + zero};
@@ -479,6 +499,8 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                 code.push_back("vxor " + res + ", v4, " + one);
             return d == "EQ" || d == "NE" ? code : std::vector<std::string>{};
         }
+        if (type && type->text != "FLOAT") // TOTALORDER has no lowering yet
+            return {};
         if (d == "LT")
             return {"vcmp.lt.f32 " + res + ", " + a + ", " + b};
         if (d == "GT")

@@ -103,8 +103,24 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
                                          const std::vector<int>& operands, int result = 6);
 void setUpElementwiseConstants(ProgramWriter& w, OpKind kind);
-// lower_integers.cpp: the same for the integer types other than i32 and i1 (held as 32-bit words: see
-// storageBytes), which elementwiseCode hands over when needsIntegerCode says so.
+// Registers of elementwiseCode: operands and results where the caller puts them (the kernels: v0-v2, v10,
+// v16-v29 and the result v6; a reducer region: v16 up); temporaries v3-v5, v30-v31 (and v6 for atan2); the
+// constants setUpElementwiseConstants leaves in these (and, for the roundings, v11-v12).
+inline constexpr int kIntOne = 7, kAllOnes = 8, kAbsMask = 9, kSignMask = 13, kOne = 14, kZero = 15;
+
+// Integers are held as 32-bit words, their value modulo 2^32 (storageBytes): every integer type but i1 is
+// a word the s32 code computes on; ui32 and ui64's low half compare and convert as unsigned words.
+inline bool heldAsWord(ElementType type)
+{
+    return !isFloat(type) && type != ElementType::I1;
+}
+inline bool unsignedWord(ElementType type)
+{
+    return isUnsigned(type) && integerBits(type) >= 32;
+}
+// lower_integers.cpp: what the s32 code cannot do for the other integer types (bring an 8- or 16-bit result
+// back to its width, convert unsigned words, saturate a float into a narrow type), which elementwiseCode
+// hands over when needsIntegerCode says so.
 bool needsIntegerCode(const Operation& op, ElementType in, ElementType out);
 std::vector<std::string> integerElementwiseCode(const Operation& op, ElementType in, ElementType out,
                                                 const std::vector<int>& operands, int result);
