@@ -78,9 +78,9 @@ class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
-             std::stop_token stop, bool loops, bool fuse, bool fold)
+             std::stop_token stop, bool loops, bool fuse, const lower::FoldedModule* folded)
         : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse),
-          m_fold(fold)
+          m_folded(folded)
     {
     }
 
@@ -241,15 +241,22 @@ private:
         m_writer.regionBegin(region);
         std::vector<TensorRef> values(f.body.valueTypes.size());
         std::copy(args.begin(), args.end(), values.begin());
-        const lower::FoldedBody folding =
-            m_fold ? lower::foldConstants(m_module, f.body) : lower::FoldedBody{};
+        static const lower::FoldedBody kNothingFolded;
+        const auto foldedBody = m_folded ? m_folded->find(&f.body) : lower::FoldedModule::const_iterator{};
+        const lower::FoldedBody& folding =
+            m_folded && foldedBody != m_folded->end() ? foldedBody->second : kNothingFolded;
         // A folded value gets its HBM constant when an op that is not folded first reads it.
         std::vector<bool> unwritten(values.size(), false);
         const auto materialize = [&](std::uint32_t v) {
-            if (v < unwritten.size() && unwritten[v]) {
+            if (v >= unwritten.size() || !unwritten[v])
+                return;
+            try {
                 values[v] = constant(*folding.values[v], f.name + "_folded_" + std::to_string(v));
-                unwritten[v] = false;
+            } catch (const LoweringError& e) { // a constant the program cannot hold: where it was folded
+                const Operation& by = *folding.foldedBy[v];
+                throw LoweringError{where(by) + ": " + std::string(opName(by.kind)) + ": " + e.message};
             }
+            unwritten[v] = false;
         };
         const std::vector<std::int32_t> rootOf =
             m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters, folding.folded)
@@ -500,7 +507,7 @@ private:
     lower::ChipContext m_chip;
     std::stop_token m_stop;
     bool m_fuse = true;
-    bool m_fold = true;
+    const lower::FoldedModule* m_folded = nullptr; // null: nothing folded
 };
 
 } // namespace
@@ -520,7 +527,8 @@ std::string machineDirectives(const isa::MachineConfig& machine)
 
 namespace {
 
-Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& options, bool loops)
+Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& options, bool loops,
+                                   const lower::FoldedModule* folded)
 {
     try {
         // One copy of the program per chip (replicas x partitions): group members, ranks and expected
@@ -532,8 +540,7 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         std::string text;
         for (int c = 0; c < chips; ++c) {
             lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
-                                                           options.stop, loops, options.fuse,
-                                                           options.foldConstants));
+                                                           options.stop, loops, options.fuse, folded));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)
@@ -558,7 +565,7 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         return Error(module.fileName, "cancelled");
     } catch (const LoweringError& e) {
         if (e.instructionMemory && !loops && options.loops == CompileOptions::Loops::WhenNeeded)
-            return compileOnce(module, options, true);
+            return compileOnce(module, options, true, folded);
         const auto split = e.message.find(": ", module.fileName.size());
         if (e.message.rfind(module.fileName + ":", 0) == 0 && split != std::string::npos)
             return Error(e.message.substr(0, split),
@@ -572,7 +579,11 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
 
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
 {
-    return compileOnce(module, options, options.loops == CompileOptions::Loops::Always);
+    // Folded once, for every chip's copy of the program and for both attempts (unrolled, then looped).
+    const lower::FoldedModule folded =
+        options.foldConstants ? lower::foldConstants(module) : lower::FoldedModule{};
+    return compileOnce(module, options, options.loops == CompileOptions::Loops::Always,
+                       options.foldConstants ? &folded : nullptr);
 }
 
 } // namespace xps::shlo
