@@ -72,13 +72,16 @@ struct GatherDims
         startIndexMap, sliceSizes;
     std::int64_t indexVectorDim = 0;
     std::vector<std::int64_t> resultBatchDims, resultOffsetDims; // the result's dimensions of each kind
+    // Whether a slice keeps operand dimension d as one of the result's offset dimensions (it is neither
+    // collapsed nor a batching dimension).
+    bool keeps(std::int64_t operandDim) const;
 };
 GatherDims gatherDims(const Operation& op, const TensorType& operand, const TensorType& indices,
                       const TensorType& result);
 TensorValue evalGather(const Operation& op, const Inputs& in, WorkMeter& meter);
-// Mean and variance over every dimension but feature_index, computed in double and rounded once, as are
-// the outputs (StableHLO leaves the intermediate precision to the implementation; XLA's expansion
-// computes them in the element type).
+// eval_batch_norm.cpp. Mean and variance over every dimension but feature_index, computed in double and
+// rounded once, as are the outputs (StableHLO leaves the intermediate precision to the implementation; XLA's
+// expansion computes them in the element type).
 std::vector<TensorValue> evalBatchNormTraining(const Operation& op, const Inputs& in, WorkMeter& meter);
 TensorValue evalBatchNormInference(const Operation& op, const Inputs& in, WorkMeter& meter);
 

@@ -61,13 +61,13 @@ public:
     Result<std::vector<TensorValue>> run(const Function& function, const std::vector<TensorValue>& arguments);
 
     const std::vector<CheckOutcome>& checks() const;
+    std::uint64_t work() const; // element operations so far
 
     // One op of `module` on values already known (a compiler folding an op whose operands are constants);
     // an error names the op.
     static Result<std::vector<TensorValue>> evaluateOne(const Module& module, const Operation& op,
                                                         const std::vector<const TensorValue*>& operands,
                                                         InterpreterLimits limits = {});
-    std::uint64_t work() const; // element operations so far
 
 private:
     struct State;

@@ -4,20 +4,12 @@
 // that token names.
 
 #include <algorithm>
+#include <limits>
 
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
 
 namespace xps::shlo::lower {
-
-namespace {
-
-bool contains(const std::vector<std::int64_t>& list, std::int64_t x)
-{
-    return std::find(list.begin(), list.end(), x) != list.end();
-}
-
-} // namespace
 
 void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const TensorRef& out)
@@ -28,6 +20,10 @@ void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     if (operand.elementBytes != out.elementBytes)
         lowerFail("the operand and the result are held in different element sizes (a lowering bug)");
     const std::int64_t bytes = operand.elementBytes;
+    // A slice's offset in the table is computed in a 32-bit scalar register.
+    if (operand.type.elementCount() * bytes > std::numeric_limits<std::int32_t>::max())
+        lowerFail("a gather from a table of " + std::to_string(operand.type.elementCount() * bytes) +
+                  " bytes: offsets past 2 GiB do not fit the scalar unit's 32-bit registers");
     const auto operandStrides = byteStrides(operand.type.shape, bytes);
     const auto outStrides = byteStrides(out.type.shape, bytes);
     const auto indexStrides = stridesOf(indices.type.shape);
@@ -45,9 +41,9 @@ void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     std::int64_t sliceBytes = bytes;
     for (std::int64_t d = 0, o = 0; d < operand.type.rank(); ++d) {
         const auto u = static_cast<std::size_t>(d);
-        const bool kept = !contains(g.collapsedSliceDims, d) && !contains(g.operandBatchingDims, d);
         const std::int64_t dst =
-            kept ? outStrides[static_cast<std::size_t>(g.offsetDims[static_cast<std::size_t>(o++)])] : 0;
+            g.keeps(d) ? outStrides[static_cast<std::size_t>(g.offsetDims[static_cast<std::size_t>(o++)])]
+                       : 0;
         slice.push_back({g.sliceSizes[u], operandStrides[u], dst});
         sliceBytes *= g.sliceSizes[u];
     }

@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -324,9 +325,11 @@ std::string formatElement(ElementType type, double value)
     if (type == ElementType::I1)
         return value != 0 ? "true" : "false";
     if (!isFloat(type)) {
-        if (value >= 9223372036854775808.0) // an unsigned 64-bit value past int64
-            return std::to_string(static_cast<std::uint64_t>(value));
-        return std::to_string(static_cast<std::int64_t>(value));
+        if (std::fabs(value) < 9.0e18)
+            return std::to_string(static_cast<std::int64_t>(value));
+        char wide[32]; // past 2^63 a double holds the value: printed whole, as the interpreter holds it
+        std::snprintf(wide, sizeof wide, "%.0f", value);
+        return wide;
     }
     if (std::isnan(value))
         return "nan";

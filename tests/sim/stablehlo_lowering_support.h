@@ -95,6 +95,28 @@ inline QString dotModule(const std::vector<std::int64_t>& a, const std::vector<s
                                              type(out)));
 }
 
+// A module compiled and replayed in full mode (sim::replayAndCheck); a step that fails ends the suite with
+// its error, as a bug in a case's text would.
+struct ReplayedModule
+{
+    CompiledModule compiled;
+    sim::ReplayedModuleCheck replayed;
+};
+inline ReplayedModule compileAndReplayOrFail(const std::string& text, const CompileOptions& options = {},
+                                             bool compareWithReference = false)
+{
+    auto m = parseModule(text, "case.mlir");
+    if (!m)
+        qFatal("%s", m.error().toString().c_str());
+    auto compiled = compileModule(*m, options);
+    if (!compiled)
+        qFatal("%s", compiled.error().toString().c_str());
+    auto replayed = sim::replayAndCheck(*m, *compiled, compareWithReference);
+    if (!replayed)
+        qFatal("%s", replayed.error().toString().c_str());
+    return {std::move(*compiled), std::move(*replayed)};
+}
+
 // Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.
 // `inspect` is shown the compiled module and the replay's cycles.
 inline std::uint64_t worstUlp(const std::string& text, std::string* failure,

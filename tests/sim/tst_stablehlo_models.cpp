@@ -5,6 +5,7 @@
 // real models are read from the shared folder where it is present.
 #include "stablehlo_lowering_support.h"
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace xps;
@@ -18,18 +19,10 @@ namespace {
 sim::ReplayedModuleCheck replayAgainstReference(const std::string& text, CompileOptions options = {},
                                                 CompiledModule* compiledOut = nullptr)
 {
-    auto m = parseModule(text, "case.mlir");
-    if (!m)
-        qFatal("%s", m.error().toString().c_str());
-    auto compiled = compileModule(*m, options);
-    if (!compiled)
-        qFatal("%s", compiled.error().toString().c_str());
-    auto replayed = sim::replayAndCheck(*m, *compiled, true);
-    if (!replayed)
-        qFatal("%s", replayed.error().toString().c_str());
+    auto run = compileAndReplayOrFail(text, options, true);
     if (compiledOut)
-        *compiledOut = std::move(*compiled);
-    return std::move(*replayed);
+        *compiledOut = std::move(run.compiled);
+    return std::move(run.replayed);
 }
 
 std::string failures(const sim::ReplayedModuleCheck& r)
@@ -68,52 +61,59 @@ class TestStablehloModels : public QObject
 
 private slots:
     // Each integer type is computed in 32-bit words and brought back to its width where it wraps: the
-    // results are the interpreter's exactly.
+    // interpreter gives the spec's values, and the replay the interpreter's exactly.
     void integerTypes_data()
     {
         QTest::addColumn<QString>("text");
-        const auto row = [](const char* name, const std::string& text) {
-            QTest::newRow(name) << QString::fromStdString(text);
+        QTest::addColumn<QList<double>>("expected");
+        const auto row = [](const char* name, const std::string& type, const std::string& a,
+                            const std::string& b, const std::string& op, const std::string& resultType,
+                            const QList<double>& expected) {
+            QTest::newRow(name) << QString::fromStdString(elementwiseModule(type, a, b, op, resultType))
+                                << expected;
         };
-        row("ui8 add wraps at 256",
-            elementwiseModule("tensor<4xui8>", "[200, 255, 3, 0]", "[100, 1, 4, 0]",
-                              "stablehlo.add %a, %b : tensor<4xui8>", "tensor<4xui8>"));
-        row("i8 multiply wraps into -128..127",
-            elementwiseModule("tensor<3xi8>", "[100, -128, 7]", "[3, -1, -20]",
-                              "stablehlo.multiply %a, %b : tensor<3xi8>", "tensor<3xi8>"));
-        row("i16 subtract wraps",
-            elementwiseModule("tensor<2xi16>", "[-32768, 5]", "[1, 10]",
-                              "stablehlo.subtract %a, %b : tensor<2xi16>", "tensor<2xi16>"));
-        row("i8 negate and abs of -128",
-            elementwiseModule("tensor<3xi8>", "[-128, 5, -7]", "", "stablehlo.abs %a : tensor<3xi8>",
-                              "tensor<3xi8>"));
-        row("ui32 compares unsigned",
-            elementwiseModule(
-                "tensor<3xui32>", "[2147483648, 1, 4294967295]", "[1, 2147483648, 0]",
-                "stablehlo.compare GT, %a, %b : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xi1>",
-                "tensor<3xi1>"));
-        row("ui32 maximum",
-            elementwiseModule("tensor<3xui32>", "[2147483648, 1, 4294967295]", "[1, 2147483648, 0]",
-                              "stablehlo.maximum %a, %b : tensor<3xui32>", "tensor<3xui32>"));
-        row("ui32 to f32",
-            elementwiseModule("tensor<4xui32>", "[4294967295, 2147483648, 12345, 16777217]", "",
-                              "stablehlo.convert %a : (tensor<4xui32>) -> tensor<4xf32>", "tensor<4xf32>"));
-        row("i64 add and compare within 32 bits",
-            elementwiseModule("tensor<3xi64>", "[-5, 2000000000, 7]", "[7, 100000000, -9]",
-                              "stablehlo.compare LT, %a, %b : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>",
-                              "tensor<3xi1>"));
-        row("f32 to ui8 saturates, NaN to 0",
-            elementwiseModule("tensor<4xf32>", "[-3.5, 300.7, 17.9, 0x7FC00000]", "",
-                              "stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xui8>", "tensor<4xui8>"));
-        row("ui8 to i8",
-            elementwiseModule("tensor<3xui8>", "[200, 127, 128]", "",
-                              "stablehlo.convert %a : (tensor<3xui8>) -> tensor<3xi8>", "tensor<3xi8>"));
-        row("i1 to ui8 and", elementwiseModule("tensor<3xui8>", "[255, 1, 6]", "[15, 3, 1]",
-                                               "stablehlo.and %a, %b : tensor<3xui8>", "tensor<3xui8>"));
+        row("ui8 add wraps at 256", "tensor<4xui8>", "[200, 255, 3, 0]", "[100, 1, 4, 0]",
+            "stablehlo.add %a, %b : tensor<4xui8>", "tensor<4xui8>", {44, 0, 7, 0});
+        row("i8 multiply wraps into -128..127", "tensor<3xi8>", "[100, -128, 7]", "[3, -1, -20]",
+            "stablehlo.multiply %a, %b : tensor<3xi8>", "tensor<3xi8>", {44, -128, 116});
+        row("i16 subtract wraps", "tensor<2xi16>", "[-32768, 5]", "[1, 10]",
+            "stablehlo.subtract %a, %b : tensor<2xi16>", "tensor<2xi16>", {32767, -5});
+        row("i8 abs of -128 wraps", "tensor<3xi8>", "[-128, 5, -7]", "", "stablehlo.abs %a : tensor<3xi8>",
+            "tensor<3xi8>", {-128, 5, 7});
+        row("ui32 compares unsigned", "tensor<3xui32>", "[2147483648, 1, 4294967295]", "[1, 2147483648, 0]",
+            "stablehlo.compare GT, %a, %b : (tensor<3xui32>, tensor<3xui32>) -> tensor<3xi1>", "tensor<3xi1>",
+            {1, 0, 1});
+        row("i8 compared as unsigned", "tensor<2xi8>", "[-1, 1]", "[1, -1]",
+            "stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<2xi8>, tensor<2xi8>) -> tensor<2xi1>",
+            "tensor<2xi1>", {0, 1});
+        row("ui32 maximum", "tensor<3xui32>", "[2147483648, 1, 4294967295]", "[1, 2147483648, 0]",
+            "stablehlo.maximum %a, %b : tensor<3xui32>", "tensor<3xui32>",
+            {2147483648.0, 2147483648.0, 4294967295.0});
+        row("ui32 to f32 rounds once", "tensor<4xui32>", "[4294967295, 2147483648, 12345, 16777217]", "",
+            "stablehlo.convert %a : (tensor<4xui32>) -> tensor<4xf32>", "tensor<4xf32>",
+            {4294967296.0, 2147483648.0, 12345, 16777216});
+        row("i64 compare within 32 bits", "tensor<3xi64>", "[-5, 2000000000, 7]", "[7, 100000000, -9]",
+            "stablehlo.compare LT, %a, %b : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>", "tensor<3xi1>",
+            {1, 0, 0});
+        row("f32 to ui8 saturates, NaN to 0", "tensor<4xf32>", "[-3.5, 300.7, 17.9, 0x7FC00000]", "",
+            "stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xui8>", "tensor<4xui8>", {0, 255, 17, 0});
+        row("ui8 to i8 wraps", "tensor<3xui8>", "[200, 127, 128]", "",
+            "stablehlo.convert %a : (tensor<3xui8>) -> tensor<3xi8>", "tensor<3xi8>", {-56, 127, -128});
+        row("ui8 and", "tensor<3xui8>", "[255, 1, 6]", "[15, 3, 1]", "stablehlo.and %a, %b : tensor<3xui8>",
+            "tensor<3xui8>", {15, 1, 0});
+        row("ui16 sign", "tensor<3xui16>", "[0, 65535, 7]", "", "stablehlo.sign %a : tensor<3xui16>",
+            "tensor<3xui16>", {0, 1, 1});
     }
     void integerTypes()
     {
         QFETCH(QString, text);
+        QFETCH(QList<double>, expected);
+        auto m = parseModule(text.toStdString(), "case.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        Interpreter interpreter(*m);
+        auto reference = interpreter.run(*m->entry(), {});
+        QVERIFY2(reference.ok(), reference.ok() ? "" : reference.error().toString().c_str());
+        QCOMPARE(QList<double>(reference->front().data.begin(), reference->front().data.end()), expected);
         std::string failure;
         QCOMPARE(worstUlp(text.toStdString(), &failure), std::uint64_t{0});
     }
@@ -287,18 +287,48 @@ private slots:
         QCOMPARE(compiled.foldedOps, std::size_t{3}); // reduce_window, gather, reshape
     }
 
-    // StableHLO's interpreter tests of these ops (tests/interpret in the shared folder): every check holds
-    // on the reference interpreter and on the replay of the compiled module.
-    void stablehloInterpretTests_data()
+    // A folded 64-bit value the program cannot hold in 32 bits is refused at the op that computed it.
+    void foldedValueOutside32Bits()
+    {
+        const std::string text = "func.func public @main(%x: tensor<2xi64>) -> tensor<2xi64> {\n"
+                                 "  %a = stablehlo.constant dense<2000000000> : tensor<2xi64>\n"
+                                 "  %b = stablehlo.add %a, %a : tensor<2xi64>\n"
+                                 "  %r = stablehlo.add %x, %b : tensor<2xi64>\n"
+                                 "  return %r : tensor<2xi64>\n}\n";
+        auto m = parseModule(text, "wide.mlir");
+        QVERIFY(m.ok());
+        CompileOptions fold;
+        fold.foldConstants = true;
+        auto compiled = compileModule(*m, fold);
+        QVERIFY(!compiled.ok());
+        QCOMPARE(
+            compiled.error().toString(),
+            std::string("wide.mlir:3:8: stablehlo.add: the constant's element [0] = 4000000000 does not fit "
+                        "32 bits: 64-bit integers are computed in 32"));
+    }
+
+    // The StableHLO project's own modules for these ops (testdata: JAX's gathers, each with its inputs and
+    // XLA's expected outputs, and erf in f32, f16 and bf16; tests/interpret: the spec's gather examples):
+    // every check holds on the reference interpreter and on the replay of the compiled module.
+    void stablehloProjectModules_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* name : {"gather.mlir"})
-            QTest::newRow(name) << QString::fromStdString(name);
+        const std::string root = sharedDir() + "/stablehlo";
+        std::vector<std::string> files = {root + "/tests/interpret/gather.mlir"};
+        for (const char* precision : {"float32", "float16", "bfloat16"})
+            files.push_back(root + "/testdata/erf_" + precision + "_20_20_chlo.mlir");
+        if (std::filesystem::is_directory(root + "/testdata"))
+            for (const auto& entry : std::filesystem::directory_iterator(root + "/testdata"))
+                if (entry.path().filename().string().starts_with("gather_"))
+                    files.push_back(entry.path().string());
+        std::sort(files.begin() + 4, files.end());
+        for (const auto& f : files)
+            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
     }
-    void stablehloInterpretTests()
+    void stablehloProjectModules()
     {
         QFETCH(QString, file);
-        const std::string path = sharedDir() + "/stablehlo/tests/interpret/" + file.toStdString();
+        const std::string path = file.toStdString();
         if (!std::filesystem::exists(path))
             QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
         auto parts = parseFile(path);

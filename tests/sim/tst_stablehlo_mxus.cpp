@@ -38,16 +38,9 @@ struct PackedRun
 
 PackedRun compileAndReplay(const std::string& text, const CompileOptions& options)
 {
-    auto m = parseModule(text, "case.mlir");
-    if (!m)
-        qFatal("%s", m.error().toString().c_str());
-    auto compiled = compileModule(*m, options);
-    if (!compiled)
-        qFatal("%s", compiled.error().toString().c_str());
-    auto replayed = sim::replayAndCheck(*m, *compiled);
-    if (!replayed)
-        qFatal("%s", replayed.error().toString().c_str());
-    return {std::move(replayed->results), replayed->cycles, assembly::disassembleTrace(compiled->trace)};
+    auto run = compileAndReplayOrFail(text, options);
+    return {std::move(run.replayed.results), run.replayed.cycles,
+            assembly::disassembleTrace(run.compiled.trace)};
 }
 
 } // namespace
