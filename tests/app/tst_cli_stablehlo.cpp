@@ -193,6 +193,15 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
                  std::string("xpushark-cli: check: --loops needs auto, always or never"));
+        // check folds ops on constants only when asked (--fold on), and says what --fold takes.
+        r = cli({QStringLiteral("check"), model("mlp_relu.mlir"), QStringLiteral("--fold"),
+                 QStringLiteral("yes")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.substr(0, r.err.find('\n')),
+                 std::string("xpushark-cli: check: --fold takes on or off, not 'yes'"));
+        r = cli({QStringLiteral("check"), model("mlp_relu.mlir"), QStringLiteral("--fold"),
+                 QStringLiteral("on")});
+        QVERIFY2(r.exitCode == 0 && r.out.find("1 of 1 checks hold") != std::string::npos, r.out.c_str());
     }
 
     void infoDescribesAModule()
