@@ -9,6 +9,7 @@
 #include <bit>
 
 #include "stablehlo/lower_kernels.h"
+#include "stablehlo/lower_views.h"
 
 namespace xps::shlo::lower {
 
@@ -38,6 +39,10 @@ void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg)
 
 void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const TensorRef& out)
 {
+    // How each input is read (lower_views.h): first, as it may write a view out as a kernel of its own.
+    std::vector<TensorRef> in = kernel.inputs;
+    const KernelFeeds feeds = prepareFeeds(w, in, out);
+    const auto feed = [&](std::size_t i) { return feeds.feeds[i]; };
     // Each input and each step's result but the last (kResult) a register of its own, for the whole kernel.
     static constexpr std::array<int, kElementwiseRegisters> kRegisters = {0,  1,  2,  10, 16, 17, 18, 19, 20,
                                                                           21, 22, 23, 24, 25, 26, 27, 28, 29};
@@ -48,18 +53,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                       " registers (a fusion planning bug)");
         return kRegisters[taken++];
     };
-    // One value for every element: a register of it, set once.
-    const auto broadcast = [&](const TensorRef& x) {
-        return x.splat.has_value() || x.broadcastPeriod == 1 ||
-               (x.type.shape.empty() && !out.type.shape.empty());
-    };
-    // A broadcast repeating a pattern that divides a register: the register of it, set once.
-    const auto pattern = [&](const TensorRef& x) { return !broadcast(x) && x.broadcastPeriod > 1; };
     std::vector<int> inputRegister;
     std::vector<std::size_t> streamed; // inputs read tile by tile
-    for (std::size_t i = 0; i < kernel.inputs.size(); ++i) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
         inputRegister.push_back(take());
-        if (!broadcast(kernel.inputs[i]) && !pattern(kernel.inputs[i]))
+        if (feed(i) == Feed::Streamed)
             streamed.push_back(i);
     }
     std::vector<int> stepRegister;
@@ -85,16 +83,16 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                  kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
     }
     setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
-    for (std::size_t i = 0; i < kernel.inputs.size(); ++i)
-        if (broadcast(kernel.inputs[i])) {
-            TensorRef scalar = kernel.inputs[i];
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (feed(i) == Feed::Scalar) {
+            TensorRef scalar = in[i];
             if (scalar.splat)
                 scalar.scalarConstant = scalar.splat;
             broadcastScalar(w, scalar, inputRegister[i]);
-        } else if (pattern(kernel.inputs[i])) {
+        } else if (feed(i) == Feed::Pattern) {
             // The operand once into VMEM, doubled in place until it fills a register, then loaded.
-            const TensorRef& x = kernel.inputs[i];
-            const auto patternBytes = static_cast<std::uint64_t>(x.broadcastPeriod * 4);
+            const TensorRef& x = in[i];
+            const auto patternBytes = static_cast<std::uint64_t>(flatPeriod(x) * 4);
             const std::uint64_t buffer = w.vmem(kVregBytes, "a broadcast pattern");
             auto s = w.stream();
             w.dma(s, isa::Space::Vmem, buffer, isa::Space::Hbm, x.address, x.hbmBytes(patternBytes), 1, 0, 0,
@@ -107,18 +105,20 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             w.bundle("vld " + v(inputRegister[i]) + ", [" + std::to_string(buffer) + "]");
         }
     const Operation& op = *kernel.steps.back().op;
-    const auto& in = kernel.inputs;
     const std::int64_t bytes = out.type.elementCount() * 4;
     const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
     // Tiles of up to 16 registers, fewer when VMEM is small: the slots of every stream for every tile in
     // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
-    // a machine with less VMEM gets smaller tiles, not a failure.
+    // a machine with less VMEM gets smaller tiles, not a failure. In the row layout a tile is whole groups
+    // of 8 rows.
     const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1) * kTilesInFlight;
     const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
-    const std::int64_t tileVregs =
-        std::clamp<std::int64_t>(std::min(kTileVregs, fitting), 1, std::max<std::int64_t>(vregs, 1));
-    const std::int64_t tileBytes = tileVregs * kVregBytes;
-    const std::int64_t tiles = (vregs + tileVregs - 1) / tileVregs;
+    const std::int64_t groupBytes = feeds.rows ? 8 * feeds.rows->width * 4 : kVregBytes;
+    const std::int64_t groupVregs = groupBytes / kVregBytes;
+    const std::int64_t tileGroups = std::clamp<std::int64_t>(std::min(kTileVregs, fitting) / groupVregs, 1,
+                                                             std::max<std::int64_t>(vregs / groupVregs, 1));
+    const std::int64_t tileBytes = tileGroups * groupBytes;
+    const std::int64_t tiles = (bytes + tileBytes - 1) / tileBytes;
     // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the
     // tiles ahead of it, as in the kernels XLA writes; 4 keeps 3 tiles landing while one computes.
     const std::int64_t inFlight = std::min<std::int64_t>(kTilesInFlight, tiles);
@@ -136,7 +136,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     }
     const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
     // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
-    // offset (iteration x inFlight tiles): the first offset for 4-byte tensors, the second for packed ones.
+    // offset (iteration x inFlight tiles): the first offset for 4-byte tensors, the second for packed ones,
+    // the third for the views whose rows move with the tiles.
     // Tiles are counted in VMEM's 4-byte elements; a packed tensor's HBM tile is half as many bytes.
     const auto loopOffset = [](const TensorRef& t, bool looped) {
         return !looped ? LoopOffset::None : t.packed() ? LoopOffset::Second : LoopOffset::First;
@@ -159,6 +160,42 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         w.declareRegion(loop, "loop");
         w.regionBegin(loop);
     }
+    // A view's rows move with the tiles in a loop through the third offset: by this many bytes a tile (one
+    // amount for every view), else the kernel is not looped.
+    std::int64_t viewAdvance = 0;
+    bool viewsLoop = true;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (feed(i) != Feed::RowSlice && feed(i) != Feed::RowValue)
+            continue;
+        const std::int64_t advance =
+            tileGroups * 8 * feeds.steps[i] * (feed(i) == Feed::RowValue ? 512 : 4);
+        if (advance == 0)
+            continue;
+        viewsLoop = viewsLoop && feeds.whole[i] && (viewAdvance == 0 || viewAdvance == advance);
+        viewAdvance = advance;
+    }
+    const auto load = [&](std::size_t i, std::int64_t t, std::int64_t row, std::int64_t column, bool looped) {
+        const std::int64_t width = feeds.rows->width;
+        std::uint64_t address = 0;
+        std::int64_t stride = 0;
+        if (feed(i) == Feed::Streamed) {
+            const std::size_t k = static_cast<std::size_t>(
+                std::find(streamed.begin(), streamed.end(), i) - streamed.begin());
+            address = slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)] +
+                      static_cast<std::uint64_t>(((row - t * tileGroups * 8) * width + column) * 4);
+            stride = width * 4;
+        } else {
+            const bool value = feed(i) == Feed::RowValue;
+            const std::int64_t first = viewRowOffset(in[i], row);
+            address = feeds.copies[i] + static_cast<std::uint64_t>(value ? first * 512 : (first + column) * 4);
+            stride = feeds.steps[i] * (value ? 512 : 4);
+            looped = looped && feeds.steps[i] != 0; // views of one row for every tile stay put
+        }
+        const std::string at = looped && feed(i) != Feed::Streamed
+                                   ? std::string(w.offset3()) + " + " + std::to_string(address)
+                                   : std::to_string(address);
+        w.bundle("vld.s " + v(inputRegister[i]) + ", [" + at + "], " + std::to_string(stride));
+    };
     const auto computeTile = [&](std::int64_t t, bool looped) {
         // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
         if (t + inFlight - 1 < tiles)
@@ -168,16 +205,36 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
         const std::size_t slot = slotOf(t);
         const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
-        for (std::int64_t r = 0; r < count; ++r) {
-            for (std::size_t k = 0; k < streamed.size(); ++k)
-                w.bundle("vld " + v(inputRegister[streamed[k]]) + ", [" +
-                         std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
-                                        static_cast<std::uint64_t>(r * kVregBytes)) +
-                         "]");
-            for (const auto& instruction : code)
-                w.bundle(instruction);
-            w.bundle("vst " + v(kResult) + ", [" +
-                     std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+        if (feeds.rows) { // groups of 8 rows, 128 columns a register
+            const std::int64_t width = feeds.rows->width;
+            for (std::int64_t g = 0; g < tileSpan(t) / groupBytes; ++g) {
+                const std::int64_t row = (t * tileGroups + g) * 8;
+                for (std::size_t i = 0; i < in.size(); ++i)
+                    if (feed(i) == Feed::RowValue)
+                        load(i, t, row, 0, looped);
+                for (std::int64_t c = 0; c < width; c += 128) {
+                    for (std::size_t i = 0; i < in.size(); ++i)
+                        if (feed(i) == Feed::Streamed || feed(i) == Feed::RowSlice)
+                            load(i, t, row, c, looped);
+                    for (const auto& instruction : code)
+                        w.bundle(instruction);
+                    w.bundle("vst.s " + v(kResult) + ", [" +
+                             std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
+                             "], " + std::to_string(width * 4));
+                }
+            }
+        } else {
+            for (std::int64_t r = 0; r < count; ++r) {
+                for (std::size_t k = 0; k < streamed.size(); ++k)
+                    w.bundle("vld " + v(inputRegister[streamed[k]]) + ", [" +
+                             std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
+                                            static_cast<std::uint64_t>(r * kVregBytes)) +
+                             "]");
+                for (const auto& instruction : code)
+                    w.bundle(instruction);
+                w.bundle("vst " + v(kResult) + ", [" +
+                         std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+            }
         }
         w.dma(outputs[slot], isa::Space::Hbm,
               out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
@@ -187,12 +244,12 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
     // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
     std::int64_t loopFirst = tiles, loopIterations = 0;
-    if (w.loops()) {
+    if (w.loops() && viewsLoop) {
         const std::int64_t lastSteady =
             bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
         if (lastSteady >= inFlight)
             loopIterations = (lastSteady - inFlight + 1) / inFlight;
-        if (loopIterations >= 2)
+        if (loopIterations >= 2 && ProgramWriter::loopFits(loopIterations, inFlight * viewAdvance))
             loopFirst = inFlight;
     }
     for (std::int64_t t = 0; t + 1 < inFlight; ++t)
@@ -204,7 +261,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         }
         const bool anyPacked = out.packed() || std::any_of(streamed.begin(), streamed.end(),
                                                            [&](std::size_t k) { return in[k].packed(); });
-        w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0);
+        w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0, {},
+                    inFlight * viewAdvance);
         for (std::int64_t u = 0; u < inFlight; ++u)
             computeTile(t + u, true);
         w.endLoop();
@@ -226,7 +284,7 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
         const auto same = std::find_if(kernel.inputs.begin(), kernel.inputs.end(), [&](const TensorRef& y) {
             return y.address == x.address && y.type == x.type && y.elementBytes == x.elementBytes &&
                    y.scalarConstant == x.scalarConstant && y.splat == x.splat &&
-                   y.broadcastPeriod == x.broadcastPeriod;
+                   y.broadcastStrides == x.broadcastStrides;
         });
         step.operands.push_back(static_cast<int>(same - kernel.inputs.begin()));
         if (same == kernel.inputs.end())

@@ -84,44 +84,59 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers, const std:
     return rootOf;
 }
 
-std::int64_t broadcastPeriod(const Operation& op, const TensorType& operand)
+std::optional<std::vector<std::int64_t>> broadcastStrides(const Operation& op, const TensorType& operand,
+                                                          const std::vector<std::int64_t>& operandStrides)
 {
-    if (op.kind != OpKind::BroadcastInDim || op.resultTypes.size() != 1 || op.resultTypes[0] == operand)
-        return 0;
+    if (op.kind != OpKind::BroadcastInDim || op.resultTypes.size() != 1)
+        return std::nullopt;
     const TensorType& out = op.resultTypes[0];
-    const std::int64_t elements = operand.elementCount();
-    if (elements == 1)
-        return 1;
-    if (elements == 0) // an empty tensor: nothing to hold in a register (and no period to divide by)
-        return 0;
     const Attribute* attribute = op.attributes.find("broadcast_dimensions");
     const auto dims = attribute ? attribute->integers() : std::nullopt;
-    if (!dims || dims->size() != operand.shape.size() || operand.shape.size() > out.shape.size())
-        return 0;
-    const std::size_t lead = out.shape.size() - operand.shape.size();
-    for (std::size_t i = 0; i < operand.shape.size(); ++i)
-        if ((*dims)[i] != static_cast<std::int64_t>(lead + i) || operand.shape[i] != out.shape[lead + i])
-            return 0;
-    return kRegisterElements % elements == 0 ? elements : 0;
+    if (!dims || dims->size() != operand.shape.size() || out.shape.empty())
+        return std::nullopt;
+    std::vector<std::int64_t> inner = operandStrides;
+    if (inner.empty()) { // row-major; a dimension of size 1 is never stepped along
+        inner.assign(operand.shape.size(), 0);
+        for (std::int64_t d = static_cast<std::int64_t>(operand.shape.size()) - 1, stride = 1; d >= 0; --d) {
+            const auto u = static_cast<std::size_t>(d);
+            inner[u] = operand.shape[u] == 1 ? 0 : stride;
+            stride *= operand.shape[u];
+        }
+    }
+    if (inner.size() != operand.shape.size())
+        return std::nullopt;
+    std::vector<std::int64_t> strides(out.shape.size(), 0);
+    std::int64_t previous = -1;
+    for (std::size_t k = 0; k < dims->size(); ++k) {
+        const std::int64_t d = (*dims)[k];
+        if (d <= previous || d >= static_cast<std::int64_t>(out.shape.size()))
+            return std::nullopt;
+        previous = d;
+        const auto u = static_cast<std::size_t>(d);
+        if (operand.shape[k] == out.shape[u])
+            strides[u] = inner[k];
+        else if (operand.shape[k] != 1)
+            return std::nullopt;
+    }
+    return strides;
 }
 
 std::vector<bool> registerBroadcasts(const Body& body)
 {
     const auto& ops = body.operations;
+    std::vector<bool> inRegisters(ops.size(), false);
+    // Readers come after their producers: from the last op back, each reader's fate is known.
     std::vector<bool> readByOthers(body.valueTypes.size(), false);
-    for (const Operation& op : ops)
-        if (!elementwiseKernel(body, op))
+    for (std::size_t i = ops.size(); i-- > 0;) {
+        const Operation& op = ops[i];
+        if (op.kind == OpKind::BroadcastInDim && op.operands.size() == 1 && op.firstResult < readByOthers.size() &&
+            op.operands[0] < body.valueTypes.size())
+            inRegisters[i] = !readByOthers[op.firstResult] &&
+                             broadcastStrides(op, body.valueTypes[op.operands[0]]).has_value();
+        if (!inRegisters[i] && !elementwiseKernel(body, op))
             for (const std::uint32_t v : op.operands)
                 if (v < readByOthers.size())
                     readByOthers[v] = true;
-    std::vector<bool> inRegisters(ops.size(), false);
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-        const Operation& op = ops[i];
-        if (op.kind != OpKind::BroadcastInDim || op.operands.size() != 1 ||
-            op.firstResult >= readByOthers.size() || op.operands[0] >= body.valueTypes.size())
-            continue;
-        inRegisters[i] =
-            !readByOthers[op.firstResult] && broadcastPeriod(op, body.valueTypes[op.operands[0]]) > 0;
     }
     return inRegisters;
 }

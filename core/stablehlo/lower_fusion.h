@@ -6,6 +6,7 @@
 // kernel reading x once and writing once, where they read 13 tensors and wrote 9.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "stablehlo/module.h"
@@ -23,16 +24,17 @@ bool sameBytes(ElementType from, ElementType to);
 // Ops marked in `excluded` (folded to constants) join no fusion.
 std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {});
 
-// A broadcast_in_dim whose result each vector register (1024 elements) of an element-wise kernel sees the
-// same way: element e of the result is element e % period of the operand. True of a scalar (period 1) and
-// of an operand the result repeats along its leading dimensions, when its size divides 1024 (a bias row of
-// 256). 0 for any other broadcast.
-inline constexpr std::int64_t kRegisterElements = 1024;
-std::int64_t broadcastPeriod(const Operation& op, const TensorType& operand);
+// The strides of broadcast_in_dim `op` read in registers (TensorRef::broadcastStrides): one per result
+// dimension, in elements of the row-major operand, 0 along a dimension it is broadcast over (or one of
+// size 1 it expands); composed with `operandStrides` when the operand is itself such a view (empty: a tensor
+// in HBM of type `operand`). Nothing for a broadcast whose dimensions do not increase (one that transposes
+// as it broadcasts), which is written out.
+std::optional<std::vector<std::int64_t>> broadcastStrides(const Operation& op, const TensorType& operand,
+                                                          const std::vector<std::int64_t>& operandStrides = {});
 
-// For every op of `body`: true for a broadcast_in_dim with a period whose every reader is an element-wise
-// kernel. Such a broadcast is never written to HBM: the kernels reading it hold its pattern in a register
-// (lower_elementwise_kernel.cpp), where a bias row's broadcast was a kernel writing the whole tensor.
+// For every op of `body`: true for a broadcast_in_dim every reader of which is an element-wise kernel or
+// another such broadcast. It is never written to HBM: the kernels reading it hold it in registers, fetching
+// only its operand (lower_elementwise_kernel.cpp), as XLA's fusions never write a broadcast out.
 std::vector<bool> registerBroadcasts(const Body& body);
 
 } // namespace xps::shlo::lower

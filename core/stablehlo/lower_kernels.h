@@ -34,9 +34,23 @@ struct TensorRef
     std::optional<double> scalarConstant;       // a scalar whose value is known when compiling
     std::int64_t elementBytes = 4;              // in HBM: storageBytes(type), or 4 for an f32 intermediate
     std::optional<double> splat = std::nullopt; // a constant of any shape whose elements all have this value
-    // A broadcast_in_dim not written to HBM (lower_fusion.h): element e is element e % broadcastPeriod of
-    // the operand at `address`; only element-wise kernels read it. 0: a tensor in HBM.
-    std::int64_t broadcastPeriod = 0;
+    // A broadcast_in_dim not written to HBM (lower_fusion.h): the element at multi-index i of `type` is
+    // element sum(i[d] * broadcastStrides[d]) of the row-major operand at `address` (strides in elements, 0
+    // along every dimension it is broadcast over). Only element-wise kernels read such a view; each holds
+    // it in registers (lower_elementwise_kernel.cpp). Empty: a tensor in HBM.
+    std::vector<std::int64_t> broadcastStrides = {};
+
+    bool isView() const { return !broadcastStrides.empty(); }
+    // The elements of a view's operand (those of the tensor for any other).
+    std::int64_t sourceElements() const
+    {
+        if (!isView())
+            return type.elementCount();
+        std::int64_t n = 1;
+        for (std::size_t d = 0; d < broadcastStrides.size(); ++d)
+            n *= broadcastStrides[d] != 0 ? type.shape[d] : 1;
+        return n;
+    }
 
     bool packed() const { return elementBytes == 2; }
     // The conversion of a DMA bringing this tensor into VMEM (widening) or writing it from VMEM (narrowing).

@@ -284,11 +284,11 @@ private:
                     for (const auto v : f.body.operations[member].operands)
                         materialize(v);
             if (i < inRegisters.size() && inRegisters[i]) {
-                // Read only by element-wise kernels, which hold its pattern in a register: no code.
+                // Read only by element-wise kernels, which hold it in registers: no code.
                 const TensorRef& x = values[op.operands[0]];
                 TensorRef broadcast = x;
                 broadcast.type = op.resultTypes[0];
-                broadcast.broadcastPeriod = lower::broadcastPeriod(op, x.type);
+                broadcast.broadcastStrides = *lower::broadcastStrides(op, x.type, x.broadcastStrides);
                 broadcast.splat = x.splat ? x.splat : x.scalarConstant;
                 broadcast.scalarConstant.reset();
                 values[op.firstResult] = broadcast;
