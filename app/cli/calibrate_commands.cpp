@@ -182,6 +182,7 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
     shlo::CompileOptions options;
     options.fuse = fuse;
     options.foldConstants = true;
+    options.excessPrecision = true;
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

@@ -240,6 +240,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
     std::string input, output, machinePath;
     shlo::CompileOptions options;
     options.foldConstants = true;
+    options.excessPrecision = true;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--loops") {

@@ -35,6 +35,11 @@ struct CompileOptions
     // constant. `compile`, `estimate` and the explorer fold; off, a test module's ops on literals run as
     // kernels, which is what `check` and the lowering's tests hold to the reference interpreter.
     bool foldConstants = false;
+    // A fused f16 or bf16 intermediate stays in f32 registers, not rounded to its type, as XLA computes
+    // with its default xla_allow_excess_precision. Off, such an intermediate ends its kernel and is rounded
+    // on its way through HBM, as the reference interpreter rounds every op: what `check` holds to it.
+    // `compile`, `estimate` and the explorer allow it.
+    bool excessPrecision = false;
 };
 
 struct CompiledTensor

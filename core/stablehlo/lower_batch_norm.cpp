@@ -80,13 +80,18 @@ public:
         o.regions.push_back(addRegion());
         return apply(std::move(o), {x, splat({}, 0.0, what + "_init")});
     }
-    // A feature vector broadcast to x's shape along `feature`.
-    TensorRef alongFeature(const TensorRef& vector, const TensorType& shape, std::int64_t feature,
-                           const std::string& what) const
+    // A feature vector broadcast to x's shape along `feature`: only element-wise pieces read it, so it is
+    // held in their registers (lower_views.h), never written out, as XLA's fusion of the expansion does.
+    static TensorRef alongFeature(const TensorRef& vector, const TensorType& shape, std::int64_t feature)
     {
-        Operation o = make(OpKind::BroadcastInDim, TensorType{shape.shape, ElementType::F32}, what);
-        o.attributes.set("broadcast_dimensions", integerList({feature}));
-        return apply(std::move(o), {vector});
+        TensorRef view = vector;
+        view.type = TensorType{shape.shape, ElementType::F32};
+        view.broadcastStrides.assign(shape.shape.size(), 0);
+        view.broadcastStrides[static_cast<std::size_t>(feature)] =
+            shape.shape[static_cast<std::size_t>(feature)] == 1 ? 0 : 1;
+        view.splat = vector.splat ? vector.splat : vector.scalarConstant;
+        view.scalarConstant.reset();
+        return view;
     }
 
 private:
@@ -143,13 +148,12 @@ std::vector<TensorRef> lowerBatchNorm(const Operation& op, const std::vector<Ten
     const TensorRef factor = e.binary(OpKind::Multiply, e.unary(OpKind::Rsqrt, lifted, "rsqrt"),
                                       e.convert(in[1], ElementType::F32, "scale_f32"), "factor");
     const TensorRef centered =
-        e.binary(OpKind::Subtract, xf, e.alongFeature(mean, x.type, feature, "mean_b"), "centered");
+        e.binary(OpKind::Subtract, xf, e.alongFeature(mean, x.type, feature), "centered");
     const TensorRef scaled =
-        e.binary(OpKind::Multiply, centered, e.alongFeature(factor, x.type, feature, "factor_b"), "scaled");
-    const TensorRef shifted = e.binary(
-        OpKind::Add, scaled,
-        e.alongFeature(e.convert(in[2], ElementType::F32, "offset_f32"), x.type, feature, "offset_b"),
-        "output");
+        e.binary(OpKind::Multiply, centered, e.alongFeature(factor, x.type, feature), "scaled");
+    const TensorRef shifted =
+        e.binary(OpKind::Add, scaled,
+                 e.alongFeature(e.convert(in[2], ElementType::F32, "offset_f32"), x.type, feature), "output");
     std::vector<TensorRef> out{
         e.convert(shifted, element, "output_" + std::string(elementTypeName(element)))};
     if (training) {

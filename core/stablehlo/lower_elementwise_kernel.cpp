@@ -167,8 +167,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     for (std::size_t i = 0; i < in.size(); ++i) {
         if (feed(i) != Feed::RowSlice && feed(i) != Feed::RowValue)
             continue;
-        const std::int64_t advance =
-            tileGroups * 8 * feeds.steps[i] * (feed(i) == Feed::RowValue ? 512 : 4);
+        const std::int64_t advance = tileGroups * 8 * feeds.steps[i] * (feed(i) == Feed::RowValue ? 512 : 4);
         if (advance == 0)
             continue;
         viewsLoop = viewsLoop && feeds.whole[i] && (viewAdvance == 0 || viewAdvance == advance);
@@ -179,15 +178,16 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         std::uint64_t address = 0;
         std::int64_t stride = 0;
         if (feed(i) == Feed::Streamed) {
-            const std::size_t k = static_cast<std::size_t>(
-                std::find(streamed.begin(), streamed.end(), i) - streamed.begin());
+            const std::size_t k =
+                static_cast<std::size_t>(std::find(streamed.begin(), streamed.end(), i) - streamed.begin());
             address = slots[k * static_cast<std::size_t>(inFlight) + slotOf(t)] +
                       static_cast<std::uint64_t>(((row - t * tileGroups * 8) * width + column) * 4);
             stride = width * 4;
         } else {
             const bool value = feed(i) == Feed::RowValue;
             const std::int64_t first = viewRowOffset(in[i], row);
-            address = feeds.copies[i] + static_cast<std::uint64_t>(value ? first * 512 : (first + column) * 4);
+            address =
+                feeds.copies[i] + static_cast<std::uint64_t>(value ? first * 512 : (first + column) * 4);
             stride = feeds.steps[i] * (value ? 512 : 4);
             looped = looped && feeds.steps[i] != 0; // views of one row for every tile stay put
         }
@@ -218,9 +218,10 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                             load(i, t, row, c, looped);
                     for (const auto& instruction : code)
                         w.bundle(instruction);
-                    w.bundle("vst.s " + v(kResult) + ", [" +
-                             std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
-                             "], " + std::to_string(width * 4));
+                    w.bundle(
+                        "vst.s " + v(kResult) + ", [" +
+                        std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
+                        "], " + std::to_string(width * 4));
                 }
             }
         } else {

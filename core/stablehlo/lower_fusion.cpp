@@ -32,7 +32,8 @@ bool sameBytes(ElementType from, ElementType to)
     return fromBits < toBits && (isUnsigned(from) || !isUnsigned(to));
 }
 
-std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded)
+std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded,
+                                     bool excessPrecision)
 {
     const auto isExcluded = [&](std::size_t i) { return i < excluded.size() && excluded[i]; };
     const auto& ops = body.operations;
@@ -48,8 +49,9 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers, const std:
                 producer[ops[i].firstResult + r] = static_cast<std::int32_t>(i);
     }
     // From the last op back: each element-wise op not yet in a fusion roots one, and takes in every operand
-    // whose producer can join (element-wise, read by this fusion only, a 4-byte type: an f16 or bf16
-    // intermediate is rounded on its way through HBM, and fused it would not be), while the registers last.
+    // whose producer can join (element-wise, read by this fusion only; an f16 or bf16 intermediate only with
+    // excess precision, as it is rounded on its way through HBM and fused it is not), while the registers
+    // last.
     for (std::size_t r = ops.size(); r-- > 0;) {
         if (rootOf[r] >= 0 || isExcluded(r) || !elementwiseKernel(body, ops[r]))
             continue;
@@ -68,7 +70,7 @@ std::vector<std::int32_t> planFusion(const Body& body, int registers, const std:
                 continue;
             const Operation& op = ops[static_cast<std::size_t>(p)];
             if (!elementwiseKernel(body, op) || op.resultTypes[0].elementCount() != elements ||
-                storageBytes(op.resultTypes[0].element) != 4)
+                (storageBytes(op.resultTypes[0].element) != 4 && !excessPrecision))
                 continue;
             std::set<std::uint32_t> grown = inputs;
             grown.erase(v);
@@ -129,8 +131,8 @@ std::vector<bool> registerBroadcasts(const Body& body)
     std::vector<bool> readByOthers(body.valueTypes.size(), false);
     for (std::size_t i = ops.size(); i-- > 0;) {
         const Operation& op = ops[i];
-        if (op.kind == OpKind::BroadcastInDim && op.operands.size() == 1 && op.firstResult < readByOthers.size() &&
-            op.operands[0] < body.valueTypes.size())
+        if (op.kind == OpKind::BroadcastInDim && op.operands.size() == 1 &&
+            op.firstResult < readByOthers.size() && op.operands[0] < body.valueTypes.size())
             inRegisters[i] = !readByOthers[op.firstResult] &&
                              broadcastStrides(op, body.valueTypes[op.operands[0]]).has_value();
         if (!inRegisters[i] && !elementwiseKernel(body, op))

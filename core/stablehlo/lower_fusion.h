@@ -21,16 +21,19 @@ bool sameBytes(ElementType from, ElementType to);
 // For every op of `body`, the op whose kernel computes it: itself for a kernel's root (or an op not fused),
 // a later op for a member of that op's fusion; -1 for an op that is not element-wise. `registers` bounds a
 // fusion's inputs plus its results kept in registers (every op's but the root's).
-// Ops marked in `excluded` (folded to constants) join no fusion.
-std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {});
+// Ops marked in `excluded` (folded to constants) join no fusion. An f16 or bf16 intermediate joins only with
+// `excessPrecision` (CompileOptions): fused, it is not rounded to its type.
+std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {},
+                                     bool excessPrecision = false);
 
 // The strides of broadcast_in_dim `op` read in registers (TensorRef::broadcastStrides): one per result
 // dimension, in elements of the row-major operand, 0 along a dimension it is broadcast over (or one of
 // size 1 it expands); composed with `operandStrides` when the operand is itself such a view (empty: a tensor
 // in HBM of type `operand`). Nothing for a broadcast whose dimensions do not increase (one that transposes
 // as it broadcasts), which is written out.
-std::optional<std::vector<std::int64_t>> broadcastStrides(const Operation& op, const TensorType& operand,
-                                                          const std::vector<std::int64_t>& operandStrides = {});
+std::optional<std::vector<std::int64_t>>
+broadcastStrides(const Operation& op, const TensorType& operand,
+                 const std::vector<std::int64_t>& operandStrides = {});
 
 // For every op of `body`: true for a broadcast_in_dim every reader of which is an element-wise kernel or
 // another such broadcast. It is never written to HBM: the kernels reading it hold it in registers, fetching

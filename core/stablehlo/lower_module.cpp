@@ -78,9 +78,10 @@ class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
-             std::stop_token stop, bool loops, bool fuse, const lower::FoldedModule* folded)
+             std::stop_token stop, bool loops, bool fuse, bool excessPrecision,
+             const lower::FoldedModule* folded)
         : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse),
-          m_folded(folded)
+          m_excessPrecision(excessPrecision), m_folded(folded)
     {
     }
 
@@ -259,8 +260,9 @@ private:
             unwritten[v] = false;
         };
         const std::vector<std::int32_t> rootOf =
-            m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters, folding.folded)
-                   : std::vector<std::int32_t>{};
+            m_fuse
+                ? lower::planFusion(f.body, lower::kElementwiseRegisters, folding.folded, m_excessPrecision)
+                : std::vector<std::int32_t>{};
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
         std::map<std::size_t, std::vector<std::size_t>> fusions; // root -> its ops in program order
@@ -507,6 +509,7 @@ private:
     lower::ChipContext m_chip;
     std::stop_token m_stop;
     bool m_fuse = true;
+    bool m_excessPrecision = false;
     const lower::FoldedModule* m_folded = nullptr; // null: nothing folded
 };
 
@@ -540,7 +543,8 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         std::string text;
         for (int c = 0; c < chips; ++c) {
             lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
-                                                           options.stop, loops, options.fuse, folded));
+                                                           options.stop, loops, options.fuse,
+                                                           options.excessPrecision, folded));
             lowerings.back()->run();
             const auto& w = lowerings.back()->writer();
             if (c == 0)

@@ -498,7 +498,11 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? width : rowsCount) *= x.type.shape[d];
     const auto xs = byteStrides(x.type.shape, x.elementBytes); // packed (f16/bf16): widened on the way in
-    if (fitsColumns(w, rowsCount, width)) {
+    // The columns layout sums in the interpreter's order, but its DMAs scatter every element of a reduction
+    // over its innermost dimensions to a block of its own: one 4-byte piece each. Past 64 Ki elements such
+    // a reduction (a softmax's row sums) takes the rows layout, whose DMA is contiguous.
+    const bool innermost = !reduced.empty() && reduced.back();
+    if (fitsColumns(w, rowsCount, width) && (!innermost || rowsCount * width <= 65536)) {
         // Kept dimensions pick the element of a block, reduced ones the block.
         const auto columns = reductionColumns(w, kind, rowsCount, width);
         std::vector<MoveDim> dims(reduced.size());

@@ -75,8 +75,9 @@ TensorRef materialize(ProgramWriter& w, const TensorRef& view)
     TensorRef out = view;
     out.broadcastStrides.clear();
     out.splat.reset();
-    out.address = w.hbmBuffer("broadcast", static_cast<std::uint64_t>(view.type.elementCount() * view.elementBytes),
-                              view.bufferDtype(), view.type.shape);
+    out.address =
+        w.hbmBuffer("broadcast", static_cast<std::uint64_t>(view.type.elementCount() * view.elementBytes),
+                    view.bufferDtype(), view.type.shape);
     // A region of its own inside the kernel's: the timeline shows what was written out.
     const std::string region = "broadcast_in_dim written out";
     w.declareRegion(region, "loop");
@@ -218,8 +219,8 @@ KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const
                 const auto bytes = static_cast<std::uint64_t>(x.sourceElements() * 4);
                 k.copies[i] = w.vmem((bytes + 4095) / 4096 * 4096, "a broadcast's operand");
                 auto s = w.stream();
-                w.dma(s, isa::Space::Vmem, k.copies[i], isa::Space::Hbm, x.address, x.hbmBytes(bytes), 1, 0, 0,
-                      {}, x.widening());
+                w.dma(s, isa::Space::Vmem, k.copies[i], isa::Space::Hbm, x.address, x.hbmBytes(bytes), 1, 0,
+                      0, {}, x.widening());
                 w.waitAll(s);
             }
         }

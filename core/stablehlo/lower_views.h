@@ -39,11 +39,12 @@ struct RowLayout
 
 struct KernelFeeds
 {
-    std::optional<RowLayout> rows;     // the row layout, or the flat one
-    std::vector<Feed> feeds;           // per input
-    std::vector<std::uint64_t> copies; // per input: the VMEM copy of a view's operand (Pattern, RowSlice, RowValue)
-    std::vector<std::int64_t> steps;   // per input: operand elements from one row of a register to the next
-    std::vector<bool> whole;           // per input: its rows step evenly through the whole result (loopable)
+    std::optional<RowLayout> rows; // the row layout, or the flat one
+    std::vector<Feed> feeds;       // per input
+    std::vector<std::uint64_t>
+        copies; // per input: the VMEM copy of a view's operand (Pattern, RowSlice, RowValue)
+    std::vector<std::int64_t> steps; // per input: operand elements from one row of a register to the next
+    std::vector<bool> whole;         // per input: its rows step evenly through the whole result (loopable)
 };
 
 // Decides how every input of a kernel computing `out` is read, writes out (to HBM scratch) each view that

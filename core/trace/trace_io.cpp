@@ -103,6 +103,7 @@ Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
         shlo::CompileOptions options;
         options.stop = stop;
         options.foldConstants = true; // as XLA compiles it
+        options.excessPrecision = true;
         auto compiled = shlo::compileModule(*module, options);
         if (!compiled)
             return compiled.error();

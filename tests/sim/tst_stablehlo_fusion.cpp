@@ -256,7 +256,8 @@ private slots:
             "(tensor<2x64x256xf32>, tensor<f32>) -> tensor<2x64xf32>\n"
             "  %n = stablehlo.constant dense<256.0> : tensor<2x64xf32>\n"
             "  %m = stablehlo.divide %s, %n : tensor<2x64xf32>\n"
-            "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<2x64xf32>) -> tensor<2x64x256xf32>\n"
+            "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<2x64xf32>) -> "
+            "tensor<2x64x256xf32>\n"
             "  %d = stablehlo.subtract %a, %mb : tensor<2x64x256xf32>\n"
             "  %q = stablehlo.multiply %d, %d : tensor<2x64x256xf32>\n"
             "  %v = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [2] : "
@@ -265,10 +266,12 @@ private slots:
             "  %e = stablehlo.constant dense<1.0e-5> : tensor<2x64xf32>\n"
             "  %ve = stablehlo.add %vn, %e : tensor<2x64xf32>\n"
             "  %rs = stablehlo.rsqrt %ve : tensor<2x64xf32>\n"
-            "  %rb = stablehlo.broadcast_in_dim %rs, dims = [0, 1] : (tensor<2x64xf32>) -> tensor<2x64x256xf32>\n"
+            "  %rb = stablehlo.broadcast_in_dim %rs, dims = [0, 1] : (tensor<2x64xf32>) -> "
+            "tensor<2x64x256xf32>\n"
             "  %y = stablehlo.multiply %d, %rb : tensor<2x64x256xf32>\n"
             "  %g = stablehlo.slice %b [0:1, 0:256] : (tensor<2x256xf32>) -> tensor<1x256xf32>\n"
-            "  %gb = stablehlo.broadcast_in_dim %g, dims = [1, 2] : (tensor<1x256xf32>) -> tensor<2x64x256xf32>\n"
+            "  %gb = stablehlo.broadcast_in_dim %g, dims = [1, 2] : (tensor<1x256xf32>) -> "
+            "tensor<2x64x256xf32>\n"
             "  %k = stablehlo.slice %b [1:2, 0:256] : (tensor<2x256xf32>) -> tensor<1x256xf32>\n"
             "  %kr = stablehlo.reshape %k : (tensor<1x256xf32>) -> tensor<256xf32>\n"
             "  %k3 = stablehlo.broadcast_in_dim %kr, dims = [2] : (tensor<256xf32>) -> tensor<1x1x256xf32>\n"
@@ -302,7 +305,8 @@ private slots:
                 << QString::fromStdString(moduleText({2, 64, 256}, {2, 256}, norm, type({2, 64, 256})))
                 << loops;
             QTest::addRow("masked softmax%s", how)
-                << QString::fromStdString(moduleText({2, 4, 16, 128}, {32, 128}, softmax, type({2, 4, 16, 128})))
+                << QString::fromStdString(
+                       moduleText({2, 4, 16, 128}, {32, 128}, softmax, type({2, 4, 16, 128})))
                 << loops;
         }
     }

@@ -414,8 +414,8 @@ private slots:
             if (lane.name.rfind("regions", 0) == 0)
                 regionLanes.push_back(lane.name);
         // (the loop level: the bias row written out inside the fused kernel)
-        QCOMPARE(regionLanes, (std::vector<std::string>{"regions: layer", "regions: layer",
-                                                        "regions: layer, op, loop"}));
+        QCOMPARE(regionLanes,
+                 (std::vector<std::string>{"regions: layer", "regions: layer", "regions: layer, op, loop"}));
         auto replayed = sim::replayAndCheck(m, *compiled);
         QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
         QVERIFY(replayed->check.checks.front().passed);
