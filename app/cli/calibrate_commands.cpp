@@ -13,6 +13,7 @@
 #include "import/import.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/retype.h"
 #include "trace/trace_io.h"
 #include "util/atomic_file.h"
 
@@ -153,6 +154,7 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
 {
     std::string input, machinePath;
     bool json = false, fuse = true;
+    std::optional<shlo::ElementType> dtype; // every float tensor as this type (retype.h)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--machine" && i + 1 >= args.size())
@@ -167,6 +169,13 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
                                           ? std::string("estimate: --fusion needs on or off")
                                           : "estimate: --fusion takes on or off, not '" + mode + "'");
             fuse = *on;
+        } else if (a == "--dtype") {
+            if (i + 1 >= args.size())
+                return usageError(io, "estimate: --dtype needs bf16, f16 or f32");
+            auto type = shlo::floatTypeNamed(args[++i]);
+            if (!type)
+                return usageError(io, "estimate: --dtype takes bf16, f16 or f32, not '" + args[i] + "'");
+            dtype = *type;
         } else if (a == "--json")
             json = true;
         else if (a.size() > 1 && a[0] == '-')
@@ -177,8 +186,9 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
             return usageError(io, "estimate: expected one MODEL.mlir, got a second: '" + a + "'");
     }
     if (input.empty())
-        return usageError(
-            io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]");
+        return usageError(io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--dtype "
+                              "bf16|f16|f32] [--fusion on|off] "
+                              "[--json]");
     shlo::CompileOptions options;
     options.fuse = fuse;
     options.foldConstants = true;
@@ -198,11 +208,16 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
             return inputError(io,
                               Error(input, "estimate takes one module; the file has " +
                                                std::to_string(modules->size()) + " parts split by // -----"));
+        if (dtype)
+            if (auto retyped = shlo::retypeFloats(modules->front(), *dtype); !retyped)
+                return inputError(io, retyped.error());
         auto compiled = shlo::compileModule(modules->front(), options);
         if (!compiled)
             return inputError(io, compiled.error());
         trace = std::move(compiled->trace);
     } else {
+        if (dtype)
+            return usageError(io, "estimate: --dtype applies to a model (.mlir), not to a trace");
         auto loaded = trace::loadTrace(input);
         if (!loaded)
             return inputError(io, loaded.error());

@@ -9,6 +9,7 @@
 #include "stablehlo/compile.h"
 #include "stablehlo/interpreter.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/retype.h"
 #include "stablehlo_replay.h"
 #include "trace/trace_io.h"
 #include "util/json_text.h"
@@ -238,6 +239,7 @@ int runCheck(const std::vector<std::string>& args, Streams io)
 int runCompile(const std::vector<std::string>& args, Streams io)
 {
     std::string input, output, machinePath;
+    std::optional<shlo::ElementType> dtype; // every float tensor as this type (retype.h)
     shlo::CompileOptions options;
     options.foldConstants = true;
     options.excessPrecision = true;
@@ -262,6 +264,15 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             options.fuse = *fuse;
             continue;
         }
+        if (a == "--dtype") {
+            if (i + 1 >= args.size())
+                return usageError(io, "compile: --dtype needs bf16, f16 or f32");
+            auto type = shlo::floatTypeNamed(args[++i]);
+            if (!type)
+                return usageError(io, "compile: --dtype takes bf16, f16 or f32, not '" + args[i] + "'");
+            dtype = *type;
+            continue;
+        }
         if ((a == "-o" || a == "--output" || a == "--machine") && i + 1 >= args.size())
             return usageError(io, "compile: " + a + " needs a file name");
         if (a == "-o" || a == "--output")
@@ -276,9 +287,8 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             return usageError(io, "compile: expected one MODEL.mlir, got a second: '" + a + "'");
     }
     if (input.empty() || output.empty())
-        return usageError(io,
-                          "compile: usage: compile MODEL.mlir [--machine M.json] [--loops auto|always|never] "
-                          "[--fusion on|off] -o OUT.xtrace.json");
+        return usageError(io, "compile: usage: compile MODEL.mlir [--machine M.json] [--dtype bf16|f16|f32] "
+                              "[--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)
@@ -291,6 +301,9 @@ int runCompile(const std::vector<std::string>& args, Streams io)
     if (modules->size() != 1)
         return inputError(io, Error(input, "compile takes one module; the file has " +
                                                std::to_string(modules->size()) + " parts split by // -----"));
+    if (dtype)
+        if (auto retyped = shlo::retypeFloats(modules->front(), *dtype); !retyped)
+            return inputError(io, retyped.error());
     auto compiled = shlo::compileModule(modules->front(), options);
     if (!compiled)
         return inputError(io, compiled.error());

@@ -145,6 +145,8 @@ struct Module
     std::string fileName; // as given to the parser, for messages
     // The text parsed: dense literals keep views of their elements into it instead of copies.
     std::shared_ptr<const std::string> source;
+    // Literals rewritten after parsing (retype.h) view their bytes here.
+    std::vector<std::shared_ptr<const std::string>> rewrittenText;
     std::string name;      // module @name, if any
     int numReplicas = 1;   // mhlo.num_replicas
     int numPartitions = 1; // mhlo.num_partitions

@@ -72,6 +72,39 @@ private slots:
         QVERIFY(nlohmann::json::parse(tpu.out)["cycles"] != nlohmann::json::parse(baseJson.out)["cycles"]);
     }
 
+    void estimateRunsAModelAsBf16()
+    {
+        // The transformer sample is f32: as bf16 its tensors are half the bytes and its matmuls the MXU's
+        // bf16 ones, so it is predicted faster; a value other than bf16, f16 or f32 is a usage error.
+        const QString model = source("resources/samples/transformer_block.mlir");
+        const QString machine = source("resources/machines/tpu_v4.json");
+        const Run f32 = cli({QStringLiteral("estimate"), model, QStringLiteral("--machine"), machine,
+                             QStringLiteral("--json")});
+        const Run bf16 = cli({QStringLiteral("estimate"), model, QStringLiteral("--machine"), machine,
+                              QStringLiteral("--dtype"), QStringLiteral("bf16"), QStringLiteral("--json")});
+        QCOMPARE(f32.exitCode, 0);
+        QCOMPARE(bf16.exitCode, 0);
+        QVERIFY(nlohmann::json::parse(bf16.out)["cycles"].get<std::uint64_t>() <
+                nlohmann::json::parse(f32.out)["cycles"].get<std::uint64_t>());
+        const Run bad =
+            cli({QStringLiteral("estimate"), model, QStringLiteral("--dtype"), QStringLiteral("f64")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.find("--dtype takes bf16, f16 or f32, not 'f64'") != std::string::npos,
+                 bad.err.c_str());
+        const Run missing = cli({QStringLiteral("compile"), model, QStringLiteral("--dtype")});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.find("--dtype needs bf16, f16 or f32") != std::string::npos,
+                 missing.err.c_str());
+        // compile writes the bf16 program: its buffers are declared bf16.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("bf16.xtrace.json"));
+        const Run compiled = cli({QStringLiteral("compile"), model, QStringLiteral("--dtype"),
+                                  QStringLiteral("bf16"), QStringLiteral("-o"), out});
+        QCOMPARE(compiled.exitCode, 0);
+        const std::string text = test::readFile(out.toStdString());
+        QVERIFY(text.find("\"bf16\"") != std::string::npos && text.find("\"f32\"") == std::string::npos);
+    }
+
     void calibrateWritesTheFittedMachineAndItsPage()
     {
         QTemporaryDir dir;

@@ -151,8 +151,8 @@ private slots:
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir")});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.substr(0, r.err.find('\n')),
-                 std::string("xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] [--loops "
-                             "auto|always|never] [--fusion on|off] -o OUT.xtrace.json"));
+                 std::string("xpushark-cli: compile: usage: compile MODEL.mlir [--machine M.json] [--dtype "
+                             "bf16|f16|f32] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json"));
         // A missing or wrong --fusion says what it takes; off compiles a kernel per op.
         r = cli({QStringLiteral("compile"), model("mlp_relu.mlir"), QStringLiteral("--fusion")});
         QCOMPARE(r.exitCode, 2);

@@ -1,0 +1,106 @@
+#include "stablehlo/retype.h"
+
+#include <memory>
+
+#include "stablehlo/attribute.h"
+#include "stablehlo/tensor_value.h"
+
+namespace xps::shlo {
+
+namespace {
+
+class Retyping
+{
+public:
+    Retyping(Module& module, ElementType to) : m_module(module), m_to(to) {}
+
+    void type(TensorType& t) const
+    {
+        if (isFloat(t.element))
+            t.element = m_to;
+    }
+
+    void body(Body& b)
+    {
+        for (auto& t : b.argumentTypes)
+            type(t);
+        for (auto& t : b.valueTypes)
+            type(t);
+        for (auto& op : b.operations) {
+            if (op.kind == OpKind::Constant && op.resultTypes.size() == 1 &&
+                isFloat(op.resultTypes[0].element))
+                constant(op);
+            for (auto& t : op.resultTypes)
+                type(t);
+            for (auto& region : op.regions)
+                body(region);
+        }
+    }
+
+private:
+    // The literal read as its own type, its values rounded to the new one and written back as a hex literal.
+    void constant(Operation& op)
+    {
+        const auto* value = op.attributes.find("value");
+        if (!value)
+            return; // the interpreter and the lowering say what is missing
+        const std::string where = m_module.fileName + ":" + std::to_string(op.location.line) + ":" +
+                                  std::to_string(op.location.column);
+        auto literal = literalValue(*value, op.resultTypes[0], where);
+        if (!literal)
+            throw literal.error();
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        auto hex = std::make_shared<std::string>();
+        hex->reserve(literal->data.size() * 4);
+        for (const double v : literal->data) {
+            const auto bits = static_cast<std::uint16_t>(bitsOf(m_to, v));
+            for (const int b : {0, 1}) { // little-endian
+                const auto byte = static_cast<unsigned>(bits >> (8 * b)) & 0xFFu;
+                hex->push_back(kHex[byte >> 4]);
+                hex->push_back(kHex[byte & 0xFu]);
+            }
+        }
+        auto dense = std::make_shared<DenseLiteral>();
+        dense->hexBlob = *hex;
+        m_module.rewrittenText.push_back(std::move(hex));
+        Attribute rewritten = *value;
+        rewritten.dense = std::move(dense);
+        rewritten.denseElement = std::string(elementTypeName(m_to));
+        op.attributes.set("value", std::move(rewritten));
+    }
+
+    Module& m_module;
+    ElementType m_to;
+};
+
+} // namespace
+
+Result<ElementType> floatTypeNamed(const std::string& name)
+{
+    if (name == "bf16")
+        return ElementType::BF16;
+    if (name == "f16")
+        return ElementType::F16;
+    if (name == "f32")
+        return ElementType::F32;
+    return Error("--dtype", "expected bf16, f16 or f32, not '" + name + "'");
+}
+
+Result<bool> retypeFloats(Module& module, ElementType to)
+{
+    if (!isFloat(to) || storageBytes(to) > 4)
+        return Error(module.fileName, "--dtype takes bf16, f16 or f32");
+    Retyping r(module, to);
+    try {
+        for (auto& f : module.functions) {
+            r.body(f.body);
+            for (auto& t : f.resultTypes)
+                r.type(t);
+        }
+    } catch (const Error& e) {
+        return e;
+    }
+    return true;
+}
+
+} // namespace xps::shlo
