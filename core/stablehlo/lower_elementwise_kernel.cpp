@@ -16,6 +16,10 @@ namespace xps::shlo::lower {
 namespace {
 
 constexpr std::int64_t kTileVregs = 16;
+// The row layout's tiles (whole groups of 8 rows) go up to 256 KiB: a DMA's fixed costs (on tpu_v4.json
+// about 0.45 us of setup and completion) are then a small part of its transfer, where 64 KiB tiles of
+// long rows (one group of 1536) spent most of a reduction's time on them.
+constexpr std::int64_t kRowTileVregs = 64;
 constexpr std::int64_t kTilesInFlight = 4;
 constexpr int kResult = 6;
 
@@ -41,7 +45,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
 {
     // How each input is read (lower_views.h): first, as it may write a view out as a kernel of its own.
     std::vector<TensorRef> in = kernel.inputs;
-    const KernelFeeds feeds = prepareFeeds(w, in, out);
+    // The elements computed: the result's, or for a reduction fusion its operand's (the last step's).
+    const auto& reduction = kernel.reduction;
+    TensorRef space = out;
+    space.type = kernel.steps.back().op->resultTypes.at(0);
+    const KernelFeeds feeds = prepareFeeds(w, in, space, reduction.has_value());
     const auto feed = [&](std::size_t i) { return feeds.feeds[i]; };
     // Each input and each step's result but the last (kResult) a register of its own, for the whole kernel.
     static constexpr std::array<int, kElementwiseRegisters> kRegisters = {0,  1,  2,  10, 16, 17, 18, 19, 20,
@@ -60,6 +68,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         if (feed(i) == Feed::Streamed)
             streamed.push_back(i);
     }
+    // A reduction's running sums and its initial value.
+    const int sums = reduction ? take() : -1, initial = reduction ? take() : -1;
     std::vector<int> stepRegister;
     std::vector<std::string> code;
     bool rounds = false;
@@ -104,8 +114,14 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             w.waitAll(s);
             w.bundle("vld " + v(inputRegister[i]) + ", [" + std::to_string(buffer) + "]");
         }
+    if (reduction) {
+        TensorRef init = reduction->init;
+        if (init.splat)
+            init.scalarConstant = init.splat;
+        broadcastScalar(w, init, initial);
+    }
     const Operation& op = *kernel.steps.back().op;
-    const std::int64_t bytes = out.type.elementCount() * 4;
+    const std::int64_t bytes = space.type.elementCount() * 4;
     const std::int64_t vregs = (bytes + kVregBytes - 1) / kVregBytes;
     // Tiles of up to 16 registers, fewer when VMEM is small: the slots of every stream for every tile in
     // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
@@ -115,8 +131,9 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
     const std::int64_t groupBytes = feeds.rows ? 8 * feeds.rows->width * 4 : kVregBytes;
     const std::int64_t groupVregs = groupBytes / kVregBytes;
-    const std::int64_t tileGroups = std::clamp<std::int64_t>(std::min(kTileVregs, fitting) / groupVregs, 1,
-                                                             std::max<std::int64_t>(vregs / groupVregs, 1));
+    const std::int64_t tileGroups =
+        std::clamp<std::int64_t>(std::min(feeds.rows ? kRowTileVregs : kTileVregs, fitting) / groupVregs, 1,
+                                 std::max<std::int64_t>(vregs / groupVregs, 1));
     const std::int64_t tileBytes = tileGroups * groupBytes;
     const std::int64_t tiles = (bytes + tileBytes - 1) / tileBytes;
     // Tiles in flight: a DMA's fixed costs (setup, completion) are hidden behind the transfers of the
@@ -130,7 +147,10 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     std::vector<std::uint64_t> outSlots;
     std::vector<DmaStream> inputs, outputs;
     for (std::int64_t s = 0; s < inFlight; ++s) {
-        outSlots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+        // A reduction's slot: a register of sums for each group of 8 rows.
+        outSlots.push_back(reduction
+                               ? w.vmem(static_cast<std::uint64_t>(tileGroups * kVregBytes), "a tile's sums")
+                               : w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
         inputs.push_back(w.stream());
         outputs.push_back(w.stream());
     }
@@ -218,10 +238,22 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                             load(i, t, row, c, looped);
                     for (const auto& instruction : code)
                         w.bundle(instruction);
+                    if (reduction) {
+                        w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(kResult)
+                                        : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(kResult));
+                        continue;
+                    }
                     w.bundle(
                         "vst.s " + v(kResult) + ", [" +
                         std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
                         "], " + std::to_string(width * 4));
+                }
+                if (reduction) { // each row's sum in every lane of its row, the initial value last
+                    w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums));
+                    w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial) + ", " + v(kResult));
+                    w.bundle("vst " + v(kResult) + ", [" +
+                             std::to_string(outSlots[slot] + static_cast<std::uint64_t>(g * kVregBytes)) +
+                             "]");
                 }
             }
         } else {
@@ -237,6 +269,16 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                          std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
             }
         }
+        if (reduction) { // lane 0 of each row of the sums: one element of the result per row
+            DmaAddressing at;
+            at.dstRegister = looped ? w.offset3() : nullptr;
+            w.dma(outputs[slot], isa::Space::Hbm,
+                  out.address + static_cast<std::uint64_t>(t * tileGroups * 8 * out.elementBytes),
+                  isa::Space::Vmem, outSlots[slot], 4,
+                  static_cast<std::uint64_t>(tileSpan(t) / groupBytes * 8), 512,
+                  static_cast<std::uint64_t>(out.elementBytes), at, out.narrowing());
+            return;
+        }
         w.dma(outputs[slot], isa::Space::Hbm,
               out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
               outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
@@ -244,13 +286,17 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     };
     // In loop mode the steady state is a counted loop of inFlight tiles an iteration (the slots turn once):
     // tiles from inFlight (each waits for its slot's write-back) while the tile fetched ahead is full.
+    // A reduction's sums leave through the third offset too: it loops only if no view needs it.
+    const std::int64_t sumsAdvance = reduction ? tileGroups * 8 * out.elementBytes : 0;
+    viewsLoop = viewsLoop && (!reduction || viewAdvance == 0);
+    const std::int64_t thirdStep = inFlight * (reduction ? sumsAdvance : viewAdvance);
     std::int64_t loopFirst = tiles, loopIterations = 0;
     if (w.loops() && viewsLoop) {
         const std::int64_t lastSteady =
             bytes / tileBytes - inFlight; // fetches full tile lastSteady + inFlight - 1
         if (lastSteady >= inFlight)
             loopIterations = (lastSteady - inFlight + 1) / inFlight;
-        if (loopIterations >= 2 && ProgramWriter::loopFits(loopIterations, inFlight * viewAdvance))
+        if (loopIterations >= 2 && ProgramWriter::loopFits(loopIterations, thirdStep))
             loopFirst = inFlight;
     }
     for (std::int64_t t = 0; t + 1 < inFlight; ++t)
@@ -260,10 +306,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             computeTile(t, false);
             continue;
         }
-        const bool anyPacked = out.packed() || std::any_of(streamed.begin(), streamed.end(),
-                                                           [&](std::size_t k) { return in[k].packed(); });
+        const bool anyPacked =
+            (!reduction && out.packed()) ||
+            std::any_of(streamed.begin(), streamed.end(), [&](std::size_t k) { return in[k].packed(); });
         w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0, {},
-                    inFlight * viewAdvance);
+                    thirdStep);
         for (std::int64_t u = 0; u < inFlight; ++u)
             computeTile(t + u, true);
         w.endLoop();

@@ -32,58 +32,143 @@ bool sameBytes(ElementType from, ElementType to)
     return fromBits < toBits && (isUnsigned(from) || !isUnsigned(to));
 }
 
-std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded,
-                                     bool excessPrecision)
+std::int64_t fusibleReduceWidth(const Body& body, const Operation& op)
+{
+    // One add over the innermost dimension of a float operand, rows of a multiple of 128 in groups of 8.
+    if (op.kind != OpKind::Reduce || op.operands.size() != 2 || op.resultTypes.size() != 1 ||
+        op.regions.size() != 1 || op.operands[0] >= body.valueTypes.size())
+        return 0;
+    const auto& region = op.regions[0].operations;
+    if (region.size() != 2 || region[0].kind != OpKind::Add || region[0].operands.size() != 2 ||
+        region[0].operands[0] > 1 || region[0].operands[1] > 1 || region[1].operands.size() != 1 ||
+        region[1].operands[0] != 2)
+        return 0;
+    const TensorType& x = body.valueTypes[op.operands[0]];
+    const Attribute* attribute = op.attributes.find("dimensions");
+    const auto dims = attribute ? attribute->integers() : std::nullopt;
+    if (!isFloat(x.element) || x.shape.empty() || !dims || dims->size() != 1 ||
+        (*dims)[0] != static_cast<std::int64_t>(x.shape.size()) - 1)
+        return 0;
+    const std::int64_t width = x.shape.back();
+    const std::int64_t rows = width > 0 ? x.elementCount() / width : 0;
+    // Up to 4096: 8 rows of every input stream, four in flight, stay a few MiB of VMEM.
+    return width % 128 == 0 && width <= 4096 && rows > 0 && rows % 8 == 0 ? width : 0;
+}
+
+FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& excluded,
+                      bool excessPrecision)
 {
     const auto isExcluded = [&](std::size_t i) { return i < excluded.size() && excluded[i]; };
     const auto& ops = body.operations;
-    std::vector<std::int32_t> rootOf(ops.size(), -1);
-    std::vector<std::uint32_t> uses(body.valueTypes.size(), 0);
+    FusionPlan plan;
+    plan.rootOf.assign(ops.size(), -1);
+    plan.duplicated.assign(ops.size(), false);
+    std::vector<std::vector<std::size_t>> readers(body.valueTypes.size());
     std::vector<std::int32_t> producer(body.valueTypes.size(), -1);
     for (std::size_t i = 0; i < ops.size(); ++i) {
         for (const std::uint32_t v : ops[i].operands)
-            if (v < uses.size())
-                ++uses[v];
+            if (v < readers.size())
+                readers[v].push_back(i);
         for (std::size_t r = 0; r < ops[i].resultTypes.size(); ++r)
             if (ops[i].firstResult + r < producer.size())
                 producer[ops[i].firstResult + r] = static_cast<std::int32_t>(i);
     }
-    // From the last op back: each element-wise op not yet in a fusion roots one, and takes in every operand
-    // whose producer can join (element-wise, read by this fusion only; an f16 or bf16 intermediate only with
-    // excess precision, as it is rounded on its way through HBM and fused it is not), while the registers
-    // last.
+    const auto joinable = [&](const Operation& op) {
+        return elementwiseKernel(body, op) &&
+               (storageBytes(op.resultTypes[0].element) == 4 || excessPrecision);
+    };
+    const auto reduceRoot = [&](std::size_t i) {
+        return !isExcluded(i) && fusibleReduceWidth(body, ops[i]) > 0;
+    };
+    // A conversion whose every reader is a fusion that can take it is computed in each of them, never
+    // written out (XLA duplicates such cheap producers into their consumers): a layer norm's f32 copy of
+    // its f16 input feeds two reductions and the normalisation. Its own operands are those fusions' inputs.
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Operation& op = ops[i];
+        if (op.kind != OpKind::Convert || isExcluded(i) || !joinable(op) ||
+            op.firstResult >= readers.size() || readers[op.firstResult].size() < 2)
+            continue;
+        bool allFuse = true;
+        for (const std::size_t r : readers[op.firstResult])
+            allFuse = allFuse && !isExcluded(r) &&
+                      ((joinable(ops[r]) &&
+                        ops[r].resultTypes[0].elementCount() == op.resultTypes[0].elementCount()) ||
+                       (reduceRoot(r) && ops[r].operands[0] == op.firstResult));
+        plan.duplicated[i] = allFuse;
+    }
+    // From the last op back: each element-wise op (or fusible reduce) not yet in a fusion roots one, and
+    // takes in every operand whose producer can join (element-wise, read by this fusion only or duplicated;
+    // an f16 or bf16 intermediate only with excess precision, as it is rounded on its way through HBM and
+    // fused it is not), while the registers last. A reduce root keeps two registers for its sums.
     for (std::size_t r = ops.size(); r-- > 0;) {
-        if (rootOf[r] >= 0 || isExcluded(r) || !elementwiseKernel(body, ops[r]))
+        if (plan.rootOf[r] >= 0 || isExcluded(r) || plan.duplicated[r])
+            continue;
+        const bool reduce = reduceRoot(r);
+        if (!reduce && !elementwiseKernel(body, ops[r]))
             continue;
         const auto root = static_cast<std::int32_t>(r);
-        rootOf[r] = root;
-        const std::int64_t elements = ops[r].resultTypes[0].elementCount();
+        plan.rootOf[r] = root;
+        std::vector<std::size_t>& members = plan.members[r];
+        members.push_back(r);
+        const std::int64_t elements = reduce ? body.valueTypes[ops[r].operands[0]].elementCount()
+                                             : ops[r].resultTypes[0].elementCount();
+        // A reduce's kernel computes its operand (operand 0); its initial value is an input.
+        std::vector<std::uint32_t> pending = reduce ? std::vector<std::uint32_t>{ops[r].operands[0]}
+                                                    : std::vector<std::uint32_t>(ops[r].operands);
         std::set<std::uint32_t> inputs(ops[r].operands.begin(), ops[r].operands.end());
-        int members = 1;
-        std::vector<std::uint32_t> pending(ops[r].operands.begin(), ops[r].operands.end());
+        const int budget = reduce ? registers - 2 : registers;
+        int count = 1;
         while (!pending.empty()) {
             const std::uint32_t v = pending.back();
             pending.pop_back();
             const std::int32_t p = v < producer.size() ? producer[v] : -1;
-            if (p < 0 || rootOf[static_cast<std::size_t>(p)] >= 0 ||
-                isExcluded(static_cast<std::size_t>(p)) || uses[v] != 1 || !inputs.count(v))
+            if (p < 0 || !inputs.count(v))
                 continue;
-            const Operation& op = ops[static_cast<std::size_t>(p)];
-            if (!elementwiseKernel(body, op) || op.resultTypes[0].elementCount() != elements ||
-                (storageBytes(op.resultTypes[0].element) != 4 && !excessPrecision))
+            const auto u = static_cast<std::size_t>(p);
+            const bool duplicate = plan.duplicated[u];
+            if ((!duplicate && (plan.rootOf[u] >= 0 || readers[v].size() != 1)) || isExcluded(u) ||
+                !joinable(ops[u]) || ops[u].resultTypes[0].elementCount() != elements)
                 continue;
             std::set<std::uint32_t> grown = inputs;
             grown.erase(v);
-            grown.insert(op.operands.begin(), op.operands.end());
-            if (static_cast<int>(grown.size()) + members > registers) // the root's result is v6
+            grown.insert(ops[u].operands.begin(), ops[u].operands.end());
+            if (static_cast<int>(grown.size()) + count > budget) // the root's result is v6
                 continue;
             inputs = std::move(grown);
-            ++members;
-            rootOf[static_cast<std::size_t>(p)] = root;
-            pending.insert(pending.end(), op.operands.begin(), op.operands.end());
+            ++count;
+            members.push_back(u);
+            if (!duplicate) {
+                plan.rootOf[u] = root;
+                pending.insert(pending.end(), ops[u].operands.begin(), ops[u].operands.end());
+            }
+        }
+        if (reduce && members.size() == 1) { // nothing to fuse: the reduce kernel of its own
+            plan.rootOf[r] = -1;
+            plan.members.erase(r);
+            continue;
+        }
+        std::sort(members.begin(), members.end());
+    }
+    // A duplicated conversion some reader's fusion could not take (its registers ran out) is written out
+    // after all, by a kernel of its own; the fusions that took it still compute it.
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (!plan.duplicated[i])
+            continue;
+        bool everywhere = true;
+        for (const std::size_t r : readers[ops[i].firstResult]) {
+            const std::int32_t root = plan.rootOf[r];
+            const auto it =
+                root >= 0 ? plan.members.find(static_cast<std::size_t>(root)) : plan.members.end();
+            everywhere = everywhere && it != plan.members.end() &&
+                         std::binary_search(it->second.begin(), it->second.end(), i);
+        }
+        if (!everywhere) {
+            plan.duplicated[i] = false;
+            plan.rootOf[i] = static_cast<std::int32_t>(i);
+            plan.members[i] = {i};
         }
     }
-    return rootOf;
+    return plan;
 }
 
 std::optional<std::vector<std::int64_t>> broadcastStrides(const Operation& op, const TensorType& operand,

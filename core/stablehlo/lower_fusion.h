@@ -6,6 +6,7 @@
 // kernel reading x once and writing once, where they read 13 tensors and wrote 9.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -18,13 +19,28 @@ namespace xps::shlo::lower {
 // i16). It is an alias, no kernel; f16 and bf16 are packed in 2 bytes, so their conversions are kernels.
 bool sameBytes(ElementType from, ElementType to);
 
-// For every op of `body`, the op whose kernel computes it: itself for a kernel's root (or an op not fused),
-// a later op for a member of that op's fusion; -1 for an op that is not element-wise. `registers` bounds a
-// fusion's inputs plus its results kept in registers (every op's but the root's).
-// Ops marked in `excluded` (folded to constants) join no fusion. An f16 or bf16 intermediate joins only with
-// `excessPrecision` (CompileOptions): fused, it is not rounded to its type.
-std::vector<std::int32_t> planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {},
-                                     bool excessPrecision = false);
+// The fusions of `body`. `rootOf`: for every op, the op whose kernel computes it: itself for a kernel's root
+// (or an op not fused), a later op for a member of that op's fusion; -1 for an op with no fusion (not
+// element-wise, or a reduce nothing joins). `members`: each fusion's ops in program order, its root last.
+// `duplicated`: a conversion computed inside every fusion that reads it, with no kernel of its own.
+// A fusion's root is an element-wise op, or a reduce over the innermost dimension (fusibleReduceWidth):
+// then the kernel computes the reduce's operand from its members and sums each row as it goes, never
+// writing the operand out (XLA's reduction fusion). `registers` bounds a fusion's inputs plus its
+// results kept in registers. Ops marked in `excluded` (folded to constants) join no fusion. An f16 or bf16
+// intermediate joins only with `excessPrecision` (CompileOptions): fused, it is not rounded to its type.
+struct FusionPlan
+{
+    std::vector<std::int32_t> rootOf;
+    std::vector<bool> duplicated;
+    std::map<std::size_t, std::vector<std::size_t>> members;
+};
+FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {},
+                      bool excessPrecision = false);
+
+// A reduce whose kernel can compute its operand (an add over the innermost dimension of a float operand
+// whose rows are a multiple of 128 long, at most 4096, and number a multiple of 8): that dimension's size;
+// 0 otherwise.
+std::int64_t fusibleReduceWidth(const Body& body, const Operation& op);
 
 // The strides of broadcast_in_dim `op` read in registers (TensorRef::broadcastStrides): one per result
 // dimension, in elements of the row-major operand, 0 along a dimension it is broadcast over (or one of

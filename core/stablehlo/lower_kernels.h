@@ -99,10 +99,19 @@ struct ElementwiseStep
     std::vector<int> operands;
     ElementType in = ElementType::F32; // the first operand's element type (the code's input type)
 };
+// A reduction fusion's reduce (lower_fusion.h): each row of `width` elements of the last step's result is
+// summed (in the rows layout's order: lane by lane across the row's registers, then across lanes) and added
+// to `init`; the kernel's result is the sums, the last step's result is never written.
+struct ElementwiseReduction
+{
+    std::int64_t width = 0;
+    TensorRef init;
+};
 struct ElementwiseKernel
 {
     std::vector<ElementwiseStep> steps; // in program order; the last one's result is the kernel's
     std::vector<TensorRef> inputs;      // every operand from outside the kernel, once
+    std::optional<ElementwiseReduction> reduction;
 };
 // The registers a kernel's inputs and intermediate results take (the result is v6): at most this many.
 inline constexpr int kElementwiseRegisters = 18;

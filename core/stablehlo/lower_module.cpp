@@ -259,16 +259,13 @@ private:
             }
             unwritten[v] = false;
         };
-        const std::vector<std::int32_t> rootOf =
-            m_fuse
-                ? lower::planFusion(f.body, lower::kElementwiseRegisters, folding.folded, m_excessPrecision)
-                : std::vector<std::int32_t>{};
+        const lower::FusionPlan plan = m_fuse ? lower::planFusion(f.body, lower::kElementwiseRegisters,
+                                                                  folding.folded, m_excessPrecision)
+                                              : lower::FusionPlan{};
+        const std::vector<std::int32_t>& rootOf = plan.rootOf;
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
-        std::map<std::size_t, std::vector<std::size_t>> fusions; // root -> its ops in program order
-        for (std::size_t i = 0; i < rootOf.size(); ++i)
-            if (rootOf[i] >= 0)
-                fusions[static_cast<std::size_t>(rootOf[i])].push_back(i);
+        const auto& fusions = plan.members; // root -> its ops in program order
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
             const Operation& op = f.body.operations[i];
             if (m_stop.stop_requested())
@@ -298,7 +295,8 @@ private:
                 continue;
             }
             const auto fusedInto = i < rootOf.size() ? rootOf[i] : -1;
-            if (fusedInto >= 0 && static_cast<std::size_t>(fusedInto) != i) {
+            if ((fusedInto >= 0 && static_cast<std::size_t>(fusedInto) != i) ||
+                (i < plan.duplicated.size() && plan.duplicated[i])) {
                 ++m_result.fusedOps; // computed by the kernel of the op it is fused into, later
                 continue;
             }
@@ -346,6 +344,11 @@ private:
         std::string fused;
         for (const std::size_t j : members) {
             const Operation& member = ops[j];
+            if (j == root && member.kind == OpKind::Reduce) { // it sums what the steps computed, row by row
+                kernel.reduction = lower::ElementwiseReduction{lower::fusibleReduceWidth(f.body, member),
+                                                               values[member.operands.at(1)]};
+                break;
+            }
             lower::ElementwiseStep step{&member, {}, f.body.valueTypes.at(member.operands.at(0)).element};
             std::vector<TensorRef> seen; // what validateOp checks: the operands' types
             for (const auto v : member.operands) {

@@ -162,7 +162,8 @@ std::int64_t flatPeriod(const TensorRef& view)
     return period > 0 && kRegisterElements % period == 0 ? period : 0;
 }
 
-KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const TensorRef& out)
+KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const TensorRef& out,
+                         bool forceRows)
 {
     KernelFeeds k;
     const std::size_t n = inputs.size();
@@ -182,19 +183,25 @@ KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const
     const auto& shape = out.type.shape;
     const std::int64_t width = shape.empty() ? 0 : shape.back();
     const std::int64_t rows = width > 0 ? out.type.elementCount() / width : 0;
-    bool fits = rowViews && width % kLanes == 0 && width > 0 && rows % 8 == 0 && rows > 0;
+    bool fits = (rowViews || forceRows) && width % kLanes == 0 && width > 0 && rows % 8 == 0 && rows > 0;
+    if (forceRows && !fits)
+        lowerFail("a reduction fusion over rows of " + std::to_string(width) + " (a fusion planning bug)");
     std::uint64_t copyBytes = 0;
     std::size_t streamed = 0;
     for (std::size_t i = 0; i < n && fits; ++i) {
-        const TensorRef& x = inputs[i];
+        TensorRef& x = inputs[i];
         if (k.feeds[i] == Feed::Scalar)
             continue;
+        const std::int64_t lane = x.isView() ? x.broadcastStrides.back() : 0;
+        const auto step = x.isView() ? rowStep(x) : std::nullopt;
+        if (x.isView() && forceRows && (!step || (lane != 0 && lane != 1))) {
+            x = materialize(w, x); // the layout is the reduction's: this view is read from HBM
+            k.feeds[i] = Feed::Streamed;
+        }
         if (!x.isView()) {
             ++streamed;
             continue;
         }
-        const std::int64_t lane = x.broadcastStrides.back();
-        const auto step = rowStep(x);
         fits = step.has_value() && (lane == 0 || lane == 1);
         if (!fits)
             break;
@@ -209,6 +216,9 @@ KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const
     const auto vmem = static_cast<std::uint64_t>(w.vmemAvailable());
     fits = fits && copyBytes <= vmem / 2 &&
            static_cast<std::uint64_t>((streamed + 1) * 4 * 8 * width * 4) <= vmem / 4;
+    if (forceRows && !fits)
+        lowerFail("a reduction fusion whose rows of " + std::to_string(width) +
+                  " and broadcasts do not fit VMEM (a fusion planning bug)");
     if (fits) {
         k.rows = RowLayout{rows, width};
         for (std::size_t i = 0; i < n; ++i) {

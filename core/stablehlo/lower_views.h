@@ -49,8 +49,10 @@ struct KernelFeeds
 
 // Decides how every input of a kernel computing `out` is read, writes out (to HBM scratch) each view that
 // cannot be read in registers, replacing it in `inputs`, and brings every view's operand into VMEM. Run
-// first in the kernel (it begins a kernel of its own when it writes a view out).
-KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const TensorRef& out);
+// first in the kernel (it begins a kernel of its own when it writes a view out). `forceRows`: the row
+// layout whatever the views (a reduction fusion's rows); a view it cannot read is written out.
+KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const TensorRef& out,
+                         bool forceRows = false);
 
 // The element of a view's operand at the start of row `row` of the row layout (its last dimension's index 0).
 std::int64_t viewRowOffset(const TensorRef& view, std::int64_t row);

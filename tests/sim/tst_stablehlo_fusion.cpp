@@ -4,6 +4,7 @@
 // chain longer than the registers is split. Compared with `--fusion off` and the reference interpreter.
 #include "stablehlo_lowering_support.h"
 
+#include <cmath>
 #include <array>
 #include <optional>
 
@@ -91,6 +92,19 @@ std::optional<std::array<Lowered, 2>> fusedAndApart(const Module& m, std::string
     return both;
 }
 
+// Every element within 1e-5 x max(1, |b|) of the other.
+bool closeTo(const std::vector<double>& a, const std::vector<double>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > 1e-5 * std::max(1.0, std::fabs(b[i]))) {
+            qWarning("element %zu: %.9g against %.9g", i, a[i], b[i]);
+            return false;
+        }
+    return true;
+}
+
 } // namespace
 
 class TestStableHloFusion : public QObject
@@ -150,9 +164,10 @@ private slots:
         std::string failure;
         const auto both = fusedAndApart(modules->front(), &failure);
         QVERIFY2(both, failure.c_str());
-        QCOMPARE((*both)[0].fusedOps, std::size_t{17});
+        QCOMPARE((*both)[0].fusedOps, std::size_t{19}); // 2 into the layer norms' reduces
         QCOMPARE((*both)[1].fusedOps, std::size_t{0});
-        QVERIFY((*both)[0].results == (*both)[1].results);
+        // A fused reduction sums in the row layout's order, not the interpreter's: close, not the same bits.
+        QVERIFY(closeTo((*both)[0].results, (*both)[1].results));
         QVERIFY2(
             (*both)[0].cycles * 10 < (*both)[1].cycles * 9, // at least 10% fewer
             qPrintable(
@@ -162,7 +177,7 @@ private slots:
     void whatMustGoThroughHbmIsNotFused()
     {
         // A value read twice keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded on its
-        // way through HBM, so %n stays a kernel of its own; a reduce reads its operand from HBM (%w).
+        // way through HBM, so %n stays a kernel of its own; the reduce computes its operand (%w) itself.
         const std::string body =
             "  %t = stablehlo.add %a, %b : tensor<16x128xf32>\n"
             "  %u = stablehlo.multiply %t, %a : tensor<16x128xf32>\n"
@@ -180,9 +195,8 @@ private slots:
         std::vector<std::string> roots;
         for (const auto& region : fused.opRegions)
             roots.push_back(region.substr(0, region.find(" \u00b7")));
-        QCOMPARE(roots,
-                 (std::vector<std::string>{"add %t", "convert %n", "add %w", "reduce %s", "negate %r"}));
-        QCOMPARE(fused.opRegions[2], std::string("add %w \u00b7 fused %v %nw"));
+        QCOMPARE(roots, (std::vector<std::string>{"add %t", "convert %n", "reduce %s", "negate %r"}));
+        QCOMPARE(fused.opRegions[2], std::string("reduce %s \u00b7 fused %v %nw %w"));
         QCOMPARE(fused.opRegions[1], std::string("convert %n \u00b7 fused %u"));
     }
 
@@ -329,6 +343,12 @@ private slots:
                 return r.name.find("broadcast_in_dim") != std::string::npos;
             });
             QCOMPARE(written, !fuse);
+            // The variance's reduce computes its operand (a reduction fusion); the softmax's exponential is
+            // read by its sum and by the division, so it is written out and the sum reads it.
+            const bool reductionFused = std::any_of(regions.begin(), regions.end(), [](const auto& r) {
+                return r.name.rfind("reduce", 0) == 0 && r.name.find("\u00b7 fused") != std::string::npos;
+            });
+            QCOMPARE(reductionFused, fuse && QByteArray(QTest::currentDataTag()).startsWith("layer norm"));
             // Held to the interpreter (f32: 1e-4 x max(1, |reference|); rsqrt, exponential and divide are
             // the vector unit's approximations).
             auto replayed = sim::replayAndCheck(*m, *compiled, true);
@@ -338,8 +358,9 @@ private slots:
             results[fuse ? 0 : 1] = replayed->results.front().data;
             cycles[fuse ? 0 : 1] = replayed->cycles;
         }
-        // Fused or not, the same operations on the same values: the same bits, in fewer cycles.
-        QCOMPARE(results[0], results[1]);
+        // Fused or not, the same operations on the same values, the fused reductions summing in another order:
+        // close, in fewer cycles.
+        QVERIFY(closeTo(results[0], results[1]));
         QVERIFY(cycles[0] < cycles[1]);
     }
 
