@@ -20,12 +20,16 @@
 #include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
+#include "stablehlo/lower_names.h"
+#include "stablehlo/lower_transpose_fold.h"
 #include "stablehlo/tensor_value.h"
 
 namespace xps::shlo {
 
+using lower::identifier;
 using lower::lowerFail;
 using lower::LoweringError;
+using lower::regionName;
 using lower::TensorRef;
 
 namespace {
@@ -35,38 +39,6 @@ namespace {
 bool noElements(const lower::TensorRef& t)
 {
     return t.type.elementCount() == 0;
-}
-
-std::string identifier(std::string_view text)
-{
-    std::string out;
-    for (const char c : text)
-        out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-    return out.empty() ? std::string("t") : out;
-}
-
-// An op's region: the op first, so a label cut short still says what runs ("dot_general %0 · attention/
-// dot_general · model.py:7"); JAX's jit(f)/ prefixes are left out, and a name that only repeats the op.
-std::string regionName(const Operation& op)
-{
-    const auto kind = std::string(opName(op.kind).substr(opName(op.kind).find('.') + 1));
-    std::string name = op.location.name, place;
-    if (const auto open = name.rfind(" (");
-        open != std::string::npos && !name.empty() && name.back() == ')') {
-        place = name.substr(open + 2, name.size() - open - 3);
-        name.resize(open);
-    } else if (name.find(':') != std::string::npos && name.find('/') == std::string::npos) {
-        place = name; // "file.py:12"
-        name.clear();
-    }
-    while (name.rfind("jit(", 0) == 0 && name.find(")/") != std::string::npos)
-        name.erase(0, name.find(")/") + 2);
-    std::string out = kind + (op.resultName.empty() ? "" : " " + op.resultName);
-    if (!name.empty() && name != kind)
-        out += " \u00b7 " + name;
-    if (!place.empty())
-        out += " \u00b7 " + place;
-    return out;
 }
 
 // Thrown between ops when the compile is cancelled.
@@ -266,14 +238,24 @@ private:
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
         const auto& fusions = plan.members; // root -> its ops in program order
+        const lower::TransposeFolds folds =
+            m_fuse ? lower::planTransposeFolds(f.body, folding.folded) : lower::TransposeFolds{};
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
-            const Operation& op = f.body.operations[i];
+            // A dot_general reading a transpose's operand instead of its result (lower_transpose_fold.h).
+            std::optional<Operation> rewritten;
+            if (folds.byOperand.count({i, 0}) + folds.byOperand.count({i, 1}) > 0)
+                rewritten = lower::withFolds(f.body, f.body.operations[i], i, folds);
+            const Operation& op = rewritten ? *rewritten : f.body.operations[i];
             if (m_stop.stop_requested())
                 throw Cancelled{};
             if (i < folding.folded.size() && folding.folded[i]) {
                 for (std::size_t r = 0; r < op.resultTypes.size(); ++r)
                     unwritten[op.firstResult + r] = true;
                 ++m_result.foldedOps;
+                continue;
+            }
+            if (i < folds.skipped.size() && folds.skipped[i]) {
+                ++m_result.freeOps; // folded into the dot_general that reads it
                 continue;
             }
             for (const auto v : op.operands)
@@ -303,6 +285,9 @@ private:
             std::vector<TensorRef> in;
             for (const auto v : op.operands)
                 in.push_back(values[v]);
+            for (const auto& [at, fold] : folds.byOperand) // a transpose's operand, as the dot reads it
+                if (at.first == i)
+                    in[static_cast<std::size_t>(at.second)].type.shape = fold.shape;
             if (op.kind == OpKind::Return) {
                 m_writer.regionEnd();
                 --m_depth;
@@ -319,8 +304,11 @@ private:
             } catch (const detail::EvalError& e) {
                 throw LoweringError{where(op) + ": " + std::string(opName(op.kind)) + ": " + e.message};
             }
-            for (std::size_t r = 0; r < out.size(); ++r)
+            for (std::size_t r = 0; r < out.size(); ++r) {
                 values[op.firstResult + r] = out[r];
+                if (rewritten) // a folded dot's result, in the shape its readers expect (the same bytes)
+                    values[op.firstResult + r].type = f.body.valueTypes[op.firstResult + r];
+            }
         }
         lowerFail("@" + f.name + " has no return");
     }

@@ -4,8 +4,8 @@
 // chain longer than the registers is split. Compared with `--fusion off` and the reference interpreter.
 #include "stablehlo_lowering_support.h"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <optional>
 
 using namespace xps;
@@ -358,10 +358,44 @@ private slots:
             results[fuse ? 0 : 1] = replayed->results.front().data;
             cycles[fuse ? 0 : 1] = replayed->cycles;
         }
-        // Fused or not, the same operations on the same values, the fused reductions summing in another order:
-        // close, in fewer cycles.
+        // Fused or not, the same operations on the same values, the fused reductions summing in another
+        // order: close, in fewer cycles.
         QVERIFY(closeTo(results[0], results[1]));
         QVERIFY(cycles[0] < cycles[1]);
+    }
+
+    void transposesADotReadsAreFoldedIntoIt()
+    {
+        // Attention's queries and keys as exporters write them: transposed (and reshaped past a leading 1)
+        // before a batched dot_general. Neither transpose runs: the dot reads their operands through strides.
+        const std::string text =
+            "func.func public @main() -> tensor<4x16x32xf32> {\n"
+            "  %q0 = stablehlo.iota dim = 1 : tensor<1x16x4x8xf32>\n"
+            "  %q1 = stablehlo.iota dim = 3 : tensor<1x16x4x8xf32>\n"
+            "  %q = stablehlo.subtract %q0, %q1 : tensor<1x16x4x8xf32>\n"
+            "  %k0 = stablehlo.iota dim = 2 : tensor<1x32x4x8xf32>\n"
+            "  %k1 = stablehlo.iota dim = 1 : tensor<1x32x4x8xf32>\n"
+            "  %k = stablehlo.multiply %k0, %k1 : tensor<1x32x4x8xf32>\n"
+            "  %qt = stablehlo.transpose %q, dims = [0, 2, 1, 3] : (tensor<1x16x4x8xf32>) -> "
+            "tensor<1x4x16x8xf32>\n"
+            "  %qr = stablehlo.reshape %qt : (tensor<1x4x16x8xf32>) -> tensor<4x16x8xf32>\n"
+            "  %kt = stablehlo.transpose %k, dims = [0, 2, 3, 1] : (tensor<1x32x4x8xf32>) -> "
+            "tensor<1x4x8x32xf32>\n"
+            "  %r = stablehlo.dot_general %qr, %kt, batching_dims = [0] x [1], contracting_dims = [2] x [2] "
+            ": "
+            "(tensor<4x16x8xf32>, tensor<1x4x8x32xf32>) -> tensor<4x16x1x32xf32>\n"
+            "  %o = stablehlo.reshape %r : (tensor<4x16x1x32xf32>) -> tensor<4x16x32xf32>\n"
+            "  return %o : tensor<4x16x32xf32>\n}\n";
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY(m.ok());
+        std::string failure;
+        const auto both = fusedAndApart(*m, &failure);
+        QVERIFY2(both.has_value(), failure.c_str());
+        QCOMPARE((*both)[0].kernels, std::size_t{3}); // q, k and the dot: no transpose
+        QCOMPARE((*both)[1].kernels, std::size_t{5});
+        // The same products summed in the same order: the same bits, and the interpreter's (integers).
+        QCOMPARE((*both)[0].results, (*both)[1].results);
+        QVERIFY((*both)[0].cycles < (*both)[1].cycles);
     }
 
     void columnBroadcastsHoldInEveryLayout_data()
