@@ -129,8 +129,9 @@ double mape(const std::vector<double>& predicted, const std::vector<calibrate::M
 
 } // namespace
 
-Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> rows, const CalibrationOptions& options,
-                                           std::stop_token stop, const CalibrationProgress& progress)
+Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> rows,
+                                           const CalibrationOptions& options, std::stop_token stop,
+                                           const CalibrationProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
     CalibrationResult r;
@@ -170,7 +171,16 @@ Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> r
     std::vector<std::size_t> train, test, all(rows.size());
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i] = i;
-    calibrate::splitRows(rows.size(), options.trainFraction, options.seed, train, test);
+    if (options.holdOut) {
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            (options.holdOut->holds(rows[i]) ? test : train).push_back(i);
+        if (train.empty() || test.empty())
+            return Error("calibrate", "--hold-out " + options.holdOut->text() + " leaves " +
+                                          (train.empty() ? "nothing to fit on" : "nothing held out"));
+        r.holdOut = options.holdOut->text();
+    } else {
+        calibrate::splitRows(rows.size(), options.trainFraction, options.seed, train, test);
+    }
     Predictor predictor(traces, r.threads);
 
     int evaluations = 0;

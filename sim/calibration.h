@@ -9,6 +9,7 @@
 #include "util/result.h"
 
 #include <functional>
+#include <optional>
 #include <stop_token>
 
 namespace xps::sim {
@@ -26,6 +27,9 @@ struct CalibrationOptions
     std::vector<calibrate::FreeParameter> parameters = defaultFreeParameters();
     double trainFraction = 0.7;
     std::uint64_t seed = 1;
+    // Instead of the seeded random split: the rows this rule picks are held out, the rest fitted on
+    // (calibrate --hold-out): shapes outside the fitted range, or an op class the fit never saw.
+    std::optional<calibrate::HoldOut> holdOut;
     int maxEvaluations = 800;
     unsigned threads = 0; // 0: one per core
 };

@@ -65,7 +65,8 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         const bool takesValue = a == "-o" || a == "--output" || a == "--machine" || a == "--html" ||
-                                a == "--seed" || a == "--evaluations" || a == "--threads" || a == "--fix";
+                                a == "--seed" || a == "--evaluations" || a == "--threads" || a == "--fix" ||
+                                a == "--hold-out";
         if (takesValue && i + 1 >= args.size())
             return usageError(io, "calibrate: " + a + " needs a value");
         if (a == "-o" || a == "--output")
@@ -74,7 +75,12 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
             machinePath = args[++i];
         else if (a == "--html")
             htmlPath = args[++i];
-        else if (a == "--fix") {
+        else if (a == "--hold-out") {
+            auto rule = calibrate::parseHoldOut(args[++i]);
+            if (!rule)
+                return usageError(io, "calibrate: --hold-out " + rule.error().message());
+            options.holdOut = *rule;
+        } else if (a == "--fix") {
             // Parameters the base machine's values hold for (e.g. one a datasheet gives): not fitted.
             const std::string list = args[++i];
             for (std::size_t from = 0; from <= list.size();) {
@@ -114,10 +120,11 @@ int runCalibrate(const std::vector<std::string>& args, Streams io)
             inputs.push_back(a);
     }
     if (inputs.empty() || output.empty())
-        return usageError(io,
-                          "calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine "
-                          "BASE.json] -o FITTED.json "
-                          "[--html PAGE.html] [--seed N] [--evaluations N] [--threads N] [--fix KEY,...]");
+        return usageError(
+            io, "calibrate: usage: calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine "
+                "BASE.json] -o FITTED.json "
+                "[--html PAGE.html] [--seed N | --hold-out larger:N|smaller:N|op:CLASS] [--evaluations N] "
+                "[--threads N] [--fix KEY,...]");
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

@@ -83,7 +83,8 @@ std::string calibrationText(const CalibrationResult& r)
     for (const bool t : r.training)
         trainRows += t ? 1 : 0;
     s += "calibrated on " + std::to_string(trainRows) + " of " + std::to_string(r.rows.size()) +
-         " measurements (seed " + std::to_string(r.seed) + "); the other " +
+         " measurements (" +
+         (r.holdOut.empty() ? "seed " + std::to_string(r.seed) : "held out: " + r.holdOut) + "); the other " +
          std::to_string(r.rows.size() - trainRows) + " are held out\n";
     s += "free parameters (bounds) -> fitted:\n";
     for (std::size_t i = 0; i < r.parameters.size(); ++i) {
@@ -119,6 +120,8 @@ nlohmann::json calibrationJson(const CalibrationResult& r)
     j["version"] = 1;
     j["seed"] = r.seed;
     j["train_fraction"] = r.trainFraction;
+    if (!r.holdOut.empty())
+        j["hold_out"] = r.holdOut; // the rule, instead of the seeded split
     j["evaluations"] = r.evaluations;
     j["seconds"] = r.seconds;
     j["parameters"] = json::array();

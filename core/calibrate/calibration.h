@@ -26,6 +26,7 @@ struct CalibrationResult
     isa::MachineConfig fitted;
     std::uint64_t seed = 1;
     double trainFraction = 0.7;
+    std::string holdOut; // the rule that held rows out (HoldOut::text), or empty: the random split
     int evaluations = 0;
     double seconds = 0.0;
     unsigned threads = 1;

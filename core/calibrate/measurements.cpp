@@ -99,6 +99,64 @@ std::string Measurement::sizeBucket() const
            (op == OpClass::Matmul ? " MACs" : " elements");
 }
 
+namespace {
+
+// SCALE-Sim TPU's table of GEMMs C[M,N] = A[M,K] x B[K,N] (scalesim/calibration_pure/gemm_fusion_master.csv):
+// each row's device time (latency_us_device, what XProf's device timeline gives; latency_us_wallclock
+// includes the host), its dtype; rows whose status is not "ok" are left out.
+Result<std::vector<Measurement>>
+parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLine,
+               const std::map<std::string, std::size_t, std::less<>>& columns, const std::string& fileName)
+{
+    const auto status = columns.find("status");
+    std::vector<Measurement> rows;
+    for (std::size_t l = headerLine + 1; l < lines.size(); ++l) {
+        const std::vector<Field> fields = splitFields(lines[l]);
+        if (fields.size() == 1 && fields[0].text.empty())
+            continue;
+        const std::size_t lineNumber = l + 1;
+        if (rows.size() >= kMaxRows)
+            return Error(at(fileName, lineNumber, 1), "more than 100,000 measurements in one file");
+        if (fields.size() != columns.size())
+            return Error(at(fileName, lineNumber, 1), "expected " + std::to_string(columns.size()) +
+                                                          " fields as in the header, found " +
+                                                          std::to_string(fields.size()));
+        const auto field = [&](std::string_view name) { return fields[columns.find(name)->second]; };
+        if (status != columns.end() && fields[status->second].text != "ok")
+            continue;
+        Measurement m;
+        m.location = fileName + ":" + std::to_string(lineNumber);
+        m.op = OpClass::Matmul;
+        const Field dtype = field("dtype");
+        if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
+            return Error(at(fileName, lineNumber, dtype.column),
+                         "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
+        m.dtype = std::string(dtype.text);
+        for (const char* name : {"M", "N", "K"}) {
+            const Field f = field(name);
+            const auto v = readDimension(f.text);
+            if (!v)
+                return Error(at(fileName, lineNumber, f.column), std::string("expected ") + name +
+                                                                     " as an integer in 1..65536, found " +
+                                                                     shown(f.text));
+            m.shape.push_back(*v);
+        }
+        const Field time = field("latency_us_device");
+        const auto v = readNumber(time.text);
+        if (!v || !(*v > 0.0))
+            return Error(at(fileName, lineNumber, time.column),
+                         "expected latency_us_device as a positive number of microseconds, found " +
+                             shown(time.text));
+        m.averageUs = *v;
+        rows.push_back(std::move(m));
+    }
+    if (rows.empty())
+        return Error(fileName, "no measurements after the header");
+    return rows;
+}
+
+} // namespace
+
 Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const std::string& fileName)
 {
     if (!text::isValidUtf8(text))
@@ -122,6 +180,10 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
         const auto it = columns.find(name);
         return it == columns.end() ? std::nullopt : std::optional(it->second);
     };
+    // SCALE-Sim TPU's GEMM table (gemm_fusion_master.csv): M, N, K, dtype, latency_us_device, status.
+    if (!column("op") && column("M") && column("N") && column("K") && column("latency_us_device") &&
+        column("dtype"))
+        return parseGemmTable(lines, headerLine, columns, fileName);
     for (const char* required : {"op", "dtype", "measured_us_avg"})
         if (!column(required))
             return Error(at(fileName, headerLine + 1, 1),
@@ -253,6 +315,50 @@ std::string moduleText(const Measurement& m)
     const std::string t = tensor(m.shape);
     return "module @add {\n  func.func public @main(%x: " + t + ", %y: " + t + ") -> " + t +
            " {\n    %0 = stablehlo.add %x, %y : " + t + "\n    return %0 : " + t + "\n  }\n}\n";
+}
+
+bool HoldOut::holds(const Measurement& m) const
+{
+    if (kind == Kind::Class)
+        return m.op == op;
+    const std::int64_t largest = m.shape.empty() ? 0 : *std::max_element(m.shape.begin(), m.shape.end());
+    return kind == Kind::Larger ? largest > side : largest <= side;
+}
+
+std::string HoldOut::text() const
+{
+    if (kind == Kind::Class)
+        return "op:" + std::string(opClassName(op));
+    return std::string(kind == Kind::Larger ? "larger:" : "smaller:") + std::to_string(side);
+}
+
+Result<HoldOut> parseHoldOut(std::string_view text)
+{
+    const auto colon = text.find(':');
+    const std::string_view kind = text.substr(0, colon);
+    const std::string_view value =
+        colon == std::string_view::npos ? std::string_view{} : text.substr(colon + 1);
+    HoldOut h;
+    if (kind == "op") {
+        h.kind = HoldOut::Kind::Class;
+        if (value == "matmul")
+            h.op = OpClass::Matmul;
+        else if (value == "add")
+            h.op = OpClass::Add;
+        else
+            return Error("--hold-out", "expected op:matmul or op:add, not '" + std::string(text) + "'");
+        return h;
+    }
+    if (kind != "larger" && kind != "smaller")
+        return Error("--hold-out",
+                     "expected larger:N, smaller:N or op:CLASS, not '" + std::string(text) + "'");
+    h.kind = kind == "larger" ? HoldOut::Kind::Larger : HoldOut::Kind::Smaller;
+    const auto side = readDimension(value);
+    if (!side)
+        return Error("--hold-out", "expected a side in 1..65536 after '" + std::string(kind) + ":', not '" +
+                                       std::string(value) + "'");
+    h.side = *side;
+    return h;
 }
 
 } // namespace xps::calibrate

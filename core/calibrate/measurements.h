@@ -37,8 +37,26 @@ struct Measurement
     std::string sizeBucket() const;
 };
 
+// Which rows a calibration holds out, where the split is not random: every row with a side (m, n, k of a
+// matmul; a dimension of an add) larger than `side` (Larger), every row whose sides are all at most `side`
+// (Smaller: fitted on large shapes, predicting small ones), or every row of one op class (OpClass).
+struct HoldOut
+{
+    enum class Kind : std::uint8_t { Larger, Smaller, Class };
+    Kind kind = Kind::Larger;
+    std::int64_t side = 512;
+    OpClass op = OpClass::Matmul;
+
+    bool holds(const Measurement& m) const;
+    // "larger:512", "smaller:512", "op:matmul": what --hold-out takes and what reports say.
+    std::string text() const;
+};
+// Parses --hold-out's value; an error says what is expected.
+Result<HoldOut> parseHoldOut(std::string_view text);
+
 // Reads a CSV file with a header row naming its columns: `op` (matmul or add), `dtype`, `measured_us_avg`
-// (and optionally `measured_us_min`, `_max`, `_stddev`), and either `shape` ("1024x1024") or `m`, `n`, `k`.
+// (and optionally `measured_us_min`, `_max`, `_stddev`), and either `shape` ("1024x1024") or `m`, `n`, `k`;
+// or SCALE-Sim TPU's GEMM table (M, N, K, dtype, latency_us_device, status: gemm_fusion_master.csv).
 // Errors name file:line:column and what was expected. At most 100,000 rows.
 Result<std::vector<Measurement>> readMeasurements(const std::string& path);
 Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const std::string& fileName);

@@ -12,7 +12,7 @@ namespace xps::calibrate {
 
 namespace {
 
-constexpr std::size_t kMaxHloText = 1 << 20;    // longer HLO text is not an op worth parsing
+constexpr std::size_t kMaxHloText = 1 << 20; // longer HLO text is not an op worth parsing
 constexpr std::size_t kSkippedExamples = 6;
 
 bool isIdentifierChar(char c)

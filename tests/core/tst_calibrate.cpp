@@ -3,6 +3,8 @@
 // the fit on a function with a known minimum, and the JSON / HTML / SVG presentations.
 #include "test_support.h"
 
+#include <QFile>
+
 #include "calibrate/calibration.h"
 #include "stablehlo/parser.h"
 
@@ -62,6 +64,64 @@ private slots:
         QCOMPARE((*add)[1].shape, (std::vector<std::int64_t>{4096}));
         QCOMPARE((*add)[1].location, std::string("add.csv:4"));
         QCOMPARE((*add)[1].sizeBucket(), std::string("1e3-1e4 elements"));
+    }
+
+    void readsScaleSimsGemmTable()
+    {
+        // gemm_fusion_master.csv's columns (CRLF): each row a bf16 matmul at its device time; a row whose
+        // status is not ok is left out; a bad side names its line and column.
+        const std::string text = "M,N,K,shape_class,dtype,latency_us_wallclock,latency_us_device,program_us,"
+                                 "host_us,cycles_compute,"
+                                 "status\r\n"
+                                 "2112,64,64,tall,bf16,108.2000,1.6390,11.5127,96.6873,2493,ok\r\n"
+                                 "16,257,768,grid,bf16,104.5100,1.5522,13.7323,90.7777,7163,failed\r\n"
+                                 "4096,1536,256,grid,bf16,123.6200,17.3425,29.0351,94.5849,107471,ok\r\n";
+        auto rows = parseMeasurements(text, "gemm.csv");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().toString().c_str());
+        QCOMPARE(rows->size(), std::size_t{2});
+        QCOMPARE((*rows)[0].op, OpClass::Matmul);
+        QCOMPARE((*rows)[0].shape, (std::vector<std::int64_t>{2112, 64, 64}));
+        QCOMPARE((*rows)[0].dtype, std::string("bf16"));
+        QCOMPARE((*rows)[0].averageUs, 1.6390);
+        QCOMPARE((*rows)[1].location, std::string("gemm.csv:4"));
+        QCOMPARE((*rows)[1].averageUs, 17.3425);
+        auto bad = parseMeasurements("M,N,K,dtype,latency_us_device,status\n12,x,3,bf16,1.0,ok\n", "g.csv");
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().toString(),
+                 std::string("g.csv:2:4: expected N as an integer in 1..65536, found 'x'"));
+        // A real copy in ../shared: 250 rows, every one ok.
+        const std::string shared = test::sharedDir() + "/calibration/scalesim/gemm_fusion_master.csv";
+        if (!QFile::exists(QString::fromStdString(shared)))
+            QSKIP("../shared/calibration/scalesim is absent");
+        auto real = readMeasurements(shared);
+        QVERIFY2(real.ok(), real.ok() ? "" : real.error().toString().c_str());
+        QCOMPARE(real->size(), std::size_t{250});
+    }
+
+    void holdOutRulesPickTheirRows()
+    {
+        Measurement small, large, add;
+        small.op = OpClass::Matmul;
+        small.shape = {512, 128, 512};
+        large.op = OpClass::Matmul;
+        large.shape = {16, 513, 64};
+        add.op = OpClass::Add;
+        add.shape = {1024, 4};
+        auto larger = parseHoldOut("larger:512");
+        QVERIFY(larger.ok());
+        QVERIFY(!larger->holds(small) && larger->holds(large) && larger->holds(add));
+        auto smaller = parseHoldOut("smaller:512");
+        QVERIFY(smaller.ok());
+        QVERIFY(smaller->holds(small) && !smaller->holds(large));
+        auto op = parseHoldOut("op:add");
+        QVERIFY(op.ok());
+        QVERIFY(op->holds(add) && !op->holds(small));
+        QCOMPARE(op->text(), std::string("op:add"));
+        QCOMPARE(larger->text(), std::string("larger:512"));
+        for (const char* bad : {"larger", "larger:0", "op:conv", "bigger:5", ""})
+            QVERIFY2(!parseHoldOut(bad).ok(), bad);
+        QCOMPARE(parseHoldOut("op:conv").error().message(),
+                 std::string("expected op:matmul or op:add, not 'op:conv'"));
     }
 
     void badFilesNameTheLineAndColumn_data()
