@@ -92,6 +92,35 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         rounds = rounds || kind == OpKind::Floor || kind == OpKind::Ceil ||
                  kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
     }
+    // The row layout alternates two register sets from one column block to the next when the registers
+    // last, so that a block's loads and steps overlap the previous block's (the packer places them by their
+    // latencies) instead of waiting out each step's latency; what is read once per kernel or per group of
+    // rows is shared by both.
+    const auto perBlock = [&](std::size_t i) {
+        return feed(i) == Feed::Streamed || feed(i) == Feed::RowSlice;
+    };
+    std::vector<int> inputRegisterB = inputRegister, stepRegisterB;
+    std::vector<std::string> codeB;
+    std::size_t needed = kernel.steps.size();
+    for (std::size_t i = 0; i < in.size(); ++i)
+        needed += perBlock(i) ? 1 : 0;
+    const bool dual = feeds.rows && taken + needed <= kRegisters.size();
+    if (dual) {
+        for (std::size_t i = 0; i < in.size(); ++i)
+            if (perBlock(i))
+                inputRegisterB[i] = take();
+        for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
+            const ElementwiseStep& step = kernel.steps[k];
+            stepRegisterB.push_back(take());
+            std::vector<int> registers;
+            for (const int operand : step.operands)
+                registers.push_back(operand >= 0 ? inputRegisterB.at(static_cast<std::size_t>(operand))
+                                                 : stepRegisterB.at(static_cast<std::size_t>(~operand)));
+            const auto stepCode = elementwiseCode(*step.op, step.in, step.op->resultTypes.at(0).element,
+                                                  registers, stepRegisterB[k]);
+            codeB.insert(codeB.end(), stepCode.begin(), stepCode.end());
+        }
+    }
     setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
     for (std::size_t i = 0; i < in.size(); ++i)
         if (feed(i) == Feed::Scalar) {
@@ -193,7 +222,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         viewsLoop = viewsLoop && feeds.whole[i] && (viewAdvance == 0 || viewAdvance == advance);
         viewAdvance = advance;
     }
-    const auto load = [&](std::size_t i, std::int64_t t, std::int64_t row, std::int64_t column, bool looped) {
+    const auto load = [&](std::size_t i, std::int64_t t, std::int64_t row, std::int64_t column, bool looped,
+                          int reg) {
         const std::int64_t width = feeds.rows->width;
         std::uint64_t address = 0;
         std::int64_t stride = 0;
@@ -214,7 +244,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         const std::string at = looped && feed(i) != Feed::Streamed
                                    ? std::string(w.offset3()) + " + " + std::to_string(address)
                                    : std::to_string(address);
-        w.bundle("vld.s " + v(inputRegister[i]) + ", [" + at + "], " + std::to_string(stride));
+        w.bundle("vld.s " + v(reg) + ", [" + at + "], " + std::to_string(stride));
     };
     const auto computeTile = [&](std::int64_t t, bool looped) {
         // The tile inFlight - 1 ahead lands while this one computes; its slot held tile t - 1, already read.
@@ -231,20 +261,22 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                 const std::int64_t row = (t * tileGroups + g) * 8;
                 for (std::size_t i = 0; i < in.size(); ++i)
                     if (feed(i) == Feed::RowValue)
-                        load(i, t, row, 0, looped);
+                        load(i, t, row, 0, looped, inputRegister[i]);
                 for (std::int64_t c = 0; c < width; c += 128) {
+                    const bool second = dual && c / 128 % 2 == 1;
+                    const int result = second ? stepRegisterB.back() : kResult;
                     for (std::size_t i = 0; i < in.size(); ++i)
-                        if (feed(i) == Feed::Streamed || feed(i) == Feed::RowSlice)
-                            load(i, t, row, c, looped);
-                    for (const auto& instruction : code)
+                        if (perBlock(i))
+                            load(i, t, row, c, looped, second ? inputRegisterB[i] : inputRegister[i]);
+                    for (const auto& instruction : second ? codeB : code)
                         w.bundle(instruction);
                     if (reduction) {
-                        w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(kResult)
-                                        : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(kResult));
+                        w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(result)
+                                        : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(result));
                         continue;
                     }
                     w.bundle(
-                        "vst.s " + v(kResult) + ", [" +
+                        "vst.s " + v(result) + ", [" +
                         std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
                         "], " + std::to_string(width * 4));
                 }
