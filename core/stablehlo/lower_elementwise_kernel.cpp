@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 
+#include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
 #include "stablehlo/lower_views.h"
 
@@ -61,6 +62,57 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                       " registers (a fusion planning bug)");
         return kRegisters[taken++];
     };
+    // Each step's result a register of its own set: a new one, or one whose value no later step reads.
+    const auto stepRegisters = [&](const std::vector<int>& inputs, std::vector<std::string>& code,
+                                   bool lastIsResult, bool optional) -> std::optional<std::vector<int>> {
+        const std::size_t n = kernel.steps.size();
+        std::vector<std::size_t> lastUse(n, 0);
+        for (std::size_t k = 0; k < n; ++k)
+            for (const int operand : kernel.steps[k].operands)
+                if (operand < 0)
+                    lastUse[static_cast<std::size_t>(~operand)] = k;
+        std::vector<int> registers, freed;
+        for (std::size_t k = 0; k < n; ++k) {
+            const ElementwiseStep& step = kernel.steps[k];
+            int result = kResult;
+            if (k + 1 < n || !lastIsResult) {
+                // A new register while they last (no false dependence on a dead value for the packer to
+                // respect), else one this set freed.
+                if (taken < kRegisters.size()) {
+                    result = take();
+                } else if (!freed.empty()) {
+                    result = freed.back();
+                    freed.pop_back();
+                } else if (optional) {
+                    return std::nullopt;
+                } else {
+                    result = take(); // fails: more registers than the plan allowed
+                }
+            }
+            registers.push_back(result);
+            std::vector<int> operands;
+            for (const int operand : step.operands)
+                operands.push_back(operand >= 0 ? inputs.at(static_cast<std::size_t>(operand))
+                                                : registers.at(static_cast<std::size_t>(~operand)));
+            // A conversion that keeps the bytes (fused as a member of the chain it sits in) is a move.
+            const ElementType to = step.op->resultTypes.at(0).element;
+            const auto stepCode =
+                step.op->kind == OpKind::Convert && sameBytes(step.in, to)
+                    ? std::vector<std::string>{"vmov " + v(result) + ", " + v(operands.at(0))}
+                    : elementwiseCode(*step.op, step.in, to, operands, result);
+            if (stepCode.empty())
+                lowerFail(std::string(opName(step.op->kind)) + " on " +
+                          std::string(elementTypeName(step.in)) + " has no lowering to xpu-v1 yet" +
+                          (k + 1 < n ? " (" + step.op->resultName + ", fused into this op)" : ""));
+            code.insert(code.end(), stepCode.begin(), stepCode.end());
+            for (const int operand : step.operands) // values this step read last
+                if (operand < 0 && lastUse[static_cast<std::size_t>(~operand)] == k &&
+                    std::find(freed.begin(), freed.end(), registers[static_cast<std::size_t>(~operand)]) ==
+                        freed.end())
+                    freed.push_back(registers[static_cast<std::size_t>(~operand)]);
+        }
+        return registers;
+    };
     std::vector<int> inputRegister;
     std::vector<std::size_t> streamed; // inputs read tile by tile
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -70,24 +122,10 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     }
     // A reduction's running sums and its initial value.
     const int sums = reduction ? take() : -1, initial = reduction ? take() : -1;
-    std::vector<int> stepRegister;
     std::vector<std::string> code;
+    const std::vector<int> stepRegister = *stepRegisters(inputRegister, code, true, false);
     bool rounds = false;
-    for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
-        const ElementwiseStep& step = kernel.steps[k];
-        stepRegister.push_back(k + 1 == kernel.steps.size() ? kResult : take());
-        std::vector<int> registers;
-        for (const int operand : step.operands)
-            registers.push_back(operand >= 0 ? inputRegister.at(static_cast<std::size_t>(operand))
-                                             : stepRegister.at(static_cast<std::size_t>(~operand)));
-        const auto stepCode = elementwiseCode(*step.op, step.in, step.op->resultTypes.at(0).element,
-                                              registers, stepRegister[k]);
-        if (stepCode.empty())
-            lowerFail(
-                std::string(opName(step.op->kind)) + " on " + std::string(elementTypeName(step.in)) +
-                " has no lowering to xpu-v1 yet" +
-                (k + 1 < kernel.steps.size() ? " (" + step.op->resultName + ", fused into this op)" : ""));
-        code.insert(code.end(), stepCode.begin(), stepCode.end());
+    for (const ElementwiseStep& step : kernel.steps) {
         const OpKind kind = step.op->kind;
         rounds = rounds || kind == OpKind::Floor || kind == OpKind::Ceil ||
                  kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
@@ -101,24 +139,24 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     };
     std::vector<int> inputRegisterB = inputRegister, stepRegisterB;
     std::vector<std::string> codeB;
-    std::size_t needed = kernel.steps.size();
-    for (std::size_t i = 0; i < in.size(); ++i)
-        needed += perBlock(i) ? 1 : 0;
-    const bool dual = feeds.rows && taken + needed <= kRegisters.size();
-    if (dual) {
+    bool dual = false;
+    if (feeds.rows) {
+        const std::size_t before = taken;
+        std::size_t perBlockInputs = 0;
         for (std::size_t i = 0; i < in.size(); ++i)
-            if (perBlock(i))
-                inputRegisterB[i] = take();
-        for (std::size_t k = 0; k < kernel.steps.size(); ++k) {
-            const ElementwiseStep& step = kernel.steps[k];
-            stepRegisterB.push_back(take());
-            std::vector<int> registers;
-            for (const int operand : step.operands)
-                registers.push_back(operand >= 0 ? inputRegisterB.at(static_cast<std::size_t>(operand))
-                                                 : stepRegisterB.at(static_cast<std::size_t>(~operand)));
-            const auto stepCode = elementwiseCode(*step.op, step.in, step.op->resultTypes.at(0).element,
-                                                  registers, stepRegisterB[k]);
-            codeB.insert(codeB.end(), stepCode.begin(), stepCode.end());
+            perBlockInputs += perBlock(i) ? 1 : 0;
+        if (taken + perBlockInputs < kRegisters.size()) {
+            for (std::size_t i = 0; i < in.size(); ++i)
+                if (perBlock(i))
+                    inputRegisterB[i] = take();
+            if (auto registers = stepRegisters(inputRegisterB, codeB, false, true)) {
+                stepRegisterB = std::move(*registers);
+                dual = true;
+            }
+        }
+        if (!dual) { // not enough registers for a second set: one set
+            taken = before;
+            codeB.clear();
         }
     }
     setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);

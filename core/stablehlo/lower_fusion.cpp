@@ -1,6 +1,7 @@
 #include "stablehlo/lower_fusion.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace xps::shlo::lower {
@@ -14,6 +15,32 @@ bool elementwiseKernel(const Body& body, const Operation& op)
         return false;
     return op.kind != OpKind::Convert ||
            !sameBytes(body.valueTypes.at(op.operands[0]).element, op.resultTypes[0].element);
+}
+
+// Registers a fusion's intermediate results hold at their peak: each member's result from the member that
+// computes it to the last member reading it (the kernel reuses a register once its value is dead), the
+// last step's aside (it is v6). A reduce root computes nothing of its own here.
+int peakIntermediates(const Body& body, std::vector<std::size_t> members)
+{
+    std::sort(members.begin(), members.end());
+    if (!members.empty() && body.operations[members.back()].kind == OpKind::Reduce)
+        members.pop_back();
+    std::map<std::uint32_t, std::size_t> definedAt;
+    for (std::size_t pos = 0; pos < members.size(); ++pos)
+        definedAt[body.operations[members[pos]].firstResult] = pos;
+    std::vector<std::size_t> lastUse(members.size(), 0);
+    for (std::size_t pos = 0; pos < members.size(); ++pos)
+        for (const std::uint32_t v : body.operations[members[pos]].operands)
+            if (const auto it = definedAt.find(v); it != definedAt.end())
+                lastUse[it->second] = std::max(lastUse[it->second], pos);
+    int peak = 0;
+    for (std::size_t pos = 0; pos + 1 < members.size(); ++pos) { // the last step's result is v6
+        int live = 0;
+        for (std::size_t q = 0; q <= pos; ++q)
+            live += q == pos || lastUse[q] >= pos ? 1 : 0;
+        peak = std::max(peak, live);
+    }
+    return peak;
 }
 
 } // namespace
@@ -73,8 +100,13 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
             if (ops[i].firstResult + r < producer.size())
                 producer[ops[i].firstResult + r] = static_cast<std::int32_t>(i);
     }
+    // A conversion that keeps the bytes (an alias when alone: bf16 to bf16 after --dtype) joins as a move,
+    // so that it does not cut the chain it sits in.
     const auto joinable = [&](const Operation& op) {
-        return elementwiseKernel(body, op) &&
+        const bool alias = op.kind == OpKind::Convert && op.resultTypes.size() == 1 && !op.operands.empty() &&
+                           op.operands[0] < body.valueTypes.size() &&
+                           sameBytes(body.valueTypes[op.operands[0]].element, op.resultTypes[0].element);
+        return (elementwiseKernel(body, op) || alias) &&
                (storageBytes(op.resultTypes[0].element) == 4 || excessPrecision);
     };
     const auto reduceRoot = [&](std::size_t i) {
@@ -117,7 +149,7 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
                                                     : std::vector<std::uint32_t>(ops[r].operands);
         std::set<std::uint32_t> inputs(ops[r].operands.begin(), ops[r].operands.end());
         const int budget = reduce ? registers - 2 : registers;
-        int count = 1;
+
         while (!pending.empty()) {
             const std::uint32_t v = pending.back();
             pending.pop_back();
@@ -132,10 +164,11 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
             std::set<std::uint32_t> grown = inputs;
             grown.erase(v);
             grown.insert(ops[u].operands.begin(), ops[u].operands.end());
-            if (static_cast<int>(grown.size()) + count > budget) // the root's result is v6
+            std::vector<std::size_t> trial = members;
+            trial.push_back(u);
+            if (static_cast<int>(grown.size()) + peakIntermediates(body, trial) > budget)
                 continue;
             inputs = std::move(grown);
-            ++count;
             members.push_back(u);
             if (!duplicate) {
                 plan.rootOf[u] = root;

@@ -364,6 +364,35 @@ private slots:
         QVERIFY(cycles[0] < cycles[1]);
     }
 
+    void longChainsFuseWhileTheirLiveValuesFitTheRegisters()
+    {
+        // 24 steps, one of them a conversion that keeps the bytes (an alias alone): more ops than the 18
+        // registers, but only one intermediate is live at a time, so the kernel reuses registers and the
+        // whole chain is one kernel, with the results of a kernel per op.
+        std::string body = "  %c = stablehlo.constant dense<0.75> : tensor<64x256xf32>\n";
+        std::string previous = "%a";
+        for (int i = 0; i < 24; ++i) {
+            const std::string name = i == 23 ? "%r" : "%t" + std::to_string(i);
+            if (i == 11)
+                body += "  " + name + " = stablehlo.convert " + previous +
+                        " : (tensor<64x256xf32>) -> tensor<64x256xf32>\n";
+            else
+                body += "  " + name + " = stablehlo." + (i % 2 == 0 ? "add " : "multiply ") + previous +
+                        ", %c : tensor<64x256xf32>\n";
+            previous = name;
+        }
+        const std::string text = moduleText({64, 256}, {}, body, type({64, 256}));
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY(m.ok());
+        std::string failure;
+        const auto both = fusedAndApart(*m, &failure);
+        QVERIFY2(both.has_value(), failure.c_str());
+        QCOMPARE((*both)[0].kernels, std::size_t{1});
+        QCOMPARE((*both)[0].fusedOps, std::size_t{23});
+        QCOMPARE((*both)[0].results, (*both)[1].results);
+        QVERIFY((*both)[0].cycles * 4 < (*both)[1].cycles);
+    }
+
     void transposesADotReadsAreFoldedIntoIt()
     {
         // Attention's queries and keys as exporters write them: transposed (and reshaped past a leading 1)
