@@ -5,6 +5,7 @@
 // source location, nested in its function's region, and its bundles carry the op's line in the .mlir.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@ struct CompiledModule
     std::size_t freeOps = 0;               // constants, reshapes, calls, checks: no code of their own
     std::size_t fusedOps = 0;              // element-wise ops computed in another op's kernel (fusion)
     std::size_t foldedOps = 0;             // ops evaluated when compiling: their results are constants
+    // The module as compiled when ops were expanded in it first (batch norms: lower_expand.h), which
+    // `checks` point into; null when it compiled as given.
+    std::shared_ptr<const Module> expanded;
 };
 
 Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options = {});

@@ -1,8 +1,8 @@
 // batch_norm_training and batch_norm_inference as XLA's BatchNormExpander writes them: the sums of x and of
 // x^2 by reductions, var = E[x^2] - E[x]^2, then (x - mean) * (scale * rsqrt(var + epsilon)) + offset with
-// mean, factor and offset broadcast along the feature dimension. Every piece is an op of its own, lowered as
-// the module's own ops are; f16 and bf16 are computed in f32 and rounded once at the end, as a fused kernel
-// keeps them in registers (torch_xla writes every LayerNorm as a batch_norm_training).
+// mean, factor and offset broadcast along the feature dimension. The pieces become ops of the module before
+// it compiles (lower_expand.h), so fusion takes them as it takes a layer norm JAX writes; f16 and bf16 are
+// computed in f32 and rounded once at the end (torch_xla writes every LayerNorm as a batch_norm_training).
 
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
@@ -80,18 +80,14 @@ public:
         o.regions.push_back(addRegion());
         return apply(std::move(o), {x, splat({}, 0.0, what + "_init")});
     }
-    // A feature vector broadcast to x's shape along `feature`: only element-wise pieces read it, so it is
-    // held in their registers (lower_views.h), never written out, as XLA's fusion of the expansion does.
-    static TensorRef alongFeature(const TensorRef& vector, const TensorType& shape, std::int64_t feature)
+    // A feature vector broadcast to x's shape along `feature` (only element-wise pieces read it: fusion
+    // holds it in their registers).
+    TensorRef alongFeature(const TensorRef& vector, const TensorType& shape, std::int64_t feature,
+                           const std::string& what) const
     {
-        TensorRef view = vector;
-        view.type = TensorType{shape.shape, ElementType::F32};
-        view.broadcastStrides.assign(shape.shape.size(), 0);
-        view.broadcastStrides[static_cast<std::size_t>(feature)] =
-            shape.shape[static_cast<std::size_t>(feature)] == 1 ? 0 : 1;
-        view.splat = vector.splat ? vector.splat : vector.scalarConstant;
-        view.scalarConstant.reset();
-        return view;
+        Operation o = make(OpKind::BroadcastInDim, TensorType{shape.shape, ElementType::F32}, what);
+        o.attributes.set("broadcast_dimensions", integerList({feature}));
+        return apply(std::move(o), {vector});
     }
 
 private:
@@ -148,12 +144,13 @@ std::vector<TensorRef> lowerBatchNorm(const Operation& op, const std::vector<Ten
     const TensorRef factor = e.binary(OpKind::Multiply, e.unary(OpKind::Rsqrt, lifted, "rsqrt"),
                                       e.convert(in[1], ElementType::F32, "scale_f32"), "factor");
     const TensorRef centered =
-        e.binary(OpKind::Subtract, xf, e.alongFeature(mean, x.type, feature), "centered");
+        e.binary(OpKind::Subtract, xf, e.alongFeature(mean, x.type, feature, "mean_b"), "centered");
     const TensorRef scaled =
-        e.binary(OpKind::Multiply, centered, e.alongFeature(factor, x.type, feature), "scaled");
-    const TensorRef shifted =
-        e.binary(OpKind::Add, scaled,
-                 e.alongFeature(e.convert(in[2], ElementType::F32, "offset_f32"), x.type, feature), "output");
+        e.binary(OpKind::Multiply, centered, e.alongFeature(factor, x.type, feature, "factor_b"), "scaled");
+    const TensorRef shifted = e.binary(
+        OpKind::Add, scaled,
+        e.alongFeature(e.convert(in[2], ElementType::F32, "offset_f32"), x.type, feature, "offset_b"),
+        "output");
     std::vector<TensorRef> out{
         e.convert(shifted, element, "output_" + std::string(elementTypeName(element)))};
     if (training) {

@@ -73,9 +73,14 @@ std::int64_t fusibleReduceWidth(const Body& body, const Operation& op)
     const TensorType& x = body.valueTypes[op.operands[0]];
     const Attribute* attribute = op.attributes.find("dimensions");
     const auto dims = attribute ? attribute->integers() : std::nullopt;
-    if (!isFloat(x.element) || x.shape.empty() || !dims || dims->size() != 1 ||
-        (*dims)[0] != static_cast<std::int64_t>(x.shape.size()) - 1)
+    // The innermost dimension, and any others of size 1 (a batch norm's sum over a batch of 1).
+    if (!isFloat(x.element) || x.shape.empty() || !dims ||
+        std::find(dims->begin(), dims->end(), static_cast<std::int64_t>(x.shape.size()) - 1) == dims->end())
         return 0;
+    for (const auto d : *dims)
+        if (d < 0 || d >= static_cast<std::int64_t>(x.shape.size()) ||
+            (d + 1 != static_cast<std::int64_t>(x.shape.size()) && x.shape[static_cast<std::size_t>(d)] != 1))
+            return 0;
     const std::int64_t width = x.shape.back();
     const std::int64_t rows = width > 0 ? x.elementCount() / width : 0;
     // Up to 4096: 8 rows of every input stream, four in flight, stay a few MiB of VMEM.

@@ -17,6 +17,7 @@
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_expand.h"
 #include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
@@ -404,16 +405,6 @@ private:
                 out.push_back(allocate(t, name));
             return out;
         }
-        if (op.kind == OpKind::BatchNormTraining || op.kind == OpKind::BatchNormInference) {
-            ++m_result.freeOps; // its pieces are kernels of their own
-            const lower::OpEmitter emit{[&](const Operation& piece, const std::vector<TensorRef>& operands) {
-                                            return lowerOp(f, piece, operands);
-                                        },
-                                        [&](const TensorValue& value, const std::string& what) {
-                                            return constant(value, name + "_" + what);
-                                        }};
-            return lower::lowerBatchNorm(op, in, emit);
-        }
         if (op.kind == OpKind::Constant || op.kind == OpKind::Iota) {
             detail::WorkMeter meter(std::uint64_t{1} << 32, nullptr);
             const auto value = op.kind == OpKind::Constant ? detail::evalConstant(op, where(op))
@@ -572,13 +563,28 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
 
 } // namespace
 
-Result<CompiledModule> compileModule(const Module& module, const CompileOptions& options)
+Result<CompiledModule> compileModule(const Module& given, const CompileOptions& options)
 {
+    // Batch norms become the ops XLA expands them into, so fusion sees them (lower_expand.h).
+    std::shared_ptr<const Module> expanded;
+    try {
+        if (auto e = lower::expandBatchNorms(given))
+            expanded = std::make_shared<const Module>(std::move(*e));
+    } catch (const LoweringError& e) {
+        const auto split = e.message.find(": ", given.fileName.size());
+        if (split == std::string::npos)
+            return Error(given.fileName, e.message);
+        return Error(e.message.substr(0, split), e.message.substr(split + 2));
+    }
+    const Module& module = expanded ? *expanded : given;
     // Folded once, for every chip's copy of the program and for both attempts (unrolled, then looped).
     const lower::FoldedModule folded =
         options.foldConstants ? lower::foldConstants(module) : lower::FoldedModule{};
-    return compileOnce(module, options, options.loops == CompileOptions::Loops::Always,
-                       options.foldConstants ? &folded : nullptr);
+    auto compiled = compileOnce(module, options, options.loops == CompileOptions::Loops::Always,
+                                options.foldConstants ? &folded : nullptr);
+    if (compiled)
+        compiled->expanded = std::move(expanded);
+    return compiled;
 }
 
 } // namespace xps::shlo

@@ -393,6 +393,42 @@ private slots:
         QVERIFY((*both)[0].cycles * 4 < (*both)[1].cycles);
     }
 
+    void aBatchNormIsExpandedIntoOpsThatFuse()
+    {
+        // torch_xla's LayerNorm: batch_norm_training over the tokens of [1, 64, 256] (feature_index 1). Its
+        // expansion is ops of the module, so its sums are reduction fusions computing x in f32 and x^2, its
+        // broadcasts stay in registers, and the check on its mean (a value only the expansion computes)
+        // holds.
+        const std::string text =
+            "func.func public @main() -> tensor<1x64x256xf32> {\n"
+            "  %x0 = stablehlo.iota dim = 2 : tensor<1x64x256xf32>\n"
+            "  %x1 = stablehlo.iota dim = 1 : tensor<1x64x256xf32>\n"
+            "  %x = stablehlo.multiply %x0, %x1 : tensor<1x64x256xf32>\n"
+            "  %s = stablehlo.constant dense<2.0> : tensor<64xf32>\n"
+            "  %b = stablehlo.constant dense<0.5> : tensor<64xf32>\n"
+            "  %o, %m, %v = \"stablehlo.batch_norm_training\"(%x, %s, %b) <{epsilon = 1.0E-5 : f32, "
+            "feature_index = 1 : i64}> : (tensor<1x64x256xf32>, tensor<64xf32>, tensor<64xf32>) -> "
+            "(tensor<1x64x256xf32>, tensor<64xf32>, tensor<64xf32>)\n"
+            "  return %o : tensor<1x64x256xf32>\n}\n";
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m);
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        QVERIFY(compiled->expanded != nullptr);
+        std::vector<std::string> names;
+        for (const auto& r : compiled->trace.chips.front().symbols.regions)
+            names.push_back(r.name);
+        const auto has = [&](const std::string& prefix) {
+            return std::any_of(names.begin(), names.end(),
+                               [&](const auto& n) { return n.rfind(prefix, 0) == 0; });
+        };
+        QVERIFY(has("reduce %o.sum_of_squares \u00b7 fused %o.square")); // (x in f32 needs no conversion)
+        QVERIFY(!has("broadcast_in_dim"));
+        auto replayed = sim::replayAndCheck(*m, *compiled, true);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        QVERIFY2(replayed->check.checks.front().passed, replayed->check.checks.front().worst.c_str());
+    }
+
     void transposesADotReadsAreFoldedIntoIt()
     {
         // Attention's queries and keys as exporters write them: transposed (and reshaped past a leading 1)
