@@ -121,13 +121,15 @@ commands:
                              a trace and a profile: the trace's replay is compared as its profile
                              (analyze --as-profile), the GRM's run beside a measured one
 
-  compile MODEL.mlir [--machine M.json] [--loops auto|always|never] [--fusion on|off] -o OUT.xtrace.json
+  compile MODEL.mlir [--machine M.json] [--dtype bf16|f16|f32] [--loops auto|always|never] [--fusion on|off]
+            -o OUT.xtrace.json
                              compile a StableHLO module (what jax.jit(f).lower(...).as_text() prints)
                              into an xpu-v1 trace: one region per op, the .mlir line on every bundle;
                              kernels are unrolled, and written as counted loops when the unrolled
                              program outgrows instruction memory (--loops auto; always, never force);
-                             chains of element-wise ops are fused into one kernel each (--fusion off:
-                             a kernel per op)
+                             chains of element-wise ops, reductions of them and the broadcasts they
+                             read are fused into one kernel each, transposes folded into the dots that
+                             read them (--fusion off: a kernel per op); --dtype as for estimate
   check MODEL.mlir... [--json] [--engine replay|reference] [--machine M.json] [--loops auto|always|never]
             [--fusion on|off] [--fold on|off]
                              compile the module, replay it in full mode and evaluate every check it
@@ -140,16 +142,21 @@ commands:
                              ops on constants when compiling, as compile and estimate do (off: they
                              run as kernels, so a test module's kernels are what is checked)
                              (docs/stablehlo.md)
-  estimate MODEL.mlir [--machine M.json] [--fusion on|off] [--json]
+  estimate MODEL.mlir [--machine M.json] [--dtype bf16|f16|f32] [--fusion on|off] [--json]
                              compile and replay in timing mode; the predicted time in microseconds per
-                             op region and in total (--json: total_us, regions[].us; docs/calibration.md)
+                             op region and in total (--json: total_us, regions[].us; docs/calibration.md);
+                             --dtype runs every float tensor as that type, as a bf16 deployment does
   calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine BASE.json] -o FITTED.json
-            [--html PAGE.html] [--seed N] [--evaluations N] [--threads N] [--fix KEY,...]
+            [--html PAGE.html] [--seed N | --hold-out larger:N|smaller:N|op:CLASS] [--evaluations N]
+            [--threads N] [--fix KEY,...]
                              measured ops from CSV files or from XProf profiles of the ops on the chip
                              (matched by op name and shape); compile every measured op (matmul, add)
                              with the StableHLO lowering, fit the machine's timing parameters to the
                              measured averages on a random 70% of the rows and report the error on the
-                             other 30%: per op class and size, MAPE, median, p90, worst and R^2;
+                             other 30% (--hold-out: hold out the shapes with a side above N, those with
+                             every side up to N, or one op class instead): per op class and size, MAPE,
+                             median, p90, worst and R^2; SCALE-Sim TPU's gemm_fusion_master.csv is read
+                             too;
                              FITTED.json holds the fitted machine (it is a --machine for compile,
                              estimate and calibrate), PAGE.html the scatter plot; --fix keeps the base
                              machine's value of the free parameters named
