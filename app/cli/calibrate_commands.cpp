@@ -177,11 +177,9 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
                                           : "estimate: --fusion takes on or off, not '" + mode + "'");
             fuse = *on;
         } else if (a == "--dtype") {
-            if (i + 1 >= args.size())
-                return usageError(io, "estimate: --dtype needs bf16, f16 or f32");
-            auto type = shlo::floatTypeNamed(args[++i]);
+            auto type = dtypeArgument(args, i, "estimate");
             if (!type)
-                return usageError(io, "estimate: --dtype takes bf16, f16 or f32, not '" + args[i] + "'");
+                return usageError(io, type.error().toString());
             dtype = *type;
         } else if (a == "--json")
             json = true;

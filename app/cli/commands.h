@@ -5,6 +5,7 @@
 
 #include "isa/machine_config.h"
 #include "profile/profile.h"
+#include "stablehlo/tensor_type.h"
 #include "util/result.h"
 
 #include <optional>
@@ -86,6 +87,10 @@ Result<isa::MachineConfig> readMachine(const std::string& path);
 // `--fusion on|off` of compile, check and estimate (stablehlo_commands.cpp): element-wise chains fused
 // into one kernel each, or a kernel per op; nullopt for anything else.
 std::optional<bool> fusionMode(const std::string& mode);
+// `--dtype bf16|f16|f32` of compile and estimate: its value, args[i + 1] (i moves past it), or the usage
+// error `command` prints for a value missing or not one of those.
+Result<shlo::ElementType> dtypeArgument(const std::vector<std::string>& args, std::size_t& i,
+                                        const std::string& command);
 
 // Shared by the commands: print the message and return the exit code.
 int usageError(Streams io, const std::string& message);

@@ -69,6 +69,17 @@ std::optional<bool> fusionMode(const std::string& mode)
     return std::nullopt;
 }
 
+Result<shlo::ElementType> dtypeArgument(const std::vector<std::string>& args, std::size_t& i,
+                                        const std::string& command)
+{
+    if (i + 1 >= args.size())
+        return Error(command, "--dtype needs bf16, f16 or f32");
+    const auto type = shlo::floatTypeNamed(args[++i]);
+    if (!type)
+        return Error(command, "--dtype takes bf16, f16 or f32, not '" + args[i] + "'");
+    return *type;
+}
+
 // "3 ops fused into them, " after a module's kernel count, or nothing.
 std::string fusedNote(const shlo::CompiledModule& compiled)
 {
@@ -265,11 +276,9 @@ int runCompile(const std::vector<std::string>& args, Streams io)
             continue;
         }
         if (a == "--dtype") {
-            if (i + 1 >= args.size())
-                return usageError(io, "compile: --dtype needs bf16, f16 or f32");
-            auto type = shlo::floatTypeNamed(args[++i]);
+            auto type = dtypeArgument(args, i, "compile");
             if (!type)
-                return usageError(io, "compile: --dtype takes bf16, f16 or f32, not '" + args[i] + "'");
+                return usageError(io, type.error().toString());
             dtype = *type;
             continue;
         }

@@ -101,6 +101,31 @@ std::string Measurement::sizeBucket() const
 
 namespace {
 
+// Each data row after the header (blank lines skipped) given to `row` with its fields and 1-based line
+// number; `row` returns an error to stop. A row whose fields are not the header's, or one past 100,000, is
+// an error at its line.
+template <typename Row>
+std::optional<Error> forEachRow(const std::vector<std::string_view>& lines, std::size_t headerLine,
+                                std::size_t columns, const std::string& fileName, Row&& row)
+{
+    std::size_t count = 0;
+    for (std::size_t l = headerLine + 1; l < lines.size(); ++l) {
+        const std::vector<Field> fields = splitFields(lines[l]);
+        if (fields.size() == 1 && fields[0].text.empty())
+            continue; // a blank line
+        const std::size_t lineNumber = l + 1;
+        if (++count > kMaxRows)
+            return Error(at(fileName, lineNumber, 1), "more than 100,000 measurements in one file");
+        if (fields.size() != columns)
+            return Error(at(fileName, lineNumber, 1), "expected " + std::to_string(columns) +
+                                                          " fields as in the header, found " +
+                                                          std::to_string(fields.size()));
+        if (auto e = row(fields, lineNumber))
+            return e;
+    }
+    return std::nullopt;
+}
+
 // SCALE-Sim TPU's table of GEMMs C[M,N] = A[M,K] x B[K,N] (scalesim/calibration_pure/gemm_fusion_master.csv):
 // each row's device time (latency_us_device, what XProf's device timeline gives; latency_us_wallclock
 // includes the host), its dtype; rows whose status is not "ok" are left out.
@@ -110,46 +135,41 @@ parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLin
 {
     const auto status = columns.find("status");
     std::vector<Measurement> rows;
-    for (std::size_t l = headerLine + 1; l < lines.size(); ++l) {
-        const std::vector<Field> fields = splitFields(lines[l]);
-        if (fields.size() == 1 && fields[0].text.empty())
-            continue;
-        const std::size_t lineNumber = l + 1;
-        if (rows.size() >= kMaxRows)
-            return Error(at(fileName, lineNumber, 1), "more than 100,000 measurements in one file");
-        if (fields.size() != columns.size())
-            return Error(at(fileName, lineNumber, 1), "expected " + std::to_string(columns.size()) +
-                                                          " fields as in the header, found " +
-                                                          std::to_string(fields.size()));
-        const auto field = [&](std::string_view name) { return fields[columns.find(name)->second]; };
-        if (status != columns.end() && fields[status->second].text != "ok")
-            continue;
-        Measurement m;
-        m.location = fileName + ":" + std::to_string(lineNumber);
-        m.op = OpClass::Matmul;
-        const Field dtype = field("dtype");
-        if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
-            return Error(at(fileName, lineNumber, dtype.column),
-                         "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
-        m.dtype = std::string(dtype.text);
-        for (const char* name : {"M", "N", "K"}) {
-            const Field f = field(name);
-            const auto v = readDimension(f.text);
-            if (!v)
-                return Error(at(fileName, lineNumber, f.column), std::string("expected ") + name +
-                                                                     " as an integer in 1..65536, found " +
-                                                                     shown(f.text));
-            m.shape.push_back(*v);
-        }
-        const Field time = field("latency_us_device");
-        const auto v = readNumber(time.text);
-        if (!v || !(*v > 0.0))
-            return Error(at(fileName, lineNumber, time.column),
-                         "expected latency_us_device as a positive number of microseconds, found " +
-                             shown(time.text));
-        m.averageUs = *v;
-        rows.push_back(std::move(m));
-    }
+    const auto failed = forEachRow(
+        lines, headerLine, columns.size(), fileName,
+        [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
+            const auto field = [&](std::string_view name) { return fields[columns.find(name)->second]; };
+            if (status != columns.end() && fields[status->second].text != "ok")
+                return std::nullopt;
+            Measurement m;
+            m.location = fileName + ":" + std::to_string(lineNumber);
+            m.op = OpClass::Matmul;
+            const Field dtype = field("dtype");
+            if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
+                return Error(at(fileName, lineNumber, dtype.column),
+                             "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
+            m.dtype = std::string(dtype.text);
+            for (const char* name : {"M", "N", "K"}) {
+                const Field f = field(name);
+                const auto v = readDimension(f.text);
+                if (!v)
+                    return Error(at(fileName, lineNumber, f.column),
+                                 std::string("expected ") + name + " as an integer in 1..65536, found " +
+                                     shown(f.text));
+                m.shape.push_back(*v);
+            }
+            const Field time = field("latency_us_device");
+            const auto v = readNumber(time.text);
+            if (!v || !(*v > 0.0))
+                return Error(at(fileName, lineNumber, time.column),
+                             "expected latency_us_device as a positive number of microseconds, found " +
+                                 shown(time.text));
+            m.averageUs = *v;
+            rows.push_back(std::move(m));
+            return std::nullopt;
+        });
+    if (failed)
+        return *failed;
     if (rows.empty())
         return Error(fileName, "no measurements after the header");
     return rows;
@@ -196,94 +216,90 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                      "the header has neither a 'shape' column nor 'm', 'n' and 'k' columns");
 
     std::vector<Measurement> rows;
-    for (std::size_t l = headerLine + 1; l < lines.size(); ++l) {
-        const std::vector<Field> fields = splitFields(lines[l]);
-        if (fields.size() == 1 && fields[0].text.empty())
-            continue; // a blank line
-        const std::size_t lineNumber = l + 1;
-        if (rows.size() >= kMaxRows)
-            return Error(at(fileName, lineNumber, 1), "more than 100,000 measurements in one file");
-        if (fields.size() != columns.size())
-            return Error(at(fileName, lineNumber, 1), "expected " + std::to_string(columns.size()) +
-                                                          " fields as in the header, found " +
-                                                          std::to_string(fields.size()));
-        const auto field = [&](std::string_view name) { return fields[*column(name)]; };
-        Measurement m;
-        m.location = fileName + ":" + std::to_string(lineNumber);
-        const Field op = field("op");
-        if (op.text == "matmul" || op.text == "dot")
-            m.op = OpClass::Matmul;
-        else if (op.text == "add")
-            m.op = OpClass::Add;
-        else
-            return Error(at(fileName, lineNumber, op.column),
-                         "unknown op " + shown(op.text) + ": expected matmul or add");
-        const Field dtype = field("dtype");
-        if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
-            return Error(at(fileName, lineNumber, dtype.column),
-                         "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
-        m.dtype = std::string(dtype.text);
-        if (m.op == OpClass::Matmul) {
-            if (!hasMnk)
-                return Error(at(fileName, lineNumber, 1), "a matmul needs the m, n and k columns");
-            for (const char* name : {"m", "n", "k"}) {
+    const auto failed = forEachRow(
+        lines, headerLine, columns.size(), fileName,
+        [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
+            const auto field = [&](std::string_view name) { return fields[*column(name)]; };
+            Measurement m;
+            m.location = fileName + ":" + std::to_string(lineNumber);
+            const Field op = field("op");
+            if (op.text == "matmul" || op.text == "dot")
+                m.op = OpClass::Matmul;
+            else if (op.text == "add")
+                m.op = OpClass::Add;
+            else
+                return Error(at(fileName, lineNumber, op.column),
+                             "unknown op " + shown(op.text) + ": expected matmul or add");
+            const Field dtype = field("dtype");
+            if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
+                return Error(at(fileName, lineNumber, dtype.column),
+                             "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
+            m.dtype = std::string(dtype.text);
+            if (m.op == OpClass::Matmul) {
+                if (!hasMnk)
+                    return Error(at(fileName, lineNumber, 1), "a matmul needs the m, n and k columns");
+                for (const char* name : {"m", "n", "k"}) {
+                    const Field f = field(name);
+                    const auto v = readDimension(f.text);
+                    if (!v)
+                        return Error(at(fileName, lineNumber, f.column),
+                                     std::string("expected ") + name + " as an integer in 1..65536, found " +
+                                         shown(f.text));
+                    m.shape.push_back(*v);
+                }
+            } else {
+                if (!hasShape)
+                    return Error(at(fileName, lineNumber, 1), "an add needs the shape column");
+                const Field f = field("shape");
+                std::size_t start = 0;
+                while (true) {
+                    const std::size_t x = f.text.find('x', start);
+                    const std::string_view part = f.text.substr(
+                        start, x == std::string_view::npos ? std::string_view::npos : x - start);
+                    const auto v = readDimension(part);
+                    if (!v || m.shape.size() >= 4)
+                        return Error(at(fileName, lineNumber, f.column + start),
+                                     "expected a shape like 1024x1024 (1 to 4 sides in 1..65536), found " +
+                                         shown(f.text));
+                    m.shape.push_back(*v);
+                    if (x == std::string_view::npos)
+                        break;
+                    start = x + 1;
+                }
+                if (m.work() > double(1 << 26))
+                    return Error(at(fileName, lineNumber, f.column), "more than 2^26 elements in one add");
+            }
+            const auto number = [&](std::string_view name, double& out,
+                                    bool required) -> std::optional<Error> {
+                if (!column(name)) {
+                    if (required)
+                        return Error(at(fileName, lineNumber, 1), "no " + std::string(name) + " column");
+                    return std::nullopt;
+                }
                 const Field f = field(name);
-                const auto v = readDimension(f.text);
-                if (!v)
+                const auto v = readNumber(f.text);
+                if (!v || *v < 0.0)
                     return Error(at(fileName, lineNumber, f.column),
-                                 std::string("expected ") + name + " as an integer in 1..65536, found " +
-                                     shown(f.text));
-                m.shape.push_back(*v);
-            }
-        } else {
-            if (!hasShape)
-                return Error(at(fileName, lineNumber, 1), "an add needs the shape column");
-            const Field f = field("shape");
-            std::size_t start = 0;
-            while (true) {
-                const std::size_t x = f.text.find('x', start);
-                const std::string_view part =
-                    f.text.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start);
-                const auto v = readDimension(part);
-                if (!v || m.shape.size() >= 4)
-                    return Error(at(fileName, lineNumber, f.column + start),
-                                 "expected a shape like 1024x1024 (1 to 4 sides in 1..65536), found " +
-                                     shown(f.text));
-                m.shape.push_back(*v);
-                if (x == std::string_view::npos)
-                    break;
-                start = x + 1;
-            }
-            if (m.work() > double(1 << 26))
-                return Error(at(fileName, lineNumber, f.column), "more than 2^26 elements in one add");
-        }
-        const auto number = [&](std::string_view name, double& out, bool required) -> std::optional<Error> {
-            if (!column(name)) {
-                if (required)
-                    return Error(at(fileName, lineNumber, 1), "no " + std::string(name) + " column");
+                                 "expected " + std::string(name) +
+                                     " as a non-negative number of microseconds, found " + shown(f.text));
+                out = *v;
                 return std::nullopt;
-            }
-            const Field f = field(name);
-            const auto v = readNumber(f.text);
-            if (!v || *v < 0.0)
-                return Error(at(fileName, lineNumber, f.column),
-                             "expected " + std::string(name) +
-                                 " as a non-negative number of microseconds, found " + shown(f.text));
-            out = *v;
-            return std::nullopt;
-        };
-        if (auto e = number("measured_us_avg", m.averageUs, true))
-            return *e;
-        if (m.averageUs <= 0.0)
-            return Error(at(fileName, lineNumber, field("measured_us_avg").column),
-                         "measured_us_avg must be above 0");
-        for (const auto& [name, out] : {std::pair<const char*, double*>{"measured_us_min", &m.minimumUs},
-                                        {"measured_us_max", &m.maximumUs},
-                                        {"measured_us_stddev", &m.stddevUs}})
-            if (auto e = number(name, *out, false))
+            };
+            if (auto e = number("measured_us_avg", m.averageUs, true))
                 return *e;
-        rows.push_back(std::move(m));
-    }
+            if (m.averageUs <= 0.0)
+                return Error(at(fileName, lineNumber, field("measured_us_avg").column),
+                             "measured_us_avg must be above 0");
+            for (const auto& [name, out] : {std::pair<const char*, double*>{"measured_us_min", &m.minimumUs},
+                                            {"measured_us_max", &m.maximumUs},
+                                            {"measured_us_stddev", &m.stddevUs}})
+                if (auto e = number(name, *out, false))
+                    return *e;
+            rows.push_back(std::move(m));
+            return std::nullopt;
+        });
+    if (failed)
+        return *failed;
     if (rows.empty())
         return Error(fileName, "no measurements after the header");
     return rows;

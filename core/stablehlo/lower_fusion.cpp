@@ -45,6 +45,22 @@ int peakIntermediates(const Body& body, std::vector<std::size_t> members)
 
 } // namespace
 
+ValueUses valueUses(const Body& body)
+{
+    ValueUses uses{std::vector<std::vector<std::size_t>>(body.valueTypes.size()),
+                   std::vector<std::int32_t>(body.valueTypes.size(), -1)};
+    for (std::size_t i = 0; i < body.operations.size(); ++i) {
+        const Operation& op = body.operations[i];
+        for (const std::uint32_t v : op.operands)
+            if (v < uses.readers.size())
+                uses.readers[v].push_back(i);
+        for (std::size_t r = 0; r < op.resultTypes.size(); ++r)
+            if (op.firstResult + r < uses.producer.size())
+                uses.producer[op.firstResult + r] = static_cast<std::int32_t>(i);
+    }
+    return uses;
+}
+
 bool sameBytes(ElementType from, ElementType to)
 {
     if (from == to)
@@ -95,18 +111,9 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
     FusionPlan plan;
     plan.rootOf.assign(ops.size(), -1);
     plan.duplicated.assign(ops.size(), false);
-    std::vector<std::vector<std::size_t>> readers(body.valueTypes.size());
-    std::vector<std::int32_t> producer(body.valueTypes.size(), -1);
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-        for (const std::uint32_t v : ops[i].operands)
-            if (v < readers.size())
-                readers[v].push_back(i);
-        for (std::size_t r = 0; r < ops[i].resultTypes.size(); ++r)
-            if (ops[i].firstResult + r < producer.size())
-                producer[ops[i].firstResult + r] = static_cast<std::int32_t>(i);
-    }
-    // A conversion that keeps the bytes (an alias when alone: bf16 to bf16 after --dtype) joins as a move,
-    // so that it does not cut the chain it sits in.
+    const ValueUses uses = valueUses(body);
+    const auto& readers = uses.readers;
+    const auto& producer = uses.producer;
     const auto joinable = [&](const Operation& op) {
         const bool alias = op.kind == OpKind::Convert && op.resultTypes.size() == 1 && !op.operands.empty() &&
                            op.operands[0] < body.valueTypes.size() &&

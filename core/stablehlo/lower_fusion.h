@@ -14,6 +14,15 @@
 
 namespace xps::shlo::lower {
 
+// For every value of `body`: the ops reading it, in program order, and the op computing it (-1 for an
+// argument).
+struct ValueUses
+{
+    std::vector<std::vector<std::size_t>> readers;
+    std::vector<std::int32_t> producer;
+};
+ValueUses valueUses(const Body& body);
+
 // A conversion that keeps every value's bytes in HBM: a type to itself, an integer to a 32- or 64-bit one
 // (each is held as its value modulo 2^32), or to a wider type that holds it as it is (i1 to anything, ui8 to
 // i16). It is an alias, no kernel; f16 and bf16 are packed in 2 bytes, so their conversions are kernels.

@@ -238,7 +238,8 @@ void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<Tensor
 std::pair<std::int64_t, std::int64_t> integerArgumentRange(const Body& body, std::uint32_t argument);
 
 // lower_batch_norm.cpp: batch_norm_training (results: output, mean, variance) and batch_norm_inference as
-// ops of their own (reductions, element-wise ops, broadcasts), each lowered through `emit`.
+// ops of their own (reductions, element-wise ops, broadcasts), each handed to `emit`: lower_expand.cpp
+// appends them to the module (a TensorRef's `address` then names a value, not an HBM address).
 struct OpEmitter
 {
     std::function<std::vector<TensorRef>(const Operation&, const std::vector<TensorRef>&)> op;

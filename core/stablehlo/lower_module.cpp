@@ -286,9 +286,9 @@ private:
             std::vector<TensorRef> in;
             for (const auto v : op.operands)
                 in.push_back(values[v]);
-            for (const auto& [at, fold] : folds.byOperand) // a transpose's operand, as the dot reads it
-                if (at.first == i)
-                    in[static_cast<std::size_t>(at.second)].type.shape = fold.shape;
+            for (int k = 0; rewritten && k < 2; ++k) // a transpose's operand, as the dot reads it
+                if (const auto it = folds.byOperand.find({i, k}); it != folds.byOperand.end())
+                    in[static_cast<std::size_t>(k)].type.shape = it->second.shape;
             if (op.kind == OpKind::Return) {
                 m_writer.regionEnd();
                 --m_depth;

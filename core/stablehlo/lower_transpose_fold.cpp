@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "stablehlo/attribute.h"
+#include "stablehlo/lower_fusion.h"
 
 namespace xps::shlo::lower {
 
@@ -49,15 +50,9 @@ TransposeFolds planTransposeFolds(const Body& body, const std::vector<bool>& exc
     const auto& ops = body.operations;
     TransposeFolds folds;
     folds.skipped.assign(ops.size(), false);
-    std::vector<std::vector<std::size_t>> readers(body.valueTypes.size());
-    std::vector<std::int32_t> producer(body.valueTypes.size(), -1);
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-        for (const std::uint32_t v : ops[i].operands)
-            if (v < readers.size())
-                readers[v].push_back(i);
-        if (ops[i].resultTypes.size() == 1 && ops[i].firstResult < producer.size())
-            producer[ops[i].firstResult] = static_cast<std::int32_t>(i);
-    }
+    const ValueUses uses = valueUses(body);
+    const auto& readers = uses.readers;
+    const auto& producer = uses.producer;
     const auto isExcluded = [&](std::size_t i) { return i < excluded.size() && excluded[i]; };
     const auto onlyReader = [&](std::uint32_t v, std::size_t reader) {
         return v < readers.size() && readers[v].size() == 1 && readers[v][0] == reader;

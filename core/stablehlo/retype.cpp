@@ -75,7 +75,7 @@ private:
 
 } // namespace
 
-Result<ElementType> floatTypeNamed(const std::string& name)
+std::optional<ElementType> floatTypeNamed(const std::string& name)
 {
     if (name == "bf16")
         return ElementType::BF16;
@@ -83,7 +83,7 @@ Result<ElementType> floatTypeNamed(const std::string& name)
         return ElementType::F16;
     if (name == "f32")
         return ElementType::F32;
-    return Error("--dtype", "expected bf16, f16 or f32, not '" + name + "'");
+    return std::nullopt;
 }
 
 Result<bool> retypeFloats(Module& module, ElementType to)

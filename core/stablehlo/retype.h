@@ -6,12 +6,14 @@
 // a conversion between two float types becomes none. Constants keep their values, rounded to bf16.
 
 #include "stablehlo/module.h"
+#include <optional>
+
 #include "util/result.h"
 
 namespace xps::shlo {
 
-// Nothing but `f32`, `f16` or `bf16` (the type every float becomes); an error names what was given.
-Result<ElementType> floatTypeNamed(const std::string& name);
+// The type `f32`, `f16` or `bf16` names (what every float may become); nothing for any other name.
+std::optional<ElementType> floatTypeNamed(const std::string& name);
 
 // Rewrites `module` in place; an error (a constant whose literal does not read as its type) at its line.
 Result<bool> retypeFloats(Module& module, ElementType to);

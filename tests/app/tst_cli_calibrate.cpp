@@ -200,6 +200,22 @@ private slots:
         QVERIFY2(r.err.find("--seed expects an integer") != std::string::npos, r.err.c_str());
         r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--fast")});
         QCOMPARE(r.exitCode, 2);
+        r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--hold-out"),
+                 QStringLiteral("larger:x")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.find("calibrate: --hold-out expected a side in 1..65536 after 'larger:', not 'x'") !=
+                     std::string::npos,
+                 r.err.c_str());
+        // A rule that holds out every row (or none) leaves nothing to fit on (or to measure): said, not run.
+        const QString adds = dir.filePath(QStringLiteral("adds.csv"));
+        test::writeFile(adds.toStdString(),
+                        "op,shape,dtype,measured_us_avg\nadd,256,f32,0.9\nadd,512,f32,1.0\n");
+        r = cli({QStringLiteral("calibrate"), adds, QStringLiteral("-o"), out, QStringLiteral("--hold-out"),
+                 QStringLiteral("larger:4096")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("--hold-out larger:4096 leaves nothing held out") != std::string::npos,
+                 r.err.c_str());
+        QVERIFY(!QFile::exists(out));
         r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out, QStringLiteral("--fix"),
                  QStringLiteral("vmem_bytes")});
         QCOMPARE(r.exitCode, 2);

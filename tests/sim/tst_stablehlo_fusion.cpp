@@ -396,9 +396,8 @@ private slots:
     void aBatchNormIsExpandedIntoOpsThatFuse()
     {
         // torch_xla's LayerNorm: batch_norm_training over the tokens of [1, 64, 256] (feature_index 1). Its
-        // expansion is ops of the module, so its sums are reduction fusions computing x in f32 and x^2, its
-        // broadcasts stay in registers, and the check on its mean (a value only the expansion computes)
-        // holds.
+        // expansion is ops of the module, so the sum of squares is a reduction fusion computing x^2, the
+        // broadcasts stay in registers, and the result holds to the interpreter's batch norm.
         const std::string text =
             "func.func public @main() -> tensor<1x64x256xf32> {\n"
             "  %x0 = stablehlo.iota dim = 2 : tensor<1x64x256xf32>\n"
@@ -458,7 +457,7 @@ private slots:
         QVERIFY2(both.has_value(), failure.c_str());
         QCOMPARE((*both)[0].kernels, std::size_t{3}); // q, k and the dot: no transpose
         QCOMPARE((*both)[1].kernels, std::size_t{5});
-        // The same products summed in the same order: the same bits, and the interpreter's (integers).
+        // The same products summed in the same order as with the transposes run: the same bits.
         QCOMPARE((*both)[0].results, (*both)[1].results);
         QVERIFY((*both)[0].cycles < (*both)[1].cycles);
     }
