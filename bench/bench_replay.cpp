@@ -201,7 +201,7 @@ int main(int argc, char** argv)
                     static_cast<double>(asProfile.residentBytes()) /
                         static_cast<double>(asProfile.eventCount()),
                     tConvert, tProfile, profileAnalysis.criticalPath.segments.size());
-        // What the profile analyses cost before the profile carried the replay's own path (session 48): the
+        // What the profile analyses cost before the profile carried the replay's own path: the
         // same analyses with HTA's model of the path over the unit runs and flows.
         const double tPlace = time([&] { analysis::criticalPathInProfile(asProfile, parts.criticalPath); });
         asProfile.exactCriticalPath.reset();

@@ -334,7 +334,7 @@ private slots:
         QVERIFY(h.totalWritten() > 0);
     }
 
-    // Found by fuzz_replay (session 21, 25 minutes into its hour): 1.5 KB of .xasm on 4,096 chips that all
+    // Found by fuzz_replay (25 minutes into an hour's run): 1.5 KB of .xasm on 4,096 chips that all
     // touch VMEM took 10 GB and 25 s to replay: a 1 MiB heatmap grid per chip, copied on every publish. The
     // chips now share a fixed budget of grids (fewer time bins each); that input takes 1.9 GB and 2.7 s, its
     // own buffers (4,096 x 64 KiB in HBM and in VMEM). Minimised by hand to what the grids cost.
@@ -372,7 +372,7 @@ private slots:
                              "its most executed bundle pc 0x0 (`br loop`, 200,000 times)"));
     }
 
-    // fuzz_stablehlo (session 12): a reduce_window in the generic form without its reducer region was
+    // fuzz_stablehlo: a reduce_window in the generic form without its reducer region was
     // lowered reading the region that was not there (UB); a reverse whose operand was written `@0` had no
     // operand, and the validation's in.at(0) threw out of compileModule (abort); the same without an operand
     // for the ops that cost no code (reshape, convert, broadcast_in_dim) read in[0] (UB).
@@ -389,12 +389,12 @@ private slots:
         QTest::newRow("a reshape, convert or broadcast without an operand")
             << QStringLiteral("ub_stablehlo_unary_without_operand.mlir")
             << QStringLiteral("expected 1 operand and 1 result, has 0 and 1");
-        // CI's fuzz stage (session 15): a reduce whose reducer returned nothing was lowered taking the
+        // CI's fuzz stage: a reduce whose reducer returned nothing was lowered taking the
         // result registers from an empty list (UB in combineBlocks).
         QTest::newRow("a reducer that returns nothing")
             << QStringLiteral("ub_stablehlo_reducer_returns_nothing.mlir")
             << QStringLiteral("stablehlo.reduce: the reducer returns 0 values; 1 expected");
-        // fuzz_stablehlo (session 16's hour, minimised by libFuzzer): a select without operands in a reducer
+        // fuzz_stablehlo (an hour's run, minimised by libFuzzer): a select without operands in a reducer
         // region; its lowering's operands.at(0) threw out of compileModule (abort).
         QTest::newRow("a reducer op without operands")
             << QStringLiteral("abort_stablehlo_reducer_op_without_operands.mlir")

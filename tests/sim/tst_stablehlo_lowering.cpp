@@ -364,7 +364,7 @@ private slots:
     void emptyResultsCompileAndReplay()
     {
         // A result of no elements is no work, whatever the kernel: nothing in flight, no tiles, no batches.
-        // Each kernel divided by one of those before session 31 (a batched dot_general of no batches read
+        // Each kernel divided by one of those once (a batched dot_general of no batches read
         // past its jobs; an element-wise loop divided by the tiles in flight: CI's fuzz stage). Every way of
         // lowering one (fused or not, looped, unrolled or as needed) compiles and replays to the same values.
         QFETCH(QString, text);

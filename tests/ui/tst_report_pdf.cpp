@@ -1,5 +1,5 @@
-// The printed report's pages break where a careful typesetter would break them (#25 point 9, and the
-// whitespace session 34 noticed): QTextDocument split a table wherever the page ended, leaving a header row
+// The printed report's pages break where a careful typesetter would break them (and the
+// whitespace a review noticed): QTextDocument split a table wherever the page ended, leaving a header row
 // or a lone row (and the heading above it) at a page's foot; keeping every table whole instead left half
 // pages empty before long tables, and a heading could still stay behind its figure. paginate() moves short
 // tables and every heading's run with what it introduces, and lets a long table split where both parts keep
