@@ -50,7 +50,8 @@ bool isTimingParameter(std::string_view key)
                                                  "ici_link_gbs",
                                                  "ici_latency_cycles",
                                                  "clock_mhz",
-                                                 "convert_gbs"};
+                                                 "convert_gbs",
+                                                 "convert_bf16_gbs"};
     if (key.starts_with("lat_") || key.starts_with("occ_"))
         return true;
     return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);

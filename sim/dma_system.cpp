@@ -244,12 +244,14 @@ void DmaSystem::recomputeRates()
     const double hbm = m_config.bytesPerCycle(m_config.hbmBandwidthGBs);
     const double vmem = m_config.bytesPerCycle(m_config.vmemDmaBandwidthGBs);
     const double link = m_config.bytesPerCycle(m_config.iciLinkGBs);
-    const double convert = m_config.bytesPerCycle(m_config.convertGBs);
+    const double convertF16 = m_config.bytesPerCycle(m_config.convertGBs);
+    const double convertBf16 = m_config.bytesPerCycle(m_config.convertBf16GBs);
     forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
         if (!q.front().active)
             return;
         Transfer& t = q.front();
-        double rate = t.d.convert != 0 ? std::min(enginePeak, convert) : enginePeak;
+        const bool bf16 = t.d.convert == 2 || t.d.convert == 4;
+        double rate = t.d.convert != 0 ? std::min(enginePeak, bf16 ? convertBf16 : convertF16) : enginePeak;
         touches(t, [&](char kind, int index) {
             const auto i = static_cast<std::size_t>(index);
             if (kind == 'h')

@@ -70,7 +70,7 @@ const std::array kRows = {
     Row{{"occ_mxu_matmul", "mxu", "cycles", "cycles an mxu.mm occupies the LHS stream (8 rows, one per cycle)", kAssumption, 1, 1 << 20}, &MachineConfig::occMxuMatmul},
     Row{{"lat_mxu_pop", "mxu", "cycles", "result pop latency", kAssumption, 1, 1 << 20}, &MachineConfig::latMxuPop},
     Row{{"mxu_result_fifo_depth", "mxu", "entries", "results (8 x 128 each) the MXU result FIFO holds; mxu.mm stalls when full", kAssumption, 1, 4096}, &MachineConfig::mxuResultFifoDepth},
-    Row{{"mxu_count", "mxu", "MXUs", "matrix units per core, each with its own staged and active weights, result FIFO and occupancy; an mxu.* instruction names one with mxu=", "xpu-v1: one MXU (TPU v4 has 4 per TensorCore: Cloud TPU v4 documentation)", 1, kMaxMxus}, &MachineConfig::mxuCount},
+    Row{{"mxu_count", "mxu", "MXUs", "matrix units per core, each with its own staged and active weights, result FIFO and occupancy; an mxu.* instruction names one with mxu=", "xpu-v1: one MXU (TPU v4 has 4 per TensorCore and 2 TensorCores a chip, which JAX runs as one device, megacore: Cloud TPU v4 documentation)", 1, kMaxMxus}, &MachineConfig::mxuCount},
     Row{{"mxu_bf16", "mxu", "0/1", "1: the MXU takes bf16 operands packed two to a lane, 16 rows a register (fmt=2 on mxu.wpush, mxu.wpush.t and mxu.mm), so they stay 2 bytes in VMEM", "xpu-v1: f32 operands only (a TPU's MXUs take bf16 inputs and accumulate in f32: Cloud TPU system architecture documentation)", 0, 1}, &MachineConfig::mxuBf16},
     Row{{"mxu_f16", "mxu", "0/1", "1: the MXU takes f16 operands packed two to a lane (fmt=1)", "xpu-v1: f32 operands only (a TPU's MXUs take no f16: XLA computes f16 in f32)", 0, 1}, &MachineConfig::mxuF16},
 
@@ -82,7 +82,8 @@ const std::array kRows = {
     Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6}, &MachineConfig::dmaEnginePeakGBs},
     Row{{"hbm_bandwidth_gbs", "dma", "GB/s", "HBM bandwidth, shared by all transfers touching HBM", kCloudTpuV4, 0.001, 1e6}, &MachineConfig::hbmBandwidthGBs},
     Row{{"vmem_dma_bandwidth_gbs", "dma", "GB/s", "VMEM-to-VMEM DMA bandwidth", kAssumption, 0.001, 1e6}, &MachineConfig::vmemDmaBandwidthGBs},
-    Row{{"convert_gbs", "dma", "GB/s", "rate at which one engine widens or narrows f16/bf16 elements (dma.start cvt=), in bytes of the 2-byte side: the conversion work a chip does on its vector unit", kAssumption, 0.001, 1e6}, &MachineConfig::convertGBs},
+    Row{{"convert_gbs", "dma", "GB/s", "rate at which one engine widens or narrows f16 elements (dma.start cvt=1, 3), in bytes of the 2-byte side: the conversion work a chip does on its vector unit", kAssumption, 0.001, 1e6}, &MachineConfig::convertGBs},
+    Row{{"convert_bf16_gbs", "dma", "GB/s", "the same for bf16 elements (cvt=2, 4); a chip whose vector unit packs and unpacks bf16 as it loads and stores (bf16 its native type) sets it above every engine's rate", kAssumption, 0.001, 1e6}, &MachineConfig::convertBf16GBs},
     Row{{"ici_link_gbs", "ici", "GB/s", "bandwidth of one ICI link, per direction", kAssumption, 0.001, 1e6}, &MachineConfig::iciLinkGBs},
     Row{{"ici_latency_cycles", "ici", "cycles", "latency of one ICI hop", kAssumption, 0, 1 << 24}, &MachineConfig::iciLatencyCycles},
 };

@@ -57,8 +57,21 @@ std::uint64_t tileBytes(const DotShape& s, std::int64_t bc, std::int64_t mc, std
 // a list: a hostile op of millions of batches must fail on instruction memory, not allocate first.
 DotTile planTile(const DotShape& s, std::uint64_t budget)
 {
-    if (tileBytes(s, s.B, s.M, s.NB) <= budget)
+    if (tileBytes(s, s.B, s.M, s.NB) <= budget) {
+        // A tall op (2048 rows or more) whose weights are small beside its rows still runs as four tiles of
+        // rows, two sets of buffers in turn: the next tile's rows load and the last one's results leave
+        // while the MXUs work, where the whole op at once waits for its first K block of every row before
+        // the first matmul and writes all its results after the last (4096 x 512 x 256 bf16: 4 MiB of
+        // results leaving at the end). Each tile reads the weights again, so only when three more reads of
+        // them cost at most a quarter of the rows' and results' bytes.
+        const std::int64_t rows = s.rowsPadded((s.M + 3) / 4);
+        const auto weights = static_cast<double>(s.KB * s.NB * s.weightBlockBytes()),
+                   perRow = static_cast<double>(s.KB * s.lhsRowBytes() + s.NB * 512);
+        if (s.B == 1 && s.l.free.size() <= 1 && s.M >= 2048 &&
+            12.0 * weights <= perRow * static_cast<double>(s.M) && 2 * tileBytes(s, 1, rows, s.NB) <= budget)
+            return DotTile{0, 1, 0, rows, 0, s.NB};
         return DotTile{0, s.B, 0, s.M, 0, s.NB};
+    }
     const bool rowsSplit = s.l.free.size() <= 1; // rows of one lhs dimension are one strided move
     std::int64_t mc = s.M, nbc = s.NB;
     const std::int64_t fewestRows = s.rowsPadded(1); // one lhs register: 8 rows, or 16 packed
@@ -163,14 +176,17 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         return t.type.element == ElementType::BF16 ? (m.mxuBf16 != 0 ? isa::kMxuBf16 : isa::kMxuF32)
                                                    : (m.mxuF16 != 0 ? isa::kMxuF16 : isa::kMxuF32);
     };
-    // Rows taking turns on R MXUs (few N blocks: emitTile) hold R FIFOs' worth in flight.
-    const std::int64_t mxus = std::clamp<std::int64_t>(m.mxuCount, 1, 8);
-    std::int64_t turns = 1;
-    while (2 * s.NB <= mxus && turns * 2 <= std::min<std::int64_t>(mxus, 4))
-        turns *= 2;
+    // Rows taking turns on R MXUs (few N blocks: emitTile) hold R FIFOs' worth in flight. Packed rows hold
+    // two tiles a register, so a steady loop's registers cover fewer MXUs (mxuLayout) and at most 4 lanes:
+    // when packing would leave MXUs idle that widened rows keep busy, the lhs is widened.
+    const std::int64_t tiles8 = s.rowsPadded(s.M) / 8;
+    const MxuLayout packedLayout = mxuLayout(m.mxuCount, s.NB, 2, tiles8 / 2),
+                    widenedLayout = mxuLayout(m.mxuCount, s.NB, 1, tiles8);
+    const std::int64_t turns = packedLayout.turns;
     const bool pairsKeepUp = m.mxuResultFifoDepth >= 2 &&
                              m.latMxuMatmul + m.occMxuMatmul <=
-                                 std::min<std::int64_t>(m.mxuResultFifoDepth, 16) * m.occMxuMatmul * turns;
+                                 std::min<std::int64_t>(m.mxuResultFifoDepth, 16) * m.occMxuMatmul * turns &&
+                             packedLayout.mxus() >= widenedLayout.mxus() && packedLayout.lanes <= 4;
     s.lhsFormat = pairsKeepUp ? formatOf(lhs) : isa::kMxuF32;
     s.rhsFormat = formatOf(rhs);
     s.transposedRhs = s.r.contracting.size() == 1 && s.r.free.size() == 1 &&

@@ -61,6 +61,17 @@ std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const Tenso
 
 } // namespace
 
+MxuLayout mxuLayout(std::int64_t mxuCount, std::int64_t nBlocks, std::int64_t pair,
+                    std::int64_t matmulsPerBlock)
+{
+    const std::int64_t mxus = std::clamp<std::int64_t>(mxuCount, 1, 8);
+    MxuLayout l{std::clamp<std::int64_t>(nBlocks, 1, mxus), 1};
+    while (l.mxus() * 2 <= mxus && l.mxus() * 2 * pair <= 8 && matmulsPerBlock % (l.turns * 2) == 0 &&
+           matmulsPerBlock >= 4 * l.turns)
+        l.turns *= 2;
+    return l;
+}
+
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
               const DotTile& tile, DotBuffers& buffers, TileBases hbm, bool zeroPadding, TilePhase phase,
               TileSteps shift, TileLoads loads)
@@ -78,28 +89,65 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t lhsElement = s.packedLhs() ? 2 : 4, rhsElement = s.packedRhs() ? 2 : 4;
     const Convert lhsConvert = s.packedLhs() ? Convert::None : lhs.widening(),
                   rhsConvert = s.packedRhs() ? Convert::None : rhs.widening();
-    if (zeroPadding && phase != TilePhase::Compute) {
+    // Padding exists where K, the tile's rows or its N blocks are not whole blocks; without any, the DMAs
+    // write every byte the MXU reads, and zeroing first would only delay them (4 MiB of f32 panels: a
+    // microsecond of stores on a 4096 x 512 x 256 matmul).
+    const bool padded = s.K % 128 != 0 || Mpad != M || (tile.nb0 + NB) * 128 > N;
+    if (zeroPadding && padded && phase != TilePhase::Compute) {
         w.bundle("vbcast v15, 0");
         w.fill("v15", lhsV, outV - lhsV);
     }
+    const std::int64_t tiles = Mpad / 8;
+    // Packed lhs rows: one register (and one mxu.mm) holds a pair of 8-row tiles, whose two results are
+    // popped as the tiles' own; a pair is multiplied at its first tile.
+    const std::int64_t pair = s.packedLhs() ? 2 : 1;
+    const std::string lhsFormat = s.packedLhs() ? ", fmt=" + std::to_string(s.lhsFormat) : std::string();
+    const std::string rhsFormat = s.packedRhs() ? ", fmt=" + std::to_string(s.rhsFormat) : std::string();
+    // Weight pushes per block: 16 of 8 rows, or 8 of 16 packed rows.
+    const int pushesPerBlock = s.packedRhs() ? 8 : 16;
+    // Few N blocks for the MXUs (N-split would leave some of them idle: a tall matmul of N <= 128, say):
+    // each lane's tiles of rows take turns on R MXUs (mxuLayout), so the MXUs still stream side by side.
+    // R is a power of two dividing the tiles of a block, so a steady loop's tiles an iteration, and a
+    // loop's blocks, land on the same MXUs every iteration.
+    const std::int64_t matmulsPerBlock = tiles / pair;
+    const MxuLayout layout = mxuLayout(w.machine().mxuCount, NB, pair, matmulsPerBlock);
+    const std::int64_t R = layout.turns;
+    const std::int64_t P = layout.lanes; // lanes of a group
+    // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many (an
+    // even number with packed rows: a matmul's two results go in together). Tile j is popped `lag` tiles
+    // after it: at `depth`, or one fewer with packed rows, so that a pair's matmul finds room for both.
+    const std::int64_t fifo =
+        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
+    const std::int64_t depth = (fifo - fifo % pair) * R;
+    const std::int64_t lag = depth - (pair - 1);
+    const std::int64_t NG = (NB + P - 1) / P;
     // The operands arrive by K block, in up to 8 streams of their own, so the MXU starts on the first block
-    // while the others are still on their way.
+    // while the others are still on their way. When the tile's N blocks make several groups (lanes), the
+    // weights come by group and then K block, as the MXU takes them: a wide matmul of few rows (a decoder's
+    // projection, weight-bound) multiplies its first group while the later groups' weights still stream
+    // in, instead of waiting for every K block of all of them. The lhs panels come with the first group.
     std::vector<DmaStream>& inputs = buffers.inputs;
     const auto groups = static_cast<std::int64_t>(inputs.size());
-    const auto groupOf = [&](std::int64_t kb) { return static_cast<std::size_t>(kb * groups / KB); };
+    const std::int64_t weightGroups = NG; // the same in every call for a tile: its lhs streams too
+    const auto streamOf = [&](std::int64_t g, std::int64_t kb) {
+        return static_cast<std::size_t>((std::min(g, weightGroups - 1) * KB + kb) * groups /
+                                        (weightGroups * KB));
+    };
     std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
-    const auto needBlock = [&](std::int64_t kb) {
-        if (!arrived[groupOf(kb)])
-            w.waitAll(inputs[groupOf(kb)]);
-        arrived[groupOf(kb)] = true;
+    const auto needBlock = [&](std::int64_t g, std::int64_t kb) {
+        const std::size_t stream = streamOf(g, kb);
+        if (!arrived[stream])
+            w.waitAll(inputs[stream]);
+        arrived[stream] = true;
     };
     const auto& ls = s.ls;
     const auto& rs = s.rs;
     const std::int64_t lhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.l.batch, lhs.type, ls, tile.b0);
     const std::int64_t rhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.r.batch, rhs.type, rs, tile.b0);
-    for (std::int64_t kb = 0; kb < KB && phase != TilePhase::Compute; ++kb) {
-        DmaStream& in1 = inputs[groupOf(kb)];
-        if (loads != TileLoads::RhsOnly) {
+    for (std::int64_t q = 0; q < weightGroups * KB && phase != TilePhase::Compute; ++q) {
+        const std::int64_t wg = q / KB, kb = q % KB;
+        DmaStream& in1 = inputs[streamOf(wg, kb)];
+        if (loads != TileLoads::RhsOnly && wg == 0) {
             std::vector<MoveDim> m;
             std::int64_t offset = lhsBatch;
             if (tile.allBatches(s))
@@ -125,27 +173,34 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         if (tile.allBatches(s))
             appendNested(b, s.r.batch, rhs.type, rs, KB * NB * weightBlock);
         std::int64_t rOffset = rhsBatch;
+        // The N blocks this move brings: all the tile's, or group wg's.
+        const std::int64_t firstBlock = weightGroups > 1 ? wg * P : 0,
+                           blocks = weightGroups > 1 ? std::min(P, NB - firstBlock) : NB;
+        const std::int64_t columns = std::min(blocks * 128, N - (tile.nb0 + firstBlock) * 128);
+        std::uint64_t weightsAt = rhsV + static_cast<std::uint64_t>(kb * NB * weightBlock);
         if (s.transposedRhs) { // rows of N, K along the lanes: a contiguous run of K per row
             const auto dn = static_cast<std::size_t>(s.r.free.front()),
                        dk = static_cast<std::size_t>(s.r.contracting.front());
-            rOffset += tile.nb0 * 128 * rs[dn] + kb * 128 * rs[dk];
-            b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[dn], s.weightRowBytes()});
+            rOffset += (tile.nb0 + firstBlock) * 128 * rs[dn] + kb * 128 * rs[dk];
+            weightsAt += static_cast<std::uint64_t>(firstBlock * weightBlock);
+            b.push_back({columns, rs[dn], s.weightRowBytes()});
             b.push_back({std::min<std::int64_t>(128, s.K - kb * 128), rs[dk], rhsElement});
         } else {
             const auto kr = blockOf(s.r.contracting, rhs.type, rs, kb, weightRow, rOffset, b);
             b.push_back(kr);
             if (s.r.free.size() == 1) {
                 const auto d = static_cast<std::size_t>(s.r.free.front());
-                rOffset += tile.nb0 * 128 * rs[d];
-                b.push_back({std::min<std::int64_t>(NB * 128, N - tile.nb0 * 128), rs[d], rhsElement});
+                rOffset += (tile.nb0 + firstBlock) * 128 * rs[d];
+                weightsAt += static_cast<std::uint64_t>(firstBlock * s.weightRowBytes());
+                b.push_back({columns, rs[d], rhsElement});
             } else { // several free dimensions: N fits one block (lowerDot), so NB = 1
                 const auto nr = blockOf(s.r.free, rhs.type, rs, 0, rhsElement, rOffset, b);
                 b.push_back(nr);
             }
         }
-        w.move(in1, isa::Space::Vmem, rhsV + static_cast<std::uint64_t>(kb * NB * weightBlock),
-               isa::Space::Hbm, rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert,
-               rhsElement, {.srcRegister = hbm.rhs});
+        w.move(in1, isa::Space::Vmem, weightsAt, isa::Space::Hbm,
+               rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert, rhsElement,
+               {.srcRegister = hbm.rhs});
     }
     if (phase == TilePhase::Load)
         return;
@@ -159,35 +214,6 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // With several MXUs (mxu_count), each takes one of a group of N blocks: a tile's rows are loaded once
     // and multiplied on every MXU of the group, each MXU with its own weights, FIFO and results; a "job"
     // is then (batch, group of N blocks, K block, tile) and everything per N block is done per lane.
-    const std::int64_t tiles = Mpad / 8;
-    // Packed lhs rows: one register (and one mxu.mm) holds a pair of 8-row tiles, whose two results are
-    // popped as the tiles' own; a pair is multiplied at its first tile.
-    const std::int64_t pair = s.packedLhs() ? 2 : 1;
-    const std::string lhsFormat = s.packedLhs() ? ", fmt=" + std::to_string(s.lhsFormat) : std::string();
-    const std::string rhsFormat = s.packedRhs() ? ", fmt=" + std::to_string(s.rhsFormat) : std::string();
-    // Weight pushes per block: 16 of 8 rows, or 8 of 16 packed rows.
-    const int pushesPerBlock = s.packedRhs() ? 8 : 16;
-    // Few N blocks for the MXUs (N-split would leave half of them idle: a tall matmul of N <= 128, say):
-    // the tiles of rows take turns on R MXUs instead, tile t on MXU t mod R, each MXU holding the same
-    // weights (pushed to all R), so the MXUs still stream side by side. R is a power of two dividing the
-    // tiles of a block, so a steady loop's 8 tiles an iteration, and a loop's blocks, land on the same MXUs
-    // every iteration.
-    const std::int64_t mxus = std::clamp<std::int64_t>(w.machine().mxuCount, 1, 8);
-    std::int64_t R = 1;
-    const std::int64_t matmulsPerBlock = tiles / pair;
-    while (2 * NB <= mxus && R * 2 <= mxus && R * 2 * pair <= 8 && matmulsPerBlock % (R * 2) == 0 &&
-           matmulsPerBlock >= 4 * R)
-        R *= 2;
-    const bool byRows = R > 1;
-    const std::int64_t P = byRows ? 1 : std::min(mxus, NB); // lanes of a group
-    // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many (an
-    // even number with packed rows: a matmul's two results go in together). Tile j is popped `lag` tiles
-    // after it: at `depth`, or one fewer with packed rows, so that a pair's matmul finds room for both.
-    const std::int64_t fifo =
-        std::max<std::int64_t>(std::min<std::int64_t>(w.machine().mxuResultFifoDepth, 16), 1);
-    const std::int64_t depth = (fifo - fifo % pair) * R;
-    const std::int64_t lag = depth - (pair - 1);
-    const std::int64_t NG = (NB + P - 1) / P;
     struct Job
     {
         std::int64_t b, g, kb, t;
@@ -203,7 +229,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // The mxu= operand of MXU m (MXU 0's is left out, as a one-MXU machine's code has none), and the MXU
     // job j's lane p runs on.
     const auto onMxu = [](std::int64_t m) { return m == 0 ? std::string() : ", mxu=" + std::to_string(m); };
-    const auto mxuOf = [&](const Job& j, std::int64_t p) { return byRows ? j.t / pair % R : p; };
+    const auto mxuOf = [&](const Job& j, std::int64_t p) { return p * R + j.t / pair % R; };
     // Where block (kb, nb) of batch b starts (nb: lane p of the job's group): its 8-row registers are
     // weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows of N one after another, 8 rows a
     // register).
@@ -244,7 +270,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                              ? "vld.sh " + source + ", [" + address + "], " + std::to_string(weightRow)
                              : "vld.s " + source + ", [" + address + "], " + std::to_string(weightRow));
             }
-            for (std::int64_t m = byRows ? 0 : p; m < (byRows ? R : p + 1); ++m)
+            for (std::int64_t m = p * R; m < (p + 1) * R; ++m)
                 w.bundle((s.transposedRhs ? "mxu.wpush.t " : "mxu.wpush ") + source + rhsFormat + onMxu(m));
         }
     };
@@ -296,7 +322,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                 writeBack(j, p);
         }
     };
-    needBlock(jobs.front().kb);
+    needBlock(jobs.front().g, jobs.front().kb);
     for (int row = 0; row < pushesPerBlock; ++row)
         pushRow(jobs.front(), row, {});
     int stagedRows = pushesPerBlock; // pushes of the next block staged so far (all: the first is complete)
@@ -336,7 +362,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t steadyFrom = std::max<std::int64_t>(16, depth);
     const std::int64_t unroll = std::max<std::int64_t>(8 / P, pair);
     // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
-    const std::int64_t steadyIterations = (tiles - steadyFrom - unroll) / unroll;
+    // An iteration's partial sums take a register each (8 in all): with more tiles and lanes than that the
+    // block stays unrolled.
+    const std::int64_t steadyIterations = unroll * P <= 8 ? (tiles - steadyFrom - unroll) / unroll : 0;
     const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
     // A block's code is the same for every middle block once its weights are all staged within it and its
     // pops sum only the block before (tiles >= 16 and >= depth), with or without a steady loop inside (a
@@ -378,10 +406,10 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             return i + static_cast<std::size_t>(steadyIterations * unroll);
         }
         if (j.t == 0) { // a new block: its staged weights become active
-            needBlock(j.kb);
+            needBlock(j.g, j.kb);
             for (; stagedRows < pushesPerBlock; ++stagedRows)
                 pushRow(j, stagedRows, {});
-            for (std::int64_t m = 0; m < (byRows ? R : lanes(j)); ++m)
+            for (std::int64_t m = 0; m < lanes(j) * R; ++m)
                 w.bundle(m == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(m));
             stagedRows = 0;
         }
@@ -391,7 +419,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         // Stage a row of the next block's weights while this block streams.
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
         if (hasNext && stagedRows < pushesPerBlock) {
-            needBlock(jobs[i + static_cast<std::size_t>(tiles - j.t)].kb);
+            const Job& next = jobs[i + static_cast<std::size_t>(tiles - j.t)];
+            needBlock(next.g, next.kb);
             pushRow(jobs[i + static_cast<std::size_t>(tiles - j.t)], stagedRows++, bases.weights);
         }
         return i + 1;
@@ -407,14 +436,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             // At most four runs (of two streams' blocks when there are eight), so the code stays within
             // about twice a single loop's.
             const auto runOf = [&](std::int64_t kb) {
-                return groupOf(kb) * 4 / static_cast<std::size_t>(groups);
+                return streamOf(j.g, kb) * 4 / static_cast<std::size_t>(groups);
             };
             for (std::int64_t kb = kFirstLoopedBlock; kb < KB - 1;) {
                 std::int64_t runEnd = kb + 1;
                 while (runEnd < KB - 1 && runOf(runEnd) == runOf(kb))
                     ++runEnd;
                 for (std::int64_t k = kb; k <= runEnd; ++k)
-                    needBlock(k);
+                    needBlock(j.g, k);
                 const std::int64_t iterations = runEnd - kb;
                 const bool loop = iterations >= 2;
                 if (loop)

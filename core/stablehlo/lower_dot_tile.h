@@ -71,8 +71,8 @@ struct TileSteps
 struct DotBuffers
 {
     std::uint64_t lhs = 0, rhs = 0, out = 0; // VMEM: lhs panels, weight blocks, result panels
-    std::vector<DmaStream> inputs; // up to 8 streams, by K block
-    DmaStream back;                // results to HBM
+    std::vector<DmaStream> inputs;           // up to 8 streams, by K block
+    DmaStream back;                          // results to HBM
 };
 
 // What of a tile to write: all of it, or (a loop that loads one tile while the MXU works on another) only
@@ -82,6 +82,19 @@ enum class TilePhase : std::uint8_t { LoadAndCompute, Load, Compute };
 // Which operands a tile's loads bring: both, or only one (a loop whose iterations share the lhs rows loads
 // them once, before it, and only the weights in each iteration).
 enum class TileLoads : std::uint8_t { Both, LhsOnly, RhsOnly };
+
+// How a tile's matmuls spread over the machine's MXUs (at most 8): `lanes` MXU groups each take an N block
+// of a group of N blocks, and within a lane `turns` MXUs (a power of two), each holding the lane's weights,
+// take the tiles of rows in turn (tile t on the lane's MXU t mod turns). With few N blocks the rows keep the
+// other MXUs busy: a 4-block matmul on 8 MXUs runs 4 lanes of 2 turns. `pair`: 2 when an lhs register
+// holds two tiles (packed rows); a steady loop holds lanes x turns x pair tiles in registers, at most 8.
+struct MxuLayout
+{
+    std::int64_t lanes = 1, turns = 1;
+    std::int64_t mxus() const { return lanes * turns; }
+};
+MxuLayout mxuLayout(std::int64_t mxuCount, std::int64_t nBlocks, std::int64_t pair,
+                    std::int64_t matmulsPerBlock);
 
 // One tile. `hbm`: registers its HBM addresses are relative to (a loop over tiles); `shift`: bytes added
 // to them (a pipelined loop's next tile). `zeroPadding`: the VMEM operands are zeroed first, so that lanes

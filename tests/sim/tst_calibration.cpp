@@ -56,7 +56,7 @@ std::vector<Measurement> syntheticRows()
     // Tall matmuls of a short K, which the MXU's occupancy paces (6% a cycle of it at this machine's): with
     // packed f16 operands the rows above move so few bytes that an occupancy off by one is hidden by a
     // slightly different completion cost or HBM rate. Since a K block's weights arrive in one DMA for all
-    // N blocks (session 26), two were not enough: the fit settled at occupancy 2 (0.4% training error).
+    // N blocks, two were not enough: the fit settled at occupancy 2 (0.4% training error).
     rows.push_back(row(OpClass::Matmul, {1024, 128, 64}));
     rows.push_back(row(OpClass::Matmul, {1024, 256, 64}));
     rows.push_back(row(OpClass::Matmul, {2048, 128, 64}));

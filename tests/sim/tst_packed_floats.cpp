@@ -152,11 +152,13 @@ private slots:
         QCOMPARE(events::dmaSourceBytes(dmas[1]), std::uint64_t{120});
     }
 
-    // A converting copy moves no faster than the engine converts (convert_gbs, in 2-byte-side bytes).
+    // A converting copy moves no faster than the engine converts (convert_gbs for f16, convert_bf16_gbs for
+    // bf16, in 2-byte-side bytes).
     void conversionRateLimitsConvertingCopies()
     {
         const auto cycles = [](const char* cvt) {
-            auto r = replaySource(std::string(".machine convert_gbs=52.5, dma_setup_cycles=0\n"
+            auto r = replaySource(std::string(".machine convert_gbs=52.5, convert_bf16_gbs=105, "
+                                              "dma_setup_cycles=0\n"
                                               ".hbm a, 0, 65536\n"
                                               "    dma.start vmem[0], hbm[0], 32768, 0") +
                                   cvt + "\n    sync.wait 0, 4\n    halt\n");
@@ -168,8 +170,11 @@ private slots:
         // 32 KiB of f16 at 50 bytes a cycle (52.5 GB/s at 1,050 MHz): 655.36 cycles; a plain copy at the
         // engine's 600 GB/s: 57.3.
         // (Start and end are whole cycles around fractional times: either neighbour.)
+        // bf16 (cvt=2) at convert_bf16_gbs, twice the rate: 327.68.
         const auto converting = cycles(", cvt=1"), plain = cycles("");
         QVERIFY2(converting == 655 || converting == 656, std::to_string(converting).c_str());
+        const auto bf16 = cycles(", cvt=2");
+        QVERIFY2(bf16 == 327 || bf16 == 328, std::to_string(bf16).c_str());
         QVERIFY2(plain == 57 || plain == 58, std::to_string(plain).c_str());
     }
 

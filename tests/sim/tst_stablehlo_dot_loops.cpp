@@ -39,7 +39,7 @@ private slots:
         // loop inside), the last partial tile after it.
         QTest::newRow("tiled rows of M in 512 KiB")
             << dotModule({1000, 256}, {256, 128}, "contracting_dims = [1] x [0]", {1000, 128})
-            << qint64(512 << 10) << 3;
+            << qint64(512 << 10) << 2;
         // Tiles of rows and of N blocks, K in 8 blocks: the tiles' loop, the K blocks' loop inside it and the
         // rows' loop inside that, three deep.
         QTest::newRow("tiles of rows and N blocks, K blocks looped inside")

@@ -53,26 +53,35 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("looped");
-        // The highest MXU the code names with 1, 2, 3 and 4 MXUs.
+        // The highest MXU the code names with 1, 2, 3, 4 and 8 MXUs (a TPU v4 chip's two TensorCores as one
+        // device).
         QTest::addColumn<QList<int>>("highest");
         // 5 N blocks: on 4 MXUs a group of 4 and a group of 1; 3 K blocks, so partial sums are carried.
         QTest::newRow("96 x 300 x 640, uneven groups")
             << dotModule({96, 300}, {300, 640}, "contracting_dims = [1] x [0]", {96, 640}) << false
-            << QList<int>{0, 1, 2, 3};
+            << QList<int>{0, 1, 2, 3, 4};
         // Attention's scores against keys [N, K] (pushed transposed), batched: 3 N blocks a batch.
         QTest::newRow("4 x 72 x 64 x 300, keys transposed")
             << dotModule({4, 72, 64}, {4, 300, 64}, "batching_dims = [0] x [0], contracting_dims = [2] x [2]",
                          {4, 72, 300})
-            << false << QList<int>{0, 1, 2, 2};
+            << false << QList<int>{0, 1, 2, 2, 2};
         // Loop mode: the K blocks' loop and each block's steady loop of 8 / lanes tiles an iteration; with 4
-        // MXUs its 2 N blocks would leave two idle, so the tiles of rows take turns on all four.
+        // MXUs its 2 N blocks would leave two idle, so the tiles of rows take turns on all four (on 8, each
+        // N block's rows on four).
         QTest::newRow("256 x 640 x 256, looped")
             << dotModule({256, 640}, {640, 256}, "contracting_dims = [1] x [0]", {256, 256}) << true
-            << QList<int>{0, 1, 1, 3};
+            << QList<int>{0, 1, 1, 3, 7};
+        // 4 N blocks on 8 MXUs: 4 lanes, each with its rows taking turns on 2 MXUs.
+        QTest::newRow("128 x 256 x 512, lanes and turns")
+            << dotModule({128, 256}, {256, 512}, "contracting_dims = [1] x [0]", {128, 512}) << false
+            << QList<int>{0, 1, 2, 3, 7};
+        QTest::newRow("128 x 256 x 512, lanes and turns, looped")
+            << dotModule({128, 256}, {256, 512}, "contracting_dims = [1] x [0]", {128, 512}) << true
+            << QList<int>{0, 1, 2, 3, 7};
         // One N block: tiles of rows on 2 MXUs (3 round down to a power of two), or 4.
         QTest::newRow("256 x 192 x 128, tiles of rows")
             << dotModule({256, 192}, {192, 128}, "contracting_dims = [1] x [0]", {256, 128}) << false
-            << QList<int>{0, 1, 1, 3};
+            << QList<int>{0, 1, 1, 3, 7};
     }
     void aMatmulSpreadsItsNBlocksOverTheMxus()
     {
@@ -81,7 +90,9 @@ private slots:
         QFETCH(QList<int>, highest);
         const auto loops = looped ? CompileOptions::Loops::Always : CompileOptions::Loops::Never;
         std::uint64_t oneMxu = 0;
-        for (const std::int64_t mxus : {1, 2, 3, 4}) {
+        const std::int64_t counts[] = {1, 2, 3, 4, 8};
+        for (std::size_t i = 0; i < std::size(counts); ++i) {
+            const std::int64_t mxus = counts[i];
             const std::string label = std::to_string(mxus) + " MXU(s): ";
             std::string failure;
             CompileOptions options;
@@ -94,7 +105,7 @@ private slots:
                                   l = {cycles, highestMxu(compiled)};
                               }) == 0,
                      (label + failure).c_str());
-            QCOMPARE(l.highestMxu, highest[static_cast<int>(mxus - 1)]);
+            QCOMPARE(l.highestMxu, highest[static_cast<qsizetype>(i)]);
             if (mxus == 1)
                 oneMxu = l.cycles;
             else
@@ -145,7 +156,7 @@ private slots:
                            std::string(transposed ? "1" : "0") + "] : (" + type({M, K}, e.c_str()) + ", " +
                            type(b, e.c_str()) + ") -> " + type({M, N}, e.c_str()) + "\n",
                        type({M, N}, e.c_str()), e.c_str());
-        for (const std::int64_t mxus : {1, 4}) {
+        for (const std::int64_t mxus : {1, 4, 8}) {
             CompileOptions widened;
             widened.machine.mxuCount = mxus;
             widened.machine.latMxuMatmul = 28;
