@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "model_open_dialog.h"
 
 #include "compare/comparison_window.h"
 #include "util/json_text.h"
@@ -30,9 +31,9 @@
 #include "views/timeline_view.h"
 #include "views/vmem_heatmap_view.h"
 #include "welcome_page.h"
-#include "widgets/replay_limits_dialog.h"
 #include "widgets/column_fitter.h"
 #include "widgets/filling_scroll_area.h"
+#include "widgets/replay_limits_dialog.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -193,7 +194,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent)
     });
     connectProfileDocument();
 
-    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openFile);
+    connect(m_welcome, &WelcomePage::openRequested, this, [this](const QString& path) { openFile(path); });
     connect(m_session, &ReplaySession::opened, this, [this] {
         m_selection->clear();
         m_profileViewAction->setEnabled(false); // until the new replay is analysed
@@ -320,8 +321,17 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open trace…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), kTraceFilter);
-        if (!path.isEmpty())
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(QStringLiteral(".mlir"))) {
             openFile(path);
+            return;
+        }
+        // A model: which element type it runs as.
+        const auto dtype =
+            askModelDtype(this, path, QString::fromStdString(m_session->loadOptions().modelDtype));
+        if (dtype)
+            openFile(path, *dtype);
     });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -448,7 +458,7 @@ void MainWindow::createActions()
     bar->addAction(m_profileViewAction);
 }
 
-void MainWindow::openFile(const QString& path)
+void MainWindow::openFile(const QString& path, const QString& modelDtype)
 {
     if (path.isEmpty())
         return;
@@ -466,8 +476,10 @@ void MainWindow::openFile(const QString& path)
     // The replay's pages are shown now, while the file loads: their first layout takes tens of milliseconds,
     // better spent here than on top of every view taking the new run when it opens.
     showReplayViews(true);
-    m_session->open(path, m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly
-                                                                       : sim::ReplayMode::Full);
+    m_session->open(path,
+                    m_modeGroup->checkedAction()->data().toInt() ? sim::ReplayMode::TimingOnly
+                                                                 : sim::ReplayMode::Full,
+                    trace::LoadOptions{modelDtype.toStdString()});
 }
 
 void MainWindow::onStageChanged()

@@ -46,7 +46,8 @@ public:
 
     // An xpushark trace is replayed; a Chrome / Perfetto / PyTorch profiler JSON trace is imported and shown
     // in the profile explorer (the replay's docks are hidden meanwhile).
-    void openFile(const QString& path);
+    // `modelDtype`: the element type a model (.mlir) runs as ("bf16", "f16", "f32"; empty: as exported).
+    void openFile(const QString& path, const QString& modelDtype = {});
     ReplaySession* session() const { return m_session; }
     ProfileDocument* profileDocument() const { return m_profile; }
     ProfileExplorer* profileExplorer() const { return m_profileExplorer; } // nullptr until a profile is shown

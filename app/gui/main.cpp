@@ -64,7 +64,11 @@ int main(int argc, char** argv)
                                    QStringLiteral("Bring this view's tab to the front in the window (%1).")
                                        .arg(xps::ui::MainWindow::viewNames().join(QStringLiteral(", "))),
                                    QStringLiteral("NAME"));
-    parser.addOptions({screenshot, view, size, theme, suggestion, presentation, raise});
+    const QCommandLineOption dtype(
+        QStringLiteral("dtype"),
+        QStringLiteral("A model (.mlir) runs with every float tensor as this type: bf16, f16 or f32."),
+        QStringLiteral("TYPE"));
+    parser.addOptions({screenshot, view, size, theme, suggestion, presentation, raise, dtype});
     parser.addPositionalArgument(
         QStringLiteral("TRACE"),
         QStringLiteral(
@@ -96,6 +100,11 @@ int main(int argc, char** argv)
     if (parser.isSet(theme) && parser.value(theme) != QStringLiteral("light") &&
         parser.value(theme) != QStringLiteral("dark"))
         return fail(QStringLiteral("--theme: expected light or dark, got '%1'").arg(parser.value(theme)));
+    const QStringList types{QStringLiteral("bf16"), QStringLiteral("f16"), QStringLiteral("f32")};
+    if (parser.isSet(dtype) && !types.contains(parser.value(dtype)))
+        return fail(QStringLiteral("--dtype: expected bf16, f16 or f32, got '%1'").arg(parser.value(dtype)));
+    if (parser.isSet(dtype) && (args.isEmpty() || !args.front().endsWith(QStringLiteral(".mlir"))))
+        return fail(QStringLiteral("--dtype applies to a model (.mlir)"));
 
     xps::ui::MainWindow window(!shooting);
     if (parser.isSet(theme))
@@ -192,7 +201,7 @@ int main(int argc, char** argv)
                              QApplication::exit(exitCode);
                          });
     }
-    window.openFile(args.front());
+    window.openFile(args.front(), parser.value(dtype));
     const int code = QApplication::exec();
     return shooting ? exitCode : code;
 }

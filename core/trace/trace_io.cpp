@@ -3,6 +3,7 @@
 #include "asm/assembler.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/retype.h"
 #include "trace/trace_container.h"
 #include "trace/trace_json.h"
 #include "util/atomic_file.h"
@@ -79,7 +80,7 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     return content;
 }
 
-Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
+Result<Trace> loadTrace(const std::string& path, std::stop_token stop, const LoadOptions& loadOptions)
 {
     auto kind = traceFileKind(path);
     if (!kind)
@@ -100,6 +101,14 @@ Result<Trace> loadTrace(const std::string& path, std::stop_token stop)
         auto module = shlo::parseModule(std::move(*content), path, parsing);
         if (!module)
             return module.error();
+        if (!loadOptions.modelDtype.empty()) {
+            const auto type = shlo::floatTypeNamed(loadOptions.modelDtype);
+            if (!type)
+                return Error(path, "cannot run the model as '" + loadOptions.modelDtype +
+                                       "': expected bf16, f16 or f32");
+            if (auto retyped = shlo::retypeFloats(*module, *type); !retyped)
+                return retyped.error();
+        }
         shlo::CompileOptions options;
         options.stop = stop;
         options.foldConstants = true; // as XLA compiles it

@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QTemporaryDir>
+#include <set>
 #include <stdexcept>
 
 #include <chrono>
@@ -415,6 +416,33 @@ private slots:
                              ".json), .xps, .xasm or .mlir (a StableHLO module)"));
         QCOMPARE(trace::loadTrace("/nonexistent/t.xtrace.json").error().primary().toString(),
                  std::string("/nonexistent/t.xtrace.json: no such file"));
+    }
+
+    // A model loads with its floats as the type asked for (the explorer's Open model dialog, `--dtype`):
+    // its buffers say bf16; an unknown type is an error naming the file and the types there are.
+    void aModelLoadsAsTheTypeAskedFor()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("m.mlir")).toStdString();
+        test::writeFile(path, "func.func @main(%a: tensor<8x128xf32>) -> tensor<8x128xf32> {\n"
+                              "  %0 = stablehlo.add %a, %a : tensor<8x128xf32>\n"
+                              "  return %0 : tensor<8x128xf32>\n}\n");
+        const auto dtypes = [](const trace::Trace& t) {
+            std::set<std::string> types;
+            for (const auto& b : t.chips.front().symbols.buffers)
+                types.insert(b.dtype);
+            return types;
+        };
+        auto exported = trace::loadTrace(path);
+        QVERIFY2(exported, exported ? "" : exported.error().toString().c_str());
+        QVERIFY(dtypes(*exported).contains("f32"));
+        auto bf16 = trace::loadTrace(path, {}, {"bf16"});
+        QVERIFY2(bf16, bf16 ? "" : bf16.error().toString().c_str());
+        QVERIFY(dtypes(*bf16).contains("bf16") && !dtypes(*bf16).contains("f32"));
+        const auto bad = trace::loadTrace(path, {}, {"int8"});
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().primary().toString(),
+                 path + ": cannot run the model as 'int8': expected bf16, f16 or f32");
     }
 };
 

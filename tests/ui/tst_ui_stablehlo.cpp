@@ -2,18 +2,23 @@
 // and replays; the disassembly shows the .mlir line each bundle came from, and typing an op's name in its
 // filter finds that op's bundles.
 #include "main_window.h"
+#include "model_open_dialog.h"
 #include "session/replay_session.h"
 #include "test_support.h"
 #include "ui_test_suite.h"
 #include "ui_test_support.h"
 #include "views/disassembly_model.h"
 
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
+
+#include <algorithm>
 
 using namespace xps;
 
@@ -99,6 +104,49 @@ private slots:
         QCOMPARE(w.statusText(), QStringLiteral("Stopped: nothing was opened"));
         QVERIFY(!w.session()->run()); // nothing opened
         QVERIFY(!cancel->isVisible());
+    }
+
+    // File > Open of a model asks what its floats run as: the user picks bf16 in the dialog and clicks
+    // Open; the f32 sample then compiles with its tensors in bf16 (2 bytes a value in HBM) and replays.
+    void aModelOpensAsTheElementTypeAskedFor()
+    {
+        const QString path =
+            QString::fromStdString(test::sourceDir() + "/resources/samples/transformer_block.mlir");
+        ui::ModelOpenDialog dialog(path, QString());
+        dialog.show();
+        auto* types = dialog.findChild<QComboBox*>(QStringLiteral("modelDtype"));
+        QVERIFY(types);
+        QCOMPARE(dialog.dtype(), QString()); // as exported unless asked
+        types->setFocus();
+        QTest::keyClick(types, Qt::Key_Down); // "bf16 (as a TPU deployment runs it)"
+        QCOMPARE(dialog.dtype(), QStringLiteral("bf16"));
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QVERIFY(buttons);
+        QTest::mouseClick(buttons->button(QDialogButtonBox::Open), Qt::LeftButton);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+
+        ui::MainWindow w(false);
+        w.resize(1366, 768);
+        w.show();
+        w.openFile(path, dialog.dtype());
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Done, 60000);
+        QCOMPARE(QString::fromStdString(w.session()->loadOptions().modelDtype), QStringLiteral("bf16"));
+        const auto& buffers = w.session()->run()->trace->chips.front().symbols.buffers;
+        QVERIFY(!buffers.empty());
+        const bool bf16 =
+            std::any_of(buffers.begin(), buffers.end(), [](const auto& b) { return b.dtype == "bf16"; });
+        const bool f32 =
+            std::any_of(buffers.begin(), buffers.end(), [](const auto& b) { return b.dtype == "f32"; });
+        QVERIFY(bf16 && !f32);
+
+        // As exported, the same model's tensors stay f32.
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->stage() == ui::ReplaySession::Stage::Done &&
+                                     w.session()->loadOptions().modelDtype.empty(),
+                                 60000);
+        const auto& exported = w.session()->run()->trace->chips.front().symbols.buffers;
+        QVERIFY(
+            std::none_of(exported.begin(), exported.end(), [](const auto& b) { return b.dtype == "bf16"; }));
     }
 };
 

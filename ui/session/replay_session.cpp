@@ -87,8 +87,9 @@ void ReplaySession::retire(std::jthread& worker)
     m_retired.push_back(std::move(worker));
 }
 
-void ReplaySession::open(const QString& path, sim::ReplayMode mode)
+void ReplaySession::open(const QString& path, sim::ReplayMode mode, trace::LoadOptions load)
 {
+    m_load = std::move(load);
     start(nullptr, path, mode);
 }
 
@@ -168,20 +169,24 @@ void ReplaySession::start(std::shared_ptr<const trace::Trace> reuse, const QStri
     const std::uint64_t request = beginRequest();
     m_mode = mode;
     // A StableHLO module is compiled as it loads (on the worker, like any load).
-    const QString loading = path.endsWith(QStringLiteral(".mlir")) ? tr("Compiling %1…") : tr("Loading %1…");
+    const QString loading =
+        !path.endsWith(QStringLiteral(".mlir")) ? tr("Loading %1…")
+        : m_load.modelDtype.empty()
+            ? tr("Compiling %1…")
+            : tr("Compiling %1 as %2…").arg(QStringLiteral("%1"), QString::fromStdString(m_load.modelDtype));
     setStage(reuse ? Stage::Replaying : Stage::Loading, reuse ? tr("Replaying…") : loading.arg(path));
     m_worker = std::jthread([this, request, reuse = std::move(reuse), path, options = optionsFor(mode),
-                             analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
-        work(stop, analysisStop, request, reuse, path, options);
+                             load = m_load, analysisStop = m_analysisStop.get_token()](std::stop_token stop) {
+        work(stop, analysisStop, request, reuse, path, options, {}, load);
     });
 }
 
 void ReplaySession::work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
                          std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayOptions options,
-                         std::shared_ptr<sim::ChangedRun> replayed)
+                         std::shared_ptr<sim::ChangedRun> replayed, trace::LoadOptions load)
 {
     if (!trace) {
-        Result<trace::Trace> loaded = trace::loadTrace(path.toStdString(), stop);
+        Result<trace::Trace> loaded = trace::loadTrace(path.toStdString(), stop, load);
         if (!loaded && stop.stop_requested()) { // Stop while compiling or assembling: nothing opened
             post(request, [this] {
                 setStage(Stage::Idle, tr("Stopped"));

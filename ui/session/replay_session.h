@@ -15,6 +15,7 @@
 #include "replayer.h"
 #include "suggest/group.h"
 #include "suggest/suggestion.h"
+#include "trace/trace_io.h"
 
 #include <QObject>
 #include <QString>
@@ -56,8 +57,12 @@ public:
     explicit ReplaySession(QObject* parent = nullptr);
     ~ReplaySession() override; // stops the work and waits for it
 
-    // Starts loading `path` and replaying it; the previous run is dropped once the new one opens.
-    void open(const QString& path, sim::ReplayMode mode = sim::ReplayMode::Full);
+    // Starts loading `path` and replaying it; the previous run is dropped once the new one opens. `load`
+    // says how a model (.mlir) compiles (its element type, as `estimate --dtype`).
+    void open(const QString& path, sim::ReplayMode mode = sim::ReplayMode::Full,
+              trace::LoadOptions load = {});
+    // How the last file opened was loaded.
+    const trace::LoadOptions& loadOptions() const { return m_load; }
     // Replays the open trace again (e.g. in another mode).
     void replayAgain(sim::ReplayMode mode);
     // Applies `change` to `base` on the worker and replays the result in full mode, as a trace named `name`
@@ -138,12 +143,13 @@ private:
     }
     void work(std::stop_token stop, std::stop_token analysisStop, std::uint64_t request,
               std::shared_ptr<const trace::Trace> trace, QString path, sim::ReplayOptions options,
-              std::shared_ptr<sim::ChangedRun> replayed = {});
+              std::shared_ptr<sim::ChangedRun> replayed = {}, trace::LoadOptions load = {});
     template <typename Fn> void post(std::uint64_t request, Fn&& fn);
     void setStage(Stage stage, const QString& text);
     void retire(std::jthread& worker);
 
     std::shared_ptr<Run> m_run;
+    trace::LoadOptions m_load;
     Stage m_stage = Stage::Idle;
     bool m_analysesReady = false;
     bool m_analysesCancelled = false;
