@@ -152,7 +152,8 @@ QString LaneCanvas::spanLabel(Ticks span) const
 {
     const Run* run = m_session->run();
     const double us = run ? static_cast<double>(span) / run->trace->machine.clockMhz : 0.0;
-    return tr("%1 cycles · %2 µs")
+    // The visible span, not the run's length (the status bar has that), said as the profile page says it.
+    return tr("%1 cycles · %2 µs visible")
         .arg(QLocale::c().toString(static_cast<qlonglong>(span)))
         .arg(us, 0, 'g', 4);
 }
