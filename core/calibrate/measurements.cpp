@@ -3,6 +3,7 @@
 #include "trace/trace_io.h"
 #include "util/utf8.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -126,6 +127,34 @@ std::optional<Error> forEachRow(const std::vector<std::string_view>& lines, std:
     return std::nullopt;
 }
 
+// A row's dtype field into `m`, or an error at its column.
+std::optional<Error> readDtype(const Field& dtype, const std::string& fileName, std::size_t lineNumber,
+                               Measurement& m)
+{
+    if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
+        return Error(at(fileName, lineNumber, dtype.column),
+                     "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
+    m.dtype = std::string(dtype.text);
+    return std::nullopt;
+}
+
+// A matmul's three sides, the fields named `names` in order, appended to `m`'s shape.
+template <typename FieldOf>
+std::optional<Error> readSides(const std::array<const char*, 3>& names, FieldOf&& field,
+                               const std::string& fileName, std::size_t lineNumber, Measurement& m)
+{
+    for (const char* name : names) {
+        const Field f = field(name);
+        const auto v = readDimension(f.text);
+        if (!v)
+            return Error(at(fileName, lineNumber, f.column), std::string("expected ") + name +
+                                                                 " as an integer in 1..65536, found " +
+                                                                 shown(f.text));
+        m.shape.push_back(*v);
+    }
+    return std::nullopt;
+}
+
 // SCALE-Sim TPU's table of GEMMs C[M,N] = A[M,K] x B[K,N] (scalesim/calibration_pure/gemm_fusion_master.csv):
 // each row's device time (latency_us_device, what XProf's device timeline gives; latency_us_wallclock
 // includes the host), its dtype; rows whose status is not "ok" are left out.
@@ -144,20 +173,10 @@ parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLin
             Measurement m;
             m.location = fileName + ":" + std::to_string(lineNumber);
             m.op = OpClass::Matmul;
-            const Field dtype = field("dtype");
-            if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
-                return Error(at(fileName, lineNumber, dtype.column),
-                             "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
-            m.dtype = std::string(dtype.text);
-            for (const char* name : {"M", "N", "K"}) {
-                const Field f = field(name);
-                const auto v = readDimension(f.text);
-                if (!v)
-                    return Error(at(fileName, lineNumber, f.column),
-                                 std::string("expected ") + name + " as an integer in 1..65536, found " +
-                                     shown(f.text));
-                m.shape.push_back(*v);
-            }
+            if (auto e = readDtype(field("dtype"), fileName, lineNumber, m))
+                return e;
+            if (auto e = readSides({"M", "N", "K"}, field, fileName, lineNumber, m))
+                return e;
             const Field time = field("latency_us_device");
             const auto v = readNumber(time.text);
             if (!v || !(*v > 0.0))
@@ -230,23 +249,13 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
             else
                 return Error(at(fileName, lineNumber, op.column),
                              "unknown op " + shown(op.text) + ": expected matmul or add");
-            const Field dtype = field("dtype");
-            if (dtype.text != "f16" && dtype.text != "bf16" && dtype.text != "f32")
-                return Error(at(fileName, lineNumber, dtype.column),
-                             "unknown dtype " + shown(dtype.text) + ": expected f16, bf16 or f32");
-            m.dtype = std::string(dtype.text);
+            if (auto e = readDtype(field("dtype"), fileName, lineNumber, m))
+                return e;
             if (m.op == OpClass::Matmul) {
                 if (!hasMnk)
                     return Error(at(fileName, lineNumber, 1), "a matmul needs the m, n and k columns");
-                for (const char* name : {"m", "n", "k"}) {
-                    const Field f = field(name);
-                    const auto v = readDimension(f.text);
-                    if (!v)
-                        return Error(at(fileName, lineNumber, f.column),
-                                     std::string("expected ") + name + " as an integer in 1..65536, found " +
-                                         shown(f.text));
-                    m.shape.push_back(*v);
-                }
+                if (auto e = readSides({"m", "n", "k"}, field, fileName, lineNumber, m))
+                    return e;
             } else {
                 if (!hasShape)
                     return Error(at(fileName, lineNumber, 1), "an add needs the shape column");

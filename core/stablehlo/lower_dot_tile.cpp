@@ -131,7 +131,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // MXU: 1,024 weight DMAs, 5% more cycles).
     std::vector<DmaStream>& inputs = buffers.inputs;
     const auto groups = static_cast<std::int64_t>(inputs.size());
-    const std::int64_t weightGroups = P > 1 ? NG : 1; // the same in every call for a tile: its lhs streams too
+    const std::int64_t weightGroups =
+        P > 1 ? NG : 1; // the same in every call for a tile: its lhs streams too
     const auto streamOf = [&](std::int64_t g, std::int64_t kb) {
         return static_cast<std::size_t>((std::min(g, weightGroups - 1) * KB + kb) * groups /
                                         (weightGroups * KB));
@@ -177,8 +178,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             appendNested(b, s.r.batch, rhs.type, rs, KB * NB * weightBlock);
         std::int64_t rOffset = rhsBatch;
         // The N blocks this move brings: all the tile's, or group wg's.
-        const std::int64_t firstBlock = weightGroups > 1 ? wg * P : 0,
-                           blocks = weightGroups > 1 ? std::min(P, NB - firstBlock) : NB;
+        const std::int64_t groupBlocks = weightGroups > 1 ? P : NB, firstBlock = wg * groupBlocks,
+                           blocks = std::min(groupBlocks, NB - firstBlock);
         const std::int64_t columns = std::min(blocks * 128, N - (tile.nb0 + firstBlock) * 128);
         std::uint64_t weightsAt = rhsV + static_cast<std::uint64_t>(kb * NB * weightBlock);
         if (s.transposedRhs) { // rows of N, K along the lanes: a contiguous run of K per row

@@ -180,6 +180,32 @@ private slots:
         }
     }
 
+    // A tall matmul whose weights are small beside its rows runs as tiles of rows: its first tile's results
+    // leave for HBM while the MXUs still multiply the later tiles, where the whole op at once wrote every
+    // result after its last matmul. The results are the interpreter's, unrolled and looped.
+    void aTallMatmulWritesResultsWhileItMultiplies()
+    {
+        const std::int64_t M = 2048, K = 128, N = 512;
+        const std::string text =
+            moduleText({M, K}, {K, N},
+                       "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
+                           type({M, K}) + ", " + type({K, N}) + ") -> " + type({M, N}) + "\n",
+                       type({M, N}));
+        for (const bool looped : {false, true}) {
+            CompileOptions options;
+            options.machine.mxuCount = 8;
+            options.loops = looped ? CompileOptions::Loops::Always : CompileOptions::Loops::Never;
+            std::string failure;
+            QVERIFY2(worstUlp(text, &failure, options) == 0, failure.c_str());
+            const std::string code = compileAndReplay(text, options).code;
+            const std::size_t firstMatmul = code.find("mxu.mm "), lastMatmul = code.rfind("mxu.mm ");
+            QVERIFY(firstMatmul != std::string::npos);
+            const std::size_t firstResultOut = code.find("dma.start hbm[", firstMatmul);
+            QVERIFY(firstResultOut != std::string::npos);
+            QVERIFY2(firstResultOut < lastMatmul, looped ? "looped" : "unrolled");
+        }
+    }
+
     // Code for one MXU names none (mxu= is left out): what a one-MXU machine ran before is unchanged.
     void oneMxusCodeNamesNone()
     {
