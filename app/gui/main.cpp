@@ -7,6 +7,7 @@
 #include "imported/profile_panels.h"
 #include "main_window.h"
 #include "session/replay_session.h"
+#include "stablehlo/retype.h"
 #include "theme/theme.h"
 #include "views/dependency_graph_view.h"
 #include "views/suggestions_view.h"
@@ -100,8 +101,7 @@ int main(int argc, char** argv)
     if (parser.isSet(theme) && parser.value(theme) != QStringLiteral("light") &&
         parser.value(theme) != QStringLiteral("dark"))
         return fail(QStringLiteral("--theme: expected light or dark, got '%1'").arg(parser.value(theme)));
-    const QStringList types{QStringLiteral("bf16"), QStringLiteral("f16"), QStringLiteral("f32")};
-    if (parser.isSet(dtype) && !types.contains(parser.value(dtype)))
+    if (parser.isSet(dtype) && !xps::shlo::floatTypeNamed(parser.value(dtype).toStdString()))
         return fail(QStringLiteral("--dtype: expected bf16, f16 or f32, got '%1'").arg(parser.value(dtype)));
     if (parser.isSet(dtype) && (args.isEmpty() || !args.front().endsWith(QStringLiteral(".mlir"))))
         return fail(QStringLiteral("--dtype applies to a model (.mlir)"));
