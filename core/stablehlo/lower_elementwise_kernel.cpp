@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <optional>
+#include <string>
 
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
@@ -23,6 +25,61 @@ constexpr std::int64_t kTileVregs = 16;
 constexpr std::int64_t kRowTileVregs = 64;
 constexpr std::int64_t kTilesInFlight = 4;
 constexpr int kResult = 6;
+// Registers of the result computed side by side (their code interleaved) where registers last.
+constexpr std::size_t kRegisterSets = 4;
+
+// Another register set's code with its own scratch registers (v3, v4, v5, v30, v31, and v6, the first
+// set's result, which atan2 borrows: what the op sequences of lower_elementwise.cpp use within one step),
+// so that no two sets write one register and their code may interleave; false where registers run out.
+template <typename Take> bool renameScratch(std::vector<std::string>& code, Take&& take)
+{
+    static constexpr std::array<int, 6> kScratch = {3, 4, 5, 6, 30, 31};
+    const auto isScratch = [](int r) {
+        return std::find(kScratch.begin(), kScratch.end(), r) != kScratch.end();
+    };
+    // Each instruction's register operands: "v" and digits after a space, a comma or a bracket.
+    const auto forEachRegister = [](std::string& text, const auto& visit) {
+        for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+            if (text[i] != 'v' || (i > 0 && text[i - 1] != ' ' && text[i - 1] != ',' && text[i - 1] != '['))
+                continue;
+            std::size_t end = i + 1;
+            while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+                ++end;
+            if (end == i + 1 ||
+                (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != ']'))
+                continue;
+            const int r = std::stoi(text.substr(i + 1, end - i - 1));
+            if (auto replacement = visit(r)) {
+                const std::string name = "v" + std::to_string(*replacement);
+                text.replace(i, end - i, name);
+                end = i + name.size();
+            }
+            i = end - 1;
+        }
+    };
+    std::vector<int> used;
+    for (std::string& instruction : code)
+        forEachRegister(instruction, [&](int r) -> std::optional<int> {
+            if (isScratch(r) && std::find(used.begin(), used.end(), r) == used.end())
+                used.push_back(r);
+            return std::nullopt;
+        });
+    std::array<int, 32> renamed{};
+    renamed.fill(-1);
+    for (const int r : used) {
+        const std::optional<int> free = take();
+        if (!free)
+            return false; // not enough: the sets share scratch registers
+        renamed[static_cast<std::size_t>(r)] = *free;
+    }
+    for (std::string& instruction : code)
+        forEachRegister(instruction, [&](int r) -> std::optional<int> {
+            if (r < 32 && renamed[static_cast<std::size_t>(r)] >= 0)
+                return renamed[static_cast<std::size_t>(r)];
+            return std::nullopt;
+        });
+    return true;
+}
 
 } // namespace
 
@@ -130,35 +187,60 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         rounds = rounds || kind == OpKind::Floor || kind == OpKind::Ceil ||
                  kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
     }
-    // The row layout alternates two register sets from one column block to the next when the registers
-    // last, so that a block's loads and steps overlap the previous block's (the packer places them by their
-    // latencies) instead of waiting out each step's latency; what is read once per kernel or per group of
-    // rows is shared by both.
+    // Up to four register sets take registers of the result in turn (the row layout: column blocks), their
+    // code interleaved, when the registers last: the packer fills bundles in program order, so one
+    // register's loads and steps fill the latencies of the others' instead of each step's latency being
+    // waited out, as XLA's software-pipelined loops do. What is read once per kernel or per group of rows
+    // is shared by every set; each set has its own inputs read per block, step results and scratch.
     const auto perBlock = [&](std::size_t i) {
-        return feed(i) == Feed::Streamed || feed(i) == Feed::RowSlice;
+        return feed(i) == Feed::Streamed || feed(i) == Feed::RowSlice || feed(i) == Feed::RowValue;
     };
-    std::vector<int> inputRegisterB = inputRegister, stepRegisterB;
-    std::vector<std::string> codeB;
-    bool dual = false;
-    if (feeds.rows) {
+    struct RegisterSet
+    {
+        std::vector<int> inputs;
+        std::vector<std::string> code;
+        int result = kResult;
+    };
+    std::vector<RegisterSet> sets{{inputRegister, code, kResult}};
+    while (sets.size() < kRegisterSets) {
         const std::size_t before = taken;
-        std::size_t perBlockInputs = 0;
-        for (std::size_t i = 0; i < in.size(); ++i)
-            perBlockInputs += perBlock(i) ? 1 : 0;
-        if (taken + perBlockInputs < kRegisters.size()) {
-            for (std::size_t i = 0; i < in.size(); ++i)
-                if (perBlock(i))
-                    inputRegisterB[i] = take();
-            if (auto registers = stepRegisters(inputRegisterB, codeB, false, true)) {
-                stepRegisterB = std::move(*registers);
-                dual = true;
-            }
+        RegisterSet set{inputRegister, {}, 0};
+        bool made = true;
+        for (std::size_t i = 0; i < in.size() && made; ++i) {
+            if (!perBlock(i))
+                continue;
+            made = taken < kRegisters.size();
+            if (made)
+                set.inputs[i] = take();
         }
-        if (!dual) { // not enough registers for a second set: one set
-            taken = before;
-            codeB.clear();
+        std::optional<std::vector<int>> registers;
+        if (made)
+            registers = stepRegisters(set.inputs, set.code, false, true);
+        made = registers && renameScratch(set.code, [&]() -> std::optional<int> {
+                   if (taken == kRegisters.size())
+                       return std::nullopt;
+                   return take();
+               });
+        if (!made) {
+            taken = before; // not enough registers for another set
+            break;
         }
+        set.result = registers->back();
+        sets.push_back(std::move(set));
     }
+    // The code of the first n sets, one instruction of each in turn.
+    std::vector<std::vector<std::string>> groupCode(sets.size() + 1);
+    for (std::size_t n = 1; n <= sets.size(); ++n)
+        for (std::size_t i = 0;; ++i) {
+            bool any = false;
+            for (std::size_t k = 0; k < n; ++k)
+                if (i < sets[k].code.size()) {
+                    groupCode[n].push_back(sets[k].code[i]);
+                    any = true;
+                }
+            if (!any)
+                break;
+        }
     setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
     for (std::size_t i = 0; i < in.size(); ++i)
         if (feed(i) == Feed::Scalar) {
@@ -293,50 +375,68 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
         const std::size_t slot = slotOf(t);
         const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
-        if (feeds.rows) { // groups of 8 rows, 128 columns a register
+        if (feeds.rows) { // groups of 8 rows, 128 columns a register, the blocks of a group in turn
             const std::int64_t width = feeds.rows->width;
-            for (std::int64_t g = 0; g < tileSpan(t) / groupBytes; ++g) {
-                const std::int64_t row = (t * tileGroups + g) * 8;
-                for (std::size_t i = 0; i < in.size(); ++i)
-                    if (feed(i) == Feed::RowValue)
-                        load(i, t, row, 0, looped, inputRegister[i]);
-                for (std::int64_t c = 0; c < width; c += 128) {
-                    const bool second = dual && c / 128 % 2 == 1;
-                    const int result = second ? stepRegisterB.back() : kResult;
+            const std::int64_t perRow = width / 128;
+            const std::int64_t blocks = tileSpan(t) / groupBytes * perRow;
+            for (std::int64_t b0 = 0; b0 < blocks; b0 += static_cast<std::int64_t>(sets.size())) {
+                const auto n = static_cast<std::size_t>(
+                    std::min<std::int64_t>(static_cast<std::int64_t>(sets.size()), blocks - b0));
+                const auto groupOf = [&](std::size_t k) {
+                    return (b0 + static_cast<std::int64_t>(k)) / perRow;
+                };
+                const auto columnOf = [&](std::size_t k) {
+                    return (b0 + static_cast<std::int64_t>(k)) % perRow * 128;
+                };
+                for (std::size_t k = 0; k < n; ++k)
                     for (std::size_t i = 0; i < in.size(); ++i)
                         if (perBlock(i))
-                            load(i, t, row, c, looped, second ? inputRegisterB[i] : inputRegister[i]);
-                    for (const auto& instruction : second ? codeB : code)
-                        w.bundle(instruction);
-                    if (reduction) {
-                        w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(result)
-                                        : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(result));
+                            load(i, t, (t * tileGroups + groupOf(k)) * 8, columnOf(k), looped,
+                                 sets[k].inputs[i]);
+                for (const auto& instruction : groupCode[n])
+                    w.bundle(instruction);
+                for (std::size_t k = 0; k < n; ++k) {
+                    const std::int64_t g = groupOf(k), c = columnOf(k);
+                    const int result = sets[k].result;
+                    if (!reduction) {
+                        w.bundle("vst.s " + v(result) + ", [" +
+                                 std::to_string(outSlots[slot] +
+                                                static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
+                                 "], " + std::to_string(width * 4));
                         continue;
                     }
-                    w.bundle(
-                        "vst.s " + v(result) + ", [" +
-                        std::to_string(outSlots[slot] + static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
-                        "], " + std::to_string(width * 4));
-                }
-                if (reduction) { // each row's sum in every lane of its row, the initial value last
-                    w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums));
-                    w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial) + ", " + v(kResult));
-                    w.bundle("vst " + v(kResult) + ", [" +
-                             std::to_string(outSlots[slot] + static_cast<std::uint64_t>(g * kVregBytes)) +
-                             "]");
+                    w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(result)
+                                    : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(result));
+                    if (c + 128 == width) { // each row's sum in every lane of its row, the initial value last
+                        w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums));
+                        w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial) + ", " + v(kResult));
+                        w.bundle("vst " + v(kResult) + ", [" +
+                                 std::to_string(outSlots[slot] + static_cast<std::uint64_t>(g * kVregBytes)) +
+                                 "]");
+                    }
                 }
             }
         } else {
-            for (std::int64_t r = 0; r < count; ++r) {
+            const auto loadFlat = [&](std::int64_t r, const std::vector<int>& registers) {
                 for (std::size_t k = 0; k < streamed.size(); ++k)
-                    w.bundle("vld " + v(inputRegister[streamed[k]]) + ", [" +
+                    w.bundle("vld " + v(registers[streamed[k]]) + ", [" +
                              std::to_string(slots[k * static_cast<std::size_t>(inFlight) + slot] +
                                             static_cast<std::uint64_t>(r * kVregBytes)) +
                              "]");
-                for (const auto& instruction : code)
-                    w.bundle(instruction);
-                w.bundle("vst " + v(kResult) + ", [" +
+            };
+            const auto storeFlat = [&](std::int64_t r, int result) {
+                w.bundle("vst " + v(result) + ", [" +
                          std::to_string(outSlots[slot] + static_cast<std::uint64_t>(r * kVregBytes)) + "]");
+            };
+            for (std::int64_t r0 = 0; r0 < count; r0 += static_cast<std::int64_t>(sets.size())) {
+                const auto n = static_cast<std::size_t>(
+                    std::min<std::int64_t>(static_cast<std::int64_t>(sets.size()), count - r0));
+                for (std::size_t k = 0; k < n; ++k)
+                    loadFlat(r0 + static_cast<std::int64_t>(k), sets[k].inputs);
+                for (const auto& instruction : groupCode[n])
+                    w.bundle(instruction);
+                for (std::size_t k = 0; k < n; ++k)
+                    storeFlat(r0 + static_cast<std::int64_t>(k), sets[k].result);
             }
         }
         if (reduction) { // lane 0 of each row of the sums: one element of the result per row

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <optional>
 
 #include "stablehlo/attribute.h"
 
@@ -132,6 +133,73 @@ std::uint64_t expandRows(ProgramWriter& w, const TensorRef& x)
     return copy;
 }
 
+// `x` with its last `k` dimensions as one (a row of the row layout): a tensor in HBM always; a view when
+// it is broadcast along all of them (stride 0) or steps through them as its operand's row-major order
+// does; nothing otherwise.
+std::optional<TensorRef> mergeTrailing(const TensorRef& x, std::size_t k)
+{
+    const std::size_t rank = x.type.shape.size();
+    if (k <= 1 || k > rank)
+        return k == 1 ? std::optional(x) : std::nullopt;
+    TensorRef merged = x;
+    std::int64_t size = 1;
+    for (std::size_t d = rank - k; d < rank; ++d)
+        size *= x.type.shape[d];
+    merged.type.shape.resize(rank - k + 1);
+    merged.type.shape.back() = size;
+    if (!x.isView())
+        return merged;
+    std::optional<std::int64_t> stride; // the innermost stepping dimension's
+    std::int64_t span = 1;              // elements the dimensions inside the current one step over
+    bool broadcast = true, contiguous = true;
+    for (std::size_t d = rank; d-- > rank - k;) {
+        if (x.type.shape[d] == 1)
+            continue;
+        const std::int64_t s = x.broadcastStrides[d];
+        broadcast = broadcast && s == 0;
+        if (!stride)
+            stride = s;
+        contiguous = contiguous && s == *stride * span;
+        span *= x.type.shape[d];
+    }
+    if (!broadcast && !contiguous)
+        return std::nullopt;
+    merged.broadcastStrides.resize(rank - k + 1);
+    merged.broadcastStrides.back() = broadcast ? 0 : stride.value_or(1);
+    return merged;
+}
+
+// Whether the row layout of `out` fits every input as prepareFeeds would read it (no view written out):
+// rows of a multiple of 128 lanes in groups of 8, every view stepping evenly and along or across the row,
+// the copies in half of VMEM and the tiles in a quarter.
+bool rowLayoutFits(const std::vector<TensorRef>& inputs, const std::vector<Feed>& feeds,
+                   const TensorType& out, std::uint64_t vmem)
+{
+    const std::int64_t width = out.shape.empty() ? 0 : out.shape.back();
+    const std::int64_t rows = width > 0 ? out.elementCount() / width : 0;
+    if (width % kLanes != 0 || width == 0 || rows % 8 != 0 || rows == 0)
+        return false;
+    std::uint64_t copyBytes = 0;
+    std::size_t streamed = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const TensorRef& x = inputs[i];
+        if (feeds[i] == Feed::Scalar)
+            continue;
+        if (!x.isView()) {
+            ++streamed;
+            continue;
+        }
+        const std::int64_t lane = x.broadcastStrides.back();
+        if (!rowStep(x) || (lane != 0 && lane != 1))
+            return false;
+        const std::int64_t elements = x.sourceElements();
+        copyBytes += static_cast<std::uint64_t>(lane == 1 ? (elements * 4 + 4095) / 4096 * 4096
+                                                          : (elements + 7) / 8 * 4096);
+    }
+    return copyBytes <= vmem / 2 &&
+           static_cast<std::uint64_t>((streamed + 1) * 4 * 8 * width * 4) <= vmem / 4;
+}
+
 } // namespace
 
 std::int64_t viewRowOffset(const TensorRef& view, std::int64_t row)
@@ -179,10 +247,30 @@ KernelFeeds prepareFeeds(ProgramWriter& w, std::vector<TensorRef>& inputs, const
         else if (x.isView() && flatPeriod(x) == 0) // a pattern is cheaper in the flat layout
             rowViews = true;
     }
-    // The row layout, when some view needs it and every view fits it.
-    const auto& shape = out.type.shape;
+    // The row layout, when some view needs it and every view fits it: rows of the last dimension, or of
+    // the last few as one when that is what makes them fit (an NCHW batch norm's per-channel values are
+    // constant along rows of H x W; a row of W alone may be narrower than the 128 lanes).
+    TensorType outType = out.type;
+    if (rowViews && !forceRows)
+        for (std::size_t merge = 1; merge <= out.type.shape.size(); ++merge) {
+            std::vector<TensorRef> merged;
+            for (const TensorRef& x : inputs)
+                if (auto m = mergeTrailing(x, merge))
+                    merged.push_back(*m);
+            if (merged.size() != n)
+                continue;
+            TensorRef whole;
+            whole.type = out.type;
+            const TensorType candidate = mergeTrailing(whole, merge)->type;
+            if (rowLayoutFits(merged, k.feeds, candidate, static_cast<std::uint64_t>(w.vmemAvailable()))) {
+                inputs = std::move(merged);
+                outType = candidate;
+                break;
+            }
+        }
+    const auto& shape = outType.shape;
     const std::int64_t width = shape.empty() ? 0 : shape.back();
-    const std::int64_t rows = width > 0 ? out.type.elementCount() / width : 0;
+    const std::int64_t rows = width > 0 ? outType.elementCount() / width : 0;
     bool fits = (rowViews || forceRows) && width % kLanes == 0 && width > 0 && rows % 8 == 0 && rows > 0;
     if (forceRows && !fits)
         lowerFail("a reduction fusion over rows of " + std::to_string(width) + " (a fusion planning bug)");

@@ -428,6 +428,57 @@ private slots:
         QVERIFY2(replayed->check.checks.front().passed, replayed->check.checks.front().worst.c_str());
     }
 
+    void perChannelValuesOfNchwAreReadAlongRowsOfHw()
+    {
+        // An NCHW batch norm's per-channel mean and scale over rows of W = 32 (narrower than the 128 lanes):
+        // the kernel reads them along rows of H x W instead of writing the broadcasts out, and its result
+        // holds to the interpreter.
+        const std::string t = "tensor<4x16x8x32xf32>", c = "tensor<1x16x1x1xf32>";
+        const std::string text = "func.func public @main() -> " + t +
+                                 " {\n"
+                                 "  %x0 = stablehlo.iota dim = 3 : " +
+                                 t +
+                                 "\n"
+                                 "  %x1 = stablehlo.iota dim = 1 : " +
+                                 t +
+                                 "\n"
+                                 "  %x = stablehlo.add %x0, %x1 : " +
+                                 t +
+                                 "\n"
+                                 "  %m0 = stablehlo.iota dim = 1 : " +
+                                 c +
+                                 "\n"
+                                 "  %m = stablehlo.multiply %m0, %m0 : " +
+                                 c +
+                                 "\n"
+                                 "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2, 3] : (" +
+                                 c + ") -> " + t +
+                                 "\n"
+                                 "  %d = stablehlo.subtract %x, %mb : " +
+                                 t +
+                                 "\n"
+                                 "  %sb = stablehlo.broadcast_in_dim %m0, dims = [0, 1, 2, 3] : (" +
+                                 c + ") -> " + t +
+                                 "\n"
+                                 "  %q = stablehlo.add %sb, %mb : " +
+                                 t +
+                                 "\n"
+                                 "  %r = stablehlo.divide %d, %q : " +
+                                 t +
+                                 "\n"
+                                 "  return %r : " +
+                                 t + "\n}\n";
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m);
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        for (const auto& r : compiled->trace.chips.front().symbols.regions)
+            QVERIFY2(r.name != "broadcast_in_dim written out", r.name.c_str());
+        auto replayed = sim::replayAndCheck(*m, *compiled, true);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        QVERIFY2(replayed->check.checks.front().passed, replayed->check.checks.front().worst.c_str());
+    }
+
     void transposesADotReadsAreFoldedIntoIt()
     {
         // Attention's queries and keys as exporters write them: transposed (and reshaped past a leading 1)

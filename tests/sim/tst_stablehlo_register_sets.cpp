@@ -1,0 +1,129 @@
+// Element-wise kernels compute several registers of the result side by side, each in a register set of its
+// own (inputs, step results and the scratch registers of the op sequences), their code interleaved so the
+// packer overlaps their latencies (core/stablehlo/lower_elementwise_kernel.cpp). Sharing a register between
+// two sets would corrupt results silently; these chains use the ops whose sequences borrow scratch
+// registers, over register counts that do not divide by the number of sets, in both layouts.
+#include "stablehlo_lowering_support.h"
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+struct Replayed
+{
+    std::vector<double> results;
+    std::size_t kernels = 0;
+    std::uint64_t cycles = 0;
+};
+
+std::optional<Replayed> compileAndReplay(const Module& m, bool fuse, std::string* failure)
+{
+    CompileOptions options;
+    options.fuse = fuse;
+    auto compiled = compileModule(m, options);
+    if (!compiled) {
+        *failure = compiled.error().toString();
+        return std::nullopt;
+    }
+    auto replayed = sim::replayAndCheck(m, *compiled);
+    if (!replayed) {
+        *failure = replayed.error().toString();
+        return std::nullopt;
+    }
+    return Replayed{replayed->results.front().data, compiled->kernels, replayed->cycles};
+}
+
+} // namespace
+
+class TestStableHloRegisterSets : public QObject
+{
+    Q_OBJECT
+private slots:
+    void registersComputedSideBySideHoldToTheInterpreter_data()
+    {
+        QTest::addColumn<QString>("text");
+        for (const std::int64_t rows : {8, 24, 40}) {
+            const std::vector<std::int64_t> shape{rows, 384};
+            const std::string t = type(shape);
+            const std::string body = "  %s = stablehlo.subtract %a, %b : " + t +
+                                     "\n"
+                                     "  %d = stablehlo.divide %s, %b : " +
+                                     t +
+                                     "\n"
+                                     "  %m = stablehlo.maximum %d, %a : " +
+                                     t +
+                                     "\n"
+                                     "  %y = stablehlo.atan2 %m, %b : " +
+                                     t +
+                                     "\n"
+                                     "  %r = chlo.erf %y : " +
+                                     t + " -> " + t + "\n";
+            QTest::newRow(("flat " + std::to_string(rows)).c_str())
+                << QString::fromStdString(moduleText(shape, shape, body, t, "f32", true));
+            // A row broadcast puts the kernel in the row layout (8 rows x 128 columns a register).
+            const std::string row = "tensor<384xf32>";
+            const std::string viewBody = "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (" + row +
+                                         ") -> " + t +
+                                         "\n"
+                                         "  %s = stablehlo.subtract %a, %bb : " +
+                                         t +
+                                         "\n"
+                                         "  %d = stablehlo.divide %s, %bb : " +
+                                         t +
+                                         "\n"
+                                         "  %y = stablehlo.atan2 %d, %a : " +
+                                         t +
+                                         "\n"
+                                         "  %r = chlo.erf %y : " +
+                                         t + " -> " + t + "\n";
+            QTest::newRow(("rows " + std::to_string(rows)).c_str())
+                << QString::fromStdString(moduleText(shape, {384}, viewBody, t, "f32", true));
+        }
+    }
+
+    void registersComputedSideBySideHoldToTheInterpreter()
+    {
+        QFETCH(QString, text);
+        auto m = parseModule(text.toStdString(), "case.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        std::string failure;
+        const auto fused = compileAndReplay(*m, true, &failure);
+        QVERIFY2(fused, failure.c_str());
+        const auto apart = compileAndReplay(*m, false, &failure);
+        QVERIFY2(apart, failure.c_str());
+        QCOMPARE(fused->kernels, std::size_t{1});
+        // Each op's instructions on the same f32 values, whichever registers hold them.
+        QVERIFY(fused->results == apart->results);
+        // And the interpreter's results within the ops' own error (atan2 and erf are polynomials).
+        CompileOptions options;
+        const std::uint64_t worst = worstUlp(text.toStdString(), &failure, options);
+        QVERIFY2(worst <= 8, failure.c_str());
+    }
+
+    void aChainOfLatenciesOverlapsAcrossRegisters()
+    {
+        // JAX's sigmoid, 1 / (1 + e^-x), over 64 registers: an exponential and a reciprocal per register,
+        // each waited out in turn by one set, overlapped by several.
+        const std::vector<std::int64_t> shape{64, 1024};
+        const std::string t = type(shape);
+        const std::string body =
+            "  %n = stablehlo.negate %a : " + t + "\n  %e = stablehlo.exponential %n : " + t +
+            "\n  %one = stablehlo.constant dense<1.0> : " + t + "\n  %s = stablehlo.add %one, %e : " + t +
+            "\n  %r = stablehlo.divide %one, %s : " + t + "\n";
+        auto m = parseModule(moduleText(shape, {}, body, t), "case.mlir");
+        QVERIFY(m.ok());
+        std::string failure;
+        const auto fused = compileAndReplay(*m, true, &failure);
+        QVERIFY2(fused, failure.c_str());
+        // The transcendental unit's two ops per register (4 cycles each on the default machine) bound the
+        // kernel from below; one set at a time would wait out both latencies and the adds per register.
+        const std::uint64_t registers = 64;
+        QVERIFY2(fused->cycles < registers * 30,
+                 qPrintable(QStringLiteral("%1 cycles for %2 registers").arg(fused->cycles).arg(registers)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStableHloRegisterSets)
+#include "tst_stablehlo_register_sets.moc"
