@@ -160,9 +160,8 @@ Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> r
         auto module = shlo::parseModule(calibrate::moduleText(rows[i]), rows[i].location);
         if (!module)
             return module.error();
-        shlo::CompileOptions compileOptions;
-        compileOptions.machine = options.base;
-        auto compiled = shlo::compileModule(*module, compileOptions);
+        // As a user's model is compiled (`estimate`): what a prediction is held to is what a user gets.
+        auto compiled = shlo::compileModule(*module, shlo::CompileOptions::asXla(options.base));
         if (!compiled)
             return Error(rows[i].location,
                          rows[i].label() + " does not compile: " + compiled.error().message());

@@ -194,10 +194,8 @@ int runEstimate(const std::vector<std::string>& args, Streams io)
         return usageError(io, "estimate: usage: estimate MODEL.mlir [--machine M.json] [--dtype "
                               "bf16|f16|f32] [--fusion on|off] "
                               "[--json]");
-    shlo::CompileOptions options;
+    shlo::CompileOptions options = shlo::CompileOptions::asXla();
     options.fuse = fuse;
-    options.foldConstants = true;
-    options.excessPrecision = true;
     if (!machinePath.empty()) {
         auto machine = readMachine(machinePath);
         if (!machine)

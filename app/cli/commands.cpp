@@ -147,16 +147,17 @@ commands:
                              op region and in total (--json: total_us, regions[].us; docs/calibration.md);
                              --dtype runs every float tensor as that type, as a bf16 deployment does
   calibrate MEASUREMENTS.csv|PROFILE.xplane.pb... [--machine BASE.json] -o FITTED.json
-            [--html PAGE.html] [--seed N | --hold-out larger:N|smaller:N|op:CLASS] [--evaluations N]
-            [--threads N] [--fix KEY,...]
+            [--html PAGE.html] [--seed N | --hold-out larger:N|smaller:N|op:NAME|family:NAME]
+            [--evaluations N] [--threads N] [--fix KEY,...]
                              measured ops from CSV files or from XProf profiles of the ops on the chip
-                             (matched by op name and shape); compile every measured op (matmul, add)
-                             with the StableHLO lowering, fit the machine's timing parameters to the
-                             measured averages on a random 70% of the rows and report the error on the
-                             other 30% (--hold-out: hold out the shapes with a side above N, those with
-                             every side up to N, or one op class instead): per op class and size, MAPE,
-                             median, p90, worst and R^2; SCALE-Sim TPU's gemm_fusion_master.csv is read
-                             too;
+                             (matched by op name and shape); compile every measured op (matmul,
+                             element-wise, activations, batch norm) as estimate compiles a model, fit
+                             the machine's timing parameters to the measured averages on a random 70%
+                             of the rows and report the error on the other 30% (--hold-out: hold out
+                             the shapes with a side above N, those with every side up to N, one op
+                             class or one family of them instead): per op class and size, MAPE,
+                             median, p90, worst and R^2; SCALE-Sim TPU's gemm_fusion_master.csv and
+                             its validation runs' kernel_statistics_filtered.csv are read too;
                              FITTED.json holds the fitted machine (it is a --machine for compile,
                              estimate and calibrate), PAGE.html the scatter plot; --fix keeps the base
                              machine's value of the free parameters named

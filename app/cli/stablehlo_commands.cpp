@@ -251,9 +251,7 @@ int runCompile(const std::vector<std::string>& args, Streams io)
 {
     std::string input, output, machinePath;
     std::optional<shlo::ElementType> dtype; // every float tensor as this type (retype.h)
-    shlo::CompileOptions options;
-    options.foldConstants = true;
-    options.excessPrecision = true;
+    shlo::CompileOptions options = shlo::CompileOptions::asXla();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a == "--loops") {

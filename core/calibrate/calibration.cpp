@@ -25,6 +25,18 @@ std::string valueText(const FreeParameter& p, double v)
     return p.integer ? std::to_string(std::llround(v)) : format("%.4g", v);
 }
 
+// Colour-blind-safe colours (Okabe and Ito) per op family in the scatter plot.
+std::string familyColour(OpFamily f)
+{
+    switch (f) {
+    case OpFamily::Matmul: return "#0072b2";
+    case OpFamily::Elementwise: return "#d55e00";
+    case OpFamily::Activation: return "#009e73";
+    case OpFamily::Normalization: return "#cc79a7";
+    }
+    return "#000000";
+}
+
 } // namespace
 
 std::vector<GroupStats> groupStats(const CalibrationResult& r)
@@ -53,8 +65,16 @@ std::vector<GroupStats> groupStats(const CalibrationResult& r)
         if (!measured.empty())
             out.push_back({op, bucket, split, errorStats(predicted, measured), errorStats(start, measured)});
     };
+    // A family of several op classes (the activations) has its rows too.
+    std::map<OpFamily, std::set<OpClass>> families;
+    for (const Measurement& m : r.rows)
+        families[opFamily(m.op)].insert(m.op);
     for (const char* split : {"held-out", "training", "all"}) {
         add("all", "all", split, [](const Measurement&) { return true; });
+        for (const auto& [family, members] : families)
+            if (members.size() > 1)
+                add(std::string(opFamilyName(family)), "all", split,
+                    [&](const Measurement& m) { return opFamily(m.op) == family; });
         for (const auto& op : ops) {
             add(op, "all", split, [&](const Measurement& m) { return opClassName(m.op) == op; });
             for (const auto& [keyOp, decade] : keys) {
@@ -94,14 +114,14 @@ std::string calibrationText(const CalibrationResult& r)
     }
     s += "absolute percentage error, fitted (base machine in brackets):\n";
     char line[256];
-    std::snprintf(line, sizeof line, "  %-9s %-7s %-22s %5s %13s %8s %8s %8s %7s\n", "split", "op", "size",
+    std::snprintf(line, sizeof line, "  %-9s %-20s %-22s %5s %13s %8s %8s %8s %7s\n", "split", "op", "size",
                   "rows", "MAPE", "median", "p90", "worst", "R^2");
     s += line;
     for (const GroupStats& g : groupStats(r)) {
         if (g.split == "training" && g.bucket != "all")
             continue;
         std::snprintf(line, sizeof line,
-                      "  %-9s %-7s %-22s %5zu %5.1f%% [%4.0f%%] %7.1f%% %7.1f%% %7.1f%% %7.3f\n",
+                      "  %-9s %-20s %-22s %5zu %5.1f%% [%4.0f%%] %7.1f%% %7.1f%% %7.1f%% %7.3f\n",
                       g.split.c_str(), g.op.c_str(), g.bucket.c_str(), g.fitted.rows, g.fitted.mape,
                       g.start.mape, g.fitted.median, g.fitted.p90, g.fitted.worst, g.fitted.r2);
         s += line;
@@ -153,6 +173,7 @@ nlohmann::json calibrationJson(const CalibrationResult& r)
         const Measurement& m = r.rows[i];
         j["rows"].push_back({{"source", m.location},
                              {"op", std::string(opClassName(m.op))},
+                             {"family", std::string(opFamilyName(opFamily(m.op)))},
                              {"shape", m.shape},
                              {"dtype", m.dtype},
                              {"split", r.training[i] ? "training" : "held-out"},
@@ -215,8 +236,7 @@ std::string scatterSvg(const CalibrationResult& r)
          format("%.1f", x(b)) + "\" y2=\"" + format("%.1f", y(b)) +
          "\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n";
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
-        const bool matmul = r.rows[i].op == OpClass::Matmul;
-        const std::string colour = matmul ? "#1f77b4" : "#d62728";
+        const std::string colour = familyColour(opFamily(r.rows[i].op));
         s += "<circle cx=\"" + format("%.1f", x(r.rows[i].averageUs)) + "\" cy=\"" +
              format("%.1f", y(r.predictedUs[i])) + "\" r=\"2.6\" fill=\"" +
              (r.training[i] ? colour : "none") + "\" stroke=\"" + colour + "\"><title>" +
@@ -227,9 +247,14 @@ std::string scatterSvg(const CalibrationResult& r)
          format("%.1f", kHeight - 18) + "\" text-anchor=\"middle\">measured on TPU (us, log)</text>\n";
     s += "<text transform=\"translate(16 " + format("%.1f", (kTop + kHeight - kBottom) / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">predicted by the GRM (us, log)</text>\n";
-    s += "<text x=\"80\" y=\"20\"><tspan fill=\"#1f77b4\">&#9679; matmul</tspan>  <tspan "
-         "fill=\"#d62728\">&#9679; "
-         "add</tspan>  filled: training, hollow: held out; dashed: predicted = measured</text>\n";
+    s += "<text x=\"80\" y=\"20\">";
+    for (const OpFamily f :
+         {OpFamily::Matmul, OpFamily::Elementwise, OpFamily::Activation, OpFamily::Normalization})
+        s += "<tspan fill=\"" + familyColour(f) + "\">&#9679; " + std::string(opFamilyName(f)) + "</tspan>  ";
+    s += "</text>\n<text x=\"" + format("%.1f", (kLeft + kWidth - kRight) / 2) + "\" y=\"" +
+         format("%.1f", kHeight - 2) +
+         "\" text-anchor=\"middle\" font-size=\"12\">filled: training, hollow: held out; dashed: predicted = "
+         "measured</text>\n";
     return s + "</svg>\n";
 }
 

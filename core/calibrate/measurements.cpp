@@ -1,5 +1,7 @@
 #include "calibrate/measurements.h"
 
+#include "calibrate/csv_fields.h"
+#include "calibrate/kernel_statistics.h"
 #include "trace/trace_io.h"
 #include "util/utf8.h"
 
@@ -12,70 +14,12 @@ namespace xps::calibrate {
 
 namespace {
 
-constexpr std::size_t kMaxRows = 100000;
-
-struct Field
-{
-    std::string_view text;
-    std::size_t column = 1; // 1-based
-};
-
-std::vector<Field> splitFields(std::string_view line)
-{
-    std::vector<Field> fields;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t comma = line.find(',', start);
-        const std::size_t end = comma == std::string_view::npos ? line.size() : comma;
-        std::string_view f = line.substr(start, end - start);
-        std::size_t column = start + 1;
-        while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) {
-            f.remove_prefix(1);
-            ++column;
-        }
-        while (!f.empty() && (f.back() == ' ' || f.back() == '\t' || f.back() == '\r'))
-            f.remove_suffix(1);
-        fields.push_back({f, column});
-        if (comma == std::string_view::npos)
-            return fields;
-        start = comma + 1;
-    }
-}
-
-std::string at(const std::string& file, std::size_t line, std::size_t column)
-{
-    return file + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
-
-std::string shown(std::string_view text)
-{
-    return text.empty() ? std::string("nothing") : "'" + std::string(text.substr(0, 40)) + "'";
-}
-
-std::optional<double> readNumber(std::string_view text)
-{
-    double v = 0.0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        return std::nullopt;
-    return v;
-}
-
-std::optional<std::int64_t> readDimension(std::string_view text)
-{
-    std::int64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || v < 1 || v > kMaxDimension)
-        return std::nullopt;
-    return v;
-}
+using csv::at;
+using csv::Field;
+using csv::readDimension;
+using csv::shown;
 
 } // namespace
-
-std::string_view opClassName(OpClass op)
-{
-    return op == OpClass::Matmul ? "matmul" : "add";
-}
 
 std::string Measurement::label() const
 {
@@ -101,31 +45,6 @@ std::string Measurement::sizeBucket() const
 }
 
 namespace {
-
-// Each data row after the header (blank lines skipped) given to `row` with its fields and 1-based line
-// number; `row` returns an error to stop. A row whose fields are not the header's, or one past 100,000, is
-// an error at its line.
-template <typename Row>
-std::optional<Error> forEachRow(const std::vector<std::string_view>& lines, std::size_t headerLine,
-                                std::size_t columns, const std::string& fileName, Row&& row)
-{
-    std::size_t count = 0;
-    for (std::size_t l = headerLine + 1; l < lines.size(); ++l) {
-        const std::vector<Field> fields = splitFields(lines[l]);
-        if (fields.size() == 1 && fields[0].text.empty())
-            continue; // a blank line
-        const std::size_t lineNumber = l + 1;
-        if (++count > kMaxRows)
-            return Error(at(fileName, lineNumber, 1), "more than 100,000 measurements in one file");
-        if (fields.size() != columns)
-            return Error(at(fileName, lineNumber, 1), "expected " + std::to_string(columns) +
-                                                          " fields as in the header, found " +
-                                                          std::to_string(fields.size()));
-        if (auto e = row(fields, lineNumber))
-            return e;
-    }
-    return std::nullopt;
-}
 
 // A row's dtype field into `m`, or an error at its column.
 std::optional<Error> readDtype(const Field& dtype, const std::string& fileName, std::size_t lineNumber,
@@ -164,7 +83,7 @@ parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLin
 {
     const auto status = columns.find("status");
     std::vector<Measurement> rows;
-    const auto failed = forEachRow(
+    const auto failed = csv::forEachRow(
         lines, headerLine, columns.size(), fileName,
         [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
             const auto field = [&](std::string_view name) { return fields[columns.find(name)->second]; };
@@ -178,12 +97,9 @@ parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLin
             if (auto e = readSides({"M", "N", "K"}, field, fileName, lineNumber, m))
                 return e;
             const Field time = field("latency_us_device");
-            const auto v = readNumber(time.text);
-            if (!v || !(*v > 0.0))
-                return Error(at(fileName, lineNumber, time.column),
-                             "expected latency_us_device as a positive number of microseconds, found " +
-                                 shown(time.text));
-            m.averageUs = *v;
+            if (auto e =
+                    csv::readMicroseconds(time, "latency_us_device", true, fileName, lineNumber, m.averageUs))
+                return e;
             rows.push_back(std::move(m));
             return std::nullopt;
         });
@@ -200,20 +116,15 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
 {
     if (!text::isValidUtf8(text))
         return Error(fileName, "not UTF-8 text: expected a CSV file of measurements");
-    std::vector<std::string_view> lines;
-    for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
+    const std::vector<std::string_view> lines = csv::splitLines(text);
     std::size_t headerLine = 0;
-    while (headerLine < lines.size() && splitFields(lines[headerLine]).front().text.empty())
+    while (headerLine < lines.size() && csv::splitFields(lines[headerLine]).front().text.empty())
         ++headerLine;
     if (headerLine == lines.size())
         return Error(fileName,
                      "empty: expected a header row (op,dtype,measured_us_avg,...) and measurements");
     std::map<std::string, std::size_t, std::less<>> columns;
-    for (std::size_t i = 0; const Field& f : splitFields(lines[headerLine]))
+    for (std::size_t i = 0; const Field& f : csv::splitFields(lines[headerLine]))
         columns.emplace(std::string(f.text), i++);
     const auto column = [&](std::string_view name) -> std::optional<std::size_t> {
         const auto it = columns.find(name);
@@ -223,6 +134,8 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
     if (!column("op") && column("M") && column("N") && column("K") && column("latency_us_device") &&
         column("dtype"))
         return parseGemmTable(lines, headerLine, columns, fileName);
+    if (isKernelStatistics(columns))
+        return parseKernelStatistics(lines, headerLine, columns, fileName);
     for (const char* required : {"op", "dtype", "measured_us_avg"})
         if (!column(required))
             return Error(at(fileName, headerLine + 1, 1),
@@ -235,20 +148,20 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                      "the header has neither a 'shape' column nor 'm', 'n' and 'k' columns");
 
     std::vector<Measurement> rows;
-    const auto failed = forEachRow(
+    const auto failed = csv::forEachRow(
         lines, headerLine, columns.size(), fileName,
         [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
             const auto field = [&](std::string_view name) { return fields[*column(name)]; };
             Measurement m;
             m.location = fileName + ":" + std::to_string(lineNumber);
             const Field op = field("op");
-            if (op.text == "matmul" || op.text == "dot")
-                m.op = OpClass::Matmul;
-            else if (op.text == "add")
-                m.op = OpClass::Add;
-            else
+            const auto named = op.text == "dot" ? std::optional(OpClass::Matmul) : opClassNamed(op.text);
+            if (!named)
                 return Error(at(fileName, lineNumber, op.column),
-                             "unknown op " + shown(op.text) + ": expected matmul or add");
+                             "unknown op " + shown(op.text) +
+                                 ": expected matmul, add, sub, mul, div, an "
+                                 "activation (relu, sigmoid, ...) or batch_norm_inference");
+            m.op = *named;
             if (auto e = readDtype(field("dtype"), fileName, lineNumber, m))
                 return e;
             if (m.op == OpClass::Matmul) {
@@ -258,7 +171,9 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                     return e;
             } else {
                 if (!hasShape)
-                    return Error(at(fileName, lineNumber, 1), "an add needs the shape column");
+                    return Error(at(fileName, lineNumber, 1),
+                                 "a" + std::string(m.op == OpClass::Add ? "n " : " ") +
+                                     std::string(opClassName(m.op)) + " needs the shape column");
                 const Field f = field("shape");
                 std::size_t start = 0;
                 while (true) {
@@ -276,7 +191,9 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                     start = x + 1;
                 }
                 if (m.work() > double(1 << 26))
-                    return Error(at(fileName, lineNumber, f.column), "more than 2^26 elements in one add");
+                    return Error(at(fileName, lineNumber, f.column), "more than 2^26 elements in one op");
+                if (m.op == OpClass::BatchNormInference && m.shape.size() != 4)
+                    return Error(at(fileName, lineNumber, f.column), "a batch norm's shape is NxCxHxW");
             }
             const auto number = [&](std::string_view name, double& out,
                                     bool required) -> std::optional<Error> {
@@ -286,7 +203,7 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                     return std::nullopt;
                 }
                 const Field f = field(name);
-                const auto v = readNumber(f.text);
+                const auto v = csv::readNumber(f.text);
                 if (!v || *v < 0.0)
                     return Error(at(fileName, lineNumber, f.column),
                                  "expected " + std::string(name) +
@@ -322,30 +239,12 @@ Result<std::vector<Measurement>> readMeasurements(const std::string& path)
     return parseMeasurements(*text, path);
 }
 
-std::string moduleText(const Measurement& m)
-{
-    const auto tensor = [&](std::vector<std::int64_t> dims) {
-        std::string t = "tensor<";
-        for (const auto d : dims)
-            t += std::to_string(d) + "x";
-        return t + m.dtype + ">";
-    };
-    if (m.op == OpClass::Matmul) {
-        const auto M = m.shape[0], N = m.shape[1], K = m.shape[2];
-        const std::string a = tensor({M, K}), b = tensor({K, N}), c = tensor({M, N});
-        return "module @matmul {\n  func.func public @main(%a: " + a + ", %b: " + b + ") -> " + c +
-               " {\n    %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" + a + ", " + b +
-               ") -> " + c + "\n    return %0 : " + c + "\n  }\n}\n";
-    }
-    const std::string t = tensor(m.shape);
-    return "module @add {\n  func.func public @main(%x: " + t + ", %y: " + t + ") -> " + t +
-           " {\n    %0 = stablehlo.add %x, %y : " + t + "\n    return %0 : " + t + "\n  }\n}\n";
-}
-
 bool HoldOut::holds(const Measurement& m) const
 {
     if (kind == Kind::Class)
         return m.op == op;
+    if (kind == Kind::Family)
+        return opFamily(m.op) == family;
     const std::int64_t largest = m.shape.empty() ? 0 : *std::max_element(m.shape.begin(), m.shape.end());
     return kind == Kind::Larger ? largest > side : largest <= side;
 }
@@ -354,6 +253,8 @@ std::string HoldOut::text() const
 {
     if (kind == Kind::Class)
         return "op:" + std::string(opClassName(op));
+    if (kind == Kind::Family)
+        return "family:" + std::string(opFamilyName(family));
     return std::string(kind == Kind::Larger ? "larger:" : "smaller:") + std::to_string(side);
 }
 
@@ -366,17 +267,27 @@ Result<HoldOut> parseHoldOut(std::string_view text)
     HoldOut h;
     if (kind == "op") {
         h.kind = HoldOut::Kind::Class;
-        if (value == "matmul")
-            h.op = OpClass::Matmul;
-        else if (value == "add")
-            h.op = OpClass::Add;
-        else
-            return Error("--hold-out", "expected op:matmul or op:add, not '" + std::string(text) + "'");
+        const auto op = opClassNamed(value);
+        if (!op)
+            return Error("--hold-out", "expected op:NAME with an op class's name (matmul, add, sigmoid, "
+                                       "batch_norm_inference, ...; docs/calibration.md), not '" +
+                                           std::string(text) + "'");
+        h.op = *op;
+        return h;
+    }
+    if (kind == "family") {
+        h.kind = HoldOut::Kind::Family;
+        const auto family = opFamilyNamed(value);
+        if (!family)
+            return Error("--hold-out", "expected family:matmul, family:elementwise, family:activation or "
+                                       "family:normalization, not '" +
+                                           std::string(text) + "'");
+        h.family = *family;
         return h;
     }
     if (kind != "larger" && kind != "smaller")
         return Error("--hold-out",
-                     "expected larger:N, smaller:N or op:CLASS, not '" + std::string(text) + "'");
+                     "expected larger:N, smaller:N, op:NAME or family:NAME, not '" + std::string(text) + "'");
     h.kind = kind == "larger" ? HoldOut::Kind::Larger : HoldOut::Kind::Smaller;
     const auto side = readDimension(value);
     if (!side)

@@ -41,6 +41,17 @@ struct CompileOptions
     // on its way through HBM, as the reference interpreter rounds every op: what `check` holds to it.
     // `compile`, `estimate` and the explorer allow it.
     bool excessPrecision = false;
+
+    // As XLA compiles a model for the chip: constants folded, fused intermediates kept in f32. What
+    // `compile`, `estimate`, `calibrate` and the explorer predict with.
+    static CompileOptions asXla(const isa::MachineConfig& machine = {})
+    {
+        CompileOptions options;
+        options.machine = machine;
+        options.foldConstants = true;
+        options.excessPrecision = true;
+        return options;
+    }
 };
 
 struct CompiledTensor

@@ -109,10 +109,8 @@ Result<Trace> loadTrace(const std::string& path, std::stop_token stop, const Loa
             if (auto retyped = shlo::retypeFloats(*module, *type); !retyped)
                 return retyped.error();
         }
-        shlo::CompileOptions options;
+        shlo::CompileOptions options = shlo::CompileOptions::asXla();
         options.stop = stop;
-        options.foldConstants = true; // as XLA compiles it
-        options.excessPrecision = true;
         auto compiled = shlo::compileModule(*module, options);
         if (!compiled)
             return compiled.error();

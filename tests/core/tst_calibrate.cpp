@@ -98,6 +98,51 @@ private slots:
         QCOMPARE(real->size(), std::size_t{250});
     }
 
+    void readsScaleSimValidationKernelTables()
+    {
+        // kernel_statistics_filtered.csv of SCALE-Sim-validation's runs: quoted kernel names with commas,
+        // one file per op family, every input float16.
+        const std::string text =
+            "kernel_name,operation_name,dim_0,dim_1,avg_duration_us,min_duration_us,max_duration_us,"
+            "stddev_duration_us,event_count,tuple_product\n"
+            "\"sigmoid_(1024,896)\",sigmoid_,1024,896.0,13.633714,13.568571,13.83,0.100332,10,917504\n"
+            "\"leaky_relu_(128,)\",leaky_relu_,128,,0.86229,0.84,0.9,0.01,10,128\n"
+            "\"div_(896, 1024)\",div_,896,1024.0,19.915857,19.795625,20.105714,0.082985,10,917504\n"
+            "\"batch_norm_inference_(64,64,32,32)\",bn,64,64,54.9,54.8,55.0,0.05,5,4194304\n";
+        auto rows = parseMeasurements(text, "k.csv");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().toString().c_str());
+        QCOMPARE(rows->size(), std::size_t{4});
+        QCOMPARE((*rows)[0].op, OpClass::Sigmoid);
+        QCOMPARE((*rows)[0].shape, (std::vector<std::int64_t>{1024, 896}));
+        QCOMPARE((*rows)[0].dtype, std::string("f16"));
+        QCOMPARE((*rows)[0].averageUs, 13.633714);
+        QCOMPARE((*rows)[0].maximumUs, 13.83);
+        QCOMPARE((*rows)[1].op, OpClass::LeakyRelu);
+        QCOMPARE((*rows)[1].shape, (std::vector<std::int64_t>{128}));
+        QCOMPARE((*rows)[2].op, OpClass::Divide);
+        QCOMPARE((*rows)[2].shape, (std::vector<std::int64_t>{896, 1024}));
+        QCOMPARE(opFamily((*rows)[2].op), OpFamily::Elementwise);
+        QCOMPARE((*rows)[3].op, OpClass::BatchNormInference);
+        QCOMPARE((*rows)[3].label(), std::string("batch_norm_inference 64x64x32x32 f16"));
+        QCOMPARE((*rows)[3].location, std::string("k.csv:5"));
+        // The real runs in ../shared: every activation, element-wise and batch norm table reads whole.
+        const std::string data = test::sharedDir() + "/calibration/scalesim/SCALE-Sim-validation/data/";
+        if (!QFile::exists(QString::fromStdString(data)))
+            QSKIP("../shared/calibration/scalesim/SCALE-Sim-validation is absent");
+        for (const auto& [file, count] : std::vector<std::pair<const char*, std::size_t>>{
+                 {"data_act1/kernel_statistics_filtered.csv", 1746},
+                 {"data_act2/kernel_statistics_filtered.csv", 1152},
+                 {"data_add1/kernel_statistics_filtered.csv", 194},
+                 {"data_mul1/kernel_statistics_filtered_mul.csv", 194},
+                 {"data_relu1/kernel_statistics_filtered.csv", 194},
+                 {"data_ele/kernel_statistics_filtered.csv", 384},
+                 {"data_batch_norm/kernel_statistics_filtered.csv", 85}}) {
+            auto real = readMeasurements(data + file);
+            QVERIFY2(real.ok(), real.ok() ? file : real.error().toString().c_str());
+            QCOMPARE(real->size(), count);
+        }
+    }
+
     void holdOutRulesPickTheirRows()
     {
         Measurement small, large, add;
@@ -118,10 +163,19 @@ private slots:
         QVERIFY(op->holds(add) && !op->holds(small));
         QCOMPARE(op->text(), std::string("op:add"));
         QCOMPARE(larger->text(), std::string("larger:512"));
-        for (const char* bad : {"larger", "larger:0", "op:conv", "bigger:5", ""})
+        Measurement sigmoid;
+        sigmoid.op = OpClass::Sigmoid;
+        sigmoid.shape = {1024};
+        auto family = parseHoldOut("family:activation");
+        QVERIFY(family.ok());
+        QVERIFY(family->holds(sigmoid) && !family->holds(add) && !family->holds(small));
+        QCOMPARE(family->text(), std::string("family:activation"));
+        QVERIFY(parseHoldOut("op:sigmoid")->holds(sigmoid));
+        for (const char* bad : {"larger", "larger:0", "op:conv", "family:conv", "bigger:5", ""})
             QVERIFY2(!parseHoldOut(bad).ok(), bad);
-        QCOMPARE(parseHoldOut("op:conv").error().message(),
-                 std::string("expected op:matmul or op:add, not 'op:conv'"));
+        QVERIFY(parseHoldOut("op:conv").error().message().starts_with(
+            "expected op:NAME with an op class's name"));
+        QVERIFY(parseHoldOut("family:relu").error().message().starts_with("expected family:matmul,"));
     }
 
     void badFilesNameTheLineAndColumn_data()
@@ -136,7 +190,8 @@ private slots:
         QTest::newRow("no shape") << QStringLiteral("op,dtype,measured_us_avg\nadd,f16,1\n")
                                   << QStringLiteral("m.csv:1:1: the header has neither a 'shape' column");
         QTest::newRow("unknown op") << h + QStringLiteral("conv,4,f16,1\n")
-                                    << QStringLiteral("m.csv:2:1: unknown op 'conv': expected matmul or add");
+                                    << QStringLiteral(
+                                           "m.csv:2:1: unknown op 'conv': expected matmul, add, sub");
         QTest::newRow("dtype") << h + QStringLiteral("add,4,f64,1\n")
                                << QStringLiteral("m.csv:2:7: unknown dtype 'f64': expected f16, bf16 or f32");
         QTest::newRow("shape") << h + QStringLiteral("add,4xq,f16,1\n")
@@ -144,7 +199,20 @@ private slots:
         QTest::newRow("zero side") << h + QStringLiteral("add,0,f16,1\n")
                                    << QStringLiteral("m.csv:2:5: expected a shape like 1024x1024");
         QTest::newRow("huge") << h + QStringLiteral("add,65536x65536,f16,1\n")
-                              << QStringLiteral("m.csv:2:5: more than 2^26 elements in one add");
+                              << QStringLiteral("m.csv:2:5: more than 2^26 elements in one op");
+        QTest::newRow("batch norm of 2 sides")
+            << h + QStringLiteral("batch_norm_inference,4x4,f16,1\n")
+            << QStringLiteral("m.csv:2:22: a batch norm's shape is NxCxHxW");
+        const QString k = QStringLiteral("kernel_name,avg_duration_us,min_duration_us,max_duration_us,"
+                                         "stddev_duration_us,event_count,tuple_product\n");
+        QTest::newRow("kernel not read")
+            << k + QStringLiteral("\"layer_norm_(2,3,128,128)\",4.6,4.6,4.7,0.03,10,98304\n")
+            << QStringLiteral("m.csv:2:2: kernel 'layer_norm_(2,3,128,128)' is not an op calibration reads");
+        QTest::newRow("kernel shape") << k + QStringLiteral("\"relu_(8, x)\",1.3,1.3,1.5,0.08,20,8192\n")
+                                      << QStringLiteral("m.csv:2:11: expected a shape of 1 to 4 sides");
+        QTest::newRow("kernel time")
+            << k + QStringLiteral("\"relu_(8,8)\",-1,1.3,1.5,0.08,20,64\n")
+            << QStringLiteral("m.csv:2:14: expected avg_duration_us as a positive number of microseconds");
         QTest::newRow("fields") << h + QStringLiteral("add,4,f16\n")
                                 << QStringLiteral("m.csv:2:1: expected 4 fields as in the header, found 3");
         QTest::newRow("number") << h + QStringLiteral("add,4,f16,fast\n")
@@ -188,6 +256,34 @@ private slots:
             const auto& ops = module->functions.front().body.operations;
             QCOMPARE(ops.front().kind,
                      m.op == OpClass::Matmul ? shlo::OpKind::DotGeneral : shlo::OpKind::Add);
+        }
+        // Every other op class as JAX writes it, and the op each one's StableHLO is built around.
+        const std::vector<std::pair<OpClass, shlo::OpKind>> classes = {
+            {OpClass::Subtract, shlo::OpKind::Subtract},
+            {OpClass::Multiply, shlo::OpKind::Multiply},
+            {OpClass::Divide, shlo::OpKind::Divide},
+            {OpClass::Relu, shlo::OpKind::Maximum},
+            {OpClass::LeakyRelu, shlo::OpKind::Maximum},
+            {OpClass::ParametricRelu, shlo::OpKind::Select},
+            {OpClass::Elu, shlo::OpKind::Select},
+            {OpClass::Selu, shlo::OpKind::Select},
+            {OpClass::Sigmoid, shlo::OpKind::Exponential},
+            {OpClass::Tanh, shlo::OpKind::Tanh},
+            {OpClass::BinaryStep, shlo::OpKind::Select},
+            {OpClass::Linear, shlo::OpKind::Multiply},
+            {OpClass::BatchNormInference, shlo::OpKind::Sqrt}};
+        for (const auto& [op, kind] : classes) {
+            Measurement m;
+            m.op = op;
+            m.shape = op == OpClass::BatchNormInference ? std::vector<std::int64_t>{2, 8, 4, 128}
+                                                        : std::vector<std::int64_t>{16, 256};
+            m.dtype = "f16";
+            auto module = shlo::parseModule(moduleText(m), "row.mlir");
+            QVERIFY2(module, module ? m.label().c_str() : module.error().toString().c_str());
+            const auto& ops = module->functions.front().body.operations;
+            QVERIFY2(
+                std::any_of(ops.begin(), ops.end(), [&](const shlo::Operation& o) { return o.kind == kind; }),
+                m.label().c_str());
         }
         // C[m, n] = A[m, k] x B[k, n]
         const std::string text = moduleText(rows->front());
