@@ -18,6 +18,7 @@
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_expand.h"
+#include "stablehlo/lower_simplify.h"
 #include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
@@ -576,6 +577,10 @@ Result<CompiledModule> compileModule(const Module& given, const CompileOptions& 
             return Error(given.fileName, e.message);
         return Error(e.message.substr(0, split), e.message.substr(split + 2));
     }
+    // As XLA compiles it: its algebraic identities applied before constants fold (lower_simplify.h).
+    if (options.foldConstants)
+        if (auto simplified = lower::simplifyAlgebra(expanded ? *expanded : given))
+            expanded = std::make_shared<const Module>(std::move(*simplified));
     const Module& module = expanded ? *expanded : given;
     // Folded once, for every chip's copy of the program and for both attempts (unrolled, then looped).
     const lower::FoldedModule folded =

@@ -1,0 +1,258 @@
+#include "stablehlo/lower_simplify.h"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "stablehlo/attribute.h"
+#include "stablehlo/eval_ops.h"
+#include "stablehlo/tensor_value.h"
+
+namespace xps::shlo::lower {
+
+namespace {
+
+bool isFloatType(ElementType e)
+{
+    return e == ElementType::F32 || e == ElementType::F16 || e == ElementType::BF16;
+}
+
+// The one value of a splat constant, read from its literal.
+std::optional<double> splatConstant(const Operation& op)
+{
+    const Attribute* value = op.attributes.find("value");
+    if (!value || value->kind != Attribute::Kind::Dense || !value->dense || !value->dense->isSplat() ||
+        op.resultTypes.size() != 1 || !isFloatType(op.resultTypes[0].element))
+        return std::nullopt;
+    Operation scalar = op;
+    scalar.resultTypes[0].shape.clear();
+    Attribute literal = *value;
+    literal.denseShape.clear();
+    scalar.attributes.set("value", std::move(literal));
+    try {
+        const TensorValue v = detail::evalConstant(scalar, "splat");
+        if (v.data.size() == 1)
+            return v.data[0];
+    } catch (...) { // a literal the interpreter refuses is left to the lowering's own error
+    }
+    return std::nullopt;
+}
+
+class Simplifier
+{
+public:
+    Simplifier(Module& module, Body& body) : m_module(module), m_body(body) {}
+
+    bool run()
+    {
+        const std::size_t n = m_body.valueTypes.size();
+        m_splat.assign(n, std::nullopt);
+        m_replace.resize(n);
+        for (std::size_t v = 0; v < n; ++v)
+            m_replace[v] = static_cast<std::uint32_t>(v);
+        std::vector<bool> returned(n, false);
+        for (const Operation& op : m_body.operations)
+            if (op.kind == OpKind::Return)
+                for (const auto v : op.operands)
+                    returned[v] = true;
+        bool changed = false;
+        std::vector<Operation> out;
+        out.reserve(m_body.operations.size());
+        for (Operation op : m_body.operations) {
+            for (auto& v : op.operands)
+                v = m_replace[v];
+            const bool single = op.resultTypes.size() == 1 && op.operands.size() <= 2;
+            if (single && !returned[op.firstResult])
+                if (const auto same = identityOperand(op)) {
+                    m_replace[op.firstResult] = *same;
+                    changed = true;
+                    continue;
+                }
+            if (single)
+                if (auto reciprocal = reciprocalOf(op)) {
+                    out.push_back(splatOp(op, *reciprocal));
+                    op.kind = OpKind::Multiply;
+                    op.operands[1] = out.back().firstResult;
+                    changed = true;
+                }
+            if (single)
+                m_splat[op.firstResult] = splatOf(op);
+            out.push_back(std::move(op));
+        }
+        if (!changed)
+            return false;
+        m_body.operations = dropUnread(std::move(out));
+        return true;
+    }
+
+private:
+    std::optional<double> splatOf(const Operation& op) const
+    {
+        const TensorType& type = op.resultTypes[0];
+        const auto operand = [&](std::size_t i) { return m_splat[op.operands.at(i)]; };
+        switch (op.kind) {
+        case OpKind::Constant: return splatConstant(op);
+        case OpKind::BroadcastInDim:
+        case OpKind::Reshape: return operand(0);
+        default: break;
+        }
+        // Element-wise ops of splats, computed as f32 computes them (other types are left alone).
+        if (type.element != ElementType::F32)
+            return std::nullopt;
+        const auto f = [](double x) { return static_cast<double>(static_cast<float>(x)); };
+        if (op.operands.size() == 1 && operand(0)) {
+            const double a = *operand(0);
+            switch (op.kind) {
+            case OpKind::Negate: return -a;
+            case OpKind::Sqrt: return f(std::sqrt(a));
+            case OpKind::Rsqrt: return f(1.0 / std::sqrt(a));
+            default: return std::nullopt;
+            }
+        }
+        if (op.operands.size() == 2 && operand(0) && operand(1)) {
+            const double a = *operand(0), b = *operand(1);
+            switch (op.kind) {
+            case OpKind::Add: return f(a + b);
+            case OpKind::Subtract: return f(a - b);
+            case OpKind::Multiply: return f(a * b);
+            case OpKind::Divide: return f(a / b);
+            default: return std::nullopt;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // The operand `op` leaves unchanged (x + 0, x * 1, ...), of the result's very type.
+    std::optional<std::uint32_t> identityOperand(const Operation& op) const
+    {
+        if (op.operands.size() != 2 || !isFloatType(op.resultTypes[0].element))
+            return std::nullopt;
+        const auto is = [&](std::size_t i, double value) {
+            const auto s = m_splat[op.operands[i]];
+            return s && *s == value;
+        };
+        const auto keep = [&](std::size_t i) -> std::optional<std::uint32_t> {
+            if (m_body.valueTypes[op.operands[i]] != op.resultTypes[0])
+                return std::nullopt;
+            return op.operands[i];
+        };
+        switch (op.kind) {
+        case OpKind::Add:
+            if (is(1, 0.0))
+                return keep(0);
+            if (is(0, 0.0))
+                return keep(1);
+            return std::nullopt;
+        case OpKind::Subtract: return is(1, 0.0) ? keep(0) : std::nullopt;
+        case OpKind::Multiply:
+            if (is(1, 1.0))
+                return keep(0);
+            if (is(0, 1.0))
+                return keep(1);
+            return std::nullopt;
+        case OpKind::Divide: return is(1, 1.0) ? keep(0) : std::nullopt;
+        default: return std::nullopt;
+        }
+    }
+
+    // x / c with c one finite value everywhere and x not: 1 / c.
+    std::optional<double> reciprocalOf(const Operation& op) const
+    {
+        if (op.kind != OpKind::Divide || op.resultTypes[0].element != ElementType::F32 ||
+            m_splat[op.operands[0]])
+            return std::nullopt;
+        const auto c = m_splat[op.operands[1]];
+        if (!c || *c == 0.0 || !std::isfinite(*c))
+            return std::nullopt;
+        return static_cast<double>(static_cast<float>(1.0 / *c));
+    }
+
+    // A constant of `of`'s result type, every element `value`: a new value of the body.
+    Operation splatOp(const Operation& of, double value)
+    {
+        auto text = std::make_shared<std::string>();
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.9g", value);
+        *text = buffer;
+        auto dense = std::make_shared<DenseLiteral>();
+        dense->elements = {std::string_view(*text)};
+        m_module.rewrittenText.push_back(std::move(text));
+        Attribute literal;
+        literal.kind = Attribute::Kind::Dense;
+        literal.dense = std::move(dense);
+        literal.denseShape = of.resultTypes[0].shape;
+        literal.denseElement = std::string(elementTypeName(of.resultTypes[0].element));
+        Operation c;
+        c.kind = OpKind::Constant;
+        c.location = of.location;
+        c.resultTypes = of.resultTypes;
+        c.resultName = of.resultName + ".reciprocal";
+        c.attributes.set("value", std::move(literal));
+        c.firstResult = static_cast<std::uint32_t>(m_body.valueTypes.size());
+        m_body.valueTypes.push_back(of.resultTypes[0]);
+        m_splat.push_back(value);
+        m_replace.push_back(c.firstResult);
+        return c;
+    }
+
+    // Ops without effects whose results nothing reads, dropped from the last one back.
+    std::vector<Operation> dropUnread(std::vector<Operation> ops) const
+    {
+        std::vector<std::size_t> reads(m_body.valueTypes.size(), 0);
+        for (const Operation& op : ops)
+            for (const auto v : op.operands)
+                ++reads[v];
+        std::vector<bool> dropped(ops.size(), false);
+        for (std::size_t i = ops.size(); i-- > 0;) {
+            const Operation& op = ops[i];
+            if (!pure(op.kind) || op.resultTypes.size() != 1 || reads[op.firstResult] != 0)
+                continue;
+            dropped[i] = true;
+            for (const auto v : op.operands)
+                --reads[v];
+        }
+        std::vector<Operation> kept;
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            if (!dropped[i])
+                kept.push_back(std::move(ops[i]));
+        return kept;
+    }
+
+    static bool pure(OpKind kind)
+    {
+        switch (kind) {
+        case OpKind::Constant:
+        case OpKind::BroadcastInDim:
+        case OpKind::Reshape:
+        case OpKind::Convert:
+        case OpKind::Add:
+        case OpKind::Subtract:
+        case OpKind::Multiply:
+        case OpKind::Divide:
+        case OpKind::Negate:
+        case OpKind::Sqrt:
+        case OpKind::Rsqrt: return true;
+        default: return false;
+        }
+    }
+
+    Module& m_module;
+    Body& m_body;
+    std::vector<std::optional<double>> m_splat; // per value: its one value, where it has one
+    std::vector<std::uint32_t> m_replace;       // per value: the value standing for it
+};
+
+} // namespace
+
+std::optional<Module> simplifyAlgebra(const Module& module)
+{
+    Module simplified = module;
+    bool any = false;
+    for (auto& f : simplified.functions)
+        any = Simplifier(simplified, f.body).run() || any;
+    if (!any)
+        return std::nullopt;
+    return simplified;
+}
+
+} // namespace xps::shlo::lower
