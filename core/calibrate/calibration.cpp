@@ -71,10 +71,12 @@ std::vector<GroupStats> groupStats(const CalibrationResult& r)
         families[opFamily(m.op)].insert(m.op);
     for (const char* split : {"held-out", "training", "all"}) {
         add("all", "all", split, [](const Measurement&) { return true; });
-        for (const auto& [family, members] : families)
-            if (members.size() > 1)
+        for (const auto& entry : families) {
+            const OpFamily family = entry.first; // a copy: lambdas may not capture a structured binding
+            if (entry.second.size() > 1)
                 add(std::string(opFamilyName(family)), "all", split,
                     [&](const Measurement& m) { return opFamily(m.op) == family; });
+        }
         for (const auto& op : ops) {
             add(op, "all", split, [&](const Measurement& m) { return opClassName(m.op) == op; });
             for (const auto& [keyOp, decade] : keys) {

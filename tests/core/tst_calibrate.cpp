@@ -272,7 +272,9 @@ private slots:
             {OpClass::BinaryStep, shlo::OpKind::Select},
             {OpClass::Linear, shlo::OpKind::Multiply},
             {OpClass::BatchNormInference, shlo::OpKind::Sqrt}};
-        for (const auto& [op, kind] : classes) {
+        for (const auto& entry : classes) {
+            const OpClass op = entry.first;
+            const shlo::OpKind kind = entry.second; // a copy: lambdas may not capture a structured binding
             Measurement m;
             m.op = op;
             m.shape = op == OpClass::BatchNormInference ? std::vector<std::int64_t>{2, 8, 4, 128}
