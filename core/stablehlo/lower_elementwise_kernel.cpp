@@ -119,6 +119,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                       " registers (a fusion planning bug)");
         return kRegisters[taken++];
     };
+    bool compact = false;
     // Each step's result a register of its own set: a new one, or one whose value no later step reads.
     const auto stepRegisters = [&](const std::vector<int>& inputs, std::vector<std::string>& code,
                                    bool lastIsResult, bool optional) -> std::optional<std::vector<int>> {
@@ -134,8 +135,12 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             int result = kResult;
             if (k + 1 < n || !lastIsResult) {
                 // A new register while they last (no false dependence on a dead value for the packer to
-                // respect), else one this set freed.
-                if (taken < kRegisters.size()) {
+                // respect), else one this set freed; compact sets take freed ones first, so that more sets
+                // fit.
+                if (compact && !freed.empty()) {
+                    result = freed.back();
+                    freed.pop_back();
+                } else if (taken < kRegisters.size()) {
                     result = take();
                 } else if (!freed.empty()) {
                     result = freed.back();
@@ -179,8 +184,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     }
     // A reduction's running sums and its initial value.
     const int sums = reduction ? take() : -1, initial = reduction ? take() : -1;
-    std::vector<std::string> code;
-    const std::vector<int> stepRegister = *stepRegisters(inputRegister, code, true, false);
+    const std::size_t inputsTaken = taken;
     bool rounds = false;
     for (const ElementwiseStep& step : kernel.steps) {
         const OpKind kind = step.op->kind;
@@ -201,32 +205,50 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         std::vector<std::string> code;
         int result = kResult;
     };
-    std::vector<RegisterSet> sets{{inputRegister, code, kResult}};
-    while (sets.size() < kRegisterSets) {
-        const std::size_t before = taken;
-        RegisterSet set{inputRegister, {}, 0};
-        bool made = true;
-        for (std::size_t i = 0; i < in.size() && made; ++i) {
-            if (!perBlock(i))
-                continue;
-            made = taken < kRegisters.size();
+    const auto buildSets = [&] {
+        taken = inputsTaken;
+        std::vector<RegisterSet> sets(1, RegisterSet{inputRegister, {}, kResult});
+        stepRegisters(inputRegister, sets.front().code, true, false);
+        while (sets.size() < kRegisterSets) {
+            const std::size_t before = taken;
+            RegisterSet set{inputRegister, {}, 0};
+            bool made = true;
+            for (std::size_t i = 0; i < in.size() && made; ++i) {
+                if (!perBlock(i))
+                    continue;
+                made = taken < kRegisters.size();
+                if (made)
+                    set.inputs[i] = take();
+            }
+            std::optional<std::vector<int>> registers;
             if (made)
-                set.inputs[i] = take();
+                registers = stepRegisters(set.inputs, set.code, false, true);
+            made = registers && renameScratch(set.code, [&]() -> std::optional<int> {
+                       if (taken == kRegisters.size())
+                           return std::nullopt;
+                       return take();
+                   });
+            if (!made) {
+                taken = before; // not enough registers for another set
+                break;
+            }
+            set.result = registers->back();
+            sets.push_back(std::move(set));
         }
-        std::optional<std::vector<int>> registers;
-        if (made)
-            registers = stepRegisters(set.inputs, set.code, false, true);
-        made = registers && renameScratch(set.code, [&]() -> std::optional<int> {
-                   if (taken == kRegisters.size())
-                       return std::nullopt;
-                   return take();
-               });
-        if (!made) {
-            taken = before; // not enough registers for another set
-            break;
+        return sets;
+    };
+    // Sets whose steps each take a new register, or, where only one such set fits, compact ones if more of
+    // those fit: a chain as long as GELU's holds its values in fewer registers than it has steps.
+    std::vector<RegisterSet> sets = buildSets();
+    if (sets.size() == 1 && kernel.steps.size() > 1) {
+        compact = true;
+        std::vector<RegisterSet> compactSets = buildSets();
+        if (compactSets.size() > 1) {
+            sets = std::move(compactSets);
+        } else {
+            compact = false;
+            sets = buildSets();
         }
-        set.result = registers->back();
-        sets.push_back(std::move(set));
     }
     // The code of the first n sets, one instruction of each in turn.
     std::vector<std::vector<std::string>> groupCode(sets.size() + 1);

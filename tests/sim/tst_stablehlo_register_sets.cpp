@@ -102,6 +102,39 @@ private slots:
         QVERIFY2(worst <= 8, failure.c_str());
     }
 
+    void aLongChainSharesRegistersToComputeSideBySide()
+    {
+        // JAX's tanh GELU, 12 steps: a register each leaves no room for a second set, so the sets reuse
+        // registers whose values are dead. The results stay the unfused kernels' bit for bit.
+        const std::vector<std::int64_t> shape{40, 512};
+        const std::string t = type(shape);
+        std::string body;
+        for (const auto& [name, line] :
+             std::vector<std::pair<std::string, std::string>>{{"x3a", "multiply %a, %a"},
+                                                              {"x3", "multiply %x3a, %a"},
+                                                              {"c1", "constant dense<4.471500e-02>"},
+                                                              {"t1", "multiply %c1, %x3"},
+                                                              {"t2", "add %a, %t1"},
+                                                              {"c2", "constant dense<0.797884583>"},
+                                                              {"t3", "multiply %c2, %t2"},
+                                                              {"t4", "tanh %t3"},
+                                                              {"c3", "constant dense<1.000000e+00>"},
+                                                              {"t5", "add %c3, %t4"},
+                                                              {"c4", "constant dense<5.000000e-01>"},
+                                                              {"h", "multiply %c4, %a"},
+                                                              {"r", "multiply %h, %t5"}})
+            body += "  %" + name + " = stablehlo." + line + " : " + t + "\n";
+        auto m = parseModule(moduleText(shape, {}, body, t), "case.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        std::string failure;
+        const auto fused = compileAndReplay(*m, true, &failure);
+        QVERIFY2(fused, failure.c_str());
+        const auto apart = compileAndReplay(*m, false, &failure);
+        QVERIFY2(apart, failure.c_str());
+        QCOMPARE(fused->kernels, std::size_t{1});
+        QVERIFY(fused->results == apart->results);
+    }
+
     void aChainOfLatenciesOverlapsAcrossRegisters()
     {
         // JAX's sigmoid, 1 / (1 + e^-x), over 64 registers: an exponential and a reciprocal per register,
