@@ -237,13 +237,13 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         }
         return sets;
     };
-    // Sets whose steps each take a new register, or, where only one such set fits, compact ones if more of
-    // those fit: a chain as long as GELU's holds its values in fewer registers than it has steps.
+    // Sets whose steps each take a new register, or compact ones where more of those fit: a chain as long
+    // as GELU's holds its values in fewer registers than it has steps.
     std::vector<RegisterSet> sets = buildSets();
-    if (sets.size() == 1 && kernel.steps.size() > 1) {
+    if (sets.size() < kRegisterSets && kernel.steps.size() > 1) {
         compact = true;
         std::vector<RegisterSet> compactSets = buildSets();
-        if (compactSets.size() > 1) {
+        if (compactSets.size() > sets.size()) {
             sets = std::move(compactSets);
         } else {
             compact = false;
