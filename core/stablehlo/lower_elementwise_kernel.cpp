@@ -241,14 +241,13 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // as GELU's holds its values in fewer registers than it has steps.
     std::vector<RegisterSet> sets = buildSets();
     if (sets.size() < kRegisterSets && kernel.steps.size() > 1) {
+        const std::size_t takenBySets = taken;
         compact = true;
         std::vector<RegisterSet> compactSets = buildSets();
-        if (compactSets.size() > sets.size()) {
+        if (compactSets.size() > sets.size())
             sets = std::move(compactSets);
-        } else {
-            compact = false;
-            sets = buildSets();
-        }
+        else
+            taken = takenBySets; // the first sets, as they were built
     }
     // The code of the first n sets, one instruction of each in turn.
     std::vector<std::vector<std::string>> groupCode(sets.size() + 1);
