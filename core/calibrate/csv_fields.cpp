@@ -5,6 +5,19 @@
 
 namespace xps::calibrate::csv {
 
+namespace {
+
+std::optional<double> readNumber(std::string_view text)
+{
+    double v = 0.0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+} // namespace
+
 std::vector<Field> splitFields(std::string_view line)
 {
     std::vector<Field> fields;
@@ -57,15 +70,6 @@ std::string shown(std::string_view text)
     return text.empty() ? std::string("nothing") : "'" + std::string(text.substr(0, 40)) + "'";
 }
 
-std::optional<double> readNumber(std::string_view text)
-{
-    double v = 0.0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        return std::nullopt;
-    return v;
-}
-
 std::optional<std::int64_t> readDimension(std::string_view text)
 {
     std::int64_t v = 0;
@@ -75,15 +79,30 @@ std::optional<std::int64_t> readDimension(std::string_view text)
     return v;
 }
 
-std::optional<Error> readMicroseconds(const Field& f, std::string_view name, bool positive,
-                                      const std::string& fileName, std::size_t lineNumber, double& out)
+std::optional<Error> readTimes(const std::vector<Field>& fields, const Columns& columns,
+                               const std::array<const char*, 4>& names, const std::string& fileName,
+                               std::size_t lineNumber, Measurement& m)
 {
-    const auto v = readNumber(f.text);
-    if (!v || *v < 0.0 || (positive && *v == 0.0))
-        return Error(at(fileName, lineNumber, f.column),
-                     "expected " + std::string(name) + " as a " + (positive ? "positive" : "non-negative") +
-                         " number of microseconds, found " + shown(f.text));
-    out = *v;
+    const std::array<double*, 4> into = {&m.averageUs, &m.minimumUs, &m.maximumUs, &m.stddevUs};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!names[i])
+            continue;
+        const auto column = columns.find(names[i]);
+        if (column == columns.end()) {
+            if (i == 0)
+                return Error(at(fileName, lineNumber, 1), std::string("no ") + names[i] + " column");
+            continue;
+        }
+        const Field& f = fields[column->second];
+        const bool positive = i == 0; // an average of 0 is no measurement
+        const auto v = readNumber(f.text);
+        if (!v || *v < 0.0 || (positive && *v == 0.0))
+            return Error(at(fileName, lineNumber, f.column), "expected " + std::string(names[i]) + " as a " +
+                                                                 (positive ? "positive" : "non-negative") +
+                                                                 " number of microseconds, found " +
+                                                                 shown(f.text));
+        *into[i] = *v;
+    }
     return std::nullopt;
 }
 

@@ -4,6 +4,8 @@
 
 #include "calibrate/measurements.h"
 
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +29,6 @@ std::vector<std::string_view> splitLines(std::string_view text);
 std::string at(const std::string& file, std::size_t line, std::size_t column);
 // A field as an error message quotes it: 'text' (40 characters at most), or "nothing".
 std::string shown(std::string_view text);
-std::optional<double> readNumber(std::string_view text);
 // A side of a shape: an integer in 1..kMaxDimension.
 std::optional<std::int64_t> readDimension(std::string_view text);
 
@@ -56,8 +57,33 @@ std::optional<Error> forEachRow(const std::vector<std::string_view>& lines, std:
     return std::nullopt;
 }
 
-// A row's microseconds field into `out`: a finite number above 0 (`positive`) or at least 0.
-std::optional<Error> readMicroseconds(const Field& f, std::string_view name, bool positive,
-                                      const std::string& fileName, std::size_t lineNumber, double& out);
+// The measurements of every data row: `row` appends its row's measurement to `rows` (or none, to leave the
+// row out) or returns an error to stop; a file without any is an error too.
+template <typename Row>
+Result<std::vector<Measurement>> collectMeasurements(const std::vector<std::string_view>& lines,
+                                                     std::size_t headerLine, std::size_t columns,
+                                                     const std::string& fileName, Row&& row)
+{
+    std::vector<Measurement> rows;
+    const auto failed = forEachRow(lines, headerLine, columns, fileName,
+                                   [&](const std::vector<Field>& fields, std::size_t lineNumber) {
+                                       return row(fields, lineNumber, rows);
+                                   });
+    if (failed)
+        return *failed;
+    if (rows.empty())
+        return Error(fileName, "no measurements after the header");
+    return rows;
+}
+
+// A header's column numbers by name.
+using Columns = std::map<std::string, std::size_t, std::less<>>;
+
+// A row's times from the columns named {average, minimum, maximum, standard deviation} into `m` (nullptr:
+// a time the format does not have): the average a number of microseconds above 0, the others, where the
+// file has their column, at least 0; each an error at its field.
+std::optional<Error> readTimes(const std::vector<Field>& fields, const Columns& columns,
+                               const std::array<const char*, 4>& names, const std::string& fileName,
+                               std::size_t lineNumber, Measurement& m);
 
 } // namespace xps::calibrate::csv

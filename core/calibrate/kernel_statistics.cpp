@@ -61,45 +61,32 @@ std::optional<Error> readKernelName(const Field& f, const std::string& fileName,
 
 } // namespace
 
-bool isKernelStatistics(const std::map<std::string, std::size_t, std::less<>>& columns)
+bool isKernelStatistics(const csv::Columns& columns)
 {
     return columns.contains("kernel_name") && columns.contains("avg_duration_us");
 }
 
-Result<std::vector<Measurement>>
-parseKernelStatistics(const std::vector<std::string_view>& lines, std::size_t headerLine,
-                      const std::map<std::string, std::size_t, std::less<>>& columns,
-                      const std::string& fileName)
+Result<std::vector<Measurement>> parseKernelStatistics(const std::vector<std::string_view>& lines,
+                                                       std::size_t headerLine, const csv::Columns& columns,
+                                                       const std::string& fileName)
 {
-    std::vector<Measurement> rows;
-    const auto failed = csv::forEachRow(
+    return csv::collectMeasurements(
         lines, headerLine, columns.size(), fileName,
-        [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
+        [&](const std::vector<Field>& fields, std::size_t lineNumber,
+            std::vector<Measurement>& rows) -> std::optional<Error> {
             Measurement m;
             m.location = fileName + ":" + std::to_string(lineNumber);
             m.dtype = kDtype;
             if (auto e = readKernelName(fields[columns.find("kernel_name")->second], fileName, lineNumber, m))
                 return e;
-            for (const auto& [name, out, positive] :
-                 {std::tuple<const char*, double*, bool>{"avg_duration_us", &m.averageUs, true},
-                  {"min_duration_us", &m.minimumUs, false},
-                  {"max_duration_us", &m.maximumUs, false},
-                  {"stddev_duration_us", &m.stddevUs, false}}) {
-                const auto column = columns.find(name);
-                if (column == columns.end())
-                    continue;
-                if (auto e = csv::readMicroseconds(fields[column->second], name, positive, fileName,
-                                                   lineNumber, *out))
-                    return e;
-            }
+            if (auto e = csv::readTimes(
+                    fields, columns,
+                    {"avg_duration_us", "min_duration_us", "max_duration_us", "stddev_duration_us"}, fileName,
+                    lineNumber, m))
+                return e;
             rows.push_back(std::move(m));
             return std::nullopt;
         });
-    if (failed)
-        return *failed;
-    if (rows.empty())
-        return Error(fileName, "no measurements after the header");
-    return rows;
 }
 
 } // namespace xps::calibrate

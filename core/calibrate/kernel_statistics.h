@@ -5,16 +5,13 @@
 
 #include "calibrate/csv_fields.h"
 
-#include <map>
-
 namespace xps::calibrate {
 
 // Whether a header is such a table's: kernel_name and avg_duration_us.
-bool isKernelStatistics(const std::map<std::string, std::size_t, std::less<>>& columns);
+bool isKernelStatistics(const csv::Columns& columns);
 
-Result<std::vector<Measurement>>
-parseKernelStatistics(const std::vector<std::string_view>& lines, std::size_t headerLine,
-                      const std::map<std::string, std::size_t, std::less<>>& columns,
-                      const std::string& fileName);
+Result<std::vector<Measurement>> parseKernelStatistics(const std::vector<std::string_view>& lines,
+                                                       std::size_t headerLine, const csv::Columns& columns,
+                                                       const std::string& fileName);
 
 } // namespace xps::calibrate

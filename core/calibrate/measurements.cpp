@@ -77,15 +77,15 @@ std::optional<Error> readSides(const std::array<const char*, 3>& names, FieldOf&
 // SCALE-Sim TPU's table of GEMMs C[M,N] = A[M,K] x B[K,N] (scalesim/calibration_pure/gemm_fusion_master.csv):
 // each row's device time (latency_us_device, what XProf's device timeline gives; latency_us_wallclock
 // includes the host), its dtype; rows whose status is not "ok" are left out.
-Result<std::vector<Measurement>>
-parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLine,
-               const std::map<std::string, std::size_t, std::less<>>& columns, const std::string& fileName)
+Result<std::vector<Measurement>> parseGemmTable(const std::vector<std::string_view>& lines,
+                                                std::size_t headerLine, const csv::Columns& columns,
+                                                const std::string& fileName)
 {
     const auto status = columns.find("status");
-    std::vector<Measurement> rows;
-    const auto failed = csv::forEachRow(
+    return csv::collectMeasurements(
         lines, headerLine, columns.size(), fileName,
-        [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
+        [&](const std::vector<Field>& fields, std::size_t lineNumber,
+            std::vector<Measurement>& rows) -> std::optional<Error> {
             const auto field = [&](std::string_view name) { return fields[columns.find(name)->second]; };
             if (status != columns.end() && fields[status->second].text != "ok")
                 return std::nullopt;
@@ -96,18 +96,12 @@ parseGemmTable(const std::vector<std::string_view>& lines, std::size_t headerLin
                 return e;
             if (auto e = readSides({"M", "N", "K"}, field, fileName, lineNumber, m))
                 return e;
-            const Field time = field("latency_us_device");
-            if (auto e =
-                    csv::readMicroseconds(time, "latency_us_device", true, fileName, lineNumber, m.averageUs))
+            if (auto e = csv::readTimes(fields, columns, {"latency_us_device", nullptr, nullptr, nullptr},
+                                        fileName, lineNumber, m))
                 return e;
             rows.push_back(std::move(m));
             return std::nullopt;
         });
-    if (failed)
-        return *failed;
-    if (rows.empty())
-        return Error(fileName, "no measurements after the header");
-    return rows;
 }
 
 } // namespace
@@ -123,7 +117,7 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
     if (headerLine == lines.size())
         return Error(fileName,
                      "empty: expected a header row (op,dtype,measured_us_avg,...) and measurements");
-    std::map<std::string, std::size_t, std::less<>> columns;
+    csv::Columns columns;
     for (std::size_t i = 0; const Field& f : csv::splitFields(lines[headerLine]))
         columns.emplace(std::string(f.text), i++);
     const auto column = [&](std::string_view name) -> std::optional<std::size_t> {
@@ -147,10 +141,10 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
         return Error(at(fileName, headerLine + 1, 1),
                      "the header has neither a 'shape' column nor 'm', 'n' and 'k' columns");
 
-    std::vector<Measurement> rows;
-    const auto failed = csv::forEachRow(
+    return csv::collectMeasurements(
         lines, headerLine, columns.size(), fileName,
-        [&](const std::vector<Field>& fields, std::size_t lineNumber) -> std::optional<Error> {
+        [&](const std::vector<Field>& fields, std::size_t lineNumber,
+            std::vector<Measurement>& rows) -> std::optional<Error> {
             const auto field = [&](std::string_view name) { return fields[*column(name)]; };
             Measurement m;
             m.location = fileName + ":" + std::to_string(lineNumber);
@@ -195,40 +189,14 @@ Result<std::vector<Measurement>> parseMeasurements(std::string_view text, const 
                 if (m.op == OpClass::BatchNormInference && m.shape.size() != 4)
                     return Error(at(fileName, lineNumber, f.column), "a batch norm's shape is NxCxHxW");
             }
-            const auto number = [&](std::string_view name, double& out,
-                                    bool required) -> std::optional<Error> {
-                if (!column(name)) {
-                    if (required)
-                        return Error(at(fileName, lineNumber, 1), "no " + std::string(name) + " column");
-                    return std::nullopt;
-                }
-                const Field f = field(name);
-                const auto v = csv::readNumber(f.text);
-                if (!v || *v < 0.0)
-                    return Error(at(fileName, lineNumber, f.column),
-                                 "expected " + std::string(name) +
-                                     " as a non-negative number of microseconds, found " + shown(f.text));
-                out = *v;
-                return std::nullopt;
-            };
-            if (auto e = number("measured_us_avg", m.averageUs, true))
-                return *e;
-            if (m.averageUs <= 0.0)
-                return Error(at(fileName, lineNumber, field("measured_us_avg").column),
-                             "measured_us_avg must be above 0");
-            for (const auto& [name, out] : {std::pair<const char*, double*>{"measured_us_min", &m.minimumUs},
-                                            {"measured_us_max", &m.maximumUs},
-                                            {"measured_us_stddev", &m.stddevUs}})
-                if (auto e = number(name, *out, false))
-                    return *e;
+            if (auto e = csv::readTimes(
+                    fields, columns,
+                    {"measured_us_avg", "measured_us_min", "measured_us_max", "measured_us_stddev"}, fileName,
+                    lineNumber, m))
+                return e;
             rows.push_back(std::move(m));
             return std::nullopt;
         });
-    if (failed)
-        return *failed;
-    if (rows.empty())
-        return Error(fileName, "no measurements after the header");
-    return rows;
 }
 
 Result<std::vector<Measurement>> readMeasurements(const std::string& path)

@@ -12,17 +12,12 @@ namespace xps::shlo::lower {
 
 namespace {
 
-bool isFloatType(ElementType e)
-{
-    return e == ElementType::F32 || e == ElementType::F16 || e == ElementType::BF16;
-}
-
 // The one value of a splat constant, read from its literal.
 std::optional<double> splatConstant(const Operation& op)
 {
     const Attribute* value = op.attributes.find("value");
     if (!value || value->kind != Attribute::Kind::Dense || !value->dense || !value->dense->isSplat() ||
-        op.resultTypes.size() != 1 || !isFloatType(op.resultTypes[0].element))
+        op.resultTypes.size() != 1 || !isFloat(op.resultTypes[0].element))
         return std::nullopt;
     Operation scalar = op;
     scalar.resultTypes[0].shape.clear();
@@ -33,7 +28,7 @@ std::optional<double> splatConstant(const Operation& op)
         const TensorValue v = detail::evalConstant(scalar, "splat");
         if (v.data.size() == 1)
             return v.data[0];
-    } catch (...) { // a literal the interpreter refuses is left to the lowering's own error
+    } catch (const detail::EvalError&) { // a literal the interpreter refuses: the lowering says why
     }
     return std::nullopt;
 }
@@ -96,36 +91,24 @@ private:
         case OpKind::Reshape: return operand(0);
         default: break;
         }
-        // Element-wise ops of splats, computed as f32 computes them (other types are left alone).
-        if (type.element != ElementType::F32)
+        // Element-wise ops of splats, evaluated as the reference interpreter evaluates each element.
+        if (!isFloat(type.element) || op.operands.empty())
             return std::nullopt;
-        const auto f = [](double x) { return static_cast<double>(static_cast<float>(x)); };
-        if (op.operands.size() == 1 && operand(0)) {
-            const double a = *operand(0);
-            switch (op.kind) {
-            case OpKind::Negate: return -a;
-            case OpKind::Sqrt: return f(std::sqrt(a));
-            case OpKind::Rsqrt: return f(1.0 / std::sqrt(a));
-            default: return std::nullopt;
-            }
-        }
-        if (op.operands.size() == 2 && operand(0) && operand(1)) {
-            const double a = *operand(0), b = *operand(1);
-            switch (op.kind) {
-            case OpKind::Add: return f(a + b);
-            case OpKind::Subtract: return f(a - b);
-            case OpKind::Multiply: return f(a * b);
-            case OpKind::Divide: return f(a / b);
-            default: return std::nullopt;
-            }
-        }
+        const ElementType in = m_body.valueTypes[op.operands.at(0)].element;
+        if (op.operands.size() == 1 && operand(0) &&
+            (op.kind == OpKind::Negate || op.kind == OpKind::Sqrt || op.kind == OpKind::Rsqrt))
+            return roundTo(type.element, detail::applyUnary(op.kind, in, type.element, *operand(0)));
+        if (op.operands.size() == 2 && operand(0) && operand(1) &&
+            (op.kind == OpKind::Add || op.kind == OpKind::Subtract || op.kind == OpKind::Multiply ||
+             op.kind == OpKind::Divide))
+            return roundTo(type.element, detail::applyBinary(op.kind, in, *operand(0), *operand(1)));
         return std::nullopt;
     }
 
     // The operand `op` leaves unchanged (x + 0, x * 1, ...), of the result's very type.
     std::optional<std::uint32_t> identityOperand(const Operation& op) const
     {
-        if (op.operands.size() != 2 || !isFloatType(op.resultTypes[0].element))
+        if (op.operands.size() != 2 || !isFloat(op.resultTypes[0].element))
             return std::nullopt;
         const auto is = [&](std::size_t i, double value) {
             const auto s = m_splat[op.operands[i]];
@@ -136,35 +119,29 @@ private:
                 return std::nullopt;
             return op.operands[i];
         };
-        switch (op.kind) {
-        case OpKind::Add:
-            if (is(1, 0.0))
-                return keep(0);
-            if (is(0, 0.0))
-                return keep(1);
+        // x + 0, x - 0, x * 1, x / 1; and 0 + x, 1 * x.
+        const bool additive = op.kind == OpKind::Add || op.kind == OpKind::Subtract;
+        if (!additive && op.kind != OpKind::Multiply && op.kind != OpKind::Divide)
             return std::nullopt;
-        case OpKind::Subtract: return is(1, 0.0) ? keep(0) : std::nullopt;
-        case OpKind::Multiply:
-            if (is(1, 1.0))
-                return keep(0);
-            if (is(0, 1.0))
-                return keep(1);
-            return std::nullopt;
-        case OpKind::Divide: return is(1, 1.0) ? keep(0) : std::nullopt;
-        default: return std::nullopt;
-        }
+        const double identity = additive ? 0.0 : 1.0;
+        if (is(1, identity))
+            return keep(0);
+        if ((op.kind == OpKind::Add || op.kind == OpKind::Multiply) && is(0, identity))
+            return keep(1);
+        return std::nullopt;
     }
 
-    // x / c with c one finite value everywhere and x not: 1 / c.
+    // x / c with c one finite value everywhere and x not: 1 / c in the result's type, as XLA's
+    // InvertConstant computes it.
     std::optional<double> reciprocalOf(const Operation& op) const
     {
-        if (op.kind != OpKind::Divide || op.resultTypes[0].element != ElementType::F32 ||
-            m_splat[op.operands[0]])
+        const ElementType type = op.resultTypes[0].element;
+        if (op.kind != OpKind::Divide || !isFloat(type) || m_splat[op.operands[0]])
             return std::nullopt;
         const auto c = m_splat[op.operands[1]];
         if (!c || *c == 0.0 || !std::isfinite(*c))
             return std::nullopt;
-        return static_cast<double>(static_cast<float>(1.0 / *c));
+        return roundTo(type, detail::applyBinary(OpKind::Divide, type, 1.0, *c));
     }
 
     // A constant of `of`'s result type, every element `value`: a new value of the body.

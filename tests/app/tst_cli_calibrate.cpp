@@ -184,7 +184,7 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("o.json"));
         Run r = cli({QStringLiteral("calibrate"), bad, QStringLiteral("-o"), out});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.find("bad.csv:2:11: expected measured_us_avg as a non-negative number") !=
+        QVERIFY2(r.err.find("bad.csv:2:11: expected measured_us_avg as a positive number") !=
                      std::string::npos,
                  r.err.c_str());
         QVERIFY(!QFile::exists(out)); // nothing written

@@ -217,12 +217,13 @@ private slots:
                                 << QStringLiteral("m.csv:2:1: expected 4 fields as in the header, found 3");
         QTest::newRow("number") << h + QStringLiteral("add,4,f16,fast\n")
                                 << QStringLiteral(
-                                       "m.csv:2:11: expected measured_us_avg as a non-negative number");
-        QTest::newRow("zero time") << h + QStringLiteral("add,4,f16,0\n")
-                                   << QStringLiteral("m.csv:2:11: measured_us_avg must be above 0");
+                                       "m.csv:2:11: expected measured_us_avg as a positive number");
+        QTest::newRow("zero time")
+            << h + QStringLiteral("add,4,f16,0\n")
+            << QStringLiteral(
+                   "m.csv:2:11: expected measured_us_avg as a positive number of microseconds, found '0'");
         QTest::newRow("nan") << h + QStringLiteral("add,4,f16,nan\n")
-                             << QStringLiteral(
-                                    "m.csv:2:11: expected measured_us_avg as a non-negative number");
+                             << QStringLiteral("m.csv:2:11: expected measured_us_avg as a positive number");
         QTest::newRow("matmul without mnk")
             << h + QStringLiteral("matmul,4,f16,1\n")
             << QStringLiteral("m.csv:2:1: a matmul needs the m, n and k columns");

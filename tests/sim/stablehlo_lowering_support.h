@@ -11,7 +11,9 @@
 
 #include <QString>
 
+#include <array>
 #include <functional>
+#include <optional>
 
 namespace xps::test {
 
@@ -115,6 +117,39 @@ inline ReplayedModule compileAndReplayOrFail(const std::string& text, const Comp
     if (!replayed)
         qFatal("%s", replayed.error().toString().c_str());
     return {std::move(*compiled), std::move(*replayed)};
+}
+
+// `m` compiled with fusion ([0]) and without ([1]), each replayed in full mode; nullopt and `failure` set if
+// either does not compile or replay.
+struct ReplayedLowering
+{
+    std::vector<double> results;
+    std::uint64_t cycles = 0;
+    std::size_t kernels = 0, fusedOps = 0;
+};
+inline std::optional<std::array<ReplayedLowering, 2>> fusedAndApart(const Module& m, std::string* failure)
+{
+    std::array<ReplayedLowering, 2> both;
+    for (const bool fuse : {true, false}) {
+        CompileOptions options;
+        options.fuse = fuse;
+        auto compiled = compileModule(m, options);
+        if (!compiled) {
+            *failure = compiled.error().toString();
+            return std::nullopt;
+        }
+        auto replayed = sim::replayAndCheck(m, *compiled);
+        if (!replayed) {
+            *failure = replayed.error().toString();
+            return std::nullopt;
+        }
+        ReplayedLowering& l = both[fuse ? 0 : 1];
+        l.results = replayed->results.front().data;
+        l.cycles = replayed->cycles;
+        l.kernels = compiled->kernels;
+        l.fusedOps = compiled->fusedOps;
+    }
+    return both;
 }
 
 // Compiles, replays and compares @main's result with the interpreter's: the largest ulp difference.

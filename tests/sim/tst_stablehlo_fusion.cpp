@@ -59,39 +59,6 @@ const std::string kGelu = // JAX's tanh GELU of %a, its constants splats of the 
     "  %h = stablehlo.multiply %c4, %a : tensor<96x512xf32>\n"
     "  %r = stablehlo.multiply %h, %t5 : tensor<96x512xf32>\n";
 
-// `m` compiled with fusion ([0]) and without ([1]), each replayed in full mode; nullopt and `failure` set if
-// either does not compile or replay.
-struct Lowered
-{
-    std::vector<double> results;
-    std::uint64_t cycles = 0;
-    std::size_t kernels = 0, fusedOps = 0;
-};
-std::optional<std::array<Lowered, 2>> fusedAndApart(const Module& m, std::string* failure)
-{
-    std::array<Lowered, 2> both;
-    for (const bool fuse : {true, false}) {
-        CompileOptions options;
-        options.fuse = fuse;
-        auto compiled = compileModule(m, options);
-        if (!compiled) {
-            *failure = compiled.error().toString();
-            return std::nullopt;
-        }
-        auto replayed = sim::replayAndCheck(m, *compiled);
-        if (!replayed) {
-            *failure = replayed.error().toString();
-            return std::nullopt;
-        }
-        Lowered& l = both[fuse ? 0 : 1];
-        l.results = replayed->results.front().data;
-        l.cycles = replayed->cycles;
-        l.kernels = compiled->kernels;
-        l.fusedOps = compiled->fusedOps;
-    }
-    return both;
-}
-
 // Every element within 1e-5 x max(1, |b|) of the other.
 bool closeTo(const std::vector<double>& a, const std::vector<double>& b)
 {

@@ -99,6 +99,27 @@ private slots:
         QVERIFY2(regions.front().rfind("multiply %r", 0) == 0, regions.front().c_str());
     }
 
+    void aDivisionByABf16ConstantIsAMultiplyInBf16()
+    {
+        // x / 3 in bf16: 1/3 rounded to bf16, as XLA inverts the constant in its own type.
+        const std::string t = "tensor<64x256xbf16>";
+        const std::string text =
+            "func.func public @main() -> " + t + " {\n  %a = stablehlo.iota dim = 1 : " + t +
+            "\n  %three = stablehlo.constant dense<3.0> : " + t +
+            "\n  %r = stablehlo.divide %a, %three : " + t + "\n  return %r : " + t + "\n}\n";
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m, CompileOptions::asXla());
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        const auto regions = opRegions(*compiled);
+        QVERIFY2(anyStartsWith(regions, "multiply %r") && !anyStartsWith(regions, "divide"),
+                 regions.empty() ? "" : regions.front().c_str());
+        auto replayed = sim::replayAndCheck(*m, *compiled);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        // 255 * bf16(1/3) = 255 * 0.333984375, rounded to bf16: 85.0 (255 / 3 is 85 exactly too).
+        QCOMPARE(replayed->results.front().data.back(), 85.0);
+    }
+
     void aReturnedIdentityIsStillWritten()
     {
         // x * 1 returned: XLA copies the parameter into the result buffer; so does this, as the multiply.
