@@ -180,8 +180,11 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     // two tiles a register, so a steady loop's registers cover fewer MXUs (mxuLayout) and at most 4 lanes:
     // when packing would leave MXUs idle that widened rows keep busy, the lhs is widened.
     const std::int64_t tiles8 = s.rowsPadded(s.M) / 8;
-    const MxuLayout packedLayout = mxuLayout(m.mxuCount, s.NB, 2, tiles8 / 2),
-                    widenedLayout = mxuLayout(m.mxuCount, s.NB, 1, tiles8);
+    const int weightPushes = formatOf(rhs) != isa::kMxuF32 ? 8 : 16;
+    const double loadBytes = static_cast<double>(s.B) * static_cast<double>(s.K) *
+                             static_cast<double>(s.M * lhs.elementBytes + s.N * rhs.elementBytes);
+    const MxuLayout packedLayout = mxuLayout(m, s.NB, s.KB, 2, tiles8 / 2, weightPushes, loadBytes),
+                    widenedLayout = mxuLayout(m, s.NB, s.KB, 1, tiles8, weightPushes, loadBytes);
     const std::int64_t turns = packedLayout.turns;
     const bool pairsKeepUp = m.mxuResultFifoDepth >= 2 &&
                              m.latMxuMatmul + m.occMxuMatmul <=
@@ -246,7 +249,15 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         set.back = w.stream();
         return set;
     };
-    DotBuffers buffers = allocate(twoSets ? 1 : static_cast<int>(std::min<std::int64_t>(s.KB, 8)));
+    // Input streams: one for each set of a pipelined pair; else up to 8, by K block (a loop's waits take a
+    // register each), or 16 for the whole op outside any loop, so that its first and last streams, which
+    // the MXUs wait for and compute after, are small (emitTile).
+    const std::int64_t streamsForWholeOp = std::clamp<std::int64_t>(
+        std::min<std::int64_t>(m.syncFlags - 24, 16), 1, std::max<std::int64_t>(s.KB * s.NB, 1));
+    DotBuffers buffers =
+        allocate(twoSets                         ? 1
+                 : wholeOp && w.loopDepth() == 0 ? static_cast<int>(streamsForWholeOp)
+                                                 : static_cast<int>(std::min<std::int64_t>(s.KB, 8)));
     if (wholeOp) {
         emitTile(w, in, out, s, first, buffers);
         return;

@@ -11,6 +11,8 @@
 
 #include "stablehlo/lower_dot_tile.h"
 
+#include <cmath>
+
 namespace xps::shlo::lower::dot {
 
 namespace {
@@ -61,15 +63,119 @@ std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const Tenso
 
 } // namespace
 
-MxuLayout mxuLayout(std::int64_t mxuCount, std::int64_t nBlocks, std::int64_t pair,
-                    std::int64_t matmulsPerBlock)
+namespace {
+
+// Turns for `lanes` x `kSplit` MXUs: doubled while the MXUs and a steady loop's registers allow and the
+// tiles of a block divide evenly among them.
+std::int64_t turnsFor(std::int64_t mxus, std::int64_t used, std::int64_t pair, std::int64_t matmulsPerBlock)
 {
-    const std::int64_t mxus = std::clamp<std::int64_t>(mxuCount, 1, 8);
-    MxuLayout l{std::clamp<std::int64_t>(nBlocks, 1, mxus), 1};
-    while (l.mxus() * 2 <= mxus && l.mxus() * 2 * pair <= 8 && matmulsPerBlock % (l.turns * 2) == 0 &&
-           matmulsPerBlock >= 4 * l.turns)
-        l.turns *= 2;
-    return l;
+    std::int64_t turns = 1;
+    while (used * turns * 2 <= mxus && used * turns * 2 * pair <= 8 && matmulsPerBlock % (turns * 2) == 0 &&
+           matmulsPerBlock >= 4 * turns)
+        turns *= 2;
+    return turns;
+}
+
+} // namespace
+
+std::vector<std::int64_t> streamStarts(std::int64_t moves, std::int64_t streams, std::int64_t firstMoves)
+{
+    std::vector<std::int64_t> starts(static_cast<std::size_t>(streams + 1), moves);
+    starts[0] = 0;
+    if (streams <= 1 || moves <= streams) {
+        for (std::int64_t s = 1; s < streams; ++s)
+            starts[static_cast<std::size_t>(s)] = std::min(s, moves);
+        return starts;
+    }
+    // Stream s's share grows by r up to the middle stream and falls by r after it: the first is small,
+    // so the first matmul waits for little, and the last too, so a kernel that waits for its operands
+    // has little left to compute once the last has arrived. r: the first share holds firstMoves.
+    const auto weight = [&](double r, std::int64_t s) {
+        return std::pow(r, static_cast<double>(std::min(s, streams - 1 - s)));
+    };
+    const auto firstShare = [&](double r) {
+        double sum = 0;
+        for (std::int64_t s = 0; s < streams; ++s)
+            sum += weight(r, s);
+        return weight(r, 0) / sum;
+    };
+    double growth = 1.0;
+    if (static_cast<double>(firstMoves) < firstShare(1.0) * static_cast<double>(moves)) {
+        double lo = 1.0, hi = static_cast<double>(moves);
+        for (int i = 0; i < 64; ++i) {
+            const double mid = (lo + hi) / 2;
+            (firstShare(mid) * static_cast<double>(moves) > static_cast<double>(firstMoves) ? lo : hi) = mid;
+        }
+        growth = hi;
+    }
+    double total = 0, sum = 0;
+    for (std::int64_t s = 0; s < streams; ++s)
+        total += weight(growth, s);
+    for (std::int64_t s = 1; s < streams; ++s) {
+        sum += weight(growth, s - 1);
+        starts[static_cast<std::size_t>(s)] =
+            std::clamp<std::int64_t>(std::llround(static_cast<double>(moves) * sum / total),
+                                     starts[static_cast<std::size_t>(s - 1)] + 1, moves - (streams - s));
+    }
+    return starts;
+}
+
+MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std::int64_t kBlocks,
+                    std::int64_t pair, std::int64_t matmulsPerBlock, int pushesPerBlock, double loadBytes)
+{
+    const std::int64_t mxus = std::clamp<std::int64_t>(machine.mxuCount, 1, 8);
+    nBlocks = std::max<std::int64_t>(nBlocks, 1);
+    kBlocks = std::max<std::int64_t>(kBlocks, 1);
+    const double steps = static_cast<double>(std::max<std::int64_t>(matmulsPerBlock, 1));
+    const double occupancy = static_cast<double>(machine.occMxuMatmul * pair);
+    const std::int64_t fifo = std::clamp<std::int64_t>(machine.mxuResultFifoDepth, 1, 16);
+    // Cycles of one step (one lhs register of rows through every lane's K blocks) on the slot or MXU it
+    // keeps busiest: a bundle has one vector load, store, matrix push and matrix pop slot and two vector
+    // ones. Loads: the rows of each K block, the partial sums (after the first K group) and the next
+    // blocks' weight rows; pushes: the matmuls and the weight rows; pops and adds: a product each.
+    const auto cost = [&](const MxuLayout& l) {
+        const double p = static_cast<double>(l.lanes), g = static_cast<double>(l.kSplit),
+                     r = static_cast<double>(l.turns), pr = static_cast<double>(pair);
+        const std::int64_t groups = (nBlocks + l.lanes - 1) / l.lanes,
+                           kGroups = (kBlocks + l.kSplit - 1) / l.kSplit;
+        const double summing = static_cast<double>(kGroups - 1) / static_cast<double>(kGroups);
+        const double weightRows = p * g * pushesPerBlock / steps;
+        // Each MXU also takes its block's weight pushes on its weight path, and holds at most a FIFO of
+        // results: a step's matmul comes back a latency after it, so fewer steps in flight than that
+        // latency's worth wait for it.
+        const double pushes = static_cast<double>(pushesPerBlock * machine.occMxuWpush) / steps;
+        const double inFlight = static_cast<double>(std::max<std::int64_t>(fifo / pair, 1)) * r;
+        const double latency = static_cast<double>(machine.latMxuMatmul) + occupancy;
+        const double step =
+            std::max({occupancy / r, g + pr * p * summing + weightRows, p * g + weightRows * r, pr * p * g,
+                      pr * p, pr * p * g / 2, pushes, latency / inFlight});
+        // The operands' moves: one per K block for the lhs panels and one per K block and weight group
+        // (emitTile: several lanes bring their weights by group), each engine starting its next move a
+        // setup after the last; and their bytes at HBM's rate.
+        const double moves = static_cast<double>(kBlocks * (1 + (l.lanes > 1 ? groups : 1)));
+        const double engines = static_cast<double>(std::max<std::int64_t>(machine.dmaEngines, 1));
+        const double loading =
+            moves * static_cast<double>(machine.dmaSetupCycles) / engines +
+            loadBytes /
+                machine.bytesPerCycle(std::min(machine.hbmBandwidthGBs, machine.dmaEnginePeakGBs * engines));
+        // They overlap the compute but for the first K group's wait: a fraction of the shorter counts too.
+        const double compute = static_cast<double>(groups * kGroups) * steps * step;
+        return std::max(compute, loading) + 0.25 * std::min(compute, loading);
+    };
+    MxuLayout best{std::min(nBlocks, mxus), turnsFor(mxus, std::min(nBlocks, mxus), pair, matmulsPerBlock),
+                   1};
+    double bestCost = cost(best);
+    for (std::int64_t lanes = std::min(nBlocks, mxus); lanes >= 1; --lanes)
+        for (std::int64_t split = 1;
+             split <= 4 && split <= kBlocks && lanes * split <= mxus && lanes * (split - 1) <= 4;
+             split *= 2) {
+            const MxuLayout l{lanes, turnsFor(mxus, lanes * split, pair, matmulsPerBlock), split};
+            if (const double c = cost(l); c < bestCost) {
+                best = l;
+                bestCost = c;
+            }
+        }
+    return best;
 }
 
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
@@ -110,9 +216,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // R is a power of two dividing the tiles of a block, so a steady loop's tiles an iteration, and a
     // loop's blocks, land on the same MXUs every iteration.
     const std::int64_t matmulsPerBlock = tiles / pair;
-    const MxuLayout layout = mxuLayout(w.machine().mxuCount, NB, pair, matmulsPerBlock);
+    const double loadBytes = static_cast<double>(B) * static_cast<double>(s.K) *
+                             (static_cast<double>(M * lhs.elementBytes) +
+                              static_cast<double>(std::min(N - tile.nb0 * 128, NB * 128) * rhs.elementBytes));
+    const MxuLayout layout = mxuLayout(w.machine(), NB, KB, pair, matmulsPerBlock, pushesPerBlock, loadBytes);
     const std::int64_t R = layout.turns;
-    const std::int64_t P = layout.lanes; // lanes of a group
+    const std::int64_t P = layout.lanes;  // lanes of a group
+    const std::int64_t G = layout.kSplit; // K blocks of a step, one per MXU of a lane
+    const std::int64_t KQ = (KB + G - 1) / G;
     // Products in flight: each MXU's FIFO holds `depth`, so R MXUs taking turns hold R times as many (an
     // even number with packed rows: a matmul's two results go in together). Tile j is popped `lag` tiles
     // after it: at `depth`, or one fewer with packed rows, so that a pair's matmul finds room for both.
@@ -133,22 +244,31 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const auto groups = static_cast<std::int64_t>(inputs.size());
     const std::int64_t weightGroups =
         P > 1 ? NG : 1; // the same in every call for a tile: its lhs streams too
-    const auto streamOf = [&](std::int64_t g, std::int64_t kb) {
-        return static_cast<std::size_t>((std::min(g, weightGroups - 1) * KB + kb) * groups /
-                                        (weightGroups * KB));
+    // Move q (below) brings K block q % KB of weight group q / KB; the moves are cut into the streams in
+    // order (streamStarts): the first holds the first K group's moves only, and the shares grow to the
+    // middle and fall again, so the MXUs start early and, while they work through a stream, the next one,
+    // not much larger, arrives (equal streams after a small first one made the second wait for an eighth
+    // of all the operands; streams growing to the end left the largest to compute after it arrived).
+    const std::int64_t totalMoves = weightGroups * KB;
+    const std::vector<std::int64_t> starts = streamStarts(totalMoves, groups, G);
+    const auto streamStart = [&](std::int64_t stream) {
+        return starts[static_cast<std::size_t>(std::clamp<std::int64_t>(stream, 0, groups))];
     };
-    std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
-    const auto needBlock = [&](std::int64_t g, std::int64_t kb) {
-        const std::size_t stream = streamOf(g, kb);
-        if (!arrived[stream])
-            w.waitAll(inputs[stream]);
-        arrived[stream] = true;
+    const auto streamOfMove = [&](std::int64_t q) {
+        std::int64_t stream = groups - 1;
+        while (stream > 0 && streamStart(stream) > q)
+            --stream;
+        return static_cast<std::size_t>(stream);
+    };
+    const auto streamOf = [&](std::int64_t g, std::int64_t kb) {
+        return streamOfMove(std::min(g, weightGroups - 1) * KB + kb);
     };
     const auto& ls = s.ls;
     const auto& rs = s.rs;
     const std::int64_t lhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.l.batch, lhs.type, ls, tile.b0);
     const std::int64_t rhsBatch = tile.allBatches(s) ? 0 : batchOffset(s.r.batch, rhs.type, rs, tile.b0);
-    for (std::int64_t q = 0; q < weightGroups * KB && phase != TilePhase::Compute; ++q) {
+    // Move q brings its K block's weights (and, in group 0, that block's lhs panel).
+    const auto issueLoad = [&](std::int64_t q) {
         const std::int64_t wg = q / KB, kb = q % KB;
         DmaStream& in1 = inputs[streamOf(wg, kb)];
         if (loads != TileLoads::RhsOnly && wg == 0) {
@@ -170,7 +290,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                    {.srcRegister = hbm.lhs});
         }
         if (loads == TileLoads::LhsOnly)
-            continue;
+            return;
         // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
         // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
         std::vector<MoveDim> b;
@@ -205,9 +325,44 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         w.move(in1, isa::Space::Vmem, weightsAt, isa::Space::Hbm,
                rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert, rhsElement,
                {.srcRegister = hbm.rhs});
-    }
+    };
+    // The moves are issued in order. A tile that loads and computes issues, before it awaits a stream,
+    // the stream's moves and then as many more as the DMA queues hold beside them (the moves before the
+    // stream have arrived, so no more are in flight): the engines stay busy, and the core never waits for
+    // room in a queue while it has matmuls to issue (all 160 moves of a 768 x 4096 x 2048 bf16 matmul
+    // issued first held its first matmul back 16,500 cycles). A tile loaded for later
+    // (TilePhase::Load) issues them all.
+    const std::int64_t moves = phase == TilePhase::Compute ? 0 : totalMoves;
+    const std::int64_t engines = std::max<std::int64_t>(w.machine().dmaEngines, 1);
+    const std::int64_t queueRoom = std::max<std::int64_t>(engines * w.machine().dmaQueueDepth - engines, 1);
+    std::vector<std::int64_t> dmasBefore(static_cast<std::size_t>(moves + 1), 0); // descriptors before move q
+    std::int64_t issued = 0;
+    const auto issueThroughStream = [&](std::int64_t stream) {
+        const std::int64_t first = streamStart(stream), last = streamStart(stream + 1) - 1;
+        while (issued < moves) {
+            const auto q = static_cast<std::size_t>(issued);
+            if (phase == TilePhase::LoadAndCompute && issued > last) {
+                const std::int64_t perMove =
+                    q > 0 ? w.dmasWritten() - dmasBefore[q - 1] : 1; // as the last move
+                if (w.dmasWritten() - dmasBefore[static_cast<std::size_t>(first)] + perMove > queueRoom)
+                    break;
+            }
+            dmasBefore[q] = w.dmasWritten();
+            issueLoad(issued++);
+        }
+    };
+    issueThroughStream(0);
     if (phase == TilePhase::Load)
         return;
+    std::vector<bool> arrived(static_cast<std::size_t>(groups), false);
+    const auto needBlock = [&](std::int64_t g, std::int64_t kb) {
+        const std::size_t stream = streamOf(g, kb);
+        if (!arrived[stream]) {
+            issueThroughStream(static_cast<std::int64_t>(stream));
+            w.waitAll(inputs[stream]);
+        }
+        arrived[stream] = true;
+    };
     // The MXU stream: every (batch, N block, K block, 8-row tile) in that order, software-pipelined so the
     // MXU never waits for the code around it. Tile j's result is popped (and summed into the VMEM
     // result) just before tile j + depth is multiplied: the result FIFO holds `depth` results, and with
@@ -218,27 +373,36 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // With several MXUs (mxu_count), each takes one of a group of N blocks: a tile's rows are loaded once
     // and multiplied on every MXU of the group, each MXU with its own weights, FIFO and results; a "job"
     // is then (batch, group of N blocks, K block, tile) and everything per N block is done per lane.
+    // With a K split (G > 1) a job's K "block" is a group of G of them (kq), each on an MXU of its own.
     struct Job
     {
-        std::int64_t b, g, kb, t;
+        std::int64_t b, g, kq, t;
     };
     const auto lanes = [&](const Job& j) { return std::min(P, NB - j.g * P); };
+    const auto splits = [&](const Job& j) { return std::min(G, KB - j.kq * G); }; // K blocks of its group
     std::vector<Job> jobs;
-    jobs.reserve(static_cast<std::size_t>(B * NG * KB * tiles));
+    jobs.reserve(static_cast<std::size_t>(B * NG * KQ * tiles));
     for (std::int64_t b = 0; b < B; ++b)
         for (std::int64_t g = 0; g < NG; ++g)
-            for (std::int64_t kb = 0; kb < KB; ++kb)
+            for (std::int64_t kq = 0; kq < KQ; ++kq)
                 for (std::int64_t t = 0; t < tiles; ++t)
-                    jobs.push_back({b, g, kb, t});
+                    jobs.push_back({b, g, kq, t});
+    // The operands of job j's K group awaited (each stream once).
+    const auto needGroup = [&](const Job& j) {
+        for (std::int64_t k = 0; k < splits(j); ++k)
+            needBlock(j.g, j.kq * G + k);
+    };
     // The mxu= operand of MXU m (MXU 0's is left out, as a one-MXU machine's code has none), and the MXU
-    // job j's lane p runs on.
+    // job j's lane p and K block k of its group run on.
     const auto onMxu = [](std::int64_t m) { return m == 0 ? std::string() : ", mxu=" + std::to_string(m); };
-    const auto mxuOf = [&](const Job& j, std::int64_t p) { return p * R + j.t / pair % R; };
-    // Where block (kb, nb) of batch b starts (nb: lane p of the job's group): its 8-row registers are
-    // weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows of N one after another, 8 rows a
-    // register).
-    const auto weights = [&](const Job& j, std::int64_t p) {
-        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * NB * weightBlock +
+    const auto mxuOf = [&](const Job& j, std::int64_t p, std::int64_t k) {
+        return (p * G + k) * R + j.t / pair % R;
+    };
+    // Where block (kb, nb) of batch b starts (kb: block k of the job's K group, nb: lane p of its group of
+    // N blocks): its 8-row registers are weightRow * 8 bytes apart (a transposed rhs: blocks of 128 rows
+    // of N one after another, 8 rows a register).
+    const auto weights = [&](const Job& j, std::int64_t p, std::int64_t k) {
+        return rhsV + static_cast<std::uint64_t>((j.b * KB + j.kq * G + k) * NB * weightBlock +
                                                  (j.g * P + p) *
                                                      (s.transposedRhs ? weightBlock : s.weightRowBytes()));
     };
@@ -259,9 +423,12 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     };
     std::size_t pushes = 0;
     // Row `row` of job j's next weights, on every lane.
+    // MXU (lane, K block) p's turns are MXUs p * R .. p * R + R - 1.
     const auto pushRow = [&](const Job& j, int row, const std::string& base) {
-        for (std::int64_t p = 0; p < lanes(j); ++p) {
-            const std::uint64_t block = weights(j, p);
+        for (std::int64_t p = 0; p < lanes(j) * G; ++p) {
+            if (p % G >= splits(j))
+                continue;
+            const std::uint64_t block = weights(j, p / G, p % G);
             const auto source = reg({8, 13, 14}, pushes++);
             if (s.transposedRhs) {
                 w.bundle("vld " + source + ", [" + at(block + static_cast<std::uint64_t>(row * 4096), base) +
@@ -304,29 +471,49 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                  at(resultAddress(jobs[index], p) + ahead * 4096, base) + "]");
     };
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
-        if (jobs[index].kb > 0)
+        if (jobs[index].kq > 0)
             for (std::int64_t p = 0; p < lanes(jobs[index]); ++p)
                 loadLanePartial(index, p, base, ahead);
     };
-    // Tile `index`'s products popped and summed (its partials loaded here unless `preloaded`).
+    // Tile `index`'s products popped and summed (its partials loaded here unless `preloaded`). With a K
+    // split, the products of the group's K blocks are summed first, in pairs (v4-v7 hold all but the
+    // first: lanes x (kSplit - 1) <= 4). Each step is written for every lane before the next, so the
+    // lanes' adds cover each other's latencies.
+    std::size_t popped = 0;
     const auto accumulate = [&](std::size_t index, const std::string& base, bool preloaded = false) {
         const Job& j = jobs[index];
-        for (std::int64_t p = 0; p < lanes(j); ++p) {
-            const auto sum = reg({16, 17, 18, 19, 20, 21, 22, 23}, slot(index, p));
-            const auto resultAt = at(resultAddress(j, p), base);
-            w.bundle("mxu.pop " + sum + onMxu(mxuOf(j, p)));
-            if (j.kb > 0) {
-                const auto partial = reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p));
-                if (!preloaded)
-                    loadLanePartial(index, p, base, 0);
-                w.bundle("vadd.f32 " + sum + ", " + partial + ", " + sum);
+        const std::int64_t L = lanes(j), S = splits(j);
+        const auto sumOf = [&](std::int64_t p) {
+            return reg({16, 17, 18, 19, 20, 21, 22, 23}, slot(index, p));
+        };
+        if (j.kq > 0 && !preloaded)
+            for (std::int64_t p = 0; p < L; ++p)
+                loadLanePartial(index, p, base, 0);
+        std::vector<std::string> products(static_cast<std::size_t>(L * S));
+        for (std::int64_t k = 0; k < S; ++k)
+            for (std::int64_t p = 0; p < L; ++p) {
+                auto& product = products[static_cast<std::size_t>(p * S + k)];
+                product = k == 0 ? sumOf(p) : reg({4, 5, 6, 7}, popped++);
+                w.bundle("mxu.pop " + product + onMxu(mxuOf(j, p, k)));
             }
-            w.bundle("vst " + sum + ", [" + resultAt + "]");
-            if (j.kb == KB - 1 && j.t == tiles - 1)
+        for (std::int64_t step = 1; step < S; step *= 2)
+            for (std::int64_t p = 0; p < L; ++p)
+                for (std::int64_t a = 0; a + step < S; a += 2 * step) {
+                    const auto& into = products[static_cast<std::size_t>(p * S + a)];
+                    w.bundle("vadd.f32 " + into + ", " + into + ", " +
+                             products[static_cast<std::size_t>(p * S + a + step)]);
+                }
+        if (j.kq > 0)
+            for (std::int64_t p = 0; p < L; ++p)
+                w.bundle("vadd.f32 " + sumOf(p) + ", " +
+                         reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", " + sumOf(p));
+        for (std::int64_t p = 0; p < L; ++p) {
+            w.bundle("vst " + sumOf(p) + ", [" + at(resultAddress(j, p), base) + "]");
+            if (j.kq == KQ - 1 && j.t == tiles - 1)
                 writeBack(j, p);
         }
     };
-    needBlock(jobs.front().g, jobs.front().kb);
+    needGroup(jobs.front());
     for (int row = 0; row < pushesPerBlock; ++row)
         pushRow(jobs.front(), row, {});
     int stagedRows = pushesPerBlock; // pushes of the next block staged so far (all: the first is complete)
@@ -334,20 +521,27 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // Bytes of 8 lhs rows in a panel; a tile that is the second of a packed pair has no load or matmul.
     const std::int64_t tileBytes = 8 * s.lhsRowBytes();
     const auto firstOfPair = [&](std::size_t i) { return jobs[i].t % pair == 0; };
-    const auto lhsTile = [&](std::size_t i) {
+    const auto lhsTile = [&](std::size_t i, std::int64_t k) {
         const Job& j = jobs[i];
-        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kb) * panelBytes + j.t * tileBytes);
+        return lhsV + static_cast<std::uint64_t>((j.b * KB + j.kq * G + k) * panelBytes + j.t * tileBytes);
+    };
+    // The register of job i's rows of K block k of its group: G a register of rows, in turn.
+    const auto rowsRegister = [&](std::size_t i, std::int64_t k) {
+        return reg({0, 1, 2, 3, 9, 10, 11, 12},
+                   i / static_cast<std::size_t>(pair) * static_cast<std::size_t>(G) +
+                       static_cast<std::size_t>(k));
     };
     const auto loadRows = [&](std::size_t i, const std::string& base, std::uint64_t ahead) {
         if (firstOfPair(i))
-            w.bundle("vld " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + ", [" +
-                     at(lhsTile(i) + ahead * static_cast<std::uint64_t>(tileBytes), base) + "]");
+            for (std::int64_t k = 0; k < splits(jobs[i]); ++k)
+                w.bundle("vld " + rowsRegister(i, k) + ", [" +
+                         at(lhsTile(i, k) + ahead * static_cast<std::uint64_t>(tileBytes), base) + "]");
     };
     const auto multiply = [&](std::size_t i) {
         if (firstOfPair(i))
-            for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
-                w.bundle("mxu.mm " + reg({0, 1, 2, 3, 9, 10, 11, 12}, i) + lhsFormat +
-                         onMxu(mxuOf(jobs[i], p)));
+            for (std::int64_t k = 0; k < splits(jobs[i]); ++k)
+                for (std::int64_t p = 0; p < lanes(jobs[i]); ++p)
+                    w.bundle("mxu.mm " + rowsRegister(i, k) + lhsFormat + onMxu(mxuOf(jobs[i], p, k)));
     };
     const auto issue = [&](std::size_t i, const std::string& base) {
         loadRows(i, base, 0);
@@ -361,15 +555,19 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // first sums nothing, the last writes back), their operands all awaited before it.
     // The steady loop starts at the first tile whose pop is of the same block (the 16th, or later when R
     // MXUs hold more products in flight). An iteration preloads its partial sums, a register each of 8, so
-    // with several lanes it holds fewer tiles.
+    // with several lanes it holds fewer tiles; with a K split its rows take G registers a step. The tiles
+    // of an iteration are a whole number of turns, so every iteration's land on the same MXUs.
+    // With a K split, "block" below is a group of G K blocks.
     constexpr std::int64_t kFirstLoopedBlock = 2;
     const std::int64_t steadyFrom = std::max<std::int64_t>(16, depth);
-    const std::int64_t unroll = std::max<std::int64_t>(8 / P, pair);
+    const std::int64_t unroll =
+        std::max(std::min<std::int64_t>(8 / P, 8 * pair / G) / (R * pair) * (R * pair), R * pair);
     // Each iteration loads the next one's rows: the loop leaves at least `unroll` tiles after it to load.
     // An iteration's partial sums take a register each (8 in all): with more tiles and lanes than that the
     // block stays unrolled.
-    const std::int64_t steadyIterations = unroll * P <= 8 ? (tiles - steadyFrom - unroll) / unroll : 0;
-    const std::int64_t blockIterations = KB - 1 - kFirstLoopedBlock;
+    const std::int64_t steadyIterations =
+        unroll * P <= 8 && unroll / pair * G <= 8 ? (tiles - steadyFrom - unroll) / unroll : 0;
+    const std::int64_t blockIterations = KQ - 1 - kFirstLoopedBlock;
     // A block's code is the same for every middle block once its weights are all staged within it and its
     // pops sum only the block before (tiles >= 16 and >= depth), with or without a steady loop inside (a
     // tile of 128 rows has none: without the block loop, a K of 8192 wrote 64 blocks of 16 tiles each).
@@ -377,8 +575,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const bool loopBlocks = w.loops() &&
                             w.loopDepth() + (steadyLoop ? 2 : 1) <= ProgramWriter::kMaxLoopDepth &&
                             tiles >= std::max<std::int64_t>(16, depth) && blockIterations >= 2 &&
-                            ProgramWriter::loopFits(blockIterations, panelBytes) &&
-                            ProgramWriter::loopFits(blockIterations, NB * weightBlock);
+                            ProgramWriter::loopFits(blockIterations, G * panelBytes) &&
+                            ProgramWriter::loopFits(blockIterations, G * NB * weightBlock);
     // Writes job i (or, at a block's 16th tile, its steady loop) and returns the next job to write.
     const auto emitStep = [&](std::size_t i, const Bases& bases) -> std::size_t {
         const Job& j = jobs[i];
@@ -410,11 +608,12 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             return i + static_cast<std::size_t>(steadyIterations * unroll);
         }
         if (j.t == 0) { // a new block: its staged weights become active
-            needBlock(j.g, j.kb);
+            needGroup(j);
             for (; stagedRows < pushesPerBlock; ++stagedRows)
                 pushRow(j, stagedRows, {});
-            for (std::int64_t m = 0; m < lanes(j) * R; ++m)
-                w.bundle(m == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(m));
+            for (std::int64_t m = 0; m < lanes(j) * G * R; ++m)
+                if (m / R % G < splits(j))
+                    w.bundle(m == 0 ? std::string("mxu.wcommit") : "mxu.wcommit mxu=" + std::to_string(m));
             stagedRows = 0;
         }
         if (i >= static_cast<std::size_t>(lag))
@@ -424,14 +623,14 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         const bool hasNext = i + static_cast<std::size_t>(tiles - j.t) < jobs.size();
         if (hasNext && stagedRows < pushesPerBlock) {
             const Job& next = jobs[i + static_cast<std::size_t>(tiles - j.t)];
-            needBlock(next.g, next.kb);
-            pushRow(jobs[i + static_cast<std::size_t>(tiles - j.t)], stagedRows++, bases.weights);
+            needGroup(next);
+            pushRow(next, stagedRows++, bases.weights);
         }
         return i + 1;
     };
     for (std::size_t i = 0; i < jobs.size();) {
         const Job& j = jobs[i];
-        if (loopBlocks && j.kb == kFirstLoopedBlock && j.t == 0) {
+        if (loopBlocks && j.kq == kFirstLoopedBlock && j.t == 0) {
             // The middle blocks loop in runs of the blocks some input streams bring, each run's operands
             // (and those of the block after it, whose weights its last block stages) awaited just before
             // it, so the MXU works on a run while the later ones are on their way. One loop over all of
@@ -439,19 +638,20 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             // cycles more than the unrolled code.
             // At most four runs (of two streams' blocks when there are eight), so the code stays within
             // about twice a single loop's.
-            const auto runOf = [&](std::int64_t kb) {
-                return streamOf(j.g, kb) * 4 / static_cast<std::size_t>(groups);
+            // A K group's run is its last block's.
+            const auto runOf = [&](std::int64_t kq) {
+                return streamOf(j.g, std::min(kq * G + G - 1, KB - 1)) * 4 / static_cast<std::size_t>(groups);
             };
-            for (std::int64_t kb = kFirstLoopedBlock; kb < KB - 1;) {
+            for (std::int64_t kb = kFirstLoopedBlock; kb < KQ - 1;) {
                 std::int64_t runEnd = kb + 1;
-                while (runEnd < KB - 1 && runOf(runEnd) == runOf(kb))
+                while (runEnd < KQ - 1 && runOf(runEnd) == runOf(kb))
                     ++runEnd;
-                for (std::int64_t k = kb; k <= runEnd; ++k)
+                for (std::int64_t k = kb * G; k <= std::min(runEnd * G + G - 1, KB - 1); ++k)
                     needBlock(j.g, k);
                 const std::int64_t iterations = runEnd - kb;
                 const bool loop = iterations >= 2;
                 if (loop)
-                    w.beginLoop(iterations, panelBytes, NB * weightBlock);
+                    w.beginLoop(iterations, G * panelBytes, G * NB * weightBlock);
                 const Bases bases = loop ? Bases{w.offset(), {}, w.offset2()} : Bases{};
                 for (std::size_t k = i; k < i + static_cast<std::size_t>(tiles);)
                     k = emitStep(k, bases);
@@ -464,6 +664,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         }
         i = emitStep(i, {});
     }
+    issueThroughStream(groups - 1); // every move was needed before: none is left
     for (std::size_t i =
              jobs.size() > static_cast<std::size_t>(lag) ? jobs.size() - static_cast<std::size_t>(lag) : 0;
          i < jobs.size(); ++i)

@@ -84,17 +84,27 @@ enum class TilePhase : std::uint8_t { LoadAndCompute, Load, Compute };
 enum class TileLoads : std::uint8_t { Both, LhsOnly, RhsOnly };
 
 // How a tile's matmuls spread over the machine's MXUs (at most 8): `lanes` MXU groups each take an N block
-// of a group of N blocks, and within a lane `turns` MXUs (a power of two), each holding the lane's weights,
-// take the tiles of rows in turn (tile t on the lane's MXU t mod turns). With few N blocks the rows keep the
-// other MXUs busy: a 4-block matmul on 8 MXUs runs 4 lanes of 2 turns. `pair`: 2 when an lhs register
-// holds two tiles (packed rows); a steady loop holds lanes x turns x pair tiles in registers, at most 8.
+// of a group of N blocks; within a lane `kSplit` MXUs each take one of consecutive K blocks, their products
+// of the same rows summed in registers before the partial sum in VMEM is read and written once for all
+// of them; and `turns` MXUs (a power of two), each holding the same weights, take the tiles of rows in
+// turn (tile t on MXU t mod turns). With few N blocks the rows keep the other MXUs busy: a 4-block matmul
+// on 8 MXUs runs 4 lanes of 2 turns. `pair`: 2 when an lhs register holds two tiles (packed rows); a
+// steady loop holds lanes x kSplit x turns x pair tiles in registers, at most 8.
 struct MxuLayout
 {
-    std::int64_t lanes = 1, turns = 1;
-    std::int64_t mxus() const { return lanes * turns; }
+    std::int64_t lanes = 1, turns = 1, kSplit = 1;
+    std::int64_t mxus() const { return lanes * kSplit * turns; }
 };
-MxuLayout mxuLayout(std::int64_t mxuCount, std::int64_t nBlocks, std::int64_t pair,
-                    std::int64_t matmulsPerBlock);
+// The layout of fewest estimated cycles (the busiest of the MXUs and the bundle slots feeding them, over
+// every step of the tile, or the operands' moves when they take longer), among lanes 1..min(nBlocks, MXUs)
+// and K splits of 1, 2 or 4. loadBytes: the tile's operands in HBM.
+MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std::int64_t kBlocks,
+                    std::int64_t pair, std::int64_t matmulsPerBlock, int pushesPerBlock, double loadBytes);
+
+// Where each of `streams` input streams starts among a tile's `moves` moves (streams + 1 values, the last
+// `moves`): the first and the last hold about firstMoves, the shares growing by a constant factor to the
+// middle one and falling after it, every one at least one move (when there are as many).
+std::vector<std::int64_t> streamStarts(std::int64_t moves, std::int64_t streams, std::int64_t firstMoves);
 
 // One tile. `hbm`: registers its HBM addresses are relative to (a loop over tiles); `shift`: bytes added
 // to them (a pipelined loop's next tile). `zeroPadding`: the VMEM operands are zeroed first, so that lanes

@@ -232,18 +232,16 @@ bool BundlePacker::add(const std::string& text)
     }
 
     // The earliest bundle that keeps every dependence and has a free slot, not before the operands are
-    // ready, unless they are ready only past the window's end: then the last bundle will do, as the core
-    // waits there for them whether they share it or start a new one.
+    // ready, even past the window's end: the bundles between are left for later instructions that do not
+    // depend on it (a lane's sum waiting on its add while the next lane's pops go on). Bundles nothing
+    // fills are dropped (flush): the core waits for the operands there as it would in an empty bundle.
     const int legal = std::max(p.after + 1, p.atLeast);
-    const int last = static_cast<int>(m_window.size()) - 1;
-    auto b = static_cast<std::size_t>(std::max({legal, std::min(p.ready, std::max(last, 0)), 0}));
+    auto b = static_cast<std::size_t>(std::max({legal, p.ready, 0}));
     const auto slot = static_cast<std::size_t>(info.slot);
     while (b < m_window.size() && m_window[b].used[slot] >= isa::slotCount(info.slot))
         ++b;
-    if (b >= m_window.size()) {
-        b = m_window.size();
-        m_window.emplace_back();
-    }
+    if (b >= m_window.size())
+        m_window.resize(b + 1);
     Bundle& bundle = m_window[b];
     ++bundle.used[slot];
     bundle.text += bundle.text.empty() ? text : " ; " + text;
@@ -295,7 +293,8 @@ std::vector<std::string> BundlePacker::flush()
     std::vector<std::string> lines;
     lines.reserve(m_window.size());
     for (Bundle& b : m_window)
-        lines.push_back(std::move(b.text));
+        if (!b.text.empty())
+            lines.push_back(std::move(b.text));
     m_window.clear();
     // Everything in the window is now before whatever comes next: no dependence reaches past it.
     m_vWrite.fill(-1);

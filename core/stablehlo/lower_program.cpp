@@ -200,6 +200,7 @@ void ProgramWriter::dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, is
     if (convert != Convert::None)
         text += ", cvt=" + std::to_string(static_cast<int>(convert));
     m_nextEngine = (m_nextEngine + 1) % static_cast<int>(std::max<std::int64_t>(m_machine.dmaEngines, 1));
+    ++m_dmasWritten;
     bundle(text);
 }
 

@@ -134,6 +134,9 @@ public:
     // dma.start to another chip's memory (chip=K) on engine 0, so one chip's sends land in order; counted
     // on the receiver's flag, not here.
     void dmaToChip(const DmaStream& s, int chip, std::uint64_t dst, std::uint64_t src, std::uint64_t bytes);
+    // DMA descriptors (dma.start on the kernel's engines) written so far: a kernel keeps the number it
+    // has in flight within the machine's queues.
+    std::int64_t dmasWritten() const { return m_dmasWritten; }
     // dma.start of rows x bytes from src to dst on the next engine; the stream's flag counts it.
     void dma(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace, std::uint64_t src,
              std::uint64_t bytes, std::uint64_t rows = 1, std::uint64_t srcStride = 0,
@@ -190,6 +193,7 @@ private:
     int m_nextFlag = 1; // flag 0 is left to hand-written code; flags are reused kernel after kernel
     int m_nextCollective = 0;
     int m_nextEngine = 0;
+    std::int64_t m_dmasWritten = 0;
     std::vector<std::uint64_t> m_flagCount; // chunks issued on each flag so far: what waitAll waits for
     std::vector<std::string> m_regionNames;
     std::map<std::string, int> m_bufferNames;
