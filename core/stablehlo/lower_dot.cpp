@@ -263,10 +263,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         return;
     }
     DotBuffers other = twoSets ? allocate(1) : DotBuffers{};
-    const auto zero = [&](const DotBuffers& set) {
-        w.bundle("vbcast v15, 0");
-        w.fill("v15", set.lhs, set.out - set.lhs);
-    };
+    const auto zero = [&](const DotBuffers& set, const DotTile& tile) { zeroKPadding(w, s, tile, set); };
     const auto times = [](TileSteps steps, std::int64_t n) {
         return TileSteps{steps.lhs * n, steps.rhs * n, steps.out * n};
     };
@@ -325,8 +322,8 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         if (!loopFits(pairs, pair))
             return false;
         beforeLoop();
-        zero(buffers);
-        zero(other);
+        zero(buffers, tile);
+        zero(other, tile);
         emitTile(w, in, out, s, tile, buffers, {}, false, TilePhase::Load);
         w.beginLoop(pairs, pair.lhs, pair.out, {}, pair.rhs);
         const TileBases bases{pair.lhs != 0 ? w.offset() : nullptr, pair.rhs != 0 ? w.offset3() : nullptr,
@@ -362,7 +359,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         if (iterations < 2 || !loopFits(iterations, steps))
             return false;
         beforeLoop();
-        zero(buffers);
+        zero(buffers, tile);
         // Iterations whose lhs rows do not move (groups of N blocks with all of M) share them: loaded once,
         // before the loop (the 2048 x 2048 x 32768 bf16 projection on tpu_v4.json read its 8 MiB lhs in each
         // of its 16 iterations).
@@ -388,9 +385,10 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         if (groups < 2 || groups <= rowTiles || s.M % first.mc != 0 || !loopFits(groups, steps))
             return false;
         beforeLoop();
-        zero(buffers);
+        const DotTile shape{b, 1, 0, first.mc, 0, first.nbc};
+        zero(buffers, shape);
         if (twoSets)
-            zero(other);
+            zero(other, shape);
         w.beginLoop(groups, 0, steps.out, {}, steps.rhs);
         const TileBases bases{nullptr, w.offset3(), w.offset2()};
         std::optional<Pending> loaded; // a tile whose loads are written and whose matmuls are not

@@ -159,8 +159,12 @@ MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std
             loadBytes /
                 machine.bytesPerCycle(std::min(machine.hbmBandwidthGBs, machine.dmaEnginePeakGBs * engines));
         // They overlap the compute but for the first K group's wait: a fraction of the shorter counts too.
+        // With one lane every K block's move brings the weights of all the groups, which the MXUs take
+        // group by group: only the first group's compute overlaps the moves.
         const double compute = static_cast<double>(groups * kGroups) * steps * step;
-        return std::max(compute, loading) + 0.25 * std::min(compute, loading);
+        const double overlapped =
+            l.lanes > 1 || groups == 1 ? compute : compute / static_cast<double>(groups);
+        return std::max(overlapped, loading) + 0.25 * std::min(overlapped, loading) + (compute - overlapped);
     };
     MxuLayout best{std::min(nBlocks, mxus), turnsFor(mxus, std::min(nBlocks, mxus), pair, matmulsPerBlock),
                    1};
@@ -176,6 +180,38 @@ MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std
             }
         }
     return best;
+}
+
+void zeroKPadding(ProgramWriter& w, const DotShape& s, const DotTile& tile, const DotBuffers& buffers)
+{
+    // Only K's padding must be zero: the products of padding rows of M or columns of N land in rows and
+    // columns of the result that are never written back, whatever VMEM held there, while a padding lane of
+    // K multiplies into every result. Both operands' are zeroed (0 x NaN would not be 0): the lhs panels
+    // of the last K block, and the weight rows past K in it (the whole block when the rhs is transposed:
+    // its K runs along the lanes). Zeroing everything, as the padding of M and N would need, took 6,400
+    // cycles of stores before a 1 x 3966 x 3312 matmul's first DMA.
+    if (s.K % 128 == 0)
+        return;
+    const std::int64_t Mpad = s.rowsPadded(tile.mc), NB = tile.nbc, KB = s.KB;
+    const std::int64_t panelBytes = Mpad * s.lhsRowBytes(), weightRow = NB * s.weightRowBytes();
+    const std::int64_t blockBytes = NB * s.weightBlockBytes();
+    // Stores write 4 KiB: each range widens to whole stores within the set's operands, which its moves
+    // rewrite after this.
+    const std::uint64_t low = buffers.lhs, high = buffers.out;
+    const auto zero = [&](std::uint64_t from, std::uint64_t to) {
+        from = low + (from - low) / 4096 * 4096;
+        to = std::min(high, low + (to - low + 4095) / 4096 * 4096);
+        if (to > from)
+            w.fill("v15", from, to - from);
+    };
+    w.bundle("vbcast v15, 0");
+    for (std::int64_t b = 0; b < tile.bc; ++b) {
+        const auto panel = buffers.lhs + static_cast<std::uint64_t>((b * KB + KB - 1) * panelBytes);
+        zero(panel, panel + static_cast<std::uint64_t>(panelBytes));
+        const auto block = buffers.rhs + static_cast<std::uint64_t>((b * KB + KB - 1) * blockBytes);
+        const std::int64_t from = s.transposedRhs ? 0 : (s.K % 128) * weightRow;
+        zero(block + static_cast<std::uint64_t>(from), block + static_cast<std::uint64_t>(blockBytes));
+    }
 }
 
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
@@ -195,14 +231,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t lhsElement = s.packedLhs() ? 2 : 4, rhsElement = s.packedRhs() ? 2 : 4;
     const Convert lhsConvert = s.packedLhs() ? Convert::None : lhs.widening(),
                   rhsConvert = s.packedRhs() ? Convert::None : rhs.widening();
-    // Padding exists where K, the tile's rows or its N blocks are not whole blocks; without any, the DMAs
-    // write every byte the MXU reads, and zeroing first would only delay them (4 MiB of f32 panels: a
-    // microsecond of stores on a 4096 x 512 x 256 matmul).
-    const bool padded = s.K % 128 != 0 || Mpad != M || (tile.nb0 + NB) * 128 > N;
-    if (zeroPadding && padded && phase != TilePhase::Compute) {
-        w.bundle("vbcast v15, 0");
-        w.fill("v15", lhsV, outV - lhsV);
-    }
+    if (zeroPadding && phase != TilePhase::Compute)
+        zeroKPadding(w, s, tile, buffers);
     const std::int64_t tiles = Mpad / 8;
     // Packed lhs rows: one register (and one mxu.mm) holds a pair of 8-row tiles, whose two results are
     // popped as the tiles' own; a pair is multiplied at its first tile.

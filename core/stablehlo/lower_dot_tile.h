@@ -106,6 +106,10 @@ MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std
 // middle one and falling after it, every one at least one move (when there are as many).
 std::vector<std::int64_t> streamStarts(std::int64_t moves, std::int64_t streams, std::int64_t firstMoves);
 
+// Zeroes the VMEM a tile of this shape reads past K (the padding lanes and rows of the last K block), as
+// the tile's moves leave it; nothing when K is whole blocks.
+void zeroKPadding(ProgramWriter& w, const DotShape& s, const DotTile& tile, const DotBuffers& buffers);
+
 // One tile. `hbm`: registers its HBM addresses are relative to (a loop over tiles); `shift`: bytes added
 // to them (a pipelined loop's next tile). `zeroPadding`: the VMEM operands are zeroed first, so that lanes
 // and rows past K, M and N are zero (a loop over tiles of one shape zeroes them once, before it: its DMAs

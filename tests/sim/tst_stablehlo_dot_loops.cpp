@@ -27,19 +27,22 @@ private slots:
         QTest::newRow("K in 8 blocks, the middle ones looped")
             << dotModule({400, 1024}, {1024, 64}, "contracting_dims = [1] x [0]", {400, 64}) << qint64(0)
             << 4;
-        // 16 tiles of rows, too few for the rows' loop: the middle K blocks are a loop all the same.
-        QTest::newRow("K in 5 blocks of 16 tiles, the middle ones looped")
-            << dotModule({128, 640}, {640, 64}, "contracting_dims = [1] x [0]", {128, 64}) << qint64(0) << 1;
-        // Two batches and two N blocks: a loop in every (batch, N block, K block).
+        // 16 tiles of rows, too few for the rows' loop: the middle K blocks are a loop all the same, in runs
+        // of the blocks some input streams bring (three runs of 12 blocks' streams).
+        QTest::newRow("K in 12 blocks of 16 tiles, the middle ones looped")
+            << dotModule({128, 1536}, {1536, 64}, "contracting_dims = [1] x [0]", {128, 64}) << qint64(0)
+            << 3;
+        // Two batches and two N blocks: a loop over the batches around one batch's code, with a rows' loop
+        // in each of its N blocks.
         QTest::newRow("batched, two N blocks")
             << dotModule({2, 400, 64}, {2, 64, 200},
                          "batching_dims = [0] x [0], contracting_dims = [2] x [1]", {2, 400, 200})
-            << qint64(0) << 4;
-        // Tiled for a small VMEM too: the full row tiles of M are a loop around one tile's code (its rows'
-        // loop inside), the last partial tile after it.
+            << qint64(0) << 3;
+        // Tiled for a small VMEM too: the full row tiles of M are a loop around one tile's code (32 tiles of
+        // rows: too few for a rows' loop inside), the last partial tile after it.
         QTest::newRow("tiled rows of M in 512 KiB")
             << dotModule({1000, 256}, {256, 128}, "contracting_dims = [1] x [0]", {1000, 128})
-            << qint64(512 << 10) << 2;
+            << qint64(512 << 10) << 1;
         // Tiles of rows and of N blocks, K in 8 blocks: the tiles' loop, the K blocks' loop inside it and the
         // rows' loop inside that, three deep.
         QTest::newRow("tiles of rows and N blocks, K blocks looped inside")
@@ -65,10 +68,10 @@ private slots:
                          "batching_dims = [0, 2] x [0, 1], contracting_dims = [3] x [2]", {2, 3, 64, 80})
             << qint64(0) << 0;
         // Tiles of rows and more groups of N blocks than tiles: the groups are the loop, a group's tiles of
-        // rows (each with its K blocks' loop) its body.
+        // rows its body (their 5 K blocks, each its own stream's, too few for a K blocks' loop).
         QTest::newRow("groups of N blocks as a loop around tiles of rows")
             << dotModule({128, 640}, {640, 1024}, "contracting_dims = [1] x [0]", {128, 1024})
-            << qint64(512 << 10) << 2;
+            << qint64(512 << 10) << 1;
         // Weights too large for VMEM with all of M: the groups of N blocks are a loop (the last narrower).
         QTest::newRow("groups of N blocks as a loop")
             << dotModule({64, 256}, {256, 1000}, "contracting_dims = [1] x [0]", {64, 1000})
