@@ -6,6 +6,9 @@
 #include "stablehlo_lowering_support.h"
 
 #include "asm/disassembler.h"
+// The lowering's ProgramWriter has a member named as Qt's `emit` keyword macro, which this test never uses.
+#undef emit
+#include "stablehlo/lower_dot_tile.h"
 
 using namespace xps;
 using namespace xps::shlo;
@@ -215,12 +218,11 @@ private slots:
     void aKSplitSumsProductsInRegisters()
     {
         const std::int64_t M = 768, K = 2048, N = 1024;
-        const std::string text =
-            moduleText({M, K}, {K, N},
-                       "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
-                           type({M, K}, "bf16") + ", " + type({K, N}, "bf16") + ") -> " + type({M, N}, "bf16") +
-                           "\n",
-                       type({M, N}, "bf16"), "bf16");
+        const std::string text = moduleText(
+            {M, K}, {K, N},
+            "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" + type({M, K}, "bf16") +
+                ", " + type({K, N}, "bf16") + ") -> " + type({M, N}, "bf16") + "\n",
+            type({M, N}, "bf16"), "bf16");
         CompileOptions options;
         options.machine.mxuCount = 8;
         options.machine.mxuBf16 = 1;
@@ -232,7 +234,8 @@ private slots:
         const PackedRun run = compileAndReplay(text, options);
         const auto count = [&](const std::string& what) {
             std::size_t n = 0;
-            for (std::size_t at = run.code.find(what); at != std::string::npos; at = run.code.find(what, at + 1))
+            for (std::size_t at = run.code.find(what); at != std::string::npos;
+                 at = run.code.find(what, at + 1))
                 ++n;
             return n;
         };
@@ -265,8 +268,32 @@ private slots:
             CompileOptions options;
             options.machine.mxuCount = mxus;
             std::string failure;
-            QVERIFY2(worstUlp(text, &failure, options) == 0, (std::to_string(mxus) + " MXU(s): " + failure).c_str());
+            QVERIFY2(worstUlp(text, &failure, options) == 0,
+                     (std::to_string(mxus) + " MXU(s): " + failure).c_str());
         }
+    }
+
+    // A whole matmul's operands come on streams whose shares grow to the middle one and fall after it:
+    // the first holds the first K group's moves, the last about as few, every stream at least one move,
+    // in order; with as many streams as moves, one each.
+    void streamsStartSmallAndEndSmall()
+    {
+        using lower::dot::streamStarts;
+        const auto starts = streamStarts(160, 16, 2);
+        QCOMPARE(starts.size(), std::size_t(17));
+        QCOMPARE(starts.front(), std::int64_t(0));
+        QCOMPARE(starts.back(), std::int64_t(160));
+        std::vector<std::int64_t> shares;
+        for (std::size_t s = 1; s < starts.size(); ++s)
+            shares.push_back(starts[s] - starts[s - 1]);
+        QVERIFY(std::all_of(shares.begin(), shares.end(), [](std::int64_t n) { return n >= 1; }));
+        QVERIFY2(shares.front() <= 3 && shares.back() <= 3,
+                 (std::to_string(shares.front()) + " and " + std::to_string(shares.back())).c_str());
+        QVERIFY(shares[7] >= 4 * shares.front());
+        QCOMPARE(streamStarts(5, 5, 1), (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}));
+        QCOMPARE(streamStarts(7, 1, 1), (std::vector<std::int64_t>{0, 7}));
+        // A first share as large as an even split: equal shares.
+        QCOMPARE(streamStarts(16, 4, 4), (std::vector<std::int64_t>{0, 4, 8, 12, 16}));
     }
 
     // Code for one MXU names none (mxu= is left out): what a one-MXU machine ran before is unchanged.
