@@ -72,7 +72,18 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     const std::int64_t B = tile.bc, KB = s.KB, NB = tile.nbc, M = tile.mc, N = s.N;
     const std::int64_t Mpad = s.rowsPadded(M);
     // An lhs panel (M rows of a 128-wide K block, 2 or 4 bytes an element) and a result panel (f32).
-    const std::int64_t panelBytes = Mpad * s.lhsRowBytes(), resultPanelBytes = Mpad * 512;
+    const std::int64_t panelBytes = Mpad * s.lhsRowBytes();
+    // The results in VMEM (f32) of a tile of few rows (16 tiles at most) and many N blocks (8 or more): per
+    // batch, Mpad rows of the N blocks side by side, so that a group's lanes go back to HBM in one move (a
+    // DMA each cost a 16 x 64 x 8192 matmul 64 setups, in turn on each engine); a lane's 8 rows are then a
+    // strided register (vld.s, vst.s). Else a panel of Mpad rows per N block, whose 8-row registers are
+    // plain (strided ones touch more of the pages the packer orders loads and stores by).
+    const bool rowsSideBySide = NB >= 8 && Mpad <= 128;
+    const std::int64_t resultRow = rowsSideBySide ? NB * 512 : 512, resultTile = 8 * resultRow;
+    const std::int64_t resultLane = rowsSideBySide ? 512 : Mpad * 512;
+    const std::string resultStride = rowsSideBySide ? ", " + std::to_string(resultRow) : std::string();
+    const std::string resultLoad = rowsSideBySide ? "vld.s " : "vld ",
+                      resultStore = rowsSideBySide ? "vst.s " : "vst ";
     const std::uint64_t lhsV = buffers.lhs, rhsV = buffers.rhs, outV = buffers.out;
     // The weights in VMEM: per batch, KB * 128 rows of the tile's N blocks side by side.
     const std::int64_t weightRow = NB * s.weightRowBytes(), weightBlock = s.weightBlockBytes();
@@ -295,7 +306,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         std::string lhs, result, weights; // the lhs tile, the result tile, the next block's weights
     };
     const auto resultAddress = [&](const Job& j, std::int64_t p) {
-        return outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * resultPanelBytes + j.t * 4096);
+        return outV + static_cast<std::uint64_t>(j.b * NB * Mpad * 512 + j.t * resultTile +
+                                                 (j.g * P + p) * resultLane);
     };
     const auto reg = [](std::initializer_list<int> pool, std::size_t i) {
         return "v" + std::to_string(*(pool.begin() + static_cast<std::ptrdiff_t>(i % pool.size())));
@@ -324,19 +336,23 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                 w.bundle((s.transposedRhs ? "mxu.wpush.t " : "mxu.wpush ") + source + rhsFormat + onMxu(m));
         }
     };
-    // Back to HBM by (batch, N block) as soon as its last K block is summed, while the MXU goes on: the
-    // result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at ((b * M + m) * N + n)
-    // * its element's bytes (narrowed on the way out when packed).
+    // Back to HBM by (batch, group of N blocks) as soon as its last K block is summed, while the MXU goes
+    // on: the result is [batch..., lhs free..., rhs free...], row-major, so (b, m, n) is at
+    // ((b * M + m) * N + n) * its element's bytes (narrowed on the way out when packed).
     DmaStream& back = buffers.back;
-    const auto writeBack = [&](const Job& j, std::int64_t p) {
-        const std::int64_t nb = tile.nb0 + j.g * P + p, b = tile.b0 + j.b;
-        const auto width = std::min<std::int64_t>(128, N - nb * 128);
-        const std::int64_t e = out.elementBytes;
-        w.move(back, isa::Space::Hbm,
-               out.address + static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e + shift.out),
-               isa::Space::Vmem,
-               outV + static_cast<std::uint64_t>((j.b * NB + j.g * P + p) * resultPanelBytes),
-               {{M, 512, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
+    // With the rows side by side one move takes the whole group, else one each lane.
+    const auto writeBack = [&](const Job& j) {
+        const std::int64_t backMoves = rowsSideBySide ? 1 : lanes(j), blocks = rowsSideBySide ? lanes(j) : 1;
+        for (std::int64_t p = 0; p < backMoves; ++p) {
+            const std::int64_t nb = tile.nb0 + j.g * P + p, b = tile.b0 + j.b;
+            const auto width = std::min<std::int64_t>(blocks * 128, N - nb * 128);
+            const std::int64_t e = out.elementBytes;
+            w.move(back, isa::Space::Hbm,
+                   out.address +
+                       static_cast<std::uint64_t>(((b * s.M + tile.m0) * N + nb * 128) * e + shift.out),
+                   isa::Space::Vmem, resultAddress(Job{j.b, j.g, 0, 0}, p),
+                   {{M, resultRow, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
+        }
     };
     // The sum and partial registers of tile `index` on lane p: 8 of each, in turn.
     const auto slot = [&](std::size_t index, std::int64_t p) {
@@ -346,8 +362,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
     // further on), and those of every lane.
     const auto loadLanePartial = [&](std::size_t index, std::int64_t p, const std::string& base,
                                      std::uint64_t ahead) {
-        w.bundle("vld " + reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", [" +
-                 at(resultAddress(jobs[index], p) + ahead * 4096, base) + "]");
+        w.bundle(resultLoad + reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", [" +
+                 at(resultAddress(jobs[index], p) + ahead * static_cast<std::uint64_t>(resultTile), base) +
+                 "]" + resultStride);
     };
     const auto loadPartial = [&](std::size_t index, const std::string& base, std::uint64_t ahead) {
         if (jobs[index].kq > 0)
@@ -386,11 +403,10 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t p = 0; p < L; ++p)
                 w.bundle("vadd.f32 " + sumOf(p) + ", " +
                          reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", " + sumOf(p));
-        for (std::int64_t p = 0; p < L; ++p) {
-            w.bundle("vst " + sumOf(p) + ", [" + at(resultAddress(j, p), base) + "]");
-            if (j.kq == KQ - 1 && j.t == tiles - 1)
-                writeBack(j, p);
-        }
+        for (std::int64_t p = 0; p < L; ++p)
+            w.bundle(resultStore + sumOf(p) + ", [" + at(resultAddress(j, p), base) + "]" + resultStride);
+        if (j.kq == KQ - 1 && j.t == tiles - 1)
+            writeBack(j);
     };
     needGroup(jobs.front());
     for (int row = 0; row < pushesPerBlock; ++row)
@@ -472,8 +488,9 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             }
             // The lhs rows and the results move on alike unless the rows are packed (or start from a
             // block loop's offset): then the results have an offset of their own.
-            const bool ownResultOffset = !bases.lhs.empty() || tileBytes != 4096;
-            w.beginLoop(steadyIterations, unroll * tileBytes, ownResultOffset ? unroll * 4096 : 0, bases.lhs);
+            const bool ownResultOffset = !bases.lhs.empty() || tileBytes != resultTile;
+            w.beginLoop(steadyIterations, unroll * tileBytes, ownResultOffset ? unroll * resultTile : 0,
+                        bases.lhs);
             const std::string lhsBase = w.offset(), resultBase = ownResultOffset ? w.offset2() : w.offset();
             for (std::size_t u = 0; u < static_cast<std::size_t>(unroll); ++u) {
                 accumulate(i + u - before, resultBase, true);
