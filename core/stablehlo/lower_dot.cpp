@@ -252,8 +252,9 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
     // Input streams: one for each set of a pipelined pair; else up to 8, by K block (a loop's waits take a
     // register each), or 16 for the whole op outside any loop, so that its first and last streams, which
     // the MXUs wait for and compute after, are small (emitTile).
+    // (One flag is left for the results' write-back.)
     const std::int64_t streamsForWholeOp = std::clamp<std::int64_t>(
-        std::min<std::int64_t>(m.syncFlags - 24, 16), 1, std::max<std::int64_t>(s.KB * s.NB, 1));
+        std::min<std::int64_t>(w.streamsLeft() - 1, 16), 1, std::max<std::int64_t>(s.KB * s.NB, 1));
     DotBuffers buffers =
         allocate(twoSets                         ? 1
                  : wholeOp && w.loopDepth() == 0 ? static_cast<int>(streamsForWholeOp)

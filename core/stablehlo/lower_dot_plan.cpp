@@ -5,6 +5,7 @@
 #include "stablehlo/lower_dot_tile.h"
 
 #include <cmath>
+#include <limits>
 
 namespace xps::shlo::lower::dot {
 
@@ -111,9 +112,9 @@ MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std
             l.lanes > 1 || groups == 1 ? compute : compute / static_cast<double>(groups);
         return std::max(overlapped, loading) + 0.25 * std::min(overlapped, loading) + (compute - overlapped);
     };
-    MxuLayout best{std::min(nBlocks, mxus), turnsFor(mxus, std::min(nBlocks, mxus), pair, matmulsPerBlock),
-                   1};
-    double bestCost = cost(best);
+    // Ties keep the earlier: most lanes, least split.
+    MxuLayout best;
+    double bestCost = std::numeric_limits<double>::infinity();
     for (std::int64_t lanes = std::min(nBlocks, mxus); lanes >= 1; --lanes)
         for (std::int64_t split = 1;
              split <= 4 && split <= kBlocks && lanes * split <= mxus && lanes * (split - 1) <= 4;

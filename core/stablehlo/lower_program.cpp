@@ -142,6 +142,11 @@ DmaStream ProgramWriter::stream()
     return DmaStream{m_nextFlag++};
 }
 
+int ProgramWriter::streamsLeft() const
+{
+    return std::max(static_cast<int>(m_flagCount.size()) - kCollectiveFlags - m_nextFlag, 0);
+}
+
 DmaStream ProgramWriter::collectiveStream()
 {
     const int base = static_cast<int>(m_flagCount.size()) - kCollectiveFlags;

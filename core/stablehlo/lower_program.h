@@ -126,6 +126,8 @@ public:
     void beginKernel();
 
     DmaStream stream(); // a flag of its own for this kernel (kernels wait for their streams before ending)
+    // How many more streams this kernel may take (the machine's flags less those collectives keep).
+    int streamsLeft() const;
     // A flag for one collective, from a pool no kernel stream uses: other chips' DMAs add to it, and a chip
     // that runs ahead must not make a local wait pass early. The pool turns over every 16 collectives.
     DmaStream collectiveStream();
