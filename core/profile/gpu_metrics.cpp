@@ -1,5 +1,6 @@
 #include "profile/gpu_metrics.h"
 #include "profile/intervals.h"
+#include "profile/profiler_steps.h"
 #include "util/cancel.h"
 
 #include <nlohmann/json.hpp>
@@ -45,18 +46,10 @@ KernelEfficiency efficiencyIn(const std::string& json)
 
 std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_token stop)
 {
-    CancelPoint cancel(std::move(stop));
-    // The steps: ProfilerStep#N annotations, else the whole profile.
-    Ticks stepsStart = INT64_MAX, stepsEnd = INT64_MIN;
-    for (const Slice& s : p.slices)
-        if (cancel(); std::string_view(p.nameOf(s)).substr(0, 13) == "ProfilerStep#") {
-            stepsStart = std::min(stepsStart, s.start);
-            stepsEnd = std::max(stepsEnd, s.end());
-        }
-    if (stepsStart >= stepsEnd) {
-        stepsStart = p.startTime();
-        stepsEnd = p.endTime();
-    }
+    CancelPoint cancel(stop);
+    // The steps as the plugin takes them (profiler_steps.h): their first start to their last end.
+    const ProfilerSteps steps = profilerSteps(p, stop);
+    const Ticks stepsStart = steps.steps.front().start, stepsEnd = steps.steps.back().end;
     std::unordered_map<std::uint32_t, std::size_t> indexOf; // process -> position in `out`
     std::vector<DeviceUtilization> out;
     std::vector<Intervals> kernels;
@@ -103,6 +96,7 @@ std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_tok
         DeviceUtilization& u = out[d];
         u.stepsStart = stepsStart;
         u.stepsEnd = stepsEnd;
+        u.annotatedSteps = steps.annotated;
         const Intervals busy = merged(std::move(kernels[d]), &cancel);
         u.utilization = static_cast<double>(overlapWith(busy, stepsStart, stepsEnd)) /
                         static_cast<double>(std::max<Ticks>(stepsEnd - stepsStart, 1));

@@ -3,8 +3,9 @@
 // (torch_tb_profiler/profiler/gpu_metrics_parser.py), for any imported profile with device work:
 //
 // - GPU utilization: the fraction of time at least one kernel runs (kernels and collective kernels; copies
-//   and memsets are not kernels), overall within the steps (the ProfilerStep#N annotations' extent, else the
-//   whole profile), and over time in buckets of a power of ten microseconds, the smallest that makes at most
+//   and memsets are not kernels), overall within the steps (profiler_steps.h: the ProfilerStep#N
+//   annotations stretched to their device work; else the host operators' extent, else the whole profile),
+//   and over time in buckets of a power of ten microseconds, the smallest that makes at most
 //   100 buckets over the profile (the last bucket takes the rest).
 // - Approximated SM efficiency: each kernel's "blocks per SM", capped at 1 where kernels overlap (their
 //   values added), averaged over the steps' time (idle counts as 0).
@@ -25,6 +26,7 @@ struct DeviceUtilization
 {
     TrackId process; // the device's process track
     Ticks stepsStart = 0, stepsEnd = 0;
+    bool annotatedSteps = false;        // the steps are ProfilerStep#N annotations (else the host operators)
     double utilization = 0;             // kernel-busy fraction of [stepsStart, stepsEnd)
     std::optional<double> smEfficiency; // fraction, when kernels carry "blocks per SM"
     std::optional<double> occupancyPct; // percent, when kernels carry "est. achieved occupancy %"

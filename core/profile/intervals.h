@@ -72,4 +72,42 @@ inline Ticks overlapWith(const Intervals& merged, Ticks from, Ticks to)
     return t;
 }
 
+// The intersection of two merged lists (merged).
+inline Intervals intersected(const Intervals& x, const Intervals& y)
+{
+    Intervals out;
+    std::size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+        const Ticks a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
+        if (b > a)
+            out.emplace_back(a, b);
+        if (x[i].second < y[j].second)
+            ++i;
+        else
+            ++j;
+    }
+    return out;
+}
+
+// x minus y, both merged (merged).
+inline Intervals subtracted(const Intervals& x, const Intervals& y)
+{
+    Intervals out;
+    std::size_t j = 0;
+    for (auto [a, b] : x) {
+        while (j < y.size() && y[j].second <= a)
+            ++j;
+        for (std::size_t k = j; k < y.size() && y[k].first < b; ++k) {
+            if (y[k].first > a)
+                out.emplace_back(a, y[k].first);
+            a = std::max(a, y[k].second);
+            if (a >= b)
+                break;
+        }
+        if (a < b)
+            out.emplace_back(a, b);
+    }
+    return out;
+}
+
 } // namespace xps::profile

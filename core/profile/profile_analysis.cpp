@@ -15,6 +15,12 @@
 namespace xps::profile {
 namespace {
 
+// Kineto's framework operators (not Python functions or user annotations).
+bool isOperatorCategory(std::string_view category)
+{
+    return category == "cpu_op" || category == "operator" || category == "Operator";
+}
+
 class Analyzer
 {
 public:
@@ -65,8 +71,8 @@ private:
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_deviceOnTrack;  // by start
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_anchorsOnTrack; // runtime calls, by start
     std::vector<std::pair<std::uint32_t, std::uint32_t>>
-        m_dependsOn; // (slice, what it waited for), by slice:
-                     // flows of category "dependency" (Chakra)
+        m_dependsOn;                               // (slice, what it waited for), by slice:
+                                                   // flows of category "dependency" (Chakra)
     std::optional<CriticalPathWindow> m_opsWindow; // operationsIn's
     bool m_linksLaunches = false;                  // some device work has a launch
 };
@@ -228,6 +234,7 @@ void Analyzer::ops(ProfileAnalysis& out)
 {
     std::vector<Ticks> childTime(p.slices.size(), 0);
     m_opOf.assign(p.slices.size(), kNone);
+    std::vector<std::uint32_t> enclosingOp(p.slices.size(), kNone); // CPU op -> the CPU op around it
     std::vector<std::uint32_t> stack;
     for (const Track& t : p.tracks) {
         if (t.kind == TrackKind::Async || t.kind == TrackKind::Counter)
@@ -241,16 +248,31 @@ void Analyzer::ops(ProfileAnalysis& out)
             if (!stack.empty()) {
                 childTime[stack.back()] += std::min(s.end(), p.slices[stack.back()].end()) - s.start;
                 const SliceClass c = p.classOf(s);
-                if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync)
+                if (c == SliceClass::Runtime || c == SliceClass::RuntimeSync || c == SliceClass::CpuOp)
                     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
                         if (p.classOf(p.slices[*it]) == SliceClass::CpuOp) {
-                            m_opOf[i] = *it;
+                            (c == SliceClass::CpuOp ? enclosingOp : m_opOf)[i] = *it;
                             break;
                         }
             }
             if (s.duration > 0)
                 stack.push_back(i);
         }
+    }
+    // An operator whose only nested operator has its name is one call with it (a dispatcher's re-entry:
+    // aten::div inside aten::div), as PyTorch's profiler tables and the TensorBoard plugin merge them
+    // (EventList._remove_dup_nodes): the inner one is not a call of its own; its self time is the outer's.
+    std::vector<std::uint32_t> nestedOps(p.slices.size(), 0);
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+        if (m_cancel(); enclosingOp[i] != kNone)
+            ++nestedOps[enclosingOp[i]];
+    std::vector<bool> mergedIntoOuter(p.slices.size(), false);
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        m_cancel();
+        const std::uint32_t outer = enclosingOp[i];
+        mergedIntoOuter[i] = outer != kNone && nestedOps[outer] == 1 &&
+                             p.slices[outer].type == p.slices[i].type &&
+                             isOperatorCategory(p.categoryOf(p.slices[i]));
     }
     // Rows: one per type, and per device for what ran on one (device work, and the annotations and regions
     // drawn on a device's tracks: a chip's "decode_layer" is that chip's, not the host's).
@@ -285,8 +307,14 @@ void Analyzer::ops(ProfileAnalysis& out)
         if (p.track(s.track()).detail)
             continue;
         OpStats& o = rowOf(i);
-        if (o.process.valid() && isDeviceWork(o.cls))
+        if (mergedIntoOuter[i]) { // the outer one's row: its name's
+            o.self += std::max<Ticks>(s.duration - childTime[i], 0);
+            continue;
+        }
+        if (o.process.valid() && isDeviceWork(o.cls)) {
             o.deviceTime += s.duration;
+            o.deviceTotal += s.duration;
+        }
         ++o.count;
         o.total += s.duration;
         o.self += std::max<Ticks>(s.duration - childTime[i], 0);
@@ -298,9 +326,17 @@ void Analyzer::ops(ProfileAnalysis& out)
         if (!o.first.valid() || s.start < p.slices[o.first.value].start)
             o.first = SliceRow(i);
     }
-    for (std::uint32_t i = 0; i < p.slices.size(); ++i)
-        if (m_cancel(); m_launcher[i] != kNone && m_opOf[m_launcher[i]] != kNone && inOpsWindow(i))
-            rowOf(m_opOf[m_launcher[i]]).deviceTime += p.slices[i].duration;
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+        if (m_cancel(); m_launcher[i] == kNone || m_opOf[m_launcher[i]] == kNone || !inOpsWindow(i))
+            continue;
+        const std::uint32_t launchedIn = m_opOf[m_launcher[i]];
+        rowOf(launchedIn).deviceTime += p.slices[i].duration;
+        // Every operator around it: an instance of a name inside another of the same name counts it twice,
+        // as the plugin's per-name sum does.
+        for (std::uint32_t op = launchedIn; op != kNone; op = enclosingOp[op])
+            if (!mergedIntoOuter[op])
+                rowOf(op).deviceTotal += p.slices[i].duration;
+    }
     out.ops = std::move(rows);
     std::stable_sort(out.ops.begin(), out.ops.end(),
                      [](const OpStats& a, const OpStats& b) { return a.total > b.total; });
@@ -516,6 +552,7 @@ ProfileAnalysis Analyzer::run()
                 u.busyFraction.clear(); // the timeline has it as a counter track
                 d.kernels = std::move(u);
             }
+    out.stepTimes = stepBreakdown(p, m_stop);
     return out;
 }
 

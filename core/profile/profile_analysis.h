@@ -9,6 +9,7 @@
 #include "profile/critical_path.h"
 #include "profile/gpu_metrics.h"
 #include "profile/profile.h"
+#include "profile/profiler_steps.h"
 #include "profile/transfers.h"
 
 #include <array>
@@ -81,8 +82,12 @@ struct OpStats
     TrackId process; // what ran on a device's tracks: the device (process track); else none (the host)
     std::uint64_t count = 0;
     Ticks total = 0, self = 0, min = 0, max = 0;
-    // Device work: its own time on the device. CPU ops: the device work launched inside them.
+    // Device work: its own time on the device. CPU ops: the device work they launched themselves, not
+    // through an operator nested in them (the TensorBoard plugin's device self duration).
     Ticks deviceTime = 0;
+    // CPU ops: the device work launched inside them or any operator nested in them (the plugin's device
+    // total duration). Device work: its own time, as deviceTime.
+    Ticks deviceTotal = 0;
     SliceRow longest;
     SliceRow first; // the earliest instance (the first in slice order of those that start together)
 };
@@ -90,11 +95,11 @@ struct OpStats
 struct ProfileFinding
 {
     std::string kind; // "exposed-memcpy", "launch-bound", "host-sync", "exposed-communication", "idle-device"
-    std::string title;                 // one line
-    std::string detail;                // the numbers, in words
-    Ticks estimatedSavings = 0;        // an upper bound from the evidence, not a measurement
-    Ticks from = 0, to = 0;            // where to look
-    std::vector<SliceRow> slices;      // evidence (at most a few)
+    std::string title;            // one line
+    std::string detail;           // the numbers, in words
+    Ticks estimatedSavings = 0;   // an upper bound from the evidence, not a measurement
+    Ticks from = 0, to = 0;       // where to look
+    std::vector<SliceRow> slices; // evidence (at most a few)
 };
 
 struct ProfileAnalysis
@@ -108,6 +113,7 @@ struct ProfileAnalysis
     CriticalPath criticalPath;
     std::vector<ProfileFinding> findings; // by estimated savings, largest first
     std::vector<Transfer> transfers;      // by slice
+    StepBreakdown stepTimes;              // the TensorBoard plugin's overview (profiler_steps.h)
 };
 
 // Throws Cancelled (util/cancel.h) once `stop` is requested: every pass polls it.

@@ -3,6 +3,7 @@
 
 #include "util/text.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -123,6 +124,22 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
             << tb.us(a.launch.meanDelay) << ", median " << tb.us(a.launch.p50Delay) << ", p95 "
             << tb.us(a.launch.p95Delay) << ", max " << tb.us(a.launch.maxDelay) << "; "
             << text::withThousands(a.launch.shortKernels) << " ran shorter than their launch call\n";
+    if (const StepBreakdown& b = a.stepTimes; b.steps.annotated && !b.perStep.empty()) {
+        // The TensorBoard plugin's overview: the average step, by what ran (profiler_steps.h).
+        const auto avg = [&](double t) { return tb.ms(static_cast<Ticks>(std::llround(t))); };
+        out << "\nsteps: " << b.perStep.size() << " (" << b.perStep.front().name << " to "
+            << b.perStep.back().name
+            << (b.steps.droppedTail
+                    ? ", the last " + std::to_string(b.steps.droppedTail) + " left out: incomplete"
+                    : "")
+            << "), average " << avg(b.averageTotal) << ":";
+        for (std::size_t k = 0; k < kStepRoleCount; ++k)
+            if (b.present[k])
+                out << " " << stepRoleName(static_cast<StepRole>(k)) << " " << avg(b.averageRole[k]) << " ("
+                    << text::percentText(b.averageTotal > 0 ? 100 * b.averageRole[k] / b.averageTotal : 0)
+                    << ")" << (k + 1 < kStepRoleCount ? "," : "");
+        out << "\n";
+    }
     if (!a.criticalPath.segments.empty()) {
         out << "\ncritical path " << tb.ms(a.criticalPath.length) << " (" << a.criticalPath.segments.size()
             << " segments"
@@ -170,6 +187,38 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     }
     return out.str();
 }
+
+namespace {
+
+// The TensorBoard plugin's overview (profiler_steps.h): each role of the roles that occur, per step and on
+// average.
+template <typename ToNanos> nlohmann::json stepTimesJson(const StepBreakdown& b, const ToNanos& ns)
+{
+    using nlohmann::json;
+    const auto roles = [&](const auto& value) {
+        json r = json::object();
+        for (std::size_t k = 0; k < kStepRoleCount; ++k)
+            if (b.present[k])
+                r[std::string(stepRoleJsonKey(static_cast<StepRole>(k))) + "_ns"] = value(k);
+        return r;
+    };
+    json out = {{"from", b.steps.annotated ? "ProfilerStep annotations" : "host operators"},
+                {"dropped_tail", b.steps.droppedTail}};
+    json average = roles([&](std::size_t k) { return ns(std::llround(b.averageRole[k])); });
+    average["total_ns"] = ns(std::llround(b.averageTotal));
+    out["average"] = std::move(average);
+    out["per_step"] = json::array();
+    for (const StepCosts& c : b.perStep) {
+        json step = roles([&](std::size_t k) { return ns(c.role[k]); });
+        step["name"] = c.name;
+        step["start_ns"] = ns(c.start);
+        step["end_ns"] = ns(c.end);
+        out["per_step"].push_back(std::move(step));
+    }
+    return out;
+}
+
+} // namespace
 
 nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, std::size_t topOps)
 {
@@ -229,6 +278,7 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
         path["by_kind_ns"][std::string(pathSegmentName(static_cast<PathSegmentKind>(k)))] =
             ns(a.criticalPath.byKind[static_cast<std::size_t>(k)]);
     j["critical_path"] = path;
+    j["steps"] = stepTimesJson(a.stepTimes, ns);
     j["ops"] = json::array();
     for (std::size_t i = 0; i < a.ops.size() && i < topOps; ++i) {
         const OpStats& o = a.ops[i];
@@ -241,7 +291,8 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                             {"self_ns", ns(o.self)},
                             {"min_ns", ns(o.min)},
                             {"max_ns", ns(o.max)},
-                            {"device_ns", ns(o.deviceTime)}});
+                            {"device_ns", ns(o.deviceTime)},
+                            {"device_total_ns", ns(o.deviceTotal)}});
     }
     j["findings"] = json::array();
     for (std::size_t i = 0; i < a.findings.size(); ++i) {

@@ -371,8 +371,9 @@ private slots:
     }
 
     // The TensorBoard plugin's kernel utilization is said against what it measured: the ProfilerStep#N
-    // annotations' extent, or, with none (HTA's simple_add, JAX), the whole profile; a small share keeps two
-    // significant digits (3.6 ms of kernels in an 8 s JAX profile read "0.0%").
+    // annotations (stretched to their device work), or, with none, the host operators' span (HTA's
+    // simple_add), or with no host operators either (JAX's device planes), the whole profile; a small
+    // share keeps two significant digits (3.6 ms of kernels in an 8 s JAX profile read "0.0%").
     void kernelUtilizationIsSaidAgainstWhatItMeasured()
     {
         const auto utilizationLine = [](const Profile& p) {
@@ -384,10 +385,9 @@ private slots:
             utilizationLine(importHta("cuda_event_sync/event_sync_trace.json.gz")),
             std::string("GPU utilization 1.6% within the steps, SM efficiency 0.046%, achieved occupancy "
                         "0.1%"));
-        QCOMPARE(
-            utilizationLine(importHta("simple_add/trace.json.gz")),
-            std::string("GPU utilization 0.026% of the profile, SM efficiency 0.026%, achieved occupancy "
-                        "38.4%"));
+        QCOMPARE(utilizationLine(importHta("simple_add/trace.json.gz")),
+                 std::string("GPU utilization 0.026% of the host operators' span, SM efficiency 0.026%, "
+                             "achieved occupancy 38.4%"));
         auto jax = importing::importProfile(test::sourceDir() +
                                             "/tests/data/tracelens/jax_conv_minimal_legacy/conv.xplane.pb");
         QVERIFY(jax.ok());

@@ -1,0 +1,189 @@
+// PyTorch profiler (Kineto) traces that real runs wrote, checked against the numbers the tools that read
+// them published (../shared/real-traces; README there): PyTorch's TensorBoard plugin on its ResNet-50
+// sample (tb_plugin/test/result_check_file.txt, the HTTP answers its end-to-end test compares).
+#include "real_traces_support.h"
+
+#include "profile/profile_analysis.h"
+#include "profile/profiler_steps.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+using namespace xps;
+using nlohmann::json;
+using profile::Profile;
+using profile::SliceClass;
+
+namespace {
+
+const std::string kTbSample =
+    "pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+const std::string kTbGolden = "pytorch__kineto/tb_plugin/test/result_check_file.txt";
+
+// Line `n` (1-based) of the plugin's golden: one HTTP answer as JSON. Lines 1-5 are run
+// resnet50_num_workers_0, worker0, span 1: the sample above.
+json tbAnswer(int n)
+{
+    std::istringstream in(test::readMaybeGzip(test::realTrace(kTbGolden)));
+    std::string line;
+    for (int i = 0; i < n; ++i)
+        std::getline(in, line);
+    return json::parse(line);
+}
+
+// Python's round() of microseconds, as the plugin prints them (halves to even).
+long long roundUs(double ns)
+{
+    return std::llrint(ns / 1000.0);
+}
+
+double round2(double v)
+{
+    return std::nearbyint(v * 100.0) / 100.0;
+}
+
+} // namespace
+
+class TestRealKineto : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The overview page: every step's time by role and the average step, to the microsecond; the GPU
+    // summary's utilization, SM efficiency and achieved occupancy to the plugin's two decimals.
+    void tbPluginOverviewIsThePlugins()
+    {
+        XPS_REQUIRE_REAL_TRACE(test::realTrace(kTbSample));
+        XPS_REQUIRE_REAL_TRACE(test::realTrace(kTbGolden));
+        const Profile p = test::importRealTrace(test::realTrace(kTbSample));
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        const profile::StepBreakdown& b = a.stepTimes;
+        const json overview = tbAnswer(1);
+
+        // Columns: Step, then (value, tooltip) per role, in the plugin's order.
+        std::vector<profile::StepRole> roles;
+        const json& columns = overview["steps"]["columns"];
+        for (std::size_t c = 1; c < columns.size(); c += 2) {
+            const std::string name = columns[c]["name"];
+            bool found = false;
+            for (std::size_t r = 0; r < profile::kStepRoleCount; ++r)
+                if (profile::stepRoleName(static_cast<profile::StepRole>(r)) == name) {
+                    roles.push_back(static_cast<profile::StepRole>(r));
+                    found = true;
+                }
+            QVERIFY2(found, name.c_str());
+        }
+        const json& rows = overview["steps"]["rows"];
+        QCOMPARE(b.perStep.size(), rows.size());
+        QVERIFY(b.steps.annotated);
+        for (std::size_t s = 0; s < rows.size(); ++s) {
+            QCOMPARE(b.perStep[s].name, rows[s][0].get<std::string>());
+            for (std::size_t r = 0; r < roles.size(); ++r) {
+                const auto role = static_cast<std::size_t>(roles[r]);
+                QVERIFY(b.present[role]);
+                const std::string where =
+                    "step " + b.perStep[s].name + " " + std::string(profile::stepRoleName(roles[r]));
+                QVERIFY2(roundUs(static_cast<double>(b.perStep[s].role[role])) ==
+                             rows[s][1 + 2 * r].get<long long>(),
+                         where.c_str());
+            }
+        }
+        // Roles the plugin leaves out of its chart occur nowhere here either (no collectives).
+        QVERIFY(!b.present[static_cast<std::size_t>(profile::StepRole::Communication)]);
+
+        const json& average = overview["performance"][0];
+        QCOMPARE(roundUs(b.averageTotal), average["value"].get<long long>());
+        for (const json& child : average["children"]) {
+            std::size_t role = profile::kStepRoleCount;
+            for (std::size_t r = 0; r < profile::kStepRoleCount; ++r)
+                if (profile::stepRoleName(static_cast<profile::StepRole>(r)) ==
+                    child["name"].get<std::string>())
+                    role = r;
+            QVERIFY2(role < profile::kStepRoleCount, child.dump().c_str());
+            QCOMPARE(roundUs(b.averageRole[role]), child["value"].get<long long>());
+            QCOMPARE(round2(100 * b.averageRole[role] / b.averageTotal), child["extra"].get<double>());
+        }
+
+        // GPU summary: "55.51 %" and its siblings.
+        std::map<std::string, std::string> summary;
+        for (const json& item : overview["gpu_metrics"]["data"])
+            summary[item["title"]] = item["value"];
+        QCOMPARE(a.devices.size(), std::size_t{1});
+        const profile::DeviceUtilization& u = a.devices[0].kernels;
+        const auto percentText = [](double v) {
+            std::ostringstream out;
+            out << round2(v) << " %";
+            return out.str();
+        };
+        QVERIFY(u.smEfficiency && u.occupancyPct);
+        QCOMPARE(percentText(100 * u.utilization), summary["GPU Utilization"]);
+        QCOMPARE(percentText(100 * *u.smEfficiency), summary["Est. SM Efficiency"]);
+        QCOMPARE(percentText(*u.occupancyPct), summary["Est. Achieved Occupancy"]);
+    }
+
+    // The kernel table (line 4): every kernel name's calls and total, mean, max and min duration in
+    // microseconds, over the whole trace.
+    void tbPluginKernelTableIsThePlugins()
+    {
+        XPS_REQUIRE_REAL_TRACE(test::realTrace(kTbSample));
+        const Profile p = test::importRealTrace(test::realTrace(kTbSample));
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        std::map<std::string, const profile::OpStats*> kernels;
+        for (const profile::OpStats& o : a.ops)
+            if (o.cls == SliceClass::Kernel)
+                kernels[p.string(p.types[o.type].name)] = &o;
+        const json table = tbAnswer(4)["data"];
+        std::map<std::string, std::size_t> column;
+        for (std::size_t c = 0; c < table["columns"].size(); ++c)
+            column[table["columns"][c]["name"]] = c;
+        QCOMPARE(table["rows"].size(), kernels.size());
+        for (const json& row : table["rows"]) {
+            const std::string name = row[column["Name"]];
+            QVERIFY2(kernels.contains(name), name.c_str());
+            const profile::OpStats& o = *kernels[name];
+            QCOMPARE(static_cast<long long>(o.count), row[column["Calls"]].get<long long>());
+            QCOMPARE(roundUs(static_cast<double>(o.total)),
+                     row[column["Total Duration (us)"]].get<long long>());
+            QCOMPARE(roundUs(static_cast<double>(o.total) / static_cast<double>(o.count)),
+                     row[column["Mean Duration (us)"]].get<long long>());
+            QCOMPARE(roundUs(static_cast<double>(o.max)), row[column["Max Duration (us)"]].get<long long>());
+            QCOMPARE(roundUs(static_cast<double>(o.min)), row[column["Min Duration (us)"]].get<long long>());
+        }
+    }
+
+    // The operator table (line 3): every operator name's calls, host total and self time, and the device
+    // time it launched itself and with the operators inside it. An operator whose only nested operator has
+    // its name is one call (aten::div inside aten::div: 204 slices, 198 calls).
+    void tbPluginOperatorTableIsThePlugins()
+    {
+        XPS_REQUIRE_REAL_TRACE(test::realTrace(kTbSample));
+        const Profile p = test::importRealTrace(test::realTrace(kTbSample));
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        std::map<std::string, const profile::OpStats*> ops;
+        for (const profile::OpStats& o : a.ops)
+            if (o.cls == SliceClass::CpuOp)
+                ops[p.string(p.types[o.type].name)] = &o;
+        const json table = tbAnswer(3)["data"];
+        QCOMPARE(table.size(), std::size_t{76});
+        for (const json& row : table) {
+            const std::string name = row["name"];
+            QVERIFY2(ops.contains(name), name.c_str());
+            const profile::OpStats& o = *ops[name];
+            const auto us = [](profile::Ticks t) { return roundUs(static_cast<double>(t)); };
+            const std::vector<long long> ours = {static_cast<long long>(o.count), us(o.total), us(o.self),
+                                                 us(o.deviceTime), us(o.deviceTotal)};
+            const std::vector<long long> plugin = {
+                row["calls"].get<long long>(), row["host_total_duration"].get<long long>(),
+                row["host_self_duration"].get<long long>(), row.value("device_self_duration", 0LL),
+                row.value("device_total_duration", 0LL)};
+            QVERIFY2(ours == plugin,
+                     (name + ": calls, host total, host self, device self, device total differ: " +
+                      json(ours).dump() + " here, " + json(plugin).dump() + " in the plugin")
+                         .c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealKineto)
+#include "tst_real_kineto.moc"
