@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QFileInfo>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -17,6 +19,9 @@ using namespace xps;
 using nlohmann::json;
 
 namespace {
+
+// An argument naming a file of the shared real traces, by its path under real-traces/.
+const std::string kShared = "@real-traces/";
 
 // Differences between `expected` and `actual` as "JSON path: expected X, got Y", at most `limit` of them.
 // Numbers agree within a relative 1e-9 (the last digits of a printed double may differ between
@@ -100,18 +105,77 @@ private slots:
             {"analyze", "tests/data/kineto_step.json", "--window", "ProfilerStep#1", "--json"});
         row("node_trace", {"analyze", "tests/data/node_trace.json", "--json"});
         row("ddp_step", {"analyze", "resources/samples/ddp_step", "--json"});
+        // Real files other tools wrote (../shared/real-traces, README there: their sources and licences),
+        // named here by their path under real-traces/: Kineto from NVIDIA and AMD GPUs (NCCL and RCCL
+        // streams, CUPTI counters, a 2021 schema), XSpace from JAX and TensorFlow, HTA's own output.
+        for (const std::string trace :
+             {"AMD-AGI__TraceLens/tests/test_data_jax_te_fused_attn_categorization/934987a2fc2f.xplane.pb",
+              "AMD-AGI__TraceLens/tests/traces/h100/Falconsai_nsfw_image_detection__1016002.json.gz",
+              "AMD-AGI__TraceLens/tests/traces/mi300/Falconsai_nsfw_image_detection__1016002.json.gz",
+              "AMD-AGI__TraceLens/tests/traces/mi300/jax_conv_minimal_08/tw003.xplane.pb",
+              "AMD-AGI__TraceLens/tests/traces/mi300/jax_conv_minimal_legacy/"
+              "chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb",
+              "AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/amd_trace/"
+              "mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
+              "event_sync_trace.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/end_to_end/simple_add/output/"
+              "overlaid_critical_path_trace.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/cupti_profiler/"
+              "benchmark_result_924719_1679055439_trace.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/df_index_resolver/"
+              "df_index_resolver.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/execution_trace/"
+              "benchmark_simple_add_trace.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/negative_queue_length_values_check/"
+              "rank0.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter/sampled_rank-0.json.gz",
+              "facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter/sampled_rank-1.json.gz",
+              "facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz",
+              "openxla__xprof/demo/plugins/profile/GPU-multi-worker/34.83.195.179_6003.xplane.pb",
+              "pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/"
+              "worker0.1623143089861.pt.trace.json.gz"}) {
+            // "<repository>.<folder>.<file without its extensions>": unique, and says where it is from.
+            const std::size_t slash = trace.rfind('/'), folder = trace.rfind('/', slash - 1) + 1;
+            std::string file = trace.substr(slash + 1);
+            for (const std::string ext : {".pt.trace.json.gz", ".json.gz", ".xplane.pb"})
+                if (file.ends_with(ext))
+                    file.resize(file.size() - ext.size());
+            const std::size_t repo = trace.find("__") + 2;
+            row("real-traces/" + trace.substr(repo, trace.find('/') - repo) + "." +
+                    trace.substr(folder, slash - folder) + "." + file,
+                {"analyze", kShared + trace, "--json"});
+        }
     }
 
     void analyzeJsonMatchesItsGolden()
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, golden);
+        // A file of ../shared/real-traces: read where the shared folder is, named in the output by its path
+        // under real-traces/ (the folder's place differs between machines).
+        const QString shared = QString::fromStdString(test::sharedDir() + "/real-traces/");
+        bool fromShared = false;
+        for (QString& a : arguments)
+            if (a.startsWith(QString::fromStdString(kShared))) {
+                a = shared + a.mid(static_cast<int>(kShared.size()));
+                fromShared = true;
+                if (!QFileInfo::exists(a)) {
+                    const QString why =
+                        a +
+                        QStringLiteral(" is not here: the shared real traces are absent (XPS_SHARED_DIR)");
+                    QSKIP(qPrintable(why));
+                }
+            }
         // Paths relative to the source tree, as a user types them: the output names its input so.
         const QString root = QString::fromStdString(test::sourceDir());
         const test::Run run = test::runProgram(QString::fromLocal8Bit(qgetenv("XPS_CLI")), arguments, root);
         QVERIFY2(run.exitCode == 0, run.err.c_str());
-        const json actual = json::parse(run.out, nullptr, false);
+        json actual = json::parse(run.out, nullptr, false);
         QVERIFY2(!actual.is_discarded(), "analyze --json printed something that is not JSON");
+        if (fromShared && actual.contains("source"))
+            actual["source"] = actual["source"].get<std::string>().substr(shared.toStdString().size());
         const std::string name = golden.toStdString();
         const std::string goldenPath = test::sourceDir() + "/" + name;
         const std::string text = test::readFile(goldenPath);
