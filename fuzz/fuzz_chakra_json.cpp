@@ -1,5 +1,5 @@
-// Chakra's JSON form (what its jsonizer writes; plain or gzip), split object by object, then scheduled and
-// analysed like .et.
+// Chakra's JSON forms (what its jsonizer writes, plain or gzip, split object by object; and the feeder's
+// "workload_graph" document), then scheduled and analysed like .et.
 #include "fuzz_support.h"
 #include "import/chakra.h"
 

@@ -1,6 +1,7 @@
 #include "import/chakra.h"
 #include "util/checked_number.h"
 
+#include "import/chakra_feeder_json.h"
 #include "import/chakra_json.h"
 #include "import/chakra_ranks.h"
 #include "import/json_reader.h"
@@ -42,11 +43,24 @@ namespace {
 enum Stream { kCompute, kCpu, kComm, kMemory, kStreams, kNoStream = -1 };
 const char* const kStreamNames[kStreams] = {"compute", "CPU", "communication", "memory"};
 
+// Whether a JSON file is in the form Chakra's feeder reads (its first 64 KiB, decompressed).
+bool isChakraFeederJson(const std::string& path)
+{
+    const std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzopen(path.c_str(), "rb"), gzclose);
+    if (!gz)
+        return false;
+    std::string head(64 * 1024, '\0');
+    const int n = gzread(gz.get(), head.data(), static_cast<unsigned>(head.size()));
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return looksLikeChakraFeederJson(head);
+}
+
 Result<std::vector<pb::Node>> readNodes(const std::string& path, std::string& version,
                                         const ImportOptions& options)
 {
     if (chakraSuffix(std::filesystem::path(path).filename().string()) != ".et")
-        return readChakraJsonNodes(path, version, options);
+        return isChakraFeederJson(path) ? readChakraFeederJsonNodes(path, options)
+                                        : readChakraJsonNodes(path, version, options);
     const int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0)
         return Error(path, errno == ENOENT ? std::string("no such file")

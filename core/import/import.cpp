@@ -1,4 +1,5 @@
 #include "import/import.h"
+#include "import/chakra_feeder_json.h"
 
 #include "import/chakra_json.h"
 #include "trace/trace_io.h"
@@ -58,7 +59,7 @@ Result<Sniffed> sniff(const std::string& path)
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (head.find("\"xpushark-trace\"") != std::string::npos)
         return Sniffed::Ours;
-    if (looksLikeChakraJson(head))
+    if (looksLikeChakraJson(head) || looksLikeChakraFeederJson(head))
         return Sniffed::Chakra;
     if (looksLikePyTorchExecutionTrace(head))
         return Sniffed::PyTorchEt;

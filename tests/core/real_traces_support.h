@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QTest>
 
+#include <cstring>
 #include <string>
 
 namespace xps::test {
@@ -53,6 +54,27 @@ inline std::string readMaybeGzip(const std::string& path)
         text.append(block, static_cast<std::size_t>(n));
     gzclose(gz);
     return text;
+}
+
+// The member `name` of a tar archive (gzip-compressed or not), as bytes; empty if it is not there. Reads
+// ustar headers (512-byte blocks, sizes in octal), skipping pax and GNU extension records.
+inline std::string tarMember(const std::string& archivePath, const std::string& name)
+{
+    const std::string tar = readMaybeGzip(archivePath);
+    std::size_t at = 0;
+    while (at + 512 <= tar.size() && tar[at] != '\0') {
+        const std::string header = tar.substr(at, 512);
+        const std::string member(header.c_str(), strnlen(header.c_str(), 100));
+        const std::string prefix(header.c_str() + 345, strnlen(header.c_str() + 345, 155));
+        const std::size_t size =
+            std::stoull(std::string(header.c_str() + 124, strnlen(header.c_str() + 124, 12)), nullptr, 8);
+        const char type = header[156];
+        const std::string full = prefix.empty() ? member : prefix + "/" + member;
+        if ((type == '0' || type == '\0') && (full == name || full.ends_with("/" + name)))
+            return tar.substr(at + 512, size);
+        at += 512 + (size + 511) / 512 * 512;
+    }
+    return {};
 }
 
 } // namespace xps::test
