@@ -1,6 +1,7 @@
 // The Chrome JSON importer's second half: events placed on process, thread, async and counter tracks, flows
 // bound to slices, Kineto launches linked by correlation, and the profile finished.
 #include "import/chrome_json_importer.h"
+#include "import/cupti_ranges.h"
 #include "import/critical_path_semantics.h"
 #include "import/profile_semantics.h"
 #include "util/checked_number.h"
@@ -399,6 +400,8 @@ void Importer::finish()
     });
     b.finish();
     p.format = m_kineto ? "PyTorch profiler (Kineto) JSON" : "Chrome trace JSON";
+    if (m_kineto)
+        linkCuptiRanges(p);
     // A replay's own critical path, once the slices it names are in place.
     if (!m_criticalPath.is_discarded() && !m_criticalPath.is_null()) {
         std::size_t unplaced = 0;

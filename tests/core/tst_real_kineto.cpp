@@ -6,8 +6,10 @@
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 using namespace xps;
@@ -182,6 +184,54 @@ private slots:
                       json(ours).dump() + " here, " + json(plugin).dump() + " in the plugin")
                          .c_str());
         }
+    }
+
+    // HTA's test_cupti_profiler on its A100 trace in CUPTI range-profiler mode: 77 kernels with counters,
+    // each paired with a cudaLaunchKernel in order; the sixth by time is fft2d_r2c_32x32 with
+    // smsp__sass_thread_inst_executed_op_fadd_pred_on.sum = 86,114,304, launched under aten::conv2d (top
+    // operator) and aten::cudnn_convolution (bottom).
+    void cuptiCountersAreHtas()
+    {
+        const std::string path =
+            test::realTrace("facebookresearch__HolisticTraceAnalysis/tests/data/cupti_profiler/"
+                            "benchmark_result_924719_1679055439_trace.json.gz");
+        XPS_REQUIRE_REAL_TRACE(path);
+        const Profile p = test::importRealTrace(path);
+        for (const std::string& warning : p.warningLines())
+            QVERIFY2(warning.find("CUPTI") == std::string::npos, warning.c_str());
+        std::vector<std::pair<profile::SliceRow, profile::SliceRow>> links; // (launch, range)
+        for (const profile::Flow& f : p.flows)
+            if (p.categoryOf(p.slice(f.to)) == "cuda_profiler_range")
+                links.emplace_back(f.from, f.to);
+        QCOMPARE(links.size(), std::size_t{77});
+        std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
+            return p.slice(a.second).start < p.slice(b.second).start;
+        });
+        const auto [launch, range] = links[5];
+        QVERIFY(p.nameOf(p.slice(range)).starts_with("void fft2d_r2c_32x32<"));
+        QCOMPARE(p.nameOf(p.slice(launch)), std::string("cudaLaunchKernel"));
+
+        // The counter, as its counter track holds it at the range's start.
+        std::optional<double> fadd;
+        for (const profile::CounterSample& c : p.counters)
+            if (p.track(c.track).name == "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum" &&
+                c.time == p.slice(range).start)
+                fadd = c.value;
+        QVERIFY(fadd);
+        QCOMPARE(*fadd, 86114304.0);
+
+        // The launch's operator stack: the cpu_op slices around it on its thread, outermost first.
+        std::vector<const profile::Slice*> stack;
+        const profile::Slice& call = p.slice(launch);
+        const profile::Track& thread = p.track(call.track());
+        for (std::uint32_t i = thread.firstSlice; i < thread.firstSlice + thread.sliceCount; ++i) {
+            const profile::Slice& s = p.slices[i];
+            if (p.categoryOf(s) == "cpu_op" && s.start <= call.start && s.end() >= call.end())
+                stack.push_back(&s);
+        }
+        QVERIFY(!stack.empty());
+        QCOMPARE(p.nameOf(*stack.front()), std::string("aten::conv2d"));
+        QCOMPARE(p.nameOf(*stack.back()), std::string("aten::cudnn_convolution"));
     }
 };
 
