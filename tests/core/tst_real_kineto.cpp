@@ -152,6 +152,12 @@ private slots:
             QCOMPARE(roundUs(static_cast<double>(o.max)), row[column["Max Duration (us)"]].get<long long>());
             QCOMPARE(roundUs(static_cast<double>(o.min)), row[column["Min Duration (us)"]].get<long long>());
         }
+        // The kernel view's chart (line 5): the same totals.
+        const json chart = tbAnswer(5)["total"]["rows"];
+        QCOMPARE(chart.size(), kernels.size());
+        for (const json& row : chart)
+            QCOMPARE(roundUs(static_cast<double>(kernels.at(row[0].get<std::string>())->total)),
+                     row[1].get<long long>());
     }
 
     // The operator table (line 3): every operator name's calls, host total and self time, and the device
@@ -183,6 +189,21 @@ private slots:
                      (name + ": calls, host total, host self, device self, device total differ: " +
                       json(ours).dump() + " here, " + json(plugin).dump() + " in the plugin")
                          .c_str());
+        }
+        // The operator view's charts (line 2): the same four times, of every operator with any.
+        const json charts = tbAnswer(2);
+        for (const auto& [chart, time] :
+             std::vector<std::pair<std::string, profile::Ticks profile::OpStats::*>>{
+                 {"device_total_time", &profile::OpStats::deviceTotal},
+                 {"device_self_time", &profile::OpStats::deviceTime},
+                 {"host_total_time", &profile::OpStats::total},
+                 {"host_self_time", &profile::OpStats::self}}) {
+            for (const json& row : charts[chart]["rows"]) {
+                const std::string name = row[0];
+                QVERIFY2(ops.contains(name), name.c_str());
+                QVERIFY2(roundUs(static_cast<double>(ops.at(name)->*time)) == row[1].get<long long>(),
+                         (chart + ": " + name).c_str());
+            }
         }
     }
 
