@@ -3,6 +3,7 @@
 // sample (tb_plugin/test/result_check_file.txt, the HTTP answers its end-to-end test compares).
 #include "real_traces_support.h"
 
+#include "profile/intervals.h"
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
 
@@ -253,6 +254,112 @@ private slots:
         QVERIFY(!stack.empty());
         QCOMPARE(p.nameOf(*stack.front()), std::string("aten::conv2d"));
         QCOMPARE(p.nameOf(*stack.back()), std::string("aten::cudnn_convolution"));
+    }
+
+    // TraceLens's perf report of an 8-rank RCCL training step with activation checkpointing on an MI300X
+    // (generate_perf_report_pytorch with detect_recompute; its gpu_timeline.csv): its GPU timeline counts
+    // only device work whose launch lies inside a CPU operator (its default include_unlinked_kernels=False),
+    // split into work launched under torch.utils.checkpoint's recompute_fn and the rest. Our device breakdown
+    // counts all device work (docs/import.md); restricted as TraceLens restricts it, every row is
+    // TraceLens's.
+    void traceLensRecomputeTimelineFromTheSameSlices()
+    {
+        const std::string trace =
+            test::realTrace("AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint.json.gz");
+        const std::string csv =
+            test::realTrace("AMD-AGI__TraceLens/tests/traces/mi300/"
+                            "resnet_act_checkpoint_recompute_perf_report_csvs/gpu_timeline.csv");
+        XPS_REQUIRE_REAL_TRACE(trace);
+        XPS_REQUIRE_REAL_TRACE(csv);
+        std::map<std::string, std::map<std::string, double>> tracelens; // is_recompute -> type -> ms
+        std::istringstream in(test::readFile(csv));
+        std::string line;
+        std::getline(in, line); // type,time ms,percent,is_recompute
+        while (std::getline(in, line)) {
+            std::vector<std::string> f;
+            std::istringstream fields(line);
+            for (std::string field; std::getline(fields, field, ',');)
+                f.push_back(field);
+            QCOMPARE(f.size(), std::size_t{4});
+            tracelens[f[3]][f[0]] = std::stod(f[1]);
+        }
+        const Profile p = test::importRealTrace(trace);
+        std::vector<std::uint32_t> launcher(p.slices.size(), profile::kNone);
+        for (const profile::Flow& f : p.flows)
+            if (f.from.valid() && f.to.valid() && profile::isDeviceWork(p.classOf(p.slice(f.to))))
+                launcher[f.to.value] = f.from.value;
+        // Whether a slice on a host thread lies inside one that `pick` accepts.
+        const auto insideOf = [&](std::uint32_t row, const auto& pick) {
+            const profile::Slice& call = p.slices[row];
+            const profile::Track& thread = p.track(call.track());
+            for (std::uint32_t i = thread.firstSlice; i < thread.firstSlice + thread.sliceCount; ++i) {
+                const profile::Slice& s = p.slices[i];
+                if (s.start > call.start)
+                    break;
+                if (i != row && s.end() >= call.end() && pick(s))
+                    return true;
+            }
+            return false;
+        };
+        const auto isOperator = [&](const profile::Slice& s) { return p.categoryOf(s) == "cpu_op"; };
+        const auto isRecompute = [&](const profile::Slice& s) {
+            const std::string& name = p.nameOf(s);
+            return p.categoryOf(s) == "python_function" &&
+                   name.find("torch/utils/checkpoint.py") != std::string::npos &&
+                   name.find("recompute_fn") != std::string::npos;
+        };
+        struct Set
+        {
+            profile::Intervals compute, communication, memcpy, all;
+        };
+        std::map<std::string, Set> sets;
+        std::size_t linked = 0, unlinked = 0;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            const profile::Slice& s = p.slices[i];
+            const SliceClass c = p.classOf(s);
+            if (!profile::isDeviceWork(c))
+                continue;
+            if (launcher[i] == profile::kNone || !insideOf(launcher[i], isOperator)) {
+                ++unlinked;
+                continue;
+            }
+            ++linked;
+            Set& set = sets[insideOf(launcher[i], isRecompute) ? "True" : "False"];
+            const std::pair<profile::Ticks, profile::Ticks> span{s.start, s.end()};
+            (c == SliceClass::Communication ? set.communication
+             : c == SliceClass::Memcpy      ? set.memcpy
+                                            : set.compute) // TraceLens counts memsets as computation
+                .push_back(span);
+            set.all.push_back(span);
+        }
+        QVERIFY(linked > 0 &&
+                unlinked > 0); // 968 of 3,653 pieces of device work were launched outside operators
+        QCOMPARE(sets.size(), std::size_t{2});
+        const auto ms = [](profile::Ticks ns) { return static_cast<double>(ns) / 1e6; };
+        for (auto& [recompute, set] : sets) {
+            const profile::Intervals compute = profile::merged(set.compute),
+                                     communication = profile::merged(set.communication),
+                                     memcpy = profile::merged(set.memcpy), all = profile::merged(set.all);
+            const profile::Ticks span = all.back().second - all.front().first;
+            const std::map<std::string, double> ours = {
+                {"computation_time", ms(profile::total(compute))},
+                {"total_comm_time", ms(profile::total(communication))},
+                {"exposed_comm_time", ms(profile::total(profile::subtracted(communication, compute)))},
+                {"total_memcpy_time", ms(profile::total(memcpy))},
+                {"exposed_memcpy_time", ms(profile::total(profile::subtracted(
+                                            profile::subtracted(memcpy, compute), communication)))},
+                {"busy_time", ms(profile::total(all))},
+                {"total_time", ms(span)},
+                {"idle_time", ms(span - profile::total(all))}};
+            QCOMPARE(ours.size(), tracelens[recompute].size());
+            for (const auto& [type, value] : ours) {
+                // TraceLens sums float microseconds near 10^12: its rows drift by up to 25 ns here.
+                QVERIFY2(std::abs(value - tracelens[recompute].at(type)) < 3e-5,
+                         (type + " is_recompute=" + recompute + ": " + std::to_string(value) + " here, " +
+                          std::to_string(tracelens[recompute].at(type)) + " in TraceLens")
+                             .c_str());
+            }
+        }
     }
 };
 
