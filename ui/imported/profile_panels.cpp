@@ -7,6 +7,8 @@
 #include "profile/profile_report.h"
 #include "profile/utilization_text.h"
 
+#include <cmath>
+
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -176,6 +178,21 @@ void ProfileSummaryPanel::refresh()
                     .arg(a.launch.launches)
                     .arg(formatDuration(a.timebase, a.launch.p50Delay),
                          formatDuration(a.timebase, a.launch.p95Delay));
+    if (const profile::StepBreakdown& b = a.stepTimes; b.steps.annotated && !b.perStep.empty()) {
+        // The TensorBoard plugin's overview in one line: the average step by what ran.
+        QStringList roles;
+        for (std::size_t k = 0; k < profile::kStepRoleCount; ++k)
+            if (b.present[k] && b.averageTotal > 0)
+                roles << QStringLiteral("%1 %2").arg(
+                    QString::fromUtf8(profile::stepRoleName(static_cast<profile::StepRole>(k))),
+                    QString::fromStdString(text::percentText(100 * b.averageRole[k] / b.averageTotal)));
+        html +=
+            tr("Steps %1 to %2: average %3 (%4)<br>")
+                .arg(QString::fromStdString(b.perStep.front().name).toHtmlEscaped(),
+                     QString::fromStdString(b.perStep.back().name).toHtmlEscaped(),
+                     formatDuration(a.timebase, static_cast<profile::Ticks>(std::llround(b.averageTotal))),
+                     roles.join(QStringLiteral(", ")));
+    }
     if (a.criticalPath.length > 0) {
         QString parts;
         for (int k = 0; k < profile::kPathSegmentKindCount; ++k) {
