@@ -127,12 +127,7 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     if (const StepBreakdown& b = a.stepTimes; b.steps.annotated && !b.perStep.empty()) {
         // The TensorBoard plugin's overview: the average step, by what ran (profiler_steps.h).
         const auto avg = [&](double t) { return tb.ms(static_cast<Ticks>(std::llround(t))); };
-        out << "\nsteps: " << b.perStep.size() << " (" << b.perStep.front().name << " to "
-            << b.perStep.back().name
-            << (b.steps.droppedTail
-                    ? ", the last " + std::to_string(b.steps.droppedTail) + " left out: incomplete"
-                    : "")
-            << "), average " << avg(b.averageTotal) << ":";
+        out << "\nsteps " << stepsLabel(b) << ": average " << avg(b.averageTotal) << ":";
         for (std::size_t k = 0; k < kStepRoleCount; ++k)
             if (b.present[k])
                 out << " " << stepRoleName(static_cast<StepRole>(k)) << " " << avg(b.averageRole[k]) << " ("

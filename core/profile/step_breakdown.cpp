@@ -106,4 +106,18 @@ StepBreakdown stepBreakdown(const Profile& p, std::stop_token stop)
     return out;
 }
 
+std::string stepsLabel(const StepBreakdown& b)
+{
+    if (!b.steps.annotated || b.perStep.empty())
+        return {};
+    std::string label = "ProfilerStep#" + b.perStep.front().name;
+    if (b.perStep.size() > 1)
+        label += " to #" + b.perStep.back().name + " (" + std::to_string(b.perStep.size()) + " steps)";
+    if (const std::size_t dropped = b.steps.droppedTail; dropped > 0)
+        label += "; " + std::to_string(dropped) + (b.perStep.size() > 1 ? " after them" : " after it") +
+                 " left out (the profiler may have stopped before " + (dropped > 1 ? "their" : "its") +
+                 " kernels)";
+    return label;
+}
+
 } // namespace xps::profile

@@ -161,9 +161,9 @@ private slots:
         QVERIFY2(explorer->summary()->text().contains(QStringLiteral("memcpy 200 us (exposed 200 us)")),
                  qPrintable(explorer->summary()->text()));
         // And the TensorBoard plugin's overview of its one step: what the average step spent its time on.
-        QVERIFY2(
-            explorer->summary()->text().contains(QStringLiteral("Steps 1 to 1: average 1.000 ms (Kernel 40")),
-            qPrintable(explorer->summary()->text()));
+        QVERIFY2(explorer->summary()->text().contains(
+                     QStringLiteral("Steps ProfilerStep#1: average 1.000 ms (Kernel 40")),
+                 qPrintable(explorer->summary()->text()));
         QTreeWidget* findings = explorer->summary()->findings();
         QCOMPARE(findings->topLevelItemCount(), 3);
         QTest::mouseClick(findings->viewport(), Qt::LeftButton, Qt::NoModifier,

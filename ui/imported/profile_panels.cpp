@@ -187,9 +187,8 @@ void ProfileSummaryPanel::refresh()
                     QString::fromUtf8(profile::stepRoleName(static_cast<profile::StepRole>(k))),
                     QString::fromStdString(text::percentText(100 * b.averageRole[k] / b.averageTotal)));
         html +=
-            tr("Steps %1 to %2: average %3 (%4)<br>")
-                .arg(QString::fromStdString(b.perStep.front().name).toHtmlEscaped(),
-                     QString::fromStdString(b.perStep.back().name).toHtmlEscaped(),
+            tr("Steps %1: average %2 (%3)<br>")
+                .arg(QString::fromStdString(profile::stepsLabel(b)).toHtmlEscaped(),
                      formatDuration(a.timebase, static_cast<profile::Ticks>(std::llround(b.averageTotal))),
                      roles.join(QStringLiteral(", ")));
     }
