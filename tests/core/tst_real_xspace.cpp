@@ -169,6 +169,29 @@ private slots:
             QVERIFY2(near(ms(d->activeIdle()), row.at("idle_time")), name.c_str());
         }
     }
+
+    // TraceLens's test_jax_te_fused_attn_categorization: the ROCm fills TransformerEngine's fused attention
+    // launches (at least 10 __amd_rocclr_fillBufferAligned.kd on the GPU) each carry the HLO op that
+    // launched them (args.hlo_op names te_fused_attn), so they go with the attention, not "uncategorized".
+    void transformerEngineFillsNameTheirHloOp()
+    {
+        const std::string path = test::realTrace(
+            "AMD-AGI__TraceLens/tests/test_data_jax_te_fused_attn_categorization/934987a2fc2f.xplane.pb");
+        XPS_REQUIRE_REAL_TRACE(path);
+        const Profile p = test::importRealTrace(path);
+        std::size_t fills = 0;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            const profile::Slice& s = p.slices[i];
+            if (p.nameOf(s) != "__amd_rocclr_fillBufferAligned.kd")
+                continue;
+            ++fills;
+            QVERIFY(p.track(s.track()).device);
+            const nlohmann::json args = nlohmann::json::parse(p.argsOf(profile::SliceRow(i)));
+            QVERIFY2(args.value("hlo_op", std::string()).find("te_fused_attn") != std::string::npos,
+                     args.dump().c_str());
+        }
+        QVERIFY2(fills >= 10, std::to_string(fills).c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealXSpace)
