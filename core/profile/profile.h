@@ -74,12 +74,13 @@ enum class TrackKind : std::uint8_t { Process, Thread, Async, Counter };
 struct Track
 {
     TrackKind kind = TrackKind::Thread;
-    bool device = false;          // a device stream (or a device process): its slices are device work
+    bool device = false; // a device stream (or a device process): its slices are device work
     // Rows that break other rows down, drawn but not counted as operations: a replay's bundle issues and
     // stalls in its Chrome export (1,135 "pc 0x..." operations of one cycle each would bury the real ones).
     bool detail = false;
-    TrackId parent;               // the process track of a thread, async or counter track
-    std::int64_t pid = 0;         // as in the source; string pids are numbered in order of appearance
+    TrackId parent;       // the process track of a thread, async or counter track
+    TrackId describes;    // a counter about one track (a stream's queue length): drawn under it
+    std::int64_t pid = 0; // as in the source; string pids are numbered in order of appearance
     std::int64_t tid = 0;
     std::int64_t sortIndex = 0; // process_sort_index / thread_sort_index, else the pid / tid
     std::string name;

@@ -6,6 +6,7 @@
 #include "profile/intervals.h"
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
+#include "profile/queue_length.h"
 
 #include <algorithm>
 #include <cmath>
@@ -360,6 +361,36 @@ private slots:
                              .c_str());
             }
         }
+    }
+
+    // HTA's test_generate_trace_with_counters on its A100 rank-0 trace of a 16-rank NCCL job: the queue
+    // length of every stream never reads negative, and its summary has 6 rows, one per stream with launched
+    // work.
+    void queueLengthsAreHtas()
+    {
+        const std::string path = test::realTrace(
+            "facebookresearch__HolisticTraceAnalysis/tests/data/negative_queue_length_values_check/"
+            "rank0.json.gz");
+        XPS_REQUIRE_REAL_TRACE(path);
+        Profile p = test::importRealTrace(path);
+        const std::size_t before = p.tracks.size();
+        profile::addQueueLengthCounters(p);
+        QCOMPARE(p.tracks.size() - before, std::size_t{6});
+        std::map<std::uint32_t, double> last;
+        std::size_t samples = 0;
+        for (const profile::CounterSample& c : p.counters) {
+            if (c.track.value < before)
+                continue;
+            QVERIFY2(c.value >= 0, p.track(c.track).name.c_str());
+            last[c.track.value] = c.value;
+            ++samples;
+        }
+        QVERIFY(samples > 6000);                // a change at each of thousands of launches and starts
+        for (const auto& [track, value] : last) // every launched piece of work started
+            QVERIFY2(value == 0, p.track(profile::TrackId(track)).name.c_str());
+        // Imported again after an export, the counters are not doubled.
+        profile::addQueueLengthCounters(p);
+        QCOMPARE(p.tracks.size() - before, std::size_t{6});
     }
 };
 

@@ -1,6 +1,7 @@
 #include "imported/profile_document.h"
 
 #include "profile/gpu_metrics.h"
+#include "profile/queue_length.h"
 
 #include "analysis/replay_profile.h"
 #include "import/import.h"
@@ -36,8 +37,10 @@ void ProfileDocument::open(const QString& path)
         path,
         [path = path.toStdString()](const importing::ImportOptions& options, std::stop_token stop) {
             auto p = importing::importProfile(path, options);
-            if (p.ok()) // derived, for the timeline only: `info` and `convert` keep the file's own events
+            if (p.ok()) { // derived, for the timeline only: `info` and `convert` keep the file's own events
                 profile::addUtilizationCounters(*p, stop);
+                profile::addQueueLengthCounters(*p, stop);
+            }
             return p;
         },
         true);

@@ -56,18 +56,20 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
                                                                                 : 2);
             return order(a, b);
         });
+        const auto addCounter = [&](std::uint32_t t) {
+            ProfileRow row;
+            row.kind = ProfileRow::Kind::Counter;
+            row.track = profile::TrackId(t);
+            row.label = p.tracks[t].name;
+            row.firstCounter = counterRange[t].first;
+            row.counterCount = counterRange[t].second;
+            rows.push_back(std::move(row));
+        };
         for (const std::uint32_t t : tracks) {
             const profile::Track& track = p.tracks[t];
             if (track.kind == TrackKind::Counter) {
-                if (keep)
-                    continue;
-                ProfileRow row;
-                row.kind = ProfileRow::Kind::Counter;
-                row.track = profile::TrackId(t);
-                row.label = track.name;
-                row.firstCounter = counterRange[t].first;
-                row.counterCount = counterRange[t].second;
-                rows.push_back(std::move(row));
+                if (!keep && !track.describes.valid()) // one about a track goes under it (below)
+                    addCounter(t);
                 continue;
             }
             if (track.sliceCount == 0)
@@ -92,6 +94,10 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
                 if (rows.size() > first)
                     rows[first].label = track.name;
             }
+            if (!keep)
+                for (const std::uint32_t c : tracks)
+                    if (p.tracks[c].kind == TrackKind::Counter && p.tracks[c].describes.value == t)
+                        addCounter(c);
         }
         if (rows.size() == headerRow + 1)
             rows.pop_back(); // a process with nothing to show (only metadata, or nothing kept): no header
