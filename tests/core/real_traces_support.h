@@ -15,7 +15,10 @@
 #include <QTest>
 
 #include <cstring>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace xps::test {
 
@@ -54,6 +57,26 @@ inline std::string readMaybeGzip(const std::string& path)
         text.append(block, static_cast<std::size_t>(n));
     gzclose(gz);
     return text;
+}
+
+// TraceLens's gpu_timeline.csv ("type,time ms,percent,GROUP"): milliseconds by GROUP (its gpu_pid or
+// is_recompute column) and type.
+inline std::map<std::string, std::map<std::string, double>> traceLensTimeline(const std::string& path)
+{
+    std::map<std::string, std::map<std::string, double>> out;
+    std::istringstream in(readFile(path));
+    std::string line;
+    std::getline(in, line); // the header
+    while (std::getline(in, line)) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string field; std::getline(fields, field, ',');)
+            f.push_back(field);
+        if (f.size() != 4)
+            qFatal("%s: expected 4 fields: %s", path.c_str(), line.c_str());
+        out[f[3]][f[0]] = std::stod(f[1]);
+    }
+    return out;
 }
 
 // The member `name` of a tar archive (gzip-compressed or not), as bytes; empty if it is not there. Reads

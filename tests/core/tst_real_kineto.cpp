@@ -272,18 +272,7 @@ private slots:
                             "resnet_act_checkpoint_recompute_perf_report_csvs/gpu_timeline.csv");
         XPS_REQUIRE_REAL_TRACE(trace);
         XPS_REQUIRE_REAL_TRACE(csv);
-        std::map<std::string, std::map<std::string, double>> tracelens; // is_recompute -> type -> ms
-        std::istringstream in(test::readFile(csv));
-        std::string line;
-        std::getline(in, line); // type,time ms,percent,is_recompute
-        while (std::getline(in, line)) {
-            std::vector<std::string> f;
-            std::istringstream fields(line);
-            for (std::string field; std::getline(fields, field, ',');)
-                f.push_back(field);
-            QCOMPARE(f.size(), std::size_t{4});
-            tracelens[f[3]][f[0]] = std::stod(f[1]);
-        }
+        auto tracelens = test::traceLensTimeline(csv); // is_recompute -> type -> ms
         const Profile p = test::importRealTrace(trace);
         std::vector<std::uint32_t> launcher(p.slices.size(), profile::kNone);
         for (const profile::Flow& f : p.flows)

@@ -6,7 +6,7 @@
 //   communication/computation overlap, idle time breakdown and critical paths run on these files;
 // - the Chakra execution trace of Chakra's own feeder tests (tests/data/chakra, Apache 2.0, SOURCE.md):
 //   the dependencies its feeder (et_feeder.cpp) issues nodes by.
-#include "test_support.h"
+#include "real_traces_support.h"
 
 #include "import/import.h"
 #include "profile/critical_path.h"
@@ -62,15 +62,7 @@ Profile importHta(const std::string& name)
 
 nlohmann::json readGzipJson(const std::string& path)
 {
-    gzFile gz = gzopen(path.c_str(), "rb");
-    if (!gz)
-        qFatal("cannot open %s", path.c_str());
-    std::string text;
-    char block[1 << 16];
-    for (int n; (n = gzread(gz, block, sizeof block)) > 0;)
-        text.append(block, static_cast<std::size_t>(n));
-    gzclose(gz);
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(test::readMaybeGzip(path));
 }
 
 // A share of `whole` in percent.

@@ -137,23 +137,12 @@ private slots:
             "AMD-AGI__TraceLens/tests/traces/mi300/jax_conv_minimal_perf_report_csvs/gpu_timeline.csv");
         XPS_REQUIRE_REAL_TRACE(trace);
         XPS_REQUIRE_REAL_TRACE(csv);
-        std::map<int, std::map<std::string, double>> tracelens; // pid -> type -> ms
-        std::istringstream in(test::readFile(csv));
-        std::string line;
-        std::getline(in, line); // type,time ms,percent,gpu_pid
-        while (std::getline(in, line)) {
-            std::vector<std::string> f;
-            std::istringstream fields(line);
-            for (std::string field; std::getline(fields, field, ',');)
-                f.push_back(field);
-            QCOMPARE(f.size(), std::size_t{4});
-            tracelens[std::stoi(f[3])][f[0]] = std::stod(f[1]);
-        }
+        const auto tracelens = test::traceLensTimeline(csv); // gpu_pid -> type -> ms
         QCOMPARE(tracelens.size(), std::size_t{2});
         const Profile p = test::importRealTrace(trace);
         const profile::ProfileAnalysis a = profile::analyzeProfile(p);
         for (const auto& [pid, row] : tracelens) {
-            const std::string name = "/device:GPU:" + std::to_string(pid - 1);
+            const std::string name = "/device:GPU:" + std::to_string(std::stoi(pid) - 1);
             const profile::DeviceBreakdown* d = nullptr;
             for (const profile::DeviceBreakdown& b : a.devices)
                 if (b.name == name)
