@@ -3,6 +3,7 @@
 // sample (tb_plugin/test/result_check_file.txt, the HTTP answers its end-to-end test compares).
 #include "real_traces_support.h"
 
+#include "profile/critical_path.h"
 #include "profile/intervals.h"
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
@@ -380,6 +381,25 @@ private slots:
         // Imported again after an export, the counters are not doubled.
         profile::addQueueLengthCounters(p);
         QCOMPARE(p.tracks.size() - before, std::size_t{6});
+    }
+
+    // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
+    // device stream, every one linked to the HIP call that launched it, and the critical path of
+    // ProfilerStep#1 found (HTA's test asserts that it is).
+    void rocmTraceStreamsAndPath()
+    {
+        const std::string path = test::realTrace("facebookresearch__HolisticTraceAnalysis/tests/data/"
+                                                 "amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        XPS_REQUIRE_REAL_TRACE(path);
+        const Profile p = test::importRealTrace(path);
+        const profile::ProfileAnalysis a = profile::analyzeProfile(p);
+        QCOMPARE(a.streams.size(), std::size_t{1});
+        QCOMPARE(a.streams[0].items, std::uint64_t{16});
+        QCOMPARE(a.launch.launches, std::uint64_t{16});
+        const auto window = profile::windowOfSlice(p, "ProfilerStep#1");
+        QVERIFY(window);
+        const profile::CriticalPath path1 = profile::computeCriticalPath(p, *window);
+        QVERIFY(path1.length > 0 && !path1.segments.empty());
     }
 };
 
