@@ -22,7 +22,9 @@ std::vector<FreeParameter> defaultFreeParameters()
          "from a DMA's last byte to its flag (a completion's round trip): with the DMA in and the DMA out of "
          "every kernel, the fixed cost of about 1 us that the smallest ops show"},
         {"dma_setup_cycles", 0, 2000, true,
-         "from a descriptor reaching its engine to its first byte; holds the engine"},
+         "from a descriptor's setup starting to its first byte; holds the engine unless prefetched"},
+        {"dma_prefetch_descriptors", 0, 15, true,
+         "descriptors behind an engine's head whose setup overlaps the head's bytes"},
         {"dma_engine_peak_gbs", 10, 1200, false, "the rate of one DMA engine"},
         {"hbm_bandwidth_gbs", 50, 1200, false,
          "HBM bandwidth shared by every transfer (datasheet: 1,200 GB/s); f16 tensors are packed in 2 bytes"},
@@ -42,16 +44,11 @@ std::vector<FreeParameter> defaultFreeParameters()
 
 bool isTimingParameter(std::string_view key)
 {
-    static constexpr std::string_view kKeys[] = {"dma_setup_cycles",
-                                                 "dma_completion_cycles",
-                                                 "dma_engine_peak_gbs",
-                                                 "hbm_bandwidth_gbs",
-                                                 "vmem_dma_bandwidth_gbs",
-                                                 "ici_link_gbs",
-                                                 "ici_latency_cycles",
-                                                 "clock_mhz",
-                                                 "convert_gbs",
-                                                 "convert_bf16_gbs"};
+    static constexpr std::string_view kKeys[] = {
+        "dma_setup_cycles",    "dma_prefetch_descriptors", "dma_completion_cycles",
+        "dma_engine_peak_gbs", "hbm_bandwidth_gbs",        "vmem_dma_bandwidth_gbs",
+        "ici_link_gbs",        "ici_latency_cycles",       "clock_mhz",
+        "convert_gbs",         "convert_bf16_gbs"};
     if (key.starts_with("lat_") || key.starts_with("occ_"))
         return true;
     return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);

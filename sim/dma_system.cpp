@@ -39,8 +39,7 @@ void convertElements(std::uint8_t convert, const std::vector<std::uint8_t>& in,
 DmaSystem::DmaSystem(const isa::MachineConfig& config, std::vector<ChipState>& chips,
                      events::EventStore& store, bool copyPayload)
     : m_config(config), m_chips(chips), m_store(store), m_copyPayload(copyPayload),
-      m_versions(chips.size(), 0),
-      m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
+      m_versions(chips.size(), 0), m_queues(chips.size() * static_cast<std::size_t>(config.dmaEngines)),
       m_busy((m_queues.size() + 63) / 64),
       m_pendingWriters(chips.size() * static_cast<std::size_t>(config.syncFlags)),
       m_lastWriter(chips.size(), std::vector<std::int64_t>(static_cast<std::size_t>(config.syncFlags), -1)),
@@ -131,6 +130,7 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     t.srcElement = srcElement;
     t.dstElement = dstElement;
     t.chunksDone = 0;
+    t.setupFrom = DmaTime::never();
     t.startAt = DmaTime{};
     t.anchorAt = DmaTime{};
     t.anchorBytes = 0.0;
@@ -164,10 +164,13 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
     r.end = 0;
 
     markBusy(index);
+    const DmaTime now = later(m_now, DmaTime::at(cycle));
     if (q.size() == 1) {
         // The only change to the next event: this new head's start (nothing moved since it was computed).
-        schedule(t, later(m_now, DmaTime::at(cycle)));
+        schedule(t, now);
         m_nextEvent = earlier(m_nextEvent, t.startAt);
+    } else if (q.size() - 1 <= static_cast<std::size_t>(m_config.dmaPrefetchDescriptors)) {
+        t.setupFrom = now; // its start waits for the head's last byte: no event earlier than that one
     }
     return id;
 }
@@ -190,12 +193,23 @@ void DmaSystem::noteFlagWrittenByCore(ChipId chip, std::uint32_t flag)
 
 void DmaSystem::schedule(Transfer& head, DmaTime now) const
 {
-    // A new head starts after the setup cost and its route's latency (strictly after now, so every event
-    // moves something forward).
+    // A new head starts after the setup cost and its route's latency from when its setup began (strictly
+    // after now, so every event moves something forward, unless a prefetched setup is already over: then
+    // its bytes follow the last head's at once).
     const double latency =
         static_cast<double>(m_config.dmaSetupCycles) +
         static_cast<double>(head.links.size()) * static_cast<double>(m_config.iciLatencyCycles);
-    head.startAt = later(now, DmaTime::at(head.issueCycle)).plus(std::max(latency, 1e-9));
+    if (head.setupFrom.isNever())
+        head.setupFrom = later(now, DmaTime::at(head.issueCycle));
+    head.startAt = later(now, head.setupFrom.plus(std::max(latency, 1e-9)));
+}
+
+void DmaSystem::beginSetups(Ring<Transfer>& q, DmaTime now) const
+{
+    const auto window = std::min(q.size(), static_cast<std::size_t>(m_config.dmaPrefetchDescriptors) + 1);
+    for (std::size_t i = 1; i < window; ++i)
+        if (q[i].setupFrom.isNever())
+            q[i].setupFrom = later(now, DmaTime::at(q[i].issueCycle));
 }
 
 std::uint64_t DmaSystem::nextBoundary(const Transfer& t)
@@ -401,10 +415,12 @@ void DmaSystem::retire()
             q.pop_front();
             popped = true;
         }
-        if (q.empty())
+        if (q.empty()) {
             markIdle(index);
-        else if (popped)
+        } else if (popped) {
             schedule(q.front(), m_now);
+            beginSetups(q, m_now);
+        }
     });
 }
 

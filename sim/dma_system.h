@@ -103,10 +103,13 @@ private:
         // bytes moved when the rate last changed or a chunk last completed), and a chunk completes when the
         // event scheduled for its boundary (boundaryAt) is processed: never by comparing a floating byte
         // count with the boundary, which can land a hair short and then never arrive.
-        DmaTime startAt;       // when bytes begin to move (setup and route latency paid)
-        DmaTime anchorAt;      // while active: when `anchorBytes` had been moved
+        // When its setup began: on reaching the head of its queue, or with dma_prefetch_descriptors on
+        // entering the window behind the head (never() until then).
+        DmaTime setupFrom = DmaTime::never();
+        DmaTime startAt;  // when bytes begin to move (setup and route latency paid)
+        DmaTime anchorAt; // while active: when `anchorBytes` had been moved
         double anchorBytes = 0.0;
-        double rate = 0.0;     // bytes per cycle, while active
+        double rate = 0.0;                     // bytes per cycle, while active
         DmaTime boundaryAt = DmaTime::never(); // while active: when the next chunk boundary is reached
         bool active = false;
         std::vector<int> links; // ICI link-direction indices on the route
@@ -127,6 +130,8 @@ private:
     };
 
     void schedule(Transfer& head, DmaTime now) const;
+    // Starts the setup of every transfer of `q` now inside the prefetch window that has not begun it.
+    void beginSetups(Ring<Transfer>& q, DmaTime now) const;
     void recomputeRates();
     DmaTime nextEventTime() const;
     // The next chunk boundary of an active transfer, in bytes, and when it is reached at the current rate.

@@ -321,13 +321,17 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
 
     computeEarliestIssue(replay, out.dmas);
 
-    // Per issuing pc: late and small transfers.
+    // Per issuing pc: late and small transfers. An engine that prefetches descriptors runs the setups of
+    // those behind its head while the head moves bytes: a transfer's share of the setup is what is left.
+    const double perTransferSetup =
+        static_cast<double>(setup) /
+        static_cast<double>(1 + std::max<std::int64_t>(m.dmaPrefetchDescriptors, 0));
     std::map<std::pair<ChipId, std::uint32_t>, DmaPcGroup> groups;
     for (DmaFacts& f : out.dmas) {
         cancel();
         const DmaRecord& d = f.record;
         const double transfer = static_cast<double>(d.bytes) / peakPerCycle;
-        f.setupEfficiency = transfer / (transfer + static_cast<double>(setup));
+        f.setupEfficiency = transfer / (transfer + perTransferSetup);
         DmaPcGroup& g = groups[{d.chip, d.pc}];
         if (g.transfers == 0)
             g.engine = d.engine;
@@ -340,7 +344,7 @@ void finishDmaAnalysis(const ReplayView& replay, DmaAnalysis& out)
         g.hideableCycles += std::min(f.lateCycles, f.exposedCycles);
         if (f.setupEfficiency < 0.5) {
             ++g.smallTransfers;
-            g.setupCycles += setup;
+            g.setupCycles += static_cast<std::uint64_t>(std::llround(perTransferSetup));
         }
     }
     for (auto& [key, g] : groups)

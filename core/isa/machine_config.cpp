@@ -76,7 +76,8 @@ const std::array kRows = {
 
     Row{{"dma_engines", "dma", "engines", "DMA engines (independent FIFO queues) per chip", kAssumption, 1, 256}, &MachineConfig::dmaEngines},
     Row{{"dma_queue_depth", "dma", "descriptors", "descriptors an engine's queue holds; dma.start stalls when full", kAssumption, 1, 65536}, &MachineConfig::dmaQueueDepth},
-    Row{{"dma_setup_cycles", "dma", "cycles", "fixed cost from a descriptor reaching an engine to its first byte moving", kAssumption, 0, 1 << 24}, &MachineConfig::dmaSetupCycles},
+    Row{{"dma_setup_cycles", "dma", "cycles", "from a descriptor's setup starting (when it reaches the head of its engine's queue, or the prefetch window) to its first byte moving", kAssumption, 0, 1 << 24}, &MachineConfig::dmaSetupCycles},
+    Row{{"dma_prefetch_descriptors", "dma", "descriptors", "descriptors behind the head of an engine's queue whose setup runs while the head moves bytes (0: a setup holds the engine)", kAssumption, 0, 65536}, &MachineConfig::dmaPrefetchDescriptors},
     Row{{"dma_completion_cycles", "dma", "cycles", "from a DMA chunk's last byte to its sync flag's increment (the completion's round trip); unlike setup it does not hold the engine", kAssumption, 0, 1 << 24}, &MachineConfig::dmaCompletionCycles},
     Row{{"dma_chunk_bytes", "dma", "bytes", "default chunk: the flag advances by one per chunk completed", kAssumption, 4, 1ll << 31}, &MachineConfig::dmaChunkBytes},
     Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6}, &MachineConfig::dmaEnginePeakGBs},

@@ -65,6 +65,7 @@ struct MachineConfig
     std::int64_t dmaEngines = 4;
     std::int64_t dmaQueueDepth = 16;
     std::int64_t dmaSetupCycles = 64;
+    std::int64_t dmaPrefetchDescriptors = 0;
     std::int64_t dmaCompletionCycles = 0;
     std::int64_t dmaChunkBytes = 8192;
     double dmaEnginePeakGBs = 600.0;

@@ -100,10 +100,17 @@ MxuLayout mxuLayout(const isa::MachineConfig& machine, std::int64_t nBlocks, std
         // setup after the last; and their bytes at HBM's rate.
         const double moves = static_cast<double>(kBlocks * (1 + (l.lanes > 1 ? groups : 1)));
         const double engines = static_cast<double>(std::max<std::int64_t>(machine.dmaEngines, 1));
-        const double loading =
-            moves * static_cast<double>(machine.dmaSetupCycles) / engines +
+        const double setup = static_cast<double>(machine.dmaSetupCycles);
+        const double streaming =
             loadBytes /
-                machine.bytesPerCycle(std::min(machine.hbmBandwidthGBs, machine.dmaEnginePeakGBs * engines));
+            machine.bytesPerCycle(std::min(machine.hbmBandwidthGBs, machine.dmaEnginePeakGBs * engines));
+        // An engine that prefetches descriptors sets up the next ones while it moves bytes: the setups cost
+        // only where they outrun the bytes, and the first is paid once.
+        const double prefetch =
+            static_cast<double>(std::max<std::int64_t>(machine.dmaPrefetchDescriptors, 0));
+        const double loading = prefetch > 0
+                                   ? setup + std::max(streaming, moves * setup / (engines * (1 + prefetch)))
+                                   : moves * setup / engines + streaming;
         // They overlap the compute but for the first K group's wait: a fraction of the shorter counts too.
         // With one lane every K block's move brings the weights of all the groups, which the MXUs take
         // group by group: only the first group's compute overlaps the moves.

@@ -165,6 +165,44 @@ private slots:
         QCOMPARE(waits[1].satisfiedBy, std::int64_t(1));
     }
 
+    // dma_prefetch_descriptors: the descriptors just behind the head set up while the head moves bytes.
+    // Three 10,000-byte copies (10 cycles each at 1,000 bytes/cycle) queued on one engine at once.
+    void prefetchedSetupsOverlapTheBytesAhead_data()
+    {
+        QTest::addColumn<int>("prefetch");
+        QTest::addColumn<std::vector<std::uint64_t>>("starts");
+        // Each setup after the last one's bytes: 64, 64 + 10 + 64, ...
+        QTest::newRow("none") << 0 << std::vector<std::uint64_t>{64, 138, 212};
+        // The second sets up beside the first and follows it at once; the third enters the window when
+        // the first retires (cycle 74) and starts 64 later.
+        QTest::newRow("one") << 1 << std::vector<std::uint64_t>{64, 74, 138};
+        // All three set up together: the bytes follow one another.
+        QTest::newRow("two") << 2 << std::vector<std::uint64_t>{64, 74, 84};
+    }
+
+    void prefetchedSetupsOverlapTheBytesAhead()
+    {
+        QFETCH(int, prefetch);
+        QFETCH(std::vector<std::uint64_t>, starts);
+        auto r = test::replaySource(std::string(kRoundMachine) + ".machine dma_prefetch_descriptors=" +
+                                    std::to_string(prefetch) +
+                                    "\n.hbm src, 0, 30000\n.vmem dst, 0, 30000\n"
+                                    "dma.start vmem[0], hbm[0], 10000, 0, engine=0, chunk=10000\n"
+                                    "dma.start vmem[10000], hbm[10000], 10000, 0, engine=0, chunk=10000\n"
+                                    "dma.start vmem[20000], hbm[20000], 10000, 0, engine=0, chunk=10000\n"
+                                    "sync.wait 0, 3\nhalt\n");
+        QVERIFY2(!r->result.fault, test::faultText(*r).c_str());
+        auto dmas = r->store.dmas();
+        std::sort(dmas.begin(), dmas.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        QCOMPARE(dmas.size(), std::size_t(3));
+        // The three dma.start issue at cycles 0, 1 and 2 (one a bundle): each setup is 64 from the later of
+        // its issue and its entering the window.
+        for (std::size_t i = 0; i < 3; ++i) {
+            QCOMPARE(dmas[i].start, starts[i]);
+            QCOMPARE(dmas[i].end, starts[i] + 10);
+        }
+    }
+
     // Two DMAs on two engines increment one flag; the wait for both is caused by whichever is still in
     // flight when it is last looked at: the oldest pending writer, whichever engine it is on.
     void waitCauseIsTheOldestPendingWriter_data()
