@@ -46,9 +46,14 @@ KernelEfficiency efficiencyIn(const std::string& json)
 
 std::vector<DeviceUtilization> deviceUtilization(const Profile& p, std::stop_token stop)
 {
+    return deviceUtilization(p, profilerSteps(p, stop), stop);
+}
+
+std::vector<DeviceUtilization> deviceUtilization(const Profile& p, const ProfilerSteps& steps,
+                                                 std::stop_token stop)
+{
     CancelPoint cancel(stop);
     // The steps as the plugin takes them (profiler_steps.h): their first start to their last end.
-    const ProfilerSteps steps = profilerSteps(p, stop);
     const Ticks stepsStart = steps.steps.front().start, stepsEnd = steps.steps.back().end;
     std::unordered_map<std::uint32_t, std::size_t> indexOf; // process -> position in `out`
     std::vector<DeviceUtilization> out;

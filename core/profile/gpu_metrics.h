@@ -15,6 +15,7 @@
 // added to the profile it opens (not by the importers: `info` and `convert` keep the file's own events).
 
 #include "profile/profile.h"
+#include "profile/profiler_steps.h"
 
 #include <optional>
 #include <stop_token>
@@ -37,6 +38,9 @@ struct DeviceUtilization
 
 // Throws Cancelled (util/cancel.h) once `stop` is requested (as addUtilizationCounters does).
 std::vector<DeviceUtilization> deviceUtilization(const Profile& profile, std::stop_token stop = {});
+// The same within steps already found (profilerSteps(profile)).
+std::vector<DeviceUtilization> deviceUtilization(const Profile& profile, const ProfilerSteps& steps,
+                                                 std::stop_token stop = {});
 
 // Adds a "kernel utilization (%)" counter track under every device process that has kernels (a sample at each
 // bucket's start and a 0 at the end, as the plugin draws it), unless the process already has one (an

@@ -1,6 +1,7 @@
 #include "profile/profile_analysis.h"
 #include "profile/gpu_metrics.h"
 #include "profile/intervals.h"
+#include "profile/launches.h"
 
 #include "util/cancel.h"
 #include "util/checked_number.h"
@@ -82,16 +83,12 @@ void Analyzer::indexLaunches()
     const std::uint32_t dependency = p.findString("dependency");
     for (const Flow& f : p.flows) {
         m_cancel();
-        if (!f.from.valid() || !f.to.valid())
-            continue;
-        if (p.types[f.type].category == dependency)
+        if (f.from.valid() && f.to.valid() && p.types[f.type].category == dependency)
             m_dependsOn.emplace_back(f.to.value, f.from.value);
-        const SliceClass from = p.classOf(p.slice(f.from));
-        if ((from == SliceClass::Runtime || from == SliceClass::RuntimeSync) && isDeviceSlice(f.to.value)) {
-            m_launcher[f.to.value] = f.from.value;
-            m_linksLaunches = true;
-        }
     }
+    m_launcher = launchers(p, m_cancel);
+    m_linksLaunches =
+        std::any_of(m_launcher.begin(), m_launcher.end(), [](std::uint32_t l) { return l != kNone; });
     for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         m_cancel();
         const Slice& s = p.slices[i];
@@ -546,13 +543,15 @@ ProfileAnalysis Analyzer::run()
                 d.transferBytes += t.bytes;
             }
     }
-    for (DeviceUtilization& u : deviceUtilization(p, m_stop))
+    // The TensorBoard plugin's steps: the kernel utilization's window and the step breakdown's rows.
+    ProfilerSteps steps = profilerSteps(p, m_stop);
+    for (DeviceUtilization& u : deviceUtilization(p, steps, m_stop))
         for (DeviceBreakdown& d : out.devices)
             if (d.process == u.process) {
                 u.busyFraction.clear(); // the timeline has it as a counter track
                 d.kernels = std::move(u);
             }
-    out.stepTimes = stepBreakdown(p, m_stop);
+    out.stepTimes = stepBreakdown(p, std::move(steps), m_stop);
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "profile/profiler_steps.h"
 #include "profile/intervals.h"
+#include "profile/launches.h"
 #include "util/cancel.h"
 
 #include <algorithm>
@@ -72,15 +73,13 @@ ProfilerSteps profilerSteps(const Profile& p, std::stop_token stop)
     // Lists threaded through the device work; a piece of device work has one launch (the first flow to
     // it: a file may repeat a flow).
     std::vector<std::uint32_t> firstLaunch(p.slices.size(), kNone), nextLaunch(p.slices.size(), kNone);
-    std::vector<bool> launched(p.slices.size(), false);
-    for (const Flow& f : p.flows) {
+    const std::vector<std::uint32_t> launcher = launchers(p, cancel);
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         cancel();
-        if (!f.from.valid() || !f.to.valid() || launched[f.to.value] ||
-            !isDeviceWork(p.classOf(p.slice(f.to))) || !isRuntimeCall(p, p.slice(f.from)))
+        if (launcher[i] == kNone || !isRuntimeCall(p, p.slices[launcher[i]]))
             continue;
-        launched[f.to.value] = true;
-        nextLaunch[f.to.value] = firstLaunch[f.from.value];
-        firstLaunch[f.from.value] = f.to.value;
+        nextLaunch[i] = firstLaunch[launcher[i]];
+        firstLaunch[launcher[i]] = i;
     }
 
     // The plugin's two-way merge of host steps and runtime calls, both in time order.

@@ -79,6 +79,8 @@ struct StepBreakdown
 };
 
 StepBreakdown stepBreakdown(const Profile& profile, std::stop_token stop = {});
+// The same for steps already found (profilerSteps(profile)).
+StepBreakdown stepBreakdown(const Profile& profile, ProfilerSteps steps, std::stop_token stop = {});
 
 // "ProfilerStep#5 to #10 (6 steps)", "ProfilerStep#1", with "; 1 after them left out (the profiler may have
 // stopped before their kernels)" when trailing steps were dropped. Empty without annotated steps.

@@ -1,4 +1,5 @@
 #include "profile/queue_length.h"
+#include "profile/launches.h"
 #include "util/cancel.h"
 
 #include <algorithm>
@@ -13,19 +14,14 @@ void addQueueLengthCounters(Profile& p, std::stop_token stop)
     CancelPoint cancel(std::move(stop));
     // Per stream: (time, +1) at a launch call's start, (time, -1) at its work's start.
     std::map<std::uint32_t, std::vector<std::pair<Ticks, int>>> changes;
-    std::vector<bool> launched(p.slices.size(), false);
-    for (const Flow& f : p.flows) {
+    const std::vector<std::uint32_t> launcher = launchers(p, cancel);
+    for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
         cancel();
-        if (!f.from.valid() || !f.to.valid() || launched[f.to.value])
+        const Slice& work = p.slices[i];
+        if (launcher[i] == kNone || !p.track(work.track()).device)
             continue;
-        const Slice &call = p.slice(f.from), &work = p.slice(f.to);
-        const SliceClass c = p.classOf(call);
-        if ((c != SliceClass::Runtime && c != SliceClass::RuntimeSync) || !isDeviceWork(p.classOf(work)) ||
-            !p.track(work.track()).device)
-            continue;
-        launched[f.to.value] = true;
         auto& list = changes[work.track().value];
-        list.emplace_back(call.start, +1);
+        list.emplace_back(p.slices[launcher[i]].start, +1);
         list.emplace_back(work.start, -1);
     }
     for (auto& [stream, list] : changes) {

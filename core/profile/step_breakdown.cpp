@@ -5,6 +5,7 @@
 #include "util/cancel.h"
 
 #include <string_view>
+#include <utility>
 
 namespace xps::profile {
 namespace {
@@ -58,9 +59,14 @@ std::size_t roleOf(const Profile& p, const EventType& t)
 
 StepBreakdown stepBreakdown(const Profile& p, std::stop_token stop)
 {
+    return stepBreakdown(p, profilerSteps(p, stop), stop);
+}
+
+StepBreakdown stepBreakdown(const Profile& p, ProfilerSteps steps, std::stop_token stop)
+{
     CancelPoint cancel(stop);
     StepBreakdown out;
-    out.steps = profilerSteps(p, stop);
+    out.steps = std::move(steps);
     std::vector<std::size_t> roleOfType(p.types.size());
     for (std::size_t t = 0; t < p.types.size(); ++t)
         roleOfType[t] = roleOf(p, p.types[t]);
@@ -73,10 +79,10 @@ StepBreakdown stepBreakdown(const Profile& p, std::stop_token stop)
         roles[r].emplace_back(s.start, s.end());
         out.present[r] = true;
     }
-    Intervals steps;
+    Intervals spans;
     for (const ProfilerStep& st : out.steps.steps)
-        steps.emplace_back(st.start, st.end);
-    Intervals left = merged(std::move(steps), &cancel);
+        spans.emplace_back(st.start, st.end);
+    Intervals left = merged(std::move(spans), &cancel);
     std::array<Intervals, kStepRoleCount> taken;
     const std::size_t other = static_cast<std::size_t>(StepRole::Other);
     for (std::size_t r = 0; r < other; ++r) {
