@@ -29,9 +29,9 @@ std::vector<FreeParameter> defaultFreeParameters()
         {"hbm_bandwidth_gbs", 50, 1200, false,
          "HBM bandwidth shared by every transfer (datasheet: 1,200 GB/s); f16 tensors are packed in 2 bytes"},
         {"convert_gbs", 10, 2400, false,
-         "the rate one DMA engine widens f16 to f32 or narrows it back (2-byte bytes a second): the "
-         "conversion "
-         "work a TPU does on its vector unit (f16 is not one of its native types)"},
+         "the rate a chip widens f16 to f32 or narrows it back (2-byte bytes a second), shared by every "
+         "converting copy: the conversion work a TPU does on its vector unit (f16 is not one of its native "
+         "types)"},
         {"occ_mxu_matmul", 1, 64, true,
          "cycles an mxu.mm of 8 rows holds the MXU's input: 8 for one 128 x 128 MXU; a TensorCore's 4 MXUs "
          "working on one matmul read as 2"},

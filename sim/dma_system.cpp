@@ -232,10 +232,15 @@ void DmaSystem::recomputeRates()
     std::vector<int>& hbmUsers = m_users.hbm; // not a structured binding: lambdas below capture these
     std::vector<int>& vmemUsers = m_users.vmem;
     std::vector<int>& linkUsers = m_users.links;
+    std::vector<int>& convertUsers = m_users.converts; // [chip * 2 + (bf16 ? 1 : 0)]
     const std::size_t chips = m_chips.size();
     hbmUsers.assign(chips, 0);
     vmemUsers.assign(chips, 0);
     linkUsers.assign(chips * 4, 0);
+    convertUsers.assign(chips * 2, 0);
+    const auto convertSlot = [](const Transfer& t) {
+        return std::size_t{t.d.chip.value} * 2 + (t.d.convert == 2 || t.d.convert == 4 ? 1 : 0);
+    };
     const auto touches = [](const Transfer& t, auto&& fn) {
         if (t.d.srcSpace == isa::Space::Hbm)
             fn('h', t.d.chip.value);
@@ -247,12 +252,13 @@ void DmaSystem::recomputeRates()
             fn('l', link);
     };
     forEachBusyQueue([&](Ring<Transfer>& q, std::size_t) {
-        if (q.front().active)
-            touches(q.front(), [&](char kind, int index) {
-                (kind == 'h'   ? hbmUsers
-                 : kind == 'v' ? vmemUsers
-                               : linkUsers)[static_cast<std::size_t>(index)]++;
-            });
+        if (!q.front().active)
+            return;
+        touches(q.front(), [&](char kind, int index) {
+            (kind == 'h' ? hbmUsers : kind == 'v' ? vmemUsers : linkUsers)[static_cast<std::size_t>(index)]++;
+        });
+        if (q.front().d.convert != 0)
+            ++convertUsers[convertSlot(q.front())];
     });
     const double enginePeak = m_config.bytesPerCycle(m_config.dmaEnginePeakGBs);
     const double hbm = m_config.bytesPerCycle(m_config.hbmBandwidthGBs);
@@ -265,7 +271,11 @@ void DmaSystem::recomputeRates()
             return;
         Transfer& t = q.front();
         const bool bf16 = t.d.convert == 2 || t.d.convert == 4;
-        double rate = t.d.convert != 0 ? std::min(enginePeak, bf16 ? convertBf16 : convertF16) : enginePeak;
+        // The chip converts on one unit (a TPU's vector unit): its rate is shared by every converting copy.
+        double rate =
+            t.d.convert != 0
+                ? std::min(enginePeak, (bf16 ? convertBf16 : convertF16) / convertUsers[convertSlot(t)])
+                : enginePeak;
         touches(t, [&](char kind, int index) {
             const auto i = static_cast<std::size_t>(index);
             if (kind == 'h')

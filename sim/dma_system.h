@@ -176,7 +176,7 @@ private:
     // Transfers sharing each resource, recounted when rates change (kept to avoid allocating per event).
     struct Users
     {
-        std::vector<int> hbm, vmem, links;
+        std::vector<int> hbm, vmem, links, converts;
     } m_users;
     // A chunk's bytes on their way (and converted), kept from chunk to chunk: a fresh vector per chunk cost
     // an allocation and zeroing its bytes before they were read over (a tenth of a full-mode replay of 4 KiB

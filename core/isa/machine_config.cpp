@@ -83,7 +83,7 @@ const std::array kRows = {
     Row{{"dma_engine_peak_gbs", "dma", "GB/s", "peak bandwidth of one engine", kAssumption, 0.001, 1e6}, &MachineConfig::dmaEnginePeakGBs},
     Row{{"hbm_bandwidth_gbs", "dma", "GB/s", "HBM bandwidth, shared by all transfers touching HBM", kCloudTpuV4, 0.001, 1e6}, &MachineConfig::hbmBandwidthGBs},
     Row{{"vmem_dma_bandwidth_gbs", "dma", "GB/s", "VMEM-to-VMEM DMA bandwidth", kAssumption, 0.001, 1e6}, &MachineConfig::vmemDmaBandwidthGBs},
-    Row{{"convert_gbs", "dma", "GB/s", "rate at which one engine widens or narrows f16 elements (dma.start cvt=1, 3), in bytes of the 2-byte side: the conversion work a chip does on its vector unit", kAssumption, 0.001, 1e6}, &MachineConfig::convertGBs},
+    Row{{"convert_gbs", "dma", "GB/s", "rate at which a chip widens or narrows f16 elements (dma.start cvt=1, 3), in bytes of the 2-byte side, shared by every converting copy: the conversion work a chip does on its vector unit", kAssumption, 0.001, 1e6}, &MachineConfig::convertGBs},
     Row{{"convert_bf16_gbs", "dma", "GB/s", "the same for bf16 elements (cvt=2, 4); a chip whose vector unit packs and unpacks bf16 as it loads and stores (bf16 its native type) sets it above every engine's rate", kAssumption, 0.001, 1e6}, &MachineConfig::convertBf16GBs},
     Row{{"ici_link_gbs", "ici", "GB/s", "bandwidth of one ICI link, per direction", kAssumption, 0.001, 1e6}, &MachineConfig::iciLinkGBs},
     Row{{"ici_latency_cycles", "ici", "cycles", "latency of one ICI hop", kAssumption, 0, 1 << 24}, &MachineConfig::iciLatencyCycles},

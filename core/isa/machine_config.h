@@ -71,7 +71,7 @@ struct MachineConfig
     double dmaEnginePeakGBs = 600.0;
     double hbmBandwidthGBs = 1200.0;
     double vmemDmaBandwidthGBs = 2400.0;
-    double convertGBs = 2400.0;     // per engine, 2-byte-side bytes of an f16 DMA conversion (cvt=1, 3)
+    double convertGBs = 2400.0;     // per chip, 2-byte-side bytes of an f16 DMA conversion (cvt=1, 3)
     double convertBf16GBs = 2400.0; // the same for bf16 (cvt=2, 4)
     double iciLinkGBs = 45.0;
     std::int64_t iciLatencyCycles = 1050;

@@ -6,6 +6,7 @@
 #include "stablehlo/tensor_value.h"
 #include "util/half_float.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -176,6 +177,31 @@ private slots:
         const auto bf16 = cycles(", cvt=2");
         QVERIFY2(bf16 == 327 || bf16 == 328, std::to_string(bf16).c_str());
         QVERIFY2(plain == 57 || plain == 58, std::to_string(plain).c_str());
+    }
+
+    // The chip converts on one unit: two converting copies on two engines share convert_gbs; a plain copy
+    // beside them does not.
+    void convertingCopiesShareTheChipsRate()
+    {
+        auto r = replaySource(".machine convert_gbs=52.5, dma_setup_cycles=0\n"
+                              ".hbm a, 0, 131072\n"
+                              "    dma.start vmem[0], hbm[0], 32768, 0, engine=0, cvt=1\n"
+                              "    dma.start vmem[65536], hbm[32768], 32768, 1, engine=1, cvt=1\n"
+                              "    dma.start vmem[131072], hbm[65536], 32768, 2, engine=2\n"
+                              "    sync.wait 0, 4\n    sync.wait 1, 4\n    sync.wait 2, 4\n    halt\n");
+        QCOMPARE(r->result.status, sim::ReplayResult::Status::Completed);
+        auto dmas = r->store.dmas();
+        std::sort(dmas.begin(), dmas.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        QCOMPARE(dmas.size(), std::size_t(3));
+        // 32 KiB each at 25 bytes a cycle (half of 52.5 GB/s at 1,050 MHz): 1,310.72 cycles, the second
+        // converting copy issued a cycle after the first.
+        for (int i = 0; i < 2; ++i) {
+            const auto cycles =
+                dmas[static_cast<std::size_t>(i)].end - dmas[static_cast<std::size_t>(i)].start;
+            QVERIFY2(cycles >= 1309 && cycles <= 1312, std::to_string(cycles).c_str());
+        }
+        const auto plain = dmas[2].end - dmas[2].start;
+        QVERIFY2(plain < 120, std::to_string(plain).c_str()); // at the engine's and HBM's rates
     }
 
     void badConversionsAreFaults()
