@@ -121,8 +121,8 @@ private slots:
     // The same bf16 or f16 matmul compiled for a machine whose MXU takes the type and for one whose does
     // not: the results are identical bit for bit (the MXU multiplies the same values, widened exactly, and
     // sums in f32), on 1 and 4 MXUs, unrolled and looped, whole or in tiles that VMEM holds two of; the
-    // packed code says fmt= on its pushes and matmuls, and is faster. (MXU latency 28 as in tpu_v4.json,
-    // so the lhs rows are packed too: lowerDot.)
+    // packed code says fmt= on its pushes and matmuls, and is faster. (MXU latency 28: results come back
+    // soon enough that the lhs rows are packed too: lowerDot.)
     void packedOperandsGiveTheWidenedResults_data()
     {
         QTest::addColumn<QString>("element");
