@@ -2,7 +2,7 @@
 // itself, the analyses, the suggestion proposals, the measurement of suggestions (each one a what-if
 // replay), and the replay seen as a profile (the conversion, then the profile analyses). For each stage,
 // the stage runs on a worker; the main thread requests a stop at several points spread over the stage's
-// uncancelled duration and times how long the worker takes to return. The bar (issue #25, point 1) is
+// uncancelled duration and times how long the worker takes to return. The bar is
 // 50 ms at every point.
 //
 //   bench_cancel [CHIPS [BUNDLES [TRIALS]]]      defaults: 4 chips, 10,000,000 bundles, 8 points per stage

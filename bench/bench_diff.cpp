@@ -1,4 +1,4 @@
-// Comparing two runs (#24: "a 10 M-bundle pair diffs in under the time of one replay"): the stress loop at
+// Comparing two runs (the bar: "a 10 M-bundle pair diffs in under the time of one replay"): the stress loop at
 // several sizes (default 1, 3 and 10 M bundles, 4 chips) against the same loop run 10% longer (its loop
 // bound is another immediate: a changed program, one bundle removed and one inserted per chip). Both are
 // replayed in full mode and analysed as `xpushark-cli diff` does; the diff itself (analysis::diffRuns and

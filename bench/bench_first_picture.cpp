@@ -1,4 +1,4 @@
-// The explorer's first picture (#27): how long after File > Open of a long trace the timeline first shows
+// The explorer's first picture: how long after File > Open of a long trace the timeline first shows
 // replayed events, at several sizes (default 1, 3, 10, 30 and 100 M bundles of the 4-chip stress loop).
 // The whole main window is built and shown (1600 x 1000, offscreen), as a user sees it; the clock runs from
 // openFile() to the first frame of the timeline with rows in it painted after the session announced bundle

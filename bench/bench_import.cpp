@@ -79,7 +79,7 @@ void importOnce(const std::string& path, std::uint64_t bytes, const char* what, 
                 p->eventCount(), p->slices.size(), p->flows.size(),
                 static_cast<double>(p->residentBytes()) / static_cast<double>(p->eventCount()),
                 grew / static_cast<double>(p->eventCount()));
-    // Issue #27's bar: the import's peak within 1.5x of what it keeps.
+    // The bar: the import's peak within 1.5x of what it keeps.
     std::printf("import %-10s: peak RSS growth %.0f MiB = %.2fx the %.0f MiB kept (model's accounting)\n",
                 what, peak / 1048576.0, peak / static_cast<double>(p->residentBytes()),
                 static_cast<double>(p->residentBytes()) / 1048576.0);

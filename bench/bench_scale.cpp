@@ -1,4 +1,4 @@
-// Cost against size (#27): the whole pipeline `xpushark-cli analyze` runs — a full-mode replay, every
+// Cost against size: the whole pipeline `xpushark-cli analyze` runs — a full-mode replay, every
 // analysis and the suggestion proposals, then each suggestion measured by replaying the changed program —
 // plus a timing-only replay, on the stress loop at several sizes (default 1, 3, 10, 30 and 100 M bundles,
 // 4 chips). For each size it prints throughput, bytes per event and the peak RSS of that size alone (the
@@ -56,7 +56,7 @@ void resetPeak()
 }
 
 // The process's CPU time so far, user and system apart: a replay's system time is the kernel handing out
-// the store's pages, which on a VM grows faster than the memory (README, #27).
+// the store's pages, which on a VM grows faster than the memory (docs/performance.md).
 struct CpuSeconds
 {
     double user = 0.0;

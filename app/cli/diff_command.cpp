@@ -1,6 +1,6 @@
 // `xpushark-cli diff BASELINE OTHER [--json] [--fail-if-slower PCT] [--region NAME] [--window NAME]`: replays
-// and analyses both traces and prints their totals and per-region numbers side by side with the deltas (issue
-// #24, the CLI part: analysis/run_diff.h). With --fail-if-slower it exits 3 when OTHER is more than PCT
+// and analyses both traces and prints their totals and per-region numbers side by side with the deltas
+// (analysis/run_diff.h). With --fail-if-slower it exits 3 when OTHER is more than PCT
 // percent slower than BASELINE (in total, or in the region --region names), so that CI can gate a change on
 // it.
 #include "analyzed_trace.h"

@@ -2,7 +2,7 @@
 // the suggestions and writes the annotated report, with a session's notes, bookmarks and suggestion states.
 // An imported profile (or a session on one) is imported and analysed instead: its report has the estimated
 // findings and the session's notes and bookmarks. With `--baseline B` the report also compares its run with
-// B's (issue #24: report/comparison.h), as `diff` compares them: two traces, two profiles, or a trace's
+// B's (report/comparison.h), as `diff` compares them: two traces, two profiles, or a trace's
 // replay as its profile beside a profile. Headless: the PDF is laid
 // out on Qt's offscreen platform.
 #include "analyzed_trace.h"

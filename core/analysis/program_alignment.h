@@ -1,5 +1,5 @@
 #pragma once
-// Two versions of a chip's program matched bundle by bundle (issue #24: a suggestion inserts, removes or
+// Two versions of a chip's program matched bundle by bundle (a suggestion inserts, removes or
 // moves a few bundles, and the comparison of the two runs must say which bundle of one is which of the
 // other). A longest common subsequence of the bundles' texts, found with Myers' O((N+M)D) algorithm after
 // the common prefix and suffix are set aside: two equal programs cost one pass, a suggestion's few edits

@@ -27,7 +27,7 @@ using profile::TrackKind;
 
 namespace {
 
-// Writes a finished replay into a profile through the one builder every importer uses (issue #23, step 3),
+// Writes a finished replay into a profile through the one builder every importer uses,
 // assembled from what the store keeps: its region, DMA and wait slices copied onto a chip's threads, the
 // units' runs derived from its bundle columns (analysis/replay_unit_runs.h), and the flows between them
 // (analysis/replay_flows.h). Tracks are made by key, slices by SliceId, flows between SliceIds, bound by

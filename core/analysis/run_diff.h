@@ -1,12 +1,12 @@
 #pragma once
-// Two analysed replays compared (issue #24, its first part: what `xpushark-cli diff` prints): the runs'
+// Two analysed replays compared (what `xpushark-cli diff` prints): the runs'
 // totals side by side with their deltas (cycles, bundles, stall cycles by reason, the critical path's
 // composition, DMA bytes and exposed DMA cycles, VMEM peak), and per region (matched by its nesting path,
 // "decode > mlp > tile", aggregated over instances and chips as the summary does) baseline, other and
 // delta, the largest change first. Every number is the difference of the two runs' own numbers, as
 // `analyze --json` reports them, so the diff's totals are those of the runs; and per bundle, matched across
 // the two programs (analysis/program_alignment.h), executions and stall cycles. The explorer's comparison
-// views are a later part of #24.
+// views build on it.
 
 #include "analysis/analyze.h"
 #include "analysis/replay_view.h"

@@ -2,7 +2,7 @@
 // How the store keeps bundle issues, the bulk of a replay: column by column in chunks of kChunkEvents, in
 // 11 bytes an event, plus 8 for a bundle that stalled.
 //
-// Why not one 24-byte record, as before (issue #27): a 10 M-bundle replay wrote 240 MB of them, and on a
+// Why not one 24-byte record: a 10 M-bundle replay wrote 240 MB of them, and on a
 // virtual machine the kernel's first touch of each page cost as much system time as the replay's own work.
 // Two columns were mostly wasted:
 // - the cycle's high 32 bits are the same for every event of a chunk, except in the one chunk in

@@ -1,5 +1,5 @@
 #pragma once
-// The generic half of a replay's store (issue #23, step 3; Perfetto's track and slice tables): the rows a
+// The generic half of a replay's store (Perfetto's track and slice tables): the rows a
 // replay draws as slices, one track per chip and row, and their slices, beside the columnar tables of bundle
 // issues and VMEM accesses that only a replay has. An imported profile has the same shape
 // (profile::Track, profile::Slice); a replay's differ in their time, which is cycles at the machine's clock.

@@ -3,7 +3,7 @@
 // (analysis/replay_profile.h): per chip a "bundles" row with every issued bundle (its pc, its text) and a
 // "stalls" row with every stall, named by its reason; and on each DMA's slice the fields the profile leaves
 // out (addresses, the cycle it was issued). Bundles are streamed from the event store's columnar table:
-// they never become profile slices (32 bytes each against 24 in the store; issue #23).
+// they never become profile slices (32 bytes each against 24 in the store).
 
 #include "export/chrome_writer.h"
 

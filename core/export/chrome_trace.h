@@ -1,6 +1,6 @@
 #pragma once
 // The one Chrome Trace Event JSON exporter (what Perfetto and chrome://tracing open), for imported profiles
-// and replays alike (issue #23): a profile's tables are written as they are (process and thread names and
+// and replays alike: a profile's tables are written as they are (process and thread names and
 // sort order as metadata, slices as complete events, instants, async tracks as b/e pairs, counters, flows
 // as s/f pairs bound to their slices), and a replay is written as its profile (analysis/replay_profile.h:
 // regions, unit runs, DMA engines, sync waits and the dependencies between them) plus the rows only a replay

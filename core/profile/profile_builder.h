@@ -1,5 +1,5 @@
 #pragma once
-// The one way an importer writes a Profile (issue #23, step 2; Perfetto's track, slice and flow trackers):
+// The one way an importer writes a Profile (Perfetto's track, slice and flow trackers):
 // tracks made once per key, slices and counter samples appended under the import's event limit, flows
 // linked by the ids this builder handed out or by the ids the file gives them, repairs counted by kind with
 // their first location, and finish(), which sorts once and binds everything to where the slices went.
@@ -151,7 +151,7 @@ private:
     };
 
     // Slices and flow steps arrive in chunks and move into the profile, sized exactly, at finish(), each
-    // chunk freed once copied (#27: the import's peak within 1.5x of what it keeps).
+    // chunk freed once copied (the import's peak within 1.5x of what it keeps).
     ChunkedVector<Slice> m_slices;
     ChunkedVector<SliceArg> m_sliceArgs;
 

@@ -1,6 +1,6 @@
 #pragma once
 // Two imported profiles compared at the level of operations, as HTA's TraceDiff and TraceLens compare
-// PyTorch runs (issue #24): per operation name, on the host or on each device, the count and the total,
+// PyTorch runs: per operation name, on the host or on each device, the count and the total,
 // self and device time of both runs with the deltas, the operations only one run has, and per device the
 // time breakdown (busy, compute, communication, memcpy, memset, idle, exposed communication and memcpy).
 // Every number is one of the two runs' own numbers as `analyze --json` reports them for a profile

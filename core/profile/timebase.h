@@ -1,5 +1,5 @@
 #pragma once
-// What one tick of a profile's clock is (#23 step 3e.1): a profile keeps its slices, counters and windows in
+// What one tick of a profile's clock is: a profile keeps its slices, counters and windows in
 // ticks of its source's own clock, so that a replay's profile can keep the cycles the GRM counted (a cycle at
 // 1.05 GHz is 20/21 ns: converted on the way in, two cycles could round to one nanosecond and a sum of
 // rounded durations drifts from the rounded sum). Every number that leaves the analyses for a person or

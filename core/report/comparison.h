@@ -1,5 +1,5 @@
 #pragma once
-// A report with a baseline (`xpushark-cli report A --baseline B`, issue #24): what a review or a CI job
+// A report with a baseline (`xpushark-cli report A --baseline B`): what a review or a CI job
 // passes around after a change. From the same diff `xpushark-cli diff` prints (analysis/run_diff.h for two
 // replays, profile/profile_diff.h for two imported profiles), so its numbers are the two runs' own: the
 // totals side by side with their deltas, figures of both runs bar beside bar, the largest changes with

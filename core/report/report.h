@@ -61,7 +61,7 @@ struct Table
     std::vector<std::vector<std::string>> rows;
 };
 
-// Another run the report's run is compared with (`report A --baseline B`, issue #24): the deltas as a
+// Another run the report's run is compared with (`report A --baseline B`): the deltas as a
 // table, figures of both runs side by side, the largest changes with their evidence in words, and the
 // diff's JSON (docs/diff-json.md) for the JSON report. Built by report/comparison.h.
 struct Comparison

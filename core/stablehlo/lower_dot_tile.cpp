@@ -182,7 +182,7 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
         if (loads == TileLoads::LhsOnly)
             return;
         // K block kb's weights for all the tile's N blocks in one move (before, one per N block: a strided
-        // DMA each, whose setup and completion dominated weight-bound matmuls; issue #21).
+        // DMA each, whose setup and completion dominated weight-bound matmuls).
         std::vector<MoveDim> b;
         if (tile.allBatches(s))
             appendNested(b, s.r.batch, rhs.type, rs, KB * NB * weightBlock);

@@ -1,6 +1,6 @@
 #pragma once
 // One number of two runs (a baseline and another), as every comparison shows it: both values, the
-// difference and the relative change (issue #24: replays in analysis/run_diff.h, imported profiles in
+// difference and the relative change (replays in analysis/run_diff.h, imported profiles in
 // profile/profile_diff.h).
 
 #include <cstdint>

@@ -405,7 +405,7 @@ private slots:
     }
 
     // A trace that carries recorded hardware timing gets a "Replay vs recorded timing" section: the
-    // headline's error measures, a figure and a table worst first (#21: the report shows replay vs measured
+    // headline's error measures, a figure and a table worst first (the report shows replay vs measured
     // per region).
     void reportComparesTheReplayWithRecordedTiming()
     {

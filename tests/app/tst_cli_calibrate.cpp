@@ -142,7 +142,7 @@ private slots:
         QVERIFY2(e.exitCode == 0, e.err.c_str());
     }
 
-    // Measurements from an XProf profile of the ops on the chip, beside a CSV file (#21): its XLA ops are
+    // Measurements from an XProf profile of the ops on the chip, beside a CSV file: its XLA ops are
     // matched by op name and shape, and what it leaves out is said.
     void calibrateReadsAnXProfProfileOfTheOps()
     {

@@ -1,4 +1,4 @@
-// `xpushark-cli diff` as CI runs it (#24, the CLI part): on every naive/tuned sample pair the diff's
+// `xpushark-cli diff` as CI runs it: on every naive/tuned sample pair the diff's
 // numbers are the two runs' own numbers as `analyze --json` reports them, and their differences; the
 // threshold gate exits 3 only when the other run is slower by more than it asks, in total or in a region;
 // a trace beside a profile is compared as its replay's profile; wrong arguments get precise messages.

@@ -1,4 +1,4 @@
-// `xpushark-cli report` on an imported profile and on a session on one (#23 step 6): the report carries the
+// `xpushark-cli report` on an imported profile and on a session on one: the report carries the
 // same analysis `analyze --json` prints, its estimated findings instead of measured suggestions, and the
 // session's notes found again on their slices, in time order, with times from the profile's start.
 #include "cli_test_support.h"

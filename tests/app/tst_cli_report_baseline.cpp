@@ -1,4 +1,4 @@
-// `xpushark-cli report A --baseline B` (#24, reports with two inputs): the report's comparison is the diff
+// `xpushark-cli report A --baseline B`: the report's comparison is the diff
 // `xpushark-cli diff B A` computes, number for number, on every naive/tuned sample pair and on two imported
 // profiles; the text forms say it (the verdict, the totals, the largest change first, the figures of both
 // runs); wrong invocations are named.

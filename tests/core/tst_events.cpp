@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(store.dmas().size(), n);
     }
 
-    // DMAs are slices on their chip's track of their engine (#23 step 3d), made with the engine's first DMA,
+    // DMAs are slices on their chip's track of their engine, made with the engine's first DMA,
     // and a row beside each: every field of the record the replayer wrote comes back. dmas() hands them
     // out by id whatever order they ended in; a track's, in the order they ended, from any offset.
     void dmasAreSlicesOnTheirEnginesTrack()
@@ -377,7 +377,7 @@ private slots:
         }
     }
 
-    // Regions are slices on their chip's region track (#23 step 3b): the track is made with the chip's first
+    // Regions are slices on their chip's region track: the track is made with the chip's first
     // region, slices keep the order they exited in and their depth, and readers walk them by entry with the
     // enclosing one first, ties kept in exit order. A reader that follows the replay reads only what is new.
     void regionsAreSlicesOnTheirChipsTrack()

@@ -1,4 +1,4 @@
-// The one writer of a Profile (#23 step 2): tracks by key, slices under the event limit, flows bound to
+// The one writer of a Profile: tracks by key, slices under the event limit, flows bound to
 // wherever finish() moved their slices, and repairs counted by kind with their first location.
 #include "profile/profile_builder.h"
 

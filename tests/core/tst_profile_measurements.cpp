@@ -1,5 +1,5 @@
 // Calibration's second source: measured op latencies read from an XProf profile of the ops on the chip,
-// matched by op name and shape (#21).
+// matched by op name and shape.
 #include "calibrate/profile_measurements.h"
 #include "import/import.h"
 #include "test_support.h"

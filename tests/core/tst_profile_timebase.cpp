@@ -1,4 +1,4 @@
-// A profile's timebase (#23 step 3e.1, profile/timebase.h): what a tick is, and that every number leaving
+// A profile's timebase (profile/timebase.h): what a tick is, and that every number leaving
 // the analyses goes through it. The check on real files: a profile imported again, its times counted in
 // thirds of a nanosecond (each time x 3, one tick = 1/3 ns), must say what the profile says, in the text
 // report, the analysis JSON and its Chrome export. A time that skipped the timebase on its way out shows

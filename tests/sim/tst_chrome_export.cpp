@@ -1,4 +1,4 @@
-// The one Chrome/Perfetto exporter on replays (issue #23): a replay is written as its profile plus the rows
+// The one Chrome/Perfetto exporter on replays: a replay is written as its profile plus the rows
 // only a replay has, and the file re-imports as the profile the replay is: the same tracks and slices on
 // them, the same flows, the same analyses; the bundle and stall rows hold every issue and every stall.
 #include "sim/analysis_test_support.h"

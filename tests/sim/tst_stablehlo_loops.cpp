@@ -53,7 +53,7 @@ private slots:
     // The rows of M are a loop over tiles when the op does not fit VMEM, batches are a loop, and so are
     // groups of N blocks when the weights do not fit: four times as many of any is no longer, and exact. And
     // the matmuls of a large model (4096 x 4096 x 4096, or 8192 x 1024 x 8192) fit instruction memory on the
-    // default machine, where unrolled tiles did not (issue #20).
+    // default machine, where unrolled tiles did not.
     void aMatmulsCodeDoesNotGrowWithItsRowsBatchesOrColumns()
     {
         auto options = looped();

@@ -1,4 +1,4 @@
-// A suggestion's fixed run beside its baseline (#24): after Apply and compare, "Open fixed run" opens a
+// A suggestion's fixed run beside its baseline: after Apply and compare, "Open fixed run" opens a
 // window with both timelines on one time axis and the delta table. Clicked as a person would: the table's
 // top row is the region that changed most (checked against the two runs' own region summaries), the totals
 // are Apply and compare's measurement, a zoom in either timeline is the other's, a bundle row highlights

@@ -1,4 +1,4 @@
-// A replay beside a profile (#23, step 3e.4 in part): File > Compare with… puts the GRM's run of a program
+// A replay beside a profile: File > Compare with… puts the GRM's run of a program
 // beside a profile of another run in the profile comparison window, whichever the explorer shows. The
 // replay is seen as its profile, counting its cycles (1050 MHz: 20/21 ns a cycle), the profile counts
 // nanoseconds; the window keeps the two timelines on one time axis through both timebases. Clicked as a

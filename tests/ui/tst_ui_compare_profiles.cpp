@@ -1,4 +1,4 @@
-// Two imported profiles side by side (#24): while the explorer shows a profile, File > Compare with… opens
+// Two imported profiles side by side: while the explorer shows a profile, File > Compare with… opens
 // the other profile beside it. Clicked as a person would, on kineto_step.json (tests/data) and a copy that
 // is slower (its two GEMMs +60 us, the step +100 us), recorded 5 ms later, and whose second half starts
 // 40 us later: the verdict and the tables hold the two profiles' own numbers (the operations' largest

@@ -1,4 +1,4 @@
-// Notes, bookmarks and sessions on an imported profile, as a person uses them (#23 step 6): right-click a
+// Notes, bookmarks and sessions on an imported profile, as a person uses them: right-click a
 // kernel on the timeline to pin a note to it, note the visible range from the Notes tab, bookmark the view
 // with Ctrl+B, save the session, edit a note (saved by itself), close, and open the session again: the
 // profile comes back with its notes on their slices, a double-click on a note shows its kernel and the
@@ -370,7 +370,7 @@ private slots:
         QVERIFY2(shown.endsWith(expected), qPrintable(shown + QStringLiteral(" vs ") + expected));
     }
 
-    // A note made on a slice of the replay's profile page is the replay's (#23 step 6): pinned to the
+    // A note made on a slice of the replay's profile page is the replay's: pinned to the
     // slice, at its cycles, listed and drawn on the replay's timeline too, saved with the replay's session,
     // and found on its slice again when the session is opened and the replay seen as a profile.
     void aNoteOnAReplaysProfileSliceIsTheReplays()

@@ -1,4 +1,4 @@
-// Replay against the real chip in the explorer (#21): a trace that carries region durations recorded on the
+// Replay against the real chip in the explorer: a trace that carries region durations recorded on the
 // chip gets a "Recorded timing" tab that lists every recorded instance worst first under calibration's
 // measures, and a click on one shows its replayed cycles in the timeline; a trace without any gets no tab.
 #include "main_window.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Two runs side by side (#24; one window for every kind since #23 step 3e.4): the explorer's run, the
+// Two runs side by side (one window for every kind): the explorer's run, the
 // baseline, beside a suggestion's fixed run (Open fixed run), another trace or a profile (File > Compare
 // with…). Each side is a replay or a profile, and every side has a profile (a replay's is the GRM's run seen
 // through the profile model), so the tables of what changed as HTA's TraceDiff and TraceLens list them are

@@ -1,5 +1,5 @@
 #pragma once
-// The profile comparison window's tables (#24): what changed between two imported profiles, in one of three
+// The profile comparison window's tables: what changed between two imported profiles, in one of three
 // views of profile::ProfileDiff, as HTA's TraceDiff and TraceLens list them.
 //
 // - Operations: per operation name, on the host or on each device, the calls and the total time of both

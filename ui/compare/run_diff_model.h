@@ -1,5 +1,5 @@
 #pragma once
-// The comparison window's delta table (#24): what changed between a baseline run and its fixed run, the
+// The comparison window's delta table: what changed between a baseline run and its fixed run, the
 // largest change first. Regions (matched by their nesting path, over instances and chips) come first, then
 // bundles (matched across the two programs, inserted and removed ones named), as analysis::RunDiff holds
 // them; unchanged rows are left out. Each row: what it is, what its numbers measure (a region's cycles, a

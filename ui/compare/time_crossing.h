@@ -1,5 +1,5 @@
 #pragma once
-// How a time of a comparison's baseline is a time of the other side, and back (#23 step 3e.4). The two sides
+// How a time of a comparison's baseline is a time of the other side, and back. The two sides
 // may count different ticks: a replay counts cycles at its machine's clock, an import nanoseconds. Where both
 // count the same ticks (two replays at one clock, two imports) a time crosses exactly, moved by the offset in
 // those ticks; else it crosses through nanoseconds, moved by the offset in nanoseconds. (Through nanoseconds

@@ -1,5 +1,5 @@
 #pragma once
-// The one selection every view follows, the replay's and the profile explorer's alike (issue #23): a set
+// The one selection every view follows, the replay's and the profile explorer's alike: a set
 // of selected pcs and DMAs (what the replay's views highlight; the disassembly selects the pcs), a focus
 // node (the bundle event or DMA the replay's dependency graph is centred on) and a slice of the profile the
 // explorer shows. A slice of a replay seen as a profile carries the replay's DMA and pc with it, and a DMA

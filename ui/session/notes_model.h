@@ -1,5 +1,5 @@
 #pragma once
-// The notes of the open document as one table model (issue #23), for the replay's Notes dock and the profile
+// The notes of the open document as one table model, for the replay's Notes dock and the profile
 // explorer's Notes tab alike: the number (as the timelines' labels count them), the text (edited in place),
 // when, and what the note is pinned to. Reads SessionNotes; edits go back to it, whose signal refreshes the
 // model. How a time and an anchor read is the document's: a replay's cycles and events, or a profile's

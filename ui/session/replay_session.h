@@ -66,7 +66,7 @@ public:
     // Replays the open trace again (e.g. in another mode).
     void replayAgain(sim::ReplayMode mode);
     // Applies `change` to `base` on the worker and replays the result in full mode, as a trace named `name`
-    // (a suggestion's fixed run, #24); openFailed if the change does not apply.
+    // (a suggestion's fixed run); openFailed if the change does not apply.
     void openChanged(std::shared_ptr<const trace::Trace> base, suggest::Change change, const QString& name);
     // Shows a changed trace already replayed (Apply and compare's, kept by takeChangedRun) as a trace named
     // `name`: its events become this session's and only the analyses run, on the worker.

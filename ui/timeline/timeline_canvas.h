@@ -1,5 +1,5 @@
 #pragma once
-// The one timeline widget (#23 step 5): rows along a time axis, drawn with QPainter, for an imported
+// The one timeline widget: rows along a time axis, drawn with QPainter, for an imported
 // profile's tracks and a replay's lanes alike. It owns what every timeline does the same way: the label
 // gutter, the time axis (ticks at 1, 2 or 5 x 10^k, labels that never run off the edge), rows of three
 // heights and the vertical scroll bar, zoom and pan (wheel at the pointer, drag, Shift+drag to a box,
