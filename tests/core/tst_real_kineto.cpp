@@ -9,6 +9,8 @@
 #include "profile/profiler_steps.h"
 #include "profile/queue_length.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -381,6 +383,40 @@ private slots:
         // Imported again after an export, the counters are not doubled.
         profile::addQueueLengthCounters(p);
         QCOMPARE(p.tracks.size() - before, std::size_t{6});
+    }
+
+    // HTA's test_trace_filter on ranks 0 and 1 of a 128-rank NCCL job (event subsets of the real traces):
+    // its TimeRangeFilter keeps the events that lie wholly inside the range (start at or after its start,
+    // end at or before its end), 93 of rank 0's; IterationFilter([551]) finds iteration 551, the
+    // ProfilerStep#551 annotation; NameFilter("^nccl") finds NCCL work; each file says its rank.
+    void traceFilterIsHtas()
+    {
+        const std::string dir = "facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter/";
+        const std::string rank0 = test::realTrace(dir + "sampled_rank-0.json.gz"),
+                          rank1 = test::realTrace(dir + "sampled_rank-1.json.gz");
+        XPS_REQUIRE_REAL_TRACE(rank0);
+        XPS_REQUIRE_REAL_TRACE(rank1);
+        const Profile p = test::importRealTrace(rank0);
+        const profile::Ticks from = p.timebase.fromNanos(1682725898237042LL * 1000),
+                             to = p.timebase.fromNanos(1682725898240570LL * 1000);
+        const auto inside = std::count_if(p.slices.begin(), p.slices.end(), [&](const profile::Slice& s) {
+            return s.start >= from && s.end() <= to;
+        });
+        QCOMPARE(inside, std::ptrdiff_t{93});
+        const profile::ProfilerSteps steps = profile::profilerSteps(p);
+        QVERIFY(std::any_of(steps.steps.begin(), steps.steps.end(),
+                            [](const profile::ProfilerStep& s) { return s.name == "551"; }));
+        QVERIFY(std::any_of(p.slices.begin(), p.slices.end(),
+                            [&](const profile::Slice& s) { return p.nameOf(s).starts_with("nccl"); }));
+        // The rank each file says it is (its distributedInfo, kept as the profile's metadata).
+        const auto rankOf = [](const Profile& profile) {
+            for (const auto& [key, value] : profile.metadata)
+                if (key == "distributedInfo")
+                    return nlohmann::json::parse(value, nullptr, false).value("rank", -1);
+            return -2;
+        };
+        QCOMPARE(rankOf(p), 0);
+        QCOMPARE(rankOf(test::importRealTrace(rank1)), 1);
     }
 
     // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
