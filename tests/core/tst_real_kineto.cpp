@@ -3,8 +3,10 @@
 // sample (tb_plugin/test/result_check_file.txt, the HTTP answers its end-to-end test compares).
 #include "real_traces_support.h"
 
+#include "calibrate/csv_fields.h"
 #include "profile/critical_path.h"
 #include "profile/intervals.h"
+#include "profile/launches.h"
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
 #include "profile/queue_length.h"
@@ -16,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 using namespace xps;
 using nlohmann::json;
@@ -417,6 +420,94 @@ private slots:
         };
         QCOMPARE(rankOf(p), 0);
         QCOMPARE(rankOf(test::importRealTrace(rank1)), 1);
+    }
+
+    // TraceLens's kernel_summary.csv (generate_perf_report_pytorch, kernel_summary=True) on the Falconsai
+    // image-detection traces of an H100 and an MI300X: per (the CPU op that launched the kernel, the
+    // kernel, its stream) the count and the sum, mean, min and max of the kernels' durations, each row ours
+    // to the nanosecond. The CPU op is the innermost one around the runtime call that launched the kernel.
+    void traceLensKernelSummary_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("H100") << QStringLiteral("h100");
+        QTest::newRow("MI300X") << QStringLiteral("mi300");
+    }
+    void traceLensKernelSummary()
+    {
+        QFETCH(QString, gpu);
+        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
+                                 "/Falconsai_nsfw_image_detection__1016002";
+        const std::string trace = test::realTrace(base + ".json.gz"),
+                          csvPath = test::realTrace(base + "_perf_report_csvs/kernel_summary.csv");
+        XPS_REQUIRE_REAL_TRACE(trace);
+        XPS_REQUIRE_REAL_TRACE(csvPath);
+        const Profile p = test::importRealTrace(trace);
+        CancelPoint never{std::stop_token{}};
+        const std::vector<std::uint32_t> launcher = profile::launchers(p, never);
+        // CPU ops by thread, to find the innermost one around each launch.
+        std::map<std::uint32_t, std::vector<std::uint32_t>> opsByTrack;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i)
+            if (p.categoryOf(p.slices[i]) == "cpu_op")
+                opsByTrack[p.slices[i].track().value].push_back(i);
+        struct Stats
+        {
+            std::int64_t count = 0;
+            profile::Ticks sum = 0, min = INT64_MAX, max = 0;
+        };
+        std::map<std::tuple<std::string, std::string, std::string>, Stats> ours;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            const profile::Slice& k = p.slices[i];
+            if (p.classOf(k) != profile::SliceClass::Kernel || launcher[i] == profile::kNone)
+                continue;
+            const profile::Slice& call = p.slices[launcher[i]];
+            std::optional<std::uint32_t> op;
+            for (const std::uint32_t o : opsByTrack[call.track().value]) {
+                const profile::Slice& s = p.slices[o];
+                if (s.start <= call.start && s.end() >= call.end() &&
+                    (!op || s.duration < p.slices[*op].duration))
+                    op = o;
+            }
+            std::string stream = p.track(k.track()).name;
+            stream.erase(stream.find_last_not_of(' ') + 1); // "stream 7 " -> "7"
+            stream = stream.substr(stream.find_last_of(' ') + 1);
+            Stats& st = ours[{op ? std::string(p.nameOf(p.slices[*op])) : std::string(),
+                              std::string(p.nameOf(k)), stream}];
+            ++st.count;
+            st.sum += k.duration;
+            st.min = std::min(st.min, k.duration);
+            st.max = std::max(st.max, k.duration);
+        }
+        const std::string text = test::readFile(csvPath);
+        const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
+        QVERIFY(lines.size() > 2);
+        std::size_t rows = 0;
+        std::int64_t sheetKernels = 0;
+        const auto us = [](std::string_view f) { return std::stod(std::string(f)); };
+        for (std::size_t l = 1; l < lines.size(); ++l) {
+            if (lines[l].empty() || lines[l] == "\r")
+                continue;
+            const std::vector<calibrate::csv::Field> f = calibrate::csv::splitFields(lines[l]);
+            QCOMPARE(f.size(), std::size_t{11});
+            const auto key =
+                std::make_tuple(std::string(f[1].text), std::string(f[2].text), std::string(f[3].text));
+            const auto it = ours.find(key);
+            QVERIFY2(it != ours.end(), (std::string(f[1].text) + " / " + std::string(f[2].text)).c_str());
+            const Stats& st = it->second;
+            QCOMPARE(st.count, std::llround(us(f[5].text)));
+            sheetKernels += st.count;
+            // Microseconds with three decimals in the trace: nanoseconds here, TraceLens's float sums there.
+            QVERIFY2(std::abs(static_cast<double>(st.sum) / 1000.0 - us(f[4].text)) < 0.001 * st.count + 1e-6,
+                     std::string(f[2].text).c_str());
+            QVERIFY(std::abs(static_cast<double>(st.min) / 1000.0 - us(f[7].text)) < 0.0011);
+            QVERIFY(std::abs(static_cast<double>(st.max) / 1000.0 - us(f[8].text)) < 0.0011);
+            ++rows;
+        }
+        // TraceLens's rows cover every kernel we have, and no two of its rows are one of ours.
+        std::int64_t ourKernels = 0;
+        for (const auto& [key, st] : ours)
+            ourKernels += st.count;
+        QCOMPARE(sheetKernels, ourKernels);
+        QCOMPARE(rows, ours.size());
     }
 
     // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
