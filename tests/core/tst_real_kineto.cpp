@@ -510,6 +510,79 @@ private slots:
         QCOMPARE(rows, ours.size());
     }
 
+    // TraceLens's coll_analysis.csv of its MI300X RCCL trace (ResNet with activation checkpointing, rank 0 of
+    // 8): the collective kernels grouped by what their arguments say they move (collective, element counts,
+    // type, group and its size) and their stream, each group's count and the sum, min and max of its
+    // durations ours to the nanosecond.
+    void traceLensCollectives()
+    {
+        const std::string base = "AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint";
+        const std::string trace = test::realTrace(base + ".json.gz"),
+                          csvPath = test::realTrace(base + "_recompute_perf_report_csvs/coll_analysis.csv");
+        XPS_REQUIRE_REAL_TRACE(trace);
+        XPS_REQUIRE_REAL_TRACE(csvPath);
+        const Profile p = test::importRealTrace(trace);
+        struct Stats
+        {
+            std::int64_t count = 0;
+            profile::Ticks sum = 0, min = INT64_MAX, max = 0;
+        };
+        // Key: collective, in and out elements, dtype, group size, group name, stream.
+        using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::string, std::int64_t,
+                               std::string, std::string>;
+        std::map<Key, Stats> ours;
+        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
+            const profile::Slice& k = p.slices[i];
+            if (!profile::isDeviceWork(p.classOf(k)) || k.args == 0)
+                continue;
+            const json a = json::parse(p.argsOf(profile::SliceRow(i)), nullptr, false);
+            if (!a.is_object() || !a.contains("Collective name") || !p.track(k.track()).device)
+                continue;
+            // The group's name as text ("0"), written as a string or a number.
+            const auto groupName = [](const json& args) {
+                const json* g = args.contains("Process Group Name") ? &args["Process Group Name"] : nullptr;
+                return !g ? std::string() : g->is_string() ? g->get<std::string>() : g->dump();
+            };
+            const auto number = [&](const char* key) {
+                return a.contains(key) && a[key].is_number() ? std::llround(a[key].get<double>()) : -1LL;
+            };
+            std::string stream = p.track(k.track()).name;
+            stream.erase(stream.find_last_not_of(' ') + 1);
+            stream = stream.substr(stream.find_last_of(' ') + 1);
+            Stats& st =
+                ours[{a.value("Collective name", ""), number("In msg nelems"), number("Out msg nelems"),
+                      a.value("dtype", ""), number("Group size"), groupName(a), stream}];
+            ++st.count;
+            st.sum += k.duration;
+            st.min = std::min(st.min, k.duration);
+            st.max = std::max(st.max, k.duration);
+        }
+        const std::string text = test::readFile(csvPath);
+        const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
+        std::size_t rows = 0;
+        const auto num = [](std::string_view f) { return std::stod(std::string(f)); };
+        for (std::size_t l = 1; l < lines.size(); ++l) {
+            if (lines[l].empty() || lines[l] == "\r")
+                continue;
+            const std::vector<calibrate::csv::Field> f = calibrate::csv::splitFields(lines[l]);
+            QCOMPARE(f.size(), std::size_t{19});
+            const Key key{std::string(f[3].text), std::llround(num(f[6].text)), std::llround(num(f[7].text)),
+                          std::string(f[5].text), std::llround(num(f[4].text)), std::string(f[1].text),
+                          std::string(f[10].text)};
+            const auto it = ours.find(key);
+            QVERIFY2(it != ours.end(), std::string(lines[l]).c_str());
+            const Stats& st = it->second;
+            QCOMPARE(st.count, std::llround(num(f[18].text)));
+            QVERIFY2(std::abs(static_cast<double>(st.sum) / 1000.0 - num(f[13].text)) <
+                         0.001 * st.count + 1e-6,
+                     std::string(lines[l]).c_str());
+            QVERIFY(std::abs(static_cast<double>(st.min) / 1000.0 - num(f[16].text)) < 0.0011);
+            QVERIFY(std::abs(static_cast<double>(st.max) / 1000.0 - num(f[17].text)) < 0.0011);
+            ++rows;
+        }
+        QCOMPARE(rows, ours.size()); // every collective we have is one of its rows
+    }
+
     // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
     // device stream, every one linked to the HIP call that launched it, and the critical path of
     // ProfilerStep#1 found (HTA's test asserts that it is).
