@@ -53,6 +53,54 @@ double round2(double v)
     return std::nearbyint(v * 100.0) / 100.0;
 }
 
+// The durations of a group of device work as TraceLens's summary sheets aggregate them.
+struct DurationStats
+{
+    std::int64_t count = 0;
+    profile::Ticks sum = 0, min = INT64_MAX, max = 0;
+    void add(profile::Ticks d)
+    {
+        ++count;
+        sum += d;
+        min = std::min(min, d);
+        max = std::max(max, d);
+    }
+    // Whether a sheet's count and its sum, min and max in microseconds are these: the trace's microseconds
+    // have three decimals, held here in nanoseconds and summed there in floating point.
+    bool matches(const std::string& countText, const std::string& sumUs, const std::string& minUs,
+                 const std::string& maxUs) const
+    {
+        return count == std::llround(std::stod(countText)) &&
+               std::abs(static_cast<double>(sum) / 1000.0 - std::stod(sumUs)) < 0.001 * count + 1e-6 &&
+               std::abs(static_cast<double>(min) / 1000.0 - std::stod(minUs)) < 0.0011 &&
+               std::abs(static_cast<double>(max) / 1000.0 - std::stod(maxUs)) < 0.0011;
+    }
+};
+
+// A Kineto stream track's number as TraceLens writes it ("stream 7 " -> "7").
+std::string streamNumber(std::string trackName)
+{
+    trackName.erase(trackName.find_last_not_of(' ') + 1);
+    return trackName.substr(trackName.find_last_of(' ') + 1);
+}
+
+// The data rows of a CSV sheet (after its header), each as its fields' text.
+std::vector<std::vector<std::string>> sheetRows(const std::string& path)
+{
+    std::vector<std::vector<std::string>> rows;
+    const std::string text = test::readFile(path);
+    const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
+    for (std::size_t l = 1; l < lines.size(); ++l) {
+        if (lines[l].empty() || lines[l] == "\r")
+            continue;
+        std::vector<std::string> row;
+        for (const calibrate::csv::Field& f : calibrate::csv::splitFields(lines[l]))
+            row.emplace_back(f.text);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 } // namespace
 
 class TestRealKineto : public QObject
@@ -449,12 +497,7 @@ private slots:
         for (std::uint32_t i = 0; i < p.slices.size(); ++i)
             if (p.categoryOf(p.slices[i]) == "cpu_op")
                 opsByTrack[p.slices[i].track().value].push_back(i);
-        struct Stats
-        {
-            std::int64_t count = 0;
-            profile::Ticks sum = 0, min = INT64_MAX, max = 0;
-        };
-        std::map<std::tuple<std::string, std::string, std::string>, Stats> ours;
+        std::map<std::tuple<std::string, std::string, std::string>, DurationStats> ours;
         for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
             const profile::Slice& k = p.slices[i];
             if (p.classOf(k) != profile::SliceClass::Kernel || launcher[i] == profile::kNone)
@@ -467,47 +510,25 @@ private slots:
                     (!op || s.duration < p.slices[*op].duration))
                     op = o;
             }
-            std::string stream = p.track(k.track()).name;
-            stream.erase(stream.find_last_not_of(' ') + 1); // "stream 7 " -> "7"
-            stream = stream.substr(stream.find_last_of(' ') + 1);
-            Stats& st = ours[{op ? std::string(p.nameOf(p.slices[*op])) : std::string(),
-                              std::string(p.nameOf(k)), stream}];
-            ++st.count;
-            st.sum += k.duration;
-            st.min = std::min(st.min, k.duration);
-            st.max = std::max(st.max, k.duration);
+            ours[{op ? std::string(p.nameOf(p.slices[*op])) : std::string(), std::string(p.nameOf(k)),
+                  streamNumber(p.track(k.track()).name)}]
+                .add(k.duration);
         }
-        const std::string text = test::readFile(csvPath);
-        const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
-        QVERIFY(lines.size() > 2);
-        std::size_t rows = 0;
+        const std::vector<std::vector<std::string>> rows = sheetRows(csvPath);
         std::int64_t sheetKernels = 0;
-        const auto us = [](std::string_view f) { return std::stod(std::string(f)); };
-        for (std::size_t l = 1; l < lines.size(); ++l) {
-            if (lines[l].empty() || lines[l] == "\r")
-                continue;
-            const std::vector<calibrate::csv::Field> f = calibrate::csv::splitFields(lines[l]);
+        for (const std::vector<std::string>& f : rows) {
             QCOMPARE(f.size(), std::size_t{11});
-            const auto key =
-                std::make_tuple(std::string(f[1].text), std::string(f[2].text), std::string(f[3].text));
-            const auto it = ours.find(key);
-            QVERIFY2(it != ours.end(), (std::string(f[1].text) + " / " + std::string(f[2].text)).c_str());
-            const Stats& st = it->second;
-            QCOMPARE(st.count, std::llround(us(f[5].text)));
-            sheetKernels += st.count;
-            // Microseconds with three decimals in the trace: nanoseconds here, TraceLens's float sums there.
-            QVERIFY2(std::abs(static_cast<double>(st.sum) / 1000.0 - us(f[4].text)) < 0.001 * st.count + 1e-6,
-                     std::string(f[2].text).c_str());
-            QVERIFY(std::abs(static_cast<double>(st.min) / 1000.0 - us(f[7].text)) < 0.0011);
-            QVERIFY(std::abs(static_cast<double>(st.max) / 1000.0 - us(f[8].text)) < 0.0011);
-            ++rows;
+            const auto it = ours.find({f[1], f[2], f[3]});
+            QVERIFY2(it != ours.end(), (f[1] + " / " + f[2]).c_str());
+            QVERIFY2(it->second.matches(f[5], f[4], f[7], f[8]), f[2].c_str());
+            sheetKernels += it->second.count;
         }
         // TraceLens's rows cover every kernel we have, and no two of its rows are one of ours.
         std::int64_t ourKernels = 0;
         for (const auto& [key, st] : ours)
             ourKernels += st.count;
         QCOMPARE(sheetKernels, ourKernels);
-        QCOMPARE(rows, ours.size());
+        QCOMPARE(rows.size(), ours.size());
     }
 
     // TraceLens's coll_analysis.csv of its MI300X RCCL trace (ResNet with activation checkpointing, rank 0 of
@@ -522,15 +543,10 @@ private slots:
         XPS_REQUIRE_REAL_TRACE(trace);
         XPS_REQUIRE_REAL_TRACE(csvPath);
         const Profile p = test::importRealTrace(trace);
-        struct Stats
-        {
-            std::int64_t count = 0;
-            profile::Ticks sum = 0, min = INT64_MAX, max = 0;
-        };
         // Key: collective, in and out elements, dtype, group size, group name, stream.
         using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::string, std::int64_t,
                                std::string, std::string>;
-        std::map<Key, Stats> ours;
+        std::map<Key, DurationStats> ours;
         for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
             const profile::Slice& k = p.slices[i];
             if (!profile::isDeviceWork(p.classOf(k)) || k.args == 0)
@@ -546,41 +562,20 @@ private slots:
             const auto number = [&](const char* key) {
                 return a.contains(key) && a[key].is_number() ? std::llround(a[key].get<double>()) : -1LL;
             };
-            std::string stream = p.track(k.track()).name;
-            stream.erase(stream.find_last_not_of(' ') + 1);
-            stream = stream.substr(stream.find_last_of(' ') + 1);
-            Stats& st =
-                ours[{a.value("Collective name", ""), number("In msg nelems"), number("Out msg nelems"),
-                      a.value("dtype", ""), number("Group size"), groupName(a), stream}];
-            ++st.count;
-            st.sum += k.duration;
-            st.min = std::min(st.min, k.duration);
-            st.max = std::max(st.max, k.duration);
+            ours[{a.value("Collective name", ""), number("In msg nelems"), number("Out msg nelems"),
+                  a.value("dtype", ""), number("Group size"), groupName(a),
+                  streamNumber(p.track(k.track()).name)}]
+                .add(k.duration);
         }
-        const std::string text = test::readFile(csvPath);
-        const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
-        std::size_t rows = 0;
-        const auto num = [](std::string_view f) { return std::stod(std::string(f)); };
-        for (std::size_t l = 1; l < lines.size(); ++l) {
-            if (lines[l].empty() || lines[l] == "\r")
-                continue;
-            const std::vector<calibrate::csv::Field> f = calibrate::csv::splitFields(lines[l]);
+        const std::vector<std::vector<std::string>> rows = sheetRows(csvPath);
+        const auto whole = [](const std::string& f) { return std::llround(std::stod(f)); };
+        for (const std::vector<std::string>& f : rows) {
             QCOMPARE(f.size(), std::size_t{19});
-            const Key key{std::string(f[3].text), std::llround(num(f[6].text)), std::llround(num(f[7].text)),
-                          std::string(f[5].text), std::llround(num(f[4].text)), std::string(f[1].text),
-                          std::string(f[10].text)};
-            const auto it = ours.find(key);
-            QVERIFY2(it != ours.end(), std::string(lines[l]).c_str());
-            const Stats& st = it->second;
-            QCOMPARE(st.count, std::llround(num(f[18].text)));
-            QVERIFY2(std::abs(static_cast<double>(st.sum) / 1000.0 - num(f[13].text)) <
-                         0.001 * st.count + 1e-6,
-                     std::string(lines[l]).c_str());
-            QVERIFY(std::abs(static_cast<double>(st.min) / 1000.0 - num(f[16].text)) < 0.0011);
-            QVERIFY(std::abs(static_cast<double>(st.max) / 1000.0 - num(f[17].text)) < 0.0011);
-            ++rows;
+            const auto it = ours.find(Key{f[3], whole(f[6]), whole(f[7]), f[5], whole(f[4]), f[1], f[10]});
+            QVERIFY2(it != ours.end(), (f[3] + " of " + f[6]).c_str());
+            QVERIFY2(it->second.matches(f[18], f[13], f[16], f[17]), (f[3] + " of " + f[6]).c_str());
         }
-        QCOMPARE(rows, ours.size()); // every collective we have is one of its rows
+        QCOMPARE(rows.size(), ours.size()); // every collective we have is one of its rows
     }
 
     // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
