@@ -169,8 +169,8 @@ std::uint32_t DmaSystem::issue(const DmaDescriptor& d, std::uint64_t cycle)
         // The only change to the next event: this new head's start (nothing moved since it was computed).
         schedule(t, now);
         m_nextEvent = earlier(m_nextEvent, t.startAt);
-    } else if (q.size() - 1 <= static_cast<std::size_t>(m_config.dmaPrefetchDescriptors)) {
-        t.setupFrom = now; // its start waits for the head's last byte: no event earlier than that one
+    } else {
+        beginSetups(q, now); // its start waits for the head's last byte: no event earlier than that one
     }
     return id;
 }
@@ -206,10 +206,11 @@ void DmaSystem::schedule(Transfer& head, DmaTime now) const
 
 void DmaSystem::beginSetups(Ring<Transfer>& q, DmaTime now) const
 {
+    // Those nearer the head began when they entered: only the window's newcomers, at its far end, have not
+    // (a pop or a push moves a few in), so this walks back from the end to the first that has begun.
     const auto window = std::min(q.size(), static_cast<std::size_t>(m_config.dmaPrefetchDescriptors) + 1);
-    for (std::size_t i = 1; i < window; ++i)
-        if (q[i].setupFrom.isNever())
-            q[i].setupFrom = later(now, DmaTime::at(q[i].issueCycle));
+    for (std::size_t i = window; i-- > 1 && q[i].setupFrom.isNever();)
+        q[i].setupFrom = later(now, DmaTime::at(q[i].issueCycle));
 }
 
 std::uint64_t DmaSystem::nextBoundary(const Transfer& t)

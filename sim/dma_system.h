@@ -130,7 +130,8 @@ private:
     };
 
     void schedule(Transfer& head, DmaTime now) const;
-    // Starts the setup of every transfer of `q` now inside the prefetch window that has not begun it.
+    // Starts the setup of the transfers of `q` that have just entered the prefetch window (after a push or
+    // a pop); the head's is started by schedule().
     void beginSetups(Ring<Transfer>& q, DmaTime now) const;
     void recomputeRates();
     DmaTime nextEventTime() const;

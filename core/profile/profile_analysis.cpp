@@ -26,8 +26,7 @@ class Analyzer
 {
 public:
     Analyzer(const Profile& profile, std::stop_token stop, std::optional<CriticalPathWindow> opsWindow = {})
-        : p(profile), m_launcher(profile.slices.size(), kNone), m_stop(stop), m_cancel(std::move(stop)),
-          m_opsWindow(opsWindow)
+        : p(profile), m_stop(stop), m_cancel(std::move(stop)), m_opsWindow(opsWindow)
     {
     }
     ProfileAnalysis run();

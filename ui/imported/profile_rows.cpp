@@ -38,6 +38,12 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
         counterRange[p.counters[i].track.value] = {i, j - i};
         i = j;
     }
+    // Counters about one track (a stream's queue length), drawn under it, in track order.
+    std::vector<std::vector<std::uint32_t>> describedBy(p.tracks.size());
+    for (std::uint32_t t = 0; t < p.tracks.size(); ++t)
+        if (p.tracks[t].kind == TrackKind::Counter && p.tracks[t].describes.valid() &&
+            p.tracks[t].describes.value < p.tracks.size())
+            describedBy[p.tracks[t].describes.value].push_back(t);
     for (const std::uint32_t process : processes) {
         const std::size_t headerRow = rows.size();
         ProfileRow header;
@@ -95,9 +101,8 @@ std::vector<ProfileRow> buildProfileRows(const Profile& p,
                     rows[first].label = track.name;
             }
             if (!keep)
-                for (const std::uint32_t c : tracks)
-                    if (p.tracks[c].kind == TrackKind::Counter && p.tracks[c].describes.value == t)
-                        addCounter(c);
+                for (const std::uint32_t c : describedBy[t])
+                    addCounter(c);
         }
         if (rows.size() == headerRow + 1)
             rows.pop_back(); // a process with nothing to show (only metadata, or nothing kept): no header
