@@ -79,6 +79,25 @@ struct GatherDims
 GatherDims gatherDims(const Operation& op, const TensorType& operand, const TensorType& indices,
                       const TensorType& result);
 TensorValue evalGather(const Operation& op, const Inputs& in, WorkMeter& meter);
+// A scatter's dimension numbers, checked against its inputs, indices and updates; shared with the lowering.
+struct ScatterDims
+{
+    std::vector<std::int64_t> updateWindowDims, insertedWindowDims, inputBatchingDims,
+        scatterIndicesBatchingDims, scatterDimsToOperandDims;
+    std::int64_t indexVectorDim = 0;
+    std::vector<std::int64_t> updateScatterDims; // the updates' dimensions that are not window dimensions
+    // Whether input dimension d is covered by an update window dimension (neither inserted nor batching).
+    bool windowed(std::int64_t inputDim) const;
+};
+ScatterDims scatterDims(const Operation& op, const TensorType& input, const TensorType& indices,
+                        const TensorType& updates);
+// dynamic_slice (operand, one scalar start index per dimension) and dynamic_update_slice (operand, update,
+// start indices): starts clamped so the window fits, as the spec says.
+TensorValue evalDynamicSlice(const Operation& op, const Inputs& in, WorkMeter& meter);
+TensorValue evalDynamicUpdateSlice(const Operation& op, const Inputs& in, WorkMeter& meter);
+// scatter: N inputs, the indices and N updates (in.size() = 2N + 1) to N results.
+std::vector<TensorValue> evalScatter(const Operation& op, const Inputs& in, RegionRunner& runner,
+                                     WorkMeter& meter);
 // eval_batch_norm.cpp. Mean and variance over every dimension but feature_index, computed in double and
 // rounded once, as are the outputs (StableHLO leaves the intermediate precision to the implementation; XLA's
 // expansion computes them in the element type).

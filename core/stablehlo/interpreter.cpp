@@ -198,6 +198,9 @@ std::vector<ValuePtr> Interpreter::State::evaluate(const Operation& op, const In
     case OpKind::Iota: needs(0); return one(detail::evalIota(op, meter));
     case OpKind::Reverse: needs(1); return one(detail::evalReverse(op, in, meter));
     case OpKind::Gather: needs(2); return one(detail::evalGather(op, in, meter));
+    case OpKind::Scatter: return many(detail::evalScatter(op, in, *this, meter));
+    case OpKind::DynamicSlice: return one(detail::evalDynamicSlice(op, in, meter));
+    case OpKind::DynamicUpdateSlice: return one(detail::evalDynamicUpdateSlice(op, in, meter));
     case OpKind::BatchNormTraining: return many(detail::evalBatchNormTraining(op, in, meter));
     case OpKind::BatchNormInference: return one(detail::evalBatchNormInference(op, in, meter));
     case OpKind::Reduce: return many(detail::evalReduce(op, in, *this, meter));

@@ -81,6 +81,12 @@ struct TensorRef
     }
 };
 
+// lower_dispatch.cpp: one op, its operands and results in HBM (at least one result with elements), as the
+// kernel for its kind; a located refusal for a kind with none.
+struct ChipContext;
+void lowerKernel(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                 const std::vector<TensorRef>& outs, const ChipContext& chip);
+
 // lower_validate.cpp: what the kernels take on trust (dimensions in range, shapes that agree, positive
 // strides), checked before one runs; a located refusal otherwise.
 void validateOp(const Operation& op, const std::vector<TensorRef>& in);
@@ -231,6 +237,15 @@ void lowerCollective(ProgramWriter& w, const Operation& op, const TensorRef& x, 
 // indices (brought into SMEM), into a VMEM copy of the result.
 void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const TensorRef& out);
+// lower_scatter.cpp: scatter as one read-modify-write of a window per index vector, in order: the window of
+// the result at an HBM address the scalar unit computes from the indices (in SMEM) and the matching window
+// of the updates into VMEM, the update computation on the vector unit, the window written back.
+void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                  const TensorRef& out);
+// lower_dynamic_slice.cpp: dynamic_slice and dynamic_update_slice as one strided DMA between HBM buffers,
+// its address from the start indices (in SMEM, or known when compiling), clamped so the window fits.
+void lowerDynamicSlice(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out);
+void lowerDynamicUpdateSlice(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out);
 // The values an integer argument of `body` is given when a module is compiled to be run (the same ones the
 // reference interpreter gets): its type's range within 32 bits, and from 0 to the last start a gather
 // allows where the argument is (or becomes, reshaped or converted) a gather's start indices: token ids

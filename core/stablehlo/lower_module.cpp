@@ -18,11 +18,11 @@
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_expand.h"
-#include "stablehlo/lower_simplify.h"
 #include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
 #include "stablehlo/lower_names.h"
+#include "stablehlo/lower_simplify.h"
 #include "stablehlo/lower_transpose_fold.h"
 #include "stablehlo/tensor_value.h"
 
@@ -442,43 +442,12 @@ private:
         m_writer.beginKernel();
         // Every kernel reads and writes packed (f16/bf16) tensors itself: widening DMAs bring them into VMEM,
         // narrowing ones write results back (lower_kernels.h).
-        lowerKernel(op, in, outs);
+        // A result of no elements has nothing to compute or write: the op's region stays, empty.
+        if (!std::all_of(outs.begin(), outs.end(), noElements))
+            lower::lowerKernel(m_writer, op, in, outs, m_chip);
         m_writer.regionEnd();
         ++m_result.kernels;
         return outs;
-    }
-
-    void lowerKernel(const Operation& op, const std::vector<TensorRef>& in,
-                     const std::vector<TensorRef>& outs)
-    {
-        // A result of no elements has nothing to compute or write: the op's region stays, empty.
-        if (std::all_of(outs.begin(), outs.end(), noElements))
-            return;
-        const auto& out = outs[0];
-        if (elementwiseArity(op.kind) > 0)
-            lower::lowerElementwise(m_writer, op, in, out);
-        else
-            switch (op.kind) {
-            case OpKind::BroadcastInDim:
-            case OpKind::Transpose:
-            case OpKind::Slice:
-            case OpKind::Reverse:
-            case OpKind::Concatenate:
-            case OpKind::Pad: lower::lowerMovement(m_writer, op, in, out); break;
-            case OpKind::Reduce: lower::lowerReduce(m_writer, op, in, outs); break;
-            case OpKind::ReduceWindow: lower::lowerReduceWindow(m_writer, op, in, out); break;
-            case OpKind::Convolution: lower::lowerConvolution(m_writer, op, in, out); break;
-            case OpKind::Gather: lower::lowerGather(m_writer, op, in, out); break;
-            case OpKind::DotGeneral:
-            case OpKind::Dot: lower::lowerDot(m_writer, op, in, out); break;
-            case OpKind::AllReduce:
-            case OpKind::AllGather:
-            case OpKind::ReduceScatter:
-            case OpKind::CollectivePermute:
-                lower::lowerCollective(m_writer, op, in.at(0), out, m_chip);
-                break;
-            default: lowerFail("no lowering to xpu-v1 yet");
-            }
     }
 
     const Module& m_module;

@@ -413,7 +413,9 @@ void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, i
             static_cast<std::uint64_t>(rows.srcStride), static_cast<std::uint64_t>(rows.dstStride),
             addressing, convert);
     };
-    if (m_loops && m_open.empty() && descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
+    // Loops address through their own offsets: a movement relative to a named register stays unrolled.
+    if (m_loops && m_open.empty() && !base.dstRegister && !base.srcRegister &&
+        descriptors >= kLoopDescriptorsAtLeast && moveInLoops(dims, issue))
         return;
     forEachOffset(dims,
                   [&](std::int64_t srcOffset, std::int64_t dstOffset) { issue(srcOffset, dstOffset, base); });

@@ -228,7 +228,8 @@ void lowerReduceRegion(ProgramWriter& w, const Operation& op, const std::vector<
     for (std::size_t d = 0; d < reduced.size(); ++d)
         (reduced[d] ? width : outputs) *= shape[d];
     if (!fitsColumns(w, outputs, width * static_cast<std::int64_t>(n)))
-        lowerFail("a reduce with several inputs or a general reducer this large has no lowering yet");
+        lowerFail("a reduce this large with several inputs, over integers or with a general reducer has no "
+                  "lowering yet");
     const std::int64_t padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
     std::vector<std::uint64_t> staging;
     auto s = w.stream();
@@ -480,7 +481,9 @@ void reduceRows(ProgramWriter& w, OpKind kind, std::vector<MoveDim> kept, std::v
 void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const std::vector<TensorRef>& outs)
 {
-    if (!isSimpleReducer(op)) {
+    // Integers take the general path: the cross-lane unit sums f32 only, and the region's own vector code
+    // computes in the integer type (wrapping, brought back to its width).
+    if (!isSimpleReducer(op) || !isFloat(in.at(0).type.element)) {
         lowerReduceRegion(w, op, in, outs);
         return;
     }
@@ -488,9 +491,6 @@ void lowerReduce(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     const auto kind = reducerKind(op);
 
     const auto& x = in[0];
-    if (!isFloat(x.type.element))
-        lowerFail("stablehlo.reduce over " + std::string(elementTypeName(x.type.element)) +
-                  " has no lowering yet");
     std::vector<bool> reduced(x.type.shape.size());
     for (const auto* a = op.attributes.find("dimensions"); const auto& item : a->items)
         reduced[static_cast<std::size_t>(item.integer)] = true;

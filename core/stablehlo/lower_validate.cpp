@@ -47,6 +47,9 @@ std::pair<std::size_t, std::size_t> operandsOf(OpKind kind)
     case OpKind::DotGeneral:
     case OpKind::Dot:
     case OpKind::Gather: return {2, 2};
+    case OpKind::Scatter: return {3, any};
+    case OpKind::DynamicSlice: return {1, any};
+    case OpKind::DynamicUpdateSlice: return {2, any};
     case OpKind::Concatenate: return {1, any};
     case OpKind::Reduce: return {2, any};
     default: return {0, any};
@@ -193,6 +196,11 @@ void validateOp(const Operation& op, const std::vector<TensorRef>& in)
         reducerReturns(op, in.size() / 2);
         break;
     }
+    case OpKind::Scatter:
+        if (op.regions.size() != 1 || op.regions[0].argumentTypes.size() != in.size() - 1)
+            lowerFail("scatter's update computation takes " + std::to_string(in.size() - 1) + " arguments");
+        reducerReturns(op, in.size() / 2);
+        break;
     case OpKind::ReduceWindow: {
         const auto n = in.at(0).type.shape.size();
         const auto window = detail::flatIntsAttr(op, "window_dimensions", n, 1);

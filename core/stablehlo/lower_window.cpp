@@ -31,14 +31,12 @@ template <typename Fn> void forEach(const std::vector<std::int64_t>& shape, Fn&&
 void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                        const TensorRef& out)
 {
-    const bool simple = isSimpleReducer(op);
-    const auto kind = simple ? reducerKind(op) : OpKind::Add;
     if (op.operands.size() != 2)
         lowerFail("reduce_window with several inputs has no lowering yet");
     const auto& x = in[0];
-    if (!isFloat(x.type.element))
-        lowerFail("stablehlo.reduce_window over " + std::string(elementTypeName(x.type.element)) +
-                  " has no lowering yet");
+    // Integers take the general path (the region's own vector code), as reduce does.
+    const bool simple = isSimpleReducer(op) && isFloat(x.type.element);
+    const auto kind = simple ? reducerKind(op) : OpKind::Add;
     const auto rank = static_cast<std::size_t>(x.type.rank());
     const auto window = detail::flatIntsAttr(op, "window_dimensions", rank, 1);
     const auto strides = detail::flatIntsAttr(op, "window_strides", rank, 1);
@@ -95,7 +93,8 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
         return;
     }
     if (!simple)
-        lowerFail("a reduce_window this large with a reducer other than one add, maximum or minimum has no "
+        lowerFail("a reduce_window this large over integers or with a reducer other than one add, maximum or "
+                  "minimum has no "
                   "lowering yet");
     bool padded = false;
     for (std::size_t d = 0; d < rank; ++d)

@@ -71,6 +71,9 @@ enum class OpKind : std::uint8_t {
     Iota,
     Reverse,
     Gather,
+    Scatter,
+    DynamicSlice,
+    DynamicUpdateSlice,
     // reductions and contractions
     Reduce,
     ReduceWindow,
@@ -120,7 +123,7 @@ struct Operation
     std::string resultName;        // the first result as written, "%3", for regions and messages
     std::string callee;            // Call: the function; CustomCall: the call target ("check.expect_close")
     AttributeMap attributes;
-    std::vector<Body> regions; // Reduce, ReduceWindow, AllReduce, ReduceScatter: the reducer
+    std::vector<Body> regions; // Reduce, ReduceWindow, AllReduce, ReduceScatter, Scatter: the reducer
 };
 
 struct Body

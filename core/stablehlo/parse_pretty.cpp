@@ -74,6 +74,8 @@ void normalizeAttributes(Operation& op)
         rename(a, "reverse", "window_reversal");
         break;
     case OpKind::Gather: flatten(a, "dimension_numbers"); break;
+    case OpKind::Scatter: flatten(a, "scatter_dimension_numbers"); break;
+    case OpKind::DynamicSlice: rename(a, "sizes", "slice_sizes"); break;
     case OpKind::CustomCall:
         // torch_xla writes erf as a call of XLA's own erf: the same op as chlo.erf.
         if (op.callee == "mhlo.erf")
