@@ -161,8 +161,29 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
                                                     : std::vector<std::uint32_t>(ops[r].operands);
         std::set<std::uint32_t> inputs(ops[r].operands.begin(), ops[r].operands.end());
         const int budget = reduce ? registers - 2 : registers;
+        // A value several ops read joins once every one of them has: computed once, it stays in a register
+        // for all of them (an asinh reads |x| four times). Until then it waits in `deferred`. A duplicated
+        // conversion's operand is read by other fusions too: it stays an input.
+        const auto readOnlyHere = [&](std::uint32_t v) {
+            return std::all_of(readers[v].begin(), readers[v].end(), [&](std::size_t reader) {
+                return !plan.duplicated[reader] &&
+                       std::find(members.begin(), members.end(), reader) != members.end();
+            });
+        };
+        std::vector<std::uint32_t> deferred;
 
-        while (!pending.empty()) {
+        while (true) {
+            if (pending.empty()) { // retry the values whose readers have all joined since
+                for (auto it = deferred.begin(); it != deferred.end();)
+                    if (readOnlyHere(*it)) {
+                        pending.push_back(*it);
+                        it = deferred.erase(it);
+                    } else {
+                        ++it;
+                    }
+                if (pending.empty())
+                    break;
+            }
             const std::uint32_t v = pending.back();
             pending.pop_back();
             const std::int32_t p = v < producer.size() ? producer[v] : -1;
@@ -170,9 +191,14 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
                 continue;
             const auto u = static_cast<std::size_t>(p);
             const bool duplicate = plan.duplicated[u];
-            if ((!duplicate && (plan.rootOf[u] >= 0 || readers[v].size() != 1)) || isExcluded(u) ||
-                !joinable(ops[u]) || ops[u].resultTypes[0].elementCount() != elements)
+            if ((!duplicate && plan.rootOf[u] >= 0) || isExcluded(u) || !joinable(ops[u]) ||
+                ops[u].resultTypes[0].elementCount() != elements)
                 continue;
+            if (!duplicate && !readOnlyHere(v)) {
+                if (std::find(deferred.begin(), deferred.end(), v) == deferred.end())
+                    deferred.push_back(v);
+                continue;
+            }
             std::set<std::uint32_t> grown = inputs;
             grown.erase(v);
             grown.insert(ops[u].operands.begin(), ops[u].operands.end());

@@ -1,8 +1,8 @@
 #pragma once
 // Loop fusion of element-wise ops (XLA's kLoop fusion, its simplest form): an element-wise op whose result
-// only one element-wise op of the same element count reads is computed inside that op's kernel, in
-// registers, instead of going to HBM and back. A fusion is a tree of such ops under one root, which writes
-// the only result; its inputs stream once however many of its ops read them. GELU's nine ops become one
+// only element-wise ops of the same element count read, all of them in one fusion, is computed inside that
+// fusion's kernel, once, in a register, instead of going to HBM and back. A fusion is a graph of such ops
+// under one root, which writes the only result; its inputs stream once however many of its ops read them. GELU's nine ops become one
 // kernel reading x once and writing once, where they read 13 tensors and wrote 9.
 
 #include <cstdint>

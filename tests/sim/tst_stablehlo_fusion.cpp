@@ -143,7 +143,7 @@ private slots:
 
     void whatMustGoThroughHbmIsNotFused()
     {
-        // A value read twice keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded on its
+        // A value two fusions read keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded on its
         // way through HBM, so %n stays a kernel of its own; the reduce computes its operand (%w) itself.
         const std::string body =
             "  %t = stablehlo.add %a, %b : tensor<16x128xf32>\n"
@@ -165,6 +165,25 @@ private slots:
         QCOMPARE(roots, (std::vector<std::string>{"add %t", "convert %n", "reduce %s", "negate %r"}));
         QCOMPARE(fused.opRegions[2], std::string("reduce %s \u00b7 fused %v %nw %w"));
         QCOMPARE(fused.opRegions[1], std::string("convert %n \u00b7 fused %u"));
+    }
+
+    // A value several members of one fusion read is computed once inside it (%s, read by %p, %q and %r;
+    // %p by %q and %r): one kernel, bit for bit the kernels-per-op result.
+    void aValueReadSeveralTimesInOneFusionJoinsIt()
+    {
+        const std::string body = "  %s = stablehlo.multiply %a, %a : tensor<16x128xf32>\n"
+                                 "  %p = stablehlo.add %s, %b : tensor<16x128xf32>\n"
+                                 "  %q = stablehlo.subtract %s, %p : tensor<16x128xf32>\n"
+                                 "  %m = stablehlo.multiply %q, %p : tensor<16x128xf32>\n"
+                                 "  %r = stablehlo.maximum %m, %s : tensor<16x128xf32>\n";
+        auto m = parseModule(moduleText({16, 128}, {16, 128}, body, type({16, 128})), "shared.mlir");
+        QVERIFY(m.ok());
+        std::string failure;
+        const auto both = fusedAndApart(*m, &failure);
+        QVERIFY2(both, failure.c_str());
+        QCOMPARE((*both)[0].kernels, std::size_t{1});
+        QCOMPARE((*both)[0].fusedOps, std::size_t{4});
+        QCOMPARE((*both)[0].results, (*both)[1].results);
     }
 
     void broadcastsElementWiseKernelsReadAreRegisters()
