@@ -136,6 +136,14 @@ double applyUnary(OpKind kind, ElementType in, ElementType out, double x)
     case OpKind::LogPlusOne: return std::log1p(x);
     case OpKind::Tanh: return std::tanh(x);
     case OpKind::Erf: return std::erf(x);
+    case OpKind::Atan: return std::atan(x);
+    case OpKind::Asin: return std::asin(x);
+    case OpKind::Acos: return std::acos(x);
+    case OpKind::Atanh: return std::atanh(x);
+    case OpKind::Asinh: return std::asinh(x);
+    case OpKind::Acosh: return std::acosh(x);
+    case OpKind::Sinh: return std::sinh(x);
+    case OpKind::Cosh: return std::cosh(x);
     case OpKind::Logistic: return 1.0 / (1.0 + std::exp(-x));
     case OpKind::Rsqrt: return 1.0 / std::sqrt(x);
     case OpKind::Sqrt: return std::sqrt(x);

@@ -16,7 +16,12 @@ bool isBatchNorm(const Operation& op)
     return op.kind == OpKind::BatchNormTraining || op.kind == OpKind::BatchNormInference;
 }
 
-// A new body, op by op: the old body's values renumbered, a batch norm's results those of its expansion.
+bool isExpanded(const Operation& op)
+{
+    return isBatchNorm(op) || isExpandedChlo(op.kind);
+}
+
+// A new body, op by op: the old body's values renumbered, an expanded op's results those of its expansion.
 // The expansion's TensorRefs name values by their `address` (a value number here, not an HBM address).
 class BodyExpansion
 {
@@ -33,7 +38,7 @@ public:
     Body run()
     {
         for (const Operation& op : m_old.operations) {
-            if (!isBatchNorm(op)) {
+            if (!isExpanded(op)) {
                 Operation copy = op;
                 for (auto& v : copy.operands)
                     v = m_newId.at(v);
@@ -60,7 +65,7 @@ public:
                 [&](const TensorValue& value, const std::string& what) { return constant(op, value, what); }};
             std::vector<TensorRef> out;
             try {
-                out = lowerBatchNorm(op, in, emit);
+                out = isBatchNorm(op) ? lowerBatchNorm(op, in, emit) : lowerChlo(op, in, emit);
             } catch (const LoweringError& e) {
                 throw LoweringError{m_module.fileName + ":" + std::to_string(op.location.line) + ":" +
                                     std::to_string(op.location.column) + ": " + std::string(opName(op.kind)) +
@@ -128,26 +133,26 @@ private:
     std::vector<std::uint32_t> m_newId; // old value -> new value
 };
 
-bool hasBatchNorm(const Body& body)
+bool hasExpanded(const Body& body)
 {
     for (const auto& op : body.operations)
-        if (isBatchNorm(op))
+        if (isExpanded(op))
             return true;
     return false;
 }
 
 } // namespace
 
-std::optional<Module> expandBatchNorms(const Module& module)
+std::optional<Module> expandComposites(const Module& module)
 {
     bool any = false;
     for (const auto& f : module.functions)
-        any = any || hasBatchNorm(f.body);
+        any = any || hasExpanded(f.body);
     if (!any)
         return std::nullopt;
     Module expanded = module;
     for (auto& f : expanded.functions)
-        if (hasBatchNorm(f.body))
+        if (hasExpanded(f.body))
             f.body = BodyExpansion(expanded, f.body).run();
     return expanded;
 }

@@ -263,6 +263,12 @@ struct OpEmitter
 std::vector<TensorRef> lowerBatchNorm(const Operation& op, const std::vector<TensorRef>& in,
                                       const OpEmitter& emit);
 
+// lower_chlo.cpp: chlo.atan, asin, acos, atanh, asinh, acosh, sinh and cosh as the StableHLO ops chlo's
+// legalization writes for them, handed to `emit` as the batch norms' pieces are.
+bool isExpandedChlo(OpKind kind);
+std::vector<TensorRef> lowerChlo(const Operation& op, const std::vector<TensorRef>& in,
+                                 const OpEmitter& emit);
+
 // Loads a scalar operand's 32 bits into every element of vector register `vreg`: an immediate when the
 // value is known, else through SMEM (a 4-byte DMA and a scalar load).
 void broadcastScalar(ProgramWriter& w, const TensorRef& scalar, int vreg);

@@ -535,10 +535,11 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
 
 Result<CompiledModule> compileModule(const Module& given, const CompileOptions& options)
 {
-    // Batch norms become the ops XLA expands them into, so fusion sees them (lower_expand.h).
+    // Batch norms and chlo functions become the ops XLA expands them into, so fusion sees them
+    // (lower_expand.h).
     std::shared_ptr<const Module> expanded;
     try {
-        if (auto e = lower::expandBatchNorms(given))
+        if (auto e = lower::expandComposites(given))
             expanded = std::make_shared<const Module>(std::move(*e));
     } catch (const LoweringError& e) {
         const auto split = e.message.find(": ", given.fileName.size());

@@ -38,6 +38,15 @@ constexpr std::array kOps = {
     OpInfo{OpKind::IsFinite, "stablehlo.is_finite", 1},
     OpInfo{OpKind::Convert, "stablehlo.convert", 1},
     OpInfo{OpKind::Erf, "chlo.erf", 1},
+    OpInfo{OpKind::Tan, "chlo.tan", 1}, // StableHLO's own tan (chlo legalizes it so)
+    OpInfo{OpKind::Atan, "chlo.atan", 1},
+    OpInfo{OpKind::Asin, "chlo.asin", 1},
+    OpInfo{OpKind::Acos, "chlo.acos", 1},
+    OpInfo{OpKind::Atanh, "chlo.atanh", 1},
+    OpInfo{OpKind::Asinh, "chlo.asinh", 1},
+    OpInfo{OpKind::Acosh, "chlo.acosh", 1},
+    OpInfo{OpKind::Sinh, "chlo.sinh", 1},
+    OpInfo{OpKind::Cosh, "chlo.cosh", 1},
     OpInfo{OpKind::Add, "stablehlo.add", 2},
     OpInfo{OpKind::Subtract, "stablehlo.subtract", 2},
     OpInfo{OpKind::Multiply, "stablehlo.multiply", 2},
@@ -127,6 +136,7 @@ std::string supportedOps()
         names.push_back(op.name.substr(dot + 1));
     }
     std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end()); // tan is StableHLO's and chlo's
     std::string out;
     for (const auto n : names) {
         if (!out.empty())

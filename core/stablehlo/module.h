@@ -40,6 +40,16 @@ enum class OpKind : std::uint8_t {
     IsFinite,
     Convert,
     Erf, // chlo.erf, and the custom_call @mhlo.erf torch_xla writes
+    // chlo's inverse trigonometric and hyperbolic functions: the lowering writes them as StableHLO's own
+    // decompositions (lower_chlo.cpp)
+    Atan,
+    Asin,
+    Acos,
+    Atanh,
+    Asinh,
+    Acosh,
+    Sinh,
+    Cosh,
     // element-wise, two operands
     Add,
     Subtract,
