@@ -3,10 +3,8 @@
 // sample (tb_plugin/test/result_check_file.txt, the HTTP answers its end-to-end test compares).
 #include "real_traces_support.h"
 
-#include "calibrate/csv_fields.h"
 #include "profile/critical_path.h"
 #include "profile/intervals.h"
-#include "profile/launches.h"
 #include "profile/profile_analysis.h"
 #include "profile/profiler_steps.h"
 #include "profile/queue_length.h"
@@ -18,7 +16,6 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <tuple>
 
 using namespace xps;
 using nlohmann::json;
@@ -51,54 +48,6 @@ long long roundUs(double ns)
 double round2(double v)
 {
     return std::nearbyint(v * 100.0) / 100.0;
-}
-
-// The durations of a group of device work as TraceLens's summary sheets aggregate them.
-struct DurationStats
-{
-    std::int64_t count = 0;
-    profile::Ticks sum = 0, min = INT64_MAX, max = 0;
-    void add(profile::Ticks d)
-    {
-        ++count;
-        sum += d;
-        min = std::min(min, d);
-        max = std::max(max, d);
-    }
-    // Whether a sheet's count and its sum, min and max in microseconds are these: the trace's microseconds
-    // have three decimals, held here in nanoseconds and summed there in floating point.
-    bool matches(const std::string& countText, const std::string& sumUs, const std::string& minUs,
-                 const std::string& maxUs) const
-    {
-        return count == std::llround(std::stod(countText)) &&
-               std::abs(static_cast<double>(sum) / 1000.0 - std::stod(sumUs)) < 0.001 * count + 1e-6 &&
-               std::abs(static_cast<double>(min) / 1000.0 - std::stod(minUs)) < 0.0011 &&
-               std::abs(static_cast<double>(max) / 1000.0 - std::stod(maxUs)) < 0.0011;
-    }
-};
-
-// A Kineto stream track's number as TraceLens writes it ("stream 7 " -> "7").
-std::string streamNumber(std::string trackName)
-{
-    trackName.erase(trackName.find_last_not_of(' ') + 1);
-    return trackName.substr(trackName.find_last_of(' ') + 1);
-}
-
-// The data rows of a CSV sheet (after its header), each as its fields' text.
-std::vector<std::vector<std::string>> sheetRows(const std::string& path)
-{
-    std::vector<std::vector<std::string>> rows;
-    const std::string text = test::readFile(path);
-    const std::vector<std::string_view> lines = calibrate::csv::splitLines(text);
-    for (std::size_t l = 1; l < lines.size(); ++l) {
-        if (lines[l].empty() || lines[l] == "\r")
-            continue;
-        std::vector<std::string> row;
-        for (const calibrate::csv::Field& f : calibrate::csv::splitFields(lines[l]))
-            row.emplace_back(f.text);
-        rows.push_back(std::move(row));
-    }
-    return rows;
 }
 
 } // namespace
@@ -468,114 +417,6 @@ private slots:
         };
         QCOMPARE(rankOf(p), 0);
         QCOMPARE(rankOf(test::importRealTrace(rank1)), 1);
-    }
-
-    // TraceLens's kernel_summary.csv (generate_perf_report_pytorch, kernel_summary=True) on the Falconsai
-    // image-detection traces of an H100 and an MI300X: per (the CPU op that launched the kernel, the
-    // kernel, its stream) the count and the sum, mean, min and max of the kernels' durations, each row ours
-    // to the nanosecond. The CPU op is the innermost one around the runtime call that launched the kernel.
-    void traceLensKernelSummary_data()
-    {
-        QTest::addColumn<QString>("gpu");
-        QTest::newRow("H100") << QStringLiteral("h100");
-        QTest::newRow("MI300X") << QStringLiteral("mi300");
-    }
-    void traceLensKernelSummary()
-    {
-        QFETCH(QString, gpu);
-        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
-                                 "/Falconsai_nsfw_image_detection__1016002";
-        const std::string trace = test::realTrace(base + ".json.gz"),
-                          csvPath = test::realTrace(base + "_perf_report_csvs/kernel_summary.csv");
-        XPS_REQUIRE_REAL_TRACE(trace);
-        XPS_REQUIRE_REAL_TRACE(csvPath);
-        const Profile p = test::importRealTrace(trace);
-        CancelPoint never{std::stop_token{}};
-        const std::vector<std::uint32_t> launcher = profile::launchers(p, never);
-        // CPU ops by thread, to find the innermost one around each launch.
-        std::map<std::uint32_t, std::vector<std::uint32_t>> opsByTrack;
-        for (std::uint32_t i = 0; i < p.slices.size(); ++i)
-            if (p.categoryOf(p.slices[i]) == "cpu_op")
-                opsByTrack[p.slices[i].track().value].push_back(i);
-        std::map<std::tuple<std::string, std::string, std::string>, DurationStats> ours;
-        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
-            const profile::Slice& k = p.slices[i];
-            if (p.classOf(k) != profile::SliceClass::Kernel || launcher[i] == profile::kNone)
-                continue;
-            const profile::Slice& call = p.slices[launcher[i]];
-            std::optional<std::uint32_t> op;
-            for (const std::uint32_t o : opsByTrack[call.track().value]) {
-                const profile::Slice& s = p.slices[o];
-                if (s.start <= call.start && s.end() >= call.end() &&
-                    (!op || s.duration < p.slices[*op].duration))
-                    op = o;
-            }
-            ours[{op ? std::string(p.nameOf(p.slices[*op])) : std::string(), std::string(p.nameOf(k)),
-                  streamNumber(p.track(k.track()).name)}]
-                .add(k.duration);
-        }
-        const std::vector<std::vector<std::string>> rows = sheetRows(csvPath);
-        std::int64_t sheetKernels = 0;
-        for (const std::vector<std::string>& f : rows) {
-            QCOMPARE(f.size(), std::size_t{11});
-            const auto it = ours.find({f[1], f[2], f[3]});
-            QVERIFY2(it != ours.end(), (f[1] + " / " + f[2]).c_str());
-            QVERIFY2(it->second.matches(f[5], f[4], f[7], f[8]), f[2].c_str());
-            sheetKernels += it->second.count;
-        }
-        // TraceLens's rows cover every kernel we have, and no two of its rows are one of ours.
-        std::int64_t ourKernels = 0;
-        for (const auto& [key, st] : ours)
-            ourKernels += st.count;
-        QCOMPARE(sheetKernels, ourKernels);
-        QCOMPARE(rows.size(), ours.size());
-    }
-
-    // TraceLens's coll_analysis.csv of its MI300X RCCL trace (ResNet with activation checkpointing, rank 0 of
-    // 8): the collective kernels grouped by what their arguments say they move (collective, element counts,
-    // type, group and its size) and their stream, each group's count and the sum, min and max of its
-    // durations ours to the nanosecond.
-    void traceLensCollectives()
-    {
-        const std::string base = "AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint";
-        const std::string trace = test::realTrace(base + ".json.gz"),
-                          csvPath = test::realTrace(base + "_recompute_perf_report_csvs/coll_analysis.csv");
-        XPS_REQUIRE_REAL_TRACE(trace);
-        XPS_REQUIRE_REAL_TRACE(csvPath);
-        const Profile p = test::importRealTrace(trace);
-        // Key: collective, in and out elements, dtype, group size, group name, stream.
-        using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::string, std::int64_t,
-                               std::string, std::string>;
-        std::map<Key, DurationStats> ours;
-        for (std::uint32_t i = 0; i < p.slices.size(); ++i) {
-            const profile::Slice& k = p.slices[i];
-            if (!profile::isDeviceWork(p.classOf(k)) || k.args == 0)
-                continue;
-            const json a = json::parse(p.argsOf(profile::SliceRow(i)), nullptr, false);
-            if (!a.is_object() || !a.contains("Collective name") || !p.track(k.track()).device)
-                continue;
-            // The group's name as text ("0"), written as a string or a number.
-            const auto groupName = [](const json& args) {
-                const json* g = args.contains("Process Group Name") ? &args["Process Group Name"] : nullptr;
-                return !g ? std::string() : g->is_string() ? g->get<std::string>() : g->dump();
-            };
-            const auto number = [&](const char* key) {
-                return a.contains(key) && a[key].is_number() ? std::llround(a[key].get<double>()) : -1LL;
-            };
-            ours[{a.value("Collective name", ""), number("In msg nelems"), number("Out msg nelems"),
-                  a.value("dtype", ""), number("Group size"), groupName(a),
-                  streamNumber(p.track(k.track()).name)}]
-                .add(k.duration);
-        }
-        const std::vector<std::vector<std::string>> rows = sheetRows(csvPath);
-        const auto whole = [](const std::string& f) { return std::llround(std::stod(f)); };
-        for (const std::vector<std::string>& f : rows) {
-            QCOMPARE(f.size(), std::size_t{19});
-            const auto it = ours.find(Key{f[3], whole(f[6]), whole(f[7]), f[5], whole(f[4]), f[1], f[10]});
-            QVERIFY2(it != ours.end(), (f[3] + " of " + f[6]).c_str());
-            QVERIFY2(it->second.matches(f[18], f[13], f[16], f[17]), (f[3] + " of " + f[6]).c_str());
-        }
-        QCOMPARE(rows.size(), ours.size()); // every collective we have is one of its rows
     }
 
     // HTA's test_amd_trace on a ROCm 6.2 (roctracer) trace of an MI250: its 14 kernels and 2 copies on one
