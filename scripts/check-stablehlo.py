@@ -29,6 +29,13 @@ def element_type(name):
     return min(found)[1] if found else "other"
 
 
+def family(name):
+    """The op a JAX test module tests: its name up to the first element type ('scatter_add', 'cumsum')."""
+    stem = name[:-5] if name.endswith(".mlir") else name
+    cut = [m.start() for t in TYPES for m in [re.search(r"_" + t + r"(_|$)", stem)] if m]
+    return stem[:min(cut)] if cut else stem
+
+
 def reason(output):
     """One line saying why a check failed: the first error line, without location and numbers."""
     lines = [l for l in output.splitlines() if l.strip()]
@@ -56,12 +63,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--list", action="store_true", help="print each failing file with its reason")
+    ap.add_argument("--families", type=int, default=0, metavar="N",
+                    help="print the N op families with the most modules, passed of total")
     args = ap.parse_args()
     files = sorted(glob.glob(os.path.join(args.root, args.pattern)))
     if not files:
         sys.exit("no modules match %s under %s" % (args.pattern, args.root))
     passed = collections.Counter()
     total = collections.Counter()
+    family_passed = collections.Counter()
+    family_total = collections.Counter()
     reasons = collections.Counter()
     crashed = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -69,8 +80,10 @@ def main():
             name = os.path.basename(path)
             kind = element_type(name)
             total[kind] += 1
+            family_total[family(name)] += 1
             if rc == 0:
                 passed[kind] += 1
+                family_passed[family(name)] += 1
                 continue
             if rc not in (1, 2):
                 crashed.append("%s: exit %d" % (name, rc))
@@ -81,6 +94,10 @@ def main():
     print("passed %d of %d (%s)" % (sum(passed.values()), len(files), args.pattern))
     for kind in sorted(total, key=lambda k: -total[k]):
         print("  %-10s %4d of %4d" % (kind, passed[kind], total[kind]))
+    if args.families:
+        print("by op family:")
+        for fam, n in family_total.most_common(args.families):
+            print("  %-28s %4d of %4d" % (fam, family_passed[fam], n))
     print("failures by reason:")
     for why, n in reasons.most_common():
         print("  %5d  %s" % (n, why))
