@@ -2,6 +2,7 @@
 // as f32 or s32 as its mnemonic says. Results are deterministic: the reduction orders are fixed.
 #include "execute_detail.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -190,6 +191,27 @@ void executeVector(ChipState& state, const isa::Instruction& insn, const ExecOpt
     case Opcode::VAnd: map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) { return x & y; }); break;
     case Opcode::VOr: map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) { return x | y; }); break;
     case Opcode::VXor: map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) { return x ^ y; }); break;
+    // Shifts as StableHLO defines them on 32-bit words: an amount of 32 or more (unsigned) shifts
+    // everything out, or fills with the sign.
+    case Opcode::VShl:
+        map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) { return y >= 32 ? 0 : x << y; });
+        break;
+    case Opcode::VShr:
+        map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) { return y >= 32 ? 0 : x >> y; });
+        break;
+    case Opcode::VSra:
+        map2<U32, U32>(out, a, *src[1], [](U32 x, U32 y) {
+            return static_cast<U32>(static_cast<std::int32_t>(x) >> std::min<U32>(y, 31));
+        });
+        break;
+    case Opcode::VPopcnt:
+        for (int i = 0; i < N; ++i)
+            out[i] = static_cast<U32>(std::popcount(a[i]));
+        break;
+    case Opcode::VClz:
+        for (int i = 0; i < N; ++i)
+            out[i] = static_cast<U32>(std::countl_zero(a[i]));
+        break;
     case Opcode::VCmpLtF: map2<U32, F32>(out, a, *src[1], [](float x, float y) { return U32(x < y); }); break;
     case Opcode::VCmpEqF:
         map2<U32, F32>(out, a, *src[1], [](float x, float y) { return U32(x == y); });

@@ -162,6 +162,14 @@ double applyUnary(OpKind kind, ElementType in, ElementType out, double x)
     case OpKind::Not:
         return in == ElementType::I1 ? (x != 0 ? 0 : 1) : IntegerMath{in}.value(~IntegerMath{in}.bits(x));
     case OpKind::IsFinite: return std::isfinite(x) ? 1 : 0;
+    case OpKind::Popcnt: // over the type's width (an i1 is its one bit)
+        return in == ElementType::I1 ? x : std::popcount(IntegerMath{in}.bits(x) & IntegerMath{in}.mask);
+    case OpKind::CountLeadingZeros: {
+        if (in == ElementType::I1)
+            return x != 0 ? 0 : 1;
+        const IntegerMath m{in};
+        return std::countl_zero(m.bits(x) & m.mask) - (64 - m.width);
+    }
     case OpKind::Convert:
         if (out == ElementType::I1)
             return x != 0 ? 1 : 0;
@@ -294,7 +302,8 @@ TensorValue evalElementwise(const Operation& op, const Inputs& in, WorkMeter& me
         evalFail("the operands' element types differ");
     const bool bitwise = op.kind == OpKind::And || op.kind == OpKind::Or || op.kind == OpKind::Xor ||
                          op.kind == OpKind::Not || op.kind == OpKind::ShiftLeft ||
-                         op.kind == OpKind::ShiftRightLogical || op.kind == OpKind::ShiftRightArithmetic;
+                         op.kind == OpKind::ShiftRightLogical || op.kind == OpKind::ShiftRightArithmetic ||
+                         op.kind == OpKind::Popcnt || op.kind == OpKind::CountLeadingZeros;
     if (bitwise && isFloat(inType))
         evalFail(std::string(opName(op.kind)) + " takes integers or predicates, not " +
                  std::string(elementTypeName(inType)));

@@ -155,6 +155,14 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
     case OpKind::And: return bin(nullptr, "vand");
     case OpKind::Or: return bin(nullptr, "vor");
     case OpKind::Xor: return bin(nullptr, "vxor");
+    case OpKind::ShiftLeft: return in == ElementType::I1 ? std::vector<std::string>{} : bin(nullptr, "vshl");
+    case OpKind::ShiftRightLogical: return bin(nullptr, "vshr");
+    case OpKind::ShiftRightArithmetic: return bin(nullptr, "vsra");
+    case OpKind::Popcnt:
+        return f ? std::vector<std::string>{} : std::vector<std::string>{"vpopcnt " + res + ", " + a};
+    case OpKind::CountLeadingZeros:
+        return f || in == ElementType::I1 ? std::vector<std::string>{}
+                                          : std::vector<std::string>{"vclz " + res + ", " + a};
     case OpKind::Divide:
         if (!f)
             return {};

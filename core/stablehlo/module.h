@@ -38,6 +38,8 @@ enum class OpKind : std::uint8_t {
     Sign,
     Not,
     IsFinite,
+    Popcnt,
+    CountLeadingZeros,
     Convert,
     Erf, // chlo.erf, and the custom_call @mhlo.erf torch_xla writes
     // chlo's inverse trigonometric and hyperbolic functions: the lowering writes them as StableHLO's own

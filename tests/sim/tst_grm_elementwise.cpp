@@ -55,7 +55,11 @@ std::vector<std::uint32_t> specialWords()
             asWord(2147483520.0f),
             asWord(-2147483648.0f),
             1u,
-            0xFFFFFFFFu};
+            0xFFFFFFFFu,
+            7u, // shift amounts about the word's width
+            31u,
+            32u,
+            33u};
 }
 
 // Three operand registers: a and b pair every special with every special (a row-major square), then
@@ -141,6 +145,17 @@ std::vector<Op> ops()
         {"vcvt.f32.s32 v10, v1",
          [](auto a, auto, auto) { return f32(static_cast<float>(static_cast<std::int32_t>(a))); }},
         {"vcvt.s32.f32 v10, v1", [saturating](auto a, auto, auto) { return saturating(asFloat(a)); }, false},
+        {"vshl v10, v1, v2", [](auto a, auto b, auto) { return b >= 32 ? 0u : a << b; }, false},
+        {"vshr v10, v1, v2", [](auto a, auto b, auto) { return b >= 32 ? 0u : a >> b; }, false},
+        {"vsra v10, v1, v2",
+         [](auto a, auto b, auto) {
+             return static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> (b >= 31 ? 31 : b));
+         },
+         false},
+        {"vpopcnt v10, v1", [](auto a, auto, auto) { return static_cast<std::uint32_t>(std::popcount(a)); },
+         false},
+        {"vclz v10, v1", [](auto a, auto, auto) { return static_cast<std::uint32_t>(std::countl_zero(a)); },
+         false},
         {"vexp.f32 v10, v1", [](auto a, auto, auto) { return f32(std::exp(asFloat(a))); }},
         {"vlog.f32 v10, v1", [](auto a, auto, auto) { return f32(std::log(asFloat(a))); }},
         {"vrcp.f32 v10, v1", [](auto a, auto, auto) { return f32(1.0f / asFloat(a)); }},

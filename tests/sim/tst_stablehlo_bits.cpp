@@ -1,0 +1,144 @@
+// Shifts and bit counts on every integer type, on the vector unit's vshl / vshr / vsra / vpopcnt / vclz:
+// bit for bit against the reference interpreter, with amounts below, at and past each type's width (an
+// 8- or 16-bit value is held sign- or zero-extended in its word, so its own bits are shifted and brought
+// back to its width), and what a 64-bit value's low half cannot give refused at its line. The StableHLO
+// project's shift modules are read from the shared folder where it is present.
+#include "stablehlo_lowering_support.h"
+
+#include <filesystem>
+
+using namespace xps;
+using namespace xps::shlo;
+using namespace xps::test;
+
+namespace {
+
+// %r = op(%a, %b) (or op(%a)) on constants of `element`, 12 elements each.
+std::string bitModule(const std::string& op, const char* element, const std::string& a, const std::string& b)
+{
+    const std::string t = std::string("tensor<12x") + element + ">";
+    std::string text =
+        "func.func public @main() -> " + t + " {\n  %a = stablehlo.constant dense<[" + a + "]> : " + t + "\n";
+    if (!b.empty())
+        text += "  %b = stablehlo.constant dense<[" + b + "]> : " + t + "\n  %r = " + op + " %a, %b : " + t +
+                "\n";
+    else
+        text += "  %r = " + op + " %a : " + t + "\n";
+    return text + "  return %r : " + t + "\n}\n";
+}
+
+} // namespace
+
+class TestStablehloBits : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void shiftsAndCountsHoldToTheInterpreter_data()
+    {
+        QTest::addColumn<QString>("element");
+        QTest::addColumn<QString>("values");
+        QTest::addColumn<QString>("amounts");
+        // Values at the type's extremes and around its sign bit; amounts 0, 1, below, at and past the width.
+        QTest::newRow("i8") << "i8"
+                            << "-128, -1, 127, 5, -77, 0, 64, -64, 3, 100, -2, 1"
+                            << "0, 1, 7, 8, 9, 31, 32, 3, -1, 6, 2, 100";
+        QTest::newRow("ui8") << "ui8"
+                             << "255, 128, 127, 5, 200, 0, 64, 1, 3, 100, 254, 129"
+                             << "0, 1, 7, 8, 9, 31, 32, 3, 255, 6, 2, 100";
+        QTest::newRow("i16") << "i16"
+                             << "-32768, -1, 32767, 5, -1234, 0, 256, -300, 3, 100, -2, 1"
+                             << "0, 1, 15, 16, 17, 31, 32, 3, -1, 6, 2, 100";
+        QTest::newRow("ui16") << "ui16"
+                              << "65535, 32768, 32767, 5, 40000, 0, 256, 1, 3, 100, 65534, 1"
+                              << "0, 1, 15, 16, 17, 31, 32, 3, 65535, 6, 2, 100";
+        QTest::newRow("i32") << "i32"
+                             << "-2147483648, -1, 2147483647, 5, -123456, 0, 65536, -7, 3, 100, -2, 1"
+                             << "0, 1, 30, 31, 32, 33, 64, 3, -1, 6, 2, 100";
+        QTest::newRow("ui32") << "ui32"
+                              << "4294967295, 2147483648, 2147483647, 5, 3000000000, 0, 65536, 1, 3, "
+                                 "100, 4294967294, 1"
+                              << "0, 1, 30, 31, 32, 33, 64, 3, 4294967295, 6, 2, 100";
+    }
+    void shiftsAndCountsHoldToTheInterpreter()
+    {
+        QFETCH(QString, element);
+        QFETCH(QString, values);
+        QFETCH(QString, amounts);
+        const auto e = element.toStdString();
+        for (const char* op :
+             {"stablehlo.shift_left", "stablehlo.shift_right_logical", "stablehlo.shift_right_arithmetic"}) {
+            std::string failure;
+            QVERIFY2(worstUlp(bitModule(op, e.c_str(), values.toStdString(), amounts.toStdString()),
+                              &failure) == 0,
+                     (std::string(op) + ": " + failure).c_str());
+        }
+        for (const char* op : {"stablehlo.popcnt", "stablehlo.count_leading_zeros"}) {
+            std::string failure;
+            QVERIFY2(worstUlp(bitModule(op, e.c_str(), values.toStdString(), ""), &failure) == 0,
+                     (std::string(op) + ": " + failure).c_str());
+        }
+    }
+
+    // A 64-bit value is held as its low half: a left shift and an arithmetic right shift of values that fit
+    // 32 bits are exact; a logical right shift of a signed one and a bit count need the high half, and say
+    // so.
+    void sixtyFourBitsWhereTheLowHalfSuffices()
+    {
+        std::string failure;
+        const char* values = "-5, -1, 2147483647, 5, -123456, 0, 65536, -7, 3, 100, -2, 1";
+        const char* amounts = "0, 1, 30, 31, 32, 33, 64, 3, 63, 6, 2, 100";
+        // Left shifts whose results fit 32 bits, or are shifted out (64 and more).
+        QCOMPARE(worstUlp(bitModule("stablehlo.shift_left", "i64",
+                                    "-5, -1, 1000, 5, -123, 0, 7, -7, 3, 100, -2, 1",
+                                    "0, 1, 20, 3, 10, 64, 100, 3, 15, 6, 2, 70"),
+                          &failure),
+                 std::uint64_t{0});
+        QCOMPARE(worstUlp(bitModule("stablehlo.shift_right_arithmetic", "i64", values, amounts), &failure),
+                 std::uint64_t{0});
+        auto m = parseModule(bitModule("stablehlo.shift_right_logical", "i64", values, amounts), "wide.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m);
+        QVERIFY(!compiled.ok());
+        QCOMPARE(compiled.error().toString(),
+                 std::string("wide.mlir:4:8: stablehlo.shift_right_logical: stablehlo.shift_right_logical on "
+                             "i64 has no lowering to xpu-v1 yet"));
+    }
+
+    void stablehloProjectModules_data()
+    {
+        QTest::addColumn<QString>("file");
+        const std::string root = sharedDir() + "/stablehlo/testdata";
+        std::vector<std::string> files;
+        if (std::filesystem::is_directory(root))
+            for (const auto& entry : std::filesystem::directory_iterator(root)) {
+                const auto name = entry.path().filename().string();
+                if (name.starts_with("shift_") && name.find("int64") == std::string::npos)
+                    files.push_back(entry.path().string());
+            }
+        std::sort(files.begin(), files.end());
+        if (files.empty())
+            files.push_back(root + "/shift_left_int32_20_20_int32_20_20.mlir");
+        for (const auto& f : files)
+            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
+    }
+    void stablehloProjectModules()
+    {
+        QFETCH(QString, file);
+        const std::string path = file.toStdString();
+        if (!std::filesystem::exists(path))
+            QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
+        auto parts = parseFile(path);
+        QVERIFY2(parts.ok(), parts.ok() ? "" : parts.error().toString().c_str());
+        auto compiled = compileModule(parts->front());
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        auto replayed = sim::replayAndCheck(parts->front(), *compiled, false);
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+        QVERIFY(!replayed->check.checks.empty());
+        for (const auto& c : replayed->check.checks)
+            QVERIFY2(c.passed, (c.location + ": " + c.worst).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStablehloBits)
+#include "tst_stablehlo_bits.moc"
