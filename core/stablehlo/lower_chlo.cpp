@@ -46,6 +46,14 @@ public:
                 un(OpKind::Exponential, bin(OpKind::Subtract, logHalf, x, "log_half_x"), "exp_minus")};
     }
 
+    // `small` where a < limit, else log 2 + log a: log(2a), where the formula for `small` would overflow.
+    TensorRef orLogTwice(const TensorRef& a, double limit, const TensorRef& small) const
+    {
+        const TensorRef large =
+            bin(OpKind::Add, c(std::log(2.0), "log2"), un(OpKind::Log, a, "log_x"), "large");
+        return e.select(e.compare(a, c(limit, "limit"), "GE", "big"), large, small, "magnitude");
+    }
+
     TensorRef expand(OpKind kind, const TensorRef& x) const
     {
         const float maxFinite = std::numeric_limits<float>::max();
@@ -82,12 +90,8 @@ public:
                            "ratio"),
                        "sum"),
                    "log1p");
-            const TensorRef large = bin(OpKind::Add, c(std::log(2.0), "log2"),
-                                        un(OpKind::Log, ax, "log_x"), "large");
-            const TensorRef big =
-                e.compare(ax, c(std::sqrt(static_cast<double>(maxFinite)), "sqrt_max"), "GE", "big");
             return bin(OpKind::Multiply, un(OpKind::Sign, x, "sign"),
-                       e.select(big, large, small, "magnitude"), "asinh");
+                       orLogTwice(ax, std::sqrt(static_cast<double>(maxFinite)), small), "asinh");
         }
         case OpKind::Acosh: { // log1p(sqrt(x - 1)(sqrt(x + 1) + sqrt(x - 1))); log 2 + log x past max / 2
             const TensorRef one = c(1.0, "one");
@@ -99,11 +103,7 @@ public:
                            "sum"),
                        "product"),
                    "log1p");
-            const TensorRef large = bin(OpKind::Add, c(std::log(2.0), "log2"),
-                                        un(OpKind::Log, x, "log_x"), "large");
-            const TensorRef big =
-                e.compare(x, c(static_cast<double>(maxFinite) / 2, "half_max"), "GE", "big");
-            return e.select(big, large, small, "acosh");
+            return orLogTwice(x, static_cast<double>(maxFinite) / 2, small);
         }
         case OpKind::Sinh: { // (expm1 + expm1 / (expm1 + 1)) / 2 below |x| = 1, the half exponentials above
             const auto [plus, minus] = halfExponentials(x);

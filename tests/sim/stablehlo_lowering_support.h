@@ -228,4 +228,36 @@ inline std::pair<std::size_t, std::size_t> programShape(const std::string& text,
     return {bundles.size(), branches};
 }
 
+// A file of the StableHLO project's test modules (../shared/stablehlo; split in parts by `// -----`): every
+// part compiled, replayed in full mode and each check it carries held on the replayed tensors, and with
+// `reference` on the reference interpreter too. Empty when all hold, else the first failure.
+inline std::string projectModuleFailure(const std::string& path, bool reference)
+{
+    auto parts = parseFile(path);
+    if (!parts)
+        return parts.error().toString();
+    for (const auto& module : *parts) {
+        if (reference) {
+            auto interpreted = checkModule(module);
+            if (!interpreted)
+                return interpreted.error().toString();
+            for (const auto& c : interpreted->checks)
+                if (!c.passed)
+                    return "reference: " + c.location + ": " + c.worst;
+        }
+        auto compiled = compileModule(module);
+        if (!compiled)
+            return compiled.error().toString();
+        auto replayed = sim::replayAndCheck(module, *compiled, false);
+        if (!replayed)
+            return replayed.error().toString();
+        if (replayed->check.checks.empty())
+            return "the module carries no checks";
+        for (const auto& c : replayed->check.checks)
+            if (!c.passed)
+                return c.location + ": " + c.worst;
+    }
+    return {};
+}
+
 } // namespace xps::test

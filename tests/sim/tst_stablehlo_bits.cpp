@@ -128,15 +128,8 @@ private slots:
         const std::string path = file.toStdString();
         if (!std::filesystem::exists(path))
             QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
-        auto parts = parseFile(path);
-        QVERIFY2(parts.ok(), parts.ok() ? "" : parts.error().toString().c_str());
-        auto compiled = compileModule(parts->front());
-        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
-        auto replayed = sim::replayAndCheck(parts->front(), *compiled, false);
-        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
-        QVERIFY(!replayed->check.checks.empty());
-        for (const auto& c : replayed->check.checks)
-            QVERIFY2(c.passed, (c.location + ": " + c.worst).c_str());
+        const std::string failure = projectModuleFailure(path, false);
+        QVERIFY2(failure.empty(), failure.c_str());
     }
 };
 

@@ -143,8 +143,9 @@ private slots:
 
     void whatMustGoThroughHbmIsNotFused()
     {
-        // A value two fusions read keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded on its
-        // way through HBM, so %n stays a kernel of its own; the reduce computes its operand (%w) itself.
+        // A value two fusions read keeps its kernel (%t, read by %u and %v); a bf16 intermediate is rounded
+        // on its way through HBM, so %n stays a kernel of its own; the reduce computes its operand (%w)
+        // itself.
         const std::string body =
             "  %t = stablehlo.add %a, %b : tensor<16x128xf32>\n"
             "  %u = stablehlo.multiply %t, %a : tensor<16x128xf32>\n"
