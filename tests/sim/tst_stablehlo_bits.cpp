@@ -2,10 +2,8 @@
 // bit for bit against the reference interpreter, with amounts below, at and past each type's width (an
 // 8- or 16-bit value is held sign- or zero-extended in its word, so its own bits are shifted and brought
 // back to its width), and what a 64-bit value's low half cannot give refused at its line. The StableHLO
-// project's shift modules are read from the shared folder where it is present.
+// project's shift modules run in tst_stablehlo_project.
 #include "stablehlo_lowering_support.h"
-
-#include <filesystem>
 
 using namespace xps;
 using namespace xps::shlo;
@@ -103,33 +101,6 @@ private slots:
         QCOMPARE(compiled.error().toString(),
                  std::string("wide.mlir:4:8: stablehlo.shift_right_logical: stablehlo.shift_right_logical on "
                              "i64 has no lowering to xpu-v1 yet"));
-    }
-
-    void stablehloProjectModules_data()
-    {
-        QTest::addColumn<QString>("file");
-        const std::string root = sharedDir() + "/stablehlo/testdata";
-        std::vector<std::string> files;
-        if (std::filesystem::is_directory(root))
-            for (const auto& entry : std::filesystem::directory_iterator(root)) {
-                const auto name = entry.path().filename().string();
-                if (name.starts_with("shift_") && name.find("int64") == std::string::npos)
-                    files.push_back(entry.path().string());
-            }
-        std::sort(files.begin(), files.end());
-        if (files.empty())
-            files.push_back(root + "/shift_left_int32_20_20_int32_20_20.mlir");
-        for (const auto& f : files)
-            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
-    }
-    void stablehloProjectModules()
-    {
-        QFETCH(QString, file);
-        const std::string path = file.toStdString();
-        if (!std::filesystem::exists(path))
-            QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
-        const std::string failure = projectModuleFailure(path, false);
-        QVERIFY2(failure.empty(), failure.c_str());
     }
 };
 

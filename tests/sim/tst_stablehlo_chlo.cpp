@@ -1,11 +1,9 @@
 // chlo's inverse trigonometric and hyperbolic functions: the reference interpreter computes each exactly
 // (libm in double, rounded once); the lowering writes them as StableHLO's chlo legalization does and fuses
 // the pieces into one kernel. Held to each other over the regions each formula guards (small arguments,
-// near 1, past sqrt(max)), NaN outside the domain, and to the StableHLO project's own modules (XLA's
-// expected values) where the shared folder has them.
+// near 1, past sqrt(max)), and NaN outside the domain; the StableHLO project's own modules for them (XLA's
+// expected values) run in tst_stablehlo_project.
 #include "stablehlo_lowering_support.h"
-
-#include <filesystem>
 
 using namespace xps;
 using namespace xps::shlo;
@@ -86,27 +84,6 @@ private slots:
                           [&](const CompiledModule& m, std::uint64_t) { kernels = m.kernels; }) <= 3,
                  failure.c_str());
         QCOMPARE(kernels, std::size_t{1});
-    }
-
-    // The StableHLO project's modules for these functions (XLA's expected values) in f32, f16 and bf16.
-    void stablehloProjectModules_data()
-    {
-        QTest::addColumn<QString>("file");
-        const std::string root = sharedDir() + "/stablehlo/testdata/";
-        for (const char* f : {"atan", "asin", "atanh", "asinh", "acosh", "sinh", "cosh", "tan"})
-            for (const char* t : {"float32", "float16", "bfloat16"}) {
-                const std::string name = std::string(f) + "_" + t + "_20_20_chlo.mlir";
-                QTest::newRow(name.c_str()) << QString::fromStdString(root + name);
-            }
-    }
-    void stablehloProjectModules()
-    {
-        QFETCH(QString, file);
-        const std::string path = file.toStdString();
-        if (!std::filesystem::exists(path))
-            QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
-        const std::string failure = projectModuleFailure(path, false);
-        QVERIFY2(failure.empty(), failure.c_str());
     }
 };
 

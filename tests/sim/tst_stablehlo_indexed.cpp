@@ -2,12 +2,11 @@
 // vectors taken in order, so colliding updates see each other; windows of several dimensions; update
 // computations of any element-wise body, replace included; f16 packed in HBM; out-of-bounds windows
 // skipped; malformed dimension numbers located), dynamic_slice and dynamic_update_slice (starts clamped,
-// known or computed), and reductions over integers. The StableHLO project's own modules for these ops are
-// read from the shared folder where it is present.
+// known or computed), and reductions over integers. The StableHLO project's own modules for these ops run in
+// tst_stablehlo_project.
 #include "stablehlo_lowering_support.h"
 
 #include <algorithm>
-#include <filesystem>
 
 using namespace xps;
 using namespace xps::shlo;
@@ -232,38 +231,6 @@ private slots:
             QVERIFY2(c.passed, (c.location + ": " + c.worst).c_str());
         QCOMPARE(run.replayed.results.at(0).data, r->at(0).data);
         QCOMPARE(run.replayed.results.at(1).data, r->at(1).data);
-    }
-
-    // The StableHLO project's scatter modules: the spec's examples (tests/interpret) and JAX's (testdata,
-    // each with its inputs and XLA's expected result), every 16th of those whose element types the GRM
-    // holds (the rest run in `check` over the whole folder: docs/stablehlo.md).
-    void stablehloProjectModules_data()
-    {
-        QTest::addColumn<QString>("file");
-        const std::string root = sharedDir() + "/stablehlo";
-        std::vector<std::string> files;
-        if (std::filesystem::is_directory(root + "/testdata"))
-            for (const auto& entry : std::filesystem::directory_iterator(root + "/testdata")) {
-                const auto name = entry.path().filename().string();
-                if ((name.starts_with("scatter_") || name.starts_with("dynamic_")) &&
-                    name.find("float64") == std::string::npos && name.find("complex") == std::string::npos)
-                    files.push_back(entry.path().string());
-            }
-        std::sort(files.begin(), files.end());
-        std::vector<std::string> sample = {root + "/tests/interpret/scatter.mlir"};
-        for (std::size_t i = 0; i < files.size(); i += 16)
-            sample.push_back(files[i]);
-        for (const auto& f : sample)
-            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
-    }
-    void stablehloProjectModules()
-    {
-        QFETCH(QString, file);
-        const std::string path = file.toStdString();
-        if (!std::filesystem::exists(path))
-            QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
-        const std::string failure = projectModuleFailure(path, true);
-        QVERIFY2(failure.empty(), failure.c_str());
     }
 };
 

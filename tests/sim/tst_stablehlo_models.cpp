@@ -1,8 +1,8 @@
 // What real exported models use (../shared/models: GPT-2 and a transformer from torch_xla and JAX): integers
 // of every width held in 32-bit words, gather as DMAs addressed by the scalar unit, the batch norms torch_xla
 // writes LayerNorm as, erf (chlo.erf and torch_xla's custom_call @mhlo.erf) and constant folding. Every
-// replay is compared with the reference interpreter; StableHLO's own test modules for these ops and the
-// real models are read from the shared folder where it is present.
+// replay is compared with the reference interpreter; the real models are read from the shared folder where
+// it is present (StableHLO's own test modules for these ops run in tst_stablehlo_project).
 #include "stablehlo_lowering_support.h"
 
 #include <algorithm>
@@ -307,34 +307,6 @@ private slots:
             compiled.error().toString(),
             std::string("wide.mlir:3:8: stablehlo.add: the constant's element [0] = 4000000000 does not fit "
                         "32 bits: 64-bit integers are computed in 32"));
-    }
-
-    // The StableHLO project's own modules for these ops (testdata: JAX's gathers, each with its inputs and
-    // XLA's expected outputs, and erf in f32, f16 and bf16; tests/interpret: the spec's gather examples):
-    // every check holds on the reference interpreter and on the replay of the compiled module.
-    void stablehloProjectModules_data()
-    {
-        QTest::addColumn<QString>("file");
-        const std::string root = sharedDir() + "/stablehlo";
-        std::vector<std::string> files = {root + "/tests/interpret/gather.mlir"};
-        for (const char* precision : {"float32", "float16", "bfloat16"})
-            files.push_back(root + "/testdata/erf_" + precision + "_20_20_chlo.mlir");
-        if (std::filesystem::is_directory(root + "/testdata"))
-            for (const auto& entry : std::filesystem::directory_iterator(root + "/testdata"))
-                if (entry.path().filename().string().starts_with("gather_"))
-                    files.push_back(entry.path().string());
-        std::sort(files.begin() + 4, files.end());
-        for (const auto& f : files)
-            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
-    }
-    void stablehloProjectModules()
-    {
-        QFETCH(QString, file);
-        const std::string path = file.toStdString();
-        if (!std::filesystem::exists(path))
-            QSKIP(qPrintable(QString::fromStdString("the shared folder has no " + path)));
-        const std::string failure = projectModuleFailure(path, true);
-        QVERIFY2(failure.empty(), failure.c_str());
     }
 
     // Every real exported model compiles as XLA would compile it (constants folded), on a machine whose
