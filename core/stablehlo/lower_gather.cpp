@@ -11,6 +11,23 @@
 
 namespace xps::shlo::lower {
 
+std::vector<std::int64_t> sizesAt(const std::vector<std::int64_t>& shape,
+                                  const std::vector<std::int64_t>& dims)
+{
+    std::vector<std::int64_t> sizes;
+    for (const auto d : dims)
+        sizes.push_back(shape.at(static_cast<std::size_t>(d)));
+    return sizes;
+}
+
+std::int64_t productOf(const std::vector<std::int64_t>& sizes)
+{
+    std::int64_t n = 1;
+    for (const auto s : sizes)
+        n *= s;
+    return n;
+}
+
 void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
                  const TensorRef& out)
 {
@@ -28,12 +45,8 @@ void lowerGather(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     const auto outStrides = byteStrides(out.type.shape, bytes);
     const auto indexStrides = stridesOf(indices.type.shape);
     const auto K = static_cast<std::int64_t>(g.startIndexMap.size());
-    std::vector<std::int64_t> batchShape;
-    for (const auto d : g.resultBatchDims)
-        batchShape.push_back(out.type.shape[static_cast<std::size_t>(d)]);
-    std::int64_t positions = 1;
-    for (const auto n : batchShape)
-        positions *= n;
+    const std::vector<std::int64_t> batchShape = sizesAt(out.type.shape, g.resultBatchDims);
+    const std::int64_t positions = productOf(batchShape);
 
     // One slice: the operand's dimensions in order, each kept one at the result's offset dimension it maps
     // to, collapsed and batching ones (of size 1) with no destination stride.

@@ -91,6 +91,11 @@ void lowerKernel(ProgramWriter& w, const Operation& op, const std::vector<Tensor
 // strides), checked before one runs; a located refusal otherwise.
 void validateOp(const Operation& op, const std::vector<TensorRef>& in);
 
+// lower_gather.cpp: the sizes of `shape` at dimensions `dims`, in that order; and the product of sizes.
+std::vector<std::int64_t> sizesAt(const std::vector<std::int64_t>& shape,
+                                  const std::vector<std::int64_t>& dims);
+std::int64_t productOf(const std::vector<std::int64_t>& sizes);
+
 // Row-major byte strides of a shape with elements of `elementBytes` (4, or 2 for a packed tensor).
 std::vector<std::int64_t> byteStrides(const std::vector<std::int64_t>& shape, std::int64_t elementBytes = 4);
 

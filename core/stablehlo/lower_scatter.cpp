@@ -60,13 +60,9 @@ void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<Tenso
 
     // One window, laid out row-major in VMEM in the update window dimensions' order (which is the input's
     // windowed dimensions' order), padded to whole vector registers.
-    std::vector<std::int64_t> windowShape;
-    for (const auto d : s.updateWindowDims)
-        windowShape.push_back(updates.type.shape[static_cast<std::size_t>(d)]);
+    const std::vector<std::int64_t> windowShape = sizesAt(updates.type.shape, s.updateWindowDims);
     const auto windowStrides = byteStrides(windowShape, 4);
-    std::int64_t windowElements = 1;
-    for (const auto n : windowShape)
-        windowElements *= n;
+    const std::int64_t windowElements = productOf(windowShape);
     const std::int64_t registers = (windowElements + 1023) / 1024;
     const std::int64_t windowBytes = registers * kVregBytes;
     if (2 * windowBytes > static_cast<std::int64_t>(w.vmemAvailable()))
@@ -85,12 +81,8 @@ void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<Tenso
         ++o;
     }
 
-    std::vector<std::int64_t> scatterShape;
-    for (const auto d : s.updateScatterDims)
-        scatterShape.push_back(updates.type.shape[static_cast<std::size_t>(d)]);
-    std::int64_t positions = 1;
-    for (const auto n : scatterShape)
-        positions *= n;
+    const std::vector<std::int64_t> scatterShape = sizesAt(updates.type.shape, s.updateScatterDims);
+    const std::int64_t positions = productOf(scatterShape);
     // Each position's index vector is K consecutive words when index_vector_dim is last (or K is 1).
     const bool indexRuns = K <= 1 || s.indexVectorDim == indices.type.rank() - 1;
     const auto smemWords = static_cast<std::int64_t>(w.machine().smemBytes / 4);
