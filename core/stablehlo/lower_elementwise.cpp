@@ -392,11 +392,12 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                    : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
     case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
     case OpKind::Clamp:
-        if (heldAsWord(in) && !unsignedWord(in)) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly
-            auto code = followedBy(lessS32(b, a), {"vsel v30, v5, " + a + ", " + b});
-            const auto upper = lessS32(c, "v30");
+        if (heldAsWord(in)) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly (t in v6: an unsigned
+                              // compare biases its words in v30 and v31)
+            auto code = followedBy(lessWords(b, a, unsignedWord(in)), {"vsel v6, v5, " + a + ", " + b});
+            const auto upper = lessWords(c, "v6", unsignedWord(in));
             code.insert(code.end(), upper.begin(), upper.end());
-            code.push_back("vsel " + res + ", v5, " + c + ", v30");
+            code.push_back("vsel " + res + ", v5, " + c + ", v6");
             return code;
         }
         if (!f)

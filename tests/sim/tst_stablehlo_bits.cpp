@@ -78,6 +78,21 @@ private slots:
         }
     }
 
+    // clamp of unsigned words compares them as unsigned (a bound past 2^31 is above every smaller value).
+    void unsignedClamp()
+    {
+        const std::string t = "tensor<6xui32>";
+        const std::string text =
+            "func.func public @main() -> " + t +
+            " {\n  %lo = stablehlo.constant dense<[1, 5, 2147483648, 0, 7, 3000000000]> : " + t +
+            "\n  %x = stablehlo.constant dense<[0, 4294967295, 2147483647, 9, 7, 3000000001]> : " + t +
+            "\n  %hi = stablehlo.constant dense<[3, 4000000000, 4294967295, 8, 6, 3000000002]> : " + t +
+            "\n  %r = stablehlo.clamp %lo, %x, %hi : " + t + "\n  return %r : " + t + "\n}\n";
+        std::string failure;
+        QCOMPARE(worstUlp(text, &failure), std::uint64_t{0});
+        QVERIFY2(failure.empty(), failure.c_str());
+    }
+
     // A 64-bit value is held as its low half: a left shift and an arithmetic right shift of values that fit
     // 32 bits are exact; a logical right shift of a signed one and a bit count need the high half, and say
     // so.
