@@ -1,5 +1,6 @@
 // Element-wise ops of the reference interpreter (see eval_ops.h).
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -120,6 +121,45 @@ std::int64_t totalOrderKey(ElementType type, double v)
 }
 
 } // namespace
+
+std::pair<std::int64_t, std::int64_t> reducedBits(const Operation& op, ElementType type)
+{
+    const std::int64_t e = intAttr(op, "exponent_bits", 0, true), m = intAttr(op, "mantissa_bits", 0, true);
+    if (e < 1 || m < 0)
+        evalFail("exponent_bits must be at least 1 and mantissa_bits at least 0");
+    // f16 is held and rounded as itself only where nothing is reduced; bf16 shares f32's exponent, so its
+    // f32 bits reduce as its own do.
+    if (!isFloat(type) || (type == ElementType::F16 && (e < 5 || m < 10)))
+        evalFail("reduce_precision of " + std::string(elementTypeName(type)) + " to e" + std::to_string(e) +
+                 "m" + std::to_string(m) +
+                 " is not evaluated yet (f32 and bf16 to any format, f16 to e5m10 or more)");
+    return {std::min<std::int64_t>(e, 8), std::min<std::int64_t>(m, 23)};
+}
+
+double reducePrecision(double value, int exponentBits, int mantissaBits)
+{
+    // XLA's algorithm on the f32 bits (EmitReducePrecisionIR): round the mantissa to nearest even at its
+    // last kept bit, then send exponents past the format's range to infinity and those below it to zero
+    // (the format has no subnormals there), its sign kept; a NaN stays itself.
+    const float f = static_cast<float>(value);
+    if (std::isnan(f))
+        return value;
+    std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+    if (mantissaBits < 23) {
+        const std::uint32_t last = std::uint32_t{1} << (23 - mantissaBits);
+        const std::uint32_t bias = (last >> 1) - 1 + ((x & last) >> (23 - mantissaBits));
+        x = (x + bias) & ~(last - 1);
+    }
+    if (exponentBits < 8) {
+        const std::uint32_t reducedBias = (std::uint32_t{1} << (exponentBits - 1)) - 1;
+        const std::uint32_t exponent = x & 0x7F800000u, sign = x & 0x80000000u;
+        if (exponent > (127 + reducedBias) << 23)
+            x = sign | 0x7F800000u;
+        else if (exponent <= (127 - reducedBias) << 23)
+            x = sign;
+    }
+    return static_cast<double>(std::bit_cast<float>(x));
+}
 
 double applyUnary(OpKind kind, ElementType in, ElementType out, double x)
 {
@@ -284,6 +324,16 @@ TensorValue evalElementwise(const Operation& op, const Inputs& in, WorkMeter& me
             evalFail("stablehlo.select's predicate must be i1");
         for (std::int64_t i = 0; i < n; ++i)
             out.data[static_cast<std::size_t>(i)] = at(0, i) != 0 ? at(1, i) : at(2, i);
+        return out;
+    }
+    if (op.kind == OpKind::ReducePrecision) {
+        if (rt != inType)
+            evalFail("the result must have the operand's element type");
+        const auto bits = reducedBits(op, inType);
+        meter.charge(static_cast<std::uint64_t>(n));
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data[static_cast<std::size_t>(i)] =
+                reducePrecision(at(0, i), static_cast<int>(bits.first), static_cast<int>(bits.second));
         return out;
     }
     if (op.kind == OpKind::Clamp) {

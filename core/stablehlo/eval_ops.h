@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stablehlo/module.h"
@@ -52,6 +53,10 @@ double applyBinary(OpKind kind, ElementType type, double a, double b);
 bool applyCompare(const std::string& direction, const std::string& compareType, ElementType type, double a,
                   double b);
 TensorValue evalElementwise(const Operation& op, const Inputs& in, WorkMeter& meter);
+// reduce_precision: the op's exponent and mantissa bits, capped at f32's (an EvalError for a type or format
+// not evaluated), and one value reduced to them as XLA does (docs/stablehlo.md).
+std::pair<std::int64_t, std::int64_t> reducedBits(const Operation& op, ElementType type);
+double reducePrecision(double value, int exponentBits, int mantissaBits);
 
 // eval_shape.cpp
 TensorValue evalConstant(const Operation& op, const std::string& where);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "stablehlo/eval_ops.h"
 #include "stablehlo/lower_kernels.h"
 
 namespace xps::shlo::lower {
@@ -391,6 +392,35 @@ std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, El
                    ? std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kIntOne)}
                    : std::vector<std::string>{"vxor " + res + ", " + a + ", " + v(kAllOnes)};
     case OpKind::Select: return {"vsel " + res + ", " + a + ", " + b + ", " + c};
+    case OpKind::ReducePrecision: { // XLA's algorithm on the f32 bits (eval_elementwise.cpp), a NaN kept
+        if (!f)
+            return {};
+        const auto [e, m] = detail::reducedBits(op, in);
+        std::vector<std::string> code = {"vmov v4, " + a};
+        if (m < 23) {
+            const std::uint32_t last = std::uint32_t{1} << (23 - m);
+            code = {"vbcast v3, " + std::to_string(last),
+                    "vand v4, " + a + ", v3",
+                    "vbcast v5, " + std::to_string(23 - m),
+                    "vshr v4, v4, v5",
+                    "vbcast v5, " + std::to_string((last >> 1) - 1),
+                    "vadd.s32 v4, v4, v5",
+                    "vadd.s32 v4, " + a + ", v4",
+                    "vbcast v5, " + std::to_string(~(last - 1)),
+                    "vand v4, v4, v5"};
+        }
+        if (e < 8) { // the exponent words compare as the positive floats they are
+            const std::uint32_t reducedBias = (std::uint32_t{1} << (e - 1)) - 1;
+            code.insert(code.end(), {"vbcast v3, 2139095040", "vand v5, v4, v3",
+                                     "vbcast v30, " + std::to_string((127 + reducedBias) << 23),
+                                     "vcmp.lt.f32 v31, v30, v5",
+                                     "vbcast v30, " + std::to_string((127 - reducedBias) << 23),
+                                     "vcmp.lt.f32 v30, v30, v5", "vand v5, v4, " + v(kSignMask),
+                                     "vor v3, v5, v3", "vsel v4, v31, v3, v4", "vsel v4, v30, v4, v5"});
+        }
+        code.insert(code.end(), {"vcmp.eq.f32 v5, " + a + ", " + a, "vsel " + res + ", v5, v4, " + a});
+        return code;
+    }
     case OpKind::Clamp:
         if (heldAsWord(in)) { // t = x < lo ? lo : x, then hi < t ? hi : t, exactly (t in v6: an unsigned
                               // compare biases its words in v30 and v31)

@@ -40,6 +40,7 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Erf, "chlo.erf", 1},
     OpInfo{OpKind::Popcnt, "stablehlo.popcnt", 1},
     OpInfo{OpKind::CountLeadingZeros, "stablehlo.count_leading_zeros", 1},
+    OpInfo{OpKind::ReducePrecision, "stablehlo.reduce_precision", 1},
     OpInfo{OpKind::Tan, "chlo.tan", 1}, // StableHLO's own tan (chlo legalizes it so)
     OpInfo{OpKind::Atan, "chlo.atan", 1},
     OpInfo{OpKind::Asin, "chlo.asin", 1},

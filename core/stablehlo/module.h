@@ -40,6 +40,7 @@ enum class OpKind : std::uint8_t {
     IsFinite,
     Popcnt,
     CountLeadingZeros,
+    ReducePrecision, // exponent_bits, mantissa_bits
     Convert,
     Erf, // chlo.erf, and the custom_call @mhlo.erf torch_xla writes
     // chlo's inverse trigonometric and hyperbolic functions: the lowering writes them as StableHLO's own

@@ -76,6 +76,23 @@ void normalizeAttributes(Operation& op)
     case OpKind::Gather: flatten(a, "dimension_numbers"); break;
     case OpKind::Scatter: flatten(a, "scatter_dimension_numbers"); break;
     case OpKind::DynamicSlice: rename(a, "sizes", "slice_sizes"); break;
+    case OpKind::ReducePrecision:
+        // `format = e5m10`: exponent and mantissa bits.
+        if (const auto* f = a.find("format"); f && f->kind == Attribute::Kind::Word) {
+            const auto m = f->text.find('m');
+            if (f->text.size() > 1 && f->text[0] == 'e' && m != std::string::npos && m > 1 &&
+                m + 1 < f->text.size() && f->text.find_first_not_of("0123456789", 1) == m &&
+                f->text.find_first_not_of("0123456789", m + 1) == std::string::npos && m < 6 &&
+                f->text.size() - m < 6) {
+                Attribute e, mm;
+                e.kind = mm.kind = Attribute::Kind::Integer;
+                e.integer = std::stoll(f->text.substr(1, m - 1));
+                mm.integer = std::stoll(f->text.substr(m + 1));
+                a.set("exponent_bits", e);
+                a.set("mantissa_bits", mm);
+            }
+        }
+        break;
     case OpKind::CustomCall:
         // torch_xla writes erf as a call of XLA's own erf: the same op as chlo.erf.
         if (op.callee == "mhlo.erf")

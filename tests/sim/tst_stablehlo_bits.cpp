@@ -5,6 +5,9 @@
 // project's shift modules run in tst_stablehlo_project.
 #include "stablehlo_lowering_support.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace xps;
 using namespace xps::shlo;
 using namespace xps::test;
@@ -91,6 +94,36 @@ private slots:
         std::string failure;
         QCOMPARE(worstUlp(text, &failure), std::uint64_t{0});
         QVERIFY2(failure.empty(), failure.c_str());
+    }
+
+    // reduce_precision to f16's format (e5m10) as XLA computes it: rounded to nearest even at the tenth
+    // mantissa bit, past f16's range to infinity and below its smallest normal to zero (XLA's format has no
+    // subnormals), a NaN kept; the GRM's bit code and the interpreter agree.
+    void reducePrecisionAsXlaDoes()
+    {
+        const std::string t = "tensor<12xf32>";
+        const std::string text =
+            "func.func public @main() -> " + t +
+            " {\n  %x = stablehlo.constant dense<[1.0, 1.1, 65504.0, 65520.0, 1.0e-5, -3.14159, "
+            "0.0, -0.0, 0x7F800000, 0x7FC00000, 6.1035156e-05, 1.0e30]> : " +
+            t + "\n  %r = stablehlo.reduce_precision %x, format = e5m10 : " + t + "\n  return %r : " + t +
+            "\n}\n";
+        auto m = parseModule(text, "case.mlir");
+        QVERIFY2(m.ok(), m.ok() ? "" : m.error().toString().c_str());
+        Interpreter interpreter(*m);
+        auto r = interpreter.run(*m->entry(), {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
+        const double inf = std::numeric_limits<double>::infinity();
+        const std::vector<double> want = {1.0, 1.099609375, 65504.0,         inf, 0.0, -3.140625, 0.0, -0.0,
+                                          inf, 0.0,         6.103515625e-05, inf};
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (i == 9)
+                QVERIFY(std::isnan(r->front().data[i]));
+            else
+                QCOMPARE(r->front().data[i], want[i]);
+        QVERIFY(std::signbit(r->front().data[7]));
+        std::string failure;
+        QCOMPARE(worstUlp(text, &failure), std::uint64_t{0});
     }
 
     // A 64-bit value is held as its low half: a left shift and an arithmetic right shift of values that fit

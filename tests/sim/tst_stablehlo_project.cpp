@@ -61,6 +61,7 @@ private slots:
         addRows(testdata("scatter_", 16), true);
         addRows(testdata("dynamic_"), true);
         addRows(testdata("shift_", 1, "int64"), true); // a 64-bit value's high half is not held
+        addRows(testdata("reduce_precision_"), true);
         // chlo: XLA's formulas round where the interpreter's exact functions do not (docs/stablehlo.md), so
         // XLA's f32 cosh and sinh are held on the replay only.
         for (const char* f : {"atan", "asin", "atanh", "asinh", "acosh", "sinh", "cosh", "tan"})
