@@ -124,12 +124,17 @@ std::int64_t totalOrderKey(ElementType type, double v)
 
 std::pair<std::int64_t, std::int64_t> reducedBits(const Operation& op, ElementType type)
 {
+    if (!op.attributes.find("exponent_bits") || !op.attributes.find("mantissa_bits"))
+        evalFail(
+            "reduce_precision needs its format: format = eXmY (e5m10), or exponent_bits and mantissa_bits");
     const std::int64_t e = intAttr(op, "exponent_bits", 0, true), m = intAttr(op, "mantissa_bits", 0, true);
     if (e < 1 || m < 0)
         evalFail("exponent_bits must be at least 1 and mantissa_bits at least 0");
+    if (!isFloat(type))
+        evalFail("reduce_precision takes floats, not " + std::string(elementTypeName(type)));
     // f16 is held and rounded as itself only where nothing is reduced; bf16 shares f32's exponent, so its
     // f32 bits reduce as its own do.
-    if (!isFloat(type) || (type == ElementType::F16 && (e < 5 || m < 10)))
+    if (type == ElementType::F16 && (e < 5 || m < 10))
         evalFail("reduce_precision of " + std::string(elementTypeName(type)) + " to e" + std::to_string(e) +
                  "m" + std::to_string(m) +
                  " is not evaluated yet (f32 and bf16 to any format, f16 to e5m10 or more)");

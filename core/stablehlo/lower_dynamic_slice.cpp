@@ -12,12 +12,22 @@ namespace xps::shlo::lower {
 
 namespace {
 
-// Leaves in s1 the byte offset of the window's start that depends on indices computed at run time, and
-// returns the part known when compiling. `indices` are the scalar start indices, one per dimension.
-std::int64_t windowStart(ProgramWriter& w, const std::vector<TensorRef>& indices, const TensorType& operand,
+// Leaves in s1 the byte offset of the start of a window of `sizes` in `operand` (its byte strides
+// `strides`) that depends on indices computed at run time, and returns the part known when compiling.
+// `indices` are the scalar start indices, one per dimension; a window that is not one of the operand's is
+// refused here, and so is an operand past the scalar unit's 32-bit offsets.
+std::int64_t windowStart(ProgramWriter& w, const std::vector<TensorRef>& indices, const TensorRef& operand,
                          const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides)
 {
-    const auto rank = static_cast<std::size_t>(operand.rank());
+    const auto rank = static_cast<std::size_t>(operand.type.rank());
+    if (sizes.size() != rank)
+        lowerFail("the window must have the operand's rank");
+    for (std::size_t d = 0; d < rank; ++d)
+        if (sizes[d] > operand.type.shape[d])
+            lowerFail("the window's dimension " + std::to_string(d) + " is larger than the operand's");
+    if (operand.type.elementCount() * operand.elementBytes > std::numeric_limits<std::int32_t>::max())
+        lowerFail("a tensor of " + std::to_string(operand.type.elementCount() * operand.elementBytes) +
+                  " bytes: offsets past 2 GiB do not fit the scalar unit's 32-bit registers");
     if (indices.size() != rank)
         lowerFail("expected one start index for each of the operand's " + std::to_string(rank) +
                   " dimensions");
@@ -38,7 +48,7 @@ std::int64_t windowStart(ProgramWriter& w, const std::vector<TensorRef>& indices
     w.bundle("smov s1, 0");
     std::int64_t known = 0;
     for (std::size_t d = 0; d < rank; ++d) {
-        const std::int64_t limit = operand.shape[d] - sizes[d];
+        const std::int64_t limit = operand.type.shape[d] - sizes[d];
         if (indices[d].scalarConstant) {
             const double at = std::clamp(*indices[d].scalarConstant, 0.0, static_cast<double>(limit));
             known += static_cast<std::int64_t>(at) * strides[d];
@@ -61,11 +71,17 @@ std::int64_t windowStart(ProgramWriter& w, const std::vector<TensorRef>& indices
     return known;
 }
 
-void requireOffsets(const TensorRef& t)
+// The window of `sizes` as one move: its elements at `windowStrides` on one side, `tensorStrides` on the
+// other (source or destination as `fromTensor` says).
+std::vector<MoveDim> windowDims(const std::vector<std::int64_t>& sizes,
+                                const std::vector<std::int64_t>& tensorStrides,
+                                const std::vector<std::int64_t>& windowStrides, bool fromTensor)
 {
-    if (t.type.elementCount() * t.elementBytes > std::numeric_limits<std::int32_t>::max())
-        lowerFail("a tensor of " + std::to_string(t.type.elementCount() * t.elementBytes) +
-                  " bytes: offsets past 2 GiB do not fit the scalar unit's 32-bit registers");
+    std::vector<MoveDim> dims;
+    for (std::size_t d = 0; d < sizes.size(); ++d)
+        dims.push_back(fromTensor ? MoveDim{sizes[d], tensorStrides[d], windowStrides[d]}
+                                  : MoveDim{sizes[d], windowStrides[d], tensorStrides[d]});
+    return dims;
 }
 
 } // namespace
@@ -75,24 +91,15 @@ void lowerDynamicSlice(ProgramWriter& w, const std::vector<TensorRef>& in, const
     const TensorRef& x = in.at(0);
     if (x.elementBytes != out.elementBytes || x.type.element != out.type.element)
         lowerFail("the operand and the result are held in different element types (a lowering bug)");
-    if (out.type.rank() != x.type.rank())
-        lowerFail("the result must have the operand's rank");
-    for (int d = 0; d < x.type.rank(); ++d)
-        if (out.type.shape[static_cast<std::size_t>(d)] > x.type.shape[static_cast<std::size_t>(d)])
-            lowerFail("the slice's dimension " + std::to_string(d) + " is larger than the operand's");
-    requireOffsets(x);
     const auto xStrides = byteStrides(x.type.shape, x.elementBytes);
-    const auto outStrides = byteStrides(out.type.shape, out.elementBytes);
     const std::vector<TensorRef> indices(in.begin() + 1, in.end());
-    const std::int64_t known = windowStart(w, indices, x.type, out.type.shape, xStrides);
-    std::vector<MoveDim> dims;
-    for (std::size_t d = 0; d < out.type.shape.size(); ++d)
-        dims.push_back({out.type.shape[d], xStrides[d], outStrides[d]});
+    const std::int64_t known = windowStart(w, indices, x, out.type.shape, xStrides);
     DmaAddressing from;
     from.srcRegister = "s1";
     auto s = w.stream();
     w.move(s, isa::Space::Hbm, out.address, isa::Space::Hbm, x.address + static_cast<std::uint64_t>(known),
-           dims, Convert::None, out.elementBytes, from);
+           windowDims(out.type.shape, xStrides, byteStrides(out.type.shape, out.elementBytes), true),
+           Convert::None, out.elementBytes, from);
     w.waitAll(s);
 }
 
@@ -104,30 +111,24 @@ void lowerDynamicUpdateSlice(ProgramWriter& w, const std::vector<TensorRef>& in,
         update.type.element != out.type.element)
         lowerFail(
             "the operand, the update and the result are held in different element types (a lowering bug)");
-    if (update.type.rank() != out.type.rank())
-        lowerFail("the update must have the operand's rank");
-    for (int d = 0; d < out.type.rank(); ++d)
-        if (update.type.shape[static_cast<std::size_t>(d)] > out.type.shape[static_cast<std::size_t>(d)])
-            lowerFail("the update's dimension " + std::to_string(d) + " is larger than the operand's");
-    requireOffsets(out);
-    // The result starts as the operand.
+    const auto outStrides = byteStrides(out.type.shape, out.elementBytes);
+    const std::vector<TensorRef> indices(in.begin() + 2, in.end());
+    // The start first (its checks refuse a window that does not fit before anything moves), then the
+    // result starts as the operand.
+    const std::int64_t known = windowStart(w, indices, out, update.type.shape, outStrides);
     auto s = w.stream();
     w.dma(s, isa::Space::Hbm, out.address, isa::Space::Hbm, x.address,
           static_cast<std::uint64_t>(out.type.elementCount() * out.elementBytes));
-    w.waitAll(s);
-    if (update.type.elementCount() == 0)
-        return;
-    const auto outStrides = byteStrides(out.type.shape, out.elementBytes);
-    const auto updateStrides = byteStrides(update.type.shape, update.elementBytes);
-    const std::vector<TensorRef> indices(in.begin() + 2, in.end());
-    const std::int64_t known = windowStart(w, indices, out.type, update.type.shape, outStrides);
-    std::vector<MoveDim> dims;
-    for (std::size_t d = 0; d < update.type.shape.size(); ++d)
-        dims.push_back({update.type.shape[d], updateStrides[d], outStrides[d]});
-    DmaAddressing to;
-    to.dstRegister = "s1";
-    w.move(s, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(known), isa::Space::Hbm,
-           update.address, dims, Convert::None, out.elementBytes, to);
+    w.waitAll(s); // the update lands on the copy, not under it
+    if (update.type.elementCount() > 0) {
+        DmaAddressing to;
+        to.dstRegister = "s1";
+        w.move(s, isa::Space::Hbm, out.address + static_cast<std::uint64_t>(known), isa::Space::Hbm,
+               update.address,
+               windowDims(update.type.shape, outStrides, byteStrides(update.type.shape, update.elementBytes),
+                          false),
+               Convert::None, out.elementBytes, to);
+    }
     w.waitAll(s);
 }
 

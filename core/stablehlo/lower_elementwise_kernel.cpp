@@ -185,12 +185,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // A reduction's running sums and its initial value.
     const int sums = reduction ? take() : -1, initial = reduction ? take() : -1;
     const std::size_t inputsTaken = taken;
-    bool rounds = false;
-    for (const ElementwiseStep& step : kernel.steps) {
-        const OpKind kind = step.op->kind;
-        rounds = rounds || kind == OpKind::Floor || kind == OpKind::Ceil ||
-                 kind == OpKind::RoundNearestEven || kind == OpKind::RoundNearestAfz;
-    }
+    const bool rounds = std::any_of(kernel.steps.begin(), kernel.steps.end(),
+                                    [](const ElementwiseStep& step) { return isRounding(step.op->kind); });
     // Up to four register sets take registers of the result in turn (the row layout: column blocks), their
     // code interleaved, when the registers last: the packer fills bundles in program order, so one
     // register's loads and steps fill the latencies of the others' instead of each step's latency being

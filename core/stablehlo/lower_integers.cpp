@@ -118,35 +118,36 @@ std::vector<std::string> integerElementwiseCode(const Operation& op, ElementType
     if (op.kind == OpKind::Abs && isUnsigned(in))
         return {"vmov " + res + ", " + a};
     const int width = integerBits(in);
-    if (width < 32 || width >= 64) {
-        const auto mask = std::to_string((std::uint32_t{1} << (width % 32)) - 1);
-        const auto sign = std::to_string(std::uint32_t{1} << ((width - 1) % 32));
+    if (width >= 64)
         switch (op.kind) {
-        case OpKind::ShiftRightLogical: // the type's own bits, shifted; a signed 64-bit one needs its high
-                                        // half
-            if (width >= 64)
-                return isUnsigned(in) ? asI32(result) : std::vector<std::string>{};
+        case OpKind::ShiftRightLogical: // the high half shifts into the low one: exact for values below 2^32
+            return isUnsigned(in) ? asI32(result) : std::vector<std::string>{};
+        case OpKind::Popcnt:
+        case OpKind::CountLeadingZeros: return {}; // they count the high half too
+        default: break;
+        }
+    if (width < 32) {
+        const auto mask = std::to_string((std::uint32_t{1} << width) - 1);
+        const auto sign = std::to_string(std::uint32_t{1} << (width - 1));
+        switch (op.kind) {
+        case OpKind::ShiftRightLogical: // the type's own bits, shifted
             return concat({"vbcast v30, " + mask, "vand v31, " + a + ", v30", "vshr v31, v31, " + v(r.at(1))},
                           narrowed(in, "v31", res));
         case OpKind::ShiftRightArithmetic: // from the type's sign bit: an unsigned one's sign-extended first
-            if (width >= 64 || !isUnsigned(in))
+            if (!isUnsigned(in))
                 return asI32(result);
             return concat({"vbcast v30, " + sign, "vxor v31, " + a + ", v30", "vsub.s32 v31, v31, v30",
                            "vsra v31, v31, " + v(r.at(1))},
                           narrowed(in, "v31", res));
-        case OpKind::Popcnt: // of the type's bits; a 64-bit one's high half is not held
-            if (width >= 64)
-                return {};
+        case OpKind::Popcnt: // of the type's own bits
             return {"vbcast v30, " + mask, "vand v31, " + a + ", v30", "vpopcnt " + res + ", v31"};
         case OpKind::CountLeadingZeros:
-            if (width >= 64)
-                return {};
             return {"vbcast v30, " + mask, "vand v31, " + a + ", v30", "vclz v31, v31",
                     "vbcast v30, " + std::to_string(32 - width), "vsub.s32 " + res + ", v31, v30"};
         default: break;
         }
     }
-    if (integerBits(in) >= 32) // the low word of a 64-bit result is exact
+    if (width >= 32) // the low word of a 64-bit result is exact
         return asI32(result);
     return concat(asI32(31), narrowed(in, "v31", res)); // abs(-128) and -(-128) wrap to -128
 }

@@ -137,6 +137,12 @@ void lowerElementwise(ProgramWriter& w, const Operation& op, const std::vector<T
 std::vector<std::string> elementwiseCode(const Operation& op, ElementType in, ElementType out,
                                          const std::vector<int>& operands, int result = 6);
 void setUpElementwiseConstants(ProgramWriter& w, OpKind kind);
+// The roundings, whose code reads two more constants (v11-v12).
+inline bool isRounding(OpKind kind)
+{
+    return kind == OpKind::Floor || kind == OpKind::Ceil || kind == OpKind::RoundNearestEven ||
+           kind == OpKind::RoundNearestAfz;
+}
 // Registers of elementwiseCode: operands and results where the caller puts them (the kernels: v0-v2, v10,
 // v16-v29 and the result v6; a reducer region: v16 up); temporaries v3-v5, v30-v31 (and v6 for atan2); the
 // constants setUpElementwiseConstants leaves in these (and, for the roundings, v11-v12).
@@ -166,6 +172,8 @@ std::uint32_t wordOf(ElementType type, double value);
 // `lastRegister`. Every op of the body must be element-wise or a constant.
 std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vector<int>& arguments,
                             int lastRegister);
+// The constants regionCode's code for `region` reads (setUpElementwiseConstants), written once before it.
+void setUpRegionConstants(ProgramWriter& w, const Body& region);
 
 // Writes `value`'s 32 bits into every element of `out` (a splat of a scalar operand).
 void lowerSplat(ProgramWriter& w, const TensorRef& scalar, const TensorRef& out);

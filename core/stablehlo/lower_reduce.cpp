@@ -266,11 +266,7 @@ void combineBlocks(ProgramWriter& w, const Body& region, const std::vector<std::
     std::vector<std::uint64_t> results;
     for (std::size_t i = 0; i < n; ++i)
         results.push_back(w.vmem(static_cast<std::uint64_t>(padded * 4), "the results of a reduction"));
-    bool rounds = false;
-    for (const auto& x : region.operations)
-        rounds |= x.kind == OpKind::Floor || x.kind == OpKind::Ceil || x.kind == OpKind::RoundNearestEven ||
-                  x.kind == OpKind::RoundNearestAfz;
-    setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
+    setUpRegionConstants(w, region);
     const int acc = 16, element = 16 + static_cast<int>(n), last = 29 - static_cast<int>(n);
     for (std::size_t i = 0; i < n; ++i)
         broadcastScalar(w, inits[i], 29 - static_cast<int>(i));

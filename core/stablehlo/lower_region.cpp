@@ -93,4 +93,11 @@ std::vector<int> regionCode(ProgramWriter& w, const Body& region, const std::vec
     lowerFail("the reducer has no return");
 }
 
+void setUpRegionConstants(ProgramWriter& w, const Body& region)
+{
+    const bool rounds = std::any_of(region.operations.begin(), region.operations.end(),
+                                    [](const Operation& op) { return isRounding(op.kind); });
+    setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
+}
+
 } // namespace xps::shlo::lower

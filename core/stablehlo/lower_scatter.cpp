@@ -68,17 +68,19 @@ void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<Tenso
     if (2 * windowBytes > static_cast<std::int64_t>(w.vmemAvailable()))
         lowerFail("one window of the scatter (" + std::to_string(windowElements) +
                   " elements) does not fit VMEM twice");
+    // The window in the result and in the updates, and its size along each input dimension (1 where the
+    // dimension is inserted or a batching one).
     std::vector<MoveDim> resultWindow, updateWindow;
+    std::vector<std::int64_t> extent(static_cast<std::size_t>(out.type.rank()), 1);
     for (std::int64_t d = 0, o = 0; d < out.type.rank(); ++d) {
         const auto u = static_cast<std::size_t>(d);
         if (!s.windowed(d))
             continue;
-        const auto ud = static_cast<std::size_t>(s.updateWindowDims[static_cast<std::size_t>(o)]);
-        resultWindow.push_back({windowShape[static_cast<std::size_t>(o)], outStrides[u],
-                                windowStrides[static_cast<std::size_t>(o)]});
-        updateWindow.push_back({windowShape[static_cast<std::size_t>(o)], updateStrides[ud],
-                                windowStrides[static_cast<std::size_t>(o)]});
-        ++o;
+        const auto uo = static_cast<std::size_t>(o++);
+        const auto ud = static_cast<std::size_t>(s.updateWindowDims[uo]);
+        extent[u] = windowShape[uo];
+        resultWindow.push_back({windowShape[uo], outStrides[u], windowStrides[uo]});
+        updateWindow.push_back({windowShape[uo], updateStrides[ud], windowStrides[uo]});
     }
 
     const std::vector<std::int64_t> scatterShape = sizesAt(updates.type.shape, s.updateScatterDims);
@@ -97,11 +99,7 @@ void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<Tenso
 
     const std::uint64_t resultArea = w.vmem(static_cast<std::uint64_t>(windowBytes), "scatter result window");
     const std::uint64_t updateArea = w.vmem(static_cast<std::uint64_t>(windowBytes), "scatter update window");
-    bool rounds = false;
-    for (const auto& x : op.regions[0].operations)
-        rounds |= x.kind == OpKind::Floor || x.kind == OpKind::Ceil || x.kind == OpKind::RoundNearestEven ||
-                  x.kind == OpKind::RoundNearestAfz;
-    setUpElementwiseConstants(w, rounds ? OpKind::Floor : OpKind::Add);
+    setUpRegionConstants(w, op.regions[0]);
 
     std::vector<std::int64_t> pos(scatterShape.size(), 0);
     for (std::int64_t p = 0; p < positions; ++p) {
@@ -137,15 +135,7 @@ void lowerScatter(ProgramWriter& w, const Operation& op, const std::vector<Tenso
                         indexStrides[static_cast<std::size_t>(d)];
             const auto dim =
                 static_cast<std::size_t>(s.scatterDimsToOperandDims[static_cast<std::size_t>(k)]);
-            std::int64_t extent = 1; // the window's size along this input dimension
-            for (std::int64_t d = 0, o = 0; d < out.type.rank(); ++d) {
-                if (!s.windowed(d))
-                    continue;
-                if (static_cast<std::size_t>(d) == dim)
-                    extent = windowShape[static_cast<std::size_t>(o)];
-                ++o;
-            }
-            const std::int64_t limit = out.type.shape[dim] - extent;
+            const std::int64_t limit = out.type.shape[dim] - extent[dim]; // the last start that fits
             w.bundle("sld s2, [" + std::to_string((word - wordBase) * 4) + "]");
             // A word past 2^31 (of an unsigned type too: such an index is past any limit) reads as
             // negative here, so it is out of range either way.

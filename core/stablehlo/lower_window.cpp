@@ -94,8 +94,7 @@ void lowerReduceWindow(ProgramWriter& w, const Operation& op, const std::vector<
     }
     if (!simple)
         lowerFail("a reduce_window this large over integers or with a reducer other than one add, maximum or "
-                  "minimum has no "
-                  "lowering yet");
+                  "minimum has no lowering yet");
     bool padded = false;
     for (std::size_t d = 0; d < rank; ++d)
         padded |= padding[2 * d] != 0 || padding[2 * d + 1] != 0 || baseDil[d] != 1;

@@ -76,23 +76,25 @@ void normalizeAttributes(Operation& op)
     case OpKind::Gather: flatten(a, "dimension_numbers"); break;
     case OpKind::Scatter: flatten(a, "scatter_dimension_numbers"); break;
     case OpKind::DynamicSlice: rename(a, "sizes", "slice_sizes"); break;
-    case OpKind::ReducePrecision:
-        // `format = e5m10`: exponent and mantissa bits.
-        if (const auto* f = a.find("format"); f && f->kind == Attribute::Kind::Word) {
-            const auto m = f->text.find('m');
-            if (f->text.size() > 1 && f->text[0] == 'e' && m != std::string::npos && m > 1 &&
-                m + 1 < f->text.size() && f->text.find_first_not_of("0123456789", 1) == m &&
-                f->text.find_first_not_of("0123456789", m + 1) == std::string::npos && m < 6 &&
-                f->text.size() - m < 6) {
-                Attribute e, mm;
-                e.kind = mm.kind = Attribute::Kind::Integer;
-                e.integer = std::stoll(f->text.substr(1, m - 1));
-                mm.integer = std::stoll(f->text.substr(m + 1));
-                a.set("exponent_bits", e);
-                a.set("mantissa_bits", mm);
-            }
+    case OpKind::ReducePrecision: {
+        // `format = e5m10`: exponent and mantissa bits (a malformed one is left for the op to refuse).
+        const auto* f = a.find("format");
+        const std::string_view t = f && f->kind == Attribute::Kind::Word ? f->text : std::string_view();
+        const auto m = t.find('m');
+        const auto digits = [](std::string_view s) {
+            return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == std::string_view::npos;
+        };
+        if (t.starts_with('e') && m != std::string_view::npos && digits(t.substr(1, m - 1)) &&
+            digits(t.substr(m + 1))) {
+            Attribute e, mm;
+            e.kind = mm.kind = Attribute::Kind::Integer;
+            e.integer = std::stoll(std::string(t.substr(1, m - 1)));
+            mm.integer = std::stoll(std::string(t.substr(m + 1)));
+            a.set("exponent_bits", e);
+            a.set("mantissa_bits", mm);
         }
         break;
+    }
     case OpKind::CustomCall:
         // torch_xla writes erf as a call of XLA's own erf: the same op as chlo.erf.
         if (op.callee == "mhlo.erf")

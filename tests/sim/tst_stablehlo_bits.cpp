@@ -124,6 +124,18 @@ private slots:
         QVERIFY(std::signbit(r->front().data[7]));
         std::string failure;
         QCOMPARE(worstUlp(text, &failure), std::uint64_t{0});
+        // A format that is not eXmY is refused at the op, saying what it takes.
+        auto bad = parseModule("func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+                               "  %r = stablehlo.reduce_precision %x, format = e5 : tensor<2xf32>\n"
+                               "  return %r : tensor<2xf32>\n}\n",
+                               "bad.mlir");
+        QVERIFY(bad.ok());
+        auto compiled = compileModule(*bad);
+        QVERIFY(!compiled.ok());
+        QVERIFY2(compiled.error().toString().starts_with(
+                     "bad.mlir:2:8: stablehlo.reduce_precision: reduce_precision "
+                     "needs its format: format = eXmY (e5m10)"),
+                 compiled.error().toString().c_str());
     }
 
     // A 64-bit value is held as its low half: a left shift and an arithmetic right shift of values that fit
