@@ -104,10 +104,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // How each input is read (lower_views.h): first, as it may write a view out as a kernel of its own.
     std::vector<TensorRef> in = kernel.inputs;
     // The elements computed: the result's, or for a reduction fusion its operand's (the last step's).
-    const auto& reduction = kernel.reduction;
+    const auto& reductions = kernel.reductions;
+    const bool reduction = !reductions.empty();
     TensorRef space = out;
     space.type = kernel.steps.back().op->resultTypes.at(0);
-    const KernelFeeds feeds = prepareFeeds(w, in, space, reduction.has_value());
+    const KernelFeeds feeds = prepareFeeds(w, in, space, reduction);
     const auto feed = [&](std::size_t i) { return feeds.feeds[i]; };
     // Each input and each step's result but the last (kResult) a register of its own, for the whole kernel.
     static constexpr std::array<int, kElementwiseRegisters> kRegisters = {0,  1,  2,  10, 16, 17, 18, 19, 20,
@@ -167,8 +168,10 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                           std::string(elementTypeName(step.in)) + " has no lowering to xpu-v1 yet" +
                           (k + 1 < n ? " (" + step.op->resultName + ", fused into this op)" : ""));
             code.insert(code.end(), stepCode.begin(), stepCode.end());
-            for (const int operand : step.operands) // values this step read last
+            for (const int operand : step.operands) // values this step read last, unless a reduction sums it
                 if (operand < 0 && lastUse[static_cast<std::size_t>(~operand)] == k &&
+                    std::none_of(reductions.begin(), reductions.end(),
+                                 [&](const ElementwiseReduction& r) { return r.operand == operand; }) &&
                     std::find(freed.begin(), freed.end(), registers[static_cast<std::size_t>(~operand)]) ==
                         freed.end())
                     freed.push_back(registers[static_cast<std::size_t>(~operand)]);
@@ -182,8 +185,12 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         if (feed(i) == Feed::Streamed)
             streamed.push_back(i);
     }
-    // A reduction's running sums and its initial value.
-    const int sums = reduction ? take() : -1, initial = reduction ? take() : -1;
+    // Each reduction's running sums and its initial value.
+    std::vector<int> sums, initial;
+    for (std::size_t r = 0; r < reductions.size(); ++r) {
+        sums.push_back(take());
+        initial.push_back(take());
+    }
     const std::size_t inputsTaken = taken;
     const bool rounds = std::any_of(kernel.steps.begin(), kernel.steps.end(),
                                     [](const ElementwiseStep& step) { return isRounding(step.op->kind); });
@@ -200,14 +207,15 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         std::vector<int> inputs;
         std::vector<std::string> code;
         int result = kResult;
+        std::vector<int> steps; // each step's result
     };
     const auto buildSets = [&] {
         taken = inputsTaken;
-        std::vector<RegisterSet> sets(1, RegisterSet{inputRegister, {}, kResult});
-        stepRegisters(inputRegister, sets.front().code, true, false);
+        std::vector<RegisterSet> sets(1, RegisterSet{inputRegister, {}, kResult, {}});
+        sets.front().steps = *stepRegisters(inputRegister, sets.front().code, true, false);
         while (sets.size() < kRegisterSets) {
             const std::size_t before = taken;
-            RegisterSet set{inputRegister, {}, 0};
+            RegisterSet set{inputRegister, {}, 0, {}};
             bool made = true;
             for (std::size_t i = 0; i < in.size() && made; ++i) {
                 if (!perBlock(i))
@@ -229,6 +237,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                 break;
             }
             set.result = registers->back();
+            set.steps = std::move(*registers);
             sets.push_back(std::move(set));
         }
         return sets;
@@ -280,11 +289,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             w.waitAll(s);
             w.bundle("vld " + v(inputRegister[i]) + ", [" + std::to_string(buffer) + "]");
         }
-    if (reduction) {
-        TensorRef init = reduction->init;
+    for (std::size_t r = 0; r < reductions.size(); ++r) {
+        TensorRef init = reductions[r].init;
         if (init.splat)
             init.scalarConstant = init.splat;
-        broadcastScalar(w, init, initial);
+        broadcastScalar(w, init, initial[r]);
     }
     const Operation& op = *kernel.steps.back().op;
     const std::int64_t bytes = space.type.elementCount() * 4;
@@ -310,13 +319,14 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     for (std::size_t k = 0; k < streamed.size(); ++k)
         for (std::int64_t s = 0; s < inFlight; ++s)
             slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
-    std::vector<std::uint64_t> outSlots;
+    std::vector<std::uint64_t> outSlots; // result r, slot s: outSlots[r * inFlight + s]
     std::vector<DmaStream> inputs, outputs;
+    for (std::size_t r = 0; r < std::max<std::size_t>(reductions.size(), 1); ++r)
+        for (std::int64_t s = 0; s < inFlight; ++s) // a reduction's: a register of sums for each 8 rows
+            outSlots.push_back(
+                reduction ? w.vmem(static_cast<std::uint64_t>(tileGroups * kVregBytes), "a tile's sums")
+                          : w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
     for (std::int64_t s = 0; s < inFlight; ++s) {
-        // A reduction's slot: a register of sums for each group of 8 rows.
-        outSlots.push_back(reduction
-                               ? w.vmem(static_cast<std::uint64_t>(tileGroups * kVregBytes), "a tile's sums")
-                               : w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
         inputs.push_back(w.stream());
         outputs.push_back(w.stream());
     }
@@ -422,13 +432,21 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                                  "], " + std::to_string(width * 4));
                         continue;
                     }
-                    w.bundle(c == 0 ? "vmov " + v(sums) + ", " + v(result)
-                                    : "vadd.f32 " + v(sums) + ", " + v(sums) + ", " + v(result));
-                    if (c + 128 == width) { // each row's sum in every lane of its row, the initial value last
-                        w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums));
-                        w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial) + ", " + v(kResult));
+                    for (std::size_t r = 0; r < reductions.size(); ++r) {
+                        const int operand = reductions[r].operand;
+                        const int summed = reductions.size() == 1 ? result
+                                           : operand >= 0 ? sets[k].inputs[static_cast<std::size_t>(operand)]
+                                                          : sets[k].steps[static_cast<std::size_t>(~operand)];
+                        w.bundle(c == 0 ? "vmov " + v(sums[r]) + ", " + v(summed)
+                                        : "vadd.f32 " + v(sums[r]) + ", " + v(sums[r]) + ", " + v(summed));
+                    }
+                    for (std::size_t r = 0; r < reductions.size() && c + 128 == width; ++r) {
+                        // each row's sum in every lane of its row, the initial value last
+                        w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums[r]));
+                        w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial[r]) + ", " + v(kResult));
                         w.bundle("vst " + v(kResult) + ", [" +
-                                 std::to_string(outSlots[slot] + static_cast<std::uint64_t>(g * kVregBytes)) +
+                                 std::to_string(outSlots[r * static_cast<std::size_t>(inFlight) + slot] +
+                                                static_cast<std::uint64_t>(g * kVregBytes)) +
                                  "]");
                     }
                 }
@@ -456,16 +474,18 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                     storeFlat(r0 + static_cast<std::int64_t>(k), sets[k].result);
             }
         }
-        if (reduction) { // lane 0 of each row of the sums: one element of the result per row
+        for (std::size_t r = 0; r < reductions.size(); ++r) { // lane 0 of each row of the sums
+            const TensorRef& sumsOut = reductions[r].out;
             DmaAddressing at;
             at.dstRegister = looped ? w.offset3() : nullptr;
             w.dma(outputs[slot], isa::Space::Hbm,
-                  out.address + static_cast<std::uint64_t>(t * tileGroups * 8 * out.elementBytes),
-                  isa::Space::Vmem, outSlots[slot], 4,
+                  sumsOut.address + static_cast<std::uint64_t>(t * tileGroups * 8 * sumsOut.elementBytes),
+                  isa::Space::Vmem, outSlots[r * static_cast<std::size_t>(inFlight) + slot], 4,
                   static_cast<std::uint64_t>(tileSpan(t) / groupBytes * 8), 512,
-                  static_cast<std::uint64_t>(out.elementBytes), at, out.narrowing());
-            return;
+                  static_cast<std::uint64_t>(sumsOut.elementBytes), at, sumsOut.narrowing());
         }
+        if (reduction)
+            return;
         w.dma(outputs[slot], isa::Space::Hbm,
               out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
               outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,

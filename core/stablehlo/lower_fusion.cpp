@@ -43,6 +43,101 @@ int peakIntermediates(const Body& body, std::vector<std::size_t> members)
     return peak;
 }
 
+// Sibling reductions (XLA's multi-output fusion): a reduce summing rows like an earlier one (the same width
+// and rows, the same result type), with the ops fused into it, joins that one's kernel when the two read an
+// input in common, so the rows stream once for both (a layer norm's sum of x and sum of squares). A reduce
+// of an input as it is joins too, as long as the kernel computes something. The kernel runs where the
+// earlier reduce is, so the later one's inputs must be computed by then (a constant is, wherever it stands:
+// it is written when first read); their registers (inputs, two per reduction, the intermediates of both)
+// must fit.
+void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, const ValueUses& uses,
+                            const std::vector<bool>& excluded)
+{
+    const auto& ops = body.operations;
+    // Where the op computing a value runs; -1: ready from the start (an argument, a folded value, a
+    // constant).
+    const auto emittedAt = [&](std::int32_t p) -> std::int32_t {
+        if (p < 0)
+            return -1;
+        const auto u = static_cast<std::size_t>(p);
+        if ((u < excluded.size() && excluded[u]) || ops[u].kind == OpKind::Constant)
+            return -1;
+        return plan.rootOf[u] >= 0 ? plan.rootOf[u] : p;
+    };
+    const auto inputsOf = [&](const std::vector<std::size_t>& members) {
+        std::set<std::uint32_t> made, read;
+        for (const std::size_t m : members)
+            for (std::size_t r = 0; r < ops[m].resultTypes.size(); ++r)
+                made.insert(ops[m].firstResult + static_cast<std::uint32_t>(r));
+        for (const std::size_t m : members)
+            for (const std::uint32_t v : ops[m].operands)
+                if (!made.count(v))
+                    read.insert(v);
+        return read;
+    };
+    const auto rowsOf = [&](std::size_t root) {
+        return std::make_pair(fusibleReduceWidth(body, ops[root]),
+                              body.valueTypes[ops[root].operands[0]].elementCount());
+    };
+    const auto reducesIn = [&](const std::vector<std::size_t>& members) {
+        return static_cast<int>(std::count_if(members.begin(), members.end(),
+                                              [&](std::size_t m) { return ops[m].kind == OpKind::Reduce; }));
+    };
+    // Every reduction fusion, and every reduce that could root one but has nothing fused into it.
+    std::map<std::size_t, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const auto it = plan.members.find(i);
+        if (ops[i].kind == OpKind::Reduce && it != plan.members.end())
+            groups[i] = it->second;
+        else if (ops[i].kind == OpKind::Reduce && plan.rootOf[i] < 0 &&
+                 !(i < excluded.size() && excluded[i]) && fusibleReduceWidth(body, ops[i]) > 0)
+            groups[i] = {i};
+    }
+    for (auto first = groups.begin(); first != groups.end(); ++first) {
+        const std::size_t r1 = first->first;
+        for (auto second = std::next(first); second != groups.end();) {
+            const std::size_t r2 = second->first;
+            std::set<std::uint32_t> inputs = inputsOf(first->second);
+            const std::set<std::uint32_t> inputs2 = inputsOf(second->second);
+            const bool sibling =
+                rowsOf(r2) == rowsOf(r1) &&
+                ops[r2].resultTypes[0].element == ops[r1].resultTypes[0].element &&
+                std::any_of(inputs2.begin(), inputs2.end(),
+                            [&](std::uint32_t v) { return inputs.count(v) && v != ops[r2].operands[1]; }) &&
+                std::all_of(inputs2.begin(), inputs2.end(), [&](std::uint32_t v) {
+                    return emittedAt(uses.producer[v]) < static_cast<std::int32_t>(r1);
+                });
+            std::vector<std::size_t> merged = first->second;
+            merged.insert(merged.end(), second->second.begin(), second->second.end());
+            std::sort(merged.begin(), merged.end());
+            merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+            inputs.insert(inputs2.begin(), inputs2.end());
+            if (!sibling || static_cast<int>(inputs.size()) + 2 * reducesIn(merged) +
+                                    peakIntermediates(body, first->second) +
+                                    peakIntermediates(body, second->second) >
+                                registers) {
+                ++second;
+                continue;
+            }
+            first->second = std::move(merged);
+            second = groups.erase(second);
+        }
+        // A kernel of reductions alone computes nothing to sum: each stays a reduce of its own.
+        if (reducesIn(first->second) == static_cast<int>(first->second.size()) && first->second.size() > 1)
+            continue;
+        if (first->second.size() == 1)
+            continue;
+        plan.members.erase(r1);
+        for (const std::size_t m : first->second) {
+            if (m != r1 && plan.members.count(m))
+                plan.members.erase(m);
+            if (!plan.duplicated[m])
+                plan.rootOf[m] = static_cast<std::int32_t>(r1);
+        }
+        plan.members[r1] = first->second;
+    }
+}
+
 } // namespace
 
 ValueUses valueUses(const Body& body)
@@ -239,6 +334,7 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
             plan.members[i] = {i};
         }
     }
+    mergeSiblingReductions(body, plan, registers, uses, excluded);
     return plan;
 }
 

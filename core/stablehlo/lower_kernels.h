@@ -110,19 +110,25 @@ struct ElementwiseStep
     std::vector<int> operands;
     ElementType in = ElementType::F32; // the first operand's element type (the code's input type)
 };
-// A reduction fusion's reduce (lower_fusion.h): each row of `width` elements of the last step's result is
-// summed (in the rows layout's order: lane by lane across the row's registers, then across lanes) and added
-// to `init`; the kernel's result is the sums, the last step's result is never written.
+// A reduction fusion's reduce (lower_fusion.h): each row of `width` elements of `operand` (as a step's
+// operands: an input, or ~k for step k's result) is summed (in the rows layout's order: lane by lane across
+// the row's registers, then across lanes) and added to `init`, one element of `out` per row. Sibling
+// reductions of the same rows share one kernel, each summing its own operand (XLA's multi-output fusion: a
+// layer norm's sum and sum of squares in one pass).
 struct ElementwiseReduction
 {
     std::int64_t width = 0;
     TensorRef init;
+    int operand = ~0;
+    TensorRef out;
 };
 struct ElementwiseKernel
 {
     std::vector<ElementwiseStep> steps; // in program order; the last one's result is the kernel's
     std::vector<TensorRef> inputs;      // every operand from outside the kernel, once
-    std::optional<ElementwiseReduction> reduction;
+    // With reductions the kernel's results are their sums (each reduction's `out`, all of one element
+    // type), and no step's result is written.
+    std::vector<ElementwiseReduction> reductions;
 };
 // The registers a kernel's inputs and intermediate results take (the result is v6): at most this many.
 inline constexpr int kElementwiseRegisters = 18;

@@ -240,6 +240,9 @@ private:
         const std::vector<bool> inRegisters =
             m_fuse ? lower::registerBroadcasts(f.body) : std::vector<bool>{};
         const auto& fusions = plan.members; // root -> its ops in program order
+        const std::vector<std::int32_t> producers =
+            m_fuse ? lower::valueUses(f.body).producer : std::vector<std::int32_t>(values.size(), -1);
+        std::vector<bool> early(f.body.operations.size(), false); // constants lowered where first read
         const lower::TransposeFolds folds =
             m_fuse ? lower::planTransposeFolds(f.body, folding.folded) : lower::TransposeFolds{};
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
@@ -260,12 +263,23 @@ private:
                 ++m_result.freeOps; // folded into the dot_general that reads it
                 continue;
             }
+            if (i < early.size() && early[i])
+                continue; // a constant a kernel before it read
             for (const auto v : op.operands)
                 materialize(v);
             if (const auto it = fusions.find(i); it != fusions.end())
                 for (const auto member : it->second)
-                    for (const auto v : f.body.operations[member].operands)
+                    for (const auto v : f.body.operations[member].operands) {
                         materialize(v);
+                        // A sibling reduction's kernel runs before the constant its initial value is.
+                        const std::int32_t p = producers[v];
+                        if (p > static_cast<std::int32_t>(i) &&
+                            f.body.operations[p].kind == OpKind::Constant &&
+                            !early[static_cast<std::size_t>(p)]) {
+                            values[v] = lowerOp(f, f.body.operations[p], {}).at(0);
+                            early[static_cast<std::size_t>(p)] = true;
+                        }
+                    }
             if (i < inRegisters.size() && inRegisters[i]) {
                 // Read only by element-wise kernels, which hold it in registers: no code.
                 const TensorRef& x = values[op.operands[0]];
@@ -297,7 +311,7 @@ private:
             }
             std::vector<TensorRef> out;
             try {
-                out = fusedInto >= 0 ? lowerFusion(f, fusions.at(i), values) : lowerOp(f, op, in);
+                out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), values) : lowerOp(f, op, in);
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
@@ -315,13 +329,14 @@ private:
         lowerFail("@" + f.name + " has no return");
     }
 
-    // The element-wise kernel of the ops `members` of `f` (lower_fusion.h; the last is the root): each op's
-    // operands are its fused producers' registers or the kernel's inputs, every outside value read once.
-    std::vector<TensorRef> lowerFusion(const Function& f, const std::vector<std::size_t>& members,
-                                       const std::vector<TensorRef>& values)
+    // The element-wise kernel of the ops `members` of `f` (lower_fusion.h), run where op `root` is: each op's
+    // operands are its fused producers' registers or the kernel's inputs, every outside value read once. The
+    // results of its reductions other than the root (sibling reductions) go into `values` here.
+    std::vector<TensorRef> lowerFusion(const Function& f, std::size_t root,
+                                       const std::vector<std::size_t>& members,
+                                       std::vector<TensorRef>& values)
     {
         const auto& ops = f.body.operations;
-        const std::size_t root = members.back();
         const Operation& op = ops[root];
         if (members.size() == 1) {
             std::vector<TensorRef> in;
@@ -331,13 +346,27 @@ private:
         }
         lower::ElementwiseKernel kernel;
         std::map<std::uint32_t, int> stepOf, inputOf; // by value
+        std::vector<std::size_t> reduces;             // the members kernel.reductions are
         std::string fused;
         for (const std::size_t j : members) {
             const Operation& member = ops[j];
-            if (j == root && member.kind == OpKind::Reduce) { // it sums what the steps computed, row by row
-                kernel.reduction = lower::ElementwiseReduction{lower::fusibleReduceWidth(f.body, member),
-                                                               values[member.operands.at(1)]};
-                break;
+            if (member.kind == OpKind::Reduce) { // it sums what a step computed, row by row
+                reduces.push_back(j);
+                const std::uint32_t x = member.operands.at(0);
+                int operand = 0;
+                if (const auto step = stepOf.find(x); step != stepOf.end()) {
+                    operand = ~step->second;
+                } else { // a sibling summing an input as it is
+                    const auto [it, added] = inputOf.emplace(x, static_cast<int>(kernel.inputs.size()));
+                    if (added)
+                        kernel.inputs.push_back(values[x]);
+                    operand = it->second;
+                }
+                kernel.reductions.push_back(
+                    {lower::fusibleReduceWidth(f.body, member), values[member.operands.at(1)], operand, {}});
+                if (j != root)
+                    fused += (fused.empty() ? "" : " ") + member.resultName;
+                continue;
             }
             lower::ElementwiseStep step{&member, {}, f.body.valueTypes.at(member.operands.at(0)).element};
             std::vector<TensorRef> seen; // what validateOp checks: the operands' types
@@ -366,9 +395,20 @@ private:
             if (j != root)
                 fused += (fused.empty() ? "" : " ") + member.resultName;
         }
-        const std::string name =
-            f.name + "_" + (op.resultName.empty() ? std::string("v") : op.resultName.substr(1));
-        const TensorRef out = allocate(op.resultTypes[0], name);
+        const auto nameOf = [&](const Operation& o) {
+            return f.name + "_" + (o.resultName.empty() ? std::string("v") : o.resultName.substr(1));
+        };
+        TensorRef out;
+        for (std::size_t r = 0; r < reduces.size(); ++r) {
+            const Operation& reduce = ops[reduces[r]];
+            kernel.reductions[r].out = allocate(reduce.resultTypes[0], nameOf(reduce));
+            if (reduces[r] == root)
+                out = kernel.reductions[r].out;
+            else
+                values[reduce.firstResult] = kernel.reductions[r].out;
+        }
+        if (reduces.empty())
+            out = allocate(op.resultTypes[0], nameOf(op));
         // The root's region, the fused ops' results named after it: the timeline shows what the kernel holds.
         const std::string region = regionName(op) + " \u00b7 fused " + fused;
         m_writer.declareRegion(region, "op");

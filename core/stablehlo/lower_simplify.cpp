@@ -74,10 +74,11 @@ public:
                 m_splat[op.firstResult] = splatOf(op);
             out.push_back(std::move(op));
         }
-        if (!changed)
-            return false;
+        // As XLA's dead code elimination after it, whether or not an identity applied: a batch norm's mean
+        // and variance that torch_xla's LayerNorm never reads cost no kernel.
+        const std::size_t before = out.size();
         m_body.operations = dropUnread(std::move(out));
-        return true;
+        return changed || m_body.operations.size() != before;
     }
 
 private:
@@ -172,7 +173,7 @@ private:
         return c;
     }
 
-    // Ops without effects whose results nothing reads, dropped from the last one back.
+    // Ops without effects none of whose results anything reads, dropped from the last one back.
     std::vector<Operation> dropUnread(std::vector<Operation> ops) const
     {
         std::vector<std::size_t> reads(m_body.valueTypes.size(), 0);
@@ -182,7 +183,10 @@ private:
         std::vector<bool> dropped(ops.size(), false);
         for (std::size_t i = ops.size(); i-- > 0;) {
             const Operation& op = ops[i];
-            if (!pure(op.kind) || op.resultTypes.size() != 1 || reads[op.firstResult] != 0)
+            bool unread = pure(op.kind) && !op.resultTypes.empty();
+            for (std::size_t r = 0; unread && r < op.resultTypes.size(); ++r)
+                unread = reads[op.firstResult + r] == 0;
+            if (!unread)
                 continue;
             dropped[i] = true;
             for (const auto v : op.operands)
@@ -195,21 +199,24 @@ private:
         return kept;
     }
 
+    // Ops with no effect beyond their results: not a collective (every chip of its group waits for it), a
+    // call or custom_call (what it does is not known here), a check or the return.
     static bool pure(OpKind kind)
     {
         switch (kind) {
-        case OpKind::Constant:
-        case OpKind::BroadcastInDim:
-        case OpKind::Reshape:
-        case OpKind::Convert:
-        case OpKind::Add:
-        case OpKind::Subtract:
-        case OpKind::Multiply:
-        case OpKind::Divide:
-        case OpKind::Negate:
-        case OpKind::Sqrt:
-        case OpKind::Rsqrt: return true;
-        default: return false;
+        case OpKind::AllGather:
+        case OpKind::AllReduce:
+        case OpKind::ReduceScatter:
+        case OpKind::CollectivePermute:
+        case OpKind::Call:
+        case OpKind::Return:
+        case OpKind::CustomCall:
+        case OpKind::ExpectEq:
+        case OpKind::ExpectEqConst:
+        case OpKind::ExpectAlmostEq:
+        case OpKind::ExpectAlmostEqConst:
+        case OpKind::ExpectClose: return false;
+        default: return true;
         }
     }
 

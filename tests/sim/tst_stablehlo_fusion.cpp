@@ -383,8 +383,9 @@ private slots:
     void aBatchNormIsExpandedIntoOpsThatFuse()
     {
         // torch_xla's LayerNorm: batch_norm_training over the tokens of [1, 64, 256] (feature_index 1). Its
-        // expansion is ops of the module, so the sum of squares is a reduction fusion computing x^2, the
-        // broadcasts stay in registers, and the result holds to the interpreter's batch norm.
+        // expansion is ops of the module, so the sum of squares is a reduction fusion computing x^2 that the
+        // sum of x joins (one pass over x for both), the broadcasts stay in registers, and the result holds
+        // to the interpreter's batch norm.
         const std::string text =
             "func.func public @main() -> tensor<1x64x256xf32> {\n"
             "  %x0 = stablehlo.iota dim = 2 : tensor<1x64x256xf32>\n"
@@ -408,11 +409,42 @@ private slots:
             return std::any_of(names.begin(), names.end(),
                                [&](const auto& n) { return n.rfind(prefix, 0) == 0; });
         };
-        QVERIFY(has("reduce %o.sum_of_squares \u00b7 fused %o.square")); // (x in f32 needs no conversion)
+        QVERIFY(has("reduce %o.sum \u00b7 fused %o.square %o.sum_of_squares")); // (x in f32: no conversion)
         QVERIFY(!has("broadcast_in_dim"));
         auto replayed = sim::replayAndCheck(*m, *compiled, true);
         QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
         QVERIFY2(replayed->check.checks.front().passed, replayed->check.checks.front().worst.c_str());
+    }
+
+    void siblingReductionsShareOnePass()
+    {
+        // A layer norm's statistics as JAX writes them: the sums of x and of x^2 over the same rows are one
+        // kernel with two results (XLA's multi-output fusion), reading x once where two kernels read it
+        // twice; both hold to the interpreter. The mean's own kernel reads the first sum in between.
+        const std::string stats =
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : "
+            "(tensor<64x512xf32>, tensor<f32>) -> tensor<64xf32>\n"
+            "  %n = stablehlo.constant dense<0.001953125> : tensor<64xf32>\n"
+            "  %m = stablehlo.multiply %s, %n : tensor<64xf32>\n"
+            "  %q = stablehlo.multiply %a, %a : tensor<64x512xf32>\n"
+            "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+            "  %s2 = stablehlo.reduce(%q init: %one) applies stablehlo.add across dimensions = [1] : "
+            "(tensor<64x512xf32>, tensor<f32>) -> tensor<64xf32>\n"
+            "  %r = stablehlo.subtract %s2, %m : tensor<64xf32>\n";
+        const std::string text = moduleText({64, 512}, {64, 512}, stats, type({64}));
+        const Compiled fused = compileAndReplay(text, true, 64);
+        const Compiled unfused = compileAndReplay(text, false, 64);
+        QVERIFY(fused.kernels > 0 && unfused.kernels > 0);
+        const auto reduces = [](const Compiled& c) {
+            return std::count_if(c.opRegions.begin(), c.opRegions.end(),
+                                 [](const std::string& r) { return r.rfind("reduce", 0) == 0; });
+        };
+        QCOMPARE(reduces(fused), 1);
+        QCOMPARE(reduces(unfused), 2);
+        QVERIFY(std::find(fused.opRegions.begin(), fused.opRegions.end(), "reduce %s \u00b7 fused %q %s2") !=
+                fused.opRegions.end());
+        QVERIFY(fused.cycles < unfused.cycles);
     }
 
     void perChannelValuesOfNchwAreReadAlongRowsOfHw()
