@@ -2,14 +2,16 @@
 // Loop fusion of element-wise ops (XLA's kLoop fusion, its simplest form): an element-wise op whose result
 // only element-wise ops of the same element count read, all of them in one fusion, is computed inside that
 // fusion's kernel, once, in a register, instead of going to HBM and back. A fusion is a graph of such ops
-// under one root, which writes the only result; its inputs stream once however many of its ops read them. GELU's nine ops become one
-// kernel reading x once and writing once, where they read 13 tensors and wrote 9.
+// under one root, which writes the only result; its inputs stream once however many of its ops read them.
+// GELU's nine ops become one kernel reading x once and writing once, where they read 13 tensors and wrote 9.
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "stablehlo/lower_kernels.h"
 #include "stablehlo/module.h"
 
 namespace xps::shlo::lower {
@@ -64,5 +66,19 @@ broadcastStrides(const Operation& op, const TensorType& operand,
 // another such broadcast. It is never written to HBM: the kernels reading it hold it in registers, fetching
 // only its operand (lower_elementwise_kernel.cpp), as XLA's fusions never write a broadcast out.
 std::vector<bool> registerBroadcasts(const Body& body);
+
+// lower_fusion_kernel.cpp: the element-wise kernel of the fusion `members` of `body` (sorted), run where op
+// `root` is: each op's operands are its fused producers' registers or the kernel's inputs (`values`, every
+// outside value once); each reduce member a reduction of the kernel (`reduces`: which, in the kernel's
+// order; their results left for the caller to place). `fused`: the result names of the members but the
+// root, for the kernel's region. An op the kernel cannot compute is a MemberError naming it.
+struct MemberError
+{
+    const Operation* member = nullptr;
+    std::string message;
+};
+ElementwiseKernel fusionKernel(const Body& body, std::size_t root, const std::vector<std::size_t>& members,
+                               const std::vector<TensorRef>& values, std::vector<std::size_t>& reduces,
+                               std::string& fused);
 
 } // namespace xps::shlo::lower

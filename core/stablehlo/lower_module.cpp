@@ -344,56 +344,14 @@ private:
                 in.push_back(values[v]);
             return lowerOp(f, op, in);
         }
-        lower::ElementwiseKernel kernel;
-        std::map<std::uint32_t, int> stepOf, inputOf; // by value
-        std::vector<std::size_t> reduces;             // the members kernel.reductions are
+        std::vector<std::size_t> reduces; // the members kernel.reductions are
         std::string fused;
-        for (const std::size_t j : members) {
-            const Operation& member = ops[j];
-            if (member.kind == OpKind::Reduce) { // it sums what a step computed, row by row
-                reduces.push_back(j);
-                const std::uint32_t x = member.operands.at(0);
-                int operand = 0;
-                if (const auto step = stepOf.find(x); step != stepOf.end()) {
-                    operand = ~step->second;
-                } else { // a sibling summing an input as it is
-                    const auto [it, added] = inputOf.emplace(x, static_cast<int>(kernel.inputs.size()));
-                    if (added)
-                        kernel.inputs.push_back(values[x]);
-                    operand = it->second;
-                }
-                kernel.reductions.push_back(
-                    {lower::fusibleReduceWidth(f.body, member), values[member.operands.at(1)], operand, {}});
-                if (j != root)
-                    fused += (fused.empty() ? "" : " ") + member.resultName;
-                continue;
-            }
-            lower::ElementwiseStep step{&member, {}, f.body.valueTypes.at(member.operands.at(0)).element};
-            std::vector<TensorRef> seen; // what validateOp checks: the operands' types
-            for (const auto v : member.operands) {
-                if (const auto it = stepOf.find(v); it != stepOf.end()) {
-                    step.operands.push_back(~it->second);
-                    TensorRef kept;
-                    kept.type = f.body.valueTypes.at(v);
-                    seen.push_back(kept);
-                    continue;
-                }
-                const auto [it, added] = inputOf.emplace(v, static_cast<int>(kernel.inputs.size()));
-                if (added)
-                    kernel.inputs.push_back(values[v]);
-                step.operands.push_back(it->second);
-                seen.push_back(values[v]);
-            }
-            try {
-                lower::validateOp(member, seen);
-            } catch (const LoweringError& e) {
-                throw LoweringError{where(member) + ": " + std::string(opName(member.kind)) + ": " +
-                                    e.message};
-            }
-            stepOf[member.firstResult] = static_cast<int>(kernel.steps.size());
-            kernel.steps.push_back(std::move(step));
-            if (j != root)
-                fused += (fused.empty() ? "" : " ") + member.resultName;
+        lower::ElementwiseKernel kernel;
+        try {
+            kernel = lower::fusionKernel(f.body, root, members, values, reduces, fused);
+        } catch (const lower::MemberError& e) {
+            throw LoweringError{where(*e.member) + ": " + std::string(opName(e.member->kind)) + ": " +
+                                e.message};
         }
         const auto nameOf = [&](const Operation& o) {
             return f.name + "_" + (o.resultName.empty() ? std::string("v") : o.resultName.substr(1));

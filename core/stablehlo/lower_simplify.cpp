@@ -56,6 +56,10 @@ public:
         for (Operation op : m_body.operations) {
             for (auto& v : op.operands)
                 v = m_replace[v];
+            if (reshapes(op)) { // the same elements in the same order: XLA makes it a reshape (no kernel)
+                op.kind = OpKind::Reshape;
+                changed = true;
+            }
             const bool single = op.resultTypes.size() == 1 && op.operands.size() <= 2;
             if (single && !returned[op.firstResult])
                 if (const auto same = identityOperand(op)) {
@@ -104,6 +108,30 @@ private:
              op.kind == OpKind::Divide))
             return roundTo(type.element, detail::applyBinary(op.kind, in, *operand(0), *operand(1)));
         return std::nullopt;
+    }
+
+    // A broadcast_in_dim that only adds dimensions of size 1, its operand's in order (a row's sum [1, 128]
+    // as [1, 128, 1]).
+    bool reshapes(const Operation& op) const
+    {
+        if (op.kind != OpKind::BroadcastInDim || op.operands.size() != 1 || op.resultTypes.size() != 1)
+            return false;
+        const TensorType& in = m_body.valueTypes[op.operands[0]];
+        const Attribute* attribute = op.attributes.find("broadcast_dimensions");
+        const auto dims = attribute ? attribute->integers() : std::nullopt;
+        if (!dims || in.elementCount() != op.resultTypes[0].elementCount() ||
+            in.element != op.resultTypes[0].element)
+            return false;
+        const auto& out = op.resultTypes[0].shape;
+        if (dims->size() != in.shape.size())
+            return false;
+        for (std::size_t k = 0; k < dims->size(); ++k) {
+            const std::int64_t d = (*dims)[k];
+            if (d < 0 || d >= static_cast<std::int64_t>(out.size()) || (k > 0 && d <= (*dims)[k - 1]) ||
+                in.shape[k] != out[static_cast<std::size_t>(d)])
+                return false;
+        }
+        return true;
     }
 
     // The operand `op` leaves unchanged (x + 0, x * 1, ...), of the result's very type.
