@@ -5,7 +5,7 @@
 namespace xps::shlo::lower {
 
 void lowerKernel(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                 const std::vector<TensorRef>& outs, const ChipContext& chip)
+                 const std::vector<TensorRef>& outs, const ChipContext& chip, const DotBias* bias)
 {
     const auto& out = outs.at(0);
     if (elementwiseArity(op.kind) > 0) {
@@ -27,7 +27,7 @@ void lowerKernel(ProgramWriter& w, const Operation& op, const std::vector<Tensor
     case OpKind::DynamicSlice: lowerDynamicSlice(w, in, out); break;
     case OpKind::DynamicUpdateSlice: lowerDynamicUpdateSlice(w, in, out); break;
     case OpKind::DotGeneral:
-    case OpKind::Dot: lowerDot(w, op, in, out); break;
+    case OpKind::Dot: lowerDot(w, op, in, out, bias); break;
     case OpKind::AllReduce:
     case OpKind::AllGather:
     case OpKind::ReduceScatter:

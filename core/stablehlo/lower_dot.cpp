@@ -132,9 +132,10 @@ bool batchesNest(const std::vector<std::int64_t>& dims, const TensorType& t,
     return true;
 }
 
-} // namespace
-
-void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out)
+// The matmul; with `bias` a vector to add along the rows of the result, added in the tiles when the op is
+// one tile (true), else left to the caller (false).
+bool lowerDotTiles(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
+                   const TensorRef& out, const TensorRef* bias)
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
@@ -260,8 +261,20 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
                  : wholeOp && w.loopDepth() == 0 ? static_cast<int>(streamsForWholeOp)
                                                  : static_cast<int>(std::min<std::int64_t>(s.KB, 8)));
     if (wholeOp) {
+        // A tile's result registers step through N as the code is written: the bias (a copy in VMEM, every
+        // value in f32) is read at each register's N block. (A loop over tiles moving through N would need
+        // its address in a loop register too.)
+        const bool biased = bias && !bias->isView() && !bias->splat && !bias->scalarConstant &&
+                            s.r.free.size() == 1 && !out.type.shape.empty() && out.type.shape.back() == s.N;
+        if (biased) {
+            buffers.bias = w.vmem(static_cast<std::uint64_t>(s.NB * 512), "dot_general's bias");
+            w.dma(buffers.back, isa::Space::Vmem, buffers.bias, isa::Space::Hbm, bias->address,
+                  bias->hbmBytes(static_cast<std::uint64_t>(s.N * 4)), 1, 0, 0, {}, bias->widening());
+            w.waitAll(buffers.back);
+            buffers.biased = true;
+        }
         emitTile(w, in, out, s, first, buffers);
-        return;
+        return biased;
     }
     DotBuffers other = twoSets ? allocate(1) : DotBuffers{};
     const auto zero = [&](const DotBuffers& set, const DotTile& tile) { zeroKPadding(w, s, tile, set); };
@@ -418,7 +431,7 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         return true;
     };
     if (loopBatches && loopTiles(s.B, batchSteps, first))
-        return;
+        return false;
     // The tiles, batch by batch and N blocks by N blocks. In loop mode, when a tile has all of M, the full
     // groups of N blocks are a loop (the weights' and the results' addresses move on, the lhs rows stay);
     // else the full tiles along M are (the lhs rows' and the results' move on, the weights stay, re-read
@@ -459,6 +472,21 @@ void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef
         w.waitAll(buffers.back);
         w.waitAll(other.back);
     }
+    return false;
+}
+
+} // namespace
+
+void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out,
+              const DotBias* bias)
+{
+    if (lowerDotTiles(w, op, in, out, bias ? &bias->vector : nullptr) || !bias)
+        return;
+    // The bias added in place by an element-wise pass (each tile is read before it is written).
+    std::vector<TensorRef> operands = {out, bias->broadcast};
+    if (!bias->dotFirst)
+        std::swap(operands[0], operands[1]);
+    lowerElementwise(w, *bias->add, operands, out);
 }
 
 } // namespace xps::shlo::lower

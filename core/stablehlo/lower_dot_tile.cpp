@@ -403,6 +403,13 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t p = 0; p < L; ++p)
                 w.bundle("vadd.f32 " + sumOf(p) + ", " +
                          reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", " + sumOf(p));
+        // The bias of each lane's N block, its row in all 8 rows of v15 (free here), after the last K block.
+        for (std::int64_t p = 0; buffers.biased && j.kq == KQ - 1 && p < L; ++p) {
+            const std::int64_t nb = tile.nb0 + j.g * P + p;
+            w.bundle("vld.s v15, [" + std::to_string(buffers.bias + static_cast<std::uint64_t>(nb * 512)) +
+                     "], 0");
+            w.bundle("vadd.f32 " + sumOf(p) + ", " + sumOf(p) + ", v15");
+        }
         for (std::int64_t p = 0; p < L; ++p)
             w.bundle(resultStore + sumOf(p) + ", [" + at(resultAddress(j, p), base) + "]" + resultStride);
         if (j.kq == KQ - 1 && j.t == tiles - 1)

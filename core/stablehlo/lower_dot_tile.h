@@ -73,6 +73,10 @@ struct DotBuffers
     std::uint64_t lhs = 0, rhs = 0, out = 0; // VMEM: lhs panels, weight blocks, result panels
     std::vector<DmaStream> inputs;           // up to 8 streams, by K block
     DmaStream back;                          // results to HBM
+    // A bias to add along the rows (output fusion, lowerDot): N values in f32 from `bias` in VMEM, added to
+    // the sums of the last K block before they are stored.
+    bool biased = false;
+    std::uint64_t bias = 0;
 };
 
 // What of a tile to write: all of it, or (a loop that loads one tile while the MXU works on another) only

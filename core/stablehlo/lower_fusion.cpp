@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "stablehlo/attribute.h"
+
 namespace xps::shlo::lower {
 
 namespace {
@@ -336,6 +338,47 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
     }
     mergeSiblingReductions(body, plan, registers, uses, excluded);
     return plan;
+}
+
+std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const FusionPlan& plan,
+                                                  const std::vector<bool>& excluded, bool excessPrecision)
+{
+    const auto& ops = body.operations;
+    const ValueUses uses = valueUses(body);
+    std::map<std::size_t, BiasFusion> fusions;
+    for (std::size_t d = 0; d < ops.size(); ++d) {
+        const Operation& dot = ops[d];
+        if ((dot.kind != OpKind::DotGeneral && dot.kind != OpKind::Dot) || dot.resultTypes.size() != 1 ||
+            (d < excluded.size() && excluded[d]) || uses.readers[dot.firstResult].size() != 1)
+            continue;
+        const TensorType& result = dot.resultTypes[0];
+        const std::size_t a = uses.readers[dot.firstResult].front();
+        const Operation& add = ops[a];
+        const auto own = plan.members.find(a);
+        if (add.kind != OpKind::Add || add.operands.size() != 2 || add.operands[0] == add.operands[1] ||
+            add.resultTypes.size() != 1 || add.resultTypes[0] != result || !isFloat(result.element) ||
+            result.shape.empty() || own == plan.members.end() || own->second.size() != 1 ||
+            (storageBytes(result.element) != 4 && !excessPrecision))
+            continue;
+        const std::uint32_t other = add.operands[add.operands[0] == dot.firstResult ? 1 : 0];
+        const std::int32_t b = uses.producer[other];
+        if (b < 0 || ops[static_cast<std::size_t>(b)].kind != OpKind::BroadcastInDim)
+            continue;
+        const Operation& broadcast = ops[static_cast<std::size_t>(b)];
+        const Attribute* attribute = broadcast.attributes.find("broadcast_dimensions");
+        const auto dims = attribute ? attribute->integers() : std::nullopt;
+        const std::uint32_t vector = broadcast.operands.at(0);
+        const TensorType& bias = body.valueTypes[vector];
+        const std::int32_t p = uses.producer[vector];
+        const bool ready =
+            p < static_cast<std::int32_t>(d) ||
+            (static_cast<std::size_t>(p) < excluded.size() && excluded[static_cast<std::size_t>(p)]);
+        if (dims && dims->size() == 1 &&
+            dims->front() == static_cast<std::int64_t>(result.shape.size()) - 1 && bias.shape.size() == 1 &&
+            bias.shape[0] == result.shape.back() && isFloat(bias.element) && ready)
+            fusions[d] = BiasFusion{a, static_cast<std::size_t>(b), vector};
+    }
+    return fusions;
 }
 
 std::optional<std::vector<std::int64_t>> broadcastStrides(const Operation& op, const TensorType& operand,

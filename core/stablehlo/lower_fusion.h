@@ -67,6 +67,19 @@ broadcastStrides(const Operation& op, const TensorType& operand,
 // only its operand (lower_elementwise_kernel.cpp), as XLA's fusions never write a broadcast out.
 std::vector<bool> registerBroadcasts(const Body& body);
 
+// Output fusion of a bias into dot_general (XLA's): for each dot_general whose result only an add reads, the
+// add's other operand a broadcast along the result's last dimension of a vector (a bias) ready before the
+// dot runs, and the add a kernel of its own: the add and the bias, by the dot's index. The dot's kernel adds
+// the bias to each register of results before writing them, so the result goes to HBM once, as the add's. An
+// f16 or bf16 result joins only with excess precision (fused, the sum is not rounded before the add).
+struct BiasFusion
+{
+    std::size_t add = 0, broadcast = 0; // the ops
+    std::uint32_t vector = 0;           // the value the add adds along the rows (the broadcast's operand)
+};
+std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const FusionPlan& plan,
+                                                  const std::vector<bool>& excluded, bool excessPrecision);
+
 // lower_fusion_kernel.cpp: the element-wise kernel of the fusion `members` of `body` (sorted), run where op
 // `root` is: each op's operands are its fused producers' registers or the kernel's inputs (`values`, every
 // outside value once); each reduce member a reduction of the kernel (`reduces`: which, in the kernel's

@@ -83,9 +83,11 @@ struct TensorRef
 
 // lower_dispatch.cpp: one op, its operands and results in HBM (at least one result with elements), as the
 // kernel for its kind; a located refusal for a kind with none.
+// `bias`: a dot_general's fused bias (lowerDot).
 struct ChipContext;
+struct DotBias;
 void lowerKernel(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                 const std::vector<TensorRef>& outs, const ChipContext& chip);
+                 const std::vector<TensorRef>& outs, const ChipContext& chip, const DotBias* bias = nullptr);
 
 // lower_validate.cpp: what the kernels take on trust (dimensions in range, shapes that agree, positive
 // strides), checked before one runs; a located refusal otherwise.
@@ -239,8 +241,18 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
                       const TensorRef& out);
 
 // lower_dot.cpp: dot_general and dot on the MXU (f32): operands brought into 128-wide panels and 128 x 128
-// weight blocks, products popped and accumulated over K on the vector unit.
-void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out);
+// weight blocks, products popped and accumulated over K on the vector unit. With `bias` (output fusion,
+// lower_fusion.h planBiasFusions) `out` is the result of `bias->add`: the bias vector is added to each
+// register of the last K block's sums before they are written, when the op is one tile; else an
+// element-wise pass adds it (`broadcast`: the vector as the add reads it) after the matmul.
+struct DotBias
+{
+    TensorRef vector, broadcast;
+    const Operation* add = nullptr;
+    bool dotFirst = true; // the add's first operand is the dot's result
+};
+void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out,
+              const DotBias* bias = nullptr);
 
 // lower_collectives.cpp: all_reduce, all_gather, reduce_scatter and collective_permute over ICI, for the
 // chip `chip` of `chips` whose copy of the program is being written.

@@ -243,6 +243,9 @@ private:
         const std::vector<std::int32_t> producers =
             m_fuse ? lower::valueUses(f.body).producer : std::vector<std::int32_t>(values.size(), -1);
         std::vector<bool> early(f.body.operations.size(), false); // constants lowered where first read
+        const auto biases = m_fuse ? lower::planBiasFusions(f.body, plan, folding.folded, m_excessPrecision)
+                                   : std::map<std::size_t, lower::BiasFusion>{};
+        std::vector<bool> biasAdded(f.body.operations.size(), false); // adds their dot_general computes
         const lower::TransposeFolds folds =
             m_fuse ? lower::planTransposeFolds(f.body, folding.folded) : lower::TransposeFolds{};
         for (std::size_t i = 0; i < f.body.operations.size(); ++i) {
@@ -294,7 +297,7 @@ private:
             }
             const auto fusedInto = i < rootOf.size() ? rootOf[i] : -1;
             if ((fusedInto >= 0 && static_cast<std::size_t>(fusedInto) != i) ||
-                (i < plan.duplicated.size() && plan.duplicated[i])) {
+                (i < plan.duplicated.size() && plan.duplicated[i]) || biasAdded[i]) {
                 ++m_result.fusedOps; // computed by the kernel of the op it is fused into, later
                 continue;
             }
@@ -309,9 +312,24 @@ private:
                 --m_depth;
                 return in;
             }
+            std::optional<lower::DotBias> bias; // an add of a bias fused into this dot_general
+            if (const auto b = biases.find(i); b != biases.end()) {
+                const Operation& add = f.body.operations[b->second.add];
+                materialize(b->second.vector);
+                bias = lower::DotBias{values[b->second.vector], values[b->second.vector], &add,
+                                      add.operands[0] == op.firstResult};
+                const Operation& broadcast = f.body.operations[b->second.broadcast];
+                bias->broadcast.type = broadcast.resultTypes.at(0);
+                bias->broadcast.broadcastStrides =
+                    *lower::broadcastStrides(broadcast, bias->vector.type, bias->vector.broadcastStrides);
+                biasAdded[b->second.add] = true;
+            }
             std::vector<TensorRef> out;
             try {
-                out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), values) : lowerOp(f, op, in);
+                out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), values)
+                                     : lowerOp(f, op, in, bias ? &*bias : nullptr);
+                if (bias)
+                    values[bias->add->firstResult] = out.at(0);
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
@@ -380,7 +398,9 @@ private:
         return {out};
     }
 
-    std::vector<TensorRef> lowerOp(const Function& f, const Operation& op, const std::vector<TensorRef>& in)
+    // `bias`: an add of a bias fused into the dot_general `op` (its result is the add's).
+    std::vector<TensorRef> lowerOp(const Function& f, const Operation& op, const std::vector<TensorRef>& in,
+                                   const lower::DotBias* bias = nullptr)
     {
         const std::string name =
             f.name + "_" + (op.resultName.empty() ? std::string("v") : op.resultName.substr(1));
@@ -433,7 +453,8 @@ private:
         std::vector<TensorRef> outs;
         for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
             outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));
-        const std::string region = regionName(op);
+        const std::string region =
+            regionName(op) + (bias ? " \u00b7 fused " + bias->add->resultName : std::string());
         m_writer.declareRegion(region, "op");
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);
@@ -442,7 +463,7 @@ private:
         // narrowing ones write results back (lower_kernels.h).
         // A result of no elements has nothing to compute or write: the op's region stays, empty.
         if (!std::all_of(outs.begin(), outs.end(), noElements))
-            lower::lowerKernel(m_writer, op, in, outs, m_chip);
+            lower::lowerKernel(m_writer, op, in, outs, m_chip, bias);
         m_writer.regionEnd();
         ++m_result.kernels;
         return outs;

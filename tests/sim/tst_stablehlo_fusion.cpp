@@ -447,6 +447,63 @@ private slots:
         QVERIFY(fused.cycles < unfused.cycles);
     }
 
+    void aBiasIsAddedByTheDotComputingIt_data()
+    {
+        QTest::addColumn<int>("vmemKiB");
+        QTest::addColumn<bool>("inTiles");
+        QTest::addRow("one tile: added to the sums in registers") << 0 << true;
+        QTest::addRow("tiles: an element-wise pass after the matmul") << 512 << false;
+    }
+    void aBiasIsAddedByTheDotComputingIt()
+    {
+        // A dense layer's bias (XLA's output fusion): the add of a vector broadcast along the dot's rows is
+        // computed by the dot_general's kernel, the same f32 sums as the add's own kernel, bit for bit; one
+        // kernel fewer and the result written once. A dot cut into tiles adds it after the matmul instead.
+        QFETCH(int, vmemKiB);
+        QFETCH(bool, inTiles);
+        const std::string dense =
+            "  %row = stablehlo.slice %b [7:8, 0:384] : (tensor<256x384xf32>) -> tensor<1x384xf32>\n"
+            "  %v = stablehlo.reshape %row : (tensor<1x384xf32>) -> tensor<384xf32>\n"
+            "  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+            "(tensor<64x256xf32>, tensor<256x384xf32>) -> tensor<64x384xf32>\n"
+            "  %vb = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<384xf32>) -> tensor<64x384xf32>\n"
+            "  %r = stablehlo.add %vb, %d : tensor<64x384xf32>\n";
+        auto m = parseModule(moduleText({64, 256}, {256, 384}, dense, type({64, 384})), "case.mlir");
+        QVERIFY(m.ok());
+        std::array<std::vector<double>, 2> results;
+        std::array<std::uint64_t, 2> cycles{};
+        for (const bool fuse : {true, false}) {
+            CompileOptions options;
+            options.fuse = fuse;
+            if (vmemKiB > 0)
+                options.machine.vmemBytes = static_cast<std::uint64_t>(vmemKiB) << 10;
+            auto compiled = compileModule(*m, options);
+            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+            std::vector<std::string> ops;
+            for (const auto& r : compiled->trace.chips.front().symbols.regions)
+                if (r.level == "op")
+                    ops.push_back(r.name);
+            const bool fused =
+                std::find(ops.begin(), ops.end(), "dot_general %d \u00b7 fused %r") != ops.end();
+            const bool ownAdd = std::any_of(ops.begin(), ops.end(),
+                                            [](const std::string& r) { return r.rfind("add", 0) == 0; });
+            QCOMPARE(fused, fuse);
+            QCOMPARE(ownAdd, !fuse);
+            // In the tiles: an add per register of sums; else the add's own pass over the result's tiles.
+            const auto& regions = compiled->trace.chips.front().symbols.regions;
+            const bool pass = std::any_of(regions.begin(), regions.end(),
+                                          [](const auto& r) { return r.name == "add %r tiles"; });
+            QCOMPARE(pass, !fuse || !inTiles);
+            auto replayed = sim::replayAndCheck(*m, *compiled, true);
+            QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
+            QVERIFY2(replayed->check.checks.front().passed, replayed->check.checks.front().worst.c_str());
+            results[fuse ? 0 : 1] = replayed->results.front().data;
+            cycles[fuse ? 0 : 1] = replayed->cycles;
+        }
+        QVERIFY(results[0] == results[1]);
+        QVERIFY(cycles[0] < cycles[1]);
+    }
+
     void perChannelValuesOfNchwAreReadAlongRowsOfHw()
     {
         // An NCHW batch norm's per-channel mean and scale over rows of W = 32 (narrower than the 128 lanes):
