@@ -369,14 +369,24 @@ std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const Fusion
         const auto dims = attribute ? attribute->integers() : std::nullopt;
         const std::uint32_t vector = broadcast.operands.at(0);
         const TensorType& bias = body.valueTypes[vector];
-        const std::int32_t p = uses.producer[vector];
+        // Ready when the dot runs: computed before it, or through reshapes (no code) of such a value.
+        std::uint32_t source = vector;
+        while (uses.producer[source] > static_cast<std::int32_t>(d) &&
+               ops[static_cast<std::size_t>(uses.producer[source])].kind == OpKind::Reshape)
+            source = ops[static_cast<std::size_t>(uses.producer[source])].operands.at(0);
+        const std::int32_t p = uses.producer[source];
         const bool ready =
             p < static_cast<std::int32_t>(d) ||
             (static_cast<std::size_t>(p) < excluded.size() && excluded[static_cast<std::size_t>(p)]);
-        if (dims && dims->size() == 1 &&
-            dims->front() == static_cast<std::int64_t>(result.shape.size()) - 1 && bias.shape.size() == 1 &&
-            bias.shape[0] == result.shape.back() && isFloat(bias.element) && ready)
-            fusions[d] = BiasFusion{a, static_cast<std::size_t>(b), vector};
+        // Its values along the result's last dimension only (any other dimension of size 1: JAX broadcasts a
+        // bias [N] as [1, 1, N] first).
+        bool alongRows = dims && dims->size() == bias.shape.size() && isFloat(bias.element) && ready &&
+                         bias.elementCount() == result.shape.back();
+        for (std::size_t k = 0; alongRows && k < dims->size(); ++k)
+            alongRows =
+                bias.shape[k] == 1 || (*dims)[k] == static_cast<std::int64_t>(result.shape.size()) - 1;
+        if (alongRows)
+            fusions[d] = BiasFusion{a, static_cast<std::size_t>(b), vector, source};
     }
     return fusions;
 }

@@ -76,6 +76,7 @@ struct BiasFusion
 {
     std::size_t add = 0, broadcast = 0; // the ops
     std::uint32_t vector = 0;           // the value the add adds along the rows (the broadcast's operand)
+    std::uint32_t source = 0; // the same bytes, ready before the dot (the vector, or what it reshapes)
 };
 std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const FusionPlan& plan,
                                                   const std::vector<bool>& excluded, bool excessPrecision);

@@ -315,9 +315,10 @@ private:
             std::optional<lower::DotBias> bias; // an add of a bias fused into this dot_general
             if (const auto b = biases.find(i); b != biases.end()) {
                 const Operation& add = f.body.operations[b->second.add];
-                materialize(b->second.vector);
-                bias = lower::DotBias{values[b->second.vector], values[b->second.vector], &add,
-                                      add.operands[0] == op.firstResult};
+                materialize(b->second.source);
+                TensorRef vector = values[b->second.source];
+                vector.type = f.body.valueTypes[b->second.vector];
+                bias = lower::DotBias{vector, vector, &add, add.operands[0] == op.firstResult};
                 const Operation& broadcast = f.body.operations[b->second.broadcast];
                 bias->broadcast.type = broadcast.resultTypes.at(0);
                 bias->broadcast.broadcastStrides =

@@ -56,6 +56,13 @@ public:
         for (Operation op : m_body.operations) {
             for (auto& v : op.operands)
                 v = m_replace[v];
+            if (op.kind == OpKind::Power && op.operands.size() == 2 &&
+                isFloat(op.resultTypes.at(0).element) &&
+                m_splat[op.operands[1]] == 2.0) { // x^2 is x * x, as XLA's simplifier writes it
+                op.kind = OpKind::Multiply;
+                op.operands[1] = op.operands[0];
+                changed = true;
+            }
             if (reshapes(op)) { // the same elements in the same order: XLA makes it a reshape (no kernel)
                 op.kind = OpKind::Reshape;
                 changed = true;

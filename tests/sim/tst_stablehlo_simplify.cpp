@@ -1,6 +1,7 @@
 // XLA's algebraic identities where a model is compiled as XLA compiles it (core/stablehlo/lower_simplify.h):
 // ops that leave a value unchanged (x + 0, x * 1, ...) are not run, a division by one value everywhere is a
-// multiplication by its reciprocal, and what only they read is dropped; a returned result is still written.
+// multiplication by its reciprocal, x^2 is x * x, a broadcast adding dimensions of size 1 is a reshape, and
+// what nothing reads is dropped; a returned result is still written.
 // Held to the reference interpreter, which evaluates every op as written.
 #include "stablehlo_lowering_support.h"
 
@@ -118,6 +119,51 @@ private slots:
         QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
         // 255 * bf16(1/3) = 255 * 0.333984375, rounded to bf16: 85.0 (255 / 3 is 85 exactly too).
         QCOMPARE(replayed->results.front().data.back(), 85.0);
+    }
+
+    void unreadResultsUnitBroadcastsAndSquaresCostNoKernel()
+    {
+        // torch_xla's LayerNorm: batch_norm_training's mean and variance, which nothing reads, are not
+        // written; a row's sums broadcast to [64, 1] is a reshape (no kernel), and x^2 is x * x (a multiply,
+        // exact, where the power's e^(2 ln |x|) is not). Held to the interpreter bit for bit.
+        const std::string t = type({64, 256});
+        const std::string text =
+            "func.func public @main() -> " + t + " {\n  %i = stablehlo.iota dim = 1 : " + t +
+            "\n  %j = stablehlo.iota dim = 0 : " + t + "\n  %a = stablehlo.add %i, %j : " + t +
+            "\n  %s = stablehlo.constant dense<1.0> : tensor<64xf32>" +
+            "\n  %b = stablehlo.constant dense<0.0> : tensor<64xf32>" +
+            "\n  %o, %mean, %var = \"stablehlo.batch_norm_training\"(%a, %s, %b) <{epsilon = 1.0E-5 : f32, "
+            "feature_index = 0 : i64}> : (" +
+            t + ", tensor<64xf32>, tensor<64xf32>) -> (" + t + ", tensor<64xf32>, tensor<64xf32>)" +
+            "\n  %z = stablehlo.constant dense<0.0> : tensor<f32>" +
+            "\n  %sum = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (" + t +
+            ", tensor<f32>) -> tensor<64xf32>" +
+            "\n  %col = stablehlo.broadcast_in_dim %sum, dims = [0] : (tensor<64xf32>) -> tensor<64x1xf32>" +
+            "\n  %two = stablehlo.constant dense<2.0> : tensor<64x1xf32>" +
+            "\n  %sq = stablehlo.power %col, %two : tensor<64x1xf32>" +
+            "\n  %sqb = stablehlo.broadcast_in_dim %sq, dims = [0, 1] : (tensor<64x1xf32>) -> " + t +
+            "\n  %r = stablehlo.add %o, %sqb : " + t + "\n  return %r : " + t + "\n}\n";
+        std::string failure;
+        std::vector<std::string> regions;
+        const auto worst = worstUlp(text, &failure, CompileOptions::asXla(), nullptr,
+                                    [&](const CompiledModule& m, std::uint64_t) { regions = opRegions(m); });
+        QVERIFY2(worst <= 4, failure.c_str());
+        QVERIFY(!anyStartsWith(regions, "broadcast_in_dim %col"));
+        QVERIFY(!anyStartsWith(regions, "power"));
+        QVERIFY(anyStartsWith(regions, "multiply %sq"));
+        // In f16 the statistics would each be a conversion of its own; unread, neither is.
+        std::string half = text;
+        for (std::size_t at = half.find("f32"); at != std::string::npos; at = half.find("f32", at))
+            half.replace(at, 3, "f16");
+        auto m = parseModule(half, "case.mlir");
+        QVERIFY(m.ok());
+        auto compiled = compileModule(*m, CompileOptions::asXla());
+        QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
+        QVERIFY(!anyStartsWith(opRegions(*compiled), "convert %o.batch_mean"));
+        QVERIFY(!anyStartsWith(opRegions(*compiled), "convert %o.batch_var"));
+        auto kept = compileModule(*m, CompileOptions{}); // no simplification: both are written
+        QVERIFY2(kept.ok(), kept.ok() ? "" : kept.error().toString().c_str());
+        QVERIFY(anyStartsWith(opRegions(*kept), "convert %o.batch_mean"));
     }
 
     void aReturnedIdentityIsStillWritten()
