@@ -12,6 +12,7 @@
 
 #include "stablehlo/lower_fusion.h"
 #include "stablehlo/lower_kernels.h"
+#include "stablehlo/lower_register_sets.h"
 #include "stablehlo/lower_views.h"
 
 namespace xps::shlo::lower {
@@ -27,59 +28,6 @@ constexpr std::int64_t kTilesInFlight = 4;
 constexpr int kResult = 6;
 // Registers of the result computed side by side (their code interleaved) where registers last.
 constexpr std::size_t kRegisterSets = 4;
-
-// Another register set's code with its own scratch registers (v3, v4, v5, v30, v31, and v6, the first
-// set's result, which atan2 borrows: what the op sequences of lower_elementwise.cpp use within one step),
-// so that no two sets write one register and their code may interleave; false where registers run out.
-template <typename Take> bool renameScratch(std::vector<std::string>& code, Take&& take)
-{
-    static constexpr std::array<int, 6> kScratch = {3, 4, 5, 6, 30, 31};
-    const auto isScratch = [](int r) {
-        return std::find(kScratch.begin(), kScratch.end(), r) != kScratch.end();
-    };
-    // Each instruction's register operands: "v" and digits after a space, a comma or a bracket.
-    const auto forEachRegister = [](std::string& text, const auto& visit) {
-        for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-            if (text[i] != 'v' || (i > 0 && text[i - 1] != ' ' && text[i - 1] != ',' && text[i - 1] != '['))
-                continue;
-            std::size_t end = i + 1;
-            while (end < text.size() && text[end] >= '0' && text[end] <= '9')
-                ++end;
-            if (end == i + 1 ||
-                (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != ']'))
-                continue;
-            const int r = std::stoi(text.substr(i + 1, end - i - 1));
-            if (auto replacement = visit(r)) {
-                const std::string name = "v" + std::to_string(*replacement);
-                text.replace(i, end - i, name);
-                end = i + name.size();
-            }
-            i = end - 1;
-        }
-    };
-    std::vector<int> used;
-    for (std::string& instruction : code)
-        forEachRegister(instruction, [&](int r) -> std::optional<int> {
-            if (isScratch(r) && std::find(used.begin(), used.end(), r) == used.end())
-                used.push_back(r);
-            return std::nullopt;
-        });
-    std::array<int, 32> renamed{};
-    renamed.fill(-1);
-    for (const int r : used) {
-        const std::optional<int> free = take();
-        if (!free)
-            return false; // not enough: the sets share scratch registers
-        renamed[static_cast<std::size_t>(r)] = *free;
-    }
-    for (std::string& instruction : code)
-        forEachRegister(instruction, [&](int r) -> std::optional<int> {
-            if (r < 32 && renamed[static_cast<std::size_t>(r)] >= 0)
-                return renamed[static_cast<std::size_t>(r)];
-            return std::nullopt;
-        });
-    return true;
-}
 
 } // namespace
 
@@ -105,6 +53,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     std::vector<TensorRef> in = kernel.inputs;
     // The elements computed: the result's, or for a reduction fusion its operand's (the last step's).
     const auto& reductions = kernel.reductions;
+    const auto& outputs = kernel.outputs;
     const bool reduction = !reductions.empty();
     TensorRef space = out;
     space.type = kernel.steps.back().op->resultTypes.at(0);
@@ -168,10 +117,16 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                           std::string(elementTypeName(step.in)) + " has no lowering to xpu-v1 yet" +
                           (k + 1 < n ? " (" + step.op->resultName + ", fused into this op)" : ""));
             code.insert(code.end(), stepCode.begin(), stepCode.end());
-            for (const int operand : step.operands) // values this step read last, unless a reduction sums it
-                if (operand < 0 && lastUse[static_cast<std::size_t>(~operand)] == k &&
-                    std::none_of(reductions.begin(), reductions.end(),
-                                 [&](const ElementwiseReduction& r) { return r.operand == operand; }) &&
+            // Values this step read last, unless a reduction sums them or the kernel writes them.
+            const auto kept = [&](int operand) {
+                return std::any_of(reductions.begin(), reductions.end(),
+                                   [&](const ElementwiseReduction& r) { return r.operand == operand; }) ||
+                       std::any_of(outputs.begin(), outputs.end(), [&](const ElementwiseKernel::Output& o) {
+                           return o.step == static_cast<std::size_t>(~operand);
+                       });
+            };
+            for (const int operand : step.operands)
+                if (operand < 0 && lastUse[static_cast<std::size_t>(~operand)] == k && !kept(operand) &&
                     std::find(freed.begin(), freed.end(), registers[static_cast<std::size_t>(~operand)]) ==
                         freed.end())
                     freed.push_back(registers[static_cast<std::size_t>(~operand)]);
@@ -302,7 +257,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // flight take at most a quarter of it (the rest is left to the kernel's constants and alignment), so
     // a machine with less VMEM gets smaller tiles, not a failure. In the row layout a tile is whole groups
     // of 8 rows.
-    const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1) * kTilesInFlight;
+    const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1 + outputs.size()) * kTilesInFlight;
     const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
     const std::int64_t groupBytes = feeds.rows ? 8 * feeds.rows->width * 4 : kVregBytes;
     const std::int64_t groupVregs = groupBytes / kVregBytes;
@@ -319,8 +274,14 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     for (std::size_t k = 0; k < streamed.size(); ++k)
         for (std::int64_t s = 0; s < inFlight; ++s)
             slots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
-    std::vector<std::uint64_t> outSlots; // result r, slot s: outSlots[r * inFlight + s]
-    std::vector<DmaStream> inputs, outputs;
+    std::vector<std::uint64_t> outSlots;     // result r, slot s: outSlots[r * inFlight + s]
+    std::vector<std::uint64_t> writtenSlots; // output o, slot s: writtenSlots[o * inFlight + s]
+    for (std::size_t o = 0; o < outputs.size() * static_cast<std::size_t>(inFlight); ++o)
+        writtenSlots.push_back(w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
+    const auto writtenSlot = [&](std::size_t o, std::size_t slot) {
+        return writtenSlots[o * static_cast<std::size_t>(inFlight) + slot];
+    };
+    std::vector<DmaStream> inputs, streams;
     for (std::size_t r = 0; r < std::max<std::size_t>(reductions.size(), 1); ++r)
         for (std::int64_t s = 0; s < inFlight; ++s) // a reduction's: a register of sums for each 8 rows
             outSlots.push_back(
@@ -328,7 +289,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                           : w.vmem(static_cast<std::uint64_t>(tileBytes), "an element-wise tile"));
     for (std::int64_t s = 0; s < inFlight; ++s) {
         inputs.push_back(w.stream());
-        outputs.push_back(w.stream());
+        streams.push_back(w.stream());
     }
     const auto tileSpan = [&](std::int64_t t) { return std::min(tileBytes, bytes - t * tileBytes); };
     // `looped`: the tile is written as the body of a counted loop, its HBM addresses through the loop's
@@ -399,7 +360,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
             fetch(t + inFlight - 1, looped);
         w.waitAll(inputs[slotOf(t)]);
         if (t >= inFlight)
-            w.waitAll(outputs[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
+            w.waitAll(streams[slotOf(t)]); // the write-back of tile t - inFlight has left this slot
         const std::size_t slot = slotOf(t);
         const std::int64_t count = (tileSpan(t) + kVregBytes - 1) / kVregBytes;
         if (feeds.rows) { // groups of 8 rows, 128 columns a register, the blocks of a group in turn
@@ -425,6 +386,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                 for (std::size_t k = 0; k < n; ++k) {
                     const std::int64_t g = groupOf(k), c = columnOf(k);
                     const int result = sets[k].result;
+                    for (std::size_t o = 0; o < outputs.size(); ++o)
+                        w.bundle("vst.s " + v(sets[k].steps[outputs[o].step]) + ", [" +
+                                 std::to_string(writtenSlot(o, slot) +
+                                                static_cast<std::uint64_t>((g * 8 * width + c) * 4)) +
+                                 "], " + std::to_string(width * 4));
                     if (!reduction) {
                         w.bundle("vst.s " + v(result) + ", [" +
                                  std::to_string(outSlots[slot] +
@@ -470,23 +436,37 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                     loadFlat(r0 + static_cast<std::int64_t>(k), sets[k].inputs);
                 for (const auto& instruction : groupCode[n])
                     w.bundle(instruction);
-                for (std::size_t k = 0; k < n; ++k)
-                    storeFlat(r0 + static_cast<std::int64_t>(k), sets[k].result);
+                for (std::size_t k = 0; k < n; ++k) {
+                    const auto r = r0 + static_cast<std::int64_t>(k);
+                    storeFlat(r, sets[k].result);
+                    for (std::size_t o = 0; o < outputs.size(); ++o)
+                        w.bundle("vst " + v(sets[k].steps[outputs[o].step]) + ", [" +
+                                 std::to_string(writtenSlot(o, slot) +
+                                                static_cast<std::uint64_t>(r * kVregBytes)) +
+                                 "]");
+                }
             }
         }
         for (std::size_t r = 0; r < reductions.size(); ++r) { // lane 0 of each row of the sums
             const TensorRef& sumsOut = reductions[r].out;
             DmaAddressing at;
             at.dstRegister = looped ? w.offset3() : nullptr;
-            w.dma(outputs[slot], isa::Space::Hbm,
+            w.dma(streams[slot], isa::Space::Hbm,
                   sumsOut.address + static_cast<std::uint64_t>(t * tileGroups * 8 * sumsOut.elementBytes),
                   isa::Space::Vmem, outSlots[r * static_cast<std::size_t>(inFlight) + slot], 4,
                   static_cast<std::uint64_t>(tileSpan(t) / groupBytes * 8), 512,
                   static_cast<std::uint64_t>(sumsOut.elementBytes), at, sumsOut.narrowing());
         }
+        for (std::size_t o = 0; o < outputs.size(); ++o) {
+            const TensorRef& written = outputs[o].out;
+            w.dma(streams[slot], isa::Space::Hbm,
+                  written.address + written.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)),
+                  isa::Space::Vmem, writtenSlot(o, slot), static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
+                  {loopOffset(written, looped), LoopOffset::None}, written.narrowing());
+        }
         if (reduction)
             return;
-        w.dma(outputs[slot], isa::Space::Hbm,
+        w.dma(streams[slot], isa::Space::Hbm,
               out.address + out.hbmBytes(static_cast<std::uint64_t>(t * tileBytes)), isa::Space::Vmem,
               outSlots[slot], static_cast<std::uint64_t>(tileSpan(t)), 1, 0, 0,
               {loopOffset(out, looped), LoopOffset::None}, out.narrowing());
@@ -515,6 +495,8 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         }
         const bool anyPacked =
             (!reduction && out.packed()) ||
+            std::any_of(outputs.begin(), outputs.end(),
+                        [](const ElementwiseKernel::Output& o) { return o.out.packed(); }) ||
             std::any_of(streamed.begin(), streamed.end(), [&](std::size_t k) { return in[k].packed(); });
         w.beginLoop(loopIterations, inFlight * tileBytes, anyPacked ? inFlight * tileBytes / 2 : 0, {},
                     thirdStep);
@@ -523,7 +505,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         w.endLoop();
         t += loopIterations * inFlight - 1;
     }
-    for (const DmaStream& s : outputs)
+    for (const DmaStream& s : streams)
         w.waitAll(s);
     if (tiles > 1)
         w.regionEnd();

@@ -140,6 +140,89 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
     }
 }
 
+// Multi-output fusion of a producer (XLA's): a fusion whose result one other fusion could compute, but
+// which other ops read too (a softmax's exponential, read by its sum and by the division; a layer norm's
+// mean, read by its variance and by the normalisation), joins that fusion, whose kernel writes the result
+// as a second output: one kernel fewer, its inputs read once for both. The kernel runs where the
+// consumer's runs, so every other reader of the value must run after it; a reduce with nothing fused into
+// it becomes such a consumer. An f16 or bf16 value joins only with excess precision (the consumer reads it
+// unrounded).
+void mergeProducerOutputs(const Body& body, FusionPlan& plan, int registers, const ValueUses& uses,
+                          const std::vector<bool>& excluded, bool excessPrecision)
+{
+    const auto& ops = body.operations;
+    const auto emittedAt = [&](std::size_t op) {
+        return plan.rootOf[op] >= 0 ? static_cast<std::size_t>(plan.rootOf[op]) : op;
+    };
+    const auto computed = [&](std::size_t root) { // the elements a fusion's kernel computes
+        const Operation& op = ops[root];
+        return op.kind == OpKind::Reduce ? body.valueTypes[op.operands[0]].elementCount()
+                                         : op.resultTypes[0].elementCount();
+    };
+    for (auto producer = plan.members.begin(); producer != plan.members.end();) {
+        const std::size_t a = producer->first;
+        const Operation& made = ops[a];
+        std::optional<std::size_t> consumer;
+        bool mergeable = made.kind != OpKind::Reduce && elementwiseKernel(body, made) &&
+                         !plan.written.count(a) &&
+                         (storageBytes(made.resultTypes[0].element) == 4 || excessPrecision);
+        const auto& readers = mergeable ? uses.readers[made.firstResult] : std::vector<std::size_t>{};
+        for (const std::size_t r : readers) { // the first reader a fusion can compute the value in
+            const bool standaloneReduce = plan.rootOf[r] < 0 && !(r < excluded.size() && excluded[r]) &&
+                                          fusibleReduceWidth(body, ops[r]) > 0 &&
+                                          ops[r].operands[0] == made.firstResult;
+            const bool inFusion = plan.rootOf[r] >= 0 && !plan.duplicated[r] &&
+                                  (elementwiseArity(ops[r].kind) > 0 || ops[r].kind == OpKind::Reduce);
+            if (standaloneReduce || inFusion) {
+                consumer = standaloneReduce ? r : static_cast<std::size_t>(plan.rootOf[r]);
+                break;
+            }
+        }
+        mergeable = mergeable && consumer && *consumer > a &&
+                    computed(*consumer) == made.resultTypes[0].elementCount();
+        const auto own = consumer ? plan.members.find(*consumer) : plan.members.end();
+        const std::vector<std::size_t> consumerMembers =
+            own != plan.members.end() ? own->second : std::vector<std::size_t>{consumer.value_or(0)};
+        for (const std::size_t r : readers) // every other reader runs after the consumer's kernel
+            mergeable = mergeable && (std::find(consumerMembers.begin(), consumerMembers.end(), r) !=
+                                          consumerMembers.end() ||
+                                      emittedAt(r) > *consumer);
+        if (mergeable) {
+            std::set<std::uint32_t> inputs;
+            std::vector<std::size_t> merged = consumerMembers;
+            merged.insert(merged.end(), producer->second.begin(), producer->second.end());
+            std::sort(merged.begin(), merged.end());
+            merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+            std::set<std::uint32_t> madeHere;
+            for (const std::size_t m : merged)
+                madeHere.insert(ops[m].firstResult);
+            int reductions = 0;
+            for (const std::size_t m : merged) {
+                reductions += ops[m].kind == OpKind::Reduce ? 1 : 0;
+                for (const std::uint32_t v : ops[m].operands)
+                    if (!madeHere.count(v))
+                        inputs.insert(v);
+            }
+            // Inputs, two per reduction, both fusions' intermediates and the written value's register.
+            mergeable = static_cast<int>(inputs.size()) + 2 * reductions +
+                            peakIntermediates(body, producer->second) +
+                            peakIntermediates(body, consumerMembers) + 1 <=
+                        registers;
+            if (mergeable) {
+                for (const std::size_t m : producer->second)
+                    if (!plan.duplicated[m])
+                        plan.rootOf[m] = static_cast<std::int32_t>(*consumer);
+                plan.rootOf[*consumer] = static_cast<std::int32_t>(*consumer);
+                plan.written.insert(a);
+                plan.members[*consumer] = std::move(merged);
+                producer = plan.members.erase(producer);
+                continue;
+            }
+        }
+        ++producer;
+    }
+}
+
 } // namespace
 
 ValueUses valueUses(const Body& body)
@@ -337,6 +420,7 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
         }
     }
     mergeSiblingReductions(body, plan, registers, uses, excluded);
+    mergeProducerOutputs(body, plan, registers, uses, excluded, excessPrecision);
     return plan;
 }
 

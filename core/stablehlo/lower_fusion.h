@@ -6,8 +6,10 @@
 // GELU's nine ops become one kernel reading x once and writing once, where they read 13 tensors and wrote 9.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,11 +41,14 @@ bool sameBytes(ElementType from, ElementType to);
 // writing the operand out (XLA's reduction fusion). `registers` bounds a fusion's inputs plus its
 // results kept in registers. Ops marked in `excluded` (folded to constants) join no fusion. An f16 or bf16
 // intermediate joins only with `excessPrecision` (CompileOptions): fused, it is not rounded to its type.
+// `written`: members other than a fusion's root whose results its kernel writes too (multi-output fusion:
+// a producer other ops read as well).
 struct FusionPlan
 {
     std::vector<std::int32_t> rootOf;
     std::vector<bool> duplicated;
     std::map<std::size_t, std::vector<std::size_t>> members;
+    std::set<std::size_t> written;
 };
 FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {},
                       bool excessPrecision = false);
@@ -83,16 +88,25 @@ std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const Fusion
 
 // lower_fusion_kernel.cpp: the element-wise kernel of the fusion `members` of `body` (sorted), run where op
 // `root` is: each op's operands are its fused producers' registers or the kernel's inputs (`values`, every
-// outside value once); each reduce member a reduction of the kernel (`reduces`: which, in the kernel's
-// order; their results left for the caller to place). `fused`: the result names of the members but the
-// root, for the kernel's region. An op the kernel cannot compute is a MemberError naming it.
+// outside value once); each reduce member a reduction of the kernel. `out`: what the kernel writes as its
+// result (the first reduction's sums, or the last step's result); `results`: every value it writes, by the
+// member computing it (the root's, each reduce's and each of `written`), given HBM by `allocate`. `fused`:
+// the result names of the members but the root, for the kernel's region. An op the kernel cannot compute
+// is a MemberError naming it.
 struct MemberError
 {
     const Operation* member = nullptr;
     std::string message;
 };
-ElementwiseKernel fusionKernel(const Body& body, std::size_t root, const std::vector<std::size_t>& members,
-                               const std::vector<TensorRef>& values, std::vector<std::size_t>& reduces,
-                               std::string& fused);
+struct FusionKernel
+{
+    ElementwiseKernel kernel;
+    TensorRef out;
+    std::vector<std::pair<std::size_t, TensorRef>> results;
+    std::string fused;
+};
+FusionKernel fusionKernel(const Body& body, std::size_t root, const std::vector<std::size_t>& members,
+                          const std::set<std::size_t>& written, const std::vector<TensorRef>& values,
+                          const std::function<TensorRef(const Operation&)>& allocate);
 
 } // namespace xps::shlo::lower

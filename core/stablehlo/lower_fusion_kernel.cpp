@@ -1,16 +1,22 @@
 // A fusion's members as one element-wise kernel (lower_fusion.h): steps in program order over registers,
-// every value from outside the fusion an input read once, each reduce a reduction of the kernel.
+// every value from outside the fusion an input read once, each reduce a reduction of the kernel, and the
+// results it writes given their HBM.
 
 #include "stablehlo/lower_fusion.h"
 
+#include <algorithm>
+
 namespace xps::shlo::lower {
 
-ElementwiseKernel fusionKernel(const Body& body, std::size_t root, const std::vector<std::size_t>& members,
-                               const std::vector<TensorRef>& values, std::vector<std::size_t>& reduces,
-                               std::string& fused)
+FusionKernel fusionKernel(const Body& body, std::size_t root, const std::vector<std::size_t>& members,
+                          const std::set<std::size_t>& written, const std::vector<TensorRef>& values,
+                          const std::function<TensorRef(const Operation&)>& allocate)
 {
     const auto& ops = body.operations;
-    ElementwiseKernel kernel;
+    FusionKernel made;
+    ElementwiseKernel& kernel = made.kernel;
+    const bool reduction = std::any_of(members.begin(), members.end(),
+                                       [&](std::size_t m) { return ops[m].kind == OpKind::Reduce; });
     std::map<std::uint32_t, int> stepOf, inputOf; // by value
     const auto input = [&](std::uint32_t v) {
         const auto [it, added] = inputOf.emplace(v, static_cast<int>(kernel.inputs.size()));
@@ -21,15 +27,13 @@ ElementwiseKernel fusionKernel(const Body& body, std::size_t root, const std::ve
     for (const std::size_t j : members) {
         const Operation& member = ops[j];
         if (j != root)
-            fused += (fused.empty() ? "" : " ") + member.resultName;
+            made.fused += (made.fused.empty() ? "" : " ") + member.resultName;
         if (member.kind == OpKind::Reduce) { // it sums what a step computed (or an input), row by row
-            reduces.push_back(j);
             const std::uint32_t x = member.operands.at(0);
             const auto step = stepOf.find(x);
-            kernel.reductions.push_back({fusibleReduceWidth(body, member),
-                                         values[member.operands.at(1)],
-                                         step != stepOf.end() ? ~step->second : input(x),
-                                         {}});
+            kernel.reductions.push_back({fusibleReduceWidth(body, member), values[member.operands.at(1)],
+                                         step != stepOf.end() ? ~step->second : input(x), allocate(member)});
+            made.results.emplace_back(j, kernel.reductions.back().out);
             continue;
         }
         ElementwiseStep step{&member, {}, body.valueTypes.at(member.operands.at(0)).element};
@@ -52,8 +56,20 @@ ElementwiseKernel fusionKernel(const Body& body, std::size_t root, const std::ve
         }
         stepOf[member.firstResult] = static_cast<int>(kernel.steps.size());
         kernel.steps.push_back(std::move(step));
+        // Written besides the kernel's own result: a step other ops read too (multi-output fusion), and the
+        // root of a kernel whose result is its reductions' sums.
+        if (written.count(j) || (j == root && reduction)) {
+            kernel.outputs.push_back({kernel.steps.size() - 1, allocate(member)});
+            made.results.emplace_back(j, kernel.outputs.back().out);
+        }
     }
-    return kernel;
+    if (reduction) {
+        made.out = kernel.reductions.front().out;
+    } else { // the last step's (the root is the last member)
+        made.out = allocate(ops[root]);
+        made.results.emplace_back(root, made.out);
+    }
+    return made;
 }
 
 } // namespace xps::shlo::lower

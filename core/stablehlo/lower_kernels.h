@@ -129,8 +129,16 @@ struct ElementwiseKernel
     std::vector<ElementwiseStep> steps; // in program order; the last one's result is the kernel's
     std::vector<TensorRef> inputs;      // every operand from outside the kernel, once
     // With reductions the kernel's results are their sums (each reduction's `out`, all of one element
-    // type), and no step's result is written.
+    // type), and no step's result is written but `outputs`.
     std::vector<ElementwiseReduction> reductions;
+    // Steps whose results the kernel writes too, each to its `out` (multi-output fusion: a producer other
+    // ops read as well), stored as the result is.
+    struct Output
+    {
+        std::size_t step = 0;
+        TensorRef out;
+    };
+    std::vector<Output> outputs;
 };
 // The registers a kernel's inputs and intermediate results take (the result is v6): at most this many.
 inline constexpr int kElementwiseRegisters = 18;

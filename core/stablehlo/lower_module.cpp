@@ -327,7 +327,7 @@ private:
             }
             std::vector<TensorRef> out;
             try {
-                out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), values)
+                out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), plan.written, values)
                                      : lowerOp(f, op, in, bias ? &*bias : nullptr);
                 if (bias)
                     values[bias->add->firstResult] = out.at(0);
@@ -349,11 +349,11 @@ private:
     }
 
     // The element-wise kernel of the ops `members` of `f` (lower_fusion.h), run where op `root` is: each op's
-    // operands are its fused producers' registers or the kernel's inputs, every outside value read once. The
-    // results of its reductions other than the root (sibling reductions) go into `values` here.
+    // operands are its fused producers' registers or the kernel's inputs, every outside value read once.
+    // Every result it writes (the root's, sibling reductions', `written` members') goes into `values` here.
     std::vector<TensorRef> lowerFusion(const Function& f, std::size_t root,
                                        const std::vector<std::size_t>& members,
-                                       std::vector<TensorRef>& values)
+                                       const std::set<std::size_t>& written, std::vector<TensorRef>& values)
     {
         const auto& ops = f.body.operations;
         const Operation& op = ops[root];
@@ -363,29 +363,23 @@ private:
                 in.push_back(values[v]);
             return lowerOp(f, op, in);
         }
-        std::vector<std::size_t> reduces; // the members kernel.reductions are
-        std::string fused;
-        lower::ElementwiseKernel kernel;
+        const auto nameOf = [&](const Operation& o) {
+            return f.name + "_" + (o.resultName.empty() ? std::string("v") : o.resultName.substr(1));
+        };
+        lower::FusionKernel made;
         try {
-            kernel = lower::fusionKernel(f.body, root, members, values, reduces, fused);
+            made = lower::fusionKernel(f.body, root, members, written, values, [&](const Operation& o) {
+                return allocate(o.resultTypes.at(0), nameOf(o));
+            });
         } catch (const lower::MemberError& e) {
             throw LoweringError{where(*e.member) + ": " + std::string(opName(e.member->kind)) + ": " +
                                 e.message};
         }
-        const auto nameOf = [&](const Operation& o) {
-            return f.name + "_" + (o.resultName.empty() ? std::string("v") : o.resultName.substr(1));
-        };
-        TensorRef out;
-        for (std::size_t r = 0; r < reduces.size(); ++r) {
-            const Operation& reduce = ops[reduces[r]];
-            kernel.reductions[r].out = allocate(reduce.resultTypes[0], nameOf(reduce));
-            if (reduces[r] == root)
-                out = kernel.reductions[r].out;
-            else
-                values[reduce.firstResult] = kernel.reductions[r].out;
-        }
-        if (reduces.empty())
-            out = allocate(op.resultTypes[0], nameOf(op));
+        for (const auto& [member, result] : made.results)
+            values[ops[member].firstResult] = result;
+        const TensorRef& out = made.out;
+        const std::string& fused = made.fused;
+        const auto& kernel = made.kernel;
         // The root's region, the fused ops' results named after it: the timeline shows what the kernel holds.
         const std::string region = regionName(op) + " \u00b7 fused " + fused;
         m_writer.declareRegion(region, "op");
@@ -396,7 +390,7 @@ private:
             lower::lowerElementwise(m_writer, kernel, out);
         m_writer.regionEnd();
         ++m_result.kernels;
-        return {out};
+        return {values[op.firstResult]};
     }
 
     // `bias`: an add of a bias fused into the dot_general `op` (its result is the add's).
