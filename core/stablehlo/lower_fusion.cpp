@@ -95,34 +95,55 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
                  !(i < excluded.size() && excluded[i]) && fusibleReduceWidth(body, ops[i]) > 0)
             groups[i] = {i};
     }
+    // Which group each op is in (-1: none), so that only groups reading an input in common are compared.
+    std::vector<std::int64_t> groupOf(ops.size(), -1);
+    for (const auto& [root, members] : groups)
+        for (const std::size_t m : members)
+            groupOf[m] = static_cast<std::int64_t>(root);
     for (auto first = groups.begin(); first != groups.end(); ++first) {
         const std::size_t r1 = first->first;
-        for (auto second = std::next(first); second != groups.end();) {
-            const std::size_t r2 = second->first;
+        for (bool grew = true; grew;) {
+            grew = false;
             std::set<std::uint32_t> inputs = inputsOf(first->second);
-            const std::set<std::uint32_t> inputs2 = inputsOf(second->second);
-            const bool sibling =
-                rowsOf(r2) == rowsOf(r1) &&
-                ops[r2].resultTypes[0].element == ops[r1].resultTypes[0].element &&
-                std::any_of(inputs2.begin(), inputs2.end(),
-                            [&](std::uint32_t v) { return inputs.count(v) && v != ops[r2].operands[1]; }) &&
-                std::all_of(inputs2.begin(), inputs2.end(), [&](std::uint32_t v) {
-                    return emittedAt(uses.producer[v]) < static_cast<std::int32_t>(r1);
-                });
-            std::vector<std::size_t> merged = first->second;
-            merged.insert(merged.end(), second->second.begin(), second->second.end());
-            std::sort(merged.begin(), merged.end());
-            merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-            inputs.insert(inputs2.begin(), inputs2.end());
-            if (!sibling || static_cast<int>(inputs.size()) + 2 * reducesIn(merged) +
-                                    peakIntermediates(body, first->second) +
-                                    peakIntermediates(body, second->second) >
-                                registers) {
-                ++second;
-                continue;
+            std::set<std::size_t> candidates;    // later groups reading one of these inputs
+            for (const std::uint32_t v : inputs) // (not through a constant: every reduce's zero)
+                for (const std::size_t reader : emittedAt(uses.producer[v]) < 0 && uses.producer[v] >= 0
+                                                    ? std::vector<std::size_t>{}
+                                                    : uses.readers[v])
+                    if (groupOf[reader] > static_cast<std::int64_t>(r1))
+                        candidates.insert(static_cast<std::size_t>(groupOf[reader]));
+            for (const std::size_t r2 : candidates) {
+                const auto second = groups.find(r2);
+                if (second == groups.end())
+                    continue;
+                const std::set<std::uint32_t> inputs2 = inputsOf(second->second);
+                const bool sibling = rowsOf(r2) == rowsOf(r1) &&
+                                     ops[r2].resultTypes[0].element == ops[r1].resultTypes[0].element &&
+                                     std::any_of(inputs2.begin(), inputs2.end(),
+                                                 [&](std::uint32_t v) {
+                                                     return inputs.count(v) && v != ops[r2].operands[1];
+                                                 }) &&
+                                     std::all_of(inputs2.begin(), inputs2.end(), [&](std::uint32_t v) {
+                                         return emittedAt(uses.producer[v]) < static_cast<std::int32_t>(r1);
+                                     });
+                std::vector<std::size_t> merged = first->second;
+                merged.insert(merged.end(), second->second.begin(), second->second.end());
+                std::sort(merged.begin(), merged.end());
+                merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+                std::set<std::uint32_t> both = inputs;
+                both.insert(inputs2.begin(), inputs2.end());
+                if (!sibling || static_cast<int>(both.size()) + 2 * reducesIn(merged) +
+                                        peakIntermediates(body, first->second) +
+                                        peakIntermediates(body, second->second) >
+                                    registers)
+                    continue;
+                for (const std::size_t m : second->second)
+                    groupOf[m] = static_cast<std::int64_t>(r1);
+                first->second = std::move(merged);
+                groups.erase(second);
+                grew = true;
+                break; // its inputs grew: look again
             }
-            first->second = std::move(merged);
-            second = groups.erase(second);
         }
         // A kernel of reductions alone computes nothing to sum: each stays a reduce of its own.
         if (reducesIn(first->second) == static_cast<int>(first->second.size()) && first->second.size() > 1)
