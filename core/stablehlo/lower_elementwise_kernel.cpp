@@ -140,11 +140,15 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         if (feed(i) == Feed::Streamed)
             streamed.push_back(i);
     }
-    // Each reduction's running sums and its initial value.
-    std::vector<int> sums, initial;
+    // Each reduction's running sums (or maxima) and its initial value; a maximum's NaN witness and the
+    // initial value's (lower_reduce.cpp: NaN in the lanes that saw one, -0 in the others, added last).
+    std::vector<int> sums, initial, witness, initialWitness;
     for (std::size_t r = 0; r < reductions.size(); ++r) {
         sums.push_back(take());
         initial.push_back(take());
+        const bool maximum = reductions[r].kind == OpKind::Maximum;
+        witness.push_back(maximum ? take() : -1);
+        initialWitness.push_back(maximum ? take() : -1);
     }
     const std::size_t inputsTaken = taken;
     const bool rounds = std::any_of(kernel.steps.begin(), kernel.steps.end(),
@@ -249,6 +253,11 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
         if (init.splat)
             init.scalarConstant = init.splat;
         broadcastScalar(w, init, initial[r]);
+        if (reductions[r].kind == OpKind::Maximum) {
+            w.bundle("vbcast " + v(initialWitness[r]) + ", 2147483648");
+            w.bundle("vcmp.eq.f32 v3, " + v(initial[r]) + ", " + v(initial[r]));
+            w.bundle("vsel " + v(initialWitness[r]) + ", v3, " + v(initialWitness[r]) + ", " + v(initial[r]));
+        }
     }
     const Operation& op = *kernel.steps.back().op;
     const std::int64_t bytes = space.type.elementCount() * 4;
@@ -403,13 +412,27 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
                         const int summed = reductions.size() == 1 ? result
                                            : operand >= 0 ? sets[k].inputs[static_cast<std::size_t>(operand)]
                                                           : sets[k].steps[static_cast<std::size_t>(~operand)];
+                        const bool maximum = reductions[r].kind == OpKind::Maximum;
                         w.bundle(c == 0 ? "vmov " + v(sums[r]) + ", " + v(summed)
-                                        : "vadd.f32 " + v(sums[r]) + ", " + v(sums[r]) + ", " + v(summed));
+                                        : (maximum ? "vmax.f32 " : "vadd.f32 ") + v(sums[r]) + ", " +
+                                              v(sums[r]) + ", " + v(summed));
+                        if (maximum) { // (v3, set 0's scratch, is free once every set's code has run)
+                            w.bundle("vcmp.eq.f32 v3, " + v(summed) + ", " + v(summed));
+                            w.bundle("vsel " + v(witness[r]) + ", v3, " +
+                                     v(c == 0 ? initialWitness[r] : witness[r]) + ", " + v(summed));
+                        }
                     }
                     for (std::size_t r = 0; r < reductions.size() && c + 128 == width; ++r) {
                         // each row's sum in every lane of its row, the initial value last
-                        w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums[r]));
-                        w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial[r]) + ", " + v(kResult));
+                        if (reductions[r].kind == OpKind::Maximum) {
+                            w.bundle("xlu.rmax.f32 " + v(kResult) + ", " + v(sums[r]));
+                            w.bundle("vmax.f32 " + v(kResult) + ", " + v(initial[r]) + ", " + v(kResult));
+                            w.bundle("xlu.rsum.f32 v3, " + v(witness[r]));
+                            w.bundle("vadd.f32 " + v(kResult) + ", " + v(kResult) + ", v3");
+                        } else {
+                            w.bundle("xlu.rsum.f32 " + v(kResult) + ", " + v(sums[r]));
+                            w.bundle("vadd.f32 " + v(kResult) + ", " + v(initial[r]) + ", " + v(kResult));
+                        }
                         w.bundle("vst " + v(kResult) + ", [" +
                                  std::to_string(outSlots[r * static_cast<std::size_t>(inFlight) + slot] +
                                                 static_cast<std::uint64_t>(g * kVregBytes)) +

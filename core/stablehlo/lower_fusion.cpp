@@ -85,6 +85,12 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
         return static_cast<int>(std::count_if(members.begin(), members.end(),
                                               [&](std::size_t m) { return ops[m].kind == OpKind::Reduce; }));
     };
+    const auto reductionRegistersIn = [&](const std::vector<std::size_t>& members) {
+        int n = 0;
+        for (const std::size_t m : members)
+            n += ops[m].kind == OpKind::Reduce ? reductionRegisters(ops[m]) : 0;
+        return n;
+    };
     // Every reduction fusion, and every reduce that could root one but has nothing fused into it.
     std::map<std::size_t, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -132,7 +138,7 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
                 merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
                 std::set<std::uint32_t> both = inputs;
                 both.insert(inputs2.begin(), inputs2.end());
-                if (!sibling || static_cast<int>(both.size()) + 2 * reducesIn(merged) +
+                if (!sibling || static_cast<int>(both.size()) + reductionRegistersIn(merged) +
                                         peakIntermediates(body, first->second) +
                                         peakIntermediates(body, second->second) >
                                     registers)
@@ -219,13 +225,13 @@ void mergeProducerOutputs(const Body& body, FusionPlan& plan, int registers, con
                 madeHere.insert(ops[m].firstResult);
             int reductions = 0;
             for (const std::size_t m : merged) {
-                reductions += ops[m].kind == OpKind::Reduce ? 1 : 0;
+                reductions += ops[m].kind == OpKind::Reduce ? reductionRegisters(ops[m]) : 0;
                 for (const std::uint32_t v : ops[m].operands)
                     if (!madeHere.count(v))
                         inputs.insert(v);
             }
             // Inputs, two per reduction, both fusions' intermediates and the written value's register.
-            mergeable = static_cast<int>(inputs.size()) + 2 * reductions +
+            mergeable = static_cast<int>(inputs.size()) + reductions +
                             peakIntermediates(body, producer->second) +
                             peakIntermediates(body, consumerMembers) + 1 <=
                         registers;
@@ -276,16 +282,26 @@ bool sameBytes(ElementType from, ElementType to)
     return fromBits < toBits && (isUnsigned(from) || !isUnsigned(to));
 }
 
+int reductionRegisters(const Operation& reduce)
+{
+    // The running values and the initial one; a maximum's NaN witness and its initial value too.
+    return reduce.regions.empty() || reduce.regions[0].operations.empty() ||
+                   reduce.regions[0].operations[0].kind != OpKind::Maximum
+               ? 2
+               : 4;
+}
+
 std::int64_t fusibleReduceWidth(const Body& body, const Operation& op)
 {
-    // One add over the innermost dimension of a float operand, rows of a multiple of 128 in groups of 8.
+    // One add or maximum over the innermost dimension of a float operand, rows of a multiple of 128 in
+    // groups of 8.
     if (op.kind != OpKind::Reduce || op.operands.size() != 2 || op.resultTypes.size() != 1 ||
         op.regions.size() != 1 || op.operands[0] >= body.valueTypes.size())
         return 0;
     const auto& region = op.regions[0].operations;
-    if (region.size() != 2 || region[0].kind != OpKind::Add || region[0].operands.size() != 2 ||
-        region[0].operands[0] > 1 || region[0].operands[1] > 1 || region[1].operands.size() != 1 ||
-        region[1].operands[0] != 2)
+    if (region.size() != 2 || (region[0].kind != OpKind::Add && region[0].kind != OpKind::Maximum) ||
+        region[0].operands.size() != 2 || region[0].operands[0] > 1 || region[0].operands[1] > 1 ||
+        region[1].operands.size() != 1 || region[1].operands[0] != 2)
         return 0;
     const TensorType& x = body.valueTypes[op.operands[0]];
     const Attribute* attribute = op.attributes.find("dimensions");
@@ -361,7 +377,7 @@ FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& 
         std::vector<std::uint32_t> pending = reduce ? std::vector<std::uint32_t>{ops[r].operands[0]}
                                                     : std::vector<std::uint32_t>(ops[r].operands);
         std::set<std::uint32_t> inputs(ops[r].operands.begin(), ops[r].operands.end());
-        const int budget = reduce ? registers - 2 : registers;
+        const int budget = reduce ? registers - reductionRegisters(ops[r]) : registers;
         // A value several ops read joins once every one of them has: computed once, it stays in a register
         // for all of them (an asinh reads |x| four times). Until then it waits in `deferred`. A duplicated
         // conversion's operand is read by other fusions too: it stays an input.

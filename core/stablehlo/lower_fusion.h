@@ -53,10 +53,13 @@ struct FusionPlan
 FusionPlan planFusion(const Body& body, int registers, const std::vector<bool>& excluded = {},
                       bool excessPrecision = false);
 
-// A reduce whose kernel can compute its operand (an add over the innermost dimension of a float operand
+// A reduce whose kernel can compute its operand (an add or a maximum over the innermost dimension of a
+// float operand
 // whose rows are a multiple of 128 long, at most 4096, and number a multiple of 8): that dimension's size;
 // 0 otherwise.
 std::int64_t fusibleReduceWidth(const Body& body, const Operation& op);
+// The registers a fused reduction keeps besides its operand: 2 for a sum, 4 for a maximum (its NaN witness).
+int reductionRegisters(const Operation& reduce);
 
 // The strides of broadcast_in_dim `op` read in registers (TensorRef::broadcastStrides): one per result
 // dimension, in elements of the row-major operand, 0 along a dimension it is broadcast over (or one of

@@ -32,7 +32,8 @@ FusionKernel fusionKernel(const Body& body, std::size_t root, const std::vector<
             const std::uint32_t x = member.operands.at(0);
             const auto step = stepOf.find(x);
             kernel.reductions.push_back({fusibleReduceWidth(body, member), values[member.operands.at(1)],
-                                         step != stepOf.end() ? ~step->second : input(x), allocate(member)});
+                                         step != stepOf.end() ? ~step->second : input(x), allocate(member),
+                                         reductionRegisters(member) == 4 ? OpKind::Maximum : OpKind::Add});
             made.results.emplace_back(j, kernel.reductions.back().out);
             continue;
         }

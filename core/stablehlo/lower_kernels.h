@@ -123,6 +123,9 @@ struct ElementwiseReduction
     TensorRef init;
     int operand = ~0;
     TensorRef out;
+    // Add, or Maximum: the row's largest element, a NaN among them propagated as StableHLO's maximum does
+    // (the vector unit's vmax gives the other operand for a NaN: a witness register keeps the NaNs seen).
+    OpKind kind = OpKind::Add;
 };
 struct ElementwiseKernel
 {

@@ -131,9 +131,9 @@ private slots:
         std::string failure;
         const auto both = fusedAndApart(modules->front(), &failure);
         QVERIFY2(both, failure.c_str());
-        // 2 into the layer norms' reduces, 4 producers written by their consumers' kernels (the centred
-        // values by the variances' sums, softmax's exponential by its sum).
-        QCOMPARE((*both)[0].fusedOps, std::size_t{23});
+        // 2 into the layer norms' reduces, 5 producers written by their consumers' kernels (the centred
+        // values by the variances' sums, softmax's scores by their maximum, its exponential by its sum).
+        QCOMPARE((*both)[0].fusedOps, std::size_t{24});
         QCOMPARE((*both)[1].fusedOps, std::size_t{0});
         // A fused reduction sums in the row layout's order, not the interpreter's: close, not the same bits.
         QVERIFY(closeTo((*both)[0].results, (*both)[1].results));
@@ -449,6 +449,35 @@ private slots:
         QVERIFY(std::find(fused.opRegions.begin(), fused.opRegions.end(), "reduce %s \u00b7 fused %q %s2") !=
                 fused.opRegions.end());
         QVERIFY(fused.cycles < unfused.cycles);
+    }
+
+    void aMaximumReductionComputesItsOperandAndPropagatesNan()
+    {
+        // A softmax's row maximum of masked scores: the reduce's kernel computes x * x and the mask, and a
+        // row holding a NaN gives NaN, as StableHLO's maximum does (the vector unit's vmax would give the
+        // other operand). Exactly the interpreter's.
+        const std::string body =
+            "  %x = stablehlo.multiply %a, %a : tensor<16x256xf32>\n"
+            "  %i0 = stablehlo.iota dim = 0 : tensor<16x256xf32>\n"
+            "  %i1 = stablehlo.iota dim = 1 : tensor<16x256xf32>\n"
+            "  %three = stablehlo.constant dense<3.0> : tensor<16x256xf32>\n"
+            "  %five = stablehlo.constant dense<200.0> : tensor<16x256xf32>\n"
+            "  %c0 = stablehlo.compare EQ, %i0, %three : (tensor<16x256xf32>, tensor<16x256xf32>) -> "
+            "tensor<16x256xi1>\n"
+            "  %c1 = stablehlo.compare EQ, %i1, %five : (tensor<16x256xf32>, tensor<16x256xf32>) -> "
+            "tensor<16x256xi1>\n"
+            "  %c = stablehlo.and %c0, %c1 : tensor<16x256xi1>\n"
+            "  %nan = stablehlo.constant dense<0x7FC00000> : tensor<16x256xf32>\n"
+            "  %y = stablehlo.select %c, %nan, %x : tensor<16x256xi1>, tensor<16x256xf32>\n"
+            "  %lo = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+            "  %r = stablehlo.reduce(%y init: %lo) applies stablehlo.maximum across dimensions = [1] : "
+            "(tensor<16x256xf32>, tensor<f32>) -> tensor<16xf32>\n";
+        const std::string text = moduleText({16, 256}, {16, 256}, body, type({16}));
+        const Compiled fused = compileAndReplay(text, true);
+        QVERIFY(fused.kernels > 0);
+        QVERIFY2(std::any_of(fused.opRegions.begin(), fused.opRegions.end(),
+                             [](const std::string& r) { return r.rfind("reduce %r \u00b7 fused", 0) == 0; }),
+                 fused.opRegions.front().c_str());
     }
 
     void aBiasIsAddedByTheDotComputingIt_data()
