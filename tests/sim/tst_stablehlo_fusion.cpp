@@ -425,20 +425,37 @@ private slots:
         // A layer norm's statistics as JAX writes them: the sums of x and of x^2 over the same rows are one
         // kernel with two results (XLA's multi-output fusion), reading x once where two kernels read it
         // twice; both hold to the interpreter. The mean's own kernel reads the first sum in between.
-        const std::string stats =
-            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
-            "  %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : "
-            "(tensor<64x512xf32>, tensor<f32>) -> tensor<64xf32>\n"
-            "  %n = stablehlo.constant dense<0.001953125> : tensor<64xf32>\n"
-            "  %m = stablehlo.multiply %s, %n : tensor<64xf32>\n"
-            "  %q = stablehlo.multiply %a, %a : tensor<64x512xf32>\n"
-            "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
-            "  %s2 = stablehlo.reduce(%q init: %one) applies stablehlo.add across dimensions = [1] : "
-            "(tensor<64x512xf32>, tensor<f32>) -> tensor<64xf32>\n"
-            "  %r = stablehlo.subtract %s2, %m : tensor<64xf32>\n";
-        const std::string text = moduleText({64, 512}, {64, 512}, stats, type({64}));
+        const auto statsOf = [](int rows) {
+            const std::string x = "tensor<" + std::to_string(rows) + "x512xf32>",
+                              row = "tensor<" + std::to_string(rows) + "xf32>";
+            return "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                   "  %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (" +
+                   x + ", tensor<f32>) -> " + row +
+                   "\n  %n = stablehlo.constant dense<0.001953125> : " + row +
+                   "\n  %m = stablehlo.multiply %s, %n : " + row +
+                   "\n  %q = stablehlo.multiply %a, %a : " + x +
+                   "\n  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+                   "  %s2 = stablehlo.reduce(%q init: %one) applies stablehlo.add across dimensions = [1] : "
+                   "(" +
+                   x + ", tensor<f32>) -> " + row + "\n  %r = stablehlo.subtract %s2, %m : " + row + "\n";
+        };
+        const std::string text = moduleText({64, 512}, {64, 512}, statsOf(64), type({64}));
         const Compiled fused = compileAndReplay(text, true, 64);
         const Compiled unfused = compileAndReplay(text, false, 64);
+        // 16 tiles of a machine with 1 MiB of VMEM as a counted loop: both sums leave through its offset.
+        CompileOptions looped;
+        looped.loops = CompileOptions::Loops::Always;
+        looped.machine.vmemBytes = 1 << 20;
+        std::string failure;
+        std::vector<std::string> loopedRegions;
+        const auto worst = worstUlp(moduleText({256, 512}, {256, 512}, statsOf(256), type({256})), &failure,
+                                    looped, nullptr, [&](const CompiledModule& m, std::uint64_t) {
+                                        for (const auto& r : m.trace.chips.front().symbols.regions)
+                                            loopedRegions.push_back(r.name);
+                                    });
+        QVERIFY2(worst <= 64, failure.c_str());
+        QVERIFY(std::find(loopedRegions.begin(), loopedRegions.end(), "reduce %s \u00b7 fused %q %s2") !=
+                loopedRegions.end());
         QVERIFY(fused.kernels > 0 && unfused.kernels > 0);
         const auto reduces = [](const Compiled& c) {
             return std::count_if(c.opRegions.begin(), c.opRegions.end(),
