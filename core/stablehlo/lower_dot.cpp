@@ -135,7 +135,8 @@ bool batchesNest(const std::vector<std::int64_t>& dims, const TensorType& t,
 // The matmul; with `bias` a vector to add along the rows of the result, added in the tiles when the op is
 // one tile (true), else left to the caller (false).
 bool lowerDotTiles(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in,
-                   const TensorRef& out, const TensorRef* bias)
+                   const TensorRef& out, const TensorRef* bias, const TensorRef* residual,
+                   bool& residualAdded)
 {
     const auto& lhs = in[0];
     const auto& rhs = in[1];
@@ -272,6 +273,15 @@ bool lowerDotTiles(ProgramWriter& w, const Operation& op, const std::vector<Tens
                   bias->hbmBytes(static_cast<std::uint64_t>(s.N * 4)), 1, 0, 0, {}, bias->widening());
             w.waitAll(buffers.back);
             buffers.biased = true;
+        }
+        // A residual after the bias: a copy of it in VMEM laid out as the result panels (the tile brings it
+        // in), read and added register by register after the bias, in the unrolled code only.
+        const auto residualBytes = static_cast<std::uint64_t>(s.B * s.NB * s.rowsPadded(s.M) * 512);
+        residualAdded = biased && residual && !residual->isView() && !residual->splat &&
+                        !residual->scalarConstant && !w.loops() && residualBytes <= w.vmemAvailable();
+        if (residualAdded) {
+            buffers.residual = w.vmem(residualBytes, "dot_general's residual");
+            buffers.residualTensor = residual;
         }
         emitTile(w, in, out, s, first, buffers);
         return biased;
@@ -480,13 +490,25 @@ bool lowerDotTiles(ProgramWriter& w, const Operation& op, const std::vector<Tens
 void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out,
               const DotBias* bias)
 {
-    if (lowerDotTiles(w, op, in, out, bias ? &bias->vector : nullptr) || !bias)
+    bool residualAdded = false;
+    const bool biased = lowerDotTiles(w, op, in, out, bias ? &bias->vector : nullptr,
+                                      bias && bias->residual ? &*bias->residual : nullptr, residualAdded);
+    if (!bias)
         return;
-    // The bias added in place by an element-wise pass (each tile is read before it is written).
-    std::vector<TensorRef> operands = {out, bias->broadcast};
-    if (!bias->dotFirst)
-        std::swap(operands[0], operands[1]);
-    lowerElementwise(w, *bias->add, operands, out);
+    // What the tiles did not add, added in place by element-wise passes (each tile is read before it is
+    // written): the bias, then the residual.
+    const auto addInPlace = [&](const Operation& add, const TensorRef& other, bool dotFirst) {
+        TensorRef result = out;
+        result.type = add.resultTypes.at(0);
+        std::vector<TensorRef> operands = {result, other};
+        if (!dotFirst)
+            std::swap(operands[0], operands[1]);
+        lowerElementwise(w, add, operands, result);
+    };
+    if (!biased)
+        addInPlace(*bias->add, bias->broadcast, bias->dotFirst);
+    if (bias->residual && !residualAdded)
+        addInPlace(*bias->residualAdd, *bias->residual, bias->residualDotFirst);
 }
 
 } // namespace xps::shlo::lower

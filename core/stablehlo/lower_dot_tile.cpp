@@ -15,54 +15,6 @@
 
 namespace xps::shlo::lower::dot {
 
-namespace {
-
-// MoveDims of `dims` of `t` whose destination strides nest inside `outer` (the innermost dimension gets
-// `inner`), e.g. rows of 512 B for the M dimensions.
-void appendNested(std::vector<MoveDim>& out, const std::vector<std::int64_t>& dims, const TensorType& t,
-                  const std::vector<std::int64_t>& srcStrides, std::int64_t inner)
-{
-    std::vector<MoveDim> m;
-    std::int64_t stride = inner;
-    for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
-        const auto d = static_cast<std::size_t>(*it);
-        m.insert(m.begin(), MoveDim{t.shape[d], srcStrides[d], stride});
-        stride *= t.shape[d];
-    }
-    out.insert(out.end(), m.begin(), m.end());
-}
-
-// The one dimension a 128-wide block of K or N is cut from; several are allowed only when the whole
-// extent fits one block.
-MoveDim blockOf(const std::vector<std::int64_t>& dims, const TensorType& t,
-                const std::vector<std::int64_t>& strides, std::int64_t block, std::int64_t dstStride,
-                std::int64_t& srcOffset, std::vector<MoveDim>& whole)
-{
-    if (dims.size() != 1) {
-        appendNested(whole, dims, t, strides, dstStride);
-        return {1, 0, 0};
-    }
-    const auto d = static_cast<std::size_t>(dims[0]);
-    const auto size = std::min<std::int64_t>(128, t.shape[d] - block * 128);
-    srcOffset += block * 128 * strides[d];
-    return {size, strides[d], dstStride};
-}
-
-// Where batch `b` (an index over the batch dimensions, row-major) starts in a tensor with these strides.
-std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const TensorType& t,
-                         const std::vector<std::int64_t>& strides, std::int64_t b)
-{
-    std::int64_t offset = 0;
-    for (auto it = batchDims.rbegin(); it != batchDims.rend(); ++it) {
-        const auto d = static_cast<std::size_t>(*it);
-        offset += (b % t.shape[d]) * strides[d];
-        b /= t.shape[d];
-    }
-    return offset;
-}
-
-} // namespace
-
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
               const DotTile& tile, DotBuffers& buffers, TileBases hbm, bool zeroPadding, TilePhase phase,
               TileSteps shift, TileLoads loads)
@@ -354,6 +306,29 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                    {{M, resultRow, N * e}, {width, 4, e}}, out.narrowing(), 4, {.dstRegister = hbm.out});
         }
     };
+    // A residual comes into its VMEM copy as the results will leave (writeBack's moves, the other way), on
+    // the write-back's stream, awaited before the first one is added.
+    bool residualPending = false;
+    if (buffers.residualTensor && phase != TilePhase::Load) {
+        const TensorRef& residual = *buffers.residualTensor;
+        for (std::int64_t b = 0; b < B; ++b)
+            for (std::int64_t g = 0; g < NG; ++g) {
+                const Job j{b, g, 0, 0};
+                const std::int64_t residualMoves = rowsSideBySide ? 1 : lanes(j),
+                                   blocks = rowsSideBySide ? lanes(j) : 1;
+                for (std::int64_t p = 0; p < residualMoves; ++p) {
+                    const std::int64_t nb = tile.nb0 + g * P + p, e = residual.elementBytes;
+                    const auto width = std::min<std::int64_t>(blocks * 128, N - nb * 128);
+                    w.move(back, isa::Space::Vmem, resultAddress(j, p) - outV + buffers.residual,
+                           isa::Space::Hbm,
+                           residual.address +
+                               static_cast<std::uint64_t>(((tile.b0 + b) * s.M + tile.m0) * N + nb * 128) *
+                                   static_cast<std::uint64_t>(e),
+                           {{M, N * e, resultRow}, {width, e, 4}}, residual.widening(), 4);
+                }
+            }
+        residualPending = true;
+    }
     // The sum and partial registers of tile `index` on lane p: 8 of each, in turn.
     const auto slot = [&](std::size_t index, std::int64_t p) {
         return index * static_cast<std::size_t>(P) + static_cast<std::size_t>(p);
@@ -403,11 +378,21 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             for (std::int64_t p = 0; p < L; ++p)
                 w.bundle("vadd.f32 " + sumOf(p) + ", " +
                          reg({24, 25, 26, 27, 28, 29, 30, 31}, slot(index, p)) + ", " + sumOf(p));
-        // The bias of each lane's N block, its row in all 8 rows of v15 (free here), after the last K block.
+        // The bias of each lane's N block, its row in all 8 rows of v15 (free here), after the last K block;
+        // then the residual's register, where the result's goes.
         for (std::int64_t p = 0; buffers.biased && j.kq == KQ - 1 && p < L; ++p) {
             const std::int64_t nb = tile.nb0 + j.g * P + p;
             w.bundle("vld.s v15, [" + std::to_string(buffers.bias + static_cast<std::uint64_t>(nb * 512)) +
                      "], 0");
+            w.bundle("vadd.f32 " + sumOf(p) + ", " + sumOf(p) + ", v15");
+            if (!buffers.residualTensor)
+                continue;
+            if (residualPending) { // it came in while the first blocks were multiplied
+                w.waitAll(back);
+                residualPending = false;
+            }
+            w.bundle(resultLoad + "v15, [" + std::to_string(resultAddress(j, p) - outV + buffers.residual) +
+                     "]" + resultStride);
             w.bundle("vadd.f32 " + sumOf(p) + ", " + sumOf(p) + ", v15");
         }
         for (std::int64_t p = 0; p < L; ++p)

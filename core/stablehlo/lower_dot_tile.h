@@ -77,6 +77,10 @@ struct DotBuffers
     // the sums of the last K block before they are stored.
     bool biased = false;
     std::uint64_t bias = 0;
+    // A residual to add after the bias: `residualTensor` in HBM, brought into `residual` in VMEM (laid out as
+    // the result panels) when the tile starts.
+    std::uint64_t residual = 0;
+    const TensorRef* residualTensor = nullptr;
 };
 
 // What of a tile to write: all of it, or (a loop that loads one tile while the MXU works on another) only
@@ -123,5 +127,19 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
               const DotTile& tile, DotBuffers& buffers, TileBases hbm = {}, bool zeroPadding = true,
               TilePhase phase = TilePhase::LoadAndCompute, TileSteps shift = {},
               TileLoads loads = TileLoads::Both);
+
+// lower_dot_moves.cpp: the moves of a tile's operands.
+// MoveDims of `dims` of `t` whose destination strides nest inside `outer` (the innermost dimension gets
+// `inner`), e.g. rows of 512 B for the M dimensions.
+void appendNested(std::vector<MoveDim>& out, const std::vector<std::int64_t>& dims, const TensorType& t,
+                  const std::vector<std::int64_t>& srcStrides, std::int64_t inner);
+// The one dimension a 128-wide block of K or N is cut from; several are allowed only when the whole
+// extent fits one block.
+MoveDim blockOf(const std::vector<std::int64_t>& dims, const TensorType& t,
+                const std::vector<std::int64_t>& strides, std::int64_t block, std::int64_t dstStride,
+                std::int64_t& srcOffset, std::vector<MoveDim>& whole);
+// Where batch `b` (an index over the batch dimensions, row-major) starts in a tensor with these strides.
+std::int64_t batchOffset(const std::vector<std::int64_t>& batchDims, const TensorType& t,
+                         const std::vector<std::int64_t>& strides, std::int64_t b);
 
 } // namespace xps::shlo::lower::dot

@@ -475,10 +475,14 @@ std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const Fusion
         const TensorType& result = dot.resultTypes[0];
         const std::size_t a = uses.readers[dot.firstResult].front();
         const Operation& add = ops[a];
-        const auto own = plan.members.find(a);
+        // The add a kernel of its own, or fused only into the residual add after it (which joins too).
+        const auto own = plan.rootOf[a] >= 0 ? plan.members.find(static_cast<std::size_t>(plan.rootOf[a]))
+                                             : plan.members.end();
+        const bool alone = own != plan.members.end() && own->second.size() == 1;
+        const bool withResidual = own != plan.members.end() && own->second.size() == 2 && own->first != a;
         if (add.kind != OpKind::Add || add.operands.size() != 2 || add.operands[0] == add.operands[1] ||
             add.resultTypes.size() != 1 || add.resultTypes[0] != result || !isFloat(result.element) ||
-            result.shape.empty() || own == plan.members.end() || own->second.size() != 1 ||
+            result.shape.empty() || (!alone && !withResidual) ||
             (storageBytes(result.element) != 4 && !excessPrecision))
             continue;
         const std::uint32_t other = add.operands[add.operands[0] == dot.firstResult ? 1 : 0];
@@ -506,8 +510,30 @@ std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const Fusion
         for (std::size_t k = 0; alongRows && k < dims->size(); ++k)
             alongRows =
                 bias.shape[k] == 1 || (*dims)[k] == static_cast<std::int64_t>(result.shape.size()) - 1;
-        if (alongRows)
-            fusions[d] = BiasFusion{a, static_cast<std::size_t>(b), vector, source};
+        if (!alongRows || !broadcastStrides(broadcast, bias))
+            continue;
+        BiasFusion fusion{a, static_cast<std::size_t>(b), vector, source, std::nullopt};
+        // A residual add after it (through reshapes, which keep the bytes): the add's other operand a tensor
+        // of the result's elements and type, ready before the dot, and the add a kernel of its own.
+        std::uint32_t biased = add.firstResult;
+        while (uses.readers[biased].size() == 1 && ops[uses.readers[biased].front()].kind == OpKind::Reshape)
+            biased = ops[uses.readers[biased].front()].firstResult;
+        const std::size_t r = uses.readers[biased].size() == 1 ? uses.readers[biased].front() : 0;
+        const Operation& residual = ops[r];
+        const auto its = plan.members.find(r);
+        if (r > 0 && residual.kind == OpKind::Add && residual.operands.size() == 2 &&
+            residual.operands[0] != residual.operands[1] && its != plan.members.end() &&
+            its->second.size() == (withResidual ? 2u : 1u) && (!withResidual || own->first == r)) {
+            const std::uint32_t skip = residual.operands[residual.operands[0] == biased ? 1 : 0];
+            const TensorType& t = body.valueTypes[skip];
+            const std::int32_t q = uses.producer[skip];
+            if (t.element == result.element && t.elementCount() == result.elementCount() &&
+                residual.resultTypes.at(0).element == result.element && q < static_cast<std::int32_t>(d))
+                fusion.residual = ResidualFusion{r, skip};
+        }
+        if (withResidual && !fusion.residual)
+            continue; // the add stays in the fusion that took it
+        fusions[d] = fusion;
     }
     return fusions;
 }

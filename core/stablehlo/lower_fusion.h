@@ -79,13 +79,25 @@ std::vector<bool> registerBroadcasts(const Body& body);
 // add's other operand a broadcast along the result's last dimension of a vector (a bias) ready before the
 // dot runs, and the add a kernel of its own: the add and the bias, by the dot's index. The dot's kernel adds
 // the bias to each register of results before writing them, so the result goes to HBM once, as the add's. An
-// f16 or bf16 result joins only with excess precision (fused, the sum is not rounded before the add).
+// f16 or bf16 result joins only with excess precision (fused, the sum is not rounded before the add). A
+// residual add of the biased result (a transformer's skip connection) joins too, its tensor added after the
+// bias.
+struct ResidualFusion
+{
+    std::size_t add = 0;     // the op, after the bias's (through reshapes)
+    std::uint32_t value = 0; // the tensor it adds, ready before the dot
+};
 struct BiasFusion
 {
     std::size_t add = 0, broadcast = 0; // the ops
     std::uint32_t vector = 0;           // the value the add adds along the rows (the broadcast's operand)
     std::uint32_t source = 0; // the same bytes, ready before the dot (the vector, or what it reshapes)
+    std::optional<ResidualFusion> residual;
 };
+// The kernel's view of a bias fusion of the dot_general computing `dotResult`: the vector (its HBM bytes
+// from `values`), the broadcast as the add reads it, the residual.
+DotBias dotBias(const Body& body, const BiasFusion& fusion, const std::vector<TensorRef>& values,
+                std::uint32_t dotResult);
 std::map<std::size_t, BiasFusion> planBiasFusions(const Body& body, const FusionPlan& plan,
                                                   const std::vector<bool>& excluded, bool excessPrecision);
 

@@ -73,4 +73,27 @@ FusionKernel fusionKernel(const Body& body, std::size_t root, const std::vector<
     return made;
 }
 
+DotBias dotBias(const Body& body, const BiasFusion& fusion, const std::vector<TensorRef>& values,
+                std::uint32_t dotResult)
+{
+    const Operation& add = body.operations.at(fusion.add);
+    DotBias bias;
+    bias.vector = values.at(fusion.source);
+    bias.vector.type = body.valueTypes.at(fusion.vector);
+    bias.add = &add;
+    bias.dotFirst = add.operands.at(0) == dotResult;
+    const Operation& broadcast = body.operations.at(fusion.broadcast);
+    bias.broadcast = bias.vector;
+    bias.broadcast.type = broadcast.resultTypes.at(0);
+    bias.broadcast.broadcastStrides =
+        broadcastStrides(broadcast, bias.vector.type, bias.vector.broadcastStrides)
+            .value_or(std::vector<std::int64_t>{});
+    if (fusion.residual) {
+        bias.residual = values.at(fusion.residual->value);
+        bias.residualAdd = &body.operations.at(fusion.residual->add);
+        bias.residualDotFirst = bias.residualAdd->operands.at(1) == fusion.residual->value;
+    }
+    return bias;
+}
+
 } // namespace xps::shlo::lower

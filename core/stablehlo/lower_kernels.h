@@ -255,12 +255,17 @@ void lowerConvolution(ProgramWriter& w, const Operation& op, const std::vector<T
 // weight blocks, products popped and accumulated over K on the vector unit. With `bias` (output fusion,
 // lower_fusion.h planBiasFusions) `out` is the result of `bias->add`: the bias vector is added to each
 // register of the last K block's sums before they are written, when the op is one tile; else an
-// element-wise pass adds it (`broadcast`: the vector as the add reads it) after the matmul.
+// element-wise pass adds it (`broadcast`: the vector as the add reads it) after the matmul. So is a residual
+// (a tensor of the result's elements, added after the bias; in the tiles only in unrolled code).
 struct DotBias
 {
     TensorRef vector, broadcast;
     const Operation* add = nullptr;
     bool dotFirst = true; // the add's first operand is the dot's result
+    // A residual added after the bias (`residualAdd`, its first operand the biased result or not).
+    std::optional<TensorRef> residual;
+    const Operation* residualAdd = nullptr;
+    bool residualDotFirst = true;
 };
 void lowerDot(ProgramWriter& w, const Operation& op, const std::vector<TensorRef>& in, const TensorRef& out,
               const DotBias* bias = nullptr);

@@ -314,23 +314,24 @@ private:
             }
             std::optional<lower::DotBias> bias; // an add of a bias fused into this dot_general
             if (const auto b = biases.find(i); b != biases.end()) {
-                const Operation& add = f.body.operations[b->second.add];
                 materialize(b->second.source);
-                TensorRef vector = values[b->second.source];
-                vector.type = f.body.valueTypes[b->second.vector];
-                bias = lower::DotBias{vector, vector, &add, add.operands[0] == op.firstResult};
-                const Operation& broadcast = f.body.operations[b->second.broadcast];
-                bias->broadcast.type = broadcast.resultTypes.at(0);
-                bias->broadcast.broadcastStrides =
-                    *lower::broadcastStrides(broadcast, bias->vector.type, bias->vector.broadcastStrides);
+                if (b->second.residual)
+                    materialize(b->second.residual->value);
+                bias = lower::dotBias(f.body, b->second, values, op.firstResult);
                 biasAdded[b->second.add] = true;
+                if (b->second.residual)
+                    biasAdded[b->second.residual->add] = true;
             }
             std::vector<TensorRef> out;
             try {
                 out = fusedInto >= 0 ? lowerFusion(f, i, fusions.at(i), plan.written, values)
                                      : lowerOp(f, op, in, bias ? &*bias : nullptr);
-                if (bias)
-                    values[bias->add->firstResult] = out.at(0);
+                for (const Operation* added :
+                     {bias ? bias->add : nullptr, bias ? bias->residualAdd : nullptr})
+                    if (added) { // the same bytes, as the add's result
+                        values[added->firstResult] = out.at(0);
+                        values[added->firstResult].type = added->resultTypes.at(0);
+                    }
             } catch (const LoweringError& e) {
                 if (e.message.rfind(m_module.fileName + ":", 0) == 0)
                     throw;
@@ -449,7 +450,9 @@ private:
         for (std::size_t i = 0; i < op.resultTypes.size(); ++i)
             outs.push_back(allocate(op.resultTypes[i], i == 0 ? name : name + "_" + std::to_string(i)));
         const std::string region =
-            regionName(op) + (bias ? " \u00b7 fused " + bias->add->resultName : std::string());
+            regionName(op) + (bias ? " \u00b7 fused " + bias->add->resultName +
+                                         (bias->residualAdd ? " " + bias->residualAdd->resultName : "")
+                                   : std::string());
         m_writer.declareRegion(region, "op");
         m_writer.sourceLine(m_module.fileName, op.location.line);
         m_writer.regionBegin(region);
