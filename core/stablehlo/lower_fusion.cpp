@@ -45,6 +45,38 @@ int peakIntermediates(const Body& body, std::vector<std::size_t> members)
     return peak;
 }
 
+// The values `members` of `body` read that none of them computes: a fusion's inputs.
+std::set<std::uint32_t> inputsOf(const Body& body, const std::vector<std::size_t>& members)
+{
+    std::set<std::uint32_t> made, read;
+    for (const std::size_t m : members)
+        for (std::size_t r = 0; r < body.operations[m].resultTypes.size(); ++r)
+            made.insert(body.operations[m].firstResult + static_cast<std::uint32_t>(r));
+    for (const std::size_t m : members)
+        for (const std::uint32_t v : body.operations[m].operands)
+            if (!made.count(v))
+                read.insert(v);
+    return read;
+}
+
+// Two fusions' members as one, in program order.
+std::vector<std::size_t> unionOf(std::vector<std::size_t> a, const std::vector<std::size_t>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    return a;
+}
+
+// The registers the reductions among `members` keep (reductionRegisters).
+int reductionRegistersIn(const Body& body, const std::vector<std::size_t>& members)
+{
+    int n = 0;
+    for (const std::size_t m : members)
+        n += body.operations[m].kind == OpKind::Reduce ? reductionRegisters(body.operations[m]) : 0;
+    return n;
+}
+
 // Sibling reductions (XLA's multi-output fusion): a reduce summing rows like an earlier one (the same width
 // and rows, the same result type), with the ops fused into it, joins that one's kernel when the two read an
 // input in common, so the rows stream once for both (a layer norm's sum of x and sum of squares). A reduce
@@ -66,30 +98,9 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
             return -1;
         return plan.rootOf[u] >= 0 ? plan.rootOf[u] : p;
     };
-    const auto inputsOf = [&](const std::vector<std::size_t>& members) {
-        std::set<std::uint32_t> made, read;
-        for (const std::size_t m : members)
-            for (std::size_t r = 0; r < ops[m].resultTypes.size(); ++r)
-                made.insert(ops[m].firstResult + static_cast<std::uint32_t>(r));
-        for (const std::size_t m : members)
-            for (const std::uint32_t v : ops[m].operands)
-                if (!made.count(v))
-                    read.insert(v);
-        return read;
-    };
     const auto rowsOf = [&](std::size_t root) {
         return std::make_pair(fusibleReduceWidth(body, ops[root]),
                               body.valueTypes[ops[root].operands[0]].elementCount());
-    };
-    const auto reducesIn = [&](const std::vector<std::size_t>& members) {
-        return static_cast<int>(std::count_if(members.begin(), members.end(),
-                                              [&](std::size_t m) { return ops[m].kind == OpKind::Reduce; }));
-    };
-    const auto reductionRegistersIn = [&](const std::vector<std::size_t>& members) {
-        int n = 0;
-        for (const std::size_t m : members)
-            n += ops[m].kind == OpKind::Reduce ? reductionRegisters(ops[m]) : 0;
-        return n;
     };
     // Every reduction fusion, and every reduce that could root one but has nothing fused into it.
     std::map<std::size_t, std::vector<std::size_t>> groups;
@@ -110,19 +121,20 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
         const std::size_t r1 = first->first;
         for (bool grew = true; grew;) {
             grew = false;
-            std::set<std::uint32_t> inputs = inputsOf(first->second);
-            std::set<std::size_t> candidates;    // later groups reading one of these inputs
-            for (const std::uint32_t v : inputs) // (not through a constant: every reduce's zero)
-                for (const std::size_t reader : emittedAt(uses.producer[v]) < 0 && uses.producer[v] >= 0
-                                                    ? std::vector<std::size_t>{}
-                                                    : uses.readers[v])
+            std::set<std::uint32_t> inputs = inputsOf(body, first->second);
+            std::set<std::size_t> candidates; // later groups reading one of these inputs
+            for (const std::uint32_t v : inputs) {
+                if (uses.producer[v] >= 0 && emittedAt(uses.producer[v]) < 0)
+                    continue; // a constant: every reduce's zero
+                for (const std::size_t reader : uses.readers[v])
                     if (groupOf[reader] > static_cast<std::int64_t>(r1))
                         candidates.insert(static_cast<std::size_t>(groupOf[reader]));
+            }
             for (const std::size_t r2 : candidates) {
                 const auto second = groups.find(r2);
                 if (second == groups.end())
                     continue;
-                const std::set<std::uint32_t> inputs2 = inputsOf(second->second);
+                const std::set<std::uint32_t> inputs2 = inputsOf(body, second->second);
                 const bool sibling = rowsOf(r2) == rowsOf(r1) &&
                                      ops[r2].resultTypes[0].element == ops[r1].resultTypes[0].element &&
                                      std::any_of(inputs2.begin(), inputs2.end(),
@@ -132,13 +144,10 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
                                      std::all_of(inputs2.begin(), inputs2.end(), [&](std::uint32_t v) {
                                          return emittedAt(uses.producer[v]) < static_cast<std::int32_t>(r1);
                                      });
-                std::vector<std::size_t> merged = first->second;
-                merged.insert(merged.end(), second->second.begin(), second->second.end());
-                std::sort(merged.begin(), merged.end());
-                merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+                std::vector<std::size_t> merged = unionOf(first->second, second->second);
                 std::set<std::uint32_t> both = inputs;
                 both.insert(inputs2.begin(), inputs2.end());
-                if (!sibling || static_cast<int>(both.size()) + reductionRegistersIn(merged) +
+                if (!sibling || static_cast<int>(both.size()) + reductionRegistersIn(body, merged) +
                                         peakIntermediates(body, first->second) +
                                         peakIntermediates(body, second->second) >
                                     registers)
@@ -151,10 +160,10 @@ void mergeSiblingReductions(const Body& body, FusionPlan& plan, int registers, c
                 break; // its inputs grew: look again
             }
         }
-        // A kernel of reductions alone computes nothing to sum: each stays a reduce of its own.
-        if (reducesIn(first->second) == static_cast<int>(first->second.size()) && first->second.size() > 1)
-            continue;
-        if (first->second.size() == 1)
+        // A kernel of reductions alone (a lone reduce among them) computes nothing to sum: each stays a
+        // reduce of its own.
+        if (std::all_of(first->second.begin(), first->second.end(),
+                        [&](std::size_t m) { return ops[m].kind == OpKind::Reduce; }))
             continue;
         plan.members.erase(r1);
         for (const std::size_t m : first->second) {
@@ -193,7 +202,8 @@ void mergeProducerOutputs(const Body& body, FusionPlan& plan, int registers, con
         bool mergeable = made.kind != OpKind::Reduce && elementwiseKernel(body, made) &&
                          !plan.written.count(a) &&
                          (storageBytes(made.resultTypes[0].element) == 4 || excessPrecision);
-        const auto& readers = mergeable ? uses.readers[made.firstResult] : std::vector<std::size_t>{};
+        static const std::vector<std::size_t> none;
+        const std::vector<std::size_t>& readers = mergeable ? uses.readers[made.firstResult] : none;
         for (const std::size_t r : readers) { // the first reader a fusion can compute the value in
             const bool standaloneReduce = plan.rootOf[r] < 0 && !(r < excluded.size() && excluded[r]) &&
                                           fusibleReduceWidth(body, ops[r]) > 0 &&
@@ -215,23 +225,9 @@ void mergeProducerOutputs(const Body& body, FusionPlan& plan, int registers, con
                                           consumerMembers.end() ||
                                       emittedAt(r) > *consumer);
         if (mergeable) {
-            std::set<std::uint32_t> inputs;
-            std::vector<std::size_t> merged = consumerMembers;
-            merged.insert(merged.end(), producer->second.begin(), producer->second.end());
-            std::sort(merged.begin(), merged.end());
-            merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-            std::set<std::uint32_t> madeHere;
-            for (const std::size_t m : merged)
-                madeHere.insert(ops[m].firstResult);
-            int reductions = 0;
-            for (const std::size_t m : merged) {
-                reductions += ops[m].kind == OpKind::Reduce ? reductionRegisters(ops[m]) : 0;
-                for (const std::uint32_t v : ops[m].operands)
-                    if (!madeHere.count(v))
-                        inputs.insert(v);
-            }
-            // Inputs, two per reduction, both fusions' intermediates and the written value's register.
-            mergeable = static_cast<int>(inputs.size()) + reductions +
+            std::vector<std::size_t> merged = unionOf(consumerMembers, producer->second);
+            // Inputs, the reductions' registers, both fusions' intermediates and the written value's.
+            mergeable = static_cast<int>(inputsOf(body, merged).size()) + reductionRegistersIn(body, merged) +
                             peakIntermediates(body, producer->second) +
                             peakIntermediates(body, consumerMembers) + 1 <=
                         registers;
