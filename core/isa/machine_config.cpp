@@ -47,6 +47,9 @@ const std::array kRows = {
     Row{{"sync_flags", "memory", "flags", "sync flags (32-bit counters) per chip", kAssumption, 1, 65536}, &MachineConfig::syncFlags},
     Row{{"vmem_alignment", "memory", "bytes", "alignment of vector loads and stores (one 128-lane row of 32-bit words = 512 B)", kAssumption, 4, 1 << 20}, &MachineConfig::vmemAlignment},
 
+    Row{{"cross_program_prefetch_bytes", "memory", "bytes", "the largest entry parameter read only by dot_generals that the compiler keeps in VMEM from one run of the program to the next (XLA's cross-program prefetch: its copy into VMEM is an op of its own, outside the dots' time); 0: none",
+         "xpu-v1: none (TPU v4: 16 MiB, one TensorCore's VMEM: JAX's Pallas TPU hardware reference)", 0, 1ll << 32}, &MachineConfig::crossProgramPrefetchBytes},
+
     Row{{"lat_scalar_alu", "latency", "cycles", "scalar ALU result latency (also SMEM store)", kAssumption, 1, 1 << 20}, &MachineConfig::latScalarAlu},
     Row{{"lat_scalar_mul", "latency", "cycles", "scalar multiply result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latScalarMul},
     Row{{"lat_smem_load", "latency", "cycles", "SMEM load result latency", kAssumption, 1, 1 << 20}, &MachineConfig::latSmemLoad},

@@ -35,6 +35,9 @@ struct MachineConfig
     std::int64_t imemBundles = 65536;
     std::int64_t syncFlags = 64;
     std::int64_t vmemAlignment = 512;
+    // The largest entry parameter read only by dot_generals that the compiler keeps in VMEM from one run of
+    // the program to the next (XLA's cross-program prefetch); 0: none.
+    std::int64_t crossProgramPrefetchBytes = 0;
     // scalar and vector latencies (cycles)
     std::int64_t latScalarAlu = 1;
     std::int64_t latScalarMul = 3;

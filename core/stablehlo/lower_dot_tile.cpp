@@ -15,6 +15,22 @@
 
 namespace xps::shlo::lower::dot {
 
+namespace {
+
+// Where an operand's moves read it: its copy in VMEM when a cross-program prefetch keeps one
+// (lower_arguments.h), else HBM.
+isa::Space spaceOf(const TensorRef& t)
+{
+    return t.vmemCopy ? isa::Space::Vmem : isa::Space::Hbm;
+}
+
+std::uint64_t addressOf(const TensorRef& t)
+{
+    return t.vmemCopy ? *t.vmemCopy : t.address;
+}
+
+} // namespace
+
 void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRef& out, const DotShape& s,
               const DotTile& tile, DotBuffers& buffers, TileBases hbm, bool zeroPadding, TilePhase phase,
               TileSteps shift, TileLoads loads)
@@ -127,8 +143,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
             }
             const auto k = blockOf(s.l.contracting, lhs.type, ls, kb, lhsElement, offset, m);
             m.push_back(k);
-            w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), isa::Space::Hbm,
-                   lhs.address + static_cast<std::uint64_t>(offset + shift.lhs), m, lhsConvert, lhsElement,
+            w.move(in1, isa::Space::Vmem, lhsV + static_cast<std::uint64_t>(kb * panelBytes), spaceOf(lhs),
+                   addressOf(lhs) + static_cast<std::uint64_t>(offset + shift.lhs), m, lhsConvert, lhsElement,
                    {.srcRegister = hbm.lhs});
         }
         if (loads == TileLoads::LhsOnly)
@@ -164,8 +180,8 @@ void emitTile(ProgramWriter& w, const std::vector<TensorRef>& in, const TensorRe
                 b.push_back(nr);
             }
         }
-        w.move(in1, isa::Space::Vmem, weightsAt, isa::Space::Hbm,
-               rhs.address + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert, rhsElement,
+        w.move(in1, isa::Space::Vmem, weightsAt, spaceOf(rhs),
+               addressOf(rhs) + static_cast<std::uint64_t>(rOffset + shift.rhs), b, rhsConvert, rhsElement,
                {.srcRegister = hbm.rhs});
     };
     // The moves are issued in order. A tile that loads and computes issues, before it awaits a stream,

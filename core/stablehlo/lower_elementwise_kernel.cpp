@@ -267,7 +267,7 @@ void lowerElementwise(ProgramWriter& w, const ElementwiseKernel& kernel, const T
     // a machine with less VMEM gets smaller tiles, not a failure. In the row layout a tile is whole groups
     // of 8 rows.
     const auto slotsNeeded = static_cast<std::int64_t>(streamed.size() + 1 + outputs.size()) * kTilesInFlight;
-    const std::int64_t fitting = w.machine().vmemBytes / 4 / slotsNeeded / kVregBytes;
+    const std::int64_t fitting = static_cast<std::int64_t>(w.vmemCapacity()) / 4 / slotsNeeded / kVregBytes;
     const std::int64_t groupBytes = feeds.rows ? 8 * feeds.rows->width * 4 : kVregBytes;
     const std::int64_t groupVregs = groupBytes / kVregBytes;
     const std::int64_t tileGroups =

@@ -39,6 +39,9 @@ struct TensorRef
     // along every dimension it is broadcast over). Only element-wise kernels read such a view; each holds
     // it in registers (lower_elementwise_kernel.cpp). Empty: a tensor in HBM.
     std::vector<std::int64_t> broadcastStrides = {};
+    // A copy of the tensor in VMEM for the whole program (an argument a cross-program prefetch keeps there:
+    // lower_arguments.h), laid out as in HBM: a dot reads its operand from there.
+    std::optional<std::uint64_t> vmemCopy = std::nullopt;
 
     bool isView() const { return !broadcastStrides.empty(); }
     // The elements of a view's operand (those of the tensor for any other).

@@ -17,6 +17,7 @@
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
+#include "stablehlo/lower_arguments.h"
 #include "stablehlo/lower_expand.h"
 #include "stablehlo/lower_fold.h"
 #include "stablehlo/lower_fusion.h"
@@ -74,6 +75,10 @@ public:
             args.push_back(argument(*entry, i));
             m_result.arguments.push_back({args.back().address, args.back().type});
         }
+        if (const auto kept = lower::crossProgramPrefetch(*entry, m_writer.machine(), [&](std::size_t i) {
+                return args[i].hbmBytes(static_cast<std::uint64_t>(args[i].type.elementCount()) * 4);
+            }))
+            keepInVmem(args[*kept]);
         const auto results = runFunction(*entry, args);
         m_writer.regionEnd();
         m_writer.finish();
@@ -115,40 +120,26 @@ private:
     TensorRef argument(const Function& f, std::size_t i)
     {
         auto t = allocate(f.body.argumentTypes[i], f.name + "_arg" + std::to_string(i));
-        trace::MemoryInit init;
-        init.space = isa::Space::Hbm;
-        init.address = t.address;
-        init.size = static_cast<std::uint64_t>(t.type.elementCount() * t.elementBytes);
-        init.payload.isGenerator = true;
-        init.payload.generator.kind = t.type.element == ElementType::F16 ? trace::Generator::Kind::RandomF16
-                                      : t.type.element == ElementType::BF16
-                                          ? trace::Generator::Kind::RandomBF16
-                                      : isFloat(t.type.element) ? trace::Generator::Kind::RandomF32
-                                                                : trace::Generator::Kind::RandomU32;
-        // Each chip holds its own shard of an argument; a replicated one (mhlo.sharding = "{replicated}") is
-        // the same on every chip.
-        const auto* sharding =
-            i < f.argumentAttributes.size() ? f.argumentAttributes[i].find("mhlo.sharding") : nullptr;
-        const bool replicated =
-            sharding && sharding->kind == Attribute::Kind::String && sharding->text == "{replicated}";
-        init.payload.generator.seed =
-            i + 1 + (replicated ? 0 : 1000 * static_cast<std::uint64_t>(m_chip.chip));
-        // Uniform with variance 1 / fan-in for a matrix (its second-to-last dimension), as a weight is
-        // initialised, so activations stay near 1 through a model; [-1, 1) for vectors and scalars.
-        const double fanIn =
-            t.type.rank() >= 2 ? static_cast<double>(t.type.shape[t.type.shape.size() - 2]) : 3.0;
-        const double bound = std::sqrt(3.0 / std::max(fanIn, 1.0));
-        init.payload.generator.a = -bound;
-        init.payload.generator.b = bound;
-        if (!isFloat(t.type.element) && t.type.element != ElementType::I32) { // i1 as 0 or 1
-            const auto [lo, hi] = lower::integerArgumentRange(f.body, static_cast<std::uint32_t>(i));
-            init.payload.generator.kind = trace::Generator::Kind::RandomS32;
-            init.payload.generator.a = static_cast<double>(lo);
-            init.payload.generator.b = static_cast<double>(hi);
-        }
+        trace::MemoryInit init = lower::argumentInput(f, i, t, m_chip.chip);
         if (init.size > 0)
-            m_inits.push_back(init);
+            m_inits.push_back(std::move(init));
         return t;
+    }
+
+    // A cross-program prefetch (lower_arguments.h): the argument's copy in VMEM, initialised as its HBM
+    // buffer.
+    void keepInVmem(TensorRef& t)
+    {
+        const auto init = std::find_if(m_inits.begin(), m_inits.end(),
+                                       [&](const trace::MemoryInit& i) { return i.address == t.address; });
+        if (init == m_inits.end())
+            return;
+        trace::MemoryInit copy = *init;
+        copy.space = isa::Space::Vmem;
+        copy.address = m_writer.residentVmem(m_bufferNames[t.address] + "_in_vmem", copy.size,
+                                             t.bufferDtype(), t.type.shape);
+        t.vmemCopy = copy.address;
+        m_inits.push_back(std::move(copy));
     }
 
     TensorRef constant(const TensorValue& value, const std::string& name)

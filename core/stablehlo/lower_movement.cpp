@@ -218,7 +218,7 @@ bool broadcastColumns(ProgramWriter& w, const Operation& op, const TensorRef& x,
                        columns = out.type.elementCount() / std::max<std::int64_t>(values, 1);
     const std::int64_t bytes = out.type.elementCount() * 4;
     if (values == 0 || values > kMaxValues || columns % kRowElements != 0 ||
-        bytes + kVregBytes > w.machine().vmemBytes / 4)
+        bytes + kVregBytes > static_cast<std::int64_t>(w.vmemCapacity()) / 4)
         return false;
     auto s = w.stream();
     w.dma(s, isa::Space::Smem, 0, isa::Space::Hbm, x.address,

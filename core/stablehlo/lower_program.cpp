@@ -110,9 +110,12 @@ std::uint64_t ProgramWriter::vmem(std::uint64_t bytes, const char* what)
 {
     const std::uint64_t address = m_vmemNext;
     const std::uint64_t size = alignUp(std::max<std::uint64_t>(bytes, 4096), 4096);
-    if (address + size > static_cast<std::uint64_t>(m_machine.vmemBytes))
+    if (address + size > vmemCapacity())
         lowerFail(std::string(what) + " needs " + std::to_string(address + size) +
                   " bytes of VMEM; the machine has " + std::to_string(m_machine.vmemBytes) +
+                  (m_vmemResident > 0
+                       ? ", " + std::to_string(m_vmemResident) + " of them kept for the whole program"
+                       : std::string()) +
                   " (this lowering keeps one op's working set in VMEM)");
     m_vmemNext = address + size;
     return address;
@@ -120,8 +123,32 @@ std::uint64_t ProgramWriter::vmem(std::uint64_t bytes, const char* what)
 
 std::uint64_t ProgramWriter::vmemAvailable() const
 {
-    const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.vmemBytes, 0));
+    const auto total = vmemCapacity();
     return total > m_vmemNext ? total - m_vmemNext : 0;
+}
+
+std::uint64_t ProgramWriter::vmemCapacity() const
+{
+    const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(m_machine.vmemBytes, 0));
+    return total > m_vmemResident ? total - m_vmemResident : 0;
+}
+
+std::uint64_t ProgramWriter::residentVmem(const std::string& bufferName, std::uint64_t bytes,
+                                          const std::string& dtype, const std::vector<std::int64_t>& shape)
+{
+    const std::uint64_t size = alignUp(std::max<std::uint64_t>(bytes, 4096), 4096);
+    if (size > vmemCapacity())
+        lowerFail(bufferName + " needs " + std::to_string(size) + " bytes of VMEM for the whole program; " +
+                  std::to_string(vmemCapacity()) + " are left");
+    m_vmemResident += size;
+    const std::uint64_t address = static_cast<std::uint64_t>(m_machine.vmemBytes) - m_vmemResident;
+    std::string shapeText;
+    for (const auto d : shape)
+        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
+    m_header += ".vmem " + bufferName + ", " + std::to_string(address) + ", " + std::to_string(size) +
+                (dtype.empty() ? "" : ", dtype=" + dtype) +
+                (shape.empty() ? "" : ", shape=[" + shapeText + "]") + "\n";
+    return address;
 }
 
 namespace {

@@ -123,6 +123,12 @@ public:
     // VMEM: the current kernel's arena, reset by beginKernel; aligned to 4 KiB (a vector register).
     std::uint64_t vmem(std::uint64_t bytes, const char* what);
     std::uint64_t vmemAvailable() const; // what vmem() can still hand out in this kernel
+    // VMEM a kernel's arena may use: the machine's, less what is kept for the whole program.
+    std::uint64_t vmemCapacity() const;
+    // VMEM kept for the whole program, at the top (a cross-program prefetch's copy of an argument:
+    // lower_arguments.h); kernels' arenas end below it. 4 KiB aligned, declared as a VMEM buffer.
+    std::uint64_t residentVmem(const std::string& name, std::uint64_t bytes, const std::string& dtype,
+                               const std::vector<std::int64_t>& shape);
     void beginKernel();
 
     DmaStream stream(); // a flag of its own for this kernel (kernels wait for their streams before ending)
@@ -191,6 +197,7 @@ private:
     std::vector<HbmBuffer> m_hbm;
     std::uint64_t m_hbmNext = 0;
     std::uint64_t m_vmemNext = 0;
+    std::uint64_t m_vmemResident = 0; // bytes at the top of VMEM kept for the whole program
     std::uint64_t m_bundles = 0;
     int m_nextFlag = 1; // flag 0 is left to hand-written code; flags are reused kernel after kernel
     int m_nextCollective = 0;

@@ -151,7 +151,7 @@ void combineRows(ProgramWriter& w, const ReductionRows& r, const TensorRef& init
 bool fitsColumns(const ProgramWriter& w, std::int64_t outputs, std::int64_t width)
 {
     const std::int64_t padded = std::max<std::int64_t>((outputs + 1023) / 1024 * 1024, 1024);
-    return width > 0 && width <= w.machine().vmemBytes / 2 / (padded * 4);
+    return width > 0 && width <= static_cast<std::int64_t>(w.vmemCapacity()) / 2 / (padded * 4);
 }
 
 ReductionColumns reductionColumns(ProgramWriter& w, OpKind kind, std::int64_t outputs, std::int64_t width)
