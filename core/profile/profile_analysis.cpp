@@ -533,6 +533,7 @@ ProfileAnalysis Analyzer::run()
         throwIfStopped(m_stop);
         (this->*pass)(out);
     }
+    out.opCategories = deviceTimeByCategory(p, kernelLaunchers(p, m_launcher, m_cancel));
     out.transfers = findTransfers(p, m_stop);
     for (const Transfer& t : out.transfers) {
         const TrackId process = p.track(p.slice(t.slice).track()).parent;

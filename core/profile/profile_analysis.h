@@ -8,6 +8,7 @@
 
 #include "profile/critical_path.h"
 #include "profile/gpu_metrics.h"
+#include "profile/kernel_launchers.h"
 #include "profile/profile.h"
 #include "profile/profiler_steps.h"
 #include "profile/transfers.h"
@@ -114,6 +115,9 @@ struct ProfileAnalysis
     std::vector<ProfileFinding> findings; // by estimated savings, largest first
     std::vector<Transfer> transfers;      // by slice
     StepBreakdown stepTimes;              // the TensorBoard plugin's overview (profiler_steps.h)
+    // Kernel launchers' direct kernel time by TraceLens's op category (kernel_launchers.h); empty in a
+    // profile that does not link launches.
+    std::vector<DeviceTimeShare> opCategories;
 };
 
 // Throws Cancelled (util/cancel.h) once `stop` is requested: every pass polls it.

@@ -165,6 +165,17 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
                       o.deviceTime ? tb.ms(o.deviceTime).c_str() : "");
         out << line;
     }
+    if (!a.opCategories.empty()) {
+        out << "\ndevice time by operator category (TraceLens's categories: each kernel charged to the "
+               "operator "
+               "that launched it):\n";
+        for (const DeviceTimeShare& c : a.opCategories) {
+            std::snprintf(line, sizeof line, "  %-24s %8llu %-9s %13s %6.1f%%\n", c.key.c_str(),
+                          static_cast<unsigned long long>(c.count), c.count == 1 ? "launcher" : "launchers",
+                          tb.ms(c.time).c_str(), c.percent);
+            out << line;
+        }
+    }
     out << "\n" << findingsCaption(p) << ":\n";
     if (a.findings.empty())
         out << "  none\n";
@@ -289,6 +300,10 @@ nlohmann::json profileAnalysisJson(const Profile& p, const ProfileAnalysis& a, s
                             {"device_ns", ns(o.deviceTime)},
                             {"device_total_ns", ns(o.deviceTotal)}});
     }
+    j["op_categories"] = json::array();
+    for (const DeviceTimeShare& c : a.opCategories)
+        j["op_categories"].push_back(
+            {{"category", c.key}, {"launchers", c.count}, {"time_ns", ns(c.time)}, {"percent", c.percent}});
     j["findings"] = json::array();
     for (std::size_t i = 0; i < a.findings.size(); ++i) {
         const ProfileFinding& f = a.findings[i];

@@ -4,6 +4,7 @@
 #include "real_traces_support.h"
 
 #include "calibrate/csv_fields.h"
+#include "profile/kernel_launchers.h"
 #include "profile/launches.h"
 
 #include <nlohmann/json.hpp>
@@ -221,6 +222,114 @@ private slots:
     // concrete inputs (its Kineto args as Python prints them) and the kernel (count, sum, mean, and the sum's
     // percent of the GPU timeline's total time); short_kernel_histogram.csv counts them in 100 equal bins
     // from the shortest to the longest (numpy.histogram). Every row ours.
+    // TraceLens's ops_summary.csv and ops_summary_by_category.csv (generate_perf_report_pytorch) on the
+    // Falconsai image-detection traces of an H100 and an MI300X: per operator name, and per TraceLens op
+    // category, the kernel launchers (the innermost operators around the launches), their direct kernel time
+    // and its share, ours within a nanosecond a launcher (the trace's microseconds have three decimals,
+    // summed there in floating point); and each name's categories.
+    void traceLensOpsSummary_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("H100") << QStringLiteral("h100");
+        QTest::newRow("MI300X") << QStringLiteral("mi300");
+    }
+    void traceLensOpsSummary()
+    {
+        QFETCH(QString, gpu);
+        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
+                                 "/Falconsai_nsfw_image_detection__1016002";
+        const std::string trace = test::realTrace(base + ".json.gz"),
+                          byName = test::realTrace(base + "_perf_report_csvs/ops_summary.csv"),
+                          byCategory =
+                              test::realTrace(base + "_perf_report_csvs/ops_summary_by_category.csv");
+        XPS_REQUIRE_REAL_TRACE(trace);
+        XPS_REQUIRE_REAL_TRACE(byName);
+        XPS_REQUIRE_REAL_TRACE(byCategory);
+        const Profile p = test::importRealTrace(trace);
+        CancelPoint never{std::stop_token{}};
+        const auto launchers = profile::kernelLaunchers(p, profile::launchers(p, never), never);
+        const auto close = [](const profile::DeviceTimeShare& r, const std::string& countText,
+                              const std::string& ms, const std::string& percent,
+                              const std::string& cumulative) {
+            return static_cast<std::int64_t>(r.count) == std::llround(std::stod(countText)) &&
+                   std::abs(static_cast<double>(r.time) / 1e6 - std::stod(ms)) <
+                       1e-6 * static_cast<double>(r.count) + 1e-9 &&
+                   std::abs(r.percent - std::stod(percent)) < 1e-3 &&
+                   std::abs(r.cumulativePercent - std::stod(cumulative)) < 1e-3;
+        };
+        // By operator: name, sum (us), subtree sum, ms, subtree ms, Count, Categories, %, cumulative %.
+        const auto ours = profile::deviceTimeByOperator(p, launchers);
+        const auto rows = sheetRows(byName);
+        QCOMPARE(ours.size(), rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const auto& f = rows[i];
+            QCOMPARE(f.size(), std::size_t{9});
+            const auto it = std::find_if(ours.begin(), ours.end(),
+                                         [&](const profile::DeviceTimeShare& r) { return r.key == f[0]; });
+            QVERIFY2(it != ours.end(), f[0].c_str());
+            std::string categories = "[";
+            for (std::size_t c = 0; c < it->categories.size(); ++c)
+                categories += (c ? ", '" : "'") + it->categories[c] + "'";
+            QCOMPARE(categories + "]", f[6]);
+            // Rows of equal time may come in either order; the cumulative share then differs between them.
+            const bool tied =
+                (i > 0 && rows[i - 1][3] == f[3]) || (i + 1 < rows.size() && rows[i + 1][3] == f[3]);
+            QVERIFY2(close(*it, f[5], f[3], f[7], tied ? std::to_string(it->cumulativePercent) : f[8]),
+                     (f[0] + ": " + std::to_string(it->count) + " launchers, " +
+                      std::to_string(static_cast<double>(it->time) / 1e6) + " ms, " +
+                      std::to_string(it->percent) + "%")
+                         .c_str());
+        }
+        // By category: op category, Count, ms, %, cumulative %, in the sheet's order.
+        const auto categories = profile::deviceTimeByCategory(p, launchers);
+        const auto categoryRows = sheetRows(byCategory);
+        QCOMPARE(categories.size(), categoryRows.size());
+        for (std::size_t i = 0; i < categoryRows.size(); ++i) {
+            const auto& f = categoryRows[i];
+            QCOMPARE(QString::fromStdString(categories[i].key), QString::fromStdString(f[0]));
+            QVERIFY2(close(categories[i], f[1], f[2], f[3], f[4]), f[0].c_str());
+        }
+    }
+
+    // The same sheets of TraceLens's MI300X ResNet trace with activation checkpointing (rank 0 of 8, RCCL):
+    // TraceLens splits each row by whether the op ran in a recomputation (is_recompute), which xpushark does
+    // not tell apart (docs/import.md); summed over both, every operator name's and category's launchers and
+    // direct kernel time are ours, collectives left out as TraceLens leaves them.
+    void traceLensOpsSummaryWithRecompute()
+    {
+        const std::string base = "AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint";
+        const std::string trace = test::realTrace(base + ".json.gz"),
+                          csvs = test::realTrace(base + "_recompute_perf_report_csvs/");
+        XPS_REQUIRE_REAL_TRACE(trace);
+        XPS_REQUIRE_REAL_TRACE(csvs + "ops_summary.csv");
+        const Profile p = test::importRealTrace(trace);
+        CancelPoint never{std::stop_token{}};
+        const auto launchers = profile::kernelLaunchers(p, profile::launchers(p, never), never);
+        for (const bool byCategory : {false, true}) {
+            // key -> (count, ms) summed over the recompute and other rows.
+            std::map<std::string, std::pair<std::int64_t, double>> sheet;
+            for (const auto& f :
+                 sheetRows(csvs + (byCategory ? "ops_summary_by_category.csv" : "ops_summary.csv"))) {
+                auto& [count, ms] = sheet[f[0]];
+                count += std::llround(std::stod(f[byCategory ? 2 : 6]));
+                ms += std::stod(f[byCategory ? 3 : 4]);
+            }
+            const auto ours = byCategory ? profile::deviceTimeByCategory(p, launchers)
+                                         : profile::deviceTimeByOperator(p, launchers);
+            QCOMPARE(ours.size(), sheet.size());
+            for (const auto& r : ours) {
+                const auto it = sheet.find(r.key);
+                QVERIFY2(it != sheet.end(), r.key.c_str());
+                QCOMPARE(static_cast<std::int64_t>(r.count), it->second.first);
+                QVERIFY2(std::abs(static_cast<double>(r.time) / 1e6 - it->second.second) <
+                             1e-6 * static_cast<double>(r.count) + 1e-9,
+                         (r.key + ": " + std::to_string(static_cast<double>(r.time) / 1e6) + " ms here, " +
+                          std::to_string(it->second.second) + " there")
+                             .c_str());
+            }
+        }
+    }
+
     void traceLensShortKernels_data()
     {
         QTest::addColumn<QString>("gpu");
