@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace xps::shlo::lower {
 
@@ -29,31 +30,11 @@ namespace xps::shlo::lower {
 trace::MemoryInit argumentInput(const Function& f, std::size_t i, const TensorRef& t, int chip);
 
 // The argument of `entry` to keep in VMEM, or nothing: one read only by dot_general and dot, not returned,
-// of at most `machine.crossProgramPrefetchBytes` and half the machine's VMEM (the rest is the kernels'),
-// the largest of them (the first of equals). `bytes(i)`: argument i's size in HBM.
-template <typename BytesOf>
+// of at most `machine.crossProgramPrefetchBytes`, the largest of them (the first of equals); as XLA's
+// memory space assignment places it only where it fits beside the buffers live at each of its uses, each
+// dot reading it must still fit VMEM whole beside the copy (its operands as stored, its result in f32):
+// a copy that would cut the dots that read it into tiles is not kept. `bytes[i]`: argument i's size.
 std::optional<std::size_t> crossProgramPrefetch(const Function& entry, const isa::MachineConfig& machine,
-                                                BytesOf&& bytes);
-
-// Whether every use of value `v` of `body` is an operand of a dot (and it has one).
-bool onlyDotsRead(const Body& body, std::uint32_t v);
-
-template <typename BytesOf>
-std::optional<std::size_t> crossProgramPrefetch(const Function& entry, const isa::MachineConfig& machine,
-                                                BytesOf&& bytes)
-{
-    const auto limit = static_cast<std::uint64_t>(
-        std::min<std::int64_t>(machine.crossProgramPrefetchBytes, machine.vmemBytes / 2));
-    std::optional<std::size_t> best;
-    std::uint64_t bestBytes = 0;
-    for (std::size_t i = 0; i < entry.body.argumentTypes.size(); ++i) {
-        const std::uint64_t b = bytes(i);
-        if (b == 0 || b > limit || b <= bestBytes || !onlyDotsRead(entry.body, static_cast<std::uint32_t>(i)))
-            continue;
-        best = i;
-        bestBytes = b;
-    }
-    return best;
-}
+                                                const std::vector<std::uint64_t>& bytes);
 
 } // namespace xps::shlo::lower

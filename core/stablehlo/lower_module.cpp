@@ -75,9 +75,10 @@ public:
             args.push_back(argument(*entry, i));
             m_result.arguments.push_back({args.back().address, args.back().type});
         }
-        if (const auto kept = lower::crossProgramPrefetch(*entry, m_writer.machine(), [&](std::size_t i) {
-                return args[i].hbmBytes(static_cast<std::uint64_t>(args[i].type.elementCount()) * 4);
-            }))
+        std::vector<std::uint64_t> argumentBytes;
+        for (const TensorRef& a : args)
+            argumentBytes.push_back(a.hbmBytes(static_cast<std::uint64_t>(a.type.elementCount()) * 4));
+        if (const auto kept = lower::crossProgramPrefetch(*entry, m_writer.machine(), argumentBytes))
             keepInVmem(args[*kept]);
         const auto results = runFunction(*entry, args);
         m_writer.regionEnd();

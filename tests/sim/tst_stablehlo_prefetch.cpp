@@ -132,8 +132,9 @@ private slots:
 
     void theKeptCopyLeavesTheKernelsTheRestOfVmem()
     {
-        // A machine of 1 MiB of VMEM keeps at most half of it: a 768 KiB %b stays in HBM (the 12 KiB %a is
-        // kept instead), and a 384 KiB one is kept while the dot's tiles fit in what is left.
+        // On a machine of 1 MiB of VMEM a copy is kept only where the dot still fits whole beside it: the
+        // 768 KiB %b would leave too little (its dot needs 1.6 MiB with it), so the 12 KiB %a is kept instead;
+        // a 384 KiB %b is kept (788 KiB with it).
         CompileOptions options = withPrefetch(1 << 30);
         options.machine.vmemBytes = 1 << 20;
         const auto big = compileAndReplayOrFail(dotOfArguments(8, 384, 512, false), options, true);
