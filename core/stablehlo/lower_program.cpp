@@ -77,6 +77,23 @@ ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
 {
 }
 
+namespace {
+
+// A buffer's declaration in the assembly (`.hbm NAME, ADDRESS, SIZE, dtype=..., shape=[...]`).
+std::string bufferDirective(const char* directive, const std::string& name, std::uint64_t address,
+                            std::uint64_t size, const std::string& dtype,
+                            const std::vector<std::int64_t>& shape)
+{
+    std::string shapeText;
+    for (const auto d : shape)
+        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
+    return directive + name + ", " + std::to_string(address) + ", " + std::to_string(size) +
+           (dtype.empty() ? "" : ", dtype=" + dtype) + (shape.empty() ? "" : ", shape=[" + shapeText + "]") +
+           "\n";
+}
+
+} // namespace
+
 std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint64_t bytes,
                                        const std::string& dtype, const std::vector<std::int64_t>& shape)
 {
@@ -90,12 +107,7 @@ std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint6
     std::string unique = bufferName;
     if (const int n = m_bufferNames[bufferName]++; n > 0)
         unique += "_" + std::to_string(n);
-    std::string shapeText;
-    for (const auto d : shape)
-        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
-    m_header += ".hbm " + unique + ", " + std::to_string(address) + ", " + std::to_string(size) +
-                (dtype.empty() ? "" : ", dtype=" + dtype) +
-                (shape.empty() ? "" : ", shape=[" + shapeText + "]") + "\n";
+    m_header += bufferDirective(".hbm ", unique, address, size, dtype, shape);
     m_hbm.push_back({unique, address, size});
     return address;
 }
@@ -142,12 +154,7 @@ std::uint64_t ProgramWriter::residentVmem(const std::string& bufferName, std::ui
                   std::to_string(vmemCapacity()) + " are left");
     m_vmemResident += size;
     const std::uint64_t address = static_cast<std::uint64_t>(m_machine.vmemBytes) - m_vmemResident;
-    std::string shapeText;
-    for (const auto d : shape)
-        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
-    m_header += ".vmem " + bufferName + ", " + std::to_string(address) + ", " + std::to_string(size) +
-                (dtype.empty() ? "" : ", dtype=" + dtype) +
-                (shape.empty() ? "" : ", shape=[" + shapeText + "]") + "\n";
+    m_header += bufferDirective(".vmem ", bufferName, address, size, dtype, shape);
     return address;
 }
 

@@ -149,7 +149,7 @@ private slots:
 
     // resources/machines/tpu_v4.json against every measured TPU v4 row it was fitted with (the f16 ops of
     // ../shared/calibration/tpu_v4 and SCALE-Sim's 250 bf16 GEMMs): the errors docs/calibration.md states
-    // (adds 3.1%, the f16 matmuls 7.6%, the GEMMs with every side over 128 11.6%) hold, within a point, so
+    // (adds 3.1%, the f16 matmuls 7.6%, the GEMMs with every side over 128 8.2%) hold, within a point, so
     // a change to the lowering or the GRM that moves them must say so.
     void tpuV4MachineHoldsItsStatedErrors()
     {
@@ -193,7 +193,7 @@ private slots:
         const auto mape = [](double sum, int rows) { return 100.0 * sum / rows; };
         QVERIFY2(mape(adds, addRows) <= 4.1, std::to_string(mape(adds, addRows)).c_str());
         QVERIFY2(mape(matmuls, matmulRows) <= 8.6, std::to_string(mape(matmuls, matmulRows)).c_str());
-        QVERIFY2(mape(large, largeRows) <= 12.6, std::to_string(mape(large, largeRows)).c_str());
+        QVERIFY2(mape(large, largeRows) <= 9.2, std::to_string(mape(large, largeRows)).c_str());
     }
 
     // Measurements from an XProf profile of the ops on the chip, beside a CSV file: its XLA ops are

@@ -115,6 +115,14 @@ std::string pythonText(const json& v)
     return v.dump();
 }
 
+// The GPUs TraceLens's Falconsai image-detection trace was recorded on, as a test's data rows.
+void addFalconsaiGpus()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::newRow("H100") << QStringLiteral("h100");
+    QTest::newRow("MI300X") << QStringLiteral("mi300");
+}
+
 } // namespace
 
 class TestRealTraceLens : public QObject
@@ -126,12 +134,7 @@ private slots:
     // image-detection traces of an H100 and an MI300X: per (the CPU op that launched the kernel, the
     // kernel, its stream) the count and the sum, mean, min and max of the kernels' durations, each row ours
     // to the nanosecond. The CPU op is the innermost one around the runtime call that launched the kernel.
-    void traceLensKernelSummary_data()
-    {
-        QTest::addColumn<QString>("gpu");
-        QTest::newRow("H100") << QStringLiteral("h100");
-        QTest::newRow("MI300X") << QStringLiteral("mi300");
-    }
+    void traceLensKernelSummary_data() { addFalconsaiGpus(); }
     void traceLensKernelSummary()
     {
         QFETCH(QString, gpu);
@@ -227,12 +230,7 @@ private slots:
     // category, the kernel launchers (the innermost operators around the launches), their direct kernel time
     // and its share, ours within a nanosecond a launcher (the trace's microseconds have three decimals,
     // summed there in floating point); and each name's categories.
-    void traceLensOpsSummary_data()
-    {
-        QTest::addColumn<QString>("gpu");
-        QTest::newRow("H100") << QStringLiteral("h100");
-        QTest::newRow("MI300X") << QStringLiteral("mi300");
-    }
+    void traceLensOpsSummary_data() { addFalconsaiGpus(); }
     void traceLensOpsSummary()
     {
         QFETCH(QString, gpu);
@@ -330,12 +328,7 @@ private slots:
         }
     }
 
-    void traceLensShortKernels_data()
-    {
-        QTest::addColumn<QString>("gpu");
-        QTest::newRow("H100") << QStringLiteral("h100");
-        QTest::newRow("MI300X") << QStringLiteral("mi300");
-    }
+    void traceLensShortKernels_data() { addFalconsaiGpus(); }
     void traceLensShortKernels()
     {
         QFETCH(QString, gpu);
