@@ -115,6 +115,13 @@ std::string pythonText(const json& v)
     return v.dump();
 }
 
+// TraceLens's Falconsai image-detection trace of `gpu` (h100, mi300), without its extension.
+std::string falconsaiBase(const QString& gpu)
+{
+    return "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
+           "/Falconsai_nsfw_image_detection__1016002";
+}
+
 // The GPUs TraceLens's Falconsai image-detection trace was recorded on, as a test's data rows.
 void addFalconsaiGpus()
 {
@@ -138,8 +145,7 @@ private slots:
     void traceLensKernelSummary()
     {
         QFETCH(QString, gpu);
-        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
-                                 "/Falconsai_nsfw_image_detection__1016002";
+        const std::string base = falconsaiBase(gpu);
         const std::string trace = test::realTrace(base + ".json.gz"),
                           csvPath = test::realTrace(base + "_perf_report_csvs/kernel_summary.csv");
         XPS_REQUIRE_REAL_TRACE(trace);
@@ -220,11 +226,6 @@ private slots:
         QCOMPARE(rows.size(), ours.size()); // every collective we have is one of its rows
     }
 
-    // TraceLens's short-kernel study (short_kernel_study=True: kernels under 10 us) on the same traces:
-    // short_kernels_summary.csv groups them by the CPU op that launched them, its input dims, strides and
-    // concrete inputs (its Kineto args as Python prints them) and the kernel (count, sum, mean, and the sum's
-    // percent of the GPU timeline's total time); short_kernel_histogram.csv counts them in 100 equal bins
-    // from the shortest to the longest (numpy.histogram). Every row ours.
     // TraceLens's ops_summary.csv and ops_summary_by_category.csv (generate_perf_report_pytorch) on the
     // Falconsai image-detection traces of an H100 and an MI300X: per operator name, and per TraceLens op
     // category, the kernel launchers (the innermost operators around the launches), their direct kernel time
@@ -234,8 +235,7 @@ private slots:
     void traceLensOpsSummary()
     {
         QFETCH(QString, gpu);
-        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
-                                 "/Falconsai_nsfw_image_detection__1016002";
+        const std::string base = falconsaiBase(gpu);
         const std::string trace = test::realTrace(base + ".json.gz"),
                           byName = test::realTrace(base + "_perf_report_csvs/ops_summary.csv"),
                           byCategory =
@@ -328,12 +328,16 @@ private slots:
         }
     }
 
+    // TraceLens's short-kernel study (short_kernel_study=True: kernels under 10 us) on the same traces:
+    // short_kernels_summary.csv groups them by the CPU op that launched them, its input dims, strides and
+    // concrete inputs (its Kineto args as Python prints them) and the kernel (count, sum, mean, and the sum's
+    // percent of the GPU timeline's total time); short_kernel_histogram.csv counts them in 100 equal bins
+    // from the shortest to the longest (numpy.histogram). Every row ours.
     void traceLensShortKernels_data() { addFalconsaiGpus(); }
     void traceLensShortKernels()
     {
         QFETCH(QString, gpu);
-        const std::string base = "AMD-AGI__TraceLens/tests/traces/" + gpu.toStdString() +
-                                 "/Falconsai_nsfw_image_detection__1016002";
+        const std::string base = falconsaiBase(gpu);
         const std::string trace = test::realTrace(base + ".json.gz"),
                           sheets = test::realTrace(base + "_perf_report_csvs/");
         XPS_REQUIRE_REAL_TRACE(trace);
