@@ -14,7 +14,6 @@
 #include "stablehlo/module.h"
 #include "trace/trace.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
