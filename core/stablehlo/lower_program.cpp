@@ -511,7 +511,8 @@ void ProgramWriter::emit(const std::string& line)
     if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
         instructionMemoryFail("the program is longer than the machine's instruction memory (" +
                               std::to_string(m_machine.imemBundles) + " bundles)");
-    m_code += "    " + line + "\n";
+    // Appended in place: a temporary "    " + line + "\n" per bundle was an allocation or two each.
+    m_code.append("    ").append(line).push_back('\n');
 }
 
 void ProgramWriter::declareRegion(const std::string& regionName, const char* level)
