@@ -56,8 +56,13 @@ def rewrite_index_constants(text, new):
 
 
 def main():
+    if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+        sys.exit("usage: scripts/gpt2-at-sequence.py GPT2_S128.mlir SEQUENCE_LENGTH > OUT.mlir")
     source, new = sys.argv[1], int(sys.argv[2])
-    text = open(source, encoding="utf-8").read()
+    try:
+        text = open(source, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit("%s: %s" % (source, e))
     # Constants first: their types still name the old length, which is how they are recognised.
     sys.stdout.write(rewrite_dims(rewrite_index_constants(text, new), new))
 

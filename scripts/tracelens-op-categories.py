@@ -10,6 +10,8 @@ import sys
 import types
 from unittest import mock
 
+if len(sys.argv) != 3:
+    sys.exit("usage: scripts/tracelens-op-categories.py TRACELENS_CHECKOUT COMMIT > core/profile/tracelens_op_categories.cpp")
 root, commit = sys.argv[1], sys.argv[2]
 for name in ["pandas", "numpy", "scipy", "tqdm", "matplotlib", "matplotlib.pyplot", "orjson", "openpyxl",
              "xlsxwriter", "torch", "yaml", "jinja2", "tabulate"]:

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
 
 namespace xps::profile {
@@ -68,26 +67,6 @@ Ticks unionLength(std::vector<std::pair<Ticks, Ticks>>& work)
     return total;
 }
 
-std::vector<DeviceTimeShare> sharesOf(std::map<std::string, DeviceTimeShare>&& byKey)
-{
-    std::vector<DeviceTimeShare> rows;
-    Ticks all = 0;
-    for (auto& [key, row] : byKey) {
-        row.key = key;
-        all += row.time;
-        rows.push_back(std::move(row));
-    }
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const DeviceTimeShare& a, const DeviceTimeShare& b) { return a.time > b.time; });
-    double cumulative = 0.0;
-    for (DeviceTimeShare& r : rows) {
-        r.percent = all > 0 ? 100.0 * static_cast<double>(r.time) / static_cast<double>(all) : 0.0;
-        cumulative += r.percent;
-        r.cumulativePercent = cumulative;
-    }
-    return rows;
-}
-
 } // namespace
 
 std::vector<KernelLauncher> kernelLaunchers(const Profile& p, const std::vector<std::uint32_t>& launcher,
@@ -108,7 +87,6 @@ std::vector<KernelLauncher> kernelLaunchers(const Profile& p, const std::vector<
         intervals.clear();
         KernelLauncher l;
         l.slice = slice;
-        l.kernels = static_cast<std::uint32_t>(kernels.size());
         for (const std::uint32_t k : kernels) {
             const Slice& s = p.slices[k];
             intervals.emplace_back(s.start, s.end());
@@ -142,34 +120,32 @@ std::string_view traceLensOpCategory(std::string_view op, std::string_view first
     return "other";
 }
 
-std::vector<DeviceTimeShare> deviceTimeByOperator(const Profile& p,
-                                                  const std::vector<KernelLauncher>& launchers)
-{
-    std::map<std::string, DeviceTimeShare> byName;
-    std::map<std::string, std::set<std::string>> categories;
-    for (const KernelLauncher& l : launchers) {
-        const std::string& name = p.nameOf(p.slices[l.slice]);
-        DeviceTimeShare& row = byName[name];
-        ++row.count;
-        row.time += l.directKernelTime;
-        categories[name].insert(std::string(traceLensOpCategory(name, p.nameOf(p.slices[l.firstKernel]))));
-    }
-    for (auto& [name, row] : byName)
-        row.categories.assign(categories[name].begin(), categories[name].end());
-    return sharesOf(std::move(byName));
-}
-
 std::vector<DeviceTimeShare> deviceTimeByCategory(const Profile& p,
                                                   const std::vector<KernelLauncher>& launchers)
 {
-    std::map<std::string, DeviceTimeShare> byCategory;
+    std::map<std::string_view, DeviceTimeShare> byCategory;
+    Ticks all = 0;
     for (const KernelLauncher& l : launchers) {
-        DeviceTimeShare& row = byCategory[std::string(
-            traceLensOpCategory(p.nameOf(p.slices[l.slice]), p.nameOf(p.slices[l.firstKernel])))];
+        DeviceTimeShare& row =
+            byCategory[traceLensOpCategory(p.nameOf(p.slices[l.slice]), p.nameOf(p.slices[l.firstKernel]))];
         ++row.count;
         row.time += l.directKernelTime;
+        all += l.directKernelTime;
     }
-    return sharesOf(std::move(byCategory));
+    std::vector<DeviceTimeShare> rows;
+    for (auto& [category, row] : byCategory) {
+        row.key = std::string(category);
+        rows.push_back(std::move(row));
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const DeviceTimeShare& a, const DeviceTimeShare& b) { return a.time > b.time; });
+    double cumulative = 0.0;
+    for (DeviceTimeShare& r : rows) {
+        r.percent = all > 0 ? 100.0 * static_cast<double>(r.time) / static_cast<double>(all) : 0.0;
+        cumulative += r.percent;
+        r.cumulativePercent = cumulative;
+    }
+    return rows;
 }
 
 } // namespace xps::profile

@@ -24,7 +24,6 @@ struct KernelLauncher
 {
     std::uint32_t slice = kNone;       // the operator, or the runtime call no operator encloses
     std::uint32_t firstKernel = kNone; // its earliest device work
-    std::uint32_t kernels = 0;         // device work it launched
     Ticks directKernelTime = 0;        // the union of that work's intervals
 };
 
@@ -36,19 +35,16 @@ std::vector<KernelLauncher> kernelLaunchers(const Profile& p, const std::vector<
 // TraceLens's category of an operator named `op` whose first kernel is `firstKernel`.
 std::string_view traceLensOpCategory(std::string_view op, std::string_view firstKernel);
 
-// One row of a summary: an operator name's (or a category's) launchers, their direct kernel time, and its
-// share of all of them; sorted by time, largest first (names in order where times are equal).
+// One category's launchers, their direct kernel time and its share of all of them (TraceLens's
+// ops_summary_by_category row); sorted by time, largest first (by name where times are equal).
 struct DeviceTimeShare
 {
-    std::string key;
+    std::string key; // the category
     std::uint64_t count = 0;
     Ticks time = 0;
     double percent = 0.0;
     double cumulativePercent = 0.0;
-    std::vector<std::string> categories; // by operator name: the categories its launchers have, sorted
 };
-std::vector<DeviceTimeShare> deviceTimeByOperator(const Profile& p,
-                                                  const std::vector<KernelLauncher>& launchers);
 std::vector<DeviceTimeShare> deviceTimeByCategory(const Profile& p,
                                                   const std::vector<KernelLauncher>& launchers);
 

@@ -167,8 +167,7 @@ std::string formatProfileAnalysis(const Profile& p, const ProfileAnalysis& a, st
     }
     if (!a.opCategories.empty()) {
         out << "\ndevice time by operator category (TraceLens's categories: each kernel charged to the "
-               "operator "
-               "that launched it):\n";
+               "operator that launched it):\n";
         for (const DeviceTimeShare& c : a.opCategories) {
             std::snprintf(line, sizeof line, "  %-24s %8llu %-9s %13s %6.1f%%\n", c.key.c_str(),
                           static_cast<unsigned long long>(c.count), c.count == 1 ? "launcher" : "launchers",

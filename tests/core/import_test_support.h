@@ -45,6 +45,18 @@ inline std::string fixture()
     return test::sourceDir() + "/tests/data/kineto_step.json";
 }
 
+// A complete event of a Kineto trace ("correlation" when `corr` is not 0).
+inline std::string complete(const char* cat, const char* name, int pid, int tid, int ts, int dur,
+                            int corr = 0)
+{
+    std::string e = std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)" +
+                    std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" +
+                    std::to_string(ts) + R"(,"dur":)" + std::to_string(dur);
+    if (corr != 0)
+        e += R"(,"args":{"correlation":)" + std::to_string(corr) + "}";
+    return e + "}";
+}
+
 inline Profile importText(const QTemporaryDir& dir, const std::string& name, const std::string& json)
 {
     const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();

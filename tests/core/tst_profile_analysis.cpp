@@ -16,6 +16,7 @@
 using namespace xps;
 using profile::Nanos;
 using profile::Profile;
+using test::imported::complete;
 using test::imported::fixture;
 using test::imported::importText;
 using test::imported::named;
@@ -119,17 +120,6 @@ std::vector<std::string> namesOn(const profile::Profile& p, const profile::Criti
     for (const profile::PathSegment& s : path.segments)
         out.push_back(std::string(profile::pathSegmentName(s.kind)) + " " + p.nameOf(p.slice(s.slice)));
     return out;
-}
-
-// A complete event of a Kineto trace ("correlation" when `corr` is not 0).
-std::string complete(const char* cat, const char* name, int pid, int tid, int ts, int dur, int corr = 0)
-{
-    std::string e = std::string(R"({"ph":"X","cat":")") + cat + R"(","name":")" + name + R"(","pid":)" +
-                    std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" +
-                    std::to_string(ts) + R"(,"dur":)" + std::to_string(dur);
-    if (corr != 0)
-        e += R"(,"args":{"correlation":)" + std::to_string(corr) + "}";
-    return e + "}";
 }
 
 // A cuda_sync event as Kineto writes it: on the device (pid 0), its call's correlation, and `args`.
