@@ -13,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "asm/assembler.h"
 #include "stablehlo/checks.h"
 #include "stablehlo/compile.h"
 #include "stablehlo/eval_ops.h"
@@ -26,6 +25,7 @@
 #include "stablehlo/lower_simplify.h"
 #include "stablehlo/lower_transpose_fold.h"
 #include "stablehlo/tensor_value.h"
+#include "trace/trace_validate.h"
 
 namespace xps::shlo {
 
@@ -90,7 +90,7 @@ public:
         m_writer.name(moduleRegion + " (" + m_module.fileName + ")");
     }
 
-    const lower::ProgramWriter& writer() const { return m_writer; }
+    lower::ProgramWriter& writer() { return m_writer; }
     CompiledModule& result() { return m_result; }
     std::vector<trace::MemoryInit>& inits() { return m_inits; }
 
@@ -476,19 +476,6 @@ private:
 
 } // namespace
 
-// `.machine key=value` for every parameter that differs from the default, so the assembler checks the
-// program against the machine it was compiled for (instruction memory, VMEM, chips).
-std::string machineDirectives(const isa::MachineConfig& machine)
-{
-    const auto wanted = isa::machineConfigToJson(machine);
-    const auto defaults = isa::machineConfigToJson(isa::MachineConfig{});
-    std::string out;
-    for (const auto& [key, value] : wanted.items())
-        if (!defaults.contains(key) || defaults[key] != value)
-            out += ".machine " + key + "=" + isa::machineParamText(machine, key) + "\n";
-    return out;
-}
-
 namespace {
 
 Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& options, bool loops,
@@ -500,31 +487,33 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         const int chips = module.numReplicas * module.numPartitions;
         auto machine = options.machine;
         machine.chips = chips;
+        // The writers build each chip's program as the assembler would from their text, which is never
+        // written: a model's millions of bundles are parsed once, into the trace.
         std::vector<std::unique_ptr<Lowering>> lowerings;
-        std::string text;
+        trace::Trace trace;
+        trace.machine = machine;
         for (int c = 0; c < chips; ++c) {
             lowerings.push_back(std::make_unique<Lowering>(module, machine, lower::ChipContext{c, chips},
                                                            options.stop, loops, options.fuse,
                                                            options.excessPrecision, folded));
             lowerings.back()->run();
-            const auto& w = lowerings.back()->writer();
+            auto& w = lowerings.back()->writer();
             if (c == 0)
-                text = machineDirectives(machine) + w.header();
-            text +=
-                (chips > 1 ? ".chip " + std::to_string(c) + "\n" : std::string()) + w.code() + "    halt\n";
+                trace.name = w.traceName();
+            trace.chips.push_back(w.takeChip());
+            trace.chips.back().chip = chipIdAt(static_cast<std::size_t>(c));
+            trace.chips.back().initial.memory = std::move(lowerings.back()->inits());
         }
-        auto trace = assembly::assemble(text, module.fileName + ".xasm", options.stop);
         if (options.stop.stop_requested())
             return Error(module.fileName, "cancelled");
-        if (!trace)
-            lowerFail("the generated program does not assemble (a lowering bug): " +
-                      trace.error().toString());
+        const auto where = [&](const trace::Where& w) {
+            return module.fileName + ": " + trace::jsonPathOf(w);
+        };
+        if (const auto findings = trace::validateTrace(trace, where); !findings.empty())
+            lowerFail("the generated program is not a valid trace (a lowering bug): " +
+                      findings.front().location + ": " + findings.front().message);
         CompiledModule result = std::move(lowerings.front()->result());
-        result.trace = std::move(*trace);
-        result.trace.machine = machine;
-        for (int c = 0; c < chips; ++c)
-            result.trace.chips.at(static_cast<std::size_t>(c)).initial.memory =
-                std::move(lowerings[static_cast<std::size_t>(c)]->inits());
+        result.trace = std::move(trace);
         return result;
     } catch (const Cancelled&) {
         return Error(module.fileName, "cancelled");

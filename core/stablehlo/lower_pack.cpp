@@ -244,7 +244,7 @@ bool BundlePacker::add(const std::string& text)
         m_window.resize(b + 1);
     Bundle& bundle = m_window[b];
     ++bundle.used[slot];
-    bundle.text += bundle.text.empty() ? text : " ; " + text;
+    bundle.placed.push_back({insn, 0});
     const int at = static_cast<int>(b);
 
     for (std::uint32_t m = use.readsV; m; m &= m - 1)
@@ -288,13 +288,13 @@ bool BundlePacker::add(const std::string& text)
     return true;
 }
 
-std::vector<std::string> BundlePacker::flush()
+std::vector<isa::Bundle> BundlePacker::flush()
 {
-    std::vector<std::string> lines;
-    lines.reserve(m_window.size());
-    for (Bundle& b : m_window)
-        if (!b.text.empty())
-            lines.push_back(std::move(b.text));
+    std::vector<isa::Bundle> bundles;
+    bundles.reserve(m_window.size());
+    for (const Bundle& b : m_window)
+        if (!b.placed.empty())
+            bundles.push_back(assembly::makeBundle(b.placed)); // within the slots: never throws
     m_window.clear();
     // Everything in the window is now before whatever comes next: no dependence reaches past it.
     m_vWrite.fill(-1);
@@ -312,7 +312,7 @@ std::vector<std::string> BundlePacker::flush()
         mxu.commitReady = 0;
         mxu.unitFree.fill(0);
     }
-    return lines;
+    return bundles;
 }
 
 } // namespace xps::shlo::lower

@@ -13,6 +13,7 @@
 // The values computed are the same as unpacked: every instruction still reads what it read before.
 
 #include "asm/lexer.h"
+#include "asm/parser.h"
 #include "isa/machine_config.h"
 #include "isa/program.h"
 
@@ -33,15 +34,15 @@ public:
     // Takes one instruction's text into the window, or returns false for one the packer leaves alone
     // (the caller flushes, then emits it as its own bundle).
     bool add(const std::string& text);
-    // The window's bundles as assembly lines (instructions joined by " ; "); the window is emptied.
-    std::vector<std::string> flush();
+    // The window's bundles, each in the assembler's canonical order (by slot); the window is emptied.
+    std::vector<isa::Bundle> flush();
     std::size_t pending() const { return m_window.size(); }
 
 private:
     struct Bundle
     {
         std::array<std::uint8_t, isa::kSlotKinds> used{};
-        std::string text;
+        std::vector<assembly::PlacedInstruction> placed;
     };
     struct Place
     {
@@ -59,7 +60,7 @@ private:
     int occupancy(const isa::Instruction& insn) const;
 
     isa::MachineConfig m_machine;
-    std::vector<assembly::Token> m_tokens; // scratch for lexing one instruction
+    std::vector<assembly::Token> m_tokens;            // scratch for lexing one instruction
     std::array<int, isa::kOpcodeCount> m_latency{};   // by opcode
     std::array<int, isa::kOpcodeCount> m_occupancy{}; // by opcode
     std::vector<Bundle> m_window;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "util/utf8.h"
-
 namespace xps::shlo::lower {
 
 void lowerFail(std::string message)
@@ -21,19 +19,7 @@ std::uint64_t alignUp(std::uint64_t v, std::uint64_t a)
 {
     return (v + a - 1) / a * a;
 }
-// A region or file name as an .xasm string: no quotes or backslashes inside.
-std::string quoted(std::string s)
-{
-    text::repairUtf8(s); // the assembler reads UTF-8 only; a file or loc name may be anything
-    for (char& c : s)
-        if (c == '"' || c == '\\' || c == '\n')
-            c = '\'';
-    return "\"" + s + "\"";
-}
 constexpr std::uint64_t kMaxDescriptorsPerMove = 1 << 16;
-// Bundles the packer may hold before they are emitted: it bounds its work per instruction; kernels'
-// independent work lies much closer together.
-constexpr std::size_t kMaxPackWindow = 2048;
 // Loop registers: the iteration counter, the offsets and the waits' counts (and s2 for a later wait on the
 // same flag); the kernels use s1.
 // Per nesting level: the counter and the three offsets.
@@ -75,24 +61,8 @@ ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
     : m_machine(machine), m_loops(loops), m_packer(machine),
       m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
 {
+    m_scope.declareRegions = false; // declareRegion names every region before its region.begin
 }
-
-namespace {
-
-// A buffer's declaration in the assembly (`.hbm NAME, ADDRESS, SIZE, dtype=..., shape=[...]`).
-std::string bufferDirective(const char* directive, const std::string& name, std::uint64_t address,
-                            std::uint64_t size, const std::string& dtype,
-                            const std::vector<std::int64_t>& shape)
-{
-    std::string shapeText;
-    for (const auto d : shape)
-        shapeText += (shapeText.empty() ? "" : ", ") + std::to_string(d);
-    return directive + name + ", " + std::to_string(address) + ", " + std::to_string(size) +
-           (dtype.empty() ? "" : ", dtype=" + dtype) + (shape.empty() ? "" : ", shape=[" + shapeText + "]") +
-           "\n";
-}
-
-} // namespace
 
 std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint64_t bytes,
                                        const std::string& dtype, const std::vector<std::int64_t>& shape)
@@ -107,7 +77,7 @@ std::uint64_t ProgramWriter::hbmBuffer(const std::string& bufferName, std::uint6
     std::string unique = bufferName;
     if (const int n = m_bufferNames[bufferName]++; n > 0)
         unique += "_" + std::to_string(n);
-    m_header += bufferDirective(".hbm ", unique, address, size, dtype, shape);
+    declareBuffer({unique, isa::Space::Hbm, address, size, dtype, shape, {}});
     m_hbm.push_back({unique, address, size});
     return address;
 }
@@ -154,7 +124,7 @@ std::uint64_t ProgramWriter::residentVmem(const std::string& bufferName, std::ui
                   std::to_string(vmemCapacity()) + " are left");
     m_vmemResident += size;
     const std::uint64_t address = static_cast<std::uint64_t>(m_machine.vmemBytes) - m_vmemResident;
-    m_header += bufferDirective(".vmem ", bufferName, address, size, dtype, shape);
+    declareBuffer({bufferName, isa::Space::Vmem, address, size, dtype, shape, {}});
     return address;
 }
 
@@ -345,7 +315,8 @@ void ProgramWriter::beginLoop(std::int64_t iterations, std::int64_t step, std::i
     loop.step = step;
     loop.step2 = step2;
     loop.step3 = step3;
-    loop.codeAt = m_code.size();
+    loop.codeAt = m_program.size();
+    loop.sourceLinesAt = m_symbols.sourceLines.size();
     loop.flagsAt = m_flagCount;
     loop.level = static_cast<int>(m_open.size());
     loop.startFrom = startFrom;
@@ -376,7 +347,6 @@ void ProgramWriter::endLoop()
             bundle("sadd s" + std::to_string(wait.reg) + ", s" + std::to_string(wait.reg) + ", " +
                    std::to_string(grow));
     bundle("ssub " + counter + ", " + counter + ", 1");
-    bundle("brnz " + counter + ", " + loop.label);
     finish();
     for (std::size_t f = 0; f < m_flagCount.size(); ++f)
         m_flagCount[f] += perIteration[f] * static_cast<std::uint64_t>(loop.iterations - 1);
@@ -393,14 +363,32 @@ void ProgramWriter::endLoop()
             lowerFail("a loop's wait counts pass 2^32 (a lowering bug)");
         starts.push_back("smov s" + std::to_string(wait.reg) + ", " + std::to_string(wait.first));
     }
-    std::string preamble;
+    std::vector<isa::Bundle> preamble;
     for (std::size_t i = 0; i < starts.size(); i += 2) {
         if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
             instructionMemoryFail("the program is longer than the machine's instruction memory (" +
                                   std::to_string(m_machine.imemBundles) + " bundles)");
-        preamble += "    " + starts[i] + (i + 1 < starts.size() ? " ; " + starts[i + 1] : "") + "\n";
+        preamble.push_back(parse(starts[i] + (i + 1 < starts.size() ? " ; " + starts[i + 1] : "")));
     }
-    m_code.insert(loop.codeAt, preamble + loop.label + ":\n");
+    // The body moves down by the preamble: its loops' labels and branch targets, and its source lines.
+    const auto shift = static_cast<std::int64_t>(preamble.size());
+    const auto bodyStart = static_cast<std::int64_t>(loop.codeAt);
+    for (std::size_t pc = loop.codeAt; pc < m_program.size(); ++pc)
+        for (isa::Instruction& insn : m_program[pc].instructions)
+            if (insn.info().isBranch)
+                for (isa::Operand& target : insn.operands)
+                    if (target.form == isa::Operand::Form::Imm && target.value >= bodyStart)
+                        target.value += shift;
+    for (auto& [name, pc] : m_scope.labels)
+        if (pc >= loop.codeAt)
+            pc += static_cast<std::uint32_t>(shift);
+    for (std::size_t i = loop.sourceLinesAt; i < m_symbols.sourceLines.size(); ++i)
+        m_symbols.sourceLines[i].pc += static_cast<std::uint32_t>(shift);
+    m_program.insert(m_program.begin() + static_cast<std::ptrdiff_t>(loop.codeAt),
+                     std::make_move_iterator(preamble.begin()), std::make_move_iterator(preamble.end()));
+    m_scope.labels[loop.label] = static_cast<std::uint32_t>(loop.codeAt + preamble.size());
+    bundle("brnz " + counter + ", " + loop.label);
+    finish();
 }
 
 void ProgramWriter::move(DmaStream& s, isa::Space dstSpace, std::uint64_t dst, isa::Space srcSpace,
@@ -487,69 +475,6 @@ bool ProgramWriter::moveInLoops(const std::vector<MoveDim>& dims, const IssueDes
             issue(srcBase + i * along.srcStride, dstBase + i * along.dstStride, {});
     });
     return true;
-}
-
-void ProgramWriter::bundle(const std::string& text)
-{
-    if (m_packer.add(text)) {
-        if (m_packer.pending() >= kMaxPackWindow)
-            finish();
-        return;
-    }
-    finish();
-    emit(text);
-}
-
-void ProgramWriter::finish()
-{
-    for (const std::string& line : m_packer.flush())
-        emit(line);
-}
-
-void ProgramWriter::emit(const std::string& line)
-{
-    if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
-        instructionMemoryFail("the program is longer than the machine's instruction memory (" +
-                              std::to_string(m_machine.imemBundles) + " bundles)");
-    // Appended in place: a temporary "    " + line + "\n" per bundle was an allocation or two each.
-    m_code.append("    ").append(line).push_back('\n');
-}
-
-void ProgramWriter::declareRegion(const std::string& regionName, const char* level)
-{
-    if (std::find(m_regionNames.begin(), m_regionNames.end(), regionName) != m_regionNames.end())
-        return;
-    m_regionNames.push_back(regionName);
-    m_header += ".region " + quoted(regionName) + ", level=" + level + "\n";
-}
-
-void ProgramWriter::regionBegin(const std::string& regionName)
-{
-    bundle("region.begin " + quoted(regionName));
-}
-void ProgramWriter::regionEnd()
-{
-    bundle("region.end");
-}
-
-void ProgramWriter::sourceLine(const std::string& file, std::uint32_t line)
-{
-    finish(); // the bundles before belong to the previous line
-    m_code += ".loc " + quoted(file) + ", " + std::to_string(line) + "\n";
-}
-
-void ProgramWriter::output(const std::string& buffer)
-{
-    m_header += ".output " + buffer + "\n";
-}
-void ProgramWriter::name(const std::string& traceName)
-{
-    m_header = ".name " + quoted(traceName) + "\n" + m_header;
-}
-
-std::string ProgramWriter::assembly() const
-{
-    return m_header + m_code + "    halt\n";
 }
 
 } // namespace xps::shlo::lower

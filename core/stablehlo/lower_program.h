@@ -13,6 +13,7 @@
 #include "isa/isa.h"
 #include "isa/machine_config.h"
 #include "stablehlo/lower_pack.h"
+#include "trace/trace.h"
 
 namespace xps::shlo::lower {
 
@@ -68,7 +69,7 @@ struct Loop
     std::int64_t iterations = 0;
     std::int64_t step = 0;              // what the offset register grows by per iteration (bytes)
     std::int64_t step2 = 0;             // and the second offset register
-    std::size_t codeAt = 0;             // where the body starts in the code
+    std::size_t codeAt = 0;             // the bundle the body starts at
     std::vector<std::uint64_t> flagsAt; // each flag's expected count when the body began
     std::int64_t step3 = 0;             // and the third
     int level = 0;                      // how many loops it is inside: which registers it has
@@ -79,6 +80,7 @@ struct Loop
         std::uint64_t first = 0; // its value in the first iteration
     };
     std::vector<Wait> waits;
+    std::size_t sourceLinesAt = 0; // source lines from this one on are the body's
 };
 
 class ProgramWriter
@@ -169,10 +171,11 @@ public:
     void output(const std::string& buffer);
     void name(const std::string& traceName);
 
-    std::uint64_t bundles() const { return m_bundles; }    // emitted so far
-    std::string assembly() const;                          // the whole .xasm text
-    const std::string& header() const { return m_header; } // directives: buffers, regions, outputs
-    const std::string& code() const { return m_code; }     // the bundles, without the final halt
+    std::uint64_t bundles() const { return m_bundles; } // emitted so far
+    // The chip's program as written, ended by a halt, with its symbols (buffers, regions, loop labels,
+    // source lines) and outputs: what an assembled trace would hold for the chip. Call once, last.
+    trace::ChipTrace takeChip();
+    const std::string& traceName() const { return m_name; }
     // The HBM buffers with literal initial contents the caller adds to the assembled trace.
     struct HbmBuffer
     {
@@ -183,7 +186,12 @@ public:
     const std::vector<HbmBuffer>& hbmBuffers() const { return m_hbm; }
 
 private:
+    // One bundle's text, parsed as the assembler parses it (names resolve to this chip's buffers,
+    // regions and loop labels), appended to the program.
     void emit(const std::string& line);
+    void append(isa::Bundle bundle);
+    void declareBuffer(trace::Buffer buffer);
+    isa::Bundle parse(const std::string& line);
     using IssueDescriptor =
         std::function<void(std::int64_t srcOffset, std::int64_t dstOffset, DmaAddressing)>;
     bool moveInLoops(const std::vector<MoveDim>& dims, const IssueDescriptor& issue);
@@ -193,7 +201,13 @@ private:
     std::vector<Loop> m_open; // the loops being written, outermost first
     int m_nextLoop = 0;
     BundlePacker m_packer;
-    std::string m_header, m_code;
+    std::vector<isa::Bundle> m_program; // pc = index
+    trace::SymbolTable m_symbols;       // labels live in m_scope until takeChip
+    std::vector<std::string> m_outputs;
+    std::string m_name;
+    assembly::Scope m_scope;
+    std::vector<assembly::Token> m_tokens; // scratch for parsing one bundle
+    std::vector<assembly::PlacedInstruction> m_placed;
     std::vector<HbmBuffer> m_hbm;
     std::uint64_t m_hbmNext = 0;
     std::uint64_t m_vmemNext = 0;
@@ -204,7 +218,6 @@ private:
     int m_nextEngine = 0;
     std::int64_t m_dmasWritten = 0;
     std::vector<std::uint64_t> m_flagCount; // chunks issued on each flag so far: what waitAll waits for
-    std::vector<std::string> m_regionNames;
     std::map<std::string, int> m_bufferNames;
 };
 

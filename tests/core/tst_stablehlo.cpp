@@ -53,6 +53,19 @@ std::string evalErrorOf(const std::string& text, InterpreterLimits limits = {},
     return r ? "evaluated" : r.error().toString();
 }
 
+// The bundle of a packer's output that holds the instruction `text`, or -1.
+int bundleHolding(const std::vector<isa::Bundle>& bundles, const char* text)
+{
+    const auto parsedInsn = assembly::parseBundleLine(text, {}, [](std::size_t) { return std::string("t"); });
+    if (!parsedInsn || parsedInsn->instructions.size() != 1)
+        qFatal("not one instruction: %s", text);
+    for (std::size_t i = 0; i < bundles.size(); ++i)
+        for (const isa::Instruction& insn : bundles[i].instructions)
+            if (insn == parsedInsn->instructions.front())
+                return static_cast<int>(i);
+    return -1;
+}
+
 } // namespace
 
 class TestStableHlo : public QObject
@@ -355,13 +368,12 @@ private slots:
         for (const char* insn : {"vld v1, [0]", "vld v2, [4096]", "vadd.f32 v3, v1, v2", "vbcast v4, 7",
                                  "vmov v1, v4", "vst v3, [8192]", "vld v5, [8192]", "vld v6, [16384]"})
             QVERIFY2(p.add(insn), insn);
-        const std::vector<std::string> b = p.flush();
-        const auto bundleOf = [&](const std::string& insn) {
-            for (std::size_t i = 0; i < b.size(); ++i)
-                if (b[i] == insn || b[i].starts_with(insn + " ;") ||
-                    b[i].find("; " + insn) != std::string::npos)
-                    return static_cast<int>(i);
-            qFatal("%s was not emitted", insn.c_str());
+        const std::vector<isa::Bundle> b = p.flush();
+        const auto bundleOf = [&](const char* insn) {
+            const int at = bundleHolding(b, insn);
+            if (at < 0)
+                qFatal("%s was not emitted", insn);
+            return at;
         };
         QCOMPARE(bundleOf("vld v1, [0]"), 0);
         QVERIFY(bundleOf("vbcast v4, 7") == 0);   // independent: packed with the first load
@@ -373,7 +385,7 @@ private slots:
         QVERIFY(bundleOf("vld v6, [16384]") < bundleOf("vld v5, [8192]")); // another page: free to go earlier
         std::size_t instructions = 0;
         for (const auto& bundle : b)
-            instructions += 1 + static_cast<std::size_t>(std::count(bundle.begin(), bundle.end(), ';'));
+            instructions += bundle.instructions.size();
         QCOMPARE(instructions, std::size_t(8));
         QVERIFY(b.size() < 8);
 
@@ -381,14 +393,15 @@ private slots:
         for (const char* insn :
              {"mxu.mm v0", "mxu.mm v1", "mxu.pop v8", "mxu.mm v2", "mxu.pop v9", "mxu.pop v10"})
             QVERIFY(p.add(insn));
-        const std::vector<std::string> m = p.flush();
+        const std::vector<isa::Bundle> m = p.flush();
         int mm = 0, pops = 0, firstPop = -1, thirdMatmul = -1;
-        for (std::size_t i = 0; i < m.size(); ++i) {
-            if (m[i].find("mxu.pop") != std::string::npos && pops++ == 0)
-                firstPop = static_cast<int>(i);
-            if (m[i].find("mxu.mm") != std::string::npos && ++mm == 3)
-                thirdMatmul = static_cast<int>(i);
-        }
+        for (std::size_t i = 0; i < m.size(); ++i)
+            for (const isa::Instruction& insn : m[i].instructions) {
+                if (insn.opcode == isa::Opcode::MxuPop && pops++ == 0)
+                    firstPop = static_cast<int>(i);
+                if (insn.opcode == isa::Opcode::MxuMm && ++mm == 3)
+                    thirdMatmul = static_cast<int>(i);
+            }
         QVERIFY(firstPop >= 0 && thirdMatmul > firstPop);
 
         // Left alone: DMA, sync, regions, strided addresses, a written bundle.
@@ -404,17 +417,12 @@ private slots:
         for (const char* insn : {"vst v1, [s30 + 4096]", "vld v2, [s30 + 4096]", "vld v3, [s29 + 4096]",
                                  "vld v4, [4096]", "sadd s30, s30, 8192"})
             QVERIFY2(p.add(insn), insn);
-        const std::vector<std::string> r = p.flush();
-        const auto placedAt = [&](const char* text) {
-            for (std::size_t i = 0; i < r.size(); ++i)
-                if (r[i].find(text) != std::string::npos)
-                    return static_cast<int>(i);
-            return -1;
-        };
+        const std::vector<isa::Bundle> r = p.flush();
+        const auto placedAt = [&](const char* text) { return bundleHolding(r, text); };
         QVERIFY(placedAt("vld v2, [s30 + 4096]") > placedAt("vst v1, [s30 + 4096]"));
         QVERIFY(placedAt("vld v3, [s29 + 4096]") < placedAt("vld v2, [s30 + 4096]"));
         QVERIFY(placedAt("vld v4, [4096]") >= 0);
-        QVERIFY(placedAt("sadd s30") >= placedAt("vld v2, [s30 + 4096]"));
+        QVERIFY(placedAt("sadd s30, s30, 8192") >= placedAt("vld v2, [s30 + 4096]"));
     }
 };
 
