@@ -169,9 +169,12 @@ private:
             return t.packed() ? static_cast<std::uint32_t>(bitsOf(value.type.element, v))
                               : lower::wordOf(value.type.element, v);
         };
-        const bool splat = value.data.size() > 1 &&
-                           std::all_of(value.data.begin(), value.data.end(),
-                                       [&](double v) { return bitsOf32(v) == bitsOf32(value.data[0]); });
+        // Equal doubles first: a splat of millions of elements is then told without rounding each.
+        const bool splat =
+            value.data.size() > 1 && std::all_of(value.data.begin(), value.data.end(), [&](double v) {
+                return std::bit_cast<std::uint64_t>(v) == std::bit_cast<std::uint64_t>(value.data[0]) ||
+                       bitsOf32(v) == bitsOf32(value.data[0]);
+            });
         if (splat) { // a generator: no bytes in the trace for a tensor of one value
             t.splat =
                 value.data[0]; // element-wise kernels broadcast it into a register instead of reading it

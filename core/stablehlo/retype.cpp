@@ -46,10 +46,30 @@ private:
             return; // the interpreter and the lowering say what is missing
         const std::string where = m_module.fileName + ":" + std::to_string(op.location.line) + ":" +
                                   std::to_string(op.location.column);
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        if (value->dense && value->dense->isSplat()) {
+            // One value for every element (a mask's fill, a scale): it stays one, as its bits in hex.
+            TensorType scalar = op.resultTypes[0];
+            scalar.shape.clear();
+            auto literal = literalValue(*value, scalar, where);
+            if (!literal)
+                throw literal.error();
+            const auto bits = static_cast<std::uint16_t>(bitsOf(m_to, literal->data.at(0)));
+            auto text = std::make_shared<std::string>("0x");
+            for (const int shift : {12, 8, 4, 0})
+                text->push_back(kHex[(bits >> shift) & 0xFu]);
+            auto dense = std::make_shared<DenseLiteral>(*value->dense);
+            dense->elements = {std::string_view(*text)};
+            m_module.rewrittenText.push_back(std::move(text));
+            Attribute rewritten = *value;
+            rewritten.dense = std::move(dense);
+            rewritten.denseElement = std::string(elementTypeName(m_to));
+            op.attributes.set("value", std::move(rewritten));
+            return;
+        }
         auto literal = literalValue(*value, op.resultTypes[0], where);
         if (!literal)
             throw literal.error();
-        static constexpr char kHex[] = "0123456789ABCDEF";
         auto hex = std::make_shared<std::string>();
         hex->reserve(literal->data.size() * 4);
         for (const double v : literal->data) {

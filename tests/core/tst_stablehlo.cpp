@@ -6,6 +6,8 @@
 #include "stablehlo/interpreter.h"
 #include "stablehlo/lower_pack.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/retype.h"
+#include "stablehlo/tensor_value.h"
 
 #include <atomic>
 #include <chrono>
@@ -355,6 +357,31 @@ private slots:
         // A cancel is seen at the next op.
         std::atomic<bool> cancel{true};
         QVERIFY(evalErrorOf(big, {}, &cancel).find("cancelled") != std::string::npos);
+    }
+
+    // --dtype bf16 rounds every float constant to bf16; one value for every element (a mask's fill) stays
+    // one value, not 16 million written out, and either form reads back as the rounded values.
+    void retypedConstantsKeepTheirForm()
+    {
+        Module m = parsed("func.func @main() -> (tensor<4096x4096xf32>, tensor<2xf32>) {\n"
+                          "  %0 = stablehlo.constant dense<0.1> : tensor<4096x4096xf32>\n"
+                          "  %1 = stablehlo.constant dense<[1.0, 0.3]> : tensor<2xf32>\n"
+                          "  func.return %0, %1 : tensor<4096x4096xf32>, tensor<2xf32>\n}");
+        QVERIFY(retypeFloats(m, ElementType::BF16));
+        const auto& ops = m.functions.front().body.operations;
+        const Attribute* splat = ops[0].attributes.find("value");
+        QVERIFY(splat && splat->dense && splat->dense->isSplat());
+        QCOMPARE(ops[0].resultTypes[0].element, ElementType::BF16);
+        const double rounded = bfloat16Value(bfloat16Bits(0.1));
+        QVERIFY(rounded != 0.1);
+        TensorType small = ops[0].resultTypes[0];
+        small.shape = {3, 5};
+        const auto splatValues = literalValue(*splat, small, "t");
+        QVERIFY(splatValues);
+        QCOMPARE(splatValues->data, std::vector<double>(15, rounded));
+        const auto listed = literalValue(*ops[1].attributes.find("value"), ops[1].resultTypes[0], "t");
+        QVERIFY(listed);
+        QCOMPARE(listed->data, (std::vector<double>{1.0, bfloat16Value(bfloat16Bits(0.3))}));
     }
 
     // The lowering's VLIW packer: independent instructions share a bundle, a dependence never does (read
