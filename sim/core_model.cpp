@@ -393,8 +393,11 @@ void CoreModel::finishStats()
         m_stats.perPc[pc].executions = n;
         m_stats.bundles += n;
         m_stats.instructions += n * m_program.bundles[pc].count;
-        for (int u = 0; u < kUnitCount; ++u)
-            m_stats.unitBusyCycles[u] += n * m_program.unitCycles[pc][static_cast<std::size_t>(u)];
+        if (n == 0)
+            continue;
+        // Each instruction keeps its unit busy for its occupancy, at least a cycle.
+        for (const DecodedInstruction& d : m_program.instructionsOf(m_program.bundles[pc]))
+            m_stats.unitBusyCycles[static_cast<int>(d.unit)] += n * std::max<std::uint32_t>(d.occupancy, 1);
     }
 }
 

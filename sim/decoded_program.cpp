@@ -97,16 +97,17 @@ DecodedProgram decodeProgram(const isa::Program& program, const isa::MachineConf
 {
     DecodedProgram out;
     out.bundles.reserve(program.bundles.size());
-    out.unitCycles.reserve(program.bundles.size());
+    std::size_t instructions = 0; // reserved whole: a model's millions are not copied as they grow
+    for (const isa::Bundle& bundle : program.bundles)
+        instructions += bundle.instructions.size();
+    out.instructions.reserve(instructions);
     for (const isa::Bundle& bundle : program.bundles) {
         DecodedBundle db;
         db.first = static_cast<std::uint32_t>(out.instructions.size());
         db.count = static_cast<std::uint32_t>(bundle.instructions.size());
-        std::array<std::uint32_t, events::kUnitCount> unitCycles{};
         for (std::size_t i = 0; i < db.count; ++i) {
             const isa::Instruction& insn = bundle.instructions[i];
             const DecodedInstruction d = decodeInstruction(insn, config);
-            unitCycles[static_cast<std::size_t>(d.unit)] += std::max<std::uint32_t>(d.occupancy, 1);
             if (insn.opcode == Opcode::MxuPop)
                 db.popMxu = static_cast<std::int8_t>(d.mxu);
             db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == Opcode::MxuMm ||
@@ -117,7 +118,6 @@ DecodedProgram decodeProgram(const isa::Program& program, const isa::MachineConf
             out.instructions.push_back(d);
         }
         out.bundles.push_back(db);
-        out.unitCycles.push_back(unitCycles);
     }
     return out;
 }

@@ -86,9 +86,6 @@ struct DecodedProgram
 {
     std::vector<DecodedBundle> bundles; // by pc
     std::vector<DecodedInstruction> instructions;
-    // Per pc and unit, the cycles the bundle keeps the unit busy (its instructions' occupancy, at least 1
-    // each): the replay counts executions per pc and derives unit busy cycles from these at the end.
-    std::vector<std::array<std::uint32_t, events::kUnitCount>> unitCycles;
 
     std::span<const DecodedInstruction> instructionsOf(const DecodedBundle& b) const
     {
