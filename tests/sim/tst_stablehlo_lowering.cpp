@@ -470,6 +470,11 @@ private slots:
         auto compiled = compileModule(modules->front());
         QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().toString().c_str());
         QCOMPARE(compiled->trace.chips.size(), static_cast<std::size_t>(chips));
+        // Each chip's results are its outputs (what a suggestion's replay must leave unchanged).
+        for (const auto& chip : compiled->trace.chips) {
+            QVERIFY(!chip.outputs.empty());
+            QCOMPARE(chip.outputs, compiled->trace.chips.front().outputs);
+        }
         auto replayed = sim::replayAndCheck(modules->front(), *compiled, true);
         QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().toString().c_str());
         std::size_t compared = 0;
