@@ -1,5 +1,5 @@
 // The lowering's driver: inlines calls from the entry function, gives every tensor an HBM buffer, sends
-// each op to its kernel (lower_*.cpp) inside a region, and assembles the program into a trace whose
+// each op to its kernel (lower_*.cpp) inside a region, and puts every chip's program into a trace whose
 // initial HBM holds the module's constants.
 
 #include <algorithm>
@@ -60,7 +60,7 @@ public:
     {
     }
 
-    // Writes chip m_chip's copy of the program; the caller assembles every chip's into one trace.
+    // Writes chip m_chip's copy of the program; the caller puts every chip's into one trace.
     void run()
     {
         const auto* entry = m_module.entry();

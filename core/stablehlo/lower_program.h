@@ -1,7 +1,8 @@
 #pragma once
-// The lowering's program writer: xpu-v1 assembly for one chip, built op by op, with the bookkeeping every
-// kernel needs: HBM buffers, a VMEM arena per kernel, DMA descriptors spread over the engines with a flag
-// and an expected count per stream, region markers and source lines. Kernels write bundles; the writer
+// The lowering's program writer: one chip's xpu-v1 program, built op by op from the assembly text kernels
+// write a bundle at a time (each parsed once, into the program: lower_program_code.cpp), with the bookkeeping
+// every kernel needs: HBM buffers, a VMEM arena per kernel, DMA descriptors spread over the engines with a
+// flag and an expected count per stream, region markers and source lines. Kernels write bundles; the writer
 // keeps the program within instruction memory and the VMEM within its size, or says which op broke them.
 
 #include <cstdint>
