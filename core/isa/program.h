@@ -10,10 +10,6 @@
 
 namespace xps::isa {
 
-// Operands are packed to 4-byte alignment (12 bytes, not 16): a compiled model holds tens of millions,
-// and an instruction's twelve then take 144 bytes instead of 192. Read `value` by copy; it cannot be
-// bound to a non-const reference.
-#pragma pack(push, 4)
 struct Operand
 {
     enum class Form : std::uint8_t { None, SReg, VReg, Imm, Mem };
@@ -34,8 +30,6 @@ struct Operand
     bool present() const { return form != Form::None; }
     bool operator==(const Operand&) const = default;
 };
-#pragma pack(pop)
-static_assert(sizeof(Operand) == 12);
 
 // Operands are stored in the order of the opcode's OperandSpec list; an omitted keyword operand is
 // Form::None and means its documented default.
