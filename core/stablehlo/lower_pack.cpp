@@ -238,10 +238,14 @@ bool BundlePacker::add(const std::string& text)
     const int legal = std::max(p.after + 1, p.atLeast);
     auto b = static_cast<std::size_t>(std::max({legal, p.ready, 0}));
     const auto slot = static_cast<std::size_t>(info.slot);
-    while (b < m_window.size() && m_window[b].used[slot] >= isa::slotCount(info.slot))
+    while (b < m_windowSize && m_window[b].used[slot] >= isa::slotCount(info.slot))
         ++b;
     if (b >= m_window.size())
         m_window.resize(b + 1);
+    for (; m_windowSize <= b; ++m_windowSize) { // bundles taken into the window start empty
+        m_window[m_windowSize].used.fill(0);
+        m_window[m_windowSize].placed.clear();
+    }
     Bundle& bundle = m_window[b];
     ++bundle.used[slot];
     bundle.placed.push_back({insn, 0});
@@ -291,11 +295,11 @@ bool BundlePacker::add(const std::string& text)
 std::vector<isa::Bundle> BundlePacker::flush()
 {
     std::vector<isa::Bundle> bundles;
-    bundles.reserve(m_window.size());
-    for (const Bundle& b : m_window)
-        if (!b.placed.empty())
-            bundles.push_back(assembly::makeBundle(b.placed)); // within the slots: never throws
-    m_window.clear();
+    bundles.reserve(m_windowSize);
+    for (std::size_t b = 0; b < m_windowSize; ++b)
+        if (!m_window[b].placed.empty())
+            bundles.push_back(assembly::makeBundle(m_window[b].placed)); // within the slots: never throws
+    m_windowSize = 0; // the bundles keep their storage for the next window
     // Everything in the window is now before whatever comes next: no dependence reaches past it.
     m_vWrite.fill(-1);
     m_vRead.fill(-1);

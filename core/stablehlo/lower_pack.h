@@ -36,7 +36,7 @@ public:
     bool add(const std::string& text);
     // The window's bundles, each in the assembler's canonical order (by slot); the window is emptied.
     std::vector<isa::Bundle> flush();
-    std::size_t pending() const { return m_window.size(); }
+    std::size_t pending() const { return m_windowSize; }
 
 private:
     struct Bundle
@@ -63,7 +63,8 @@ private:
     std::vector<assembly::Token> m_tokens;            // scratch for lexing one instruction
     std::array<int, isa::kOpcodeCount> m_latency{};   // by opcode
     std::array<int, isa::kOpcodeCount> m_occupancy{}; // by opcode
-    std::vector<Bundle> m_window;
+    std::vector<Bundle> m_window;                     // the first m_windowSize are the window's
+    std::size_t m_windowSize = 0;
     // Per register, within the window: the bundle of its last write, when that value is ready, its last read.
     std::array<int, isa::kVectorRegisters> m_vWrite{}, m_vReady{}, m_vRead{};
     std::array<int, isa::kScalarRegisters> m_sWrite{}, m_sReady{}, m_sRead{};
