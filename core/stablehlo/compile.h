@@ -21,7 +21,7 @@ namespace xps::shlo {
 struct CompileOptions
 {
     isa::MachineConfig machine;
-    // Looked at before every op and every few thousand lines of assembly: a cancelled compile ends in
+    // Looked at before every op and every 4,096 bundles written: a cancelled compile ends in
     // the error "cancelled" (the explorer's Stop while it compiles).
     std::stop_token stop;
     // Kernels are unrolled; a program that outgrows instruction memory is compiled again with long kernels

@@ -44,19 +44,14 @@ bool noElements(const lower::TensorRef& t)
     return t.type.elementCount() == 0;
 }
 
-// Thrown between ops when the compile is cancelled.
-struct Cancelled
-{
-};
-
 class Lowering
 {
 public:
     Lowering(const Module& module, const isa::MachineConfig& machine, lower::ChipContext chip,
              std::stop_token stop, bool loops, bool fuse, bool excessPrecision,
              const lower::FoldedModule* folded)
-        : m_module(module), m_writer(machine, loops), m_chip(chip), m_stop(std::move(stop)), m_fuse(fuse),
-          m_excessPrecision(excessPrecision), m_folded(folded)
+        : m_module(module), m_writer(machine, loops, stop), m_chip(chip), m_stop(std::move(stop)),
+          m_fuse(fuse), m_excessPrecision(excessPrecision), m_folded(folded)
     {
     }
 
@@ -250,7 +245,7 @@ private:
                 rewritten = lower::withFolds(f.body, f.body.operations[i], i, folds);
             const Operation& op = rewritten ? *rewritten : f.body.operations[i];
             if (m_stop.stop_requested())
-                throw Cancelled{};
+                throw lower::Cancelled{};
             if (i < folding.folded.size() && folding.folded[i]) {
                 for (std::size_t r = 0; r < op.resultTypes.size(); ++r)
                     unwritten[op.firstResult + r] = true;
@@ -518,7 +513,7 @@ Result<CompiledModule> compileOnce(const Module& module, const CompileOptions& o
         CompiledModule result = std::move(lowerings.front()->result());
         result.trace = std::move(trace);
         return result;
-    } catch (const Cancelled&) {
+    } catch (const lower::Cancelled&) {
         return Error(module.fileName, "cancelled");
     } catch (const LoweringError& e) {
         if (e.instructionMemory && !loops && options.loops == CompileOptions::Loops::WhenNeeded)

@@ -57,8 +57,8 @@ template <typename Fn> void forEachOffset(const std::vector<MoveDim>& dims, Fn&&
 }
 } // namespace
 
-ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops)
-    : m_machine(machine), m_loops(loops), m_packer(machine),
+ProgramWriter::ProgramWriter(const isa::MachineConfig& machine, bool loops, std::stop_token stop)
+    : m_machine(machine), m_loops(loops), m_stop(std::move(stop)), m_packer(machine),
       m_flagCount(static_cast<std::size_t>(std::max<std::int64_t>(machine.syncFlags, 2)))
 {
     m_scope.declareRegions = false; // declareRegion names every region before its region.begin

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ namespace xps::shlo::lower {
 // Every DMA completes in chunks of at most 1 GiB (one chunk below that), each adding 1 to its flag.
 inline constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 30;
 std::uint64_t chunksOf(std::uint64_t bytes);
+
+// Thrown when the compile is cancelled: between ops, and every few thousand bundles within one.
+struct Cancelled
+{
+};
 
 struct LoweringError
 {
@@ -87,7 +93,8 @@ struct Loop
 class ProgramWriter
 {
 public:
-    explicit ProgramWriter(const isa::MachineConfig& machine, bool loops = false);
+    // `stop` is looked at every few thousand bundles: a kernel of a million bundles ends early (Cancelled).
+    explicit ProgramWriter(const isa::MachineConfig& machine, bool loops = false, std::stop_token stop = {});
 
     const isa::MachineConfig& machine() const { return m_machine; }
     // Loop mode: kernels whose unrolled code would be long write counted loops instead (the lowering's
@@ -199,6 +206,7 @@ private:
 
     isa::MachineConfig m_machine;
     bool m_loops = false;
+    std::stop_token m_stop;
     std::vector<Loop> m_open; // the loops being written, outermost first
     int m_nextLoop = 0;
     BundlePacker m_packer;

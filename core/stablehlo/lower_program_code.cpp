@@ -62,6 +62,8 @@ void ProgramWriter::append(isa::Bundle bundle)
     if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
         instructionMemoryFail("the program is longer than the machine's instruction memory (" +
                               std::to_string(m_machine.imemBundles) + " bundles)");
+    if (m_bundles % 4096 == 0 && m_stop.stop_requested())
+        throw Cancelled{};
     m_program.push_back(std::move(bundle));
 }
 

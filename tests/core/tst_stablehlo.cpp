@@ -5,6 +5,9 @@
 
 #include "stablehlo/interpreter.h"
 #include "stablehlo/lower_pack.h"
+// The lowering's ProgramWriter has a member named as Qt's `emit` keyword macro, which this test never uses.
+#undef emit
+#include "stablehlo/lower_program.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/retype.h"
 #include "stablehlo/tensor_value.h"
@@ -382,6 +385,27 @@ private slots:
         const auto listed = literalValue(*ops[1].attributes.find("value"), ops[1].resultTypes[0], "t");
         QVERIFY(listed);
         QCOMPARE(listed->data, (std::vector<double>{1.0, bfloat16Value(bfloat16Bits(0.3))}));
+    }
+
+    // A Stop while one kernel writes a million bundles ends it within a few thousand: the writer looks at
+    // the stop token as it goes, not only the lowering between ops.
+    void aStoppedWriterEndsWithinAFewThousandBundles()
+    {
+        std::stop_source stopped;
+        stopped.request_stop();
+        lower::ProgramWriter w(isa::MachineConfig{}, false, stopped.get_token());
+        std::uint64_t written = 0;
+        try {
+            for (; written < 100000; ++written)
+                w.bundle("sync.wait 1, 0"); // left alone by the packer: a bundle each
+            QFAIL("a stopped writer went on");
+        } catch (const lower::Cancelled&) {
+        }
+        QVERIFY(written < 4096);
+        lower::ProgramWriter going(isa::MachineConfig{}, false, std::stop_source{}.get_token());
+        for (int i = 0; i < 10000; ++i)
+            going.bundle("sync.wait 1, 0");
+        QCOMPARE(going.takeChip().program.bundles.size(), std::size_t(10001)); // and the halt
     }
 
     // The lowering's VLIW packer: independent instructions share a bundle, a dependence never does (read
