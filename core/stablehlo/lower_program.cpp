@@ -365,9 +365,7 @@ void ProgramWriter::endLoop()
     }
     std::vector<isa::Bundle> preamble;
     for (std::size_t i = 0; i < starts.size(); i += 2) {
-        if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
-            instructionMemoryFail("the program is longer than the machine's instruction memory (" +
-                                  std::to_string(m_machine.imemBundles) + " bundles)");
+        countBundle();
         preamble.push_back(parse(starts[i] + (i + 1 < starts.size() ? " ; " + starts[i + 1] : "")));
     }
     // The body moves down by the preamble: its loops' labels and branch targets, and its source lines.

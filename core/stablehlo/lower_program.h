@@ -198,6 +198,8 @@ private:
     // regions and loop labels), appended to the program.
     void emit(const std::string& line);
     void append(isa::Bundle bundle);
+    // One more bundle: within instruction memory, and the stop token looked at every 4,096.
+    void countBundle();
     void declareBuffer(trace::Buffer buffer);
     isa::Bundle parse(const std::string& line);
     using IssueDescriptor =
@@ -215,8 +217,6 @@ private:
     std::vector<std::string> m_outputs;
     std::string m_name;
     assembly::Scope m_scope;
-    std::vector<assembly::Token> m_tokens; // scratch for parsing one bundle
-    std::vector<assembly::PlacedInstruction> m_placed;
     std::vector<HbmBuffer> m_hbm;
     std::uint64_t m_hbmNext = 0;
     std::uint64_t m_vmemNext = 0;

@@ -57,38 +57,31 @@ void ProgramWriter::emit(const std::string& line)
     append(parse(line));
 }
 
-void ProgramWriter::append(isa::Bundle bundle)
+void ProgramWriter::countBundle()
 {
     if (++m_bundles > static_cast<std::uint64_t>(m_machine.imemBundles))
         instructionMemoryFail("the program is longer than the machine's instruction memory (" +
                               std::to_string(m_machine.imemBundles) + " bundles)");
     if (m_bundles % 4096 == 0 && m_stop.stop_requested())
         throw Cancelled{};
+}
+
+void ProgramWriter::append(isa::Bundle bundle)
+{
+    countBundle();
     m_program.push_back(std::move(bundle));
 }
 
 isa::Bundle ProgramWriter::parse(const std::string& line)
 {
-    const auto bug = [&line] {
-        return "the generated program does not assemble (a lowering bug): '" + line + "': ";
-    };
-    m_tokens.clear();
-    if (const auto error = assembly::lexLineInto(line, m_tokens); !error.message.empty())
-        lowerFail(bug() + error.message);
     m_scope.regions = &m_symbols.regions;
-    m_placed.clear();
-    try {
-        assembly::TokenCursor cursor(m_tokens);
-        while (!cursor.atEnd()) {
-            const std::size_t column = cursor.peek().column;
-            m_placed.push_back({assembly::parseInstruction(cursor, m_scope), column});
-            if (!cursor.atEnd())
-                cursor.expect(';', "';' between instructions of a bundle");
-        }
-        return assembly::makeBundle(m_placed);
-    } catch (const assembly::ParseError& e) {
-        lowerFail(bug() + e.message);
-    }
+    auto parsed = assembly::parseBundleLine(line, m_scope, [&line](std::size_t column) {
+        return "the generated program does not assemble (a lowering bug): '" + line + "', column " +
+               std::to_string(column);
+    });
+    if (!parsed)
+        lowerFail(parsed.error().toString());
+    return std::move(*parsed);
 }
 
 void ProgramWriter::declareRegion(const std::string& regionName, const char* level)

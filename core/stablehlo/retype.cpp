@@ -38,7 +38,9 @@ public:
     }
 
 private:
-    // The literal read as its own type, its values rounded to the new one and written back as a hex literal.
+    // The literal read as its own type, its values rounded to the new one and written back in hex: a splat
+    // (one value for every element: a mask's fill, a scale) as that one value's bits, so that it stays one,
+    // anything else as a blob of every element's bytes.
     void constant(Operation& op)
     {
         const auto* value = op.attributes.find("value");
@@ -46,43 +48,37 @@ private:
             return; // the interpreter and the lowering say what is missing
         const std::string where = m_module.fileName + ":" + std::to_string(op.location.line) + ":" +
                                   std::to_string(op.location.column);
-        static constexpr char kHex[] = "0123456789ABCDEF";
-        if (value->dense && value->dense->isSplat()) {
-            // One value for every element (a mask's fill, a scale): it stays one, as its bits in hex.
-            TensorType scalar = op.resultTypes[0];
-            scalar.shape.clear();
-            auto literal = literalValue(*value, scalar, where);
-            if (!literal)
-                throw literal.error();
-            const auto bits = static_cast<std::uint16_t>(bitsOf(m_to, literal->data.at(0)));
-            auto text = std::make_shared<std::string>("0x");
-            for (const int shift : {12, 8, 4, 0})
-                text->push_back(kHex[(bits >> shift) & 0xFu]);
-            auto dense = std::make_shared<DenseLiteral>(*value->dense);
-            dense->elements = {std::string_view(*text)};
-            m_module.rewrittenText.push_back(std::move(text));
-            Attribute rewritten = *value;
-            rewritten.dense = std::move(dense);
-            rewritten.denseElement = std::string(elementTypeName(m_to));
-            op.attributes.set("value", std::move(rewritten));
-            return;
-        }
-        auto literal = literalValue(*value, op.resultTypes[0], where);
+        const bool splat = value->dense && value->dense->isSplat();
+        TensorType readAs = op.resultTypes[0];
+        if (splat)
+            readAs.shape.clear();
+        auto literal = literalValue(*value, readAs, where);
         if (!literal)
             throw literal.error();
-        auto hex = std::make_shared<std::string>();
-        hex->reserve(literal->data.size() * 4);
-        for (const double v : literal->data) {
-            const auto bits = static_cast<std::uint16_t>(bitsOf(m_to, v));
-            for (const int b : {0, 1}) { // little-endian
-                const auto byte = static_cast<unsigned>(bits >> (8 * b)) & 0xFFu;
-                hex->push_back(kHex[byte >> 4]);
-                hex->push_back(kHex[byte & 0xFu]);
-            }
-        }
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        const int bytes = storageBytes(m_to); // 2 for bf16 and f16, 4 for f32
+        auto text = std::make_shared<std::string>();
         auto dense = std::make_shared<DenseLiteral>();
-        dense->hexBlob = *hex;
-        m_module.rewrittenText.push_back(std::move(hex));
+        if (splat) {
+            const auto bits = bitsOf(m_to, literal->data.at(0));
+            *text = "0x";
+            for (int digit = 2 * bytes - 1; digit >= 0; --digit)
+                text->push_back(kHex[(bits >> (4 * digit)) & 0xFu]);
+            *dense = *value->dense;
+            dense->elements = {std::string_view(*text)};
+        } else {
+            text->reserve(literal->data.size() * 2 * static_cast<std::size_t>(bytes));
+            for (const double v : literal->data) {
+                const auto bits = bitsOf(m_to, v);
+                for (int b = 0; b < bytes; ++b) { // little-endian
+                    const auto byte = static_cast<unsigned>(bits >> (8 * b)) & 0xFFu;
+                    text->push_back(kHex[byte >> 4]);
+                    text->push_back(kHex[byte & 0xFu]);
+                }
+            }
+            dense->hexBlob = *text;
+        }
+        m_module.rewrittenText.push_back(std::move(text));
         Attribute rewritten = *value;
         rewritten.dense = std::move(dense);
         rewritten.denseElement = std::string(elementTypeName(m_to));

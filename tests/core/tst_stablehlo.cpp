@@ -385,6 +385,23 @@ private slots:
         const auto listed = literalValue(*ops[1].attributes.find("value"), ops[1].resultTypes[0], "t");
         QVERIFY(listed);
         QCOMPARE(listed->data, (std::vector<double>{1.0, bfloat16Value(bfloat16Bits(0.3))}));
+
+        // An f16 model run as f32: its constants keep their values, four bytes each.
+        Module half = parsed("func.func @main() -> (tensor<64x64xf16>, tensor<2xf16>) {\n"
+                             "  %0 = stablehlo.constant dense<0.1> : tensor<64x64xf16>\n"
+                             "  %1 = stablehlo.constant dense<[-2.5, 0.3]> : tensor<2xf16>\n"
+                             "  func.return %0, %1 : tensor<64x64xf16>, tensor<2xf16>\n}");
+        QVERIFY(retypeFloats(half, ElementType::F32));
+        const auto& widened = half.functions.front().body.operations;
+        TensorType someOfThem = widened[0].resultTypes[0];
+        QCOMPARE(someOfThem.element, ElementType::F32);
+        someOfThem.shape = {3, 5};
+        const auto fill = literalValue(*widened[0].attributes.find("value"), someOfThem, "t");
+        QVERIFY(fill);
+        QCOMPARE(fill->data, std::vector<double>(15, halfValue(halfBits(0.1))));
+        const auto pair = literalValue(*widened[1].attributes.find("value"), widened[1].resultTypes[0], "t");
+        QVERIFY(pair);
+        QCOMPARE(pair->data, (std::vector<double>{-2.5, halfValue(halfBits(0.3))}));
     }
 
     // A Stop while one kernel writes a million bundles ends it within a few thousand: the writer looks at
