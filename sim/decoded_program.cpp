@@ -46,17 +46,15 @@ ExecKind kindOf(const isa::Instruction& insn, bool onlyWritesVd)
     return onlyWritesVd ? ExecKind::VectorOnly : ExecKind::Other;
 }
 
-DecodedInstruction decodeInstruction(const isa::Instruction& insn, const isa::MachineConfig& config)
+DecodedInstruction decodeInstruction(const isa::Instruction& insn, const isa::OpcodeCycles& cycles)
 {
     const isa::OpcodeInfo& info = insn.info();
     DecodedInstruction d;
     d.insn = &insn;
     d.opcode = insn.opcode;
     d.unit = info.unit;
-    d.latency = info.latencyParam.empty()
-                    ? 1u
-                    : static_cast<std::uint32_t>(isa::machineParamInt(config, info.latencyParam));
-    d.occupancy = static_cast<std::uint32_t>(isa::occupancyCycles(insn, config));
+    d.latency = static_cast<std::uint32_t>(cycles.latency(insn.opcode));
+    d.occupancy = static_cast<std::uint32_t>(cycles.occupancy(insn));
     d.format = static_cast<std::uint8_t>(std::clamp<std::int64_t>(isa::mxuFormat(insn), 0, 2));
     const isa::RegisterUse use = isa::registerUse(insn);
     d.readsS = use.readsS;
@@ -95,6 +93,7 @@ DecodedInstruction decodeInstruction(const isa::Instruction& insn, const isa::Ma
 
 DecodedProgram decodeProgram(const isa::Program& program, const isa::MachineConfig& config)
 {
+    const isa::OpcodeCycles cycles(config);
     DecodedProgram out;
     out.bundles.reserve(program.bundles.size());
     std::size_t instructions = 0; // reserved whole: a model's millions are not copied as they grow
@@ -107,7 +106,7 @@ DecodedProgram decodeProgram(const isa::Program& program, const isa::MachineConf
         db.count = static_cast<std::uint32_t>(bundle.instructions.size());
         for (std::size_t i = 0; i < db.count; ++i) {
             const isa::Instruction& insn = bundle.instructions[i];
-            const DecodedInstruction d = decodeInstruction(insn, config);
+            const DecodedInstruction d = decodeInstruction(insn, cycles);
             if (insn.opcode == Opcode::MxuPop)
                 db.popMxu = static_cast<std::int8_t>(d.mxu);
             db.hasIssueChecks = db.hasIssueChecks || d.occupancy > 0 || insn.opcode == Opcode::MxuMm ||

@@ -28,6 +28,7 @@ std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const
                                                                            ChipId chip)
 {
     const isa::Program& program = trace.chips[chip.value].program;
+    const isa::OpcodeCycles opcodeCycles(trace.machine);
     std::vector<std::array<std::uint32_t, kUnitGroupCount>> busy(program.bundles.size());
     for (std::size_t pc = 0; pc < program.bundles.size(); ++pc) {
         busy[pc].fill(0);
@@ -36,7 +37,7 @@ std::vector<std::array<std::uint32_t, kUnitGroupCount>> unitGroupBusyPerPc(const
             const int g = unitGroupIndex(info.unit);
             if (g < 0)
                 continue;
-            const std::int64_t occupancy = isa::occupancyCycles(insn, trace.machine);
+            const std::int64_t occupancy = opcodeCycles.occupancy(insn);
             auto& cycles = busy[pc][static_cast<std::size_t>(g)];
             cycles = std::max(cycles, static_cast<std::uint32_t>(std::max<std::int64_t>(occupancy, 1)));
         }

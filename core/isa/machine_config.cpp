@@ -314,6 +314,23 @@ std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& confi
     return cycles * occupancyMultiple(insn);
 }
 
+OpcodeCycles::OpcodeCycles(const MachineConfig& config)
+{
+    for (int op = 0; op < kOpcodeCount; ++op) {
+        const OpcodeInfo& info = isa::info(static_cast<Opcode>(op));
+        const auto i = static_cast<std::size_t>(op);
+        m_latency[i] =
+            info.latencyParam.empty() ? 1 : static_cast<int>(machineParamInt(config, info.latencyParam));
+        m_occupancy[i] =
+            info.occupancyParam.empty() ? 0 : static_cast<int>(machineParamInt(config, info.occupancyParam));
+    }
+}
+
+int OpcodeCycles::occupancy(const Instruction& insn) const
+{
+    return occupancy(insn.opcode) * occupancyMultiple(insn);
+}
+
 std::string_view topologyName(Topology t)
 {
     return t == Topology::Ring ? "ring" : "torus2d";

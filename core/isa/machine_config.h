@@ -3,8 +3,10 @@
 // Each parameter is described once in a table (key, unit, range, default, public source); JSON I/O,
 // validation, `xpushark-cli isa --config-table` and the check on docs/isa.md all read that table.
 
+#include "isa/isa.h"
 #include "util/result.h"
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <set>
@@ -118,6 +120,24 @@ struct Instruction; // isa/program.h
 // none, the unit is pipelined), twice that for an mxu.mm of 16 packed rows (fmt=). The one definition the
 // GRM's issue model and the analyses that draw unit activity share.
 std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& config);
+
+// Every opcode's latency and occupancy on one machine, looked up once. machineParamInt finds a parameter
+// by its key, which for each of a model's millions of instructions cost more than the rest of decoding it:
+// code that visits every instruction reads these instead.
+class OpcodeCycles
+{
+public:
+    explicit OpcodeCycles(const MachineConfig& config);
+    // The opcode's latency parameter, 1 when it names none.
+    int latency(Opcode op) const { return m_latency[static_cast<std::size_t>(op)]; }
+    // As occupancyCycles: the occupancy parameter (0: pipelined), scaled by occupancyMultiple.
+    int occupancy(const Instruction& insn) const;
+    int occupancy(Opcode op) const { return m_occupancy[static_cast<std::size_t>(op)]; }
+
+private:
+    std::array<int, kOpcodeCount> m_latency{};
+    std::array<int, kOpcodeCount> m_occupancy{};
+};
 
 std::string_view topologyName(Topology t);
 

@@ -92,29 +92,19 @@ void touchedPages(const isa::Instruction& insn, std::vector<std::uint64_t>& page
 
 } // namespace
 
-BundlePacker::BundlePacker(const isa::MachineConfig& machine) : m_machine(machine)
+BundlePacker::BundlePacker(const isa::MachineConfig& machine) : m_machine(machine), m_cycles(machine)
 {
-    for (int op = 0; op < isa::kOpcodeCount; ++op) {
-        const isa::OpcodeInfo& info = isa::info(static_cast<Opcode>(op));
-        m_latency[static_cast<std::size_t>(op)] =
-            info.latencyParam.empty() ? 1
-                                      : static_cast<int>(isa::machineParamInt(machine, info.latencyParam));
-        m_occupancy[static_cast<std::size_t>(op)] =
-            info.occupancyParam.empty()
-                ? 0
-                : static_cast<int>(isa::machineParamInt(machine, info.occupancyParam));
-    }
     flush();
 }
 
 int BundlePacker::latency(const isa::Instruction& insn) const
 {
-    return std::max(m_latency[static_cast<std::size_t>(insn.opcode)], 1);
+    return std::max(m_cycles.latency(insn.opcode), 1);
 }
 
 int BundlePacker::occupancy(const isa::Instruction& insn) const
 {
-    return m_occupancy[static_cast<std::size_t>(insn.opcode)] * isa::occupancyMultiple(insn);
+    return m_cycles.occupancy(insn);
 }
 
 void BundlePacker::require(Place& p, int strictlyAfter) const
@@ -224,7 +214,7 @@ bool BundlePacker::add(const std::string& text)
         for (const auto& [number, bundle] : mxu.matmulBundles)
             if (number == popNumber) {
                 require(p, bundle);
-                p.ready = std::max(p.ready, bundle + m_latency[static_cast<std::size_t>(Opcode::MxuMm)]);
+                p.ready = std::max(p.ready, bundle + m_cycles.latency(Opcode::MxuMm));
             }
         break;
     }

@@ -60,10 +60,9 @@ private:
     int occupancy(const isa::Instruction& insn) const;
 
     isa::MachineConfig m_machine;
-    std::vector<assembly::Token> m_tokens;            // scratch for lexing one instruction
-    std::array<int, isa::kOpcodeCount> m_latency{};   // by opcode
-    std::array<int, isa::kOpcodeCount> m_occupancy{}; // by opcode
-    std::vector<Bundle> m_window;                     // the first m_windowSize are the window's
+    std::vector<assembly::Token> m_tokens; // scratch for lexing one instruction
+    isa::OpcodeCycles m_cycles;
+    std::vector<Bundle> m_window; // the first m_windowSize are the window's
     std::size_t m_windowSize = 0;
     // Per register, within the window: the bundle of its last write, when that value is ready, its last read.
     std::array<int, isa::kVectorRegisters> m_vWrite{}, m_vReady{}, m_vRead{};
