@@ -239,12 +239,24 @@ std::int64_t parseImmediate32(TokenCursor& c, const Scope& scope, std::string_vi
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
 }
 
+// An operand's value within what isa::Operand holds (39 bits with the sign).
+std::int64_t operandValue(std::int64_t v, std::size_t column, std::string_view what)
+{
+    if (!Operand::fits(v))
+        throw ParseError{column, std::string(what) + " " + std::to_string(v) +
+                                     " is out of range: an operand holds " +
+                                     std::to_string(-Operand::kValueLimit - 1) + " to " +
+                                     std::to_string(Operand::kValueLimit)};
+    return v;
+}
+
 Operand parseAddress(TokenCursor& c, const Scope& scope, isa::Space space)
 {
     c.expect('[', "'[' to start an address");
     int base = -1;
     std::int64_t offset = 0;
     const Token& t = c.peek();
+    const std::size_t column = t.column;
     if (t.kind == Token::Kind::Identifier && registerNumber(t.text, 's') >= 0) {
         base = expectRegister(c, 's');
         if (c.peek().is('+')) {
@@ -258,7 +270,7 @@ Operand parseAddress(TokenCursor& c, const Scope& scope, isa::Space space)
         offset = parseExpression(c, scope);
     }
     c.expect(']', "']' to close the address");
-    return Operand::mem(space, base, offset);
+    return Operand::mem(space, base, operandValue(offset, column, "address offset"));
 }
 
 Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec& spec,
@@ -276,7 +288,10 @@ Operand parseOperand(TokenCursor& c, const Scope& scope, const isa::OperandSpec&
                                            std::string(spec.name) + "', found vector register '" +
                                            std::string(t.text) + "'"};
         return Operand::imm(parseImmediate32(c, scope, spec.name));
-    case OperandKind::Imm: return Operand::imm(parseExpression(c, scope));
+    case OperandKind::Imm: {
+        const std::size_t column = t.column;
+        return Operand::imm(operandValue(parseExpression(c, scope), column, "immediate"));
+    }
     case OperandKind::Label: {
         if (t.kind == Token::Kind::Identifier && !scope.labels.contains(t.text) &&
             !scope.constants.contains(t.text)) {

@@ -14,22 +14,41 @@ struct Operand
 {
     enum class Form : std::uint8_t { None, SReg, VReg, Imm, Mem };
 
-    Form form = Form::None;
-    Space space = Space::Vmem; // Mem: the address space
-    bool hasBase = false;      // Mem: whether a base register is added
-    std::uint8_t reg = 0;      // SReg/VReg: register number; Mem: base register
-    std::int64_t value = 0;    // Imm: value (label pc, region id); Mem: byte offset
+    // Eight bytes: a model's program has millions of instructions of twelve operand slots each, so each
+    // byte here costs GPT-2's program over a hundred megabytes. `value` holds 39 bits with its sign
+    // (+-256 GiB: every address and immediate the ISA has); the assembler refuses a wider one (fits()).
+    static constexpr std::int64_t kValueLimit = (std::int64_t{1} << 38) - 1;
 
-    static Operand sreg(int r) { return {Form::SReg, Space::Vmem, false, static_cast<std::uint8_t>(r), 0}; }
-    static Operand vreg(int r) { return {Form::VReg, Space::Vmem, false, static_cast<std::uint8_t>(r), 0}; }
-    static Operand imm(std::int64_t v) { return {Form::Imm, Space::Vmem, false, 0, v}; }
+    Form form : 8 = Form::None;
+    Space space : 8 = Space::Vmem; // Mem: the address space
+    std::uint8_t reg : 8 = 0;      // SReg/VReg: register number; Mem: base register
+    bool hasBase : 1 = false;      // Mem: whether a base register is added
+    std::int64_t value : 39 = 0;   // Imm: value (label pc, region id); Mem: byte offset
+
+    static Operand sreg(int r) { return make(Form::SReg, Space::Vmem, false, r, 0); }
+    static Operand vreg(int r) { return make(Form::VReg, Space::Vmem, false, r, 0); }
+    static Operand imm(std::int64_t v) { return make(Form::Imm, Space::Vmem, false, 0, v); }
     static Operand mem(Space s, int base, std::int64_t offset)
     {
-        return {Form::Mem, s, base >= 0, static_cast<std::uint8_t>(base < 0 ? 0 : base), offset};
+        return make(Form::Mem, s, base >= 0, base < 0 ? 0 : base, offset);
     }
+    static bool fits(std::int64_t v) { return v >= -kValueLimit - 1 && v <= kValueLimit; }
     bool present() const { return form != Form::None; }
     bool operator==(const Operand&) const = default;
+
+private:
+    static Operand make(Form form, Space space, bool hasBase, int reg, std::int64_t value)
+    {
+        Operand o;
+        o.form = form;
+        o.space = space;
+        o.hasBase = hasBase;
+        o.reg = static_cast<std::uint8_t>(reg);
+        o.value = value;
+        return o;
+    }
 };
+static_assert(sizeof(Operand) == 8);
 
 // Operands are stored in the order of the opcode's OperandSpec list; an omitted keyword operand is
 // Form::None and means its documented default.

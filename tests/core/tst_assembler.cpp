@@ -221,6 +221,14 @@ start:
         QTest::newRow("immediate width")
             << QByteArray("smov s1, 0x100000000")
             << QByteArray("k.xasm:1:10: immediate 4294967296 for 'src' does not fit in 32 bits");
+        QTest::newRow("address offset width")
+            << QByteArray("vld v1, [s1 + 0x4000000000]")
+            << QByteArray("k.xasm:1:10: address offset 274877906944 is out of range: an operand holds "
+                          "-274877906944 to 274877906943");
+        QTest::newRow("immediate operand width")
+            << QByteArray("mxu.pop v1, mxu=-274877906945")
+            << QByteArray("k.xasm:1:17: immediate -274877906945 is out of range: an operand holds "
+                          "-274877906944 to 274877906943");
         QTest::newRow("missing operand")
             << QByteArray("vadd.f32 v1, v2")
             << QByteArray(
