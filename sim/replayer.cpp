@@ -276,7 +276,9 @@ struct Replayer::Impl
         for (ChipStats& s : stats)
             result.totalCycles = std::max(result.totalCycles, s.halted ? s.haltCycle : now);
         result.totalCycles = std::max(result.totalCycles, now);
-        result.chips = stats;
+        // Moved, not copied: a model's per-pc counts are hundreds of megabytes. The cores keep pointing at
+        // the same elements, now the result's; nothing writes them after this.
+        result.chips = std::move(stats);
         if (dma) // not built for a trace refused before the first cycle
             for (std::size_t c = 0; c < states.size(); ++c)
                 result.dma.push_back(dma->totals(chipIdAt(c)));
