@@ -32,11 +32,19 @@ struct DotShape
 
     bool packedLhs() const { return lhsFormat != isa::kMxuF32; }
     bool packedRhs() const { return rhsFormat != isa::kMxuF32; }
-    // Rows of M a tile's lhs panels and result panels hold: a whole number of lhs registers (8 or 16 rows).
+    // Rows of M a tile's lhs panels and result panels hold: a whole number of lhs registers (8 or 16 rows)
+    // and, where that adds at most a sixteenth, of 16, 8, 4 or 2 registers, so that the tiles of rows
+    // divide evenly among MXUs taking turns (mxuLayout): 1,672 rows (209 registers) of one N block would
+    // otherwise run on one MXU. The padding rows are computed and never written back.
     std::int64_t rowsPadded(std::int64_t rows) const
     {
         const std::int64_t unit = packedLhs() ? 16 : 8;
-        return std::max<std::int64_t>((rows + unit - 1) / unit * unit, unit);
+        const std::int64_t whole = std::max<std::int64_t>((rows + unit - 1) / unit * unit, unit);
+        for (std::int64_t group = 16 * unit; group > unit; group /= 2)
+            if (const std::int64_t padded = (whole + group - 1) / group * group;
+                (padded - whole) * 16 <= whole)
+                return padded;
+        return whole;
     }
     // Bytes of one 128-wide row of K in an lhs panel, and of one row of a 128 x 128 weight block.
     std::int64_t lhsRowBytes() const { return packedLhs() ? 256 : 512; }

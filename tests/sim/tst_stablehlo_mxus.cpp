@@ -81,6 +81,11 @@ private slots:
         QTest::newRow("128 x 256 x 512, lanes and turns, looped")
             << dotModule({128, 256}, {256, 512}, "contracting_dims = [1] x [0]", {128, 512}) << true
             << QList<int>{0, 1, 2, 3, 7};
+        // One N block of 1,000 rows, 125 tiles: padded to 1,024 rows (128 tiles), which divide evenly among
+        // the MXUs taking turns (125 ran on one MXU however many the machine had).
+        QTest::newRow("1000 x 130 x 4, rows padded to take turns")
+            << dotModule({1000, 130}, {130, 4}, "contracting_dims = [1] x [0]", {1000, 4}) << false
+            << QList<int>{0, 1, 1, 3, 7};
         // One N block: tiles of rows on 2 MXUs (3 round down to a power of two), or 4.
         QTest::newRow("256 x 192 x 128, tiles of rows")
             << dotModule({256, 192}, {192, 128}, "contracting_dims = [1] x [0]", {256, 128}) << false
