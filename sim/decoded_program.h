@@ -4,8 +4,8 @@
 // what the core model does to execute it.
 //
 // Kept small and in one array per chip: the issue loop of a 4-chip replay reads the program of every chip
-// in turn, and while it went through the trace's own instructions (200 bytes each, operands as the
-// assembler wrote them) and a vector of instructions per bundle, a 4-chip stress loop's working set no
+// in turn, and while it went through the trace's own instructions (over a hundred bytes each, operands as
+// the assembler wrote them) and a vector of instructions per bundle, a 4-chip stress loop's working set no
 // longer fit the 32 KiB L1 data cache (cachegrind: 6.4 L1 read misses a bundle, the opcode load behind the
 // issue switch the largest site). An instruction the fast paths below cover is executed from its
 // DecodedInstruction alone; the others keep a pointer to the trace's instruction.
