@@ -214,6 +214,7 @@ Result<Estimate> estimateTrace(const trace::Trace& trace, std::stop_token stop)
     events::EventStore store;
     ReplayOptions options;
     options.mode = ReplayMode::TimingOnly;
+    options.perPcStats = false;
     Replayer replayer(trace, options, store);
     const ReplayResult r = replayer.run(stop);
     if (r.status == ReplayResult::Status::Cancelled)

@@ -63,7 +63,8 @@ namespace {
 } // namespace
 
 CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
-                     DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats)
+                     DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats,
+                     bool perPcStats)
     : m_state(state), m_dma(dma), m_store(store), m_stats(stats), m_exec(exec), m_chip(chip),
       m_config(config), m_program(decodeProgram(chip.program, config))
 {
@@ -72,7 +73,8 @@ CoreModel::CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::
     m_instructions = m_program.instructions.data();
     m_executionsByPc.resize(m_program.bundles.size());
     m_executions = m_executionsByPc.data();
-    m_stats.perPc.resize(m_program.bundles.size());
+    if (perPcStats)
+        m_stats.perPc.resize(m_program.bundles.size());
 }
 
 void CoreModel::accountStall(std::uint64_t cycle)
@@ -325,11 +327,12 @@ void CoreModel::issue(const DecodedBundle& b, std::uint64_t t)
     }
     ++m_executions[m_pc];
     if (m_pendingReasons != 0) {
-        PcStats& pcStats = m_stats.perPc[m_pc];
+        PcStats* pcStats = m_stats.perPc.empty() ? nullptr : &m_stats.perPc[m_pc];
         for (std::uint32_t mask = m_pendingReasons; mask; mask &= mask - 1) { // usually one reason
             const int r = __builtin_ctz(mask);
             m_stats.stallCycles[r] += m_reasonCycles[r];
-            pcStats.stallCycles[r] += m_reasonCycles[r];
+            if (pcStats)
+                pcStats->stallCycles[r] += m_reasonCycles[r];
             m_reasonCycles[r] = 0;
         }
         m_pendingReasons = 0;
@@ -390,7 +393,8 @@ void CoreModel::finishStats()
     std::fill(std::begin(m_stats.unitBusyCycles), std::end(m_stats.unitBusyCycles), 0);
     for (std::size_t pc = 0; pc < m_program.bundles.size(); ++pc) {
         const std::uint64_t n = m_executionsByPc[pc];
-        m_stats.perPc[pc].executions = n;
+        if (!m_stats.perPc.empty())
+            m_stats.perPc[pc].executions = n;
         m_stats.bundles += n;
         m_stats.instructions += n * m_program.bundles[pc].count;
         if (n == 0)

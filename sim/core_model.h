@@ -25,7 +25,8 @@ class CoreModel
 {
 public:
     CoreModel(const trace::ChipTrace& chip, ChipState& state, const isa::MachineConfig& config,
-              DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats);
+              DmaSystem& dma, events::EventStore& store, const ExecOptions& exec, ChipStats& stats,
+              bool perPcStats);
 
     // Throws SimFault (with the chip's pc still at the failing bundle).
     Attempt tryIssue(std::uint64_t cycle);

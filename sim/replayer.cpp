@@ -78,8 +78,8 @@ struct Replayer::Impl
         dma = std::make_unique<DmaSystem>(m, states, store, full);
         const ExecOptions exec{full, static_cast<std::uint64_t>(m.vmemAlignment)};
         for (std::size_t c = 0; c < trace.chips.size(); ++c)
-            cores.push_back(
-                std::make_unique<CoreModel>(trace.chips[c], states[c], m, *dma, store, exec, stats[c]));
+            cores.push_back(std::make_unique<CoreModel>(trace.chips[c], states[c], m, *dma, store, exec,
+                                                        stats[c], options.perPcStats));
     }
 
     // Every reader validates what it reads, but a trace built in code (a test, a tool on the library) comes

@@ -44,6 +44,9 @@ struct ReplayOptions
     std::uint64_t maxBundles = kDefaultMaxBundles; // 0: no limit
     // The bytes the store may take for this replay's events (checked every few thousand steps); 0: none.
     std::uint64_t maxEventBytes = defaultMaxEventBytes();
+    // ChipStats::perPc, 80 bytes a bundle (the disassembly's counts, a run diff's): false leaves it empty,
+    // for a caller that reads only cycles and regions (estimateTrace: 360 MB for GPT-2 at sequence 1024).
+    bool perPcStats = true;
 };
 
 struct ReplayProgress

@@ -184,8 +184,8 @@ private slots:
     {
         QFETCH(int, prefetch);
         QFETCH(std::vector<std::uint64_t>, starts);
-        auto r = test::replaySource(std::string(kRoundMachine) + ".machine dma_prefetch_descriptors=" +
-                                    std::to_string(prefetch) +
+        auto r = test::replaySource(std::string(kRoundMachine) +
+                                    ".machine dma_prefetch_descriptors=" + std::to_string(prefetch) +
                                     "\n.hbm src, 0, 30000\n.vmem dst, 0, 30000\n"
                                     "dma.start vmem[0], hbm[0], 10000, 0, engine=0, chunk=10000\n"
                                     "dma.start vmem[10000], hbm[10000], 10000, 0, engine=0, chunk=10000\n"
@@ -523,6 +523,31 @@ private slots:
         for (std::uint64_t v : chip.unitBusyCycles)
             busy += v;
         QCOMPARE(busy, chip.instructions); // none of these ops occupies its unit for more than a cycle
+    }
+
+    // Without per-pc statistics (ReplayOptions::perPcStats, as estimateTrace replays) the chip's totals
+    // and the cycle count are the same; only the per-pc table is left empty.
+    void chipTotalsWithoutPerPcStatistics()
+    {
+        auto t = assembly::assemble(
+            ".sreg s1, 0\nloop: smul s2, s1, 3\nsadd s1, s2, 1 ; scmp.lt s3, s1, 100\nbrnz s3, loop\nhalt\n",
+            "p.xasm");
+        QVERIFY(t.ok());
+        events::EventStore withStore, withoutStore;
+        sim::ReplayOptions without;
+        without.perPcStats = false;
+        const sim::ReplayResult with = sim::replay(*t, {}, withStore);
+        const sim::ReplayResult lean = sim::replay(*t, without, withoutStore);
+        QVERIFY(!with.fault && !lean.fault);
+        QCOMPARE(with.chips[0].perPc.size(), std::size_t(4));
+        QVERIFY(lean.chips[0].perPc.empty());
+        QCOMPARE(lean.totalCycles, with.totalCycles);
+        QCOMPARE(lean.chips[0].bundles, with.chips[0].bundles);
+        QCOMPARE(lean.chips[0].instructions, with.chips[0].instructions);
+        for (int r = 0; r < events::kStallReasonCount; ++r)
+            QCOMPARE(lean.chips[0].stallCycles[r], with.chips[0].stallCycles[r]);
+        for (int u = 0; u < events::kUnitCount; ++u)
+            QCOMPARE(lean.chips[0].unitBusyCycles[u], with.chips[0].unitBusyCycles[u]);
     }
 
     void residualsCompareReplayWithRecording()
