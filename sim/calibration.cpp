@@ -212,6 +212,7 @@ Result<CalibrationResult> calibrateMachine(std::vector<calibrate::Measurement> r
 Result<Estimate> estimateTrace(const trace::Trace& trace, std::stop_token stop)
 {
     events::EventStore store;
+    store.keepOnlyRegions();
     ReplayOptions options;
     options.mode = ReplayMode::TimingOnly;
     options.perPcStats = false;

@@ -45,7 +45,7 @@ template <typename Chunk> void EventStore::keepCycleOf(Chunk& chunk, Cycle cycle
 
 void EventStore::appendBundleSlow(const BundleIssue& e)
 {
-    if (m_discard)
+    if (!keepsDetail())
         return;
     if (!m_current) {
         m_current = newChunk<BundleChunk>();
@@ -91,6 +91,7 @@ void EventStore::takeFrom(EventStore& finished)
     std::scoped_lock lock(m_mutex, finished.m_mutex);
     m_arena = std::exchange(finished.m_arena, std::make_shared<ChunkArena>());
     m_discard = finished.m_discard;
+    m_onlyRegions = finished.m_onlyRegions;
     m_current = std::exchange(finished.m_current, nullptr);
     m_bundleWindow = std::exchange(finished.m_bundleWindow, CycleColumn::kNoWindow);
     m_vmemWindow = std::exchange(finished.m_vmemWindow, CycleColumn::kNoWindow);
@@ -113,7 +114,7 @@ void EventStore::takeFrom(EventStore& finished)
 
 void EventStore::configure(int chips, std::uint64_t vmemBytes)
 {
-    if (m_discard)
+    if (!keepsDetail())
         return;
     m_heatmaps.assign(static_cast<std::size_t>(chips),
                       VmemHeatmap(vmemBytes, VmemHeatmap::timeBinsFor(chips)));
@@ -123,7 +124,7 @@ void EventStore::configure(int chips, std::uint64_t vmemBytes)
 
 void EventStore::appendVmemAccessSlow(const VmemAccess& e, std::uint32_t dataBytes)
 {
-    if (m_discard)
+    if (!keepsDetail())
         return;
     if (!m_currentVmem) {
         m_currentVmem = newChunk<VmemChunk>();
@@ -210,7 +211,7 @@ void EventStore::flush()
 
 void EventStore::appendDma(const DmaRecord& r)
 {
-    if (m_discard)
+    if (!keepsDetail())
         return;
     const TrackId track = dmaTrackOf(r.chip, r.engine);
     TrackSlices& t = m_tracks[track.value];
@@ -221,7 +222,7 @@ void EventStore::appendDma(const DmaRecord& r)
 
 void EventStore::appendSyncWait(const SyncWaitRecord& r)
 {
-    if (m_discard)
+    if (!keepsDetail())
         return;
     TrackSlices& t = m_tracks[trackOf(m_waitTracks, r.chip, RowKind::SyncWaits).value];
     // The row first: a reader that sees the slice sees its row.

@@ -550,6 +550,31 @@ private slots:
             QCOMPARE(lean.chips[0].unitBusyCycles[u], with.chips[0].unitBusyCycles[u]);
     }
 
+    // A store that keeps only regions (as estimateTrace replays) has the same region slices and nothing else.
+    void aStoreKeepingOnlyRegionsHasTheSameRegions()
+    {
+        auto t = assembly::assemble(
+            ".sreg s1, 2\n.region body, level=op\nregion.begin body\nvld v1, [0] ; smul s1, s1, 3\n"
+            "vst v1, [4096]\nsadd s3, s1, 1\nregion.end\nhalt\n",
+            "r.xasm");
+        QVERIFY(t.ok());
+        events::EventStore all, regions;
+        regions.keepOnlyRegions();
+        const sim::ReplayResult a = sim::replay(*t, {}, all);
+        const sim::ReplayResult b = sim::replay(*t, {}, regions);
+        QVERIFY(!a.fault && !b.fault);
+        QCOMPARE(b.totalCycles, a.totalCycles);
+        QVERIFY(all.bundles().size() > 0 && all.vmemAccesses().size() > 0);
+        QCOMPARE(regions.bundles().size(), std::size_t(0));
+        QCOMPARE(regions.vmemAccesses().size(), std::size_t(0));
+        const auto expected = all.slices(all.regionTrack(ChipId(0)));
+        const auto kept = regions.slices(regions.regionTrack(ChipId(0)));
+        QCOMPARE(kept.size(), std::size_t(1));
+        QCOMPARE(kept.size(), expected.size());
+        QCOMPARE(kept[0].start, expected[0].start);
+        QCOMPARE(kept[0].duration, expected[0].duration);
+    }
+
     void residualsCompareReplayWithRecording()
     {
         auto t = assembly::assemble(".region body, level=op\nregion.begin body\nsmul s1, s1, 3 ; smov s2, "
