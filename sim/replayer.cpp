@@ -35,6 +35,7 @@ struct Replayer::Impl
     std::uint64_t now = 0;
     std::uint64_t bundles = 0;
     bool ended = false;
+    bool finished = false; // finish() has given the result away
     ReplayResult result;
 
     Impl(const trace::Trace& t, const ReplayOptions& o, events::EventStore& s)
@@ -269,6 +270,11 @@ struct Replayer::Impl
 
     ReplayResult finish()
     {
+        // The statistics, states and result move out below: a second call has nothing left to give, and
+        // the cores' statistics would now be the first result's.
+        if (finished)
+            return {};
+        finished = true;
         store.flush();
         for (auto& core : cores)
             core->finishStats();
@@ -276,8 +282,7 @@ struct Replayer::Impl
         for (ChipStats& s : stats)
             result.totalCycles = std::max(result.totalCycles, s.halted ? s.haltCycle : now);
         result.totalCycles = std::max(result.totalCycles, now);
-        // Moved, not copied: a model's per-pc counts are hundreds of megabytes. The cores keep pointing at
-        // the same elements, now the result's; nothing writes them after this.
+        // Moved, not copied: a model's per-pc counts are hundreds of megabytes.
         result.chips = std::move(stats);
         if (dma) // not built for a trace refused before the first cycle
             for (std::size_t c = 0; c < states.size(); ++c)

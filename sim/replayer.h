@@ -105,7 +105,8 @@ public:
     bool step(std::uint64_t cycles);
     std::uint64_t cycle() const;
     const ChipState& state(ChipId chip) const;
-    ReplayResult finish(); // ends the replay and returns its result
+    ReplayResult
+    finish(); // ends the replay and returns its result (once: a second call returns an empty one)
 
 private:
     struct Impl;

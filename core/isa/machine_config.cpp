@@ -305,15 +305,6 @@ std::int64_t machineParamInt(const MachineConfig& config, std::string_view key)
     return config.*std::get<IntField>(row->field);
 }
 
-std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& config)
-{
-    const OpcodeInfo& info = insn.info();
-    if (info.occupancyParam.empty())
-        return 0;
-    const std::int64_t cycles = machineParamInt(config, info.occupancyParam);
-    return cycles * occupancyMultiple(insn);
-}
-
 OpcodeCycles::OpcodeCycles(const MachineConfig& config)
 {
     for (int op = 0; op < kOpcodeCount; ++op) {

@@ -116,21 +116,18 @@ std::string machineParamText(const MachineConfig& config, std::string_view key);
 std::int64_t machineParamInt(const MachineConfig& config, std::string_view key);
 
 struct Instruction; // isa/program.h
-// Cycles an instruction keeps its unit busy on a machine: its opcode's occupancy parameter (0: it names
-// none, the unit is pipelined), twice that for an mxu.mm of 16 packed rows (fmt=). The one definition the
-// GRM's issue model and the analyses that draw unit activity share.
-std::int64_t occupancyCycles(const Instruction& insn, const MachineConfig& config);
 
-// Every opcode's latency and occupancy on one machine, looked up once. machineParamInt finds a parameter
-// by its key, which for each of a model's millions of instructions cost more than the rest of decoding it:
-// code that visits every instruction reads these instead.
+// Every opcode's latency and occupancy on one machine, looked up once (machineParamInt finds a parameter by
+// its key, which for each of a model's millions of instructions cost more than the rest of decoding it).
+// The one definition the GRM's issue model, the StableHLO packer and the unit-activity analyses share.
 class OpcodeCycles
 {
 public:
     explicit OpcodeCycles(const MachineConfig& config);
     // The opcode's latency parameter, 1 when it names none.
     int latency(Opcode op) const { return m_latency[static_cast<std::size_t>(op)]; }
-    // As occupancyCycles: the occupancy parameter (0: pipelined), scaled by occupancyMultiple.
+    // Cycles an instruction keeps its unit busy: its opcode's occupancy parameter (0: it names none, the
+    // unit is pipelined), twice that for an mxu.mm of 16 packed rows (fmt=: occupancyMultiple).
     int occupancy(const Instruction& insn) const;
     int occupancy(Opcode op) const { return m_occupancy[static_cast<std::size_t>(op)]; }
 

@@ -95,8 +95,8 @@ inline int mxuRowsPerRegister(std::int64_t format)
 }
 
 // How many times its opcode's occupancy an instruction keeps its unit busy: twice for an mxu.mm of 16
-// packed rows (the LHS stream at a row a cycle), else once. isa::occupancyCycles and the StableHLO packer's
-// cached occupancies both scale by it.
+// packed rows (the LHS stream at a row a cycle), else once. isa::OpcodeCycles scales the
+// opcode's occupancy by it.
 inline int occupancyMultiple(const Instruction& insn)
 {
     return insn.opcode == Opcode::MxuMm ? mxuRowsPerRegister(mxuFormat(insn)) / kSublanes : 1;

@@ -550,6 +550,23 @@ private slots:
             QCOMPARE(lean.chips[0].unitBusyCycles[u], with.chips[0].unitBusyCycles[u]);
     }
 
+    // finish() gives the result away once: a second call returns an empty result rather than writing into
+    // statistics the first result now owns (ASan would report it).
+    void aSecondFinishReturnsNothing()
+    {
+        auto t = assembly::assemble(".sreg s1, 2\nsadd s1, s1, 1\nhalt\n", "f.xasm");
+        QVERIFY(t.ok());
+        events::EventStore store;
+        sim::Replayer replayer(*t, {}, store);
+        const sim::ReplayResult first = replayer.run();
+        QVERIFY(!first.fault);
+        QCOMPARE(first.chips.size(), std::size_t(1));
+        QCOMPARE(first.chips[0].bundles, std::uint64_t(2));
+        const sim::ReplayResult second = replayer.finish();
+        QVERIFY(second.chips.empty());
+        QCOMPARE(first.chips[0].bundles, std::uint64_t(2));
+    }
+
     // A store that keeps only regions (as estimateTrace replays) has the same region slices and nothing else.
     void aStoreKeepingOnlyRegionsHasTheSameRegions()
     {
